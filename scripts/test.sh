@@ -1,0 +1,8 @@
+#!/usr/bin/env bash
+# Builds (if needed) and runs every CPU test. CUDA tests carry the label "cuda" and run
+# only where a GPU is present (scripts/gpu-check.sh).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+[[ -d build ]] || ERMAK_SKIP_APT=1 bash scripts/setup.sh
+cmake --build build -j "$(nproc)"
+ctest --test-dir build --output-on-failure -j "$(nproc)" -LE cuda "$@"

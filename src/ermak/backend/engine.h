@@ -1,0 +1,84 @@
+#pragma once
+// The interface both backends implement (DESIGN.md §3). An Engine owns the working
+// copy of all replicas' positions (host or device memory) and advances them; it never
+// writes files. Reporters ask for state and energies at report intervals only.
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "ermak/model/force_field.h"
+#include "ermak/model/state.h"
+#include "ermak/model/topology.h"
+#include "ermak/protocol/temperature_schedule.h"
+
+namespace ermak {
+
+// Energies of one replica, kcal/mol, accumulated in double.
+struct EnergyTerms {
+  double fene = 0.0;
+  double native = 0.0;
+  double repulsive = 0.0;
+  double protocol = 0.0;  // external springs, tips, surfaces
+  double total() const { return fene + native + repulsive + protocol; }
+};
+
+// Everything an engine needs to know, resolved into internal units.
+struct EngineSetup {
+  const Topology* topology = nullptr;   // must outlive the engine
+  SopParameters sop;
+  LangevinParameters langevin;
+  TemperatureSchedule temperature;
+  std::uint64_t seed = 1;
+  std::int32_t replicas = 1;
+  std::vector<std::int32_t> fixed_beads;
+  double neighbor_skin_A = 3.0;
+  int threads = 0;                      // CPU backend: 0 = all available
+};
+
+struct MinimizeResult {
+  std::int64_t iterations = 0;
+  double max_force_kcal_per_mol_A = 0.0;  // over all replicas, at the end
+  bool converged = false;
+};
+
+// Counters reported by engines, for logs and benchmarks.
+struct EngineStats {
+  std::int64_t neighbor_rebuilds = 0;
+  std::int64_t neighbor_pairs = 0;  // pairs in the current list, summed over replicas
+};
+
+class Engine {
+ public:
+  virtual ~Engine() = default;
+  virtual std::string name() const = 0;
+
+  // Replace all positions and the step counter (initial upload, resume).
+  virtual void set_state(const State& state) = 0;
+  // Current positions and step (synchronises with the device where there is one).
+  virtual const State& state() = 0;
+
+  // Advance every replica by `steps` Langevin steps.
+  virtual void advance(std::int64_t steps) = 0;
+
+  // Energies of each replica at the current positions.
+  virtual std::vector<EnergyTerms> energies() = 0;
+  // Forces (kcal/mol/Å) on every bead of every replica at the current positions, in a
+  // State-shaped container (x/y/z hold the force components).
+  virtual State forces() = 0;
+
+  // Steepest descent on every replica (fixed beads stay).
+  virtual MinimizeResult minimize(std::int64_t max_iterations, double force_tolerance,
+                                  double max_displacement_A) = 0;
+
+  // Positions at which the current neighbour lists were built; stored in checkpoints
+  // so that a resumed run rebuilds the identical list and continues bit for bit.
+  virtual State neighbor_reference() = 0;
+  virtual void restore_neighbor_reference(const State& reference) = 0;
+
+  virtual EngineStats stats() const = 0;
+};
+
+std::unique_ptr<Engine> make_cpu_engine(const EngineSetup& setup);
+
+}  // namespace ermak

@@ -1,0 +1,22 @@
+#pragma once
+
+namespace ermak {
+
+// Global SOP parameters in internal units (Å, kcal/mol). Defaults are SOP-GPU's
+// (docs/model.md#parameters). Per-contact r0 and ε_h live in the Topology.
+struct SopParameters {
+  float fene_k_kcal_per_mol_A2 = 20.0f;   // k
+  float fene_R0_A = 2.0f;                 // R0, maximum bond stretch
+  float repulsion_eps_kcal_per_mol = 1.0f;  // ε_l
+  float repulsion_sigma_A = 3.8f;         // σ
+  float pair_cutoff_A = 20.0f;            // repulsive pairs beyond this distance are ignored
+};
+
+// Parameters of the overdamped Langevin step, internal units.
+struct LangevinParameters {
+  double timestep_tau = 0.08;      // h, in τ_H
+  double zeta = 50.0;              // friction ζ, kcal/mol·τ_H/Å²
+  double temperature_kcal_per_mol = 0.6;  // k_B·T
+};
+
+}  // namespace ermak

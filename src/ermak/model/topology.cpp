@@ -1,0 +1,77 @@
+#include "ermak/model/topology.h"
+
+#include <algorithm>
+#include <cmath>
+#include <set>
+#include <utility>
+
+#include "ermak/core/error.h"
+
+namespace ermak {
+
+void validate_topology(const Topology& topology, const std::string& source) {
+  const std::int32_t n = topology.bead_count();
+  if (n == 0) throw Error(source, 0, "beads", "the topology has no beads");
+  if (!topology.native_positions_A.empty() &&
+      static_cast<std::int32_t>(topology.native_positions_A.size()) != n)
+    throw Error(source, 0, "coordinates",
+                "has " + std::to_string(topology.native_positions_A.size()) +
+                    " positions for " + std::to_string(n) + " beads");
+  std::set<std::pair<int, int>> seen;
+  auto check_pair = [&](std::int32_t i, std::int32_t j, const char* what, std::size_t index) {
+    const std::string field = std::string(what) + "[" + std::to_string(index) + "]";
+    if (i < 0 || j < 0 || i >= n || j >= n)
+      throw Error(source, 0, field,
+                  "bead index out of range (" + std::to_string(i) + ", " + std::to_string(j) +
+                      "; the system has " + std::to_string(n) + " beads)");
+    if (i == j) throw Error(source, 0, field, "a bead cannot interact with itself");
+    auto key = std::minmax(i, j);
+    if (!seen.insert({key.first, key.second}).second)
+      throw Error(source, 0, field,
+                  "pair (" + std::to_string(i) + ", " + std::to_string(j) +
+                      ") appears twice among bonds and native contacts");
+  };
+  for (std::size_t b = 0; b < topology.bonds.size(); ++b) {
+    const Bond& bond = topology.bonds[b];
+    check_pair(bond.i, bond.j, "bonds", b);
+    if (!(bond.r0_A > 0.0f) || !std::isfinite(bond.r0_A))
+      throw Error(source, 0, "bonds[" + std::to_string(b) + "]", "r0 must be positive");
+  }
+  for (std::size_t c = 0; c < topology.native_contacts.size(); ++c) {
+    const NativeContact& contact = topology.native_contacts[c];
+    check_pair(contact.i, contact.j, "native_contacts", c);
+    if (!(contact.r0_A > 0.0f) || !std::isfinite(contact.r0_A))
+      throw Error(source, 0, "native_contacts[" + std::to_string(c) + "]", "r0 must be positive");
+    if (!(contact.eh_kcal_per_mol >= 0.0f) || !std::isfinite(contact.eh_kcal_per_mol))
+      throw Error(source, 0, "native_contacts[" + std::to_string(c) + "]",
+                  "epsilon_h must be non-negative");
+  }
+}
+
+bool ExclusionList::excluded(std::int32_t i, std::int32_t j) const {
+  auto begin = partners.begin() + offsets[i];
+  auto end = partners.begin() + offsets[i + 1];
+  return std::binary_search(begin, end, j);
+}
+
+ExclusionList build_exclusions(const Topology& topology) {
+  const std::int32_t n = topology.bead_count();
+  std::vector<std::vector<std::int32_t>> per_bead(n);
+  auto add = [&](std::int32_t i, std::int32_t j) {
+    per_bead[i].push_back(j);
+    per_bead[j].push_back(i);
+  };
+  for (const Bond& b : topology.bonds) add(b.i, b.j);
+  for (const NativeContact& c : topology.native_contacts) add(c.i, c.j);
+  ExclusionList list;
+  list.offsets.resize(n + 1, 0);
+  for (std::int32_t i = 0; i < n; ++i) {
+    std::sort(per_bead[i].begin(), per_bead[i].end());
+    list.offsets[i + 1] = list.offsets[i] + static_cast<std::int32_t>(per_bead[i].size());
+  }
+  list.partners.reserve(list.offsets[n]);
+  for (auto& partners : per_bead) list.partners.insert(list.partners.end(), partners.begin(), partners.end());
+  return list;
+}
+
+}  // namespace ermak

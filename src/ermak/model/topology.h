@@ -1,0 +1,61 @@
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "ermak/core/vec3.h"
+
+namespace ermak {
+
+// What a bead stands for, for output files (PDB/PSF) and for users' messages.
+struct BeadInfo {
+  std::string chain_id = "A";     // PDB chain / segment name (may be longer than one char)
+  int residue_number = 0;         // author residue number
+  char insertion_code = ' ';
+  std::string residue_name = "GLY";
+  std::string atom_name = "CA";   // "CA" backbone bead, "CB" side-chain bead
+  float occupancy = 1.0f;
+  float b_factor = 0.0f;
+  float mass_amu = 0.0f;          // informational only (overdamped dynamics is massless)
+};
+
+// FENE bond i–j with native length r0 (docs/model.md#fene).
+struct Bond {
+  std::int32_t i = 0, j = 0;
+  float r0_A = 3.8f;
+};
+
+// Native contact i–j: ε_h[(r0/r)^12 − 2(r0/r)^6] (docs/model.md#native-contacts).
+struct NativeContact {
+  std::int32_t i = 0, j = 0;
+  float r0_A = 0.0f;
+  float eh_kcal_per_mol = 1.5f;
+};
+
+// The immutable description of one molecule (system), shared by all replicas.
+// Repulsive pairs are implicit: every pair that is neither bonded nor native
+// (docs/model.md#repulsion), found through the neighbour list.
+struct Topology {
+  std::string name = "system";
+  std::vector<BeadInfo> beads;
+  std::vector<Bond> bonds;
+  std::vector<NativeContact> native_contacts;
+  // Native (reference) coordinates, Å, one per bead; empty when unknown.
+  std::vector<Vec3d> native_positions_A;
+
+  std::int32_t bead_count() const { return static_cast<std::int32_t>(beads.size()); }
+};
+
+// Checks indices, duplicates and parameter ranges; throws ermak::Error naming `source`.
+void validate_topology(const Topology& topology, const std::string& source);
+
+// Per-bead sorted lists of partners excluded from repulsion (bonded or native), CSR.
+struct ExclusionList {
+  std::vector<std::int32_t> offsets;   // size N+1
+  std::vector<std::int32_t> partners;  // sorted within each bead's range
+
+  bool excluded(std::int32_t i, std::int32_t j) const;
+};
+ExclusionList build_exclusions(const Topology& topology);
+
+}  // namespace ermak

@@ -1,0 +1,16 @@
+#pragma once
+#include <cstdint>
+
+namespace ermak {
+
+// Temperature as a function of step (docs/config.md#heating): constant, or SOP-GPU-style
+// stepwise heating T = start + increment·floor(step/every), capped at stop.
+struct TemperatureSchedule {
+  double start_kcal_per_mol = 0.6;
+  double increment_kcal_per_mol = 0.0;
+  std::int64_t every_steps = 0;        // 0: constant temperature
+  double stop_kcal_per_mol = 0.0;      // used only when heating
+  double at_step(std::int64_t step) const;
+};
+
+}  // namespace ermak

@@ -1,0 +1,60 @@
+#pragma once
+// Counter-based Gaussian noise (DESIGN.md §3): the Gaussian triple for
+// (seed, stream, replica, bead, step) is a pure function, so results do not depend on
+// threads, backends or restarts. One Philox4x32-10 call gives four uint32; Box–Muller
+// turns them into four N(0,1) floats, of which a bead uses three (docs/model.md#noise).
+#include <Random123/philox.h>
+
+#include <cmath>
+#include <cstdint>
+
+#include "ermak/core/hd.h"
+#include "ermak/core/vec3.h"
+
+namespace ermak::rng {
+
+// Registry of independent streams: a new consumer of randomness takes a new id here.
+enum class Stream : std::uint32_t {
+  kBeadLangevin = 1,  // thermal noise of beads
+  kTipLangevin = 2,   // thermal noise of an indentation tip
+};
+
+ERMAK_HD r123::Philox4x32::ctr_type philox_block(std::uint64_t seed, Stream stream,
+                                                 std::uint32_t replica, std::uint32_t bead,
+                                                 std::uint64_t step) {
+  r123::Philox4x32 generator;
+  r123::Philox4x32::key_type key = {{std::uint32_t(seed), std::uint32_t(seed >> 32)}};
+  // step uses 48 bits (2.8e14 steps); the stream id takes the top 16 bits of word 3.
+  r123::Philox4x32::ctr_type counter = {
+      {bead, replica, std::uint32_t(step),
+       std::uint32_t((step >> 32) & 0xffffu) | (std::uint32_t(stream) << 16)}};
+  return generator(counter, key);
+}
+
+// Uniform in (0, 1]: the top 24 bits, +1 so that log() never sees zero.
+ERMAK_HD float uniform_open0(std::uint32_t bits) {
+  return float((bits >> 8) + 1u) * (1.0f / 16777216.0f);
+}
+ERMAK_HD float uniform_closed0(std::uint32_t bits) {
+  return float(bits >> 8) * (1.0f / 16777216.0f);
+}
+
+// Box–Muller on two uint32: returns (r cos θ, r sin θ).
+ERMAK_HD void box_muller(std::uint32_t a, std::uint32_t b, float& g0, float& g1) {
+  const float radius = sqrtf(-2.0f * logf(uniform_open0(a)));
+  const float angle = 6.2831853071795865f * uniform_closed0(b);
+  g0 = radius * cosf(angle);
+  g1 = radius * sinf(angle);
+}
+
+ERMAK_HD Vec3f gaussian3(std::uint64_t seed, Stream stream, std::uint32_t replica,
+                         std::uint32_t bead, std::uint64_t step) {
+  const auto bits = philox_block(seed, stream, replica, bead, step);
+  Vec3f g;
+  float unused;
+  box_muller(bits[0], bits[1], g.x, g.y);
+  box_muller(bits[2], bits[3], g.z, unused);
+  return g;
+}
+
+}  // namespace ermak::rng
