@@ -5,7 +5,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-packages=(cmake ninja-build g++ libomp-dev gemmi-dev libtomlplusplus-dev libcli11-dev
+packages=(cmake ninja-build g++ libomp-dev gemmi-dev tao-pegtl-dev libtomlplusplus-dev libcli11-dev
           libspdlog-dev libfmt-dev librandom123-dev libgtest-dev freesasa
           python3 python3-numpy python3-matplotlib python3-mdanalysis)
 

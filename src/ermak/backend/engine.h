@@ -10,6 +10,7 @@
 #include "ermak/model/force_field.h"
 #include "ermak/model/state.h"
 #include "ermak/model/topology.h"
+#include "ermak/protocol/harmonic_tether.h"
 #include "ermak/protocol/temperature_schedule.h"
 
 namespace ermak {
@@ -32,6 +33,7 @@ struct EngineSetup {
   std::uint64_t seed = 1;
   std::int32_t replicas = 1;
   std::vector<std::int32_t> fixed_beads;
+  std::vector<HarmonicTether> tethers;  // same for every replica
   double neighbor_skin_A = 3.0;
   int threads = 0;                      // CPU backend: 0 = all available
 };
@@ -75,6 +77,10 @@ class Engine {
   // so that a resumed run rebuilds the identical list and continues bit for bit.
   virtual State neighbor_reference() = 0;
   virtual void restore_neighbor_reference(const State& reference) = 0;
+
+  // Force (kcal/mol/Å) that each tether's spring exerts on its bead at the current
+  // positions, replica-major: [replica * tethers + t].
+  virtual std::vector<Vec3d> tether_forces() = 0;
 
   virtual EngineStats stats() const = 0;
 };

@@ -12,10 +12,10 @@ inline constexpr double kBoltzmann_kcal_per_mol_K = 0.0019872043;
 // gives ≈ 248 ps (Zhmurov et al., Proteins 2010). Every ps ↔ τ_H conversion uses it.
 inline constexpr double tau_H_ps = 248.0;
 
-// 1 kcal/mol/Å in pN: 4184 J / 6.02214076e23 / 1e-10 m = 69.4786 pN.
-inline constexpr double pN_per_kcal_per_mol_A = 69.4786;
+// 1 kcal/mol/Å in pN: 4184 J / 6.02214076e23 / 1e-10 m = 69.47695 pN.
+inline constexpr double pN_per_kcal_per_mol_A = 69.47695;
 // 1 kcal/mol/Å² in pN/nm (spring constants).
-inline constexpr double pN_per_nm_per_kcal_per_mol_A2 = 694.786;
+inline constexpr double pN_per_nm_per_kcal_per_mol_A2 = 694.7695;
 
 inline constexpr double A_per_nm = 10.0;
 

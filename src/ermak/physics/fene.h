@@ -6,28 +6,35 @@
 #include <cmath>
 
 #include "ermak/core/hd.h"
+#include "ermak/core/hd_math.h"
 
 namespace ermak::physics {
 
-struct FeneParameters {
-  float k;   // kcal/mol/Å²
-  float R0;  // Å
+// Physics functions are templated on the precision: float in the dynamics (both
+// backends), double in the validation reference (backend/cpu/reference_energy.h).
+template <class Real>
+struct FeneParametersT {
+  Real k;   // kcal/mol/Å²
+  Real R0;  // Å
 };
+using FeneParameters = FeneParametersT<float>;
 
-struct PairForce {
-  float force_over_r;  // F_i = force_over_r · (r_i − r_j); F_j = −F_i
-  float energy;        // kcal/mol (only meaningful when computed with kEnergy)
+template <class Real>
+struct PairForceT {
+  Real force_over_r;  // F_i = force_over_r · (r_i − r_j); F_j = −F_i
+  Real energy;        // kcal/mol (only meaningful when computed with kEnergy)
 };
+using PairForce = PairForceT<float>;
 
-template <bool kEnergy>
-ERMAK_HD PairForce fene(float r2, float r0, FeneParameters p) {
-  const float r = sqrtf(r2);
-  const float dr = r - r0;
-  const float x2 = (dr * dr) / (p.R0 * p.R0);
-  const float one_minus = 1.0f - x2;
+template <bool kEnergy, class Real>
+ERMAK_HD PairForceT<Real> fene(Real r2, Real r0, FeneParametersT<Real> p) {
+  const Real r = hd_sqrt(r2);
+  const Real dr = r - r0;
+  const Real x2 = (dr * dr) / (p.R0 * p.R0);
+  const Real one_minus = Real(1) - x2;
   // −dU/dr = −k·dr/(1 − x²); divided by r for the Cartesian components.
-  PairForce out{-p.k * dr / (one_minus * r), 0.0f};
-  if constexpr (kEnergy) out.energy = -0.5f * p.k * p.R0 * p.R0 * logf(one_minus);
+  PairForceT<Real> out{-p.k * dr / (one_minus * r), Real(0)};
+  if constexpr (kEnergy) out.energy = Real(-0.5) * p.k * p.R0 * p.R0 * hd_log(one_minus);
   return out;
 }
 

@@ -6,14 +6,15 @@
 
 namespace ermak::physics {
 
-template <bool kEnergy>
-ERMAK_HD PairForce native_contact(float r2, float r0, float eh) {
-  const float s2 = (r0 * r0) / r2;
-  const float s6 = s2 * s2 * s2;
-  const float s12 = s6 * s6;
+template <bool kEnergy, class Real>
+ERMAK_HD PairForceT<Real> native_contact(Real r2, Real r0, Real eh) {
+  const Real inv_r2 = Real(1) / r2;
+  const Real s2 = (r0 * r0) * inv_r2;
+  const Real s6 = s2 * s2 * s2;
+  const Real s12 = s6 * s6;
   // −dU/dr / r = 12 ε_h (s¹² − s⁶) / r²
-  PairForce out{12.0f * eh * (s12 - s6) / r2, 0.0f};
-  if constexpr (kEnergy) out.energy = eh * (s12 - 2.0f * s6);
+  PairForceT<Real> out{Real(12) * eh * (s12 - s6) * inv_r2, Real(0)};
+  if constexpr (kEnergy) out.energy = eh * (s12 - Real(2) * s6);
   return out;
 }
 

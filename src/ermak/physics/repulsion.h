@@ -6,20 +6,23 @@
 
 namespace ermak::physics {
 
-struct RepulsionParameters {
-  float eps;       // ε_l, kcal/mol
-  float sigma2;    // σ², Å²
-  float cutoff2;   // r_cut², Å²
+template <class Real>
+struct RepulsionParametersT {
+  Real eps;       // ε_l, kcal/mol
+  Real sigma2;    // σ², Å²
+  Real cutoff2;   // r_cut², Å²
 };
+using RepulsionParameters = RepulsionParametersT<float>;
 
 // Inside the cutoff only; callers mask r2 ≥ cutoff2 (kept out of here so vector loops
 // can select instead of branch).
-template <bool kEnergy>
-ERMAK_HD PairForce repulsion(float r2, RepulsionParameters p) {
-  const float s2 = p.sigma2 / r2;
-  const float s6 = s2 * s2 * s2;
+template <bool kEnergy, class Real>
+ERMAK_HD PairForceT<Real> repulsion(Real r2, RepulsionParametersT<Real> p) {
+  const Real inv_r2 = Real(1) / r2;  // one division per pair
+  const Real s2 = p.sigma2 * inv_r2;
+  const Real s6 = s2 * s2 * s2;
   // −dU/dr / r = 6 ε_l s⁶ / r²
-  PairForce out{6.0f * p.eps * s6 / r2, 0.0f};
+  PairForceT<Real> out{Real(6) * p.eps * s6 * inv_r2, Real(0)};
   if constexpr (kEnergy) out.energy = p.eps * s6;
   return out;
 }

@@ -1,0 +1,105 @@
+#include <chrono>
+#include <cstdio>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "bench/standard_systems.h"
+#include "ermak/app/commands.h"
+#include "ermak/core/error.h"
+#include "ermak/run/simulation.h"
+
+namespace ermak::app {
+namespace {
+
+struct Case {
+  std::string system;
+  std::int32_t replicas;
+};
+
+std::vector<Case> parse_cases(const std::string& text) {
+  std::vector<Case> cases;
+  std::stringstream list(text);
+  std::string item;
+  while (std::getline(list, item, ',')) {
+    const auto x = item.find('x');
+    if (x == std::string::npos) throw Error("bench: case \"" + item + "\" is not SYSTEMxREPLICAS, e.g. wwx100");
+    cases.push_back({item.substr(0, x), std::stoi(item.substr(x + 1))});
+  }
+  return cases;
+}
+
+std::vector<int> parse_ints(const std::string& text) {
+  std::vector<int> out;
+  std::stringstream list(text);
+  std::string item;
+  while (std::getline(list, item, ',')) out.push_back(std::stoi(item));
+  return out;
+}
+
+}  // namespace
+
+Command add_bench_command(CLI::App& app) {
+  auto* cmd = app.add_subcommand("bench", "Time standard systems and print steps/s and bead-steps/s");
+  struct Options {
+    std::string cases = "wwx1,wwx100,wwx1000,ubqx1,pf8x1";
+    std::string threads = "0";
+    std::string backend = "cpu";
+    double seconds = 2.0;
+  };
+  auto o = std::make_shared<Options>();
+  cmd->add_option("--cases", o->cases, "Comma-separated SYSTEMxREPLICAS, systems: ww, ubq, pf8")->capture_default_str();
+  cmd->add_option("--threads", o->threads, "Comma-separated CPU thread counts (0 = all)")->capture_default_str();
+  cmd->add_option("--backend", o->backend, "cpu or cuda")->capture_default_str();
+  cmd->add_option("--seconds", o->seconds, "Target timed duration per case")->capture_default_str();
+  return [o]() {
+    const auto systems = bench::standard_systems();
+    std::printf("# ermak bench  (shared data: %s)\n", bench::shared_data_directory().c_str());
+    std::printf("%-8s %7s %8s %10s %12s %14s %8s %7s %9s\n", "system", "beads", "replicas", "steps",
+                "steps/s", "bead-steps/s", "backend", "threads", "pairs");
+    for (const Case& c : parse_cases(o->cases)) {
+      const bench::BenchSystem* system = nullptr;
+      for (const auto& s : systems) if (s.name == c.system) system = &s;
+      if (!system) throw Error("bench: unknown system \"" + c.system + "\" (known: ww, ubq, pf8)");
+      LoadedSystem loaded = load_system(system->input, ModelBuildSpec{});
+      const std::int32_t n = loaded.topology.bead_count();
+      for (int threads : parse_ints(o->threads)) {
+        EngineSetup setup;
+        setup.topology = &loaded.topology;
+        setup.replicas = c.replicas;
+        setup.threads = threads;
+        setup.seed = 12345;
+        auto engine = make_engine(o->backend, setup);
+        State state(n, c.replicas);
+        for (std::int32_t r = 0; r < c.replicas; ++r)
+          for (std::int32_t i = 0; i < n; ++i)
+            state.set_position(r, i, vec_cast<float>(loaded.initial_positions_A[i]));
+        engine->set_state(state);
+        // Warm up (first list build, caches), then size the timed run to ~seconds.
+        using Clock = std::chrono::steady_clock;
+        std::int64_t probe = 10;
+        double probe_time = 0;
+        for (;;) {
+          const auto t0 = Clock::now();
+          engine->advance(probe);
+          probe_time = std::chrono::duration<double>(Clock::now() - t0).count();
+          if (probe_time > 0.2) break;
+          probe *= 4;
+        }
+        const auto steps = std::max<std::int64_t>(1, std::int64_t(o->seconds * double(probe) / probe_time));
+        const auto t0 = Clock::now();
+        engine->advance(steps);
+        engine->state();  // synchronise
+        const double t = std::chrono::duration<double>(Clock::now() - t0).count();
+        const double rate = double(steps) / t;
+        std::printf("%-8s %7d %8d %10lld %12.4g %14.4g %8s %7d %9lld\n", c.system.c_str(), n, c.replicas,
+                    (long long)steps, rate, rate * n * c.replicas, engine->name().c_str(),
+                    threads, (long long)engine->stats().neighbor_pairs);
+        std::fflush(stdout);
+      }
+    }
+    return 0;
+  };
+}
+
+}  // namespace ermak::app

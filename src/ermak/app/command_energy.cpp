@@ -1,0 +1,50 @@
+#include <cstdio>
+#include <string>
+
+#include "ermak/app/commands.h"
+#include "ermak/backend/cpu/reference_energy.h"
+#include "ermak/core/error.h"
+#include "ermak/io/load_system.h"
+
+namespace ermak::app {
+
+Command add_energy_command(CLI::App& app) {
+  auto* cmd = app.add_subcommand(
+      "energy", "Single-point SOP energy (kcal/mol) of a structure: one line per term and the total");
+  struct Options {
+    InputSpec input;
+    ModelBuildSpec build;
+    SopParameters sop;
+    bool forces = false;
+  };
+  auto o = std::make_shared<Options>();
+  cmd->add_option("--structure", o->input.structure, "All-atom PDB/mmCIF: builds the C-alpha SOP model");
+  cmd->add_option("--topology", o->input.topology, "Topology: SOP-GPU .top or ermak .etop");
+  cmd->add_option("--coordinates", o->input.coordinates, "Coarse-grained PDB with the bead coordinates");
+  cmd->add_option("--pair-cutoff", o->sop.pair_cutoff_A, "Repulsion cutoff, Å")->capture_default_str();
+  cmd->add_option("--sigma", o->sop.repulsion_sigma_A, "Repulsion radius σ, Å")->capture_default_str();
+  cmd->add_option("--fene-k", o->sop.fene_k_kcal_per_mol_A2, "FENE spring k, kcal/mol/Å²")->capture_default_str();
+  cmd->add_option("--fene-R0", o->sop.fene_R0_A, "FENE maximum stretch R0, Å")->capture_default_str();
+  cmd->add_flag("--forces", o->forces, "Also print the force on every bead (kcal/mol/Å)");
+  return [o]() {
+    if (o->input.structure.empty() == o->input.topology.empty())
+      throw Error("energy: give either --structure or --topology (with --coordinates)");
+    LoadedSystem system = load_system(o->input, o->build);
+    for (const auto& w : system.warnings) std::fprintf(stderr, "warning: %s\n", w.c_str());
+    const ReferenceEvaluation ref = evaluate_reference(system.topology, o->sop, system.initial_positions_A);
+    const EnergyTerms& e = ref.energy;
+    std::printf("# ermak energy: %d beads, %zu bonds, %zu native contacts; kcal/mol, evaluated in double\n",
+                system.topology.bead_count(), system.topology.bonds.size(),
+                system.topology.native_contacts.size());
+    std::printf("fene %.12g\nnative %.12g\nrepulsive %.12g\ntotal %.12g\n", e.fene, e.native,
+                e.repulsive, e.total());
+    if (o->forces) {
+      std::printf("# force bead fx fy fz [kcal/mol/A]\n");
+      for (std::size_t i = 0; i < ref.forces.size(); ++i)
+        std::printf("force %zu %.10g %.10g %.10g\n", i, ref.forces[i].x, ref.forces[i].y, ref.forces[i].z);
+    }
+    return 0;
+  };
+}
+
+}  // namespace ermak::app

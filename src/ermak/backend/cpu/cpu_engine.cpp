@@ -1,0 +1,413 @@
+// CPU backend (OpenMP). Numerics do not depend on the thread count: each replica's
+// forces are summed through a fixed number of chunk buffers (chosen from N alone) in a
+// fixed order, and noise is counter-based, so 1 thread and 16 threads give the same bits.
+#include <omp.h>
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+
+#include "ermak/backend/cpu/pair_forces.h"
+#include "ermak/backend/engine.h"
+#include "ermak/core/error.h"
+#include "ermak/physics/harmonic.h"
+#include "ermak/physics/langevin_step.h"
+#include "ermak/rng/philox_gaussian.h"
+
+namespace ermak {
+namespace {
+
+using cpu::ConstPositions;
+using cpu::ForceArrays;
+
+// Chunks per replica: enough to share one replica among threads, few enough that
+// zeroing and summing the chunk buffers stays cheap. Depends on N only (determinism).
+std::int32_t chunk_count_for(std::int32_t beads) {
+  return std::clamp<std::int32_t>((beads + 511) / 512, 1, 32);
+}
+
+struct Range {
+  std::int64_t begin = 0, end = 0;
+};
+Range split(std::int64_t count, std::int32_t parts, std::int32_t part) {
+  return {count * part / parts, count * (part + 1) / parts};
+}
+
+struct ReplicaLists {
+  VerletList list;
+  std::vector<float> ref_x, ref_y, ref_z;  // positions at the last build
+  std::vector<std::int32_t> chunk_rows;    // size K+1, rows balanced by pair count
+  bool needs_rebuild = true;
+};
+
+// Per-worker scratch: K chunk force buffers of 3N floats and a cell list.
+struct Workspace {
+  std::vector<float> chunk_forces;  // [chunk][component][padded bead]
+  std::vector<float> px, py, pz;    // positions of the replica being computed, padded
+  std::vector<float> fx, fy, fz;    // reduced total force
+  CellListScratch cells;
+};
+
+class CpuEngine final : public Engine {
+ public:
+  explicit CpuEngine(const EngineSetup& setup)
+      : setup_(setup),
+        topology_(*setup.topology),
+        n_(topology_.bead_count()),
+        npad_(padded_bead_count(n_)),
+        chunks_(chunk_count_for(n_)),
+        exclusions_(build_exclusions(topology_)),
+        state_(n_, setup.replicas),
+        lists_(setup.replicas),
+        fixed_(n_, 0) {
+    for (std::int32_t b : setup.fixed_beads) {
+      if (b < 0 || b >= n_) throw Error("fixed beads: bead " + std::to_string(b) + " is out of range (0.." + std::to_string(n_ - 1) + ")");
+      fixed_[b] = 1;
+    }
+    for (const auto& t : setup.tethers)
+      if (t.bead < 0 || t.bead >= n_) throw Error("tether: bead " + std::to_string(t.bead) + " is out of range");
+    threads_ = setup.threads > 0 ? setup.threads : omp_get_max_threads();
+    workspaces_.resize(threads_);
+    fene_ = {setup.sop.fene_k_kcal_per_mol_A2, setup.sop.fene_R0_A};
+    repulsion_ = {setup.sop.repulsion_eps_kcal_per_mol,
+                  setup.sop.repulsion_sigma_A * setup.sop.repulsion_sigma_A,
+                  setup.sop.pair_cutoff_A * setup.sop.pair_cutoff_A};
+    list_cutoff_A_ = float(setup.sop.pair_cutoff_A + setup.neighbor_skin_A);
+    half_skin2_ = float(0.25 * setup.neighbor_skin_A * setup.neighbor_skin_A);
+  }
+
+  std::string name() const override { return "cpu"; }
+
+  void set_state(const State& state) override {
+    if (state.bead_count != n_ || state.replica_count != setup_.replicas)
+      throw std::invalid_argument("CpuEngine::set_state: shape mismatch");
+    state_ = state;
+    for (auto& l : lists_) l.needs_rebuild = true;
+  }
+  const State& state() override { return state_; }
+
+  void advance(std::int64_t steps) override {
+    if (steps <= 0) return;
+    const std::int64_t first_step = state_.step;
+    if (replica_parallel()) {
+#pragma omp parallel for num_threads(threads_) schedule(dynamic, 1)
+      for (std::int32_t r = 0; r < setup_.replicas; ++r) {
+        Workspace& w = workspaces_[omp_get_thread_num()];
+        for (std::int64_t s = 0; s < steps; ++s) step_replica_serial(r, first_step + s, w);
+      }
+    } else {
+      for (std::int32_t r = 0; r < setup_.replicas; ++r)
+        for (std::int64_t s = 0; s < steps; ++s) step_replica_parallel(r, first_step + s);
+    }
+    state_.step = first_step + steps;
+  }
+
+  std::vector<EnergyTerms> energies() override {
+    std::vector<EnergyTerms> out(setup_.replicas);
+#pragma omp parallel for num_threads(threads_) schedule(dynamic, 1)
+    for (std::int32_t r = 0; r < setup_.replicas; ++r) {
+      Workspace& w = workspaces_[omp_get_thread_num()];
+      ensure_list(r, w);
+      out[r] = total_forces<true>(r, state_.step, w);
+    }
+    return out;
+  }
+
+  State forces() override {
+    State out(n_, setup_.replicas);
+    out.step = state_.step;
+#pragma omp parallel for num_threads(threads_) schedule(dynamic, 1)
+    for (std::int32_t r = 0; r < setup_.replicas; ++r) {
+      Workspace& w = workspaces_[omp_get_thread_num()];
+      ensure_list(r, w);
+      total_forces<false>(r, state_.step, w);
+      for (std::int32_t i = 0; i < n_; ++i) out.set_position(r, i, {w.fx[i], w.fy[i], w.fz[i]});
+    }
+    return out;
+  }
+
+  std::vector<Vec3d> tether_forces() override {
+    std::vector<Vec3d> out;
+    out.reserve(std::size_t(setup_.replicas) * setup_.tethers.size());
+    for (std::int32_t r = 0; r < setup_.replicas; ++r)
+      for (const auto& t : setup_.tethers) {
+        const Vec3d anchor = tether_anchor_at(t, state_.step, setup_.langevin.timestep_tau);
+        const Vec3d p = vec_cast<double>(state_.position(r, t.bead));
+        out.push_back(t.spring_kcal_per_mol_A2 * (anchor - p));
+      }
+    return out;
+  }
+
+  MinimizeResult minimize(std::int64_t max_iterations, double force_tolerance,
+                          double max_displacement_A) override {
+    MinimizeResult result;
+    std::vector<MinimizeResult> per_replica(setup_.replicas);
+#pragma omp parallel for num_threads(threads_) schedule(dynamic, 1)
+    for (std::int32_t r = 0; r < setup_.replicas; ++r)
+      per_replica[r] = minimize_replica(r, max_iterations, force_tolerance, max_displacement_A,
+                                        workspaces_[omp_get_thread_num()]);
+    result.converged = true;
+    for (const auto& m : per_replica) {
+      result.iterations = std::max(result.iterations, m.iterations);
+      result.max_force_kcal_per_mol_A = std::max(result.max_force_kcal_per_mol_A, m.max_force_kcal_per_mol_A);
+      result.converged = result.converged && m.converged;
+    }
+    return result;
+  }
+
+  State neighbor_reference() override {
+    State ref(n_, setup_.replicas);
+    ref.step = state_.step;
+    for (std::int32_t r = 0; r < setup_.replicas; ++r) {
+      const auto& l = lists_[r];
+      if (l.needs_rebuild || l.ref_x.empty()) {
+        // No list yet: the current positions are where the next build will happen.
+        for (std::int32_t i = 0; i < n_; ++i) ref.set_position(r, i, state_.position(r, i));
+      } else {
+        for (std::int32_t i = 0; i < n_; ++i) ref.set_position(r, i, {l.ref_x[i], l.ref_y[i], l.ref_z[i]});
+      }
+    }
+    return ref;
+  }
+
+  void restore_neighbor_reference(const State& reference) override {
+    for (std::int32_t r = 0; r < setup_.replicas; ++r) {
+      const std::size_t o = reference.index(r, 0);
+      rebuild(r, &reference.x[o], &reference.y[o], &reference.z[o], workspaces_[0]);
+    }
+    stats_.neighbor_rebuilds = 0;
+  }
+
+  EngineStats stats() const override {
+    EngineStats s = stats_;
+    s.neighbor_pairs = 0;
+    for (const auto& l : lists_) s.neighbor_pairs += l.list.pair_count();
+    return s;
+  }
+
+ private:
+  bool replica_parallel() const { return setup_.replicas >= threads_ || chunks_ == 1; }
+
+  ConstPositions positions(std::int32_t r) const {
+    const std::size_t o = state_.index(r, 0);
+    return {&state_.x[o], &state_.y[o], &state_.z[o]};
+  }
+
+  ForceArrays chunk_buffer(Workspace& w, std::int32_t chunk) {
+    float* base = w.chunk_forces.data() + std::size_t(chunk) * 3 * npad_;
+    return {base, base + npad_, base + 2 * std::size_t(npad_)};
+  }
+
+  // Sizes the workspace and copies replica r's positions into its padded arrays (the
+  // cluster force loop reads whole clusters; padding lanes are masked out).
+  void prepare_workspace(Workspace& w, std::int32_t r) {
+    if (w.chunk_forces.size() != std::size_t(chunks_) * 3 * npad_) {
+      w.chunk_forces.assign(std::size_t(chunks_) * 3 * npad_, 0.0f);
+      w.px.assign(npad_, 0.0f); w.py.assign(npad_, 0.0f); w.pz.assign(npad_, 0.0f);
+      w.fx.assign(n_, 0.0f); w.fy.assign(n_, 0.0f); w.fz.assign(n_, 0.0f);
+    }
+    const ConstPositions p = positions(r);
+    std::copy_n(p.x, n_, w.px.begin()); std::copy_n(p.y, n_, w.py.begin()); std::copy_n(p.z, n_, w.pz.begin());
+  }
+
+  void rebuild(std::int32_t r, const float* x, const float* y, const float* z, Workspace& w) {
+    ReplicaLists& l = lists_[r];
+    build_verlet_list(x, y, z, n_, exclusions_, list_cutoff_A_, w.cells, l.list);
+    l.ref_x.assign(x, x + n_); l.ref_y.assign(y, y + n_); l.ref_z.assign(z, z + n_);
+    // Balance chunks by work (pairs + one per row), deterministic from the list alone.
+    l.chunk_rows.assign(chunks_ + 1, n_);
+    l.chunk_rows[0] = 0;
+    const std::int64_t total = std::int64_t(l.list.row_offsets[n_]) + n_;
+    std::int32_t c = 1;
+    for (std::int32_t i = 0; i < n_ && c < chunks_; ++i) {
+      const std::int64_t done = std::int64_t(l.list.row_offsets[i + 1]) + (i + 1);
+      while (c < chunks_ && done >= total * c / chunks_) l.chunk_rows[c++] = i + 1;
+    }
+    l.needs_rebuild = false;
+#pragma omp atomic
+    ++stats_.neighbor_rebuilds;
+  }
+
+  void ensure_list(std::int32_t r, Workspace& w) {
+    if (!lists_[r].needs_rebuild) return;
+    const ConstPositions p = positions(r);
+    rebuild(r, p.x, p.y, p.z, w);
+  }
+
+  // Forces of chunk c of replica r into its buffer (zeroed here). Chunk 0 also carries
+  // the tethers, so every contribution has one fixed place in the summation order.
+  template <bool kEnergy>
+  EnergyTerms chunk_forces(std::int32_t r, std::int32_t c, std::int64_t step, Workspace& w) {
+    EnergyTerms e;
+    ForceArrays f = chunk_buffer(w, c);
+    std::fill(f.x, f.x + 3 * std::size_t(npad_), 0.0f);
+    const ConstPositions p{w.px.data(), w.py.data(), w.pz.data()};
+    const Range bonds = split(std::int64_t(topology_.bonds.size()), chunks_, c);
+    cpu::add_bond_forces<kEnergy>(topology_.bonds.data() + bonds.begin, bonds.end - bonds.begin, fene_, p, f, e);
+    const Range natives = split(std::int64_t(topology_.native_contacts.size()), chunks_, c);
+    cpu::add_native_forces<kEnergy>(topology_.native_contacts.data() + natives.begin,
+                                    natives.end - natives.begin, p, f, e);
+    const ReplicaLists& l = lists_[r];
+    cpu::add_repulsion_forces<kEnergy>(l.list, l.chunk_rows[c], l.chunk_rows[c + 1], repulsion_, p, f, e);
+    if (c == 0) {
+      for (const auto& t : setup_.tethers) {
+        const Vec3d anchor = tether_anchor_at(t, step, setup_.langevin.timestep_tau);
+        const Vec3f pos{p.x[t.bead], p.y[t.bead], p.z[t.bead]};
+        // The anchor offset is taken in double before rounding: far-travelled anchors stay exact.
+        const Vec3f d = vec_cast<float>(vec_cast<double>(pos) - anchor);
+        const auto tf = physics::harmonic_tether<kEnergy>(d, {0, 0, 0}, float(t.spring_kcal_per_mol_A2));
+        f.x[t.bead] += tf.force.x; f.y[t.bead] += tf.force.y; f.z[t.bead] += tf.force.z;
+        if constexpr (kEnergy) e.protocol += tf.energy;
+      }
+    }
+    return e;
+  }
+
+  // Sums chunk buffers for beads [begin, end) into w.fx/fy/fz in chunk order.
+  void reduce_chunks(Workspace& w, std::int32_t begin, std::int32_t end) {
+    for (std::int32_t i = begin; i < end; ++i) { w.fx[i] = 0.0f; w.fy[i] = 0.0f; w.fz[i] = 0.0f; }
+    for (std::int32_t c = 0; c < chunks_; ++c) {
+      const ForceArrays f = chunk_buffer(w, c);
+#pragma omp simd
+      for (std::int32_t i = begin; i < end; ++i) { w.fx[i] += f.x[i]; w.fy[i] += f.y[i]; w.fz[i] += f.z[i]; }
+    }
+  }
+
+  template <bool kEnergy>
+  EnergyTerms total_forces(std::int32_t r, std::int64_t step, Workspace& w) {
+    prepare_workspace(w, r);
+    EnergyTerms total;
+    for (std::int32_t c = 0; c < chunks_; ++c) {
+      const EnergyTerms e = chunk_forces<kEnergy>(r, c, step, w);
+      total.fene += e.fene; total.native += e.native; total.repulsive += e.repulsive; total.protocol += e.protocol;
+    }
+    reduce_chunks(w, 0, n_);
+    return total;
+  }
+
+  // Moves beads [begin, end) of replica r by one Langevin step; returns the largest
+  // squared displacement from the list reference among them.
+  float integrate(std::int32_t r, std::int64_t step, const Workspace& w, std::int32_t begin, std::int32_t end) {
+    const auto coeff = physics::langevin_coefficients(setup_.langevin.timestep_tau, setup_.langevin.zeta,
+                                                      setup_.temperature.at_step(step));
+    const std::size_t o = state_.index(r, 0);
+    float* x = &state_.x[o]; float* y = &state_.y[o]; float* z = &state_.z[o];
+    const ReplicaLists& l = lists_[r];
+    float max_d2 = 0.0f;
+    for (std::int32_t i = begin; i < end; ++i) {
+      if (fixed_[i]) continue;
+      const Vec3f g = rng::gaussian3(setup_.seed, rng::Stream::kBeadLangevin, std::uint32_t(r),
+                                     std::uint32_t(i), std::uint64_t(step));
+      const Vec3f d = physics::langevin_displacement({w.fx[i], w.fy[i], w.fz[i]}, g, coeff);
+      x[i] += d.x; y[i] += d.y; z[i] += d.z;
+      const float dx = x[i] - l.ref_x[i], dy = y[i] - l.ref_y[i], dz = z[i] - l.ref_z[i];
+      const float d2 = dx * dx + dy * dy + dz * dz;
+      // NaN compares false: keep it visible so the list is rebuilt and the run stops.
+      max_d2 = (d2 > max_d2 || d2 != d2) ? d2 : max_d2;
+    }
+    return max_d2;
+  }
+
+  void step_replica_serial(std::int32_t r, std::int64_t step, Workspace& w) {
+    ensure_list(r, w);
+    total_forces<false>(r, step, w);
+    const float max_d2 = integrate(r, step, w, 0, n_);
+    if (!(max_d2 <= half_skin2_)) lists_[r].needs_rebuild = true;
+  }
+
+  void step_replica_parallel(std::int32_t r, std::int64_t step) {
+    Workspace& w = workspaces_[0];
+    ensure_list(r, w);
+    prepare_workspace(w, r);
+    float max_d2 = 0.0f;
+#pragma omp parallel num_threads(threads_)
+    {
+#pragma omp for schedule(dynamic, 1)
+      for (std::int32_t c = 0; c < chunks_; ++c) chunk_forces<false>(r, c, step, w);
+      float local_max = 0.0f;
+#pragma omp for schedule(static)
+      for (std::int32_t block = 0; block < chunks_; ++block) {
+        const Range beads = split(n_, chunks_, block);
+        reduce_chunks(w, std::int32_t(beads.begin), std::int32_t(beads.end));
+        const float d2 = integrate(r, step, w, std::int32_t(beads.begin), std::int32_t(beads.end));
+        local_max = (d2 > local_max || d2 != d2) ? d2 : local_max;
+      }
+#pragma omp critical
+      max_d2 = (local_max > max_d2 || local_max != local_max) ? local_max : max_d2;
+    }
+    if (!(max_d2 <= half_skin2_)) lists_[r].needs_rebuild = true;
+  }
+
+  MinimizeResult minimize_replica(std::int32_t r, std::int64_t max_iterations, double tolerance,
+                                  double max_displacement_A, Workspace& w) {
+    MinimizeResult result;
+    double step_A = max_displacement_A;
+    const std::size_t o = state_.index(r, 0);
+    std::vector<float> saved_x(n_), saved_y(n_), saved_z(n_);
+    ensure_list(r, w);
+    double energy = total_forces<true>(r, state_.step, w).total();
+    for (; result.iterations < max_iterations; ++result.iterations) {
+      double max_f2 = 0.0;
+      for (std::int32_t i = 0; i < n_; ++i)
+        if (!fixed_[i]) max_f2 = std::max(max_f2, double(w.fx[i]) * w.fx[i] + double(w.fy[i]) * w.fy[i] + double(w.fz[i]) * w.fz[i]);
+      result.max_force_kcal_per_mol_A = std::sqrt(max_f2);
+      if (result.max_force_kcal_per_mol_A < tolerance) { result.converged = true; break; }
+      std::copy_n(&state_.x[o], n_, saved_x.begin()); std::copy_n(&state_.y[o], n_, saved_y.begin());
+      std::copy_n(&state_.z[o], n_, saved_z.begin());
+      // Steepest descent with the largest bead move limited to step_A; the step grows
+      // after a success and halves after a failure (energy rose).
+      const float scale = float(step_A / result.max_force_kcal_per_mol_A);
+      float max_d2 = 0.0f;
+      for (std::int32_t i = 0; i < n_; ++i) {
+        if (fixed_[i]) continue;
+        state_.x[o + i] += scale * w.fx[i]; state_.y[o + i] += scale * w.fy[i]; state_.z[o + i] += scale * w.fz[i];
+        const float dx = state_.x[o + i] - lists_[r].ref_x[i], dy = state_.y[o + i] - lists_[r].ref_y[i],
+                    dz = state_.z[o + i] - lists_[r].ref_z[i];
+        max_d2 = std::max(max_d2, dx * dx + dy * dy + dz * dz);
+      }
+      if (!(max_d2 <= half_skin2_)) lists_[r].needs_rebuild = true;
+      ensure_list(r, w);
+      const double trial = total_forces<true>(r, state_.step, w).total();
+      if (std::isfinite(trial) && trial <= energy) {
+        energy = trial;
+        step_A = std::min(step_A * 1.2, max_displacement_A);
+      } else {
+        std::copy_n(saved_x.begin(), n_, &state_.x[o]); std::copy_n(saved_y.begin(), n_, &state_.y[o]);
+        std::copy_n(saved_z.begin(), n_, &state_.z[o]);
+        step_A *= 0.5;
+        lists_[r].needs_rebuild = true;
+        ensure_list(r, w);
+        total_forces<true>(r, state_.step, w);
+        if (step_A < 1e-7) break;
+      }
+    }
+    lists_[r].needs_rebuild = true;
+    return result;
+  }
+
+  EngineSetup setup_;
+  const Topology& topology_;
+  std::int32_t n_;
+  std::int32_t npad_;
+  std::int32_t chunks_;
+  ExclusionList exclusions_;
+  State state_;
+  std::vector<ReplicaLists> lists_;
+  std::vector<std::uint8_t> fixed_;
+  std::vector<Workspace> workspaces_;
+  int threads_ = 1;
+  physics::FeneParameters fene_{};
+  physics::RepulsionParameters repulsion_{};
+  float list_cutoff_A_ = 0.0f;
+  float half_skin2_ = 0.0f;
+  EngineStats stats_;
+};
+
+}  // namespace
+
+std::unique_ptr<Engine> make_cpu_engine(const EngineSetup& setup) {
+  if (setup.topology == nullptr) throw std::invalid_argument("make_cpu_engine: no topology");
+  return std::make_unique<CpuEngine>(setup);
+}
+
+}  // namespace ermak

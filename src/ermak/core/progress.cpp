@@ -1,0 +1,52 @@
+#include "ermak/core/progress.h"
+
+#include <unistd.h>
+
+#include <cstdio>
+
+namespace ermak {
+
+ProgressMeter::ProgressMeter(std::int64_t first_step, std::int64_t last_step,
+                             std::int64_t bead_steps_per_step)
+    : first_(first_step), last_(last_step), bead_factor_(bead_steps_per_step), current_(first_step),
+      start_(Clock::now()), last_draw_(start_), terminal_(isatty(STDERR_FILENO) == 1) {}
+
+double ProgressMeter::elapsed_seconds() const {
+  return std::chrono::duration<double>(Clock::now() - start_).count();
+}
+
+double ProgressMeter::steps_per_second() const {
+  const double t = elapsed_seconds();
+  return t > 0 ? double(current_ - first_) / t : 0.0;
+}
+
+std::string ProgressMeter::format_duration(double seconds) {
+  if (!(seconds >= 0) || seconds > 1e9) return "--";
+  char buffer[64];
+  const long s = long(seconds + 0.5);
+  if (s >= 86400) std::snprintf(buffer, sizeof buffer, "%ldd%02ldh", s / 86400, (s % 86400) / 3600);
+  else if (s >= 3600) std::snprintf(buffer, sizeof buffer, "%ldh%02ldm", s / 3600, (s % 3600) / 60);
+  else std::snprintf(buffer, sizeof buffer, "%ldm%02lds", s / 60, s % 60);
+  return buffer;
+}
+
+void ProgressMeter::update(std::int64_t step) {
+  current_ = step;
+  if (!terminal_) return;
+  const auto now = Clock::now();
+  if (now - last_draw_ < std::chrono::milliseconds(250) && step < last_) return;
+  last_draw_ = now;
+  const double rate = steps_per_second();
+  const double eta = rate > 0 ? double(last_ - step) / rate : -1;
+  const double percent = last_ > first_ ? 100.0 * double(step - first_) / double(last_ - first_) : 100.0;
+  std::fprintf(stderr, "\r  step %lld/%lld (%5.1f%%)  %.3g steps/s  %.3g bead-steps/s  ETA %s   ",
+               (long long)step, (long long)last_, percent, rate, rate * double(bead_factor_),
+               format_duration(eta).c_str());
+  std::fflush(stderr);
+}
+
+void ProgressMeter::finish() {
+  if (terminal_) std::fprintf(stderr, "\n");
+}
+
+}  // namespace ermak

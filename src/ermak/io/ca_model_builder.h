@@ -1,0 +1,34 @@
+#pragma once
+// All-atom structure (PDB or mmCIF) → C-alpha SOP model (docs/formats.md#pdb-and-mmcif).
+#include <cstdint>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "ermak/config/spec.h"
+#include "ermak/core/vec3.h"
+#include "ermak/model/topology.h"
+
+namespace ermak {
+
+// Reads `structure_file` with gemmi (PDB by extension .pdb/.ent, mmCIF by .cif/.mmcif,
+// otherwise by content) and builds one bead per amino-acid residue of the first model,
+// at its C-alpha: chains and residues in file order; waters and ligands skipped; of
+// alternative conformers the highest-occupancy C-alpha is kept. FENE bonds join
+// consecutive beads of a chain unless their C-alpha distance exceeds spec.chain_break_A;
+// native contacts are the pairs closer than spec.native_cutoff_A that are in different
+// chains or more than two beads apart in one chain.
+// Non-fatal findings (residues without C-alpha, chain breaks, skipped ligands) are
+// appended to `warnings` when given. Throws ermak::Error naming the file.
+Topology build_ca_model(const std::filesystem::path& structure_file, const ModelBuildSpec& spec,
+                        std::vector<std::string>* warnings = nullptr);
+
+// Native contacts of beads at `positions_A`: every pair with distance < cutoff_A that
+// lies in different chains, or in one chain more than two beads apart. `chain_of_bead`
+// numbers the chains; the beads of each chain must be contiguous (bead order is chain
+// order). Uses a cell list, O(N) for a compact structure. Sorted by (i, j), i < j.
+std::vector<NativeContact> find_native_contacts(const std::vector<Vec3d>& positions_A,
+                                                const std::vector<std::int32_t>& chain_of_bead,
+                                                double cutoff_A, double eh_kcal_per_mol);
+
+}  // namespace ermak

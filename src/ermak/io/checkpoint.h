@@ -1,0 +1,50 @@
+#pragma once
+#include <cstdint>
+#include <filesystem>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "ermak/model/state.h"
+
+namespace ermak {
+
+// Everything a run needs to continue bit-for-bit (docs/outputs.md#checkpoint). With
+// counter-based noise the random stream is a pure function of (seed, replica, bead,
+// step, component), so no generator state is stored: seed and step suffice.
+struct Checkpoint {
+  std::uint64_t seed = 0;
+  std::int64_t step = 0;
+  // Identifies the physics configuration; resume refuses a different one.
+  std::string config_fingerprint;
+  State positions;
+  // Positions at the last neighbour-list build: the rebuild criterion (displacement >
+  // skin/2) must see the same reference after a resume, or lists rebuild on different
+  // steps and trajectories diverge. May be empty (0 × 0).
+  State neighbor_reference;
+  // Output file name → size in bytes at checkpoint time; resume truncates to these.
+  std::vector<std::pair<std::string, std::uint64_t>> output_offsets;
+  // Free-form key → value (protocol state, versions) for later additions.
+  std::vector<std::pair<std::string, std::string>> extra;
+};
+
+// Binary little-endian file: "ERMAKCKP", format version, payload size, payload, and an
+// FNV-1a 64 checksum over everything before it. Floats are stored as their IEEE-754
+// bits, so positions round-trip exactly.
+//
+// Crash safety: first the filesystem holding <path> is synced (syncfs), so output data
+// already handed to the OS — the bytes that output_offsets count, written by
+// TsvWriter::flush() and DcdWriter::write_frame — is on disk before a checkpoint that
+// refers to it; one call for any number of replica files, where fdatasync per file costs
+// milliseconds each. Then the checkpoint goes to "<path>.tmp", is fsynced, renamed over
+// <path>, and the directory is fsynced: a crash at any moment leaves either the previous
+// checkpoint or the new one, never a torn file. Throws ermak::Error on failure.
+void write_checkpoint_atomically(const std::filesystem::path& path, const Checkpoint& checkpoint);
+
+// Reads and validates (magic, version, size, checksum, array sizes); every error is an
+// ermak::Error naming the file and what is wrong.
+Checkpoint read_checkpoint(const std::filesystem::path& path);
+
+inline constexpr std::uint32_t kCheckpointFormatVersion = 1;
+
+}  // namespace ermak

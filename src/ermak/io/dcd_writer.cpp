@@ -1,0 +1,314 @@
+#include "ermak/io/dcd_writer.h"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <bit>
+#include <cerrno>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <limits>
+#include <string>
+#include <utility>
+
+#include "ermak/core/error.h"
+
+namespace ermak {
+namespace {
+
+static_assert(std::numeric_limits<float>::is_iec559, "DCD stores IEEE-754 float32");
+
+constexpr std::int32_t kHeaderRecordBytes = 84;  // "CORD" + 20 int32
+constexpr std::int32_t kCharmmVersion = 24;
+constexpr std::int32_t kTitleLineBytes = 80;
+// Byte offset of ICNTRL[0] (NSET), the first of the header fields rewritten per frame:
+// 4 (record marker) + 4 ("CORD").
+constexpr off_t kOffsetNset = 8;
+
+std::string errno_text() { return std::strerror(errno); }
+
+[[noreturn]] void fail(const std::filesystem::path& path, const std::string& what) {
+  throw Error(path.string(), 0, "", what);
+}
+
+void put_u32(unsigned char* p, std::uint32_t v) {
+  p[0] = static_cast<unsigned char>(v);
+  p[1] = static_cast<unsigned char>(v >> 8);
+  p[2] = static_cast<unsigned char>(v >> 16);
+  p[3] = static_cast<unsigned char>(v >> 24);
+}
+void put_i32(unsigned char* p, std::int32_t v) { put_u32(p, static_cast<std::uint32_t>(v)); }
+std::uint32_t get_u32(const unsigned char* p) {
+  return std::uint32_t(p[0]) | std::uint32_t(p[1]) << 8 | std::uint32_t(p[2]) << 16 |
+         std::uint32_t(p[3]) << 24;
+}
+std::int32_t get_i32(const unsigned char* p) { return static_cast<std::int32_t>(get_u32(p)); }
+
+std::int32_t saturate_i32(std::int64_t v) {
+  return static_cast<std::int32_t>(std::clamp<std::int64_t>(
+      v, std::numeric_limits<std::int32_t>::min(), std::numeric_limits<std::int32_t>::max()));
+}
+
+// write()/pwrite() may write less than asked (signals, quotas); loop until done.
+void write_all_at(int fd, const unsigned char* data, std::size_t size, off_t offset,
+                  const std::filesystem::path& path) {
+  while (size > 0) {
+    const ssize_t n = ::pwrite(fd, data, size, offset);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      fail(path, "cannot write DCD file: " + errno_text());
+    }
+    data += n;
+    size -= static_cast<std::size_t>(n);
+    offset += n;
+  }
+}
+
+void read_all_at(int fd, unsigned char* data, std::size_t size, off_t offset,
+                 const std::filesystem::path& path, const char* what) {
+  while (size > 0) {
+    const ssize_t n = ::pread(fd, data, size, offset);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      fail(path, std::string("cannot read DCD ") + what + ": " + errno_text());
+    }
+    if (n == 0) fail(path, std::string("not a complete DCD file: it ends inside the ") + what);
+    data += n;
+    size -= static_cast<std::size_t>(n);
+    offset += n;
+  }
+}
+
+// A title line is exactly 80 characters, space padded (Fortran CHARACTER*80).
+void append_title_line(std::vector<unsigned char>& out, const std::string& text) {
+  std::string line = text.substr(0, kTitleLineBytes);
+  line.resize(kTitleLineBytes, ' ');
+  out.insert(out.end(), line.begin(), line.end());
+}
+
+}  // namespace
+
+DcdWriter DcdWriter::create(const std::filesystem::path& path, std::int32_t atoms,
+                            std::int64_t first_step, std::int64_t steps_between_frames,
+                            double timestep_ps, bool overwrite) {
+  if (atoms <= 0) fail(path, "a DCD file needs at least one atom, got " + std::to_string(atoms));
+  // The frame record length 4N is an int32 marker.
+  if (atoms > std::numeric_limits<std::int32_t>::max() / 4)
+    fail(path, "too many atoms for a DCD file: " + std::to_string(atoms));
+  if (steps_between_frames <= 0)
+    fail(path, "steps between DCD frames must be positive, got " +
+                   std::to_string(steps_between_frames));
+  if (!(timestep_ps > 0.0) || !std::isfinite(timestep_ps))
+    fail(path, "the DCD timestep must be positive and finite");
+
+  DcdWriter w;
+  w.path_ = path;
+  w.atoms_ = atoms;
+  w.first_step_header_ = saturate_i32(first_step);
+  w.stride_header_ = saturate_i32(steps_between_frames);
+
+  // O_EXCL makes "refuse to overwrite" atomic: no window between a check and the open.
+  const int flags = O_WRONLY | O_CREAT | O_CLOEXEC | (overwrite ? O_TRUNC : O_EXCL);
+  w.fd_ = ::open(path.c_str(), flags, 0644);
+  if (w.fd_ < 0) {
+    if (errno == EEXIST)
+      fail(path, "output file already exists and overwriting was not requested");
+    fail(path, "cannot create DCD file: " + errno_text());
+  }
+
+  std::vector<unsigned char> header;
+  // --- header record: 84, "CORD", ICNTRL[20], 84 ---
+  header.resize(4 + kHeaderRecordBytes + 4, 0);
+  unsigned char* h = header.data();
+  put_i32(h, kHeaderRecordBytes);
+  std::memcpy(h + 4, "CORD", 4);
+  unsigned char* icntrl = h + 8;
+  put_i32(icntrl + 4 * 0, 0);                     // NSET: frames, updated per frame
+  put_i32(icntrl + 4 * 1, w.first_step_header_);  // ISTART: step of the first frame
+  put_i32(icntrl + 4 * 2, w.stride_header_);      // NSAVC: steps between frames
+  put_i32(icntrl + 4 * 3, 0);                     // NSTEP: step of the last frame
+  // ICNTRL[4..7] = 0; ICNTRL[8] = NAMNF = 0 (no fixed atoms)
+  const float delta_akma = static_cast<float>(timestep_ps / kAkmaTime_ps);
+  put_u32(icntrl + 4 * 9, std::bit_cast<std::uint32_t>(delta_akma));  // DELTA (float)
+  put_i32(icntrl + 4 * 10, 0);                    // QCRYS: no unit cell records
+  // ICNTRL[11..18] = 0
+  put_i32(icntrl + 4 * 19, kCharmmVersion);       // CHARMM format, float DELTA
+  put_i32(h + 4 + kHeaderRecordBytes, kHeaderRecordBytes);
+
+  // --- title record: exact (unsaturated) run parameters, since ISTART/NSAVC are int32 ---
+  std::vector<unsigned char> title;
+  append_title_line(title, std::string("REMARKS ermak ") + ERMAK_VERSION +
+                               " SOP-model trajectory, positions in Angstrom");
+  char buf[160];
+  std::snprintf(buf, sizeof buf, "REMARKS first_step=%lld steps_between_frames=%lld dt_ps=%.9g",
+                static_cast<long long>(first_step), static_cast<long long>(steps_between_frames),
+                timestep_ps);
+  append_title_line(title, buf);
+  const std::int32_t title_lines = static_cast<std::int32_t>(title.size() / kTitleLineBytes);
+  const std::int32_t title_record = 4 + kTitleLineBytes * title_lines;
+  std::vector<unsigned char> rec(4 + 4);
+  put_i32(rec.data(), title_record);
+  put_i32(rec.data() + 4, title_lines);
+  header.insert(header.end(), rec.begin(), rec.end());
+  header.insert(header.end(), title.begin(), title.end());
+  put_i32(rec.data(), title_record);
+  header.insert(header.end(), rec.begin(), rec.begin() + 4);
+
+  // --- NATOM record ---
+  unsigned char natom[12];
+  put_i32(natom, 4);
+  put_i32(natom + 4, atoms);
+  put_i32(natom + 8, 4);
+  header.insert(header.end(), natom, natom + 12);
+
+  write_all_at(w.fd_, header.data(), header.size(), 0, path);
+  w.header_bytes_ = header.size();
+  w.bytes_written_ = header.size();
+  return w;
+}
+
+DcdWriter DcdWriter::append(const std::filesystem::path& path, std::int32_t atoms,
+                            std::uint64_t truncate_to_bytes) {
+  DcdWriter w;
+  w.path_ = path;
+  w.fd_ = ::open(path.c_str(), O_RDWR | O_CLOEXEC);
+  if (w.fd_ < 0) fail(path, "cannot reopen DCD file to continue it: " + errno_text());
+
+  struct stat st{};
+  if (::fstat(w.fd_, &st) != 0) fail(path, "cannot stat DCD file: " + errno_text());
+  const std::uint64_t file_bytes = static_cast<std::uint64_t>(st.st_size);
+
+  unsigned char h[4 + kHeaderRecordBytes + 4];
+  read_all_at(w.fd_, h, sizeof h, 0, path, "header");
+  if (get_i32(h) != kHeaderRecordBytes) {
+    if (get_u32(h) == 0x54000000u)  // 84 read with the other byte order
+      fail(path, "big-endian DCD files cannot be continued");
+    fail(path, "not a DCD file (first record marker is not 84)");
+  }
+  if (std::memcmp(h + 4, "CORD", 4) != 0) fail(path, "not a DCD coordinate file (no CORD)");
+  if (get_i32(h + 4 + kHeaderRecordBytes) != kHeaderRecordBytes)
+    fail(path, "corrupt DCD header record (end marker is not 84)");
+  const unsigned char* icntrl = h + 8;
+  if (get_i32(icntrl + 4 * 8) != 0)
+    fail(path, "DCD file has fixed atoms (NAMNF != 0); ermak never writes those");
+  if (get_i32(icntrl + 4 * 10) != 0)
+    fail(path, "DCD file has unit cell records; ermak never writes those");
+  if (get_i32(icntrl + 4 * 19) == 0)
+    fail(path, "DCD file is in X-PLOR format (double DELTA); ermak writes CHARMM format");
+  w.first_step_header_ = get_i32(icntrl + 4 * 1);
+  w.stride_header_ = get_i32(icntrl + 4 * 2);
+
+  unsigned char t[8];
+  const off_t title_at = sizeof h;
+  read_all_at(w.fd_, t, sizeof t, title_at, path, "title");
+  const std::int32_t title_record = get_i32(t);
+  const std::int32_t title_lines = get_i32(t + 4);
+  if (title_lines < 0 || title_record != 4 + kTitleLineBytes * title_lines)
+    fail(path, "corrupt DCD title record");
+  const off_t title_end_at = title_at + 4 + title_record;
+  unsigned char n[16];  // title end marker + NATOM record
+  read_all_at(w.fd_, n, sizeof n, title_end_at, path, "atom count");
+  if (get_i32(n) != title_record) fail(path, "corrupt DCD title record (end marker)");
+  if (get_i32(n + 4) != 4 || get_i32(n + 12) != 4) fail(path, "corrupt DCD atom count record");
+  const std::int32_t file_atoms = get_i32(n + 8);
+  if (file_atoms != atoms)
+    fail(path, "DCD file holds " + std::to_string(file_atoms) + " atoms, this run has " +
+                   std::to_string(atoms));
+  w.atoms_ = atoms;
+  w.header_bytes_ = static_cast<std::uint64_t>(title_end_at) + sizeof n;
+
+  const std::uint64_t frame = frame_bytes(atoms);
+  if (truncate_to_bytes < w.header_bytes_ || (truncate_to_bytes - w.header_bytes_) % frame != 0)
+    fail(path, "resume offset " + std::to_string(truncate_to_bytes) +
+                   " is not a frame boundary (header " + std::to_string(w.header_bytes_) +
+                   " bytes, frames " + std::to_string(frame) + " bytes each)");
+  if (truncate_to_bytes > file_bytes)
+    fail(path, "DCD file is shorter (" + std::to_string(file_bytes) +
+                   " bytes) than the checkpoint records (" + std::to_string(truncate_to_bytes) +
+                   " bytes): it was replaced or lost data");
+  w.frames_ = static_cast<std::int64_t>((truncate_to_bytes - w.header_bytes_) / frame);
+  if (w.frames_ > 0) {
+    // The last kept frame must start with its X record marker: a cheap check that the
+    // offset belongs to this file and not to some other run's.
+    unsigned char marker[4];
+    read_all_at(w.fd_, marker, 4, static_cast<off_t>(truncate_to_bytes - frame), path, "frames");
+    if (get_i32(marker) != 4 * atoms) fail(path, "corrupt DCD frame before the resume offset");
+  }
+  if (::ftruncate(w.fd_, static_cast<off_t>(truncate_to_bytes)) != 0)
+    fail(path, "cannot truncate DCD file: " + errno_text());
+  w.bytes_written_ = truncate_to_bytes;
+  w.update_header();
+  return w;
+}
+
+DcdWriter::DcdWriter(DcdWriter&& other) noexcept { *this = std::move(other); }
+
+DcdWriter& DcdWriter::operator=(DcdWriter&& other) noexcept {
+  if (this != &other) {
+    close();
+    fd_ = std::exchange(other.fd_, -1);
+    path_ = std::move(other.path_);
+    atoms_ = other.atoms_;
+    first_step_header_ = other.first_step_header_;
+    stride_header_ = other.stride_header_;
+    frames_ = other.frames_;
+    header_bytes_ = other.header_bytes_;
+    bytes_written_ = other.bytes_written_;
+    frame_buffer_ = std::move(other.frame_buffer_);
+  }
+  return *this;
+}
+
+DcdWriter::~DcdWriter() { close(); }
+
+void DcdWriter::close() noexcept {
+  if (fd_ >= 0) ::close(fd_);
+  fd_ = -1;
+}
+
+void DcdWriter::write_frame(const float* x_A, const float* y_A, const float* z_A) {
+  if (fd_ < 0) fail(path_, "DCD writer is closed");
+  const std::uint64_t record = 4 * std::uint64_t(atoms_);
+  frame_buffer_.resize(frame_bytes(atoms_));
+  unsigned char* p = frame_buffer_.data();
+  for (const float* c : {x_A, y_A, z_A}) {
+    put_i32(p, static_cast<std::int32_t>(record));
+    if constexpr (std::endian::native == std::endian::little) {
+      std::memcpy(p + 4, c, record);
+    } else {
+      for (std::int32_t i = 0; i < atoms_; ++i)
+        put_u32(p + 4 + 4 * std::size_t(i), std::bit_cast<std::uint32_t>(c[i]));
+    }
+    put_i32(p + 4 + record, static_cast<std::int32_t>(record));
+    p += 8 + record;
+  }
+  write_all_at(fd_, frame_buffer_.data(), frame_buffer_.size(),
+               static_cast<off_t>(bytes_written_), path_);
+  bytes_written_ += frame_buffer_.size();
+  ++frames_;
+  // Header after data: if we die in between, the header undercounts by one frame, which
+  // every reader tolerates (MDAnalysis and VMD count frames from the file size).
+  update_header();
+}
+
+void DcdWriter::update_header() {
+  // ICNTRL[0..3] = NSET, ISTART, NSAVC, NSTEP in one write (ISTART, NSAVC unchanged).
+  unsigned char v[16];
+  put_i32(v, saturate_i32(frames_));
+  put_i32(v + 4, first_step_header_);
+  put_i32(v + 8, stride_header_);
+  const std::int64_t last_step =
+      frames_ == 0 ? 0 : std::int64_t(first_step_header_) + (frames_ - 1) * std::int64_t(stride_header_);
+  put_i32(v + 12, saturate_i32(last_step));
+  write_all_at(fd_, v, sizeof v, kOffsetNset, path_);
+}
+
+void DcdWriter::sync() {
+  if (fd_ < 0) return;
+  if (::fdatasync(fd_) != 0) fail(path_, "cannot sync DCD file to disk: " + errno_text());
+}
+
+}  // namespace ermak

@@ -1,0 +1,79 @@
+#include "ermak/io/load_system.h"
+
+#include <algorithm>
+#include <cctype>
+
+#include "ermak/core/error.h"
+#include "ermak/io/ca_model_builder.h"
+#include "ermak/io/pdb_coordinates.h"
+#include "ermak/io/sopgpu_top.h"
+#include "ermak/io/topology_file.h"
+
+namespace ermak {
+namespace {
+
+std::string lower_extension(const std::filesystem::path& file) {
+  std::string ext = file.extension().string();
+  std::transform(ext.begin(), ext.end(), ext.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  return ext;
+}
+
+std::vector<Vec3d> coordinates_for(const std::filesystem::path& coordinates, const Topology& topology,
+                                   const std::filesystem::path& topology_source) {
+  std::vector<Vec3d> positions = read_pdb_coordinates(coordinates);
+  if (static_cast<std::int64_t>(positions.size()) != topology.bead_count())
+    throw Error(coordinates.string(), 0, "coordinates",
+                "has " + std::to_string(positions.size()) + " atoms but the topology " +
+                    topology_source.string() + " has " + std::to_string(topology.bead_count()) +
+                    " beads");
+  return positions;
+}
+
+}  // namespace
+
+LoadedSystem load_system(const InputSpec& input, const ModelBuildSpec& build) {
+  LoadedSystem system;
+  std::string source;
+  if (!input.structure.empty()) {
+    source = input.structure.string();
+    if (!input.topology.empty())
+      system.warnings.push_back("input.topology " + input.topology.string() +
+                                " ignored: input.structure is set");
+    system.topology = build_ca_model(input.structure, build, &system.warnings);
+    system.initial_positions_A = input.coordinates.empty()
+                                     ? system.topology.native_positions_A
+                                     : coordinates_for(input.coordinates, system.topology, input.structure);
+  } else if (!input.topology.empty()) {
+    source = input.topology.string();
+    const std::string ext = lower_extension(input.topology);
+    if (ext == ".top") {
+      if (input.coordinates.empty())
+        throw Error(source, 0, "input.coordinates",
+                    "a SOP-GPU .top topology has no coordinates; set input.coordinates to a PDB "
+                    "file with one ATOM record per bead");
+      system.topology = read_sopgpu_top(input.topology);
+      system.initial_positions_A = coordinates_for(input.coordinates, system.topology, input.topology);
+      system.topology.native_positions_A = system.initial_positions_A;
+    } else if (ext == ".etop") {
+      system.topology = read_topology_file(input.topology);
+      if (!input.coordinates.empty()) {
+        system.initial_positions_A = coordinates_for(input.coordinates, system.topology, input.topology);
+      } else if (!system.topology.native_positions_A.empty()) {
+        system.initial_positions_A = system.topology.native_positions_A;
+      } else {
+        throw Error(source, 0, "input.coordinates",
+                    "the topology stores no coordinates; set input.coordinates");
+      }
+    } else {
+      throw Error(source, 0, "input.topology",
+                  "unknown topology format '" + ext + "'; expected .top (SOP-GPU) or .etop (ermak)");
+    }
+  } else {
+    throw Error("", 0, "input", "set input.structure (PDB/mmCIF) or input.topology (.top/.etop)");
+  }
+  validate_topology(system.topology, source);
+  return system;
+}
+
+}  // namespace ermak

@@ -1,0 +1,28 @@
+#pragma once
+// The one entry point from InputSpec to a ready Topology and starting coordinates.
+#include <string>
+#include <vector>
+
+#include "ermak/config/spec.h"
+#include "ermak/core/vec3.h"
+#include "ermak/model/topology.h"
+
+namespace ermak {
+
+struct LoadedSystem {
+  Topology topology;
+  std::vector<Vec3d> initial_positions_A;  // one per bead
+  std::vector<std::string> warnings;       // for the run log
+};
+
+// input.structure set: the C-alpha model of that PDB/mmCIF (build), starting at its
+//   native coordinates, or at input.coordinates when given.
+// else input.topology *.top (SOP-GPU): input.coordinates is required; it gives both the
+//   starting and the native coordinates.
+// else input.topology *.etop (ermak): starts at input.coordinates when given, otherwise
+//   at the native coordinates stored in the file.
+// Throws ermak::Error naming the offending file (e.g. the coordinates file when its bead
+// count differs from the topology's); the result passes validate_topology.
+LoadedSystem load_system(const InputSpec& input, const ModelBuildSpec& build);
+
+}  // namespace ermak

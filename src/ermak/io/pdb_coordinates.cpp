@@ -1,0 +1,178 @@
+#include "ermak/io/pdb_coordinates.h"
+
+#include <algorithm>
+#include <array>
+#include <charconv>
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <string_view>
+
+#include "ermak/core/error.h"
+
+namespace ermak {
+namespace {
+
+bool record_is(std::string_view line, std::string_view name) {
+  if (!line.starts_with(name)) return false;
+  // Record names fill columns 1-6; "END" must not match "ENDMDL".
+  for (std::size_t c = name.size(); c < std::min<std::size_t>(line.size(), 6); ++c)
+    if (line[c] != ' ') return false;
+  return true;
+}
+
+double coordinate(std::string_view line, int axis, const std::string& file, int line_number) {
+  static constexpr std::array<const char*, 3> kAxis = {"x", "y", "z"};
+  std::string_view field = line.substr(30 + 8 * axis, 8);
+  std::string_view text = field;
+  while (!text.empty() && text.front() == ' ') text.remove_prefix(1);
+  while (!text.empty() && text.back() == ' ') text.remove_suffix(1);
+  double value = 0.0;
+  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (text.empty() || ec != std::errc() || end != text.data() + text.size() || !std::isfinite(value))
+    throw Error(file, line_number, kAxis[axis],
+                "'" + std::string(field) + "' in columns " + std::to_string(31 + 8 * axis) + "-" +
+                    std::to_string(38 + 8 * axis) + " is not a number");
+  return value;
+}
+
+// %8.3f while it fits the 8 columns, fewer decimals for very large values.
+std::string coordinate_field(float value, const std::string& file, std::int32_t bead) {
+  char buffer[64];
+  for (int decimals = 3; decimals >= 0; --decimals) {
+    const int length = std::snprintf(buffer, sizeof buffer, "%8.*f", decimals, value);
+    if (length == 8) return buffer;
+  }
+  throw Error(file, 0, "coordinates",
+              "bead " + std::to_string(bead) + " coordinate " + std::to_string(value) +
+                  " A does not fit the 8 columns of a PDB coordinate");
+}
+
+// Occupancy and B-factor columns are 6 wide: clamp rather than shift every later column.
+std::string six_column(float value) {
+  char buffer[64];
+  const double clamped = std::isfinite(value) ? std::clamp<double>(value, -99.99, 999.99) : 0.0;
+  std::snprintf(buffer, sizeof buffer, "%6.2f", clamped);
+  return buffer;
+}
+
+std::string atom_name_field(const std::string& name) {
+  // Names shorter than four start in column 14, as for one-letter elements (" CA ").
+  if (name.size() >= 4) return name.substr(0, 4);
+  std::string field = " " + name;
+  field.resize(4, ' ');
+  return field;
+}
+
+std::string residue_name_field(const std::string& name) {
+  // Columns 18-20 right-aligned; a 4-character name borrows column 17 (altLoc, unused).
+  std::string field = name.substr(0, 4);
+  if (field.size() < 4) field.insert(0, 4 - field.size(), ' ');
+  return field;
+}
+
+void write_records(std::ostream& out, const std::string& file, const Topology& topology,
+                   const float* x, const float* y, const float* z, const std::string& remark) {
+  std::size_t start = 0;
+  while (start < remark.size()) {
+    std::size_t end = remark.find('\n', start);
+    if (end == std::string::npos) end = remark.size();
+    out << "REMARK   " << remark.substr(start, std::min<std::size_t>(end - start, 71)) << '\n';
+    start = end + 1;
+  }
+  std::string line;
+  for (std::int32_t b = 0; b < topology.bead_count(); ++b) {
+    const BeadInfo& bead = topology.beads[b];
+    line.assign("ATOM  ");
+    line += hybrid36(b + 1, 5);
+    line += ' ';
+    line += atom_name_field(bead.atom_name);
+    line += residue_name_field(bead.residue_name);
+    line += ' ';
+    line += bead.chain_id.empty() ? ' ' : bead.chain_id[0];
+    line += hybrid36(bead.residue_number, 4);
+    line += bead.insertion_code ? bead.insertion_code : ' ';
+    line += "   ";
+    line += coordinate_field(x[b], file, b);
+    line += coordinate_field(y[b], file, b);
+    line += coordinate_field(z[b], file, b);
+    line += six_column(bead.occupancy);
+    line += six_column(bead.b_factor);
+    line += "      ";
+    std::string segment = bead.chain_id.substr(0, 4);
+    segment.resize(4, ' ');
+    line += segment;
+    out << line << '\n';
+  }
+  out << "END\n";
+}
+
+}  // namespace
+
+std::string hybrid36(long value, int width) {
+  long decimal_limit = 1;
+  for (int k = 0; k < width; ++k) decimal_limit *= 10;
+  const long negative_limit = -(decimal_limit / 10 - 1);
+  if (value < negative_limit) value = negative_limit;  // hybrid-36 has no larger negatives
+  if (value < decimal_limit) {
+    std::string text = std::to_string(value);
+    return std::string(width - text.size(), ' ') + text;
+  }
+  long block = 26;  // values per alphabet: 26·36^(width-1)
+  for (int k = 1; k < width; ++k) block *= 36;
+  long offset = value - decimal_limit;
+  offset %= 2 * block;  // past the lower-case range serials wrap instead of widening
+  const char* digits = offset < block ? "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+                                      : "0123456789abcdefghijklmnopqrstuvwxyz";
+  long code = (offset % block) + block / 26 * 10;  // first digit starts at 'A' / 'a'
+  std::string out(width, '0');
+  for (int k = width - 1; k >= 0; --k) {
+    out[k] = digits[code % 36];
+    code /= 36;
+  }
+  return out;
+}
+
+std::vector<Vec3d> read_pdb_coordinates(const std::filesystem::path& path) {
+  const std::string file = path.string();
+  std::ifstream in(path);
+  if (!in) {
+    std::error_code ec;
+    throw Error(file, 0, "coordinates",
+                std::filesystem::exists(path, ec) ? "cannot open the file" : "file not found");
+  }
+  std::vector<Vec3d> positions;
+  std::string raw;
+  int line_number = 0;
+  while (std::getline(in, raw)) {
+    ++line_number;
+    std::string_view line(raw);
+    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+    if (record_is(line, "ENDMDL") || record_is(line, "END")) break;
+    if (!record_is(line, "ATOM") && !record_is(line, "HETATM")) continue;
+    if (line.size() < 54)
+      throw Error(file, line_number, "coordinates",
+                  "the ATOM/HETATM record is truncated (" + std::to_string(line.size()) +
+                      " characters; x, y, z need columns 31-54)");
+    positions.push_back({coordinate(line, 0, file, line_number), coordinate(line, 1, file, line_number),
+                         coordinate(line, 2, file, line_number)});
+  }
+  if (positions.empty()) throw Error(file, 0, "coordinates", "no ATOM or HETATM records");
+  return positions;
+}
+
+void write_pdb(std::ostream& out, const Topology& topology, const float* x, const float* y,
+               const float* z, const std::string& remark) {
+  write_records(out, "<stream>", topology, x, y, z, remark);
+}
+
+void write_pdb(const std::filesystem::path& path, const Topology& topology, const float* x,
+               const float* y, const float* z, const std::string& remark) {
+  const std::string file = path.string();
+  std::ofstream out(path, std::ios::binary);
+  if (!out) throw Error(file, 0, "pdb", "cannot open the file for writing");
+  write_records(out, file, topology, x, y, z, remark);
+  if (!out.flush()) throw Error(file, 0, "pdb", "write failed");
+}
+
+}  // namespace ermak

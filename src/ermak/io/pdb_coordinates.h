@@ -1,0 +1,33 @@
+#pragma once
+// Coarse-grained PDB files: one ATOM record per bead (docs/formats.md#coarse-grained-pdb).
+// All-atom structures are read with gemmi (io/ca_model_builder.h), not here.
+#include <filesystem>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "ermak/core/vec3.h"
+#include "ermak/model/topology.h"
+
+namespace ermak {
+
+// x, y, z (columns 31-54) of every ATOM/HETATM record of the first model, in file order
+// (reading stops at ENDMDL or END). Throws ermak::Error "file:line: x|y|z: ..." for a
+// truncated record or a coordinate that does not parse, and when there is no record.
+std::vector<Vec3d> read_pdb_coordinates(const std::filesystem::path& file);
+
+// One ATOM record per bead, with its residue information; chain id column 22 holds the
+// first character of chain_id and the segment id (columns 73-76) its first four, so
+// chains with longer names stay distinct for VMD/MDAnalysis. Serial numbers above 99999
+// and residue numbers above 9999 are written in hybrid-36 (as MDAnalysis, VMD and gemmi
+// read them); columns never shift. `remark` lines (split at '\n') go into REMARK records.
+// x, y, z: bead coordinates in Å, topology.bead_count() each.
+void write_pdb(const std::filesystem::path& file, const Topology& topology, const float* x,
+               const float* y, const float* z, const std::string& remark = "");
+void write_pdb(std::ostream& out, const Topology& topology, const float* x, const float* y,
+               const float* z, const std::string& remark = "");
+
+// Hybrid-36 encoding of `value` in `width` columns (decimal while it fits); exposed for tests.
+std::string hybrid36(long value, int width);
+
+}  // namespace ermak

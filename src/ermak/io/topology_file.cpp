@@ -1,0 +1,273 @@
+#include "ermak/io/topology_file.h"
+
+#include <algorithm>
+#include <cctype>
+#include <charconv>
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <string>
+#include <string_view>
+#include <type_traits>
+#include <vector>
+
+#include "ermak/core/error.h"
+
+namespace ermak {
+namespace {
+
+constexpr const char* kVersionLine = "# ermak topology ";
+constexpr const char* kEmpty = ".";  // stands for an empty string / blank insertion code
+
+std::vector<std::string_view> split_columns(std::string_view line) {
+  std::vector<std::string_view> columns;
+  std::size_t p = 0;
+  while (true) {
+    while (p < line.size() && std::isspace(static_cast<unsigned char>(line[p]))) ++p;
+    if (p >= line.size()) break;
+    std::size_t end = p;
+    while (end < line.size() && !std::isspace(static_cast<unsigned char>(line[end]))) ++end;
+    columns.push_back(line.substr(p, end - p));
+    p = end;
+  }
+  return columns;
+}
+
+// Reads lines, skipping blank ones and comments, and knows where it is for messages.
+class Reader {
+ public:
+  explicit Reader(const std::filesystem::path& path) : file_(path.string()), in_(path) {
+    if (!in_) {
+      std::error_code ec;
+      throw Error(file_, 0, "topology",
+                  std::filesystem::exists(path, ec) ? "cannot open the file" : "file not found");
+    }
+  }
+  // The raw first line (the version line is a comment to everything else).
+  bool raw_line(std::string& line) {
+    if (!std::getline(in_, line)) return false;
+    ++line_;
+    if (!line.empty() && line.back() == '\r') line.pop_back();
+    return true;
+  }
+  // Next line with content, split into columns; false at end of file.
+  bool next(std::vector<std::string_view>& columns) {
+    while (raw_line(text_)) {
+      columns = split_columns(text_);
+      if (!columns.empty() && !columns.front().starts_with("#")) return true;
+    }
+    return false;
+  }
+  const std::string& text() const { return text_; }
+  [[noreturn]] void fail(const std::string& field, const std::string& what) const {
+    throw Error(file_, line_, field, what);
+  }
+  template <class T>
+  T number(std::string_view text, const std::string& field) const {
+    T value{};
+    auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+    if (ec != std::errc() || end != text.data() + text.size())
+      fail(field, "'" + std::string(text) + "' is not " +
+                      (std::is_integral_v<T> ? "an integer" : "a number"));
+    if constexpr (std::is_floating_point_v<T>)
+      if (!std::isfinite(value)) fail(field, "'" + std::string(text) + "' is not finite");
+    return value;
+  }
+  std::int32_t index(std::string_view text, const std::string& field, std::int32_t bead_count) const {
+    const auto i = number<std::int32_t>(text, field);
+    if (i < 0 || i >= bead_count)
+      fail(field, "bead index " + std::to_string(i) + " out of range 0.." + std::to_string(bead_count - 1));
+    return i;
+  }
+  const std::string& file() const { return file_; }
+  int line() const { return line_; }
+
+ private:
+  std::string file_;
+  std::ifstream in_;
+  std::string text_;
+  int line_ = 0;
+};
+
+std::string decode_string(std::string_view column) {
+  return column == kEmpty ? std::string() : std::string(column);
+}
+
+void read_beads(Reader& in, Topology& top, std::int32_t count) {
+  std::vector<std::string_view> c;
+  bool with_positions = false;
+  for (std::int32_t b = 0; b < count; ++b) {
+    if (!in.next(c))
+      in.fail("beads", "the file ends after " + std::to_string(b) + " of " +
+                           std::to_string(count) + " bead lines");
+    const std::string field = "beads[" + std::to_string(b) + "]";
+    if (b == 0) with_positions = c.size() == 12;
+    if (c.size() != (with_positions ? 12u : 9u))
+      in.fail(field, "expected " + std::string(with_positions ? "12" : "9") +
+                         " columns (index chain residue icode resname atom occupancy b_factor "
+                         "mass_amu" + (with_positions ? " x_A y_A z_A" : "") + "), found " +
+                         std::to_string(c.size()));
+    if (in.number<std::int32_t>(c[0], field + ".index") != b)
+      in.fail(field + ".index", "beads must be numbered 0, 1, 2, ... in order; expected " +
+                                    std::to_string(b) + ", found " + std::string(c[0]));
+    BeadInfo bead;
+    bead.chain_id = decode_string(c[1]);
+    bead.residue_number = in.number<int>(c[2], field + ".residue");
+    if (c[3].size() != 1) in.fail(field + ".icode", "an insertion code is one character ('.' for none)");
+    bead.insertion_code = c[3] == kEmpty ? ' ' : c[3][0];
+    bead.residue_name = decode_string(c[4]);
+    bead.atom_name = decode_string(c[5]);
+    bead.occupancy = in.number<float>(c[6], field + ".occupancy");
+    bead.b_factor = in.number<float>(c[7], field + ".b_factor");
+    bead.mass_amu = in.number<float>(c[8], field + ".mass_amu");
+    top.beads.push_back(std::move(bead));
+    if (with_positions)
+      top.native_positions_A.push_back({in.number<double>(c[9], field + ".x_A"),
+                                        in.number<double>(c[10], field + ".y_A"),
+                                        in.number<double>(c[11], field + ".z_A")});
+  }
+}
+
+template <class Entry, class Parse>
+void read_pairs(Reader& in, std::vector<Entry>& out, std::int32_t count, const char* section,
+                std::size_t columns, const char* layout, Parse parse) {
+  std::vector<std::string_view> c;
+  for (std::int32_t k = 0; k < count; ++k) {
+    if (!in.next(c))
+      in.fail(section, "the file ends after " + std::to_string(k) + " of " +
+                           std::to_string(count) + " lines");
+    const std::string field = std::string(section) + "[" + std::to_string(k) + "]";
+    if (c.size() != columns)
+      in.fail(field, "expected " + std::to_string(columns) + " columns (" + layout + "), found " +
+                         std::to_string(c.size()));
+    out.push_back(parse(c, field));
+  }
+}
+
+std::string encode_string(const std::string& text, const std::string& file, std::int32_t bead,
+                          const char* field) {
+  if (text.empty()) return kEmpty;
+  const bool bad = text == kEmpty || text.front() == '#' ||
+                   std::any_of(text.begin(), text.end(), [](unsigned char ch) { return std::isspace(ch); });
+  if (bad)
+    throw Error(file, 0, "beads[" + std::to_string(bead) + "]." + field,
+                "'" + text + "' cannot be written as one .etop column");
+  return text;
+}
+
+void append(std::string& out, const char* format, auto... values) {
+  char buffer[128];
+  std::snprintf(buffer, sizeof buffer, format, values...);
+  out += buffer;
+}
+
+}  // namespace
+
+void write_topology_file(const Topology& top, const std::filesystem::path& path) {
+  const std::string file = path.string();
+  const bool with_positions = !top.native_positions_A.empty();
+  if (with_positions && top.native_positions_A.size() != top.beads.size())
+    throw Error(file, 0, "native_positions_A", "count differs from the bead count");
+  std::string out = kVersionLine + std::to_string(kTopologyFileVersion) + "\n";
+  out += "# Written by ermak " ERMAK_VERSION ". Format: docs/formats.md (.etop). Units: A, kcal/mol.\n";
+  std::string name = top.name;
+  std::replace_if(name.begin(), name.end(), [](unsigned char ch) { return ch == '\n' || ch == '\r'; }, ' ');
+  out += "name " + name + "\n";
+  out += "beads " + std::to_string(top.bead_count()) + "\n";
+  out += "# index chain residue icode resname atom occupancy b_factor mass_amu";
+  out += with_positions ? " x_A y_A z_A\n" : "\n";
+  for (std::int32_t b = 0; b < top.bead_count(); ++b) {
+    const BeadInfo& bead = top.beads[b];
+    const char icode[2] = {bead.insertion_code, '\0'};
+    if (bead.insertion_code != ' ' && (bead.insertion_code == '.' || bead.insertion_code == '#' ||
+                                       !std::isgraph(static_cast<unsigned char>(bead.insertion_code))))
+      throw Error(file, 0, "beads[" + std::to_string(b) + "].insertion_code",
+                  "cannot be written as one .etop column");
+    out += std::to_string(b) + " " + encode_string(bead.chain_id, file, b, "chain_id") + " " +
+           std::to_string(bead.residue_number) + " " + (bead.insertion_code == ' ' ? kEmpty : icode) +
+           " " + encode_string(bead.residue_name, file, b, "residue_name") + " " +
+           encode_string(bead.atom_name, file, b, "atom_name");
+    append(out, " %.9g %.9g %.9g", bead.occupancy, bead.b_factor, bead.mass_amu);
+    if (with_positions) {
+      const Vec3d& p = top.native_positions_A[b];
+      append(out, " %.17g %.17g %.17g", p.x, p.y, p.z);
+    }
+    out += '\n';
+  }
+  out += "bonds " + std::to_string(top.bonds.size()) + "\n# i j r0_A\n";
+  for (const Bond& bond : top.bonds) append(out, "%d %d %.9g\n", bond.i, bond.j, bond.r0_A);
+  out += "native_contacts " + std::to_string(top.native_contacts.size()) +
+         "\n# i j r0_A eh_kcal_per_mol\n";
+  for (const NativeContact& c : top.native_contacts)
+    append(out, "%d %d %.9g %.9g\n", c.i, c.j, c.r0_A, c.eh_kcal_per_mol);
+
+  std::ofstream stream(path, std::ios::binary);
+  if (!stream) throw Error(file, 0, "topology", "cannot open the file for writing");
+  stream << out;
+  if (!stream.flush()) throw Error(file, 0, "topology", "write failed");
+}
+
+Topology read_topology_file(const std::filesystem::path& path) {
+  Reader in(path);
+  Topology top;
+  top.name = path.stem().string();
+  std::string first;
+  if (!in.raw_line(first)) in.fail("version", "the file is empty");
+  if (!first.starts_with(kVersionLine))
+    in.fail("version", "the first line must be '" + std::string(kVersionLine) +
+                           std::to_string(kTopologyFileVersion) + "'; is this an ermak .etop file?");
+  const std::string version = first.substr(std::string_view(kVersionLine).size());
+  if (version != std::to_string(kTopologyFileVersion))
+    in.fail("version", "version '" + version + "' is not supported by this ermak (reads " +
+                           std::to_string(kTopologyFileVersion) + ")");
+
+  bool seen_beads = false, seen_bonds = false, seen_native = false, seen_name = false;
+  std::vector<std::string_view> c;
+  while (in.next(c)) {
+    const std::string keyword(c[0]);
+    if (keyword == "name") {
+      if (seen_name || seen_beads) in.fail("name", "'name' must come once, before 'beads'");
+      seen_name = true;
+      const std::string& text = in.text();
+      const std::size_t start = text.find_first_not_of(" \t", text.find("name") + 4);
+      top.name = start == std::string::npos ? std::string() : text.substr(start);
+      while (!top.name.empty() && std::isspace(static_cast<unsigned char>(top.name.back()))) top.name.pop_back();
+      continue;
+    }
+    if (c.size() != 2)
+      in.fail(keyword, "expected '" + keyword + " COUNT'");
+    const auto count = in.number<std::int32_t>(c[1], keyword);
+    if (count < 0) in.fail(keyword, "the count must not be negative");
+    if (keyword == "beads") {
+      if (seen_beads) in.fail("beads", "'beads' appears twice");
+      seen_beads = true;
+      read_beads(in, top, count);
+    } else if (keyword == "bonds" || keyword == "native_contacts") {
+      if (!seen_beads) in.fail(keyword, "'" + keyword + "' must come after 'beads'");
+      bool& seen = keyword == "bonds" ? seen_bonds : seen_native;
+      if (seen) in.fail(keyword, "'" + keyword + "' appears twice");
+      seen = true;
+      const std::int32_t n = top.bead_count();
+      if (keyword == "bonds")
+        read_pairs(in, top.bonds, count, "bonds", 3, "i j r0_A", [&](auto& col, const std::string& f) {
+          return Bond{in.index(col[0], f + ".i", n), in.index(col[1], f + ".j", n),
+                      in.number<float>(col[2], f + ".r0_A")};
+        });
+      else
+        read_pairs(in, top.native_contacts, count, "native_contacts", 4, "i j r0_A eh_kcal_per_mol",
+                   [&](auto& col, const std::string& f) {
+                     return NativeContact{in.index(col[0], f + ".i", n), in.index(col[1], f + ".j", n),
+                                          in.number<float>(col[2], f + ".r0_A"),
+                                          in.number<float>(col[3], f + ".eh_kcal_per_mol")};
+                   });
+    } else {
+      in.fail("keyword", "unknown keyword '" + keyword +
+                             "'; expected name, beads, bonds or native_contacts");
+    }
+  }
+  if (!seen_beads) throw Error(in.file(), 0, "beads", "the file has no 'beads' section");
+  validate_topology(top, in.file());
+  return top;
+}
+
+}  // namespace ermak

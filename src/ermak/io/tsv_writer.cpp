@@ -1,0 +1,224 @@
+#include "ermak/io/tsv_writer.h"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <charconv>
+#include <cstring>
+#include <utility>
+
+#include "ermak/core/error.h"
+
+namespace ermak {
+namespace {
+
+constexpr std::size_t kBufferBytes = 64 * 1024;
+constexpr auto kMaxBufferAge = std::chrono::seconds(1);
+
+[[noreturn]] void fail(const std::filesystem::path& path, const std::string& what) {
+  throw Error(path.string(), 0, "", what);
+}
+
+void write_all(int fd, const char* data, std::size_t size, const std::filesystem::path& path) {
+  while (size > 0) {
+    const ssize_t n = ::write(fd, data, size);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      fail(path, std::string("cannot write table: ") + std::strerror(errno));
+    }
+    data += n;
+    size -= static_cast<std::size_t>(n);
+  }
+}
+
+std::string header_line(const std::vector<std::string>& columns) {
+  std::string line = "# ";
+  for (std::size_t k = 0; k < columns.size(); ++k) {
+    if (k) line += '\t';
+    line += columns[k];
+  }
+  line += '\n';
+  return line;
+}
+
+// std::to_chars with a precision is specified as printf("%.*g") in the C locale, so the
+// output does not change with the user's locale (no decimal commas).
+void append_double(std::string& out, double v) {
+  char buf[32];
+  const auto r = std::to_chars(buf, buf + sizeof buf, v, std::chars_format::general, 8);
+  out.append(buf, r.ptr);
+}
+
+}  // namespace
+
+TsvWriter TsvWriter::create(const std::filesystem::path& path, std::vector<std::string> columns,
+                            bool overwrite) {
+  if (columns.empty()) fail(path, "a table needs at least one column");
+  for (const std::string& c : columns)
+    if (c.empty() || c.find_first_of("\t\r\n") != std::string::npos)
+      throw Error(path.string(), 0, "columns",
+                  "column name '" + c + "' is empty or holds a tab or line break");
+  TsvWriter w;
+  w.path_ = path;
+  w.columns_ = std::move(columns);
+  // O_EXCL makes "refuse to overwrite" atomic: no window between a check and the open.
+  const int flags = O_WRONLY | O_CREAT | O_CLOEXEC | (overwrite ? O_TRUNC : O_EXCL);
+  w.fd_ = ::open(path.c_str(), flags, 0644);
+  if (w.fd_ < 0) {
+    if (errno == EEXIST) fail(path, "output file already exists and overwriting was not requested");
+    fail(path, std::string("cannot create table: ") + std::strerror(errno));
+  }
+  const std::string header = header_line(w.columns_);
+  write_all(w.fd_, header.data(), header.size(), path);
+  w.file_bytes_ = header.size();
+  w.last_write_out_ = std::chrono::steady_clock::now();
+  return w;
+}
+
+TsvWriter TsvWriter::append(const std::filesystem::path& path, std::uint64_t truncate_to_bytes,
+                            const std::vector<std::string>& expected_columns) {
+  TsvWriter w;
+  w.path_ = path;
+  w.fd_ = ::open(path.c_str(), O_RDWR | O_CLOEXEC);
+  if (w.fd_ < 0) fail(path, std::string("cannot reopen table to continue it: ") + std::strerror(errno));
+  struct stat st{};
+  if (::fstat(w.fd_, &st) != 0) fail(path, std::string("cannot stat table: ") + std::strerror(errno));
+  const std::uint64_t file_bytes = static_cast<std::uint64_t>(st.st_size);
+  if (truncate_to_bytes > file_bytes)
+    fail(path, "table is shorter (" + std::to_string(file_bytes) +
+                   " bytes) than the checkpoint records (" + std::to_string(truncate_to_bytes) +
+                   " bytes): it was replaced or lost data");
+
+  // The header line (read in chunks: it is short, the rows after it may be gigabytes)
+  // and the last kept byte are all that the checks need.
+  auto read_at = [&](char* data, std::size_t size, std::uint64_t offset) {
+    for (;;) {
+      const ssize_t n = ::pread(w.fd_, data, size, static_cast<off_t>(offset));
+      if (n >= 0) return static_cast<std::size_t>(n);
+      if (errno != EINTR) fail(path, std::string("cannot read table: ") + std::strerror(errno));
+    }
+  };
+  std::string head;
+  std::size_t header_end = std::string::npos;
+  while (header_end == std::string::npos && head.size() < truncate_to_bytes) {
+    char chunk[4096];
+    const std::size_t want =
+        static_cast<std::size_t>(std::min<std::uint64_t>(sizeof chunk, truncate_to_bytes - head.size()));
+    const std::size_t n = read_at(chunk, want, head.size());
+    if (n == 0) break;
+    const std::size_t before = head.size();
+    head.append(chunk, n);
+    const std::size_t nl = head.find('\n', before);
+    if (nl != std::string::npos) header_end = nl;
+  }
+  if (head.rfind("# ", 0) != 0 || header_end == std::string::npos)
+    fail(path, "resume offset " + std::to_string(truncate_to_bytes) +
+                   " does not keep a complete '# ' header line; not an ermak table?");
+  const std::string names = head.substr(2, header_end - 2);
+  for (std::size_t start = 0;;) {
+    const std::size_t tab = names.find('\t', start);
+    w.columns_.push_back(names.substr(start, tab == std::string::npos ? tab : tab - start));
+    if (tab == std::string::npos) break;
+    start = tab + 1;
+  }
+  if (!expected_columns.empty() && w.columns_ != expected_columns) {
+    const std::string expected = header_line(expected_columns);
+    fail(path, "table header '" + names + "' does not match the columns of this run '" +
+                   expected.substr(2, expected.size() - 3) + "'");
+  }
+  char last = 0;
+  if (read_at(&last, 1, truncate_to_bytes - 1) != 1 || last != '\n')
+    fail(path, "resume offset " + std::to_string(truncate_to_bytes) + " is not at the end of a line");
+
+  if (::ftruncate(w.fd_, static_cast<off_t>(truncate_to_bytes)) != 0)
+    fail(path, std::string("cannot truncate table: ") + std::strerror(errno));
+  if (::lseek(w.fd_, static_cast<off_t>(truncate_to_bytes), SEEK_SET) < 0)
+    fail(path, std::string("cannot seek in table: ") + std::strerror(errno));
+  w.file_bytes_ = truncate_to_bytes;
+  w.last_write_out_ = std::chrono::steady_clock::now();
+  return w;
+}
+
+TsvWriter::TsvWriter(TsvWriter&& other) noexcept { *this = std::move(other); }
+
+TsvWriter& TsvWriter::operator=(TsvWriter&& other) noexcept {
+  if (this != &other) {
+    close();
+    fd_ = std::exchange(other.fd_, -1);
+    path_ = std::move(other.path_);
+    columns_ = std::move(other.columns_);
+    file_bytes_ = other.file_bytes_;
+    buffer_ = std::move(other.buffer_);
+    other.buffer_.clear();
+    last_write_out_ = other.last_write_out_;
+  }
+  return *this;
+}
+
+TsvWriter::~TsvWriter() { close(); }
+
+void TsvWriter::close() noexcept {
+  if (fd_ < 0) return;
+  try {
+    write_out();
+  } catch (...) {
+    // A destructor cannot report; flush() is the place to see write errors.
+  }
+  ::close(fd_);
+  fd_ = -1;
+}
+
+void TsvWriter::row(std::span<const double> values) {
+  if (fd_ < 0) fail(path_, "table writer is closed");
+  if (values.size() != columns_.size())
+    fail(path_, "row has " + std::to_string(values.size()) + " values for " +
+                    std::to_string(columns_.size()) + " columns");
+  for (std::size_t k = 0; k < values.size(); ++k) {
+    if (k) buffer_ += '\t';
+    append_double(buffer_, values[k]);
+  }
+  end_row();
+}
+
+void TsvWriter::row(std::int64_t step, std::span<const double> rest) {
+  if (fd_ < 0) fail(path_, "table writer is closed");
+  if (rest.size() + 1 != columns_.size())
+    fail(path_, "row has " + std::to_string(rest.size() + 1) + " values for " +
+                    std::to_string(columns_.size()) + " columns");
+  char buf[24];
+  const auto r = std::to_chars(buf, buf + sizeof buf, step);
+  buffer_.append(buf, r.ptr);
+  for (double v : rest) {
+    buffer_ += '\t';
+    append_double(buffer_, v);
+  }
+  end_row();
+}
+
+void TsvWriter::end_row() {
+  buffer_ += '\n';
+  if (buffer_.size() >= kBufferBytes ||
+      std::chrono::steady_clock::now() - last_write_out_ >= kMaxBufferAge)
+    write_out();
+}
+
+void TsvWriter::write_out() {
+  if (fd_ < 0 || buffer_.empty()) return;
+  write_all(fd_, buffer_.data(), buffer_.size(), path_);
+  file_bytes_ += buffer_.size();
+  buffer_.clear();
+  last_write_out_ = std::chrono::steady_clock::now();
+}
+
+void TsvWriter::flush() { write_out(); }
+
+void TsvWriter::sync() {
+  if (fd_ < 0) return;
+  write_out();
+  if (::fdatasync(fd_) != 0) fail(path_, std::string("cannot sync table to disk: ") + std::strerror(errno));
+}
+
+}  // namespace ermak

@@ -1,0 +1,303 @@
+#include "ermak/run/simulation.h"
+
+#include <spdlog/sinks/basic_file_sink.h>
+#include <spdlog/sinks/stdout_color_sinks.h>
+#include <spdlog/spdlog.h>
+
+#include <algorithm>
+#include <cmath>
+#include <sstream>
+
+#include "ermak/analysis/observables.h"
+#include "ermak/core/error.h"
+#include "ermak/core/progress.h"
+#include "ermak/core/units.h"
+#include "ermak/io/checkpoint.h"
+#include "ermak/io/dcd_writer.h"
+#include "ermak/io/load_system.h"
+#include "ermak/io/pdb_coordinates.h"
+#include "ermak/io/psf_writer.h"
+#include "ermak/io/topology_file.h"
+#include "ermak/io/tsv_writer.h"
+
+namespace ermak {
+namespace fs = std::filesystem;
+
+namespace {
+
+const std::vector<std::string> kEnergyColumns = {
+    "step",          "time[ns]",          "T[K]",          "U_FENE[kcal/mol]",
+    "U_native[kcal/mol]", "U_repulsive[kcal/mol]", "U_total[kcal/mol]", "Q",
+    "Rg[A]",         "end_to_end[A]"};
+
+std::string replica_dir_name(std::int32_t r) {
+  char buffer[32];
+  std::snprintf(buffer, sizeof buffer, "replica_%03d", r);
+  return buffer;
+}
+
+std::shared_ptr<spdlog::logger> make_logger(const fs::path& log_file, bool quiet, bool append) {
+  std::vector<spdlog::sink_ptr> sinks;
+  auto file_sink = std::make_shared<spdlog::sinks::basic_file_sink_mt>(log_file.string(), !append);
+  file_sink->set_pattern("[%Y-%m-%d %H:%M:%S] %v");
+  sinks.push_back(file_sink);
+  if (!quiet) {
+    auto console = std::make_shared<spdlog::sinks::stderr_color_sink_mt>();
+    console->set_pattern("%v");
+    sinks.push_back(console);
+  }
+  auto logger = std::make_shared<spdlog::logger>("run", sinks.begin(), sinks.end());
+  logger->flush_on(spdlog::level::info);
+  return logger;
+}
+
+// Files of a run that must not be overwritten silently.
+bool directory_has_run(const fs::path& dir) {
+  return fs::exists(dir / "run.log") || fs::exists(dir / "checkpoint.ckpt") ||
+         fs::exists(dir / "model.psf") || fs::exists(dir / replica_dir_name(0));
+}
+
+void check_finite(const State& state, std::int64_t since_step) {
+  for (std::size_t k = 0; k < state.x.size(); ++k) {
+    if (!std::isfinite(state.x[k]) || !std::isfinite(state.y[k]) || !std::isfinite(state.z[k])) {
+      const auto replica = std::int32_t(k / std::size_t(state.bead_count));
+      const auto bead = std::int32_t(k % std::size_t(state.bead_count));
+      throw Error("the simulation became unstable between steps " + std::to_string(since_step) +
+                  " and " + std::to_string(state.step) + ": bead " + std::to_string(bead) +
+                  " of replica " + std::to_string(replica) +
+                  " has non-finite coordinates (a FENE bond was probably stretched beyond R0; "
+                  "use a smaller timestep, minimise first, or check the input structure)");
+    }
+  }
+}
+
+}  // namespace
+
+std::string config_fingerprint(const std::string& resolved) {
+  std::uint64_t hash = 1469598103934665603ull;
+  std::istringstream lines(resolved);
+  std::string line;
+  while (std::getline(lines, line)) {
+    const auto first = line.find_first_not_of(" \t");
+    if (first != std::string::npos && line.compare(first, 5, "steps") == 0 &&
+        line.find('=') != std::string::npos && line.find_first_of(" =", first + 5) == first + 5)
+      continue;  // the run length may change on resume
+    for (unsigned char c : line) { hash ^= c; hash *= 1099511628211ull; }
+    hash ^= '\n'; hash *= 1099511628211ull;
+  }
+  char buffer[17];
+  std::snprintf(buffer, sizeof buffer, "%016llx", (unsigned long long)hash);
+  return buffer;
+}
+
+std::unique_ptr<Engine> make_engine(const std::string& backend, const EngineSetup& setup) {
+  if (backend == "cpu") return make_cpu_engine(setup);
+  if (backend == "cuda")
+    throw Error("backend \"cuda\" is not available yet in this build; use backend = \"cpu\"");
+  throw Error("unknown backend \"" + backend + "\" (known: cpu, cuda)");
+}
+
+RunSummary run_simulation(const RunSpec& spec, const RunOptions& options) {
+  const fs::path out = spec.output.directory;
+  const fs::path checkpoint_path = out / "checkpoint.ckpt";
+  if (options.resume) {
+    if (!fs::exists(checkpoint_path))
+      throw Error(checkpoint_path.string(), 0, "", "no checkpoint to resume from");
+  } else if (directory_has_run(out) && !options.force) {
+    throw Error(out.string(), 0, "output.directory",
+                "already holds a run; pass --force to overwrite it or --resume to continue it");
+  }
+  fs::create_directories(out);
+  auto log = make_logger(out / "run.log", options.quiet, options.resume);
+
+  LoadedSystem system = load_system(spec.input, spec.model_build);
+  const Topology& topology = system.topology;
+  const std::int32_t n = topology.bead_count();
+  const std::int32_t replicas = spec.replicas;
+  for (const auto& w : system.warnings) log->warn("warning: {}", w);
+  for (std::int32_t b : spec.fixed_beads)
+    if (b < 0 || b >= n)
+      throw Error(spec.config_path.string(), 0, "fixed.beads",
+                  "bead " + std::to_string(b) + " is out of range: the model has " +
+                      std::to_string(n) + " beads (0.." + std::to_string(n - 1) + ")");
+
+  log->info("ermak {} {} {}", ERMAK_VERSION, options.resume ? "resuming" : "starting",
+            spec.config_path.string());
+  log->info("model: {} beads, {} bonds, {} native contacts, {} replicas", n, topology.bonds.size(),
+            topology.native_contacts.size(), replicas);
+  log->info("resolved configuration:\n{}", spec.resolved_toml);
+
+  EngineSetup setup;
+  setup.topology = &topology;
+  setup.sop = spec.sop;
+  setup.langevin = spec.langevin;
+  setup.temperature = spec.temperature;
+  setup.seed = spec.seed;
+  setup.replicas = replicas;
+  setup.fixed_beads = spec.fixed_beads;
+  setup.neighbor_skin_A = spec.neighbor.skin_A;
+  setup.threads = spec.threads;
+  std::unique_ptr<Engine> engine = make_engine(spec.backend, setup);
+
+  const std::string fingerprint = config_fingerprint(spec.resolved_toml);
+  const double timestep_ps = units::tau_to_ps(spec.langevin.timestep_tau);
+  std::vector<TsvWriter> energy_files;
+  std::vector<DcdWriter> trajectories;
+  const bool want_trajectory = spec.output.trajectory_every_steps > 0;
+
+  if (options.resume) {
+    Checkpoint cp = read_checkpoint(checkpoint_path);
+    if (cp.config_fingerprint != fingerprint)
+      throw Error(checkpoint_path.string(), 0, "",
+                  "the configuration differs from the one this checkpoint was written with "
+                  "(only [run] steps may change on --resume)");
+    if (cp.positions.bead_count != n || cp.positions.replica_count != replicas)
+      throw Error(checkpoint_path.string(), 0, "", "checkpoint shape does not match the model");
+    engine->set_state(cp.positions);
+    engine->restore_neighbor_reference(cp.neighbor_reference);
+    auto offset_of = [&](const std::string& key) -> std::uint64_t {
+      for (const auto& [name, offset] : cp.output_offsets)
+        if (name == key) return offset;
+      throw Error(checkpoint_path.string(), 0, key, "checkpoint lacks the output offset");
+    };
+    for (std::int32_t r = 0; r < replicas; ++r) {
+      const fs::path dir = out / replica_dir_name(r);
+      energy_files.push_back(TsvWriter::append(dir / "energies.tsv", offset_of(replica_dir_name(r) + "/energies.tsv")));
+      if (want_trajectory)
+        trajectories.push_back(DcdWriter::append(dir / "trajectory.dcd", n, offset_of(replica_dir_name(r) + "/trajectory.dcd")));
+    }
+    log->info("resumed at step {}", cp.step);
+  } else {
+    write_psf(out / "model.psf", topology, false, true);
+    write_topology_file(topology, out / "model.etop");
+    {
+      std::vector<float> x(n), y(n), z(n);
+      for (std::int32_t i = 0; i < n; ++i) {
+        x[i] = float(system.initial_positions_A[i].x);
+        y[i] = float(system.initial_positions_A[i].y);
+        z[i] = float(system.initial_positions_A[i].z);
+      }
+      write_pdb(out / "model.pdb", topology, x.data(), y.data(), z.data(), "ermak initial coordinates");
+    }
+    State initial(n, replicas);
+    for (std::int32_t r = 0; r < replicas; ++r)
+      for (std::int32_t i = 0; i < n; ++i)
+        initial.set_position(r, i, vec_cast<float>(system.initial_positions_A[i]));
+    engine->set_state(initial);
+    if (spec.minimize.max_steps > 0) {
+      const MinimizeResult m = engine->minimize(spec.minimize.max_steps,
+                                                spec.minimize.force_tolerance_kcal_per_mol_A,
+                                                spec.minimize.max_displacement_A);
+      log->info("minimisation: {} iterations, max |F| = {:.4g} pN, {}", m.iterations,
+                units::internal_force_to_pN(m.max_force_kcal_per_mol_A),
+                m.converged ? "converged" : "not converged (iteration limit)");
+    }
+    for (std::int32_t r = 0; r < replicas; ++r) {
+      const fs::path dir = out / replica_dir_name(r);
+      fs::create_directories(dir);
+      energy_files.push_back(TsvWriter::create(dir / "energies.tsv", kEnergyColumns, true));
+      if (want_trajectory)
+        trajectories.push_back(DcdWriter::create(dir / "trajectory.dcd", n, 0,
+                                                 spec.output.trajectory_every_steps, timestep_ps, true));
+    }
+  }
+
+  const std::int32_t end_first = 0, end_last = n - 1;
+  auto report_energies = [&]() {
+    const State& s = engine->state();
+    const std::vector<EnergyTerms> energies = engine->energies();
+    const double temperature_K = units::kcal_per_mol_to_kelvin(spec.temperature.at_step(s.step));
+    const double time_ns = units::tau_to_ns(double(s.step) * spec.langevin.timestep_tau);
+    for (std::int32_t r = 0; r < replicas; ++r) {
+      const std::size_t o = s.index(r, 0);
+      const StructureObservables obs = measure_structure(topology, &s.x[o], &s.y[o], &s.z[o],
+                                                         spec.output.contact_formed_ratio, end_first, end_last);
+      const EnergyTerms& e = energies[r];
+      const double row[] = {time_ns, temperature_K, e.fene, e.native, e.repulsive, e.total(),
+                            obs.native_fraction, obs.radius_of_gyration_A, obs.end_to_end_A};
+      energy_files[r].row(s.step, row);
+    }
+  };
+  auto write_frames = [&]() {
+    const State& s = engine->state();
+    for (std::int32_t r = 0; r < replicas; ++r) {
+      const std::size_t o = s.index(r, 0);
+      trajectories[r].write_frame(&s.x[o], &s.y[o], &s.z[o]);
+    }
+  };
+  auto write_checkpoint = [&]() {
+    Checkpoint cp;
+    cp.seed = spec.seed;
+    cp.step = engine->state().step;
+    cp.config_fingerprint = fingerprint;
+    cp.positions = engine->state();
+    cp.neighbor_reference = engine->neighbor_reference();
+    for (std::int32_t r = 0; r < replicas; ++r) {
+      energy_files[r].flush();
+      cp.output_offsets.emplace_back(replica_dir_name(r) + "/energies.tsv", energy_files[r].bytes_written());
+      if (want_trajectory) {
+        trajectories[r].flush();
+        cp.output_offsets.emplace_back(replica_dir_name(r) + "/trajectory.dcd", trajectories[r].bytes_written());
+      }
+    }
+    write_checkpoint_atomically(checkpoint_path, cp);
+  };
+
+  const std::int64_t first_step = engine->state().step;
+  const std::int64_t last_step = std::max(first_step, spec.steps);
+  auto multiple = [](std::int64_t step, std::int64_t every) { return every > 0 && step % every == 0; };
+  if (!options.resume) {
+    report_energies();
+    if (want_trajectory) write_frames();
+  }
+  log->info("running steps {} .. {} on backend {} ({} output every {} steps)", first_step, last_step,
+            engine->name(), out.string(), spec.output.energy_every_steps);
+
+  ProgressMeter progress(first_step, last_step, std::int64_t(n) * replicas);
+  std::int64_t step = first_step;
+  while (step < last_step) {
+    auto next_event = [&](std::int64_t every) {
+      return every > 0 ? (step / every + 1) * every : last_step;
+    };
+    std::int64_t target = std::min({last_step, next_event(spec.output.energy_every_steps),
+                                    want_trajectory ? next_event(spec.output.trajectory_every_steps) : last_step,
+                                    next_event(spec.output.checkpoint_every_steps)});
+    // Keep the progress line alive on long report intervals.
+    target = std::min(target, step + std::max<std::int64_t>(1, std::int64_t(progress.steps_per_second() * 0.5) + 1));
+    const std::int64_t since = step;
+    engine->advance(target - step);
+    step = target;
+    const bool report = multiple(step, spec.output.energy_every_steps) || step == last_step;
+    const bool frame = want_trajectory && multiple(step, spec.output.trajectory_every_steps);
+    const bool checkpoint = multiple(step, spec.output.checkpoint_every_steps) || step == last_step;
+    if (report || frame || checkpoint) check_finite(engine->state(), since);
+    if (report) report_energies();
+    if (frame) write_frames();
+    if (checkpoint) write_checkpoint();
+    progress.update(step);
+  }
+  progress.finish();
+
+  const State& final_state = engine->state();
+  for (std::int32_t r = 0; r < replicas; ++r) {
+    const std::size_t o = final_state.index(r, 0);
+    write_pdb(out / replica_dir_name(r) / "final.pdb", topology, &final_state.x[o], &final_state.y[o],
+              &final_state.z[o], "ermak final coordinates, step " + std::to_string(final_state.step));
+  }
+  RunSummary summary;
+  summary.output_directory = out;
+  summary.first_step = first_step;
+  summary.last_step = last_step;
+  summary.wall_seconds = progress.elapsed_seconds();
+  summary.steps_per_second = progress.steps_per_second();
+  const EngineStats stats = engine->stats();
+  log->info("finished: {} steps in {:.2f} s ({:.4g} steps/s, {:.4g} bead-steps/s), {} neighbour-list rebuilds",
+            last_step - first_step, summary.wall_seconds, summary.steps_per_second,
+            summary.steps_per_second * double(n) * replicas, stats.neighbor_rebuilds);
+  log->info("outputs: {}/ (model.psf, model.pdb, replica_NNN/energies.tsv, trajectory.dcd, final.pdb)",
+            fs::absolute(out).string());
+  spdlog::drop("run");
+  return summary;
+}
+
+}  // namespace ermak

@@ -1,0 +1,196 @@
+// config/toml_config: every user mistake is an ermak::Error that names file:line and key.
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "ermak/config/toml_config.h"
+#include "ermak/core/error.h"
+
+namespace ermak {
+namespace {
+
+// Line 1 is the [input] header, line 2 the structure; a test's own text starts on line 3.
+const std::string kInput = "[input]\nstructure = \"p.pdb\"\n";
+
+struct Caught {
+  bool thrown = false;
+  std::string message;
+  std::string file;
+  int line = 0;
+  std::string field;
+};
+
+Caught error_of(const std::string& text, const std::vector<std::string>& overrides = {}) {
+  try {
+    parse_run_spec(text, "cfg/run.toml", overrides);
+  } catch (const Error& e) {
+    return {true, e.what(), e.file(), e.line(), e.field()};
+  }
+  return {};
+}
+
+// The message must carry "file:line" and the key, and say `what` (e.g. the allowed range).
+void expect_error(const std::string& text, int line, const std::string& field,
+                  const std::string& what) {
+  SCOPED_TRACE(text);
+  const Caught e = error_of(text);
+  ASSERT_TRUE(e.thrown) << "no error";
+  // Error leaves the line out when it is not known (0).
+  const std::string location =
+      line > 0 ? "cfg/run.toml:" + std::to_string(line) + ": " : std::string("cfg/run.toml: ");
+  EXPECT_NE(e.message.find(location), std::string::npos) << e.message;
+  EXPECT_NE(e.message.find(field), std::string::npos) << e.message;
+  EXPECT_NE(e.message.find(what), std::string::npos) << e.message;
+  EXPECT_EQ(e.line, line) << e.message;
+  EXPECT_EQ(e.field, field) << e.message;
+}
+
+TEST(ConfigErrors, SyntaxErrorCarriesTomlLine) {
+  const Caught e = error_of(kInput + "[run]\nsteps = = 3\n");
+  ASSERT_TRUE(e.thrown);
+  EXPECT_EQ(e.line, 4) << e.message;
+  EXPECT_NE(e.message.find("cfg/run.toml:4:"), std::string::npos) << e.message;
+  EXPECT_NE(e.message.find("TOML syntax error"), std::string::npos) << e.message;
+}
+
+TEST(ConfigErrors, UnknownTable) {
+  expect_error(kInput + "[runn]\nsteps = 3\n", 3, "runn", "unknown table; known tables: [input]");
+}
+
+TEST(ConfigErrors, UnknownTopLevelKey) {
+  expect_error("steps = 3\n" + kInput, 1, "steps", "top-level keys belong in a table");
+}
+
+TEST(ConfigErrors, UnknownKeyListsTheKnownOnes) {
+  expect_error(kInput + "[run]\nsteps = 3\nstep = 4\n", 5, "run.step",
+               "unknown key; known keys in [run]: steps, replicas, seed");
+  expect_error(kInput + "[model]\ncutoff = 8\n", 4, "model.cutoff",
+               "known keys in [model]: native_cutoff_A");
+  expect_error(kInput + "[run.extra]\nx = 1\n", 3, "run.extra", "unknown key");
+}
+
+TEST(ConfigErrors, SectionThatIsNoTable) {
+  // Before any [table] header, so that it is a top-level key.
+  expect_error("run = 5\n" + kInput, 1, "run", "expected a table ([run]), got an integer");
+}
+
+TEST(ConfigErrors, WrongTypeNamesTheExpectedType) {
+  expect_error(kInput + "[run]\nsteps = \"many\"\n", 4, "run.steps",
+               "expected an integer, got a string");
+  expect_error(kInput + "[run]\nsteps = 1e6\n", 4, "run.steps",
+               "expected an integer, got a floating-point number");
+  expect_error(kInput + "[run]\ntemperature_K = \"300\"\n", 4, "run.temperature_K",
+               "expected a number, got a string");
+  expect_error(kInput + "[run]\nbackend = 1\n", 4, "run.backend", "expected a string, got an integer");
+  expect_error(kInput + "[fixed]\nbeads = 3\n", 4, "fixed.beads",
+               "expected an array of integers, got an integer");
+  expect_error(kInput + "[fixed]\nbeads = [1, 2.5]\n", 4, "fixed.beads[1]",
+               "expected an integer, got a floating-point number");
+  expect_error("[input]\nstructure = 3\n", 2, "input.structure", "expected a string");
+}
+
+TEST(ConfigErrors, OutOfRangeStatesTheAllowedRange) {
+  expect_error(kInput + "[run]\ntimestep_tau = 0\n", 4, "run.timestep_tau", "must be > 0 tau_H, got 0");
+  expect_error(kInput + "[run]\ntimestep_ps = -20\n", 4, "run.timestep_ps", "must be > 0 ps, got -20");
+  expect_error(kInput + "[run]\nreplicas = 0\n", 4, "run.replicas",
+               "must be between 1 and 2147483647, got 0");
+  expect_error(kInput + "[run]\nsteps = -1\n", 4, "run.steps", "must be >= 0, got -1");
+  expect_error(kInput + "[run]\nseed = -5\n", 4, "run.seed", "must be >= 0");
+  expect_error(kInput + "[run]\ntemperature_K = 0\n", 4, "run.temperature_K", "must be > 0 K");
+  expect_error(kInput + "[run]\ntemperature_kcal_per_mol = -0.6\n", 4,
+               "run.temperature_kcal_per_mol", "must be > 0 kcal/mol");
+  expect_error(kInput + "[run]\nfriction = 0\n", 4, "run.friction", "must be > 0");
+  expect_error(kInput + "[run]\nthreads = -1\n", 4, "run.threads", "between 0 and 2147483647");
+  expect_error(kInput + "[model]\nnative_cutoff_A = -8\n", 4, "model.native_cutoff_A",
+               "must be > 0 Å, got -8");
+  expect_error(kInput + "[model]\nrepulsion_sigma_A = 0\n", 4, "model.repulsion_sigma_A",
+               "must be > 0 and <= ");
+  expect_error(kInput + "[model]\npair_cutoff_A = 1e39\n", 4, "model.pair_cutoff_A", "<= 3.4");
+  expect_error(kInput + "[minimize]\nforce_tolerance_pN = 0\n", 4, "minimize.force_tolerance_pN",
+               "must be > 0 pN");
+  expect_error(kInput + "[neighbor]\nskin_A = 0\n", 4, "neighbor.skin_A", "must be > 0 Å");
+  expect_error(kInput + "[output]\nenergy_every = 0\n", 4, "output.energy_every", "must be >= 1");
+  expect_error(kInput + "[output]\ntrajectory_every = -1\n", 4, "output.trajectory_every",
+               "must be >= 0");
+  expect_error(kInput + "[output]\ncontact_formed_ratio = 1.0\n", 4, "output.contact_formed_ratio",
+               "must be > 1, got 1");
+  expect_error(kInput + "[fixed]\nbeads = [0, -1]\n", 4, "fixed.beads[1]", "must be between 0 and");
+  expect_error(kInput + "[run]\ntimestep_tau = nan\n", 4, "run.timestep_tau", "finite");
+  expect_error(kInput + "[heating]\nstop_K = 400\nincrement_K = 5\nevery_steps = 0\n", 6,
+               "heating.every_steps", "must be >= 1");
+}
+
+TEST(ConfigErrors, BothUnitsOfOneQuantity) {
+  expect_error(kInput + "[run]\ntimestep_tau = 0.08\ntimestep_ps = 20\n", 5, "run.timestep_ps",
+               "give either run.timestep_tau or run.timestep_ps, not both");
+  expect_error(kInput + "[run]\ntemperature_K = 300\ntemperature_kcal_per_mol = 0.6\n", 4,
+               "run.temperature_K", "not both");
+  expect_error(kInput + "[heating]\nstop_K = 400\nstop_kcal_per_mol = 0.8\n", 4, "heating.stop_K",
+               "not both");
+  expect_error(kInput + "[minimize]\nforce_tolerance_pN = 5\nforce_tolerance_kcal_per_mol_A = 0.1\n",
+               5, "minimize.force_tolerance_kcal_per_mol_A", "not both");
+}
+
+TEST(ConfigErrors, InputNeedsExactlyOneModelSource) {
+  expect_error("[run]\nsteps = 1\n", 0, "input", "missing model input");
+  expect_error("[input]\ncoordinates = \"c.pdb\"\n", 1, "input", "missing model input");
+  expect_error(kInput + "topology = \"t.top\"\n", 3, "input.topology", "not both");
+  expect_error("[input]\ntopology = \"t.top\"\n", 2, "input.topology", "needs input.coordinates");
+  expect_error(kInput + "coordinates = \"c.pdb\"\n", 3, "input.coordinates", "goes with input.topology");
+  expect_error("[input]\nstructure = \"\"\n", 2, "input.structure", "must not be empty");
+}
+
+TEST(ConfigErrors, BackendMustBeKnown) {
+  expect_error(kInput + "[run]\nbackend = \"gpu\"\n", 4, "run.backend", "must be \"cpu\" or \"cuda\"");
+}
+
+TEST(ConfigErrors, HeatingNeedsConsistentValues) {
+  expect_error(kInput + "[heating]\nincrement_K = 5\nevery_steps = 10\n", 3, "heating",
+               "needs stop_K or stop_kcal_per_mol");
+  expect_error(kInput + "[heating]\nstop_K = 400\nevery_steps = 10\n", 3, "heating",
+               "needs increment_K");
+  expect_error(kInput + "[heating]\nstop_K = 400\nincrement_K = 5\n", 3, "heating", "needs every_steps");
+  expect_error(kInput + "[heating]\nstart_K = 300\nstop_K = 400\nincrement_K = -5\nevery_steps = 10\n",
+               6, "heating.increment_K", "must be > 0");
+  expect_error(kInput + "[heating]\nstart_K = 300\nstop_K = 200\nincrement_K = 5\nevery_steps = 10\n",
+               6, "heating.increment_K", "must be < 0");
+  expect_error(kInput + "[heating]\nstart_K = 300\nstop_K = 400\nincrement_K = 0\nevery_steps = 10\n",
+               6, "heating.increment_K", "must be > 0");
+  expect_error(kInput + "[heating]\nstart_K = 300\nstop_K = 300\nincrement_K = 1\nevery_steps = 10\n",
+               5, "heating.stop_K", "equals the start temperature");
+  expect_error(kInput +
+                   "[run]\ntemperature_K = 300\n[heating]\nstart_K = 300\nstop_K = 400\n"
+                   "increment_K = 5\nevery_steps = 10\n",
+               6, "heating.start_K", "give it in one place");
+}
+
+TEST(ConfigErrors, RepeatedFixedBead) {
+  expect_error(kInput + "[fixed]\nbeads = [3, 5, 3]\n", 4, "fixed.beads", "bead 3 is listed twice");
+}
+
+TEST(ConfigErrors, OverrideErrorsNameSet) {
+  const auto check = [](const std::vector<std::string>& overrides, const std::string& field,
+                        const std::string& what) {
+    SCOPED_TRACE(overrides.front());
+    const Caught e = error_of(kInput, overrides);
+    ASSERT_TRUE(e.thrown);
+    EXPECT_EQ(e.file, "--set") << e.message;
+    EXPECT_EQ(e.line, 0) << e.message;
+    EXPECT_EQ(e.field, field) << e.message;
+    EXPECT_EQ(e.message.rfind("--set: " + field + ": ", 0), 0u) << e.message;
+    EXPECT_NE(e.message.find(what), std::string::npos) << e.message;
+  };
+  check({"run.stepz=5"}, "run.stepz", "unknown key; known keys in [run]");
+  check({"runn.steps=5"}, "runn", "unknown table");
+  check({"run.steps=lots"}, "run.steps", "expected an integer, got a string");
+  check({"run.replicas=0"}, "run.replicas", "must be between 1 and");
+  check({"run.steps"}, "run.steps", "expected section.key=value");
+  check({"run.steps="}, "run.steps", "missing value");
+  check({"run..steps=3"}, "run..steps", "cannot read");
+  check({"run.temperature_K=300", "run.temperature_kcal_per_mol=0.6"}, "run.temperature_K",
+        "not both");
+}
+
+}  // namespace
+}  // namespace ermak

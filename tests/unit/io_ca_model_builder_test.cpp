@@ -1,0 +1,332 @@
+// io/ca_model_builder: all-atom PDB/mmCIF → C-alpha SOP model, checked against
+// independent counts (gemmi's C-alpha coordinates, brute force O(N²)).
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <cstdio>
+#include <fstream>
+#include <random>
+#include <string>
+#include <vector>
+
+#include <gemmi/pdb.hpp>
+
+#include "ermak/core/error.h"
+#include "ermak/io/ca_model_builder.h"
+#include "support/test_paths.h"
+
+namespace ermak {
+namespace {
+
+const std::filesystem::path kUbiquitin = "/usr/share/freesasa/test-data/1ubq.pdb";
+
+// One fixed-column PDB ATOM/HETATM record (PDB 3.3 layout).
+std::string atom(int serial, const char* name, const char* residue, char chain, int number,
+                 double x, double y, double z, double occupancy = 1.0, char altloc = ' ',
+                 const char* record = "ATOM", const char* element = "C") {
+  char line[128];
+  std::snprintf(line, sizeof line, "%-6s%5d %-4s%c%3s %c%4d    %8.3f%8.3f%8.3f%6.2f%6.2f          %2s\n",
+                record, serial, name, altloc, residue, chain, number, x, y, z, occupancy, 10.0, element);
+  return line;
+}
+
+std::filesystem::path write_file(const std::string& dir, const std::string& name, const std::string& text) {
+  const auto path = test::fresh_directory(dir) / name;
+  std::ofstream(path) << text;
+  return path;
+}
+
+std::string error_message(const std::filesystem::path& file, const ModelBuildSpec& spec = {}) {
+  try {
+    build_ca_model(file, spec);
+  } catch (const Error& e) {
+    return e.what();
+  }
+  return "";
+}
+
+bool contains(const std::vector<std::string>& lines, const std::string& part) {
+  for (const auto& line : lines)
+    if (line.find(part) != std::string::npos) return true;
+  return false;
+}
+
+TEST(IoCaModel, UbiquitinMatchesBruteForceOverGemmiCalpha) {
+  std::vector<std::string> warnings;
+  const Topology top = build_ca_model(kUbiquitin, ModelBuildSpec{}, &warnings);
+  EXPECT_EQ(top.name, "1ubq");
+  ASSERT_EQ(top.bead_count(), 76);
+  EXPECT_EQ(top.bonds.size(), 75u);
+  ASSERT_EQ(top.native_positions_A.size(), 76u);
+  for (const BeadInfo& bead : top.beads) EXPECT_NE(bead.residue_name, "HOH");
+  EXPECT_EQ(top.beads.front().residue_name, "MET");
+  EXPECT_EQ(top.beads.front().residue_number, 1);
+  EXPECT_EQ(top.beads.back().residue_name, "GLY");
+  EXPECT_EQ(top.beads.back().residue_number, 76);
+  EXPECT_EQ(top.beads.front().chain_id, "A");
+
+  // Independent reference: every CA of the first model, all pairs.
+  const gemmi::Structure st = gemmi::read_pdb_file(kUbiquitin.string());
+  std::vector<gemmi::Position> ca;
+  for (const gemmi::Residue& r : st.models[0].chains[0].residues)
+    if (const gemmi::Atom* a = r.get_ca()) ca.push_back(a->pos);
+  ASSERT_EQ(ca.size(), 76u);
+  std::size_t expected = 0;
+  for (std::size_t i = 0; i < ca.size(); ++i)
+    for (std::size_t j = i + 3; j < ca.size(); ++j)
+      if (ca[i].dist(ca[j]) < 8.0) ++expected;
+  EXPECT_EQ(top.native_contacts.size(), expected);
+  for (const NativeContact& c : top.native_contacts) {
+    EXPECT_GT(c.j - c.i, 2);
+    EXPECT_NEAR(c.r0_A, ca[c.i].dist(ca[c.j]), 1e-5);
+    EXPECT_FLOAT_EQ(c.eh_kcal_per_mol, 1.5f);
+  }
+  for (const Bond& b : top.bonds) {
+    EXPECT_EQ(b.j, b.i + 1);
+    EXPECT_NEAR(b.r0_A, ca[b.i].dist(ca[b.j]), 1e-5);
+  }
+  EXPECT_FALSE(contains(warnings, "chain break"));
+}
+
+TEST(IoCaModel, FiveResiduesKnownContactsWaterAndLigandSkipped) {
+  // Square then up: (0,3) at 3.8 Å and (0,4) at 5.37 Å are native with cutoff 6 Å,
+  // (1,4) at 6.58 Å is not; |i−j| ≤ 2 pairs never are.
+  std::string pdb = atom(1, " CA", "ALA", 'A', 1, 0, 0, 0) + atom(2, " CA", "GLY", 'A', 2, 3.8, 0, 0) +
+                    atom(3, " CA", "LYS", 'A', 3, 3.8, 3.8, 0) + atom(4, " CA", "MSE", 'A', 4, 0, 3.8, 0, 1.0, ' ', "HETATM") +
+                    atom(5, " CA", "TRP", 'A', 5, 0, 3.8, 3.8) + atom(6, " N", "SER", 'A', 6, 20, 20, 20, 1.0, ' ', "ATOM", "N") +
+                    atom(7, " O", "HOH", 'A', 101, 1, 1, 1, 1.0, ' ', "HETATM", "O") +
+                    atom(8, "CA", "CA", 'A', 102, 2, 2, 2, 1.0, ' ', "HETATM", "CA") +
+                    atom(9, " C1", "NAG", 'A', 103, 5, 5, 5, 1.0, ' ', "HETATM") + "END\n";
+  const auto file = write_file("io-five", "five.pdb", pdb);
+  ModelBuildSpec spec;
+  spec.native_cutoff_A = 6.0;
+  spec.native_energy_kcal_per_mol = 0.7;
+  std::vector<std::string> warnings;
+  const Topology top = build_ca_model(file, spec, &warnings);
+  ASSERT_EQ(top.bead_count(), 5);
+  EXPECT_EQ(top.beads[3].residue_name, "MSE");
+  EXPECT_EQ(top.name, "five");
+  ASSERT_EQ(top.bonds.size(), 4u);
+  ASSERT_EQ(top.native_contacts.size(), 2u);
+  EXPECT_EQ(top.native_contacts[0].i, 0);
+  EXPECT_EQ(top.native_contacts[0].j, 3);
+  EXPECT_NEAR(top.native_contacts[0].r0_A, 3.8, 1e-5);
+  EXPECT_EQ(top.native_contacts[1].j, 4);
+  EXPECT_NEAR(top.native_contacts[1].r0_A, std::sqrt(2 * 3.8 * 3.8), 1e-5);
+  EXPECT_FLOAT_EQ(top.native_contacts[1].eh_kcal_per_mol, 0.7f);
+  EXPECT_TRUE(contains(warnings, "SER 6 has no C-alpha")) << warnings.size();
+  EXPECT_TRUE(contains(warnings, "skipped 2 non-protein"));
+  EXPECT_TRUE(contains(warnings, file.string()));
+}
+
+TEST(IoCaModel, TwoChainsNoBondAcrossAndAllCloseInterchainPairsNative) {
+  std::string pdb;
+  const double a[3][2] = {{0, 0}, {3.8, 0}, {7.6, 0}};
+  const double b[3][2] = {{7.6, 3.8}, {3.8, 3.8}, {0, 3.8}};
+  for (int k = 0; k < 3; ++k) pdb += atom(k + 1, " CA", "ALA", 'A', k + 1, a[k][0], a[k][1], 0);
+  pdb += "TER\n";
+  for (int k = 0; k < 3; ++k) pdb += atom(k + 5, " CA", "ALA", 'B', k + 1, b[k][0], b[k][1], 0);
+  const auto file = write_file("io-two-chains", "two.pdb", pdb + "END\n");
+  const Topology top = build_ca_model(file, ModelBuildSpec{});
+  ASSERT_EQ(top.bead_count(), 6);
+  EXPECT_EQ(top.beads[2].chain_id, "A");
+  EXPECT_EQ(top.beads[3].chain_id, "B");
+  ASSERT_EQ(top.bonds.size(), 4u);
+  for (const Bond& bond : top.bonds) EXPECT_FALSE(bond.i == 2 && bond.j == 3);
+  // Across chains |i−j| does not matter: (2,3) is 3.8 Å apart and native.
+  std::vector<std::pair<int, int>> pairs;
+  for (const NativeContact& c : top.native_contacts) pairs.emplace_back(c.i, c.j);
+  const std::vector<std::pair<int, int>> expected = {{0, 4}, {0, 5}, {1, 3}, {1, 4}, {1, 5}, {2, 3}, {2, 4}};
+  EXPECT_EQ(pairs, expected);
+}
+
+TEST(IoCaModel, ChainBreakByGeometry) {
+  std::string pdb = atom(1, " CA", "ALA", 'A', 1, 0, 0, 0) + atom(2, " CA", "ALA", 'A', 2, 3.8, 0, 0) +
+                    atom(3, " CA", "ALA", 'A', 3, 9.8, 0, 0) + atom(4, " CA", "ALA", 'A', 4, 13.6, 0, 0);
+  const auto file = write_file("io-break", "gap.pdb", pdb);
+  std::vector<std::string> warnings;
+  const Topology top = build_ca_model(file, ModelBuildSpec{}, &warnings);
+  ASSERT_EQ(top.bonds.size(), 2u);
+  EXPECT_EQ(top.bonds[0].j, 1);
+  EXPECT_EQ(top.bonds[1].i, 2);
+  EXPECT_TRUE(contains(warnings, "chain break")) << (warnings.empty() ? "" : warnings[0]);
+  ModelBuildSpec loose;
+  loose.chain_break_A = 7.0;
+  EXPECT_EQ(build_ca_model(file, loose).bonds.size(), 3u);
+}
+
+TEST(IoCaModel, FirstModelOnly) {
+  const std::string model1 = atom(1, " CA", "ALA", 'A', 1, 0, 0, 0) + atom(2, " CA", "ALA", 'A', 2, 3.8, 0, 0);
+  const std::string model2 = atom(1, " CA", "ALA", 'A', 1, 9, 9, 9) + atom(2, " CA", "ALA", 'A', 2, 12.8, 9, 9) +
+                             atom(3, " CA", "ALA", 'A', 3, 16.6, 9, 9);
+  const auto file = write_file("io-models", "nmr.pdb",
+                               "MODEL        1\n" + model1 + "ENDMDL\nMODEL        2\n" + model2 + "ENDMDL\nEND\n");
+  const Topology top = build_ca_model(file, ModelBuildSpec{});
+  ASSERT_EQ(top.bead_count(), 2);
+  EXPECT_DOUBLE_EQ(top.native_positions_A[1].x, 3.8);
+}
+
+TEST(IoCaModel, AltlocKeepsHighestOccupancy) {
+  std::string pdb = atom(1, " CA", "ALA", 'A', 1, 0, 0, 0) +
+                    atom(2, " CA", "SER", 'A', 2, 3.8, 0, 0, 0.30, 'A') +
+                    atom(3, " CA", "SER", 'A', 2, 3.7, 0.5, 0, 0.70, 'B') +
+                    atom(4, " CA", "ALA", 'A', 3, 7.6, 0, 0, 0.60, 'A') +
+                    atom(5, " CA", "ALA", 'A', 3, 7.4, 1, 0, 0.40, 'B');
+  const auto file = write_file("io-altloc", "alt.pdb", pdb);
+  const Topology top = build_ca_model(file, ModelBuildSpec{});
+  ASSERT_EQ(top.bead_count(), 3);
+  EXPECT_DOUBLE_EQ(top.native_positions_A[1].x, 3.7);
+  EXPECT_DOUBLE_EQ(top.native_positions_A[1].y, 0.5);
+  EXPECT_FLOAT_EQ(top.beads[1].occupancy, 0.70f);
+  EXPECT_DOUBLE_EQ(top.native_positions_A[2].x, 7.6);
+}
+
+// mmCIF written here from gemmi's reading of the PDB: the same model must come out.
+TEST(IoCaModel, MmcifGivesSameModelAsPdb) {
+  const gemmi::Structure st = gemmi::read_pdb_file(kUbiquitin.string());
+  std::string cif =
+      "data_1UBQ\nloop_\n_atom_site.group_PDB\n_atom_site.id\n_atom_site.type_symbol\n"
+      "_atom_site.label_atom_id\n_atom_site.label_alt_id\n_atom_site.label_comp_id\n"
+      "_atom_site.label_asym_id\n_atom_site.label_entity_id\n_atom_site.label_seq_id\n"
+      "_atom_site.pdbx_PDB_ins_code\n_atom_site.Cartn_x\n_atom_site.Cartn_y\n_atom_site.Cartn_z\n"
+      "_atom_site.occupancy\n_atom_site.B_iso_or_equiv\n_atom_site.auth_seq_id\n"
+      "_atom_site.auth_asym_id\n_atom_site.pdbx_PDB_model_num\n";
+  int serial = 0;
+  for (const gemmi::Residue& r : st.models[0].chains[0].residues)
+    for (const gemmi::Atom& a : r.atoms) {
+      const bool water = r.is_water();
+      char line[256];
+      std::snprintf(line, sizeof line, "%s %d %s %s . %s %s %d %s ? %.3f %.3f %.3f %.2f %.2f %d A 1\n",
+                    water ? "HETATM" : "ATOM", ++serial, a.element.name(), a.name.c_str(), r.name.c_str(),
+                    water ? "B" : "A", water ? 2 : 1, water ? "." : std::to_string(*r.seqid.num).c_str(),
+                    a.pos.x, a.pos.y, a.pos.z, a.occ, a.b_iso, *r.seqid.num);
+      cif += line;
+    }
+  const auto file = write_file("io-mmcif", "1ubq.cif", cif);
+  const Topology from_cif = build_ca_model(file, ModelBuildSpec{});
+  const Topology from_pdb = build_ca_model(kUbiquitin, ModelBuildSpec{});
+  ASSERT_EQ(from_cif.bead_count(), from_pdb.bead_count());
+  ASSERT_EQ(from_cif.bonds.size(), from_pdb.bonds.size());
+  ASSERT_EQ(from_cif.native_contacts.size(), from_pdb.native_contacts.size());
+  for (std::size_t k = 0; k < from_pdb.native_contacts.size(); ++k) {
+    EXPECT_EQ(from_cif.native_contacts[k].i, from_pdb.native_contacts[k].i);
+    EXPECT_EQ(from_cif.native_contacts[k].j, from_pdb.native_contacts[k].j);
+    EXPECT_FLOAT_EQ(from_cif.native_contacts[k].r0_A, from_pdb.native_contacts[k].r0_A);
+  }
+  EXPECT_EQ(from_cif.beads[10].residue_name, from_pdb.beads[10].residue_name);
+  EXPECT_EQ(from_cif.beads[10].residue_number, from_pdb.beads[10].residue_number);
+  EXPECT_EQ(from_cif.beads[10].chain_id, "A");
+
+  // Detected by content when the extension says nothing.
+  const auto plain = write_file("io-mmcif-plain", "ubiquitin.txt", cif);
+  EXPECT_EQ(build_ca_model(plain, ModelBuildSpec{}).bead_count(), 76);
+}
+
+// 1CWP (capsid asymmetric unit) is in the old layout with "1CWP 381" in columns 73-80,
+// which gemmi 0.5.7 alone refuses; its pdb2cif mmCIF must give the same model.
+TEST(IoCaModel, OldLayoutPdbMatchesItsMmcif) {
+  std::vector<std::string> warnings;
+  const Topology pdb = build_ca_model(test::shared_data() / "pdb/1CWP.pdb", ModelBuildSpec{}, &warnings);
+  EXPECT_TRUE(contains(warnings, "old PDB layout"));
+  EXPECT_EQ(pdb.bead_count(), 149 + 164 + 164);
+  EXPECT_EQ(pdb.beads.front().chain_id, "A");
+  EXPECT_EQ(pdb.beads.back().chain_id, "C");
+  const Topology cif = build_ca_model(test::shared_data() / "derived/1CWP_pdb2cif.cif", ModelBuildSpec{});
+  ASSERT_EQ(cif.bead_count(), pdb.bead_count());
+  EXPECT_EQ(cif.bonds.size(), pdb.bonds.size());
+  EXPECT_EQ(cif.native_contacts.size(), pdb.native_contacts.size());
+  for (int b = 0; b < pdb.bead_count(); b += 50) {
+    EXPECT_EQ(cif.beads[b].residue_number, pdb.beads[b].residue_number);
+    EXPECT_NEAR(cif.native_positions_A[b].x, pdb.native_positions_A[b].x, 1e-3);
+  }
+}
+
+// SOP-GPU's fibrinogen input: CHARMM names (HSD), "CA" shifted to column 13 (gemmi
+// infers calcium), glycans. PROVENANCE.md counts 2964 amino acids in 6 chains.
+TEST(IoCaModel, CharmmStyleModelKeepsEveryAminoAcid) {
+  std::vector<std::string> warnings;
+  const Topology top = build_ca_model(test::shared_data() / "derived/fibrinogen_fullfg_sopgpu_model.pdb",
+                                      ModelBuildSpec{}, &warnings);
+  EXPECT_EQ(top.bead_count(), 2964);
+  EXPECT_TRUE(contains(warnings, "HSD"));
+  EXPECT_TRUE(contains(warnings, "skipped 44 non-protein"));
+  for (const Bond& b : top.bonds) EXPECT_EQ(top.beads[b.i].chain_id, top.beads[b.j].chain_id);
+}
+
+TEST(IoCaModel, ErrorsNameTheFile) {
+  const auto missing = test::fresh_directory("io-missing") / "absent.pdb";
+  EXPECT_NE(error_message(missing).find("absent.pdb"), std::string::npos);
+  EXPECT_NE(error_message(missing).find("not found"), std::string::npos);
+
+  const auto empty = write_file("io-empty", "empty.pdb", "");
+  EXPECT_NE(error_message(empty).find("empty.pdb"), std::string::npos);
+  EXPECT_NE(error_message(empty).find("empty"), std::string::npos);
+
+  // Cut in the middle of y on line 3.
+  std::string good = atom(1, " CA", "ALA", 'A', 1, 0, 0, 0) + atom(2, " CA", "ALA", 'A', 2, 3.8, 0, 0);
+  const auto truncated = write_file("io-trunc", "cut.pdb", good + good.substr(0, 40));
+  const std::string cut = error_message(truncated);
+  EXPECT_NE(cut.find("cut.pdb:3:"), std::string::npos) << cut;
+  EXPECT_NE(cut.find("truncated"), std::string::npos) << cut;
+
+  std::string bad = atom(3, " CA", "ALA", 'A', 3, 7.6, 0, 0);
+  bad.replace(40, 3, "1x3");  // inside y, columns 39-46
+  const auto garbled = write_file("io-garbled", "garbled.pdb", good + bad);
+  const std::string g = error_message(garbled);
+  EXPECT_NE(g.find("garbled.pdb:3: y:"), std::string::npos) << g;
+
+  const auto waters = write_file("io-noca", "waters.pdb",
+                                 atom(1, " O", "HOH", 'A', 1, 0, 0, 0, 1, ' ', "HETATM", "O") + "END\n");
+  const std::string w = error_message(waters);
+  EXPECT_NE(w.find("waters.pdb"), std::string::npos);
+  EXPECT_NE(w.find("no C-alpha"), std::string::npos) << w;
+
+  const auto text = write_file("io-text", "notes.pdb", "this is not a structure file\n");
+  EXPECT_NE(error_message(text).find("notes.pdb"), std::string::npos);
+
+  const auto broken_cif = write_file("io-badcif", "bad.cif", "data_x\nloop_\n_a.b\n'unterminated\n");
+  const std::string c = error_message(broken_cif);
+  EXPECT_NE(c.find("bad.cif:4:"), std::string::npos) << c;
+}
+
+TEST(IoCaModel, NativeContactsCellListEqualsBruteForce) {
+  std::mt19937 rng(7);
+  std::uniform_real_distribution<double> coord(-30.0, 30.0);
+  std::vector<Vec3d> positions(1500);
+  std::vector<std::int32_t> chain(positions.size());
+  for (std::size_t k = 0; k < positions.size(); ++k) {
+    positions[k] = {coord(rng), coord(rng), coord(rng)};
+    chain[k] = static_cast<std::int32_t>(k / 400);
+  }
+  const auto contacts = find_native_contacts(positions, chain, 8.0, 1.0);
+  std::vector<std::pair<int, int>> brute;
+  for (std::size_t i = 0; i < positions.size(); ++i)
+    for (std::size_t j = i + 1; j < positions.size(); ++j)
+      if ((chain[i] != chain[j] || j - i > 2) && norm(positions[j] - positions[i]) < 8.0)
+        brute.emplace_back(static_cast<int>(i), static_cast<int>(j));
+  ASSERT_EQ(contacts.size(), brute.size());
+  for (std::size_t k = 0; k < brute.size(); ++k) {
+    EXPECT_EQ(contacts[k].i, brute[k].first);
+    EXPECT_EQ(contacts[k].j, brute[k].second);
+  }
+}
+
+TEST(IoCaModel, NativeContactsOfHundredThousandBeadsTakeSeconds) {
+  // Protein density: about one residue per 120 Å^3.
+  const std::size_t n = 100000;
+  const double side = std::cbrt(120.0 * n);
+  std::mt19937 rng(3);
+  std::uniform_real_distribution<double> coord(0.0, side);
+  std::vector<Vec3d> positions(n);
+  for (auto& p : positions) p = {coord(rng), coord(rng), coord(rng)};
+  positions[n - 1] = {1e6, -1e6, 5e5};  // a far outlier must not blow up memory
+  std::vector<std::int32_t> chain(n, 0);
+  const auto start = std::chrono::steady_clock::now();
+  const auto contacts = find_native_contacts(positions, chain, 8.0, 1.0);
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  EXPECT_GT(contacts.size(), n);
+  EXPECT_LT(seconds, 10.0);
+}
+
+}  // namespace
+}  // namespace ermak

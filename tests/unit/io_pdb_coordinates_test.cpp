@@ -1,0 +1,164 @@
+// io/pdb_coordinates: coarse-grained PDB read (fixed columns) and written so that
+// columns never shift, also past 99999 atoms.
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "ermak/core/error.h"
+#include "ermak/io/pdb_coordinates.h"
+#include "ermak/io/sopgpu_top.h"
+#include "support/test_paths.h"
+
+namespace ermak {
+namespace {
+
+std::vector<std::string> lines_of(const std::filesystem::path& file) {
+  std::ifstream in(file);
+  std::vector<std::string> lines;
+  for (std::string line; std::getline(in, line);) lines.push_back(line);
+  return lines;
+}
+
+Topology chain_of(int n) {
+  Topology top;
+  top.beads.resize(n);
+  for (int b = 0; b < n; ++b) {
+    top.beads[b].residue_number = b + 1;
+    top.beads[b].chain_id = b < n / 2 ? "A1" : "B92";
+  }
+  return top;
+}
+
+TEST(IoPdbCoordinates, ReadsSopGpuCoarseGrainedPdb) {
+  const auto ww = read_pdb_coordinates(test::shared_data() / "sopgpu/ww/reference/ww_cg.pdb");
+  ASSERT_EQ(ww.size(), 34u);
+  EXPECT_DOUBLE_EQ(ww[0].x, 45.525);
+  EXPECT_DOUBLE_EQ(ww[0].y, 13.073);
+  EXPECT_DOUBLE_EQ(ww[0].z, 52.268);
+  const auto pf8 = read_pdb_coordinates(test::shared_data() / "sopgpu/pf8/PF8_sop.pdb");
+  ASSERT_EQ(pf8.size(), 6928u);
+  EXPECT_DOUBLE_EQ(pf8.back().z, -323.617);  // z glued to y: "-2.202-323.617"
+}
+
+TEST(IoPdbCoordinates, Hybrid36) {
+  EXPECT_EQ(hybrid36(1, 5), "    1");
+  EXPECT_EQ(hybrid36(99999, 5), "99999");
+  EXPECT_EQ(hybrid36(100000, 5), "A0000");
+  EXPECT_EQ(hybrid36(100001, 5), "A0001");
+  EXPECT_EQ(hybrid36(100000 + 26L * 36 * 36 * 36 * 36, 5), "a0000");
+  EXPECT_EQ(hybrid36(9999, 4), "9999");
+  EXPECT_EQ(hybrid36(10000, 4), "A000");
+  EXPECT_EQ(hybrid36(-5, 4), "  -5");
+  EXPECT_EQ(hybrid36(-12345, 4), "-999");
+}
+
+TEST(IoPdbCoordinates, WriteThenReadBack) {
+  Topology top = read_sopgpu_top(test::shared_data() / "sopgpu/ww/reference/ww.top");
+  top.beads[3].chain_id = "LONGNAME";
+  top.beads[4].insertion_code = 'B';
+  const auto cg = read_pdb_coordinates(test::shared_data() / "sopgpu/ww/reference/ww_cg.pdb");
+  std::vector<float> x, y, z;
+  for (const Vec3d& p : cg) {
+    x.push_back(static_cast<float>(p.x));
+    y.push_back(static_cast<float>(p.y));
+    z.push_back(static_cast<float>(p.z));
+  }
+  x[5] = -12345.678f;  // does not fit %8.3f: fewer decimals, same columns
+  const auto file = test::fresh_directory("io-pdb-write") / "ww.pdb";
+  write_pdb(file, top, x.data(), y.data(), z.data(), "ermak test\nsecond line");
+  const auto back = read_pdb_coordinates(file);
+  ASSERT_EQ(back.size(), 34u);
+  for (int b = 0; b < 34; ++b) {
+    EXPECT_NEAR(back[b].x, x[b], b == 5 ? 0.05 : 1e-3);
+    EXPECT_NEAR(back[b].y, y[b], 1e-3);
+    EXPECT_NEAR(back[b].z, z[b], 1e-3);
+  }
+  const auto lines = lines_of(file);
+  EXPECT_EQ(lines[0], "REMARK   ermak test");
+  EXPECT_EQ(lines[1], "REMARK   second line");
+  const std::string& atom0 = lines[2];
+  EXPECT_EQ(atom0.substr(0, 30), "ATOM      1  CA  LYS A   6    ");
+  EXPECT_EQ(atom0.substr(54, 12), "  1.00 43.76");
+  EXPECT_EQ(atom0.substr(72, 4), "A   ");
+  EXPECT_EQ(lines[5][21], 'L');
+  EXPECT_EQ(lines[5].substr(72, 4), "LONG");
+  EXPECT_EQ(lines[6][26], 'B');
+  EXPECT_EQ(lines[7].substr(30, 8), "-12345.7");
+  for (std::size_t k = 2; k < 36; ++k) EXPECT_EQ(lines[k].size(), 76u) << lines[k];
+  EXPECT_EQ(lines.back(), "END");
+}
+
+TEST(IoPdbCoordinates, MoreThan99999AtomsKeepColumns) {
+  const int n = 100005;
+  const Topology top = chain_of(n);
+  std::vector<float> x(n), y(n), z(n);
+  for (int b = 0; b < n; ++b) {
+    x[b] = 0.01f * b;
+    y[b] = -1.5f;
+    z[b] = 2.0f;
+  }
+  const auto file = test::fresh_directory("io-pdb-big") / "big.pdb";
+  write_pdb(file, top, x.data(), y.data(), z.data());
+  const auto lines = lines_of(file);
+  ASSERT_EQ(lines.size(), static_cast<std::size_t>(n + 1));
+  for (int b = 0; b < n; ++b) ASSERT_EQ(lines[b].size(), 76u) << b;
+  EXPECT_EQ(lines[99998].substr(6, 5), "99999");
+  EXPECT_EQ(lines[99999].substr(6, 5), "A0000");
+  EXPECT_EQ(lines[9998].substr(22, 4), "9999");
+  EXPECT_EQ(lines[9999].substr(22, 4), "A000");  // residue 10000
+  const auto back = read_pdb_coordinates(file);
+  ASSERT_EQ(back.size(), static_cast<std::size_t>(n));
+  EXPECT_NEAR(back[n - 1].x, x[n - 1], 1e-3);
+}
+
+// VMD and MDAnalysis read what we write: checked with MDAnalysis where Python has it.
+TEST(IoPdbCoordinates, MdanalysisReadsWrittenPdb) {
+  const int n = 100002;
+  const Topology top = chain_of(n);
+  std::vector<float> x(n, 1.0f), y(n, 2.0f), z(n, 3.0f);
+  x[n - 1] = 7.25f;
+  const auto dir = test::fresh_directory("io-pdb-mda");
+  write_pdb(dir / "big.pdb", top, x.data(), y.data(), z.data());
+  std::string output;
+  const std::string script =
+      "import warnings; warnings.simplefilter('ignore')\n"
+      "try:\n  import MDAnalysis as mda\nexcept ImportError:\n  print('SKIP'); raise SystemExit\n"
+      "u = mda.Universe('" + (dir / "big.pdb").string() + "')\n"
+      "print(len(u.atoms), len(u.segments), u.atoms[-1].position[0], u.atoms[-1].segid, u.atoms[0].resname)\n";
+  std::ofstream(dir / "check.py") << script;
+  ASSERT_EQ(test::run_command(test::python() + " " + (dir / "check.py").string(), &output), 0) << output;
+  if (output.find("SKIP") != std::string::npos) GTEST_SKIP() << "MDAnalysis not installed";
+  EXPECT_NE(output.find("100002 2 7.25 B92 GLY"), std::string::npos) << output;
+}
+
+TEST(IoPdbCoordinates, ErrorsNameFileAndLine) {
+  const auto dir = test::fresh_directory("io-pdb-errors");
+  const std::string good = "ATOM      1  CA  LYS A   6      45.525  13.073  52.268  1.00 43.76\n";
+  auto message = [&](const std::string& text) {
+    std::ofstream(dir / "c.pdb") << text;
+    try {
+      read_pdb_coordinates(dir / "c.pdb");
+    } catch (const Error& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  EXPECT_NE(message("REMARK x\n" + good + good.substr(0, 45)).find("c.pdb:3: coordinates:"), std::string::npos);
+  std::string bad = good;
+  bad[50] = '?';
+  EXPECT_NE(message(good + bad).find("c.pdb:2: z:"), std::string::npos) << message(good + bad);
+  EXPECT_NE(message("REMARK only\nEND\n").find("no ATOM"), std::string::npos);
+  // Only the first model.
+  EXPECT_EQ(message("MODEL 1\n" + good + "ENDMDL\nMODEL 2\n" + bad), "no error");
+  try {
+    read_pdb_coordinates(dir / "absent.pdb");
+    ADD_FAILURE();
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("absent.pdb"), std::string::npos);
+  }
+}
+
+}  // namespace
+}  // namespace ermak

@@ -1,0 +1,192 @@
+// io/tsv_writer: header and number formatting, resume by truncate + append, refusals.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "ermak/core/error.h"
+#include "ermak/io/tsv_writer.h"
+#include "support/test_paths.h"
+
+namespace ermak {
+namespace {
+
+std::string read_text(const std::filesystem::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+std::string printf_g8(double v) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.8g", v);
+  return buf;
+}
+
+const std::vector<std::string> kColumns = {"step", "time[ns]", "energy[kcal/mol]"};
+
+void write_row(TsvWriter& w, int k) {
+  const double rest[] = {0.125 * k, -12.3456789 + k};
+  w.row(std::int64_t(1000) * k, rest);
+}
+
+TEST(OutputTsv, HeaderAndRowsFormattedLikePrintf) {
+  const auto path = test::fresh_directory("output-tsv-format") / "series.tsv";
+  {
+    TsvWriter w = TsvWriter::create(path, kColumns, false);
+    EXPECT_EQ(w.columns(), kColumns);
+    const double rest[] = {1.5e-5, -12.3456789};
+    w.row(123456789012345, rest);
+    const double all[] = {1e22, 0.1, std::numeric_limits<double>::quiet_NaN()};
+    w.row(all);
+    w.flush();
+    EXPECT_EQ(w.bytes_written(), std::filesystem::file_size(path));
+  }
+  EXPECT_EQ(read_text(path),
+            "# step\ttime[ns]\tenergy[kcal/mol]\n"
+            "123456789012345\t1.5e-05\t-12.345679\n"
+            "1e+22\t0.1\tnan\n");
+  // The formatting is printf's %.8g for ordinary values.
+  const double values[] = {0.0,  -0.0,    1.0,        1.0 / 3.0, 123456789.0, 1e-300,
+                           1e300, 2.5e-7, 99999999.5, -4.2e15,   6.02214076e23};
+  const auto path2 = test::fresh_directory("output-tsv-printf") / "v.tsv";
+  {
+    TsvWriter w = TsvWriter::create(path2, {"v[1]"}, false);
+    for (double v : values) w.row(std::span<const double>(&v, 1));
+  }
+  std::string expected = "# v[1]\n";
+  for (double v : values) expected += printf_g8(v) + "\n";
+  EXPECT_EQ(read_text(path2), expected);
+}
+
+TEST(OutputTsv, BufferedRowsReachTheFileOnFlushMoveAndDestruction) {
+  const auto dir = test::fresh_directory("output-tsv-buffer");
+  const auto path = dir / "s.tsv";
+  {
+    TsvWriter w = TsvWriter::create(path, kColumns, false);
+    for (int k = 0; k < 10; ++k) write_row(w, k);
+    EXPECT_LE(std::filesystem::file_size(path), w.bytes_written());
+    w.flush();
+    const std::string text = read_text(path);
+    EXPECT_EQ(text.size(), w.bytes_written());
+    EXPECT_EQ(std::count(text.begin(), text.end(), '\n'), 11);
+    write_row(w, 10);
+    w.sync();
+    EXPECT_EQ(std::filesystem::file_size(path), w.bytes_written());
+
+    // Moving a writer moves its buffered rows with it; none is lost or written twice.
+    write_row(w, 11);
+    std::vector<TsvWriter> writers;
+    writers.push_back(std::move(w));
+    write_row(writers.back(), 12);
+  }  // destruction writes out the rest
+  const std::string text = read_text(path);
+  EXPECT_EQ(std::count(text.begin(), text.end(), '\n'), 14);
+  {
+    const auto path2 = dir / "t.tsv";
+    {
+      TsvWriter w = TsvWriter::create(path2, kColumns, false);
+      for (int k = 0; k < 13; ++k) write_row(w, k);
+    }
+    EXPECT_EQ(read_text(path2), text);
+  }
+}
+
+TEST(OutputTsv, AppendAfterTruncateEqualsUninterruptedWrite) {
+  const auto dir = test::fresh_directory("output-tsv-append");
+  {
+    TsvWriter w = TsvWriter::create(dir / "straight.tsv", kColumns, false);
+    for (int k = 0; k < 8; ++k) write_row(w, k);
+  }
+  std::uint64_t offset = 0;
+  {
+    TsvWriter w = TsvWriter::create(dir / "resumed.tsv", kColumns, false);
+    for (int k = 0; k < 5; ++k) write_row(w, k);
+    w.flush();
+    offset = w.bytes_written();
+    write_row(w, 5);
+    write_row(w, 42);  // rows after the checkpoint, to be discarded
+  }
+  {
+    TsvWriter w = TsvWriter::append(dir / "resumed.tsv", offset, kColumns);
+    EXPECT_EQ(w.columns(), kColumns);
+    EXPECT_EQ(w.bytes_written(), offset);
+    for (int k = 5; k < 8; ++k) write_row(w, k);
+  }
+  EXPECT_EQ(read_text(dir / "straight.tsv"), read_text(dir / "resumed.tsv"));
+
+  // Without expected columns the header is still read back.
+  TsvWriter w = TsvWriter::append(dir / "resumed.tsv", offset);
+  EXPECT_EQ(w.columns(), kColumns);
+}
+
+TEST(OutputTsv, AppendRejectsWrongHeaderAndOffsets) {
+  const auto dir = test::fresh_directory("output-tsv-append-errors");
+  const auto path = dir / "s.tsv";
+  std::uint64_t size = 0;
+  {
+    TsvWriter w = TsvWriter::create(path, kColumns, false);
+    write_row(w, 1);
+    write_row(w, 2);
+    w.flush();
+    size = w.bytes_written();
+  }
+  auto message = [&](auto&& f) -> std::string {
+    try {
+      f();
+    } catch (const Error& e) {
+      EXPECT_EQ(e.file(), path.string());
+      return e.what();
+    }
+    ADD_FAILURE() << "no error";
+    return {};
+  };
+  const std::vector<std::string> other = {"step", "time[ps]", "energy[kcal/mol]"};
+  EXPECT_NE(message([&] { TsvWriter::append(path, size, other); }).find("does not match"),
+            std::string::npos);
+  EXPECT_NE(message([&] { TsvWriter::append(path, size - 3, kColumns); }).find("end of a line"),
+            std::string::npos);
+  EXPECT_NE(message([&] { TsvWriter::append(path, size + 10, kColumns); }).find("shorter"),
+            std::string::npos);
+  EXPECT_NE(message([&] { TsvWriter::append(path, 4, kColumns); }).find("header"),
+            std::string::npos);
+  EXPECT_EQ(std::filesystem::file_size(path), size);  // failed attempts cut nothing
+
+  // Truncating right after the header keeps only the header.
+  {
+    TsvWriter w = TsvWriter::append(path, std::string("# step\ttime[ns]\tenergy[kcal/mol]\n").size());
+  }
+  EXPECT_EQ(read_text(path), "# step\ttime[ns]\tenergy[kcal/mol]\n");
+}
+
+TEST(OutputTsv, RefusesToOverwriteAndBadColumns) {
+  const auto dir = test::fresh_directory("output-tsv-refuse");
+  const auto path = dir / "s.tsv";
+  std::ofstream(path) << "precious\n";
+  try {
+    TsvWriter::create(path, kColumns, false);
+    FAIL() << "no error";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.file(), path.string());
+    EXPECT_NE(std::string(e.what()).find("exists"), std::string::npos);
+  }
+  EXPECT_EQ(read_text(path), "precious\n");
+  { TsvWriter w = TsvWriter::create(path, kColumns, true); }
+  EXPECT_EQ(read_text(path), "# step\ttime[ns]\tenergy[kcal/mol]\n");
+
+  EXPECT_THROW(TsvWriter::create(dir / "a.tsv", {}, false), Error);
+  EXPECT_THROW(TsvWriter::create(dir / "b.tsv", {"time\t[ns]"}, false), Error);
+  TsvWriter w = TsvWriter::create(dir / "c.tsv", kColumns, false);
+  const double two[] = {1.0, 2.0};
+  EXPECT_THROW(w.row(two), Error);             // 2 values for 3 columns
+  EXPECT_THROW(w.row(1, std::span<const double>(two, 1)), Error);
+}
+
+}  // namespace
+}  // namespace ermak
