@@ -36,7 +36,12 @@ std::string replica_dir_name(std::int32_t r) {
   return buffer;
 }
 
-std::shared_ptr<spdlog::logger> make_logger(const fs::path& log_file, bool quiet, bool append) {
+struct RunLog {
+  std::shared_ptr<spdlog::logger> both;       // run log and console
+  std::shared_ptr<spdlog::logger> file_only;  // run log only (long dumps)
+};
+
+RunLog make_logger(const fs::path& log_file, bool quiet, bool append) {
   std::vector<spdlog::sink_ptr> sinks;
   auto file_sink = std::make_shared<spdlog::sinks::basic_file_sink_mt>(log_file.string(), !append);
   file_sink->set_pattern("[%Y-%m-%d %H:%M:%S] %v");
@@ -46,9 +51,12 @@ std::shared_ptr<spdlog::logger> make_logger(const fs::path& log_file, bool quiet
     console->set_pattern("%v");
     sinks.push_back(console);
   }
-  auto logger = std::make_shared<spdlog::logger>("run", sinks.begin(), sinks.end());
-  logger->flush_on(spdlog::level::info);
-  return logger;
+  RunLog log;
+  log.both = std::make_shared<spdlog::logger>("run", sinks.begin(), sinks.end());
+  log.both->flush_on(spdlog::level::info);
+  log.file_only = std::make_shared<spdlog::logger>("run-file", file_sink);
+  log.file_only->flush_on(spdlog::level::info);
+  return log;
 }
 
 // Files of a run that must not be overwritten silently.
@@ -108,7 +116,8 @@ RunSummary run_simulation(const RunSpec& spec, const RunOptions& options) {
                 "already holds a run; pass --force to overwrite it or --resume to continue it");
   }
   fs::create_directories(out);
-  auto log = make_logger(out / "run.log", options.quiet, options.resume);
+  RunLog run_log = make_logger(out / "run.log", options.quiet, options.resume);
+  auto& log = run_log.both;
 
   LoadedSystem system = load_system(spec.input, spec.model_build);
   const Topology& topology = system.topology;
@@ -125,7 +134,8 @@ RunSummary run_simulation(const RunSpec& spec, const RunOptions& options) {
             spec.config_path.string());
   log->info("model: {} beads, {} bonds, {} native contacts, {} replicas", n, topology.bonds.size(),
             topology.native_contacts.size(), replicas);
-  log->info("resolved configuration:\n{}", spec.resolved_toml);
+  run_log.file_only->info("resolved configuration:\n{}", spec.resolved_toml);
+  log->info("resolved configuration written to {}", (out / "run.log").string());
 
   EngineSetup setup;
   setup.topology = &topology;
@@ -296,7 +306,6 @@ RunSummary run_simulation(const RunSpec& spec, const RunOptions& options) {
             summary.steps_per_second * double(n) * replicas, stats.neighbor_rebuilds);
   log->info("outputs: {}/ (model.psf, model.pdb, replica_NNN/energies.tsv, trajectory.dcd, final.pdb)",
             fs::absolute(out).string());
-  spdlog::drop("run");
   return summary;
 }
 

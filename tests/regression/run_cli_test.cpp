@@ -1,0 +1,165 @@
+// End-to-end tests of `ermak run`: outputs, resume bit for bit, thread independence,
+// refusing to overwrite, and clear errors for bad input (issue 2).
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include "support/test_paths.h"
+
+namespace fs = std::filesystem;
+using ermak::test::run_command;
+
+namespace {
+
+std::string read_file(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+// A WW-domain run from SOP-GPU's topology: small and fast.
+fs::path write_config(const fs::path& dir, const std::string& extra = "") {
+  const auto ww = ermak::test::shared_data() / "sopgpu/ww/reference";
+  std::ofstream c(dir / "run.toml");
+  c << "[input]\ntopology = \"" << (ww / "ww.top").string() << "\"\ncoordinates = \""
+    << (ww / "ww_cg.pdb").string() << "\"\n"
+    << "[run]\nreplicas = 3\nsteps = 4000\nseed = 99\n"
+    << "[output]\ndirectory = \"out\"\nenergy_every = 500\ntrajectory_every = 1000\ncheckpoint_every = 1000\n"
+    << extra;
+  return dir / "run.toml";
+}
+
+std::string run_ermak(const std::string& args, int* status) {
+  std::string output;
+  *status = run_command(ermak::test::ermak_binary().string() + " " + args, &output);
+  return output;
+}
+
+}  // namespace
+
+TEST(RunCli, WritesEveryOutputWithUnitsInHeaders) {
+  const auto dir = ermak::test::fresh_directory("run-outputs");
+  int status = 0;
+  const std::string out = run_ermak("run --quiet " + write_config(dir).string(), &status);
+  ASSERT_EQ(status, 0) << out;
+  for (const char* f : {"model.psf", "model.pdb", "model.etop", "run.log", "checkpoint.ckpt",
+                        "replica_000/energies.tsv", "replica_002/trajectory.dcd", "replica_001/final.pdb"})
+    EXPECT_TRUE(fs::exists(dir / "out" / f)) << f;
+  const std::string tsv = read_file(dir / "out/replica_000/energies.tsv");
+  EXPECT_EQ(tsv.rfind("# step\ttime[ns]\tT[K]\tU_FENE[kcal/mol]\tU_native[kcal/mol]\tU_repulsive[kcal/mol]\t"
+                      "U_total[kcal/mol]\tQ\tRg[A]\tend_to_end[A]\n", 0), 0u) << tsv.substr(0, 200);
+  // Rows at steps 0, 500, …, 4000.
+  std::istringstream lines(tsv);
+  std::string line;
+  int rows = 0;
+  while (std::getline(lines, line)) rows += line.empty() || line[0] == '#' ? 0 : 1;
+  EXPECT_EQ(rows, 9);
+  const std::string log = read_file(dir / "out/run.log");
+  EXPECT_NE(log.find("[run]"), std::string::npos) << "the resolved configuration is echoed into the log";
+  EXPECT_NE(log.find("seed = 99"), std::string::npos);
+}
+
+TEST(RunCli, ResumeContinuesBitForBit) {
+  const auto whole = ermak::test::fresh_directory("run-whole");
+  const auto split = ermak::test::fresh_directory("run-split");
+  int status = 0;
+  ASSERT_EQ((run_ermak("run --quiet " + write_config(whole).string(), &status), status), 0);
+  // Stop at 2000, then resume to 4000 (the run length is the only key that may change).
+  std::string out = run_ermak("run --quiet " + write_config(split).string() + " --set run.steps=2000", &status);
+  ASSERT_EQ(status, 0) << out;
+  // A crash after the checkpoint leaves extra output; resume must cut it away.
+  { std::ofstream junk(split / "out/replica_001/energies.tsv", std::ios::app); junk << "12345\tjunk\n"; }
+  out = run_ermak("run --quiet --resume " + write_config(split).string(), &status);
+  ASSERT_EQ(status, 0) << out;
+  for (const char* f : {"replica_000/energies.tsv", "replica_001/energies.tsv", "replica_002/trajectory.dcd",
+                        "replica_000/final.pdb", "replica_002/final.pdb"})
+    EXPECT_EQ(read_file(whole / "out" / f), read_file(split / "out" / f)) << f;
+}
+
+TEST(RunCli, ResumeRefusesAChangedConfiguration) {
+  const auto dir = ermak::test::fresh_directory("run-changed");
+  int status = 0;
+  ASSERT_EQ((run_ermak("run --quiet " + write_config(dir).string() + " --set run.steps=1000", &status), status), 0);
+  const std::string out = run_ermak("run --quiet --resume " + write_config(dir).string() + " --set run.seed=5", &status);
+  EXPECT_NE(status, 0);
+  EXPECT_NE(out.find("configuration differs"), std::string::npos) << out;
+}
+
+TEST(RunCli, SameSeedSameTrajectoryWithOneOrTwoThreads) {
+  const auto one = ermak::test::fresh_directory("run-threads-1");
+  const auto two = ermak::test::fresh_directory("run-threads-2");
+  int status = 0;
+  ASSERT_EQ((run_ermak("run --quiet " + write_config(one).string() + " --set run.threads=1", &status), status), 0);
+  ASSERT_EQ((run_ermak("run --quiet " + write_config(two).string() + " --set run.threads=2", &status), status), 0);
+  EXPECT_EQ(read_file(one / "out/replica_002/trajectory.dcd"), read_file(two / "out/replica_002/trajectory.dcd"));
+  EXPECT_EQ(read_file(one / "out/replica_000/energies.tsv"), read_file(two / "out/replica_000/energies.tsv"));
+}
+
+TEST(RunCli, RefusesToOverwriteWithoutForce) {
+  const auto dir = ermak::test::fresh_directory("run-overwrite");
+  int status = 0;
+  const auto config = write_config(dir).string() + " --set run.steps=100";
+  ASSERT_EQ((run_ermak("run --quiet " + config, &status), status), 0);
+  const std::string before = read_file(dir / "out/replica_000/energies.tsv");
+  const std::string out = run_ermak("run --quiet " + config, &status);
+  EXPECT_NE(status, 0);
+  EXPECT_NE(out.find("--force"), std::string::npos) << out;
+  EXPECT_EQ(read_file(dir / "out/replica_000/energies.tsv"), before) << "nothing was touched";
+  EXPECT_EQ((run_ermak("run --quiet --force " + config, &status), status), 0);
+}
+
+TEST(RunCli, LastTrajectoryFrameReadByMdanalysisEqualsFinalCoordinates) {
+  const auto dir = ermak::test::fresh_directory("run-mdanalysis");
+  int status = 0;
+  ASSERT_EQ((run_ermak("run --quiet " + write_config(dir).string(), &status), status), 0);
+  const fs::path out = dir / "out";
+  const std::string script =
+      "import MDAnalysis as mda, numpy as np\n"
+      "u = mda.Universe('" + (out / "model.psf").string() + "', '" + (out / "replica_001/trajectory.dcd").string() + "')\n"
+      "f = mda.Universe('" + (out / "replica_001/final.pdb").string() + "')\n"
+      "assert len(u.trajectory) == 5, len(u.trajectory)\n"
+      "u.trajectory[-1]\n"
+      "d = np.abs(u.atoms.positions - f.atoms.positions).max()\n"
+      "assert d < 6e-4, d\n"
+      "print('ok', d)\n";
+  { std::ofstream py(dir / "check.py"); py << script; }
+  std::string output;
+  EXPECT_EQ(run_command(ermak::test::python() + " " + (dir / "check.py").string(), &output), 0) << output;
+}
+
+struct BadInputCase {
+  const char* name;
+  std::string config_text;       // appended to a valid [output] section
+  std::string expected_in_message;
+};
+
+TEST(RunCli, BadInputsGiveClearErrorsAndNonZeroExit) {
+  const auto dir = ermak::test::fresh_directory("run-bad");
+  { std::ofstream t(dir / "truncated.pdb");
+    t << "ATOM      1  N   MET A   1      27.340  24.430   2.614  1.00  9.67           N\n"
+         "ATOM      2  CA  MET A   1      26.266  25.413   2.842  1.00 10.38           C\n"
+         "ATOM      3  C   MET A   1      26.913  26.6"; }
+  { std::ofstream t(dir / "no_ca.pdb");
+    t << "ATOM      1  N   MET A   1      27.340  24.430   2.614  1.00  9.67           N\n"
+         "ATOM      2  C   MET A   1      26.913  26.639   3.531  1.00  9.62           C\nEND\n"; }
+  const std::string ubq = "/usr/share/freesasa/test-data/1ubq.pdb";
+  const std::vector<BadInputCase> cases = {
+      {"truncated pdb", "[input]\nstructure = \"truncated.pdb\"\n", "truncated.pdb"},
+      {"no C-alpha", "[input]\nstructure = \"no_ca.pdb\"\n", "no_ca.pdb"},
+      {"missing file", "[input]\nstructure = \"absent.pdb\"\n", "absent.pdb"},
+      {"unknown key", "[input]\nstructure = \"" + ubq + "\"\n[run]\nstepz = 10\n", "run.stepz"},
+      {"negative timestep", "[input]\nstructure = \"" + ubq + "\"\n[run]\ntimestep_ps = -1.0\n", "run.timestep_ps"},
+      {"fixed bead out of range", "[input]\nstructure = \"" + ubq + "\"\n[fixed]\nbeads = [500]\n", "fixed.beads"},
+  };
+  for (const auto& c : cases) {
+    { std::ofstream cfg(dir / "bad.toml"); cfg << c.config_text << "[output]\ndirectory = \"out-bad\"\n"; }
+    int status = 0;
+    const std::string out = run_ermak("run --quiet --force " + (dir / "bad.toml").string(), &status);
+    EXPECT_EQ(status, 1) << c.name << ": " << out;
+    EXPECT_NE(out.find("error"), std::string::npos) << c.name << ": " << out;
+    EXPECT_NE(out.find(c.expected_in_message), std::string::npos) << c.name << ": " << out;
+  }
+}
