@@ -10,7 +10,10 @@
 #include "ermak/model/force_field.h"
 #include "ermak/model/state.h"
 #include "ermak/model/topology.h"
+#include "ermak/protocol/external_force.h"
 #include "ermak/protocol/harmonic_tether.h"
+#include "ermak/protocol/indentation.h"
+#include "ermak/protocol/plane_tether.h"
 #include "ermak/protocol/temperature_schedule.h"
 
 namespace ermak {
@@ -33,7 +36,13 @@ struct EngineSetup {
   std::uint64_t seed = 1;
   std::int32_t replicas = 1;
   std::vector<std::int32_t> fixed_beads;
-  std::vector<HarmonicTether> tethers;  // same for every replica
+  // Protocols (docs/protocols.md): data that every backend evaluates with physics/.
+  std::vector<HarmonicTether> tethers;       // cantilever springs, restraints
+  std::vector<ExternalForce> external_forces;  // force clamp, magnitude from force_schedule
+  ForceSchedule force_schedule;
+  std::vector<PlaneTether> plane_tethers;
+  std::int32_t plane_groups = 0;             // number of distinct PlaneTether::group values
+  Indentation indentation;
   double neighbor_skin_A = 3.0;
   int threads = 0;                      // CPU backend: 0 = all available
 };
@@ -81,6 +90,14 @@ class Engine {
   // Force (kcal/mol/Å) that each tether's spring exerts on its bead at the current
   // positions, replica-major: [replica * tethers + t].
   virtual std::vector<Vec3d> tether_forces() = 0;
+  // Total spring force along each plane's normal, [replica * plane_groups + group].
+  virtual std::vector<double> plane_forces() = 0;
+  // Tip, base and forces of the indentation, one per replica (empty without indentation).
+  virtual std::vector<IndentationStatus> indentation_status() = 0;
+
+  // Dynamic protocol state (tip positions, retraction steps) for checkpoints.
+  virtual std::vector<double> protocol_state() = 0;
+  virtual void restore_protocol_state(const std::vector<double>& state) = 0;
 
   virtual EngineStats stats() const = 0;
 };

@@ -12,6 +12,8 @@
 #include "ermak/core/error.h"
 #include "ermak/physics/harmonic.h"
 #include "ermak/physics/langevin_step.h"
+#include "ermak/physics/plane_tether.h"
+#include "ermak/physics/tip.h"
 #include "ermak/rng/philox_gaussian.h"
 
 namespace ermak {
@@ -64,8 +66,17 @@ class CpuEngine final : public Engine {
       if (b < 0 || b >= n_) throw Error("fixed beads: bead " + std::to_string(b) + " is out of range (0.." + std::to_string(n_ - 1) + ")");
       fixed_[b] = 1;
     }
-    for (const auto& t : setup.tethers)
-      if (t.bead < 0 || t.bead >= n_) throw Error("tether: bead " + std::to_string(t.bead) + " is out of range");
+    auto check_bead = [&](std::int32_t bead, const char* what) {
+      if (bead < 0 || bead >= n_)
+        throw Error(std::string(what) + ": bead " + std::to_string(bead) + " is out of range (0.." +
+                    std::to_string(n_ - 1) + ")");
+    };
+    for (const auto& t : setup.tethers) check_bead(t.bead, "pulling");
+    for (const auto& f : setup.external_forces) check_bead(f.bead, "force clamp");
+    for (const auto& t : setup.plane_tethers) check_bead(t.bead, "plane pulling");
+    tip_.assign(setup.replicas, setup.indentation.tip_start_A);
+    turnaround_.assign(setup.replicas, -1);
+    tip_molecule_force_.assign(setup.replicas, Vec3d{});
     threads_ = setup.threads > 0 ? setup.threads : omp_get_max_threads();
     workspaces_.resize(threads_);
     fene_ = {setup.sop.fene_k_kcal_per_mol_A2, setup.sop.fene_R0_A};
@@ -74,6 +85,8 @@ class CpuEngine final : public Engine {
                   setup.sop.pair_cutoff_A * setup.sop.pair_cutoff_A};
     list_cutoff_A_ = float(setup.sop.pair_cutoff_A + setup.neighbor_skin_A);
     half_skin2_ = float(0.25 * setup.neighbor_skin_A * setup.neighbor_skin_A);
+    // Surface beads beyond 4σ contribute < 2.5e-4 ε: ignored (docs/protocols.md#indentation).
+    surface_cutoff_A_ = 4.0 * setup.indentation.surface.wall.sigma;
   }
 
   std::string name() const override { return "cpu"; }
@@ -131,11 +144,64 @@ class CpuEngine final : public Engine {
     out.reserve(std::size_t(setup_.replicas) * setup_.tethers.size());
     for (std::int32_t r = 0; r < setup_.replicas; ++r)
       for (const auto& t : setup_.tethers) {
+        if (!applies_to(t.replica, r)) continue;
         const Vec3d anchor = tether_anchor_at(t, state_.step, setup_.langevin.timestep_tau);
         const Vec3d p = vec_cast<double>(state_.position(r, t.bead));
         out.push_back(t.spring_kcal_per_mol_A2 * (anchor - p));
       }
     return out;
+  }
+
+  std::vector<double> plane_forces() override {
+    std::vector<double> out(std::size_t(setup_.replicas) * setup_.plane_groups, 0.0);
+    for (std::int32_t r = 0; r < setup_.replicas; ++r)
+      for (const auto& t : setup_.plane_tethers) {
+        if (!applies_to(t.replica, r)) continue;
+        double f = 0, unused = 0;
+        const double coordinate = dot(vec_cast<double>(state_.position(r, t.bead)), t.normal);
+        physics::plane_tether<false>(coordinate, plane_position_at(t, state_.step, setup_.langevin.timestep_tau),
+                                     t.spring_kcal_per_mol_A2, f, unused);
+        out[std::size_t(r) * setup_.plane_groups + t.group] += f;
+      }
+    return out;
+  }
+
+  std::vector<IndentationStatus> indentation_status() override {
+    std::vector<IndentationStatus> out;
+    if (!setup_.indentation.enabled) return out;
+    Workspace& w = workspaces_[0];
+    for (std::int32_t r = 0; r < setup_.replicas; ++r) {
+      ensure_list(r, w);
+      total_forces<false>(r, state_.step, w);  // refreshes the molecule's force on the tip
+      IndentationStatus st;
+      st.travel_A = indentation_travel_A(setup_.indentation, state_.step, turnaround_[r], setup_.langevin.timestep_tau);
+      st.base_A = base_position(r, state_.step);
+      st.tip_A = tip_[r];
+      st.spring_force = setup_.indentation.spring_kcal_per_mol_A2 * (st.base_A - tip_[r]);
+      st.molecule_force = tip_molecule_force_[r];
+      st.turnaround_step = turnaround_[r];
+      out.push_back(st);
+    }
+    return out;
+  }
+
+  std::vector<double> protocol_state() override {
+    std::vector<double> out;
+    for (std::int32_t r = 0; r < setup_.replicas; ++r) {
+      out.push_back(tip_[r].x); out.push_back(tip_[r].y); out.push_back(tip_[r].z);
+      out.push_back(double(turnaround_[r]));
+    }
+    return out;
+  }
+
+  void restore_protocol_state(const std::vector<double>& st) override {
+    if (st.size() != std::size_t(setup_.replicas) * 4)
+      throw Error("checkpoint: protocol state has " + std::to_string(st.size()) + " values, expected " +
+                  std::to_string(setup_.replicas * 4));
+    for (std::int32_t r = 0; r < setup_.replicas; ++r) {
+      tip_[r] = {st[4 * r], st[4 * r + 1], st[4 * r + 2]};
+      turnaround_[r] = std::int64_t(st[4 * r + 3]);
+    }
   }
 
   MinimizeResult minimize(std::int64_t max_iterations, double force_tolerance,
@@ -249,8 +315,24 @@ class CpuEngine final : public Engine {
                                     natives.end - natives.begin, p, f, e);
     const ReplicaLists& l = lists_[r];
     cpu::add_repulsion_forces<kEnergy>(l.list, l.chunk_rows[c], l.chunk_rows[c + 1], repulsion_, p, f, e);
-    if (c == 0) {
+    if (c == 0) add_protocol_forces<kEnergy>(r, step, p, f, e);
+    return e;
+  }
+
+  // Base of the cantilever (indentation) at `step` in replica r.
+  Vec3d base_position(std::int32_t r, std::int64_t step) const {
+    const Indentation& ind = setup_.indentation;
+    if (ind.move_surface) return ind.base_start_A;
+    return ind.base_start_A + indentation_travel_A(ind, step, turnaround_[r], setup_.langevin.timestep_tau) * ind.direction;
+  }
+
+  // All protocol forces on beads of replica r (docs/protocols.md), into chunk 0's buffer.
+  template <bool kEnergy>
+  void add_protocol_forces(std::int32_t r, std::int64_t step, ConstPositions p, ForceArrays f, EnergyTerms& e) {
+    const double h = setup_.langevin.timestep_tau;
+    {
       for (const auto& t : setup_.tethers) {
+        if (!applies_to(t.replica, r)) continue;
         const Vec3d anchor = tether_anchor_at(t, step, setup_.langevin.timestep_tau);
         const Vec3f pos{p.x[t.bead], p.y[t.bead], p.z[t.bead]};
         // The anchor offset is taken in double before rounding: far-travelled anchors stay exact.
@@ -260,7 +342,111 @@ class CpuEngine final : public Engine {
         if constexpr (kEnergy) e.protocol += tf.energy;
       }
     }
-    return e;
+    if (!setup_.external_forces.empty()) {
+      const double magnitude = setup_.force_schedule.at_step(step);
+      for (const auto& x : setup_.external_forces) {
+        if (!applies_to(x.replica, r)) continue;
+        f.x[x.bead] += float(magnitude * x.direction.x);
+        f.y[x.bead] += float(magnitude * x.direction.y);
+        f.z[x.bead] += float(magnitude * x.direction.z);
+      }
+    }
+    for (const auto& t : setup_.plane_tethers) {
+      if (!applies_to(t.replica, r)) continue;
+      const Vec3d pos{p.x[t.bead], p.y[t.bead], p.z[t.bead]};
+      double along = 0, energy = 0;
+      physics::plane_tether<kEnergy>(dot(pos, t.normal), plane_position_at(t, step, h), t.spring_kcal_per_mol_A2,
+                                     along, energy);
+      f.x[t.bead] += float(along * t.normal.x); f.y[t.bead] += float(along * t.normal.y);
+      f.z[t.bead] += float(along * t.normal.z);
+      if constexpr (kEnergy) e.protocol += energy;
+    }
+    const Indentation& ind = setup_.indentation;
+    if (!ind.enabled) return;
+    // Tip on every bead (O(N) per step); the reaction is the molecule's force on the tip.
+    Vec3d on_tip{};
+    const Vec3d tip = tip_[r];
+    for (std::int32_t i = 0; i < n_; ++i) {
+      const Vec3d d = Vec3d{p.x[i], p.y[i], p.z[i]} - tip;
+      const double dist = norm(d);
+      double energy = 0;
+      const double push = physics::wall_force<kEnergy>(dist, ind.tip, energy);
+      const Vec3d force = (push / dist) * d;
+      f.x[i] += float(force.x); f.y[i] += float(force.y); f.z[i] += float(force.z);
+      on_tip -= force;
+      if constexpr (kEnergy) e.protocol += energy;
+    }
+    tip_molecule_force_[r] = on_tip;
+    if (ind.surface.enabled) add_surface_forces<kEnergy>(r, step, p, f, e);
+  }
+
+  template <bool kEnergy>
+  void add_surface_forces(std::int32_t r, std::int64_t step, ConstPositions p, ForceArrays f, EnergyTerms& e) {
+    const Indentation& ind = setup_.indentation;
+    IndentationSurface surface = ind.surface;
+    if (ind.move_surface)
+      surface.point_A = surface.point_A -
+                        indentation_travel_A(ind, step, turnaround_[r], setup_.langevin.timestep_tau) * ind.direction;
+    for (std::int32_t i = 0; i < n_; ++i) {
+      const Vec3d pos{p.x[i], p.y[i], p.z[i]};
+      Vec3d force{};
+      double energy = 0;
+      if (!surface.discrete) {
+        const double d = dot(pos - surface.point_A, surface.normal);
+        force = physics::wall_force<kEnergy>(d, surface.wall, energy) * surface.normal;
+      } else {
+        // Only surface beads within the cutoff matter: the grid is regular, so visit the
+        // in-plane window around the bead's projection.
+        const double height = dot(pos - surface.point_A, surface.normal);
+        if (std::abs(height) > surface_cutoff_A_) continue;
+        const Vec3d corner = surface_bead_position(surface, 0);
+        const Vec3d along_u = surface_bead_position(surface, 1) - corner;
+        const Vec3d along_w = surface.grid_size > 1 ? surface_bead_position(surface, surface.grid_size) - corner : along_u;
+        const double a = dot(pos - corner, along_u) / (surface.spacing_A * surface.spacing_A);
+        const double b = dot(pos - corner, along_w) / (surface.spacing_A * surface.spacing_A);
+        const std::int32_t reach = std::int32_t(std::ceil(surface_cutoff_A_ / surface.spacing_A));
+        for (std::int32_t gb = std::max(0, std::int32_t(b) - reach); gb <= std::min(surface.grid_size - 1, std::int32_t(b) + reach + 1); ++gb)
+          for (std::int32_t ga = std::max(0, std::int32_t(a) - reach); ga <= std::min(surface.grid_size - 1, std::int32_t(a) + reach + 1); ++ga) {
+            const Vec3d d = pos - surface_bead_position(surface, gb * surface.grid_size + ga);
+            const double dist = norm(d);
+            if (dist > surface_cutoff_A_) continue;
+            double pair_energy = 0;
+            force += (physics::wall_force<kEnergy>(dist, surface.wall, pair_energy) / dist) * d;
+            energy += pair_energy;
+          }
+      }
+      f.x[i] += float(force.x); f.y[i] += float(force.y); f.z[i] += float(force.z);
+      if constexpr (kEnergy) e.protocol += energy;
+    }
+  }
+
+  // The tip's own overdamped step (after the beads'), then the retraction check.
+  void step_tip(std::int32_t r, std::int64_t step) {
+    const Indentation& ind = setup_.indentation;
+    if (!ind.enabled) return;
+    const double h = setup_.langevin.timestep_tau;
+    const double kT = setup_.temperature.at_step(step);
+    const Vec3d base = base_position(r, step);
+    const Vec3d force = tip_molecule_force_[r] + ind.spring_kcal_per_mol_A2 * (base - tip_[r]);
+    const Vec3f g = rng::gaussian3(setup_.seed, rng::Stream::kTipLangevin, std::uint32_t(r), 0u, std::uint64_t(step));
+    Vec3d move = (h / ind.tip_zeta) * force + std::sqrt(2.0 * kT * h / ind.tip_zeta) * vec_cast<double>(g);
+    if (ind.tip_along_direction_only) move = dot(move, ind.direction) * ind.direction;
+    tip_[r] += move;
+    if (turnaround_[r] >= 0) return;
+    const std::int64_t next = step + 1;
+    bool reverse = false;
+    switch (ind.retraction) {
+      case RetractionTrigger::kNone: break;
+      case RetractionTrigger::kDepth:
+        reverse = indentation_travel_A(ind, next, -1, h) >= ind.retract_depth_A;
+        break;
+      case RetractionTrigger::kForce:
+        reverse = ind.spring_kcal_per_mol_A2 * dot(base_position(r, next) - tip_[r], ind.direction) >=
+                  ind.retract_force_kcal_per_mol_A;
+        break;
+      case RetractionTrigger::kStep: reverse = next >= ind.retract_step; break;
+    }
+    if (reverse) turnaround_[r] = next;
   }
 
   // Sums chunk buffers for beads [begin, end) into w.fx/fy/fz in chunk order.
@@ -313,6 +499,7 @@ class CpuEngine final : public Engine {
     total_forces<false>(r, step, w);
     const float max_d2 = integrate(r, step, w, 0, n_);
     if (!(max_d2 <= half_skin2_)) lists_[r].needs_rebuild = true;
+    step_tip(r, step);
   }
 
   void step_replica_parallel(std::int32_t r, std::int64_t step) {
@@ -336,6 +523,7 @@ class CpuEngine final : public Engine {
       max_d2 = (local_max > max_d2 || local_max != local_max) ? local_max : max_d2;
     }
     if (!(max_d2 <= half_skin2_)) lists_[r].needs_rebuild = true;
+    step_tip(r, step);
   }
 
   MinimizeResult minimize_replica(std::int32_t r, std::int64_t max_iterations, double tolerance,
@@ -401,6 +589,10 @@ class CpuEngine final : public Engine {
   float list_cutoff_A_ = 0.0f;
   float half_skin2_ = 0.0f;
   EngineStats stats_;
+  std::vector<Vec3d> tip_;                 // indentation tip per replica
+  std::vector<std::int64_t> turnaround_;   // step at which the base reversed, −1: not yet
+  std::vector<Vec3d> tip_molecule_force_;  // force of the beads on the tip, last evaluation
+  double surface_cutoff_A_ = 0.0;
 };
 
 }  // namespace
