@@ -28,15 +28,21 @@ struct VerletList {
   std::int64_t pair_count() const { return pairs; }
 };
 
+// Scratch of one worker building rows.
+struct RowScratch {
+  std::vector<std::int32_t> exclusion_stamp;
+  std::vector<std::uint8_t> cluster_mask;
+  std::vector<std::int32_t> touched_clusters;
+};
+
 // Reusable scratch memory for builds (cell arrays), one per thread that builds.
 struct CellListScratch {
   std::vector<std::int32_t> cell_of_bead;
   std::vector<std::int32_t> cell_start;   // CSR over cells
   std::vector<std::int32_t> sorted_beads; // bead indices ordered by cell, ascending within a cell
   std::vector<float> sorted_x, sorted_y, sorted_z;
-  std::vector<std::int32_t> exclusion_stamp;
-  std::vector<std::uint8_t> cluster_mask;
-  std::vector<std::int32_t> touched_clusters;
+  std::vector<RowScratch> rows;
+  std::vector<VerletList> partial_lists;
 };
 
 // Builds the list for one replica's positions (SoA, N beads). Output is independent of
@@ -44,5 +50,10 @@ struct CellListScratch {
 void build_verlet_list(const float* x, const float* y, const float* z, std::int32_t bead_count,
                        const ExclusionList& exclusions, float list_cutoff_A,
                        CellListScratch& scratch, VerletList& out);
+
+// The same list built by `threads` OpenMP threads (bit-identical to build_verlet_list).
+void build_verlet_list_parallel(const float* x, const float* y, const float* z, std::int32_t bead_count,
+                                const ExclusionList& exclusions, float list_cutoff_A, int threads,
+                                CellListScratch& scratch, VerletList& out);
 
 }  // namespace ermak

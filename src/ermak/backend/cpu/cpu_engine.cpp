@@ -103,7 +103,10 @@ class CpuEngine final : public Engine {
     if (steps <= 0) return;
     const std::int64_t first_step = state_.step;
     if (replica_parallel()) {
-#pragma omp parallel for num_threads(threads_) schedule(dynamic, 1)
+      // Contiguous blocks of replicas per thread: neighbouring replicas share cache
+      // lines of the state arrays, and interleaving them between threads costs more
+      // than any load imbalance.
+#pragma omp parallel for num_threads(threads_) schedule(static)
       for (std::int32_t r = 0; r < setup_.replicas; ++r) {
         Workspace& w = workspaces_[omp_get_thread_num()];
         for (std::int64_t s = 0; s < steps; ++s) step_replica_serial(r, first_step + s, w);
@@ -278,7 +281,11 @@ class CpuEngine final : public Engine {
 
   void rebuild(std::int32_t r, const float* x, const float* y, const float* z, Workspace& w) {
     ReplicaLists& l = lists_[r];
-    build_verlet_list(x, y, z, n_, exclusions_, list_cutoff_A_, w.cells, l.list);
+    // One replica per thread builds serially; a lone large replica uses all threads.
+    if (replica_parallel() || omp_in_parallel())
+      build_verlet_list(x, y, z, n_, exclusions_, list_cutoff_A_, w.cells, l.list);
+    else
+      build_verlet_list_parallel(x, y, z, n_, exclusions_, list_cutoff_A_, threads_, w.cells, l.list);
     l.ref_x.assign(x, x + n_); l.ref_y.assign(y, y + n_); l.ref_z.assign(z, z + n_);
     // Balance chunks by work (pairs + one per row), deterministic from the list alone.
     l.chunk_rows.assign(chunks_ + 1, n_);
