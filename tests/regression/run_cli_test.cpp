@@ -50,7 +50,8 @@ TEST(RunCli, WritesEveryOutputWithUnitsInHeaders) {
     EXPECT_TRUE(fs::exists(dir / "out" / f)) << f;
   const std::string tsv = read_file(dir / "out/replica_000/energies.tsv");
   EXPECT_EQ(tsv.rfind("# step\ttime[ns]\tT[K]\tU_FENE[kcal/mol]\tU_native[kcal/mol]\tU_repulsive[kcal/mol]\t"
-                      "U_total[kcal/mol]\tQ\tRg[A]\tend_to_end[A]\n", 0), 0u) << tsv.substr(0, 200);
+                      "U_protocol[kcal/mol]\tU_total[kcal/mol]\tQ\tRg[A]\tend_to_end[A]\n", 0), 0u)
+      << tsv.substr(0, 200);
   // Rows at steps 0, 500, …, 4000.
   std::istringstream lines(tsv);
   std::string line;

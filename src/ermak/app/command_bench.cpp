@@ -7,6 +7,7 @@
 #include "bench/standard_systems.h"
 #include "ermak/app/commands.h"
 #include "ermak/core/error.h"
+#include "ermak/rng/rng_benchmark.h"
 #include "ermak/run/simulation.h"
 
 namespace ermak::app {
@@ -52,7 +53,14 @@ Command add_bench_command(CLI::App& app) {
   cmd->add_option("--threads", o->threads, "Comma-separated CPU thread counts (0 = all)")->capture_default_str();
   cmd->add_option("--backend", o->backend, "cpu or cuda")->capture_default_str();
   cmd->add_option("--seconds", o->seconds, "Target timed duration per case")->capture_default_str();
-  return [o]() {
+  auto rng_options = std::make_shared<rng::RngBenchOptions>();
+  cmd->add_flag("--rng", rng_options->enabled, "Benchmark the random number generators instead (docs/rng.md#speed)");
+  cmd->add_option("--rng-sizes", rng_options->sizes, "With --rng: comma-separated oscillator counts")->capture_default_str();
+  cmd->add_option("--rng-generators", rng_options->generators, "With --rng: comma-separated generators, or all")->capture_default_str();
+  cmd->add_option("--rng-seconds", rng_options->seconds, "With --rng: timed duration per case")->capture_default_str();
+  cmd->add_option("--rng-max-state-mb", rng_options->max_state_mb, "With --rng: skip cases with more generator state")->capture_default_str();
+  return [o, rng_options]() {
+    if (rng_options->enabled) return rng::run_rng_benchmark(*rng_options);
     const auto systems = bench::standard_systems();
     std::printf("# ermak bench  (shared data: %s)\n", bench::shared_data_directory().c_str());
     std::printf("%-8s %7s %8s %10s %12s %14s %8s %7s %9s\n", "system", "beads", "replicas", "steps",

@@ -12,5 +12,8 @@ Command add_run_command(CLI::App& app);
 Command add_energy_command(CLI::App& app);
 Command add_bench_command(CLI::App& app);
 Command add_demo_command(CLI::App& app);
+Command add_rng_command(CLI::App& app);
+Command add_topology_command(CLI::App& app);
+Command add_analyze_command(CLI::App& app);
 
 }  // namespace ermak::app

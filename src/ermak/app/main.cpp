@@ -21,6 +21,9 @@ int main(int argc, char** argv) {
   add(ermak::app::add_energy_command);
   add(ermak::app::add_bench_command);
   add(ermak::app::add_demo_command);
+  add(ermak::app::add_rng_command);
+  add(ermak::app::add_topology_command);
+  add(ermak::app::add_analyze_command);
   CLI11_PARSE(app, argc, argv);
   try {
     for (auto& [subcommand, command] : commands)

@@ -45,6 +45,7 @@ struct EngineSetup {
   Indentation indentation;
   double neighbor_skin_A = 3.0;
   int threads = 0;                      // CPU backend: 0 = all available
+  int device = -1;                      // CUDA backend: GPU index, −1 = $ERMAK_CUDA_DEVICE or 0
 };
 
 struct MinimizeResult {

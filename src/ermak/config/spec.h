@@ -4,11 +4,14 @@
 // otherwise; config/toml_config.cpp converts the user's physical units once, here.
 #include <cstdint>
 #include <filesystem>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "ermak/core/vec3.h"
 #include "ermak/model/force_field.h"
+#include "ermak/protocol/external_force.h"
 #include "ermak/protocol/temperature_schedule.h"
 
 namespace ermak {
@@ -46,6 +49,96 @@ struct NeighborSpec {
   double skin_A = 3.0;  // Verlet-list skin; list rebuilt when a bead moves > skin/2
 };
 
+// ---------------------------------------------------------------------------------------
+// Force-spectroscopy protocols (docs/protocols.md). Bead lists and the geometry are kept
+// as the user gave them (directions not normalised, so that the resolved configuration
+// reproduces them exactly); protocol/protocol_setup.h turns them into the engine's data
+// once the run's start positions are known.
+
+// Direction of pulling or of a force clamp: along the end-to-end vector of two beads at
+// the start (per replica), or along a fixed vector.
+struct DirectionSpec {
+  bool end_to_end = true;
+  Vec3d vector{};  // when !end_to_end; non-zero, normalised at resolution
+};
+
+// [pulling]: constant-velocity pulling with a cantilever spring (force ramp).
+struct PullingSpec {
+  bool enabled = false;
+  std::vector<std::int32_t> pulled_beads;
+  double speed_A_per_tau = 0.0;          // cantilever base speed v
+  double spring_kcal_per_mol_A2 = 0.0;   // κ, one spring per pulled bead
+  DirectionSpec direction;
+  std::vector<std::int32_t> ends;        // {} (default) or {first, second}
+  std::int64_t output_every_steps = 0;   // 0: [output] energy_every
+};
+
+// [force_clamp]: a force on every pulled bead (each bead gets the full force, as in
+// SOP-GPU), constant or piecewise linear in the step.
+struct ForceClampSpec {
+  bool enabled = false;
+  std::vector<std::int32_t> pulled_beads;
+  std::vector<ForceSchedulePoint> schedule;  // one point at step 0: constant force
+  bool constant = true;                      // given as force_pN (else schedule)
+  DirectionSpec direction;
+  std::vector<std::int32_t> ends;
+  std::int64_t output_every_steps = 0;
+};
+
+// One [[plane_pulling.plane]].
+struct PlaneSpec {
+  std::vector<std::int32_t> beads;
+  Vec3d normal{};                        // as given; normalised at resolution
+  double speed_A_per_tau = 0.0;          // 0: a static plane
+  double spring_kcal_per_mol_A2 = 0.0;
+};
+
+struct PlanePullingSpec {
+  bool enabled = false;
+  std::vector<PlaneSpec> planes;
+  std::int64_t output_every_steps = 0;
+};
+
+// Shifted Lennard-Jones-like wall ε[A(σ/ρ)¹² + B(σ/ρ)⁶] of the tip and of the surface.
+struct WallSpec {
+  double A = 0.0, B = 1.0;
+  double sigma_A = 1.0;
+  double epsilon_kcal_per_mol = 1.0;
+};
+
+struct IndentationSurfaceSpec {
+  bool enabled = false;
+  bool beads = false;                  // type = "beads" (a square grid), else "plane"
+  Vec3d point_A{};
+  Vec3d normal{};                      // as given, toward the molecule
+  WallSpec wall{1.0, -2.0, 10.0, 0.2};
+  double spacing_A = 10.0;
+  std::int32_t grid_size = 0;
+};
+
+enum class RetractAt { kNever, kDepth, kForce, kStep };
+
+// [indentation]: a spherical tip on a cantilever spring against a surface.
+struct IndentationSpec {
+  bool enabled = false;
+  double tip_radius_A = 0.0;
+  double tip_friction = 0.0;           // ζ_tip, kcal/mol·τ_H/Å²; default ζ·R_tip/3.8 Å (Stokes)
+  Vec3d tip_position_A{};
+  Vec3d base_position_A{};             // default: the tip position
+  Vec3d direction{};                   // as given; normalised at resolution
+  double spring_kcal_per_mol_A2 = 0.0;
+  double speed_A_per_tau = 0.0;
+  WallSpec tip{0.0, 1.0, 1.0, 1.0};
+  bool tip_along_direction_only = true;
+  RetractAt retract = RetractAt::kNever;
+  double retract_depth_A = 0.0;
+  double retract_force_kcal_per_mol_A = 0.0;
+  std::int64_t retract_step = 0;
+  bool move_surface = false;
+  std::int64_t output_every_steps = 0;
+  IndentationSurfaceSpec surface;
+};
+
 struct RunSpec {
   std::filesystem::path config_path;  // for messages and relative paths
   InputSpec input;
@@ -62,6 +155,18 @@ struct RunSpec {
   std::vector<std::int32_t> fixed_beads;  // 0-based bead indices
   std::string backend = "cpu";
   int threads = 0;                        // 0: all available
+  PullingSpec pulling;
+  ForceClampSpec force_clamp;
+  PlanePullingSpec plane_pulling;
+  IndentationSpec indentation;
+  // Where keys that are checked only once the model is loaded (bead indices, the tip
+  // against the start positions) were given, for messages "file:line: key: …": the
+  // configuration file or "--set" (line 0). Keys absent here were defaults.
+  struct KeySource {
+    std::string file;
+    int line = 0;
+  };
+  std::map<std::string, KeySource> key_sources;
   std::string resolved_toml;              // the resolved configuration, echoed into the log
 };
 

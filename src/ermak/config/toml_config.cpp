@@ -20,6 +20,7 @@
 
 #include "ermak/core/error.h"
 #include "ermak/core/units.h"
+#include "ermak/core/vec3.h"
 
 namespace ermak {
 namespace {
@@ -196,14 +197,76 @@ class Section {
  public:
   Section(const Context& ctx, const toml::table& root, std::string_view name,
           std::initializer_list<std::string_view> known)
+      : Section(ctx, root.get(name), name, known) {}
+
+  // A table that is not at the top level: a sub-table ([indentation.surface]) or one
+  // element of an array of tables ([[plane_pulling.plane]]); `name` is its name in
+  // messages. A null node reads as an absent (empty) table.
+  Section(const Context& ctx, const toml::node* node, std::string_view name,
+          std::initializer_list<std::string_view> known)
       : ctx_(ctx), name_(name) {
-    if (const toml::node* n = root.get(name)) {
-      table_ = n->as_table();
+    if (node) {
+      table_ = node->as_table();
       if (!table_)
-        throw error_at(ctx, *n, name_,
-                       fmt::format("expected a table ([{}]), got {}", name, type_name(n->type())));
+        throw error_at(ctx, *node, name_,
+                       fmt::format("expected a table ([{}]), got {}", name, type_name(node->type())));
     }
     reject_unknown(known);
+  }
+
+  const std::string& name() const { return name_; }
+  const toml::node* node(std::string_view key) const { return find(key); }
+
+  // Where `key` was given (file or "--set", line), for checks made after the model is
+  // loaded.
+  RunSpec::KeySource source(std::string_view key) const {
+    const toml::node* n = find(key);
+    if (!n) return {ctx_.file, 0};
+    const auto& src = n->source();
+    return {src.path ? *src.path : ctx_.file, from_override(*n) ? 0 : static_cast<int>(src.begin.line)};
+  }
+
+  std::optional<bool> boolean(std::string_view key) const {
+    const toml::node* n = find(key);
+    if (!n) return std::nullopt;
+    const auto* b = n->as_boolean();
+    if (!b) throw error(key, fmt::format("expected true or false, got {}", type_name(n->type())));
+    return b->get();
+  }
+
+  // [x, y, z]: an array of three numbers.
+  std::optional<Vec3d> vec3(std::string_view key) const {
+    const toml::node* n = find(key);
+    if (!n) return std::nullopt;
+    const auto* array = n->as_array();
+    if (!array || array->size() != 3)
+      throw error(key, fmt::format("expected an array of three numbers [x, y, z], got {}",
+                                   array ? fmt::format("{} values", array->size())
+                                         : std::string(type_name(n->type()))));
+    double v[3] = {};
+    for (std::size_t i = 0; i < 3; ++i) v[i] = number_value(*array->get(i), fmt::format("{}[{}]", field(key), i));
+    return Vec3d{v[0], v[1], v[2]};
+  }
+
+  // A number inside an array (no unit check beyond finiteness).
+  double number_value(const toml::node& n, const std::string& where) const {
+    double v = 0;
+    if (const auto* i = n.as_integer())
+      v = static_cast<double>(i->get());
+    else if (const auto* f = n.as_floating_point())
+      v = f->get();
+    else
+      throw error_at(ctx_, n, where, fmt::format("expected a number, got {}", type_name(n.type())));
+    if (!std::isfinite(v)) throw error_at(ctx_, n, where, fmt::format("must be a finite number, got {}", v));
+    return v;
+  }
+
+  Error error_node(const toml::node& n, const std::string& where, const std::string& what) const {
+    return error_at(ctx_, n, where, what);
+  }
+
+  std::int64_t integer_in(const toml::node& n, const std::string& where, Range range) const {
+    return integer_value(n, where, range);
   }
 
   bool present() const { return table_ != nullptr; }
@@ -342,8 +405,9 @@ std::optional<Given> either(const Section& s, UnitKey a, UnitKey b, Range range)
 // ---------------------------------------------------------------------------------------
 // The schema, one reader per table. Keys and their order here are docs/config.md's.
 
-constexpr std::array<std::string_view, 8> kTables = {
-    "input", "model", "run", "heating", "minimize", "fixed", "neighbor", "output"};
+constexpr std::array<std::string_view, 12> kTables = {
+    "input",  "model",   "run",         "heating",     "minimize",      "fixed",
+    "neighbor", "output", "pulling", "force_clamp", "plane_pulling", "indentation"};
 
 void reject_unknown_tables(const Context& ctx, const toml::table& root) {
   for (const auto& [key, value] : root) {
@@ -478,6 +542,302 @@ void read_output(const Section& s, OutputSpec& o) {
   assign(o.contact_formed_ratio, s.real("contact_formed_ratio", kAboveOne, ""));
 }
 
+// ---------------------------------------------------------------------------------------
+// Protocols (docs/protocols.md). Checks that need the model (bead indices against the
+// bead count, the tip against the start positions) happen in protocol/protocol_setup.cpp;
+// key_sources remembers where those keys were given.
+
+double nm_to_A(double x) { return x * units::A_per_nm; }
+constexpr double kBeadStokesRadius_A = 3.8;
+double A_to_nm(double x) { return x / units::A_per_nm; }
+
+const UnitKey kSpeedUm{"speed_um_per_s", units::um_per_s_to_A_per_tau, "µm/s"};
+const UnitKey kSpeedInternal{"speed_A_per_tau", identity, "Å/tau_H"};
+const UnitKey kSpringPn{"spring_pN_per_nm", units::pN_per_nm_to_internal_spring, "pN/nm"};
+const UnitKey kSpringInternal{"spring_kcal_per_mol_A2", identity, "kcal/mol/Å²"};
+
+void remember(RunSpec& spec, const Section& s, std::string_view key) {
+  if (s.has(key)) spec.key_sources[s.field(key)] = s.source(key);
+}
+
+// A list of distinct bead indices; `required` makes an absent or empty list an error.
+std::vector<std::int32_t> bead_list(const Section& s, std::string_view key, bool required) {
+  const auto list = s.integers(key, kNonNegativeInt32);
+  if (!list) {
+    if (required) throw s.error(fmt::format("[{}] needs {} (0-based bead indices)", s.name(), key));
+    return {};
+  }
+  if (list->empty() && required) throw s.error(key, "must list at least one bead");
+  for (std::size_t i = 0; i < list->size(); ++i)
+    if (std::find(list->begin(), list->begin() + i, (*list)[i]) != list->begin() + i)
+      throw s.error(key, fmt::format("bead {} is listed twice", (*list)[i]));
+  return {list->begin(), list->end()};
+}
+
+Vec3d nonzero_vector(const Section& s, std::string_view key) {
+  const Vec3d v = *s.vec3(key);
+  if (norm2(v) == 0.0 || !std::isfinite(norm2(v)))
+    throw s.error(key, "the direction vector is zero; give a non-zero [x, y, z]");
+  return v;
+}
+
+DirectionSpec read_direction(const Section& s) {
+  DirectionSpec d;
+  const toml::node* n = s.node("direction");
+  if (!n) return d;
+  if (const auto* text = n->as_string()) {
+    if (text->get() != "end_to_end")
+      throw s.error("direction", fmt::format("must be \"end_to_end\" or a vector [x, y, z], got \"{}\"",
+                                             text->get()));
+    return d;
+  }
+  if (!n->is_array())
+    throw s.error("direction", fmt::format("must be \"end_to_end\" or a vector [x, y, z], got {}",
+                                           type_name(n->type())));
+  d.end_to_end = false;
+  d.vector = nonzero_vector(s, "direction");
+  return d;
+}
+
+std::vector<std::int32_t> read_ends(const Section& s) {
+  const auto ends = s.integers("ends", kNonNegativeInt32);
+  if (!ends) return {};
+  if (ends->size() != 2)
+    throw s.error("ends", fmt::format("expected two bead indices [first, second], got {} values", ends->size()));
+  if ((*ends)[0] == (*ends)[1]) throw s.error("ends", "the two ends must be different beads");
+  return {std::int32_t((*ends)[0]), std::int32_t((*ends)[1])};
+}
+
+// Pulled beads must move: a bead that is also fixed would ignore its spring or force.
+void check_not_fixed(const Section& s, std::string_view key, const std::vector<std::int32_t>& beads,
+                     const std::vector<std::int32_t>& fixed) {
+  for (std::int32_t b : beads)
+    if (std::find(fixed.begin(), fixed.end(), b) != fixed.end())
+      throw s.error(key, fmt::format("bead {} is also in fixed.beads: a bead cannot be both fixed and "
+                                     "pulled", b));
+}
+
+std::int64_t read_output_every(const Section& s) {
+  return s.integer("output_every", kPositiveInt).value_or(0);
+}
+
+void read_pulling(const Section& s, RunSpec& spec) {
+  if (!s.present()) return;
+  PullingSpec& p = spec.pulling;
+  p.enabled = true;
+  p.pulled_beads = bead_list(s, "pulled_beads", true);
+  check_not_fixed(s, "pulled_beads", p.pulled_beads, spec.fixed_beads);
+  const auto speed = either(s, kSpeedUm, kSpeedInternal, kNonNegative);
+  if (!speed) throw s.error("[pulling] needs speed_um_per_s (the cantilever base speed)");
+  p.speed_A_per_tau = speed->value;
+  const auto spring = either(s, kSpringPn, kSpringInternal, kPositive);
+  if (!spring) throw s.error("[pulling] needs spring_pN_per_nm (the cantilever spring constant)");
+  p.spring_kcal_per_mol_A2 = spring->value;
+  p.direction = read_direction(s);
+  p.ends = read_ends(s);
+  p.output_every_steps = read_output_every(s);
+  for (const char* key : {"pulled_beads", "ends", "direction"}) remember(spec, s, key);
+}
+
+// schedule = [[step, force], ...]: steps ascending integers ≥ 0, forces in `unit`.
+std::vector<ForceSchedulePoint> read_schedule(const Section& s, std::string_view key, Conversion to_internal) {
+  const toml::node* n = s.node(key);
+  const auto* array = n->as_array();
+  if (!array || array->empty())
+    throw s.error(key, "expected a non-empty array of [step, force] pairs, e.g. [[0, 0.0], [100000, 200.0]]");
+  std::vector<ForceSchedulePoint> points;
+  for (std::size_t i = 0; i < array->size(); ++i) {
+    const std::string where = fmt::format("{}[{}]", s.field(key), i);
+    const toml::node& item = *array->get(i);
+    const auto* pair = item.as_array();
+    if (!pair || pair->size() != 2)
+      throw s.error_node(item, where, "expected a pair [step, force]");
+    ForceSchedulePoint point;
+    point.step = s.integer_in(*pair->get(0), where + "[0]", kNonNegative);
+    point.force_kcal_per_mol_A = to_internal(s.number_value(*pair->get(1), where + "[1]"));
+    if (!points.empty() && point.step <= points.back().step)
+      throw s.error_node(item, where,
+                     fmt::format("steps must increase: step {} follows step {}", point.step, points.back().step));
+    points.push_back(point);
+  }
+  return points;
+}
+
+void read_force_clamp(const Section& s, RunSpec& spec) {
+  if (!s.present()) return;
+  ForceClampSpec& c = spec.force_clamp;
+  c.enabled = true;
+  c.pulled_beads = bead_list(s, "pulled_beads", true);
+  check_not_fixed(s, "pulled_beads", c.pulled_beads, spec.fixed_beads);
+  const auto force = either(s, {"force_pN", units::pN_to_internal_force, "pN"},
+                            {"force_kcal_per_mol_A", identity, "kcal/mol/Å"}, kAny);
+  const bool schedule_pN = s.has("schedule"), schedule_internal = s.has("schedule_kcal_per_mol_A");
+  const int given = int(force.has_value()) + int(schedule_pN) + int(schedule_internal);
+  if (given == 0) throw s.error("[force_clamp] needs force_pN (a constant force) or schedule = [[step, force_pN], ...]");
+  if (given > 1)
+    throw s.error(force ? std::string_view(force->key) : std::string_view("schedule_kcal_per_mol_A"),
+                  "give one of force_clamp.force_pN, force_clamp.schedule (or their _kcal_per_mol_A forms)");
+  c.constant = force.has_value();
+  if (force)
+    c.schedule = {ForceSchedulePoint{0, force->value}};
+  else if (schedule_pN)
+    c.schedule = read_schedule(s, "schedule", units::pN_to_internal_force);
+  else
+    c.schedule = read_schedule(s, "schedule_kcal_per_mol_A", identity);
+  c.direction = read_direction(s);
+  c.ends = read_ends(s);
+  c.output_every_steps = read_output_every(s);
+  for (const char* key : {"pulled_beads", "ends", "direction"}) remember(spec, s, key);
+}
+
+void read_plane_pulling(const Context& ctx, const Section& s, RunSpec& spec) {
+  if (!s.present()) return;
+  PlanePullingSpec& pp = spec.plane_pulling;
+  pp.enabled = true;
+  pp.output_every_steps = read_output_every(s);
+  const toml::node* n = s.node("plane");
+  if (!n) throw s.error("[plane_pulling] needs at least one [[plane_pulling.plane]]");
+  const auto* array = n->as_array();
+  if (!array || !array->is_array_of_tables() || array->empty())
+    throw s.error("plane", "expected an array of tables: write each plane as [[plane_pulling.plane]]");
+  std::vector<std::int32_t> seen;
+  for (std::size_t i = 0; i < array->size(); ++i) {
+    const Section plane(ctx, array->get(i), fmt::format("plane_pulling.plane[{}]", i),
+                        {"beads", "normal", "speed_um_per_s", "speed_A_per_tau", "spring_pN_per_nm",
+                         "spring_kcal_per_mol_A2"});
+    PlaneSpec p;
+    p.beads = bead_list(plane, "beads", true);
+    check_not_fixed(plane, "beads", p.beads, spec.fixed_beads);
+    for (std::int32_t b : p.beads) {
+      if (std::find(seen.begin(), seen.end(), b) != seen.end())
+        throw plane.error("beads", fmt::format("bead {} is already tethered to another plane", b));
+      seen.push_back(b);
+    }
+    if (!plane.has("normal")) throw plane.error(fmt::format("[[plane_pulling.plane]] {} needs normal = [x, y, z]", i));
+    p.normal = nonzero_vector(plane, "normal");
+    if (const auto speed = either(plane, kSpeedUm, kSpeedInternal, kAny)) p.speed_A_per_tau = speed->value;
+    const auto spring = either(plane, kSpringPn, kSpringInternal, kPositive);
+    if (!spring) throw plane.error(fmt::format("[[plane_pulling.plane]] {} needs spring_pN_per_nm", i));
+    p.spring_kcal_per_mol_A2 = spring->value;
+    remember(spec, plane, "beads");
+    pp.planes.push_back(std::move(p));
+  }
+}
+
+// interaction = "repulsive" (A = 0, B = 1) | "lennard_jones" (A = 1, B = −2), or A and B.
+void read_wall_shape(const Section& s, std::string_view preset_key, std::string_view a_key,
+                     std::string_view b_key, WallSpec& wall) {
+  const auto preset = s.string(preset_key);
+  const bool a = s.has(a_key), b = s.has(b_key);
+  if (preset && (a || b))
+    throw s.error(a ? a_key : b_key, fmt::format("give either {} or {} and {}, not both", s.field(preset_key),
+                                                 s.field(a_key), s.field(b_key)));
+  if (preset) {
+    if (*preset == "repulsive") { wall.A = 0.0; wall.B = 1.0; }
+    else if (*preset == "lennard_jones") { wall.A = 1.0; wall.B = -2.0; }
+    else
+      throw s.error(preset_key, fmt::format("must be \"repulsive\" or \"lennard_jones\", got \"{}\"", *preset));
+    return;
+  }
+  if (a != b) throw s.error(a ? a_key : b_key, fmt::format("give both {} and {}", s.field(a_key), s.field(b_key)));
+  if (a) {
+    wall.A = *s.real(a_key, kAny, "");
+    wall.B = *s.real(b_key, kAny, "");
+    if (wall.A == 0.0 && wall.B == 0.0) throw s.error(a_key, "A and B are both zero: no interaction");
+  }
+}
+
+void read_surface(const Context& ctx, const Section& parent, RunSpec& spec) {
+  const Section s(ctx, parent.node("surface"), "indentation.surface",
+                  {"type", "point_A", "normal", "interaction", "A", "B", "sigma_A", "epsilon_kcal_per_mol",
+                   "spacing_A", "grid_size"});
+  if (!s.present()) return;
+  IndentationSurfaceSpec& surface = spec.indentation.surface;
+  surface.enabled = true;
+  const std::string type = s.string("type").value_or("plane");
+  if (type != "plane" && type != "beads")
+    throw s.error("type", fmt::format("must be \"plane\" or \"beads\", got \"{}\"", type));
+  surface.beads = type == "beads";
+  if (!s.has("point_A")) throw s.error("[indentation.surface] needs point_A = [x, y, z] (a point of the surface)");
+  surface.point_A = *s.vec3("point_A");
+  if (!s.has("normal")) throw s.error("[indentation.surface] needs normal = [x, y, z] (toward the molecule)");
+  surface.normal = nonzero_vector(s, "normal");
+  read_wall_shape(s, "interaction", "A", "B", surface.wall);
+  assign(surface.wall.sigma_A, s.real("sigma_A", kPositive, "Å"));
+  assign(surface.wall.epsilon_kcal_per_mol, s.real("epsilon_kcal_per_mol", kPositive, "kcal/mol"));
+  if (surface.beads) {
+    assign(surface.spacing_A, s.real("spacing_A", kPositive, "Å"));
+    const auto grid = s.integer("grid_size", {1.0, false, 46340.0});
+    if (!grid) throw s.error("type = \"beads\" needs grid_size (surface beads per side)");
+    surface.grid_size = std::int32_t(*grid);
+  } else {
+    for (const char* key : {"spacing_A", "grid_size"})
+      if (s.has(key)) throw s.error(key, "applies only to type = \"beads\"");
+  }
+  remember(spec, s, "point_A");
+  remember(spec, s, "normal");
+}
+
+void read_indentation(const Context& ctx, const Section& s, RunSpec& spec) {
+  if (!s.present()) return;
+  IndentationSpec& ind = spec.indentation;
+  ind.enabled = true;
+  const auto radius = either(s, {"tip_radius_nm", nm_to_A, "nm"}, {"tip_radius_A", identity, "Å"}, kPositive);
+  if (!radius) throw s.error("[indentation] needs tip_radius_nm");
+  ind.tip_radius_A = radius->value;
+  // Default: Stokes' law from the beads' friction, ζ_tip = ζ·R_tip/a with a = 3.8 Å the
+  // bead radius behind SOP-GPU's ζ = 50 (docs/protocols.md#indentation).
+  ind.tip_friction = spec.langevin.zeta * ind.tip_radius_A / kBeadStokesRadius_A;
+  assign(ind.tip_friction, s.real("tip_friction", kPositive, "kcal/mol·tau_H/Å²"));
+  if (!s.has("tip_position_A")) throw s.error("[indentation] needs tip_position_A = [x, y, z] (the tip centre)");
+  ind.tip_position_A = *s.vec3("tip_position_A");
+  ind.base_position_A = s.vec3("base_position_A").value_or(ind.tip_position_A);
+  if (!s.has("direction")) throw s.error("[indentation] needs direction = [x, y, z] (the way the base moves)");
+  ind.direction = nonzero_vector(s, "direction");
+  const auto spring = either(s, kSpringPn, kSpringInternal, kPositive);
+  if (!spring) throw s.error("[indentation] needs spring_pN_per_nm (the cantilever spring constant)");
+  ind.spring_kcal_per_mol_A2 = spring->value;
+  const auto speed = either(s, kSpeedUm, kSpeedInternal, kNonNegative);
+  if (!speed) throw s.error("[indentation] needs speed_um_per_s (the cantilever base speed)");
+  ind.speed_A_per_tau = speed->value;
+  read_wall_shape(s, "tip_interaction", "tip_A", "tip_B", ind.tip);
+  assign(ind.tip.sigma_A, s.real("tip_sigma_A", kPositive, "Å"));
+  assign(ind.tip.epsilon_kcal_per_mol, s.real("tip_epsilon_kcal_per_mol", kPositive, "kcal/mol"));
+  assign(ind.tip_along_direction_only, s.boolean("tip_along_direction_only"));
+  assign(ind.move_surface, s.boolean("move_surface"));
+  const auto depth = either(s, {"retract_at_depth_nm", nm_to_A, "nm"}, {"retract_at_depth_A", identity, "Å"}, kPositive);
+  const auto force = either(s, {"retract_at_force_pN", units::pN_to_internal_force, "pN"},
+                            {"retract_at_force_kcal_per_mol_A", identity, "kcal/mol/Å"}, kPositive);
+  const auto step = s.integer("retract_at_step", kPositiveInt);
+  if (int(depth.has_value()) + int(force.has_value()) + int(step.has_value()) > 1)
+    throw s.error(step ? std::string_view("retract_at_step") : force ? force->key : depth->key,
+                  "give at most one of retract_at_depth_nm, retract_at_force_pN, retract_at_step");
+  if (depth) { ind.retract = RetractAt::kDepth; ind.retract_depth_A = depth->value; }
+  if (force) { ind.retract = RetractAt::kForce; ind.retract_force_kcal_per_mol_A = force->value; }
+  if (step) { ind.retract = RetractAt::kStep; ind.retract_step = *step; }
+  ind.output_every_steps = read_output_every(s);
+  read_surface(ctx, s, spec);
+  if (ind.move_surface && !ind.surface.enabled)
+    throw s.error("move_surface", "needs an [indentation.surface] to move");
+  remember(spec, s, "tip_position_A");
+  remember(spec, s, "tip_radius_nm");
+  remember(spec, s, "tip_radius_A");
+}
+
+// One mechanical protocol at a time (plane pulling and fixed beads combine with any).
+void check_protocol_combination(const Section& pulling, const Section& clamp, const Section& indentation) {
+  const Section* present[3] = {&pulling, &clamp, &indentation};
+  const Section* first = nullptr;
+  for (const Section* s : present) {
+    if (!s->present()) continue;
+    if (first)
+      throw s->error(fmt::format("[{}] cannot be combined with [{}]: a run has at most one of [pulling], "
+                                 "[force_clamp], [indentation] ([plane_pulling] and [fixed] combine with any)",
+                                 s->name(), first->name()));
+    first = s;
+  }
+}
+
 RunSpec build_spec(const Context& ctx, const toml::table& root, const fs::path& source_name) {
   reject_unknown_tables(ctx, root);
   RunSpec spec;
@@ -511,6 +871,27 @@ RunSpec build_spec(const Context& ctx, const toml::table& root, const fs::path& 
                       {"directory", "energy_every", "trajectory_every", "checkpoint_every",
                        "contact_formed_ratio"}),
               spec.output);
+  const Section fixed_section(ctx, root, "fixed", {"beads"});
+  remember(spec, fixed_section, "beads");
+  const Section pulling(ctx, root, "pulling",
+                        {"pulled_beads", "speed_um_per_s", "speed_A_per_tau", "spring_pN_per_nm",
+                         "spring_kcal_per_mol_A2", "direction", "ends", "output_every"});
+  const Section clamp(ctx, root, "force_clamp",
+                      {"pulled_beads", "force_pN", "force_kcal_per_mol_A", "schedule", "schedule_kcal_per_mol_A",
+                       "direction", "ends", "output_every"});
+  const Section plane(ctx, root, "plane_pulling", {"plane", "output_every"});
+  const Section indentation(
+      ctx, root, "indentation",
+      {"tip_radius_nm", "tip_radius_A", "tip_friction", "tip_position_A", "base_position_A", "direction",
+       "spring_pN_per_nm", "spring_kcal_per_mol_A2", "speed_um_per_s", "speed_A_per_tau", "tip_interaction",
+       "tip_A", "tip_B", "tip_sigma_A", "tip_epsilon_kcal_per_mol", "tip_along_direction_only",
+       "retract_at_depth_nm", "retract_at_depth_A", "retract_at_force_pN", "retract_at_force_kcal_per_mol_A",
+       "retract_at_step", "move_surface", "output_every", "surface"});
+  check_protocol_combination(pulling, clamp, indentation);
+  read_pulling(pulling, spec);
+  read_force_clamp(clamp, spec);
+  read_plane_pulling(ctx, plane, spec);
+  read_indentation(ctx, indentation, spec);
   spec.resolved_toml = resolved_toml(spec);
   return spec;
 }
@@ -584,6 +965,7 @@ void merge(toml::table& into, toml::table& from) {
 class TomlWriter {
  public:
   void table(std::string_view name) { out_ << "\n[" << name << "]\n"; }
+  void array_table(std::string_view name) { out_ << "\n[[" << name << "]]\n"; }
   void value(std::string_view key, const std::string& text, const std::string& comment = "") {
     out_ << key << " = " << text;
     if (!comment.empty()) out_ << "  # " << comment;
@@ -617,6 +999,124 @@ void write_temperature(TomlWriter& w, std::string_view prefix, double kT) {
 
 std::string integer_list(const std::vector<std::int32_t>& values) {
   return fmt::format("[{}]", fmt::join(values, ", "));
+}
+
+std::string vector_text(Vec3d v) {
+  return fmt::format("[{}, {}, {}]", shortest(v.x), shortest(v.y), shortest(v.z));
+}
+
+void write_direction(TomlWriter& w, const DirectionSpec& d) {
+  if (d.end_to_end)
+    w.value("direction", "\"end_to_end\"");
+  else
+    w.value("direction", vector_text(d.vector));
+}
+
+void write_speed(TomlWriter& w, double v) {
+  w.converted(v, kSpeedUm, units::A_per_tau_to_um_per_s, kSpeedInternal.key, "A/tau_H");
+}
+void write_spring(TomlWriter& w, double k) {
+  w.converted(k, kSpringPn, units::internal_spring_to_pN_per_nm, kSpringInternal.key, "kcal/mol/A^2");
+}
+void write_output_every(TomlWriter& w, std::int64_t every) {
+  if (every > 0)
+    w.value("output_every", std::to_string(every));
+  else
+    w.comment("output_every: [output] energy_every");
+}
+void write_wall(TomlWriter& w, std::string_view prefix, const WallSpec& wall, std::string_view sigma_key,
+                std::string_view epsilon_key) {
+  w.value(fmt::format("{}A", prefix), shortest(wall.A));
+  w.value(fmt::format("{}B", prefix), shortest(wall.B));
+  w.value(sigma_key, shortest(wall.sigma_A));
+  w.value(epsilon_key, shortest(wall.epsilon_kcal_per_mol));
+}
+
+void write_schedule(TomlWriter& w, const std::vector<ForceSchedulePoint>& points) {
+  std::vector<std::string> pN;
+  for (const auto& p : points) {
+    const auto text = exact_physical(p.force_kcal_per_mol_A, units::internal_force_to_pN, units::pN_to_internal_force);
+    if (!text) break;
+    pN.push_back(fmt::format("[{}, {}]", p.step, *text));
+  }
+  if (pN.size() == points.size()) {
+    w.value("schedule", fmt::format("[{}]", fmt::join(pN, ", ")), "[step, force_pN]");
+    return;
+  }
+  std::vector<std::string> internal;
+  for (const auto& p : points) internal.push_back(fmt::format("[{}, {}]", p.step, shortest(p.force_kcal_per_mol_A)));
+  w.value("schedule_kcal_per_mol_A", fmt::format("[{}]", fmt::join(internal, ", ")), "[step, force kcal/mol/A]");
+}
+
+void write_protocols(TomlWriter& w, const RunSpec& spec) {
+  if (const PullingSpec& p = spec.pulling; p.enabled) {
+    w.table("pulling");
+    w.value("pulled_beads", integer_list(p.pulled_beads));
+    write_speed(w, p.speed_A_per_tau);
+    write_spring(w, p.spring_kcal_per_mol_A2);
+    write_direction(w, p.direction);
+    if (!p.ends.empty()) w.value("ends", integer_list(p.ends));
+    write_output_every(w, p.output_every_steps);
+  }
+  if (const ForceClampSpec& c = spec.force_clamp; c.enabled) {
+    w.table("force_clamp");
+    w.value("pulled_beads", integer_list(c.pulled_beads));
+    if (c.constant)
+      w.converted(c.schedule.front().force_kcal_per_mol_A, {"force_pN", units::pN_to_internal_force, "pN"},
+                  units::internal_force_to_pN, "force_kcal_per_mol_A", "kcal/mol/A");
+    else
+      write_schedule(w, c.schedule);
+    write_direction(w, c.direction);
+    if (!c.ends.empty()) w.value("ends", integer_list(c.ends));
+    write_output_every(w, c.output_every_steps);
+  }
+  if (const PlanePullingSpec& pp = spec.plane_pulling; pp.enabled) {
+    w.table("plane_pulling");
+    write_output_every(w, pp.output_every_steps);
+    for (const PlaneSpec& p : pp.planes) {
+      w.array_table("plane_pulling.plane");
+      w.value("beads", integer_list(p.beads));
+      w.value("normal", vector_text(p.normal));
+      write_speed(w, p.speed_A_per_tau);
+      write_spring(w, p.spring_kcal_per_mol_A2);
+    }
+  }
+  if (const IndentationSpec& ind = spec.indentation; ind.enabled) {
+    w.table("indentation");
+    w.converted(ind.tip_radius_A, {"tip_radius_nm", nm_to_A, "nm"}, A_to_nm, "tip_radius_A", "A");
+    w.value("tip_friction", shortest(ind.tip_friction), "zeta_tip, kcal/mol*tau_H/A^2");
+    w.value("tip_position_A", vector_text(ind.tip_position_A));
+    w.value("base_position_A", vector_text(ind.base_position_A));
+    w.value("direction", vector_text(ind.direction));
+    write_spring(w, ind.spring_kcal_per_mol_A2);
+    write_speed(w, ind.speed_A_per_tau);
+    write_wall(w, "tip_", ind.tip, "tip_sigma_A", "tip_epsilon_kcal_per_mol");
+    w.value("tip_along_direction_only", ind.tip_along_direction_only ? "true" : "false");
+    switch (ind.retract) {
+      case RetractAt::kNever: w.comment("no retraction"); break;
+      case RetractAt::kDepth:
+        w.converted(ind.retract_depth_A, {"retract_at_depth_nm", nm_to_A, "nm"}, A_to_nm, "retract_at_depth_A", "A");
+        break;
+      case RetractAt::kForce:
+        w.converted(ind.retract_force_kcal_per_mol_A, {"retract_at_force_pN", units::pN_to_internal_force, "pN"},
+                    units::internal_force_to_pN, "retract_at_force_kcal_per_mol_A", "kcal/mol/A");
+        break;
+      case RetractAt::kStep: w.value("retract_at_step", std::to_string(ind.retract_step)); break;
+    }
+    w.value("move_surface", ind.move_surface ? "true" : "false");
+    write_output_every(w, ind.output_every_steps);
+    if (const IndentationSurfaceSpec& s = ind.surface; s.enabled) {
+      w.table("indentation.surface");
+      w.value("type", s.beads ? "\"beads\"" : "\"plane\"");
+      w.value("point_A", vector_text(s.point_A));
+      w.value("normal", vector_text(s.normal));
+      write_wall(w, "", s.wall, "sigma_A", "epsilon_kcal_per_mol");
+      if (s.beads) {
+        w.value("spacing_A", shortest(s.spacing_A));
+        w.value("grid_size", std::to_string(s.grid_size));
+      }
+    }
+  }
 }
 
 }  // namespace
@@ -684,6 +1184,7 @@ std::string resolved_toml(const RunSpec& spec) {
   w.value("trajectory_every", std::to_string(spec.output.trajectory_every_steps));
   w.value("checkpoint_every", std::to_string(spec.output.checkpoint_every_steps));
   w.value("contact_formed_ratio", shortest(spec.output.contact_formed_ratio));
+  write_protocols(w, spec);
   return w.str();
 }
 

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cctype>
-#include <charconv>
 #include <cmath>
 #include <cstdio>
 #include <fstream>
@@ -10,6 +9,7 @@
 #include <string_view>
 
 #include "ermak/core/error.h"
+#include "ermak/io/text_fields.h"
 
 namespace ermak {
 namespace {
@@ -25,38 +25,19 @@ struct TopContents {
   std::vector<std::pair<int, int>> pairs;
 };
 
-// Whitespace-separated columns, as SOP-GPU's own reader (strtok) splits them.
-std::vector<std::string_view> split_columns(std::string_view line) {
-  std::vector<std::string_view> columns;
-  std::size_t p = 0;
-  while (true) {
-    while (p < line.size() && std::isspace(static_cast<unsigned char>(line[p]))) ++p;
-    if (p >= line.size()) break;
-    std::size_t end = p;
-    while (end < line.size() && !std::isspace(static_cast<unsigned char>(line[end]))) ++end;
-    columns.push_back(line.substr(p, end - p));
-    p = end;
-  }
-  return columns;
-}
+using text::split_columns;
 
 class LineParser {
  public:
   LineParser(const std::string& file, int line) : file_(file), line_(line) {}
 
   int to_int(std::string_view text, const std::string& field) const {
-    int value = 0;
-    auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
-    if (ec != std::errc() || end != text.data() + text.size())
-      throw Error(file_, line_, field, "'" + std::string(text) + "' is not an integer");
-    return value;
+    if (auto value = text::parse_number<int>(text)) return *value;
+    throw Error(file_, line_, field, "'" + std::string(text) + "' is not an integer");
   }
   float to_float(std::string_view text, const std::string& field) const {
-    float value = 0.0f;
-    auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
-    if (ec != std::errc() || end != text.data() + text.size() || !std::isfinite(value))
-      throw Error(file_, line_, field, "'" + std::string(text) + "' is not a number");
-    return value;
+    if (auto value = text::parse_number<float>(text)) return *value;
+    throw Error(file_, line_, field, "'" + std::string(text) + "' is not a number");
   }
   void require_columns(std::size_t have, std::size_t min, std::size_t max,
                        const std::string& section, const char* layout) const {

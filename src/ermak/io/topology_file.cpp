@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "ermak/core/error.h"
+#include "ermak/io/text_fields.h"
 
 namespace ermak {
 namespace {
@@ -19,19 +20,7 @@ namespace {
 constexpr const char* kVersionLine = "# ermak topology ";
 constexpr const char* kEmpty = ".";  // stands for an empty string / blank insertion code
 
-std::vector<std::string_view> split_columns(std::string_view line) {
-  std::vector<std::string_view> columns;
-  std::size_t p = 0;
-  while (true) {
-    while (p < line.size() && std::isspace(static_cast<unsigned char>(line[p]))) ++p;
-    if (p >= line.size()) break;
-    std::size_t end = p;
-    while (end < line.size() && !std::isspace(static_cast<unsigned char>(line[end]))) ++end;
-    columns.push_back(line.substr(p, end - p));
-    p = end;
-  }
-  return columns;
-}
+using text::split_columns;
 
 // Reads lines, skipping blank ones and comments, and knows where it is for messages.
 class Reader {
@@ -64,14 +53,19 @@ class Reader {
   }
   template <class T>
   T number(std::string_view text, const std::string& field) const {
-    T value{};
-    auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
-    if (ec != std::errc() || end != text.data() + text.size())
-      fail(field, "'" + std::string(text) + "' is not " +
-                      (std::is_integral_v<T> ? "an integer" : "a number"));
-    if constexpr (std::is_floating_point_v<T>)
-      if (!std::isfinite(value)) fail(field, "'" + std::string(text) + "' is not finite");
-    return value;
+    if (auto value = text::parse_number<T>(text)) return *value;
+    std::string what = "'";
+    what.append(text);
+    what += "' is not ";
+    // from_chars reads "inf"/"nan"; say why such a number is refused.
+    bool infinite = false;
+    if constexpr (std::is_floating_point_v<T>) {
+      T any{};
+      auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), any);
+      infinite = ec == std::errc() && end == text.data() + text.size();
+    }
+    what += infinite ? "finite" : text::kind_of_number<T>();
+    fail(field, what);
   }
   std::int32_t index(std::string_view text, const std::string& field, std::int32_t bead_count) const {
     const auto i = number<std::int32_t>(text, field);

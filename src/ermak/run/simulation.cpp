@@ -6,9 +6,11 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 #include <sstream>
 
 #include "ermak/analysis/observables.h"
+#include "ermak/backend/cuda_engine.h"
 #include "ermak/core/error.h"
 #include "ermak/core/progress.h"
 #include "ermak/core/units.h"
@@ -19,6 +21,7 @@
 #include "ermak/io/psf_writer.h"
 #include "ermak/io/topology_file.h"
 #include "ermak/io/tsv_writer.h"
+#include "ermak/protocol/protocol_setup.h"
 
 namespace ermak {
 namespace fs = std::filesystem;
@@ -27,7 +30,7 @@ namespace {
 
 const std::vector<std::string> kEnergyColumns = {
     "step",          "time[ns]",          "T[K]",          "U_FENE[kcal/mol]",
-    "U_native[kcal/mol]", "U_repulsive[kcal/mol]", "U_total[kcal/mol]", "Q",
+    "U_native[kcal/mol]", "U_repulsive[kcal/mol]", "U_protocol[kcal/mol]", "U_total[kcal/mol]", "Q",
     "Rg[A]",         "end_to_end[A]"};
 
 std::string replica_dir_name(std::int32_t r) {
@@ -79,6 +82,24 @@ void check_finite(const State& state, std::int64_t since_step) {
   }
 }
 
+// A FENE bond stretched beyond R0 has no finite energy and its force changes sign: the
+// bond has broken, which the SOP model does not allow. Overdamped steps overshoot the
+// singularity when the force on the chain is far too large for the time step (pulling
+// too fast or with too stiff a spring), so stop with a message saying so.
+void check_bonds(const State& state, const Topology& topology, float max_stretch_A, std::int64_t since_step) {
+  for (std::int32_t r = 0; r < state.replica_count; ++r)
+    for (const Bond& b : topology.bonds) {
+      const float stretch = norm(state.position(r, b.j) - state.position(r, b.i)) - b.r0_A;
+      if (std::abs(stretch) >= max_stretch_A)
+        throw Error("a FENE bond broke between steps " + std::to_string(since_step) + " and " +
+                    std::to_string(state.step) + ": beads " + std::to_string(b.i) + "–" + std::to_string(b.j) +
+                    " of replica " + std::to_string(r) + " are " + std::to_string(b.r0_A + stretch) +
+                    " Å apart (native " + std::to_string(b.r0_A) + " Å, maximum stretch R0 = " +
+                    std::to_string(max_stretch_A) + " Å); the forces are too large for the time step: pull more "
+                    "slowly, use a softer spring or a smaller force, or a smaller timestep");
+    }
+}
+
 }  // namespace
 
 std::string config_fingerprint(const std::string& resolved) {
@@ -100,8 +121,7 @@ std::string config_fingerprint(const std::string& resolved) {
 
 std::unique_ptr<Engine> make_engine(const std::string& backend, const EngineSetup& setup) {
   if (backend == "cpu") return make_cpu_engine(setup);
-  if (backend == "cuda")
-    throw Error("backend \"cuda\" is not available yet in this build; use backend = \"cpu\"");
+  if (backend == "cuda") return make_cuda_engine(setup, setup.device);
   throw Error("unknown backend \"" + backend + "\" (known: cpu, cuda)");
 }
 
@@ -125,10 +145,14 @@ RunSummary run_simulation(const RunSpec& spec, const RunOptions& options) {
   const std::int32_t replicas = spec.replicas;
   for (const auto& w : system.warnings) log->warn("warning: {}", w);
   for (std::int32_t b : spec.fixed_beads)
-    if (b < 0 || b >= n)
-      throw Error(spec.config_path.string(), 0, "fixed.beads",
+    if (b < 0 || b >= n) {
+      const auto it = spec.key_sources.find("fixed.beads");
+      throw Error(it != spec.key_sources.end() ? it->second.file : spec.config_path.string(),
+                  it != spec.key_sources.end() ? it->second.line : 0, "fixed.beads",
                   "bead " + std::to_string(b) + " is out of range: the model has " +
                       std::to_string(n) + " beads (0.." + std::to_string(n - 1) + ")");
+    }
+  validate_protocols(spec, topology);
 
   log->info("ermak {} {} {}", ERMAK_VERSION, options.resume ? "resuming" : "starting",
             spec.config_path.string());
@@ -147,13 +171,39 @@ RunSummary run_simulation(const RunSpec& spec, const RunOptions& options) {
   setup.fixed_beads = spec.fixed_beads;
   setup.neighbor_skin_A = spec.neighbor.skin_A;
   setup.threads = spec.threads;
-  std::unique_ptr<Engine> engine = make_engine(spec.backend, setup);
+  std::unique_ptr<Engine> engine;
 
   const std::string fingerprint = config_fingerprint(spec.resolved_toml);
   const double timestep_ps = units::tau_to_ps(spec.langevin.timestep_tau);
   std::vector<TsvWriter> energy_files;
   std::vector<DcdWriter> trajectories;
   const bool want_trajectory = spec.output.trajectory_every_steps > 0;
+
+  // Protocols (docs/protocols.md) are resolved at the run's start positions: after the
+  // minimisation of a new run, or from the start positions kept in the checkpoint.
+  const bool any_protocol = spec.pulling.enabled || spec.force_clamp.enabled || spec.plane_pulling.enabled ||
+                            spec.indentation.enabled;
+  const std::vector<std::int32_t> reference_beads = protocol_reference_beads(spec, n);
+  std::optional<ProtocolSetup> protocol;
+  std::vector<TsvWriter> pulling_files, plane_files, indentation_files;
+  const std::vector<std::pair<std::vector<TsvWriter>*, std::string>> protocol_tables = {
+      {&pulling_files, "pulling.tsv"}, {&plane_files, "plane.tsv"}, {&indentation_files, "indentation.tsv"}};
+  auto wants_table = [&](const std::string& name) {
+    return protocol && ((name == "pulling.tsv" && protocol->pulling_file()) ||
+                        (name == "plane.tsv" && protocol->plane_file()) ||
+                        (name == "indentation.tsv" && protocol->indentation_file()));
+  };
+  auto table_columns = [&](const std::string& name) {
+    return name == "pulling.tsv" ? ProtocolSetup::pulling_columns()
+           : name == "plane.tsv" ? protocol->plane_columns()
+                                 : ProtocolSetup::indentation_columns();
+  };
+  // The protocols' start (step and reference positions), kept in every checkpoint.
+  std::vector<std::pair<std::string, std::string>> protocol_extra;
+  auto log_protocol = [&]() {
+    if (!protocol) return;
+    for (const std::string& line : protocol->describe()) log->info("{}", line);
+  };
 
   if (options.resume) {
     Checkpoint cp = read_checkpoint(checkpoint_path);
@@ -163,8 +213,25 @@ RunSummary run_simulation(const RunSpec& spec, const RunOptions& options) {
                   "(only [run] steps may change on --resume)");
     if (cp.positions.bead_count != n || cp.positions.replica_count != replicas)
       throw Error(checkpoint_path.string(), 0, "", "checkpoint shape does not match the model");
+    auto extra = [&](const std::string& key) -> const std::string& {
+      for (const auto& [name, value] : cp.extra)
+        if (name == key) return value;
+      throw Error(checkpoint_path.string(), 0, key, "checkpoint lacks the protocol data");
+    };
+    if (any_protocol) {
+      const std::int64_t start_step = std::stoll(extra("protocol.start_step"));
+      const State start = scatter_positions(decode_floats(extra("protocol.start_positions"), "protocol.start_positions"),
+                                            reference_beads, n, replicas, start_step);
+      protocol.emplace(spec, topology, start, false);
+      protocol->fill(setup);
+      protocol_extra = {{"protocol.start_step", extra("protocol.start_step")},
+                        {"protocol.start_positions", extra("protocol.start_positions")}};
+    }
+    engine = make_engine(spec.backend, setup);
     engine->set_state(cp.positions);
     engine->restore_neighbor_reference(cp.neighbor_reference);
+    if (any_protocol)
+      engine->restore_protocol_state(decode_doubles(extra("protocol.engine_state"), "protocol.engine_state"));
     auto offset_of = [&](const std::string& key) -> std::uint64_t {
       for (const auto& [name, offset] : cp.output_offsets)
         if (name == key) return offset;
@@ -175,7 +242,11 @@ RunSummary run_simulation(const RunSpec& spec, const RunOptions& options) {
       energy_files.push_back(TsvWriter::append(dir / "energies.tsv", offset_of(replica_dir_name(r) + "/energies.tsv")));
       if (want_trajectory)
         trajectories.push_back(DcdWriter::append(dir / "trajectory.dcd", n, offset_of(replica_dir_name(r) + "/trajectory.dcd")));
+      for (const auto& [files, name] : protocol_tables)
+        if (wants_table(name))
+          files->push_back(TsvWriter::append(dir / name, offset_of(replica_dir_name(r) + "/" + name), table_columns(name)));
     }
+    log_protocol();
     log->info("resumed at step {}", cp.step);
   } else {
     write_psf(out / "model.psf", topology, false, true);
@@ -193,15 +264,32 @@ RunSummary run_simulation(const RunSpec& spec, const RunOptions& options) {
     for (std::int32_t r = 0; r < replicas; ++r)
       for (std::int32_t i = 0; i < n; ++i)
         initial.set_position(r, i, vec_cast<float>(system.initial_positions_A[i]));
-    engine->set_state(initial);
+    // The minimisation runs without the protocols (their springs start relaxed at the
+    // minimised positions; the tip and the surface are checked against them).
+    State start = initial;
     if (spec.minimize.max_steps > 0) {
+      engine = make_engine(spec.backend, setup);
+      engine->set_state(initial);
       const MinimizeResult m = engine->minimize(spec.minimize.max_steps,
                                                 spec.minimize.force_tolerance_kcal_per_mol_A,
                                                 spec.minimize.max_displacement_A);
       log->info("minimisation: {} iterations, max |F| = {:.4g} pN, {}", m.iterations,
                 units::internal_force_to_pN(m.max_force_kcal_per_mol_A),
                 m.converged ? "converged" : "not converged (iteration limit)");
+      start = engine->state();
     }
+    if (any_protocol) {
+      protocol.emplace(spec, topology, start, true);
+      protocol->fill(setup);
+      protocol_extra = {{"protocol.start_step", std::to_string(start.step)},
+                        {"protocol.start_positions", encode_floats(gather_positions(start, reference_beads))}};
+      engine.reset();
+    }
+    if (!engine) {
+      engine = make_engine(spec.backend, setup);
+      engine->set_state(start);
+    }
+    log_protocol();
     for (std::int32_t r = 0; r < replicas; ++r) {
       const fs::path dir = out / replica_dir_name(r);
       fs::create_directories(dir);
@@ -209,8 +297,11 @@ RunSummary run_simulation(const RunSpec& spec, const RunOptions& options) {
       if (want_trajectory)
         trajectories.push_back(DcdWriter::create(dir / "trajectory.dcd", n, 0,
                                                  spec.output.trajectory_every_steps, timestep_ps, true));
+      for (const auto& [files, name] : protocol_tables)
+        if (wants_table(name)) files->push_back(TsvWriter::create(dir / name, table_columns(name), true));
     }
   }
+
 
   const std::int32_t end_first = 0, end_last = n - 1;
   auto report_energies = [&]() {
@@ -223,10 +314,26 @@ RunSummary run_simulation(const RunSpec& spec, const RunOptions& options) {
       const StructureObservables obs = measure_structure(topology, &s.x[o], &s.y[o], &s.z[o],
                                                          spec.output.contact_formed_ratio, end_first, end_last);
       const EnergyTerms& e = energies[r];
-      const double row[] = {time_ns, temperature_K, e.fene, e.native, e.repulsive, e.total(),
+      const double row[] = {time_ns, temperature_K, e.fene, e.native, e.repulsive, e.protocol, e.total(),
                             obs.native_fraction, obs.radius_of_gyration_A, obs.end_to_end_A};
       energy_files[r].row(s.step, row);
     }
+  };
+  auto report_pulling = [&]() {
+    const State& s = engine->state();
+    const std::vector<Vec3d> forces = engine->tether_forces();
+    for (std::int32_t r = 0; r < replicas; ++r) pulling_files[r].row(s.step, protocol->pulling_row(r, s, forces));
+  };
+  auto report_planes = [&]() {
+    const std::int64_t step = engine->state().step;
+    const std::vector<double> forces = engine->plane_forces();
+    for (std::int32_t r = 0; r < replicas; ++r) plane_files[r].row(step, protocol->plane_row(r, step, forces));
+  };
+  auto report_indentation = [&]() {
+    const std::int64_t step = engine->state().step;
+    const std::vector<IndentationStatus> status = engine->indentation_status();
+    for (std::int32_t r = 0; r < replicas; ++r)
+      indentation_files[r].row(step, protocol->indentation_row(r, step, status.at(r)));
   };
   auto write_frames = [&]() {
     const State& s = engine->state();
@@ -249,6 +356,15 @@ RunSummary run_simulation(const RunSpec& spec, const RunOptions& options) {
         trajectories[r].flush();
         cp.output_offsets.emplace_back(replica_dir_name(r) + "/trajectory.dcd", trajectories[r].bytes_written());
       }
+      for (const auto& [files, name] : protocol_tables)
+        if (!files->empty()) {
+          (*files)[r].flush();
+          cp.output_offsets.emplace_back(replica_dir_name(r) + "/" + name, (*files)[r].bytes_written());
+        }
+    }
+    if (protocol) {
+      cp.extra = protocol_extra;
+      cp.extra.emplace_back("protocol.engine_state", encode_doubles(engine->protocol_state()));
     }
     write_checkpoint_atomically(checkpoint_path, cp);
   };
@@ -256,9 +372,15 @@ RunSummary run_simulation(const RunSpec& spec, const RunOptions& options) {
   const std::int64_t first_step = engine->state().step;
   const std::int64_t last_step = std::max(first_step, spec.steps);
   auto multiple = [](std::int64_t step, std::int64_t every) { return every > 0 && step % every == 0; };
+  const std::int64_t pulling_every = protocol && protocol->pulling_file() ? protocol->pulling_every() : 0;
+  const std::int64_t plane_every = protocol && protocol->plane_file() ? protocol->plane_every() : 0;
+  const std::int64_t indentation_every = protocol && protocol->indentation_file() ? protocol->indentation_every() : 0;
   if (!options.resume) {
     report_energies();
     if (want_trajectory) write_frames();
+    if (pulling_every) report_pulling();
+    if (plane_every) report_planes();
+    if (indentation_every) report_indentation();
   }
   log->info("running steps {} .. {} on backend {} ({} output every {} steps)", first_step, last_step,
             engine->name(), out.string(), spec.output.energy_every_steps);
@@ -271,7 +393,10 @@ RunSummary run_simulation(const RunSpec& spec, const RunOptions& options) {
     };
     std::int64_t target = std::min({last_step, next_event(spec.output.energy_every_steps),
                                     want_trajectory ? next_event(spec.output.trajectory_every_steps) : last_step,
-                                    next_event(spec.output.checkpoint_every_steps)});
+                                    next_event(spec.output.checkpoint_every_steps),
+                                    pulling_every ? next_event(pulling_every) : last_step,
+                                    plane_every ? next_event(plane_every) : last_step,
+                                    indentation_every ? next_event(indentation_every) : last_step});
     // Keep the progress line alive on long report intervals.
     target = std::min(target, step + std::max<std::int64_t>(1, std::int64_t(progress.steps_per_second() * 0.5) + 1));
     const std::int64_t since = step;
@@ -280,8 +405,17 @@ RunSummary run_simulation(const RunSpec& spec, const RunOptions& options) {
     const bool report = multiple(step, spec.output.energy_every_steps) || step == last_step;
     const bool frame = want_trajectory && multiple(step, spec.output.trajectory_every_steps);
     const bool checkpoint = multiple(step, spec.output.checkpoint_every_steps) || step == last_step;
-    if (report || frame || checkpoint) check_finite(engine->state(), since);
+    const bool pull_row = pulling_every && (multiple(step, pulling_every) || step == last_step);
+    const bool plane_row = plane_every && (multiple(step, plane_every) || step == last_step);
+    const bool indentation_row = indentation_every && (multiple(step, indentation_every) || step == last_step);
+    if (report || frame || checkpoint || pull_row || plane_row || indentation_row) {
+      check_finite(engine->state(), since);
+      check_bonds(engine->state(), topology, spec.sop.fene_R0_A, since);
+    }
     if (report) report_energies();
+    if (pull_row) report_pulling();
+    if (plane_row) report_planes();
+    if (indentation_row) report_indentation();
     if (frame) write_frames();
     if (checkpoint) write_checkpoint();
     progress.update(step);
@@ -304,8 +438,11 @@ RunSummary run_simulation(const RunSpec& spec, const RunOptions& options) {
   log->info("finished: {} steps in {:.2f} s ({:.4g} steps/s, {:.4g} bead-steps/s), {} neighbour-list rebuilds",
             last_step - first_step, summary.wall_seconds, summary.steps_per_second,
             summary.steps_per_second * double(n) * replicas, stats.neighbor_rebuilds);
-  log->info("outputs: {}/ (model.psf, model.pdb, replica_NNN/energies.tsv, trajectory.dcd, final.pdb)",
-            fs::absolute(out).string());
+  std::string tables;
+  for (const auto& [files, name] : protocol_tables)
+    if (!files->empty()) tables += ", " + name;
+  log->info("outputs: {}/ (model.psf, model.pdb, replica_NNN/energies.tsv{}, trajectory.dcd, final.pdb)",
+            fs::absolute(out).string(), tables);
   return summary;
 }
 

@@ -1,0 +1,140 @@
+#!/usr/bin/env bash
+# The GPU check (docs/gpu.md#checking-a-gpu-build): on a machine with an NVIDIA GPU,
+# configure and build for sm_90 (+PTX), run the CUDA tests (ctest label "cuda"),
+# compute-sanitizer memcheck and racecheck on short runs of both kernel families, the
+# CUDA benchmarks, and the CPU tests; every log goes under $OUT (default
+# build-gpu/gpu-check-out),
+# and a summary table is printed last.
+#
+#   bash scripts/collect-deps.sh     # on a machine with the packages, if the GPU machine lacks them
+#   bash scripts/gpu-check.sh        # on the GPU machine
+#
+# Environment: STAGES (default "info build cuda-tests bench sanitize cpu-tests"; also
+# "profile": Nsight Compute on the step kernels of each family),
+# BUDGET_SECONDS (default 390: stages that no longer fit are skipped), BUILD_DIR
+# (default build-gpu), BENCH_CASES, BENCH_SECONDS.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+ROOT="$PWD"
+BUILD="${BUILD_DIR:-build-gpu}"
+OUT="${OUT:-$ROOT/$BUILD/gpu-check-out}"  # under the (git-ignored) build directory by default
+mkdir -p "$OUT"
+STAGES="${STAGES:-info build cuda-tests bench sanitize cpu-tests}"
+START=$(date +%s)
+DEADLINE=$((START + ${BUDGET_SECONDS:-390}))
+BENCH_CASES="${BENCH_CASES:-wwx1,wwx1000,wwx10000,pf8x1,pf8x16}"
+BENCH_SECONDS="${BENCH_SECONDS:-1}"
+JOBS="$(nproc)"
+
+# Inputs that live outside the repository travel in .deps/data (scripts/collect-deps.sh).
+if [[ -d "$ROOT/.deps/data/sopgpu" ]]; then export ERMAK_SHARED_DATA="$ROOT/.deps/data"; fi
+if [[ -d "$ROOT/.deps/data/freesasa" && ! -f /usr/share/freesasa/test-data/1ubq.pdb ]]; then
+  mkdir -p /usr/share/freesasa/test-data 2>/dev/null &&
+    cp "$ROOT"/.deps/data/freesasa/*.pdb /usr/share/freesasa/test-data/ 2>/dev/null || true
+fi
+
+SUMMARY="$OUT/summary.txt"
+: >"$SUMMARY"
+declare -a ROWS=()
+
+# stage NAME LIMIT_SECONDS LOGFILE COMMAND...: runs with the time left, appends to LOGFILE.
+stage() {
+  local name="$1" limit="$2" log="$3"
+  shift 3
+  [[ " $STAGES " == *" $name "* ]] || return 0
+  local now left rc t0
+  now=$(date +%s)
+  left=$((DEADLINE - now - 5))
+  if ((left < 15)); then
+    ROWS+=("$(printf '%-12s %-8s %6s  %s' "$name" skipped - "no time left")")
+    return 0
+  fi
+  ((limit > left)) && limit=$left
+  t0=$now
+  echo "=== $name (limit ${limit}s) $(date -u +%H:%M:%S) ===" >>"$OUT/$log"
+  timeout --kill-after=5 "$limit" bash -c "set -o pipefail; $*" >>"$OUT/$log" 2>&1
+  rc=$?
+  local dt=$(($(date +%s) - t0))
+  local verdict=ok
+  ((rc != 0)) && verdict="FAIL($rc)"
+  ((rc == 124 || rc == 137)) && verdict="TIMEOUT"
+  ROWS+=("$(printf '%-12s %-8s %5ss  %s' "$name" "$verdict" "$dt" "$log")")
+  return 0
+}
+
+stage info 20 build.log '
+  nvidia-smi || true
+  nvidia-smi --query-gpu=name,memory.total,clocks.max.sm,clocks.max.mem --format=csv || true
+  nvcc --version | tail -2; cmake --version | head -1; gcc --version | head -1; nproc
+  echo "ERMAK_SHARED_DATA=${ERMAK_SHARED_DATA:-unset}"'
+
+stage build 240 build.log "
+  cmake -S . -B '$BUILD' -G Ninja -DCMAKE_BUILD_TYPE=Release -DERMAK_CUDA=ON \
+    -DCMAKE_CUDA_ARCHITECTURES='90-real;90-virtual' &&
+  cmake --build '$BUILD' -j $JOBS --target ermak ermak_cuda_tests"
+
+TESTS="$BUILD/tests/ermak_cuda_tests"
+stage cuda-tests 200 cuda-tests.log "
+  '$TESTS' --gtest_color=no --gtest_output=xml:'$OUT/cuda-tests.xml' 2>&1 | grep -v '^\[ *RUN *\]'"
+
+stage bench 90 bench.log "
+  '$BUILD/ermak' bench --backend cuda --cases '$BENCH_CASES' --seconds $BENCH_SECONDS
+  echo '--- forced families ---'
+  ERMAK_CUDA_KERNEL=perbead '$BUILD/ermak' bench --backend cuda --cases wwx1,wwx1000,ubqx1 --seconds $BENCH_SECONDS
+  ERMAK_CUDA_KERNEL=block '$BUILD/ermak' bench --backend cuda --cases ubqx1,ubqx100 --seconds $BENCH_SECONDS
+  echo '--- variants: per-bead 8 lanes; block with 1 lane per bead ---'
+  ERMAK_CUDA_LANES=8 '$BUILD/ermak' bench --backend cuda --cases pf8x1,pf8x16 --seconds $BENCH_SECONDS
+  ERMAK_CUDA_BLOCK_LANES=1 '$BUILD/ermak' bench --backend cuda --cases wwx1,wwx1000 --seconds $BENCH_SECONDS"
+
+NCU_SECTIONS='--section SpeedOfLight --section Occupancy --section LaunchStats --section WarpStateStats --section SchedulerStats --section ComputeWorkloadAnalysis --section MemoryWorkloadAnalysis'
+stage profile 120 profile.log "
+  for c in pf8x1 pf8x16; do
+    echo \"### perbead_step_kernel, \$c\"
+    ncu --clock-control none --kernel-name regex:perbead_step --launch-skip 200 --launch-count 1 $NCU_SECTIONS \
+      '$BUILD/ermak' bench --backend cuda --cases \$c --seconds 0.3 | grep -v '^==PROF==' | cut -c1-150
+  done
+  for c in wwx1 wwx10000; do
+    echo \"### block_steps_kernel, \$c\"
+    ncu --clock-control none --kernel-name regex:block_steps --launch-skip 1 --launch-count 1 $NCU_SECTIONS \
+      '$BUILD/ermak' bench --backend cuda --cases \$c --seconds 0.3 | grep -v '^==PROF==' | cut -c1-150
+  done"
+
+# Short runs of each family under the sanitizers: WW trajectories (block and per-bead
+# kernels, list builds, graphs) and indentation (tip reductions, protocol kernels).
+SHORT='Systems/CudaVsCpu.TrajectoryAgreesFor1000Steps/ww_*:Families/CudaFamily.IndentationAgreesWithCpu/*:Families/CudaFamily.MinimisationAgreesWithCpu/*'
+stage sanitize 150 sanitize.log "
+  echo '--- memcheck ---'
+  compute-sanitizer --tool memcheck --error-exitcode 9 --print-limit 20 '$TESTS' --gtest_color=no --gtest_filter='$SHORT' --gtest_brief=1
+  m=\$?
+  echo '--- racecheck ---'
+  compute-sanitizer --tool racecheck --error-exitcode 9 --print-limit 20 '$TESTS' --gtest_color=no --gtest_filter='Systems/CudaVsCpu.TrajectoryAgreesFor1000Steps/ww_*:Families/CudaFamily.IndentationAgreesWithCpu/*' --gtest_brief=1
+  r=\$?
+  echo \"memcheck rc=\$m racecheck rc=\$r\"
+  exit \$((m + r))"
+
+stage cpu-tests 300 ctest.log "
+  cmake --build '$BUILD' -j $JOBS &&
+  ctest --test-dir '$BUILD' -j $JOBS --timeout 240 --output-on-failure -LE cuda"
+
+{
+  echo "# gpu-check $(date -u +%Y-%m-%dT%H:%M:%SZ), $(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -1)"
+  printf '%-12s %-8s %6s  %s\n' stage result time log
+  for r in "${ROWS[@]}"; do echo "$r"; done
+  echo
+  if [[ -f "$OUT/cuda-tests.log" ]]; then
+    echo "## CUDA tests"
+    grep -E '^\[  (PASSED|FAILED) |tests ran|FAILED TEST|SKIPPED \] [0-9]+ test|max \|x_cuda' "$OUT/cuda-tests.log" | tail -40
+  fi
+  if [[ -f "$OUT/bench.log" ]]; then
+    echo "## bench"
+    grep -vE '^=== ' "$OUT/bench.log" | tail -25
+  fi
+  if [[ -f "$OUT/sanitize.log" ]]; then
+    echo "## sanitizers"
+    grep -E 'ERROR SUMMARY|RACECHECK SUMMARY|rc=|Error|Hazard' "$OUT/sanitize.log" | head -20
+  fi
+  if [[ -f "$OUT/ctest.log" ]]; then
+    echo "## ctest (CPU)"
+    grep -E 'tests passed|tests failed|\(Failed\)|\(Timeout\)' "$OUT/ctest.log" | head -20
+  fi
+} | tee "$SUMMARY"

@@ -1,0 +1,880 @@
+#include "ermak/analysis/analyze_run.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <regex>
+#include <system_error>
+
+#include "ermak/analysis/svg_plot.h"
+#include "ermak/core/error.h"
+#include "ermak/io/tsv_writer.h"
+
+namespace ermak::analysis {
+namespace {
+
+namespace fs = std::filesystem;
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+constexpr std::size_t kPlotPoints = 4000;  // per curve in the SVG files
+
+struct Replica {
+  int index = 0;
+  std::string name;  // replica_NNN
+  fs::path dir;
+  bool pulling = false, indentation = false;
+};
+
+std::vector<Replica> discover(const fs::path& run_dir) {
+  std::error_code ec;
+  if (!fs::is_directory(run_dir, ec))
+    throw Error(run_dir.string(), 0, "", "not a directory (give the output directory of a run)");
+  std::vector<Replica> out;
+  const std::regex pattern("replica_([0-9]+)");
+  for (const auto& entry : fs::directory_iterator(run_dir)) {
+    std::smatch m;
+    const std::string name = entry.path().filename().string();
+    if (!entry.is_directory() || !std::regex_match(name, m, pattern)) continue;
+    Replica r;
+    r.index = std::stoi(m[1].str());
+    r.name = name;
+    r.dir = entry.path();
+    r.pulling = fs::exists(r.dir / "pulling.tsv");
+    r.indentation = fs::exists(r.dir / "indentation.tsv");
+    if (r.pulling || r.indentation) out.push_back(r);
+  }
+  if (out.empty() && (fs::exists(run_dir / "pulling.tsv") || fs::exists(run_dir / "indentation.tsv"))) {
+    Replica r;  // RUN_DIR is one replica's directory
+    r.name = "replica_000";
+    r.dir = run_dir;
+    r.pulling = fs::exists(run_dir / "pulling.tsv");
+    r.indentation = fs::exists(run_dir / "indentation.tsv");
+    out.push_back(r);
+  }
+  if (out.empty())
+    throw Error(run_dir.string(), 0, "",
+                "no replica_NNN/pulling.tsv or replica_NNN/indentation.tsv here: not the output "
+                "directory of a pulling, force-clamp or indentation run");
+  std::sort(out.begin(), out.end(), [](const Replica& a, const Replica& b) { return a.index < b.index; });
+  return out;
+}
+
+// Rows to draw: at most ~max_points, keeping in each bucket of consecutive rows the ones
+// with the lowest and highest y, so that peaks and drops survive.
+std::vector<std::size_t> decimate(std::span<const double> y, std::size_t max_points) {
+  std::vector<std::size_t> idx;
+  const std::size_t n = y.size();
+  if (n <= max_points) {
+    for (std::size_t i = 0; i < n; ++i) idx.push_back(i);
+    return idx;
+  }
+  const std::size_t buckets = std::max<std::size_t>(max_points / 2, 1);
+  for (std::size_t b = 0; b < buckets; ++b) {
+    const std::size_t lo = b * n / buckets, hi = (b + 1) * n / buckets;
+    if (lo >= hi) continue;
+    std::size_t imin = lo, imax = lo;
+    for (std::size_t i = lo; i < hi; ++i) {
+      if (y[i] < y[imin]) imin = i;
+      if (y[i] > y[imax]) imax = i;
+    }
+    idx.push_back(std::min(imin, imax));
+    if (imin != imax) idx.push_back(std::max(imin, imax));
+  }
+  if (idx.back() != n - 1) idx.push_back(n - 1);
+  return idx;
+}
+
+std::vector<double> pick(const std::vector<double>& v, const std::vector<std::size_t>& idx) {
+  std::vector<double> out;
+  out.reserve(idx.size());
+  for (std::size_t i : idx) out.push_back(v[i]);
+  return out;
+}
+
+struct Line {
+  std::vector<double> x, y;
+};
+
+// The fitted WLC from x_from up to where it reaches 1.12 × f_top.
+Line wlc_line(const WlcFit& fit, double x_from, double f_top, double kT) {
+  Line l;
+  if (!fit.ok) return l;
+  const double x_to = marko_siggia_extension(1.12 * std::max(f_top, 1.0), fit.contour_length,
+                                             fit.persistence_length, kT);
+  x_from = std::max(0.0, std::min(x_from, x_to));
+  for (int k = 0; k <= 120; ++k) {
+    const double x = x_from + (x_to - x_from) * k / 120.0;
+    l.x.push_back(x);
+    l.y.push_back(marko_siggia_force(x, fit.contour_length, fit.persistence_length, kT));
+  }
+  return l;
+}
+
+std::string g(double v, int digits = 4) {
+  if (!std::isfinite(v)) return "n/a";
+  return fmt::format("{:.{}g}", v, digits);
+}
+
+std::string mean_sd(const SampleStatistics& s, const char* unit) {
+  if (s.n == 0) return "none";
+  if (s.n == 1) return fmt::format("{} {} (n = 1)", g(s.mean), unit);
+  return fmt::format("{} ± {} {} (mean ± sd; sem {}, n = {}, range {} to {})", g(s.mean), g(s.sd), unit,
+                     g(s.sem, 3), s.n, g(s.min), g(s.max));
+}
+
+std::string stats_block(const std::string& title, const SampleStatistics& s, const char* unit) {
+  if (s.n == 0) return fmt::format("  {}: none\n", title);
+  if (s.n == 1) return fmt::format("  {}: n = 1, {} {}\n", title, g(s.mean), unit);
+  return fmt::format("  {}: n = {}, mean = {} {}, sd = {} {}, sem = {} {}, median = {} {}, min = {} {}, max = {} {}\n",
+                     title, s.n, g(s.mean), unit, g(s.sd), unit, g(s.sem), unit, g(s.median), unit,
+                     g(s.min), unit, g(s.max), unit);
+}
+
+// --- records kept per replica after its big series are written and dropped ----------------
+
+struct PullingRecord {
+  Replica replica;
+  PullingAnalysis a;  // series cleared after the replica's files are written
+  Line curve;         // decimated smoothed curve (extension, force) or (time, extension) for a clamp
+};
+
+struct IndentationRecord {
+  Replica replica;
+  IndentationAnalysis a;
+  Line approach, retraction;  // decimated smoothed (indentation, spring force)
+};
+
+template <class T>
+void drop_series(T& a) {
+  a.step = {};
+  a.time_ns = {};
+  a.base_nm = {};
+  if constexpr (std::is_same_v<T, PullingAnalysis>) {
+    a.extension_raw_nm = {};
+    a.force_raw_pN = {};
+    a.extension_nm = {};
+    a.end_to_end_nm = {};
+    a.force_pN = {};
+    a.force_magnitude_pN = {};
+  } else {
+    a.tip_raw_nm = {};
+    a.spring_force_raw_pN = {};
+    a.tip_nm = {};
+    a.spring_force_pN = {};
+    a.molecule_force_pN = {};
+    a.indentation_nm = {};
+    a.indentation_raw_nm = {};
+  }
+}
+
+PlotStyle style(const std::string& color, double width, const std::string& dash = "", double opacity = 1.0) {
+  PlotStyle s;
+  s.color = color;
+  s.width = width;
+  s.dash = dash;
+  s.opacity = opacity;
+  return s;
+}
+
+PlotStyle marker_style(const std::string& color) {
+  PlotStyle s;
+  s.color = color;
+  s.fill = color;
+  s.width = 1.4;
+  return s;
+}
+
+// --- plots ------------------------------------------------------------------------------
+
+// When the final stretch of the chain rises far above the peaks (more than twice the
+// largest), the force axis ends at 1.5 × the largest peak, so the peaks stay readable.
+void cap_force_axis(SvgPlot& plot, std::span<const double> peak_forces, double curve_max) {
+  if (peak_forces.empty()) return;
+  const double top = *std::max_element(peak_forces.begin(), peak_forces.end());
+  if (top > 0.0 && curve_max > 2.0 * top) {
+    plot.cap_y(1.5 * top);
+    plot.legend_note(fmt::format("(force axis cut at {} pN)", g(1.5 * top, 3)));
+  }
+}
+
+void plot_pulling_replica(const PullingAnalysis& a, const std::string& name, double kT, const fs::path& path,
+                          bool overwrite) {
+  SvgPlot plot(name + ": force–extension", "extension [nm]", "force along the pulling direction [pN]");
+  plot.include_zero_y(true);
+  const auto raw_idx = decimate(a.force_raw_pN, kPlotPoints);
+  plot.line(pick(a.extension_raw_nm, raw_idx), pick(a.force_raw_pN, raw_idx), style("#9a9a9a", 0.7, "", 0.45),
+            "raw data");
+  const auto idx = decimate(a.force_pN, kPlotPoints);
+  plot.line(pick(a.extension_nm, idx), pick(a.force_pN, idx), style(palette_color(0), 1.8), "smoothed");
+  bool fit_legend = true;
+  for (const PullingPeak& p : a.peaks) {
+    const Line l = wlc_line(p.fit, p.fit_from_nm, p.peak.force, kT);
+    if (l.x.empty()) continue;
+    plot.line(l.x, l.y, style("#d62728", 1.6, "7,4"),
+              fit_legend ? fmt::format("WLC fits (P = {} nm)", g(p.fit.persistence_length, 3)) : "");
+    fit_legend = false;
+  }
+  if (a.final_fit && a.final_fit->ok) {
+    double top = 0.0;
+    for (std::size_t i = 0; i < a.extension_nm.size(); ++i)
+      if (a.extension_nm[i] >= a.final_fit_from_nm && a.extension_nm[i] <= a.final_fit_to_nm)
+        top = std::max(top, a.force_pN[i]);
+    const Line l = wlc_line(*a.final_fit, a.final_fit_from_nm, top, kT);
+    plot.line(l.x, l.y, style("#d62728", 1.6, "7,4"), fit_legend ? "WLC fit" : "");
+  }
+  std::vector<double> px, py;
+  for (const PullingPeak& p : a.peaks) {
+    px.push_back(p.peak.position);
+    py.push_back(p.peak.force);
+  }
+  if (px.empty()) plot.legend_note("no unfolding peaks");
+  else plot.markers(px, py, Marker::circle, 9.0, marker_style("#ffbf00"), fmt::format("unfolding peaks ({})", px.size()));
+  for (std::size_t k = 0; k < a.peaks.size(); ++k) {
+    const PullingPeak& p = a.peaks[k];
+    std::string text = fmt::format("#{}: {} pN at {} nm", k + 1, g(p.peak.force), g(p.peak.position));
+    if (p.fit.ok) text += fmt::format(", Lc {} nm", g(p.fit.contour_length));
+    plot.legend_note(text);
+  }
+  if (a.final_fit && a.final_fit->ok)
+    plot.legend_note(fmt::format("after last peak: Lc {} nm", g(a.final_fit->contour_length)));
+  cap_force_axis(plot, py, *std::max_element(a.force_pN.begin(), a.force_pN.end()));
+  plot.write(path, overwrite);
+}
+
+void plot_pulling_overlay(const std::vector<PullingRecord>& records, double kT, const fs::path& path,
+                          bool overwrite) {
+  std::size_t count = 0;
+  for (const auto& r : records) count += !r.a.force_clamp;
+  SvgPlot plot(fmt::format("Force–extension, {} replica{}", count, count == 1 ? "" : "s"), "extension [nm]",
+               "force along the pulling direction [pN]");
+  plot.include_zero_y(true);
+  const bool per_replica_legend = count <= 10;
+  std::size_t k = 0;
+  for (const auto& r : records) {
+    if (r.a.force_clamp) continue;
+    const std::string color = palette_color(k++);
+    plot.line(r.curve.x, r.curve.y, style(color, 1.4), per_replica_legend ? r.replica.name : "");
+    for (const PullingPeak& p : r.a.peaks) {
+      const Line l = wlc_line(p.fit, p.fit_from_nm, p.peak.force, kT);
+      if (!l.x.empty()) plot.line(l.x, l.y, style(color, 1.3, "6,4", 0.9));
+    }
+  }
+  if (!per_replica_legend) plot.legend_note(fmt::format("{} replicas, one colour each", count));
+  std::vector<double> px, py;
+  k = 0;
+  for (const auto& r : records) {
+    if (r.a.force_clamp) continue;
+    std::vector<double> x, y;
+    for (const PullingPeak& p : r.a.peaks) {
+      x.push_back(p.peak.position);
+      y.push_back(p.peak.force);
+    }
+    plot.markers(x, y, Marker::circle, 8.0, marker_style(palette_color(k++)));
+    px.insert(px.end(), x.begin(), x.end());
+    py.insert(py.end(), y.begin(), y.end());
+  }
+  double top = 0.0;
+  for (const auto& r : records)
+    if (!r.a.force_clamp)
+      for (double f : r.curve.y) top = std::max(top, f);
+  cap_force_axis(plot, py, top);
+  // Legend symbols for the peak markers and the fits (drawn off the data, empty series).
+  if (px.empty()) {
+    plot.legend_note("no unfolding peaks");
+  } else {
+    plot.markers({}, {}, Marker::circle, 8.0, marker_style("#ffffff"), fmt::format("unfolding peaks ({})", px.size()));
+    plot.line({}, {}, style("#555555", 1.3, "6,4"), "WLC fits (Marko–Siggia)");
+  }
+  plot.write(path, overwrite);
+}
+
+void plot_clamp_overlay(const std::vector<PullingRecord>& records, const fs::path& path, bool overwrite) {
+  std::size_t count = 0;
+  for (const auto& r : records) count += r.a.force_clamp;
+  SvgPlot plot(fmt::format("Force clamp: extension against time, {} replica{}", count, count == 1 ? "" : "s"),
+               "time [ns]", "extension [nm]");
+  std::size_t k = 0;
+  std::vector<double> tx, ty;
+  for (const auto& r : records) {
+    if (!r.a.force_clamp) continue;
+    const std::string label = fmt::format("{} ({} pN)", r.replica.name, g(r.a.mean_force_pN, 3));
+    plot.line(r.curve.x, r.curve.y, style(palette_color(k++), 1.4), count <= 10 ? label : "");
+    if (std::isfinite(r.a.half_extension_time_ns)) {
+      tx.push_back(r.a.half_extension_time_ns);
+      ty.push_back(0.5 * (r.a.extension_start_nm + r.a.extension_end_nm));
+    }
+  }
+  plot.markers(tx, ty, Marker::diamond, 9.0, marker_style("#ffbf00"), "half of the extension change");
+  plot.write(path, overwrite);
+}
+
+void plot_histogram(const Histogram& h, std::span<const double> first, std::span<const double> maximum,
+                    std::span<const double> all, const std::string& what, const fs::path& path, bool overwrite) {
+  SvgPlot plot("Distribution of " + what + " forces over replicas", "force [pN]", "replicas");
+  plot.integer_y(true);
+  std::vector<double> first_counts, max_counts;
+  const auto mc = count_in_bins(maximum, h.edges);
+  for (std::size_t c : h.counts) first_counts.push_back(double(c));
+  for (std::size_t c : mc) max_counts.push_back(double(c));
+  PlotStyle bars;
+  bars.color = "#1f5f99";
+  bars.fill = "#1f77b4";
+  bars.fill_opacity = 0.55;
+  bars.width = 1.0;
+  const SampleStatistics sf = describe(first), sm = describe(maximum);
+  double top_count = 0.0;
+  plot.bars(h.edges, first_counts, bars, fmt::format("first peak (n = {})", sf.n));
+  // The maximum-peak histogram as an outline.
+  std::vector<double> ox, oy;
+  for (std::size_t k = 0; k < max_counts.size(); ++k) {
+    ox.push_back(h.edges[k]);
+    oy.push_back(k == 0 ? 0.0 : max_counts[k - 1]);
+    ox.push_back(h.edges[k]);
+    oy.push_back(max_counts[k]);
+  }
+  ox.push_back(h.edges.back());
+  oy.push_back(max_counts.empty() ? 0.0 : max_counts.back());
+  ox.push_back(h.edges.back());
+  oy.push_back(0.0);
+  plot.line(ox, oy, style("#ff7f0e", 2.2), fmt::format("largest peak (n = {})", sm.n));
+  if (all.size() > first.size()) {  // some replica has more than one peak: all of them, thin
+    const auto ac = count_in_bins(all, h.edges);
+    std::vector<double> ax, ay;
+    for (std::size_t k = 0; k < ac.size(); ++k) {
+      ax.push_back(h.edges[k]);
+      ay.push_back(k == 0 ? 0.0 : double(ac[k - 1]));
+      ax.push_back(h.edges[k]);
+      ay.push_back(double(ac[k]));
+    }
+    ax.push_back(h.edges.back());
+    ay.push_back(ac.empty() ? 0.0 : double(ac.back()));
+    ax.push_back(h.edges.back());
+    ay.push_back(0.0);
+    plot.line(ax, ay, style("#555555", 1.2, "3,3"), fmt::format("all peaks (n = {})", all.size()));
+    for (std::size_t c : ac) top_count = std::max(top_count, double(c));
+  }
+  for (double c : first_counts) top_count = std::max(top_count, c);
+  for (double c : max_counts) top_count = std::max(top_count, c);
+  const double means_x[2] = {sf.mean, sf.mean}, means_y[2] = {0.0, top_count * 1.04};
+  if (sf.n > 0) plot.line(means_x, means_y, style("#1f3f77", 1.6, "5,4"), "mean, first peak");
+  plot.legend_note(fmt::format("first: {} ± {} pN", g(sf.mean), g(sf.sd, 3)));
+  plot.legend_note(fmt::format("largest: {} ± {} pN", g(sm.mean), g(sm.sd, 3)));
+  plot.legend_note("(mean ± sd)");
+  plot.set_x_range(h.edges.front() - 0.04 * (h.edges.back() - h.edges.front()),
+                   h.edges.back() + 0.04 * (h.edges.back() - h.edges.front()));
+  plot.write(path, overwrite);
+}
+
+void plot_indentation_replica(const IndentationAnalysis& a, const std::string& name, const fs::path& path,
+                              bool overwrite) {
+  SvgPlot plot(name + ": force–indentation", "indentation [nm]", "cantilever spring force [pN]");
+  const std::size_t n_app = a.turnaround + 1;
+  std::vector<double> ri(a.indentation_raw_nm.begin(), a.indentation_raw_nm.end());
+  const auto raw_idx = decimate(a.spring_force_raw_pN, kPlotPoints);
+  plot.line(pick(ri, raw_idx), pick(a.spring_force_raw_pN, raw_idx), style("#9a9a9a", 0.7, "", 0.45), "raw data");
+  const std::vector<double> ax(a.indentation_nm.begin(), a.indentation_nm.begin() + n_app),
+      ay(a.spring_force_pN.begin(), a.spring_force_pN.begin() + n_app);
+  const auto ia = decimate(ay, kPlotPoints);
+  plot.line(pick(ax, ia), pick(ay, ia), style(palette_color(0), 1.8), "approach (smoothed)");
+  if (n_app < a.rows) {
+    const std::vector<double> rx(a.indentation_nm.begin() + n_app - 1, a.indentation_nm.end()),
+        ry(a.spring_force_pN.begin() + n_app - 1, a.spring_force_pN.end());
+    const auto ir = decimate(ry, kPlotPoints);
+    plot.line(pick(rx, ir), pick(ry, ir), style(palette_color(3), 1.6, "6,3"), "retraction (smoothed)");
+  }
+  if (a.linear.ok) {
+    const double pad = 0.1 * (a.linear_to_nm - a.linear_from_nm);
+    const double lx[2] = {a.linear_from_nm - pad, a.linear_to_nm + pad};
+    const double ly[2] = {a.linear.slope * lx[0] + a.linear.intercept, a.linear.slope * lx[1] + a.linear.intercept};
+    plot.line(lx, ly, style("#111111", 2.0, "8,4"), fmt::format("linear fit: k = {} pN/nm", g(a.linear.slope)));
+  }
+  std::vector<double> px, py;
+  for (const auto& p : a.peaks) {
+    px.push_back(p.peak.position);
+    py.push_back(p.peak.force);
+  }
+  if (px.empty()) plot.legend_note("no breaking events");
+  else plot.markers(px, py, Marker::circle, 9.0, marker_style("#ffbf00"), fmt::format("breaking events ({})", px.size()));
+  if (a.contact_found) {
+    const double cx[1] = {0.0}, cy[1] = {a.spring_force_pN[a.contact_row]};
+    plot.markers(cx, cy, Marker::triangle, 9.0, marker_style("#2ca02c"), "contact");
+  }
+  plot.write(path, overwrite);
+}
+
+void plot_indentation_overlay(const std::vector<IndentationRecord>& records, const fs::path& path, bool overwrite) {
+  SvgPlot plot(fmt::format("Force–indentation, {} replica{}", records.size(), records.size() == 1 ? "" : "s"),
+               "indentation [nm]", "cantilever spring force [pN]");
+  const bool legend = records.size() <= 10;
+  std::size_t k = 0;
+  std::size_t peaks = 0;
+  for (const auto& r : records) {
+    const std::string color = palette_color(k++);
+    std::string label = r.replica.name;
+    if (r.a.linear.ok) label += fmt::format(" (k = {} pN/nm)", g(r.a.linear.slope, 3));
+    plot.line(r.approach.x, r.approach.y, style(color, 1.5), legend ? label : "");
+    if (!r.retraction.x.empty()) plot.line(r.retraction.x, r.retraction.y, style(color, 1.2, "5,3", 0.7));
+    if (r.a.linear.ok) {
+      const double pad = 0.1 * (r.a.linear_to_nm - r.a.linear_from_nm);
+      const double lx[2] = {r.a.linear_from_nm - pad, r.a.linear_to_nm + pad};
+      const double ly[2] = {r.a.linear.slope * lx[0] + r.a.linear.intercept,
+                            r.a.linear.slope * lx[1] + r.a.linear.intercept};
+      plot.line(lx, ly, style("#111111", 1.6, "8,4"));
+    }
+    std::vector<double> px, py;
+    for (const auto& p : r.a.peaks) {
+      px.push_back(p.peak.position);
+      py.push_back(p.peak.force);
+    }
+    peaks += px.size();
+    plot.markers(px, py, Marker::circle, 8.0, marker_style(color));
+  }
+  if (!legend) plot.legend_note(fmt::format("{} replicas, one colour each", records.size()));
+  if (std::any_of(records.begin(), records.end(), [](const IndentationRecord& r) { return !r.retraction.x.empty(); }))
+    plot.line({}, {}, style("#555555", 1.2, "5,3"), "retraction");
+  plot.line({}, {}, style("#111111", 1.6, "8,4"), "linear fits");
+  if (peaks == 0) plot.legend_note("no breaking events");
+  else plot.markers({}, {}, Marker::circle, 8.0, marker_style("#ffffff"), fmt::format("breaking events ({})", peaks));
+  plot.write(path, overwrite);
+}
+
+}  // namespace
+
+AnalyzeResult analyze_run(const AnalyzeOptions& options_in) {
+  AnalyzeOptions options = options_in;
+  CurveSettings& st = options.settings;
+  auto bad = [](const std::string& option, const std::string& what) { throw Error(option + ": " + what); };
+  if (!(options.temperature_K > 0.0)) bad("--temperature-K", "must be > 0");
+  if (!(st.wlc.persistence_length > 0.0)) bad("--persistence-length-nm", "must be > 0");
+  if (st.window_nm && !(*st.window_nm > 0.0)) bad("--smooth-window-nm", "must be > 0");
+  if (st.points && *st.points < 1) bad("--smooth-points", "must be ≥ 1");
+  if (st.window_nm && st.points) bad("--smooth-window-nm", "give either a window in nm or a number of points");
+  if (st.min_peak_drop_pN && !(*st.min_peak_drop_pN > 0.0)) bad("--min-peak-drop-pN", "must be > 0");
+  if (!(st.min_peak_separation_nm >= 0.0)) bad("--min-peak-separation-nm", "must be ≥ 0");
+  if (!(st.linear_fraction > 0.0 && st.linear_fraction <= 1.0)) bad("--linear-fraction", "must lie in (0, 1]");
+  if (options.bins && *options.bins < 1) bad("--bins", "must be ≥ 1");
+  st.wlc.kT = kT_pN_nm(options.temperature_K);
+  const double kT = st.wlc.kT;
+  const bool overwrite = options.overwrite;
+
+  AnalyzeResult result;
+  const std::vector<Replica> replicas = discover(options.run_dir);
+  result.out_dir = options.out_dir.empty() ? options.run_dir / "analysis" : options.out_dir;
+  const fs::path& out = result.out_dir;
+  const bool any_pulling = std::any_of(replicas.begin(), replicas.end(), [](const Replica& r) { return r.pulling; });
+  const bool any_indent = std::any_of(replicas.begin(), replicas.end(), [](const Replica& r) { return r.indentation; });
+  const std::string ip = any_pulling ? "indentation_" : "";  // indentation file prefix in a mixed run
+
+  // The files this may write; none may exist unless overwrite (checked before writing any).
+  std::vector<fs::path> planned = {out / "summary.txt"};
+  if (any_pulling) {
+    for (const char* f : {"peaks.tsv", "wlc_fits.tsv", "forces_histogram.tsv", "force_extension.svg",
+                          "peak_force_histogram.svg", "extension_time.svg"})
+      planned.push_back(out / f);
+    for (const Replica& r : replicas)
+      if (r.pulling)
+        for (const char* suffix : {"_curve.tsv", "_force_extension.svg"}) planned.push_back(out / (r.name + suffix));
+  }
+  if (any_indent) {
+    for (const char* f : {"peaks.tsv", "forces_histogram.tsv", "peak_force_histogram.svg"})
+      planned.push_back(out / (ip + f));
+    planned.push_back(out / "force_indentation.svg");
+    for (const Replica& r : replicas)
+      if (r.indentation) {
+        planned.push_back(out / (r.name + "_" + ip + "curve.tsv"));
+        planned.push_back(out / (r.name + "_force_indentation.svg"));
+      }
+  }
+  if (!overwrite) {
+    std::vector<std::string> existing;
+    for (const fs::path& p : planned)
+      if (fs::exists(p)) existing.push_back(p.filename().string());
+    if (!existing.empty()) {
+      std::string list;
+      for (std::size_t k = 0; k < existing.size() && k < 5; ++k) list += (k ? ", " : "") + existing[k];
+      if (existing.size() > 5) list += fmt::format(" and {} more", existing.size() - 5);
+      throw Error(out.string(), 0, "",
+                  "output files exist (" + list + "); use --force to replace them or -o for another directory");
+    }
+  }
+  std::error_code ec;
+  fs::create_directories(out, ec);
+  if (ec) throw Error(out.string(), 0, "", "cannot create the output directory: " + ec.message());
+  auto written = [&](const fs::path& p) { result.files.push_back(p); };
+
+  // --- per replica: analyse, write its curve and plot, keep what the summary needs ---------
+  std::vector<PullingRecord> pulls;
+  std::vector<IndentationRecord> indents;
+  for (const Replica& r : replicas) {
+    if (r.pulling) {
+      const TsvTable table = TsvTable::read(r.dir / "pulling.tsv");
+      for (const auto& w : table.warnings()) result.warnings.push_back(w);
+      PullingRecord rec{r, analyze_pulling(table, st), {}};
+      const PullingAnalysis& a = rec.a;
+      if (a.rows == 0) result.warnings.push_back(table.source() + ": no rows");
+      const fs::path curve = out / (r.name + "_curve.tsv");
+      {
+        TsvWriter w = TsvWriter::create(curve, {"step", "time[ns]", "base[nm]", "extension[nm]", "end_to_end[nm]",
+                                                "force_along[pN]", "force[pN]"}, overwrite);
+        for (std::size_t i = 0; i < a.rows; ++i) {
+          const double rest[] = {a.time_ns[i], a.base_nm[i], a.extension_nm[i], a.end_to_end_nm[i], a.force_pN[i],
+                                 a.force_magnitude_pN[i]};
+          w.row(std::int64_t(std::llround(a.step[i])), rest);
+        }
+        w.flush();
+      }
+      written(curve);
+      if (!a.force_clamp && a.rows > 0) {
+        const fs::path svg = out / (r.name + "_force_extension.svg");
+        plot_pulling_replica(a, r.name, kT, svg, overwrite);
+        written(svg);
+        const auto idx = decimate(a.force_pN, kPlotPoints);
+        rec.curve = {pick(a.extension_nm, idx), pick(a.force_pN, idx)};
+      } else if (a.rows > 0) {
+        const auto idx = decimate(a.extension_nm, kPlotPoints);
+        rec.curve = {pick(a.time_ns, idx), pick(a.extension_nm, idx)};
+      }
+      drop_series(rec.a);
+      pulls.push_back(std::move(rec));
+    }
+    if (r.indentation) {
+      const TsvTable table = TsvTable::read(r.dir / "indentation.tsv");
+      for (const auto& w : table.warnings()) result.warnings.push_back(w);
+      IndentationRecord rec{r, analyze_indentation(table, st), {}, {}};
+      const IndentationAnalysis& a = rec.a;
+      if (a.rows == 0) result.warnings.push_back(table.source() + ": no rows");
+      const fs::path curve = out / (r.name + "_" + ip + "curve.tsv");
+      {
+        TsvWriter w = TsvWriter::create(curve, {"step", "time[ns]", "base[nm]", "tip[nm]", "indentation[nm]",
+                                                "spring_force[pN]", "molecule_force[pN]", "retraction"}, overwrite);
+        for (std::size_t i = 0; i < a.rows; ++i) {
+          const double rest[] = {a.time_ns[i], a.base_nm[i], a.tip_nm[i], a.indentation_nm[i],
+                                 a.spring_force_pN[i], a.molecule_force_pN[i], i > a.turnaround ? 1.0 : 0.0};
+          w.row(std::int64_t(std::llround(a.step[i])), rest);
+        }
+        w.flush();
+      }
+      written(curve);
+      if (a.rows > 0) {
+        const fs::path svg = out / (r.name + "_force_indentation.svg");
+        plot_indentation_replica(a, r.name, svg, overwrite);
+        written(svg);
+        const std::size_t n_app = a.turnaround + 1;
+        const std::vector<double> ax(a.indentation_nm.begin(), a.indentation_nm.begin() + n_app),
+            ay(a.spring_force_pN.begin(), a.spring_force_pN.begin() + n_app);
+        const auto ia = decimate(ay, kPlotPoints);
+        rec.approach = {pick(ax, ia), pick(ay, ia)};
+        if (n_app < a.rows) {
+          const std::vector<double> rx(a.indentation_nm.begin() + n_app - 1, a.indentation_nm.end()),
+              ry(a.spring_force_pN.begin() + n_app - 1, a.spring_force_pN.end());
+          const auto ir = decimate(ry, kPlotPoints);
+          rec.retraction = {pick(rx, ir), pick(ry, ir)};
+        }
+      }
+      if (!a.contact_found) result.warnings.push_back(table.source() + ": " + a.linear_rule);
+      drop_series(rec.a);
+      indents.push_back(std::move(rec));
+    }
+  }
+
+  // --- summary header -----------------------------------------------------------------------
+  std::string summary;
+  summary += "ermak analyze: force-spectroscopy analysis (docs/analysis.md)\n";
+  summary += fmt::format("run directory:    {}\noutput directory: {}\n\n", options.run_dir.string(), out.string());
+  std::size_t n_ramp = 0, n_clamp = 0;
+  for (const auto& rec : pulls) (rec.a.force_clamp ? n_clamp : n_ramp) += 1;
+  summary += "Settings\n";
+  if (st.points) summary += fmt::format("  smoothing: centred running average over {} rows\n", *st.points);
+  else summary += fmt::format("  smoothing: centred running average over {} nm of cantilever-base travel{}\n",
+                              g(st.window_nm.value_or(0.2)), n_clamp ? " (force clamp: over 1 % of the rows)" : "");
+  if (n_ramp > 0 || !indents.empty())
+    summary += fmt::format("  peaks: drop after the maximum ≥ {}, separation ≥ {} nm\n",
+                           st.min_peak_drop_pN ? g(*st.min_peak_drop_pN) + " pN"
+                                               : std::string("max(10 pN, 8 × noise of the smoothed force), per replica"),
+                           g(st.min_peak_separation_nm));
+  if (n_ramp > 0)
+    summary += fmt::format("  WLC (Marko–Siggia): T = {} K, kT = {} pN·nm, persistence length {}\n",
+                           g(options.temperature_K), g(kT, 5),
+                           st.wlc.fit_persistence ? std::string("fitted") : g(st.wlc.persistence_length) + " nm (fixed)");
+  if (!indents.empty())
+    summary += fmt::format("  indentation: contact at a smoothed molecule force ≥ {}; linear regime {}\n",
+                           st.contact_force_pN ? g(*st.contact_force_pN) + " pN" : std::string("max(5 pN, 3 × its noise)"),
+                           st.linear_range_nm ? fmt::format("over indentation {} to {} nm", g(st.linear_range_nm->first),
+                                                            g(st.linear_range_nm->second))
+                                              : fmt::format("from the contact to {} × the first peak force",
+                                                            g(st.linear_fraction)));
+
+  std::string brief;
+  std::vector<std::string> produced;  // aggregate files for the brief
+
+  // --- pulling ----------------------------------------------------------------------------
+  std::vector<double> first_forces, max_forces, all_forces, delta_lcs, final_lcs;
+  if (n_ramp > 0) {
+    {
+      TsvWriter w = TsvWriter::create(out / "peaks.tsv",
+                                      {"step", "replica", "peak", "time[ns]", "force[pN]", "extension[nm]", "drop[pN]",
+                                       "Lc[nm]", "dLc[nm]", "P[nm]", "fit_rms[pN]", "fit_points"},
+                                      overwrite);
+      for (const auto& rec : pulls)
+        for (std::size_t k = 0; k < rec.a.peaks.size(); ++k) {
+          const PullingPeak& p = rec.a.peaks[k];
+          const bool ok = p.fit.ok;
+          const double rest[] = {double(rec.replica.index), double(k), p.time_ns, p.peak.force, p.peak.position,
+                                 p.peak.drop, ok ? p.fit.contour_length : kNaN, p.delta_contour_length,
+                                 ok ? p.fit.persistence_length : kNaN, ok ? p.fit.rms_residual : kNaN,
+                                 double(p.fit.points)};
+          w.row(p.step, rest);
+        }
+      w.flush();
+    }
+    written(out / "peaks.tsv");
+    {
+      TsvWriter w = TsvWriter::create(out / "wlc_fits.tsv",
+                                      {"replica", "edge", "before_peak", "Lc[nm]", "P[nm]", "dLc[nm]", "fit_rms[pN]",
+                                       "fit_points", "extension_from[nm]", "extension_to[nm]", "ok"},
+                                      overwrite);
+      auto row = [&](int replica, std::size_t edge, bool before_peak, const WlcFit& f, double dlc, double from,
+                     double to) {
+        const double v[] = {double(replica), double(edge), before_peak ? 1.0 : 0.0,
+                            f.ok ? f.contour_length : kNaN, f.ok ? f.persistence_length : kNaN, dlc,
+                            f.ok ? f.rms_residual : kNaN, double(f.points), from, to, f.ok ? 1.0 : 0.0};
+        w.row(v);
+      };
+      for (const auto& rec : pulls) {
+        for (std::size_t k = 0; k < rec.a.peaks.size(); ++k) {
+          const PullingPeak& p = rec.a.peaks[k];
+          row(rec.replica.index, k, true, p.fit, p.delta_contour_length, p.fit_from_nm, p.fit_to_nm);
+        }
+        if (rec.a.final_fit)
+          row(rec.replica.index, rec.a.peaks.size(), false, *rec.a.final_fit, rec.a.final_delta_contour_length,
+              rec.a.final_fit_from_nm, rec.a.final_fit_to_nm);
+      }
+      w.flush();
+    }
+    written(out / "wlc_fits.tsv");
+
+    summary += fmt::format("\nConstant-velocity pulling: {} replica{}\n", n_ramp, n_ramp == 1 ? "" : "s");
+    for (const auto& rec : pulls) {
+      if (rec.a.force_clamp) continue;
+      const PullingAnalysis& a = rec.a;
+      summary += fmt::format("\n{}: {} rows; {}; force noise {} pN raw, {} pN smoothed; peak drop ≥ {} pN{}\n",
+                             rec.replica.name, a.rows, a.smoothing.description, g(a.smoothing.noise_raw, 3),
+                             g(a.smoothing.noise_smoothed, 3), g(a.smoothing.min_peak_drop, 3),
+                             a.smoothing.min_peak_drop_automatic ? " (automatic)" : "");
+      if (a.peaks.empty()) {
+        summary += "  no unfolding peaks\n";
+      } else {
+        summary += fmt::format("  {:>4} {:>14} {:>11} {:>10} {:>14} {:>9} {:>9} {:>9} {:>7} {:>9}\n", "peak", "step",
+                               "time[ns]", "force[pN]", "extension[nm]", "drop[pN]", "Lc[nm]", "dLc[nm]", "P[nm]",
+                               "rms[pN]");
+        double fmax = -std::numeric_limits<double>::infinity();
+        for (std::size_t k = 0; k < a.peaks.size(); ++k) {
+          const PullingPeak& p = a.peaks[k];
+          summary += fmt::format("  {:>4} {:>14} {:>11} {:>10} {:>14} {:>9} {:>9} {:>9} {:>7} {:>9}{}\n", k, p.step,
+                                 g(p.time_ns, 6), g(p.peak.force), g(p.peak.position), g(p.peak.drop),
+                                 p.fit.ok ? g(p.fit.contour_length) : "n/a", g(p.delta_contour_length),
+                                 p.fit.ok ? g(p.fit.persistence_length, 3) : "n/a",
+                                 p.fit.ok ? g(p.fit.rms_residual, 3) : "n/a",
+                                 p.fit.ok ? "" : "  (fit: " + p.fit.note + ")");
+          all_forces.push_back(p.peak.force);
+          fmax = std::max(fmax, p.peak.force);
+          if (std::isfinite(p.delta_contour_length)) delta_lcs.push_back(p.delta_contour_length);
+        }
+        first_forces.push_back(a.peaks.front().peak.force);
+        max_forces.push_back(fmax);
+      }
+      if (a.final_fit) {
+        const WlcFit& f = *a.final_fit;
+        summary += fmt::format("  after the last peak: Lc = {} nm{} (ΔLc from the last peak {} nm){}\n",
+                               f.ok ? g(f.contour_length) : "n/a",
+                               f.ok && st.wlc.fit_persistence ? ", P = " + g(f.persistence_length, 3) + " nm" : "",
+                               g(a.final_delta_contour_length), f.ok ? "" : "  (fit: " + f.note + ")");
+        if (f.ok) final_lcs.push_back(f.contour_length);
+        if (std::isfinite(a.final_delta_contour_length)) delta_lcs.push_back(a.final_delta_contour_length);
+      }
+    }
+    const SampleStatistics sfirst = describe(first_forces), smax = describe(max_forces), sdl = describe(delta_lcs);
+    summary += "\nUnfolding forces over replicas\n";
+    summary += fmt::format("  replicas with a peak: {} of {}\n", first_forces.size(), n_ramp);
+    summary += stats_block("first peak", sfirst, "pN");
+    summary += stats_block("largest peak", smax, "pN");
+    summary += stats_block("all peaks", describe(all_forces), "pN");
+    summary += stats_block("ΔLc (successive edges)", sdl, "nm");
+    if (!final_lcs.empty()) summary += stats_block("Lc after the last peak", describe(final_lcs), "nm");
+
+    if (all_forces.empty())
+      brief += fmt::format("pulling: {} replica{}, no unfolding peaks\n", n_ramp, n_ramp == 1 ? "" : "s");
+    else
+      brief += fmt::format("pulling: {} replica{}, {} unfolding peak{}; first peak {}\n", n_ramp, n_ramp == 1 ? "" : "s",
+                           all_forces.size(), all_forces.size() == 1 ? "" : "s", mean_sd(sfirst, "pN"));
+    if (sdl.n > 0) brief += fmt::format("  ΔLc {}\n", mean_sd(sdl, "nm"));
+
+    plot_pulling_overlay(pulls, kT, out / "force_extension.svg", overwrite);
+    written(out / "force_extension.svg");
+    produced.insert(produced.end(), {"peaks.tsv", "wlc_fits.tsv", "force_extension.svg"});
+  }
+  if (n_clamp > 0) {
+    summary += fmt::format("\nForce clamp: {} replica{}\n", n_clamp, n_clamp == 1 ? "" : "s");
+    summary += fmt::format("  {:<12} {:>9} {:>15} {:>13} {:>13} {:>16}\n", "replica", "rows", "mean force[pN]",
+                           "x start[nm]", "x end[nm]", "t half-way[ns]");
+    std::vector<double> half_times;
+    for (const auto& rec : pulls) {
+      if (!rec.a.force_clamp) continue;
+      const PullingAnalysis& a = rec.a;
+      summary += fmt::format("  {:<12} {:>9} {:>15} {:>13} {:>13} {:>16}\n", rec.replica.name, a.rows,
+                             g(a.mean_force_pN), g(a.extension_start_nm), g(a.extension_end_nm),
+                             g(a.half_extension_time_ns, 6));
+      half_times.push_back(a.half_extension_time_ns);
+    }
+    summary += "  (t half-way: first time the smoothed extension has covered half of its change)\n";
+    summary += stats_block("t half-way", describe(half_times), "ns");
+    plot_clamp_overlay(pulls, out / "extension_time.svg", overwrite);
+    written(out / "extension_time.svg");
+    produced.push_back("extension_time.svg");
+    brief += fmt::format("force clamp: {} replica{}; half-way time {}\n", n_clamp, n_clamp == 1 ? "" : "s",
+                         mean_sd(describe(half_times), "ns"));
+  }
+
+  // --- indentation ------------------------------------------------------------------------
+  std::vector<double> i_first, i_max, i_all, springs;
+  if (!indents.empty()) {
+    {
+      TsvWriter w = TsvWriter::create(out / (ip + "peaks.tsv"),
+                                      {"step", "replica", "peak", "time[ns]", "force[pN]", "indentation[nm]", "tip[nm]",
+                                       "drop[pN]"},
+                                      overwrite);
+      for (const auto& rec : indents)
+        for (std::size_t k = 0; k < rec.a.peaks.size(); ++k) {
+          const IndentationPeak& p = rec.a.peaks[k];
+          const double rest[] = {double(rec.replica.index), double(k), p.time_ns, p.peak.force, p.peak.position,
+                                 p.tip_nm, p.peak.drop};
+          w.row(p.step, rest);
+        }
+      w.flush();
+    }
+    written(out / (ip + "peaks.tsv"));
+    summary += fmt::format("\nNano-indentation: {} replica{}\n", indents.size(), indents.size() == 1 ? "" : "s");
+    for (const auto& rec : indents) {
+      const IndentationAnalysis& a = rec.a;
+      summary += fmt::format("\n{}: {} rows ({} approach); {}; peak drop ≥ {} pN{}\n", rec.replica.name, a.rows,
+                             a.turnaround + 1, a.smoothing.description, g(a.smoothing.min_peak_drop, 3),
+                             a.smoothing.min_peak_drop_automatic ? " (automatic)" : "");
+      if (a.contact_found)
+        summary += fmt::format("  contact: step {}, tip at {} nm (molecule force ≥ {} pN)\n",
+                               a.contact_step, g(a.contact_tip_nm), g(a.contact_threshold_pN, 3));
+      else
+        summary += fmt::format("  contact: not found (molecule force never reached {} pN); indentation = tip displacement\n",
+                               g(a.contact_threshold_pN, 3));
+      summary += fmt::format("  linear regime: {}; indentation {} to {} nm\n", a.linear_rule, g(a.linear_from_nm),
+                             g(a.linear_to_nm));
+      if (a.linear.ok) {
+        summary += fmt::format("  spring constant k = {} ± {} pN/nm (R² = {}, {} points; zero-force intercept at {} nm)\n",
+                               g(a.linear.slope), g(a.linear.slope_se, 2), g(a.linear.r_squared, 4), a.linear.n,
+                               g(a.contact_extrapolated_nm));
+        springs.push_back(a.linear.slope);
+      } else {
+        summary += "  spring constant: no fit (fewer than 3 points in the linear regime)\n";
+      }
+      if (a.peaks.empty()) summary += "  no breaking events on the approach\n";
+      double fmax = -std::numeric_limits<double>::infinity();
+      for (std::size_t k = 0; k < a.peaks.size(); ++k) {
+        const IndentationPeak& p = a.peaks[k];
+        summary += fmt::format("  event {}: {} pN at indentation {} nm (step {}, {} ns), drop {} pN\n", k, g(p.peak.force),
+                               g(p.peak.position), p.step, g(p.time_ns, 6), g(p.peak.drop));
+        i_all.push_back(p.peak.force);
+        fmax = std::max(fmax, p.peak.force);
+      }
+      if (!a.peaks.empty()) {
+        i_first.push_back(a.peaks.front().peak.force);
+        i_max.push_back(fmax);
+      }
+    }
+    summary += "\nIndentation over replicas\n";
+    summary += stats_block("spring constant k", describe(springs), "pN/nm");
+    summary += stats_block("first breaking force", describe(i_first), "pN");
+    summary += stats_block("largest breaking force", describe(i_max), "pN");
+    plot_indentation_overlay(indents, out / "force_indentation.svg", overwrite);
+    written(out / "force_indentation.svg");
+    produced.insert(produced.end(), {ip + "peaks.tsv", "force_indentation.svg"});
+    brief += fmt::format("indentation: {} replica{}; spring constant {}; {} breaking event{}\n", indents.size(),
+                         indents.size() == 1 ? "" : "s", mean_sd(describe(springs), "pN/nm"), i_all.size(),
+                         i_all.size() == 1 ? "" : "s");
+  }
+
+  // --- histograms -------------------------------------------------------------------------
+  auto write_histogram = [&](const std::string& prefix, const std::vector<double>& first,
+                             const std::vector<double>& maximum, const std::vector<double>& all, const std::string& what) {
+    const auto [lo, hi] = histogram_range(all);
+    const std::size_t bins = options.bins.value_or(default_bin_count(first.size()));
+    const Histogram h = histogram(first, bins, lo, hi);
+    const auto mc = count_in_bins(maximum, h.edges), ac = count_in_bins(all, h.edges);
+    {
+      TsvWriter w = TsvWriter::create(out / (prefix + "forces_histogram.tsv"),
+                                      {"bin_from[pN]", "bin_to[pN]", "bin_center[pN]", "first_peak", "max_peak", "all_peaks"},
+                                      overwrite);
+      for (std::size_t k = 0; k < h.counts.size(); ++k) {
+        const double v[] = {h.edges[k], h.edges[k + 1], 0.5 * (h.edges[k] + h.edges[k + 1]), double(h.counts[k]),
+                            double(mc[k]), double(ac[k])};
+        w.row(v);
+      }
+      w.flush();
+    }
+    written(out / (prefix + "forces_histogram.tsv"));
+    plot_histogram(h, first, maximum, all, what, out / (prefix + "peak_force_histogram.svg"), overwrite);
+    written(out / (prefix + "peak_force_histogram.svg"));
+    produced.insert(produced.end(), {prefix + "forces_histogram.tsv", prefix + "peak_force_histogram.svg"});
+    summary += fmt::format("  histogram: {} bins of {} pN from {} to {} pN ({}forces_histogram.tsv)\n", h.counts.size(),
+                           g((hi - lo) / double(h.counts.size())), g(lo), g(hi), prefix);
+  };
+  if (!first_forces.empty()) {
+    summary += "\nHistogram of unfolding forces\n";
+    write_histogram("", first_forces, max_forces, all_forces, "unfolding");
+  }
+  if (!i_first.empty()) {
+    summary += "\nHistogram of breaking forces\n";
+    write_histogram(ip, i_first, i_max, i_all, "breaking");
+  }
+
+  // --- the list of files, the summary ------------------------------------------------------
+  summary += "\nFiles\n";
+  summary += "  summary.txt                  this summary\n";
+  auto describe_file = [&](const std::string& name, const std::string& what) {
+    if (std::find(produced.begin(), produced.end(), name) != produced.end())
+      summary += fmt::format("  {:<28} {}\n", name, what);
+  };
+  if (any_pulling) {
+    describe_file("peaks.tsv", "unfolding peaks: step, replica, force, extension, WLC Lc and ΔLc");
+    describe_file("wlc_fits.tsv", "every WLC fit: replica, edge, Lc, P, ΔLc, fitted extension range");
+    describe_file("forces_histogram.tsv", "histogram of first / largest / all unfolding forces over replicas");
+    describe_file("force_extension.svg", "force–extension curves of all replicas, peaks, WLC fits");
+    describe_file("peak_force_histogram.svg", "histogram plot of the unfolding forces");
+    describe_file("extension_time.svg", "force clamp: extension against time");
+  }
+  if (any_indent) {
+    describe_file(ip + "peaks.tsv", "breaking events of the indentation: step, replica, force, indentation");
+    describe_file(ip + "forces_histogram.tsv", "histogram of first / largest / all breaking forces over replicas");
+    describe_file("force_indentation.svg", "force–indentation curves, breaking events, linear fits");
+    describe_file(ip + "peak_force_histogram.svg", "histogram plot of the breaking forces");
+  }
+  summary += "  replica_NNN_*curve.tsv       smoothed curve of each replica\n";
+  summary += "  replica_NNN_force_*.svg      plot of each replica: raw and smoothed curve, peaks, fits\n";
+  if (!result.warnings.empty()) {
+    summary += "\nWarnings\n";
+    for (const auto& w : result.warnings) summary += "  " + w + "\n";
+  }
+  write_text_file(out / "summary.txt", summary, overwrite);
+  written(out / "summary.txt");
+
+  std::size_t replica_files = 0;
+  for (const auto& f : result.files)
+    if (f.filename().string().rfind("replica_", 0) == 0) ++replica_files;
+  brief += fmt::format("wrote {}/: summary.txt", out.string());
+  for (const auto& p : produced) brief += ", " + p;
+  brief += fmt::format(" and {} per-replica curve{} and plot{}\n", replica_files, replica_files == 1 ? "" : "s",
+                       replica_files == 1 ? "" : "s");
+  result.brief = brief;
+  return result;
+}
+
+}  // namespace ermak::analysis

@@ -1,0 +1,37 @@
+#pragma once
+// `ermak analyze`: the force-spectroscopy analysis of a whole run directory — every
+// replica_NNN/pulling.tsv and replica_NNN/indentation.tsv — written to an output
+// directory as TSV tables, SVG plots and a summary (docs/analysis.md).
+#include <cstddef>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "ermak/analysis/force_spectroscopy.h"
+
+namespace ermak::analysis {
+
+struct AnalyzeOptions {
+  std::filesystem::path run_dir;
+  std::filesystem::path out_dir;  // empty: run_dir/analysis
+  CurveSettings settings;
+  double temperature_K = 300.0;   // sets settings.wlc.kT
+  std::optional<std::size_t> bins;  // histogram bins; unset: ⌈√n⌉ in [5, 50]
+  bool overwrite = false;         // replace existing output files
+};
+
+struct AnalyzeResult {
+  std::filesystem::path out_dir;
+  std::vector<std::filesystem::path> files;  // everything written, in order
+  std::string brief;                         // a few lines for the terminal
+  std::vector<std::string> warnings;
+};
+
+// Finds the replicas (replica_NNN/ subdirectories, or RUN_DIR itself when it holds the
+// tables directly), analyses each table, and writes the outputs. Before writing
+// anything it checks that no output file exists (unless overwrite). Throws ermak::Error
+// for bad options, a run directory without tables, or an unreadable table.
+AnalyzeResult analyze_run(const AnalyzeOptions& options);
+
+}  // namespace ermak::analysis

@@ -1,0 +1,173 @@
+#include "ermak/analysis/force_curve.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace ermak::analysis {
+
+std::vector<double> path_length(std::span<const double> b) {
+  std::vector<double> s(b.size(), 0.0);
+  for (std::size_t i = 1; i < b.size(); ++i) {
+    const double d = b[i] - b[i - 1];
+    s[i] = s[i - 1] + (std::isfinite(d) ? std::abs(d) : 0.0);
+  }
+  return s;
+}
+
+namespace {
+
+// Mean of y over rows [lo, hi] from prefix sums.
+double window_mean(const std::vector<double>& prefix, std::size_t lo, std::size_t hi) {
+  return (prefix[hi + 1] - prefix[lo]) / double(hi - lo + 1);
+}
+
+std::vector<double> prefix_sums(std::span<const double> y) {
+  std::vector<double> p(y.size() + 1, 0.0);
+  for (std::size_t i = 0; i < y.size(); ++i) p[i + 1] = p[i] + y[i];
+  return p;
+}
+
+}  // namespace
+
+std::vector<double> running_average_window(std::span<const double> s, std::span<const double> y,
+                                           double window) {
+  const std::size_t n = y.size();
+  std::vector<double> out(y.begin(), y.end());
+  if (n < 2 || !(window > 0.0)) return out;
+  const std::vector<double> prefix = prefix_sums(y);
+  const double h = 0.5 * window;
+  const double eps = 1e-9 * std::max(std::abs(s.back() - s.front()), window);  // rounding in s_i ± h
+  // Both ends of the window [s_i − h, s_i + h] are non-decreasing in i: two pointers.
+  std::size_t lo = 0, hi = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    while (lo < i && s[lo] < s[i] - h - eps) ++lo;
+    if (hi < i) hi = i;
+    while (hi + 1 < n && s[hi + 1] <= s[i] + h + eps) ++hi;
+    out[i] = window_mean(prefix, lo, hi);
+  }
+  return out;
+}
+
+std::vector<double> running_average_points(std::span<const double> y, std::size_t points) {
+  const std::size_t n = y.size();
+  std::vector<double> out(y.begin(), y.end());
+  if (points <= 1 || n < 2) return out;
+  const std::vector<double> prefix = prefix_sums(y);
+  const std::size_t half = points / 2;  // points rounded up to odd: 2·half + 1
+  for (std::size_t i = 0; i < n; ++i) out[i] = window_mean(prefix, i > half ? i - half : 0, std::min(n - 1, i + half));
+  return out;
+}
+
+double mean_rows_per_window(std::span<const double> s, double window) {
+  if (s.size() < 2 || !(window > 0.0)) return 1.0;
+  const double span = s.back() - s.front();
+  if (!(span > 0.0)) return double(s.size());
+  const double rows_per_unit = double(s.size() - 1) / span;
+  return std::max(1.0, std::min(double(s.size()), window * rows_per_unit));
+}
+
+namespace {
+
+double median_in_place(std::vector<double>& v) {
+  const std::size_t m = v.size() / 2;
+  std::nth_element(v.begin(), v.begin() + std::ptrdiff_t(m), v.end());
+  double med = v[m];
+  if (v.size() % 2 == 0) med = 0.5 * (med + *std::max_element(v.begin(), v.begin() + std::ptrdiff_t(m)));
+  return med;
+}
+
+}  // namespace
+
+double noise_sd(std::span<const double> y) {
+  std::vector<double> d;
+  if (y.size() >= 3) d.reserve(y.size() - 2);
+  for (std::size_t i = 2; i < y.size(); ++i) {
+    const double v = y[i] - 2.0 * y[i - 1] + y[i - 2];
+    if (std::isfinite(v)) d.push_back(v);
+  }
+  if (d.size() < 3) return 0.0;
+  const double md = median_in_place(d);
+  for (double& v : d) v = std::abs(v - md);
+  // Second differences of white noise of sd σ have sd √6·σ; 1.4826·MAD estimates an sd.
+  return 1.482602218505602 * median_in_place(d) / std::sqrt(6.0);
+}
+
+double block_mean_noise_sd(std::span<const double> y, std::size_t block) {
+  block = std::max<std::size_t>(block, 1);
+  const std::size_t blocks = y.size() / block;
+  if (blocks < 8) return noise_sd(y) / std::sqrt(double(block));
+  std::vector<double> means(blocks);
+  for (std::size_t b = 0; b < blocks; ++b) {
+    double sum = 0.0;
+    for (std::size_t i = b * block; i < (b + 1) * block; ++i) sum += y[i];
+    means[b] = sum / double(block);
+  }
+  return noise_sd(means);
+}
+
+std::vector<ForcePeak> find_force_peaks(std::span<const double> position,
+                                        std::span<const double> force, const PeakCriteria& criteria) {
+  std::vector<ForcePeak> peaks;
+  const std::size_t n = force.size();
+  if (n == 0) return peaks;
+  const double drop = std::max(criteria.min_drop, 0.0);
+  bool seeking_peak = true;
+  std::size_t imax = 0, imin = 0, last_trough = 0;
+  bool have_trough = false;  // a trough before the current peak candidate is confirmed
+  for (std::size_t i = 0; i < n; ++i) {
+    const double f = force[i];
+    if (!std::isfinite(f)) continue;
+    if (seeking_peak) {
+      if (f > force[imax] || !std::isfinite(force[imax])) {
+        imax = i;
+      } else if (f < force[imax] - drop) {
+        ForcePeak p;
+        p.index = imax;
+        if (have_trough) {
+          p.trough_before = last_trough;
+        } else {  // first peak: the lowest point before it
+          std::size_t m = 0;
+          for (std::size_t j = 0; j <= imax; ++j)
+            if (force[j] < force[m]) m = j;
+          p.trough_before = m;
+        }
+        peaks.push_back(p);
+        seeking_peak = false;
+        imin = i;
+      }
+    } else {
+      if (f < force[imin]) {
+        imin = i;
+      } else if (f > force[imin] + drop) {
+        peaks.back().trough_after = imin;
+        last_trough = imin;
+        have_trough = true;
+        seeking_peak = true;
+        imax = i;
+      }
+    }
+  }
+  if (!seeking_peak) peaks.back().trough_after = imin;
+
+  // Merge peaks closer than min_separation in position into the higher one; the merged
+  // peak's rising edge starts at the first one's trough and its drop ends at the last's.
+  std::vector<ForcePeak> merged;
+  for (const ForcePeak& p : peaks) {
+    if (!merged.empty() &&
+        std::abs(position[p.index] - position[merged.back().index]) < criteria.min_separation) {
+      ForcePeak& q = merged.back();
+      if (force[p.index] > force[q.index]) q.index = p.index;
+      q.trough_after = p.trough_after;
+      continue;
+    }
+    merged.push_back(p);
+  }
+  for (ForcePeak& p : merged) {
+    p.force = force[p.index];
+    p.position = position[p.index];
+    p.drop = p.force - force[p.trough_after];
+  }
+  return merged;
+}
+
+}  // namespace ermak::analysis

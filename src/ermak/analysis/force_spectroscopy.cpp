@@ -1,0 +1,274 @@
+#include "ermak/analysis/force_spectroscopy.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+#include "ermak/core/error.h"
+
+namespace ermak::analysis {
+namespace {
+
+// The automatic peak criterion: max(10 pN, 8 σ_s), σ_s the noise of the smoothed force.
+// A drop of 8 σ_s after a rise of 8 σ_s is a pair of > 5.6 σ excursions of a difference
+// of two smoothed values: practically never noise, even over 10⁴ windows.
+constexpr double kMinAutomaticDrop_pN = 10.0;
+constexpr double kAutomaticDropNoiseFactor = 8.0;
+
+std::vector<double> copy(std::span<const double> v) { return {v.begin(), v.end()}; }
+
+std::string format(const char* fmt, double v) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, fmt, v);
+  return buf;
+}
+
+// The smoothing of one table: a function applied to each series, and its description.
+struct Smoother {
+  bool by_points = false;
+  double window = 0.0;
+  std::size_t points = 1;
+  std::vector<double> s;  // path length of the base
+  SmoothingInfo info;
+
+  std::vector<double> operator()(std::span<const double> y) const {
+    return by_points ? running_average_points(y, points) : running_average_window(s, y, window);
+  }
+};
+
+Smoother make_smoother(std::span<const double> base, const CurveSettings& settings,
+                       const std::string& source) {
+  Smoother sm;
+  sm.s = path_length(base);
+  const bool moves = !sm.s.empty() && sm.s.back() > 0.0;
+  if (settings.window_nm && !(*settings.window_nm >= 0.0))
+    throw Error(source, 0, "--smooth-window-nm", "must be ≥ 0");
+  if (settings.points || !moves) {
+    sm.by_points = true;
+    sm.points = settings.points ? std::max<std::size_t>(*settings.points, 1)
+                                : std::max<std::size_t>(1, base.size() / 100);
+    if (sm.points % 2 == 0) ++sm.points;
+    sm.info.rows_per_window = double(std::min(sm.points, std::max<std::size_t>(base.size(), 1)));
+    sm.info.description = "running average over " + std::to_string(sm.points) + " rows";
+    if (!moves && !settings.points)
+      sm.info.description += " (1 % of the rows: the base does not move)";
+  } else {
+    sm.window = settings.window_nm.value_or(0.2);
+    sm.info.rows_per_window = mean_rows_per_window(sm.s, sm.window);
+    sm.info.description = "running average over " + format("%g", sm.window) +
+                          " nm of base travel (" + format("%.3g", sm.info.rows_per_window) +
+                          " rows on average)";
+  }
+  return sm;
+}
+
+void set_peak_criterion(SmoothingInfo& info, std::span<const double> raw_force,
+                        const CurveSettings& settings) {
+  info.noise_raw = noise_sd(raw_force);
+  info.noise_smoothed = block_mean_noise_sd(raw_force, std::size_t(std::llround(std::max(info.rows_per_window, 1.0))));
+  if (settings.min_peak_drop_pN) {
+    info.min_peak_drop = *settings.min_peak_drop_pN;
+    info.min_peak_drop_automatic = false;
+  } else {
+    info.min_peak_drop = std::max(kMinAutomaticDrop_pN, kAutomaticDropNoiseFactor * info.noise_smoothed);
+    info.min_peak_drop_automatic = true;
+  }
+}
+
+WlcFit fit_edge(const std::vector<double>& x, const std::vector<double>& f, std::size_t from,
+                std::size_t to, const WlcFitOptions& options, double* x_from, double* x_to) {
+  std::span<const double> xs(x.data() + from, to - from + 1), fs(f.data() + from, to - from + 1);
+  const auto [lo, hi] = std::minmax_element(xs.begin(), xs.end());
+  *x_from = *lo;
+  *x_to = *hi;
+  return fit_wlc(xs, fs, options);
+}
+
+}  // namespace
+
+PullingAnalysis analyze_pulling(const TsvTable& table, const CurveSettings& settings) {
+  const auto step = table.column("step");
+  const auto time = table.column("time[ns]");
+  const auto base = table.column("base[nm]");
+  const auto end_to_end = table.column("end_to_end[nm]");
+  const auto extension = table.column("extension[nm]");
+  const auto force = table.column("force[pN]");
+  const auto force_along = table.column("force_along[pN]");
+
+  PullingAnalysis a;
+  a.rows = table.rows();
+  a.step = copy(step);
+  a.time_ns = copy(time);
+  a.base_nm = copy(base);
+  a.extension_raw_nm = copy(extension);
+  a.force_raw_pN = copy(force_along);
+  if (a.rows == 0) return a;
+
+  const Smoother smooth = make_smoother(base, settings, table.source());
+  a.smoothing = smooth.info;
+  a.force_clamp = smooth.s.back() <= 0.0;
+  a.extension_nm = smooth(extension);
+  a.end_to_end_nm = smooth(end_to_end);
+  a.force_pN = smooth(force_along);
+  a.force_magnitude_pN = smooth(force);
+  set_peak_criterion(a.smoothing, force_along, settings);
+
+  if (a.force_clamp) {
+    double sum = 0.0;
+    for (double f : force_along) sum += f;
+    a.mean_force_pN = sum / double(a.rows);
+    a.extension_start_nm = a.extension_nm.front();
+    a.extension_end_nm = a.extension_nm.back();
+    const double half = 0.5 * (a.extension_start_nm + a.extension_end_nm);
+    const bool up = a.extension_end_nm >= a.extension_start_nm;
+    for (std::size_t i = 0; i < a.rows; ++i)
+      if (up ? a.extension_nm[i] >= half : a.extension_nm[i] <= half) {
+        a.half_extension_time_ns = a.time_ns[i];
+        break;
+      }
+    return a;
+  }
+
+  PeakCriteria criteria;
+  criteria.min_drop = a.smoothing.min_peak_drop;
+  criteria.min_separation = settings.min_peak_separation_nm;
+  const std::vector<ForcePeak> peaks = find_force_peaks(a.extension_nm, a.force_pN, criteria);
+  for (std::size_t k = 0; k < peaks.size(); ++k) {
+    PullingPeak p;
+    p.peak = peaks[k];
+    p.step = std::int64_t(std::llround(a.step[p.peak.index]));
+    p.time_ns = a.time_ns[p.peak.index];
+    p.fit = fit_edge(a.extension_nm, a.force_pN, p.peak.trough_before, p.peak.index, settings.wlc,
+                     &p.fit_from_nm, &p.fit_to_nm);
+    if (k > 0 && p.fit.ok && a.peaks.back().fit.ok)
+      p.delta_contour_length = p.fit.contour_length - a.peaks.back().fit.contour_length;
+    a.peaks.push_back(p);
+  }
+  // The rising edge after the last peak, if the force rises there like before a peak.
+  if (!peaks.empty()) {
+    const std::size_t from = peaks.back().trough_after;
+    const double rise = a.force_pN.back() - a.force_pN[from];
+    if (from + 2 < a.rows && rise > criteria.min_drop) {
+      std::size_t to = from;  // up to the highest point after the trough
+      for (std::size_t i = from; i < a.rows; ++i)
+        if (a.force_pN[i] > a.force_pN[to]) to = i;
+      a.final_fit = fit_edge(a.extension_nm, a.force_pN, from, to, settings.wlc, &a.final_fit_from_nm,
+                             &a.final_fit_to_nm);
+      if (a.final_fit->ok && a.peaks.back().fit.ok)
+        a.final_delta_contour_length = a.final_fit->contour_length - a.peaks.back().fit.contour_length;
+    }
+  }
+  return a;
+}
+
+IndentationAnalysis analyze_indentation(const TsvTable& table, const CurveSettings& settings) {
+  const auto step = table.column("step");
+  const auto time = table.column("time[ns]");
+  const auto base = table.column("base[nm]");
+  const auto tip = table.column("tip[nm]");
+  const auto spring = table.column("spring_force[pN]");
+  const auto molecule = table.column("molecule_force[pN]");
+
+  IndentationAnalysis a;
+  a.rows = table.rows();
+  a.step = copy(step);
+  a.time_ns = copy(time);
+  a.base_nm = copy(base);
+  a.tip_raw_nm = copy(tip);
+  a.spring_force_raw_pN = copy(spring);
+  if (a.rows == 0) return a;
+
+  // The approach ends where the base is furthest in.
+  a.turnaround = std::size_t(std::max_element(base.begin(), base.end()) - base.begin());
+  if (base[a.turnaround] <= base.front()) a.turnaround = a.rows - 1;  // base does not move
+
+  const Smoother smooth = make_smoother(base, settings, table.source());
+  a.smoothing = smooth.info;
+  a.tip_nm = smooth(tip);
+  a.spring_force_pN = smooth(spring);
+  a.molecule_force_pN = smooth(molecule);
+  const std::span<const double> spring_approach(spring.data(), a.turnaround + 1);
+  set_peak_criterion(a.smoothing, spring_approach, settings);
+
+  // Contact: the smoothed molecule force first reaches the threshold on the approach.
+  const double molecule_noise = block_mean_noise_sd(std::span<const double>(molecule.data(), a.turnaround + 1),
+                                                    std::size_t(std::llround(std::max(a.smoothing.rows_per_window, 1.0))));
+  a.contact_threshold_pN = settings.contact_force_pN.value_or(std::max(5.0, 3.0 * molecule_noise));
+  for (std::size_t i = 0; i <= a.turnaround; ++i)
+    if (a.molecule_force_pN[i] >= a.contact_threshold_pN) {
+      a.contact_found = true;
+      a.contact_row = i;
+      a.contact_step = std::int64_t(std::llround(step[i]));
+      break;
+    }
+  a.contact_tip_nm = a.tip_nm[a.contact_found ? a.contact_row : 0];
+  a.indentation_nm.resize(a.rows);
+  a.indentation_raw_nm.resize(a.rows);
+  for (std::size_t i = 0; i < a.rows; ++i) {
+    a.indentation_nm[i] = a.tip_nm[i] - a.contact_tip_nm;
+    a.indentation_raw_nm[i] = tip[i] - a.contact_tip_nm;
+  }
+
+  // Breaking events on the approach.
+  PeakCriteria criteria;
+  criteria.min_drop = a.smoothing.min_peak_drop;
+  criteria.min_separation = settings.min_peak_separation_nm;
+  const std::size_t n_approach = a.turnaround + 1;
+  const auto peaks = find_force_peaks(std::span<const double>(a.indentation_nm.data(), n_approach),
+                                      std::span<const double>(a.spring_force_pN.data(), n_approach), criteria);
+  for (const ForcePeak& fp : peaks) {
+    IndentationPeak p;
+    p.peak = fp;
+    p.step = std::int64_t(std::llround(a.step[fp.index]));
+    p.time_ns = a.time_ns[fp.index];
+    p.tip_nm = a.tip_nm[fp.index];
+    a.peaks.push_back(p);
+  }
+
+  // The linear regime.
+  std::vector<double> fx, fy;
+  if (settings.linear_range_nm) {
+    auto [lo, hi] = *settings.linear_range_nm;
+    if (lo > hi) std::swap(lo, hi);
+    for (std::size_t i = 0; i < n_approach; ++i)
+      if (a.indentation_nm[i] >= lo && a.indentation_nm[i] <= hi) {
+        fx.push_back(a.indentation_nm[i]);
+        fy.push_back(a.spring_force_pN[i]);
+      }
+    a.linear_rule = "indentation window " + format("%g", lo) + " to " + format("%g", hi) + " nm (--linear-range-nm)";
+  } else if (a.contact_found) {
+    double reference = 0.0;
+    std::string what;
+    if (!a.peaks.empty()) {
+      reference = a.peaks.front().peak.force;
+      what = "the first peak force";
+    } else {
+      reference = *std::max_element(a.spring_force_pN.begin(), a.spring_force_pN.begin() + n_approach);
+      what = "the largest approach force";
+    }
+    const double limit = settings.linear_fraction * reference;
+    for (std::size_t i = a.contact_row; i < n_approach; ++i) {
+      fx.push_back(a.indentation_nm[i]);
+      fy.push_back(a.spring_force_pN[i]);
+      if (a.spring_force_pN[i] >= limit) break;
+    }
+    a.linear_rule = "from the contact to the first force ≥ " + format("%g", settings.linear_fraction) +
+                    " × " + what + " (" + format("%.4g", limit) + " pN)";
+  } else {
+    a.linear_rule = "no contact found (molecule force never reached " +
+                    format("%.3g", a.contact_threshold_pN) + " pN): no linear regime";
+  }
+  if (!fx.empty()) {
+    const auto [lo, hi] = std::minmax_element(fx.begin(), fx.end());
+    a.linear_from_nm = *lo;
+    a.linear_to_nm = *hi;
+  }
+  a.linear = fit_line(fx, fy);
+  // Neighbouring smoothed points share most of their rows: about one independent point per
+  // window, so the standard error of the slope grows by √(rows per window).
+  a.linear.slope_se *= std::sqrt(std::max(a.smoothing.rows_per_window, 1.0));
+  if (a.linear.ok && a.linear.slope != 0.0) a.contact_extrapolated_nm = -a.linear.intercept / a.linear.slope;
+  return a;
+}
+
+}  // namespace ermak::analysis

@@ -1,0 +1,120 @@
+#pragma once
+// Analysis of one replica's force-spectroscopy table (docs/analysis.md): the
+// constant-velocity pulling / force-clamp series `pulling.tsv` and the nano-indentation
+// series `indentation.tsv` written by the protocols (docs/protocols.md).
+#include <cstddef>
+#include <cstdint>
+#include <limits>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "ermak/analysis/force_curve.h"
+#include "ermak/analysis/statistics.h"
+#include "ermak/analysis/tsv_table.h"
+#include "ermak/analysis/wlc.h"
+
+namespace ermak::analysis {
+
+struct CurveSettings {
+  // Smoothing: a centred running average over `window_nm` of cantilever-base travel
+  // (path length, so v·Δt at constant speed), or over `points` rows. Neither: 0.2 nm;
+  // when the base does not move (force clamp) the window is counted in rows, 1 % of them.
+  std::optional<double> window_nm;
+  std::optional<std::size_t> points;
+  // Peaks: drop after the maximum, pN. Unset: max(10 pN, 8 σ_s) with σ_s the noise of
+  // the smoothed force (block_mean_noise_sd of the raw force, blocks of one window).
+  std::optional<double> min_peak_drop_pN;
+  double min_peak_separation_nm = 0.5;
+  // Worm-like chain fits (kT from the temperature, P fixed or fitted).
+  WlcFitOptions wlc;
+  // Indentation: contact when the smoothed molecule force first reaches this (unset:
+  // max(5 pN, 3 σ_s of the molecule force)); the linear regime from the contact to the
+  // first force ≥ linear_fraction × the first peak force (or the largest approach force
+  // without a peak), or the indentation window linear_range_nm when given.
+  std::optional<double> contact_force_pN;
+  std::optional<std::pair<double, double>> linear_range_nm;
+  double linear_fraction = 0.7;
+};
+
+// How a curve was smoothed and how large the noise is; for the summary.
+struct SmoothingInfo {
+  std::string description;     // e.g. "running average over 0.2 nm of base travel"
+  double rows_per_window = 1.0;
+  double noise_raw = 0.0;       // pN, noise of the raw force (noise_sd)
+  double noise_smoothed = 0.0;  // pN, noise of window averages (block_mean_noise_sd)
+  double min_peak_drop = 0.0;   // pN, the criterion used
+  bool min_peak_drop_automatic = false;
+};
+
+struct PullingPeak {
+  ForcePeak peak;                // rows of the smoothed curve
+  std::int64_t step = 0;
+  double time_ns = 0.0;
+  WlcFit fit;                    // WLC fit to the rising edge [peak.trough_before, peak.index]
+  double delta_contour_length = std::numeric_limits<double>::quiet_NaN();  // Lc − Lc of the previous peak
+  double fit_from_nm = 0.0, fit_to_nm = 0.0;  // extension range of the fitted edge
+};
+
+struct PullingAnalysis {
+  bool force_clamp = false;      // the base never moves: force clamp (no peaks, no WLC fits)
+  std::size_t rows = 0;
+  // The curve, one entry per row; the series marked smoothed are running averages.
+  std::vector<double> step, time_ns, base_nm;
+  std::vector<double> extension_raw_nm, force_raw_pN;            // raw extension, force_along
+  std::vector<double> extension_nm, end_to_end_nm, force_pN, force_magnitude_pN;  // smoothed
+  SmoothingInfo smoothing;
+  std::vector<PullingPeak> peaks;
+  // WLC fit to the rising edge after the last peak (the chain after the last event), when
+  // the force rises there by more than the peak criterion; its Lc − the last peak's Lc.
+  std::optional<WlcFit> final_fit;
+  double final_fit_from_nm = 0.0, final_fit_to_nm = 0.0;
+  double final_delta_contour_length = std::numeric_limits<double>::quiet_NaN();
+  // Force clamp: mean force along the direction, smoothed extension at start and end,
+  // and the first time the smoothed extension covers half of its change.
+  double mean_force_pN = 0.0;
+  double extension_start_nm = 0.0, extension_end_nm = 0.0;
+  double half_extension_time_ns = std::numeric_limits<double>::quiet_NaN();
+};
+
+// Reads columns step, time[ns], base[nm], end_to_end[nm], extension[nm], force[pN],
+// force_along[pN] by name (other columns are ignored).
+PullingAnalysis analyze_pulling(const TsvTable& table, const CurveSettings& settings);
+
+struct IndentationPeak {
+  ForcePeak peak;  // position = indentation, nm
+  std::int64_t step = 0;
+  double time_ns = 0.0;
+  double tip_nm = 0.0;
+};
+
+struct IndentationAnalysis {
+  std::size_t rows = 0;
+  std::size_t turnaround = 0;  // last row of the approach (largest base displacement)
+  std::vector<double> step, time_ns, base_nm;
+  std::vector<double> tip_raw_nm, spring_force_raw_pN;
+  std::vector<double> tip_nm, spring_force_pN, molecule_force_pN;  // smoothed
+  std::vector<double> indentation_nm;      // smoothed tip − tip at contact
+  std::vector<double> indentation_raw_nm;  // raw tip − tip at contact
+  SmoothingInfo smoothing;
+  bool contact_found = false;
+  std::size_t contact_row = 0;
+  std::int64_t contact_step = 0;
+  double contact_tip_nm = 0.0;
+  double contact_threshold_pN = 0.0;
+  std::vector<IndentationPeak> peaks;  // on the approach
+  // The linear regime and the fit spring_force = k·indentation + b on the smoothed curve
+  // (smoothing also removes most of the tip's thermal noise from the regressor, which would
+  // otherwise bias the slope low); linear.slope_se is scaled by √(rows per window) for the
+  // correlation of smoothed points.
+  LinearFit linear;
+  double linear_from_nm = 0.0, linear_to_nm = 0.0;
+  std::string linear_rule;  // how the window was chosen
+  double contact_extrapolated_nm = std::numeric_limits<double>::quiet_NaN();  // −b/k
+};
+
+// Reads columns step, time[ns], base[nm], tip[nm], spring_force[pN], molecule_force[pN].
+IndentationAnalysis analyze_indentation(const TsvTable& table, const CurveSettings& settings);
+
+}  // namespace ermak::analysis

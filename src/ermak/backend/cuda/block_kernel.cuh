@@ -1,0 +1,296 @@
+#pragma once
+// Kernel family "block" (DESIGN.md §4, docs/gpu.md): one thread block runs `group`
+// whole replicas for many steps in one launch. Coordinates live in shared memory. A bead
+// is served by a group of S consecutive threads (S = 1, 2, 4 or 8: more lanes per bead
+// when there are few beads in the whole run, to shorten each step's critical path); with
+// S = 1 a thread may own 1, 2 or 4 beads. The group sums its own bead's forces (full
+// per-bead lists, no atomics), the group's first lane adds protocol forces, draws the
+// noise and moves the bead; phases are separated by __syncthreads. The repulsive list of
+// a bead is built by its first lane, scanning the replica's beads in ascending index, so
+// a row is a function of the positions alone and in canonical order: pairs beyond the
+// cutoff add exact zeros, hence the force sum — and the trajectory — does not depend on
+// when the list was built, on how replicas are grouped into blocks, or on where a launch
+// starts. (It does depend on S, which fixes the summation order: S is chosen from the
+// run's size, so a given setup always gets the same S.)
+//
+// This header holds the kernel template; block_kernel*.cu instantiate and launch it.
+#include <algorithm>
+
+#include "ermak/backend/cuda/cuda_util.cuh"
+#include "ermak/backend/cuda/kernels.cuh"
+
+namespace ermak::cuda {
+namespace block_detail {
+
+struct SharedPos {
+  const float4* base;
+  __device__ float4 operator()(int j) const { return base[j]; }
+};
+
+// Shared memory layout (bytes, 16-aligned sections):
+//   float4 pos[group·n]
+//   double tip_contribution[3][group·n]      (indentation only)
+//   double tip[3·group], molecule[3·group], pad[group], long long turnaround[group] (indentation only)
+//   float4 noise[group·n]                    (noise_threads only)
+//   uint16 rows[slots][group·n]              (rows_in_shared only)
+struct SharedLayout {
+  std::size_t pos = 0, tip_buf = 0, tip_state = 0, noise = 0, rows = 0, total = 0;
+};
+
+__host__ __device__ inline std::size_t align16(std::size_t v) { return (v + 15) / 16 * 16; }
+
+__host__ __device__ inline SharedLayout shared_layout(const BlockLaunch& L) {
+  SharedLayout s;
+  const std::size_t beads = std::size_t(L.group) * L.m.n;
+  std::size_t at = 0;
+  s.pos = at;
+  at += align16(beads * sizeof(float4));
+  if (L.m.protocol.indentation) {
+    s.tip_buf = at;
+    at += align16(beads * 3 * sizeof(double));
+    s.tip_state = at;
+    at += align16(std::size_t(L.group) * (7 * sizeof(double) + sizeof(long long)));
+  }
+  if (L.noise_threads > 0) {
+    s.noise = at;
+    at += align16(beads * sizeof(float4));
+  }
+  if (L.rows_in_shared && !L.all_pairs) {
+    s.rows = at;
+    at += align16(std::size_t(L.slots) * beads * sizeof(std::uint16_t));
+  }
+  s.total = at;
+  return s;
+}
+
+// S lanes per bead; BPT beads per lane group (BPT > 1 only with S = 1); at most
+// kMaxThreads threads; kProtocol: tethers, clamp forces, plane tethers or indentation
+// present (kept out of the plain kernel's registers); kAllPairs: no list (n ≤ 128).
+//
+// Lane l of a bead's group handles the partners j ≡ l (mod S), ascending: its part of a
+// row is canonical on its own, so with several lanes too the sum does not depend on when
+// the row was built (entry k of lane l sits at slot k·S + l).
+template <int S, int BPT, int kMaxThreads, bool kProtocol, bool kAllPairs>
+__global__ void __launch_bounds__(kMaxThreads) block_steps_kernel(const __grid_constant__ BlockLaunch L) {
+  static_assert(S == 1 || BPT == 1, "several beads per thread only with one lane per bead");
+  extern __shared__ __align__(16) unsigned char smem[];
+  const ModelData& m = L.m;
+  const int n = m.n;
+  const int first_replica = blockIdx.x * L.group;
+  const int replicas_here = min(L.group, m.replicas - first_replica);
+  const int local_beads = replicas_here * n;
+  const int stride = L.group * n;
+  const SharedLayout lay = shared_layout(L);
+  float4* spos = reinterpret_cast<float4*>(smem + lay.pos);
+  double* tip_buf = reinterpret_cast<double*>(smem + lay.tip_buf);
+  double* s_tip = reinterpret_cast<double*>(smem + lay.tip_state);          // [3·group]
+  double* s_molecule = s_tip + 3 * L.group;                                 // [3·group]
+  double* s_pad = s_molecule + 3 * L.group;                                 // [group]
+  long long* s_turn = reinterpret_cast<long long*>(s_pad + L.group);        // [group]
+  float4* s_noise = reinterpret_cast<float4*>(smem + lay.noise);            // [group·n]
+  const bool noise_split = L.noise_threads > 0;
+  std::uint16_t* rows = L.rows_in_shared
+                            ? reinterpret_cast<std::uint16_t*>(smem + lay.rows)
+                            : L.global_rows + std::size_t(blockIdx.x) * std::size_t(L.slots) * stride;
+  __shared__ int s_needed;
+  __shared__ unsigned long long s_pairs;
+
+  const long long start = L.status[blockIdx.x].done;
+  if (start >= L.end_step) return;  // this block is already there (uniform)
+  const bool indentation = kProtocol && m.protocol.indentation;
+  const int lane = threadIdx.x % S;                 // lane within the bead's group
+  const int slot0 = threadIdx.x / S;                // first bead slot of this group
+  const int groups = blockDim.x / S;                // bead slots per pass
+  if (threadIdx.x == 0) { s_needed = 0; s_pairs = 0; }
+  for (int b = threadIdx.x; b < local_beads; b += blockDim.x) spos[b] = L.in[std::size_t(first_replica) * n + b];
+  if (indentation) {
+    for (int g = threadIdx.x; g < replicas_here; g += blockDim.x) {
+      const int r = first_replica + g;
+      for (int c = 0; c < 3; ++c) {
+        s_tip[3 * g + c] = L.tips.tip[3 * r + c];
+        s_molecule[3 * g + c] = L.tips.molecule_force[3 * r + c];
+      }
+      s_turn[g] = L.tips.turnaround[r];
+    }
+  }
+  __syncthreads();
+
+  float4 ref[BPT];
+  int count[BPT];
+#pragma unroll
+  for (int k = 0; k < BPT; ++k) { ref[k] = make_float4(0, 0, 0, 0); count[k] = 0; }
+  bool rebuild = !kAllPairs;  // every launch starts with a fresh list (canonical rows: no effect on bits)
+  unsigned long long mask_lo[BPT], mask_hi[BPT];
+#pragma unroll
+  for (int k = 0; k < BPT; ++k) {
+    mask_lo[k] = mask_hi[k] = 0;
+    if constexpr (kAllPairs) {
+      const int b = slot0 + k * groups;
+      if (b < local_beads) {
+        const int i = b % n;
+        mask_lo[k] = m.exclusion_mask[2 * i];
+        mask_hi[k] = m.exclusion_mask[2 * i + 1];
+      }
+    }
+  }
+  int rebuilds = 0;
+  long long s = start;
+  for (; s < L.end_step; ++s) {
+    if (rebuild) {
+      int worst = 0;
+#pragma unroll
+      for (int k = 0; k < BPT; ++k) {
+        const int b = slot0 + k * groups;
+        int c = 0;
+        if (b < local_beads) {
+          const int g = b / n, i = b - g * n;
+          const float4 pi = spos[b];
+          const float4* replica_pos = spos + g * n;
+          for (int j = lane; j < n; j += S) {
+            const float4 pj = replica_pos[j];
+            const float dx = pi.x - pj.x, dy = pi.y - pj.y, dz = pi.z - pj.z;
+            if (j != i && dx * dx + dy * dy + dz * dz < m.list_cutoff2 && !excluded_pair(m, i, j)) {
+              const int slot = c * S + lane;
+              if (slot < L.slots) rows[std::size_t(slot) * stride + b] = std::uint16_t(j);
+              ++c;
+            }
+          }
+          ref[k] = pi;
+        }
+        count[k] = c;
+        worst = max(worst, c * S);
+      }
+      if (worst > L.slots) atomicMax(&s_needed, worst);
+      if (__syncthreads_or(worst > L.slots)) break;  // the host grows the rows and resumes here
+      ++rebuilds;
+    }
+
+    // Noise of step s, drawn by the noise threads while the others compute forces.
+    if (noise_split && int(threadIdx.x) >= L.force_threads) {
+      for (int b = threadIdx.x - L.force_threads; b < local_beads; b += L.noise_threads) {
+        const int g = b / n, i = b - g * n;
+        if (!m.fixed[i]) s_noise[b] = bead_noise(m, first_replica + g, i, s);
+      }
+    }
+
+    // Forces at step s (positions are read-only in this phase).
+    float3 force[BPT];
+    Vec3d on_tip[BPT];
+#pragma unroll
+    for (int k = 0; k < BPT; ++k) {
+      on_tip[k] = Vec3d{};
+      const int b = slot0 + k * groups;
+      float3 part = make_float3(0, 0, 0);
+      const int g = b / n, i = b - g * n;
+      if (b < local_beads) {
+        BeadEnergy unused;
+        if constexpr (kAllPairs)
+          part = pair_forces<S, false>(m, i, lane, spos[b], SharedPos{spos + g * n},
+                                       MaskedAllRow{mask_lo[k], mask_hi[k], n}, unused);
+        else
+          part = pair_forces<S, false>(m, i, lane, spos[b], SharedPos{spos + g * n},
+                                       SlotMajorRow16{rows + b, stride, count[k] * S}, unused);
+      }
+      if constexpr (S > 1) {
+        part.x = group_sum<S>(part.x); part.y = group_sum<S>(part.y); part.z = group_sum<S>(part.z);
+      }
+      force[k] = part;
+      if constexpr (kProtocol) {
+        if (b < local_beads && lane == 0) {
+          Vec3d tip{};
+          long long turn = -1;
+          if (indentation) { tip = {s_tip[3 * g], s_tip[3 * g + 1], s_tip[3 * g + 2]}; turn = s_turn[g]; }
+          BeadEnergy unused;
+          add_protocol_forces<false>(m, first_replica + g, i, spos[b], s, tip, turn, force[k], on_tip[k], unused);
+        }
+      }
+    }
+    if (indentation) {
+#pragma unroll
+      for (int k = 0; k < BPT; ++k) {
+        const int b = slot0 + k * groups;
+        if (b >= local_beads || lane != 0) continue;
+        tip_buf[b] = on_tip[k].x; tip_buf[stride + b] = on_tip[k].y; tip_buf[2 * stride + b] = on_tip[k].z;
+      }
+    }
+    __syncthreads();
+
+    // Moves (the group's first lane).
+    bool far = false;
+#pragma unroll
+    for (int k = 0; k < BPT; ++k) {
+      const int b = slot0 + k * groups;
+      if (b >= local_beads || lane != 0) continue;
+      const int g = b / n, i = b - g * n;
+      if (m.fixed[i]) continue;
+      const float4 p = noise_split ? langevin_move_with(spos[b], force[k], s_noise[b], L.coeff)
+                                   : langevin_move(m, first_replica + g, i, spos[b], force[k], s, L.coeff);
+      spos[b] = p;
+      if constexpr (!kAllPairs) far = far || moved_far(p, ref[k], m.half_skin2);
+    }
+    rebuild = __syncthreads_or(far);
+
+    if (indentation) {
+      // The tip of each replica: the beads' reaction summed in a fixed order (lanes
+      // strided, then a butterfly), then the tip's own step.
+      const int warp = threadIdx.x / 32, wl = threadIdx.x % 32, warps = blockDim.x / 32;
+      for (int g = warp; g < replicas_here; g += warps) {
+        double sum[3] = {0, 0, 0};
+        for (int b = g * n + wl; b < (g + 1) * n; b += 32)
+          for (int c = 0; c < 3; ++c) sum[c] += tip_buf[c * stride + b];
+        for (int c = 0; c < 3; ++c) sum[c] = group_sum<32>(sum[c]);
+        if (wl == 0) {
+          const Vec3d molecule{sum[0], sum[1], sum[2]};
+          Vec3d tip{s_tip[3 * g], s_tip[3 * g + 1], s_tip[3 * g + 2]};
+          long long turn = s_turn[g];
+          step_tip(m, first_replica + g, s, L.kT, molecule, tip, turn);
+          s_tip[3 * g] = tip.x; s_tip[3 * g + 1] = tip.y; s_tip[3 * g + 2] = tip.z;
+          s_turn[g] = turn;
+          s_molecule[3 * g] = molecule.x; s_molecule[3 * g + 1] = molecule.y; s_molecule[3 * g + 2] = molecule.z;
+        }
+      }
+      __syncthreads();
+    }
+  }
+
+  // Write back (s is the step the positions are at).
+  unsigned long long pairs = 0;
+#pragma unroll
+  for (int k = 0; k < BPT; ++k)
+    if (slot0 + k * groups < local_beads) pairs += unsigned(count[k]);
+  atomicAdd(&s_pairs, pairs);
+  for (int b = threadIdx.x; b < local_beads; b += blockDim.x) L.out[std::size_t(first_replica) * n + b] = spos[b];
+  if (indentation) {
+    for (int g = threadIdx.x; g < replicas_here; g += blockDim.x) {
+      const int r = first_replica + g;
+      for (int c = 0; c < 3; ++c) {
+        L.tips.tip[3 * r + c] = s_tip[3 * g + c];
+        L.tips.molecule_force[3 * r + c] = s_molecule[3 * g + c];
+      }
+      L.tips.turnaround[r] = s_turn[g];
+    }
+  }
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    BlockStatus st;
+    st.done = s;
+    st.needed_slots = s_needed;
+    st.rebuilds = rebuilds * replicas_here;
+    st.pairs = (long long)(s_pairs / 2);
+    L.status[blockIdx.x] = st;
+  }
+}
+
+template <int S, int BPT, int kMaxThreads, bool kProtocol, bool kAllPairs = false>
+void launch_variant(const BlockLaunch& L, std::size_t shared, cudaStream_t stream) {
+  auto kernel = block_steps_kernel<S, BPT, kMaxThreads, kProtocol, kAllPairs>;
+  ERMAK_CUDA(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(shared)));
+  kernel<<<block_count(L), L.threads, shared, stream>>>(L);
+}
+
+// Per translation unit: the variants with one lane per bead, and with several.
+void launch_single_lane(const BlockLaunch& L, std::size_t shared, bool protocol, cudaStream_t stream);
+void launch_multi_lane(const BlockLaunch& L, std::size_t shared, bool protocol, cudaStream_t stream);
+
+}  // namespace block_detail
+}  // namespace ermak::cuda

@@ -1,0 +1,1137 @@
+// The CUDA engine (docs/gpu.md): the Engine interface of backend/engine.h with the CPU
+// engine's semantics, everything on the device. The host launches kernels and copies
+// data only when asked (state, energies, forces, reports, checkpoints).
+//
+// Memory (all owned here, one DeviceBuffer per array):
+//   positions   float4 [2][R·n]   current positions in pos[step & 1]; the other buffer is
+//                                 the per-bead family's next-step buffer, or scratch
+//   topology    ELL rows of bonds and native contacts, per-bead protocol indices
+//   lists       block family: rows on chip (or [block][slot][bead] 16-bit in global);
+//               per-bead family: int [R·n][slots] + cell list + reference positions
+//   evaluation  forces float4 [R·n], bead energies double [R·n][4], reductions
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "ermak/backend/cuda/cuda_util.cuh"
+#include "ermak/backend/cuda/kernels.cuh"
+#include "ermak/backend/cuda_engine.h"
+#include "ermak/core/error.h"
+#include "ermak/neighbor/verlet_list.h"
+
+namespace ermak {
+namespace cuda {
+namespace {
+
+constexpr int kBlockMaxBeads = 4096;     // 1024 threads × 4 beads
+constexpr int kAutoBlockMaxBeads = 2048; // auto choice: block family up to here (docs/gpu.md)
+constexpr int kAutoBlockAlwaysBeads = 384;
+constexpr int kChunkSteps = 16;          // per-bead family: steps between rebuild checks
+constexpr int kChunksPerGraph = 4;
+
+int env_int(const char* name, int fallback) {
+  const char* v = std::getenv(name);
+  if (!v || !*v) return fallback;
+  char* end = nullptr;
+  const long x = std::strtol(v, &end, 10);
+  if (*end != '\0') throw Error(std::string("environment variable ") + name + "=\"" + v + "\" is not an integer");
+  return int(x);
+}
+
+std::string device_list() {
+  int count = 0;
+  if (cudaGetDeviceCount(&count) != cudaSuccess) { cudaGetLastError(); return "none"; }
+  std::string out;
+  for (int d = 0; d < count; ++d) {
+    cudaDeviceProp prop{};
+    if (cudaGetDeviceProperties(&prop, d) != cudaSuccess) continue;
+    if (!out.empty()) out += ", ";
+    out += std::to_string(d) + ": " + prop.name + " (compute capability " + std::to_string(prop.major) + "." +
+           std::to_string(prop.minor) + ")";
+  }
+  return out.empty() ? "none" : out;
+}
+
+int resolve_device(int requested) {
+  int count = 0;
+  const cudaError_t status = cudaGetDeviceCount(&count);
+  if (status != cudaSuccess || count == 0) {
+    cudaGetLastError();
+    throw Error(std::string("backend \"cuda\": no usable CUDA GPU was found (") +
+                (status != cudaSuccess ? cudaGetErrorString(status) : "no devices") +
+                "); use backend = \"cpu\", or run on a machine with an NVIDIA GPU and driver");
+  }
+  int device = requested;
+  if (device < 0) device = env_int("ERMAK_CUDA_DEVICE", 0);
+  if (device < 0 || device >= count)
+    throw Error("backend \"cuda\": GPU " + std::to_string(device) + " does not exist; this machine has " +
+                std::to_string(count) + " (" + device_list() + ")");
+  cudaDeviceProp prop{};
+  ERMAK_CUDA(cudaGetDeviceProperties(&prop, device));
+  if (prop.major < 9)
+    throw Error("backend \"cuda\": GPU " + std::to_string(device) + " (" + prop.name + ") has compute capability " +
+                std::to_string(prop.major) + "." + std::to_string(prop.minor) +
+                "; this ermak was built for 9.0 (H100/H200) and newer; rebuild with "
+                "-DCMAKE_CUDA_ARCHITECTURES=" + std::to_string(prop.major) + std::to_string(prop.minor));
+  return device;
+}
+
+CudaKernelFamily family_from_env(CudaKernelFamily fallback) {
+  const char* v = std::getenv("ERMAK_CUDA_KERNEL");
+  if (!v || !*v) return fallback;
+  const std::string s = v;
+  if (s == "block") return CudaKernelFamily::kBlock;
+  if (s == "perbead") return CudaKernelFamily::kPerBead;
+  if (s == "auto") return CudaKernelFamily::kAuto;
+  throw Error("environment variable ERMAK_CUDA_KERNEL=\"" + s + "\": must be block, perbead or auto");
+}
+
+// Host mirror of one ELL list before upload.
+struct HostEll {
+  std::vector<int> partner, count;
+  std::vector<float> r0, eh;
+  int slots = 1;
+};
+
+template <class Pair, class Params>
+HostEll make_ell(std::int32_t n, const std::vector<Pair>& pairs, Params params) {
+  std::vector<std::vector<std::pair<int, std::size_t>>> per(n);
+  for (std::size_t k = 0; k < pairs.size(); ++k) {
+    per[pairs[k].i].push_back({pairs[k].j, k});
+    per[pairs[k].j].push_back({pairs[k].i, k});
+  }
+  HostEll e;
+  for (const auto& p : per) e.slots = std::max<int>(e.slots, int(p.size()));
+  e.partner.assign(std::size_t(e.slots) * n, 0);
+  e.r0.assign(std::size_t(e.slots) * n, 1.0f);
+  e.eh.assign(std::size_t(e.slots) * n, 0.0f);
+  e.count.assign(n, 0);
+  for (std::int32_t i = 0; i < n; ++i) {
+    e.count[i] = int(per[i].size());
+    for (std::size_t s = 0; s < per[i].size(); ++s) {
+      const std::size_t at = s * n + i;
+      e.partner[at] = per[i][s].first;
+      params(pairs[per[i][s].second], e.r0[at], e.eh[at]);
+    }
+  }
+  return e;
+}
+
+// CSR over beads of the items that act on each bead, in input order.
+template <class Item>
+void make_bead_index(std::int32_t n, const std::vector<Item>& items, std::vector<int>& offsets, std::vector<int>& list) {
+  offsets.assign(n + 1, 0);
+  for (const auto& it : items) ++offsets[it.bead + 1];
+  for (std::int32_t i = 0; i < n; ++i) offsets[i + 1] += offsets[i];
+  list.assign(items.size(), 0);
+  std::vector<int> fill(offsets.begin(), offsets.end() - 1);
+  for (std::size_t k = 0; k < items.size(); ++k) list[fill[items[k].bead]++] = int(k);
+}
+
+int round_up(int v, int m) { return (v + m - 1) / m * m; }
+
+class DeviceGuard {
+ public:
+  explicit DeviceGuard(int device) {
+    int current = -1;
+    ERMAK_CUDA(cudaGetDevice(&current));
+    if (current != device) ERMAK_CUDA(cudaSetDevice(device));
+  }
+};
+
+}  // namespace
+
+class CudaEngine final : public Engine {
+ public:
+  CudaEngine(const EngineSetup& setup, const CudaEngineOptions& options)
+      : setup_(setup), topology_(*setup.topology), n_(topology_.bead_count()), R_(setup.replicas) {
+    if (n_ <= 0) throw Error("backend \"cuda\": the topology has no beads");
+    if (R_ <= 0) throw Error("backend \"cuda\": replicas must be positive");
+    device_ = resolve_device(options.device >= 0 ? options.device : setup.device);
+    ERMAK_CUDA(cudaSetDevice(device_));
+    ERMAK_CUDA(cudaGetDeviceProperties(&prop_, device_));
+    validate_setup();
+    family_ = choose_family(family_from_env(options.family));
+    model_.n = n_;
+    model_.replicas = R_;
+    model_.protocol.indentation = setup_.indentation.enabled;
+    slots_ = initial_slots();
+    check_memory(bytes_needed());  // before any allocation
+    ERMAK_CUDA(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));
+    try {
+      upload_model();
+      configure_and_allocate();
+    } catch (...) {
+      release();
+      throw;
+    }
+  }
+
+  ~CudaEngine() override { release(); }
+
+  std::string name() const override { return "cuda"; }
+  std::string family_name() const { return family_ == CudaKernelFamily::kBlock ? "block" : "perbead"; }
+
+  void set_state(const State& state) override {
+    DeviceGuard guard(device_);
+    if (state.bead_count != n_ || state.replica_count != R_)
+      throw Error("CudaEngine::set_state: shape mismatch (" + std::to_string(state.replica_count) + "×" +
+                  std::to_string(state.bead_count) + " for " + std::to_string(R_) + "×" + std::to_string(n_) + ")");
+    step_ = state.step;
+    // Lists must hold the densest replica; grow before the first step if needed.
+    const int needed = needed_slots_for(state);
+    if (needed > slots_) {
+      slots_ = needed;
+      configure_and_allocate();
+    }
+    upload_positions(state, pos_[step_ & 1].get());
+    host_ = state;
+    host_valid_ = true;
+    if (family_ == CudaKernelFamily::kPerBead) reset_control();
+  }
+
+  const State& state() override {
+    DeviceGuard guard(device_);
+    if (!host_valid_) {
+      download_positions(pos_[step_ & 1].get(), host_);
+      host_.step = step_;
+      host_valid_ = true;
+    }
+    return host_;
+  }
+
+  void advance(std::int64_t steps) override {
+    if (steps <= 0) return;
+    DeviceGuard guard(device_);
+    std::int64_t s = step_;
+    const std::int64_t end = step_ + steps;
+    while (s < end) {
+      // Temperature is constant within a segment (it changes at multiples of every_steps).
+      std::int64_t e = end;
+      const TemperatureSchedule& t = setup_.temperature;
+      if (t.every_steps > 0 && t.increment_kcal_per_mol != 0.0) e = std::min(end, (s / t.every_steps + 1) * t.every_steps);
+      const double kT = t.at_step(s);
+      const auto coeff = physics::langevin_coefficients(setup_.langevin.timestep_tau, setup_.langevin.zeta, kT);
+      if (family_ == CudaKernelFamily::kBlock) advance_block(s, e, coeff, kT);
+      else advance_perbead(s, e, coeff, kT);
+      s = e;
+      step_ = s;
+    }
+    host_valid_ = false;
+    ERMAK_CUDA(cudaGetLastError());
+  }
+
+  std::vector<EnergyTerms> energies() override {
+    DeviceGuard guard(device_);
+    evaluate(true);
+    std::vector<double> out(std::size_t(R_) * kReplicaOut);
+    replica_out_.download(out.data(), out.size(), stream_);
+    ERMAK_CUDA(cudaStreamSynchronize(stream_));
+    std::vector<EnergyTerms> e(R_);
+    for (std::int32_t r = 0; r < R_; ++r) {
+      const double* o = &out[std::size_t(r) * kReplicaOut];
+      e[r].fene = o[0]; e[r].native = o[1]; e[r].repulsive = o[2]; e[r].protocol = o[3];
+    }
+    return e;
+  }
+
+  State forces() override {
+    DeviceGuard guard(device_);
+    evaluate(false);
+    State out(n_, R_);
+    out.step = step_;
+    download_positions(force_.get(), out);
+    return out;
+  }
+
+  std::vector<Vec3d> tether_forces() override {
+    const State& s = state();
+    std::vector<Vec3d> out;
+    out.reserve(std::size_t(R_) * setup_.tethers.size());
+    for (std::int32_t r = 0; r < R_; ++r)
+      for (const auto& t : setup_.tethers) {
+        if (!applies_to(t.replica, r)) continue;
+        const Vec3d anchor = tether_anchor_at(t, s.step, setup_.langevin.timestep_tau);
+        const Vec3d p = vec_cast<double>(s.position(r, t.bead));
+        out.push_back(t.spring_kcal_per_mol_A2 * (anchor - p));
+      }
+    return out;
+  }
+
+  std::vector<double> plane_forces() override {
+    const State& s = state();
+    std::vector<double> out(std::size_t(R_) * setup_.plane_groups, 0.0);
+    for (std::int32_t r = 0; r < R_; ++r)
+      for (const auto& t : setup_.plane_tethers) {
+        if (!applies_to(t.replica, r)) continue;
+        double f = 0, unused = 0;
+        const double coordinate = dot(vec_cast<double>(s.position(r, t.bead)), t.normal);
+        physics::plane_tether<false>(coordinate, plane_position_at(t, s.step, setup_.langevin.timestep_tau),
+                                     t.spring_kcal_per_mol_A2, f, unused);
+        out[std::size_t(r) * setup_.plane_groups + t.group] += f;
+      }
+    return out;
+  }
+
+  std::vector<IndentationStatus> indentation_status() override {
+    std::vector<IndentationStatus> out;
+    const Indentation& ind = setup_.indentation;
+    if (!ind.enabled) return out;
+    DeviceGuard guard(device_);
+    evaluate(false);  // refreshes the molecule's force on the tip
+    std::vector<double> tip(3 * std::size_t(R_)), molecule(3 * std::size_t(R_));
+    std::vector<long long> turn(R_);
+    tip_.download(tip.data(), tip.size(), stream_);
+    molecule_.download(molecule.data(), molecule.size(), stream_);
+    turnaround_.download(turn.data(), turn.size(), stream_);
+    ERMAK_CUDA(cudaStreamSynchronize(stream_));
+    const double h = setup_.langevin.timestep_tau;
+    for (std::int32_t r = 0; r < R_; ++r) {
+      IndentationStatus st;
+      st.travel_A = indentation_travel_A(ind, step_, turn[r], h);
+      st.base_A = ind.move_surface ? ind.base_start_A : ind.base_start_A + indentation_travel_A(ind, step_, turn[r], h) * ind.direction;
+      st.tip_A = {tip[3 * r], tip[3 * r + 1], tip[3 * r + 2]};
+      st.spring_force = ind.spring_kcal_per_mol_A2 * (st.base_A - st.tip_A);
+      st.molecule_force = {molecule[3 * r], molecule[3 * r + 1], molecule[3 * r + 2]};
+      st.turnaround_step = turn[r];
+      out.push_back(st);
+    }
+    return out;
+  }
+
+  std::vector<double> protocol_state() override {
+    DeviceGuard guard(device_);
+    std::vector<double> tip(3 * std::size_t(R_));
+    std::vector<long long> turn(R_);
+    tip_.download(tip.data(), tip.size(), stream_);
+    turnaround_.download(turn.data(), turn.size(), stream_);
+    ERMAK_CUDA(cudaStreamSynchronize(stream_));
+    std::vector<double> out;
+    for (std::int32_t r = 0; r < R_; ++r) {
+      out.push_back(tip[3 * r]); out.push_back(tip[3 * r + 1]); out.push_back(tip[3 * r + 2]);
+      out.push_back(double(turn[r]));
+    }
+    return out;
+  }
+
+  void restore_protocol_state(const std::vector<double>& st) override {
+    DeviceGuard guard(device_);
+    if (st.size() != std::size_t(R_) * 4)
+      throw Error("checkpoint: protocol state has " + std::to_string(st.size()) + " values, expected " +
+                  std::to_string(R_ * 4));
+    std::vector<double> tip(3 * std::size_t(R_));
+    std::vector<long long> turn(R_);
+    for (std::int32_t r = 0; r < R_; ++r) {
+      tip[3 * r] = st[4 * r]; tip[3 * r + 1] = st[4 * r + 1]; tip[3 * r + 2] = st[4 * r + 2];
+      turn[r] = std::int64_t(st[4 * r + 3]);
+    }
+    tip_.upload(tip.data(), tip.size(), stream_);
+    turnaround_.upload(turn.data(), turn.size(), stream_);
+    ERMAK_CUDA(cudaStreamSynchronize(stream_));
+  }
+
+  MinimizeResult minimize(std::int64_t max_iterations, double tolerance, double max_displacement_A) override {
+    DeviceGuard guard(device_);
+    struct Replica {
+      double step_A = 0, energy = 0;
+      MinimizeResult result;
+      bool active = true;
+    };
+    std::vector<Replica> rep(R_);
+    for (auto& x : rep) x.step_A = max_displacement_A;
+    std::vector<double> out(std::size_t(R_) * kReplicaOut);
+    auto evaluate_and_fetch = [&]() {
+      evaluate(true);
+      replica_out_.download(out.data(), out.size(), stream_);
+      ERMAK_CUDA(cudaStreamSynchronize(stream_));
+    };
+    auto total = [&](std::int32_t r) {
+      const double* o = &out[std::size_t(r) * kReplicaOut];
+      return o[0] + o[1] + o[2] + o[3];
+    };
+    auto max_force2 = [&](std::int32_t r) { return out[std::size_t(r) * kReplicaOut + 4]; };
+    float4* pos = pos_[step_ & 1].get();
+    float4* save = pos_[(step_ + 1) & 1].get();
+    std::vector<int> mode(R_, 0);
+    std::vector<float> scale(R_, 0.0f);
+    evaluate_and_fetch();
+    for (std::int32_t r = 0; r < R_; ++r) rep[r].energy = total(r);
+    for (;;) {
+      bool any = false;
+      for (std::int32_t r = 0; r < R_; ++r) {
+        Replica& x = rep[r];
+        mode[r] = 0;
+        if (!x.active) continue;
+        if (x.result.iterations >= max_iterations) { x.active = false; continue; }
+        x.result.max_force_kcal_per_mol_A = std::sqrt(max_force2(r));
+        if (x.result.max_force_kcal_per_mol_A < tolerance) { x.result.converged = true; x.active = false; continue; }
+        // Steepest descent with the largest bead move limited to step_A (CpuEngine::minimize_replica).
+        scale[r] = float(x.step_A / x.result.max_force_kcal_per_mol_A);
+        mode[r] = 1;
+        any = true;
+      }
+      if (!any) break;
+      min_mode_.upload(mode.data(), mode.size(), stream_);
+      min_scale_.upload(scale.data(), scale.size(), stream_);
+      launch_minimize_move(model_, pos, save, force_.get(), min_mode_.get(), min_scale_.get(), stream_);
+      positions_changed();
+      evaluate_and_fetch();
+      bool any_restore = false;
+      for (std::int32_t r = 0; r < R_; ++r) {
+        if (mode[r] != 1) { mode[r] = 0; continue; }
+        Replica& x = rep[r];
+        const double trial = total(r);
+        if (std::isfinite(trial) && trial <= x.energy) {
+          x.energy = trial;
+          x.step_A = std::min(x.step_A * 1.2, max_displacement_A);
+          ++x.result.iterations;
+          mode[r] = 0;
+        } else {
+          x.step_A *= 0.5;
+          mode[r] = 2;
+          any_restore = true;
+        }
+      }
+      if (any_restore) {
+        min_mode_.upload(mode.data(), mode.size(), stream_);
+        launch_minimize_move(model_, pos, save, force_.get(), min_mode_.get(), min_scale_.get(), stream_);
+        positions_changed();
+        evaluate_and_fetch();
+        for (std::int32_t r = 0; r < R_; ++r) {
+          if (mode[r] != 2) continue;
+          Replica& x = rep[r];
+          if (x.step_A < 1e-7) x.active = false;
+          else ++x.result.iterations;
+        }
+      }
+    }
+    host_valid_ = false;
+    MinimizeResult result;
+    result.converged = true;
+    for (const auto& x : rep) {
+      result.iterations = std::max(result.iterations, x.result.iterations);
+      result.max_force_kcal_per_mol_A = std::max(result.max_force_kcal_per_mol_A, x.result.max_force_kcal_per_mol_A);
+      result.converged = result.converged && x.result.converged;
+    }
+    return result;
+  }
+
+  State neighbor_reference() override {
+    DeviceGuard guard(device_);
+    if (family_ == CudaKernelFamily::kBlock) {
+      // Each launch builds its lists at its first step: the current positions.
+      State ref = state();
+      return ref;
+    }
+    const Control c = fetch_control();
+    if (c.stale_since <= c.step) return State(state());
+    State ref(n_, R_);
+    ref.step = step_;
+    download_positions(ref_.get(), ref);
+    return ref;
+  }
+
+  void restore_neighbor_reference(const State& reference) override {
+    DeviceGuard guard(device_);
+    if (reference.bead_count != n_ || reference.replica_count != R_)
+      throw Error("checkpoint: the neighbour-list reference has the wrong shape");
+    rebuilds_offset_ = 0;
+    if (family_ == CudaKernelFamily::kBlock) {
+      // Rows are canonical (ascending partners, zero beyond the cutoff): the trajectory
+      // does not depend on where they were built, so there is nothing to restore.
+      block_rebuilds_ = 0;
+      return;
+    }
+    const int needed = needed_slots_for(reference);
+    if (needed > slots_) {
+      slots_ = needed;
+      configure_and_allocate();
+    }
+    float4* scratch = pos_[(step_ + 1) & 1].get();
+    upload_positions(reference, scratch);
+    for (int attempt = 0;; ++attempt) {
+      launch_mark_stale(ctrl_.get(), stream_);
+      launch_rebuild(perbead_, stream_, scratch);
+      const Control c = fetch_control();
+      if (c.needed_slots <= slots_) break;
+      if (attempt > 4) throw Error("CUDA: the neighbour list could not be built (rows keep overflowing)");
+      grow_slots(c.needed_slots);  // keeps the positions buffers, scratch included
+    }
+    rebuilds_offset_ = fetch_control().rebuilds;
+  }
+
+  EngineStats stats() const override {
+    EngineStats s;
+    if (family_ == CudaKernelFamily::kBlock) {
+      s.neighbor_rebuilds = block_rebuilds_;
+      s.neighbor_pairs = block_pairs_;
+    } else {
+      s.neighbor_rebuilds = (perbead_rebuilds_ - rebuilds_offset_) * R_;
+      s.neighbor_pairs = perbead_pairs_;
+    }
+    return s;
+  }
+
+  // Device memory this engine holds (for docs/gpu.md and messages).
+  std::size_t device_bytes() const { return allocated_bytes_; }
+
+ private:
+  // ---- setup ----
+
+  void validate_setup() {
+    for (std::int32_t b : setup_.fixed_beads)
+      if (b < 0 || b >= n_)
+        throw Error("fixed beads: bead " + std::to_string(b) + " is out of range (0.." + std::to_string(n_ - 1) + ")");
+    auto check_bead = [&](std::int32_t bead, const char* what) {
+      if (bead < 0 || bead >= n_)
+        throw Error(std::string(what) + ": bead " + std::to_string(bead) + " is out of range (0.." +
+                    std::to_string(n_ - 1) + ")");
+    };
+    for (const auto& t : setup_.tethers) check_bead(t.bead, "pulling");
+    for (const auto& f : setup_.external_forces) check_bead(f.bead, "force clamp");
+    for (const auto& t : setup_.plane_tethers) check_bead(t.bead, "plane pulling");
+  }
+
+  CudaKernelFamily choose_family(CudaKernelFamily requested) const {
+    if (requested == CudaKernelFamily::kBlock) {
+      if (n_ > kBlockMaxBeads)
+        throw Error("CUDA kernel family \"block\" handles at most " + std::to_string(kBlockMaxBeads) +
+                    " beads per replica; this system has " + std::to_string(n_) +
+                    " (use ERMAK_CUDA_KERNEL=perbead or auto)");
+      return requested;
+    }
+    if (requested == CudaKernelFamily::kPerBead) return requested;
+    // Auto (docs/gpu.md#kernel-families): a block per replica wins while one SM per
+    // replica is enough work, or there are enough replicas to fill the GPU.
+    if (n_ <= kAutoBlockAlwaysBeads) return CudaKernelFamily::kBlock;
+    if (n_ <= kAutoBlockMaxBeads && R_ >= std::max(1, prop_.multiProcessorCount / 2)) return CudaKernelFamily::kBlock;
+    return CudaKernelFamily::kPerBead;
+  }
+
+  void upload_model() {
+    const Topology& t = topology_;
+    const HostEll bonds = make_ell(n_, t.bonds, [](const Bond& b, float& r0, float& eh) { r0 = b.r0_A; eh = 0.0f; });
+    const HostEll natives = make_ell(n_, t.native_contacts,
+                                     [](const NativeContact& c, float& r0, float& eh) { r0 = c.r0_A; eh = c.eh_kcal_per_mol; });
+    bond_partner_.upload(bonds.partner); bond_r0_.upload(bonds.r0); bond_count_.upload(bonds.count);
+    native_partner_.upload(natives.partner); native_r0_.upload(natives.r0); native_eh_.upload(natives.eh);
+    native_count_.upload(natives.count);
+    std::vector<std::uint8_t> fixed(n_, 0);
+    for (std::int32_t b : setup_.fixed_beads) fixed[b] = 1;
+    fixed_.upload(fixed);
+    if (n_ <= 128) {
+      std::vector<unsigned long long> mask(2 * std::size_t(n_), 0ull);
+      auto set = [&](int i, int j) { mask[2 * i + (j >> 6)] |= 1ull << (j & 63); };
+      for (int i = 0; i < n_; ++i) set(i, i);
+      for (const Bond& b : t.bonds) { set(b.i, b.j); set(b.j, b.i); }
+      for (const NativeContact& c : t.native_contacts) { set(c.i, c.j); set(c.j, c.i); }
+      exclusion_mask_.upload(mask);
+    }
+
+    ModelData& m = model_;
+    m.n = n_;
+    m.replicas = R_;
+    m.bonds = {bond_partner_.get(), bond_r0_.get(), nullptr, bond_count_.get(), bonds.slots};
+    m.natives = {native_partner_.get(), native_r0_.get(), native_eh_.get(), native_count_.get(), natives.slots};
+    m.fene = {setup_.sop.fene_k_kcal_per_mol_A2, setup_.sop.fene_R0_A};
+    m.repulsion = {setup_.sop.repulsion_eps_kcal_per_mol, setup_.sop.repulsion_sigma_A * setup_.sop.repulsion_sigma_A,
+                   setup_.sop.pair_cutoff_A * setup_.sop.pair_cutoff_A};
+    m.fixed = fixed_.get();
+    m.exclusion_mask = exclusion_mask_.get();
+    m.seed = setup_.seed;
+    const float list_cutoff = float(setup_.sop.pair_cutoff_A + setup_.neighbor_skin_A);
+    m.list_cutoff2 = list_cutoff * list_cutoff;
+    m.half_skin2 = float(0.25 * setup_.neighbor_skin_A * setup_.neighbor_skin_A);
+    m.timestep_tau = setup_.langevin.timestep_tau;
+
+    ProtocolData& p = m.protocol;
+    std::vector<int> offsets, items;
+    make_bead_index(n_, setup_.tethers, offsets, items);
+    tethers_.upload(setup_.tethers); tether_offsets_.upload(offsets); tether_items_.upload(items);
+    make_bead_index(n_, setup_.external_forces, offsets, items);
+    forces_.upload(setup_.external_forces); force_offsets_.upload(offsets); force_items_.upload(items);
+    make_bead_index(n_, setup_.plane_tethers, offsets, items);
+    planes_.upload(setup_.plane_tethers); plane_offsets_.upload(offsets); plane_items_.upload(items);
+    schedule_.upload(setup_.force_schedule.points);
+    p.tethers = tethers_.get();
+    p.tether_index = {tether_offsets_.get(), tether_items_.get()};
+    p.forces = forces_.get();
+    p.force_index = {force_offsets_.get(), force_items_.get()};
+    p.schedule = schedule_.get();
+    p.schedule_points = int(setup_.force_schedule.points.size());
+    p.planes = planes_.get();
+    p.plane_index = {plane_offsets_.get(), plane_items_.get()};
+    p.any_per_bead = !setup_.tethers.empty() || !setup_.external_forces.empty() || !setup_.plane_tethers.empty();
+    p.indentation = setup_.indentation.enabled;
+    p.ind = setup_.indentation;
+    // Surface beads beyond 4σ contribute < 2.5e-4 ε: ignored (as the CPU engine).
+    p.surface_cutoff_A = 4.0 * setup_.indentation.surface.wall.sigma;
+
+    std::vector<double> tip(3 * std::size_t(R_));
+    for (std::int32_t r = 0; r < R_; ++r) {
+      tip[3 * r] = setup_.indentation.tip_start_A.x;
+      tip[3 * r + 1] = setup_.indentation.tip_start_A.y;
+      tip[3 * r + 2] = setup_.indentation.tip_start_A.z;
+    }
+    tip_.upload(tip);
+    turnaround_.upload(std::vector<long long>(R_, -1));
+    molecule_.upload(std::vector<double>(3 * std::size_t(R_), 0.0));
+    tips_ = {tip_.get(), turnaround_.get(), molecule_.get()};
+    ERMAK_CUDA(cudaDeviceSynchronize());
+  }
+
+  // Largest full row (partners within the list cutoff, not bonded/native) in any replica
+  // of `state`, with room to spare; n − 1 is always enough.
+  // Row capacity that can never overflow: n − 1 partners; the block family's lanes take
+  // the partners j ≡ lane (mod lanes) at slots k·lanes + lane, which needs round_up(n, 8).
+  int slot_cap() const { return family_ == CudaKernelFamily::kBlock ? round_up(std::max(1, n_), 8) : std::max(1, n_ - 1); }
+
+  int needed_slots_for(const State& state) const {
+    const int cap = slot_cap();
+    if (n_ <= 256) return cap;  // small: never overflow
+    const ExclusionList exclusions = build_exclusions(topology_);
+    CellListScratch scratch;
+    VerletList list;
+    int worst = 0;
+    const std::int32_t sample = std::min<std::int32_t>(state.replica_count, 4);
+    std::vector<int> count(n_);
+    for (std::int32_t r = 0; r < sample; ++r) {
+      const std::size_t o = state.index(r, 0);
+      build_verlet_list(&state.x[o], &state.y[o], &state.z[o], n_, exclusions,
+                        float(setup_.sop.pair_cutoff_A + setup_.neighbor_skin_A), scratch, list);
+      std::fill(count.begin(), count.end(), 0);
+      for (std::int32_t i = 0; i < n_; ++i)
+        for (std::int32_t e = list.row_offsets[i]; e < list.row_offsets[i + 1]; ++e)
+          for (int k = 0; k < kClusterWidth; ++k)
+            if ((list.masks[e] >> k) & 1u) { ++count[i]; ++count[list.clusters[e] * kClusterWidth + k]; }
+      for (int c : count) worst = std::max(worst, c);
+    }
+    return std::min(cap, round_up(int(worst * 1.25) + 16, 8));
+  }
+
+  int initial_slots() const {
+    if (n_ <= 256) return slot_cap();
+    if (!topology_.native_positions_A.empty()) {
+      State native(n_, 1);
+      for (std::int32_t i = 0; i < n_; ++i) native.set_position(0, i, vec_cast<float>(topology_.native_positions_A[i]));
+      return needed_slots_for(native);
+    }
+    return std::min(slot_cap(), 256);
+  }
+
+  void grow_slots(int needed) {
+    slots_ = std::min(slot_cap(), std::max(slots_ + 8, round_up(int(needed * 1.2) + 8, 8)));
+    configure_and_allocate();
+  }
+
+  // ---- configuration and memory ----
+
+  struct BlockConfig {
+    int group = 1, threads = 32, beads_per_thread = 1, lanes = 1;
+    int force_threads = 32, noise_threads = 0;
+    bool rows_in_shared = true;
+    bool all_pairs = false;
+  };
+
+  // Small systems need no list at all (docs/gpu.md#kernel-families).
+  bool use_all_pairs() const {
+    if (n_ > 128) return false;
+    const char* v = std::getenv("ERMAK_CUDA_BLOCK_ALLPAIRS");
+    return !(v && std::string(v) == "0");
+  }
+
+  // Threads that fill the GPU with a short critical path: about two resident "waves".
+  long long thread_budget() const { return 2LL * prop_.multiProcessorCount * 1024; }
+
+  BlockConfig block_config() const {
+    BlockConfig c;
+    c.all_pairs = use_all_pairs();
+    const long long total = (long long)n_ * R_;
+    const int forced = env_int("ERMAK_CUDA_BLOCK_LANES", 0);
+    if (forced) {
+      if (forced != 1 && forced != 2 && forced != 4 && forced != 8) throw Error("ERMAK_CUDA_BLOCK_LANES must be 1, 2, 4 or 8");
+      c.lanes = round_up(n_ * forced, 32) + round_up(n_, 32) <= 512 ? forced : 1;
+    } else {
+      // Several lanes per bead while the whole run has few beads and rows are long enough.
+      for (int s : {8, 4, 2})
+        if (total * s <= thread_budget() && round_up(n_ * s, 32) + round_up(n_, 32) <= 512 && n_ >= 4 * s) {
+          c.lanes = s;
+          break;
+        }
+    }
+    if (c.lanes > 1) {
+      // Replicas per block: the least idle lanes, at most 512 threads with the noise
+      // threads (one per bead, their own warps: the noise is drawn while forces are summed).
+      const int per_replica = n_ * c.lanes;
+      auto threads_for = [&](int g) { return round_up(g * per_replica, 32) + round_up(g * n_, 32); };
+      int best = 1;
+      double best_waste = 1.0;
+      for (int g = 1; g <= R_ && threads_for(g) <= 512; ++g) {
+        const int t = threads_for(g);
+        const double waste = double(t - g * per_replica - g * n_) / t;
+        if (waste < best_waste - 1e-9) { best = g; best_waste = waste; }
+      }
+      c.group = best;
+      c.force_threads = round_up(c.group * per_replica, 32);
+      c.noise_threads = round_up(c.group * n_, 32);
+      c.threads = c.force_threads + c.noise_threads;
+      c.beads_per_thread = 1;
+      return c;
+    }
+    c.group = n_ >= 256 ? 1 : std::max(1, std::min(R_, 256 / n_));
+    const int beads = c.group * n_;
+    c.threads = std::min(1024, round_up(beads, 32));
+    c.force_threads = c.threads;
+    c.noise_threads = 0;
+    c.beads_per_thread = (beads + c.threads - 1) / c.threads;
+    if (c.beads_per_thread == 3) c.beads_per_thread = 4;
+    return c;
+  }
+
+  BlockLaunch block_launch(const BlockConfig& c, bool rows_in_shared) const {
+    BlockLaunch L;
+    L.m = model_;
+    L.slots = slots_;
+    L.group = c.group;
+    L.lanes = c.lanes;
+    L.force_threads = c.force_threads;
+    L.noise_threads = c.noise_threads;
+    L.beads_per_thread = c.beads_per_thread;
+    L.threads = c.threads;
+    L.rows_in_shared = rows_in_shared;
+    L.all_pairs = c.all_pairs;
+    L.tips = tips_;
+    return L;
+  }
+
+  std::size_t bytes_needed() const {
+    const std::size_t beads = std::size_t(n_) * R_;
+    std::size_t b = 2 * beads * sizeof(float4)     // positions
+                    + beads * sizeof(float4)       // forces (evaluation)
+                    + beads * 4 * sizeof(double)   // bead energies
+                    + std::size_t(R_) * (kReplicaOut + 16) * sizeof(double);
+    if (setup_.indentation.enabled) b += beads * 3 * sizeof(double);
+    if (family_ == CudaKernelFamily::kBlock) {
+      const BlockConfig c = block_config();
+      BlockLaunch L = block_launch(c, true);
+      if (!c.all_pairs && block_shared_bytes(L) > shared_budget()) {
+        const std::size_t blocks = std::size_t(block_count(L));
+        b += blocks * std::size_t(slots_) * c.group * n_ * sizeof(std::uint16_t);
+      }
+    } else {
+      const std::size_t cap = 2 * std::size_t(n_) + 28;
+      b += beads * sizeof(float4)                     // reference positions
+           + beads * std::size_t(slots_) * sizeof(int) // rows
+           + beads * sizeof(int)                       // row counts
+           + 3 * beads * sizeof(int)                   // cells of beads, cell contents
+           + std::size_t(R_) * (2 * cap + 1) * sizeof(int) + std::size_t(R_) * sizeof(CellGrid)
+           + std::size_t(R_) * n_ * 3 * sizeof(double);  // tip partials (bounded by beads)
+    }
+    return b;
+  }
+
+  std::size_t shared_budget() const {
+    // Leave room for two blocks per SM where possible; never above the opt-in limit.
+    return std::min<std::size_t>(block_max_shared_bytes(device_), 110 * 1024);
+  }
+
+  // (Re)allocates everything that depends on slots_ and the family; keeps positions.
+  void check_memory(std::size_t need) const {
+    std::size_t free_bytes = 0, total_bytes = 0;
+    ERMAK_CUDA(cudaMemGetInfo(&free_bytes, &total_bytes));
+    const std::size_t have = free_bytes + allocated_bytes_;
+    if (need > have * 97 / 100)
+      throw Error("backend \"cuda\": this run needs " + format_bytes(double(need)) + " of GPU memory (" +
+                  std::to_string(R_) + " replicas × " + std::to_string(n_) + " beads, " +
+                  format_bytes(double(need) / (double(n_) * R_)) + " per bead with " + std::to_string(slots_) +
+                  " list slots per bead), but GPU " + std::to_string(device_) + " (" + prop_.name + ") has " +
+                  format_bytes(double(have)) + " available of " + format_bytes(double(total_bytes)) +
+                  "; use fewer replicas or another GPU");
+  }
+
+  void configure_and_allocate() {
+    const std::size_t need = bytes_needed();
+    check_memory(need);
+    const std::size_t beads = std::size_t(n_) * R_;
+    // Positions survive a reconfiguration (they are the state).
+    if (pos_[0].size() != beads) {
+      pos_[0].resize(beads); pos_[1].resize(beads);
+      pos_[0].fill_zero(stream_); pos_[1].fill_zero(stream_);
+    }
+    force_.resize(beads);
+    bead_energy_.resize(beads * 4);
+    if (setup_.indentation.enabled) bead_tip_.resize(beads * 3);
+    replica_out_.resize(std::size_t(R_) * kReplicaOut);
+    min_mode_.resize(R_);
+    min_scale_.resize(R_);
+    if (family_ == CudaKernelFamily::kBlock) {
+      block_ = block_config();
+      block_.rows_in_shared = block_shared_bytes(block_launch(block_, true)) <= shared_budget();
+      BlockLaunch L = block_launch(block_, block_.rows_in_shared);
+      if (block_shared_bytes(L) > block_max_shared_bytes(device_))
+        throw Error("CUDA block family: a block of " + std::to_string(block_.group) + " replica(s) × " +
+                    std::to_string(n_) + " beads needs " + format_bytes(double(block_shared_bytes(L))) +
+                    " of shared memory, more than this GPU offers (" +
+                    format_bytes(double(block_max_shared_bytes(device_))) + "); use ERMAK_CUDA_KERNEL=perbead");
+      const std::size_t blocks = std::size_t(block_count(L));
+      if (!block_.rows_in_shared && !block_.all_pairs) block_rows_.resize(blocks * std::size_t(slots_) * block_.group * n_);
+      else block_rows_.release();
+      block_status_.resize(blocks);
+    } else {
+      ref_.resize(beads);
+      rows_.resize(beads * std::size_t(slots_));
+      row_count_.resize(beads);
+      const int cap = 2 * n_ + 28;
+      grids_.resize(R_);
+      cell_start_.resize(std::size_t(R_) * (cap + 1));
+      cell_fill_.resize(std::size_t(R_) * cap);
+      bead_cell_.resize(beads);
+      cell_unsorted_.resize(beads);
+      cell_sorted_.resize(beads);
+      const bool fresh_control = !ctrl_.get();
+      if (fresh_control) ctrl_.resize(1);
+      pairs_.resize(1);
+      PerBeadLaunch& L = perbead_;
+      choose_perbead_lanes(L);
+      const int blocks = perbead_blocks_per_replica(L);
+      tip_partial_.resize(std::size_t(R_) * blocks * 3);
+      tip_counter_.resize(R_);
+      tip_counter_.fill_zero(stream_);
+
+      L.m = model_;
+      L.pos[0] = pos_[0].get(); L.pos[1] = pos_[1].get();
+      L.ref = ref_.get();
+      L.rows = rows_.get();
+      L.row_count = row_count_.get();
+      L.slots = slots_;
+      L.grids = grids_.get();
+      L.cell_capacity = cap;
+      L.cell_start = cell_start_.get();
+      L.cell_fill = cell_fill_.get();
+      L.bead_cell = bead_cell_.get();
+      L.cell_beads_unsorted = cell_unsorted_.get();
+      L.cell_beads = cell_sorted_.get();
+      L.ctrl = ctrl_.get();
+      L.tips = tips_;
+      L.tip_partial = tip_partial_.get();
+      L.tip_counter = tip_counter_.get();
+      capture_graph();
+      // New rows hold nothing yet: the list is stale at the current step.
+      if (fresh_control) {
+        Control c;
+        c.step = c.target = c.stale_since = step_;
+        ctrl_.upload(&c, 1, stream_);
+      } else {
+        launch_mark_stale(ctrl_.get(), stream_);
+      }
+    }
+    allocated_bytes_ = need;
+    ERMAK_CUDA(cudaStreamSynchronize(stream_));
+  }
+
+  // Lanes per bead by row length; one round (a warp serves 32/lanes beads) while the run
+  // fits in the thread budget (latency), else lanes rounds of 32/lanes (throughput).
+  void choose_perbead_lanes(PerBeadLaunch& L) const {
+    L.m = model_;
+    int lanes = slots_ >= 192 ? 16 : slots_ >= 96 ? 8 : slots_ >= 24 ? 4 : 2;
+    const int forced = env_int("ERMAK_CUDA_LANES", 0);
+    if (forced) {
+      if (forced != 2 && forced != 4 && forced != 8 && forced != 16) throw Error("ERMAK_CUDA_LANES must be 2, 4, 8 or 16");
+      lanes = forced;
+    }
+    const long long total = (long long)n_ * R_;
+    L.lanes = lanes;
+    L.multi_round = true;
+    for (int s = lanes; s >= 2; s /= 2) {
+      if (forced && s != forced) break;
+      if (total * s <= 2 * thread_budget()) { L.lanes = s; L.multi_round = false; break; }
+    }
+    if (L.multi_round && L.lanes > 8) L.lanes = 8;  // many rounds of 2 beads per warp: no gain
+    if (const char* rounds = std::getenv("ERMAK_CUDA_ROUNDS"); rounds && *rounds) {
+      const std::string v = rounds;
+      if (v == "multi") L.multi_round = true;
+      else if (v == "single") L.multi_round = false;
+      else throw Error("environment variable ERMAK_CUDA_ROUNDS=\"" + v + "\": must be single or multi");
+    }
+  }
+
+  void capture_graph() {
+    destroy_graph();
+    cudaGraph_t graph = nullptr;
+    ERMAK_CUDA(cudaStreamBeginCapture(stream_, cudaStreamCaptureModeThreadLocal));
+    try {
+      for (int c = 0; c < kChunksPerGraph; ++c) {
+        launch_rebuild(perbead_, stream_);
+        for (int k = 0; k < kChunkSteps; ++k) launch_perbead_step(perbead_, k, stream_);
+        launch_chunk_end(perbead_, kChunkSteps, stream_);
+      }
+    } catch (...) {
+      cudaStreamEndCapture(stream_, &graph);
+      if (graph) cudaGraphDestroy(graph);
+      cudaGetLastError();
+      throw;
+    }
+    ERMAK_CUDA(cudaStreamEndCapture(stream_, &graph));
+    const cudaError_t status = cudaGraphInstantiate(&graph_exec_, graph, 0);
+    cudaGraphDestroy(graph);
+    ERMAK_CUDA(status);
+    ERMAK_CUDA(cudaGraphUpload(graph_exec_, stream_));
+  }
+
+  void destroy_graph() {
+    if (graph_exec_) cudaGraphExecDestroy(graph_exec_);
+    graph_exec_ = nullptr;
+  }
+
+  void release() noexcept {
+    destroy_graph();
+    if (stream_) cudaStreamDestroy(stream_);
+    stream_ = nullptr;
+  }
+
+  // ---- positions ----
+
+  void upload_positions(const State& s, float4* dst) {
+    staging_.resize(std::size_t(n_) * R_);
+    for (std::size_t k = 0; k < staging_.size(); ++k) staging_[k] = make_float4(s.x[k], s.y[k], s.z[k], 0.0f);
+    ERMAK_CUDA(cudaMemcpyAsync(dst, staging_.data(), staging_.size() * sizeof(float4), cudaMemcpyHostToDevice, stream_));
+    ERMAK_CUDA(cudaStreamSynchronize(stream_));
+  }
+
+  void download_positions(const float4* src, State& s) {
+    staging_.resize(std::size_t(n_) * R_);
+    ERMAK_CUDA(cudaMemcpyAsync(staging_.data(), src, staging_.size() * sizeof(float4), cudaMemcpyDeviceToHost, stream_));
+    ERMAK_CUDA(cudaStreamSynchronize(stream_));
+    if (s.bead_count != n_ || s.replica_count != R_) s = State(n_, R_);
+    for (std::size_t k = 0; k < staging_.size(); ++k) { s.x[k] = staging_[k].x; s.y[k] = staging_[k].y; s.z[k] = staging_[k].z; }
+  }
+
+  void positions_changed() {
+    host_valid_ = false;
+    if (family_ == CudaKernelFamily::kPerBead) launch_mark_stale(ctrl_.get(), stream_);
+  }
+
+  // ---- block family ----
+
+  void advance_block(std::int64_t s, std::int64_t e, physics::LangevinCoefficients coeff, double kT) {
+    for (int attempt = 0;; ++attempt) {
+      BlockLaunch L = block_launch(block_, block_.rows_in_shared);
+      const int blocks = block_count(L);
+      if (attempt == 0) {
+        std::vector<BlockStatus> st(blocks);
+        for (auto& x : st) { x.done = s; x.rebuilds = 0; x.pairs = 0; x.needed_slots = 0; }
+        status_host_ = st;
+      }
+      for (auto& x : status_host_) { x.rebuilds = 0; x.needed_slots = 0; }
+      block_status_.upload(status_host_.data(), status_host_.size(), stream_);
+      L.in = pos_[attempt == 0 ? (s & 1) : (e & 1)].get();
+      L.out = pos_[e & 1].get();
+      L.global_rows = block_rows_.get();
+      L.end_step = e;
+      L.coeff = coeff;
+      L.kT = kT;
+      L.status = block_status_.get();
+      launch_block_steps(L, stream_);
+      block_status_.download(status_host_.data(), status_host_.size(), stream_);
+      ERMAK_CUDA(cudaStreamSynchronize(stream_));
+      int needed = 0;
+      for (const auto& x : status_host_) {
+        block_rebuilds_ += x.rebuilds;
+        if (x.done < e) needed = std::max(needed, x.needed_slots);
+      }
+      block_pairs_ = 0;
+      for (const auto& x : status_host_) block_pairs_ += x.pairs;
+      if (block_.all_pairs)  // no list: every pair that is neither bonded nor native
+        block_pairs_ = std::int64_t(R_) * (std::int64_t(n_) * (n_ - 1) / 2 - std::int64_t(topology_.bonds.size()) -
+                                           std::int64_t(topology_.native_contacts.size()));
+      if (needed == 0) {
+        for (const auto& x : status_host_)
+          if (x.done != e) throw Error("CUDA block family: a block stopped at step " + std::to_string(x.done) +
+                                       " before " + std::to_string(e) + " without a reason");
+        return;
+      }
+      if (attempt > 8) throw Error("CUDA block family: the neighbour list keeps overflowing");
+      grow_slots(needed);  // reconfigures; positions are kept
+    }
+  }
+
+  // ---- per-bead family ----
+
+  Control fetch_control() {
+    Control c;
+    ERMAK_CUDA(cudaMemcpyAsync(&c, ctrl_.get(), sizeof c, cudaMemcpyDeviceToHost, stream_));
+    ERMAK_CUDA(cudaStreamSynchronize(stream_));
+    return c;
+  }
+
+  void reset_control() {
+    Control c = fetch_control();
+    c.step = step_;
+    c.target = step_;
+    c.stale_since = step_;  // build at the first step
+    c.needed_slots = 0;
+    ERMAK_CUDA(cudaMemcpyAsync(ctrl_.get(), &c, sizeof c, cudaMemcpyHostToDevice, stream_));
+    ERMAK_CUDA(cudaStreamSynchronize(stream_));
+  }
+
+  void advance_perbead(std::int64_t s, std::int64_t e, physics::LangevinCoefficients coeff, double kT) {
+    launch_set_segment(ctrl_.get(), e, coeff, kT, stream_);
+    constexpr std::int64_t kGraphSteps = std::int64_t(kChunkSteps) * kChunksPerGraph;
+    std::int64_t at = s;
+    int stalls = 0;
+    while (at < e) {
+      const std::int64_t launches = std::max<std::int64_t>(1, (e - at + kGraphSteps - 1) / kGraphSteps);
+      for (std::int64_t k = 0; k < launches; ++k) ERMAK_CUDA(cudaGraphLaunch(graph_exec_, stream_));
+      const Control c = fetch_control();
+      if (c.needed_slots > slots_) {
+        grow_slots(c.needed_slots);  // re-captures the graph, marks the list stale
+        launch_set_segment(ctrl_.get(), e, coeff, kT, stream_);
+      }
+      stalls = c.step == at ? stalls + 1 : 0;
+      if (stalls > 8) throw Error("CUDA per-bead family: the run stopped advancing at step " + std::to_string(c.step));
+      at = c.step;
+    }
+    const Control c = fetch_control();
+    perbead_rebuilds_ = c.rebuilds;
+    launch_count_pairs(row_count_.get(), (long long)n_ * R_, pairs_.get(), stream_);
+    unsigned long long pairs = 0;
+    pairs_.download(&pairs, 1, stream_);
+    ERMAK_CUDA(cudaStreamSynchronize(stream_));
+    perbead_pairs_ = std::int64_t(pairs / 2);
+  }
+
+  // Makes sure the list (per-bead family) holds the current positions' pairs.
+  void ensure_perbead_list() {
+    for (int attempt = 0;; ++attempt) {
+      launch_rebuild(perbead_, stream_);  // no-op unless stale
+      const Control c = fetch_control();
+      if (c.needed_slots <= slots_) return;
+      if (attempt > 4) throw Error("CUDA: the neighbour list could not be built (rows keep overflowing)");
+      grow_slots(c.needed_slots);  // marks the list stale
+    }
+  }
+
+  // ---- evaluation ----
+
+  void evaluate(bool energy) {
+    EvalLaunch L;
+    L.m = model_;
+    L.pos = pos_[step_ & 1].get();
+    L.step = step_;
+    if (family_ == CudaKernelFamily::kPerBead) {
+      // The control's step must be the current one (minimisation moves keep the step).
+      ensure_perbead_list();
+      L.rows = rows_.get();
+      L.row_count = row_count_.get();
+      L.slots = slots_;
+    }
+    L.tips = tips_;
+    L.force = force_.get();
+    L.bead_energy = bead_energy_.get();
+    L.bead_tip = bead_tip_.get();
+    L.replica_out = replica_out_.get();
+    launch_eval(L, energy, stream_);
+    launch_reduce_replicas(L, energy, stream_);
+  }
+
+  EngineSetup setup_;
+  const Topology& topology_;
+  std::int32_t n_;
+  std::int32_t R_;
+  int device_ = 0;
+  cudaDeviceProp prop_{};
+  CudaKernelFamily family_ = CudaKernelFamily::kBlock;
+  cudaStream_t stream_ = nullptr;
+  int slots_ = 1;
+  std::size_t allocated_bytes_ = 0;
+
+  std::int64_t step_ = 0;
+  State host_;
+  bool host_valid_ = false;
+  std::vector<float4> staging_;
+
+  // model
+  DeviceBuffer<int> bond_partner_, bond_count_, native_partner_, native_count_;
+  DeviceBuffer<float> bond_r0_, native_r0_, native_eh_;
+  DeviceBuffer<std::uint8_t> fixed_;
+  DeviceBuffer<unsigned long long> exclusion_mask_;
+  DeviceBuffer<HarmonicTether> tethers_;
+  DeviceBuffer<ExternalForce> forces_;
+  DeviceBuffer<PlaneTether> planes_;
+  DeviceBuffer<ForceSchedulePoint> schedule_;
+  DeviceBuffer<int> tether_offsets_, tether_items_, force_offsets_, force_items_, plane_offsets_, plane_items_;
+  DeviceBuffer<double> tip_, molecule_;
+  DeviceBuffer<long long> turnaround_;
+  ModelData model_;
+  TipArrays tips_;
+
+  // positions and evaluation
+  DeviceBuffer<float4> pos_[2];
+  DeviceBuffer<float4> force_;
+  DeviceBuffer<double> bead_energy_, bead_tip_, replica_out_;
+  DeviceBuffer<int> min_mode_;
+  DeviceBuffer<float> min_scale_;
+
+  // block family
+  BlockConfig block_;
+  DeviceBuffer<std::uint16_t> block_rows_;
+  DeviceBuffer<BlockStatus> block_status_;
+  std::vector<BlockStatus> status_host_;
+  std::int64_t block_rebuilds_ = 0, block_pairs_ = 0;
+
+  // per-bead family
+  DeviceBuffer<float4> ref_;
+  DeviceBuffer<int> rows_, row_count_;
+  DeviceBuffer<CellGrid> grids_;
+  DeviceBuffer<int> cell_start_, cell_fill_, bead_cell_, cell_unsorted_, cell_sorted_;
+  DeviceBuffer<Control> ctrl_;
+  DeviceBuffer<unsigned long long> pairs_;
+  DeviceBuffer<double> tip_partial_;
+  DeviceBuffer<unsigned> tip_counter_;
+  PerBeadLaunch perbead_;
+  cudaGraphExec_t graph_exec_ = nullptr;
+  std::int64_t perbead_rebuilds_ = 0, perbead_pairs_ = 0, rebuilds_offset_ = 0;
+};
+
+}  // namespace cuda
+
+bool cuda_backend_available(std::string* why) {
+  int count = 0;
+  const cudaError_t status = cudaGetDeviceCount(&count);
+  if (status != cudaSuccess) {
+    cudaGetLastError();
+    if (why) *why = std::string("no usable CUDA GPU: ") + cudaGetErrorString(status);
+    return false;
+  }
+  if (count == 0) {
+    if (why) *why = "no CUDA GPU found";
+    return false;
+  }
+  for (int d = 0; d < count; ++d) {
+    cudaDeviceProp prop{};
+    if (cudaGetDeviceProperties(&prop, d) == cudaSuccess && prop.major >= 9) return true;
+  }
+  if (why) *why = "no GPU of compute capability ≥ 9.0 (this build targets sm_90): " + cuda::device_list();
+  return false;
+}
+
+std::unique_ptr<Engine> make_cuda_engine(const EngineSetup& setup, int device) {
+  CudaEngineOptions options;
+  options.device = device;
+  return make_cuda_engine(setup, options);
+}
+
+std::unique_ptr<Engine> make_cuda_engine(const EngineSetup& setup, const CudaEngineOptions& options) {
+  if (setup.topology == nullptr) throw Error("make_cuda_engine: no topology");
+  return std::make_unique<cuda::CudaEngine>(setup, options);
+}
+
+std::string cuda_kernel_family(const Engine& engine) {
+  const auto* e = dynamic_cast<const cuda::CudaEngine*>(&engine);
+  return e ? e->family_name() : std::string();
+}
+
+}  // namespace ermak

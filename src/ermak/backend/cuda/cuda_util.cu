@@ -1,0 +1,40 @@
+#include "ermak/backend/cuda/cuda_util.cuh"
+
+#include <cstdio>
+
+namespace ermak::cuda {
+
+void throw_cuda_error(cudaError_t status, const char* call, const char* file, int line) {
+  const char* base = file;
+  for (const char* p = file; *p; ++p)
+    if (*p == '/') base = p + 1;
+  std::string message = std::string("CUDA error in ") + call + " (" + base + ":" + std::to_string(line) +
+                        "): " + cudaGetErrorName(status) + ": " + cudaGetErrorString(status);
+  if (status == cudaErrorNoKernelImageForDevice || status == cudaErrorUnsupportedPtxVersion)
+    message += " (this ermak was built for compute capability 9.0 (H100/H200) and newer; rebuild with "
+               "-DCMAKE_CUDA_ARCHITECTURES=<your GPU's> for an older GPU)";
+  if (status == cudaErrorMemoryAllocation) message += " (the GPU ran out of memory)";
+  throw Error(message);
+}
+
+void check_launch(const char* kernel, cudaStream_t stream, const char* file, int line) {
+  check_cuda(cudaGetLastError(), kernel, file, line);
+#ifndef NDEBUG
+  cudaStreamCaptureStatus capturing = cudaStreamCaptureStatusNone;
+  check_cuda(cudaStreamIsCapturing(stream, &capturing), kernel, file, line);
+  if (capturing == cudaStreamCaptureStatusNone) check_cuda(cudaStreamSynchronize(stream), kernel, file, line);
+#else
+  (void)stream;
+#endif
+}
+
+std::string format_bytes(double bytes) {
+  const char* units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+  int u = 0;
+  while (bytes >= 1024.0 && u < 4) { bytes /= 1024.0; ++u; }
+  char buffer[64];
+  std::snprintf(buffer, sizeof buffer, u == 0 ? "%.0f %s" : "%.2f %s", bytes, units[u]);
+  return buffer;
+}
+
+}  // namespace ermak::cuda

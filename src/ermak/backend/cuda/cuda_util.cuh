@@ -1,0 +1,101 @@
+#pragma once
+// Error checking and device memory ownership for the CUDA backend. Every CUDA call goes
+// through ERMAK_CUDA (a failure becomes an ermak::Error naming the call and the place);
+// every allocation is a DeviceBuffer owned by exactly one object (no implicit host/device
+// mirrors: copies are explicit calls at report time).
+#include <cuda_runtime.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "ermak/core/error.h"
+
+namespace ermak::cuda {
+
+[[noreturn]] void throw_cuda_error(cudaError_t status, const char* call, const char* file, int line);
+
+inline void check_cuda(cudaError_t status, const char* call, const char* file, int line) {
+  if (status != cudaSuccess) throw_cuda_error(status, call, file, line);
+}
+
+#define ERMAK_CUDA(call) ::ermak::cuda::check_cuda((call), #call, __FILE__, __LINE__)
+
+// After a kernel launch: launch errors always; in debug builds (no NDEBUG) also wait for
+// the stream and report what went wrong inside the kernel, at the launch that caused it
+// (not while the stream is being captured into a graph, where waiting is not allowed).
+void check_launch(const char* kernel, cudaStream_t stream, const char* file, int line);
+#define ERMAK_CUDA_LAUNCHED(name, stream) ::ermak::cuda::check_launch(name, stream, __FILE__, __LINE__)
+
+std::string format_bytes(double bytes);
+
+// One device allocation of `count` elements of T.
+template <class T>
+class DeviceBuffer {
+ public:
+  DeviceBuffer() = default;
+  explicit DeviceBuffer(std::size_t count) { resize(count); }
+  DeviceBuffer(const DeviceBuffer&) = delete;
+  DeviceBuffer& operator=(const DeviceBuffer&) = delete;
+  DeviceBuffer(DeviceBuffer&& other) noexcept { swap(other); }
+  DeviceBuffer& operator=(DeviceBuffer&& other) noexcept {
+    DeviceBuffer tmp(std::move(other));
+    swap(tmp);
+    return *this;
+  }
+  ~DeviceBuffer() { release(); }
+
+  void swap(DeviceBuffer& other) noexcept {
+    std::swap(ptr_, other.ptr_);
+    std::swap(count_, other.count_);
+  }
+  void release() noexcept {
+    if (ptr_) cudaFree(ptr_);
+    ptr_ = nullptr;
+    count_ = 0;
+  }
+  // Discards the contents.
+  void resize(std::size_t count) {
+    if (count == count_) return;
+    release();
+    if (count == 0) return;
+    void* p = nullptr;
+    const cudaError_t status = cudaMalloc(&p, count * sizeof(T));
+    if (status != cudaSuccess) {
+      cudaGetLastError();  // clear the sticky-free allocation error
+      std::size_t free_bytes = 0, total_bytes = 0;
+      cudaMemGetInfo(&free_bytes, &total_bytes);
+      throw Error("CUDA: could not allocate " + format_bytes(double(count * sizeof(T))) + " of GPU memory (" +
+                  format_bytes(double(free_bytes)) + " free of " + format_bytes(double(total_bytes)) +
+                  "): " + cudaGetErrorString(status));
+    }
+    ptr_ = static_cast<T*>(p);
+    count_ = count;
+  }
+  void upload(const T* host, std::size_t count, cudaStream_t stream = nullptr) {
+    if (count > count_) resize(count);
+    if (count) ERMAK_CUDA(cudaMemcpyAsync(ptr_, host, count * sizeof(T), cudaMemcpyHostToDevice, stream));
+  }
+  void upload(const std::vector<T>& host, cudaStream_t stream = nullptr) {
+    resize(host.size());
+    upload(host.data(), host.size(), stream);
+  }
+  void download(T* host, std::size_t count, cudaStream_t stream = nullptr) const {
+    if (count) ERMAK_CUDA(cudaMemcpyAsync(host, ptr_, count * sizeof(T), cudaMemcpyDeviceToHost, stream));
+  }
+  void fill_zero(cudaStream_t stream = nullptr) {
+    if (count_) ERMAK_CUDA(cudaMemsetAsync(ptr_, 0, count_ * sizeof(T), stream));
+  }
+
+  T* get() const { return ptr_; }
+  std::size_t size() const { return count_; }
+  std::size_t bytes() const { return count_ * sizeof(T); }
+
+ private:
+  T* ptr_ = nullptr;
+  std::size_t count_ = 0;
+};
+
+}  // namespace ermak::cuda

@@ -1,0 +1,388 @@
+#pragma once
+// What every CUDA kernel of ermak sees of the model, and the per-bead work they share:
+// the pair-force loop, protocol forces, the Langevin move and the indentation tip's step.
+// Formulas come only from physics/ (DESIGN.md §3); this file walks lists and owns the
+// summation order. Both kernel families (block_kernel.cu, perbead_kernels.cu) and the
+// evaluation kernels (eval_kernels.cu) call these functions, so one bead's force is
+// summed in the same order everywhere: bonds, native contacts, repulsive pairs (in list
+// order), then protocol terms in the CPU engine's order (tethers, clamp forces, plane
+// tethers, tip, surface).
+#include <cuda_runtime.h>
+
+#include <cstdint>
+
+#include "ermak/core/vec3.h"
+#include "ermak/physics/fene.h"
+#include "ermak/physics/harmonic.h"
+#include "ermak/physics/langevin_step.h"
+#include "ermak/physics/native_contact.h"
+#include "ermak/physics/plane_tether.h"
+#include "ermak/physics/repulsion.h"
+#include "ermak/physics/tip.h"
+#include "ermak/protocol/external_force.h"
+#include "ermak/protocol/harmonic_tether.h"
+#include "ermak/protocol/indentation.h"
+#include "ermak/protocol/plane_tether.h"
+#include "ermak/rng/philox_gaussian.h"
+
+namespace ermak::cuda {
+
+constexpr unsigned kFullMask = 0xffffffffu;
+constexpr long long kNever = 0x7fffffffffffffffLL;
+
+// Per-bead (ELL) list of topology partners, slot-major: entry s of bead i at [s·n + i], so
+// that consecutive beads read consecutive words. Each bond/contact appears in both of its
+// beads' rows: a bead sums its own force, no atomics (deterministic).
+struct BondedList {
+  const int* partner = nullptr;
+  const float* r0 = nullptr;
+  const float* eh = nullptr;  // native contacts only
+  const int* count = nullptr;
+  int slots = 0;
+};
+
+// Per-bead index (CSR over beads) into one protocol's item array, items in input order.
+struct BeadIndex {
+  const int* offsets = nullptr;  // n + 1
+  const int* items = nullptr;
+};
+
+struct ProtocolData {
+  const HarmonicTether* tethers = nullptr;
+  BeadIndex tether_index;
+  const ExternalForce* forces = nullptr;
+  BeadIndex force_index;
+  const ForceSchedulePoint* schedule = nullptr;
+  int schedule_points = 0;
+  const PlaneTether* planes = nullptr;
+  BeadIndex plane_index;
+  bool any_per_bead = false;  // tethers, clamp forces or plane tethers exist
+  bool indentation = false;
+  Indentation ind;
+  double surface_cutoff_A = 0.0;
+};
+
+struct ModelData {
+  int n = 0;         // beads per replica
+  int replicas = 0;
+  BondedList bonds, natives;
+  physics::FeneParameters fene{};
+  physics::RepulsionParameters repulsion{};
+  const std::uint8_t* fixed = nullptr;  // per bead
+  // Small systems (n ≤ 128): per bead two 64-bit masks of the beads that do not repel it
+  // (itself, bonded and native partners), for the block family's all-pairs mode.
+  const unsigned long long* exclusion_mask = nullptr;  // [n][2]
+  std::uint64_t seed = 0;
+  float half_skin2 = 0.0f;    // (skin/2)²: rebuild when a bead moved farther
+  float list_cutoff2 = 0.0f;  // (cutoff + skin)²
+  double timestep_tau = 0.0;
+  ProtocolData protocol;
+};
+
+// Indentation state per replica in device memory.
+struct TipArrays {
+  double* tip = nullptr;             // [3R]
+  long long* turnaround = nullptr;   // [R], −1: not yet
+  double* molecule_force = nullptr;  // [3R], the beads' force on the tip at the last evaluation
+};
+
+struct BeadEnergy {
+  double fene = 0.0, native = 0.0, repulsive = 0.0, protocol = 0.0;
+};
+
+__device__ __forceinline__ Vec3d to_vec3d(float4 p) { return {double(p.x), double(p.y), double(p.z)}; }
+
+// --- pair forces ---------------------------------------------------------------------
+
+// Contributions of bead i's bonds, native contacts and repulsive partners that lane
+// `lane` of a group of S lanes handles (entries lane, lane+S, ...). `pos(j)` gives bead j's
+// position (of the same replica); `row` is bead i's repulsive list: row.count() entries
+// row.partner(s), or for a brute-force row every bead (row.accept filters). Energies
+// count each pair once (from its lower-index bead).
+template <int S, bool kEnergy, class Pos, class Row>
+__device__ __forceinline__ float3 pair_forces(const ModelData& m, int i, int lane, float4 pi, const Pos& pos,
+                                              const Row& row, BeadEnergy& e) {
+  float fx = 0.0f, fy = 0.0f, fz = 0.0f;
+  const int nb = __ldg(m.bonds.count + i);
+  for (int s = lane; s < nb; s += S) {
+    const int k = s * m.n + i;
+    const int j = __ldg(m.bonds.partner + k);
+    const float4 pj = pos(j);
+    const float dx = pi.x - pj.x, dy = pi.y - pj.y, dz = pi.z - pj.z;
+    const auto pf = physics::fene<kEnergy>(dx * dx + dy * dy + dz * dz, __ldg(m.bonds.r0 + k), m.fene);
+    fx += pf.force_over_r * dx; fy += pf.force_over_r * dy; fz += pf.force_over_r * dz;
+    if constexpr (kEnergy) if (j > i) e.fene += pf.energy;
+  }
+  const int nn = __ldg(m.natives.count + i);
+  for (int s = lane; s < nn; s += S) {
+    const int k = s * m.n + i;
+    const int j = __ldg(m.natives.partner + k);
+    const float4 pj = pos(j);
+    const float dx = pi.x - pj.x, dy = pi.y - pj.y, dz = pi.z - pj.z;
+    const auto pf = physics::native_contact<kEnergy>(dx * dx + dy * dy + dz * dz, __ldg(m.natives.r0 + k),
+                                                     __ldg(m.natives.eh + k));
+    fx += pf.force_over_r * dx; fy += pf.force_over_r * dy; fz += pf.force_over_r * dz;
+    if constexpr (kEnergy) if (j > i) e.native += pf.energy;
+  }
+  const int nr = row.count();
+  const float cutoff2 = m.repulsion.cutoff2;
+  for (int s = lane; s < nr; s += S) {
+    const int j = row.partner(s);
+    const float4 pj = pos(j);
+    const float dx = pi.x - pj.x, dy = pi.y - pj.y, dz = pi.z - pj.z;
+    const float r2 = dx * dx + dy * dy + dz * dz;
+    const bool inside = r2 < cutoff2 && row.accept(j);
+    // Outside the cutoff the contribution is exactly zero: a list that holds more
+    // candidates sums to the same bits as one that holds fewer.
+    const auto pf = physics::repulsion<kEnergy>(inside ? r2 : cutoff2, m.repulsion);
+    const float sc = inside ? pf.force_over_r : 0.0f;
+    fx += sc * dx; fy += sc * dy; fz += sc * dz;
+    if constexpr (kEnergy) if (inside && j > i) e.repulsive += pf.energy;
+  }
+  return make_float3(fx, fy, fz);
+}
+
+// Is j a bonded or native partner of i (excluded from repulsion)?
+__device__ __forceinline__ bool excluded_pair(const ModelData& m, int i, int j) {
+  const int nb = __ldg(m.bonds.count + i);
+  for (int s = 0; s < nb; ++s)
+    if (__ldg(m.bonds.partner + s * m.n + i) == j) return true;
+  const int nn = __ldg(m.natives.count + i);
+  for (int s = 0; s < nn; ++s)
+    if (__ldg(m.natives.partner + s * m.n + i) == j) return true;
+  return false;
+}
+
+// Sum over the S lanes of a group (S a power of two ≤ 32, groups aligned in the warp);
+// every lane of the group ends with the same bits (butterfly).
+template <int S>
+__device__ __forceinline__ float group_sum(float v) {
+#pragma unroll
+  for (int offset = S / 2; offset > 0; offset /= 2) v += __shfl_xor_sync(kFullMask, v, offset);
+  return v;
+}
+template <int S>
+__device__ __forceinline__ double group_sum(double v) {
+#pragma unroll
+  for (int offset = S / 2; offset > 0; offset /= 2) v += __shfl_xor_sync(kFullMask, v, offset);
+  return v;
+}
+
+// --- protocol forces -----------------------------------------------------------------
+
+// ForceSchedule::at_step (protocol/external_force.cpp) over a device array: the same
+// operations in the same order, so both backends get the same double.
+__device__ __forceinline__ double schedule_at(const ForceSchedulePoint* points, int count, long long step) {
+  if (count == 0) return 0.0;
+  if (step <= points[0].step) return points[0].force_kcal_per_mol_A;
+  for (int k = 1; k < count; ++k) {
+    if (step <= points[k].step) {
+      const ForceSchedulePoint a = points[k - 1], b = points[k];
+      const double f = double(step - a.step) / double(b.step - a.step);
+      return a.force_kcal_per_mol_A + f * (b.force_kcal_per_mol_A - a.force_kcal_per_mol_A);
+    }
+  }
+  return points[count - 1].force_kcal_per_mol_A;
+}
+
+// Base of the indentation cantilever at `step` (CpuEngine::base_position).
+__device__ __forceinline__ Vec3d indentation_base(const Indentation& ind, long long step, long long turnaround,
+                                                  double h) {
+  if (ind.move_surface) return ind.base_start_A;
+  return ind.base_start_A + indentation_travel_A(ind, step, turnaround, h) * ind.direction;
+}
+
+// Surface force on one bead (CpuEngine::add_surface_forces, per bead).
+template <bool kEnergy>
+__device__ Vec3d surface_force(const ProtocolData& p, const IndentationSurface& surface, Vec3d pos,
+                               double& energy) {
+  Vec3d force{};
+  if (!surface.discrete) {
+    const double d = dot(pos - surface.point_A, surface.normal);
+    force = physics::wall_force<kEnergy>(d, surface.wall, energy) * surface.normal;
+    return force;
+  }
+  const double height = dot(pos - surface.point_A, surface.normal);
+  if (fabs(height) > p.surface_cutoff_A) return force;
+  const Vec3d corner = surface_bead_position(surface, 0);
+  const Vec3d along_u = surface_bead_position(surface, 1) - corner;
+  const Vec3d along_w = surface.grid_size > 1 ? surface_bead_position(surface, surface.grid_size) - corner : along_u;
+  const double a = dot(pos - corner, along_u) / (surface.spacing_A * surface.spacing_A);
+  const double b = dot(pos - corner, along_w) / (surface.spacing_A * surface.spacing_A);
+  const int reach = int(ceil(p.surface_cutoff_A / surface.spacing_A));
+  const int gb_hi = min(surface.grid_size - 1, int(b) + reach + 1);
+  const int ga_hi = min(surface.grid_size - 1, int(a) + reach + 1);
+  for (int gb = max(0, int(b) - reach); gb <= gb_hi; ++gb)
+    for (int ga = max(0, int(a) - reach); ga <= ga_hi; ++ga) {
+      const Vec3d d = pos - surface_bead_position(surface, gb * surface.grid_size + ga);
+      const double dist = norm(d);
+      if (dist > p.surface_cutoff_A) continue;
+      double pair_energy = 0;
+      force += (physics::wall_force<kEnergy>(dist, surface.wall, pair_energy) / dist) * d;
+      energy += pair_energy;
+    }
+  return force;
+}
+
+// Protocol forces on bead i of replica r, added to f in the CPU engine's order; the
+// tip's reaction (the bead's force on the tip) is subtracted into on_tip.
+template <bool kEnergy>
+__device__ void add_protocol_forces(const ModelData& m, int r, int i, float4 pi, long long step, Vec3d tip,
+                                    long long turnaround, float3& f, Vec3d& on_tip, BeadEnergy& e) {
+  const ProtocolData& p = m.protocol;
+  const double h = m.timestep_tau;
+  if (p.any_per_bead) {
+    for (int k = p.tether_index.offsets[i]; k < p.tether_index.offsets[i + 1]; ++k) {
+      const HarmonicTether t = p.tethers[p.tether_index.items[k]];
+      if (!applies_to(t.replica, r)) continue;
+      const Vec3d anchor = tether_anchor_at(t, step, h);
+      const Vec3f pos{pi.x, pi.y, pi.z};
+      const Vec3f d = vec_cast<float>(vec_cast<double>(pos) - anchor);
+      const auto tf = physics::harmonic_tether<kEnergy>(d, {0, 0, 0}, float(t.spring_kcal_per_mol_A2));
+      f.x += tf.force.x; f.y += tf.force.y; f.z += tf.force.z;
+      if constexpr (kEnergy) e.protocol += tf.energy;
+    }
+    if (p.force_index.offsets[i] < p.force_index.offsets[i + 1]) {
+      const double magnitude = schedule_at(p.schedule, p.schedule_points, step);
+      for (int k = p.force_index.offsets[i]; k < p.force_index.offsets[i + 1]; ++k) {
+        const ExternalForce x = p.forces[p.force_index.items[k]];
+        if (!applies_to(x.replica, r)) continue;
+        f.x += float(magnitude * x.direction.x);
+        f.y += float(magnitude * x.direction.y);
+        f.z += float(magnitude * x.direction.z);
+      }
+    }
+    for (int k = p.plane_index.offsets[i]; k < p.plane_index.offsets[i + 1]; ++k) {
+      const PlaneTether t = p.planes[p.plane_index.items[k]];
+      if (!applies_to(t.replica, r)) continue;
+      const Vec3d pos = to_vec3d(pi);
+      double along = 0, energy = 0;
+      physics::plane_tether<kEnergy>(dot(pos, t.normal), plane_position_at(t, step, h), t.spring_kcal_per_mol_A2,
+                                     along, energy);
+      f.x += float(along * t.normal.x); f.y += float(along * t.normal.y); f.z += float(along * t.normal.z);
+      if constexpr (kEnergy) e.protocol += energy;
+    }
+  }
+  if (!p.indentation) return;
+  {
+    const Vec3d d = to_vec3d(pi) - tip;
+    const double dist = norm(d);
+    double energy = 0;
+    const double push = physics::wall_force<kEnergy>(dist, p.ind.tip, energy);
+    const Vec3d force = (push / dist) * d;
+    f.x += float(force.x); f.y += float(force.y); f.z += float(force.z);
+    on_tip -= force;
+    if constexpr (kEnergy) e.protocol += energy;
+  }
+  if (p.ind.surface.enabled) {
+    IndentationSurface surface = p.ind.surface;
+    if (p.ind.move_surface)
+      surface.point_A = surface.point_A - indentation_travel_A(p.ind, step, turnaround, h) * p.ind.direction;
+    double energy = 0;
+    const Vec3d force = surface_force<kEnergy>(p, surface, to_vec3d(pi), energy);
+    f.x += float(force.x); f.y += float(force.y); f.z += float(force.z);
+    if constexpr (kEnergy) e.protocol += energy;
+  }
+}
+
+// --- moves ---------------------------------------------------------------------------
+
+// One Langevin move of bead i of replica r (not fixed); returns the new position.
+__device__ __forceinline__ float4 langevin_move(const ModelData& m, int r, int i, float4 p, float3 f, long long step,
+                                                physics::LangevinCoefficients coeff) {
+  const Vec3f g = rng::gaussian3(m.seed, rng::Stream::kBeadLangevin, std::uint32_t(r), std::uint32_t(i),
+                                 std::uint64_t(step));
+  const Vec3f d = physics::langevin_displacement({f.x, f.y, f.z}, g, coeff);
+  p.x += d.x; p.y += d.y; p.z += d.z;
+  return p;
+}
+
+// The same move with the noise drawn elsewhere (rng::gaussian3 of the same counters).
+__device__ __forceinline__ float4 langevin_move_with(float4 p, float3 f, float4 g, physics::LangevinCoefficients coeff) {
+  const Vec3f d = physics::langevin_displacement({f.x, f.y, f.z}, {g.x, g.y, g.z}, coeff);
+  p.x += d.x; p.y += d.y; p.z += d.z;
+  return p;
+}
+
+__device__ __forceinline__ float4 bead_noise(const ModelData& m, int r, int i, long long step) {
+  const Vec3f g = rng::gaussian3(m.seed, rng::Stream::kBeadLangevin, std::uint32_t(r), std::uint32_t(i),
+                                 std::uint64_t(step));
+  return make_float4(g.x, g.y, g.z, 0.0f);
+}
+
+// Has the bead moved more than skin/2 from where the list was built? NaN counts as moved,
+// so a broken run keeps rebuilding and the host's finiteness check stops it.
+__device__ __forceinline__ bool moved_far(float4 p, float4 ref, float half_skin2) {
+  const float dx = p.x - ref.x, dy = p.y - ref.y, dz = p.z - ref.z;
+  const float d2 = dx * dx + dy * dy + dz * dz;
+  return !(d2 <= half_skin2);
+}
+
+// The indentation tip's overdamped step after the beads' (CpuEngine::step_tip).
+__device__ inline void step_tip(const ModelData& m, int r, long long step, double kT, Vec3d molecule_force, Vec3d& tip,
+                         long long& turnaround) {
+  const Indentation& ind = m.protocol.ind;
+  const double h = m.timestep_tau;
+  const Vec3d base = indentation_base(ind, step, turnaround, h);
+  const Vec3d force = molecule_force + ind.spring_kcal_per_mol_A2 * (base - tip);
+  const Vec3f g = rng::gaussian3(m.seed, rng::Stream::kTipLangevin, std::uint32_t(r), 0u, std::uint64_t(step));
+  Vec3d move = (h / ind.tip_zeta) * force + sqrt(2.0 * kT * h / ind.tip_zeta) * vec_cast<double>(g);
+  if (ind.tip_along_direction_only) move = dot(move, ind.direction) * ind.direction;
+  tip += move;
+  if (turnaround >= 0) return;
+  const long long next = step + 1;
+  bool reverse = false;
+  switch (ind.retraction) {
+    case RetractionTrigger::kNone: break;
+    case RetractionTrigger::kDepth: reverse = indentation_travel_A(ind, next, -1, h) >= ind.retract_depth_A; break;
+    case RetractionTrigger::kForce:
+      reverse = ind.spring_kcal_per_mol_A2 * dot(indentation_base(ind, next, turnaround, h) - tip, ind.direction) >=
+                ind.retract_force_kcal_per_mol_A;
+      break;
+    case RetractionTrigger::kStep: reverse = next >= ind.retract_step; break;
+  }
+  if (reverse) turnaround = next;
+}
+
+// --- list rows -----------------------------------------------------------------------
+
+// A row in a slot-major array (block family: [slot][local bead], 16-bit partners).
+struct SlotMajorRow16 {
+  const std::uint16_t* base;  // &rows[0·stride + local]
+  int stride;
+  int n;
+  __device__ int count() const { return n; }
+  __device__ int partner(int s) const { return base[s * stride]; }
+  __device__ bool accept(int) const { return true; }
+};
+
+// A row in a row-major array (per-bead family: [bead][slot], 32-bit partners).
+struct RowMajorRow {
+  const int* base;
+  int n;
+  __device__ int count() const { return n; }
+  __device__ int partner(int s) const { return __ldg(base + s); }
+  __device__ bool accept(int) const { return true; }
+};
+
+// Every bead of the replica (n ≤ 128), ascending, bonded/native partners and the bead
+// itself masked out: the same pairs, in the same order, as a canonical row (pairs beyond
+// the cutoff add exact zeros), without a list.
+struct MaskedAllRow {
+  unsigned long long lo, hi;
+  int n;
+  __device__ int count() const { return n; }
+  __device__ int partner(int s) const { return s; }
+  __device__ bool accept(int j) const { return (((j < 64 ? lo >> j : hi >> (j - 64)) & 1ull) == 0ull); }
+};
+
+// Every bead of the replica, ascending; bonded/native partners and i itself rejected.
+struct BruteForceRow {
+  const ModelData* m;
+  int i;
+  __device__ int count() const { return m->n; }
+  __device__ int partner(int s) const { return s; }
+  __device__ bool accept(int j) const { return j != i && !excluded_pair(*m, i, j); }
+};
+
+}  // namespace ermak::cuda

@@ -1,0 +1,138 @@
+#pragma once
+// Launch interfaces of the CUDA backend's kernels (host side). The engine
+// (cuda_engine.cu) owns the memory and calls these; each .cu file owns its kernels.
+#include <cuda_runtime.h>
+
+#include <cstdint>
+
+#include "ermak/backend/cuda/device_model.cuh"
+
+namespace ermak::cuda {
+
+// ---- block family (block_kernel.cu) ----
+
+// Per block of the block family: where it is and what it saw.
+struct BlockStatus {
+  long long done = 0;      // step the block's positions are at
+  int needed_slots = 0;    // > slots: a list row overflowed at `done`
+  int rebuilds = 0;        // list builds in the last launch (per block)
+  long long pairs = 0;     // repulsive pairs in the block's lists at the last build
+};
+
+struct BlockLaunch {
+  ModelData m;
+  const float4* in = nullptr;   // [R·n], positions at each block's `done` step
+  float4* out = nullptr;        // [R·n], positions when the block stops (may equal in)
+  std::uint16_t* global_rows = nullptr;  // [block][slot][group·n] when rows do not fit on chip
+  int slots = 0;                // list row capacity
+  int group = 1;                // replicas per block
+  int lanes = 1;                // threads per bead: 1, 2, 4 or 8
+  int force_threads = 0;        // threads [0, force_threads) compute forces and move beads
+  int noise_threads = 0;        // threads [force_threads, +noise_threads) draw the noise
+                                // concurrently with the forces (0: the movers draw it)
+  int beads_per_thread = 1;     // 1, 2 or 4 (with one lane per bead)
+  int threads = 32;
+  bool rows_in_shared = true;
+  bool all_pairs = false;       // n ≤ 128: no list, every pair masked by ModelData::exclusion_mask
+  long long end_step = 0;
+  physics::LangevinCoefficients coeff{};
+  double kT = 0.0;
+  TipArrays tips;
+  BlockStatus* status = nullptr;  // [blocks]
+};
+
+int block_count(const BlockLaunch& launch);
+std::size_t block_shared_bytes(const BlockLaunch& launch);
+std::size_t block_max_shared_bytes(int device);
+void launch_block_steps(const BlockLaunch& launch, cudaStream_t stream);
+
+// ---- per-bead family (perbead_kernels.cu) ----
+
+// Device-resident control of a graph-driven run (perbead family).
+struct Control {
+  long long step = 0;            // positions of this step are in pos[step & 1]
+  long long target = 0;          // steps stop before this one
+  long long stale_since = 0;     // the list is invalid for steps ≥ this (kNever: valid)
+  long long rebuilds = 0;        // list builds (all replicas at once)
+  int needed_slots = 0;          // > slots: a row overflowed; the run waits for the host
+  int pad = 0;
+  physics::LangevinCoefficients coeff{};
+  double kT = 0.0;
+};
+
+struct CellGrid {
+  float origin[3];
+  float inverse_cell;
+  int dims[3];
+  int cells;
+};
+
+struct PerBeadLaunch {
+  ModelData m;
+  float4* pos[2] = {nullptr, nullptr};  // [R·n] each: step s reads pos[s&1], writes pos[(s+1)&1]
+  float4* ref = nullptr;                // [R·n] positions at the last list build
+  int* rows = nullptr;                  // [R·n][slots]
+  int* row_count = nullptr;             // [R·n]
+  int slots = 0;
+  int lanes = 8;                        // lanes per bead in the force loop (2, 4, 8, 16)
+  bool multi_round = true;              // a warp serves 32 beads (else 32/lanes)
+  // cell list, per replica
+  CellGrid* grids = nullptr;            // [R]
+  int cell_capacity = 0;                // per replica: ≥ 2n + 27
+  int* cell_start = nullptr;            // [R][cell_capacity + 1]
+  int* cell_fill = nullptr;             // [R][cell_capacity]
+  int* bead_cell = nullptr;             // [R·n]
+  int* cell_beads_unsorted = nullptr;   // [R·n]
+  int* cell_beads = nullptr;            // [R·n], ascending bead index within each cell
+  Control* ctrl = nullptr;
+  TipArrays tips;
+  double* tip_partial = nullptr;        // [R][blocks per replica][3]
+  unsigned* tip_counter = nullptr;      // [R]
+};
+
+constexpr int kPerBeadBlock = 256;  // threads per block of the per-bead step kernel
+
+int perbead_beads_per_block(int lanes, bool multi_round);
+int perbead_blocks_per_replica(const PerBeadLaunch& launch);
+// The list build for every replica, when ctrl->stale_since ≤ ctrl->step (three kernels).
+// `from` (optional) builds from these positions instead of pos[step & 1].
+void launch_rebuild(const PerBeadLaunch& launch, cudaStream_t stream, const float4* from = nullptr);
+// One step, node `node` of a chunk: step ctrl->step + node unless past target or stale.
+void launch_perbead_step(const PerBeadLaunch& launch, int node, cudaStream_t stream);
+// ctrl->step = min(step + chunk, target, stale_since).
+void launch_chunk_end(const PerBeadLaunch& launch, int chunk, cudaStream_t stream);
+void launch_set_segment(Control* ctrl, long long target, physics::LangevinCoefficients coeff, double kT,
+                        cudaStream_t stream);
+void launch_mark_stale(Control* ctrl, cudaStream_t stream);
+// Sum of row counts over all beads (each pair twice) into *out.
+void launch_count_pairs(const int* row_count, long long total_beads, unsigned long long* out, cudaStream_t stream);
+
+// ---- evaluation (eval_kernels.cu) ----
+
+struct EvalLaunch {
+  ModelData m;
+  const float4* pos = nullptr;    // [R·n]
+  long long step = 0;             // protocol time
+  // list: rows (perbead family layout) or brute force when rows == nullptr
+  const int* rows = nullptr;
+  const int* row_count = nullptr;
+  int slots = 0;
+  TipArrays tips;                 // tip, turnaround read; molecule_force written by the reduction
+  float4* force = nullptr;        // [R·n] out: force (w unused)
+  double* bead_energy = nullptr;  // [R·n][4] out when energies are wanted
+  double* bead_tip = nullptr;     // [R·n][3] out when indentation is on
+  double* replica_out = nullptr;  // [R][kReplicaOut] out by the reduction
+};
+
+// replica_out layout
+constexpr int kReplicaOut = 6;  // fene, native, repulsive, protocol, max |F|² over free beads, (unused)
+
+void launch_eval(const EvalLaunch& launch, bool energy, cudaStream_t stream);
+// Per-replica sums of bead_energy, max |F|² (free beads) and the tip reaction.
+void launch_reduce_replicas(const EvalLaunch& launch, bool energy, cudaStream_t stream);
+
+// Minimisation moves: mode[r] 1: save = pos, pos += scale[r]·force (free beads); 2: pos = save.
+void launch_minimize_move(const ModelData& m, float4* pos, float4* save, const float4* force, const int* mode,
+                          const float* scale, cudaStream_t stream);
+
+}  // namespace ermak::cuda

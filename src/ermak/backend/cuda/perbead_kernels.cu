@@ -1,0 +1,422 @@
+// Kernel family "perbead" (DESIGN.md §4, docs/gpu.md): large systems. One fused kernel
+// per step computes every bead's force (a group of `lanes` threads per bead splits its
+// lists; full per-bead lists, no atomics), moves it, and flags the list stale when a bead
+// has moved more than skin/2. Positions are double-buffered (step s reads pos[s&1],
+// writes pos[(s+1)&1]). The engine captures chunks of steps in a CUDA graph:
+//   [rebuild: cells, rows, finish]  [step]×chunk  [chunk end]
+// The rebuild kernels return at once unless the list is stale; step kernels after the
+// list went stale return at once, and the next chunk rebuilds first. The Verlet list is
+// built on the GPU from a cell list: beads sorted by cell (ascending bead index within a
+// cell), and each bead's row collected by a warp scanning the 27 neighbouring cells in a
+// fixed order, so a row is a deterministic function of the build positions.
+#include <algorithm>
+
+#include "ermak/backend/cuda/cuda_util.cuh"
+#include "ermak/backend/cuda/kernels.cuh"
+
+namespace ermak::cuda {
+namespace {
+
+struct GlobalPos {
+  const float4* base;
+  __device__ float4 operator()(int j) const { return __ldg(base + j); }
+};
+
+__device__ __forceinline__ bool list_stale(const Control* c) { return c->stale_since <= c->step; }
+
+__device__ __forceinline__ int clamp_cell(float v, float origin, float inverse_cell, int dim) {
+  const float c = (v - origin) * inverse_cell;
+  if (!(c >= 0.0f)) return 0;  // also NaN: such a run is stopped by the host
+  if (c >= float(dim)) return dim - 1;
+  return min(dim - 1, int(c));
+}
+
+__device__ __forceinline__ int3 cell_of(const CellGrid& g, float4 p) {
+  return make_int3(clamp_cell(p.x, g.origin[0], g.inverse_cell, g.dims[0]),
+                   clamp_cell(p.y, g.origin[1], g.inverse_cell, g.dims[1]),
+                   clamp_cell(p.z, g.origin[2], g.inverse_cell, g.dims[2]));
+}
+
+constexpr int kCellThreads = 512;
+
+// One block per replica: bounding box, grid, counting sort of beads into cells, and a
+// rank sort within each cell so that cells list their beads in ascending index.
+__global__ void __launch_bounds__(kCellThreads)
+    rebuild_cells_kernel(const __grid_constant__ PerBeadLaunch L, const float4* from) {
+  if (!list_stale(L.ctrl)) return;
+  const int n = L.m.n;
+  const int r = blockIdx.x;
+  const float4* pos = (from ? from : L.pos[L.ctrl->step & 1]) + std::size_t(r) * n;
+  float4* ref = L.ref + std::size_t(r) * n;
+  __shared__ float s_lo[3][32], s_hi[3][32];
+  __shared__ CellGrid s_grid;
+  __shared__ int s_chunk_sum[kCellThreads];
+
+  float lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
+  for (int i = threadIdx.x; i < n; i += blockDim.x) {
+    const float4 p = pos[i];
+    ref[i] = p;
+    lo[0] = fminf(lo[0], p.x); hi[0] = fmaxf(hi[0], p.x);
+    lo[1] = fminf(lo[1], p.y); hi[1] = fmaxf(hi[1], p.y);
+    lo[2] = fminf(lo[2], p.z); hi[2] = fmaxf(hi[2], p.z);
+  }
+  const int warp = threadIdx.x / 32, lane = threadIdx.x % 32, warps = blockDim.x / 32;
+  for (int d = 0; d < 3; ++d) {
+    for (int o = 16; o > 0; o /= 2) {
+      lo[d] = fminf(lo[d], __shfl_xor_sync(kFullMask, lo[d], o));
+      hi[d] = fmaxf(hi[d], __shfl_xor_sync(kFullMask, hi[d], o));
+    }
+    if (lane == 0) { s_lo[d][warp] = lo[d]; s_hi[d][warp] = hi[d]; }
+  }
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    float blo[3], bhi[3];
+    for (int d = 0; d < 3; ++d) {
+      blo[d] = s_lo[d][0]; bhi[d] = s_hi[d][0];
+      for (int w = 1; w < warps; ++w) { blo[d] = fminf(blo[d], s_lo[d][w]); bhi[d] = fmaxf(bhi[d], s_hi[d][w]); }
+    }
+    // As the CPU's make_grid: cells at least the list cutoff, at most ~2 per bead.
+    CellGrid g{};
+    float cell = sqrtf(L.m.list_cutoff2);
+    for (;;) {
+      long long total = 1;
+      for (int d = 0; d < 3; ++d) {
+        const float extent = isfinite(bhi[d] - blo[d]) ? bhi[d] - blo[d] : 0.0f;
+        const float q = extent / cell;  // capped so that a blown-up run cannot overflow
+        g.dims[d] = q >= float(2 * n + 27) ? 2 * n + 28 : max(1, int(q) + 1);
+        total *= g.dims[d];
+      }
+      if (total <= 2LL * n + 27) break;
+      cell *= 1.26f;
+    }
+    for (int d = 0; d < 3; ++d) g.origin[d] = isfinite(blo[d]) ? blo[d] : 0.0f;
+    g.inverse_cell = 1.0f / cell;
+    g.cells = g.dims[0] * g.dims[1] * g.dims[2];
+    s_grid = g;
+    L.grids[r] = g;
+  }
+  __syncthreads();
+  const CellGrid g = s_grid;
+  int* start = L.cell_start + std::size_t(r) * (L.cell_capacity + 1);
+  int* fill = L.cell_fill + std::size_t(r) * L.cell_capacity;
+  int* bead_cell = L.bead_cell + std::size_t(r) * n;
+  int* unsorted = L.cell_beads_unsorted + std::size_t(r) * n;
+  int* sorted = L.cell_beads + std::size_t(r) * n;
+  for (int c = threadIdx.x; c < g.cells; c += blockDim.x) fill[c] = 0;
+  __syncthreads();
+  for (int i = threadIdx.x; i < n; i += blockDim.x) {
+    const int3 c3 = cell_of(g, pos[i]);
+    const int c = (c3.z * g.dims[1] + c3.y) * g.dims[0] + c3.x;
+    bead_cell[i] = c;
+    atomicAdd(&fill[c], 1);
+  }
+  __syncthreads();
+  // Exclusive scan of the counts: contiguous chunks per thread, then the chunk sums.
+  const int chunk = (g.cells + blockDim.x - 1) / blockDim.x;
+  const int c0 = min(g.cells, int(threadIdx.x) * chunk), c1 = min(g.cells, c0 + chunk);
+  int local = 0;
+  for (int c = c0; c < c1; ++c) local += fill[c];
+  s_chunk_sum[threadIdx.x] = local;
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    int running = 0;
+    for (int t = 0; t < int(blockDim.x); ++t) {
+      const int v = s_chunk_sum[t];
+      s_chunk_sum[t] = running;
+      running += v;
+    }
+    start[g.cells] = running;
+  }
+  __syncthreads();
+  {
+    int running = s_chunk_sum[threadIdx.x];
+    for (int c = c0; c < c1; ++c) {
+      const int v = fill[c];
+      start[c] = running;
+      fill[c] = running;
+      running += v;
+    }
+  }
+  __syncthreads();
+  for (int i = threadIdx.x; i < n; i += blockDim.x) unsorted[atomicAdd(&fill[bead_cell[i]], 1)] = i;
+  __syncthreads();
+  // Rank sort within each cell (bead indices are distinct).
+  for (int c = warp; c < g.cells; c += warps) {
+    const int b = start[c], e = start[c + 1];
+    for (int k = b + lane; k < e; k += 32) {
+      const int v = unsorted[k];
+      int rank = 0;
+      for (int q = b; q < e; ++q) rank += unsorted[q] < v ? 1 : 0;
+      sorted[b + rank] = v;
+    }
+  }
+}
+
+// One warp per bead (grid-stride over all replicas' beads, so that the launch is cheap
+// when the list is not stale): its row of partners within the list cutoff that are
+// neither bonded nor native, in the order of the cell scan (fixed), into [bead][slot].
+constexpr int kRowBlocks = 1024;
+
+__global__ void __launch_bounds__(256) rebuild_rows_kernel(const __grid_constant__ PerBeadLaunch L, const float4* from) {
+  if (!list_stale(L.ctrl)) return;
+  const int n = L.m.n;
+  const int lane = threadIdx.x % 32;
+  const unsigned lanes_below = (1u << lane) - 1u;
+  const long long total = (long long)L.m.replicas * n;
+  const long long warps = (long long)gridDim.x * (blockDim.x / 32);
+  for (long long w = (long long)blockIdx.x * (blockDim.x / 32) + threadIdx.x / 32; w < total; w += warps) {
+    const int r = int(w / n), i = int(w - (long long)r * n);
+    const float4* pos = (from ? from : L.pos[L.ctrl->step & 1]) + std::size_t(r) * n;
+    const CellGrid g = L.grids[r];
+    const int* start = L.cell_start + std::size_t(r) * (L.cell_capacity + 1);
+    const int* sorted = L.cell_beads + std::size_t(r) * n;
+    int* row = L.rows + std::size_t(w) * L.slots;
+    const float4 pi = pos[i];
+    const int3 c = cell_of(g, pi);
+    int count = 0;
+    for (int dz = -1; dz <= 1; ++dz) {
+      const int nz = c.z + dz;
+      if (nz < 0 || nz >= g.dims[2]) continue;
+      for (int dy = -1; dy <= 1; ++dy) {
+        const int ny = c.y + dy;
+        if (ny < 0 || ny >= g.dims[1]) continue;
+        const int x_lo = max(c.x - 1, 0), x_hi = min(c.x + 1, g.dims[0] - 1);
+        const int base_cell = (nz * g.dims[1] + ny) * g.dims[0];
+        const int begin = start[base_cell + x_lo], end = start[base_cell + x_hi + 1];
+        for (int at = begin; at < end; at += 32) {
+          const int slot = at + lane;
+          bool take = false;
+          int j = 0;
+          if (slot < end) {
+            j = sorted[slot];
+            if (j != i) {
+              const float4 pj = pos[j];
+              const float dx = pi.x - pj.x, dy2 = pi.y - pj.y, dz2 = pi.z - pj.z;
+              take = dx * dx + dy2 * dy2 + dz2 * dz2 < L.m.list_cutoff2 && !excluded_pair(L.m, i, j);
+            }
+          }
+          const unsigned ballot = __ballot_sync(kFullMask, take);
+          if (take) {
+            const int at_row = count + __popc(ballot & lanes_below);
+            if (at_row < L.slots) row[at_row] = j;
+          }
+          count += __popc(ballot);
+        }
+      }
+    }
+    if (lane == 0) {
+      L.row_count[w] = count;
+      if (count > L.slots) atomicMax(&L.ctrl->needed_slots, count);
+    }
+  }
+}
+
+__global__ void rebuild_finish_kernel(Control* c, int slots) {
+  if (c->stale_since > c->step) return;
+  if (c->needed_slots > slots) return;  // stays stale: the host grows the rows
+  c->stale_since = kNever;
+  c->rebuilds += 1;
+}
+
+// S lanes per bead. kMultiRound: a warp serves 32 beads in S rounds of 32/S (each bead's
+// force lands on its own lane, which then draws the noise and moves it: every lane busy,
+// for large runs); otherwise a warp serves 32/S beads in one round and each group's first
+// lane moves its bead (more warps and a shorter critical path, for small runs).
+template <int S, bool kMultiRound, bool kProtocol>
+__global__ void __launch_bounds__(kPerBeadBlock) perbead_step_kernel(const __grid_constant__ PerBeadLaunch L, int node) {
+  Control* c = L.ctrl;
+  const long long s = c->step + node;
+  if (s >= c->target || c->stale_since <= s) return;  // the same for every thread of the grid
+  const ModelData& m = L.m;
+  const int n = m.n;
+  const int r = blockIdx.y;
+  const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+  constexpr int kPerRound = 32 / S;
+  constexpr int kRounds = kMultiRound ? S : 1;
+  constexpr int kBeadsPerWarp = kRounds * kPerRound;
+  const int warp_base = (blockIdx.x * (kPerBeadBlock / 32) + warp) * kBeadsPerWarp;
+  const float4* pos_in = L.pos[s & 1] + std::size_t(r) * n;
+  float4* pos_out = L.pos[(s + 1) & 1] + std::size_t(r) * n;
+  const physics::LangevinCoefficients coeff = c->coeff;
+
+  // Forces: kRounds rounds, each a group of S lanes per bead.
+  float3 mine = make_float3(0, 0, 0);
+#pragma unroll 1
+  for (int round = 0; round < kRounds; ++round) {
+    const int i = warp_base + round * kPerRound + lane / S;
+    float3 part = make_float3(0, 0, 0);
+    if (i < n) {
+      BeadEnergy unused;
+      const std::size_t flat = std::size_t(r) * n + i;
+      part = pair_forces<S, false>(m, i, lane % S, __ldg(pos_in + i), GlobalPos{pos_in},
+                                   RowMajorRow{L.rows + flat * L.slots, __ldg(L.row_count + flat)}, unused);
+    }
+    part.x = group_sum<S>(part.x); part.y = group_sum<S>(part.y); part.z = group_sum<S>(part.z);
+    if constexpr (kMultiRound) {
+      const int src = ((lane - round * kPerRound) * S) & 31;
+      const float vx = __shfl_sync(kFullMask, part.x, src), vy = __shfl_sync(kFullMask, part.y, src),
+                  vz = __shfl_sync(kFullMask, part.z, src);
+      if (lane / kPerRound == round) mine = make_float3(vx, vy, vz);
+    } else {
+      mine = part;
+    }
+  }
+
+  const int i = kMultiRound ? warp_base + lane : warp_base + lane / S;
+  const bool owner = kMultiRound || lane % S == 0;
+  Vec3d on_tip{};
+  const bool indentation = kProtocol && m.protocol.indentation;
+  if (owner && i < n) {
+    const std::size_t flat = std::size_t(r) * n + i;
+    const float4 pi = pos_in[i];
+    if constexpr (kProtocol) {
+      Vec3d tip{};
+      long long turn = -1;
+      if (indentation) {
+        tip = {L.tips.tip[3 * r], L.tips.tip[3 * r + 1], L.tips.tip[3 * r + 2]};
+        turn = L.tips.turnaround[r];
+      }
+      BeadEnergy unused;
+      add_protocol_forces<false>(m, r, i, pi, s, tip, turn, mine, on_tip, unused);
+    }
+    float4 p = pi;
+    if (!m.fixed[i]) {
+      p = langevin_move(m, r, i, pi, mine, s, coeff);
+      if (moved_far(p, L.ref[flat], m.half_skin2)) atomicMin(&c->stale_since, s + 1);
+    }
+    pos_out[i] = p;
+  }
+
+  if (indentation) {
+    // Deterministic reaction sum: warp butterflies, warps in order, blocks in order by
+    // the last block of the replica, which then moves the tip.
+    __shared__ double s_warp[kPerBeadBlock / 32][3];
+    __shared__ bool s_last;
+    double v[3] = {on_tip.x, on_tip.y, on_tip.z};
+    for (int k = 0; k < 3; ++k) v[k] = group_sum<32>(v[k]);
+    if (lane == 0) for (int k = 0; k < 3; ++k) s_warp[warp][k] = v[k];
+    __syncthreads();
+    if (threadIdx.x == 0) {
+      double sum[3] = {0, 0, 0};
+      for (int w = 0; w < kPerBeadBlock / 32; ++w) for (int k = 0; k < 3; ++k) sum[k] += s_warp[w][k];
+      double* partial = L.tip_partial + (std::size_t(r) * gridDim.x + blockIdx.x) * 3;
+      for (int k = 0; k < 3; ++k) partial[k] = sum[k];
+      __threadfence();
+      s_last = atomicAdd(&L.tip_counter[r], 1u) == gridDim.x - 1;
+    }
+    __syncthreads();
+    if (s_last && threadIdx.x == 0) {
+      __threadfence();
+      Vec3d molecule{};
+      for (unsigned b = 0; b < gridDim.x; ++b) {
+        const volatile double* partial = L.tip_partial + (std::size_t(r) * gridDim.x + b) * 3;
+        molecule.x += partial[0]; molecule.y += partial[1]; molecule.z += partial[2];
+      }
+      Vec3d tip{L.tips.tip[3 * r], L.tips.tip[3 * r + 1], L.tips.tip[3 * r + 2]};
+      long long turn = L.tips.turnaround[r];
+      step_tip(m, r, s, c->kT, molecule, tip, turn);
+      L.tips.tip[3 * r] = tip.x; L.tips.tip[3 * r + 1] = tip.y; L.tips.tip[3 * r + 2] = tip.z;
+      L.tips.turnaround[r] = turn;
+      L.tips.molecule_force[3 * r] = molecule.x; L.tips.molecule_force[3 * r + 1] = molecule.y;
+      L.tips.molecule_force[3 * r + 2] = molecule.z;
+      L.tip_counter[r] = 0;
+    }
+  }
+}
+
+__global__ void chunk_end_kernel(Control* c, int chunk) {
+  long long next = c->step + chunk;
+  if (c->target < next) next = c->target;
+  if (c->stale_since < next) next = c->stale_since;
+  if (next > c->step) c->step = next;
+}
+
+__global__ void set_segment_kernel(Control* c, long long target, physics::LangevinCoefficients coeff, double kT) {
+  c->target = target;
+  c->coeff = coeff;
+  c->kT = kT;
+}
+
+__global__ void mark_stale_kernel(Control* c) {
+  c->stale_since = c->step;
+  c->needed_slots = 0;
+}
+
+__global__ void count_pairs_kernel(const int* row_count, long long total, unsigned long long* out) {
+  unsigned long long local = 0;
+  for (long long k = blockIdx.x * (long long)blockDim.x + threadIdx.x; k < total; k += (long long)gridDim.x * blockDim.x)
+    local += unsigned(row_count[k]);
+  for (int o = 16; o > 0; o /= 2) local += __shfl_xor_sync(kFullMask, local, o);
+  if (threadIdx.x % 32 == 0) atomicAdd(out, local);
+}
+
+}  // namespace
+
+int perbead_beads_per_block(int lanes, bool multi_round) {
+  return (kPerBeadBlock / 32) * (multi_round ? 32 : 32 / lanes);
+}
+
+int perbead_blocks_per_replica(const PerBeadLaunch& L) {
+  const int per_block = perbead_beads_per_block(L.lanes, L.multi_round);
+  return (L.m.n + per_block - 1) / per_block;
+}
+
+void launch_rebuild(const PerBeadLaunch& L, cudaStream_t stream, const float4* from) {
+  rebuild_cells_kernel<<<L.m.replicas, kCellThreads, 0, stream>>>(L, from);
+  ERMAK_CUDA_LAUNCHED("rebuild_cells_kernel", stream);
+  const long long warps_needed = (long long)L.m.n * L.m.replicas;
+  const int blocks = int(std::min<long long>(kRowBlocks, (warps_needed + 7) / 8));
+  rebuild_rows_kernel<<<blocks, 256, 0, stream>>>(L, from);
+  ERMAK_CUDA_LAUNCHED("rebuild_rows_kernel", stream);
+  rebuild_finish_kernel<<<1, 1, 0, stream>>>(L.ctrl, L.slots);
+  ERMAK_CUDA_LAUNCHED("rebuild_finish_kernel", stream);
+}
+
+template <bool kMultiRound, bool kProtocol>
+void launch_step_variant(const PerBeadLaunch& L, int node, cudaStream_t stream) {
+  const dim3 grid(perbead_blocks_per_replica(L), L.m.replicas);
+  switch (L.lanes) {
+    case 2: perbead_step_kernel<2, kMultiRound, kProtocol><<<grid, kPerBeadBlock, 0, stream>>>(L, node); break;
+    case 4: perbead_step_kernel<4, kMultiRound, kProtocol><<<grid, kPerBeadBlock, 0, stream>>>(L, node); break;
+    case 8: perbead_step_kernel<8, kMultiRound, kProtocol><<<grid, kPerBeadBlock, 0, stream>>>(L, node); break;
+    case 16: perbead_step_kernel<16, kMultiRound, kProtocol><<<grid, kPerBeadBlock, 0, stream>>>(L, node); break;
+    default: throw Error("CUDA per-bead family: unsupported lanes per bead " + std::to_string(L.lanes));
+  }
+}
+
+void launch_perbead_step(const PerBeadLaunch& L, int node, cudaStream_t stream) {
+  const bool protocol = L.m.protocol.any_per_bead || L.m.protocol.indentation;
+  if (L.multi_round) {
+    if (protocol) launch_step_variant<true, true>(L, node, stream);
+    else launch_step_variant<true, false>(L, node, stream);
+  } else {
+    if (protocol) launch_step_variant<false, true>(L, node, stream);
+    else launch_step_variant<false, false>(L, node, stream);
+  }
+  ERMAK_CUDA_LAUNCHED("perbead_step_kernel", stream);
+}
+
+void launch_chunk_end(const PerBeadLaunch& L, int chunk, cudaStream_t stream) {
+  chunk_end_kernel<<<1, 1, 0, stream>>>(L.ctrl, chunk);
+  ERMAK_CUDA_LAUNCHED("chunk_end_kernel", stream);
+}
+
+void launch_set_segment(Control* ctrl, long long target, physics::LangevinCoefficients coeff, double kT,
+                        cudaStream_t stream) {
+  set_segment_kernel<<<1, 1, 0, stream>>>(ctrl, target, coeff, kT);
+  ERMAK_CUDA_LAUNCHED("set_segment_kernel", stream);
+}
+
+void launch_mark_stale(Control* ctrl, cudaStream_t stream) {
+  mark_stale_kernel<<<1, 1, 0, stream>>>(ctrl);
+  ERMAK_CUDA_LAUNCHED("mark_stale_kernel", stream);
+}
+
+void launch_count_pairs(const int* row_count, long long total, unsigned long long* out, cudaStream_t stream) {
+  ERMAK_CUDA(cudaMemsetAsync(out, 0, sizeof(unsigned long long), stream));
+  const int blocks = int(std::min<long long>(1024, (total + 255) / 256));
+  count_pairs_kernel<<<std::max(blocks, 1), 256, 0, stream>>>(row_count, total, out);
+  ERMAK_CUDA_LAUNCHED("count_pairs_kernel", stream);
+}
+
+}  // namespace ermak::cuda

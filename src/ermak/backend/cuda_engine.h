@@ -1,0 +1,38 @@
+#pragma once
+// The CUDA backend (docs/gpu.md). This header is plain C++: it compiles without CUDA
+// headers, and in a build without CUDA every function here exists and reports that the
+// backend is missing (cuda_engine_stub.cpp).
+#include <memory>
+#include <string>
+
+#include "ermak/backend/engine.h"
+
+namespace ermak {
+
+// The two kernel families of DESIGN.md §4.
+enum class CudaKernelFamily {
+  kAuto,     // by beads per replica (docs/gpu.md#kernel-families); env ERMAK_CUDA_KERNEL overrides
+  kBlock,    // one thread block per replica (or several small replicas), many steps per launch
+  kPerBead,  // fused per-bead kernels over the whole GPU, cell-list Verlet list, CUDA graph
+};
+
+struct CudaEngineOptions {
+  int device = -1;  // −1: $ERMAK_CUDA_DEVICE, else 0
+  CudaKernelFamily family = CudaKernelFamily::kAuto;
+};
+
+// True when this build has the CUDA backend and a usable GPU is present; otherwise
+// false with the reason in *why (when given).
+bool cuda_backend_available(std::string* why = nullptr);
+
+// A CUDA engine with the semantics of the CPU engine. Throws ermak::Error when the build
+// has no CUDA, no GPU is present, the device index is invalid, or the run does not fit
+// in the GPU's memory (the message says how much it needs).
+std::unique_ptr<Engine> make_cuda_engine(const EngineSetup& setup, int device = -1);
+std::unique_ptr<Engine> make_cuda_engine(const EngineSetup& setup, const CudaEngineOptions& options);
+
+// "block" or "perbead": the family an engine made by make_cuda_engine runs (for logs,
+// benchmarks and tests); empty for engines of other backends.
+std::string cuda_kernel_family(const Engine& engine);
+
+}  // namespace ermak

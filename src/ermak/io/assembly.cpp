@@ -1,0 +1,211 @@
+#include "ermak/io/assembly.h"
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <fstream>
+#include <map>
+#include <set>
+
+#include "ermak/core/error.h"
+#include "ermak/io/text_fields.h"
+
+namespace ermak {
+namespace {
+
+// One operator applied to a selection of residues.
+struct Job {
+  SymmetryOperator op;
+  std::string suffix;
+  const AssemblyRecord::Generator* generator = nullptr;  // nullptr: every residue
+};
+
+int count_chains(const std::vector<StructureResidue>& residues) {
+  std::set<std::string> names;
+  for (const StructureResidue& r : residues) names.insert(r.chain_id);
+  return static_cast<int>(names.size());
+}
+
+bool selected(const StructureResidue& r, const AssemblyRecord::Generator* g) {
+  if (!g) return true;
+  for (const std::string& c : g->chains)
+    if (c == "(all)" || c == r.chain_id) return true;
+  return std::find(g->subchains.begin(), g->subchains.end(), r.subchain) != g->subchains.end();
+}
+
+// Operator names become chain-name suffixes when they are short, plain and distinct;
+// otherwise the operators are numbered 1, 2, 3, ...
+void assign_suffixes(std::vector<Job>& jobs) {
+  std::set<std::string> seen;
+  bool usable = true;
+  for (const Job& j : jobs) {
+    const std::string& n = j.op.name;
+    const bool plain = !n.empty() && n.size() <= 4 &&
+                       std::all_of(n.begin(), n.end(), [](unsigned char c) { return std::isalnum(c); });
+    usable = usable && plain && seen.insert(n).second;
+  }
+  for (std::size_t k = 0; k < jobs.size(); ++k)
+    jobs[k].suffix = usable ? jobs[k].op.name : std::to_string(k + 1);
+}
+
+ExpansionReport apply(StructureModel& model, std::vector<Job>& jobs, const std::string& what) {
+  ExpansionReport report;
+  report.what = what;
+  report.operators = static_cast<int>(jobs.size());
+  report.chains_before = count_chains(model.residues);
+  report.residues_before = model.residues.size();
+  assign_suffixes(jobs);
+  const bool rename = jobs.size() > 1;
+  const int copies_before =
+      1 + std::max_element(model.residues.begin(), model.residues.end(),
+                           [](const StructureResidue& a, const StructureResidue& b) { return a.copy < b.copy; })
+              ->copy;
+  std::vector<StructureResidue> out;
+  // New chain name → (job, old chain name): a name must not stand for two chains.
+  std::map<std::string, std::pair<std::size_t, std::string>> owner;
+  std::map<std::pair<std::size_t, std::string>, std::string> named;
+  for (std::size_t k = 0; k < jobs.size(); ++k) {
+    const Job& job = jobs[k];
+    for (const StructureResidue& r : model.residues) {
+      if (!selected(r, job.generator)) continue;
+      StructureResidue copy = r;
+      for (StructureAtom& a : copy.atoms) a.position_A = job.op.apply(a.position_A);
+      // Copy indices stay unique over repeated expansions (assembly, then symmetry).
+      copy.copy = static_cast<int>(k) * copies_before + r.copy;
+      if (rename) {
+        auto key = std::make_pair(k, r.chain_id);
+        auto it = named.find(key);
+        if (it == named.end()) {
+          std::string name = expansion_chain_name(r.chain_id, job.suffix);
+          for (int extra = 2; owner.count(name); ++extra)
+            name = expansion_chain_name(r.chain_id, job.suffix) + "_" + std::to_string(extra);
+          owner[name] = key;
+          it = named.emplace(key, name).first;
+        }
+        copy.chain_id = it->second;
+      }
+      out.push_back(std::move(copy));
+    }
+  }
+  if (out.empty())
+    throw Error(model.source, 0, "assembly",
+                what + " selects no protein residue (its generators name chains/subchains "
+                       "that hold no amino acids)");
+  model.residues = std::move(out);
+  report.chains_after = count_chains(model.residues);
+  report.residues_after = model.residues.size();
+  return report;
+}
+
+}  // namespace
+
+std::string expansion_chain_name(const std::string& base, const std::string& suffix) {
+  if (!base.empty() && std::isdigit(static_cast<unsigned char>(base.back()))) return base + "-" + suffix;
+  return base + suffix;
+}
+
+ExpansionReport expand_assembly(StructureModel& model, const std::string& id) {
+  std::vector<Job> jobs;
+  if (id == "ncs" || id == "NCS") {
+    if (model.ncs_operators.empty())
+      throw Error(model.source, 0, "assembly",
+                  "the file has no NCS operators to generate (MTRIX / _struct_ncs_oper with "
+                  "code 'generate')");
+    Job identity;
+    identity.op.name = "1";
+    jobs.push_back(identity);
+    for (const SymmetryOperator& op : model.ncs_operators) jobs.push_back({op, "", nullptr});
+    for (Job& j : jobs) j.op.name.clear();  // numbered 1..n, identity first
+    return apply(model, jobs, "NCS operators (identity + " + std::to_string(model.ncs_operators.size()) + ")");
+  }
+  const AssemblyRecord* assembly = nullptr;
+  for (const AssemblyRecord& a : model.assemblies)
+    if (a.id == id) assembly = &a;
+  if (!assembly) {
+    std::string available;
+    for (const AssemblyRecord& a : model.assemblies) available += (available.empty() ? "" : ", ") + a.id;
+    if (!model.ncs_operators.empty())
+      available += std::string(available.empty() ? "" : ", ") + "ncs (" +
+                   std::to_string(model.ncs_operators.size()) + " NCS operators)";
+    throw Error(model.source, 0, "assembly",
+                "there is no assembly '" + id + "'; " +
+                    (available.empty() ? "the file lists no biological assembly and no NCS operators"
+                                       : "available: " + available));
+  }
+  for (const AssemblyRecord::Generator& g : assembly->generators)
+    for (const SymmetryOperator& op : g.operators) jobs.push_back({op, "", &g});
+  if (jobs.empty())
+    throw Error(model.source, 0, "assembly", "assembly '" + id + "' has no operators");
+  return apply(model, jobs, "assembly " + id);
+}
+
+ExpansionReport replicate_by_operators(StructureModel& model, const std::vector<SymmetryOperator>& operators,
+                                       const std::string& what) {
+  std::vector<Job> jobs;
+  for (const SymmetryOperator& op : operators) jobs.push_back({op, "", nullptr});
+  for (Job& j : jobs) j.op.name.clear();  // numbered 1..n
+  if (jobs.empty()) throw Error(what, 0, "symmetry", "no operators");
+  return apply(model, jobs, what);
+}
+
+std::vector<SymmetryOperator> read_symmetry_file(const std::filesystem::path& path) {
+  const std::string file = path.string();
+  std::error_code ec;
+  if (!std::filesystem::exists(path, ec)) throw Error(file, 0, "symmetry", "file not found");
+  std::ifstream in(path);
+  if (!in) throw Error(file, 0, "symmetry", "cannot open the file");
+  std::vector<SymmetryOperator> ops;
+  SymmetryOperator current;
+  int row = 0, first_line = 0, line_number = 0;
+  std::string raw;
+  while (std::getline(in, raw)) {
+    ++line_number;
+    std::string_view line(raw);
+    if (auto hash = line.find('#'); hash != std::string_view::npos) line = line.substr(0, hash);
+    const auto columns = text::split_columns(line);
+    if (columns.empty()) continue;
+    const std::string field = "operator " + std::to_string(ops.size() + 1) + " row " + std::to_string(row + 1);
+    if (columns.size() != 4)
+      throw Error(file, line_number, field,
+                  "expected 4 numbers 'R_k1 R_k2 R_k3 t_k', found " + std::to_string(columns.size()) +
+                      " column(s)");
+    for (int c = 0; c < 4; ++c) {
+      const auto value = text::parse_number<double>(columns[c]);
+      if (!value) throw Error(file, line_number, field, "'" + std::string(columns[c]) + "' is not a number");
+      if (c < 3) current.r[row][c] = *value;
+      else current.t[row] = *value;
+    }
+    if (row == 0) first_line = line_number;
+    if (++row < 3) continue;
+    // A rigid motion: R·Rᵀ = I and det R = +1 (no scaling, no mirror image).
+    double worst = 0.0;
+    for (int i = 0; i < 3; ++i)
+      for (int j = 0; j < 3; ++j) {
+        double s = 0.0;
+        for (int k = 0; k < 3; ++k) s += current.r[i][k] * current.r[j][k];
+        worst = std::max(worst, std::abs(s - (i == j ? 1.0 : 0.0)));
+      }
+    const auto& r = current.r;
+    const double det = r[0][0] * (r[1][1] * r[2][2] - r[1][2] * r[2][1]) -
+                       r[0][1] * (r[1][0] * r[2][2] - r[1][2] * r[2][0]) +
+                       r[0][2] * (r[1][0] * r[2][1] - r[1][1] * r[2][0]);
+    const std::string op_field = "operator " + std::to_string(ops.size() + 1);
+    if (worst > 1e-3)
+      throw Error(file, first_line, op_field,
+                  "the 3x3 part is not a rotation (R times R-transpose differs from the identity by " +
+                      std::to_string(worst) + ")");
+    if (det < 0)
+      throw Error(file, first_line, op_field, "the 3x3 part is a reflection (det R = -1), not a rotation");
+    current.name = std::to_string(ops.size() + 1);
+    ops.push_back(current);
+    current = SymmetryOperator{};
+    row = 0;
+  }
+  if (row != 0)
+    throw Error(file, line_number, "operator " + std::to_string(ops.size() + 1),
+                "the file ends after " + std::to_string(row) + " of the 3 rows of an operator");
+  if (ops.empty()) throw Error(file, 0, "symmetry", "the file holds no operator (3 lines of 4 numbers each)");
+  return ops;
+}
+
+}  // namespace ermak

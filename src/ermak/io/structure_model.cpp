@@ -1,0 +1,446 @@
+#include "ermak/io/structure_model.h"
+
+#include <algorithm>
+#include <array>
+#include <cctype>
+#include <charconv>
+#include <cmath>
+#include <fstream>
+#include <map>
+#include <set>
+#include <sstream>
+
+#include <gemmi/pdb.hpp>
+#include <gemmi/resinfo.hpp>
+#if __has_include(<tao/pegtl.hpp>)
+// gemmi's CIF parser needs PEGTL (Debian: tao-pegtl-dev); without it only PDB is read.
+#include <gemmi/cif.hpp>
+#include <gemmi/mmcif.hpp>
+#define ERMAK_HAVE_MMCIF 1
+#endif
+
+#include "ermak/core/error.h"
+#include "ermak/io/text_fields.h"
+
+namespace ermak {
+namespace {
+
+std::string read_whole_file(const std::filesystem::path& file) {
+  const std::string name = file.string();
+  std::error_code ec;
+  if (!std::filesystem::exists(file, ec)) throw Error(name, 0, "structure", "file not found");
+  if (std::filesystem::is_directory(file, ec))
+    throw Error(name, 0, "structure", "is a directory, not a structure file");
+  std::ifstream in(file, std::ios::binary);
+  if (!in) throw Error(name, 0, "structure", "cannot open the file for reading");
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+bool ends_with_ci(const std::string& s, const std::string& suffix) {
+  if (s.size() < suffix.size()) return false;
+  return std::equal(suffix.rbegin(), suffix.rend(), s.rbegin(), [](char a, char b) {
+    return std::tolower(static_cast<unsigned char>(a)) == std::tolower(static_cast<unsigned char>(b));
+  });
+}
+
+// By extension first (what the user said), by content for anything else.
+StructureFormat detect_format(const std::filesystem::path& file, const std::string& text) {
+  const std::string name = file.filename().string();
+  if (ends_with_ci(name, ".pdb") || ends_with_ci(name, ".ent")) return StructureFormat::Pdb;
+  if (ends_with_ci(name, ".cif") || ends_with_ci(name, ".mmcif")) return StructureFormat::Mmcif;
+  std::size_t p = text.find_first_not_of(" \t\r\n");
+  while (p != std::string::npos && text[p] == '#') {  // CIF comments
+    p = text.find('\n', p);
+    if (p != std::string::npos) p = text.find_first_not_of(" \t\r\n", p);
+  }
+  if (p != std::string::npos && text.compare(p, 5, "data_") == 0) return StructureFormat::Mmcif;
+  if (p != std::string::npos && text[p] == '{')
+    throw Error(file.string(), 0, "structure", "mmJSON is not supported; use PDB or mmCIF");
+  return StructureFormat::Pdb;
+}
+
+// gemmi 0.5.7 refuses the old PDB layout whose columns 73-80 hold the entry id and a
+// line count ("1CWP 381"; read as a charge); a coarse-grained model needs none of segment
+// id, element or charge there, so such columns are blanked.
+bool valid_charge_columns(char digit, char sign) {
+  auto is_digit = [](char c) { return c >= '0' && c <= '9'; };
+  if (is_digit(sign)) std::swap(digit, sign);
+  return !is_digit(digit) || sign == '+' || sign == '-' || sign == ' ' || sign == '\0';
+}
+
+// gemmi reads coordinate columns leniently (a cut "12.3" or "1.0x0" passes), which would
+// silently build a wrong model from a truncated download; check them strictly first.
+void prepare_pdb_text(const std::string& file, std::string& text, std::vector<std::string>& notes) {
+  static constexpr std::array<const char*, 3> kAxis = {"x", "y", "z"};
+  int line_number = 0, blanked = 0;
+  std::size_t start = 0;
+  while (start < text.size()) {
+    std::size_t end = text.find('\n', start);
+    if (end == std::string::npos) end = text.size();
+    std::string_view line(text.data() + start, end - start);
+    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+    ++line_number;
+    const std::size_t line_start = start;
+    start = end + 1;
+    if (!(line.starts_with("ATOM") || line.starts_with("HETATM"))) continue;
+    if (line.size() < 54)
+      throw Error(file, line_number, "coordinates",
+                  "the ATOM/HETATM record is truncated (" + std::to_string(line.size()) +
+                      " characters; x, y, z need columns 31-54)");
+    for (int axis = 0; axis < 3; ++axis) {
+      std::string_view field = line.substr(30 + 8 * axis, 8);
+      if (!text::parse_number<double>(text::trim(field)))
+        throw Error(file, line_number, kAxis[axis],
+                    "'" + std::string(field) + "' in columns " + std::to_string(31 + 8 * axis) +
+                        "-" + std::to_string(38 + 8 * axis) + " is not a number");
+    }
+    if (line.size() > 78 && !valid_charge_columns(line[78], line.size() > 79 ? line[79] : '\0')) {
+      std::fill(text.begin() + line_start + 72, text.begin() + line_start + line.size(), ' ');
+      ++blanked;
+    }
+  }
+  if (blanked > 0)
+    notes.push_back("columns 73-80 of " + std::to_string(blanked) +
+                    " ATOM/HETATM records hold no segment/element/charge (old PDB layout); ignored");
+}
+
+// gemmi reports "Problem in line N: ..." (PDB) or "name:N:C: ..." (CIF).
+int line_from_gemmi_message(const std::string& message, const std::string& source) {
+  auto digits_at = [&](std::size_t p) {
+    int value = 0;
+    std::from_chars(message.data() + p, message.data() + message.size(), value);
+    return value;
+  };
+  if (auto p = message.find("line "); p != std::string::npos) return digits_at(p + 5);
+  if (message.starts_with(source + ":")) return digits_at(source.size() + 1);
+  return 0;
+}
+
+SymmetryOperator from_gemmi(const gemmi::Transform& tr, const std::string& name) {
+  SymmetryOperator op;
+  op.name = name;
+  for (int i = 0; i < 3; ++i) {
+    for (int j = 0; j < 3; ++j) op.r[i][j] = tr.mat[i][j];
+    op.t[i] = tr.vec.at(i);
+  }
+  return op;
+}
+
+bool is_hydrogen(const gemmi::Atom& atom) {
+  if (atom.element == gemmi::El::H || atom.element == gemmi::El::D) return true;
+  // Names like HB2, 1HB, HN: amino-acid heavy atoms never start with H (after digits).
+  std::size_t p = 0;
+  while (p < atom.name.size() && std::isdigit(static_cast<unsigned char>(atom.name[p]))) ++p;
+  return p < atom.name.size() && atom.name[p] == 'H';
+}
+
+bool has_backbone(const gemmi::Residue& r) {
+  return r.find_atom("N", '*') && r.find_atom("CA", '*') && r.find_atom("C", '*');
+}
+
+// The C-alpha of the highest-occupancy conformer (first one on ties). Matched by name only:
+// CHARMM-style files shift "CA" to column 13, where gemmi infers calcium.
+const gemmi::Atom* best_ca(const gemmi::Residue& r) {
+  const gemmi::Atom* best = nullptr;
+  for (const gemmi::Atom& a : r.atoms)
+    if (a.name == "CA" && (!best || a.occ > best->occ)) best = &a;
+  return best;
+}
+
+// One conformer of `r`: atoms without altloc, plus, per atom name, the copy of the
+// preferred altloc (the one with the highest occupancy over the residue; the first on
+// ties) or else the highest-occupancy copy of that atom.
+std::vector<const gemmi::Atom*> choose_conformer(const gemmi::Residue& r) {
+  char preferred = '\0';
+  float preferred_occ = -1.0f;
+  for (const gemmi::Atom& a : r.atoms)
+    if (a.altloc != '\0' && a.occ > preferred_occ) {
+      preferred = a.altloc;
+      preferred_occ = a.occ;
+    }
+  std::vector<const gemmi::Atom*> chosen;
+  std::map<std::string, std::size_t> by_name;
+  for (const gemmi::Atom& a : r.atoms) {
+    auto [it, fresh] = by_name.emplace(a.name, chosen.size());
+    if (fresh) {
+      chosen.push_back(&a);
+      continue;
+    }
+    const gemmi::Atom*& kept = chosen[it->second];
+    const bool kept_preferred = kept->altloc == preferred || kept->altloc == '\0';
+    const bool this_preferred = a.altloc == preferred;
+    if ((this_preferred && !kept_preferred) || (!kept_preferred && a.occ > kept->occ)) kept = &a;
+  }
+  return chosen;
+}
+
+std::string chain_name_of(const gemmi::Chain& chain) {
+  std::string id = chain.name;
+  if (id.empty() && !chain.residues.empty()) id = chain.residues[0].segment;
+  if (id.empty()) id = "A";
+  return id;
+}
+
+}  // namespace
+
+const StructureAtom* StructureResidue::find(const std::string& atom_name) const {
+  for (const StructureAtom& a : atoms)
+    if (a.name == atom_name) return &a;
+  return nullptr;
+}
+
+std::string StructureResidue::label() const {
+  std::string out = chain_id + ":" + name + " " + std::to_string(number);
+  if (icode != ' ' && icode != '\0') out += icode;
+  return out;
+}
+
+bool SymmetryOperator::is_identity(double tolerance) const {
+  for (int i = 0; i < 3; ++i) {
+    if (std::abs(t[i]) > tolerance) return false;
+    for (int j = 0; j < 3; ++j)
+      if (std::abs(r[i][j] - (i == j ? 1.0 : 0.0)) > tolerance) return false;
+  }
+  return true;
+}
+
+std::string parent_residue_name(const std::string& name) {
+  const gemmi::ResidueInfo info = gemmi::find_tabulated_residue(name);
+  if (!info.found() || !info.is_amino_acid() || info.is_standard()) return name;
+  static const std::map<char, const char*> kStandard = {
+      {'a', "ALA"}, {'r', "ARG"}, {'n', "ASN"}, {'d', "ASP"}, {'c', "CYS"},
+      {'q', "GLN"}, {'e', "GLU"}, {'g', "GLY"}, {'h', "HIS"}, {'i', "ILE"},
+      {'l', "LEU"}, {'k', "LYS"}, {'m', "MET"}, {'f', "PHE"}, {'p', "PRO"},
+      {'s', "SER"}, {'t', "THR"}, {'w', "TRP"}, {'y', "TYR"}, {'v', "VAL"}};
+  auto it = kStandard.find(info.one_letter_code);
+  return it == kStandard.end() ? name : it->second;
+}
+
+bool is_amino_acid_residue(const gemmi::Residue& r) {
+  const gemmi::ResidueInfo info = gemmi::find_tabulated_residue(r.name);
+  return info.found() ? info.is_amino_acid() : has_backbone(r);
+}
+
+ParsedStructure read_structure_file(const std::filesystem::path& file) {
+  const std::string name = file.string();
+  std::string text = read_whole_file(file);
+  if (text.find_first_not_of(" \t\r\n") == std::string::npos)
+    throw Error(name, 0, "structure", "the file is empty");
+  ParsedStructure parsed;
+  parsed.format = detect_format(file, text);
+  try {
+    if (parsed.format == StructureFormat::Pdb) {
+      prepare_pdb_text(name, text, parsed.notes);
+      parsed.structure = gemmi::read_pdb_from_memory(text.data(), text.size(), name);
+    } else {
+#ifdef ERMAK_HAVE_MMCIF
+      parsed.structure =
+          gemmi::make_structure(gemmi::cif::read_memory(text.data(), text.size(), name.c_str()));
+#else
+      throw Error(name, 0, "structure",
+                  "this ermak was built without mmCIF support (install tao-pegtl-dev and rebuild)");
+#endif
+    }
+  } catch (const Error&) {
+    throw;
+  } catch (const std::exception& e) {
+    const std::string message = e.what();
+    throw Error(name, line_from_gemmi_message(message, name), "structure",
+                std::string(parsed.format == StructureFormat::Pdb ? "PDB" : "mmCIF") +
+                    " parse error: " + message);
+  }
+  return parsed;
+}
+
+StructureModel extract_structure_model(const ParsedStructure& parsed, const std::string& source,
+                                       const StructureReadOptions& options) {
+  const gemmi::Structure& st = parsed.structure;
+  StructureModel out;
+  out.source = source;
+  out.format = parsed.format;
+  out.model_count = static_cast<int>(st.models.size());
+  out.warnings = parsed.notes;
+  if (st.models.empty())
+    throw Error(source, 0, "structure", "no atoms found (the file has no ATOM/HETATM records)");
+
+  // --- the model ---
+  const gemmi::Model* model = &st.models[0];
+  if (options.model > 0) {
+    model = nullptr;
+    const std::string wanted = std::to_string(options.model);
+    for (const gemmi::Model& m : st.models)
+      if (m.name == wanted) model = &m;
+    if (!model && st.models.size() == 1 && options.model == 1) model = &st.models[0];
+    if (!model) {
+      std::string names;
+      for (const gemmi::Model& m : st.models) names += (names.empty() ? "" : ", ") + m.name;
+      throw Error(source, 0, "model",
+                  "there is no model " + wanted + "; the file has " +
+                      std::to_string(st.models.size()) + " model(s): " + names);
+    }
+  }
+  out.model_name = model->name;
+  if (st.models.size() > 1 && options.model == 0)
+    out.warnings.push_back("the file has " + std::to_string(st.models.size()) +
+                           " models; model " + model->name + " (the first) is used");
+
+  // --- residues ---
+  std::map<std::string, int> mapped;         // "MSE→MET" → count
+  std::vector<std::string> untabulated;      // names taken as amino acids by their backbone
+  std::map<std::string, int> hetero_names;   // skipped amino-acid HETATM residue names
+  for (const gemmi::Chain& chain : model->chains) {
+    const std::string chain_id = chain_name_of(chain);
+    const auto& residues = chain.residues;
+    // Residues sharing a sequence id are alternatives (microheterogeneity): keep one.
+    for (std::size_t first = 0; first < residues.size();) {
+      std::size_t last = first;
+      while (last + 1 < residues.size() && residues[last + 1].seqid == residues[first].seqid) ++last;
+      const gemmi::Residue* chosen = nullptr;
+      const gemmi::Atom* chosen_ca = nullptr;
+      bool any_amino_acid = false, all_water = true, any_hetero_aa = false;
+      for (std::size_t k = first; k <= last; ++k) {
+        const gemmi::Residue& r = residues[k];
+        all_water = all_water && r.is_water();
+        if (!is_amino_acid_residue(r)) continue;
+        if (r.het_flag == 'H' && !options.keep_hetero) {
+          any_hetero_aa = true;
+          continue;
+        }
+        any_amino_acid = true;
+        const gemmi::Atom* ca = best_ca(r);
+        if (ca && (!chosen_ca || ca->occ > chosen_ca->occ)) {
+          chosen = &r;
+          chosen_ca = ca;
+        }
+      }
+      const gemmi::Residue& head = residues[first];
+      first = last + 1;
+      if (!any_amino_acid) {
+        if (any_hetero_aa) {
+          ++out.skipped_hetero_amino_acids;
+          ++hetero_names[head.name];
+        } else if (all_water) {
+          ++out.skipped_water;
+        } else {
+          ++out.skipped_other;
+        }
+        continue;
+      }
+      if (!chosen_ca) {
+        ++out.skipped_no_ca;
+        out.warnings.push_back("residue " + chain_id + ":" + head.name + " " + head.seqid.str() +
+                               " has no C-alpha atom; skipped");
+        continue;
+      }
+      StructureResidue residue;
+      residue.chain_id = chain_id;
+      residue.source_chain = chain_id;
+      residue.subchain = chosen->subchain;
+      residue.number = chosen->seqid.num.has_value() ? *chosen->seqid.num : 0;
+      residue.icode = chosen->seqid.icode == '\0' ? ' ' : chosen->seqid.icode;
+      residue.file_name = chosen->name;
+      residue.name = parent_residue_name(chosen->name);
+      residue.hetatm = chosen->het_flag == 'H';
+      const gemmi::ResidueInfo info = gemmi::find_tabulated_residue(chosen->name);
+      residue.weight_amu = info.found() ? info.weight : 0.0f;
+      if (!info.found() &&
+          std::find(untabulated.begin(), untabulated.end(), chosen->name) == untabulated.end())
+        untabulated.push_back(chosen->name);
+      if (residue.name != residue.file_name) ++mapped[residue.file_name + "->" + residue.name];
+      for (const gemmi::Atom* a : choose_conformer(*chosen)) {
+        if (is_hydrogen(*a)) {
+          ++out.hydrogens_ignored;
+          continue;
+        }
+        StructureAtom atom;
+        atom.name = a->name;
+        atom.position_A = {a->pos.x, a->pos.y, a->pos.z};
+        atom.occupancy = a->occ;
+        atom.b_factor = a->b_iso;
+        atom.mass_amu = static_cast<float>(a->element.weight());
+        residue.atoms.push_back(std::move(atom));
+      }
+      // The chosen C-alpha is the highest-occupancy one even if the conformer differs.
+      for (StructureAtom& atom : residue.atoms)
+        if (atom.name == "CA") {
+          atom.position_A = {chosen_ca->pos.x, chosen_ca->pos.y, chosen_ca->pos.z};
+          atom.occupancy = chosen_ca->occ;
+          atom.b_factor = chosen_ca->b_iso;
+        }
+      out.residues.push_back(std::move(residue));
+    }
+  }
+  if (!mapped.empty()) {
+    std::string list;
+    for (const auto& [names, count] : mapped)
+      list += (list.empty() ? "" : ", ") + names + " (" + std::to_string(count) + ")";
+    out.warnings.push_back("modified residues named by their parent: " + list);
+  }
+  if (!untabulated.empty()) {
+    std::string names;
+    for (const std::string& n : untabulated) names += (names.empty() ? "" : ", ") + n;
+    out.warnings.push_back("residue name(s) " + names +
+                           " not in gemmi's table; taken as amino acids (they have N, CA and C atoms)");
+  }
+  if (out.skipped_hetero_amino_acids > 0) {
+    std::string names;
+    for (const auto& [n, count] : hetero_names)
+      names += (names.empty() ? "" : ", ") + n + " (" + std::to_string(count) + ")";
+    out.warnings.push_back("skipped " + std::to_string(out.skipped_hetero_amino_acids) +
+                           " amino-acid residue(s) in HETATM records: " + names +
+                           "; --keep-hetero includes them");
+  }
+  if (out.skipped_other > 0)
+    out.warnings.push_back("skipped " + std::to_string(out.skipped_other) +
+                           " non-protein residue(s) (ligands, ions, nucleotides, glycans)");
+  if (out.residues.empty())
+    throw Error(source, 0, "structure",
+                std::string("no amino-acid residue with a C-alpha atom found (is it a protein "
+                            "structure?") +
+                    (out.skipped_hetero_amino_acids > 0
+                         ? " " + std::to_string(out.skipped_hetero_amino_acids) +
+                               " amino acids are HETATM records: use --keep-hetero)"
+                         : ")"));
+
+  // --- disulfides listed in the file ---
+  for (const gemmi::Connection& c : st.connections) {
+    if (c.type != gemmi::Connection::Disulf) continue;
+    if (c.asu == gemmi::Asu::Different) {
+      out.warnings.push_back("disulfide " + c.partner1.chain_name + ":" + c.partner1.res_id.seqid.str() +
+                             "-" + c.partner2.chain_name + ":" + c.partner2.res_id.seqid.str() +
+                             " joins symmetry mates; ignored");
+      continue;
+    }
+    DisulfideRecord d;
+    d.chain1 = c.partner1.chain_name;
+    d.chain2 = c.partner2.chain_name;
+    d.number1 = c.partner1.res_id.seqid.num.has_value() ? *c.partner1.res_id.seqid.num : 0;
+    d.number2 = c.partner2.res_id.seqid.num.has_value() ? *c.partner2.res_id.seqid.num : 0;
+    d.icode1 = c.partner1.res_id.seqid.icode == '\0' ? ' ' : c.partner1.res_id.seqid.icode;
+    d.icode2 = c.partner2.res_id.seqid.icode == '\0' ? ' ' : c.partner2.res_id.seqid.icode;
+    out.disulfides.push_back(d);
+  }
+
+  // --- symmetry information ---
+  for (const gemmi::NcsOp& op : st.ncs)
+    if (!op.given) out.ncs_operators.push_back(from_gemmi(op.tr, op.id));
+  for (const gemmi::Assembly& a : st.assemblies) {
+    AssemblyRecord record;
+    record.id = a.name;
+    record.details = a.oligomeric_details;
+    for (const gemmi::Assembly::Gen& g : a.generators) {
+      AssemblyRecord::Generator gen;
+      gen.chains = g.chains;
+      gen.subchains = g.subchains;
+      for (const gemmi::Assembly::Operator& o : g.operators)
+        gen.operators.push_back(from_gemmi(o.transform, o.name));
+      record.generators.push_back(std::move(gen));
+    }
+    out.assemblies.push_back(std::move(record));
+  }
+  return out;
+}
+
+}  // namespace ermak

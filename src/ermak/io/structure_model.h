@@ -1,0 +1,134 @@
+#pragma once
+// All-atom structures (PDB, mmCIF) as read by gemmi, and ermak's residue-level view of
+// one model of them: the input of the topology builder (docs/topology.md).
+#include <cstdint>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include <gemmi/model.hpp>
+
+#include "ermak/core/vec3.h"
+
+namespace ermak {
+
+enum class StructureFormat { Pdb, Mmcif };
+
+// A structure file parsed by gemmi. `notes` holds non-fatal findings of the reading
+// (e.g. old-layout columns 73-80 ignored), without the file name.
+struct ParsedStructure {
+  gemmi::Structure structure;
+  StructureFormat format = StructureFormat::Pdb;
+  std::vector<std::string> notes;
+};
+
+// Reads PDB (extensions .pdb/.ent) or mmCIF (.cif/.mmcif), other names by content ("data_"
+// first means mmCIF). PDB coordinate columns are checked strictly before gemmi reads them
+// (gemmi is lenient with truncated records). Throws ermak::Error naming the file (and the
+// line where known) when it is missing, empty, a directory, or does not parse.
+ParsedStructure read_structure_file(const std::filesystem::path& file);
+
+// One heavy atom of a residue, after the choice of alternative conformation.
+struct StructureAtom {
+  std::string name;
+  Vec3d position_A;
+  float occupancy = 1.0f;
+  float b_factor = 0.0f;
+  float mass_amu = 0.0f;  // element mass (informational)
+};
+
+// One amino-acid residue of the chosen model.
+struct StructureResidue {
+  std::string chain_id;     // author chain name (after assembly expansion: unique copy name)
+  std::string subchain;     // mmCIF label_asym_id (assembly generators select by it)
+  std::string source_chain; // chain name in the file (before expansion)
+  int copy = 0;             // index of the symmetry copy (0 without expansion)
+  int number = 0;           // author residue number
+  char icode = ' ';         // insertion code, ' ' for none
+  std::string file_name;    // residue name as written (MSE)
+  std::string name;         // name used in the model: the parent for modified residues (MET)
+  bool hetatm = false;
+  float weight_amu = 0.0f;  // gemmi's tabulated molecular weight of `name`
+  std::vector<StructureAtom> atoms;  // heavy atoms only (hydrogens are dropped)
+
+  const StructureAtom* find(const std::string& atom_name) const;
+  std::string label() const;  // "A:LYS 6" or "A:SER 52A"
+};
+
+// A disulfide listed in the file (PDB SSBOND, mmCIF struct_conn conn_type disulf): the two
+// cysteines by source chain, number and insertion code.
+struct DisulfideRecord {
+  std::string chain1, chain2;
+  int number1 = 0, number2 = 0;
+  char icode1 = ' ', icode2 = ' ';
+};
+
+// x' = R x + t.
+struct SymmetryOperator {
+  std::string name;
+  double r[3][3] = {{1, 0, 0}, {0, 1, 0}, {0, 0, 1}};
+  double t[3] = {0, 0, 0};
+
+  Vec3d apply(const Vec3d& p) const {
+    return {r[0][0] * p.x + r[0][1] * p.y + r[0][2] * p.z + t[0],
+            r[1][0] * p.x + r[1][1] * p.y + r[1][2] * p.z + t[1],
+            r[2][0] * p.x + r[2][1] * p.y + r[2][2] * p.z + t[2]};
+  }
+  bool is_identity(double tolerance = 1e-6) const;
+};
+
+// A biological assembly of the file: for each generator, the operators applied to the
+// chains (PDB REMARK 350) or subchains (mmCIF _pdbx_struct_assembly_gen) it names.
+struct AssemblyRecord {
+  std::string id;
+  std::string details;  // oligomeric details, when given
+  struct Generator {
+    std::vector<std::string> chains;     // "(all)" means every chain
+    std::vector<std::string> subchains;
+    std::vector<SymmetryOperator> operators;
+  };
+  std::vector<Generator> generators;
+};
+
+struct StructureReadOptions {
+  int model = 0;             // 1-based model number; 0 = the first model of the file
+  bool keep_hetero = false;  // amino-acid residues in HETATM records become beads
+};
+
+// The residues of one model that become beads, plus what the builder needs from the file.
+struct StructureModel {
+  std::string source;                 // the file, for messages
+  StructureFormat format = StructureFormat::Pdb;
+  std::string model_name;             // gemmi's model name ("1")
+  int model_count = 0;
+  std::vector<StructureResidue> residues;     // chains in file order, residues in file order
+  std::vector<DisulfideRecord> disulfides;    // from the file (empty when none listed)
+  std::vector<AssemblyRecord> assemblies;     // biological assemblies listed in the file
+  std::vector<SymmetryOperator> ncs_operators;// strict NCS operators to generate (not "given")
+  std::vector<std::string> warnings;          // findings while reading, without the file name
+  int skipped_hetero_amino_acids = 0;         // amino-acid HETATM residues left out
+  int skipped_other = 0;                      // ligands, ions, nucleotides, glycans
+  int skipped_water = 0;
+  int skipped_no_ca = 0;
+  int hydrogens_ignored = 0;
+};
+
+// The residue-level model of `parsed` (see docs/topology.md#reading-the-structure):
+// amino-acid residues of the chosen model (ATOM records; HETATM ones with keep_hetero),
+// one conformer each (highest occupancy), hydrogens dropped, modified residues named by
+// their parent where gemmi knows it (MSE → MET), residues without C-alpha skipped with a
+// warning. Throws ermak::Error naming `source` for a model number that does not exist
+// and when no residue with a C-alpha remains.
+StructureModel extract_structure_model(const ParsedStructure& parsed, const std::string& source,
+                                       const StructureReadOptions& options);
+
+// The standard residue a modified amino acid derives from, as gemmi's residue table
+// encodes it (lower-case one-letter code): "MSE" → "MET", "SEP" → "SER"; the name itself
+// when it is standard or gemmi does not know a parent.
+std::string parent_residue_name(const std::string& name);
+
+// True when gemmi's table calls `name` an amino acid, or (names gemmi does not know,
+// such as CHARMM's HSD) the residue has atoms N, CA and C.
+bool is_amino_acid_residue(const gemmi::Residue& residue);
+
+}  // namespace ermak

@@ -1,0 +1,122 @@
+#include "ermak/io/topology_summary.h"
+
+#include <cstdio>
+#include <map>
+
+namespace ermak {
+namespace {
+
+void line(std::string& out, const char* format, auto... values) {
+  char buffer[512];
+  std::snprintf(buffer, sizeof buffer, format, values...);
+  out += buffer;
+  out += '\n';
+}
+
+const char* format_name(StructureFormat f) { return f == StructureFormat::Pdb ? "PDB" : "mmCIF"; }
+
+}  // namespace
+
+std::string format_topology_summary(const StructureModel& model, const BuiltTopology& built,
+                                    const TopologyRunInfo& info, std::size_t max_chains) {
+  const Topology& top = built.topology;
+  const TopologyOptions& o = info.options;
+  const bool cacb = o.model_type == ModelType::CAlphaCBeta;
+  std::string out;
+  line(out, "# ermak topology %s summary", ERMAK_VERSION);
+  line(out, "name             %s", info.name.c_str());
+  line(out, "input            %s (%s, model %s of %d)", info.input.string().c_str(), format_name(model.format),
+       model.model_name.c_str(), model.model_count);
+  for (const ExpansionReport& e : info.expansions)
+    line(out, "expansion        %s: %d operator(s), %d -> %d chains, %zu -> %zu residues", e.what.c_str(),
+         e.operators, e.chains_before, e.chains_after, e.residues_before, e.residues_after);
+  if (cacb)
+    line(out, "model            cacb: backbone bead at CA, side-chain bead at %s (glycine: none)",
+         o.sidechain_bead == SidechainBead::Centroid ? "the side-chain heavy-atom centroid" : "CB");
+  else
+    line(out, "model            ca: one bead per residue at CA");
+  char rule[256];
+  std::string criteria;
+  if (o.r_limit_A > 0) {
+    std::snprintf(rule, sizeof rule, "%s distance < %g A", cacb ? "bead" : "C-alpha", o.r_limit_A);
+    criteria = rule;
+  }
+  if (o.sc_limit_A > 0) {
+    std::snprintf(rule, sizeof rule, "side-chain heavy-atom distance < %g A", o.sc_limit_A);
+    criteria += (criteria.empty() ? "" : " or ") + std::string(rule);
+  }
+  const std::string rule_text =
+      "|resnum i - resnum j| > 2 within a chain (any pair across chains), not bonded, and " + criteria;
+  line(out, "native rule      %s", rule_text.c_str());
+  line(out, "epsilon_h        %s", o.eh_source == EpsilonSource::Constant
+                                       ? (info.eh_text + " kcal/mol (every contact)").c_str()
+                                       : (o.eh_source == EpsilonSource::BFactor
+                                              ? "sqrt(B_i B_j) from the B-factor column"
+                                              : "sqrt(O_i O_j) from the occupancy column"));
+  line(out, "chain break      consecutive C-alphas farther than %g A apart are not bonded", o.break_distance_A);
+  out += '\n';
+
+  int sidechain = 0;
+  for (std::uint8_t s : built.sidechain_bead) sidechain += s;
+  line(out, "residues         %d", built.residues);
+  line(out, "beads            %d (%d backbone CA, %d side-chain CB)", top.bead_count(),
+       top.bead_count() - sidechain, sidechain);
+  std::map<BondKind, int> bonds;
+  for (BondKind k : built.bond_kinds) ++bonds[k];
+  line(out, "bonds            %zu (backbone %d, CA-CB %d, disulfide %d, extra %d)", top.bonds.size(),
+       bonds[BondKind::Backbone], bonds[BondKind::CaCb], bonds[BondKind::Disulfide], bonds[BondKind::Extra]);
+  int by_distance = 0, by_sidechain = 0;
+  for (ContactReason r : built.contact_reasons) (r == ContactReason::BeadDistance ? by_distance : by_sidechain)++;
+  if (cacb) {
+    int bb = 0, bs = 0, ss = 0;
+    for (const NativeContact& c : top.native_contacts) {
+      const int sides = built.sidechain_bead[c.i] + built.sidechain_bead[c.j];
+      (sides == 0 ? bb : sides == 1 ? bs : ss)++;
+    }
+    line(out, "native contacts  %zu (CA-CA %d, CA-CB %d, CB-CB %d; by bead distance %d, by side-chain atoms only %d)",
+         top.native_contacts.size(), bb, bs, ss, by_distance, by_sidechain);
+  } else {
+    line(out, "native contacts  %zu (C-alpha distance %d, side-chain atoms only %d)", top.native_contacts.size(),
+         by_distance, by_sidechain);
+  }
+  int interchain = 0;
+  for (const NativeContact& c : top.native_contacts)
+    interchain += top.beads[c.i].chain_id != top.beads[c.j].chain_id ? 1 : 0;
+  line(out, "  of which       %d between chains, %d within chains", interchain,
+       static_cast<int>(top.native_contacts.size()) - interchain);
+  line(out, "repulsive pairs  %lld (all other pairs)", static_cast<long long>(built.repulsive_pairs));
+  line(out, "chain breaks     %d", built.chain_breaks);
+  line(out, "skipped          %d residue(s) without C-alpha, %d HETATM amino acid(s), %d other non-protein "
+            "residue(s), %d water(s); %d hydrogen atom(s) ignored",
+       model.skipped_no_ca, model.skipped_hetero_amino_acids, model.skipped_other, model.skipped_water,
+       model.hydrogens_ignored);
+  out += '\n';
+
+  line(out, "chains           %zu", built.chains.size());
+  const std::size_t shown = max_chains == 0 ? built.chains.size() : std::min(max_chains, built.chains.size());
+  for (std::size_t k = 0; k < shown; ++k) {
+    const ChainSummary& c = built.chains[k];
+    line(out, "  %-8s %6d residues %6d..%-6d %7d beads from bead %d", c.id.c_str(), c.residues, c.first_number,
+         c.last_number, c.beads, c.first_bead);
+  }
+  if (shown < built.chains.size())
+    line(out, "  ... %zu more (all listed in the summary file)", built.chains.size() - shown);
+  out += '\n';
+
+  std::vector<std::string> warnings;
+  for (const std::string& w : model.warnings) warnings.push_back(w);
+  for (const std::string& w : built.warnings) warnings.push_back(w);
+  line(out, "warnings         %zu", warnings.size());
+  for (const std::string& w : warnings) line(out, "  %s", w.c_str());
+  out += '\n';
+
+  line(out, "outputs");
+  for (const auto& [what, path] : info.outputs) line(out, "  %-22s %s", what.c_str(), path.string().c_str());
+  if (!info.pairs_note.empty()) line(out, "  %s", info.pairs_note.c_str());
+  out += '\n';
+  line(out, "timing           read %.3f s, expand %.3f s, build %.3f s, write %.3f s, total %.3f s", info.read_s,
+       info.expand_s, info.build_s, info.write_s, info.total_s);
+  return out;
+}
+
+}  // namespace ermak

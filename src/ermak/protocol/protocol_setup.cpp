@@ -1,0 +1,554 @@
+#include "ermak/protocol/protocol_setup.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cinttypes>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <limits>
+#include <sstream>
+
+#include "ermak/core/error.h"
+#include "ermak/core/units.h"
+
+namespace ermak {
+namespace {
+
+// An Error about a configuration key, located where the key was given.
+Error key_error(const RunSpec& spec, const std::string& key, const std::string& what) {
+  const auto it = spec.key_sources.find(key);
+  if (it != spec.key_sources.end()) return Error(it->second.file, it->second.line, key, what);
+  return Error(spec.config_path.string(), 0, key, what);
+}
+
+void check_beads(const RunSpec& spec, const std::string& key, const std::vector<std::int32_t>& beads,
+                 std::int32_t n) {
+  for (std::int32_t b : beads)
+    if (b < 0 || b >= n)
+      throw key_error(spec, key,
+                      fmt::format("bead {} is out of range: the model has {} beads (0..{})", b, n, n - 1));
+}
+
+Vec3d unit(Vec3d v) { return (1.0 / norm(v)) * v; }
+
+Vec3d position(const State& s, std::int32_t r, std::int32_t bead) {
+  return vec_cast<double>(s.position(r, bead));
+}
+
+std::string bead_name(const Topology& t, std::int32_t i) {
+  const BeadInfo& b = t.beads[i];
+  return fmt::format("bead {} ({} {}{} chain {})", i, b.residue_name, b.residue_number,
+                     b.insertion_code == ' ' ? "" : std::string(1, b.insertion_code), b.chain_id);
+}
+
+double tau_to_ns(double t) { return units::tau_to_ns(t); }
+double A_to_nm(double x) { return x / units::A_per_nm; }
+
+// True when every replica has bitwise the same value: protocol entries can then be
+// shared by all replicas (replica = −1), which keeps the engines' per-step loops short.
+template <class F>
+bool same_in_all_replicas(std::int32_t replicas, F&& value_of_replica) {
+  const auto first = value_of_replica(0);
+  for (std::int32_t r = 1; r < replicas; ++r) {
+    const auto v = value_of_replica(r);
+    if (std::memcmp(&v, &first, sizeof v) != 0) return false;
+  }
+  return true;
+}
+
+std::string vec_text(Vec3d v, int digits = 4) {
+  return fmt::format("({:.{}g}, {:.{}g}, {:.{}g})", v.x, digits, v.y, digits, v.z, digits);
+}
+
+}  // namespace
+
+void validate_protocols(const RunSpec& spec, const Topology& topology) {
+  const std::int32_t n = topology.bead_count();
+  if (spec.pulling.enabled) {
+    check_beads(spec, "pulling.pulled_beads", spec.pulling.pulled_beads, n);
+    check_beads(spec, "pulling.ends", spec.pulling.ends, n);
+  }
+  if (spec.force_clamp.enabled) {
+    check_beads(spec, "force_clamp.pulled_beads", spec.force_clamp.pulled_beads, n);
+    check_beads(spec, "force_clamp.ends", spec.force_clamp.ends, n);
+  }
+  if (spec.plane_pulling.enabled)
+    for (std::size_t i = 0; i < spec.plane_pulling.planes.size(); ++i)
+      check_beads(spec, fmt::format("plane_pulling.plane[{}].beads", i), spec.plane_pulling.planes[i].beads, n);
+}
+
+namespace {
+
+// The two beads that define the end-to-end vector: given, or the first fixed bead (bead 0
+// without fixed beads) and the first pulled bead.
+void default_ends(const RunSpec& spec, const std::vector<std::int32_t>& given,
+                  const std::vector<std::int32_t>& pulled, std::int32_t ends[2]) {
+  if (given.size() == 2) {
+    ends[0] = given[0];
+    ends[1] = given[1];
+    return;
+  }
+  ends[0] = spec.fixed_beads.empty() ? 0 : spec.fixed_beads.front();
+  ends[1] = pulled.front();
+}
+
+}  // namespace
+
+std::vector<std::int32_t> protocol_reference_beads(const RunSpec& spec, std::int32_t bead_count) {
+  std::vector<std::int32_t> beads;
+  auto add_pulled = [&](const std::vector<std::int32_t>& pulled, const std::vector<std::int32_t>& ends) {
+    beads.insert(beads.end(), pulled.begin(), pulled.end());
+    std::int32_t e[2];
+    default_ends(spec, ends, pulled, e);
+    beads.push_back(e[0]);
+    beads.push_back(e[1]);
+  };
+  if (spec.pulling.enabled) add_pulled(spec.pulling.pulled_beads, spec.pulling.ends);
+  if (spec.force_clamp.enabled) add_pulled(spec.force_clamp.pulled_beads, spec.force_clamp.ends);
+  if (spec.plane_pulling.enabled)
+    for (const PlaneSpec& p : spec.plane_pulling.planes) beads.insert(beads.end(), p.beads.begin(), p.beads.end());
+  std::sort(beads.begin(), beads.end());
+  beads.erase(std::unique(beads.begin(), beads.end()), beads.end());
+  beads.erase(std::remove_if(beads.begin(), beads.end(), [&](std::int32_t b) { return b < 0 || b >= bead_count; }),
+              beads.end());
+  return beads;
+}
+
+ProtocolSetup::ProtocolSetup(const RunSpec& spec, const Topology& topology, const State& start, bool validate)
+    : spec_(spec), replicas_(start.replica_count), start_step_(start.step) {
+  validate_protocols(spec, topology);
+
+  // --- pulling and force clamp: per-replica direction from the ends or a fixed vector ---
+  const bool pulls = spec.pulling.enabled, clamps = spec.force_clamp.enabled;
+  if (pulls || clamps) {
+    const std::string section = pulls ? "pulling" : "force_clamp";
+    const DirectionSpec& dir = pulls ? spec.pulling.direction : spec.force_clamp.direction;
+    const auto& pulled = pulls ? spec.pulling.pulled_beads : spec.force_clamp.pulled_beads;
+    default_ends(spec, pulls ? spec.pulling.ends : spec.force_clamp.ends, pulled, ends_);
+    directions_.resize(replicas_);
+    for (std::int32_t r = 0; r < replicas_; ++r) {
+      if (!dir.end_to_end) {
+        directions_[r] = unit(dir.vector);
+        continue;
+      }
+      if (ends_[0] == ends_[1])
+        throw key_error(spec, section + ".direction",
+                        fmt::format("\"end_to_end\" needs two different end beads, but the default ends (the first "
+                                    "fixed bead, or bead 0, and the first pulled bead) are both bead {}; give {}.ends "
+                                    "= [i, j] or a direction vector",
+                                    ends_[0], section));
+      const Vec3d e = position(start, r, ends_[1]) - position(start, r, ends_[0]);
+      if (!(norm(e) > 1e-6))
+        throw key_error(spec, section + ".direction",
+                        fmt::format("the end beads {} and {} are at the same place in replica {}: no end-to-end "
+                                    "direction; give a direction vector",
+                                    ends_[0], ends_[1], r));
+      directions_[r] = unit(e);
+    }
+    const bool shared_direction = same_in_all_replicas(replicas_, [&](std::int32_t r) { return directions_[r]; });
+    if (pulls) {
+      // One spring per pulled bead, anchored where the bead starts, moving at v along the
+      // replica's direction. Shared by all replicas when their starts are identical.
+      const bool shared = shared_direction && std::all_of(pulled.begin(), pulled.end(), [&](std::int32_t b) {
+                            return same_in_all_replicas(replicas_, [&](std::int32_t r) { return start.position(r, b); });
+                          });
+      for (std::int32_t r = 0; r < (shared ? 1 : replicas_); ++r)
+        for (std::int32_t b : pulled) {
+          HarmonicTether t;
+          t.bead = b;
+          t.replica = shared ? -1 : r;
+          t.anchor_start_A = position(start, r, b);
+          t.anchor_velocity_A_per_tau = spec.pulling.speed_A_per_tau * directions_[r];
+          t.spring_kcal_per_mol_A2 = spec.pulling.spring_kcal_per_mol_A2;
+          t.start_step = start_step_;
+          tethers_.push_back(t);
+        }
+    } else {
+      // SOP-GPU's fconst: every pulled bead gets the full force.
+      for (std::int32_t r = 0; r < (shared_direction ? 1 : replicas_); ++r)
+        for (std::int32_t b : pulled) {
+          ExternalForce f;
+          f.bead = b;
+          f.replica = shared_direction ? -1 : r;
+          f.direction = directions_[r];
+          external_forces_.push_back(f);
+        }
+      schedule_.points = spec.force_clamp.schedule;
+    }
+  }
+
+  // Where each replica's entries start in Engine::tether_forces().
+  tether_offsets_.assign(std::size_t(replicas_) + 1, 0);
+  {
+    std::size_t shared = 0;
+    std::vector<std::size_t> own(replicas_, 0);
+    for (const HarmonicTether& t : tethers_) {
+      if (t.replica < 0) ++shared;
+      else if (t.replica < replicas_) ++own[t.replica];
+    }
+    for (std::int32_t r = 0; r < replicas_; ++r) tether_offsets_[r + 1] = tether_offsets_[r] + shared + own[r];
+  }
+
+  // --- plane pulling: every bead's spring starts relaxed (plane through the bead) ---
+  if (spec.plane_pulling.enabled) {
+    for (std::size_t g = 0; g < spec.plane_pulling.planes.size(); ++g) {
+      const PlaneSpec& p = spec.plane_pulling.planes[g];
+      const Vec3d n = unit(p.normal);
+      for (std::int32_t b : p.beads) {
+        const bool shared = same_in_all_replicas(replicas_, [&](std::int32_t r) { return start.position(r, b); });
+        for (std::int32_t r = 0; r < (shared ? 1 : replicas_); ++r) {
+          PlaneTether t;
+          t.bead = b;
+          t.replica = shared ? -1 : r;
+          t.normal = n;
+          t.plane_start_A = dot(position(start, r, b), n);
+          t.speed_A_per_tau = p.speed_A_per_tau;
+          t.spring_kcal_per_mol_A2 = p.spring_kcal_per_mol_A2;
+          t.start_step = start_step_;
+          t.group = std::int32_t(g);
+          plane_tethers_.push_back(t);
+        }
+      }
+    }
+  }
+
+  // --- indentation ---
+  if (spec.indentation.enabled) {
+    const IndentationSpec& in = spec.indentation;
+    Indentation& ind = indentation_;
+    ind.enabled = true;
+    ind.base_start_A = in.base_position_A;
+    ind.tip_start_A = in.tip_position_A;
+    ind.direction = unit(in.direction);
+    ind.speed_A_per_tau = in.speed_A_per_tau;
+    ind.spring_kcal_per_mol_A2 = in.spring_kcal_per_mol_A2;
+    ind.tip_zeta = in.tip_friction;
+    ind.tip = {in.tip.A, in.tip.B, in.tip.sigma_A, in.tip.epsilon_kcal_per_mol, in.tip_radius_A};
+    ind.tip_along_direction_only = in.tip_along_direction_only;
+    ind.move_surface = in.move_surface;
+    switch (in.retract) {
+      case RetractAt::kNever: ind.retraction = RetractionTrigger::kNone; break;
+      case RetractAt::kDepth: ind.retraction = RetractionTrigger::kDepth; break;
+      case RetractAt::kForce: ind.retraction = RetractionTrigger::kForce; break;
+      case RetractAt::kStep: ind.retraction = RetractionTrigger::kStep; break;
+    }
+    ind.retract_depth_A = in.retract_depth_A;
+    ind.retract_force_kcal_per_mol_A = in.retract_force_kcal_per_mol_A;
+    ind.retract_step = in.retract_step;
+    ind.start_step = start_step_;
+    if (in.surface.enabled) {
+      IndentationSurface& s = ind.surface;
+      s.enabled = true;
+      s.discrete = in.surface.beads;
+      s.point_A = in.surface.point_A;
+      s.normal = unit(in.surface.normal);
+      s.spacing_A = in.surface.spacing_A;
+      s.grid_size = in.surface.grid_size;
+      s.wall = {in.surface.wall.A, in.surface.wall.B, in.surface.wall.sigma_A, in.surface.wall.epsilon_kcal_per_mol,
+                0.0};
+    }
+    if (validate) {
+      const std::int32_t n = start.bead_count;
+      for (std::int32_t r = 0; r < replicas_; ++r)
+        for (std::int32_t i = 0; i < n; ++i) {
+          const Vec3d p = position(start, r, i);
+          const double d = norm(p - ind.tip_start_A);
+          if (!(d > in.tip_radius_A))
+            throw key_error(spec, "indentation.tip_position_A",
+                            fmt::format("the tip (centre {} Å, radius {} Å) starts inside the molecule: {} of replica "
+                                        "{} is {:.4g} Å from the tip centre; move the tip away from the molecule",
+                                        vec_text(in.tip_position_A, 6), in.tip_radius_A, bead_name(topology, i), r, d));
+          if (in.surface.enabled) {
+            const double height = dot(p - ind.surface.point_A, ind.surface.normal);
+            if (!(height > 0.0))
+              throw key_error(spec, "indentation.surface.point_A",
+                              fmt::format("{} of replica {} is {:.4g} Å behind the surface (the normal must point "
+                                          "from the surface toward the molecule)",
+                                          bead_name(topology, i), r, -height));
+          }
+        }
+    }
+  }
+}
+
+void ProtocolSetup::fill(EngineSetup& setup) const {
+  setup.tethers = tethers_;
+  setup.external_forces = external_forces_;
+  setup.force_schedule = schedule_;
+  setup.plane_tethers = plane_tethers_;
+  setup.plane_groups = spec_.plane_pulling.enabled ? std::int32_t(spec_.plane_pulling.planes.size()) : 0;
+  setup.indentation = indentation_;
+}
+
+std::int64_t ProtocolSetup::pulling_every() const {
+  const std::int64_t every = spec_.pulling.enabled ? spec_.pulling.output_every_steps : spec_.force_clamp.output_every_steps;
+  return every > 0 ? every : spec_.output.energy_every_steps;
+}
+std::int64_t ProtocolSetup::plane_every() const {
+  return spec_.plane_pulling.output_every_steps > 0 ? spec_.plane_pulling.output_every_steps
+                                                    : spec_.output.energy_every_steps;
+}
+std::int64_t ProtocolSetup::indentation_every() const {
+  return spec_.indentation.output_every_steps > 0 ? spec_.indentation.output_every_steps
+                                                  : spec_.output.energy_every_steps;
+}
+
+const std::vector<std::string>& ProtocolSetup::pulling_columns() {
+  static const std::vector<std::string> columns = {
+      "step",       "time[ns]",   "base[nm]",   "end_to_end[nm]", "extension[nm]",
+      "force_x[pN]", "force_y[pN]", "force_z[pN]", "force[pN]",      "force_along[pN]"};
+  return columns;
+}
+
+std::vector<std::string> ProtocolSetup::plane_columns() const {
+  std::vector<std::string> columns = {"step", "time[ns]", "plane[nm]"};
+  for (std::size_t g = 0; g < spec_.plane_pulling.planes.size(); ++g)
+    columns.push_back(fmt::format("force_plane{}[pN]", g));
+  return columns;
+}
+
+const std::vector<std::string>& ProtocolSetup::indentation_columns() {
+  static const std::vector<std::string> columns = {"step",     "time[ns]",         "base[nm]",
+                                                   "tip[nm]",  "tip_x[nm]",        "tip_y[nm]",
+                                                   "tip_z[nm]", "spring_force[pN]", "molecule_force[pN]"};
+  return columns;
+}
+
+std::vector<double> ProtocolSetup::pulling_row(std::int32_t r, const State& state,
+                                               const std::vector<Vec3d>& tether_forces) const {
+  const double h = spec_.langevin.timestep_tau;
+  const double elapsed_tau = double(state.step - start_step_) * h;
+  const Vec3d d = directions_[r];
+  const Vec3d e = position(state, r, ends_[1]) - position(state, r, ends_[0]);
+  Vec3d force{};
+  double base_A = 0.0;
+  if (spec_.pulling.enabled) {
+    base_A = spec_.pulling.speed_A_per_tau * elapsed_tau;
+    // Engine::tether_forces() lists, replica by replica, the tethers that apply to it;
+    // all of them are this protocol's springs on pulled beads.
+    for (std::size_t k = tether_offsets_.at(r); k < tether_offsets_.at(r + 1); ++k) force += tether_forces.at(k);
+  } else {
+    const double f = schedule_.at_step(state.step);
+    force = (f * double(spec_.force_clamp.pulled_beads.size())) * d;
+  }
+  const double pN = units::pN_per_kcal_per_mol_A;
+  return {tau_to_ns(double(state.step) * h),
+          A_to_nm(base_A),
+          A_to_nm(norm(e)),
+          A_to_nm(dot(e, d)),
+          force.x * pN,
+          force.y * pN,
+          force.z * pN,
+          norm(force) * pN,
+          dot(force, d) * pN};
+}
+
+std::vector<double> ProtocolSetup::plane_row(std::int32_t r, std::int64_t step,
+                                             const std::vector<double>& plane_forces) const {
+  const double h = spec_.langevin.timestep_tau;
+  const auto& planes = spec_.plane_pulling.planes;
+  // The travel of the first moving plane (0 when all planes are static).
+  double speed = 0.0;
+  for (const PlaneSpec& p : planes)
+    if (p.speed_A_per_tau != 0.0) {
+      speed = p.speed_A_per_tau;
+      break;
+    }
+  std::vector<double> row = {tau_to_ns(double(step) * h), A_to_nm(speed * double(step - start_step_) * h)};
+  for (std::size_t g = 0; g < planes.size(); ++g)
+    row.push_back(plane_forces.at(std::size_t(r) * planes.size() + g) * units::pN_per_kcal_per_mol_A);
+  return row;
+}
+
+std::vector<double> ProtocolSetup::indentation_row(std::int32_t /*r*/, std::int64_t step,
+                                                   const IndentationStatus& st) const {
+  const Indentation& ind = indentation_;
+  const double h = spec_.langevin.timestep_tau;
+  const Vec3d d = ind.direction;
+  // Displacements along the direction relative to the surface: with move_surface the
+  // surface travels toward the tip and the base stays, which is the same relative motion.
+  const double surface_shift = ind.move_surface ? st.travel_A : 0.0;
+  const double base_A = dot(st.base_A - ind.base_start_A, d) + surface_shift;
+  const double tip_A = dot(st.tip_A - ind.tip_start_A, d) + surface_shift;
+  const double pN = units::pN_per_kcal_per_mol_A;
+  return {tau_to_ns(double(step) * h),
+          A_to_nm(base_A),
+          A_to_nm(tip_A),
+          A_to_nm(st.tip_A.x),
+          A_to_nm(st.tip_A.y),
+          A_to_nm(st.tip_A.z),
+          dot(st.spring_force, d) * pN,
+          -dot(st.molecule_force, d) * pN};
+}
+
+std::vector<std::string> ProtocolSetup::describe() const {
+  std::vector<std::string> lines;
+  const double h = spec_.langevin.timestep_tau;
+  auto beads_text = [](const std::vector<std::int32_t>& b) { return fmt::format("[{}]", fmt::join(b, ", ")); };
+  auto direction_text = [&](const DirectionSpec& dir) {
+    if (!dir.end_to_end) return fmt::format("along {}", vec_text(directions_[0]));
+    std::string s = fmt::format("end-to-end {}→{} at the start", ends_[0], ends_[1]);
+    s += fmt::format(", replica 0: {}", vec_text(directions_[0]));
+    return s;
+  };
+  if (spec_.pulling.enabled) {
+    const PullingSpec& p = spec_.pulling;
+    lines.push_back(fmt::format(
+        "pulling: beads {} on springs κ = {:.6g} pN/nm, base speed v = {:.6g} µm/s ({:.6g} Å per step), {}; "
+        "ends {} {}; loading rate κv = {:.6g} pN/s; output every {} steps (pulling.tsv)",
+        beads_text(p.pulled_beads), units::internal_spring_to_pN_per_nm(p.spring_kcal_per_mol_A2),
+        units::A_per_tau_to_um_per_s(p.speed_A_per_tau), p.speed_A_per_tau * h, direction_text(p.direction),
+        ends_[0], ends_[1],
+        units::internal_spring_to_pN_per_nm(p.spring_kcal_per_mol_A2) * units::A_per_tau_to_um_per_s(p.speed_A_per_tau) * 1e3,
+        pulling_every()));
+  }
+  if (spec_.force_clamp.enabled) {
+    const ForceClampSpec& c = spec_.force_clamp;
+    std::string force;
+    if (c.constant)
+      force = fmt::format("{:.6g} pN", units::internal_force_to_pN(c.schedule.front().force_kcal_per_mol_A));
+    else
+      for (const auto& point : c.schedule)
+        force += fmt::format("{}(step {}: {:.6g} pN)", force.empty() ? "schedule " : ", ", point.step,
+                             units::internal_force_to_pN(point.force_kcal_per_mol_A));
+    lines.push_back(fmt::format("force clamp: beads {}, each pulled with {}, {}; ends {} {}; output every {} steps "
+                                "(pulling.tsv)",
+                                beads_text(c.pulled_beads), force, direction_text(c.direction), ends_[0], ends_[1],
+                                pulling_every()));
+  }
+  if (spec_.plane_pulling.enabled)
+    for (std::size_t g = 0; g < spec_.plane_pulling.planes.size(); ++g) {
+      const PlaneSpec& p = spec_.plane_pulling.planes[g];
+      lines.push_back(fmt::format("plane {}: {} beads, normal {}, speed {:.6g} µm/s, κ = {:.6g} pN/nm per bead; output "
+                                  "every {} steps (plane.tsv)",
+                                  g, p.beads.size(), vec_text(unit(p.normal)), units::A_per_tau_to_um_per_s(p.speed_A_per_tau),
+                                  units::internal_spring_to_pN_per_nm(p.spring_kcal_per_mol_A2), plane_every()));
+    }
+  if (spec_.indentation.enabled) {
+    const IndentationSpec& in = spec_.indentation;
+    const Indentation& ind = indentation_;
+    lines.push_back(fmt::format(
+        "indentation: tip R = {:.6g} nm at {} Å, ζ_tip = {:.6g}, base at {} Å moving {:.6g} µm/s along {}, κ = {:.6g} "
+        "pN/nm; tip ε[{:g}(σ/ρ)¹² + {:g}(σ/ρ)⁶] σ = {:.6g} Å ε = {:.6g} kcal/mol; {}{}; output every {} steps "
+        "(indentation.tsv)",
+        in.tip_radius_A / units::A_per_nm, vec_text(in.tip_position_A, 6), in.tip_friction,
+        vec_text(in.base_position_A, 6), units::A_per_tau_to_um_per_s(in.speed_A_per_tau), vec_text(ind.direction),
+        units::internal_spring_to_pN_per_nm(in.spring_kcal_per_mol_A2), in.tip.A, in.tip.B, in.tip.sigma_A,
+        in.tip.epsilon_kcal_per_mol,
+        in.retract == RetractAt::kNever   ? "no retraction"
+        : in.retract == RetractAt::kDepth ? fmt::format("retraction at depth {:.6g} nm", in.retract_depth_A / units::A_per_nm)
+        : in.retract == RetractAt::kForce
+            ? fmt::format("retraction at {:.6g} pN", units::internal_force_to_pN(in.retract_force_kcal_per_mol_A))
+            : fmt::format("retraction at step {}", in.retract_step),
+        in.move_surface ? ", the surface moves instead of the base" : "", indentation_every()));
+    if (in.surface.enabled)
+      lines.push_back(fmt::format("surface: {} through {} Å, normal {}, ε[{:g}(σ/ρ)¹² + {:g}(σ/ρ)⁶] σ = {:.6g} Å ε = "
+                                  "{:.6g} kcal/mol{}",
+                                  in.surface.beads ? "grid of beads" : "plane", vec_text(in.surface.point_A, 6),
+                                  vec_text(ind.surface.normal), in.surface.wall.A, in.surface.wall.B,
+                                  in.surface.wall.sigma_A, in.surface.wall.epsilon_kcal_per_mol,
+                                  in.surface.beads ? fmt::format(", {}×{} beads {:.6g} Å apart", in.surface.grid_size,
+                                                                 in.surface.grid_size, in.surface.spacing_A)
+                                                   : std::string()));
+  }
+  return lines;
+}
+
+// ---------------------------------------------------------------------------------------
+// Exact text encodings for Checkpoint::extra.
+
+std::string encode_floats(const std::vector<float>& values) {
+  std::string out;
+  out.reserve(values.size() * 9);
+  char buf[16];
+  for (float v : values) {
+    std::uint32_t bits;
+    std::memcpy(&bits, &v, sizeof bits);
+    std::snprintf(buf, sizeof buf, "%08" PRIx32, bits);
+    if (!out.empty()) out += ' ';
+    out += buf;
+  }
+  return out;
+}
+
+std::vector<float> decode_floats(const std::string& text, const std::string& what) {
+  std::vector<float> out;
+  std::istringstream in(text);
+  std::string word;
+  while (in >> word) {
+    char* end = nullptr;
+    const unsigned long long bits = std::strtoull(word.c_str(), &end, 16);
+    if (word.size() != 8 || *end != '\0') throw Error("checkpoint: " + what + ": malformed value \"" + word + "\"");
+    const auto b = std::uint32_t(bits);
+    float v;
+    std::memcpy(&v, &b, sizeof v);
+    out.push_back(v);
+  }
+  return out;
+}
+
+std::string encode_doubles(const std::vector<double>& values) {
+  std::string out;
+  char buf[24];
+  for (double v : values) {
+    std::uint64_t bits;
+    std::memcpy(&bits, &v, sizeof bits);
+    std::snprintf(buf, sizeof buf, "%016" PRIx64, bits);
+    if (!out.empty()) out += ' ';
+    out += buf;
+  }
+  return out;
+}
+
+std::vector<double> decode_doubles(const std::string& text, const std::string& what) {
+  std::vector<double> out;
+  std::istringstream in(text);
+  std::string word;
+  while (in >> word) {
+    char* end = nullptr;
+    const unsigned long long bits = std::strtoull(word.c_str(), &end, 16);
+    if (word.size() != 16 || *end != '\0') throw Error("checkpoint: " + what + ": malformed value \"" + word + "\"");
+    const auto b = std::uint64_t(bits);
+    double v;
+    std::memcpy(&v, &b, sizeof v);
+    out.push_back(v);
+  }
+  return out;
+}
+
+std::vector<float> gather_positions(const State& state, const std::vector<std::int32_t>& beads) {
+  std::vector<float> out;
+  out.reserve(std::size_t(state.replica_count) * beads.size() * 3);
+  for (std::int32_t r = 0; r < state.replica_count; ++r)
+    for (std::int32_t b : beads) {
+      const Vec3f p = state.position(r, b);
+      out.push_back(p.x);
+      out.push_back(p.y);
+      out.push_back(p.z);
+    }
+  return out;
+}
+
+State scatter_positions(const std::vector<float>& values, const std::vector<std::int32_t>& beads,
+                        std::int32_t bead_count, std::int32_t replicas, std::int64_t step) {
+  if (values.size() != std::size_t(replicas) * beads.size() * 3)
+    throw Error("checkpoint: the protocol start positions hold " + std::to_string(values.size()) + " values, expected " +
+                std::to_string(std::size_t(replicas) * beads.size() * 3));
+  State s(bead_count, replicas);
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  std::fill(s.x.begin(), s.x.end(), nan);
+  std::fill(s.y.begin(), s.y.end(), nan);
+  std::fill(s.z.begin(), s.z.end(), nan);
+  s.step = step;
+  std::size_t k = 0;
+  for (std::int32_t r = 0; r < replicas; ++r)
+    for (std::int32_t b : beads) {
+      s.set_position(r, b, {values[k], values[k + 1], values[k + 2]});
+      k += 3;
+    }
+  return s;
+}
+
+}  // namespace ermak

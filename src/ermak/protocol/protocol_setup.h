@@ -1,0 +1,98 @@
+#pragma once
+// From the protocol sections of a RunSpec ([pulling], [force_clamp], [plane_pulling],
+// [indentation]; docs/protocols.md) to the engine's protocol data, once the run's start
+// positions are known, and back from the engine's state to the rows of the per-replica
+// protocol tables (pulling.tsv, plane.tsv, indentation.tsv).
+//
+// Resolution is a pure function of (spec, start positions of the reference beads, start
+// step): a resumed run stores those positions in its checkpoint and resolves again to
+// the identical EngineSetup, so it continues bit for bit.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "ermak/backend/engine.h"
+#include "ermak/config/spec.h"
+#include "ermak/model/state.h"
+#include "ermak/model/topology.h"
+
+namespace ermak {
+
+// Checks of the protocol keys against the model: bead indices in range. Throws
+// ermak::Error naming the configuration file, line and key.
+void validate_protocols(const RunSpec& spec, const Topology& topology);
+
+// Beads whose start positions the protocols depend on (pulled beads, ends, plane beads),
+// sorted, without repeats. Their positions are what a checkpoint keeps.
+std::vector<std::int32_t> protocol_reference_beads(const RunSpec& spec, std::int32_t bead_count);
+
+class ProtocolSetup {
+ public:
+  // Resolves the protocols of `spec` at the start positions `start` (all replicas; only
+  // the reference beads are read) and the step `start.step`. With `validate`, checks the
+  // start against the protocols (the tip must not hold beads inside it, beads must lie on
+  // the molecule's side of the surface, end-to-end ends must not coincide); a resumed
+  // run passes false (its start was checked when it began).
+  ProtocolSetup(const RunSpec& spec, const Topology& topology, const State& start, bool validate = true);
+
+  bool any() const { return pulling_file() || plane_file() || indentation_file(); }
+  bool pulling_file() const { return spec_.pulling.enabled || spec_.force_clamp.enabled; }
+  bool plane_file() const { return spec_.plane_pulling.enabled; }
+  bool indentation_file() const { return spec_.indentation.enabled; }
+  std::int64_t start_step() const { return start_step_; }
+
+  // Copies the resolved tethers, forces, planes and indentation into `setup`.
+  void fill(EngineSetup& setup) const;
+
+  // Steps between rows of each table ([protocol] output_every, else [output] energy_every).
+  std::int64_t pulling_every() const;
+  std::int64_t plane_every() const;
+  std::int64_t indentation_every() const;
+
+  static const std::vector<std::string>& pulling_columns();
+  std::vector<std::string> plane_columns() const;
+  static const std::vector<std::string>& indentation_columns();
+
+  // The row of replica r after the step column, in the columns' units, at the engine's
+  // current state: `tether_forces` is Engine::tether_forces(), `plane_forces`
+  // Engine::plane_forces(), `status` Engine::indentation_status()[r].
+  std::vector<double> pulling_row(std::int32_t r, const State& state, const std::vector<Vec3d>& tether_forces) const;
+  std::vector<double> plane_row(std::int32_t r, std::int64_t step, const std::vector<double>& plane_forces) const;
+  std::vector<double> indentation_row(std::int32_t r, std::int64_t step, const IndentationStatus& status) const;
+
+  // Pulling/clamp direction of replica r (unit vector) and the two end beads.
+  Vec3d direction(std::int32_t r) const { return directions_[r]; }
+  std::int32_t end_first() const { return ends_[0]; }
+  std::int32_t end_second() const { return ends_[1]; }
+
+  // Human-readable lines for the run log (physical units).
+  std::vector<std::string> describe() const;
+
+ private:
+  const RunSpec& spec_;
+  std::int32_t replicas_ = 1;
+  std::int64_t start_step_ = 0;
+  std::int32_t ends_[2] = {0, 0};
+  std::vector<Vec3d> directions_;  // per replica (pulling or force clamp)
+  std::vector<HarmonicTether> tethers_;
+  std::vector<std::size_t> tether_offsets_;  // replica r's entries in Engine::tether_forces()
+  std::vector<ExternalForce> external_forces_;
+  ForceSchedule schedule_;
+  std::vector<PlaneTether> plane_tethers_;
+  Indentation indentation_;
+};
+
+// Checkpoint support: the reference beads' start positions (float bits, exact) and the
+// engine's protocol state (double bits, exact) as text for Checkpoint::extra.
+std::string encode_floats(const std::vector<float>& values);
+std::vector<float> decode_floats(const std::string& text, const std::string& what);
+std::string encode_doubles(const std::vector<double>& values);
+std::vector<double> decode_doubles(const std::string& text, const std::string& what);
+
+// The start positions of `beads` in every replica of `state`, x y z per bead, replica-major.
+std::vector<float> gather_positions(const State& state, const std::vector<std::int32_t>& beads);
+// A State of `bead_count` beads with the gathered positions put back (other beads NaN).
+State scatter_positions(const std::vector<float>& values, const std::vector<std::int32_t>& beads,
+                        std::int32_t bead_count, std::int32_t replicas, std::int64_t step);
+
+}  // namespace ermak

@@ -1,0 +1,540 @@
+// Rung 4 of the correctness ladder (DESIGN.md §5): the CUDA engine against the CPU engine
+// on real systems, both kernel families, plus the GPU's own guarantees (determinism,
+// bit-for-bit resume) and its error messages. Every test skips without a GPU.
+//
+// Tolerances: both engines evaluate the same physics/ functions on the same floats, so a
+// pair's contribution is the same up to fused multiply-adds; forces differ only by the
+// summation order (relative ~1e-7). Trajectories use the same Philox noise and diverge
+// only through those roundings, amplified at most like exp(h·|λ|·t/ζ) with |λ| a few
+// kcal/mol/Å² (native-contact curvature): over 10³ steps a few 1e-6 Å. A bug (a missing
+// pair, a wrong noise counter, a step out of order) moves beads by ≥ 1e-2 Å within tens
+// of steps, so 2e-3 Å separates the two cleanly.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdlib>
+
+#include "cuda/cuda_test_support.h"
+#include "ermak/core/error.h"
+#include "ermak/run/simulation.h"
+
+namespace ermak::cudatest {
+namespace {
+
+constexpr double kTrajectoryTolerance_A = 2e-3;
+
+struct Case {
+  const char* system;
+  CudaKernelFamily family;
+  std::int32_t replicas;
+};
+
+std::string case_name(const ::testing::TestParamInfo<Case>& info) {
+  return std::string(info.param.system) + "_" + family_name(info.param.family) + "_x" +
+         std::to_string(info.param.replicas);
+}
+
+class CudaVsCpu : public ::testing::TestWithParam<Case> {
+ protected:
+  void SetUp() override {
+    ERMAK_REQUIRE_GPU();
+    system_ = load_test_system(GetParam().system);
+    if (!system_) GTEST_SKIP() << "test data for " << GetParam().system << " not found";
+  }
+  std::optional<TestSystem> system_;
+};
+
+TEST_P(CudaVsCpu, EnergiesAndForcesAgree) {
+  const Case c = GetParam();
+  const Topology& topology = system_->system.topology;
+  const EngineSetup setup = base_setup(topology, c.replicas, 5);
+  auto cpu = make_cpu_engine(setup);
+  auto gpu = make_gpu(setup, c.family);
+  EXPECT_EQ(cuda_kernel_family(*gpu), family_name(c.family));
+  const State start = start_state(system_->system, c.replicas);
+  cpu->set_state(start);
+  gpu->set_state(start);
+  const auto e_cpu = cpu->energies();
+  const auto e_gpu = gpu->energies();
+  ASSERT_EQ(e_gpu.size(), e_cpu.size());
+  for (std::int32_t r = 0; r < c.replicas; ++r) {
+    SCOPED_TRACE("replica " + std::to_string(r));
+    EXPECT_NEAR(e_gpu[r].fene, e_cpu[r].fene, 1e-5 * (std::abs(e_cpu[r].fene) + 1));
+    EXPECT_NEAR(e_gpu[r].native, e_cpu[r].native, 1e-5 * (std::abs(e_cpu[r].native) + 1));
+    EXPECT_NEAR(e_gpu[r].repulsive, e_cpu[r].repulsive, 1e-5 * (std::abs(e_cpu[r].repulsive) + 1));
+    EXPECT_NEAR(e_gpu[r].total(), e_cpu[r].total(), 1e-5 * (std::abs(e_cpu[r].total()) + 1));
+  }
+  const State f_cpu = cpu->forces();
+  const State f_gpu = gpu->forces();
+  double largest = 0.0;
+  for (float v : f_cpu.x) largest = std::max(largest, double(std::abs(v)));
+  const double diff = max_abs_difference(f_cpu, f_gpu);
+  RecordProperty("max_force_difference", std::to_string(diff));
+  EXPECT_LE(diff, 1e-4 + 1e-5 * largest) << "largest force component " << largest;
+  // The state is untouched by evaluation.
+  EXPECT_TRUE(bit_identical(gpu->state(), start));
+}
+
+TEST_P(CudaVsCpu, TrajectoryAgreesFor1000Steps) {
+  const Case c = GetParam();
+  const Topology& topology = system_->system.topology;
+  const EngineSetup setup = base_setup(topology, c.replicas, 20240611);
+  auto cpu = make_cpu_engine(setup);
+  auto gpu = make_gpu(setup, c.family);
+  const State start = start_state(system_->system, c.replicas);
+  cpu->set_state(start);
+  gpu->set_state(start);
+  double worst = 0.0;
+  // Uneven chunks: launches start mid-way between list builds.
+  for (std::int64_t chunk : {137, 263, 350, 250}) {
+    cpu->advance(chunk);
+    gpu->advance(chunk);
+    const State& a = cpu->state();
+    const State& b = gpu->state();
+    ASSERT_EQ(a.step, b.step);
+    const double d = max_abs_difference(a, b);
+    worst = std::max(worst, d);
+    ASSERT_LE(d, kTrajectoryTolerance_A) << "at step " << a.step;
+  }
+  // (The block family needs no list for systems of ≤ 128 beads: no rebuilds there.)
+  EXPECT_GT(gpu->stats().neighbor_pairs, 0);
+  RecordProperty("max_position_difference_A", std::to_string(worst));
+  std::printf("[ %s ] %s: max |x_cuda - x_cpu| after 1000 steps = %.3g A, rebuilds %lld\n", family_name(c.family),
+              c.system, worst, (long long)gpu->stats().neighbor_rebuilds);
+  // Energies of the final states agree too (the same positions up to the deviation).
+  const auto e_cpu = cpu->energies();
+  const auto e_gpu = gpu->energies();
+  for (std::int32_t r = 0; r < c.replicas; ++r)
+    EXPECT_NEAR(e_gpu[r].total(), e_cpu[r].total(), 1e-2 * (std::abs(e_cpu[r].total()) + 1));
+}
+
+INSTANTIATE_TEST_SUITE_P(Systems, CudaVsCpu,
+                         ::testing::Values(Case{"ww", CudaKernelFamily::kBlock, 4},
+                                           Case{"ww", CudaKernelFamily::kPerBead, 4},
+                                           Case{"ubq", CudaKernelFamily::kBlock, 3},
+                                           Case{"ubq", CudaKernelFamily::kPerBead, 3},
+                                           Case{"fab", CudaKernelFamily::kBlock, 2},
+                                           Case{"fab", CudaKernelFamily::kPerBead, 2},
+                                           Case{"pf8", CudaKernelFamily::kPerBead, 1},
+                                           Case{"pf8", CudaKernelFamily::kPerBead, 2}),
+                         case_name);
+
+// ---------------------------------------------------------------------------------------
+
+class CudaFamily : public ::testing::TestWithParam<CudaKernelFamily> {
+ protected:
+  void SetUp() override {
+    ERMAK_REQUIRE_GPU();
+    system_ = load_test_system("ww");
+    if (!system_) GTEST_SKIP() << "WW test data not found";
+  }
+  const Topology& topology() const { return system_->system.topology; }
+  std::optional<TestSystem> system_;
+};
+
+std::string family_param_name(const ::testing::TestParamInfo<CudaKernelFamily>& info) {
+  return family_name(info.param);
+}
+
+TEST_P(CudaFamily, SameSeedSameBitsAndSplitAdvance) {
+  const EngineSetup setup = base_setup(topology(), 3, 77);
+  const State start = start_state(system_->system, 3);
+  auto run = [&](std::vector<std::int64_t> chunks) {
+    auto gpu = make_gpu(setup, GetParam());
+    gpu->set_state(start);
+    for (auto c : chunks) gpu->advance(c);
+    return gpu->state();
+  };
+  const State whole = run({1000});
+  EXPECT_TRUE(bit_identical(whole, run({1000}))) << "two identical runs differ";
+  EXPECT_TRUE(bit_identical(whole, run({300, 700}))) << "advance(300)+advance(700) differs from advance(1000)";
+  EXPECT_TRUE(bit_identical(whole, run({1, 499, 17, 483}))) << "uneven advances differ";
+  // Another seed gives another trajectory.
+  EngineSetup other = setup;
+  other.seed = 78;
+  auto gpu = make_gpu(other, GetParam());
+  gpu->set_state(start);
+  gpu->advance(1000);
+  EXPECT_FALSE(bit_identical(whole, gpu->state()));
+}
+
+TEST_P(CudaFamily, ResumeFromStateAndNeighbourReferenceIsBitForBit) {
+  const EngineSetup setup = base_setup(topology(), 3, 4242);
+  const State start = start_state(system_->system, 3);
+  auto whole = make_gpu(setup, GetParam());
+  whole->set_state(start);
+  whole->advance(1500);
+  auto first = make_gpu(setup, GetParam());
+  first->set_state(start);
+  first->advance(640);
+  const State at = first->state();
+  const State reference = first->neighbor_reference();
+  ASSERT_EQ(reference.bead_count, at.bead_count);
+  auto resumed = make_gpu(setup, GetParam());
+  resumed->set_state(at);
+  resumed->restore_neighbor_reference(reference);
+  resumed->advance(860);
+  EXPECT_TRUE(bit_identical(whole->state(), resumed->state()));
+}
+
+TEST_P(CudaFamily, AgreesWithCpuUnderHeatingAndFixedBeads) {
+  EngineSetup setup = base_setup(topology(), 2, 99);
+  setup.temperature.start_kcal_per_mol = 0.6;
+  setup.temperature.increment_kcal_per_mol = 0.05;
+  setup.temperature.every_steps = 90;
+  setup.temperature.stop_kcal_per_mol = 0.85;
+  setup.fixed_beads = {0, 7, 33};
+  auto cpu = make_cpu_engine(setup);
+  auto gpu = make_gpu(setup, GetParam());
+  const State start = start_state(system_->system, 2);
+  cpu->set_state(start);
+  gpu->set_state(start);
+  cpu->advance(700);
+  gpu->advance(700);
+  const State& g = gpu->state();
+  EXPECT_LE(max_abs_difference(cpu->state(), g), kTrajectoryTolerance_A);
+  for (std::int32_t r = 0; r < 2; ++r)
+    for (std::int32_t b : setup.fixed_beads) {
+      const Vec3f p = g.position(r, b), q = start.position(r, b);
+      EXPECT_EQ(p.x, q.x); EXPECT_EQ(p.y, q.y); EXPECT_EQ(p.z, q.z);
+    }
+}
+
+TEST_P(CudaFamily, MinimisationAgreesWithCpu) {
+  const EngineSetup setup = base_setup(topology(), 2, 3);
+  State start = start_state(system_->system, 2);
+  // Strain the structure so that there is something to relax.
+  for (std::size_t k = 0; k < start.x.size(); ++k) start.x[k] *= 1.03f;
+  auto cpu = make_cpu_engine(setup);
+  auto gpu = make_gpu(setup, GetParam());
+  cpu->set_state(start);
+  gpu->set_state(start);
+  const MinimizeResult a = cpu->minimize(400, 0.05, 0.1);
+  const MinimizeResult b = gpu->minimize(400, 0.05, 0.1);
+  EXPECT_EQ(a.converged, b.converged);
+  EXPECT_NEAR(double(b.iterations), double(a.iterations), 0.05 * a.iterations + 2);
+  const auto ea = cpu->energies();
+  const auto eb = gpu->energies();
+  for (std::int32_t r = 0; r < 2; ++r) EXPECT_NEAR(eb[r].total(), ea[r].total(), 1e-3 * std::abs(ea[r].total()) + 1e-2);
+  EXPECT_EQ(gpu->state().step, 0);
+  // The GPU's energies at its own final state are what the CPU computes there.
+  auto check = make_cpu_engine(setup);
+  check->set_state(gpu->state());
+  const auto ec = check->energies();
+  for (std::int32_t r = 0; r < 2; ++r) EXPECT_NEAR(eb[r].total(), ec[r].total(), 1e-5 * std::abs(ec[r].total()) + 1e-4);
+}
+
+TEST_P(CudaFamily, ProtocolsAgreeWithCpu) {
+  const Topology& t = topology();
+  const std::int32_t n = t.bead_count();
+  EngineSetup setup = base_setup(t, 3, 2718);
+  const auto& p0 = system_->system.initial_positions_A;
+  HarmonicTether restraint;
+  restraint.bead = 0;
+  restraint.anchor_start_A = p0[0];
+  restraint.spring_kcal_per_mol_A2 = 1.0;
+  HarmonicTether cantilever;
+  cantilever.bead = n - 1;
+  cantilever.replica = 1;
+  cantilever.anchor_start_A = p0[n - 1];
+  cantilever.anchor_velocity_A_per_tau = {0.2, 0.0, -0.1};
+  cantilever.spring_kcal_per_mol_A2 = 0.5;
+  cantilever.start_step = 50;
+  setup.tethers = {restraint, cantilever};
+  ExternalForce clamp;
+  clamp.bead = 5;
+  clamp.direction = {0.6, 0.0, 0.8};
+  ExternalForce clamp2;
+  clamp2.bead = 20;
+  clamp2.replica = 2;
+  clamp2.direction = {0.0, -1.0, 0.0};
+  setup.external_forces = {clamp, clamp2};
+  setup.force_schedule.points = {{0, 0.0}, {300, 3.0}, {500, 1.0}};
+  PlaneTether plane;
+  plane.bead = 12;
+  plane.normal = {0.0, 1.0, 0.0};
+  plane.plane_start_A = p0[12].y;
+  plane.speed_A_per_tau = 0.3;
+  plane.spring_kcal_per_mol_A2 = 2.0;
+  plane.group = 0;
+  PlaneTether plane2 = plane;
+  plane2.bead = 13;
+  plane2.group = 1;
+  plane2.plane_start_A = p0[13].y;
+  setup.plane_tethers = {plane, plane2};
+  setup.plane_groups = 2;
+  auto cpu = make_cpu_engine(setup);
+  auto gpu = make_gpu(setup, GetParam());
+  const State start = start_state(system_->system, 3);
+  cpu->set_state(start);
+  gpu->set_state(start);
+  for (std::int64_t chunk : {200, 400}) {
+    cpu->advance(chunk);
+    gpu->advance(chunk);
+    EXPECT_LE(max_abs_difference(cpu->state(), gpu->state()), kTrajectoryTolerance_A) << "step " << cpu->state().step;
+    const auto ta = cpu->tether_forces(), tb = gpu->tether_forces();
+    ASSERT_EQ(ta.size(), tb.size());
+    for (std::size_t k = 0; k < ta.size(); ++k) {
+      EXPECT_NEAR(tb[k].x, ta[k].x, 5e-3); EXPECT_NEAR(tb[k].y, ta[k].y, 5e-3); EXPECT_NEAR(tb[k].z, ta[k].z, 5e-3);
+    }
+    const auto pa = cpu->plane_forces(), pb = gpu->plane_forces();
+    ASSERT_EQ(pa.size(), pb.size());
+    for (std::size_t k = 0; k < pa.size(); ++k) EXPECT_NEAR(pb[k], pa[k], 1e-2);
+    const auto ea = cpu->energies(), eb = gpu->energies();
+    for (std::int32_t r = 0; r < 3; ++r) EXPECT_NEAR(eb[r].protocol, ea[r].protocol, 1e-2 * std::abs(ea[r].protocol) + 1e-2);
+  }
+}
+
+Indentation make_indentation(const LoadedSystem& s, bool discrete, bool move_surface) {
+  Vec3d lo{1e30, 1e30, 1e30}, hi{-1e30, -1e30, -1e30}, mean{};
+  for (const auto& p : s.initial_positions_A) {
+    lo = {std::min(lo.x, p.x), std::min(lo.y, p.y), std::min(lo.z, p.z)};
+    hi = {std::max(hi.x, p.x), std::max(hi.y, p.y), std::max(hi.z, p.z)};
+    mean += p;
+  }
+  mean = (1.0 / double(s.initial_positions_A.size())) * mean;
+  Indentation ind;
+  ind.enabled = true;
+  ind.tip = {0.0, 1.0, 1.0, 1.0, 15.0};  // purely repulsive (σ/ρ)^6, R_tip = 15 Å
+  ind.tip_start_A = {mean.x, mean.y, hi.z + 15.0 + 4.0};
+  ind.base_start_A = ind.tip_start_A;
+  ind.direction = {0, 0, -1};
+  ind.speed_A_per_tau = 0.25;
+  ind.spring_kcal_per_mol_A2 = 0.5;
+  ind.tip_zeta = 5000.0;
+  ind.retraction = RetractionTrigger::kStep;
+  ind.retract_step = 350;
+  ind.move_surface = move_surface;
+  ind.surface.enabled = true;
+  ind.surface.discrete = discrete;
+  ind.surface.normal = {0, 0, 1};
+  if (discrete) {
+    ind.surface.point_A = {mean.x, mean.y, lo.z - 6.0};
+    ind.surface.grid_size = 6;
+    ind.surface.spacing_A = 8.0;
+    ind.surface.wall = {1.0, -2.0, 5.0, 0.2, 0.0};
+  } else {
+    ind.surface.point_A = {mean.x, mean.y, lo.z - 8.0};
+    ind.surface.wall = {1.0, -2.0, 8.0, 0.2, 0.0};
+  }
+  return ind;
+}
+
+TEST_P(CudaFamily, IndentationAgreesWithCpu) {
+  for (int variant = 0; variant < 3; ++variant) {
+    SCOPED_TRACE("variant " + std::to_string(variant));
+    EngineSetup setup = base_setup(topology(), 2, 31415);
+    setup.indentation = make_indentation(system_->system, variant == 1, variant == 2);
+    auto cpu = make_cpu_engine(setup);
+    auto gpu = make_gpu(setup, GetParam());
+    const State start = start_state(system_->system, 2);
+    cpu->set_state(start);
+    gpu->set_state(start);
+    for (std::int64_t chunk : {300, 300}) {
+      cpu->advance(chunk);
+      gpu->advance(chunk);
+      EXPECT_LE(max_abs_difference(cpu->state(), gpu->state()), kTrajectoryTolerance_A) << "step " << cpu->state().step;
+      const auto a = cpu->indentation_status(), b = gpu->indentation_status();
+      ASSERT_EQ(a.size(), b.size());
+      for (std::size_t r = 0; r < a.size(); ++r) {
+        EXPECT_EQ(b[r].turnaround_step, a[r].turnaround_step);
+        EXPECT_NEAR(b[r].tip_A.z, a[r].tip_A.z, 1e-4);
+        EXPECT_NEAR(b[r].base_A.z, a[r].base_A.z, 1e-9);
+        EXPECT_NEAR(b[r].molecule_force.z, a[r].molecule_force.z, 1e-3 * std::abs(a[r].molecule_force.z) + 1e-3);
+        EXPECT_NEAR(b[r].spring_force.z, a[r].spring_force.z, 1e-3);
+      }
+      const auto ea = cpu->energies(), eb = gpu->energies();
+      for (std::size_t r = 0; r < ea.size(); ++r)
+        EXPECT_NEAR(eb[r].protocol, ea[r].protocol, 1e-3 * std::abs(ea[r].protocol) + 1e-3);
+    }
+    EXPECT_EQ(cpu->indentation_status()[0].turnaround_step, 350);
+    // Protocol state round trip (checkpoints).
+    const auto saved = gpu->protocol_state();
+    const auto cpu_saved = cpu->protocol_state();
+    ASSERT_EQ(saved.size(), cpu_saved.size());
+    for (std::size_t k = 0; k < saved.size(); ++k) EXPECT_NEAR(saved[k], cpu_saved[k], 1e-4);
+    auto other = make_gpu(setup, GetParam());
+    other->set_state(gpu->state());
+    other->restore_protocol_state(saved);
+    EXPECT_EQ(other->protocol_state(), saved);
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Families, CudaFamily,
+                         ::testing::Values(CudaKernelFamily::kBlock, CudaKernelFamily::kPerBead), family_param_name);
+
+// ---------------------------------------------------------------------------------------
+
+TEST(CudaEngine, BlockFamilyIsIndependentOfReplicaCountAndGrouping) {
+  ERMAK_REQUIRE_GPU();
+  const auto s = load_test_system("ww");
+  if (!s) GTEST_SKIP() << "WW test data not found";
+  // Rows are canonical: replica 0 of a 20-replica run (7 replicas per block) has the
+  // bits of a 1-replica run.
+  auto run = [&](std::int32_t replicas) {
+    auto gpu = make_gpu(base_setup(s->system.topology, replicas, 9), CudaKernelFamily::kBlock);
+    State start(s->system.topology.bead_count(), replicas);
+    for (std::int32_t r = 0; r < replicas; ++r)
+      for (std::int32_t i = 0; i < start.bead_count; ++i)
+        start.set_position(r, i, vec_cast<float>(s->system.initial_positions_A[i]));
+    gpu->set_state(start);
+    gpu->advance(800);
+    return gpu->state();
+  };
+  const State one = run(1), many = run(20);
+  const std::size_t n = std::size_t(one.bead_count);
+  EXPECT_EQ(std::memcmp(one.x.data(), many.x.data(), n * sizeof(float)), 0);
+  EXPECT_EQ(std::memcmp(one.z.data(), many.z.data(), n * sizeof(float)), 0);
+}
+
+TEST(CudaEngine, FamiliesAgreeWithEachOther) {
+  ERMAK_REQUIRE_GPU();
+  const auto s = load_test_system("ubq");
+  if (!s) GTEST_SKIP() << "ubiquitin test data not found";
+  const EngineSetup setup = base_setup(s->system.topology, 2, 11);
+  auto a = make_gpu(setup, CudaKernelFamily::kBlock);
+  auto b = make_gpu(setup, CudaKernelFamily::kPerBead);
+  const State start = start_state(s->system, 2);
+  a->set_state(start);
+  b->set_state(start);
+  a->advance(1000);
+  b->advance(1000);
+  EXPECT_LE(max_abs_difference(a->state(), b->state()), kTrajectoryTolerance_A);
+}
+
+TEST(CudaEngine, AutomaticFamilyChoiceAndOverride) {
+  ERMAK_REQUIRE_GPU();
+  const auto ww = load_test_system("ww");
+  const auto pf8 = load_test_system("pf8");
+  if (!ww || !pf8) GTEST_SKIP() << "test data not found";
+  unsetenv("ERMAK_CUDA_KERNEL");
+  EXPECT_EQ(cuda_kernel_family(*make_cuda_engine(base_setup(ww->system.topology, 1, 1))), "block");
+  EXPECT_EQ(cuda_kernel_family(*make_cuda_engine(base_setup(pf8->system.topology, 1, 1))), "perbead");
+  setenv("ERMAK_CUDA_KERNEL", "perbead", 1);
+  EXPECT_EQ(cuda_kernel_family(*make_cuda_engine(base_setup(ww->system.topology, 1, 1))), "perbead");
+  setenv("ERMAK_CUDA_KERNEL", "nonsense", 1);
+  EXPECT_THROW(make_cuda_engine(base_setup(ww->system.topology, 1, 1)), Error);
+  unsetenv("ERMAK_CUDA_KERNEL");
+  // Through the run driver's factory, as `backend = "cuda"` does.
+  EXPECT_EQ(make_engine("cuda", base_setup(ww->system.topology, 2, 1))->name(), "cuda");
+}
+
+TEST(CudaEngine, ClearErrors) {
+  ERMAK_REQUIRE_GPU();
+  const auto ww = load_test_system("ww");
+  const auto pf8 = load_test_system("pf8");
+  if (!ww || !pf8) GTEST_SKIP() << "test data not found";
+  auto message_of = [](auto&& f) -> std::string {
+    try {
+      f();
+    } catch (const Error& e) {
+      return e.what();
+    }
+    return "(no error)";
+  };
+  EngineSetup bad_device = base_setup(ww->system.topology, 1, 1);
+  bad_device.device = 97;
+  const std::string device_msg = message_of([&] { make_cuda_engine(bad_device, bad_device.device); });
+  EXPECT_NE(device_msg.find("does not exist"), std::string::npos) << device_msg;
+  const std::string block_msg =
+      message_of([&] { make_gpu(base_setup(pf8->system.topology, 1, 1), CudaKernelFamily::kBlock); });
+  EXPECT_NE(block_msg.find("at most"), std::string::npos) << block_msg;
+  // 50 million WW replicas need far more than any GPU has: the message says how much.
+  const std::string memory_msg = message_of([&] { make_cuda_engine(base_setup(ww->system.topology, 50000000, 1)); });
+  EXPECT_NE(memory_msg.find("needs"), std::string::npos) << memory_msg;
+  EXPECT_NE(memory_msg.find("GiB"), std::string::npos) << memory_msg;
+  std::printf("%s\n%s\n%s\n", device_msg.c_str(), block_msg.c_str(), memory_msg.c_str());
+  EngineSetup bad_bead = base_setup(ww->system.topology, 1, 1);
+  bad_bead.fixed_beads = {1000};
+  EXPECT_THROW(make_cuda_engine(bad_bead), Error);
+}
+
+}  // namespace
+}  // namespace ermak::cudatest
+
+namespace ermak::cudatest {
+namespace {
+
+// Kernel variants that the automatic choice uses only for large runs, forced on small ones.
+TEST(CudaEngineVariants, PerBeadMultiRoundAndBlockLaneCountsAgreeWithCpu) {
+  ERMAK_REQUIRE_GPU();
+  const auto s = load_test_system("ww");
+  if (!s) GTEST_SKIP() << "WW test data not found";
+  const EngineSetup setup = base_setup(s->system.topology, 3, 606);
+  const State start = start_state(s->system, 3);
+  auto cpu = make_cpu_engine(setup);
+  cpu->set_state(start);
+  cpu->advance(1000);
+  struct Variant {
+    std::vector<std::pair<const char*, const char*>> environment;
+    CudaKernelFamily family;
+  };
+  const Variant variants[] = {
+      {{{"ERMAK_CUDA_ROUNDS", "multi"}}, CudaKernelFamily::kPerBead},
+      {{{"ERMAK_CUDA_LANES", "8"}}, CudaKernelFamily::kPerBead},
+      {{{"ERMAK_CUDA_BLOCK_LANES", "1"}}, CudaKernelFamily::kBlock},
+      {{{"ERMAK_CUDA_BLOCK_LANES", "2"}}, CudaKernelFamily::kBlock},
+      {{{"ERMAK_CUDA_BLOCK_LANES", "1"}, {"ERMAK_CUDA_BLOCK_ALLPAIRS", "0"}}, CudaKernelFamily::kBlock},
+      {{{"ERMAK_CUDA_BLOCK_LANES", "4"}, {"ERMAK_CUDA_BLOCK_ALLPAIRS", "0"}}, CudaKernelFamily::kBlock},
+      {{{"ERMAK_CUDA_BLOCK_LANES", "8"}, {"ERMAK_CUDA_BLOCK_ALLPAIRS", "0"}}, CudaKernelFamily::kBlock}};
+  for (const Variant& v : variants) {
+    std::string name;
+    for (const auto& [variable, value] : v.environment) {
+      setenv(variable, value, 1);
+      name += std::string(variable) + "=" + value + " ";
+    }
+    SCOPED_TRACE(name);
+    State whole;
+    for (int attempt = 0; attempt < 2; ++attempt) {
+      // Twice: in one launch, and split (the block family's lists are rebuilt at every
+      // launch; its rows are canonical per lane, so the bits must not change).
+      auto engine = make_gpu(setup, v.family);
+      engine->set_state(start);
+      if (attempt == 0) engine->advance(1000);
+      else { engine->advance(333); engine->advance(1); engine->advance(666); }
+      if (attempt == 0) whole = engine->state();
+      else if (v.family == CudaKernelFamily::kBlock) EXPECT_TRUE(bit_identical(whole, engine->state()));
+    }
+    for (const auto& [variable, value] : v.environment) unsetenv(variable);
+    EXPECT_LE(max_abs_difference(cpu->state(), whole), kTrajectoryTolerance_A);
+  }
+}
+
+// A replica too large for one thread per bead and for rows on chip: five copies of the
+// two-chain Fab (2080 beads, 4 beads per thread, rows in global memory).
+TEST(CudaEngineVariants, LargeBlockReplicaAgreesWithCpu) {
+  ERMAK_REQUIRE_GPU();
+  const auto fab = load_test_system("fab");
+  if (!fab) GTEST_SKIP() << "1A0Q not found";
+  const Topology& one = fab->system.topology;
+  const std::int32_t n1 = one.bead_count();
+  Topology big;
+  big.name = "5 × 1A0Q";
+  std::vector<Vec3d> positions;
+  for (int copy = 0; copy < 5; ++copy) {
+    const std::int32_t o = copy * n1;
+    for (const auto& b : one.beads) big.beads.push_back(b);
+    for (auto b : one.bonds) { b.i += o; b.j += o; big.bonds.push_back(b); }
+    for (auto c : one.native_contacts) { c.i += o; c.j += o; big.native_contacts.push_back(c); }
+    for (const auto& p : fab->system.initial_positions_A) positions.push_back(p + Vec3d{60.0 * copy, 0.0, 0.0});
+  }
+  big.native_positions_A = positions;
+  const EngineSetup setup = base_setup(big, 2, 8080);
+  State start(big.bead_count(), 2);
+  for (std::int32_t r = 0; r < 2; ++r)
+    for (std::int32_t i = 0; i < big.bead_count(); ++i)
+      start.set_position(r, i, vec_cast<float>(positions[i] + Vec3d{0.01 * r, 0.0, -0.01 * r}));
+  auto cpu = make_cpu_engine(setup);
+  auto gpu = make_gpu(setup, CudaKernelFamily::kBlock);
+  cpu->set_state(start);
+  gpu->set_state(start);
+  const auto ec = cpu->energies(), eg = gpu->energies();
+  for (std::int32_t r = 0; r < 2; ++r) EXPECT_NEAR(eg[r].total(), ec[r].total(), 1e-5 * std::abs(ec[r].total()) + 1e-3);
+  cpu->advance(500);
+  gpu->advance(500);
+  EXPECT_LE(max_abs_difference(cpu->state(), gpu->state()), kTrajectoryTolerance_A);
+  EXPECT_GT(gpu->stats().neighbor_pairs, 0);
+}
+
+}  // namespace
+}  // namespace ermak::cudatest

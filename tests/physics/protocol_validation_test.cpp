@@ -1,0 +1,538 @@
+// Analytic validation of the force-spectroscopy protocols (issue 4, docs/protocols.md,
+// docs/validation.md#protocols). Each test goes the way a run goes: a TOML configuration
+// in physical units (pN, pN/nm, µm/s) → config/toml_config → protocol/protocol_setup
+// (resolution at the start positions) → the CPU engine → the rows of the per-replica
+// tables (ProtocolSetup::*_row, what `ermak run` writes), and compares with exact results.
+//
+// Statistics as in integrator_statistics_test.cpp: fixed seeds, tolerances of 5 standard
+// errors computed from the sample sizes; where the Euler–Maruyama integrator differs from
+// the continuous theory by O(h), the test checks the exact discrete result at 5σ and the
+// continuous formula at 5σ plus a proven bound on the difference. For a bead on a spring
+// κ with friction ζ, a = 1 − ε, ε = hκ/ζ, the discrete stationary variance is
+// v = (k_B T/κ)/(1 − ε/2), and 0 ≤ e^{−mε} − a^m ≤ ε/(2e(1 − ε)) for every m ≥ 0.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <memory>
+#include <numbers>
+#include <optional>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "ermak/backend/engine.h"
+#include "ermak/config/toml_config.h"
+#include "ermak/core/units.h"
+#include "ermak/protocol/protocol_setup.h"
+
+namespace {
+
+using namespace ermak;
+
+constexpr double kFiveSigma = 5.0;
+const double kE = std::exp(1.0);
+
+double decay_bias_bound(double eps) { return eps / (2.0 * kE * (1.0 - eps)); }
+
+// A configured run held in place (ProtocolSetup keeps a reference to the spec).
+struct ProtocolRun {
+  RunSpec spec;
+  Topology topology;
+  std::optional<ProtocolSetup> protocol;
+  std::unique_ptr<Engine> engine;
+  EngineSetup setup;
+
+  ProtocolRun(const std::string& toml, Topology t, const State& start) : spec(parse_run_spec(toml, "/virtual/run.toml")), topology(std::move(t)) {
+    protocol.emplace(spec, topology, start);
+    setup.topology = &topology;
+    setup.sop = spec.sop;
+    setup.langevin = spec.langevin;
+    setup.temperature = spec.temperature;
+    setup.seed = spec.seed;
+    setup.replicas = spec.replicas;
+    setup.fixed_beads = spec.fixed_beads;
+    setup.neighbor_skin_A = spec.neighbor.skin_A;
+    setup.threads = spec.threads;
+    protocol->fill(setup);
+    engine = make_cpu_engine(setup);
+    engine->set_state(start);
+  }
+  ProtocolRun(const ProtocolRun&) = delete;
+  ProtocolRun& operator=(const ProtocolRun&) = delete;
+};
+
+Topology beads(int n) {
+  Topology t;
+  t.name = "test beads";
+  t.beads.resize(n);
+  return t;
+}
+
+State replicated(std::int32_t replicas, const std::vector<Vec3f>& positions) {
+  State s(std::int32_t(positions.size()), replicas);
+  for (std::int32_t r = 0; r < replicas; ++r)
+    for (std::size_t i = 0; i < positions.size(); ++i) s.set_position(r, std::int32_t(i), positions[i]);
+  return s;
+}
+
+// [run] and [input] shared by the tests; h = 0.08 τ_H, k_B T = 0.6, ζ = 50 by default.
+std::string run_table(int replicas, std::uint64_t seed, const std::string& timestep_tau = "0.08") {
+  return "[input]\nstructure = \"unused.pdb\"\n[run]\nreplicas = " + std::to_string(replicas) +
+         "\nseed = " + std::to_string(seed) + "\ntemperature_kcal_per_mol = 0.6\ntimestep_tau = " + timestep_tau +
+         "\nthreads = 2\n";
+}
+
+// ---------------------------------------------------------------------------------------
+// Resolution per replica: replicas that start from different structures pull along their
+// own end-to-end vectors, with springs anchored at their own start positions; replicas
+// with identical starts share one set of springs.
+
+TEST(ProtocolSetupResolution, EndToEndDirectionAndAnchorsArePerReplica) {
+  const std::string config = run_table(3, 5) +
+                             "[fixed]\nbeads = [0]\n"
+                             "[pulling]\npulled_beads = [2, 1]\nspeed_um_per_s = 1000\nspring_pN_per_nm = 50\n";
+  State start(3, 3);
+  const Vec3f second[3] = {{10, 0, 0}, {0, 20, 0}, {0, 0, -30}};
+  for (int r = 0; r < 3; ++r) {
+    start.set_position(r, 0, {0, 0, 0});
+    start.set_position(r, 1, {1.0f + r, 2, 3});
+    start.set_position(r, 2, second[r]);
+  }
+  ProtocolRun run(config, beads(3), start);
+  // Default ends: the first fixed bead (0) and the first pulled bead (2).
+  EXPECT_EQ(run.protocol->end_first(), 0);
+  EXPECT_EQ(run.protocol->end_second(), 2);
+  const Vec3d expected[3] = {{1, 0, 0}, {0, 1, 0}, {0, 0, -1}};
+  const double v = run.spec.pulling.speed_A_per_tau;
+  ASSERT_EQ(run.setup.tethers.size(), 6u) << "two pulled beads × three different replicas";
+  for (int r = 0; r < 3; ++r) {
+    const Vec3d d = run.protocol->direction(r);
+    EXPECT_NEAR(norm(d - expected[r]), 0.0, 1e-12) << "replica " << r;
+    for (int j = 0; j < 2; ++j) {
+      const HarmonicTether& t = run.setup.tethers[2 * r + j];
+      EXPECT_EQ(t.replica, r);
+      EXPECT_EQ(t.bead, j == 0 ? 2 : 1);
+      EXPECT_EQ(norm(t.anchor_start_A - vec_cast<double>(start.position(r, t.bead))), 0.0);
+      EXPECT_NEAR(norm(t.anchor_velocity_A_per_tau - v * expected[r]), 0.0, 1e-15);
+    }
+  }
+  run.engine->advance(50);
+  const State& s = run.engine->state();
+  const std::vector<Vec3d> forces = run.engine->tether_forces();
+  ASSERT_EQ(forces.size(), 6u);
+  for (int r = 0; r < 3; ++r) {
+    const std::vector<double> row = run.protocol->pulling_row(r, s, forces);
+    const Vec3d total = forces[2 * r] + forces[2 * r + 1];
+    EXPECT_NEAR(row[4], total.x * units::pN_per_kcal_per_mol_A, 1e-9);
+    EXPECT_NEAR(row[5], total.y * units::pN_per_kcal_per_mol_A, 1e-9);
+    EXPECT_NEAR(row[6], total.z * units::pN_per_kcal_per_mol_A, 1e-9);
+    EXPECT_NEAR(row[8], dot(total, expected[r]) * units::pN_per_kcal_per_mol_A, 1e-9);
+    const Vec3d e = vec_cast<double>(s.position(r, 2)) - vec_cast<double>(s.position(r, 0));
+    EXPECT_NEAR(row[2], norm(e) / 10, 1e-12);
+    EXPECT_NEAR(row[3], dot(e, expected[r]) / 10, 1e-12);
+  }
+  // Identical starts: one shared set.
+  ProtocolRun same(config, beads(3), replicated(3, {{0, 0, 0}, {1, 2, 3}, {10, 0, 0}}));
+  EXPECT_EQ(same.setup.tethers.size(), 2u);
+  for (const auto& t : same.setup.tethers) EXPECT_EQ(t.replica, -1);
+}
+
+// ---------------------------------------------------------------------------------------
+// (a) One bead on the cantilever alone:
+//   ⟨x(t)⟩ = v t − (ζv/κ)(1 − e^{−κt/ζ}),  Var x(t) = (k_B T/κ)(1 − e^{−2κt/ζ}).
+// Discrete: e_n = A_n − ⟨x_n⟩ obeys e_{n+1} = a e_n + v h, e_0 = 0 → e_n = vτ(1 − aⁿ);
+// Var x_n = v_d (1 − a^{2n}) per component.
+
+TEST(ProtocolValidation, CantileverPullsAFreeBead) {
+  // Bead 1 (pulled, at the origin) and bead 0 (fixed, 40 Å away along −x; beyond the
+  // 20 Å pair cutoff, no interaction): the default ends (fixed bead, pulled bead) make
+  // the end-to-end direction +x, and extension − extension₀ is the bead's x.
+  // κ = 5000 pN/nm = 7.1966 kcal/mol/Å² → ε = 0.0115, τ = ζ/κ = 6.95 τ_H = 87 steps;
+  // v = 2·10⁵ µm/s = 0.496 Å/τ_H (lag vτ = 3.4 Å). R = 10000 replicas, 400 steps (checked every 2).
+  // Standard errors: mean sqrt(Var_n/R) (≤ 0.0029 Å), variance Var_n·sqrt(2/(R−1))
+  // (1.4 %). Float positions (|x| ≤ 16 Å, ulp ≤ 2e-6 Å) add at most 400 half-ulps of
+  // rounding bias: 4e-4 Å.
+  constexpr int kReplicas = 10000, kSteps = 400;
+  ProtocolRun run(run_table(kReplicas, 4711) +
+              "[fixed]\nbeads = [0]\n"
+              "[pulling]\npulled_beads = [1]\nspeed_um_per_s = 200000\nspring_pN_per_nm = 5000\noutput_every = 1\n",
+          beads(2), replicated(kReplicas, {{-40.0f, 0.0f, 0.0f}, {0.0f, 0.0f, 0.0f}}));
+  const double kappa = run.spec.pulling.spring_kcal_per_mol_A2, v = run.spec.pulling.speed_A_per_tau;
+  const double h = 0.08, zeta = 50.0, kT = 0.6;
+  ASSERT_NEAR(kappa, 5000.0 / units::pN_per_nm_per_kcal_per_mol_A2, 1e-12);
+  ASSERT_NEAR(v, 0.496, 1e-12);
+  ASSERT_EQ(run.setup.tethers.size(), 1u) << "identical starts share one tether";
+  EXPECT_EQ(run.protocol->direction(0).x, 1.0);
+  const double eps = h * kappa / zeta, a = 1 - eps, tau = zeta / kappa, c = kT / kappa;
+  const double vd = c / (1 - eps / 2);
+  const auto& columns = ProtocolSetup::pulling_columns();
+  const auto col = [&](const char* name) {
+    return std::size_t(std::find(columns.begin(), columns.end(), name) - columns.begin()) - 1;  // no step column
+  };
+  double worst_mean = 0, worst_var = 0;
+  for (int n = 0; n <= kSteps; n += 2) {
+    if (n > 0) run.engine->advance(2);
+    const State& s = run.engine->state();
+    const std::vector<Vec3d> forces = run.engine->tether_forces();
+    double sum[3] = {}, sum2[3] = {}, ext = 0, force_along = 0;
+    double base = 0;
+    for (std::int32_t r = 0; r < kReplicas; ++r) {
+      const std::vector<double> row = run.protocol->pulling_row(r, s, forces);
+      base = row[col("base[nm]")];
+      ext += row[col("extension[nm]")] * 10 - 40;  // Å, relative to the start
+      force_along += row[col("force_along[pN]")] / units::pN_per_kcal_per_mol_A;
+      const Vec3f p = s.position(r, 1);
+      const double d[3] = {p.x, p.y, p.z};
+      for (int k = 0; k < 3; ++k) {
+        sum[k] += d[k];
+        sum2[k] += d[k] * d[k];
+      }
+    }
+    const double t = n * h;
+    SCOPED_TRACE("step " + std::to_string(n));
+    ASSERT_NEAR(base, v * t / 10, 1e-12 * (1 + n)) << "base = v·t from the step count";
+    const double var_n = vd * (1 - std::pow(a, 2 * n));
+    const double se = std::sqrt(var_n / kReplicas);
+    const double mean_x = sum[0] / kReplicas;
+    const double discrete = v * t - v * tau * (1 - std::pow(a, n));
+    const double continuous = v * t - (zeta * v / kappa) * (1 - std::exp(-kappa * t / zeta));
+    EXPECT_NEAR(mean_x, discrete, kFiveSigma * se + 4e-4);
+    EXPECT_NEAR(mean_x, continuous, kFiveSigma * se + 4e-4 + v * tau * decay_bias_bound(eps));
+    EXPECT_NEAR(ext / kReplicas, mean_x, 1e-4) << "the extension column is the bead's x";
+    // Mean spring force along the direction: κ e_n → ζv (Stokes drag) for t ≫ τ.
+    EXPECT_NEAR(force_along / kReplicas, kappa * v * tau * (1 - std::pow(a, n)), kappa * (kFiveSigma * se + 4e-4));
+    if (se > 0) worst_mean = std::max(worst_mean, std::abs(mean_x - discrete) / se);
+    if (n >= 10) {
+      // Exact variance, every component (the spring is isotropic; y, z have mean 0).
+      const double var_se = var_n * std::sqrt(2.0 / (kReplicas - 1));
+      const double continuous_var = c * (1 - std::exp(-2 * kappa * t / zeta));
+      const double continuous_bound = c * ((eps / 2) / (1 - eps / 2) + decay_bias_bound(eps));
+      for (int k = 0; k < 3; ++k) {
+        const double m = sum[k] / kReplicas;
+        const double var = (sum2[k] - kReplicas * m * m) / (kReplicas - 1);
+        EXPECT_NEAR(var, var_n, kFiveSigma * var_se) << "component " << k;
+        EXPECT_NEAR(var, continuous_var, kFiveSigma * var_se + continuous_bound) << "component " << k;
+        worst_var = std::max(worst_var, std::abs(var - var_n) / var_se);
+      }
+    }
+  }
+  // After 400 steps (4.6 τ) the drag force is ζv within 1 %: the mean pulling force
+  // of a free bead is its Stokes drag.
+  RecordProperty("worst_mean_deviation_sigma", std::to_string(worst_mean));
+  RecordProperty("worst_variance_deviation_sigma", std::to_string(worst_var));
+}
+
+// ---------------------------------------------------------------------------------------
+// (b) A Brownian particle in a harmonic well K under a force ramp f = r_f t (SOP-GPU
+// paper's test): ⟨X(t)⟩ = X0 e^{−t/τ} + (r_f τ/ζ)(t − τ(1 − e^{−t/τ})), τ = ζ/K.
+// The well is a static plane tether along x ([plane_pulling], speed 0; X0 = 0 because
+// the spring starts relaxed), the ramp a force clamp schedule [[0, 0], [N, F_N]].
+// Discrete: m_{n+1} = a m_n + (h/ζ) f_n with f_n = r_f n h gives
+//   m_n = (r_f/K)(t_n − τ) + (r_f τ/K) aⁿ,
+// the continuous formula with aⁿ for e^{−t/τ}; |difference| ≤ (r_f τ/K)·ε/(2e(1 − ε)).
+
+TEST(ProtocolValidation, HarmonicWellUnderAForceRamp) {
+  // K = 5000 pN/nm (ε = 0.0115, τ = 87 steps), F from 0 to 2000 pN over 500 steps
+  // (r_f = 0.72 kcal/mol/Å per τ_H; ⟨X⟩ reaches 3.3 Å), R = 10000, checked every 4 steps.
+  constexpr int kReplicas = 10000, kSteps = 500;
+  ProtocolRun run(run_table(kReplicas, 1999) +
+              "[force_clamp]\npulled_beads = [0]\ndirection = [1, 0, 0]\nschedule = [[0, 0.0], [500, 2000.0]]\n"
+              "[plane_pulling]\n[[plane_pulling.plane]]\nbeads = [0]\nnormal = [1, 0, 0]\nspeed_um_per_s = 0\n"
+              "spring_pN_per_nm = 5000\n",
+          beads(1), replicated(kReplicas, {{0.0f, 0.0f, 0.0f}}));
+  const double K = run.spec.plane_pulling.planes[0].spring_kcal_per_mol_A2;
+  const double h = 0.08, zeta = 50.0, kT = 0.6;
+  const double eps = h * K / zeta, a = 1 - eps, tau = zeta / K;
+  const double F_N = units::pN_to_internal_force(2000.0), r_f = F_N / (kSteps * h);
+  const double vd = (kT / K) / (1 - eps / 2);
+  double m = 0.0;  // exact discrete mean by recursion with the engine's schedule values
+  for (int n = 0; n <= kSteps; n += 4) {
+    if (n > 0) {
+      for (int j = n - 4; j < n; ++j) m = a * m + (h / zeta) * run.setup.force_schedule.at_step(j);
+      run.engine->advance(4);
+    }
+    const State& s = run.engine->state();
+    const std::vector<double> plane = run.engine->plane_forces();
+    const std::vector<Vec3d> none;
+    double mean = 0, plane_force = 0;
+    for (std::int32_t r = 0; r < kReplicas; ++r) {
+      mean += s.position(r, 0).x;
+      plane_force += run.protocol->plane_row(r, n, plane)[2] / units::pN_per_kcal_per_mol_A;
+    }
+    mean /= kReplicas;
+    plane_force /= kReplicas;
+    const double t = n * h;
+    const double se = std::sqrt(vd * (1 - std::pow(a, 2 * n)) / kReplicas);
+    const double closed = (r_f / K) * (t - tau) + (r_f * tau / K) * std::pow(a, n);
+    const double continuous = (r_f * tau / zeta) * (t - tau * (1 - std::exp(-t / tau)));
+    SCOPED_TRACE("step " + std::to_string(n));
+    ASSERT_NEAR(m, closed, 1e-9) << "recursion and closed form";
+    EXPECT_NEAR(mean, m, kFiveSigma * se + 1e-5);
+    EXPECT_NEAR(mean, continuous, kFiveSigma * se + 1e-5 + (r_f * tau / K) * decay_bias_bound(eps));
+    // The well's spring force on the bead (plane.tsv) is −K⟨X⟩, and the clamp's row is
+    // the applied force F(step) exactly.
+    EXPECT_NEAR(plane_force, -K * m, K * (kFiveSigma * se + 1e-5));
+    const std::vector<double> row = run.protocol->pulling_row(0, s, none);
+    EXPECT_NEAR(row[8] / units::pN_per_kcal_per_mol_A, run.setup.force_schedule.at_step(n), 1e-12);
+    EXPECT_NEAR(run.setup.force_schedule.at_step(n), r_f * t, 1e-12 * (1 + n));
+  }
+}
+
+// ---------------------------------------------------------------------------------------
+// (c) Force clamp on a FENE bond: two beads, bead 0 fixed at the origin, F on bead 1
+// along x. In equilibrium p(r⃗) ∝ exp(−β[U_FENE(|r⃗|) − F x]); integrating the angles,
+//   p(r) ∝ r² e^{−βU(r)} sinh(a)/a,  a = βFr,
+//   ⟨r⟩ = ∫ r p(r) dr / ∫ p(r) dr,  ⟨x⟩ = ∫ r L(a) p(r) dr / ∫ p(r) dr,  L = coth − 1/a,
+// computed here by quadrature (trapezoid, 2·10⁵ points on (r0 − R0, r0 + R0)). The
+// zero-temperature answer r0 + Δ, k Δ/(1 − (Δ/R0)²) = F, is printed and must differ
+// measurably at low force (the thermal shift the test resolves).
+//
+// The replicas start from that distribution (r from its inverse CDF, cos θ from
+// e^{a cos θ}, φ uniform), so the run is stationary from the start up to O(h): at
+// h = 0.02 τ_H the Euler–Maruyama bias of ⟨r⟩ is O(h·k_eff/ζ ·σ_r²/R0) ≲ 2·10⁻⁴ Å, below
+// the statistical tolerance. Samples: R = 2000 replicas, 200 steps to settle the O(h)
+// change, then 100 samples every 25 steps; the standard error is the spread of the
+// per-replica means over √R (replicas are independent, so no correlation time is
+// assumed).
+
+struct FeneAverages {
+  double mean_r, mean_x;
+  std::vector<double> grid, cdf;  // for sampling r
+};
+
+FeneAverages fene_boltzmann(double F, double kT, double k, double R0, double r0) {
+  constexpr int kPoints = 200000;
+  const double lo = r0 - R0, hi = r0 + R0;
+  FeneAverages out;
+  std::vector<double> logw(kPoints + 1);
+  double max_logw = -1e300;
+  for (int i = 0; i <= kPoints; ++i) {
+    const double r = lo + (hi - lo) * (i + 0.5) / (kPoints + 1);
+    const double x = (r - r0) / R0;
+    const double U = -0.5 * k * R0 * R0 * std::log1p(-x * x);
+    const double arg = F * r / kT;
+    // log(sinh(a)/a), stable for large a.
+    const double log_sinh_over_a = arg < 1e-6 ? 0.0 : arg + std::log1p(-std::exp(-2 * arg)) - std::log(2 * arg);
+    logw[i] = 2 * std::log(r) - U / kT + log_sinh_over_a;
+    max_logw = std::max(max_logw, logw[i]);
+    out.grid.push_back(r);
+  }
+  double z = 0, sr = 0, sx = 0;
+  out.cdf.resize(kPoints + 1);
+  for (int i = 0; i <= kPoints; ++i) {
+    const double r = out.grid[i];
+    const double w = std::exp(logw[i] - max_logw);
+    const double arg = F * r / kT;
+    const double L = arg < 1e-4 ? arg / 3 : 1 / std::tanh(arg) - 1 / arg;
+    z += w;
+    sr += w * r;
+    sx += w * r * L;
+    out.cdf[i] = z;
+  }
+  for (double& c : out.cdf) c /= z;
+  out.mean_r = sr / z;
+  out.mean_x = sx / z;
+  return out;
+}
+
+TEST(ProtocolValidation, ForceClampOnAFeneBondGivesTheBoltzmannExtension) {
+  constexpr int kReplicas = 2000, kSettle = 200, kSamples = 100, kStride = 25;
+  const double kT = 0.6, k = 20.0, R0 = 2.0, r0 = 3.8;
+  for (const double force_pN : {100.0, 500.0, 2000.0}) {
+    SCOPED_TRACE("F = " + std::to_string(force_pN) + " pN");
+    const double F = units::pN_to_internal_force(force_pN);
+    const FeneAverages boltzmann = fene_boltzmann(F, kT, k, R0, r0);
+    // Start positions from the equilibrium distribution.
+    std::mt19937_64 gen{std::uint64_t(force_pN)};
+    std::uniform_real_distribution<double> uniform(0.0, 1.0);
+    State start(2, kReplicas);
+    for (std::int32_t rep = 0; rep < kReplicas; ++rep) {
+      const double u = uniform(gen);
+      const auto it = std::lower_bound(boltzmann.cdf.begin(), boltzmann.cdf.end(), u);
+      const double r = boltzmann.grid[std::min<std::size_t>(it - boltzmann.cdf.begin(), boltzmann.grid.size() - 1)];
+      const double arg = F * r / kT, w = uniform(gen);
+      const double cos_theta = std::clamp(1 + std::log(w + (1 - w) * std::exp(-2 * arg)) / arg, -1.0, 1.0);
+      const double sin_theta = std::sqrt(1 - cos_theta * cos_theta), phi = 2 * std::numbers::pi * uniform(gen);
+      start.set_position(rep, 0, {0, 0, 0});
+      start.set_position(rep, 1, vec_cast<float>(Vec3d{r * cos_theta, r * sin_theta * std::cos(phi),
+                                                       r * sin_theta * std::sin(phi)}));
+    }
+    Topology bond = beads(2);
+    bond.bonds.push_back({0, 1, float(r0)});
+    ProtocolRun run(run_table(kReplicas, 77, "0.02") +
+                "[fixed]\nbeads = [0]\n[force_clamp]\npulled_beads = [1]\ndirection = [1, 0, 0]\nforce_pN = " +
+                std::to_string(force_pN) + "\n",
+            bond, start);
+    ASSERT_EQ(run.spec.langevin.timestep_tau, 0.02);
+    run.engine->advance(kSettle);
+    std::vector<double> sum_r(kReplicas, 0.0), sum_x(kReplicas, 0.0);
+    for (int sample = 0; sample < kSamples; ++sample) {
+      run.engine->advance(kStride);
+      const State& s = run.engine->state();
+      const std::vector<Vec3d> none;
+      for (std::int32_t rep = 0; rep < kReplicas; ++rep) {
+        const std::vector<double> row = run.protocol->pulling_row(rep, s, none);
+        sum_r[rep] += row[2] * 10;  // end_to_end[nm] → Å
+        sum_x[rep] += row[3] * 10;  // extension[nm] → Å
+      }
+    }
+    auto mean_and_se = [&](const std::vector<double>& sums) {
+      double m = 0, m2 = 0;
+      for (double s : sums) {
+        m += s / kSamples;
+        m2 += (s / kSamples) * (s / kSamples);
+      }
+      m /= kReplicas;
+      const double var = (m2 - kReplicas * m * m) / (kReplicas - 1);
+      return std::pair{m, std::sqrt(var / kReplicas)};
+    };
+    const auto [mean_r, se_r] = mean_and_se(sum_r);
+    const auto [mean_x, se_x] = mean_and_se(sum_x);
+    // Mechanical (T = 0) extension for the record and the sensitivity check.
+    double lo = 0, hi = R0;
+    for (int it = 0; it < 200; ++it) {
+      const double mid = 0.5 * (lo + hi);
+      (k * mid / (1 - (mid / R0) * (mid / R0)) < F ? lo : hi) = mid;
+    }
+    const double mechanical = r0 + lo;
+    RecordProperty("F" + std::to_string(int(force_pN)) + "_mean_r_A", std::to_string(mean_r));
+    RecordProperty("F" + std::to_string(int(force_pN)) + "_boltzmann_r_A", std::to_string(boltzmann.mean_r));
+    RecordProperty("F" + std::to_string(int(force_pN)) + "_mechanical_r_A", std::to_string(mechanical));
+    EXPECT_NEAR(mean_r, boltzmann.mean_r, kFiveSigma * se_r + 2e-4) << "mechanical " << mechanical;
+    EXPECT_NEAR(mean_x, boltzmann.mean_x, kFiveSigma * se_x + 2e-4);
+    // Sensitivity: at 100 pN the bond's orientation fluctuates (⟨cos θ⟩ = L(βFr) ≈ 0.89),
+    // so the extension along the force is far below the T = 0 bond length.
+    if (force_pN == 100.0) EXPECT_GT(std::abs(mean_x - mechanical), 10 * se_x) << "thermal reduction resolved";
+  }
+}
+
+// ---------------------------------------------------------------------------------------
+// (d) Indentation control: the tip pressed on a rigid obstacle — one bead fixed on the
+// surface (the tip does not interact with the substrate itself, as in SOP-GPU). Before
+// contact the spring force is the tip's Stokes drag, κ e_n with e_n = vτ_t(1 − aⁿ),
+// τ_t = ζ_tip/κ; after contact the tip stops against the stiff wall and the force grows
+// with the base travel at slope κ k_w/(κ + k_w), k_w = 7f/ρ the wall stiffness at force f
+// (for ε(σ/ρ)⁶, f = 6εσ⁶/ρ⁷): the cantilever spring's own response, κ, within κ/k_w.
+
+TEST(ProtocolValidation, IndentationOnARigidObstacleGivesTheCantileverSpring) {
+  // Tip R = 20 Å, centre 30 Å above the bead (10 Å gap), repulsive σ = 2 Å, ε = 1;
+  // κ = 34.7 pN/nm (0.05 kcal/mol/Å²), v = 7500 µm/s (1.49e-3 Å per step), ζ_tip = 10
+  // (τ_t = 200 τ_H = 2500 steps, drag 12.9 pN); 50 000 steps (74 Å of base travel, up to
+  // ≈ 230 pN). R = 200 replicas (the tip's noise is independent in each).
+  constexpr int kReplicas = 200, kSteps = 50000, kEvery = 250;
+  ProtocolRun run(run_table(kReplicas, 31) +
+              "[fixed]\nbeads = [0]\n"
+              "[indentation]\ntip_radius_A = 20\ntip_position_A = [0, 0, 30]\ndirection = [0, 0, -1]\n"
+              "spring_kcal_per_mol_A2 = 0.05\nspeed_um_per_s = 7500\ntip_friction = 10\ntip_interaction = \"repulsive\"\n"
+              "tip_sigma_A = 2.0\ntip_epsilon_kcal_per_mol = 1.0\n"
+              "[indentation.surface]\npoint_A = [0, 0, -10]\nnormal = [0, 0, 1]\n",
+          beads(1), replicated(kReplicas, {{0.0f, 0.0f, 0.0f}}));
+  const double kappa = 0.05, zeta_t = 10.0, h = 0.08, kT = 0.6;
+  const double v = run.spec.indentation.speed_A_per_tau;
+  const double eps = h * kappa / zeta_t, a = 1 - eps, tau_t = zeta_t / kappa;
+  const double vd = (kT / kappa) / (1 - eps / 2);
+  std::vector<double> base, force;
+  for (int n = 0; n <= kSteps; n += kEvery) {
+    if (n > 0) run.engine->advance(kEvery);
+    const auto status = run.engine->indentation_status();
+    double f = 0, b = 0;
+    for (std::int32_t r = 0; r < kReplicas; ++r) {
+      const std::vector<double> row = run.protocol->indentation_row(r, n, status[r]);
+      b = row[1] * 10;                                  // base[nm] → Å
+      f += row[6] / units::pN_per_kcal_per_mol_A;       // spring_force[pN] → kcal/mol/Å
+    }
+    base.push_back(b);
+    force.push_back(f / kReplicas);
+    ASSERT_NEAR(b, v * n * h, 1e-9);
+    if (n == 4000) {
+      // Free travel (the tip is ≥ 6 Å from the bead: wall force < 1e-3 kcal/mol/Å).
+      const double se = kappa * std::sqrt(vd * (1 - std::pow(a, 2 * n)) / kReplicas);
+      EXPECT_NEAR(force.back(), kappa * v * tau_t * (1 - std::pow(a, n)), kFiveSigma * se + 1e-3);
+      EXPECT_NEAR(force.back(), zeta_t * v * (1 - std::exp(-n * h / tau_t)),
+                  kFiveSigma * se + 1e-3 + kappa * v * tau_t * decay_bias_bound(eps));
+    }
+  }
+  // Contact regime 100 … 200 pN: least-squares slope of ⟨F⟩ against the base travel.
+  const double f_lo = units::pN_to_internal_force(100.0), f_hi = units::pN_to_internal_force(200.0);
+  double sb = 0, sf = 0, sbb = 0, sbf = 0, count = 0;
+  for (std::size_t k = 0; k < base.size(); ++k)
+    if (force[k] >= f_lo && force[k] <= f_hi) {
+      sb += base[k]; sf += force[k]; sbb += base[k] * base[k]; sbf += base[k] * force[k]; ++count;
+    }
+  ASSERT_GT(count, 20);
+  const double slope = (sbf - sb * sf / count) / (sbb - sb * sb / count);
+  double residual = 0;
+  const double intercept = (sf - slope * sb) / count;
+  for (std::size_t k = 0; k < base.size(); ++k)
+    if (force[k] >= f_lo && force[k] <= f_hi) residual += std::pow(force[k] - intercept - slope * base[k], 2);
+  const double slope_se = std::sqrt(residual / (count - 2) / (sbb - sb * sb / count));
+  // Wall stiffness at the low end of the range bounds the series softening.
+  const double sigma6 = std::pow(2.0, 6), rho_lo = std::pow(6 * sigma6 / f_lo, 1.0 / 7), k_w = 7 * f_lo / rho_lo;
+  RecordProperty("slope_over_kappa", std::to_string(slope / kappa));
+  EXPECT_LE(slope, kappa + kFiveSigma * slope_se);
+  EXPECT_GE(slope, kappa * k_w / (kappa + k_w) - kFiveSigma * slope_se);
+  // The molecule (here: the one bead) pushes back on the tip with the same force.
+  const auto status = run.engine->indentation_status();
+  double molecule = 0, spring = 0;
+  for (std::int32_t r = 0; r < kReplicas; ++r) {
+    const std::vector<double> row = run.protocol->indentation_row(r, kSteps, status[r]);
+    molecule += row[7];
+    spring += row[6];
+  }
+  EXPECT_GT(molecule / kReplicas, 150.0);
+  EXPECT_NEAR(molecule / kReplicas, spring / kReplicas, 0.05 * spring / kReplicas);
+}
+
+// ---------------------------------------------------------------------------------------
+// (e) Plane pulling: a bead on a spring to a plane moving along its normal n is an
+// Ornstein–Uhlenbeck process along n (as in (a)) and diffuses freely within the plane.
+// Group 0: bead 0, n = (0, 0.6, 0.8), v = 2·10⁵ µm/s, κ = 5000 pN/nm; group 1: bead 1, a
+// static plane with n = (−1, 0, 0). Mean force of group 0 (plane.tsv) = κ e_n =
+// κvτ(1 − aⁿ) → ζv; of group 1 zero; in-plane ⟨Δr²⟩ = 2·2Dt exactly (D = k_B T/ζ).
+
+TEST(ProtocolValidation, PlanePullingGivesTheSpringForce) {
+  constexpr int kReplicas = 5000, kSteps = 300;
+  ProtocolRun run(run_table(kReplicas, 8080) +
+              "[plane_pulling]\n"
+              "[[plane_pulling.plane]]\nbeads = [0]\nnormal = [0, 3, 4]\nspeed_um_per_s = 200000\nspring_pN_per_nm = 5000\n"
+              "[[plane_pulling.plane]]\nbeads = [1]\nnormal = [-1, 0, 0]\nspring_pN_per_nm = 5000\n",
+          beads(2), replicated(kReplicas, {{0.0f, 0.0f, 0.0f}, {60.0f, 0.0f, 0.0f}}));
+  const double kappa = run.spec.plane_pulling.planes[0].spring_kcal_per_mol_A2;
+  const double v = run.spec.plane_pulling.planes[0].speed_A_per_tau;
+  const double h = 0.08, zeta = 50.0, kT = 0.6, D = kT / zeta;
+  const double eps = h * kappa / zeta, a = 1 - eps, tau = zeta / kappa;
+  const double vd = (kT / kappa) / (1 - eps / 2);
+  const Vec3d n_hat{0, 0.6, 0.8};
+  for (int n = 0; n <= kSteps; n += 10) {
+    if (n > 0) run.engine->advance(10);
+    const State& s = run.engine->state();
+    const std::vector<double> forces = run.engine->plane_forces();
+    double f0 = 0, f1 = 0, s_along = 0, in_plane = 0;
+    double travel = 0;
+    for (std::int32_t r = 0; r < kReplicas; ++r) {
+      const std::vector<double> row = run.protocol->plane_row(r, n, forces);
+      travel = row[1] * 10;
+      f0 += row[2] / units::pN_per_kcal_per_mol_A;
+      f1 += row[3] / units::pN_per_kcal_per_mol_A;
+      const Vec3d p = vec_cast<double>(s.position(r, 0));
+      const double along = dot(p, n_hat);
+      s_along += along;
+      in_plane += norm2(p) - along * along;
+    }
+    const double t = n * h;
+    SCOPED_TRACE("step " + std::to_string(n));
+    EXPECT_NEAR(travel, v * t, 1e-9) << "plane[nm] is the travel of plane 0";
+    const double se = std::sqrt(vd * (1 - std::pow(a, 2 * n)) / kReplicas);
+    const double lag = v * tau * (1 - std::pow(a, n));
+    EXPECT_NEAR(s_along / kReplicas, v * t - lag, kFiveSigma * se + 1e-5);
+    EXPECT_NEAR(f0 / kReplicas, kappa * lag, kappa * (kFiveSigma * se + 1e-5));
+    EXPECT_NEAR(f0 / kReplicas, zeta * v * (1 - std::exp(-t / tau)),
+                kappa * (kFiveSigma * se + 1e-5 + v * tau * decay_bias_bound(eps)));
+    EXPECT_NEAR(f1 / kReplicas, 0.0, kappa * kFiveSigma * std::sqrt(vd / kReplicas) + 1e-9);
+    // In-plane: two free components, mean 4Dt, per-replica variance 2(2Dt)².
+    if (n > 0) EXPECT_NEAR(in_plane / kReplicas, 4 * D * t, kFiveSigma * 2 * D * t * std::sqrt(2.0 / kReplicas));
+  }
+}
+
+}  // namespace

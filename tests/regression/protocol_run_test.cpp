@@ -1,0 +1,381 @@
+// End-to-end tests of the force-spectroscopy protocols through `ermak run` (issue 4,
+// docs/protocols.md): the per-replica tables and their columns, bit-for-bit resume with
+// pulling and with indentation (tip state and retraction across the checkpoint), the
+// examples in examples/ as they ship, clear errors for bad protocol input, and the WW
+// domain unfolding under fast pulling (a force peak and an extended chain).
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "support/test_paths.h"
+
+namespace fs = std::filesystem;
+using ermak::test::run_command;
+
+namespace {
+
+std::string read_file(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+struct Table {
+  std::vector<std::string> columns;
+  std::vector<std::vector<double>> rows;
+  std::size_t column(const std::string& name) const {
+    const auto it = std::find(columns.begin(), columns.end(), name);
+    if (it == columns.end()) throw std::runtime_error("no column " + name);
+    return std::size_t(it - columns.begin());
+  }
+  std::vector<double> values(const std::string& name) const {
+    const std::size_t c = column(name);
+    std::vector<double> out;
+    for (const auto& r : rows) out.push_back(r.at(c));
+    return out;
+  }
+};
+
+Table read_table(const fs::path& path) {
+  Table t;
+  std::ifstream in(path);
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.empty()) continue;
+    if (line.rfind("# ", 0) == 0) {
+      std::istringstream names(line.substr(2));
+      std::string name;
+      while (std::getline(names, name, '\t')) t.columns.push_back(name);
+      continue;
+    }
+    std::istringstream values(line);
+    std::vector<double> row;
+    double v;
+    while (values >> v) row.push_back(v);
+    t.rows.push_back(row);
+  }
+  return t;
+}
+
+std::string header_of(const fs::path& path) {
+  std::ifstream in(path);
+  std::string line;
+  std::getline(in, line);
+  return line;
+}
+
+std::string run_ermak(const std::string& args, int* status) {
+  std::string output;
+  *status = run_command(ermak::test::ermak_binary().string() + " " + args, &output);
+  return output;
+}
+
+const std::string kPullingHeader =
+    "# step\ttime[ns]\tbase[nm]\tend_to_end[nm]\textension[nm]\tforce_x[pN]\tforce_y[pN]\tforce_z[pN]\tforce[pN]\t"
+    "force_along[pN]";
+const std::string kIndentationHeader =
+    "# step\ttime[ns]\tbase[nm]\ttip[nm]\ttip_x[nm]\ttip_y[nm]\ttip_z[nm]\tspring_force[pN]\tmolecule_force[pN]";
+
+std::string ww_input() {
+  const auto ww = ermak::test::shared_data() / "sopgpu/ww/reference";
+  return "[input]\ntopology = \"" + (ww / "ww.top").string() + "\"\ncoordinates = \"" + (ww / "ww_cg.pdb").string() +
+         "\"\n";
+}
+
+fs::path write(const fs::path& file, const std::string& text) {
+  std::ofstream out(file);
+  out << text;
+  return file;
+}
+
+// WW domain, bead 0 fixed, bead 33 pulled; 3 replicas, checkpoints every 1000 steps.
+std::string ww_pulling_config() {
+  return ww_input() +
+         "[run]\nreplicas = 3\nsteps = 4000\nseed = 99\n"
+         "[minimize]\nsteps = 50\n"
+         "[fixed]\nbeads = [0]\n"
+         "[pulling]\npulled_beads = [33]\nspeed_um_per_s = 1000\nspring_pN_per_nm = 35\noutput_every = 250\n"
+         "[output]\ndirectory = \"out\"\nenergy_every = 500\ntrajectory_every = 1000\ncheckpoint_every = 1000\n";
+}
+
+// 1LMB (λ-repressor dimer, 179 beads) on an attractive plane, a tip 2 Å above it moving
+// fast enough to touch it within the run, and a retraction at step 1500.
+std::string indentation_config() {
+  return "[input]\nstructure = \"" + (ermak::test::shared_data() / "pdb/1LMB.pdb").string() +
+         "\"\n"
+         "[run]\nreplicas = 2\nsteps = 4000\nseed = 7\n"
+         "[fixed]\nbeads = [109, 110, 113, 114]\n"
+         "[indentation]\ntip_radius_nm = 5.0\ntip_position_A = [16.5, -12.6, 78.5]\ndirection = [0, 0, -1]\n"
+         "spring_pN_per_nm = 100\nspeed_um_per_s = 20000\ntip_friction = 5\nretract_at_step = 1500\n"
+         "output_every = 100\n"
+         "[indentation.surface]\npoint_A = [16.5, -12.6, -33.1]\nnormal = [0, 0, 1]\n"
+         "[output]\ndirectory = \"out\"\nenergy_every = 500\ntrajectory_every = 1000\ncheckpoint_every = 1000\n";
+}
+
+void expect_resume_bit_for_bit(const std::string& name, const std::string& config,
+                               const std::vector<std::string>& files, const std::string& junk_file) {
+  const auto whole = ermak::test::fresh_directory(name + "-whole");
+  const auto split = ermak::test::fresh_directory(name + "-split");
+  int status = 0;
+  std::string out = run_ermak("run --quiet " + write(whole / "run.toml", config).string(), &status);
+  ASSERT_EQ(status, 0) << out;
+  out = run_ermak("run --quiet " + write(split / "run.toml", config).string() + " --set run.steps=2000", &status);
+  ASSERT_EQ(status, 0) << out;
+  // A crash after the checkpoint leaves rows the checkpoint does not know; resume cuts them.
+  { std::ofstream junk(split / "out" / junk_file, std::ios::app); junk << "2100\t1\t2\t3\n"; }
+  out = run_ermak("run --quiet --resume " + (split / "run.toml").string(), &status);
+  ASSERT_EQ(status, 0) << out;
+  for (const auto& f : files) EXPECT_EQ(read_file(whole / "out" / f), read_file(split / "out" / f)) << f;
+}
+
+}  // namespace
+
+TEST(ProtocolRun, PullingTableColumnsRowsAndStart) {
+  const auto dir = ermak::test::fresh_directory("proto-pulling");
+  int status = 0;
+  const std::string out = run_ermak("run --quiet " + write(dir / "run.toml", ww_pulling_config()).string(), &status);
+  ASSERT_EQ(status, 0) << out;
+  for (int r = 0; r < 3; ++r) {
+    const fs::path file = dir / "out" / ("replica_00" + std::to_string(r)) / "pulling.tsv";
+    ASSERT_TRUE(fs::exists(file)) << file;
+    EXPECT_EQ(header_of(file), kPullingHeader);
+    const Table t = read_table(file);
+    ASSERT_EQ(t.rows.size(), 17u) << "rows at steps 0, 250, …, 4000";
+    // Step 0: the springs start relaxed; base at 0; the extension is the end-to-end
+    // distance (the direction is the end-to-end vector at the start).
+    EXPECT_EQ(t.rows[0][t.column("base[nm]")], 0.0);
+    EXPECT_EQ(t.rows[0][t.column("force[pN]")], 0.0);
+    EXPECT_NEAR(t.rows[0][t.column("extension[nm]")], t.rows[0][t.column("end_to_end[nm]")], 1e-6);
+    // base = v·t exactly (1000 µm/s = 1 nm/ms; 250 steps of 19.84 ps).
+    const auto base = t.values("base[nm]");
+    for (std::size_t k = 0; k < base.size(); ++k) EXPECT_NEAR(base[k], 1000.0 * 1e3 * (k * 250 * 19.84e-12), 1e-9 * (1 + k));
+    // force = |(force_x, force_y, force_z)|, force_along ≤ force.
+    for (const auto& row : t.rows) {
+      const double fx = row[t.column("force_x[pN]")], fy = row[t.column("force_y[pN]")], fz = row[t.column("force_z[pN]")];
+      EXPECT_NEAR(row[t.column("force[pN]")], std::sqrt(fx * fx + fy * fy + fz * fz), 1e-5 * (1 + row[t.column("force[pN]")]));
+      EXPECT_LE(row[t.column("force_along[pN]")], row[t.column("force[pN]")] * (1 + 1e-7) + 1e-6);
+    }
+  }
+  const std::string energies = header_of(dir / "out/replica_000/energies.tsv");
+  EXPECT_NE(energies.find("\tU_protocol[kcal/mol]\tU_total[kcal/mol]\t"), std::string::npos) << energies;
+  const std::string log = read_file(dir / "out/run.log");
+  EXPECT_NE(log.find("pulling: beads [33] on springs κ = 35 pN/nm, base speed v = 1000 µm/s"), std::string::npos) << log;
+  EXPECT_NE(log.find("[pulling]"), std::string::npos) << "the resolved [pulling] table is in the log";
+}
+
+TEST(ProtocolRun, PullingResumesBitForBit) {
+  expect_resume_bit_for_bit("proto-pull-resume", ww_pulling_config(),
+                            {"replica_000/pulling.tsv", "replica_002/pulling.tsv", "replica_001/energies.tsv",
+                             "replica_002/trajectory.dcd", "replica_000/final.pdb"},
+                            "replica_001/pulling.tsv");
+}
+
+TEST(ProtocolRun, IndentationResumesBitForBitAcrossTheRetraction) {
+  // The base reverses at step 1500, before the checkpoint at 2000 that the resumed run
+  // starts from: the turnaround step travels in the checkpoint with the tip position.
+  expect_resume_bit_for_bit("proto-indent-resume", indentation_config(),
+                            {"replica_000/indentation.tsv", "replica_001/indentation.tsv", "replica_001/energies.tsv",
+                             "replica_001/final.pdb"},
+                            "replica_000/indentation.tsv");
+}
+
+TEST(ProtocolRun, IndentationTableAndRetraction) {
+  const auto dir = ermak::test::fresh_directory("proto-indent");
+  int status = 0;
+  const std::string out = run_ermak("run --quiet " + write(dir / "run.toml", indentation_config()).string(), &status);
+  ASSERT_EQ(status, 0) << out;
+  const fs::path file = dir / "out/replica_000/indentation.tsv";
+  EXPECT_EQ(header_of(file), kIndentationHeader);
+  const Table t = read_table(file);
+  ASSERT_EQ(t.rows.size(), 41u);
+  const double per_step_nm = 20000e-6 * 19.84e-3;  // v·h: 20000 µm/s = 20 nm/ms, h = 19.84 ps
+  const auto step = t.values("step"), base = t.values("base[nm]");
+  for (std::size_t k = 0; k < t.rows.size(); ++k) {
+    const double expected = step[k] <= 1500 ? step[k] * per_step_nm : (3000 - step[k]) * per_step_nm;
+    EXPECT_NEAR(base[k], expected, 1e-9) << "step " << step[k];
+  }
+  // The tip starts 2 Å above the highest bead and travels ~6 Å before the retraction:
+  // it presses on the molecule (positive molecule force) at the deepest point.
+  const auto molecule = t.values("molecule_force[pN]"), spring = t.values("spring_force[pN]");
+  const std::size_t deepest = std::size_t(std::max_element(base.begin(), base.end()) - base.begin());
+  EXPECT_GT(*std::max_element(molecule.begin(), molecule.begin() + deepest + 1), 20.0);
+  // The tip follows the base only along the direction: x, y stay.
+  for (double x : t.values("tip_x[nm]")) EXPECT_NEAR(x, 1.65, 1e-9);
+  for (double y : t.values("tip_y[nm]")) EXPECT_NEAR(y, -1.26, 1e-9);
+  (void)spring;
+}
+
+TEST(ProtocolRun, ForceClampWithPlanePullingWritesBothTables) {
+  const auto dir = ermak::test::fresh_directory("proto-clamp-plane");
+  const std::string config =
+      ww_input() +
+      "[run]\nsteps = 2000\nseed = 3\n"
+      "[fixed]\nbeads = [0]\n"
+      "[force_clamp]\npulled_beads = [33]\nschedule = [[0, 0.0], [2000, 100.0]]\noutput_every = 100\n"
+      "[plane_pulling]\noutput_every = 200\n"
+      "[[plane_pulling.plane]]\nbeads = [10, 11]\nnormal = [0, 0, 1]\nspeed_um_per_s = 500\nspring_pN_per_nm = 50\n"
+      "[[plane_pulling.plane]]\nbeads = [20]\nnormal = [0, 0, -1]\nspring_pN_per_nm = 50\n"
+      "[output]\ndirectory = \"out\"\nenergy_every = 1000\ntrajectory_every = 0\n";
+  int status = 0;
+  const std::string out = run_ermak("run --quiet " + write(dir / "run.toml", config).string(), &status);
+  ASSERT_EQ(status, 0) << out;
+  const Table pulling = read_table(dir / "out/replica_000/pulling.tsv");
+  ASSERT_EQ(pulling.rows.size(), 21u);
+  // The clamp's force follows the schedule exactly: 100 pN · step/2000 along the direction.
+  for (const auto& row : pulling.rows) {
+    const double f = 100.0 * row[0] / 2000.0;
+    EXPECT_NEAR(row[pulling.column("force_along[pN]")], f, 1e-6 * (1 + f));
+    EXPECT_NEAR(row[pulling.column("force[pN]")], f, 1e-6 * (1 + f));
+    EXPECT_EQ(row[pulling.column("base[nm]")], 0.0);
+  }
+  EXPECT_EQ(header_of(dir / "out/replica_000/plane.tsv"),
+            "# step\ttime[ns]\tplane[nm]\tforce_plane0[pN]\tforce_plane1[pN]");
+  const Table plane = read_table(dir / "out/replica_000/plane.tsv");
+  ASSERT_EQ(plane.rows.size(), 11u);
+  EXPECT_EQ(plane.rows[0][3], 0.0) << "springs start relaxed";
+  EXPECT_NEAR(plane.rows.back()[2], 500e-6 * 2000 * 19.84e-3 * 1e3 * 1e-3, 1e-9) << "travel of plane 0";
+}
+
+TEST(ProtocolRun, ExamplesRunAsShipped) {
+  const fs::path examples = ermak::test::source_dir() / "examples";
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"ubiquitin_pulling.toml", "pulling.tsv"},
+      {"ww_pulling.toml", "pulling.tsv"},
+      {"ww_force_clamp.toml", "pulling.tsv"},
+      {"indentation_lambda_repressor.toml", "indentation.tsv"}};
+  for (const auto& [config, table] : cases) {
+    SCOPED_TRACE(config);
+    ASSERT_TRUE(fs::exists(examples / config));
+    const auto dir = ermak::test::fresh_directory("example-" + config);
+    int status = 0;
+    const std::string out = run_ermak("run --quiet " + (examples / config).string() +
+                                          " --set run.steps=2000 --set output.directory=" + (dir / "out").string(),
+                                      &status);
+    ASSERT_EQ(status, 0) << out;
+    const fs::path file = dir / "out/replica_000" / table;
+    ASSERT_TRUE(fs::exists(file));
+    EXPECT_EQ(header_of(file), table == "pulling.tsv" ? kPullingHeader : kIndentationHeader);
+    EXPECT_GE(read_table(file).rows.size(), 2u);
+    EXPECT_TRUE(fs::exists(dir / "out/replica_000/energies.tsv"));
+  }
+}
+
+TEST(ProtocolRun, BadProtocolInputGivesClearErrors) {
+  const auto dir = ermak::test::fresh_directory("proto-bad");
+  const std::string ubq = "[input]\nstructure = \"/usr/share/freesasa/test-data/1ubq.pdb\"\n";
+  struct Case {
+    const char* name;
+    std::string text;
+    std::vector<std::string> expected;  // substrings of the message
+  };
+  const std::string pulling = "[pulling]\nspeed_um_per_s = 100\nspring_pN_per_nm = 35\n";
+  const std::vector<Case> cases = {
+      {"pulled bead out of range", ubq + pulling + "pulled_beads = [76]\n",
+       {"bad.toml:6: pulling.pulled_beads: bead 76 is out of range: the model has 76 beads (0..75)"}},
+      {"ends out of range", ubq + pulling + "pulled_beads = [75]\nends = [0, 80]\n",
+       {"bad.toml:7: pulling.ends: bead 80 is out of range"}},
+      {"zero direction", ubq + pulling + "pulled_beads = [75]\ndirection = [0, 0, 0]\n",
+       {"bad.toml:7: pulling.direction", "zero"}},
+      {"fixed and pulled", ubq + "[fixed]\nbeads = [0, 75]\n" + pulling + "pulled_beads = [75]\n",
+       {"bad.toml:8: pulling.pulled_beads: bead 75 is also in fixed.beads"}},
+      {"clamp out of range", ubq + "[force_clamp]\npulled_beads = [100]\nforce_pN = 10\n",
+       {"bad.toml:4: force_clamp.pulled_beads: bead 100 is out of range"}},
+      {"two protocols", ubq + pulling + "pulled_beads = [75]\n[force_clamp]\npulled_beads = [75]\nforce_pN = 1\n",
+       {"force_clamp", "cannot be combined with [pulling]"}},
+      {"tip inside the molecule",
+       ubq + "[indentation]\ntip_radius_nm = 1.0\ntip_position_A = [30.0, 30.0, 15.0]\ndirection = [0, 0, -1]\n"
+             "spring_pN_per_nm = 50\nspeed_um_per_s = 100\n",
+       {"bad.toml:5: indentation.tip_position_A", "starts inside the molecule"}},
+      {"bead behind the surface",
+       ubq + "[indentation]\ntip_radius_nm = 1.0\ntip_position_A = [30.0, 30.0, 80.0]\ndirection = [0, 0, -1]\n"
+             "spring_pN_per_nm = 50\nspeed_um_per_s = 100\n[indentation.surface]\npoint_A = [0, 0, 10]\nnormal = [0, 0, 1]\n",
+       {"bad.toml:10: indentation.surface.point_A", "behind the surface"}},
+      {"plane bead out of range",
+       ubq + "[plane_pulling]\n[[plane_pulling.plane]]\nbeads = [3, 99]\nnormal = [1, 0, 0]\nspring_pN_per_nm = 10\n",
+       {"bad.toml:5: plane_pulling.plane[0].beads: bead 99 is out of range"}},
+      {"degenerate default ends", ubq + pulling + "pulled_beads = [0]\n",
+       {"pulling.direction", "two different end beads"}},
+  };
+  for (const auto& c : cases) {
+    write(dir / "bad.toml", c.text + "[run]\nsteps = 10\n[output]\ndirectory = \"out-bad\"\n");
+    int status = 0;
+    const std::string out = run_ermak("run --quiet --force " + (dir / "bad.toml").string(), &status);
+    EXPECT_EQ(status, 1) << c.name << ": " << out;
+    EXPECT_NE(out.find("error"), std::string::npos) << c.name << ": " << out;
+    for (const auto& e : c.expected) EXPECT_NE(out.find(e), std::string::npos) << c.name << ": " << out;
+  }
+}
+
+// Pulling far too fast breaks a FENE bond (the overdamped step jumps past the
+// singularity at R0): the run stops with an error that says so, instead of continuing
+// with a torn chain.
+TEST(ProtocolRun, ABrokenBondStopsTheRunWithAClearError) {
+  const auto dir = ermak::test::fresh_directory("proto-broken-bond");
+  const std::string config =
+      ww_input() +
+      "[run]\nsteps = 100000\nseed = 5\n"
+      "[fixed]\nbeads = [0]\n"
+      "[pulling]\npulled_beads = [33]\nspeed_um_per_s = 200000\nspring_pN_per_nm = 70\n"
+      "[output]\ndirectory = \"out\"\nenergy_every = 1000\ntrajectory_every = 0\n";
+  int status = 0;
+  const std::string out = run_ermak("run --quiet " + write(dir / "run.toml", config).string(), &status);
+  EXPECT_EQ(status, 1) << out;
+  EXPECT_NE(out.find("a FENE bond broke between steps"), std::string::npos) << out;
+  EXPECT_NE(out.find("pull more slowly"), std::string::npos) << out;
+}
+
+// Issue 4's "done when": the WW domain pulled fast on the CPU shows a force peak and ends
+// unfolded. 700 000 steps at 1000 µm/s (13.9 nm of base travel, κ = 35 pN/nm), one
+// replica: about 10–20 s on one core.
+TEST(ProtocolRun, WwDomainUnfoldsUnderFastPulling) {
+  const auto dir = ermak::test::fresh_directory("proto-ww-unfold");
+  const std::string config =
+      ww_input() +
+      "[run]\nsteps = 700000\nseed = 99\nthreads = 1\n"
+      "[minimize]\nsteps = 50\n"
+      "[fixed]\nbeads = [0]\n"
+      "[pulling]\npulled_beads = [33]\nspeed_um_per_s = 1000\nspring_pN_per_nm = 35\noutput_every = 1000\n"
+      "[output]\ndirectory = \"out\"\nenergy_every = 10000\ntrajectory_every = 0\ncheckpoint_every = 0\n";
+  int status = 0;
+  const std::string out = run_ermak("run --quiet " + write(dir / "run.toml", config).string(), &status);
+  ASSERT_EQ(status, 0) << out;
+  const Table t = read_table(dir / "out/replica_000/pulling.tsv");
+  ASSERT_EQ(t.rows.size(), 701u);
+  const auto force = t.values("force_along[pN]"), extension = t.values("extension[nm]"), base = t.values("base[nm]");
+  // Running mean over 21 rows (21 000 steps, 0.42 nm of base travel).
+  std::vector<double> smooth(force.size(), 0.0);
+  for (std::size_t i = 10; i + 10 < force.size(); ++i) {
+    for (std::size_t j = i - 10; j <= i + 10; ++j) smooth[i] += force[j];
+    smooth[i] /= 21;
+  }
+  // An unfolding event: a smoothed force maximum above 100 pN after which, within 2 nm of
+  // base travel, the force has dropped by ≥ 10 pN while the extension grew by ≥ 1.5 nm.
+  double best_drop = 0.0, peak_force = 0.0, peak_extension = 0.0;
+  for (std::size_t i = 10; i + 10 < force.size(); ++i) {
+    if (smooth[i] < 100.0) continue;
+    for (std::size_t j = i + 1; j + 10 < force.size() && base[j] - base[i] <= 2.0; ++j) {
+      const double drop = smooth[i] - smooth[j];
+      if (drop > best_drop && extension[j] - extension[i] >= 1.5) {
+        best_drop = drop;
+        peak_force = smooth[i];
+        peak_extension = extension[i];
+      }
+    }
+  }
+  RecordProperty("peak_force_pN", std::to_string(peak_force));
+  RecordProperty("peak_extension_nm", std::to_string(peak_extension));
+  EXPECT_GE(best_drop, 10.0) << "no force peak followed by a drop and an extension jump";
+  EXPECT_GT(peak_force, 100.0);
+  // Unfolded at the end: end-to-end beyond 4× the native 0.894 nm, and few native contacts.
+  const double native_end_to_end_nm = 0.89393898;
+  EXPECT_NEAR(t.rows[0][t.column("end_to_end[nm]")], native_end_to_end_nm, 0.05);
+  EXPECT_GT(t.rows.back()[t.column("end_to_end[nm]")], 4 * native_end_to_end_nm);
+  const Table energies = read_table(dir / "out/replica_000/energies.tsv");
+  EXPECT_LT(energies.rows.back()[energies.column("Q")], 0.5);
+}

@@ -1,0 +1,120 @@
+// `ermak topology` end to end: the output set, refusing to overwrite, the options that
+// change the outputs, and clear errors with file names and a non-zero exit for bad input.
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include "ermak/io/pdb_coordinates.h"
+#include "ermak/io/topology_file.h"
+#include "support/test_paths.h"
+
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string read_file(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+std::string topology(const std::string& args, int* status) {
+  std::string output;
+  *status = ermak::test::run_command(ermak::test::ermak_binary().string() + " topology " + args, &output);
+  return output;
+}
+
+fs::path ww() { return ermak::test::shared_data() / "sopgpu/ww/ww.pdb"; }
+
+TEST(TopologyCli, WritesEveryOutputAndRefusesToOverwriteWithoutForce) {
+  const auto dir = ermak::test::fresh_directory("topology-cli-outputs");
+  int status = 0;
+  std::string out = topology(ww().string() + " -o " + dir.string() + " --name wwdom", &status);
+  ASSERT_EQ(status, 0) << out;
+  for (const char* f : {"wwdom.etop", "wwdom.top", "wwdom.pdb", "wwdom.psf", "wwdom_summary.txt"})
+    EXPECT_TRUE(fs::exists(dir / f)) << f;
+  EXPECT_NE(out.find("beads            34"), std::string::npos) << "the summary is printed: " << out;
+  EXPECT_EQ(read_file(dir / "wwdom_summary.txt").find("# ermak topology"), 0u);
+  EXPECT_NE(read_file(dir / "wwdom.psf").find("33 !NBOND"), std::string::npos);
+
+  const std::string before = read_file(dir / "wwdom.top");
+  { std::ofstream mark(dir / "wwdom.top", std::ios::app); mark << "; mark\n"; }
+  out = topology(ww().string() + " -o " + dir.string() + " --name wwdom --eh 2.0", &status);
+  EXPECT_EQ(status, 1) << out;
+  EXPECT_NE(out.find("wwdom.etop: output: already exists; use --force"), std::string::npos) << out;
+  EXPECT_EQ(read_file(dir / "wwdom.top"), before + "; mark\n") << "nothing was touched";
+
+  out = topology(ww().string() + " -o " + dir.string() + " --name wwdom --eh 2.0 --force --psf-native", &status);
+  EXPECT_EQ(status, 0) << out;
+  EXPECT_NE(read_file(dir / "wwdom.top").find("2.00000"), std::string::npos);
+  EXPECT_NE(read_file(dir / "wwdom.psf").find("108 !NBOND"), std::string::npos) << "33 bonds + 75 natives";
+
+  // The input itself is never an output, even with --force.
+  const auto self = ermak::test::fresh_directory("topology-cli-self");
+  fs::copy_file(ww(), self / "ww.pdb");
+  out = topology((self / "ww.pdb").string() + " -o " + self.string() + " --force", &status);
+  EXPECT_EQ(status, 1) << out;
+  EXPECT_NE(out.find("would overwrite the input"), std::string::npos) << out;
+}
+
+TEST(TopologyCli, CalphaCbetaModelAndLargeSystemOptions) {
+  const auto dir = ermak::test::fresh_directory("topology-cli-cacb");
+  int status = 0;
+  const std::string out =
+      topology(ww().string() + " -o " + dir.string() + " --model-type cacb --top-pairs none --quiet", &status);
+  ASSERT_EQ(status, 0) << out;
+  EXPECT_TRUE(out.empty()) << out;
+  const ermak::Topology t = ermak::read_topology_file(dir / "ww.etop");
+  // 34 residues, 3 of them glycine (10, 20, 39): one side-chain bead for each of the other 31.
+  int glycines = 0;
+  for (const auto& b : t.beads) glycines += b.residue_name == "GLY" && b.atom_name == "CA";
+  EXPECT_EQ(t.bead_count(), 34 + (34 - glycines));
+  EXPECT_EQ(t.bonds.size(), 33u + (34u - glycines));
+  EXPECT_EQ(read_file(dir / "ww.top").find("[ pairs ]"), std::string::npos);
+  EXPECT_NE(read_file(dir / "ww_summary.txt").find("--top-pairs none"), std::string::npos);
+  EXPECT_EQ(ermak::read_pdb_coordinates(dir / "ww.pdb").size(), static_cast<std::size_t>(t.bead_count()));
+}
+
+TEST(TopologyCli, BadInputsGiveClearErrorsAndNonZeroExit) {
+  const auto dir = ermak::test::fresh_directory("topology-cli-bad");
+  auto write = [&](const char* name, const std::string& text) {
+    std::ofstream(dir / name) << text;
+    return (dir / name).string();
+  };
+  const std::string empty = write("empty.pdb", "");
+  const std::string water = write("water.pdb",
+                                  "HETATM    1  O   HOH A   1       0.000   0.000   0.000  1.00 10.00           O\nEND\n");
+  const std::string cif = write("broken.cif", "data_x\nloop_\n_atom_site.id\n'unterminated\n");
+  const std::string bonds = write("bonds.txt", "A 6 CA A 39 CA\nA 7 CA A 99 CA\n");
+  const std::string ops = write("ops.txt", "1 0 0 0\n0 1 0 0\n");
+  struct Case {
+    std::string args, expected;
+  };
+  const Case cases[] = {
+      {empty, "empty.pdb: structure: the file is empty"},
+      {water, "water.pdb: structure: no amino-acid residue with a C-alpha"},
+      {cif, "broken.cif:4: structure: mmCIF parse error"},
+      {(dir / "absent.pdb").string(), "absent.pdb: structure: file not found"},
+      {ww().string() + " --extra-bonds " + bonds, "bonds.txt:2: second partner: no residue A:99"},
+      {ww().string() + " --symmetry " + ops, "ops.txt:2: operator 1: the file ends after 2 of the 3 rows"},
+      {ww().string() + " --assembly 5", "ww.pdb: assembly: there is no assembly '5'; available: 1"},
+      {ww().string() + " --eh X", "--eh: 'X' is neither"},
+      {ww().string() + " --model 2", "ww.pdb: model: there is no model 2"},
+  };
+  for (const Case& c : cases) {
+    int status = 0;
+    const std::string out = topology(c.args + " -o " + (dir / "out").string() + " --force", &status);
+    EXPECT_EQ(status, 1) << c.args << ": " << out;
+    EXPECT_NE(out.find("ermak: error: "), std::string::npos) << c.args << ": " << out;
+    EXPECT_NE(out.find(c.expected), std::string::npos) << c.args << ": " << out;
+  }
+  int status = 0;
+  const std::string out = topology(ww().string() + " -o " + (dir / "out").string() + " --model-type cb", &status);
+  EXPECT_NE(status, 0) << out;
+  EXPECT_NE(out.find("--model-type"), std::string::npos) << out;
+}
+
+}  // namespace

@@ -1,0 +1,169 @@
+// `ermak topology` reproduces SOP-GPU's sop-top exactly for the WW domain: the reference
+// ww.top / ww_cg.pdb were written by SOP-GPU's own tool from ww.pdb with ww_top.sop
+// (R_limit_bond 8 Å, SC_limit_bond 5.2 Å, eh 1.5). Also: the written topology runs.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <map>
+#include <sstream>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "ermak/io/pdb_coordinates.h"
+#include "ermak/io/sopgpu_top.h"
+#include "ermak/io/structure_model.h"
+#include "ermak/io/topology_builder.h"
+#include "ermak/io/topology_file.h"
+#include "support/test_paths.h"
+
+namespace ermak {
+namespace {
+
+namespace fs = std::filesystem;
+
+fs::path ww_dir() { return test::shared_data() / "sopgpu/ww"; }
+
+std::string five_decimals(float value) {
+  char buffer[32];
+  std::snprintf(buffer, sizeof buffer, "%.5f", value);
+  return buffer;
+}
+
+std::string read_file(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+BuiltTopology build_ww(EpsilonSource eh = EpsilonSource::Constant) {
+  const fs::path pdb = ww_dir() / "ww.pdb";
+  const StructureModel model = extract_structure_model(read_structure_file(pdb), pdb.string(), {});
+  TopologyOptions options;  // the defaults are ww_top.sop's settings
+  options.r_limit_A = 8.0;
+  options.sc_limit_A = 5.2;
+  options.eh_kcal_per_mol = 1.5;
+  options.eh_source = eh;
+  return build_topology(model, options);
+}
+
+TEST(TopologyWwReference, SameBeadsBondsNativesAndPairsAsSopGpu) {
+  const BuiltTopology built = build_ww();
+  const Topology& ours = built.topology;
+  const fs::path top = ww_dir() / "reference/ww.top";
+  const Topology ref = read_sopgpu_top(top);
+  const auto ref_pairs = read_sopgpu_top_pairs(top);
+
+  ASSERT_EQ(ours.bead_count(), ref.bead_count());
+  ASSERT_EQ(ours.bead_count(), 34);
+  for (int b = 0; b < ref.bead_count(); ++b) {
+    EXPECT_EQ(ours.beads[b].residue_number, ref.beads[b].residue_number) << b;
+    EXPECT_EQ(ours.beads[b].residue_name, ref.beads[b].residue_name) << b;
+    EXPECT_EQ(ours.beads[b].chain_id, ref.beads[b].chain_id) << b;
+    EXPECT_FLOAT_EQ(ours.beads[b].occupancy, ref.beads[b].occupancy) << b;
+    EXPECT_NEAR(ours.beads[b].b_factor, ref.beads[b].b_factor, 1e-4) << b;  // .top "mass" holds B
+  }
+
+  ASSERT_EQ(ours.bonds.size(), ref.bonds.size());
+  ASSERT_EQ(ours.bonds.size(), 33u);
+  for (std::size_t k = 0; k < ref.bonds.size(); ++k) {
+    EXPECT_EQ(ours.bonds[k].i, ref.bonds[k].i) << k;
+    EXPECT_EQ(ours.bonds[k].j, ref.bonds[k].j) << k;
+    EXPECT_NEAR(ours.bonds[k].r0_A, ref.bonds[k].r0_A, 1e-5) << k;
+    EXPECT_EQ(five_decimals(ours.bonds[k].r0_A), five_decimals(ref.bonds[k].r0_A)) << k;
+  }
+
+  ASSERT_EQ(ours.native_contacts.size(), ref.native_contacts.size());
+  ASSERT_EQ(ours.native_contacts.size(), 75u);
+  int by_sidechain = 0;
+  for (std::size_t k = 0; k < ref.native_contacts.size(); ++k) {
+    const NativeContact& a = ours.native_contacts[k];
+    const NativeContact& b = ref.native_contacts[k];
+    EXPECT_EQ(a.i, b.i) << k;
+    EXPECT_EQ(a.j, b.j) << k;
+    EXPECT_NEAR(a.r0_A, b.r0_A, 1e-5) << k;
+    EXPECT_EQ(five_decimals(a.r0_A), five_decimals(b.r0_A)) << "contact " << a.i << "-" << a.j;
+    EXPECT_FLOAT_EQ(a.eh_kcal_per_mol, b.eh_kcal_per_mol) << k;
+    by_sidechain += built.contact_reasons[k] == ContactReason::SidechainAtoms ? 1 : 0;
+  }
+  EXPECT_EQ(by_sidechain, 10) << "65 by C-alpha distance, 10 only through side-chain atoms";
+
+  const auto pairs = list_repulsive_pairs(ours);
+  EXPECT_EQ(pairs.size(), 453u);
+  EXPECT_EQ(pairs, ref_pairs);
+  EXPECT_EQ(built.repulsive_pairs, 453);
+
+  // Native coordinates = SOP-GPU's coarse-grained PDB.
+  const auto cg = read_pdb_coordinates(ww_dir() / "reference/ww_cg.pdb");
+  ASSERT_EQ(cg.size(), 34u);
+  for (int b = 0; b < 34; ++b) {
+    EXPECT_DOUBLE_EQ(ours.native_positions_A[b].x, cg[b].x);
+    EXPECT_DOUBLE_EQ(ours.native_positions_A[b].y, cg[b].y);
+    EXPECT_DOUBLE_EQ(ours.native_positions_A[b].z, cg[b].z);
+  }
+}
+
+// SOP-GPU's eh B / eh O: sqrt of the product of the two C-alphas' column values.
+TEST(TopologyWwReference, EpsilonFromBfactorAndOccupancyColumns) {
+  const Topology ref = read_sopgpu_top(ww_dir() / "reference/ww.top");
+  const BuiltTopology b = build_ww(EpsilonSource::BFactor);
+  ASSERT_EQ(b.topology.native_contacts.size(), 75u);
+  for (const NativeContact& c : b.topology.native_contacts)
+    EXPECT_NEAR(c.eh_kcal_per_mol, std::sqrt(ref.beads[c.i].b_factor * ref.beads[c.j].b_factor), 1e-4);
+  const BuiltTopology o = build_ww(EpsilonSource::Occupancy);
+  for (const NativeContact& c : o.topology.native_contacts) EXPECT_FLOAT_EQ(c.eh_kcal_per_mol, 1.0f);
+}
+
+std::string run_ermak(const std::string& args, int* status) {
+  std::string output;
+  *status = test::run_command(test::ermak_binary().string() + " " + args, &output);
+  return output;
+}
+
+// The command writes SOP-GPU's file: every line but the header comment equals ww.top.
+TEST(TopologyWwReference, CommandWritesSopGpusTopAndCoordinatesAndTheyRun) {
+  const fs::path dir = test::fresh_directory("topology-ww-cli");
+  int status = 0;
+  const std::string out = run_ermak("topology " + (ww_dir() / "ww.pdb").string() + " -o " + (dir / "model").string() +
+                                        " --r-limit 8 --sc-limit 5.2 --eh 1.5",
+                                    &status);
+  ASSERT_EQ(status, 0) << out;
+  EXPECT_NE(out.find("native contacts  75 (C-alpha distance 65, side-chain atoms only 10)"), std::string::npos) << out;
+  EXPECT_NE(out.find("repulsive pairs  453"), std::string::npos) << out;
+  const std::string ours = read_file(dir / "model/ww.top"), ref = read_file(ww_dir() / "reference/ww.top");
+  ASSERT_FALSE(ours.empty());
+  EXPECT_EQ(ours.substr(ours.find('\n')), ref.substr(ref.find('\n')));
+  EXPECT_EQ(read_pdb_coordinates(dir / "model/ww.pdb").size(), 34u);
+  const std::string cg = read_file(ww_dir() / "reference/ww_cg.pdb");
+  const std::string pdb = read_file(dir / "model/ww.pdb");
+  std::istringstream a(cg), b(pdb);
+  std::string la, lb;
+  int compared = 0;
+  while (std::getline(a, la) && la.starts_with("ATOM")) {
+    while (std::getline(b, lb) && !lb.starts_with("ATOM")) {}
+    EXPECT_EQ(la.substr(30, 24), lb.substr(30, 24)) << "x y z of bead " << compared;
+    ++compared;
+  }
+  EXPECT_EQ(compared, 34);
+  EXPECT_EQ(read_topology_file(dir / "model/ww.etop").native_contacts.size(), 75u);
+  const std::string summary = read_file(dir / "model/ww_summary.txt");
+  EXPECT_NE(summary.find("timing"), std::string::npos);
+
+  // `ermak run` takes the SOP-GPU pair (.top + coarse-grained PDB) and the .etop.
+  for (const char* topology : {"ww.top", "ww.etop"}) {
+    const std::string input = "topology = \"" + (dir / "model" / topology).string() + "\"\ncoordinates = \"" +
+                              (dir / "model/ww.pdb").string() + "\"\n";
+    { std::ofstream c(dir / "run.toml");
+      c << "[input]\n" << input << "[run]\nsteps = 200\nseed = 3\n[output]\ndirectory = \"run\"\nenergy_every = 100\n"
+        << "trajectory_every = 0\ncheckpoint_every = 0\n"; }
+    const std::string run = run_ermak("run --quiet --force " + (dir / "run.toml").string(), &status);
+    EXPECT_EQ(status, 0) << run;
+    EXPECT_TRUE(fs::exists(dir / "run/replica_000/energies.tsv")) << run;
+  }
+}
+
+}  // namespace
+}  // namespace ermak

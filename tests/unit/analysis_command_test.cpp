@@ -1,0 +1,296 @@
+// `ermak analyze` end to end: synthetic run directories (replica_NNN/pulling.tsv,
+// indentation.tsv) → the command → its tables, plots and summary; plus the SVG writer.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "ermak/analysis/svg_plot.h"
+#include "ermak/analysis/tsv_table.h"
+#include "ermak/analysis/wlc.h"
+#include "support/test_paths.h"
+
+namespace ermak::analysis {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string read_text(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+void write_text(const fs::path& p, const std::string& text) {
+  fs::create_directories(p.parent_path());
+  std::ofstream(p, std::ios::binary) << text;
+}
+
+// Minimal XML well-formedness: every element closed in order, attributes quoted; returns
+// "" when fine, else what is wrong.
+std::string xml_problem(const std::string& s) {
+  std::vector<std::string> stack;
+  std::size_t i = 0;
+  while ((i = s.find('<', i)) != std::string::npos) {
+    const std::size_t end = s.find('>', i);
+    if (end == std::string::npos) return "unterminated tag at " + std::to_string(i);
+    std::string tag = s.substr(i + 1, end - i - 1);
+    i = end + 1;
+    if (tag.empty()) return "empty tag";
+    if (tag[0] == '?' || tag[0] == '!') continue;
+    std::size_t quotes = 0;
+    for (char c : tag) quotes += c == '"';
+    if (quotes % 2) return "unbalanced quotes in <" + tag + ">";
+    if (tag[0] == '/') {
+      const std::string name = tag.substr(1);
+      if (stack.empty() || stack.back() != name) return "unexpected </" + name + ">";
+      stack.pop_back();
+      continue;
+    }
+    const bool self_closing = tag.back() == '/';
+    const std::string name = tag.substr(0, tag.find_first_of(" \t\n/"));
+    if (!self_closing) stack.push_back(name);
+  }
+  if (!stack.empty()) return "unclosed <" + stack.back() + ">";
+  return {};
+}
+
+void expect_svg(const fs::path& p) {
+  SCOPED_TRACE(p.string());
+  ASSERT_TRUE(fs::exists(p));
+  const std::string svg = read_text(p);
+  EXPECT_EQ(svg.rfind("<svg", 0), 0u);
+  EXPECT_NE(svg.find("xmlns=\"http://www.w3.org/2000/svg\""), std::string::npos);
+  EXPECT_TRUE(svg.find("<polyline") != std::string::npos || svg.find("<path") != std::string::npos ||
+              svg.find("<rect x") != std::string::npos);
+  EXPECT_EQ(xml_problem(svg), "");
+  EXPECT_EQ(svg.find("nan"), std::string::npos);
+  EXPECT_EQ(svg.find("inf"), std::string::npos);
+}
+
+// One replica of a constant-velocity pulling run: a cantilever (50 pN/nm) pulls a WLC
+// (P = 0.4 nm) whose contour length grows 10 → 20 → 30 nm when the force reaches the
+// given rupture forces; noise 3 pN on the force, 0.02 nm on the extension.
+std::string pulling_table(const std::vector<double>& rupture, unsigned seed, bool with_force_along = true) {
+  const double kappa = 50.0, p = 0.4, kT = kT_pN_nm(300.0), v_nm_per_ns = 0.5;
+  const std::vector<double> lc = {10.0, 20.0, 30.0};
+  std::mt19937_64 rng(seed);
+  std::normal_distribution<double> gauss(0.0, 1.0);
+  std::string text = "# step\ttime[ns]\tbase[nm]\tend_to_end[nm]\textension[nm]\tforce_x[pN]\tforce_y[pN]\tforce_z[pN]\tforce[pN]";
+  text += with_force_along ? "\tforce_along[pN]\n" : "\n";
+  auto solve = [&](double b, double L) {
+    double lo = 0.0, hi = std::min(b, L * (1 - 1e-12));
+    for (int it = 0; it < 100 && hi > 0.0; ++it) {
+      const double mid = 0.5 * (lo + hi);
+      (kappa * (b - mid) - marko_siggia_force(mid, L, p, kT) > 0.0 ? lo : hi) = mid;
+    }
+    return 0.5 * (lo + hi);
+  };
+  std::size_t k = 0;
+  for (int i = 0; i <= 6000; ++i) {
+    const double b = 0.005 * i;
+    double x = solve(b, lc[k]);
+    while (k < rupture.size() && kappa * (b - x) >= rupture[k]) x = solve(b, lc[++k]);
+    const double f = kappa * (b - x) + 3.0 * gauss(rng);
+    const double xn = x + 0.02 * gauss(rng);
+    char line[256];
+    std::snprintf(line, sizeof line, "%lld\t%.6f\t%.6f\t%.6f\t%.6f\t%.6f\t0\t0\t%.6f", 1000LL * i, b / v_nm_per_ns, b,
+                  xn, xn, f, std::abs(f));
+    text += line;
+    if (with_force_along) text += "\t" + std::to_string(f);
+    text += "\n";
+  }
+  return text;
+}
+
+const std::vector<std::vector<double>> kRuptures = {{100.0, 140.0}, {120.0, 150.0}, {110.0, 130.0}};
+
+fs::path make_pulling_run(const std::string& name) {
+  const fs::path run = test::fresh_directory(name);
+  for (std::size_t r = 0; r < kRuptures.size(); ++r) {
+    char dir[32];
+    std::snprintf(dir, sizeof dir, "replica_%03zu", r);
+    write_text(run / dir / "pulling.tsv", pulling_table(kRuptures[r], unsigned(10 + r)));
+    write_text(run / dir / "energies.tsv", "# step\ttime[ns]\n0\t0\n");  // other files are ignored
+  }
+  return run;
+}
+
+int analyze(const std::string& args, std::string* output) {
+  return test::run_command(test::ermak_binary().string() + " analyze " + args, output);
+}
+
+TEST(AnalysisCommand, PullingRunEndToEnd) {
+  const fs::path run = make_pulling_run("analyze-pulling");
+  std::string out;
+  ASSERT_EQ(analyze(run.string() + " --smooth-window-nm 0.25", &out), 0) << out;
+  const fs::path a = run / "analysis";
+  EXPECT_NE(out.find("pulling: 3 replicas, 6 unfolding peaks"), std::string::npos) << out;
+  EXPECT_NE(out.find(a.string()), std::string::npos) << out;
+  for (const char* f : {"summary.txt", "peaks.tsv", "wlc_fits.tsv", "forces_histogram.tsv", "force_extension.svg",
+                        "peak_force_histogram.svg", "replica_000_curve.tsv", "replica_002_curve.tsv",
+                        "replica_001_force_extension.svg"})
+    EXPECT_TRUE(fs::exists(a / f)) << f;
+  EXPECT_FALSE(fs::exists(a / "extension_time.svg"));  // no force-clamp replica
+
+  // peaks.tsv: two peaks per replica at the rupture forces (smoothing lowers them by a
+  // few pN), WLC contour lengths 10 and 20 nm, ΔLc = 10 nm.
+  const TsvTable peaks = TsvTable::read(a / "peaks.tsv");
+  ASSERT_EQ(peaks.rows(), 6u);
+  const auto replica = peaks.column("replica"), index = peaks.column("peak"), force = peaks.column("force[pN]"),
+             lc = peaks.column("Lc[nm]"), dlc = peaks.column("dLc[nm]"), ext = peaks.column("extension[nm]"),
+             step = peaks.column("step"), time = peaks.column("time[ns]");
+  for (std::size_t i = 0; i < 6; ++i) {
+    SCOPED_TRACE(i);
+    const std::size_t r = i / 2, k = i % 2;
+    EXPECT_EQ(replica[i], double(r));
+    EXPECT_EQ(index[i], double(k));
+    EXPECT_NEAR(force[i], kRuptures[r][k], 9.0);
+    EXPECT_NEAR(lc[i], 10.0 * double(k + 1), 0.2);
+    if (k == 0) EXPECT_TRUE(std::isnan(dlc[i]));
+    else EXPECT_NEAR(dlc[i], 10.0, 0.3);
+    EXPECT_LT(ext[i], lc[i]);
+    EXPECT_NEAR(time[i], step[i] / 1000.0 * 0.005 / 0.5, 1e-6);  // step and time of one row
+  }
+  // The histogram counts every replica once for its first and its largest peak.
+  const TsvTable hist = TsvTable::read(a / "forces_histogram.tsv");
+  double first = 0, largest = 0, all = 0;
+  for (std::size_t i = 0; i < hist.rows(); ++i) {
+    first += hist.column("first_peak")[i];
+    largest += hist.column("max_peak")[i];
+    all += hist.column("all_peaks")[i];
+  }
+  EXPECT_EQ(hist.rows(), 5u);
+  EXPECT_EQ(first, 3.0);
+  EXPECT_EQ(largest, 3.0);
+  EXPECT_EQ(all, 6.0);
+  const TsvTable curve = TsvTable::read(a / "replica_001_curve.tsv");
+  EXPECT_EQ(curve.rows(), 6001u);
+  EXPECT_TRUE(curve.has("force_along[pN]") && curve.has("extension[nm]") && curve.has("step"));
+  const std::string summary = read_text(a / "summary.txt");
+  for (const char* s : {"first peak: n = 3", "ΔLc", "replica_002", "force_extension.svg"})
+    EXPECT_NE(summary.find(s), std::string::npos) << s;
+  for (const char* f : {"force_extension.svg", "peak_force_histogram.svg", "replica_000_force_extension.svg"})
+    expect_svg(a / f);
+  EXPECT_NE(read_text(a / "force_extension.svg").find("<circle"), std::string::npos);  // peak markers
+
+  // Existing outputs are not replaced without --force; with it they are; -o elsewhere.
+  ASSERT_NE(analyze(run.string(), &out), 0);
+  EXPECT_NE(out.find("--force"), std::string::npos) << out;
+  EXPECT_NE(out.find("summary.txt"), std::string::npos) << out;
+  ASSERT_EQ(analyze(run.string() + " --force --min-peak-drop-pN 30 --fit-persistence-length", &out), 0) << out;
+  const fs::path other = test::fresh_directory("analyze-pulling-out") / "here";
+  ASSERT_EQ(analyze(run.string() + " -o " + other.string() + " --smooth-points 41 --bins 3", &out), 0) << out;
+  EXPECT_EQ(TsvTable::read(other / "forces_histogram.tsv").rows(), 3u);
+  EXPECT_EQ(TsvTable::read(other / "peaks.tsv").rows(), 6u);
+}
+
+TEST(AnalysisCommand, ErrorsAreClear) {
+  const fs::path run = test::fresh_directory("analyze-errors");
+  std::string out;
+  EXPECT_EQ(analyze(run.string(), &out), 1);
+  EXPECT_NE(out.find("no replica_NNN/pulling.tsv"), std::string::npos) << out;
+  write_text(run / "replica_000" / "pulling.tsv", pulling_table({100.0, 140.0}, 1, false));
+  EXPECT_EQ(analyze(run.string(), &out), 1);
+  EXPECT_NE(out.find("replica_000/pulling.tsv"), std::string::npos) << out;
+  EXPECT_NE(out.find("force_along[pN]"), std::string::npos) << out;
+  EXPECT_NE(out.find("not found"), std::string::npos) << out;
+  write_text(run / "replica_000" / "pulling.tsv", pulling_table({100.0, 140.0}, 1));
+  EXPECT_NE(analyze(run.string() + " --smooth-window-nm 1 --smooth-points 5", &out), 0);
+  EXPECT_EQ(analyze(run.string() + " --persistence-length-nm -1", &out), 1);
+  EXPECT_NE(out.find("--persistence-length-nm"), std::string::npos) << out;
+}
+
+TEST(AnalysisCommand, IndentationAndForceClamp) {
+  const fs::path run = test::fresh_directory("analyze-indentation");
+  // Indentation: contact at tip = 4 nm, molecule stiffness 25 pN/nm until 120 pN, then a
+  // softer 10 pN/nm branch; cantilever 40 pN/nm; base in to 15 nm and back.
+  std::mt19937_64 rng(4);
+  std::normal_distribution<double> gauss(0.0, 1.0);
+  std::string text = "# step\ttime[ns]\tbase[nm]\ttip[nm]\ttip_x[nm]\ttip_y[nm]\ttip_z[nm]\tspring_force[pN]\tmolecule_force[pN]\n";
+  bool broken = false;
+  for (int i = 0; i <= 6000; ++i) {
+    const double b = i <= 3000 ? 0.005 * i : 0.005 * (6000 - i);
+    auto tip = [&](double k, double tc) { return b <= tc ? b : (40.0 * b + k * tc) / (40.0 + k); };
+    double t = broken ? tip(10.0, 7.0) : tip(25.0, 4.0);
+    if (!broken && 40.0 * (b - t) >= 120.0) {
+      broken = true;
+      t = tip(10.0, 7.0);
+    }
+    const double f = 40.0 * (b - t);
+    char line[256];
+    std::snprintf(line, sizeof line, "%d\t%.4f\t%.6f\t%.6f\t0\t0\t%.6f\t%.6f\t%.6f\n", 100 * i, 0.01 * i, b, t, -t,
+                  f + 2.0 * gauss(rng), f + 2.0 * gauss(rng));
+    text += line;
+  }
+  write_text(run / "replica_000" / "indentation.tsv", text);
+  std::string out;
+  ASSERT_EQ(analyze(run.string(), &out), 0) << out;
+  EXPECT_NE(out.find("indentation: 1 replica; spring constant"), std::string::npos) << out;
+  const fs::path a = run / "analysis";
+  for (const char* f : {"force_indentation.svg", "replica_000_force_indentation.svg"}) expect_svg(a / f);
+  const TsvTable peaks = TsvTable::read(a / "peaks.tsv");
+  ASSERT_EQ(peaks.rows(), 1u);
+  EXPECT_NEAR(peaks.column("force[pN]")[0], 120.0, 8.0);
+  const std::string summary = read_text(a / "summary.txt");
+  const std::size_t at = summary.find("spring constant k = ");
+  ASSERT_NE(at, std::string::npos) << summary;
+  EXPECT_NEAR(std::stod(summary.substr(at + 20)), 25.0, 0.6) << summary.substr(at, 80);
+  const TsvTable curve = TsvTable::read(a / "replica_000_curve.tsv");
+  EXPECT_EQ(curve.column("retraction")[6000], 1.0);
+  EXPECT_EQ(curve.column("retraction")[3000], 0.0);
+
+  // Force clamp: the base never moves; extension against time.
+  const fs::path clamp = test::fresh_directory("analyze-clamp");
+  std::string c = "# step\ttime[ns]\tbase[nm]\tend_to_end[nm]\textension[nm]\tforce_x[pN]\tforce_y[pN]\tforce_z[pN]\tforce[pN]\tforce_along[pN]\n";
+  for (int i = 0; i < 2000; ++i) {
+    const double x = i < 700 ? 2.0 + 0.1 * gauss(rng) : 12.0 + 0.1 * gauss(rng);
+    c += std::to_string(i) + "\t" + std::to_string(0.05 * i) + "\t0\t" + std::to_string(x) + "\t" + std::to_string(x) +
+         "\t80\t0\t0\t80\t80\n";
+  }
+  write_text(clamp / "replica_000" / "pulling.tsv", c);
+  ASSERT_EQ(analyze(clamp.string(), &out), 0) << out;
+  EXPECT_NE(out.find("force clamp: 1 replica"), std::string::npos) << out;
+  expect_svg(clamp / "analysis" / "extension_time.svg");
+  EXPECT_NE(read_text(clamp / "analysis" / "summary.txt").find("Force clamp"), std::string::npos);
+}
+
+TEST(AnalysisSvg, TicksLabelsAndEscaping) {
+  EXPECT_EQ(nice_ticks(0.0, 10.0, 5), (std::vector<double>{0, 2, 4, 6, 8, 10}));
+  EXPECT_EQ(nice_ticks(-3.0, 47.0, 6), (std::vector<double>{0, 10, 20, 30, 40}));
+  const auto t = nice_ticks(0.0, 1.0, 4);
+  ASSERT_EQ(t.size(), 5u);
+  EXPECT_DOUBLE_EQ(t[1], 0.25);
+  EXPECT_EQ(nice_ticks(0.0, 13.0, 5, 1.0), (std::vector<double>{0, 5, 10}));  // counts: no 2.5
+  EXPECT_EQ(nice_ticks(0.0, 2.2, 7, 1.0), (std::vector<double>{0, 1, 2}));
+  EXPECT_EQ(tick_label(0.25, 0.25), "0.25");
+  EXPECT_EQ(tick_label(20.0, 10.0), "20");
+  EXPECT_EQ(tick_label(-0.0, 1.0), "0");
+  EXPECT_EQ(tick_label(-5.0, 5.0), "\u22125");
+  SvgPlot plot("a < b & c", "x [nm]", "F [pN]");
+  const std::vector<double> x = {0, 1, 2, NAN, 3, 4}, y = {0, 1, 4, 0, 9, 16};
+  plot.line(x, y, {}, "parabola");
+  plot.markers(std::vector<double>{2}, std::vector<double>{4}, Marker::triangle, 8, {}, "point");
+  plot.bars(std::vector<double>{0, 1, 2}, std::vector<double>{3, 5}, {}, "bars");
+  plot.legend_note("note");
+  const std::string svg = plot.render();
+  EXPECT_EQ(svg.rfind("<svg", 0), 0u);
+  EXPECT_EQ(xml_problem(svg), "");
+  EXPECT_NE(svg.find("a &lt; b &amp; c"), std::string::npos);
+  std::size_t polylines = 0;
+  for (std::size_t i = 0; (i = svg.find("<polyline", i)) != std::string::npos; ++i) ++polylines;
+  EXPECT_EQ(polylines, 2u);  // broken at the NaN
+  EXPECT_NE(svg.find("<polygon"), std::string::npos);
+  EXPECT_NE(svg.find(">parabola<"), std::string::npos);
+  const fs::path dir = test::fresh_directory("analysis-svg");
+  plot.write(dir / "p.svg", false);
+  EXPECT_THROW(plot.write(dir / "p.svg", false), std::exception);
+  plot.write(dir / "p.svg", true);
+}
+
+}  // namespace
+}  // namespace ermak::analysis

@@ -1,0 +1,456 @@
+// analysis/: TSV reading by column name, smoothing, the force-peak finder, the Marko–Siggia
+// WLC and its fit, sample statistics and histograms, indentation spring constants — each
+// against synthetic data with known parameters (seeded noise).
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "ermak/analysis/force_curve.h"
+#include "ermak/analysis/force_spectroscopy.h"
+#include "ermak/analysis/statistics.h"
+#include "ermak/analysis/tsv_table.h"
+#include "ermak/analysis/wlc.h"
+#include "ermak/core/error.h"
+
+namespace ermak::analysis {
+namespace {
+
+const double kT300 = kT_pN_nm(300.0);
+
+// --- a synthetic constant-velocity pulling experiment ----------------------------------------
+// A cantilever (spring kappa, base at b) pulls a WLC of contour length Lc[k] (P fixed); when
+// the force reaches rupture[k] the chain lengthens to Lc[k+1]. For every base position the
+// extension x solves kappa·(b − x) = F_WLC(x) exactly (equilibrium); noise is then added to
+// the recorded force and extension.
+struct Sawtooth {
+  std::vector<double> base, x, f;     // recorded (noisy)
+  std::vector<double> x_true, f_true;
+  std::vector<double> peak_x, peak_f;  // the last point before each rupture
+};
+
+double equilibrium_extension(double b, double kappa, double lc, double p) {
+  double lo = 0.0, hi = std::min(b, lc * (1.0 - 1e-12));
+  if (hi <= 0.0) return 0.0;
+  for (int it = 0; it < 200; ++it) {
+    const double mid = 0.5 * (lo + hi);
+    (kappa * (b - mid) - marko_siggia_force(mid, lc, p, kT300) > 0.0 ? lo : hi) = mid;
+  }
+  return 0.5 * (lo + hi);
+}
+
+Sawtooth make_sawtooth(const std::vector<double>& lc, const std::vector<double>& rupture, double kappa,
+                       double p, double b_end, double db, double sigma_f, double sigma_x, unsigned seed) {
+  Sawtooth s;
+  std::mt19937_64 rng(seed);
+  std::normal_distribution<double> gauss(0.0, 1.0);
+  std::size_t k = 0;
+  for (double b = 0.0; b <= b_end; b += db) {
+    double x = equilibrium_extension(b, kappa, lc[k], p);
+    double f = kappa * (b - x);
+    while (k < rupture.size() && f >= rupture[k]) {  // rupture: the chain lengthens
+      s.peak_x.push_back(s.x_true.back());
+      s.peak_f.push_back(s.f_true.back());
+      ++k;
+      x = equilibrium_extension(b, kappa, lc[k], p);
+      f = kappa * (b - x);
+    }
+    s.base.push_back(b);
+    s.x_true.push_back(x);
+    s.f_true.push_back(f);
+    s.x.push_back(x + sigma_x * gauss(rng));
+    s.f.push_back(f + sigma_f * gauss(rng));
+  }
+  return s;
+}
+
+// --- TSV --------------------------------------------------------------------------------
+
+TEST(AnalysisTsv, ColumnsByNameWithOrWithoutUnit) {
+  const TsvTable t = TsvTable::parse(
+      "# step\ttime[ns]\textra[1]\tforce_along[pN]\n0\t0\t9\t1.5\n10\t0.2\t9\t-2e1\n\n20\t0.4\t9\tnan\n", "mem.tsv");
+  ASSERT_EQ(t.rows(), 3u);
+  EXPECT_EQ(t.columns().size(), 4u);
+  EXPECT_EQ(*t.find("force_along[pN]"), 3u);
+  EXPECT_EQ(*t.find("force_along"), 3u);
+  EXPECT_FALSE(t.find("force_along[nN]").has_value());
+  EXPECT_DOUBLE_EQ(t.column("force_along")[1], -20.0);
+  EXPECT_TRUE(std::isnan(t.column("force_along[pN]")[2]));
+  EXPECT_DOUBLE_EQ(t.column("step")[2], 20.0);
+}
+
+TEST(AnalysisTsv, MissingColumnNamesFileAndColumn) {
+  const TsvTable t = TsvTable::parse("# step\ttime[ns]\tforce[pN]\n1\t2\t3\n", "run/replica_000/pulling.tsv");
+  try {
+    t.column("force_along[pN]");
+    FAIL() << "no error";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.file(), "run/replica_000/pulling.tsv");
+    EXPECT_EQ(e.field(), "force_along[pN]");
+    const std::string m = e.what();
+    EXPECT_NE(m.find("run/replica_000/pulling.tsv"), std::string::npos) << m;
+    EXPECT_NE(m.find("force_along[pN]"), std::string::npos) << m;
+    EXPECT_NE(m.find("not found"), std::string::npos) << m;
+    EXPECT_NE(m.find("step, time[ns], force[pN]"), std::string::npos) << m;  // lists what is there
+  }
+  try {
+    t.column("force[nN]");
+    FAIL() << "no error";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("unit [pN], expected [nN]"), std::string::npos) << e.what();
+  }
+}
+
+TEST(AnalysisTsv, MalformedInputIsAnErrorWithLine) {
+  auto message = [](const std::string& text) -> std::string {
+    try {
+      TsvTable::parse(text, "t.tsv");
+    } catch (const Error& e) {
+      return e.what();
+    }
+    return "no error";
+  };
+  EXPECT_NE(message("step\tforce\n1\t2\n").find("t.tsv:1"), std::string::npos);
+  EXPECT_NE(message("# a\tb\n1\t2\n3\n4\t5\n").find("t.tsv:3"), std::string::npos);
+  const std::string bad = message("# a\tb[pN]\n1\t2\n3\tx7\n");
+  EXPECT_NE(bad.find("t.tsv:3"), std::string::npos) << bad;
+  EXPECT_NE(bad.find("b[pN]"), std::string::npos) << bad;
+  EXPECT_NE(message("").find("no '# ' header"), std::string::npos);
+  // A last line cut short by a writer still at work is dropped with a warning.
+  const TsvTable t = TsvTable::parse("# a\tb\n1\t2\n3\t4\n5", "t.tsv");
+  EXPECT_EQ(t.rows(), 2u);
+  EXPECT_EQ(t.warnings().size(), 1u);
+}
+
+// --- smoothing and noise ---------------------------------------------------------------------
+
+TEST(AnalysisSmoothing, RunningAveragesAreCentredAndKeepLinearTrends) {
+  std::vector<double> s, y;
+  for (int i = 0; i < 101; ++i) {
+    s.push_back(0.1 * i);
+    y.push_back(3.0 + 2.0 * 0.1 * i);
+  }
+  const auto w = running_average_window(s, y, 1.0);  // ±0.5 → 11 rows inside
+  const auto p = running_average_points(y, 10);       // rounded up to 11
+  for (std::size_t i = 5; i + 5 < y.size(); ++i) {
+    EXPECT_NEAR(w[i], y[i], 1e-12) << i;  // centred: a linear trend is kept
+    EXPECT_NEAR(p[i], y[i], 1e-12) << i;
+  }
+  // At the ends the window is cut: row 0 averages rows 0..5, the last row the last six.
+  EXPECT_NEAR(w[0], 3.0 + 0.2 * 2.5, 1e-12);
+  EXPECT_NEAR(p[0], 3.0 + 0.2 * 2.5, 1e-12);
+  EXPECT_NEAR(w[100], 3.0 + 0.2 * 97.5, 1e-12);
+  EXPECT_NEAR(p[100], 3.0 + 0.2 * 97.5, 1e-12);
+  EXPECT_NEAR(mean_rows_per_window(s, 1.0), 10.0, 1e-9);
+  // A step is spread over the window: the mean of the rows within ±0.5.
+  std::vector<double> step(101, 0.0);
+  for (int i = 50; i < 101; ++i) step[i] = 11.0;
+  const auto ws = running_average_window(s, step, 1.0);
+  EXPECT_NEAR(ws[50], 6.0 * 11.0 / 11.0, 1e-12);  // rows 45..55: six at 11
+  EXPECT_NEAR(ws[44], 0.0, 1e-12);
+  EXPECT_NEAR(ws[56], 11.0, 1e-12);
+  // path length of a base that goes in and comes back
+  const std::vector<double> b = {0, 1, 2, 3, 2, 1};
+  EXPECT_EQ(path_length(b), (std::vector<double>{0, 1, 2, 3, 4, 5}));
+}
+
+TEST(AnalysisSmoothing, NoiseEstimateOnATrend) {
+  std::mt19937_64 rng(11);
+  std::normal_distribution<double> gauss(0.0, 1.0);
+  std::vector<double> y;
+  for (int i = 0; i < 20000; ++i) y.push_back(0.01 * i + 4.0 * gauss(rng) + (i == 5000 ? 500.0 : 0.0));
+  // 20000 samples: the MAD-based estimate has a relative sd of about 1.1 %.
+  EXPECT_NEAR(noise_sd(y), 4.0, 4.0 * 0.05);
+}
+
+// --- peaks -----------------------------------------------------------------------------------
+
+TEST(AnalysisPeaks, RecoversTheRupturesOfANoisySawtooth) {
+  const std::vector<double> lc = {12.0, 24.0, 36.0, 48.0}, rupture = {120.0, 150.0, 110.0};
+  const double kappa = 50.0;
+  const Sawtooth s = make_sawtooth(lc, rupture, kappa, 0.4, 52.0, 0.005, 4.0, 0.03, 1);
+  ASSERT_EQ(s.peak_f.size(), 3u);
+  // Smoothing over 0.3 nm of base travel (60 rows): the force noise drops to about 0.5 pN.
+  const auto xs = running_average_window(s.base, s.x, 0.3);
+  const auto fs = running_average_window(s.base, s.f, 0.3);
+  const auto peaks = find_force_peaks(xs, fs, {20.0, 0.5});
+  ASSERT_EQ(peaks.size(), 3u);
+  for (std::size_t k = 0; k < 3; ++k) {
+    SCOPED_TRACE(k);
+    // The smoothed maximum lies where the window just reaches the rupture: lower than the
+    // true rupture force by about (dF/db)·W/2 ≤ kappa·0.15 nm = 7.5 pN, and earlier by
+    // at most W/2 of base travel (less in extension).
+    EXPECT_LT(peaks[k].force, s.peak_f[k] + 1.5);
+    EXPECT_GT(peaks[k].force, s.peak_f[k] - 7.5 - 1.5);
+    EXPECT_NEAR(peaks[k].position, s.peak_x[k], 0.2);
+    EXPECT_LE(peaks[k].trough_before, peaks[k].index);
+    EXPECT_GT(peaks[k].trough_after, peaks[k].index);
+    EXPECT_GT(peaks[k].drop, 20.0);
+  }
+  // The first edge starts at the lowest point before the first peak: in the flat start.
+  EXPECT_LT(fs[peaks[0].trough_before], 2.0);
+  EXPECT_LT(s.base[peaks[0].trough_before], 2.0);
+  EXPECT_EQ(peaks[1].trough_before, peaks[0].trough_after);
+  // Raw data with a criterion above its noise finds the same three peaks.
+  const auto raw = find_force_peaks(s.x, s.f, {40.0, 0.5});
+  ASSERT_EQ(raw.size(), 3u);
+  for (std::size_t k = 0; k < 3; ++k) EXPECT_NEAR(raw[k].force, s.peak_f[k], 4.0 * 4.0);
+}
+
+TEST(AnalysisPeaks, HysteresisAndSeparationRules) {
+  // 0 → 100 → 50 → 95 → 0: with a 30 pN criterion two peaks, with 60 pN one.
+  std::vector<double> f, x;
+  auto ramp = [&](double a, double b, int n) {
+    for (int i = 0; i < n; ++i) f.push_back(a + (b - a) * i / n);
+  };
+  ramp(0, 100, 50);
+  ramp(100, 50, 10);
+  ramp(50, 95, 30);
+  ramp(95, 0, 20);
+  f.push_back(0.0);
+  for (std::size_t i = 0; i < f.size(); ++i) x.push_back(0.1 * double(i));
+  auto two = find_force_peaks(x, f, {30.0, 0.0});
+  ASSERT_EQ(two.size(), 2u);
+  EXPECT_EQ(two[0].index, 50u);
+  EXPECT_EQ(two[1].index, 90u);
+  EXPECT_DOUBLE_EQ(two[0].force, 100.0);
+  EXPECT_DOUBLE_EQ(two[0].drop, 50.0);
+  EXPECT_EQ(two[1].trough_before, 60u);
+  auto one = find_force_peaks(x, f, {60.0, 0.0});
+  ASSERT_EQ(one.size(), 1u);
+  EXPECT_EQ(one[0].index, 50u);
+  // The two peaks are 4 nm apart: a 5 nm separation merges them into the higher one.
+  auto merged = find_force_peaks(x, f, {30.0, 5.0});
+  ASSERT_EQ(merged.size(), 1u);
+  EXPECT_EQ(merged[0].index, 50u);
+  EXPECT_EQ(merged[0].trough_after, f.size() - 1);
+  // A rise at the end without a drop is not a peak; neither is a flat line.
+  std::vector<double> rising(100), flat(100, 3.0);
+  for (int i = 0; i < 100; ++i) rising[i] = i;
+  EXPECT_TRUE(find_force_peaks(x, rising, {10.0, 0.0}).empty());
+  EXPECT_TRUE(find_force_peaks(x, flat, {10.0, 0.0}).empty());
+}
+
+// --- WLC ---------------------------------------------------------------------------------
+
+TEST(AnalysisWlc, MarkoSiggiaValuesAndInverse) {
+  // kT/P · (1/(4·0.25) − 1/4 + 1/2) at x = Lc/2: 1.25 kT/P.
+  EXPECT_NEAR(marko_siggia_force(15.0, 30.0, 0.4, kT300), 1.25 * kT300 / 0.4, 1e-12);
+  EXPECT_DOUBLE_EQ(marko_siggia_force(0.0, 30.0, 0.4, kT300), 0.0);
+  EXPECT_TRUE(std::isinf(marko_siggia_force(30.0, 30.0, 0.4, kT300)));
+  EXPECT_NEAR(kT300, 4.141947, 1e-6);
+  for (double f : {-5.0, 0.0, 0.1, 1.0, 10.0, 100.0, 1000.0}) {
+    const double x = marko_siggia_extension(f, 30.0, 0.4, kT300);
+    EXPECT_LT(x, 30.0);
+    EXPECT_NEAR(marko_siggia_force(x, 30.0, 0.4, kT300), f, 1e-7 * std::max(1.0, f)) << f;
+  }
+}
+
+TEST(AnalysisWlc, FitRecoversContourLengthWithPersistenceFixed) {
+  std::mt19937_64 rng(5);
+  std::normal_distribution<double> gauss(0.0, 1.0);
+  std::vector<double> x, f;
+  // 200 points from 5 to 250 pN along a chain of Lc = 31.7 nm, force noise 3 pN.
+  for (int i = 0; i < 200; ++i) {
+    const double ft = 5.0 + 245.0 * i / 199.0;
+    x.push_back(marko_siggia_extension(ft, 31.7, 0.4, kT300));
+    f.push_back(ft + 3.0 * gauss(rng));
+  }
+  const WlcFit fit = fit_wlc(x, f, {kT300, 0.4, false});
+  ASSERT_TRUE(fit.ok) << fit.note;
+  EXPECT_NEAR(fit.contour_length, 31.7, 0.02);  // sd of the estimate ≈ 0.005 nm here
+  EXPECT_DOUBLE_EQ(fit.persistence_length, 0.4);
+  EXPECT_NEAR(fit.rms_residual, 3.0, 0.5);
+  EXPECT_EQ(fit.points, 200u);
+  // Exact data: exact Lc.
+  std::vector<double> fe;
+  for (int i = 0; i < 200; ++i) fe.push_back(5.0 + 245.0 * i / 199.0);
+  const WlcFit exact = fit_wlc(x, fe, {kT300, 0.4, false});
+  EXPECT_NEAR(exact.contour_length, 31.7, 1e-6);
+}
+
+TEST(AnalysisWlc, FitRecoversContourAndPersistenceLength) {
+  std::mt19937_64 rng(6);
+  std::normal_distribution<double> gauss(0.0, 1.0);
+  std::vector<double> x, f;
+  for (int i = 0; i < 400; ++i) {
+    const double ft = 2.0 + 298.0 * i / 399.0;
+    x.push_back(marko_siggia_extension(ft, 45.0, 0.65, kT300));
+    f.push_back(ft + 2.0 * gauss(rng));
+  }
+  WlcFitOptions o{kT300, 0.4, true};
+  const WlcFit fit = fit_wlc(x, f, o);
+  ASSERT_TRUE(fit.ok) << fit.note;
+  EXPECT_NEAR(fit.contour_length, 45.0, 0.1);
+  EXPECT_NEAR(fit.persistence_length, 0.65, 0.65 * 0.05);
+  // Too few points, or nothing to fit, is reported, not thrown.
+  EXPECT_FALSE(fit_wlc(std::vector<double>{1, 2}, std::vector<double>{1, 2}, {kT300, 0.4, false}).ok);
+  EXPECT_FALSE(fit_wlc(std::vector<double>{1, 2, 3}, std::vector<double>{0, 0, 0}, {kT300, 0.4, false}).ok);
+}
+
+TEST(AnalysisWlc, SawtoothGivesContourLengthsAndIncrements) {
+  const std::vector<double> lc = {12.0, 24.0, 36.0, 48.0}, rupture = {120.0, 150.0, 110.0};
+  const Sawtooth s = make_sawtooth(lc, rupture, 50.0, 0.4, 52.0, 0.005, 4.0, 0.03, 2);
+  // Through the whole pipeline, as `ermak analyze` runs it, from a table in memory.
+  std::string text = "# step\ttime[ns]\tbase[nm]\tend_to_end[nm]\textension[nm]\tforce[pN]\tforce_along[pN]\n";
+  for (std::size_t i = 0; i < s.base.size(); ++i)
+    text += std::to_string(i * 100) + "\t" + std::to_string(i * 0.002) + "\t" + std::to_string(s.base[i]) + "\t" +
+            std::to_string(s.x[i]) + "\t" + std::to_string(s.x[i]) + "\t" + std::to_string(std::abs(s.f[i])) + "\t" +
+            std::to_string(s.f[i]) + "\n";
+  const TsvTable table = TsvTable::parse(text, "sawtooth.tsv");
+  CurveSettings settings;
+  settings.window_nm = 0.3;
+  const PullingAnalysis a = analyze_pulling(table, settings);
+  EXPECT_FALSE(a.force_clamp);
+  EXPECT_NEAR(a.smoothing.noise_raw, 4.0, 0.4);
+  ASSERT_EQ(a.peaks.size(), 3u);
+  for (std::size_t k = 0; k < 3; ++k) {
+    SCOPED_TRACE(k);
+    ASSERT_TRUE(a.peaks[k].fit.ok) << a.peaks[k].fit.note;
+    // Smoothing a curved relation biases the fit a little; 1 % of Lc is well above it.
+    EXPECT_NEAR(a.peaks[k].fit.contour_length, lc[k], 0.01 * lc[k]);
+    EXPECT_NEAR(a.peaks[k].peak.force, rupture[k], 9.0);
+    EXPECT_EQ(a.peaks[k].step, std::int64_t(a.peaks[k].peak.index) * 100);
+    if (k > 0) EXPECT_NEAR(a.peaks[k].delta_contour_length, 12.0, 0.3);
+  }
+  EXPECT_TRUE(std::isnan(a.peaks[0].delta_contour_length));
+  ASSERT_TRUE(a.final_fit.has_value());
+  ASSERT_TRUE(a.final_fit->ok);
+  EXPECT_NEAR(a.final_fit->contour_length, 48.0, 0.5);
+  EXPECT_NEAR(a.final_delta_contour_length, 12.0, 0.5);
+}
+
+// --- statistics ----------------------------------------------------------------------------
+
+TEST(AnalysisStatistics, ExactOnKnownData) {
+  const std::vector<double> v = {4, 1, 3, 2, 3, 4, 4, 2, 3, 4};
+  const SampleStatistics s = describe(v);
+  EXPECT_EQ(s.n, 10u);
+  EXPECT_DOUBLE_EQ(s.mean, 3.0);
+  EXPECT_DOUBLE_EQ(s.sd, std::sqrt(10.0 / 9.0));
+  EXPECT_DOUBLE_EQ(s.sem, std::sqrt(10.0 / 9.0) / std::sqrt(10.0));
+  EXPECT_DOUBLE_EQ(s.median, 3.0);
+  EXPECT_DOUBLE_EQ(s.min, 1.0);
+  EXPECT_DOUBLE_EQ(s.max, 4.0);
+  const Histogram h = histogram(v, 4, 1.0, 4.0);
+  EXPECT_EQ(h.edges, (std::vector<double>{1.0, 1.75, 2.5, 3.25, 4.0}));
+  EXPECT_EQ(h.counts, (std::vector<std::size_t>{1, 2, 3, 4}));  // the top value joins the last bin
+  EXPECT_EQ(count_in_bins(std::vector<double>{0.5, 1.0, 1.75, 4.0, 4.5, NAN}, h.edges),
+            (std::vector<std::size_t>{1, 1, 0, 1}));
+  const SampleStatistics one = describe(std::vector<double>{7.0});
+  EXPECT_EQ(one.n, 1u);
+  EXPECT_DOUBLE_EQ(one.mean, 7.0);
+  EXPECT_TRUE(std::isnan(one.sd));
+  EXPECT_EQ(describe(std::vector<double>{}).n, 0u);
+  EXPECT_EQ(default_bin_count(10), 5u);
+  EXPECT_EQ(default_bin_count(400), 20u);
+  const auto [lo, hi] = histogram_range(std::vector<double>{150.0, 150.0});
+  EXPECT_DOUBLE_EQ(lo, 142.5);
+  EXPECT_DOUBLE_EQ(hi, 157.5);
+}
+
+TEST(AnalysisStatistics, LineFit) {
+  std::vector<double> x = {0, 1, 2, 3, 4}, y = {1, 3, 5, 7, 9};
+  LinearFit f = fit_line(x, y);
+  ASSERT_TRUE(f.ok);
+  EXPECT_DOUBLE_EQ(f.slope, 2.0);
+  EXPECT_DOUBLE_EQ(f.intercept, 1.0);
+  EXPECT_DOUBLE_EQ(f.r_squared, 1.0);
+  EXPECT_NEAR(f.slope_se, 0.0, 1e-12);
+  y = {1, 3, 5, 7, 10};  // residuals known: slope 2.2, intercept 0.8
+  f = fit_line(x, y);
+  EXPECT_NEAR(f.slope, 2.2, 1e-12);
+  EXPECT_NEAR(f.intercept, 0.8, 1e-12);
+  EXPECT_FALSE(fit_line(std::vector<double>{1, 1, 1}, std::vector<double>{1, 2, 3}).ok);
+}
+
+// --- indentation -------------------------------------------------------------------------------
+
+// The tip (overdamped, in equilibrium) between the cantilever spring kappa·(b − t) and a
+// molecule that pushes back with k1·(t − t_contact) until the force reaches f_break, then
+// with k2·(t − t_contact2) (a softer state after a break); the base goes in to b_max
+// and comes back.
+std::string indentation_table(double kappa, double t_contact, double k1, double f_break, double k2,
+                              double t_contact2, double b_max, double db, double sigma, unsigned seed) {
+  std::mt19937_64 rng(seed);
+  std::normal_distribution<double> gauss(0.0, 1.0);
+  std::string text = "# step\ttime[ns]\tbase[nm]\ttip[nm]\ttip_x[nm]\ttip_y[nm]\ttip_z[nm]\tspring_force[pN]\tmolecule_force[pN]\n";
+  bool broken = false;
+  std::vector<double> bases;
+  for (double b = 0.0; b <= b_max + 1e-9; b += db) bases.push_back(b);
+  for (std::size_t i = bases.size(); i-- > 1;) bases.push_back(bases[i - 1]);  // retraction
+  for (std::size_t i = 0; i < bases.size(); ++i) {
+    const double b = bases[i];
+    auto solve = [&](double k, double tc) { return b <= tc ? b : (kappa * b + k * tc) / (kappa + k); };
+    double t = broken ? solve(k2, t_contact2) : solve(k1, t_contact);
+    double f = kappa * (b - t);
+    if (!broken && f >= f_break) {
+      broken = true;
+      t = solve(k2, t_contact2);
+      f = kappa * (b - t);
+    }
+    const double fm = f;  // molecule force balances the spring in equilibrium
+    text += std::to_string(i * 10) + "\t" + std::to_string(i * 0.01) + "\t" + std::to_string(b) + "\t" +
+            std::to_string(t) + "\t0\t0\t" + std::to_string(-t) + "\t" + std::to_string(f + sigma * gauss(rng)) +
+            "\t" + std::to_string(fm + sigma * gauss(rng)) + "\n";
+  }
+  return text;
+}
+
+TEST(AnalysisIndentation, SpringConstantContactAndBreakingEvent) {
+  // Contact at tip = 5 nm, molecule stiffness 20 pN/nm up to 150 pN, then 8 pN/nm from a
+  // contact at 9 nm; cantilever 50 pN/nm; base to 20 nm in 0.005 nm steps; noise 3 pN.
+  const std::string text = indentation_table(50.0, 5.0, 20.0, 150.0, 8.0, 9.0, 20.0, 0.005, 3.0, 3);
+  const TsvTable table = TsvTable::parse(text, "indentation.tsv");
+  CurveSettings settings;
+  settings.window_nm = 0.2;
+  const IndentationAnalysis a = analyze_indentation(table, settings);
+  EXPECT_EQ(a.turnaround, 4000u);
+  ASSERT_TRUE(a.contact_found);
+  // The threshold (5 pN or 3σ of the smoothed noise) is crossed within a fraction of a nm.
+  EXPECT_NEAR(a.contact_tip_nm, 5.0, 0.4);
+  ASSERT_TRUE(a.linear.ok);
+  EXPECT_NEAR(a.linear.slope, 20.0, 0.4);
+  EXPECT_NEAR(a.contact_extrapolated_nm + a.contact_tip_nm, 5.0, 0.1);  // the line crosses 0 at contact
+  ASSERT_EQ(a.peaks.size(), 1u);
+  EXPECT_NEAR(a.peaks[0].peak.force, 150.0, 8.0);
+  EXPECT_NEAR(a.peaks[0].tip_nm, 5.0 + 150.0 / 20.0, 0.3);
+  // A user window over the second, softer branch gives its stiffness.
+  settings.linear_range_nm = std::make_pair(15.0 - a.contact_tip_nm, 18.0 - a.contact_tip_nm);
+  const IndentationAnalysis b = analyze_indentation(table, settings);
+  ASSERT_TRUE(b.linear.ok);
+  EXPECT_NEAR(b.linear.slope, 8.0, 0.3);
+}
+
+TEST(AnalysisIndentation, MissingColumnIsAClearError) {
+  const TsvTable table = TsvTable::parse("# step\ttime[ns]\tbase[nm]\ttip[nm]\tspring_force[pN]\n0\t0\t0\t0\t0\n", "x/indentation.tsv");
+  try {
+    analyze_indentation(table, {});
+    FAIL() << "no error";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("x/indentation.tsv"), std::string::npos);
+    EXPECT_EQ(e.field(), "molecule_force[pN]");
+  }
+}
+
+TEST(AnalysisPulling, ForceClampIsRecognisedAndTimed) {
+  // The base never moves; the extension jumps from 3 to 13 nm at t = 6 ns.
+  std::string text = "# step\ttime[ns]\tbase[nm]\tend_to_end[nm]\textension[nm]\tforce_x[pN]\tforce_y[pN]\tforce_z[pN]\tforce[pN]\tforce_along[pN]\n";
+  for (int i = 0; i < 1000; ++i) {
+    const double t = 0.01 * i, x = t < 6.0 ? 3.0 : 13.0;
+    text += std::to_string(i) + "\t" + std::to_string(t) + "\t0\t" + std::to_string(x) + "\t" + std::to_string(x) +
+            "\t100\t0\t0\t100\t100\n";
+  }
+  const PullingAnalysis a = analyze_pulling(TsvTable::parse(text, "clamp.tsv"), {});
+  EXPECT_TRUE(a.force_clamp);
+  EXPECT_TRUE(a.peaks.empty());
+  EXPECT_DOUBLE_EQ(a.mean_force_pN, 100.0);
+  EXPECT_NEAR(a.extension_start_nm, 3.0, 1e-12);
+  EXPECT_NEAR(a.extension_end_nm, 13.0, 1e-12);
+  EXPECT_NEAR(a.half_extension_time_ns, 6.0, 0.011);
+}
+
+}  // namespace
+}  // namespace ermak::analysis

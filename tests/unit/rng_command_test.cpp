@@ -1,0 +1,117 @@
+// `ermak rng` and `ermak bench --rng` end to end (docs/rng.md#commands).
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <fstream>
+#include <iterator>
+
+#include "ermak/rng/philox_gaussian.h"
+#include "support/test_paths.h"
+
+namespace {
+
+using namespace ermak;
+
+std::string ermak_cmd() { return test::ermak_binary().string(); }
+
+std::vector<std::uint32_t> read_words(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::vector<char> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  std::vector<std::uint32_t> words(bytes.size() / 4);
+  std::memcpy(words.data(), bytes.data(), words.size() * 4);
+  return words;
+}
+
+TEST(RngCommand, DumpWritesRawPhiloxWords) {
+  const auto dir = test::fresh_directory("rng-dump");
+  std::string out;
+  ASSERT_EQ(test::run_command(ermak_cmd() + " rng dump --generator philox --seed 3 --raw --stream 5 --count 10 > " +
+                                  (dir / "w.bin").string(),
+                              &out),
+            0)
+      << out;
+  const auto words = read_words(dir / "w.bin");
+  ASSERT_EQ(words.size(), 10u);
+  for (std::uint32_t k = 0; k < 10; ++k)
+    EXPECT_EQ(words[k], rng::philox_block(3, rng::Stream::kBeadLangevin, 0, 5, k / 4)[k % 4]);
+  // Text mode: one decimal per line.
+  ASSERT_EQ(test::run_command(ermak_cmd() + " rng dump --generator philox --seed 3 --stream 5 --count 2", &out), 0);
+  EXPECT_EQ(out, std::to_string(words[0]) + "\n" + std::to_string(words[1]) + "\n");
+}
+
+TEST(RngCommand, EndlessDumpStopsQuietlyWhenThePipeCloses) {
+  for (const char* generator : {"lcg", "ran2", "lagged_fibonacci"}) {
+    std::string out;
+    const int status = test::run_command(
+        "bash -c 'set -o pipefail; " + ermak_cmd() + " rng dump --generator " + generator +
+            " --seed 1 --raw | head -c 1000000 | wc -c'",
+        &out);
+    EXPECT_EQ(status, 0) << generator << ": " << out;
+    EXPECT_EQ(out, "1000000\n") << generator;
+  }
+}
+
+TEST(RngCommand, DumpInterleavesStreams) {
+  const auto dir = test::fresh_directory("rng-dump-interleave");
+  ASSERT_EQ(test::run_command(ermak_cmd() + " rng dump --generator hybrid_taus --raw --interleave 3 --count 30 > " +
+                              (dir / "mixed.bin").string()),
+            0);
+  const auto mixed = read_words(dir / "mixed.bin");
+  for (int k = 0; k < 3; ++k) {
+    ASSERT_EQ(test::run_command(ermak_cmd() + " rng dump --generator hybrid_taus --raw --stream " + std::to_string(k) +
+                                " --count 10 > " + (dir / "one.bin").string()),
+              0);
+    const auto one = read_words(dir / "one.bin");
+    for (int j = 0; j < 10; ++j) EXPECT_EQ(mixed[std::size_t(3 * j + k)], one[std::size_t(j)]);
+  }
+}
+
+TEST(RngCommand, DumpRejectsBadNames) {
+  std::string out;
+  EXPECT_EQ(test::run_command(ermak_cmd() + " rng dump --generator xorshift --count 1", &out), 1);
+  EXPECT_NE(out.find("unknown generator"), std::string::npos) << out;
+  EXPECT_EQ(test::run_command(ermak_cmd() + " rng dump --generator lagged_fibonacci --layout per_thread --count 1", &out), 1);
+  EXPECT_NE(out.find("layout"), std::string::npos) << out;
+}
+
+TEST(RngCommand, OuWritesTableAndPlotAndVerdict) {
+  const auto dir = test::fresh_directory("rng-ou");
+  std::string out;
+  ASSERT_EQ(test::run_command(ermak_cmd() + " rng ou --generator hybrid_taus --oscillators 500 --dt 10000 --samples 20 -o " +
+                                  dir.string(),
+                              &out),
+            0)
+      << out;
+  EXPECT_NE(out.find("PASS: hybrid_taus/per_thread"), std::string::npos) << out;
+  std::ifstream tsv(dir / "ou_hybrid_taus_per_thread.tsv");
+  std::string header;
+  std::getline(tsv, header);
+  EXPECT_EQ(header.rfind("# time[ns]\tR_mean[nm]\tR_exact[nm]", 0), 0u) << header;
+  int rows = 0;
+  for (std::string line; std::getline(tsv, line);) ++rows;
+  EXPECT_EQ(rows, 21);
+  std::ifstream svg(dir / "ou_hybrid_taus_per_thread.svg");
+  std::string first;
+  std::getline(svg, first);
+  EXPECT_EQ(first.rfind("<svg", 0), 0u);
+}
+
+TEST(RngCommand, OuOnCudaIsNotAvailableYet) {
+  std::string out;
+  EXPECT_EQ(test::run_command(ermak_cmd() + " rng ou --backend cuda", &out), 1);
+  EXPECT_NE(out.find("not available yet"), std::string::npos) << out;
+}
+
+TEST(RngCommand, BenchRngPrintsTheTable) {
+  std::string out;
+  ASSERT_EQ(test::run_command(ermak_cmd() + " bench --rng --rng-sizes 1000 --rng-generators lcg,lagged_fibonacci "
+                                            "--rng-seconds 0.01",
+                              &out),
+            0)
+      << out;
+  EXPECT_NE(out.find("state/thread"), std::string::npos) << out;
+  EXPECT_NE(out.find("lcg"), std::string::npos) << out;
+  EXPECT_NE(out.find("[38756]"), std::string::npos) << out;  // 9689 words of lags (5502, 9689)
+}
+
+}  // namespace

@@ -1,0 +1,516 @@
+// io/topology_builder (+ io/structure_model): hand-checkable small structures whose
+// beads, bonds and native contacts are worked out in the comments (docs/topology.md).
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <algorithm>
+#include <cstdio>
+#include <functional>
+#include <fstream>
+#include <set>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "ermak/core/error.h"
+#include "ermak/io/structure_model.h"
+#include "ermak/io/topology_builder.h"
+#include "support/test_paths.h"
+
+namespace ermak {
+namespace {
+
+struct AtomSpec {
+  const char* name;
+  const char* residue;
+  char chain;
+  int number;
+  double x, y, z;
+  double occupancy = 1.0;
+  double b_factor = 10.0;
+  char altloc = ' ';
+  const char* record = "ATOM";
+  char icode = ' ';
+};
+
+// One fixed-column PDB record; element from the first letter of the name.
+std::string atom(const AtomSpec& a) {
+  std::string name = a.name;
+  const std::string field = name.size() < 4 ? " " + name : name;
+  char element[3] = {name[0], '\0', '\0'};
+  if (name == "SE") element[1] = 'E';
+  char line[128];
+  std::snprintf(line, sizeof line, "%-6s%5d %-4s%c%3s %c%4d%c   %8.3f%8.3f%8.3f%6.2f%6.2f          %2s\n",
+                a.record, 1, field.c_str(), a.altloc, a.residue, a.chain, a.number, a.icode, a.x, a.y, a.z,
+                a.occupancy, a.b_factor, element);
+  return line;
+}
+
+std::string ca(const char* residue, char chain, int number, double x, double y, double z, double b = 10.0,
+               double occupancy = 1.0) {
+  return atom({"CA", residue, chain, number, x, y, z, occupancy, b});
+}
+
+std::filesystem::path write_file(const std::string& test, const std::string& name, const std::string& text) {
+  const auto path = test::fresh_directory("topo-" + test) / name;
+  std::ofstream(path) << text;
+  return path;
+}
+
+StructureModel read_model(const std::filesystem::path& file, const StructureReadOptions& read = {}) {
+  return extract_structure_model(read_structure_file(file), file.string(), read);
+}
+
+BuiltTopology build(const std::string& test, const std::string& pdb, const TopologyOptions& options = {},
+                    const StructureReadOptions& read = {}) {
+  const auto file = write_file(test, test + ".pdb", pdb);
+  BuiltTopology built = build_topology(read_model(file, read), options);
+  validate_topology(built.topology, file.string());
+  return built;
+}
+
+std::set<std::pair<int, int>> contact_set(const Topology& t) {
+  std::set<std::pair<int, int>> out;
+  for (const NativeContact& c : t.native_contacts) out.insert({c.i, c.j});
+  return out;
+}
+
+bool mentions(const std::vector<std::string>& lines, const std::string& part) {
+  for (const std::string& l : lines)
+    if (l.find(part) != std::string::npos) return true;
+  return false;
+}
+
+std::string error_of(const std::function<void()>& f) {
+  try {
+    f();
+  } catch (const Error& e) {
+    return e.what();
+  }
+  return "";
+}
+
+// Five C-alphas: a square in z = 0, then one up. With r_limit 6 Å the pairs more than two
+// residues apart are (1,4) at 3.8 Å and (1,5) at 5.37 Å: native; (2,5) at 6.58 Å is not.
+const double kFive[5][3] = {{0, 0, 0}, {3.8, 0, 0}, {3.8, 3.8, 0}, {0, 3.8, 0}, {0, 3.8, 3.8}};
+
+std::string five(const int numbers[5]) {
+  std::string pdb;
+  const char* names[5] = {"ALA", "GLY", "LYS", "SER", "TRP"};
+  for (int k = 0; k < 5; ++k) pdb += ca(names[k], 'A', numbers[k], kFive[k][0], kFive[k][1], kFive[k][2]);
+  return pdb + "END\n";
+}
+
+TEST(TopologyBuilder, FiveResidueChain) {
+  const int numbers[5] = {1, 2, 3, 4, 5};
+  TopologyOptions o;
+  o.r_limit_A = 6.0;
+  o.eh_kcal_per_mol = 0.7;
+  const BuiltTopology b = build("five", five(numbers), o);
+  const Topology& t = b.topology;
+  ASSERT_EQ(t.bead_count(), 5);
+  EXPECT_EQ(t.beads[2].residue_name, "LYS");
+  EXPECT_EQ(t.beads[2].atom_name, "CA");
+  ASSERT_EQ(t.bonds.size(), 4u);
+  for (int k = 0; k < 4; ++k) {
+    EXPECT_EQ(t.bonds[k].i, k);
+    EXPECT_EQ(t.bonds[k].j, k + 1);
+    EXPECT_NEAR(t.bonds[k].r0_A, 3.8, 1e-5);
+    EXPECT_EQ(b.bond_kinds[k], BondKind::Backbone);
+  }
+  EXPECT_EQ(contact_set(t), (std::set<std::pair<int, int>>{{0, 3}, {0, 4}}));
+  EXPECT_NEAR(t.native_contacts[0].r0_A, 3.8, 1e-5);
+  EXPECT_NEAR(t.native_contacts[1].r0_A, std::sqrt(2.0) * 3.8, 1e-5);
+  EXPECT_FLOAT_EQ(t.native_contacts[1].eh_kcal_per_mol, 0.7f);
+  EXPECT_EQ(b.repulsive_pairs, 10 - 4 - 2);
+  EXPECT_EQ(b.chains.size(), 1u);
+  EXPECT_EQ(b.chains[0].first_number, 1);
+  EXPECT_EQ(b.chains[0].last_number, 5);
+}
+
+// "Along the chain" compares residue numbers (SOP-GPU): renumbered 1 2 3 10 11, beads 1
+// and 3 (residues 2 and 10, 5.37 Å) and beads 2 and 4 (3 and 11, 5.37 Å) become native
+// although they are two beads apart; the bonds follow the geometry, not the numbers.
+TEST(TopologyBuilder, SequenceSeparationUsesResidueNumbers) {
+  const int numbers[5] = {1, 2, 3, 10, 11};
+  TopologyOptions o;
+  o.r_limit_A = 6.0;
+  const BuiltTopology b = build("renumbered", five(numbers), o);
+  EXPECT_EQ(b.topology.bonds.size(), 4u);
+  EXPECT_EQ(contact_set(b.topology), (std::set<std::pair<int, int>>{{0, 3}, {0, 4}, {1, 3}, {2, 4}}));
+}
+
+// Two residues whose C-alphas are 10 Å apart but whose side chains touch: native only
+// through the side-chain criterion; hydrogens closer than that do not count.
+std::string side_chain_pair(double gap_A, bool hydrogens_touch) {
+  std::string pdb;
+  pdb += ca("ALA", 'A', 1, 0, 0, 0) + ca("ALA", 'A', 2, 3.8, 0, -1) + ca("ALA", 'A', 3, 7.6, 0, 0);
+  pdb += atom({"N", "LEU", 'A', 10, 0, 10, 0}) + atom({"CA", "LEU", 'A', 10, 0, 10, 0.5});
+  pdb += atom({"CB", "LEU", 'A', 10, 0, 10 - 5 + gap_A / 2, 0.5});  // side chain towards y = 5
+  pdb += atom({"CA", "PHE", 'A', 20, 0, 0.5, 0.5}) + atom({"CB", "PHE", 'A', 20, 0, 5 - gap_A / 2, 0.5});
+  if (hydrogens_touch) pdb += atom({"HB2", "PHE", 'A', 20, 0, 9.5, 0.5});  // 0.5 Å from LEU CA
+  return pdb + "END\n";
+}
+
+TEST(TopologyBuilder, SideChainCriterionAndHydrogensIgnored) {
+  // Beads: 0-2 ALA 1-3, 3 LEU 10 at y = 10, 4 PHE 20 near the origin.
+  TopologyOptions o;
+  const BuiltTopology near = build("sc-near", side_chain_pair(4.0, false), o);
+  auto has = [](const BuiltTopology& b, int i, int j) { return contact_set(b.topology).count({i, j}) > 0; };
+  ASSERT_EQ(near.topology.bead_count(), 5);
+  EXPECT_TRUE(has(near, 3, 4)) << "CB-CB 4 Å < 5.2 Å";
+  const auto& contacts = near.topology.native_contacts;
+  for (std::size_t k = 0; k < contacts.size(); ++k)
+    if (contacts[k].i == 3 && contacts[k].j == 4) {
+      EXPECT_EQ(near.contact_reasons[k], ContactReason::SidechainAtoms);
+      EXPECT_NEAR(contacts[k].r0_A, 9.5, 1e-5) << "r0 is the C-alpha distance";
+    }
+  const BuiltTopology far = build("sc-far", side_chain_pair(6.0, true), o);
+  EXPECT_FALSE(has(far, 3, 4)) << "CB-CB 6 Å; the hydrogen 0.5 Å from the CA does not count";
+  o.sc_limit_A = 0.0;
+  EXPECT_FALSE(has(build("sc-off", side_chain_pair(4.0, false), o), 3, 4)) << "--sc-limit 0 disables";
+  // Pairs within two residue numbers are never native (ALA 1-3 among themselves).
+  for (const NativeContact& c : near.topology.native_contacts)
+    EXPECT_GT(std::abs(near.topology.beads[c.i].residue_number - near.topology.beads[c.j].residue_number), 2);
+}
+
+// Cys 3 and Cys 30 with SG atoms 2.04 Å apart and C-alphas 5.5 Å apart.
+std::string disulfide_pdb(const std::string& records = "") {
+  std::string pdb = records;
+  for (int k = 1; k <= 4; ++k) pdb += ca(k == 3 ? "CYS" : "ALA", 'A', k, 3.8 * (k - 1), 0, 0);
+  pdb += atom({"SG", "CYS", 'A', 3, 7.6, 1.7, 0});
+  for (int k = 30; k <= 31; ++k) pdb += ca(k == 30 ? "CYS" : "ALA", 'A', k, 7.6 + 3.8 * (k - 30), 5.5, 0);
+  pdb += atom({"SG", "CYS", 'A', 30, 7.6, 3.74, 0});
+  return pdb + "END\n";
+}
+
+TEST(TopologyBuilder, DisulfideFromGeometryRecordsOrNone) {
+  TopologyOptions o;
+  // No SSBOND record: found by the SG-SG distance; the bond replaces the native contact.
+  BuiltTopology b = build("ss-geometry", disulfide_pdb(), o);
+  // Backbone 1-2, 2-3, 3-4 and 30-31 (4 → 30 is 6.7 Å: a chain break), plus the disulfide.
+  ASSERT_EQ(b.topology.bonds.size(), 5u);
+  int disulfides = 0;
+  for (std::size_t k = 0; k < b.topology.bonds.size(); ++k)
+    if (b.bond_kinds[k] == BondKind::Disulfide) {
+      ++disulfides;
+      EXPECT_EQ(b.topology.bonds[k].i, 2);
+      EXPECT_EQ(b.topology.bonds[k].j, 4);
+      EXPECT_NEAR(b.topology.bonds[k].r0_A, 5.5, 1e-5);
+    }
+  EXPECT_EQ(disulfides, 1);
+  EXPECT_EQ(contact_set(b.topology).count({2, 4}), 0u);
+
+  // The same disulfide from an SSBOND record.
+  const std::string record = "SSBOND   1 CYS A    3    CYS A   30                          1555   1555  2.04\n";
+  b = build("ss-record", disulfide_pdb(record), o);
+  EXPECT_EQ(std::count(b.bond_kinds.begin(), b.bond_kinds.end(), BondKind::Disulfide), 1);
+
+  o.disulfides = DisulfideSource::None;
+  b = build("ss-none", disulfide_pdb(record), o);
+  EXPECT_EQ(std::count(b.bond_kinds.begin(), b.bond_kinds.end(), BondKind::Disulfide), 0);
+  EXPECT_EQ(contact_set(b.topology).count({2, 4}), 1u) << "no bond: the pair is native (CA 5.5 Å)";
+}
+
+TEST(TopologyBuilder, DisulfideRecordsBeatGeometry) {
+  // The file lists only 1-4 (not cysteines): no bond at all, a warning, and the 3-30 pair
+  // that geometry would find is not bonded because records exist (--disulfides auto).
+  const std::string record = "SSBOND   1 CYS A    1    CYS A    4                          1555   1555  2.04\n";
+  const BuiltTopology b = build("ss-records-only", disulfide_pdb(record), TopologyOptions{});
+  EXPECT_EQ(std::count(b.bond_kinds.begin(), b.bond_kinds.end(), BondKind::Disulfide), 0);
+  EXPECT_TRUE(mentions(b.warnings, "does not join two cysteines"));
+  TopologyOptions geometry;
+  geometry.disulfides = DisulfideSource::Geometry;
+  const BuiltTopology g = build("ss-geometry-forced", disulfide_pdb(record), geometry);
+  EXPECT_EQ(std::count(g.bond_kinds.begin(), g.bond_kinds.end(), BondKind::Disulfide), 1);
+}
+
+// Chains A and B side by side 3.8 Å apart, both numbered 1 2 3: no bond across chains,
+// and every interchain pair within 8 Å is native whatever the residue numbers.
+TEST(TopologyBuilder, TwoChainsInContact) {
+  std::string pdb;
+  for (int k = 0; k < 3; ++k) pdb += ca("ALA", 'A', k + 1, 3.8 * k, 0, 0);
+  pdb += "TER\n";
+  for (int k = 0; k < 3; ++k) pdb += ca("ALA", 'B', k + 1, 3.8 * k, 3.8, 0);
+  const BuiltTopology b = build("two-chains", pdb + "END\n");
+  const Topology& t = b.topology;
+  ASSERT_EQ(t.bead_count(), 6);
+  EXPECT_EQ(t.beads[3].chain_id, "B");
+  ASSERT_EQ(t.bonds.size(), 4u);
+  for (const Bond& bond : t.bonds) EXPECT_EQ(t.beads[bond.i].chain_id, t.beads[bond.j].chain_id);
+  // Distances A_k–B_l = sqrt((3.8(k−l))² + 3.8²): 3.8, 5.37, 8.50 Å; (0,5) and (2,3) are 8.5.
+  std::set<std::pair<int, int>> expected;
+  for (int k = 0; k < 3; ++k)
+    for (int l = 0; l < 3; ++l)
+      if (std::abs(k - l) <= 1) expected.insert({k, 3 + l});
+  EXPECT_EQ(contact_set(t), expected);
+  ASSERT_EQ(b.chains.size(), 2u);
+  EXPECT_EQ(b.chains[1].id, "B");
+  EXPECT_EQ(b.chains[1].first_bead, 3);
+}
+
+TEST(TopologyBuilder, ChainBreakByGeometry) {
+  const std::string pdb = ca("ALA", 'A', 1, 0, 0, 0) + ca("ALA", 'A', 2, 3.8, 0, 0) + ca("ALA", 'A', 3, 9.8, 0, 0) +
+                          ca("ALA", 'A', 4, 13.6, 0, 0) + "END\n";
+  BuiltTopology b = build("break", pdb);
+  ASSERT_EQ(b.topology.bonds.size(), 2u);
+  EXPECT_EQ(b.topology.bonds[1].i, 2);
+  EXPECT_EQ(b.chain_breaks, 1);
+  EXPECT_TRUE(mentions(b.warnings, "chain break between A:ALA 2 and A:ALA 3 (C-alpha distance 6.00 A > 4.5 A)"));
+  TopologyOptions loose;
+  loose.break_distance_A = 7.0;
+  EXPECT_EQ(build("break-loose", pdb, loose).topology.bonds.size(), 3u);
+}
+
+// Residue 2 has two conformers, A (occupancy 0.3) and B (0.7). B's C-alpha and side chain
+// are used: its CB lies far from residue 10, A's CB would touch it.
+TEST(TopologyBuilder, AltlocKeepsHighestOccupancyConformer) {
+  std::string pdb = ca("ALA", 'A', 1, 0, 0, 0);
+  pdb += atom({"CA", "SER", 'A', 2, 3.8, 0, 0, 0.3, 10, 'A'});
+  pdb += atom({"CB", "SER", 'A', 2, 3.8, 6.0, 0, 0.3, 10, 'A'});
+  pdb += atom({"CA", "SER", 'A', 2, 3.7, 0.5, 0, 0.7, 10, 'B'});
+  pdb += atom({"CB", "SER", 'A', 2, 3.7, -1.5, 0, 0.7, 10, 'B'});
+  pdb += ca("ALA", 'A', 3, 7.5, 0.5, 0);
+  pdb += atom({"CA", "LEU", 'A', 10, 3.8, 12, 0}) + atom({"CB", "LEU", 'A', 10, 3.8, 10, 0});
+  const BuiltTopology b = build("altloc", pdb + "END\n");
+  const Topology& t = b.topology;
+  ASSERT_EQ(t.bead_count(), 4);
+  EXPECT_DOUBLE_EQ(t.native_positions_A[1].x, 3.7);
+  EXPECT_DOUBLE_EQ(t.native_positions_A[1].y, 0.5);
+  EXPECT_FLOAT_EQ(t.beads[1].occupancy, 0.7f);
+  EXPECT_EQ(contact_set(t).count({1, 3}), 0u) << "conformer A's CB (4 Å from LEU CB) is not used";
+}
+
+TEST(TopologyBuilder, InsertionCodesAndResidueNumbers) {
+  std::string pdb = ca("ALA", 'A', 52, 0, 0, 0) + atom({"CA", "GLY", 'A', 52, 3.8, 0, 0, 1, 10, ' ', "ATOM", 'A'}) +
+                    ca("SER", 'A', 53, 7.6, 0, 0) + ca("THR", 'A', 54, 7.6, 3.8, 0) + ca("VAL", 'A', 55, 3.8, 3.8, 0);
+  const BuiltTopology b = build("icode", pdb + "END\n");
+  const Topology& t = b.topology;
+  ASSERT_EQ(t.bead_count(), 5);
+  EXPECT_EQ(t.beads[1].residue_number, 52);
+  EXPECT_EQ(t.beads[1].insertion_code, 'A');
+  EXPECT_EQ(t.bonds.size(), 4u);
+  // 52A–55 is 3.8 Å and |52 − 55| = 3: native; 52–54 (|Δ| = 2) and 52A–54 are not.
+  EXPECT_EQ(contact_set(t), (std::set<std::pair<int, int>>{{0, 4}, {1, 4}}));
+}
+
+TEST(TopologyBuilder, HeteroResiduesSkippedUnlessAskedAndParentNames) {
+  std::string pdb = ca("ALA", 'A', 1, 0, 0, 0) + ca("GLY", 'A', 2, 3.8, 0, 0) +
+                    atom({"N", "MSE", 'A', 3, 5.5, 1, 0, 1, 10, ' ', "HETATM"}) +
+                    atom({"CA", "MSE", 'A', 3, 7.6, 0, 0, 1, 10, ' ', "HETATM"}) +
+                    atom({"C", "MSE", 'A', 3, 8.5, 1, 0, 1, 10, ' ', "HETATM"}) +
+                    atom({"SE", "MSE", 'A', 3, 7.6, -2, 0, 1, 10, ' ', "HETATM"}) + ca("LYS", 'A', 4, 11.4, 0, 0) +
+                    atom({"O", "HOH", 'A', 101, 1, 1, 1, 1, 10, ' ', "HETATM"}) +
+                    atom({"C1", "NAG", 'A', 102, 5, 5, 5, 1, 10, ' ', "HETATM"});
+  const auto file = write_file("hetero", "hetero.pdb", pdb + "END\n");
+  StructureModel m = read_model(file);
+  ASSERT_EQ(m.residues.size(), 3u);
+  EXPECT_EQ(m.skipped_hetero_amino_acids, 1);
+  EXPECT_EQ(m.skipped_water, 1);
+  EXPECT_EQ(m.skipped_other, 1);
+  EXPECT_TRUE(mentions(m.warnings, "--keep-hetero"));
+  EXPECT_EQ(build_topology(m, {}).chain_breaks, 1) << "the left-out MSE leaves a gap";
+
+  StructureReadOptions keep;
+  keep.keep_hetero = true;
+  m = read_model(file, keep);
+  ASSERT_EQ(m.residues.size(), 4u);
+  EXPECT_EQ(m.residues[2].name, "MET");
+  EXPECT_EQ(m.residues[2].file_name, "MSE");
+  EXPECT_TRUE(m.residues[2].hetatm);
+  EXPECT_TRUE(mentions(m.warnings, "MSE->MET"));
+  const BuiltTopology b = build_topology(m, {});
+  EXPECT_EQ(b.topology.beads[2].residue_name, "MET");
+  EXPECT_EQ(b.chain_breaks, 0);
+  EXPECT_EQ(parent_residue_name("SEP"), "SER");
+  EXPECT_EQ(parent_residue_name("HIS"), "HIS");
+  EXPECT_EQ(parent_residue_name("XYZ"), "XYZ");
+}
+
+TEST(TopologyBuilder, ResidueWithoutCalphaSkippedWithWarning) {
+  const std::string pdb = ca("ALA", 'A', 1, 0, 0, 0) + atom({"N", "SER", 'A', 2, 2, 0, 0}) +
+                          atom({"CB", "SER", 'A', 2, 2, 1, 0}) + ca("ALA", 'A', 3, 3.8, 0, 0) + "END\n";
+  const auto file = write_file("noca", "noca.pdb", pdb);
+  const StructureModel m = read_model(file);
+  EXPECT_EQ(m.residues.size(), 2u);
+  EXPECT_EQ(m.skipped_no_ca, 1);
+  EXPECT_TRUE(mentions(m.warnings, "A:SER 2 has no C-alpha atom; skipped"));
+}
+
+TEST(TopologyBuilder, ModelSelection) {
+  const std::string m1 = ca("ALA", 'A', 1, 0, 0, 0) + ca("ALA", 'A', 2, 3.8, 0, 0);
+  const std::string m2 = ca("ALA", 'A', 1, 9, 9, 9) + ca("ALA", 'A', 2, 12.8, 9, 9) + ca("ALA", 'A', 3, 16.6, 9, 9);
+  const auto file = write_file("models", "nmr.pdb",
+                               "MODEL        1\n" + m1 + "ENDMDL\nMODEL        2\n" + m2 + "ENDMDL\nEND\n");
+  StructureModel first = read_model(file);
+  EXPECT_EQ(first.residues.size(), 2u);
+  EXPECT_EQ(first.model_count, 2);
+  EXPECT_TRUE(mentions(first.warnings, "2 models"));
+  StructureReadOptions second;
+  second.model = 2;
+  const StructureModel m = read_model(file, second);
+  ASSERT_EQ(m.residues.size(), 3u);
+  EXPECT_DOUBLE_EQ(m.residues[0].atoms[0].position_A.x, 9.0);
+  second.model = 3;
+  const std::string e = error_of([&] { read_model(file, second); });
+  EXPECT_NE(e.find("nmr.pdb"), std::string::npos) << e;
+  EXPECT_NE(e.find("no model 3"), std::string::npos) << e;
+}
+
+// C-alpha–C-beta model of ALA-GLY-PHE-LEU: beads CA1 CB1 CA2 CA3 CB3 CA4 CB4 (glycine has no
+// side-chain bead); CB at the side-chain heavy-atom centroid (or at CB with --sidechain-bead cb).
+std::string cacb_pdb() {
+  std::string pdb;
+  pdb += atom({"N", "ALA", 'A', 1, -1, 1, 0}) + atom({"CA", "ALA", 'A', 1, 0, 0, 0}) + atom({"C", "ALA", 'A', 1, 1, 1, 0}) +
+         atom({"O", "ALA", 'A', 1, 1, 2, 0}) + atom({"CB", "ALA", 'A', 1, 0, -1.5, 0});
+  pdb += atom({"N", "GLY", 'A', 2, 3, 0, 0}) + atom({"CA", "GLY", 'A', 2, 3.8, 0, 0}) + atom({"C", "GLY", 'A', 2, 4, 1, 0});
+  pdb += atom({"CA", "PHE", 'A', 3, 7.6, 0, 0}) + atom({"CB", "PHE", 'A', 3, 7.6, -1.5, 0}) +
+         atom({"CG", "PHE", 'A', 3, 7.6, -3.0, 0}) + atom({"CZ", "PHE", 'A', 3, 7.6, -4.5, 0}) +
+         atom({"HZ", "PHE", 'A', 3, 7.6, -5.5, 0}) + atom({"OXT", "PHE", 'A', 3, 9, 0, 0});
+  pdb += atom({"CA", "LEU", 'A', 10, 7.6, -9.5, 0}) + atom({"CB", "LEU", 'A', 10, 7.6, -8.0, 0}) +
+         atom({"CG", "LEU", 'A', 10, 7.6, -7.0, 1.0});
+  return pdb + "END\n";
+}
+
+TEST(TopologyBuilder, CalphaCbetaModel) {
+  TopologyOptions o;
+  o.model_type = ModelType::CAlphaCBeta;
+  const BuiltTopology b = build("cacb", cacb_pdb(), o);
+  const Topology& t = b.topology;
+  ASSERT_EQ(t.bead_count(), 7);
+  const char* names[7] = {"CA", "CB", "CA", "CA", "CB", "CA", "CB"};
+  for (int k = 0; k < 7; ++k) EXPECT_EQ(t.beads[k].atom_name, names[k]) << k;
+  EXPECT_EQ(t.beads[1].residue_name, "ALA");
+  EXPECT_EQ(b.sidechain_bead[4], 1);
+  // PHE side-chain centroid: CB, CG, CZ (hydrogen and OXT excluded) → (7.6, −3, 0).
+  EXPECT_DOUBLE_EQ(t.native_positions_A[4].x, 7.6);
+  EXPECT_NEAR(t.native_positions_A[4].y, -3.0, 1e-12);
+  // LEU centroid: (7.6, −7.5, 0.5).
+  EXPECT_NEAR(t.native_positions_A[6].y, -7.5, 1e-12);
+  EXPECT_NEAR(t.native_positions_A[6].z, 0.5, 1e-12);
+  // Bonds: CA1-CB1, CA1-CA2, CA2-CA3, CA3-CB3, CA4-CB4 (CA3-CA4 is 9.5 Å: chain break).
+  std::set<std::pair<int, int>> bonds;
+  int cacb = 0;
+  for (std::size_t k = 0; k < t.bonds.size(); ++k) {
+    bonds.insert({t.bonds[k].i, t.bonds[k].j});
+    cacb += b.bond_kinds[k] == BondKind::CaCb ? 1 : 0;
+  }
+  EXPECT_EQ(bonds, (std::set<std::pair<int, int>>{{0, 1}, {0, 2}, {2, 3}, {3, 4}, {5, 6}}));
+  EXPECT_EQ(cacb, 3);
+  EXPECT_NEAR(t.bonds[0].r0_A, 1.5, 1e-6);
+  // Natives (residues 1,2,3 vs 10: |Δ| > 2): bead pairs within 8 Å:
+  // CB3(7.6,−3)–CA4(7.6,−9.5) 6.5; CB3–CB4 4.53; CA3–CB4 7.52; CB1(0,−1.5)–CB4 8.9 no;
+  // CA3–CA4 9.5 no. CB-CB of PHE–LEU also by side-chain atoms (CZ–CB 3.5 Å).
+  EXPECT_EQ(contact_set(t), (std::set<std::pair<int, int>>{{3, 6}, {4, 5}, {4, 6}}));
+
+  o.sidechain_bead = SidechainBead::CBeta;
+  const BuiltTopology cb = build("cacb-cb", cacb_pdb(), o);
+  EXPECT_NEAR(cb.topology.native_positions_A[4].y, -1.5, 1e-12);
+  EXPECT_NEAR(cb.topology.native_positions_A[6].y, -8.0, 1e-12);
+}
+
+TEST(TopologyBuilder, EpsilonFromBfactorOrOccupancy) {
+  std::string pdb;
+  const double b[4] = {4.0, 9.0, 16.0, 25.0};
+  const double occ[4] = {1.0, 0.5, 0.25, 0.81};
+  for (int k = 0; k < 4; ++k) pdb += ca("ALA", 'A', k + 1, 3.8 * (k % 2), 3.8 * (k / 2), 0, b[k], occ[k]);
+  TopologyOptions o;
+  o.eh_source = EpsilonSource::BFactor;
+  BuiltTopology built = build("eh-b", pdb + "END\n", o);
+  ASSERT_EQ(built.topology.native_contacts.size(), 1u);  // residues 1 and 4 (|Δ| = 3)
+  EXPECT_NEAR(built.topology.native_contacts[0].eh_kcal_per_mol, std::sqrt(4.0 * 25.0), 1e-5);
+  o.eh_source = EpsilonSource::Occupancy;
+  built = build("eh-o", pdb + "END\n", o);
+  EXPECT_NEAR(built.topology.native_contacts[0].eh_kcal_per_mol, std::sqrt(1.0 * 0.81), 1e-6);
+}
+
+std::filesystem::path extra_bonds(const std::string& test, const std::string& text) {
+  return write_file(test + "-bonds", "bonds.txt", text);
+}
+
+TEST(TopologyBuilder, ExtraBondsFile) {
+  const int numbers[5] = {1, 2, 3, 4, 5};
+  TopologyOptions o;
+  o.r_limit_A = 6.0;
+  o.extra_bonds_file = extra_bonds("extra-ok", "# crosslink\nA 1 CA  A 4 CA   # replaces the native 1-4\nA 2 A 5\n");
+  const BuiltTopology b = build("extra", five(numbers), o);
+  ASSERT_EQ(b.topology.bonds.size(), 6u);
+  EXPECT_EQ(std::count(b.bond_kinds.begin(), b.bond_kinds.end(), BondKind::Extra), 2);
+  EXPECT_EQ(contact_set(b.topology), (std::set<std::pair<int, int>>{{0, 4}}));
+  for (std::size_t k = 0; k < b.topology.bonds.size(); ++k)
+    if (b.topology.bonds[k].i == 1 && b.topology.bonds[k].j == 4)
+      EXPECT_NEAR(b.topology.bonds[k].r0_A, std::sqrt(3.0) * 3.8, 1e-5);
+
+  auto error = [&](const std::string& test, const std::string& text, TopologyOptions opts = {}) {
+    opts.extra_bonds_file = extra_bonds(test, text);
+    return error_of([&] { build(test, five(numbers), opts); });
+  };
+  std::string e = error("extra-cols", "A 1 CA A 4\n");
+  EXPECT_NE(e.find("bonds.txt:1: extra bonds: expected"), std::string::npos) << e;
+  e = error("extra-residue", "\n# x\nA 1 CA B 4 CA\n");
+  EXPECT_NE(e.find("bonds.txt:3: second partner: no residue B:4"), std::string::npos) << e;
+  e = error("extra-number", "A one CA A 4 CA\n");
+  EXPECT_NE(e.find("bonds.txt:1: first partner: 'one' is not a residue number"), std::string::npos) << e;
+  e = error("extra-cb", "A 1 CB A 4 CA\n");
+  EXPECT_NE(e.find("needs --model-type cacb"), std::string::npos) << e;
+  e = error("extra-dup", "A 1 A 2\n");
+  EXPECT_NE(e.find("already bonded (backbone bond)"), std::string::npos) << e;
+  e = error("extra-self", "A 1 CA A 1 CA\n");
+  EXPECT_NE(e.find("same bead"), std::string::npos) << e;
+  TopologyOptions missing;
+  missing.extra_bonds_file = test::fresh_directory("extra-missing") / "none.txt";
+  e = error_of([&] { build("extra-missing-file", five(numbers), missing); });
+  EXPECT_NE(e.find("none.txt: extra bonds: file not found"), std::string::npos) << e;
+}
+
+TEST(TopologyBuilder, SopgpuDistanceRoundsLikeSopTop) {
+  // ww.pdb: C-alphas of LEU 7 / TRP 11 and ARG 14 / TYR 24. Exact distances 5.85792506 and
+  // 5.663075 Å print as 5.85793 and 5.66308; SOP-GPU's float arithmetic gives 5.85792 and
+  // 5.66307, which ww.top holds.
+  auto text = [](float d) {
+    char buffer[32];
+    std::snprintf(buffer, sizeof buffer, "%.5f", d);
+    return std::string(buffer);
+  };
+  const Vec3d leu7{42.659, 12.340, 49.864}, trp11{38.388, 8.411, 49.066};
+  const Vec3d arg14{42.123, 0.545, 45.549}, tyr24{40.510, 5.542, 43.428};
+  EXPECT_EQ(text(sopgpu_distance(leu7, trp11)), "5.85792");
+  EXPECT_EQ(text(sopgpu_distance(arg14, tyr24)), "5.66307");
+  EXPECT_NEAR(sopgpu_distance(leu7, trp11), norm(leu7 - trp11), 1e-5);
+}
+
+TEST(TopologyBuilder, CoincidentBeadsAreAnError) {
+  const std::string pdb = ca("ALA", 'A', 1, 0, 0, 0) + ca("ALA", 'A', 2, 3.8, 0, 0) + ca("ALA", 'A', 3, 7.6, 0, 0) +
+                          ca("ALA", 'B', 1, 0, 0, 0) + "END\n";
+  const std::string e = error_of([&] { build("coincident", pdb); });
+  EXPECT_NE(e.find("coincident.pdb: structure: beads A:ALA 1 CA and B:ALA 1 CA are at the same position"),
+            std::string::npos) << e;
+}
+
+TEST(TopologyBuilder, ReadErrorsNameTheFile) {
+  const auto empty = write_file("err-empty", "empty.pdb", "");
+  std::string e = error_of([&] { read_structure_file(empty); });
+  EXPECT_NE(e.find("empty.pdb"), std::string::npos) << e;
+  EXPECT_NE(e.find("empty"), std::string::npos) << e;
+
+  const auto waters = write_file("err-water", "water.pdb", atom({"O", "HOH", 'A', 1, 0, 0, 0, 1, 10, ' ', "HETATM"}) + "END\n");
+  e = error_of([&] { read_model(waters); });
+  EXPECT_NE(e.find("water.pdb"), std::string::npos) << e;
+  EXPECT_NE(e.find("no amino-acid residue"), std::string::npos) << e;
+
+  const auto only_mse = write_file("err-mse", "mse.pdb", atom({"CA", "MSE", 'A', 1, 0, 0, 0, 1, 10, ' ', "HETATM"}) + "END\n");
+  e = error_of([&] { read_model(only_mse); });
+  EXPECT_NE(e.find("--keep-hetero"), std::string::npos) << e;
+
+  const auto cif = write_file("err-cif", "bad.cif", "data_x\nloop_\n_a.b\n'unterminated\n");
+  e = error_of([&] { read_structure_file(cif); });
+  EXPECT_NE(e.find("bad.cif:4:"), std::string::npos) << e;
+  EXPECT_NE(e.find("mmCIF parse error"), std::string::npos) << e;
+
+  const auto missing = test::fresh_directory("err-missing") / "absent.cif";
+  e = error_of([&] { read_structure_file(missing); });
+  EXPECT_NE(e.find("absent.cif: structure: file not found"), std::string::npos) << e;
+}
+
+}  // namespace
+}  // namespace ermak
