@@ -89,7 +89,8 @@ class Engine {
   virtual void restore_neighbor_reference(const State& reference) = 0;
 
   // Force (kcal/mol/Å) that each tether's spring exerts on its bead at the current
-  // positions, replica-major: [replica * tethers + t].
+  // positions: replica by replica, the tethers that apply to that replica in setup
+  // order (backend/protocol_reports.h).
   virtual std::vector<Vec3d> tether_forces() = 0;
   // Total spring force along each plane's normal, [replica * plane_groups + group].
   virtual std::vector<double> plane_forces() = 0;

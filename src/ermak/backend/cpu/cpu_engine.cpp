@@ -7,6 +7,7 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "ermak/backend/protocol_reports.h"
 #include "ermak/backend/cpu/pair_forces.h"
 #include "ermak/backend/engine.h"
 #include "ermak/core/error.h"
@@ -142,32 +143,9 @@ class CpuEngine final : public Engine {
     return out;
   }
 
-  std::vector<Vec3d> tether_forces() override {
-    std::vector<Vec3d> out;
-    out.reserve(std::size_t(setup_.replicas) * setup_.tethers.size());
-    for (std::int32_t r = 0; r < setup_.replicas; ++r)
-      for (const auto& t : setup_.tethers) {
-        if (!applies_to(t.replica, r)) continue;
-        const Vec3d anchor = tether_anchor_at(t, state_.step, setup_.langevin.timestep_tau);
-        const Vec3d p = vec_cast<double>(state_.position(r, t.bead));
-        out.push_back(t.spring_kcal_per_mol_A2 * (anchor - p));
-      }
-    return out;
-  }
+  std::vector<Vec3d> tether_forces() override { return report_tether_forces(setup_, state_); }
 
-  std::vector<double> plane_forces() override {
-    std::vector<double> out(std::size_t(setup_.replicas) * setup_.plane_groups, 0.0);
-    for (std::int32_t r = 0; r < setup_.replicas; ++r)
-      for (const auto& t : setup_.plane_tethers) {
-        if (!applies_to(t.replica, r)) continue;
-        double f = 0, unused = 0;
-        const double coordinate = dot(vec_cast<double>(state_.position(r, t.bead)), t.normal);
-        physics::plane_tether<false>(coordinate, plane_position_at(t, state_.step, setup_.langevin.timestep_tau),
-                                     t.spring_kcal_per_mol_A2, f, unused);
-        out[std::size_t(r) * setup_.plane_groups + t.group] += f;
-      }
-    return out;
-  }
+  std::vector<double> plane_forces() override { return report_plane_forces(setup_, state_); }
 
   std::vector<IndentationStatus> indentation_status() override {
     std::vector<IndentationStatus> out;
