@@ -408,26 +408,25 @@ TEST(ProtocolValidation, ForceClampOnAFeneBondGivesTheBoltzmannExtension) {
 }
 
 // ---------------------------------------------------------------------------------------
-// (d) Indentation control: the tip pressed on a rigid obstacle — one bead fixed on the
-// surface (the tip does not interact with the substrate itself, as in SOP-GPU). Before
-// contact the spring force is the tip's Stokes drag, κ e_n with e_n = vτ_t(1 − aⁿ),
-// τ_t = ζ_tip/κ; after contact the tip stops against the stiff wall and the force grows
-// with the base travel at slope κ k_w/(κ + k_w), k_w = 7f/ρ the wall stiffness at force f
-// (for ε(σ/ρ)⁶, f = 6εσ⁶/ρ⁷): the cantilever spring's own response, κ, within κ/k_w.
+// (d) Indentation controls: the tip pressed on the bare substrate surface, and on a rigid
+// obstacle (one bead fixed on the surface). Before contact the spring force is the tip's
+// Stokes drag, κ e_n with e_n = vτ_t(1 − aⁿ), τ_t = ζ_tip/κ; after contact the tip stops
+// against the stiff wall and the force grows with the base travel at slope
+// κ k_w/(κ + k_w), k_w = 7f/ρ the wall stiffness at force f (for ε(σ/ρ)⁶,
+// f = 6εσ⁶/ρ⁷): the cantilever spring's own response, κ, within κ/k_w. The wall that
+// stops the tip (the surface, or the bead) pushes back with the spring's force.
+//
+// Tip R = 20 Å, centre 30 Å above the contact (10 Å gap), repulsive σ = 2 Å, ε = 1;
+// κ = 34.7 pN/nm (0.05 kcal/mol/Å²), v = 7500 µm/s (1.49e-3 Å per step), ζ_tip = 10
+// (τ_t = 200 τ_H = 2500 steps, drag 12.9 pN); 50 000 steps (74 Å of base travel, up to
+// ≈ 230 pN). R = 200 replicas (the tip's noise is independent in each).
 
-TEST(ProtocolValidation, IndentationOnARigidObstacleGivesTheCantileverSpring) {
-  // Tip R = 20 Å, centre 30 Å above the bead (10 Å gap), repulsive σ = 2 Å, ε = 1;
-  // κ = 34.7 pN/nm (0.05 kcal/mol/Å²), v = 7500 µm/s (1.49e-3 Å per step), ζ_tip = 10
-  // (τ_t = 200 τ_H = 2500 steps, drag 12.9 pN); 50 000 steps (74 Å of base travel, up to
-  // ≈ 230 pN). R = 200 replicas (the tip's noise is independent in each).
+// Column of indentation.tsv (without `step`) holding the force that stops the tip.
+enum class Reaction { kMolecule = 7, kSurface = 8 };
+
+void expect_cantilever_response(const std::string& toml, Topology topology, const State& start, Reaction reaction) {
   constexpr int kReplicas = 200, kSteps = 50000, kEvery = 250;
-  ProtocolRun run(run_table(kReplicas, 31) +
-              "[fixed]\nbeads = [0]\n"
-              "[indentation]\ntip_radius_A = 20\ntip_position_A = [0, 0, 30]\ndirection = [0, 0, -1]\n"
-              "spring_kcal_per_mol_A2 = 0.05\nspeed_um_per_s = 7500\ntip_friction = 10\ntip_interaction = \"repulsive\"\n"
-              "tip_sigma_A = 2.0\ntip_epsilon_kcal_per_mol = 1.0\n"
-              "[indentation.surface]\npoint_A = [0, 0, -10]\nnormal = [0, 0, 1]\n",
-          beads(1), replicated(kReplicas, {{0.0f, 0.0f, 0.0f}}));
+  ProtocolRun run(toml, std::move(topology), start);
   const double kappa = 0.05, zeta_t = 10.0, h = 0.08, kT = 0.6;
   const double v = run.spec.indentation.speed_A_per_tau;
   const double eps = h * kappa / zeta_t, a = 1 - eps, tau_t = zeta_t / kappa;
@@ -446,7 +445,7 @@ TEST(ProtocolValidation, IndentationOnARigidObstacleGivesTheCantileverSpring) {
     force.push_back(f / kReplicas);
     ASSERT_NEAR(b, v * n * h, 1e-9);
     if (n == 4000) {
-      // Free travel (the tip is ≥ 6 Å from the bead: wall force < 1e-3 kcal/mol/Å).
+      // Free travel (the tip is ≥ 6 Å from the wall: wall force < 1e-3 kcal/mol/Å).
       const double se = kappa * std::sqrt(vd * (1 - std::pow(a, 2 * n)) / kReplicas);
       EXPECT_NEAR(force.back(), kappa * v * tau_t * (1 - std::pow(a, n)), kFiveSigma * se + 1e-3);
       EXPECT_NEAR(force.back(), zeta_t * v * (1 - std::exp(-n * h / tau_t)),
@@ -469,19 +468,46 @@ TEST(ProtocolValidation, IndentationOnARigidObstacleGivesTheCantileverSpring) {
   const double slope_se = std::sqrt(residual / (count - 2) / (sbb - sb * sb / count));
   // Wall stiffness at the low end of the range bounds the series softening.
   const double sigma6 = std::pow(2.0, 6), rho_lo = std::pow(6 * sigma6 / f_lo, 1.0 / 7), k_w = 7 * f_lo / rho_lo;
-  RecordProperty("slope_over_kappa", std::to_string(slope / kappa));
+  ::testing::Test::RecordProperty("slope_over_kappa", std::to_string(slope / kappa));
   EXPECT_LE(slope, kappa + kFiveSigma * slope_se);
   EXPECT_GE(slope, kappa * k_w / (kappa + k_w) - kFiveSigma * slope_se);
-  // The molecule (here: the one bead) pushes back on the tip with the same force.
+  // The wall that stops the tip pushes back on it with the spring's force; the other
+  // reaction column stays at zero.
   const auto status = run.engine->indentation_status();
-  double molecule = 0, spring = 0;
+  double stopping = 0, other = 0, spring = 0;
+  const int stop_column = int(reaction), other_column = reaction == Reaction::kMolecule ? 8 : 7;
   for (std::int32_t r = 0; r < kReplicas; ++r) {
     const std::vector<double> row = run.protocol->indentation_row(r, kSteps, status[r]);
-    molecule += row[7];
+    stopping += row[std::size_t(stop_column)];
+    other += row[std::size_t(other_column)];
     spring += row[6];
   }
-  EXPECT_GT(molecule / kReplicas, 150.0);
-  EXPECT_NEAR(molecule / kReplicas, spring / kReplicas, 0.05 * spring / kReplicas);
+  EXPECT_GT(stopping / kReplicas, 150.0);
+  EXPECT_NEAR(stopping / kReplicas, spring / kReplicas, 0.05 * spring / kReplicas);
+  EXPECT_NEAR(other / kReplicas, 0.0, 1e-6);
+}
+
+const char* kIndentationTable =
+    "[indentation]\ntip_radius_A = 20\ntip_position_A = [0, 0, 30]\ndirection = [0, 0, -1]\n"
+    "spring_kcal_per_mol_A2 = 0.05\nspeed_um_per_s = 7500\ntip_friction = 10\ntip_interaction = \"repulsive\"\n"
+    "tip_sigma_A = 2.0\ntip_epsilon_kcal_per_mol = 1.0\n";
+
+TEST(ProtocolValidation, IndentationOfTheBareSurfaceGivesTheCantileverSpring) {
+  // The surface plane z = 0 with the tip's wall (repulsive, σ = 2 Å, ε = 1); the one bead
+  // of the model is fixed 1000 Å away, where neither the tip nor the surface reach it.
+  expect_cantilever_response(run_table(200, 37) + "[fixed]\nbeads = [0]\n" + kIndentationTable +
+                                 "[indentation.surface]\npoint_A = [0, 0, 0]\nnormal = [0, 0, 1]\n"
+                                 "interaction = \"repulsive\"\nsigma_A = 2.0\nepsilon_kcal_per_mol = 1.0\n",
+                             beads(1), replicated(200, {{1000.0f, 0.0f, 50.0f}}), Reaction::kSurface);
+}
+
+TEST(ProtocolValidation, IndentationOnARigidObstacleGivesTheCantileverSpring) {
+  // One bead fixed at the origin; the surface (z = −10) is beyond the tip's reach and
+  // does not act on the tip here (tip_interaction = false).
+  expect_cantilever_response(run_table(200, 31) + "[fixed]\nbeads = [0]\n" + kIndentationTable +
+                                 "[indentation.surface]\npoint_A = [0, 0, -10]\nnormal = [0, 0, 1]\n"
+                                 "tip_interaction = false\n",
+                             beads(1), replicated(200, {{0.0f, 0.0f, 0.0f}}), Reaction::kMolecule);
 }
 
 // ---------------------------------------------------------------------------------------

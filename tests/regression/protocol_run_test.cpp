@@ -80,7 +80,7 @@ const std::string kPullingHeader =
     "# step\ttime[ns]\tbase[nm]\tend_to_end[nm]\textension[nm]\tforce_x[pN]\tforce_y[pN]\tforce_z[pN]\tforce[pN]\t"
     "force_along[pN]";
 const std::string kIndentationHeader =
-    "# step\ttime[ns]\tbase[nm]\ttip[nm]\ttip_x[nm]\ttip_y[nm]\ttip_z[nm]\tspring_force[pN]\tmolecule_force[pN]";
+    "# step\ttime[ns]\tbase[nm]\ttip[nm]\ttip_x[nm]\ttip_y[nm]\ttip_z[nm]\tspring_force[pN]\tmolecule_force[pN]\tsurface_force[pN]";
 
 std::string ww_input() {
   const auto ww = ermak::test::shared_data() / "sopgpu/ww/reference";

@@ -114,6 +114,7 @@ struct IndentationSurfaceSpec {
   WallSpec wall{1.0, -2.0, 10.0, 0.2};
   double spacing_A = 10.0;
   std::int32_t grid_size = 0;
+  bool tip_interaction = true;         // the tip feels the surface too (SOP-GPU: no)
 };
 
 enum class RetractAt { kNever, kDepth, kForce, kStep };

@@ -750,7 +750,7 @@ void read_wall_shape(const Section& s, std::string_view preset_key, std::string_
 void read_surface(const Context& ctx, const Section& parent, RunSpec& spec) {
   const Section s(ctx, parent.node("surface"), "indentation.surface",
                   {"type", "point_A", "normal", "interaction", "A", "B", "sigma_A", "epsilon_kcal_per_mol",
-                   "spacing_A", "grid_size"});
+                   "spacing_A", "grid_size", "tip_interaction"});
   if (!s.present()) return;
   IndentationSurfaceSpec& surface = spec.indentation.surface;
   surface.enabled = true;
@@ -765,6 +765,7 @@ void read_surface(const Context& ctx, const Section& parent, RunSpec& spec) {
   read_wall_shape(s, "interaction", "A", "B", surface.wall);
   assign(surface.wall.sigma_A, s.real("sigma_A", kPositive, "Å"));
   assign(surface.wall.epsilon_kcal_per_mol, s.real("epsilon_kcal_per_mol", kPositive, "kcal/mol"));
+  assign(surface.tip_interaction, s.boolean("tip_interaction"));
   if (surface.beads) {
     assign(surface.spacing_A, s.real("spacing_A", kPositive, "Å"));
     const auto grid = s.integer("grid_size", {1.0, false, 46340.0});
@@ -1111,6 +1112,7 @@ void write_protocols(TomlWriter& w, const RunSpec& spec) {
       w.value("point_A", vector_text(s.point_A));
       w.value("normal", vector_text(s.normal));
       write_wall(w, "", s.wall, "sigma_A", "epsilon_kcal_per_mol");
+      w.value("tip_interaction", s.tip_interaction ? "true" : "false");
       if (s.beads) {
         w.value("spacing_A", shortest(s.spacing_A));
         w.value("grid_size", std::to_string(s.grid_size));

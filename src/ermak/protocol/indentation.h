@@ -5,6 +5,7 @@
 // surface (a plane or a square grid of surface beads) holds the molecule. The base
 // reverses (retraction) at a depth, a force or a step; optionally the surface moves
 // toward the tip instead of the base moving.
+#include <cmath>
 #include <cstdint>
 
 #include "ermak/core/hd.h"
@@ -23,6 +24,12 @@ struct IndentationSurface {
   double spacing_A = 10.0;     // grid: distance between surface beads
   std::int32_t grid_size = 0;  // grid: beads per side
   physics::WallParametersT<double> wall{1.0, -2.0, 10.0, 0.2, 0.0};
+  // The tip feels the surface too, with the surface's (A, B, σ, ε) measured from the
+  // tip's surface (docs/protocols.md#tip-surface). SOP-GPU has no such term: off there.
+  bool tip_interaction = true;
+  // Surface beads (and the plane) farther than this from a bead's surface are ignored:
+  // beyond 4σ the wall is < 2.5e-4 ε (set by protocol_setup).
+  double cutoff_A = 40.0;
 };
 
 struct Indentation {
@@ -68,12 +75,67 @@ ERMAK_HD Vec3d surface_bead_position(const IndentationSurface& s, std::int32_t k
   return s.point_A + a * u + b * w;
 }
 
+// The surface as it stands at `step`: with move_surface it travels against `direction`.
+ERMAK_HD IndentationSurface surface_at(const Indentation& ind, std::int64_t step, std::int64_t turnaround_step,
+                                      double timestep_tau) {
+  IndentationSurface s = ind.surface;
+  if (ind.move_surface)
+    s.point_A = s.point_A - indentation_travel_A(ind, step, turnaround_step, timestep_tau) * ind.direction;
+  return s;
+}
+
+// Force of the surface on a sphere of radius `radius_A` centred at `pos` (a bead: 0; the
+// tip: R_tip), docs/protocols.md#indentation. Plane: the wall of the height above it,
+// ρ = (pos − r0)·n − R, along n. Grid: the sum of the walls of the surface beads,
+// ρ = |pos − r_s| − R, visiting only the in-plane window within the cutoff.
+template <bool kEnergy>
+ERMAK_HD Vec3d surface_force_on(const IndentationSurface& s, Vec3d pos, double radius_A, double& energy) {
+  physics::WallParametersT<double> wall = s.wall;
+  wall.radius = radius_A;
+  const double height = dot(pos - s.point_A, s.normal);
+  if (!s.discrete) return physics::wall_force<kEnergy>(height, wall, energy) * s.normal;
+  Vec3d force{};
+  const double reach_A = s.cutoff_A + radius_A;
+  if (height > reach_A || -height > reach_A) return force;
+  const Vec3d corner = surface_bead_position(s, 0);
+  const Vec3d along_u = surface_bead_position(s, 1) - corner;
+  const Vec3d along_w = s.grid_size > 1 ? surface_bead_position(s, s.grid_size) - corner : along_u;
+  const double a = dot(pos - corner, along_u) / (s.spacing_A * s.spacing_A);
+  const double b = dot(pos - corner, along_w) / (s.spacing_A * s.spacing_A);
+  const std::int32_t reach = std::int32_t(ceil(reach_A / s.spacing_A));
+  const std::int32_t last = s.grid_size - 1;
+  const std::int32_t ga_lo = std::int32_t(a) - reach > 0 ? std::int32_t(a) - reach : 0;
+  const std::int32_t gb_lo = std::int32_t(b) - reach > 0 ? std::int32_t(b) - reach : 0;
+  const std::int32_t ga_hi = std::int32_t(a) + reach + 1 < last ? std::int32_t(a) + reach + 1 : last;
+  const std::int32_t gb_hi = std::int32_t(b) + reach + 1 < last ? std::int32_t(b) + reach + 1 : last;
+  for (std::int32_t gb = gb_lo; gb <= gb_hi; ++gb)
+    for (std::int32_t ga = ga_lo; ga <= ga_hi; ++ga) {
+      const Vec3d d = pos - surface_bead_position(s, gb * s.grid_size + ga);
+      const double dist = norm(d);
+      if (dist > reach_A) continue;
+      double pair_energy = 0;
+      force += (physics::wall_force<kEnergy>(dist, wall, pair_energy) / dist) * d;
+      if constexpr (kEnergy) energy += pair_energy;
+    }
+  return force;
+}
+
+// Force of the surface on the tip (zero when there is no surface or it is switched off).
+template <bool kEnergy>
+ERMAK_HD Vec3d tip_surface_force(const Indentation& ind, Vec3d tip_A, std::int64_t step,
+                                 std::int64_t turnaround_step, double timestep_tau, double& energy) {
+  if (!ind.surface.enabled || !ind.surface.tip_interaction) return Vec3d{};
+  return surface_force_on<kEnergy>(surface_at(ind, step, turnaround_step, timestep_tau), tip_A, ind.tip.radius,
+                                   energy);
+}
+
 // What a reporter needs per replica at a report step.
 struct IndentationStatus {
   Vec3d base_A{};
   Vec3d tip_A{};
   Vec3d spring_force{};    // on the tip, kcal/mol/Å
   Vec3d molecule_force{};  // of all beads on the tip, kcal/mol/Å
+  Vec3d surface_force{};   // of the substrate surface on the tip, kcal/mol/Å
   double travel_A = 0.0;   // base (or surface) travel along direction
   std::int64_t turnaround_step = -1;
 };

@@ -248,6 +248,9 @@ ProtocolSetup::ProtocolSetup(const RunSpec& spec, const Topology& topology, cons
       s.grid_size = in.surface.grid_size;
       s.wall = {in.surface.wall.A, in.surface.wall.B, in.surface.wall.sigma_A, in.surface.wall.epsilon_kcal_per_mol,
                 0.0};
+      s.tip_interaction = in.surface.tip_interaction;
+      // Surface beads beyond 4σ contribute < 2.5e-4 ε: ignored (docs/protocols.md#indentation).
+      s.cutoff_A = 4.0 * in.surface.wall.sigma_A;
     }
     if (validate) {
       const std::int32_t n = start.bead_count;
@@ -260,6 +263,14 @@ ProtocolSetup::ProtocolSetup(const RunSpec& spec, const Topology& topology, cons
                             fmt::format("the tip (centre {} Å, radius {} Å) starts inside the molecule: {} of replica "
                                         "{} is {:.4g} Å from the tip centre; move the tip away from the molecule",
                                         vec_text(in.tip_position_A, 6), in.tip_radius_A, bead_name(topology, i), r, d));
+          if (in.surface.enabled && r == 0 && i == 0 && in.surface.tip_interaction) {
+            const double tip_height = dot(ind.tip_start_A - ind.surface.point_A, ind.surface.normal);
+            if (!(tip_height > in.tip_radius_A))
+              throw key_error(spec, "indentation.tip_position_A",
+                              fmt::format("the tip (centre {} Å, radius {} Å) starts {} the surface; start it above",
+                                          vec_text(in.tip_position_A, 6), in.tip_radius_A,
+                                          tip_height > 0 ? "touching" : "behind"));
+          }
           if (in.surface.enabled) {
             const double height = dot(p - ind.surface.point_A, ind.surface.normal);
             if (!(height > 0.0))
@@ -312,7 +323,8 @@ std::vector<std::string> ProtocolSetup::plane_columns() const {
 const std::vector<std::string>& ProtocolSetup::indentation_columns() {
   static const std::vector<std::string> columns = {"step",     "time[ns]",         "base[nm]",
                                                    "tip[nm]",  "tip_x[nm]",        "tip_y[nm]",
-                                                   "tip_z[nm]", "spring_force[pN]", "molecule_force[pN]"};
+                                                   "tip_z[nm]", "spring_force[pN]", "molecule_force[pN]",
+                                                   "surface_force[pN]"};
   return columns;
 }
 
@@ -380,7 +392,8 @@ std::vector<double> ProtocolSetup::indentation_row(std::int32_t /*r*/, std::int6
           A_to_nm(st.tip_A.y),
           A_to_nm(st.tip_A.z),
           dot(st.spring_force, d) * pN,
-          -dot(st.molecule_force, d) * pN};
+          -dot(st.molecule_force, d) * pN,
+          -dot(st.surface_force, d) * pN};
 }
 
 std::vector<std::string> ProtocolSetup::describe() const {

@@ -15,6 +15,7 @@
 #include "ermak/physics/langevin_step.h"
 #include "ermak/physics/plane_tether.h"
 #include "ermak/physics/tip.h"
+#include "ermak/protocol/replica_index.h"
 #include "ermak/rng/philox_gaussian.h"
 
 namespace ermak {
@@ -75,6 +76,9 @@ class CpuEngine final : public Engine {
     for (const auto& t : setup.tethers) check_bead(t.bead, "pulling");
     for (const auto& f : setup.external_forces) check_bead(f.bead, "force clamp");
     for (const auto& t : setup.plane_tethers) check_bead(t.bead, "plane pulling");
+    tethers_of_ = index_by_replica(setup.tethers, setup.replicas);
+    forces_of_ = index_by_replica(setup.external_forces, setup.replicas);
+    planes_of_ = index_by_replica(setup.plane_tethers, setup.replicas);
     tip_.assign(setup.replicas, setup.indentation.tip_start_A);
     turnaround_.assign(setup.replicas, -1);
     tip_molecule_force_.assign(setup.replicas, Vec3d{});
@@ -86,8 +90,6 @@ class CpuEngine final : public Engine {
                   setup.sop.pair_cutoff_A * setup.sop.pair_cutoff_A};
     list_cutoff_A_ = float(setup.sop.pair_cutoff_A + setup.neighbor_skin_A);
     half_skin2_ = float(0.25 * setup.neighbor_skin_A * setup.neighbor_skin_A);
-    // Surface beads beyond 4σ contribute < 2.5e-4 ε: ignored (docs/protocols.md#indentation).
-    surface_cutoff_A_ = 4.0 * setup.indentation.surface.wall.sigma;
   }
 
   std::string name() const override { return "cpu"; }
@@ -160,6 +162,9 @@ class CpuEngine final : public Engine {
       st.tip_A = tip_[r];
       st.spring_force = setup_.indentation.spring_kcal_per_mol_A2 * (st.base_A - tip_[r]);
       st.molecule_force = tip_molecule_force_[r];
+      double unused = 0;
+      st.surface_force = tip_surface_force<false>(setup_.indentation, tip_[r], state_.step, turnaround_[r],
+                                                  setup_.langevin.timestep_tau, unused);
       st.turnaround_step = turnaround_[r];
       out.push_back(st);
     }
@@ -316,8 +321,8 @@ class CpuEngine final : public Engine {
   void add_protocol_forces(std::int32_t r, std::int64_t step, ConstPositions p, ForceArrays f, EnergyTerms& e) {
     const double h = setup_.langevin.timestep_tau;
     {
-      for (const auto& t : setup_.tethers) {
-        if (!applies_to(t.replica, r)) continue;
+      for (const std::int32_t k : tethers_of_.of(r)) {
+        const HarmonicTether& t = setup_.tethers[std::size_t(k)];
         const Vec3d anchor = tether_anchor_at(t, step, setup_.langevin.timestep_tau);
         const Vec3f pos{p.x[t.bead], p.y[t.bead], p.z[t.bead]};
         // The anchor offset is taken in double before rounding: far-travelled anchors stay exact.
@@ -329,15 +334,15 @@ class CpuEngine final : public Engine {
     }
     if (!setup_.external_forces.empty()) {
       const double magnitude = setup_.force_schedule.at_step(step);
-      for (const auto& x : setup_.external_forces) {
-        if (!applies_to(x.replica, r)) continue;
+      for (const std::int32_t k : forces_of_.of(r)) {
+        const ExternalForce& x = setup_.external_forces[std::size_t(k)];
         f.x[x.bead] += float(magnitude * x.direction.x);
         f.y[x.bead] += float(magnitude * x.direction.y);
         f.z[x.bead] += float(magnitude * x.direction.z);
       }
     }
-    for (const auto& t : setup_.plane_tethers) {
-      if (!applies_to(t.replica, r)) continue;
+    for (const std::int32_t k : planes_of_.of(r)) {
+      const PlaneTether& t = setup_.plane_tethers[std::size_t(k)];
       const Vec3d pos{p.x[t.bead], p.y[t.bead], p.z[t.bead]};
       double along = 0, energy = 0;
       physics::plane_tether<kEnergy>(dot(pos, t.normal), plane_position_at(t, step, h), t.spring_kcal_per_mol_A2,
@@ -368,40 +373,18 @@ class CpuEngine final : public Engine {
   template <bool kEnergy>
   void add_surface_forces(std::int32_t r, std::int64_t step, ConstPositions p, ForceArrays f, EnergyTerms& e) {
     const Indentation& ind = setup_.indentation;
-    IndentationSurface surface = ind.surface;
-    if (ind.move_surface)
-      surface.point_A = surface.point_A -
-                        indentation_travel_A(ind, step, turnaround_[r], setup_.langevin.timestep_tau) * ind.direction;
+    const IndentationSurface surface = surface_at(ind, step, turnaround_[r], setup_.langevin.timestep_tau);
     for (std::int32_t i = 0; i < n_; ++i) {
-      const Vec3d pos{p.x[i], p.y[i], p.z[i]};
-      Vec3d force{};
       double energy = 0;
-      if (!surface.discrete) {
-        const double d = dot(pos - surface.point_A, surface.normal);
-        force = physics::wall_force<kEnergy>(d, surface.wall, energy) * surface.normal;
-      } else {
-        // Only surface beads within the cutoff matter: the grid is regular, so visit the
-        // in-plane window around the bead's projection.
-        const double height = dot(pos - surface.point_A, surface.normal);
-        if (std::abs(height) > surface_cutoff_A_) continue;
-        const Vec3d corner = surface_bead_position(surface, 0);
-        const Vec3d along_u = surface_bead_position(surface, 1) - corner;
-        const Vec3d along_w = surface.grid_size > 1 ? surface_bead_position(surface, surface.grid_size) - corner : along_u;
-        const double a = dot(pos - corner, along_u) / (surface.spacing_A * surface.spacing_A);
-        const double b = dot(pos - corner, along_w) / (surface.spacing_A * surface.spacing_A);
-        const std::int32_t reach = std::int32_t(std::ceil(surface_cutoff_A_ / surface.spacing_A));
-        for (std::int32_t gb = std::max(0, std::int32_t(b) - reach); gb <= std::min(surface.grid_size - 1, std::int32_t(b) + reach + 1); ++gb)
-          for (std::int32_t ga = std::max(0, std::int32_t(a) - reach); ga <= std::min(surface.grid_size - 1, std::int32_t(a) + reach + 1); ++ga) {
-            const Vec3d d = pos - surface_bead_position(surface, gb * surface.grid_size + ga);
-            const double dist = norm(d);
-            if (dist > surface_cutoff_A_) continue;
-            double pair_energy = 0;
-            force += (physics::wall_force<kEnergy>(dist, surface.wall, pair_energy) / dist) * d;
-            energy += pair_energy;
-          }
-      }
+      const Vec3d force = surface_force_on<kEnergy>(surface, Vec3d{p.x[i], p.y[i], p.z[i]}, 0.0, energy);
       f.x[i] += float(force.x); f.y[i] += float(force.y); f.z[i] += float(force.z);
       if constexpr (kEnergy) e.protocol += energy;
+    }
+    if constexpr (kEnergy) {
+      // The tip–surface energy belongs to the replica too (counted once, here).
+      double tip_energy = 0;
+      tip_surface_force<true>(ind, tip_[r], step, turnaround_[r], setup_.langevin.timestep_tau, tip_energy);
+      e.protocol += tip_energy;
     }
   }
 
@@ -412,7 +395,9 @@ class CpuEngine final : public Engine {
     const double h = setup_.langevin.timestep_tau;
     const double kT = setup_.temperature.at_step(step);
     const Vec3d base = base_position(r, step);
-    const Vec3d force = tip_molecule_force_[r] + ind.spring_kcal_per_mol_A2 * (base - tip_[r]);
+    double unused = 0;
+    const Vec3d force = tip_molecule_force_[r] + ind.spring_kcal_per_mol_A2 * (base - tip_[r]) +
+                        tip_surface_force<false>(ind, tip_[r], step, turnaround_[r], h, unused);
     const Vec3f g = rng::gaussian3(setup_.seed, rng::Stream::kTipLangevin, std::uint32_t(r), 0u, std::uint64_t(step));
     Vec3d move = (h / ind.tip_zeta) * force + std::sqrt(2.0 * kT * h / ind.tip_zeta) * vec_cast<double>(g);
     if (ind.tip_along_direction_only) move = dot(move, ind.direction) * ind.direction;
@@ -574,10 +559,10 @@ class CpuEngine final : public Engine {
   float list_cutoff_A_ = 0.0f;
   float half_skin2_ = 0.0f;
   EngineStats stats_;
+  ReplicaIndex tethers_of_, forces_of_, planes_of_;  // protocol items acting in each replica
   std::vector<Vec3d> tip_;                 // indentation tip per replica
   std::vector<std::int64_t> turnaround_;   // step at which the base reversed, −1: not yet
   std::vector<Vec3d> tip_molecule_force_;  // force of the beads on the tip, last evaluation
-  double surface_cutoff_A_ = 0.0;
 };
 
 }  // namespace

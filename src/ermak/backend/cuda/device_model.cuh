@@ -41,7 +41,8 @@ struct BondedList {
   int slots = 0;
 };
 
-// Per-bead index (CSR over beads) into one protocol's item array, items in input order.
+// Per-(replica, bead) index (CSR over slots r·n + i) into one protocol's item array,
+// items in input order (cuda_engine.cu make_bead_index).
 struct BeadIndex {
   const int* offsets = nullptr;  // n + 1
   const int* items = nullptr;
@@ -59,7 +60,6 @@ struct ProtocolData {
   bool any_per_bead = false;  // tethers, clamp forces or plane tethers exist
   bool indentation = false;
   Indentation ind;
-  double surface_cutoff_A = 0.0;
 };
 
 struct ModelData {
@@ -192,38 +192,6 @@ __device__ __forceinline__ Vec3d indentation_base(const Indentation& ind, long l
   return ind.base_start_A + indentation_travel_A(ind, step, turnaround, h) * ind.direction;
 }
 
-// Surface force on one bead (CpuEngine::add_surface_forces, per bead).
-template <bool kEnergy>
-__device__ Vec3d surface_force(const ProtocolData& p, const IndentationSurface& surface, Vec3d pos,
-                               double& energy) {
-  Vec3d force{};
-  if (!surface.discrete) {
-    const double d = dot(pos - surface.point_A, surface.normal);
-    force = physics::wall_force<kEnergy>(d, surface.wall, energy) * surface.normal;
-    return force;
-  }
-  const double height = dot(pos - surface.point_A, surface.normal);
-  if (fabs(height) > p.surface_cutoff_A) return force;
-  const Vec3d corner = surface_bead_position(surface, 0);
-  const Vec3d along_u = surface_bead_position(surface, 1) - corner;
-  const Vec3d along_w = surface.grid_size > 1 ? surface_bead_position(surface, surface.grid_size) - corner : along_u;
-  const double a = dot(pos - corner, along_u) / (surface.spacing_A * surface.spacing_A);
-  const double b = dot(pos - corner, along_w) / (surface.spacing_A * surface.spacing_A);
-  const int reach = int(ceil(p.surface_cutoff_A / surface.spacing_A));
-  const int gb_hi = min(surface.grid_size - 1, int(b) + reach + 1);
-  const int ga_hi = min(surface.grid_size - 1, int(a) + reach + 1);
-  for (int gb = max(0, int(b) - reach); gb <= gb_hi; ++gb)
-    for (int ga = max(0, int(a) - reach); ga <= ga_hi; ++ga) {
-      const Vec3d d = pos - surface_bead_position(surface, gb * surface.grid_size + ga);
-      const double dist = norm(d);
-      if (dist > p.surface_cutoff_A) continue;
-      double pair_energy = 0;
-      force += (physics::wall_force<kEnergy>(dist, surface.wall, pair_energy) / dist) * d;
-      energy += pair_energy;
-    }
-  return force;
-}
-
 // Protocol forces on bead i of replica r, added to f in the CPU engine's order; the
 // tip's reaction (the bead's force on the tip) is subtracted into on_tip.
 template <bool kEnergy>
@@ -232,9 +200,11 @@ __device__ void add_protocol_forces(const ModelData& m, int r, int i, float4 pi,
   const ProtocolData& p = m.protocol;
   const double h = m.timestep_tau;
   if (p.any_per_bead) {
-    for (int k = p.tether_index.offsets[i]; k < p.tether_index.offsets[i + 1]; ++k) {
+    const long long slot = (long long)r * m.n + i;
+    // An index without items is empty (offsets == nullptr).
+    const int tethers_end = p.tether_index.offsets ? p.tether_index.offsets[slot + 1] : 0;
+    for (int k = tethers_end ? p.tether_index.offsets[slot] : 0; k < tethers_end; ++k) {
       const HarmonicTether t = p.tethers[p.tether_index.items[k]];
-      if (!applies_to(t.replica, r)) continue;
       const Vec3d anchor = tether_anchor_at(t, step, h);
       const Vec3f pos{pi.x, pi.y, pi.z};
       const Vec3f d = vec_cast<float>(vec_cast<double>(pos) - anchor);
@@ -242,19 +212,18 @@ __device__ void add_protocol_forces(const ModelData& m, int r, int i, float4 pi,
       f.x += tf.force.x; f.y += tf.force.y; f.z += tf.force.z;
       if constexpr (kEnergy) e.protocol += tf.energy;
     }
-    if (p.force_index.offsets[i] < p.force_index.offsets[i + 1]) {
+    if (p.force_index.offsets && p.force_index.offsets[slot] < p.force_index.offsets[slot + 1]) {
       const double magnitude = schedule_at(p.schedule, p.schedule_points, step);
-      for (int k = p.force_index.offsets[i]; k < p.force_index.offsets[i + 1]; ++k) {
+      for (int k = p.force_index.offsets[slot]; k < p.force_index.offsets[slot + 1]; ++k) {
         const ExternalForce x = p.forces[p.force_index.items[k]];
-        if (!applies_to(x.replica, r)) continue;
         f.x += float(magnitude * x.direction.x);
         f.y += float(magnitude * x.direction.y);
         f.z += float(magnitude * x.direction.z);
       }
     }
-    for (int k = p.plane_index.offsets[i]; k < p.plane_index.offsets[i + 1]; ++k) {
+    const int planes_end = p.plane_index.offsets ? p.plane_index.offsets[slot + 1] : 0;
+    for (int k = planes_end ? p.plane_index.offsets[slot] : 0; k < planes_end; ++k) {
       const PlaneTether t = p.planes[p.plane_index.items[k]];
-      if (!applies_to(t.replica, r)) continue;
       const Vec3d pos = to_vec3d(pi);
       double along = 0, energy = 0;
       physics::plane_tether<kEnergy>(dot(pos, t.normal), plane_position_at(t, step, h), t.spring_kcal_per_mol_A2,
@@ -275,13 +244,19 @@ __device__ void add_protocol_forces(const ModelData& m, int r, int i, float4 pi,
     if constexpr (kEnergy) e.protocol += energy;
   }
   if (p.ind.surface.enabled) {
-    IndentationSurface surface = p.ind.surface;
-    if (p.ind.move_surface)
-      surface.point_A = surface.point_A - indentation_travel_A(p.ind, step, turnaround, h) * p.ind.direction;
+    const IndentationSurface surface = surface_at(p.ind, step, turnaround, h);
     double energy = 0;
-    const Vec3d force = surface_force<kEnergy>(p, surface, to_vec3d(pi), energy);
+    const Vec3d force = surface_force_on<kEnergy>(surface, to_vec3d(pi), 0.0, energy);
     f.x += float(force.x); f.y += float(force.y); f.z += float(force.z);
-    if constexpr (kEnergy) e.protocol += energy;
+    if constexpr (kEnergy) {
+      e.protocol += energy;
+      // The tip–surface energy, counted once per replica (CpuEngine::add_surface_forces).
+      if (i == 0) {
+        double tip_energy = 0;
+        tip_surface_force<true>(p.ind, tip, step, turnaround, h, tip_energy);
+        e.protocol += tip_energy;
+      }
+    }
   }
 }
 
@@ -324,7 +299,9 @@ __device__ inline void step_tip(const ModelData& m, int r, long long step, doubl
   const Indentation& ind = m.protocol.ind;
   const double h = m.timestep_tau;
   const Vec3d base = indentation_base(ind, step, turnaround, h);
-  const Vec3d force = molecule_force + ind.spring_kcal_per_mol_A2 * (base - tip);
+  double unused = 0;
+  const Vec3d force = molecule_force + ind.spring_kcal_per_mol_A2 * (base - tip) +
+                      tip_surface_force<false>(ind, tip, step, turnaround, h, unused);
   const Vec3f g = rng::gaussian3(m.seed, rng::Stream::kTipLangevin, std::uint32_t(r), 0u, std::uint64_t(step));
   Vec3d move = (h / ind.tip_zeta) * force + sqrt(2.0 * kT * h / ind.tip_zeta) * vec_cast<double>(g);
   if (ind.tip_along_direction_only) move = dot(move, ind.direction) * ind.direction;
