@@ -2,6 +2,10 @@
 
 #include <cstdlib>
 
+#include "ermak/io/assembly.h"
+#include "ermak/io/structure_model.h"
+#include "ermak/io/topology_builder.h"
+
 namespace ermak::bench {
 
 std::filesystem::path shared_data_directory() {
@@ -9,21 +13,55 @@ std::filesystem::path shared_data_directory() {
   return "../shared/data";
 }
 
+namespace {
+
+// The CCMV capsid (1CWP, 180 chains, 28 620 C-alpha beads) as `ermak topology
+// 1CWP_pdb2cif.cif --assembly ncs` builds it; `copies` capsids 400 Å apart (the capsid's
+// diameter is < 290 Å, so copies do not touch) make one ~10⁵-bead structure.
+LoadedSystem capsids(const std::filesystem::path& cif, int copies) {
+  StructureModel model = extract_structure_model(read_structure_file(cif), cif.string(), {});
+  expand_assembly(model, "ncs");
+  if (copies > 1) {
+    std::vector<SymmetryOperator> ops(static_cast<std::size_t>(copies));
+    for (int k = 0; k < copies; ++k) {
+      ops[std::size_t(k)].t[0] = 400.0 * (k % 2);
+      ops[std::size_t(k)].t[1] = 400.0 * (k / 2);
+    }
+    replicate_by_operators(model, ops, "copies of the capsid");
+  }
+  BuiltTopology built = build_topology(model, {});
+  LoadedSystem loaded;
+  loaded.initial_positions_A = built.topology.native_positions_A;
+  loaded.topology = std::move(built.topology);
+  return loaded;
+}
+
+}  // namespace
+
 std::vector<BenchSystem> standard_systems() {
   const auto data = shared_data_directory();
   std::vector<BenchSystem> systems;
-  BenchSystem ww{"ww", "WW domain, SOP-GPU reference topology (34 beads)", {}};
+  BenchSystem ww{"ww", "WW domain, SOP-GPU reference topology (34 beads)", {}, {}};
   ww.input.topology = data / "sopgpu/ww/reference/ww.top";
   ww.input.coordinates = data / "sopgpu/ww/reference/ww_cg.pdb";
   systems.push_back(ww);
-  BenchSystem ubq{"ubq", "ubiquitin 1UBQ, C-alpha model built by ermak (76 beads)", {}};
+  BenchSystem ubq{"ubq", "ubiquitin 1UBQ, C-alpha model built by ermak (76 beads)", {}, {}};
   ubq.input.structure = "/usr/share/freesasa/test-data/1ubq.pdb";
   systems.push_back(ubq);
-  BenchSystem pf8{"pf8", "microtubule protofilament PF8, SOP-GPU topology (6928 beads)", {}};
+  BenchSystem pf8{"pf8", "microtubule protofilament PF8, SOP-GPU topology (6928 beads)", {}, {}};
   pf8.input.topology = data / "sopgpu/pf8/PF8.top";
   pf8.input.coordinates = data / "sopgpu/pf8/PF8_sop.pdb";
   systems.push_back(pf8);
+  const auto cif = data / "derived/1CWP_pdb2cif.cif";
+  systems.push_back({"ccmv", "CCMV capsid 1CWP, NCS assembly, C-alpha model (28620 beads)", {},
+                     [cif] { return capsids(cif, 1); }});
+  systems.push_back({"ccmv4", "four CCMV capsids 400 A apart, one structure (114480 beads)", {},
+                     [cif] { return capsids(cif, 4); }});
   return systems;
+}
+
+LoadedSystem load_bench_system(const BenchSystem& system) {
+  return system.build ? system.build() : load_system(system.input, ModelBuildSpec{});
 }
 
 }  // namespace ermak::bench

@@ -93,8 +93,10 @@ TEST(RunCli, SameSeedSameTrajectoryWithOneOrTwoThreads) {
   const auto one = ermak::test::fresh_directory("run-threads-1");
   const auto two = ermak::test::fresh_directory("run-threads-2");
   int status = 0;
-  ASSERT_EQ((run_ermak("run --quiet " + write_config(one).string() + " --set run.threads=1", &status), status), 0);
-  ASSERT_EQ((run_ermak("run --quiet " + write_config(two).string() + " --set run.threads=2", &status), status), 0);
+  // The CPU backend's threads (backend "auto" would pick a GPU where there is one).
+  const std::string cpu = " --set run.backend=cpu";
+  ASSERT_EQ((run_ermak("run --quiet " + write_config(one).string() + cpu + " --set run.threads=1", &status), status), 0);
+  ASSERT_EQ((run_ermak("run --quiet " + write_config(two).string() + cpu + " --set run.threads=2", &status), status), 0);
   EXPECT_EQ(read_file(one / "out/replica_002/trajectory.dcd"), read_file(two / "out/replica_002/trajectory.dcd"));
   EXPECT_EQ(read_file(one / "out/replica_000/energies.tsv"), read_file(two / "out/replica_000/energies.tsv"));
 }

@@ -142,7 +142,9 @@ TEST(ConfigErrors, InputNeedsExactlyOneModelSource) {
 }
 
 TEST(ConfigErrors, BackendMustBeKnown) {
-  expect_error(kInput + "[run]\nbackend = \"gpu\"\n", 4, "run.backend", "must be \"cpu\" or \"cuda\"");
+  expect_error(kInput + "[run]\nbackend = \"gpu\"\n", 4, "run.backend", "must be \"auto\", \"cpu\" or \"cuda\"");
+  expect_error(kInput + "[run]\ncuda_kernels = \"warp\"\n", 4, "run.cuda_kernels", "must be \"auto\", \"block\" or \"perbead\"");
+  expect_error(kInput + "[run]\ndevice = -1\n", 4, "run.device", "out of range");
 }
 
 TEST(ConfigErrors, HeatingNeedsConsistentValues) {

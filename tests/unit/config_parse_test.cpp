@@ -44,8 +44,10 @@ TEST(ConfigDefaults, MinimalConfigTakesEveryDefaultFromSpecH) {
   EXPECT_EQ(spec.langevin.timestep_tau, 0.08);
   EXPECT_EQ(spec.langevin.temperature_kcal_per_mol, 0.6);
   EXPECT_EQ(spec.langevin.zeta, 50.0);
-  EXPECT_EQ(spec.backend, "cpu");
+  EXPECT_EQ(spec.backend, "auto");
   EXPECT_EQ(spec.threads, 0);
+  EXPECT_EQ(spec.device, -1);
+  EXPECT_EQ(spec.cuda_kernels, "auto");
 
   EXPECT_EQ(spec.temperature.every_steps, 0);
   EXPECT_EQ(spec.temperature.at_step(0), 0.6);
@@ -86,6 +88,8 @@ temperature_kcal_per_mol = 0.7
 friction = 100
 backend = "cuda"
 threads = 8
+device = 1
+cuda_kernels = "perbead"
 [minimize]
 steps = 500
 max_displacement_A = 0.05
@@ -116,6 +120,8 @@ contact_formed_ratio = 1.25
   EXPECT_EQ(spec.langevin.zeta, 100.0);
   EXPECT_EQ(spec.backend, "cuda");
   EXPECT_EQ(spec.threads, 8);
+  EXPECT_EQ(spec.device, 1);
+  EXPECT_EQ(spec.cuda_kernels, "perbead");
   EXPECT_EQ(spec.minimize.max_steps, 500);
   EXPECT_EQ(spec.minimize.max_displacement_A, 0.05);
   EXPECT_EQ(spec.fixed_beads, (std::vector<std::int32_t>{0, 33, 7}));

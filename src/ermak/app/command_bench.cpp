@@ -1,4 +1,5 @@
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <sstream>
 #include <string>
@@ -6,6 +7,7 @@
 
 #include "bench/standard_systems.h"
 #include "ermak/app/commands.h"
+#include "ermak/backend/cuda_engine.h"
 #include "ermak/core/error.h"
 #include "ermak/rng/rng_benchmark.h"
 #include "ermak/run/simulation.h"
@@ -45,13 +47,13 @@ Command add_bench_command(CLI::App& app) {
   struct Options {
     std::string cases = "wwx1,wwx100,wwx1000,ubqx1,pf8x1";
     std::string threads = "0";
-    std::string backend = "cpu";
+    std::string backend = "auto";
     double seconds = 2.0;
   };
   auto o = std::make_shared<Options>();
-  cmd->add_option("--cases", o->cases, "Comma-separated SYSTEMxREPLICAS, systems: ww, ubq, pf8")->capture_default_str();
+  cmd->add_option("--cases", o->cases, "Comma-separated SYSTEMxREPLICAS, systems: ww, ubq, pf8, ccmv (28 620-bead capsid), ccmv4 (4 capsids, 114 480 beads)")->capture_default_str();
   cmd->add_option("--threads", o->threads, "Comma-separated CPU thread counts (0 = all)")->capture_default_str();
-  cmd->add_option("--backend", o->backend, "cpu or cuda")->capture_default_str();
+  cmd->add_option("--backend", o->backend, "auto (the GPU when there is one), cpu or cuda")->capture_default_str();
   cmd->add_option("--seconds", o->seconds, "Target timed duration per case")->capture_default_str();
   auto rng_options = std::make_shared<rng::RngBenchOptions>();
   cmd->add_flag("--rng", rng_options->enabled, "Benchmark the random number generators instead (docs/rng.md#speed)");
@@ -63,13 +65,13 @@ Command add_bench_command(CLI::App& app) {
     if (rng_options->enabled) return rng::run_rng_benchmark(*rng_options);
     const auto systems = bench::standard_systems();
     std::printf("# ermak bench  (shared data: %s)\n", bench::shared_data_directory().c_str());
-    std::printf("%-8s %7s %8s %10s %12s %14s %8s %7s %9s\n", "system", "beads", "replicas", "steps",
-                "steps/s", "bead-steps/s", "backend", "threads", "pairs");
+    std::printf("%-8s %7s %8s %10s %12s %14s %8s %7s %10s %9s\n", "system", "beads", "replicas", "steps",
+                "steps/s", "bead-steps/s", "backend", "threads", "pairs", "GPU-B/bead");
     for (const Case& c : parse_cases(o->cases)) {
       const bench::BenchSystem* system = nullptr;
       for (const auto& s : systems) if (s.name == c.system) system = &s;
-      if (!system) throw Error("bench: unknown system \"" + c.system + "\" (known: ww, ubq, pf8)");
-      LoadedSystem loaded = load_system(system->input, ModelBuildSpec{});
+      if (!system) throw Error("bench: unknown system \"" + c.system + "\" (known: ww, ubq, pf8, ccmv, ccmv4)");
+      LoadedSystem loaded = bench::load_bench_system(*system);
       const std::int32_t n = loaded.topology.bead_count();
       for (int threads : parse_ints(o->threads)) {
         EngineSetup setup;
@@ -77,6 +79,8 @@ Command add_bench_command(CLI::App& app) {
         setup.replicas = c.replicas;
         setup.threads = threads;
         setup.seed = 12345;
+        // GPU memory of the engine: the driver's count before and after it exists.
+        const long long gpu_before = cuda_memory_in_use_bytes();
         auto engine = make_engine(o->backend, setup);
         State state(n, c.replicas);
         for (std::int32_t r = 0; r < c.replicas; ++r)
@@ -94,15 +98,19 @@ Command add_bench_command(CLI::App& app) {
           if (probe_time > 0.2) break;
           probe *= 4;
         }
+        const long long gpu_after = cuda_memory_in_use_bytes();  // lists are sized by the first builds
         const auto steps = std::max<std::int64_t>(1, std::int64_t(o->seconds * double(probe) / probe_time));
         const auto t0 = Clock::now();
         engine->advance(steps);
         engine->state();  // synchronise
         const double t = std::chrono::duration<double>(Clock::now() - t0).count();
         const double rate = double(steps) / t;
-        std::printf("%-8s %7d %8d %10lld %12.4g %14.4g %8s %7d %9lld\n", c.system.c_str(), n, c.replicas,
+        const bool on_gpu = engine->name() == "cuda" && gpu_before >= 0 && gpu_after >= 0;
+        const double bytes_per_bead = on_gpu ? double(gpu_after - gpu_before) / (double(n) * c.replicas) : 0.0;
+        std::printf("%-8s %7d %8d %10lld %12.4g %14.4g %8s %7d %10lld %9s\n", c.system.c_str(), n, c.replicas,
                     (long long)steps, rate, rate * n * c.replicas, engine->name().c_str(),
-                    threads, (long long)engine->stats().neighbor_pairs);
+                    threads, (long long)engine->stats().neighbor_pairs,
+                    on_gpu ? std::to_string(std::llround(bytes_per_bead)).c_str() : "-");
         std::fflush(stdout);
       }
     }

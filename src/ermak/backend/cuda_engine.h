@@ -31,6 +31,10 @@ bool cuda_backend_available(std::string* why = nullptr);
 std::unique_ptr<Engine> make_cuda_engine(const EngineSetup& setup, int device = -1);
 std::unique_ptr<Engine> make_cuda_engine(const EngineSetup& setup, const CudaEngineOptions& options);
 
+// Bytes of GPU memory in use on `device` (−1: the default device) by every process, from
+// the driver (total − free); −1 without CUDA or GPU. Benchmarks take differences.
+long long cuda_memory_in_use_bytes(int device = -1);
+
 // "block" or "perbead": the family an engine made by make_cuda_engine runs (for logs,
 // benchmarks and tests); empty for engines of other backends.
 std::string cuda_kernel_family(const Engine& engine);

@@ -154,8 +154,10 @@ struct RunSpec {
   std::uint64_t seed = 1;
   std::int32_t replicas = 1;
   std::vector<std::int32_t> fixed_beads;  // 0-based bead indices
-  std::string backend = "cpu";
+  std::string backend = "auto";          // "auto": CUDA when built with it and a GPU answers, else CPU
   int threads = 0;                        // 0: all available
+  int device = -1;                        // CUDA GPU index; −1: $ERMAK_CUDA_DEVICE, else 0
+  std::string cuda_kernels = "auto";      // CUDA kernel family: "auto", "block", "perbead" (docs/gpu.md)
   PullingSpec pulling;
   ForceClampSpec force_clamp;
   PlanePullingSpec plane_pulling;

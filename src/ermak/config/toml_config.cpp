@@ -467,11 +467,18 @@ bool read_run(const Section& s, RunSpec& spec) {
   if (temperature) spec.langevin.temperature_kcal_per_mol = temperature->value;
   assign(spec.langevin.zeta, s.real("friction", kPositive, "kcal/mol·tau_H/Å²"));
   if (const auto backend = s.string("backend")) {
-    if (*backend != "cpu" && *backend != "cuda")
-      throw s.error("backend", fmt::format("must be \"cpu\" or \"cuda\", got \"{}\"", *backend));
+    if (*backend != "auto" && *backend != "cpu" && *backend != "cuda")
+      throw s.error("backend", fmt::format("must be \"auto\", \"cpu\" or \"cuda\", got \"{}\"", *backend));
     spec.backend = *backend;
   }
   assign(spec.threads, s.integer("threads", kNonNegativeInt32));
+  assign(spec.device, s.integer("device", kNonNegativeInt32));
+  if (const auto kernels = s.string("cuda_kernels")) {
+    if (*kernels != "auto" && *kernels != "block" && *kernels != "perbead")
+      throw s.error("cuda_kernels",
+                    fmt::format("must be \"auto\", \"block\" or \"perbead\", got \"{}\"", *kernels));
+    spec.cuda_kernels = *kernels;
+  }
   return temperature.has_value();
 }
 
@@ -855,7 +862,7 @@ RunSpec build_spec(const Context& ctx, const toml::table& root, const fs::path& 
   const bool run_temperature_given = read_run(
       Section(ctx, root, "run",
               {"steps", "replicas", "seed", "timestep_tau", "timestep_ps", "temperature_K",
-               "temperature_kcal_per_mol", "friction", "backend", "threads"}),
+               "temperature_kcal_per_mol", "friction", "backend", "threads", "device", "cuda_kernels"}),
       spec);
   read_heating(Section(ctx, root, "heating",
                        {"start_K", "start_kcal_per_mol", "stop_K", "stop_kcal_per_mol",
@@ -1158,6 +1165,9 @@ std::string resolved_toml(const RunSpec& spec) {
   w.value("friction", shortest(spec.langevin.zeta), "zeta, kcal/mol*tau_H/A^2");
   w.value("backend", toml_string(spec.backend));
   w.value("threads", std::to_string(spec.threads), spec.threads == 0 ? "all available" : "");
+  if (spec.device >= 0) w.value("device", std::to_string(spec.device));
+  else w.comment("device: $ERMAK_CUDA_DEVICE, else 0");
+  w.value("cuda_kernels", toml_string(spec.cuda_kernels));
 
   if (heating) {
     w.table("heating");

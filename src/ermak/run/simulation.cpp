@@ -119,10 +119,31 @@ std::string config_fingerprint(const std::string& resolved) {
   return buffer;
 }
 
-std::unique_ptr<Engine> make_engine(const std::string& backend, const EngineSetup& setup) {
-  if (backend == "cpu") return make_cpu_engine(setup);
-  if (backend == "cuda") return make_cuda_engine(setup, setup.device);
-  throw Error("unknown backend \"" + backend + "\" (known: cpu, cuda)");
+std::string resolve_backend(const std::string& backend, std::string* reason) {
+  if (backend != "auto") return backend;
+  std::string why;
+  if (cuda_backend_available(&why)) {
+    if (reason) *reason = "auto: a GPU is available";
+    return "cuda";
+  }
+  if (reason) *reason = "auto: " + why;
+  return "cpu";
+}
+
+std::unique_ptr<Engine> make_engine(const std::string& backend, const EngineSetup& setup,
+                                    const std::string& cuda_kernels) {
+  const std::string chosen = resolve_backend(backend);
+  if (chosen == "cpu") return make_cpu_engine(setup);
+  if (chosen == "cuda") {
+    CudaEngineOptions options;
+    options.device = setup.device;
+    if (cuda_kernels == "block") options.family = CudaKernelFamily::kBlock;
+    else if (cuda_kernels == "perbead") options.family = CudaKernelFamily::kPerBead;
+    else if (cuda_kernels != "auto")
+      throw Error("unknown CUDA kernel family \"" + cuda_kernels + "\" (known: auto, block, perbead)");
+    return make_cuda_engine(setup, options);
+  }
+  throw Error("unknown backend \"" + backend + "\" (known: auto, cpu, cuda)");
 }
 
 RunSummary run_simulation(const RunSpec& spec, const RunOptions& options) {
@@ -171,6 +192,10 @@ RunSummary run_simulation(const RunSpec& spec, const RunOptions& options) {
   setup.fixed_beads = spec.fixed_beads;
   setup.neighbor_skin_A = spec.neighbor.skin_A;
   setup.threads = spec.threads;
+  setup.device = spec.device;
+  std::string backend_reason;
+  const std::string backend = resolve_backend(spec.backend, &backend_reason);
+  log->info("backend: {}{}", backend, backend_reason.empty() ? "" : " (" + backend_reason + ")");
   std::unique_ptr<Engine> engine;
 
   const std::string fingerprint = config_fingerprint(spec.resolved_toml);
@@ -227,7 +252,7 @@ RunSummary run_simulation(const RunSpec& spec, const RunOptions& options) {
       protocol_extra = {{"protocol.start_step", extra("protocol.start_step")},
                         {"protocol.start_positions", extra("protocol.start_positions")}};
     }
-    engine = make_engine(spec.backend, setup);
+    engine = make_engine(backend, setup, spec.cuda_kernels);
     engine->set_state(cp.positions);
     engine->restore_neighbor_reference(cp.neighbor_reference);
     if (any_protocol)
@@ -268,7 +293,7 @@ RunSummary run_simulation(const RunSpec& spec, const RunOptions& options) {
     // minimised positions; the tip and the surface are checked against them).
     State start = initial;
     if (spec.minimize.max_steps > 0) {
-      engine = make_engine(spec.backend, setup);
+      engine = make_engine(backend, setup, spec.cuda_kernels);
       engine->set_state(initial);
       const MinimizeResult m = engine->minimize(spec.minimize.max_steps,
                                                 spec.minimize.force_tolerance_kcal_per_mol_A,
@@ -286,7 +311,7 @@ RunSummary run_simulation(const RunSpec& spec, const RunOptions& options) {
       engine.reset();
     }
     if (!engine) {
-      engine = make_engine(spec.backend, setup);
+      engine = make_engine(backend, setup, spec.cuda_kernels);
       engine->set_state(start);
     }
     log_protocol();

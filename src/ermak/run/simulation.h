@@ -26,9 +26,15 @@ struct RunSummary {
 
 RunSummary run_simulation(const RunSpec& spec, const RunOptions& options);
 
-// Picks the backend named in the spec ("cpu" or "cuda"); a clear Error when it is not
-// available in this build or on this machine.
-std::unique_ptr<Engine> make_engine(const std::string& backend, const EngineSetup& setup);
+// "auto" → "cuda" when this build has the CUDA backend and a GPU is usable, else "cpu"
+// (the reason in *reason); "cpu" and "cuda" stay as they are.
+std::string resolve_backend(const std::string& backend, std::string* reason = nullptr);
+
+// Makes the engine of a backend ("auto", "cpu" or "cuda"; setup.device picks the GPU,
+// cuda_kernels the CUDA kernel family: "auto", "block", "perbead"); a clear Error when
+// it is not available in this build or on this machine.
+std::unique_ptr<Engine> make_engine(const std::string& backend, const EngineSetup& setup,
+                                    const std::string& cuda_kernels = "auto");
 
 // Stable 64-bit FNV-1a fingerprint of the parts of a resolved configuration that a
 // resumed run must share with the original (everything but the step count).

@@ -1108,6 +1108,17 @@ bool cuda_backend_available(std::string* why) {
   return false;
 }
 
+long long cuda_memory_in_use_bytes(int device) {
+  int previous = 0;
+  if (cudaGetDevice(&previous) != cudaSuccess) { cudaGetLastError(); return -1; }
+  if (device >= 0 && cudaSetDevice(device) != cudaSuccess) { cudaGetLastError(); return -1; }
+  std::size_t free_bytes = 0, total_bytes = 0;
+  const bool ok = cudaMemGetInfo(&free_bytes, &total_bytes) == cudaSuccess;
+  if (!ok) cudaGetLastError();
+  if (device >= 0) cudaSetDevice(previous);
+  return ok ? (long long)(total_bytes - free_bytes) : -1;
+}
+
 std::unique_ptr<Engine> make_cuda_engine(const EngineSetup& setup, int device) {
   CudaEngineOptions options;
   options.device = device;
