@@ -1,4 +1,5 @@
-// `ermak topology INPUT -o OUTDIR`: all-atom PDB/mmCIF → SOP model files (docs/topology.md).
+// `ermak topology INPUT -o OUTDIR`: all-atom PDB/mmCIF → SOP model files (docs/topology.md);
+// `ermak topology FILE.sop`: a SOP-GPU topology-creation config (app/topology_from_sop).
 #include <chrono>
 #include <cstdio>
 #include <fstream>
@@ -6,6 +7,7 @@
 #include <vector>
 
 #include "ermak/app/commands.h"
+#include "ermak/app/topology_from_sop.h"
 #include "ermak/core/error.h"
 #include "ermak/io/assembly.h"
 #include "ermak/io/pdb_coordinates.h"
@@ -192,10 +194,19 @@ int run_topology(const Options& o) {
 
 Command add_topology_command(CLI::App& app) {
   auto* cmd = app.add_subcommand(
-      "topology", "Build a SOP model (C-alpha or C-alpha/C-beta) from a PDB/mmCIF structure (docs/topology.md)");
+      "topology",
+      "Build a SOP model (C-alpha or C-alpha/C-beta) from a PDB/mmCIF structure, or run a SOP-GPU "
+      "topology-creation config FILE.sop (docs/topology.md)");
+  cmd->footer(
+      "With FILE.sop (SOP-GPU sop-top / sop-top2 config) the config names the input and output files, relative "
+      "to the current directory as in SOP-GPU; only --force and --quiet apply then "
+      "(docs/topology.md#sop-gpu-topology-creation-configs).");
   auto o = std::make_shared<Options>();
-  cmd->add_option("input", o->input, "All-atom structure: PDB (.pdb/.ent) or mmCIF (.cif/.mmcif)")->required();
-  cmd->add_option("-o,--output-dir", o->output_dir, "Directory for the outputs (created when missing)")->required();
+  cmd->add_option("input", o->input,
+                  "All-atom structure: PDB (.pdb/.ent) or mmCIF (.cif/.mmcif); or a SOP-GPU topology config (.sop)")
+      ->required();
+  cmd->add_option("-o,--output-dir", o->output_dir,
+                  "Directory for the outputs (created when missing); required unless INPUT is a .sop config");
   cmd->add_option("--name", o->name, "Prefix of the output files (default: the input's file stem)");
   cmd->add_option("--model", o->model, "Model number of a multi-model file (default: the first)")
       ->check(CLI::PositiveNumber);
@@ -234,7 +245,19 @@ Command add_topology_command(CLI::App& app) {
   cmd->add_flag("--psf-native", o->psf_native, "Also write native contacts as PSF bonds (to see them in VMD)");
   cmd->add_flag("--force", o->force, "Overwrite existing output files");
   cmd->add_flag("--quiet", o->quiet, "Do not print the summary (it is still written)");
-  return [o]() { return run_topology(*o); };
+  return [o, cmd]() {
+    if (fs::path(o->input).extension() == ".sop") {
+      // The config decides everything else; a command-line option would silently compete with it.
+      for (const CLI::Option* option : cmd->get_options())
+        if (option->count() > 0 && option->get_name() != "input" && option->get_name() != "--force" &&
+            option->get_name() != "--quiet" && option->get_name() != "--help")
+          throw Error(std::string(option->get_name()) + ": not used with a .sop config (the config names the "
+                      "files and settings); only --force and --quiet apply");
+      return run_topology_from_sop(o->input, o->force, o->quiet);
+    }
+    if (o->output_dir.empty()) throw Error(std::string("--output-dir: ") + "required (-o OUTDIR) for a structure input");
+    return run_topology(*o);
+  };
 }
 
 }  // namespace ermak::app
