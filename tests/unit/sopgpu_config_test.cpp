@@ -65,12 +65,12 @@ fs::path abs(const std::string& p) { return fs::absolute(p).lexically_normal(); 
 
 TEST(SopgpuConfig, CommentsBlankLinesAndMacros) {
   const auto entries = read_sop_entries(kMinimal, "test.sop");
-  ASSERT_EQ(entries.size(), 13u);
+  ASSERT_EQ(entries.size(), 12u);
   EXPECT_EQ(entries[0].key, "name");
   EXPECT_EQ(entries[0].value, "ww");  // trailing comment and tabs gone
   EXPECT_EQ(entries[0].line, 2);
   EXPECT_EQ(entries[1].value, "topologies/ww.top");
-  EXPECT_EQ(entries[9].value, "dat/ww_<run>_equil.dat");  // <run> waits for the run
+  EXPECT_EQ(entries[8].value, "dat/ww_<run>_equil.dat");  // <run> waits for the run
 }
 
 TEST(SopgpuConfig, ManyRunsExpandRunPerReplicaWithoutPadding) {
@@ -82,7 +82,7 @@ TEST(SopgpuConfig, ManyRunsExpandRunPerReplicaWithoutPadding) {
   EXPECT_EQ(run.outputs.runs[1].trajectory, abs("dcd/ww_5.dcd"));
   EXPECT_EQ(run.outputs.runs[1].restart_pdb, abs("output/ww_5_restart.pdb"));
   EXPECT_EQ(run.outputs.runs[0].final_pdb, abs("structures/ww_4_final.pdb"));
-  EXPECT_EQ(run.outputs.checkpoint, abs("output/ww_4-6_restart.ermak.ckpt"));
+  EXPECT_EQ(run.outputs.checkpoint, abs("output/ww_4-6_restart.test.ermak.ckpt"));
   EXPECT_EQ(run.outputs.reference_pdb, abs("ww.ref.pdb"));
   // SOP-GPU's seed: seed + firstrun + run, run = −1 in many-runs mode.
   EXPECT_EQ(run.spec.seed, 100u + 4 - 1);
@@ -99,7 +99,7 @@ TEST(SopgpuConfig, SingleRunKeepsTheRunAsWritten) {
   const SopRun run = parse_sopgpu_run(text, "test.sop", cpu());
   EXPECT_EQ(run.spec.replicas, 1);
   EXPECT_EQ(run.outputs.runs[0].energy, abs("dat/ww_01_equil.dat"));
-  EXPECT_EQ(run.outputs.checkpoint, abs("output/ww_01_restart.ermak.ckpt"));
+  EXPECT_EQ(run.outputs.checkpoint, abs("output/ww_01_restart.test.ermak.ckpt"));
   EXPECT_EQ(run.spec.seed, 100u + 1 + 1);  // seed + firstrun (= run) + run
 }
 

@@ -78,13 +78,13 @@ const std::vector<SopKeyInfo>& sopgpu_run_keys() {
       {"pairs_freq", K::kNoEffect, T::kInteger, "list rebuilt when a bead moved > skin/2"},
       {"possiblepairs_freq", K::kNoEffect, T::kInteger, "no possible-pairs list: cell lists"},
       // Hydrodynamics
-      {"hi_on", K::kRejected, T::kYesNo, "hydrodynamic interactions: not supported yet"},
-      {"hi_exact", K::kRejected, T::kYesNo, "hydrodynamic interactions: not supported yet"},
-      {"hi_a", K::kRejected, T::kReal, "hydrodynamic interactions: not supported yet"},
-      {"hi_epsilon_freq", K::kRejected, T::kInteger, "hydrodynamic interactions: not supported yet"},
-      {"hi_capricious", K::kRejected, T::kYesNo, "hydrodynamic interactions: not supported yet"},
-      {"hi_unlisted", K::kRejected, T::kYesNo, "hydrodynamic interactions: not supported yet"},
-      {"hi_epsmax", K::kRejected, T::kReal, "hydrodynamic interactions: not supported yet"},
+      {"hi_on", K::kRejected, T::kYesNo, "hydrodynamic interactions"},
+      {"hi_exact", K::kRejected, T::kYesNo, "hydrodynamic interactions"},
+      {"hi_a", K::kRejected, T::kReal, "hydrodynamic interactions"},
+      {"hi_epsilon_freq", K::kRejected, T::kInteger, "hydrodynamic interactions"},
+      {"hi_capricious", K::kRejected, T::kYesNo, "hydrodynamic interactions"},
+      {"hi_unlisted", K::kRejected, T::kYesNo, "hydrodynamic interactions"},
+      {"hi_epsmax", K::kRejected, T::kReal, "hydrodynamic interactions"},
       // Pulling
       {"pulling", K::kMapped, T::kYesNo, "[pulling] (deltax) or [force_clamp] (fconst)"},
       {"k_trans", K::kMapped, T::kReal, "pulling.spring_kcal_per_mol_A2"},
@@ -128,8 +128,8 @@ const std::vector<SopKeyInfo>& sopgpu_run_keys() {
       {"indentationSurfEl", K::kMapped, T::kReal, "indentation.surface.epsilon_kcal_per_mol"},
       {"indentationSurfaceSize", K::kMapped, T::kInteger, "indentation.surface.grid_size"},
       {"indentationSurfaceStep", K::kMapped, T::kReal, "indentation.surface.spacing_A"},
-      {"indentationSurfaceSizeX", K::kRejected, T::kInteger, "rectangular surfaces: not supported yet"},
-      {"indentationSurfaceSizeY", K::kRejected, T::kInteger, "rectangular surfaces: not supported yet"},
+      {"indentationSurfaceSizeX", K::kRejected, T::kInteger, "rectangular surfaces (use indentationSurfaceSize)"},
+      {"indentationSurfaceSizeY", K::kRejected, T::kInteger, "rectangular surfaces (use indentationSurfaceSize)"},
       {"indentationPairsCutoff", K::kNoEffect, T::kReal, "surface beads beyond 4σ are ignored"},
       {"indentationShowTipSurf", K::kNoEffect, T::kYesNo, "the DCD holds the molecule only"},
       {"indentationSurfConnectFile", K::kNoEffect, T::kWord, "no VMD script is written"},
@@ -568,16 +568,15 @@ SopRun parse_sopgpu_run(std::string_view text, const fs::path& file, const SopLo
   // SOP-GPU seeds with seed + firstrun + run (run = −1 in many-runs mode); ermak's noise
   // is a pure function of (that seed, replica, bead, step) (docs/rng.md).
   std::int64_t seed = 0;
+  const bool seed_from_checkpoint = !v.has("seed") && options.resume;
   if (const auto s = v.integer("seed")) {
     seed = *s + first_run + seed_run;
-  } else if (options.resume) {
-    seed = -1;  // filled from the checkpoint below
-  } else {
+  } else if (!seed_from_checkpoint) {
     seed = std::chrono::duration_cast<std::chrono::seconds>(std::chrono::system_clock::now().time_since_epoch()).count() +
            first_run + seed_run;
     note(fmt::format("seed not given: using the clock as SOP-GPU does, seed = {} (set seed to repeat the run)", seed));
   }
-  if (seed >= 0) toml.value("seed", std::to_string(seed), at("seed"));
+  if (!seed_from_checkpoint) toml.value("seed", std::to_string(seed), at("seed"));
   toml.value("timestep_tau", number(timestep), at("timestep"));
   const bool heating = v.yes_no("heating").value_or(false) || stage == "heat";
   if (!heating) toml.value("temperature_kcal_per_mol", number(v.real("temperature").value_or(0.6)), at("temperature"));
@@ -634,7 +633,10 @@ SopRun parse_sopgpu_run(std::string_view text, const fs::path& file, const SopLo
   const std::string final_mask = run_file("finalcoord", name + "_<run>_final.pdb");
   // ermak's checkpoint holds all runs: named after the restart files with the run range.
   const std::string runs_text = replicas == 1 ? run_names.front() : run_names.front() + "-" + run_names.back();
-  const std::string checkpoint_stem = replace_all(restart_mask, "<run>", runs_text);
+  // The configuration's name tells stages apart: SOP-GPU's WW equilibration and pulling
+  // share one restartname.
+  const std::string checkpoint_stem =
+      replace_all(restart_mask, "<run>", runs_text) + "." + file.stem().string();
   out.checkpoint = resolve(checkpoint_stem + ".ermak.ckpt");
   out.log = resolve(checkpoint_stem + ".ermak.log");
 
@@ -822,7 +824,7 @@ SopRun parse_sopgpu_run(std::string_view text, const fs::path& file, const SopLo
     throw Error(file.string(), 0, field, e.description());
   }
   spec.config_path = file;
-  if (seed < 0) {
+  if (seed_from_checkpoint) {
     // --resume without a seed in the file: the run's seed is the checkpoint's.
     if (!fs::exists(out.checkpoint))
       throw Error(out.checkpoint.string(), 0, "", "no checkpoint to resume from (it also holds the clock seed)");

@@ -407,8 +407,11 @@ RunSummary run_simulation(const RunSpec& spec, const RunOptions& options, RunRep
     if (plane_every) report_planes();
     if (indentation_every) report_indentation();
   }
-  log->info("running steps {} .. {} on backend {} ({} output every {} steps)", first_step, last_step,
-            engine->name(), out.string(), spec.output.energy_every_steps);
+  if (own_files)
+    log->info("running steps {} .. {} on backend {} ({} output every {} steps)", first_step, last_step,
+              engine->name(), out.string(), spec.output.energy_every_steps);
+  else
+    log->info("running steps {} .. {} on backend {}", first_step, last_step, engine->name());
 
   ProgressMeter progress(first_step, last_step, std::int64_t(n) * replicas);
   std::int64_t step = first_step;

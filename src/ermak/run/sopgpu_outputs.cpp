@@ -87,15 +87,21 @@ std::vector<std::int64_t> SopgpuReporter::intervals() const {
           outputs_.indentation_every};
 }
 
+// The files a new run must not overwrite without --force. The reference and restart PDBs
+// are left out: SOP-GPU's own stages share them (the WW equilibration and pulling both
+// write <name>.ref.pdb and output/<name>_<run>_restart.pdb) and overwrite them, and they
+// hold nothing a later stage could not write again.
 std::vector<fs::path> SopgpuReporter::files_of_new_run() const {
-  std::vector<fs::path> files = {outputs_.reference_pdb, outputs_.log};
+  std::vector<fs::path> files = {outputs_.log};
   for (const SopRunFiles& f : outputs_.runs)
-    for (const fs::path& p : {f.energy, f.trajectory, f.restart_pdb, f.final_pdb, f.pulling, f.indentation})
+    for (const fs::path& p : {f.energy, f.trajectory, f.final_pdb, f.pulling, f.indentation})
       if (!p.empty()) files.push_back(p);
   return files;
 }
 
 void SopgpuReporter::prepare(bool resume, bool force) {
+  fs::create_directories(outputs_.reference_pdb.parent_path());
+  for (const SopRunFiles& f : outputs_.runs) fs::create_directories(f.restart_pdb.parent_path());
   for (const fs::path& p : files_of_new_run()) {
     if (!resume && !force && fs::exists(p))
       throw Error(p.string(), 0, "", "exists; pass --force to overwrite it or --resume to continue the run");
