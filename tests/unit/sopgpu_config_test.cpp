@@ -10,6 +10,7 @@
 #include <string>
 
 #include "ermak/config/sopgpu_config.h"
+#include "ermak/config/toml_config.h"
 #include "ermak/core/error.h"
 #include "ermak/run/sopgpu_outputs.h"
 #include "support/test_paths.h"
@@ -284,5 +285,23 @@ TEST(SopgpuConfig, EveryKeyOfTheTableIsDocumented) {
     const std::regex row("\\n\\| `" + std::string(k.key) + "` \\|[^\\n]*\\| " + kind + " \\|");
     EXPECT_TRUE(std::regex_search(doc, row)) << "docs/migrating-from-sop-gpu.md lacks a row for `" << k.key
                                              << "` marked " << kind;
+  }
+}
+
+// The TOML form of per-run coordinates: one file per replica, resolved like every path.
+TEST(SopgpuConfig, TomlReplicaCoordinatesNeedOnePerReplica) {
+  const std::string base =
+      "[input]\ntopology = \"m.top\"\ncoordinates = \"a.pdb\"\nreplica_coordinates = [\"a.pdb\", \"b.pdb\"]\n";
+  const RunSpec spec = parse_run_spec(base + "[run]\nreplicas = 2\n", "/tmp/x/run.toml");
+  ASSERT_EQ(spec.input.replica_coordinates.size(), 2u);
+  EXPECT_EQ(spec.input.replica_coordinates[1], fs::path("/tmp/x/b.pdb"));
+  EXPECT_NE(spec.resolved_toml.find("replica_coordinates = [\"/tmp/x/a.pdb\", \"/tmp/x/b.pdb\"]"), std::string::npos);
+  try {
+    parse_run_spec(base + "[run]\nreplicas = 3\n", "/tmp/x/run.toml");
+    FAIL() << "accepted 2 files for 3 replicas";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("run.toml:4: input.replica_coordinates: lists 2 files but run.replicas is 3"),
+              std::string::npos)
+        << e.what();
   }
 }
