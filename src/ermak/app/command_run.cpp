@@ -1,29 +1,64 @@
 #include <cstdio>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "ermak/app/commands.h"
+#include "ermak/config/sopgpu_config.h"
 #include "ermak/config/toml_config.h"
+#include "ermak/core/error.h"
 #include "ermak/run/simulation.h"
+#include "ermak/run/sopgpu_outputs.h"
 
 namespace ermak::app {
 
 Command add_run_command(CLI::App& app) {
-  auto* cmd = app.add_subcommand("run", "Run a simulation described by a TOML config (docs/config.md)");
+  auto* cmd = app.add_subcommand(
+      "run",
+      "Run a simulation described by a TOML config (docs/config.md) or a SOP-GPU .sop config "
+      "(docs/migrating-from-sop-gpu.md)");
   struct Options {
     std::string config;
     std::vector<std::string> overrides;
+    std::string ermak_output;
+    std::string backend;
+    int threads = 0;
     RunOptions run;
   };
   auto options = std::make_shared<Options>();
-  cmd->add_option("config", options->config, "Run configuration (TOML)")->required()->check(CLI::ExistingFile);
+  cmd->add_option("config", options->config, "Run configuration: FILE.toml, or FILE.sop (SOP-GPU)")
+      ->required()
+      ->check(CLI::ExistingFile);
   cmd->add_option("--set", options->overrides,
-                  "Override a key: --set run.steps=1000 (TOML value syntax; repeatable)");
+                  "Override a key (repeatable): --set run.steps=1000 (TOML value syntax) or, for a .sop "
+                  "file, --set numsteps=1000 (written as in the file)");
   cmd->add_flag("--resume", options->run.resume,
-                "Continue from the output directory's checkpoint (bit for bit); [run] steps may be raised");
-  cmd->add_flag("--force", options->run.force, "Overwrite the files of an existing run in the output directory");
+                "Continue from the run's checkpoint (bit for bit); the step count (run.steps, numsteps) may be raised");
+  cmd->add_flag("--force", options->run.force, "Overwrite the files of an existing run");
   cmd->add_flag("--quiet", options->run.quiet, "Log to the run log only");
+  cmd->add_option("--ermak-output", options->ermak_output,
+                  ".sop only: also write ermak's own output directory (energies.tsv, tables, trajectories) to DIR");
+  cmd->add_option("--backend", options->backend, ".sop only: cpu or cuda (default: cuda when available)")
+      ->check(CLI::IsMember({"cpu", "cuda"}));
+  cmd->add_option("--threads", options->threads, ".sop only: CPU threads (0 = all)")->check(CLI::NonNegativeNumber);
   return [options]() {
+    if (is_sopgpu_config(options->config)) {
+      SopLoadOptions load;
+      load.overrides = options->overrides;
+      if (!options->ermak_output.empty()) load.ermak_output_directory = options->ermak_output;
+      load.backend = options->backend;
+      load.threads = options->threads;
+      load.resume = options->run.resume;
+      const SopRun sop = load_sopgpu_run(options->config, load);
+      SopgpuReporter reporter(sop.outputs, sop.spec);
+      run_simulation(sop.spec, options->run, &reporter);
+      if (!options->run.quiet)
+        std::printf("SOP-GPU outputs as configured; ermak checkpoint %s\n", sop.outputs.checkpoint.c_str());
+      return 0;
+    }
+    if (!options->ermak_output.empty() || !options->backend.empty() || options->threads != 0)
+      throw Error("--ermak-output, --backend and --threads apply to .sop configurations; in a TOML configuration "
+                  "use [output] directory, run.backend and run.threads");
     const RunSpec spec = load_run_spec(options->config, options->overrides);
     const RunSummary summary = run_simulation(spec, options->run);
     if (!options->run.quiet)

@@ -22,6 +22,10 @@ struct InputSpec {
   std::filesystem::path structure;    // PDB/mmCIF, all-atom → C-alpha model
   std::filesystem::path topology;     // *.top (SOP-GPU) or *.etop (ermak), alternative to structure
   std::filesystem::path coordinates;  // PDB with initial coordinates (with `topology`)
+  // One PDB per replica (replica r starts from replica_coordinates[r]) instead of
+  // `coordinates` for all: SOP-GPU's per-run `coordinates .../<run>...`. Empty: all
+  // replicas start from `coordinates` (or the structure).
+  std::vector<std::filesystem::path> replica_coordinates;
 };
 
 // How a C-alpha model is built from `structure` (docs/model.md#native-contacts).
@@ -43,6 +47,11 @@ struct OutputSpec {
   std::int64_t trajectory_every_steps = 10000; // DCD frames; 0 disables
   std::int64_t checkpoint_every_steps = 100000;// 0: only at the end
   double contact_formed_ratio = 1.5;           // contact counts toward Q if r < ratio·r0
+  // Not part of the TOML schema; set by the SOP-GPU reader (config/sopgpu_config.h), whose
+  // runs write SOP-GPU's files instead of the directory unless asked (--ermak-output).
+  bool write_directory = true;          // the directory's model/replica files and tables
+  std::filesystem::path checkpoint_file;  // empty: directory/checkpoint.ckpt
+  std::filesystem::path log_file;         // empty: directory/run.log
 };
 
 struct NeighborSpec {
@@ -171,6 +180,7 @@ struct RunSpec {
   };
   std::map<std::string, KeySource> key_sources;
   std::string resolved_toml;              // the resolved configuration, echoed into the log
+  std::vector<std::string> notes;         // logged at the start (e.g. SOP-GPU keys without effect)
 };
 
 }  // namespace ermak

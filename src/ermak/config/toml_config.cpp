@@ -329,6 +329,25 @@ class Section {
     return s->get();
   }
 
+  // An array of paths, each resolved as path() does.
+  std::optional<std::vector<fs::path>> paths(std::string_view key) const {
+    const toml::node* n = find(key);
+    if (!n) return std::nullopt;
+    const auto* array = n->as_array();
+    if (!array) throw error(key, fmt::format("expected an array of file names, got {}", type_name(n->type())));
+    const fs::path base = from_override(*n) ? fs::current_path() : ctx_.base_dir;
+    std::vector<fs::path> out;
+    for (std::size_t i = 0; i < array->size(); ++i) {
+      const toml::node& item = *array->get(i);
+      const auto* s = item.as_string();
+      const std::string where = fmt::format("{}[{}]", field(key), i);
+      if (!s) throw error_at(ctx_, item, where, fmt::format("expected a string, got {}", type_name(item.type())));
+      if (s->get().empty()) throw error_at(ctx_, item, where, "must not be empty");
+      out.push_back(fs::absolute(base / fs::path(s->get())).lexically_normal());
+    }
+    return out;
+  }
+
   // A path relative to the config file's directory, or to the working directory when it
   // came from --set (where the user typed it). Made absolute so that the resolved config
   // means the same wherever it is read back.
@@ -439,6 +458,11 @@ void read_input(const Section& s, InputSpec& in) {
   assign(in.structure, structure);
   assign(in.topology, topology);
   assign(in.coordinates, coordinates);
+  if (const auto per_replica = s.paths("replica_coordinates")) {
+    if (!topology)
+      throw s.error("replica_coordinates", "goes with input.topology (one coordinates PDB per replica)");
+    in.replica_coordinates = *per_replica;
+  }
 }
 
 void read_model(const Section& s, ModelBuildSpec& m, SopParameters& sop) {
@@ -853,7 +877,8 @@ RunSpec build_spec(const Context& ctx, const toml::table& root, const fs::path& 
   // The output directory defaults relative to the config too, like every other path.
   spec.output.directory = fs::absolute(ctx.base_dir / spec.output.directory).lexically_normal();
 
-  read_input(Section(ctx, root, "input", {"structure", "topology", "coordinates"}), spec.input);
+  const Section input(ctx, root, "input", {"structure", "topology", "coordinates", "replica_coordinates"});
+  read_input(input, spec.input);
   read_model(Section(ctx, root, "model",
                      {"native_cutoff_A", "native_energy_kcal_per_mol", "chain_break_A",
                       "fene_spring_kcal_per_mol_A2", "fene_max_stretch_A",
@@ -864,6 +889,11 @@ RunSpec build_spec(const Context& ctx, const toml::table& root, const fs::path& 
               {"steps", "replicas", "seed", "timestep_tau", "timestep_ps", "temperature_K",
                "temperature_kcal_per_mol", "friction", "backend", "threads", "device", "cuda_kernels"}),
       spec);
+  if (!spec.input.replica_coordinates.empty() &&
+      std::int64_t(spec.input.replica_coordinates.size()) != spec.replicas)
+    throw input.error("replica_coordinates",
+                      fmt::format("lists {} files but run.replicas is {}: give one coordinates file per replica",
+                                  spec.input.replica_coordinates.size(), spec.replicas));
   read_heating(Section(ctx, root, "heating",
                        {"start_K", "start_kcal_per_mol", "stop_K", "stop_kcal_per_mol",
                         "increment_K", "increment_kcal_per_mol", "every_steps"}),
@@ -1140,6 +1170,11 @@ std::string resolved_toml(const RunSpec& spec) {
   if (!spec.input.topology.empty()) w.value("topology", toml_string(spec.input.topology.string()));
   if (!spec.input.coordinates.empty())
     w.value("coordinates", toml_string(spec.input.coordinates.string()));
+  if (!spec.input.replica_coordinates.empty()) {
+    std::vector<std::string> files;
+    for (const fs::path& p : spec.input.replica_coordinates) files.push_back(toml_string(p.string()));
+    w.value("replica_coordinates", fmt::format("[{}]", fmt::join(files, ", ")));
+  }
 
   w.table("model");
   w.value("native_cutoff_A", shortest(spec.model_build.native_cutoff_A));

@@ -72,6 +72,14 @@ LoadedSystem load_system(const InputSpec& input, const ModelBuildSpec& build) {
   } else {
     throw Error("", 0, "input", "set input.structure (PDB/mmCIF) or input.topology (.top/.etop)");
   }
+  for (std::size_t r = 0; r < input.replica_coordinates.size(); ++r) {
+    const std::filesystem::path& file = input.replica_coordinates[r];
+    if (!std::filesystem::exists(file))
+      throw Error(file.string(), 0, "input.replica_coordinates[" + std::to_string(r) + "]",
+                  "the initial coordinates of replica " + std::to_string(r) + " do not exist");
+    system.replica_positions_A.push_back(coordinates_for(file, system.topology, input.topology));
+  }
+  if (!system.replica_positions_A.empty()) system.initial_positions_A = system.replica_positions_A.front();
   validate_topology(system.topology, source);
   return system;
 }

@@ -12,6 +12,9 @@ namespace ermak {
 struct LoadedSystem {
   Topology topology;
   std::vector<Vec3d> initial_positions_A;  // one per bead
+  // input.replica_coordinates read: replica r starts at replica_positions_A[r] (empty:
+  // every replica starts at initial_positions_A, which is then replica 0's).
+  std::vector<std::vector<Vec3d>> replica_positions_A;
   std::vector<std::string> warnings;       // for the run log
 };
 
@@ -21,6 +24,7 @@ struct LoadedSystem {
 //   starting and the native coordinates.
 // else input.topology *.etop (ermak): starts at input.coordinates when given, otherwise
 //   at the native coordinates stored in the file.
+// input.replica_coordinates: one PDB per replica, each checked against the topology.
 // Throws ermak::Error naming the offending file (e.g. the coordinates file when its bead
 // count differs from the topology's); the result passes validate_topology.
 LoadedSystem load_system(const InputSpec& input, const ModelBuildSpec& build);

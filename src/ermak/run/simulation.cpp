@@ -146,18 +146,26 @@ std::unique_ptr<Engine> make_engine(const std::string& backend, const EngineSetu
   throw Error("unknown backend \"" + backend + "\" (known: auto, cpu, cuda)");
 }
 
-RunSummary run_simulation(const RunSpec& spec, const RunOptions& options) {
+RunSummary run_simulation(const RunSpec& spec, const RunOptions& options, RunReporter* extra) {
   const fs::path out = spec.output.directory;
-  const fs::path checkpoint_path = out / "checkpoint.ckpt";
+  // The directory's own files (model, replica_NNN/ tables and trajectories); a SOP-GPU
+  // run writes its own files through `extra` instead unless asked for these too.
+  const bool own_files = spec.output.write_directory;
+  const fs::path checkpoint_path =
+      spec.output.checkpoint_file.empty() ? out / "checkpoint.ckpt" : spec.output.checkpoint_file;
+  const fs::path log_path = spec.output.log_file.empty() ? out / "run.log" : spec.output.log_file;
   if (options.resume) {
     if (!fs::exists(checkpoint_path))
       throw Error(checkpoint_path.string(), 0, "", "no checkpoint to resume from");
-  } else if (directory_has_run(out) && !options.force) {
-    throw Error(out.string(), 0, "output.directory",
+  } else if (((own_files && directory_has_run(out)) || fs::exists(checkpoint_path)) && !options.force) {
+    throw Error(own_files ? out.string() : checkpoint_path.string(), 0, own_files ? "output.directory" : "",
                 "already holds a run; pass --force to overwrite it or --resume to continue it");
   }
-  fs::create_directories(out);
-  RunLog run_log = make_logger(out / "run.log", options.quiet, options.resume);
+  if (extra) extra->prepare(options.resume, options.force);
+  if (own_files) fs::create_directories(out);
+  fs::create_directories(checkpoint_path.parent_path());
+  fs::create_directories(log_path.parent_path());
+  RunLog run_log = make_logger(log_path, options.quiet, options.resume);
   auto& log = run_log.both;
 
   LoadedSystem system = load_system(spec.input, spec.model_build);
@@ -179,8 +187,9 @@ RunSummary run_simulation(const RunSpec& spec, const RunOptions& options) {
             spec.config_path.string());
   log->info("model: {} beads, {} bonds, {} native contacts, {} replicas", n, topology.bonds.size(),
             topology.native_contacts.size(), replicas);
+  for (const std::string& note : spec.notes) log->info("note: {}", note);
   run_log.file_only->info("resolved configuration:\n{}", spec.resolved_toml);
-  log->info("resolved configuration written to {}", (out / "run.log").string());
+  log->info("resolved configuration written to {}", log_path.string());
 
   EngineSetup setup;
   setup.topology = &topology;
@@ -202,7 +211,7 @@ RunSummary run_simulation(const RunSpec& spec, const RunOptions& options) {
   const double timestep_ps = units::tau_to_ps(spec.langevin.timestep_tau);
   std::vector<TsvWriter> energy_files;
   std::vector<DcdWriter> trajectories;
-  const bool want_trajectory = spec.output.trajectory_every_steps > 0;
+  const bool want_trajectory = own_files && spec.output.trajectory_every_steps > 0;
 
   // Protocols (docs/protocols.md) are resolved at the run's start positions: after the
   // minimisation of a new run, or from the start positions kept in the checkpoint.
@@ -214,7 +223,7 @@ RunSummary run_simulation(const RunSpec& spec, const RunOptions& options) {
   const std::vector<std::pair<std::vector<TsvWriter>*, std::string>> protocol_tables = {
       {&pulling_files, "pulling.tsv"}, {&plane_files, "plane.tsv"}, {&indentation_files, "indentation.tsv"}};
   auto wants_table = [&](const std::string& name) {
-    return protocol && ((name == "pulling.tsv" && protocol->pulling_file()) ||
+    return own_files && protocol && ((name == "pulling.tsv" && protocol->pulling_file()) ||
                         (name == "plane.tsv" && protocol->plane_file()) ||
                         (name == "indentation.tsv" && protocol->indentation_file()));
   };
@@ -262,7 +271,7 @@ RunSummary run_simulation(const RunSpec& spec, const RunOptions& options) {
         if (name == key) return offset;
       throw Error(checkpoint_path.string(), 0, key, "checkpoint lacks the output offset");
     };
-    for (std::int32_t r = 0; r < replicas; ++r) {
+    for (std::int32_t r = 0; r < (own_files ? replicas : 0); ++r) {
       const fs::path dir = out / replica_dir_name(r);
       energy_files.push_back(TsvWriter::append(dir / "energies.tsv", offset_of(replica_dir_name(r) + "/energies.tsv")));
       if (want_trajectory)
@@ -274,9 +283,9 @@ RunSummary run_simulation(const RunSpec& spec, const RunOptions& options) {
     log_protocol();
     log->info("resumed at step {}", cp.step);
   } else {
-    write_psf(out / "model.psf", topology, false, true);
-    write_topology_file(topology, out / "model.etop");
-    {
+    if (own_files) {
+      write_psf(out / "model.psf", topology, false, true);
+      write_topology_file(topology, out / "model.etop");
       std::vector<float> x(n), y(n), z(n);
       for (std::int32_t i = 0; i < n; ++i) {
         x[i] = float(system.initial_positions_A[i].x);
@@ -285,10 +294,13 @@ RunSummary run_simulation(const RunSpec& spec, const RunOptions& options) {
       }
       write_pdb(out / "model.pdb", topology, x.data(), y.data(), z.data(), "ermak initial coordinates");
     }
+    // Every replica starts at the input coordinates, or at its own (input.replica_coordinates).
     State initial(n, replicas);
-    for (std::int32_t r = 0; r < replicas; ++r)
-      for (std::int32_t i = 0; i < n; ++i)
-        initial.set_position(r, i, vec_cast<float>(system.initial_positions_A[i]));
+    for (std::int32_t r = 0; r < replicas; ++r) {
+      const auto& positions = system.replica_positions_A.empty() ? system.initial_positions_A
+                                                                 : system.replica_positions_A.at(r);
+      for (std::int32_t i = 0; i < n; ++i) initial.set_position(r, i, vec_cast<float>(positions[i]));
+    }
     // The minimisation runs without the protocols (their springs start relaxed at the
     // minimised positions; the tip and the surface are checked against them).
     State start = initial;
@@ -315,7 +327,7 @@ RunSummary run_simulation(const RunSpec& spec, const RunOptions& options) {
       engine->set_state(start);
     }
     log_protocol();
-    for (std::int32_t r = 0; r < replicas; ++r) {
+    for (std::int32_t r = 0; r < (own_files ? replicas : 0); ++r) {
       const fs::path dir = out / replica_dir_name(r);
       fs::create_directories(dir);
       energy_files.push_back(TsvWriter::create(dir / "energies.tsv", kEnergyColumns, true));
@@ -334,7 +346,7 @@ RunSummary run_simulation(const RunSpec& spec, const RunOptions& options) {
     const std::vector<EnergyTerms> energies = engine->energies();
     const double temperature_K = units::kcal_per_mol_to_kelvin(spec.temperature.at_step(s.step));
     const double time_ns = units::tau_to_ns(double(s.step) * spec.langevin.timestep_tau);
-    for (std::int32_t r = 0; r < replicas; ++r) {
+    for (std::int32_t r = 0; r < std::int32_t(energy_files.size()); ++r) {
       const std::size_t o = s.index(r, 0);
       const StructureObservables obs = measure_structure(topology, &s.x[o], &s.y[o], &s.z[o],
                                                          spec.output.contact_formed_ratio, end_first, end_last);
@@ -374,7 +386,7 @@ RunSummary run_simulation(const RunSpec& spec, const RunOptions& options) {
     cp.config_fingerprint = fingerprint;
     cp.positions = engine->state();
     cp.neighbor_reference = engine->neighbor_reference();
-    for (std::int32_t r = 0; r < replicas; ++r) {
+    for (std::int32_t r = 0; r < std::int32_t(energy_files.size()); ++r) {
       energy_files[r].flush();
       cp.output_offsets.emplace_back(replica_dir_name(r) + "/energies.tsv", energy_files[r].bytes_written());
       if (want_trajectory) {
@@ -387,6 +399,7 @@ RunSummary run_simulation(const RunSpec& spec, const RunOptions& options) {
           cp.output_offsets.emplace_back(replica_dir_name(r) + "/" + name, (*files)[r].bytes_written());
         }
     }
+    if (extra) extra->checkpoint(cp.output_offsets);
     if (protocol) {
       cp.extra = protocol_extra;
       cp.extra.emplace_back("protocol.engine_state", encode_doubles(engine->protocol_state()));
@@ -397,18 +410,32 @@ RunSummary run_simulation(const RunSpec& spec, const RunOptions& options) {
   const std::int64_t first_step = engine->state().step;
   const std::int64_t last_step = std::max(first_step, spec.steps);
   auto multiple = [](std::int64_t step, std::int64_t every) { return every > 0 && step % every == 0; };
-  const std::int64_t pulling_every = protocol && protocol->pulling_file() ? protocol->pulling_every() : 0;
-  const std::int64_t plane_every = protocol && protocol->plane_file() ? protocol->plane_every() : 0;
-  const std::int64_t indentation_every = protocol && protocol->indentation_file() ? protocol->indentation_every() : 0;
+  const std::int64_t pulling_every = wants_table("pulling.tsv") ? protocol->pulling_every() : 0;
+  const std::int64_t plane_every = wants_table("plane.tsv") ? protocol->plane_every() : 0;
+  const std::int64_t indentation_every = wants_table("indentation.tsv") ? protocol->indentation_every() : 0;
+  ReportContext context{*engine, topology, protocol ? &*protocol : nullptr, last_step};
+  if (extra) {
+    if (options.resume) {
+      const Checkpoint cp = read_checkpoint(checkpoint_path);
+      extra->open(context, true, cp.output_offsets);
+    } else {
+      extra->open(context, false, {});
+    }
+    log->info("{}", extra->describe());
+  }
   if (!options.resume) {
+    if (extra) extra->report(context);
     report_energies();
     if (want_trajectory) write_frames();
     if (pulling_every) report_pulling();
     if (plane_every) report_planes();
     if (indentation_every) report_indentation();
   }
-  log->info("running steps {} .. {} on backend {} ({} output every {} steps)", first_step, last_step,
-            engine->name(), out.string(), spec.output.energy_every_steps);
+  if (own_files)
+    log->info("running steps {} .. {} on backend {} ({} output every {} steps)", first_step, last_step,
+              engine->name(), out.string(), spec.output.energy_every_steps);
+  else
+    log->info("running steps {} .. {} on backend {}", first_step, last_step, engine->name());
 
   ProgressMeter progress(first_step, last_step, std::int64_t(n) * replicas);
   std::int64_t step = first_step;
@@ -416,7 +443,11 @@ RunSummary run_simulation(const RunSpec& spec, const RunOptions& options) {
     auto next_event = [&](std::int64_t every) {
       return every > 0 ? (step / every + 1) * every : last_step;
     };
-    std::int64_t target = std::min({last_step, next_event(spec.output.energy_every_steps),
+    std::int64_t extra_target = last_step;
+    if (extra)
+      for (std::int64_t every : extra->intervals())
+        if (every > 0) extra_target = std::min(extra_target, next_event(every));
+    std::int64_t target = std::min({last_step, extra_target, next_event(spec.output.energy_every_steps),
                                     want_trajectory ? next_event(spec.output.trajectory_every_steps) : last_step,
                                     next_event(spec.output.checkpoint_every_steps),
                                     pulling_every ? next_event(pulling_every) : last_step,
@@ -433,10 +464,11 @@ RunSummary run_simulation(const RunSpec& spec, const RunOptions& options) {
     const bool pull_row = pulling_every && (multiple(step, pulling_every) || step == last_step);
     const bool plane_row = plane_every && (multiple(step, plane_every) || step == last_step);
     const bool indentation_row = indentation_every && (multiple(step, indentation_every) || step == last_step);
-    if (report || frame || checkpoint || pull_row || plane_row || indentation_row) {
+    if (extra || report || frame || checkpoint || pull_row || plane_row || indentation_row) {
       check_finite(engine->state(), since);
       check_bonds(engine->state(), topology, spec.sop.fene_R0_A, since);
     }
+    if (extra) extra->report(context);
     if (report) report_energies();
     if (pull_row) report_pulling();
     if (plane_row) report_planes();
@@ -448,7 +480,8 @@ RunSummary run_simulation(const RunSpec& spec, const RunOptions& options) {
   progress.finish();
 
   const State& final_state = engine->state();
-  for (std::int32_t r = 0; r < replicas; ++r) {
+  if (extra) extra->finish(context);
+  for (std::int32_t r = 0; r < (own_files ? replicas : 0); ++r) {
     const std::size_t o = final_state.index(r, 0);
     write_pdb(out / replica_dir_name(r) / "final.pdb", topology, &final_state.x[o], &final_state.y[o],
               &final_state.z[o], "ermak final coordinates, step " + std::to_string(final_state.step));
@@ -466,8 +499,9 @@ RunSummary run_simulation(const RunSpec& spec, const RunOptions& options) {
   std::string tables;
   for (const auto& [files, name] : protocol_tables)
     if (!files->empty()) tables += ", " + name;
-  log->info("outputs: {}/ (model.psf, model.pdb, replica_NNN/energies.tsv{}, trajectory.dcd, final.pdb)",
-            fs::absolute(out).string(), tables);
+  if (own_files)
+    log->info("outputs: {}/ (model.psf, model.pdb, replica_NNN/energies.tsv{}, trajectory.dcd, final.pdb)",
+              fs::absolute(out).string(), tables);
   return summary;
 }
 

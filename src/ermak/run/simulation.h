@@ -5,6 +5,8 @@
 #include <filesystem>
 #include <memory>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "ermak/backend/engine.h"
 #include "ermak/config/spec.h"
@@ -24,7 +26,40 @@ struct RunSummary {
   double steps_per_second = 0.0;
 };
 
-RunSummary run_simulation(const RunSpec& spec, const RunOptions& options);
+class ProtocolSetup;
+
+// What a reporter sees at a report: the engine (state, energies, protocol status), the
+// model and the resolved protocols (null without any).
+struct ReportContext {
+  Engine& engine;
+  const Topology& topology;
+  const ProtocolSetup* protocol;
+  std::int64_t last_step;
+};
+
+// Output files written alongside (or instead of) the output directory's, on the same
+// schedule of stops (e.g. run/sopgpu_outputs.h). The driver stops at every multiple of
+// each of intervals() and at the last step, and calls report() at every stop; the
+// reporter writes what is due.
+class RunReporter {
+ public:
+  virtual ~RunReporter() = default;
+  virtual std::vector<std::int64_t> intervals() const = 0;
+  // Before anything is written: a new run refuses to overwrite existing files unless
+  // `force`; a resumed run checks that its files are there.
+  virtual void prepare(bool resume, bool force) = 0;
+  // Once the engine holds the start state: open the files (new run: create and write the
+  // start; resume: cut them to the checkpoint's offsets and append).
+  using Offsets = std::vector<std::pair<std::string, std::uint64_t>>;
+  virtual void open(ReportContext& context, bool resume, const Offsets& offsets) = 0;
+  virtual void report(ReportContext& context) = 0;
+  // Flushes the files and adds their sizes to a checkpoint's output offsets.
+  virtual void checkpoint(Offsets& offsets) = 0;
+  virtual void finish(ReportContext& context) = 0;
+  virtual std::string describe() const = 0;  // for the run log
+};
+
+RunSummary run_simulation(const RunSpec& spec, const RunOptions& options, RunReporter* extra = nullptr);
 
 // "auto" → "cuda" when this build has the CUDA backend and a GPU is usable, else "cpu"
 // (the reason in *reason); "cpu" and "cuda" stay as they are.

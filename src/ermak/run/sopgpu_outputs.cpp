@@ -1,0 +1,265 @@
+#include "ermak/run/sopgpu_outputs.h"
+
+#include <fmt/format.h>
+
+#include <cerrno>
+#include <cinttypes>
+#include <cmath>
+#include <cstring>
+
+#include "ermak/core/error.h"
+#include "ermak/core/units.h"
+#include "ermak/io/pdb_coordinates.h"
+#include "ermak/protocol/protocol_setup.h"
+
+namespace ermak {
+namespace fs = std::filesystem;
+
+// SOP-GPU's .dat files have no header: rows of printf-formatted numbers. A resumed run cuts
+// the file back to the size recorded in the checkpoint and appends.
+class SopgpuReporter::TextFile {
+ public:
+  TextFile(const fs::path& path, std::uint64_t resume_at, bool resume) : path_(path) {
+    if (resume) {
+      std::error_code ec;
+      const auto size = fs::file_size(path, ec);
+      if (ec || size < resume_at)
+        throw Error(path.string(), 0, "", "cannot resume: the file is missing or shorter than at the checkpoint");
+      fs::resize_file(path, resume_at);
+      bytes_ = resume_at;
+    }
+    file_ = std::fopen(path.string().c_str(), resume ? "ab" : "wb");
+    if (!file_) throw Error(path.string(), 0, "", fmt::format("cannot open for writing: {}", std::strerror(errno)));
+  }
+  ~TextFile() {
+    if (file_) std::fclose(file_);
+  }
+  void write(const std::string& line) {
+    if (std::fwrite(line.data(), 1, line.size(), file_) != line.size())
+      throw Error(path_.string(), 0, "", "write failed");
+    bytes_ += line.size();
+  }
+  void flush() {
+    if (std::fflush(file_) != 0) throw Error(path_.string(), 0, "", "write failed");
+  }
+  std::uint64_t bytes() const { return bytes_; }
+
+ private:
+  fs::path path_;
+  std::FILE* file_ = nullptr;
+  std::uint64_t bytes_ = 0;
+};
+
+namespace {
+
+bool multiple(std::int64_t step, std::int64_t every) { return every > 0 && step % every == 0; }
+
+// Native# of SOP-GPU's energy file (output_manager computeNativeNumber): contacts closer
+// than R_limit_bond or within R_limit of their native length.
+std::int64_t native_count(const Topology& topology, const State& s, std::int32_t r, double cutoff_A,
+                          double tolerance_A) {
+  std::int64_t count = 0;
+  for (const NativeContact& c : topology.native_contacts) {
+    const double d = norm(vec_cast<double>(s.position(r, c.j)) - vec_cast<double>(s.position(r, c.i)));
+    if (d < cutoff_A || std::abs(double(c.r0_A) - d) <= tolerance_A) ++count;
+  }
+  return count;
+}
+
+double radius_of_gyration(const State& s, std::int32_t r) {
+  Vec3d centre{};
+  for (std::int32_t i = 0; i < s.bead_count; ++i) centre += vec_cast<double>(s.position(r, i));
+  centre = (1.0 / double(s.bead_count)) * centre;
+  double sum = 0.0;
+  for (std::int32_t i = 0; i < s.bead_count; ++i) sum += norm2(vec_cast<double>(s.position(r, i)) - centre);
+  return std::sqrt(sum / double(s.bead_count));
+}
+
+std::string key(const std::string& run, const char* what) { return "sopgpu/" + run + "/" + what; }
+
+}  // namespace
+
+SopgpuReporter::SopgpuReporter(const SopOutputs& outputs, const RunSpec& spec) : outputs_(outputs), spec_(spec) {}
+SopgpuReporter::~SopgpuReporter() = default;
+
+std::vector<std::int64_t> SopgpuReporter::intervals() const {
+  return {outputs_.energy_every, outputs_.trajectory_every, outputs_.restart_every, outputs_.pulling_every,
+          outputs_.indentation_every};
+}
+
+// The files a new run must not overwrite without --force. The reference and restart PDBs
+// are left out: SOP-GPU's own stages share them (the WW equilibration and pulling both
+// write <name>.ref.pdb and output/<name>_<run>_restart.pdb) and overwrite them, and they
+// hold nothing a later stage could not write again.
+std::vector<fs::path> SopgpuReporter::files_of_new_run() const {
+  std::vector<fs::path> files = {outputs_.log};
+  for (const SopRunFiles& f : outputs_.runs)
+    for (const fs::path& p : {f.energy, f.trajectory, f.final_pdb, f.pulling, f.indentation})
+      if (!p.empty()) files.push_back(p);
+  return files;
+}
+
+void SopgpuReporter::prepare(bool resume, bool force) {
+  fs::create_directories(outputs_.reference_pdb.parent_path());
+  for (const SopRunFiles& f : outputs_.runs) fs::create_directories(f.restart_pdb.parent_path());
+  for (const fs::path& p : files_of_new_run()) {
+    if (!resume && !force && fs::exists(p))
+      throw Error(p.string(), 0, "", "exists; pass --force to overwrite it or --resume to continue the run");
+    // SOP-GPU users' configurations write into dat/, dcd/, pull/, structures/ ...
+    if (p.has_parent_path()) fs::create_directories(p.parent_path());
+  }
+}
+
+void SopgpuReporter::open(ReportContext& context, bool resume, const Offsets& offsets) {
+  auto offset_of = [&](const std::string& name) -> std::uint64_t {
+    for (const auto& [k, offset] : offsets)
+      if (k == name) return offset;
+    throw Error(outputs_.checkpoint.string(), 0, name, "the checkpoint lacks this SOP-GPU output's offset");
+  };
+  const std::int32_t n = context.topology.bead_count();
+  const double timestep_ps = units::tau_to_ps(spec_.langevin.timestep_tau);
+  runs_.clear();
+  for (const SopRunFiles& f : outputs_.runs) {
+    RunFiles files;
+    files.energy = std::make_unique<TextFile>(f.energy, resume ? offset_of(key(f.run, "energy")) : 0, resume);
+    files.trajectory = std::make_unique<DcdWriter>(
+        resume ? DcdWriter::append(f.trajectory, n, offset_of(key(f.run, "dcd")))
+               : DcdWriter::create(f.trajectory, n, context.engine.state().step, outputs_.trajectory_every,
+                                   timestep_ps, true));
+    if (!f.pulling.empty())
+      files.pulling = std::make_unique<TextFile>(f.pulling, resume ? offset_of(key(f.run, "pull")) : 0, resume);
+    if (!f.indentation.empty())
+      files.indentation =
+          std::make_unique<TextFile>(f.indentation, resume ? offset_of(key(f.run, "indentation")) : 0, resume);
+    runs_.push_back(std::move(files));
+  }
+  if (!resume) {
+    // SOP-GPU's reference PDB: the model at the start (replica 0), to load into VMD with
+    // the DCD files.
+    const State& s = context.engine.state();
+    const std::size_t o = s.index(0, 0);
+    write_pdb(outputs_.reference_pdb, context.topology, &s.x[o], &s.y[o], &s.z[o],
+              "ermak reference coordinates (SOP-GPU reffilename), run " + outputs_.runs.front().run);
+  }
+}
+
+std::string SopgpuReporter::energy_line(std::int64_t step, double temperature, double fene, double native,
+                                        double repulsive, std::int64_t count, double rg_A) {
+  return fmt::format("{:12d}\t{:8.5f}\t{:8.5f}\t{:8.5f}\t{:8.5f}\t{:8.5f}\t{:8.5f}\t{:8d}\t{:8.5f}\n", step,
+                     temperature, fene + native + repulsive, native, repulsive, native + repulsive, fene, count, rg_A);
+}
+
+void SopgpuReporter::write_energies(ReportContext& context) {
+  const State& s = context.engine.state();
+  const std::vector<EnergyTerms> energies = context.engine.energies();
+  // SOP-GPU prints the temperature estimated from the displacements; ermak prints the
+  // heat bath's (docs/migrating-from-sop-gpu.md#outputs).
+  const double temperature = spec_.temperature.at_step(s.step);
+  for (std::size_t r = 0; r < runs_.size(); ++r) {
+    const EnergyTerms& e = energies[r];
+    runs_[r].energy->write(energy_line(
+        s.step, temperature, e.fene, e.native, e.repulsive,
+        native_count(context.topology, s, std::int32_t(r), outputs_.native_count_cutoff_A,
+                     outputs_.native_count_tolerance_A),
+        radius_of_gyration(s, std::int32_t(r))));
+  }
+}
+
+// pulling.cu savePullingData: step, |X|, X·n, f·n, fx, fy, fz (Å, kcal/mol/Å), X the
+// end-to-end vector fixedEnd → pulledEnd and f the cantilever spring's force.
+void SopgpuReporter::write_pulling(ReportContext& context) {
+  const State& s = context.engine.state();
+  const std::vector<Vec3d> forces = context.engine.tether_forces();
+  const double A_per_nm = units::A_per_nm, pN = units::pN_per_kcal_per_mol_A;
+  for (std::size_t r = 0; r < runs_.size(); ++r) {
+    // ProtocolSetup's row: time, base, end-to-end, extension (nm), force x, y, z, |F|, F·n (pN).
+    const std::vector<double> row = context.protocol->pulling_row(std::int32_t(r), s, forces);
+    runs_[r].pulling->write(fmt::format("{:12d}\t{:5.3f}\t{:5.3f}\t{:5.3f}\t{:5.3f}\t{:5.3f}\t{:5.3f}\n", s.step,
+                                        row[2] * A_per_nm, row[3] * A_per_nm, row[8] / pN, row[4] / pN, row[5] / pN,
+                                        row[6] / pN));
+  }
+}
+
+// indentation.cu: step, base travel, |F|, |F| (SOP-GPU: mean of |F| and |mean F| over the
+// interval), |κΔx| now and (SOP-GPU) its mean, F x y z, tip x y z, base x y z; F the
+// tip's force on the molecule. ermak writes the values at the step (no interval means).
+void SopgpuReporter::write_indentation(ReportContext& context) {
+  const std::int64_t step = context.engine.state().step;
+  const std::vector<IndentationStatus> status = context.engine.indentation_status();
+  for (std::size_t r = 0; r < runs_.size(); ++r) {
+    const IndentationStatus& st = status.at(r);
+    const Vec3d f = -1.0 * st.molecule_force;
+    const double spring = norm(st.spring_force);
+    runs_[r].indentation->write(fmt::format(
+        "{}\t{:8.5f}\t{:8.5f}\t{:8.5f}\t{:8.5f}\t{:8.5f}\t{:8.5f}\t{:8.5f}\t{:8.5f}\t{:8.5f}\t{:8.5f}\t{:8.5f}\t{:8.5f}\t{:8."
+        "5f}\t{:8.5f}\n",
+        step, st.travel_A, norm(f), norm(f), spring, spring, f.x, f.y, f.z, st.tip_A.x, st.tip_A.y, st.tip_A.z,
+        st.base_A.x, st.base_A.y, st.base_A.z));
+  }
+}
+
+void SopgpuReporter::report(ReportContext& context) {
+  const State& s = context.engine.state();
+  const std::int64_t step = s.step;
+  if (multiple(step, outputs_.energy_every)) write_energies(context);
+  if (multiple(step, outputs_.pulling_every) && context.protocol) write_pulling(context);
+  if (multiple(step, outputs_.indentation_every) && context.protocol) write_indentation(context);
+  if (multiple(step, outputs_.trajectory_every))
+    for (std::size_t r = 0; r < runs_.size(); ++r) {
+      const std::size_t o = s.index(std::int32_t(r), 0);
+      runs_[r].trajectory->write_frame(&s.x[o], &s.y[o], &s.z[o]);
+    }
+  if (multiple(step, outputs_.restart_every))
+    for (std::size_t r = 0; r < runs_.size(); ++r) {
+      const std::size_t o = s.index(std::int32_t(r), 0);
+      write_pdb(outputs_.runs[r].restart_pdb, context.topology, &s.x[o], &s.y[o], &s.z[o],
+                fmt::format("ermak restart coordinates, run {}, step {}", outputs_.runs[r].run, step));
+    }
+}
+
+void SopgpuReporter::checkpoint(Offsets& offsets) {
+  for (std::size_t r = 0; r < runs_.size(); ++r) {
+    const std::string& run = outputs_.runs[r].run;
+    RunFiles& f = runs_[r];
+    f.energy->flush();
+    offsets.emplace_back(key(run, "energy"), f.energy->bytes());
+    offsets.emplace_back(key(run, "dcd"), f.trajectory->bytes_written());
+    if (f.pulling) {
+      f.pulling->flush();
+      offsets.emplace_back(key(run, "pull"), f.pulling->bytes());
+    }
+    if (f.indentation) {
+      f.indentation->flush();
+      offsets.emplace_back(key(run, "indentation"), f.indentation->bytes());
+    }
+  }
+}
+
+void SopgpuReporter::finish(ReportContext& context) {
+  const State& s = context.engine.state();
+  for (std::size_t r = 0; r < runs_.size(); ++r) {
+    RunFiles& f = runs_[r];
+    f.energy->flush();
+    if (f.pulling) f.pulling->flush();
+    if (f.indentation) f.indentation->flush();
+    const std::size_t o = s.index(std::int32_t(r), 0);
+    write_pdb(outputs_.runs[r].final_pdb, context.topology, &s.x[o], &s.y[o], &s.z[o],
+              fmt::format("ermak final coordinates, run {}, step {}", outputs_.runs[r].run, s.step));
+  }
+}
+
+std::string SopgpuReporter::describe() const {
+  const SopRunFiles& f = outputs_.runs.front();
+  std::string text = fmt::format(
+      "SOP-GPU outputs for {} run(s) ({} … {}): energies every {} steps ({}), DCD every {} ({}), restart PDB every {} "
+      "({}), final coordinates ({}), reference PDB {}",
+      outputs_.runs.size(), f.run, outputs_.runs.back().run, outputs_.energy_every, f.energy.string(),
+      outputs_.trajectory_every, f.trajectory.string(), outputs_.restart_every, f.restart_pdb.string(),
+      f.final_pdb.string(), outputs_.reference_pdb.string());
+  if (!f.pulling.empty()) text += fmt::format(", pulling every {} ({})", outputs_.pulling_every, f.pulling.string());
+  if (!f.indentation.empty())
+    text += fmt::format(", indentation every {} ({})", outputs_.indentation_every, f.indentation.string());
+  return text + fmt::format("; ermak checkpoint {}", outputs_.checkpoint.string());
+}
+
+}  // namespace ermak

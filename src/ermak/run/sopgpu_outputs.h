@@ -1,0 +1,53 @@
+#pragma once
+// SOP-GPU's output files for `ermak run FILE.sop` (docs/migrating-from-sop-gpu.md#outputs):
+// per run the energy file (outputname), the DCD (DCDfile), the pulling file (pullOutput),
+// the indentation file (indentationOutput), the restart PDB (restartname.pdb) and the final
+// coordinates (finalcoord), and the reference PDB (reffilename), with SOP-GPU's columns,
+// printf formats and units (Å, kcal/mol, kcal/mol/Å), so that existing analysis scripts
+// read them. Driven by the run driver's schedule (run/simulation.h, RunReporter).
+#include <cstdio>
+#include <memory>
+#include <vector>
+
+#include "ermak/config/sopgpu_config.h"
+#include "ermak/io/dcd_writer.h"
+#include "ermak/run/simulation.h"
+
+namespace ermak {
+
+class SopgpuReporter final : public RunReporter {
+ public:
+  SopgpuReporter(const SopOutputs& outputs, const RunSpec& spec);
+  ~SopgpuReporter() override;
+
+  std::vector<std::int64_t> intervals() const override;
+  void prepare(bool resume, bool force) override;
+  void open(ReportContext& context, bool resume, const Offsets& offsets) override;
+  void report(ReportContext& context) override;
+  void checkpoint(Offsets& offsets) override;
+  void finish(ReportContext& context) override;
+  std::string describe() const override;
+
+  // One line of SOP-GPU's energy file (output_manager: step, T, U_total, U_native,
+  // U_repulsive, U_native + U_repulsive, U_FENE, Native#, Rg), exposed for tests.
+  static std::string energy_line(std::int64_t step, double temperature, double fene, double native,
+                                 double repulsive, std::int64_t native_count, double rg_A);
+
+ private:
+  class TextFile;  // an appendable text file with a resume offset
+  struct RunFiles {
+    std::unique_ptr<TextFile> energy, pulling, indentation;
+    std::unique_ptr<DcdWriter> trajectory;
+  };
+
+  std::vector<std::filesystem::path> files_of_new_run() const;
+  void write_energies(ReportContext& context);
+  void write_pulling(ReportContext& context);
+  void write_indentation(ReportContext& context);
+
+  SopOutputs outputs_;
+  const RunSpec& spec_;
+  std::vector<RunFiles> runs_;
+};
+
+}  // namespace ermak

@@ -1,0 +1,213 @@
+// `ermak run FILE.sop` end to end (issue 7, docs/migrating-from-sop-gpu.md): SOP-GPU's own
+// WW and PF8 configurations, unchanged, in a directory laid out as they expect
+// (topologies/, structures/), shortened with --set. Checks the files SOP-GPU would write,
+// their columns and values: WW stays folded at T = 0.6, the pulled end follows the
+// cantilever base (f/κ + ΔX_proj = v·t), PF8's indentation file; per-run coordinates,
+// no overwriting without --force, bit-for-bit --resume, hydrodynamics rejected.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "support/test_paths.h"
+
+namespace fs = std::filesystem;
+using ermak::test::run_command;
+
+namespace {
+
+std::string read_file(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+// Whitespace-separated numbers per line (SOP-GPU's .dat files have no header).
+std::vector<std::vector<double>> read_rows(const fs::path& path) {
+  std::vector<std::vector<double>> rows;
+  std::istringstream in(read_file(path));
+  std::string line;
+  while (std::getline(in, line)) {
+    std::istringstream fields(line);
+    std::vector<double> row;
+    std::string f;
+    while (fields >> f) row.push_back(std::stod(f));
+    if (!row.empty()) rows.push_back(row);
+  }
+  return rows;
+}
+
+fs::path shared(const std::string& p) { return ermak::test::shared_data() / "sopgpu" / p; }
+
+// A working directory with the inputs where the configurations look for them.
+fs::path ww_directory(const std::string& name) {
+  const fs::path dir = ermak::test::fresh_directory(name);
+  fs::create_directories(dir / "topologies");
+  fs::create_directories(dir / "structures");
+  fs::copy_file(shared("ww/reference/ww.top"), dir / "topologies/ww.top");
+  fs::copy_file(shared("ww/reference/ww_cg.pdb"), dir / "structures/ww.pdb");
+  fs::copy_file(shared("ww/ww_1-100_equil.sop"), dir / "ww_equil.sop");
+  fs::copy_file(shared("ww/ww_1-100_pull.sop"), dir / "ww_pull.sop");
+  return dir;
+}
+
+int ermak_in(const fs::path& dir, const std::string& args, std::string* output) {
+  return run_command("cd '" + dir.string() + "' && '" + ermak::test::ermak_binary().string() + "' run " + args +
+                         " --backend cpu --threads 2 --quiet",
+                     output);
+}
+
+const std::string kEquilShort =
+    "ww_equil.sop --set runnum=3 --set numsteps=20000 --set outputtiming=2000 --set dcdfreq=5000 "
+    "--set restartfreq=10000";
+
+void check_equilibrium_outputs(const fs::path& dir) {
+  for (int run = 1; run <= 3; ++run) {
+    const std::string r = std::to_string(run);
+    const auto rows = read_rows(dir / ("dat/ww_" + r + "_equil.dat"));
+    ASSERT_EQ(rows.size(), 11u) << "rows at steps 0, 2000, …, 20000";
+    const double native_total = rows.front()[7];  // the native structure: every contact formed
+    EXPECT_GT(native_total, 50);
+    double native_mean = 0.0;
+    for (std::size_t k = 0; k < rows.size(); ++k) {
+      const auto& row = rows[k];
+      ASSERT_EQ(row.size(), 9u);
+      for (double x : row) ASSERT_TRUE(std::isfinite(x));
+      EXPECT_EQ(row[0], 2000.0 * double(k));
+      EXPECT_DOUBLE_EQ(row[1], 0.6);                                   // T, kcal/mol
+      EXPECT_NEAR(row[2], row[3] + row[4] + row[6], 2e-5);             // U_total = native + repulsive + FENE
+      EXPECT_NEAR(row[5], row[3] + row[4], 2e-5);                      // LJ = native + repulsive
+      EXPECT_LT(row[3], -0.5 * native_total);                          // the native contacts hold
+      // Folded at T = 0.6: ≥ 80 % of the native contacts within R_limit of r0 at every row
+      // (≥ 90 % on average, below), Rg near native. Unfolded WW keeps well under half.
+      EXPECT_GE(row[7], 0.8 * native_total) << "run " << run << " step " << row[0];
+      native_mean += row[7] / double(rows.size());
+      EXPECT_NEAR(row[8], rows.front()[8], 1.0) << "Rg, run " << run << " step " << row[0];
+    }
+    EXPECT_GE(native_mean, 0.9 * native_total) << "run " << run;
+    // DCD: 5 frames of 34 atoms (steps 0, 5000, …, 20000); NSET is the int32 at byte 8.
+    const std::string dcd = read_file(dir / ("dcd/ww_" + r + "_equil.dcd"));
+    ASSERT_GT(dcd.size(), 12u);
+    std::int32_t frames = 0;
+    std::memcpy(&frames, dcd.data() + 8, 4);
+    EXPECT_EQ(frames, 5);
+    EXPECT_EQ(dcd.size() % 4, 0u);
+    EXPECT_TRUE(fs::exists(dir / ("structures/ww_" + r + "_equil_final.pdb")));
+    EXPECT_TRUE(fs::exists(dir / ("output/ww_" + r + "_restart.pdb")));
+  }
+  EXPECT_TRUE(fs::exists(dir / "ww.ref.pdb"));
+  EXPECT_TRUE(fs::exists(dir / "output/ww_1-3_restart.ww_equil.ermak.ckpt"));
+  EXPECT_TRUE(fs::exists(dir / "output/ww_1-3_restart.ww_equil.ermak.log"));
+  EXPECT_FALSE(fs::exists(dir / "ermak-output"));  // ermak's own directory only when asked
+}
+
+}  // namespace
+
+TEST(SopgpuRun, WwEquilibrationThenPullingFromTheFinalStructures) {
+  const fs::path dir = ww_directory("sopgpu_ww");
+  std::string out;
+  ASSERT_EQ(ermak_in(dir, kEquilShort, &out), 0) << out;
+  check_equilibrium_outputs(dir);
+
+  // The files are not overwritten without --force.
+  EXPECT_EQ(ermak_in(dir, kEquilShort, &out), 1);
+  EXPECT_NE(out.find("pass --force"), std::string::npos) << out;
+
+  // Pulling, faster than the file's (deltax every pullFreq steps): 0.1 Å per 100 steps of
+  // 0.08 τ_H, v = 0.0125 Å/τ_H, with a stiffer spring so that the chain extends.
+  const double deltax = 0.1, k = 0.5, h = 0.08;
+  const int every = 100;
+  ASSERT_EQ(ermak_in(dir,
+                     "ww_pull.sop --set runnum=3 --set numsteps=20000 --set deltax=0.1 --set pullFreq=100 "
+                     "--set k_trans=0.5 --set outputtiming=2000 --set dcdfreq=10000 --set restartfreq=10000",
+                     &out),
+            0)
+      << out;
+  const double v = deltax / (every * h);
+  for (int run = 1; run <= 3; ++run) {
+    const std::string r = std::to_string(run);
+    const auto rows = read_rows(dir / ("pull/ww_" + r + "_pull.dat"));
+    ASSERT_EQ(rows.size(), 201u);  // steps 0, 100, …, 20000
+    // The first row: the end-to-end distance of this run's start structure (its own
+    // equilibrated final coordinates), and no force yet.
+    EXPECT_NEAR(rows.front()[3], 0.0, 1e-3);
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+      const auto& row = rows[i];
+      ASSERT_EQ(row.size(), 7u);
+      EXPECT_EQ(row[0], double(every * i));
+      // Bead 0 is fixed and the spring acts on bead 33 along n: the base travel is
+      // f/κ + (X_proj − X_proj(0)) = v·t, to the files' 3 decimals.
+      const double base = row[3] / k + (row[2] - rows.front()[2]);
+      EXPECT_NEAR(base, v * row[0] * h, 0.005 / k + 0.002) << "run " << run << " step " << row[0];
+      // f·n is a projection of (fx, fy, fz): never larger than its magnitude.
+      EXPECT_LE(row[3], std::sqrt(row[4] * row[4] + row[5] * row[5] + row[6] * row[6]) + 0.003);
+    }
+    // The chain extends with the base (20 Å of travel).
+    EXPECT_GT(rows.back()[1], rows.front()[1] + 5.0) << "run " << run;
+    EXPECT_EQ(read_rows(dir / ("dat/ww_" + r + "_pull.dat")).size(), 11u);
+  }
+  // Each run started from its own equilibrated structure: their first rows differ.
+  EXPECT_NE(read_rows(dir / "pull/ww_1_pull.dat").front()[1], read_rows(dir / "pull/ww_2_pull.dat").front()[1]);
+}
+
+TEST(SopgpuRun, ResumeContinuesBitForBitAndErmakOutputOnRequest) {
+  const fs::path straight = ww_directory("sopgpu_resume_straight");
+  const fs::path resumed = ww_directory("sopgpu_resume_resumed");
+  const std::string common =
+      "ww_equil.sop --set runnum=2 --set outputtiming=500 --set dcdfreq=1000 --set restartfreq=1000";
+  std::string out;
+  ASSERT_EQ(ermak_in(straight, common + " --set numsteps=4000 --ermak-output ermak", &out), 0) << out;
+  ASSERT_EQ(ermak_in(resumed, common + " --set numsteps=2000", &out), 0) << out;
+  ASSERT_EQ(ermak_in(resumed, common + " --set numsteps=4000 --resume", &out), 0) << out;
+  for (const char* file : {"dat/ww_1_equil.dat", "dat/ww_2_equil.dat", "dcd/ww_2_equil.dcd",
+                           "structures/ww_1_equil_final.pdb", "structures/ww_2_equil_final.pdb"})
+    EXPECT_EQ(read_file(straight / file), read_file(resumed / file)) << file;
+  // ermak's own directory, when asked, holds the same run.
+  EXPECT_TRUE(fs::exists(straight / "ermak/replica_001/energies.tsv"));
+  EXPECT_FALSE(fs::exists(resumed / "ermak"));
+}
+
+TEST(SopgpuRun, Pf8IndentationWritesItsFile) {
+  const fs::path dir = ermak::test::fresh_directory("sopgpu_pf8");
+  fs::create_directories(dir / "topologies");
+  fs::create_directories(dir / "structures");
+  fs::copy_file(shared("pf8/PF8.top"), dir / "topologies/PF8.top");
+  fs::copy_file(shared("pf8/PF8_sop.pdb"), dir / "structures/PF8_sop.pdb");
+  fs::copy_file(shared("pf8/PF8_vf_3.0_R_100.sop"), dir / "pf8.sop");
+  fs::copy_file(shared("pf8/PF8_vf_3.0_R_100_HI.sop"), dir / "pf8_hi.sop");
+  std::string out;
+  ASSERT_EQ(ermak_in(dir,
+                     "pf8.sop --set numsteps=300 --set indentationOutputFreq=100 --set outputtiming=100 "
+                     "--set dcdfreq=300 --set restartfreq=300",
+                     &out),
+            0)
+      << out;
+  const auto rows = read_rows(dir / "indentation/PF8_01_bend.dat");
+  ASSERT_EQ(rows.size(), 4u);
+  const double v = 0.00012 / (100 * 0.16);  // indentationDeltaX every nav steps
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    const auto& row = rows[i];
+    ASSERT_EQ(row.size(), 15u);
+    for (double x : row) ASSERT_TRUE(std::isfinite(x));
+    EXPECT_EQ(row[0], 100.0 * double(i));
+    EXPECT_NEAR(row[1], v * row[0] * 0.16, 1e-5);        // base travel
+    EXPECT_NEAR(row[13], -110.0 + row[1], 1e-5);         // base y moves along +y
+    EXPECT_NEAR(row[12], 0.0, 1e-5);                     // base x
+    EXPECT_NEAR(row[14], -27.68, 1e-5);                  // base z
+    EXPECT_NEAR(row[10], -110.0, 1.5);                   // tip y: diffuses (ζ_tip = 500), ~0.35 Å in 300 steps
+  }
+  EXPECT_EQ(read_rows(dir / "dat/PF8_01_bend.dat").size(), 4u);
+  EXPECT_TRUE(fs::exists(dir / "dcd/PF8_01_bend.dcd"));
+  EXPECT_TRUE(fs::exists(dir / "structures/PF8_01_bend_final.pdb"));
+  EXPECT_TRUE(fs::exists(dir / "PF8.ref.pdb"));
+
+  // Hydrodynamics: a clear refusal naming the line.
+  EXPECT_EQ(ermak_in(dir, "pf8_hi.sop --set numsteps=10", &out), 1);
+  EXPECT_NE(out.find("pf8_hi.sop:71: hi_on: not supported yet"), std::string::npos) << out;
+}

@@ -1,0 +1,307 @@
+// SOP-GPU run configurations (config/sopgpu_config.h, docs/migrating-from-sop-gpu.md):
+// the line format, macros as SOP-GPU expands them, many-runs and single-run modes, the
+// mapping of every kind of key onto the RunSpec (exact values), and errors with
+// file:line for unknown keys, malformed values, duplicates and unsupported features.
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <regex>
+#include <sstream>
+#include <string>
+
+#include "ermak/config/sopgpu_config.h"
+#include "ermak/config/toml_config.h"
+#include "ermak/core/error.h"
+#include "ermak/run/sopgpu_outputs.h"
+#include "support/test_paths.h"
+
+namespace fs = std::filesystem;
+using namespace ermak;
+
+namespace {
+
+SopLoadOptions cpu(std::vector<std::string> overrides = {}) {
+  SopLoadOptions o;
+  o.backend = "cpu";
+  o.overrides = std::move(overrides);
+  return o;
+}
+
+// A minimal many-runs equilibration, in the style of ww_1-100_equil.sop.
+const char* kMinimal =
+    "# a comment line\n"
+    "name\tww   # trailing comment\n"
+    "\n"
+    "topology topologies/<name>.top\n"
+    "coordinates structures/<name>.pdb\n"
+    "numsteps 1000\n"
+    "timestep 0.08\n"
+    "seed 100\n"
+    "firstrun 4\n"
+    "runnum 3\n"
+    "outputname dat/<name>_<run>_equil.dat\n"
+    "DCDfile dcd/<name>_<run>.dcd\n"
+    "restartname output/<name>_<run>_restart\n"
+    "finalcoord structures/<name>_<run>_final.pdb\n";
+
+std::string error_of(const std::string& text, const std::vector<std::string>& overrides = {}) {
+  try {
+    parse_sopgpu_run(text, "test.sop", cpu(overrides));
+  } catch (const Error& e) {
+    return e.what();
+  }
+  return "no error";
+}
+
+std::string read_text(const fs::path& p) {
+  std::ifstream in(p);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+fs::path abs(const std::string& p) { return fs::absolute(p).lexically_normal(); }
+
+}  // namespace
+
+TEST(SopgpuConfig, CommentsBlankLinesAndMacros) {
+  const auto entries = read_sop_entries(kMinimal, "test.sop");
+  ASSERT_EQ(entries.size(), 12u);
+  EXPECT_EQ(entries[0].key, "name");
+  EXPECT_EQ(entries[0].value, "ww");  // trailing comment and tabs gone
+  EXPECT_EQ(entries[0].line, 2);
+  EXPECT_EQ(entries[1].value, "topologies/ww.top");
+  EXPECT_EQ(entries[8].value, "dat/ww_<run>_equil.dat");  // <run> waits for the run
+}
+
+TEST(SopgpuConfig, ManyRunsExpandRunPerReplicaWithoutPadding) {
+  const SopRun run = parse_sopgpu_run(kMinimal, "test.sop", cpu());
+  EXPECT_EQ(run.spec.replicas, 3);
+  ASSERT_EQ(run.outputs.runs.size(), 3u);
+  EXPECT_EQ(run.outputs.runs[0].run, "4");
+  EXPECT_EQ(run.outputs.runs[2].energy, abs("dat/ww_6_equil.dat"));
+  EXPECT_EQ(run.outputs.runs[1].trajectory, abs("dcd/ww_5.dcd"));
+  EXPECT_EQ(run.outputs.runs[1].restart_pdb, abs("output/ww_5_restart.pdb"));
+  EXPECT_EQ(run.outputs.runs[0].final_pdb, abs("structures/ww_4_final.pdb"));
+  EXPECT_EQ(run.outputs.checkpoint, abs("output/ww_4-6_restart.test.ermak.ckpt"));
+  EXPECT_EQ(run.outputs.reference_pdb, abs("ww.ref.pdb"));
+  // SOP-GPU's seed: seed + firstrun + run, run = −1 in many-runs mode.
+  EXPECT_EQ(run.spec.seed, 100u + 4 - 1);
+  EXPECT_EQ(run.spec.input.topology, abs("topologies/ww.top"));
+  EXPECT_EQ(run.spec.input.coordinates, abs("structures/ww.pdb"));
+  EXPECT_TRUE(run.spec.input.replica_coordinates.empty());
+  EXPECT_FALSE(run.spec.output.write_directory);
+  EXPECT_EQ(run.spec.output.checkpoint_file, run.outputs.checkpoint);
+}
+
+TEST(SopgpuConfig, SingleRunKeepsTheRunAsWritten) {
+  std::string text = kMinimal;
+  text = std::regex_replace(text, std::regex("firstrun 4\nrunnum 3\n"), "run 01\n");
+  const SopRun run = parse_sopgpu_run(text, "test.sop", cpu());
+  EXPECT_EQ(run.spec.replicas, 1);
+  EXPECT_EQ(run.outputs.runs[0].energy, abs("dat/ww_01_equil.dat"));
+  EXPECT_EQ(run.outputs.checkpoint, abs("output/ww_01_restart.test.ermak.ckpt"));
+  EXPECT_EQ(run.spec.seed, 100u + 1 + 1);  // seed + firstrun (= run) + run
+}
+
+TEST(SopgpuConfig, UnknownKeyMalformedValueDuplicateAndMacroErrorsNameFileAndLine) {
+  EXPECT_NE(error_of(std::string(kMinimal) + "pulingg on\n").find("test.sop:15: pulingg: unknown key"),
+            std::string::npos);
+  EXPECT_NE(error_of(std::string(kMinimal) + "Numsteps 5\n").find("did you mean 'numsteps'"), std::string::npos);
+  const std::string bad = std::regex_replace(std::string(kMinimal), std::regex("numsteps 1000"), "numsteps 10x0");
+  EXPECT_NE(error_of(bad).find("test.sop:6: numsteps: expected an integer, got '10x0'"), std::string::npos);
+  EXPECT_NE(error_of(std::string(kMinimal) + "timestep 0.1\n").find("test.sop:15: timestep: given twice (also on line 7)"),
+            std::string::npos);
+  EXPECT_NE(error_of(std::string(kMinimal) + "reffilename <nmae>.pdb\n").find("test.sop:15: reffilename: macro <nmae>"),
+            std::string::npos);
+  EXPECT_NE(error_of(std::string(kMinimal) + "pulling maybe\n").find("test.sop:15: pulling: expected yes/no"),
+            std::string::npos);
+  EXPECT_NE(error_of(std::string(kMinimal) + "name\n").find("test.sop:15: name: a key without a value"),
+            std::string::npos);
+  // A range check made by the shared TOML validation, reported at the .sop line.
+  EXPECT_NE(error_of(std::string(kMinimal) + "zeta -1\n").find("test.sop:15: zeta: out of range"), std::string::npos);
+  // Many runs into one file.
+  const std::string shared = std::regex_replace(std::string(kMinimal), std::regex("dat/<name>_<run>_equil.dat"),
+                                                "dat/all.dat");
+  EXPECT_NE(error_of(shared).find("test.sop:11: outputname: 'dat/all.dat' has no <run> macro"), std::string::npos);
+}
+
+TEST(SopgpuConfig, HydrodynamicsIsNotSupportedYet) {
+  EXPECT_NE(error_of(std::string(kMinimal) + "hi_on yes\n").find("test.sop:15: hi_on: not supported yet"),
+            std::string::npos);
+  // Switched off explicitly, the hi_* keys are harmless.
+  const SopRun run = parse_sopgpu_run(std::string(kMinimal) + "hi_on no\nhi_a 1.9\n", "test.sop", cpu());
+  EXPECT_EQ(run.spec.replicas, 3);
+  const fs::path hi = ermak::test::shared_data() / "sopgpu/pf8/PF8_vf_3.0_R_100_HI.sop";
+  try {
+    load_sopgpu_run(hi, cpu());
+    FAIL() << "the HI configuration was accepted";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("PF8_vf_3.0_R_100_HI.sop:71: hi_on: not supported yet"), std::string::npos)
+        << e.what();
+  }
+}
+
+TEST(SopgpuConfig, SetOverridesAKeyOrReportsAsSet) {
+  const SopRun run = parse_sopgpu_run(kMinimal, "test.sop", cpu({"numsteps=250", "runnum=2", "temperature=0.7"}));
+  EXPECT_EQ(run.spec.steps, 250);
+  EXPECT_EQ(run.spec.replicas, 2);
+  EXPECT_DOUBLE_EQ(run.spec.langevin.temperature_kcal_per_mol, 0.7);
+  EXPECT_NE(error_of(kMinimal, {"numsteps=lots"}).find("--set: numsteps: expected an integer"), std::string::npos);
+  EXPECT_NE(error_of(kMinimal, {"numsteps"}).find("--set: numsteps: expected key=value"), std::string::npos);
+  EXPECT_NE(error_of(kMinimal, {"bogus=1"}).find("--set: bogus: unknown key"), std::string::npos);
+}
+
+TEST(SopgpuConfig, WwEquilibrationMapsOntoTheRunSpec) {
+  const SopRun run = load_sopgpu_run(ermak::test::shared_data() / "sopgpu/ww/ww_1-100_equil.sop", cpu());
+  const RunSpec& s = run.spec;
+  EXPECT_EQ(s.replicas, 100);
+  EXPECT_EQ(s.steps, 1000000);
+  EXPECT_DOUBLE_EQ(s.langevin.timestep_tau, 0.08);
+  EXPECT_DOUBLE_EQ(s.langevin.temperature_kcal_per_mol, 0.6);
+  EXPECT_DOUBLE_EQ(s.langevin.zeta, 50.0);
+  EXPECT_FLOAT_EQ(s.sop.fene_R0_A, 2.0f);
+  EXPECT_FLOAT_EQ(s.sop.fene_k_kcal_per_mol_A2, 20.0f);
+  EXPECT_FLOAT_EQ(s.sop.repulsion_sigma_A, 3.8f);
+  EXPECT_FLOAT_EQ(s.sop.repulsion_eps_kcal_per_mol, 1.0f);
+  EXPECT_FLOAT_EQ(s.sop.pair_cutoff_A, 20.0f);
+  EXPECT_EQ(s.seed, 1119726u);  // 1119726 + firstrun 1 − 1
+  EXPECT_EQ(s.device, 0);
+  EXPECT_EQ(run.outputs.energy_every, 10000);
+  EXPECT_EQ(run.outputs.trajectory_every, 10000);
+  EXPECT_EQ(run.outputs.restart_every, 100000);
+  EXPECT_EQ(run.outputs.runs[99].energy, abs("dat/ww_100_equil.dat"));
+  EXPECT_FALSE(s.pulling.enabled || s.force_clamp.enabled || s.indentation.enabled);
+  // block_size, max_* and pairs_freq are noted, not silently dropped.
+  std::string notes;
+  for (const auto& n : run.notes) notes += n + "\n";
+  for (const char* key : {"block_size", "max_covalent", "max_possiblePairs", "pairs_freq"})
+    EXPECT_NE(notes.find(key), std::string::npos) << key;
+}
+
+TEST(SopgpuConfig, WwPullingConvertsDeltaxExactlyAndReadsPerRunCoordinates) {
+  const SopRun run =
+      parse_sopgpu_run(read_text(ermak::test::shared_data() / "sopgpu/ww/ww_1-100_pull.sop"), "pull.sop", cpu({"runnum=3"}));
+  const RunSpec& s = run.spec;
+  ASSERT_TRUE(s.pulling.enabled);
+  // The base moves deltax every pullFreq (default nav = 1000) steps of 0.08 τ_H.
+  EXPECT_DOUBLE_EQ(s.pulling.speed_A_per_tau, 0.0005 / (1000 * 0.08));
+  EXPECT_DOUBLE_EQ(s.pulling.spring_kcal_per_mol_A2, 0.05);
+  EXPECT_TRUE(s.pulling.direction.end_to_end);
+  EXPECT_EQ(s.pulling.ends, (std::vector<std::int32_t>{0, 33}));
+  EXPECT_EQ(s.pulling.pulled_beads, (std::vector<std::int32_t>{33}));
+  EXPECT_EQ(s.fixed_beads, (std::vector<std::int32_t>{0}));
+  EXPECT_EQ(run.outputs.pulling_every, 1000);
+  EXPECT_DOUBLE_EQ(run.outputs.pulling_spring, 0.05);
+  EXPECT_EQ(run.outputs.runs[2].pulling, abs("pull/ww_3_pull.dat"));
+  ASSERT_EQ(s.input.replica_coordinates.size(), 3u);
+  EXPECT_EQ(s.input.replica_coordinates[1], abs("structures/ww_2_equil_final.pdb"));
+  EXPECT_EQ(s.input.coordinates, abs("structures/ww_1_equil_final.pdb"));
+  // The per-run files must exist when the run is loaded from disk: the missing run is named.
+  const fs::path dir = ermak::test::fresh_directory("sopgpu_missing_coordinates");
+  std::ofstream(dir / "pull.sop") << read_text(ermak::test::shared_data() / "sopgpu/ww/ww_1-100_pull.sop");
+  const fs::path cwd = fs::current_path();
+  fs::current_path(dir);
+  std::string message;
+  try {
+    load_sopgpu_run("pull.sop", cpu({"runnum=2"}));
+  } catch (const Error& e) {
+    message = e.what();
+  }
+  fs::current_path(cwd);
+  EXPECT_NE(message.find("pull.sop:17: coordinates: the initial coordinates of run 1 do not exist"), std::string::npos)
+      << message;
+}
+
+TEST(SopgpuConfig, Pf8IndentationWithFixedBeadsAndForceClamp) {
+  const SopRun run = load_sopgpu_run(ermak::test::shared_data() / "sopgpu/pf8/PF8_vf_3.0_R_100.sop", cpu());
+  const RunSpec& s = run.spec;
+  EXPECT_EQ(s.replicas, 1);
+  EXPECT_EQ(run.outputs.runs[0].indentation, abs("indentation/PF8_01_bend.dat"));
+  ASSERT_TRUE(s.indentation.enabled);
+  const IndentationSpec& ind = s.indentation;
+  EXPECT_DOUBLE_EQ(ind.speed_A_per_tau, 0.00012 / (100 * 0.16));  // deltaX every nav steps
+  EXPECT_DOUBLE_EQ(ind.tip_radius_A, 100.0);
+  EXPECT_DOUBLE_EQ(ind.tip_friction, 500.0);
+  EXPECT_DOUBLE_EQ(ind.spring_kcal_per_mol_A2, 0.07);
+  EXPECT_DOUBLE_EQ(ind.base_position_A.y, -110.0);
+  EXPECT_DOUBLE_EQ(ind.tip_position_A.z, -27.68);
+  EXPECT_DOUBLE_EQ(ind.direction.y, 1.0);
+  EXPECT_EQ(ind.tip.A, 0.0);
+  EXPECT_EQ(ind.tip.B, 1.0);
+  EXPECT_TRUE(ind.tip_along_direction_only);
+  EXPECT_FALSE(ind.move_surface);
+  EXPECT_EQ(ind.output_every_steps, 100000);
+  ASSERT_TRUE(ind.surface.enabled);
+  EXPECT_TRUE(ind.surface.beads);
+  EXPECT_EQ(ind.surface.grid_size, 35);
+  EXPECT_DOUBLE_EQ(ind.surface.spacing_A, 12.0);
+  EXPECT_DOUBLE_EQ(ind.surface.wall.A, 1.0);
+  EXPECT_DOUBLE_EQ(ind.surface.wall.B, -2.0);
+  EXPECT_DOUBLE_EQ(ind.surface.wall.sigma_A, 10.0);
+  EXPECT_DOUBLE_EQ(ind.surface.wall.epsilon_kcal_per_mol, 0.2);
+  EXPECT_DOUBLE_EQ(ind.surface.normal.y, -1.0);
+  // `pulling on` with fconst and deltax = 0: the fixed beads and a constant force on bead 0.
+  EXPECT_EQ(s.fixed_beads.size(), 27u);
+  EXPECT_EQ(s.fixed_beads.back(), 6900);
+  ASSERT_TRUE(s.force_clamp.enabled);
+  EXPECT_EQ(s.force_clamp.pulled_beads, (std::vector<std::int32_t>{0}));
+  EXPECT_DOUBLE_EQ(s.force_clamp.schedule.front().force_kcal_per_mol_A, 10.0);
+  EXPECT_FALSE(s.force_clamp.direction.end_to_end);
+  EXPECT_DOUBLE_EQ(s.force_clamp.direction.vector.x, 1.0);
+  EXPECT_EQ(run.outputs.pulling_every, 0);  // SOP-GPU writes no pulling file with fconst
+}
+
+TEST(SopgpuConfig, IntegerListsTakeToRangesAndHeatingMaps) {
+  const SopRun run = parse_sopgpu_run(std::string(kMinimal) +
+                                          "pulling on\nfixed 0 to 3 7\npulled 33\ndeltax 0.001\n"
+                                          "fixedEnd 0\npulledEnd 33\npullFreq 10\npullOutput pull/<run>.dat\n"
+                                          "heating on\ninitialT 0.5\ndeltaT 0.01\ntempFreq 100\n",
+                                      "test.sop", cpu());
+  EXPECT_EQ(run.spec.fixed_beads, (std::vector<std::int32_t>{0, 1, 2, 3, 7}));
+  EXPECT_DOUBLE_EQ(run.spec.pulling.speed_A_per_tau, 0.001 / (10 * 0.08));
+  const TemperatureSchedule& t = run.spec.temperature;
+  EXPECT_EQ(t.every_steps, 100);
+  EXPECT_DOUBLE_EQ(t.at_step(0), 0.5);
+  EXPECT_DOUBLE_EQ(t.at_step(250), 0.5 + 2 * 0.01);
+  EXPECT_NEAR(t.at_step(1000), 0.5 + 10 * 0.01, 1e-12);  // the last step's temperature
+}
+
+TEST(SopgpuConfig, EnergyLineHasSopGpuColumnsAndFormats) {
+  // output_manager: step, T, U_total, U_native, U_repulsive, U_native + U_repulsive, U_FENE, Native#, Rg.
+  EXPECT_EQ(SopgpuReporter::energy_line(10000, 0.6, 1.5, -40.25, 2.0, 118, 8.123456),
+            "       10000\t 0.60000\t-36.75000\t-40.25000\t 2.00000\t-38.25000\t 1.50000\t     118\t 8.12346\n");
+}
+
+// Every key of the table is in the migration guide's table, with the same kind, so the
+// documentation and the code cannot drift apart.
+TEST(SopgpuConfig, EveryKeyOfTheTableIsDocumented) {
+  const std::string doc = read_text(ermak::test::source_dir() / "docs/migrating-from-sop-gpu.md");
+  ASSERT_FALSE(doc.empty());
+  for (const SopKeyInfo& k : sopgpu_run_keys()) {
+    const std::string kind = k.kind == SopKeyKind::kMapped     ? "mapped"
+                             : k.kind == SopKeyKind::kNoEffect ? "no effect"
+                                                               : "rejected";
+    const std::regex row("\\n\\| `" + std::string(k.key) + "` \\|[^\\n]*\\| " + kind + " \\|");
+    EXPECT_TRUE(std::regex_search(doc, row)) << "docs/migrating-from-sop-gpu.md lacks a row for `" << k.key
+                                             << "` marked " << kind;
+  }
+}
+
+// The TOML form of per-run coordinates: one file per replica, resolved like every path.
+TEST(SopgpuConfig, TomlReplicaCoordinatesNeedOnePerReplica) {
+  const std::string base =
+      "[input]\ntopology = \"m.top\"\ncoordinates = \"a.pdb\"\nreplica_coordinates = [\"a.pdb\", \"b.pdb\"]\n";
+  const RunSpec spec = parse_run_spec(base + "[run]\nreplicas = 2\n", "/tmp/x/run.toml");
+  ASSERT_EQ(spec.input.replica_coordinates.size(), 2u);
+  EXPECT_EQ(spec.input.replica_coordinates[1], fs::path("/tmp/x/b.pdb"));
+  EXPECT_NE(spec.resolved_toml.find("replica_coordinates = [\"/tmp/x/a.pdb\", \"/tmp/x/b.pdb\"]"), std::string::npos);
+  try {
+    parse_run_spec(base + "[run]\nreplicas = 3\n", "/tmp/x/run.toml");
+    FAIL() << "accepted 2 files for 3 replicas";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("run.toml:4: input.replica_coordinates: lists 2 files but run.replicas is 3"),
+              std::string::npos)
+        << e.what();
+  }
+}
