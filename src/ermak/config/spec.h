@@ -155,6 +155,11 @@ struct RunSpec {
   std::vector<std::int32_t> fixed_beads;  // 0-based bead indices
   std::string backend = "cpu";
   int threads = 0;                        // 0: all available
+  // Generator of the beads' thermal noise (docs/rng.md#choosing-the-generator-of-a-run):
+  // a name of rng::generator_names() and a layout it supports ("per_thread" or "shared"),
+  // resolved to the generator's default when not given.
+  std::string rng = "philox";
+  std::string rng_layout = "per_thread";
   PullingSpec pulling;
   ForceClampSpec force_clamp;
   PlanePullingSpec plane_pulling;

@@ -21,6 +21,7 @@
 #include "ermak/core/error.h"
 #include "ermak/core/units.h"
 #include "ermak/core/vec3.h"
+#include "ermak/rng/noise_source.h"
 
 namespace ermak {
 namespace {
@@ -455,6 +456,28 @@ void read_model(const Section& s, ModelBuildSpec& m, SopParameters& sop) {
 const UnitKey kTemperatureKcal{"temperature_kcal_per_mol", identity, "kcal/mol"};
 const UnitKey kTemperatureK{"temperature_K", units::kelvin_to_kcal_per_mol, "K"};
 
+// run.rng and run.rng_layout (docs/rng.md#choosing-the-generator-of-a-run): names checked
+// against the generator registry, the layout resolved to the generator's default.
+void read_rng_choice(const Section& s, RunSpec& spec) {
+  const auto generator = s.string("rng");
+  const auto layout = s.string("rng_layout");
+  if (generator) {
+    const std::vector<std::string> known = rng::generator_names();
+    if (std::find(known.begin(), known.end(), *generator) == known.end())
+      throw s.error("rng", fmt::format("unknown generator \"{}\"; known: {}", *generator, fmt::join(known, ", ")));
+    spec.rng = *generator;
+  }
+  spec.rng_layout = rng::default_layout(spec.rng);
+  if (layout) {
+    const std::vector<std::string> supported = rng::layout_names(spec.rng);
+    if (std::find(supported.begin(), supported.end(), *layout) == supported.end())
+      throw s.error("rng_layout", fmt::format("generator \"{}\" has no layout \"{}\"; it supports: {} "
+                                              "(docs/rng.md#layouts)",
+                                              spec.rng, *layout, fmt::join(supported, ", ")));
+    spec.rng_layout = *layout;
+  }
+}
+
 // Returns whether the run temperature was given (heating may not give it a second time).
 bool read_run(const Section& s, RunSpec& spec) {
   assign(spec.steps, s.integer("steps", kNonNegative));
@@ -472,6 +495,7 @@ bool read_run(const Section& s, RunSpec& spec) {
     spec.backend = *backend;
   }
   assign(spec.threads, s.integer("threads", kNonNegativeInt32));
+  read_rng_choice(s, spec);
   return temperature.has_value();
 }
 
@@ -854,7 +878,7 @@ RunSpec build_spec(const Context& ctx, const toml::table& root, const fs::path& 
   const bool run_temperature_given = read_run(
       Section(ctx, root, "run",
               {"steps", "replicas", "seed", "timestep_tau", "timestep_ps", "temperature_K",
-               "temperature_kcal_per_mol", "friction", "backend", "threads"}),
+               "temperature_kcal_per_mol", "friction", "backend", "threads", "rng", "rng_layout"}),
       spec);
   read_heating(Section(ctx, root, "heating",
                        {"start_K", "start_kcal_per_mol", "stop_K", "stop_kcal_per_mol",
@@ -1156,6 +1180,8 @@ std::string resolved_toml(const RunSpec& spec) {
   w.value("friction", shortest(spec.langevin.zeta), "zeta, kcal/mol*tau_H/A^2");
   w.value("backend", toml_string(spec.backend));
   w.value("threads", std::to_string(spec.threads), spec.threads == 0 ? "all available" : "");
+  w.value("rng", toml_string(spec.rng), "generator of the thermal noise (docs/rng.md)");
+  w.value("rng_layout", toml_string(spec.rng_layout));
 
   if (heating) {
     w.table("heating");
