@@ -143,6 +143,7 @@ TEST_P(CpuEngineNoiseThreads, RestoredStateContinuesBitForBit) {
 
 INSTANTIATE_TEST_SUITE_P(Generators, CpuEngineNoiseThreads,
                          ::testing::Values(std::pair{"hybrid_taus", "per_thread"}, std::pair{"ran2", "per_thread"},
-                                           std::pair{"lagged_fibonacci", "shared"}, std::pair{"mt19937", "shared"}));
+                                           std::pair{"lagged_fibonacci", "shared"}, std::pair{"mt19937", "shared"}),
+                         [](const auto& info) { return std::string(info.param.first) + "_" + info.param.second; });
 
 }  // namespace
