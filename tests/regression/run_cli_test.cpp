@@ -63,21 +63,47 @@ TEST(RunCli, WritesEveryOutputWithUnitsInHeaders) {
   EXPECT_NE(log.find("seed = 99"), std::string::npos);
 }
 
-TEST(RunCli, ResumeContinuesBitForBit) {
-  const auto whole = ermak::test::fresh_directory("run-whole");
-  const auto split = ermak::test::fresh_directory("run-split");
+// One run to 4000 steps against a run stopped at 2000 and resumed (`rng` adds the noise
+// generator's keys, docs/rng.md#choosing-the-generator-of-a-run).
+void expect_resume_bit_for_bit(const std::string& tag, const std::string& rng) {
+  const auto whole = ermak::test::fresh_directory("run-whole" + tag);
+  const auto split = ermak::test::fresh_directory("run-split" + tag);
   int status = 0;
-  ASSERT_EQ((run_ermak("run --quiet " + write_config(whole).string(), &status), status), 0);
+  std::string out = run_ermak("run --quiet " + write_config(whole).string() + rng, &status);
+  ASSERT_EQ(status, 0) << out;
   // Stop at 2000, then resume to 4000 (the run length is the only key that may change).
-  std::string out = run_ermak("run --quiet " + write_config(split).string() + " --set run.steps=2000", &status);
+  out = run_ermak("run --quiet " + write_config(split).string() + rng + " --set run.steps=2000", &status);
   ASSERT_EQ(status, 0) << out;
   // A crash after the checkpoint leaves extra output; resume must cut it away.
   { std::ofstream junk(split / "out/replica_001/energies.tsv", std::ios::app); junk << "12345\tjunk\n"; }
-  out = run_ermak("run --quiet --resume " + write_config(split).string(), &status);
+  out = run_ermak("run --quiet --resume " + write_config(split).string() + rng, &status);
   ASSERT_EQ(status, 0) << out;
   for (const char* f : {"replica_000/energies.tsv", "replica_001/energies.tsv", "replica_002/trajectory.dcd",
                         "replica_000/final.pdb", "replica_002/final.pdb"})
     EXPECT_EQ(read_file(whole / "out" / f), read_file(split / "out" / f)) << f;
+}
+
+TEST(RunCli, ResumeContinuesBitForBit) { expect_resume_bit_for_bit("", ""); }
+
+// Stateful generators: their state travels in the checkpoint.
+TEST(RunCli, ResumeContinuesBitForBitWithStatefulGenerators) {
+  expect_resume_bit_for_bit("-taus", " --set run.rng=hybrid_taus");
+  expect_resume_bit_for_bit("-lf", " --set run.rng=lagged_fibonacci --set run.rng_layout=shared");
+}
+
+TEST(RunCli, ResumeRefusesAnotherNoiseGenerator) {
+  const auto dir = ermak::test::fresh_directory("run-changed-rng");
+  int status = 0;
+  std::string out = run_ermak("run --quiet " + write_config(dir).string() + " --set run.steps=1000 --set run.rng=ran2",
+                              &status);
+  ASSERT_EQ(status, 0) << out;
+  const std::string log = read_file(dir / "out/run.log");
+  EXPECT_NE(log.find("noise: generator ran2, layout per_thread"), std::string::npos) << log;
+  EXPECT_NE(log.find("rng = \"ran2\""), std::string::npos) << "the resolved configuration records it";
+  out = run_ermak("run --quiet --resume " + write_config(dir).string() + " --set run.rng=lcg", &status);
+  EXPECT_NE(status, 0);
+  EXPECT_NE(out.find("written with the noise generator ran2/per_thread"), std::string::npos) << out;
+  EXPECT_NE(out.find("lcg/per_thread"), std::string::npos) << out;
 }
 
 TEST(RunCli, ResumeRefusesAChangedConfiguration) {
@@ -99,6 +125,11 @@ TEST(RunCli, SameSeedSameTrajectoryWithOneOrTwoThreads) {
   ASSERT_EQ((run_ermak("run --quiet " + write_config(two).string() + cpu + " --set run.threads=2", &status), status), 0);
   EXPECT_EQ(read_file(one / "out/replica_002/trajectory.dcd"), read_file(two / "out/replica_002/trajectory.dcd"));
   EXPECT_EQ(read_file(one / "out/replica_000/energies.tsv"), read_file(two / "out/replica_000/energies.tsv"));
+  // The same with a stateful generator shared by all threads of a replica.
+  const std::string lf = " --set run.rng=lagged_fibonacci --set run.steps=1000";
+  ASSERT_EQ((run_ermak("run --quiet --force " + write_config(one).string() + lf + " --set run.threads=1", &status), status), 0);
+  ASSERT_EQ((run_ermak("run --quiet --force " + write_config(two).string() + lf + " --set run.threads=2", &status), status), 0);
+  EXPECT_EQ(read_file(one / "out/replica_002/trajectory.dcd"), read_file(two / "out/replica_002/trajectory.dcd"));
 }
 
 TEST(RunCli, RefusesToOverwriteWithoutForce) {

@@ -54,6 +54,15 @@ TEST(ConfigErrors, SyntaxErrorCarriesTomlLine) {
   EXPECT_NE(e.message.find("TOML syntax error"), std::string::npos) << e.message;
 }
 
+TEST(ConfigErrors, UnknownNoiseGeneratorListsTheKnownOnes) {
+  expect_error(kInput + "[run]\nrng = \"mersenne\"\n", 4, "run.rng",
+               "unknown generator \"mersenne\"; known: philox, hybrid_taus, ran2, lcg, lagged_fibonacci, mt19937");
+  expect_error(kInput + "[run]\nrng = \"hybrid_taus\"\nrng_layout = \"shared\"\n", 5, "run.rng_layout",
+               "generator \"hybrid_taus\" has no layout \"shared\"; it supports: per_thread");
+  expect_error(kInput + "[run]\nrng_layout = \"warp\"\n", 4, "run.rng_layout", "it supports: per_thread");
+  expect_error(kInput + "[run]\nrng = 3\n", 4, "run.rng", "string");
+}
+
 TEST(ConfigErrors, UnknownTable) {
   expect_error(kInput + "[runn]\nsteps = 3\n", 3, "runn", "unknown table; known tables: [input]");
 }

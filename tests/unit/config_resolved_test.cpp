@@ -49,6 +49,8 @@ void expect_same(const RunSpec& a, const RunSpec& b) {
   EXPECT_EQ(a.fixed_beads, b.fixed_beads);
   EXPECT_EQ(a.backend, b.backend);
   EXPECT_EQ(a.threads, b.threads);
+  EXPECT_EQ(a.rng, b.rng);
+  EXPECT_EQ(a.rng_layout, b.rng_layout);
 }
 
 // Reads the resolved text back, from a different (relative) name in another directory:
@@ -75,6 +77,27 @@ TEST(ConfigResolved, DefaultsRoundTripAndReadInPhysicalUnits) {
   EXPECT_NE(t.find("repulsion_sigma_A = 3.8\n"), std::string::npos) << t;  // float, short form
   EXPECT_NE(t.find("friction = 50.0"), std::string::npos) << t;             // float, not integer
   EXPECT_EQ(t.find("[heating]"), std::string::npos) << t;
+  // The noise generator defaults to Philox and is recorded (docs/rng.md#choosing-the-generator-of-a-run).
+  EXPECT_EQ(spec.rng, "philox");
+  EXPECT_EQ(spec.rng_layout, "per_thread");
+  EXPECT_NE(t.find("rng = \"philox\""), std::string::npos) << t;
+  EXPECT_NE(t.find("rng_layout = \"per_thread\""), std::string::npos) << t;
+}
+
+TEST(ConfigResolved, NoiseGeneratorAndLayoutRoundTrip) {
+  // The layout resolves to the generator's default when not given.
+  const RunSpec lf = parse_run_spec("[input]\nstructure = \"p.pdb\"\n[run]\nrng = \"lagged_fibonacci\"\n", "/d/run.toml");
+  EXPECT_EQ(lf.rng, "lagged_fibonacci");
+  EXPECT_EQ(lf.rng_layout, "shared");
+  expect_round_trip(lf);
+  const RunSpec mt = parse_run_spec("[input]\nstructure = \"p.pdb\"\n[run]\nrng = \"mt19937\"\nrng_layout = \"shared\"\n",
+                                    "/d/run.toml");
+  EXPECT_EQ(mt.rng_layout, "shared");
+  expect_round_trip(mt);
+  EXPECT_NE(mt.resolved_toml.find("rng = \"mt19937\""), std::string::npos) << mt.resolved_toml;
+  const RunSpec set = parse_run_spec("[input]\nstructure = \"p.pdb\"\n", "/d/run.toml", {"run.rng=hybrid_taus"});
+  EXPECT_EQ(set.rng, "hybrid_taus");
+  EXPECT_EQ(set.rng_layout, "per_thread");
 }
 
 TEST(ConfigResolved, FullConfigWithHeatingRoundTrips) {

@@ -107,6 +107,41 @@ TEST(OutputCheckpoint, RoundTripIsBitExact) {
   EXPECT_EQ(static_cast<unsigned char>(b[8]), kCheckpointFormatVersion);
 }
 
+TEST(OutputCheckpoint, NoiseGeneratorSectionRoundTripsAndVersionOneStillReads) {
+  const auto dir = test::fresh_directory("output-ckpt-rng");
+  Checkpoint c = make_checkpoint();
+  c.rng_name = "lagged_fibonacci/shared";
+  for (int k = 0; k < 1000; ++k) c.rng_state.push_back(std::uint8_t(k * 37 + 1));
+  c.rng_state.push_back(0);
+  write_checkpoint_atomically(dir / "rng.ckpt", c);
+  const Checkpoint r = read_checkpoint(dir / "rng.ckpt");
+  EXPECT_EQ(r.rng_name, c.rng_name);
+  EXPECT_EQ(r.rng_state, c.rng_state);
+  EXPECT_EQ(r.extra, c.extra);
+
+  // A version-1 file (before run.rng) is the version-2 payload without the rng section:
+  // it reads back as a Philox run.
+  Checkpoint philox = make_checkpoint();
+  philox.rng_state.clear();
+  write_checkpoint_atomically(dir / "v2.ckpt", philox);
+  auto b = read_bytes(dir / "v2.ckpt");
+  const std::size_t section = 8 + philox.rng_name.size() + 8;  // str name, str (empty) state
+  b.erase(b.end() - 8 - std::ptrdiff_t(section), b.end());     // the section and the checksum
+  b[8] = 1;
+  const std::uint64_t payload = b.size() - 24;
+  for (int k = 0; k < 8; ++k) b[16 + k] = char(payload >> (8 * k));
+  std::uint64_t h = 0xcbf29ce484222325ull;  // FNV-1a 64, as documented in checkpoint.cpp
+  for (char ch : b) { h ^= static_cast<unsigned char>(ch); h *= 0x100000001b3ull; }
+  for (int k = 0; k < 8; ++k) b.push_back(char(h >> (8 * k)));
+  write_bytes(dir / "v1.ckpt", b);
+  const Checkpoint v1 = read_checkpoint(dir / "v1.ckpt");
+  EXPECT_EQ(v1.rng_name, "philox/per_thread");
+  EXPECT_TRUE(v1.rng_state.empty());
+  EXPECT_EQ(v1.step, philox.step);
+  EXPECT_EQ(v1.extra, philox.extra);
+  expect_same_state(v1.positions, philox.positions);
+}
+
 std::string error_of(const std::filesystem::path& p) {
   try {
     read_checkpoint(p);

@@ -5,6 +5,7 @@
 #include <fstream>
 #include <iterator>
 
+#include "ermak/backend/cuda_engine.h"
 #include "ermak/rng/philox_gaussian.h"
 #include "support/test_paths.h"
 
@@ -96,10 +97,14 @@ TEST(RngCommand, OuWritesTableAndPlotAndVerdict) {
   EXPECT_EQ(first.rfind("<svg", 0), 0u);
 }
 
-TEST(RngCommand, OuOnCudaIsNotAvailableYet) {
+TEST(RngCommand, OuOnCudaWithoutAGpuSaysWhy) {
+  // With a GPU, tests/cuda/rng_cuda_test.cpp runs it.
+  if (cuda_backend_available()) GTEST_SKIP() << "a GPU is present";
   std::string out;
-  EXPECT_EQ(test::run_command(ermak_cmd() + " rng ou --backend cuda", &out), 1);
-  EXPECT_NE(out.find("not available yet"), std::string::npos) << out;
+  EXPECT_EQ(test::run_command(ermak_cmd() + " rng ou --backend cuda --oscillators 10 --dt 100", &out), 1);
+  EXPECT_TRUE(out.find("without CUDA") != std::string::npos || out.find("GPU") != std::string::npos) << out;
+  EXPECT_EQ(test::run_command(ermak_cmd() + " rng ou --backend tpu --oscillators 10 --dt 100", &out), 1);
+  EXPECT_NE(out.find("unknown backend"), std::string::npos) << out;
 }
 
 TEST(RngCommand, BenchRngPrintsTheTable) {

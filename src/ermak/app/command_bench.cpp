@@ -49,22 +49,31 @@ Command add_bench_command(CLI::App& app) {
     std::string threads = "0";
     std::string backend = "auto";
     double seconds = 2.0;
+    std::string noise = "philox";
   };
   auto o = std::make_shared<Options>();
   cmd->add_option("--cases", o->cases, "Comma-separated SYSTEMxREPLICAS, systems: ww, ubq, pf8, ccmv (28 620-bead capsid), ccmv4 (4 capsids, 114 480 beads)")->capture_default_str();
   cmd->add_option("--threads", o->threads, "Comma-separated CPU thread counts (0 = all)")->capture_default_str();
   cmd->add_option("--backend", o->backend, "auto (the GPU when there is one), cpu or cuda")->capture_default_str();
   cmd->add_option("--seconds", o->seconds, "Target timed duration per case")->capture_default_str();
+  cmd->add_option("--noise", o->noise,
+                  "Noise generator of the dynamics, GENERATOR or GENERATOR/LAYOUT (run.rng, docs/rng.md)")
+      ->capture_default_str();
   auto rng_options = std::make_shared<rng::RngBenchOptions>();
   cmd->add_flag("--rng", rng_options->enabled, "Benchmark the random number generators instead (docs/rng.md#speed)");
   cmd->add_option("--rng-sizes", rng_options->sizes, "With --rng: comma-separated oscillator counts")->capture_default_str();
   cmd->add_option("--rng-generators", rng_options->generators, "With --rng: comma-separated generators, or all")->capture_default_str();
   cmd->add_option("--rng-seconds", rng_options->seconds, "With --rng: timed duration per case")->capture_default_str();
   cmd->add_option("--rng-max-state-mb", rng_options->max_state_mb, "With --rng: skip cases with more generator state")->capture_default_str();
+  cmd->add_option("--rng-backend", rng_options->backends,
+                  "With --rng: cpu, cuda or cpu,cuda (auto: the CPU, and the GPU when one is present)")
+      ->capture_default_str();
   return [o, rng_options]() {
     if (rng_options->enabled) return rng::run_rng_benchmark(*rng_options);
     const auto systems = bench::standard_systems();
-    std::printf("# ermak bench  (shared data: %s)\n", bench::shared_data_directory().c_str());
+    std::printf("# ermak bench  (shared data: %s, noise %s)\n", bench::shared_data_directory().c_str(),
+                o->noise.c_str());
+    const auto slash = o->noise.find('/');
     std::printf("%-8s %7s %8s %10s %12s %14s %8s %7s %10s %9s\n", "system", "beads", "replicas", "steps",
                 "steps/s", "bead-steps/s", "backend", "threads", "pairs", "GPU-B/bead");
     for (const Case& c : parse_cases(o->cases)) {
@@ -79,6 +88,8 @@ Command add_bench_command(CLI::App& app) {
         setup.replicas = c.replicas;
         setup.threads = threads;
         setup.seed = 12345;
+        setup.rng = o->noise.substr(0, slash);
+        setup.rng_layout = slash == std::string::npos ? "" : o->noise.substr(slash + 1);
         // GPU memory of the engine: the driver's count before and after it exists.
         const long long gpu_before = cuda_memory_in_use_bytes();
         auto engine = make_engine(o->backend, setup);

@@ -109,7 +109,6 @@ Command add_rng_command(CLI::App& app) {
 
   auto ou = std::make_shared<rng::OuOptions>();
   auto ou_dir = std::make_shared<std::string>("rng-ou");
-  auto ou_backend = std::make_shared<std::string>("cpu");
   auto* ou_cmd = cmd->add_subcommand(
       "ou", "Application test: N 3-D harmonic oscillators in a stochastic thermostat against the exact "
             "Ornstein-Uhlenbeck mean and autocorrelation (TSV + SVG + PASS/FAIL; exit status 3 on FAIL)");
@@ -124,7 +123,8 @@ Command add_rng_command(CLI::App& app) {
   ou_cmd->add_option("--seed", ou->seed, "User seed")->capture_default_str();
   ou_cmd->add_option("--sigmas", ou->tolerance_sigmas, "Tolerance in standard errors")->capture_default_str();
   ou_cmd->add_option("-o,--output", *ou_dir, "Output directory")->capture_default_str();
-  ou_cmd->add_option("--backend", *ou_backend, "cpu (cuda: not available yet)")->capture_default_str();
+  ou_cmd->add_option("--backend", ou->backend, "cpu or cuda (the device generators, docs/rng.md#gpu)")
+      ->capture_default_str();
 
   return [=]() -> int {
     if (list->parsed()) {
@@ -142,20 +142,17 @@ Command add_rng_command(CLI::App& app) {
       return 0;
     }
     if (dump_cmd->parsed()) return run_dump(*dump, count_opt->count() > 0);
-    if (*ou_backend == "cuda")
-      throw Error("rng ou: --backend cuda is not available yet: the GPU generators come with the CUDA backend "
-                  "(issue 6); use --backend cpu");
-    if (*ou_backend != "cpu") throw Error("rng ou: unknown backend \"" + *ou_backend + "\" (cpu, cuda)");
     const rng::OuResult result = rng::run_ou_application(*ou);
     const std::filesystem::path dir(*ou_dir);
     std::filesystem::create_directories(dir);
-    std::string stem = "ou_" + result.source_name;
+    std::string stem = "ou_" + result.source_name + (ou->backend == "cuda" ? "_cuda" : "");
     for (char& c : stem)
       if (c == '/') c = '_';
     rng::write_ou_tsv(result, dir / (stem + ".tsv"));
     rng::write_ou_svg(result, dir / (stem + ".svg"));
-    std::printf("tau = %.6g ns, kT/k_sp = %.6g nm^2, %lld steps (%lld per sample), %.2f s\n", result.tau_ns,
-                result.variance_nm2, (long long)result.steps, (long long)result.sample_every, result.seconds);
+    std::printf("tau = %.6g ns, kT/k_sp = %.6g nm^2, %lld steps (%lld per sample), %.2f s on %s\n", result.tau_ns,
+                result.variance_nm2, (long long)result.steps, (long long)result.sample_every, result.seconds,
+                result.device.empty() ? "the CPU" : result.device.c_str());
     std::printf("wrote %s and %s\n", (dir / (stem + ".tsv")).c_str(), (dir / (stem + ".svg")).c_str());
     std::printf("%s\n", result.verdict().c_str());
     return result.pass ? 0 : 3;

@@ -34,6 +34,11 @@ struct EngineSetup {
   LangevinParameters langevin;
   TemperatureSchedule temperature;
   std::uint64_t seed = 1;
+  // Generator of the beads' noise (docs/rng.md#choosing-the-generator-of-a-run): "philox"
+  // draws rng::gaussian3 in the step itself; any other goes through an rng::NoiseSource
+  // (CPU) or its device twin (CUDA). The indentation tip's noise is always Philox.
+  std::string rng = "philox";
+  std::string rng_layout;  // "" = the generator's default
   std::int32_t replicas = 1;
   std::vector<std::int32_t> fixed_beads;
   // Protocols (docs/protocols.md): data that every backend evaluates with physics/.
@@ -100,6 +105,14 @@ class Engine {
   // Dynamic protocol state (tip positions, retraction steps) for checkpoints.
   virtual std::vector<double> protocol_state() = 0;
   virtual void restore_protocol_state(const std::vector<double>& state) = 0;
+
+  // The noise generator's exact state for checkpoints, in the format of
+  // rng::NoiseSource::save_state (the same bytes on both backends, so a checkpoint may
+  // resume on the other one); restore throws ermak::Error on a mismatch.
+  virtual std::vector<std::uint8_t> noise_state() = 0;
+  virtual void restore_noise_state(const std::vector<std::uint8_t>& bytes) = 0;
+  // "generator/layout" (rng::NoiseSource::name()).
+  virtual std::string noise_name() const = 0;
 
   virtual EngineStats stats() const = 0;
 };

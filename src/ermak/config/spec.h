@@ -167,6 +167,11 @@ struct RunSpec {
   int threads = 0;                        // 0: all available
   int device = -1;                        // CUDA GPU index; −1: $ERMAK_CUDA_DEVICE, else 0
   std::string cuda_kernels = "auto";      // CUDA kernel family: "auto", "block", "perbead" (docs/gpu.md)
+  // Generator of the beads' thermal noise (docs/rng.md#choosing-the-generator-of-a-run):
+  // a name of rng::generator_names() and a layout it supports ("per_thread" or "shared"),
+  // resolved to the generator's default when not given.
+  std::string rng = "philox";
+  std::string rng_layout = "per_thread";
   PullingSpec pulling;
   ForceClampSpec force_clamp;
   PlanePullingSpec plane_pulling;

@@ -21,6 +21,7 @@
 #include "ermak/core/error.h"
 #include "ermak/core/units.h"
 #include "ermak/core/vec3.h"
+#include "ermak/rng/noise_source.h"
 
 namespace ermak {
 namespace {
@@ -479,6 +480,28 @@ void read_model(const Section& s, ModelBuildSpec& m, SopParameters& sop) {
 const UnitKey kTemperatureKcal{"temperature_kcal_per_mol", identity, "kcal/mol"};
 const UnitKey kTemperatureK{"temperature_K", units::kelvin_to_kcal_per_mol, "K"};
 
+// run.rng and run.rng_layout (docs/rng.md#choosing-the-generator-of-a-run): names checked
+// against the generator registry, the layout resolved to the generator's default.
+void read_rng_choice(const Section& s, RunSpec& spec) {
+  const auto generator = s.string("rng");
+  const auto layout = s.string("rng_layout");
+  if (generator) {
+    const std::vector<std::string> known = rng::generator_names();
+    if (std::find(known.begin(), known.end(), *generator) == known.end())
+      throw s.error("rng", fmt::format("unknown generator \"{}\"; known: {}", *generator, fmt::join(known, ", ")));
+    spec.rng = *generator;
+  }
+  spec.rng_layout = rng::default_layout(spec.rng);
+  if (layout) {
+    const std::vector<std::string> supported = rng::layout_names(spec.rng);
+    if (std::find(supported.begin(), supported.end(), *layout) == supported.end())
+      throw s.error("rng_layout", fmt::format("generator \"{}\" has no layout \"{}\"; it supports: {} "
+                                              "(docs/rng.md#layouts)",
+                                              spec.rng, *layout, fmt::join(supported, ", ")));
+    spec.rng_layout = *layout;
+  }
+}
+
 // Returns whether the run temperature was given (heating may not give it a second time).
 bool read_run(const Section& s, RunSpec& spec) {
   assign(spec.steps, s.integer("steps", kNonNegative));
@@ -503,6 +526,7 @@ bool read_run(const Section& s, RunSpec& spec) {
                     fmt::format("must be \"auto\", \"block\" or \"perbead\", got \"{}\"", *kernels));
     spec.cuda_kernels = *kernels;
   }
+  read_rng_choice(s, spec);
   return temperature.has_value();
 }
 
@@ -887,7 +911,8 @@ RunSpec build_spec(const Context& ctx, const toml::table& root, const fs::path& 
   const bool run_temperature_given = read_run(
       Section(ctx, root, "run",
               {"steps", "replicas", "seed", "timestep_tau", "timestep_ps", "temperature_K",
-               "temperature_kcal_per_mol", "friction", "backend", "threads", "device", "cuda_kernels"}),
+               "temperature_kcal_per_mol", "friction", "backend", "threads", "device", "cuda_kernels", "rng",
+               "rng_layout"}),
       spec);
   if (!spec.input.replica_coordinates.empty() &&
       std::int64_t(spec.input.replica_coordinates.size()) != spec.replicas)
@@ -1203,6 +1228,8 @@ std::string resolved_toml(const RunSpec& spec) {
   if (spec.device >= 0) w.value("device", std::to_string(spec.device));
   else w.comment("device: $ERMAK_CUDA_DEVICE, else 0");
   w.value("cuda_kernels", toml_string(spec.cuda_kernels));
+  w.value("rng", toml_string(spec.rng), "generator of the thermal noise (docs/rng.md)");
+  w.value("rng_layout", toml_string(spec.rng_layout));
 
   if (heating) {
     w.table("heating");

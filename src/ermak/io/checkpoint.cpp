@@ -23,7 +23,8 @@ namespace {
 //   24  P bytes  payload (below)
 // 24+P  u64      FNV-1a 64 of bytes [0, 24+P)
 // Payload: u64 seed, i64 step, str fingerprint, state positions, state neighbor_reference,
-// u64 count + count × (str name, u64 offset), u64 count + count × (str key, str value).
+// u64 count + count × (str name, u64 offset), u64 count + count × (str key, str value),
+// and from version 2: str rng_name, str rng_state (the generator's bytes).
 // str = u64 length + bytes; state = i32 beads, i32 replicas, i64 step, then beads·replicas
 // float32 bit patterns for x, then y, then z.
 constexpr char kMagic[8] = {'E', 'R', 'M', 'A', 'K', 'C', 'K', 'P'};
@@ -201,6 +202,8 @@ void write_checkpoint_atomically(const std::filesystem::path& path, const Checkp
     w.str(key);
     w.str(value);
   }
+  w.str(c.rng_name);
+  w.str(std::string(c.rng_state.begin(), c.rng_state.end()));
   const std::uint64_t payload = w.bytes.size() - kHeaderBytes;
   for (int s = 0; s < 8; ++s) w.bytes[16 + s] = static_cast<unsigned char>(payload >> (8 * s));
   w.u64(fnv1a64(w.bytes.data(), w.bytes.size()));
@@ -287,10 +290,12 @@ Checkpoint read_checkpoint(const std::filesystem::path& path) {
     throw Error(file, 0, "", "checkpoint is truncated: " + std::to_string(bytes.size()) +
                                  " bytes, shorter than any valid checkpoint");
   const auto version = static_cast<std::uint32_t>(le(8, 4));
-  if (version != kCheckpointFormatVersion)
+  if (version < kCheckpointOldestReadableVersion || version > kCheckpointFormatVersion)
     throw Error(file, 0, "", "checkpoint format version " + std::to_string(version) +
-                                 ", this ermak reads version " +
-                                 std::to_string(kCheckpointFormatVersion));
+                                 ", this ermak reads versions " +
+                                 std::to_string(kCheckpointOldestReadableVersion) + " to " +
+                                 std::to_string(kCheckpointFormatVersion) +
+                                 (version > kCheckpointFormatVersion ? " (written by a newer ermak)" : ""));
   const std::uint64_t payload = le(16, 8);
   const std::uint64_t expected = kHeaderBytes + kTrailerBytes + payload;
   if (payload > bytes.size() || expected != bytes.size())
@@ -321,6 +326,11 @@ Checkpoint read_checkpoint(const std::filesystem::path& path) {
   for (std::uint64_t k = 0; k < n_extra; ++k) {
     std::string key = r.str("extra.key");
     c.extra.emplace_back(std::move(key), r.str("extra.value"));
+  }
+  if (version >= 2) {
+    c.rng_name = r.str("rng_name");
+    const std::string state = r.str("rng_state");
+    c.rng_state.assign(state.begin(), state.end());
   }
   if (r.remaining() != 0)
     r.fail("", std::to_string(r.remaining()) + " unexpected bytes after the last field");

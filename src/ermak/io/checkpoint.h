@@ -10,8 +10,9 @@
 namespace ermak {
 
 // Everything a run needs to continue bit-for-bit (docs/outputs.md#checkpoint). With
-// counter-based noise the random stream is a pure function of (seed, replica, bead,
-// step, component), so no generator state is stored: seed and step suffice.
+// counter-based noise (Philox, the default) the random stream is a pure function of
+// (seed, replica, bead, step, component): seed and step suffice. A stateful generator
+// (run.rng, docs/rng.md) keeps its exact state here (format version 2).
 struct Checkpoint {
   std::uint64_t seed = 0;
   std::int64_t step = 0;
@@ -26,6 +27,11 @@ struct Checkpoint {
   std::vector<std::pair<std::string, std::uint64_t>> output_offsets;
   // Free-form key → value (protocol state, versions) for later additions.
   std::vector<std::pair<std::string, std::string>> extra;
+  // The noise generator, "generator/layout" (rng::NoiseSource::name()), and its state
+  // (rng::NoiseSource::save_state(); empty for philox). Version-1 files have neither:
+  // they were written by philox runs and read back as "philox/per_thread".
+  std::string rng_name = "philox/per_thread";
+  std::vector<std::uint8_t> rng_state;
 };
 
 // Binary little-endian file: "ERMAKCKP", format version, payload size, payload, and an
@@ -45,6 +51,8 @@ void write_checkpoint_atomically(const std::filesystem::path& path, const Checkp
 // ermak::Error naming the file and what is wrong.
 Checkpoint read_checkpoint(const std::filesystem::path& path);
 
-inline constexpr std::uint32_t kCheckpointFormatVersion = 1;
+// Version 2 added the noise generator section; version 1 files are still read.
+inline constexpr std::uint32_t kCheckpointFormatVersion = 2;
+inline constexpr std::uint32_t kCheckpointOldestReadableVersion = 1;
 
 }  // namespace ermak

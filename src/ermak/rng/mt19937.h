@@ -52,19 +52,37 @@ ERMAK_HD void mt19937_init_by_array(Mt19937State& s, const std::uint32_t* key, i
   s.index = 0;
 }
 
-ERMAK_HD std::uint32_t mt19937_next(Mt19937State& s) {
-  const int i = s.index;
-  const int i1 = (i + 1 == kMtN) ? 0 : i + 1;
-  const int im = (i + kMtM >= kMtN) ? i + kMtM - kMtN : i + kMtM;
-  const std::uint32_t y = (s.mt[i] & 0x80000000u) | (s.mt[i1] & 0x7fffffffu);
-  std::uint32_t v = s.mt[im] ^ (y >> 1) ^ ((y & 1u) ? 0x9908b0dfu : 0u);
-  s.mt[i] = v;
-  s.index = i1;
+// The new word i from x[i], x[i+1] and x[i+397] (indices mod 624).
+ERMAK_HD std::uint32_t mt19937_twist(std::uint32_t xi, std::uint32_t xi1, std::uint32_t xim) {
+  const std::uint32_t y = (xi & 0x80000000u) | (xi1 & 0x7fffffffu);
+  return xim ^ (y >> 1) ^ ((y & 1u) ? 0x9908b0dfu : 0u);
+}
+
+ERMAK_HD std::uint32_t mt19937_temper(std::uint32_t v) {
   v ^= v >> 11;
   v ^= (v << 7) & 0x9d2c5680u;
   v ^= (v << 15) & 0xefc60000u;
   v ^= v >> 18;
   return v;
+}
+
+// One output from a state held in any word container (`words[k]` a reference to word k):
+// the struct below, or a GPU thread's words strided through global memory
+// (backend/cuda/rng_kernels.cu) — one definition for both.
+template <class Words>
+ERMAK_HD std::uint32_t mt19937_next_in(Words& words, std::int32_t& index) {
+  const int i = index;
+  const int i1 = (i + 1 == kMtN) ? 0 : i + 1;
+  const int im = (i + kMtM >= kMtN) ? i + kMtM - kMtN : i + kMtM;
+  const std::uint32_t v = mt19937_twist(words[i], words[i1], words[im]);
+  words[i] = v;
+  index = i1;
+  return mt19937_temper(v);
+}
+
+ERMAK_HD std::uint32_t mt19937_next(Mt19937State& s) {
+  std::uint32_t* words = s.mt;
+  return mt19937_next_in(words, s.index);
 }
 
 // ermak's seeding: init_by_array with a 128-bit key from the seeding stream, so that the

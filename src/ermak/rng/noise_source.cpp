@@ -152,6 +152,14 @@ class SourceBase : public NoiseSource {
   }
   // Extra identity checked on restore (e.g. the lag pair).
   virtual std::string parameters() const { return ""; }
+  // set_state_words: the checked step bookkeeping (the payload is replaced by the caller).
+  void set_last_steps(std::int64_t last_step) {
+    if (last_step >= 0) std::fill(last_step_.begin(), last_step_.end(), last_step);
+  }
+  static void check_word_count(const std::string& who, std::size_t got, std::size_t want) {
+    if (got != want)
+      throw Error("rng state: " + who + " needs " + std::to_string(want) + " state words, got " + std::to_string(got));
+  }
   virtual void save_payload(ByteWriter&) const {}
   virtual void restore_payload(ByteReader&) {}
 
@@ -179,6 +187,11 @@ class PhiloxSource final : public SourceBase {
       gy[i] = g.y;
       gz[i] = g.z;
     }
+  }
+  std::vector<std::uint32_t> state_words() const override { return {}; }
+  void set_state_words(const std::vector<std::uint32_t>& words, std::int64_t last_step) override {
+    check_word_count(name(), words.size(), 0);
+    set_last_steps(last_step);
   }
 };
 
@@ -244,6 +257,24 @@ class PerThreadSource final : public SourceBase {
     }
   }
 
+  std::vector<std::uint32_t> state_words() const override {
+    std::vector<std::uint32_t> words(states_.size() * kWords);
+    std::memcpy(words.data(), states_.data(), words.size() * sizeof(std::uint32_t));
+    return words;
+  }
+  void set_state_words(const std::vector<std::uint32_t>& words, std::int64_t last_step) override {
+    check_word_count(name(), words.size(), states_.size() * kWords);
+    std::vector<State> states(states_.size());
+    std::memcpy(states.data(), words.data(), words.size() * sizeof(std::uint32_t));
+    if constexpr (std::is_same_v<State, Mt19937State>)
+      for (const auto& s : states)
+        if (s.index < 0 || s.index >= kMtN) throw Error("rng state: mt19937 index out of range");
+    states_ = std::move(states);
+    set_last_steps(last_step);
+  }
+  static constexpr std::size_t kWords = sizeof(State) / sizeof(std::uint32_t);
+  static_assert(sizeof(State) % sizeof(std::uint32_t) == 0);
+
  private:
   void save_payload(ByteWriter& w) const override { w.raw(states_.data(), states_.size() * sizeof(State)); }
   void restore_payload(ByteReader& r) override {
@@ -302,6 +333,31 @@ class LaggedFibonacciSource final : public SourceBase {
       gy[i] = g.y;
       gz[i] = g.z;
     }
+  }
+
+  std::vector<std::uint32_t> state_words() const override {
+    std::vector<std::uint32_t> words;
+    words.reserve(rings_.size() * (1 + std::size_t(lags_.long_lag)));
+    for (std::size_t r = 0; r < rings_.size(); ++r) {
+      words.push_back(std::uint32_t(heads_[r]));
+      words.insert(words.end(), rings_[r].begin(), rings_[r].end());
+    }
+    return words;
+  }
+  void set_state_words(const std::vector<std::uint32_t>& words, std::int64_t last_step) override {
+    const std::size_t per = 1 + std::size_t(lags_.long_lag);
+    check_word_count(name(), words.size(), rings_.size() * per);
+    std::vector<std::int32_t> heads(heads_.size());
+    std::vector<std::vector<std::uint32_t>> rings(rings_.size());
+    for (std::size_t r = 0; r < rings.size(); ++r) {
+      const std::uint32_t* at = words.data() + r * per;
+      if (at[0] >= std::uint32_t(lags_.long_lag)) throw Error("rng state: lagged_fibonacci ring position out of range");
+      heads[r] = std::int32_t(at[0]);
+      rings[r].assign(at + 1, at + per);
+    }
+    heads_ = std::move(heads);
+    rings_ = std::move(rings);
+    set_last_steps(last_step);
   }
 
  private:
@@ -364,6 +420,22 @@ class Mt19937SharedSource final : public SourceBase {
       gz[i] = g.z;
     }
   }
+
+  std::vector<std::uint32_t> state_words() const override {
+    std::vector<std::uint32_t> words(states_.size() * kWords);
+    std::memcpy(words.data(), states_.data(), words.size() * sizeof(std::uint32_t));
+    return words;
+  }
+  void set_state_words(const std::vector<std::uint32_t>& words, std::int64_t last_step) override {
+    check_word_count(name(), words.size(), states_.size() * kWords);
+    std::vector<Mt19937State> states(states_.size());
+    std::memcpy(states.data(), words.data(), words.size() * sizeof(std::uint32_t));
+    for (const auto& s : states)
+      if (s.index < 0 || s.index >= kMtN) throw Error("rng state: mt19937 index out of range");
+    states_ = std::move(states);
+    set_last_steps(last_step);
+  }
+  static constexpr std::size_t kWords = sizeof(Mt19937State) / sizeof(std::uint32_t);
 
  private:
   void save_payload(ByteWriter& w) const override {
@@ -511,6 +583,13 @@ void check_sizes(std::int32_t replicas, std::int32_t beads) {
 
 }  // namespace
 
+std::vector<std::uint32_t> NoiseSource::state_words() const {
+  throw Error("rng: " + name() + " does not expose its state as words");
+}
+void NoiseSource::set_state_words(const std::vector<std::uint32_t>&, std::int64_t) {
+  throw Error("rng: " + name() + " does not take its state as words");
+}
+
 std::vector<std::string> generator_names() {
   std::vector<std::string> names;
   for (const Entry& e : kEntries) names.emplace_back(e.generator);
@@ -525,6 +604,15 @@ std::vector<std::string> layout_names(const std::string& generator) {
 }
 
 std::string default_layout(const std::string& generator) { return find_entry(generator).layouts[0]; }
+
+std::int32_t state_words_per_thread(const std::string& generator) {
+  find_entry(generator);
+  if (generator == "lcg") return sizeof(LcgState) / 4;
+  if (generator == "ran2") return sizeof(Ran2State) / 4;
+  if (generator == "hybrid_taus") return sizeof(HybridTausState) / 4;
+  if (generator == "mt19937") return sizeof(Mt19937State) / 4;
+  return 0;
+}
 
 GeneratorLayoutInfo generator_layout_info(const std::string& generator, const std::string& layout_in,
                                           std::int32_t beads) {

@@ -22,7 +22,23 @@ class NoiseSource {
   // Exact state for checkpoints; restore gives a bit-identical continuation.
   virtual std::vector<std::uint8_t> save_state() const = 0;
   virtual void restore_state(const std::vector<std::uint8_t>& bytes) = 0;  // throws ermak::Error on mismatch
+
+  // The state as 32-bit words, in the order a device backend keeps it (docs/rng.md#gpu):
+  // per_thread: the [replica][bead] state structs, word k of a struct = its k-th 32-bit
+  // field (state_words_per_thread words each); lagged_fibonacci: per replica its ring
+  // position, then the l ring words; mt19937/shared: per replica its state struct
+  // (625 words); philox: none. set_state_words takes the same layout (throws
+  // ermak::Error on a wrong size or an invalid value) and, when last_step ≥ 0, records
+  // it as every replica's last filled step (else those are left as they are).
+  // Sources outside make_noise_source (test doubles) need not provide them: the default
+  // throws ermak::Error.
+  virtual std::vector<std::uint32_t> state_words() const;
+  virtual void set_state_words(const std::vector<std::uint32_t>& words, std::int64_t last_step);
 };
+
+// Words per state of a per_thread generator (0 for philox), and the lag pair's long lag
+// of lagged_fibonacci for `beads` beads (0 for others): the shapes of state_words().
+std::int32_t state_words_per_thread(const std::string& generator);
 
 // generator: "philox" (counter-based; fill() equals rng::gaussian3(seed, Stream::kBeadLangevin, replica,
 // i, step) for each i, bit for bit), "hybrid_taus", "ran2", "lcg", "lagged_fibonacci", "mt19937";

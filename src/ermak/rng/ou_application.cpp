@@ -10,6 +10,7 @@
 #include <memory>
 #include <numbers>
 
+#include "ermak/backend/cuda_rng.h"
 #include "ermak/core/error.h"
 #include "ermak/core/units.h"
 #include "ermak/io/tsv_writer.h"
@@ -72,10 +73,19 @@ OuResult run_ou_application(const OuOptions& o, NoiseSource* injected) {
   const std::int64_t total_steps = std::int64_t(m + origins - 1) * every;
 
   const std::int32_t n = o.oscillators;
+  if (o.backend != "cpu" && o.backend != "cuda")
+    throw Error("rng ou: unknown backend \"" + o.backend + "\" (cpu, cuda)");
+  if (o.backend == "cuda" && injected) throw Error("rng ou: an injected noise source runs on the CPU only");
   std::unique_ptr<NoiseSource> owned;
-  if (!injected) owned = make_noise_source(o.generator, o.layout, o.seed, 2, n);
+  std::unique_ptr<CudaOscillators> gpu;
+  if (o.backend == "cuda") {
+    gpu = make_cuda_oscillators(o.generator, o.layout, o.seed, 2, n, a, s, 0);
+    res.device = gpu->device_name();
+  } else if (!injected) {
+    owned = make_noise_source(o.generator, o.layout, o.seed, 2, n);
+  }
   NoiseSource* source = injected ? injected : owned.get();
-  res.source_name = source->name();
+  res.source_name = gpu ? gpu->name() : source->name();
 
   // Replica 0: relaxation from R0·ê (ê = x). Replica 1: equilibrium.
   std::vector<double> rx(n, o.R0_nm), ry(n, 0.0), rz(n, 0.0), ex(n), ey(n), ez(n);
@@ -132,7 +142,20 @@ OuResult run_ou_application(const OuOptions& o, NoiseSource* injected) {
   };
 
   sample(0);
-  for (std::int64_t step = 0; step < total_steps; ++step) {
+  if (o.backend == "cuda") {
+    // The GPU advances both ensembles between samples; they come back for the sums.
+    gpu->set_positions(0, rx.data(), ry.data(), rz.data());
+    gpu->set_positions(1, ex.data(), ey.data(), ez.data());
+    for (std::int64_t step = 0; step < total_steps; step += every) {
+      const std::int64_t relax = std::clamp<std::int64_t>(res.steps - step, 0, every);
+      if (relax > 0) gpu->advance(0, step, relax);
+      gpu->advance(1, step, every);
+      gpu->positions(0, rx.data(), ry.data(), rz.data());
+      gpu->positions(1, ex.data(), ey.data(), ez.data());
+      sample(std::int32_t((step + every) / every));
+    }
+  }
+  for (std::int64_t step = 0; step < total_steps && o.backend == "cpu"; ++step) {
     if (step < res.steps) {
       source->fill(0, step, gx.data(), gy.data(), gz.data());
       advance(rx, ry, rz);

@@ -35,6 +35,9 @@ struct OuOptions {
   double temperature_K = 300.0;
   double D_nm2_per_ns = 0.25;
   double tolerance_sigmas = 5.0;
+  // "cpu" (NoiseSource, OpenMP) or "cuda": the device generators (backend/cuda_rng.h)
+  // drive the oscillators on the GPU, same numbers up to the last bits of Box–Muller.
+  std::string backend = "cpu";
 };
 
 struct OuPoint {
@@ -54,13 +57,15 @@ struct OuResult {
   double max_z_mean = 0, max_z_acf = 0;
   bool pass = false;
   double seconds = 0;
+  std::string device;  // the GPU's name with backend cuda
   std::string verdict() const;  // "PASS: …" or "FAIL: …"
 };
 
 class NoiseSource;
 
-// Runs on the CPU. Throws ermak::Error for bad options. `source`, when given, replaces
-// the generator named in the options (2 replicas × N beads; for tests of the test).
+// Runs on options.backend. Throws ermak::Error for bad options. `source`, when given,
+// replaces the generator named in the options (CPU only; 2 replicas × N beads; for tests
+// of the test).
 OuResult run_ou_application(const OuOptions& options, NoiseSource* source = nullptr);
 
 void write_ou_tsv(const OuResult& result, const std::filesystem::path& path);

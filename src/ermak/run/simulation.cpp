@@ -8,6 +8,7 @@
 #include <cmath>
 #include <optional>
 #include <sstream>
+#include <string_view>
 
 #include "ermak/analysis/observables.h"
 #include "ermak/backend/cuda_engine.h"
@@ -108,9 +109,14 @@ std::string config_fingerprint(const std::string& resolved) {
   std::string line;
   while (std::getline(lines, line)) {
     const auto first = line.find_first_not_of(" \t");
-    if (first != std::string::npos && line.compare(first, 5, "steps") == 0 &&
-        line.find('=') != std::string::npos && line.find_first_of(" =", first + 5) == first + 5)
-      continue;  // the run length may change on resume
+    auto is_key = [&](std::string_view key) {
+      return first != std::string::npos && line.compare(first, key.size(), key) == 0 &&
+             line.find('=') != std::string::npos && line.find_first_of(" =", first + key.size()) == first + key.size();
+    };
+    if (is_key("steps")) continue;  // the run length may change on resume
+    // The generator is checked against the checkpoint's own rng section (a clearer
+    // message, and checkpoints from before run.rng existed keep their fingerprint).
+    if (is_key("rng") || is_key("rng_layout")) continue;
     for (unsigned char c : line) { hash ^= c; hash *= 1099511628211ull; }
     hash ^= '\n'; hash *= 1099511628211ull;
   }
@@ -189,6 +195,8 @@ RunSummary run_simulation(const RunSpec& spec, const RunOptions& options, RunRep
             topology.native_contacts.size(), replicas);
   for (const std::string& note : spec.notes) log->info("note: {}", note);
   run_log.file_only->info("resolved configuration:\n{}", spec.resolved_toml);
+  log->info("noise: generator {}, layout {}, seed {}{}", spec.rng, spec.rng_layout, spec.seed,
+            spec.rng == "philox" ? " (counter-based)" : "");
   log->info("resolved configuration written to {}", log_path.string());
 
   EngineSetup setup;
@@ -197,6 +205,8 @@ RunSummary run_simulation(const RunSpec& spec, const RunOptions& options, RunRep
   setup.langevin = spec.langevin;
   setup.temperature = spec.temperature;
   setup.seed = spec.seed;
+  setup.rng = spec.rng;
+  setup.rng_layout = spec.rng_layout;
   setup.replicas = replicas;
   setup.fixed_beads = spec.fixed_beads;
   setup.neighbor_skin_A = spec.neighbor.skin_A;
@@ -264,6 +274,18 @@ RunSummary run_simulation(const RunSpec& spec, const RunOptions& options, RunRep
     engine = make_engine(backend, setup, spec.cuda_kernels);
     engine->set_state(cp.positions);
     engine->restore_neighbor_reference(cp.neighbor_reference);
+    if (cp.rng_name != engine->noise_name())
+      throw Error(checkpoint_path.string(), 0, "run.rng",
+                  "this checkpoint was written with the noise generator " + cp.rng_name +
+                      ", but the configuration asks for " + engine->noise_name() +
+                      "; a run continues with the generator it started with");
+    if (!cp.rng_state.empty()) {
+      try {
+        engine->restore_noise_state(cp.rng_state);
+      } catch (const Error& e) {
+        throw Error(checkpoint_path.string(), 0, "rng_state", e.what());
+      }
+    }
     if (any_protocol)
       engine->restore_protocol_state(decode_doubles(extra("protocol.engine_state"), "protocol.engine_state"));
     auto offset_of = [&](const std::string& key) -> std::uint64_t {
@@ -386,6 +408,8 @@ RunSummary run_simulation(const RunSpec& spec, const RunOptions& options, RunRep
     cp.config_fingerprint = fingerprint;
     cp.positions = engine->state();
     cp.neighbor_reference = engine->neighbor_reference();
+    cp.rng_name = engine->noise_name();
+    if (spec.rng != "philox") cp.rng_state = engine->noise_state();  // philox: seed and step suffice
     for (std::int32_t r = 0; r < std::int32_t(energy_files.size()); ++r) {
       energy_files[r].flush();
       cp.output_offsets.emplace_back(replica_dir_name(r) + "/energies.tsv", energy_files[r].bytes_written());

@@ -1,6 +1,7 @@
 // CPU backend (OpenMP). Numerics do not depend on the thread count: each replica's
 // forces are summed through a fixed number of chunk buffers (chosen from N alone) in a
-// fixed order, and noise is counter-based, so 1 thread and 16 threads give the same bits.
+// fixed order, and noise is counter-based (Philox) or drawn per replica by a NoiseSource
+// (run.rng, docs/rng.md), so 1 thread and 16 threads give the same bits.
 #include <omp.h>
 
 #include <algorithm>
@@ -16,6 +17,7 @@
 #include "ermak/physics/plane_tether.h"
 #include "ermak/physics/tip.h"
 #include "ermak/protocol/replica_index.h"
+#include "ermak/rng/noise_source.h"
 #include "ermak/rng/philox_gaussian.h"
 
 namespace ermak {
@@ -49,6 +51,7 @@ struct Workspace {
   std::vector<float> chunk_forces;  // [chunk][component][padded bead]
   std::vector<float> px, py, pz;    // positions of the replica being computed, padded
   std::vector<float> fx, fy, fz;    // reduced total force
+  std::vector<float> gx, gy, gz;    // the replica's noise of the step (non-Philox generators)
   CellListScratch cells;
 };
 
@@ -84,6 +87,12 @@ class CpuEngine final : public Engine {
     tip_molecule_force_.assign(setup.replicas, Vec3d{});
     threads_ = setup.threads > 0 ? setup.threads : omp_get_max_threads();
     workspaces_.resize(threads_);
+    // Philox is drawn in the move itself (a pure function of the counters); any other
+    // generator fills the replica's noise once per step into the worker's scratch.
+    noise_ = rng::make_noise_source(setup.rng, setup.rng_layout, setup.seed, setup.replicas, n_);
+    noise_from_source_ = setup.rng != "philox";
+    if (noise_from_source_)
+      for (Workspace& w : workspaces_) { w.gx.resize(n_); w.gy.resize(n_); w.gz.resize(n_); }
     fene_ = {setup.sop.fene_k_kcal_per_mol_A2, setup.sop.fene_R0_A};
     repulsion_ = {setup.sop.repulsion_eps_kcal_per_mol,
                   setup.sop.repulsion_sigma_A * setup.sop.repulsion_sigma_A,
@@ -170,6 +179,10 @@ class CpuEngine final : public Engine {
     }
     return out;
   }
+
+  std::vector<std::uint8_t> noise_state() override { return noise_->save_state(); }
+  void restore_noise_state(const std::vector<std::uint8_t>& bytes) override { noise_->restore_state(bytes); }
+  std::string noise_name() const override { return noise_->name(); }
 
   std::vector<double> protocol_state() override {
     std::vector<double> out;
@@ -452,8 +465,9 @@ class CpuEngine final : public Engine {
     float max_d2 = 0.0f;
     for (std::int32_t i = begin; i < end; ++i) {
       if (fixed_[i]) continue;
-      const Vec3f g = rng::gaussian3(setup_.seed, rng::Stream::kBeadLangevin, std::uint32_t(r),
-                                     std::uint32_t(i), std::uint64_t(step));
+      const Vec3f g = noise_from_source_ ? Vec3f{w.gx[i], w.gy[i], w.gz[i]}
+                                         : rng::gaussian3(setup_.seed, rng::Stream::kBeadLangevin, std::uint32_t(r),
+                                                          std::uint32_t(i), std::uint64_t(step));
       const Vec3f d = physics::langevin_displacement({w.fx[i], w.fy[i], w.fz[i]}, g, coeff);
       x[i] += d.x; y[i] += d.y; z[i] += d.z;
       const float dx = x[i] - l.ref_x[i], dy = y[i] - l.ref_y[i], dz = z[i] - l.ref_z[i];
@@ -467,6 +481,7 @@ class CpuEngine final : public Engine {
   void step_replica_serial(std::int32_t r, std::int64_t step, Workspace& w) {
     ensure_list(r, w);
     total_forces<false>(r, step, w);
+    if (noise_from_source_) noise_->fill(r, step, w.gx.data(), w.gy.data(), w.gz.data());
     const float max_d2 = integrate(r, step, w, 0, n_);
     if (!(max_d2 <= half_skin2_)) lists_[r].needs_rebuild = true;
     step_tip(r, step);
@@ -476,6 +491,8 @@ class CpuEngine final : public Engine {
     Workspace& w = workspaces_[0];
     ensure_list(r, w);
     prepare_workspace(w, r);
+    // Outside the team below: the fill splits the beads among threads itself.
+    if (noise_from_source_) noise_->fill(r, step, w.gx.data(), w.gy.data(), w.gz.data());
     float max_d2 = 0.0f;
 #pragma omp parallel num_threads(threads_)
     {
@@ -563,6 +580,8 @@ class CpuEngine final : public Engine {
   std::vector<Vec3d> tip_;                 // indentation tip per replica
   std::vector<std::int64_t> turnaround_;   // step at which the base reversed, −1: not yet
   std::vector<Vec3d> tip_molecule_force_;  // force of the beads on the tip, last evaluation
+  std::unique_ptr<rng::NoiseSource> noise_;  // run.rng; used for the beads unless philox
+  bool noise_from_source_ = false;
 };
 
 }  // namespace

@@ -9,6 +9,9 @@
 //   lists       block family: rows on chip (or [block][slot][bead] 16-bit in global);
 //               per-bead family: int [R·n][slots] + cell list + reference positions
 //   evaluation  forces float4 [R·n], bead energies double [R·n][4], reductions
+//   noise       non-Philox generators only (run.rng): the generator state (DeviceNoise)
+//               and a ring of float4 [K][R·n] noise for the next K steps, K ≤ 256 within
+//               32 MB; the step kernels read it instead of drawing Philox
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
@@ -18,6 +21,7 @@
 
 #include "ermak/backend/protocol_reports.h"
 #include "ermak/backend/cuda/cuda_util.cuh"
+#include "ermak/backend/cuda/device_noise.cuh"
 #include "ermak/backend/cuda/kernels.cuh"
 #include "ermak/backend/cuda_engine.h"
 #include "ermak/core/error.h"
@@ -32,6 +36,8 @@ constexpr int kAutoBlockMaxBeads = 2048; // auto choice: block family up to here
 constexpr int kAutoBlockAlwaysBeads = 384;
 constexpr int kChunkSteps = 16;          // per-bead family: steps between rebuild checks
 constexpr int kChunksPerGraph = 4;
+constexpr std::size_t kNoiseRingBytes = std::size_t(32) << 20;  // non-Philox noise drawn ahead
+constexpr int kNoiseRingMaxSteps = 256;
 
 int env_int(const char* name, int fallback) {
   const char* v = std::getenv(name);
@@ -177,6 +183,7 @@ class CudaEngine final : public Engine {
     ERMAK_CUDA(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));
     try {
       upload_model();
+      setup_noise();
       configure_and_allocate();
     } catch (...) {
       release();
@@ -229,8 +236,16 @@ class CudaEngine final : public Engine {
       if (t.every_steps > 0 && t.increment_kcal_per_mol != 0.0) e = std::min(end, (s / t.every_steps + 1) * t.every_steps);
       const double kT = t.at_step(s);
       const auto coeff = physics::langevin_coefficients(setup_.langevin.timestep_tau, setup_.langevin.zeta, kT);
-      if (family_ == CudaKernelFamily::kBlock) advance_block(s, e, coeff, kT);
-      else advance_perbead(s, e, coeff, kT);
+      // A stateful generator draws the noise of up to noise_ring steps ahead, then the
+      // step kernels run those steps (docs/gpu.md#noise).
+      const std::int64_t window = model_.noise ? model_.noise_ring : e - s;
+      for (std::int64_t w = s; w < e; w += window) {
+        const std::int64_t w_end = std::min(e, w + window);
+        if (model_.noise) noise_->generate(w, int(w_end - w), 0, R_, noise_ring_.get(), model_.noise_ring);
+        if (family_ == CudaKernelFamily::kBlock) advance_block(w, w_end, coeff, kT);
+        else advance_perbead(w, w_end, coeff, kT);
+      }
+      if (model_.noise) noise_last_step_ = e - 1;
       s = e;
       step_ = s;
     }
@@ -292,6 +307,21 @@ class CudaEngine final : public Engine {
     }
     return out;
   }
+
+  std::vector<std::uint8_t> noise_state() override {
+    DeviceGuard guard(device_);
+    ERMAK_CUDA(cudaStreamSynchronize(stream_));
+    return noise_->save_state(noise_last_step_);
+  }
+
+  void restore_noise_state(const std::vector<std::uint8_t>& bytes) override {
+    DeviceGuard guard(device_);
+    ERMAK_CUDA(cudaStreamSynchronize(stream_));
+    noise_->restore_state(bytes);
+    noise_last_step_ = -1;  // the restored bytes hold the last steps
+  }
+
+  std::string noise_name() const override { return noise_->name(); }
 
   std::vector<double> protocol_state() override {
     DeviceGuard guard(device_);
@@ -573,6 +603,18 @@ class CudaEngine final : public Engine {
     ERMAK_CUDA(cudaDeviceSynchronize());
   }
 
+  // The generator of run.rng (docs/gpu.md#noise): Philox needs no device state; others
+  // keep theirs in DeviceNoise and fill a ring of noise buffers ahead of the steps.
+  void setup_noise() {
+    noise_ = std::make_unique<DeviceNoise>(setup_.rng, setup_.rng_layout, setup_.seed, R_, n_, stream_);
+    if (noise_->is_philox()) return;
+    const std::size_t per_step = std::size_t(R_) * n_ * sizeof(float4);
+    const int ring = int(std::clamp<std::size_t>(kNoiseRingBytes / per_step, 1, kNoiseRingMaxSteps));
+    noise_ring_.resize(std::size_t(ring) * R_ * n_);
+    model_.noise = noise_ring_.get();
+    model_.noise_ring = ring;
+  }
+
   // Largest full row (partners within the list cutoff, not bonded/native) in any replica
   // of `state`, with room to spare; n − 1 is always enough.
   // Row capacity that can never overflow: n − 1 partners; the block family's lanes take
@@ -704,6 +746,7 @@ class CudaEngine final : public Engine {
                     + beads * 4 * sizeof(double)   // bead energies
                     + std::size_t(R_) * (kReplicaOut + 16) * sizeof(double);
     if (setup_.indentation.enabled) b += beads * 3 * sizeof(double);
+    if (noise_) b += noise_->device_bytes() + noise_ring_.bytes();
     if (family_ == CudaKernelFamily::kBlock) {
       const BlockConfig c = block_config();
       BlockLaunch L = block_launch(c, true);
@@ -1057,6 +1100,11 @@ class CudaEngine final : public Engine {
   DeviceBuffer<long long> turnaround_;
   ModelData model_;
   TipArrays tips_;
+
+  // noise (run.rng)
+  std::unique_ptr<DeviceNoise> noise_;
+  DeviceBuffer<float4> noise_ring_;
+  long long noise_last_step_ = -1;  // last step drawn by this engine (−1: none since construction/restore)
 
   // positions and evaluation
   DeviceBuffer<float4> pos_[2];

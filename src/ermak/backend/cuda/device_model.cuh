@@ -73,6 +73,11 @@ struct ModelData {
   // (itself, bonded and native partners), for the block family's all-pairs mode.
   const unsigned long long* exclusion_mask = nullptr;  // [n][2]
   std::uint64_t seed = 0;
+  // Non-Philox generators (run.rng): the noise of step s, bead i of replica r is read from
+  // noise[(s mod noise_ring)·replicas·n + r·n + i], written beforehand by DeviceNoise
+  // (device_noise.cuh); nullptr: Philox, drawn in the step.
+  const float4* noise = nullptr;
+  int noise_ring = 0;
   float half_skin2 = 0.0f;    // (skin/2)²: rebuild when a bead moved farther
   float list_cutoff2 = 0.0f;  // (cutoff + skin)²
   double timestep_tau = 0.0;
@@ -263,10 +268,19 @@ __device__ void add_protocol_forces(const ModelData& m, int r, int i, float4 pi,
 // --- moves ---------------------------------------------------------------------------
 
 // One Langevin move of bead i of replica r (not fixed); returns the new position.
+__device__ __forceinline__ float4 stored_noise(const ModelData& m, int r, int i, long long step) {
+  return m.noise[std::size_t(step % m.noise_ring) * std::size_t(m.replicas) * m.n + std::size_t(r) * m.n + i];
+}
+
 __device__ __forceinline__ float4 langevin_move(const ModelData& m, int r, int i, float4 p, float3 f, long long step,
                                                 physics::LangevinCoefficients coeff) {
-  const Vec3f g = rng::gaussian3(m.seed, rng::Stream::kBeadLangevin, std::uint32_t(r), std::uint32_t(i),
-                                 std::uint64_t(step));
+  Vec3f g;
+  if (m.noise) {  // uniform over the grid: the Philox path is unchanged
+    const float4 stored = stored_noise(m, r, i, step);
+    g = {stored.x, stored.y, stored.z};
+  } else {
+    g = rng::gaussian3(m.seed, rng::Stream::kBeadLangevin, std::uint32_t(r), std::uint32_t(i), std::uint64_t(step));
+  }
   const Vec3f d = physics::langevin_displacement({f.x, f.y, f.z}, g, coeff);
   p.x += d.x; p.y += d.y; p.z += d.z;
   return p;
@@ -280,6 +294,7 @@ __device__ __forceinline__ float4 langevin_move_with(float4 p, float3 f, float4 
 }
 
 __device__ __forceinline__ float4 bead_noise(const ModelData& m, int r, int i, long long step) {
+  if (m.noise) return stored_noise(m, r, i, step);
   const Vec3f g = rng::gaussian3(m.seed, rng::Stream::kBeadLangevin, std::uint32_t(r), std::uint32_t(i),
                                  std::uint64_t(step));
   return make_float4(g.x, g.y, g.z, 0.0f);
