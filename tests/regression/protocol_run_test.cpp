@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "ermak/analysis/tsv_table.h"
 #include "support/test_paths.h"
 
 namespace fs = std::filesystem;
@@ -240,6 +241,61 @@ TEST(ProtocolRun, ForceClampWithPlanePullingWritesBothTables) {
   ASSERT_EQ(plane.rows.size(), 11u);
   EXPECT_EQ(plane.rows[0][3], 0.0) << "springs start relaxed";
   EXPECT_NEAR(plane.rows.back()[2], 500e-6 * 2000 * 19.84e-3 * 1e3 * 1e-3, 1e-9) << "travel of plane 0";
+  // `ermak analyze` reads both tables of the mixed run (docs/analysis.md#plane-pulling).
+  const std::string analysis = run_ermak("analyze " + (dir / "out").string(), &status);
+  ASSERT_EQ(status, 0) << analysis;
+  EXPECT_NE(analysis.find("force clamp: 1 replica"), std::string::npos) << analysis;
+  EXPECT_NE(analysis.find("plane pulling: 1 replica"), std::string::npos) << analysis;
+  for (const char* f : {"extension_time.svg", "force_plane.svg", "replica_000_plane_curve.tsv", "replica_000_curve.tsv"})
+    EXPECT_TRUE(fs::exists(dir / "out/analysis" / f)) << f;
+}
+
+// A plane-pulling run analysed (issue 4, docs/analysis.md#plane-pulling): WW domain, the
+// C-terminal beads 25–33 tethered to a plane moving at 0.1 m/s along z, the N-terminal
+// beads 0–8 to a static plane; 4000 steps (7.9 nm of travel), 2 replicas.
+TEST(ProtocolRun, PlanePullingRunIsAnalysed) {
+  const auto dir = ermak::test::fresh_directory("proto-plane-analyze");
+  const std::string config =
+      ww_input() +
+      "[run]\nreplicas = 2\nsteps = 4000\nseed = 5\n"
+      "[plane_pulling]\noutput_every = 20\n"
+      "[[plane_pulling.plane]]\nbeads = [25, 26, 27, 28, 29, 30, 31, 32, 33]\nnormal = [0, 0, 1]\n"
+      "speed_um_per_s = 100000\nspring_pN_per_nm = 50\n"
+      "[[plane_pulling.plane]]\nbeads = [0, 1, 2, 3, 4, 5, 6, 7, 8]\nnormal = [0, 0, -1]\nspring_pN_per_nm = 50\n"
+      "[output]\ndirectory = \"out\"\nenergy_every = 1000\ntrajectory_every = 0\n";
+  int status = 0;
+  std::string out = run_ermak("run --quiet " + write(dir / "run.toml", config).string(), &status);
+  ASSERT_EQ(status, 0) << out;
+  out = run_ermak("analyze " + (dir / "out").string(), &status);
+  ASSERT_EQ(status, 0) << out;
+  EXPECT_NE(out.find("plane pulling: 2 replicas"), std::string::npos) << out;
+  const fs::path a = dir / "out/analysis";
+  for (const char* f : {"summary.txt", "plane_peaks.tsv", "plane_replicas.tsv", "force_plane.svg",
+                        "replica_000_plane_curve.tsv", "replica_001_plane_curve.tsv", "replica_000_force_plane.svg",
+                        "replica_001_force_plane.svg"})
+    EXPECT_TRUE(fs::exists(a / f)) << f;
+  EXPECT_NE(read_file(a / "summary.txt").find("Plane pulling: 2 replicas; group 0"), std::string::npos);
+  // The work in plane_replicas.tsv is the trapezoidal ∫ force_plane0 d(plane) of the raw rows.
+  const auto replicas = ermak::analysis::TsvTable::read(a / "plane_replicas.tsv");  // has nan entries
+  ASSERT_EQ(replicas.rows(), 2u);
+  for (std::size_t r = 0; r < 2; ++r) {
+    SCOPED_TRACE(r);
+    const Table plane = read_table(dir / "out" / ("replica_00" + std::to_string(r)) / "plane.tsv");
+    ASSERT_EQ(plane.rows.size(), 201u);
+    const auto p = plane.values("plane[nm]"), f = plane.values("force_plane0[pN]");
+    double w = 0.0;
+    for (std::size_t i = 1; i < p.size(); ++i) w += 0.5 * (f[i] + f[i - 1]) * (p[i] - p[i - 1]);
+    EXPECT_NEAR(replicas.column("work[pN*nm]")[r], w, 1e-6 * std::abs(w) + 1e-9);
+    EXPECT_GT(w, 0.0) << "the plane pulls its beads along its normal";
+    const Table curve = read_table(a / ("replica_00" + std::to_string(r) + "_plane_curve.tsv"));
+    EXPECT_EQ(curve.rows.size(), plane.rows.size());
+  }
+  // The static plane's group, and a group the run does not have.
+  out = run_ermak("analyze " + (dir / "out").string() + " --plane-group 1 -o " + (dir / "g1").string(), &status);
+  ASSERT_EQ(status, 0) << out;
+  out = run_ermak("analyze " + (dir / "out").string() + " --plane-group 2 -o " + (dir / "g2").string(), &status);
+  EXPECT_EQ(status, 1);
+  EXPECT_NE(out.find("replica_000/plane.tsv:1: --plane-group: no plane group 2"), std::string::npos) << out;
 }
 
 TEST(ProtocolRun, ExamplesRunAsShipped) {

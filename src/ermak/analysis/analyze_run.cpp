@@ -8,6 +8,8 @@
 #include <regex>
 #include <system_error>
 
+#include "ermak/analysis/plane_report.h"
+#include "ermak/analysis/report_common.h"
 #include "ermak/analysis/svg_plot.h"
 #include "ermak/core/error.h"
 #include "ermak/io/tsv_writer.h"
@@ -17,13 +19,12 @@ namespace {
 
 namespace fs = std::filesystem;
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
-constexpr std::size_t kPlotPoints = 4000;  // per curve in the SVG files
 
 struct Replica {
   int index = 0;
   std::string name;  // replica_NNN
   fs::path dir;
-  bool pulling = false, indentation = false;
+  bool pulling = false, indentation = false, plane = false;
 };
 
 std::vector<Replica> discover(const fs::path& run_dir) {
@@ -42,59 +43,26 @@ std::vector<Replica> discover(const fs::path& run_dir) {
     r.dir = entry.path();
     r.pulling = fs::exists(r.dir / "pulling.tsv");
     r.indentation = fs::exists(r.dir / "indentation.tsv");
-    if (r.pulling || r.indentation) out.push_back(r);
+    r.plane = fs::exists(r.dir / "plane.tsv");
+    if (r.pulling || r.indentation || r.plane) out.push_back(r);
   }
-  if (out.empty() && (fs::exists(run_dir / "pulling.tsv") || fs::exists(run_dir / "indentation.tsv"))) {
+  if (out.empty() && (fs::exists(run_dir / "pulling.tsv") || fs::exists(run_dir / "indentation.tsv") ||
+                      fs::exists(run_dir / "plane.tsv"))) {
     Replica r;  // RUN_DIR is one replica's directory
     r.name = "replica_000";
     r.dir = run_dir;
     r.pulling = fs::exists(run_dir / "pulling.tsv");
     r.indentation = fs::exists(run_dir / "indentation.tsv");
+    r.plane = fs::exists(run_dir / "plane.tsv");
     out.push_back(r);
   }
   if (out.empty())
     throw Error(run_dir.string(), 0, "",
-                "no replica_NNN/pulling.tsv or replica_NNN/indentation.tsv here: not the output "
-                "directory of a pulling, force-clamp or indentation run");
+                "no replica_NNN/pulling.tsv, indentation.tsv or plane.tsv here: not the output "
+                "directory of a pulling, force-clamp, indentation or plane-pulling run");
   std::sort(out.begin(), out.end(), [](const Replica& a, const Replica& b) { return a.index < b.index; });
   return out;
 }
-
-// Rows to draw: at most ~max_points, keeping in each bucket of consecutive rows the ones
-// with the lowest and highest y, so that peaks and drops survive.
-std::vector<std::size_t> decimate(std::span<const double> y, std::size_t max_points) {
-  std::vector<std::size_t> idx;
-  const std::size_t n = y.size();
-  if (n <= max_points) {
-    for (std::size_t i = 0; i < n; ++i) idx.push_back(i);
-    return idx;
-  }
-  const std::size_t buckets = std::max<std::size_t>(max_points / 2, 1);
-  for (std::size_t b = 0; b < buckets; ++b) {
-    const std::size_t lo = b * n / buckets, hi = (b + 1) * n / buckets;
-    if (lo >= hi) continue;
-    std::size_t imin = lo, imax = lo;
-    for (std::size_t i = lo; i < hi; ++i) {
-      if (y[i] < y[imin]) imin = i;
-      if (y[i] > y[imax]) imax = i;
-    }
-    idx.push_back(std::min(imin, imax));
-    if (imin != imax) idx.push_back(std::max(imin, imax));
-  }
-  if (idx.back() != n - 1) idx.push_back(n - 1);
-  return idx;
-}
-
-std::vector<double> pick(const std::vector<double>& v, const std::vector<std::size_t>& idx) {
-  std::vector<double> out;
-  out.reserve(idx.size());
-  for (std::size_t i : idx) out.push_back(v[i]);
-  return out;
-}
-
-struct Line {
-  std::vector<double> x, y;
-};
 
 // The fitted WLC from x_from up to where it reaches 1.12 × f_top.
 Line wlc_line(const WlcFit& fit, double x_from, double f_top, double kT) {
@@ -109,26 +77,6 @@ Line wlc_line(const WlcFit& fit, double x_from, double f_top, double kT) {
     l.y.push_back(marko_siggia_force(x, fit.contour_length, fit.persistence_length, kT));
   }
   return l;
-}
-
-std::string g(double v, int digits = 4) {
-  if (!std::isfinite(v)) return "n/a";
-  return fmt::format("{:.{}g}", v, digits);
-}
-
-std::string mean_sd(const SampleStatistics& s, const char* unit) {
-  if (s.n == 0) return "none";
-  if (s.n == 1) return fmt::format("{} {} (n = 1)", g(s.mean), unit);
-  return fmt::format("{} ± {} {} (mean ± sd; sem {}, n = {}, range {} to {})", g(s.mean), g(s.sd), unit,
-                     g(s.sem, 3), s.n, g(s.min), g(s.max));
-}
-
-std::string stats_block(const std::string& title, const SampleStatistics& s, const char* unit) {
-  if (s.n == 0) return fmt::format("  {}: none\n", title);
-  if (s.n == 1) return fmt::format("  {}: n = 1, {} {}\n", title, g(s.mean), unit);
-  return fmt::format("  {}: n = {}, mean = {} {}, sd = {} {}, sem = {} {}, median = {} {}, min = {} {}, max = {} {}\n",
-                     title, s.n, g(s.mean), unit, g(s.sd), unit, g(s.sem), unit, g(s.median), unit,
-                     g(s.min), unit, g(s.max), unit);
 }
 
 // --- records kept per replica after its big series are written and dropped ----------------
@@ -168,35 +116,7 @@ void drop_series(T& a) {
   }
 }
 
-PlotStyle style(const std::string& color, double width, const std::string& dash = "", double opacity = 1.0) {
-  PlotStyle s;
-  s.color = color;
-  s.width = width;
-  s.dash = dash;
-  s.opacity = opacity;
-  return s;
-}
-
-PlotStyle marker_style(const std::string& color) {
-  PlotStyle s;
-  s.color = color;
-  s.fill = color;
-  s.width = 1.4;
-  return s;
-}
-
 // --- plots ------------------------------------------------------------------------------
-
-// When the final stretch of the chain rises far above the peaks (more than twice the
-// largest), the force axis ends at 1.5 × the largest peak, so the peaks stay readable.
-void cap_force_axis(SvgPlot& plot, std::span<const double> peak_forces, double curve_max) {
-  if (peak_forces.empty()) return;
-  const double top = *std::max_element(peak_forces.begin(), peak_forces.end());
-  if (top > 0.0 && curve_max > 2.0 * top) {
-    plot.cap_y(1.5 * top);
-    plot.legend_note(fmt::format("(force axis cut at {} pN)", g(1.5 * top, 3)));
-  }
-}
 
 void plot_pulling_replica(const PullingAnalysis& a, const std::string& name, double kT, const fs::path& path,
                           bool overwrite) {
@@ -309,63 +229,6 @@ void plot_clamp_overlay(const std::vector<PullingRecord>& records, const fs::pat
   plot.write(path, overwrite);
 }
 
-void plot_histogram(const Histogram& h, std::span<const double> first, std::span<const double> maximum,
-                    std::span<const double> all, const std::string& what, const fs::path& path, bool overwrite) {
-  SvgPlot plot("Distribution of " + what + " forces over replicas", "force [pN]", "replicas");
-  plot.integer_y(true);
-  std::vector<double> first_counts, max_counts;
-  const auto mc = count_in_bins(maximum, h.edges);
-  for (std::size_t c : h.counts) first_counts.push_back(double(c));
-  for (std::size_t c : mc) max_counts.push_back(double(c));
-  PlotStyle bars;
-  bars.color = "#1f5f99";
-  bars.fill = "#1f77b4";
-  bars.fill_opacity = 0.55;
-  bars.width = 1.0;
-  const SampleStatistics sf = describe(first), sm = describe(maximum);
-  double top_count = 0.0;
-  plot.bars(h.edges, first_counts, bars, fmt::format("first peak (n = {})", sf.n));
-  // The maximum-peak histogram as an outline.
-  std::vector<double> ox, oy;
-  for (std::size_t k = 0; k < max_counts.size(); ++k) {
-    ox.push_back(h.edges[k]);
-    oy.push_back(k == 0 ? 0.0 : max_counts[k - 1]);
-    ox.push_back(h.edges[k]);
-    oy.push_back(max_counts[k]);
-  }
-  ox.push_back(h.edges.back());
-  oy.push_back(max_counts.empty() ? 0.0 : max_counts.back());
-  ox.push_back(h.edges.back());
-  oy.push_back(0.0);
-  plot.line(ox, oy, style("#ff7f0e", 2.2), fmt::format("largest peak (n = {})", sm.n));
-  if (all.size() > first.size()) {  // some replica has more than one peak: all of them, thin
-    const auto ac = count_in_bins(all, h.edges);
-    std::vector<double> ax, ay;
-    for (std::size_t k = 0; k < ac.size(); ++k) {
-      ax.push_back(h.edges[k]);
-      ay.push_back(k == 0 ? 0.0 : double(ac[k - 1]));
-      ax.push_back(h.edges[k]);
-      ay.push_back(double(ac[k]));
-    }
-    ax.push_back(h.edges.back());
-    ay.push_back(ac.empty() ? 0.0 : double(ac.back()));
-    ax.push_back(h.edges.back());
-    ay.push_back(0.0);
-    plot.line(ax, ay, style("#555555", 1.2, "3,3"), fmt::format("all peaks (n = {})", all.size()));
-    for (std::size_t c : ac) top_count = std::max(top_count, double(c));
-  }
-  for (double c : first_counts) top_count = std::max(top_count, c);
-  for (double c : max_counts) top_count = std::max(top_count, c);
-  const double means_x[2] = {sf.mean, sf.mean}, means_y[2] = {0.0, top_count * 1.04};
-  if (sf.n > 0) plot.line(means_x, means_y, style("#1f3f77", 1.6, "5,4"), "mean, first peak");
-  plot.legend_note(fmt::format("first: {} ± {} pN", g(sf.mean), g(sf.sd, 3)));
-  plot.legend_note(fmt::format("largest: {} ± {} pN", g(sm.mean), g(sm.sd, 3)));
-  plot.legend_note("(mean ± sd)");
-  plot.set_x_range(h.edges.front() - 0.04 * (h.edges.back() - h.edges.front()),
-                   h.edges.back() + 0.04 * (h.edges.back() - h.edges.front()));
-  plot.write(path, overwrite);
-}
-
 void plot_indentation_replica(const IndentationAnalysis& a, const std::string& name, const fs::path& path,
                               bool overwrite) {
   SvgPlot plot(name + ": force–indentation", "indentation [nm]", "cantilever spring force [pN]");
@@ -454,6 +317,8 @@ AnalyzeResult analyze_run(const AnalyzeOptions& options_in) {
   if (!(st.min_peak_separation_nm >= 0.0)) bad("--min-peak-separation-nm", "must be ≥ 0");
   if (!(st.linear_fraction > 0.0 && st.linear_fraction <= 1.0)) bad("--linear-fraction", "must lie in (0, 1]");
   if (options.bins && *options.bins < 1) bad("--bins", "must be ≥ 1");
+  if (options.plane_group < 0) bad("--plane-group", "must be ≥ 0");
+  if (st.detach_force_pN && !(*st.detach_force_pN >= 0.0)) bad("--detach-force-pN", "must be ≥ 0");
   st.wlc.kT = kT_pN_nm(options.temperature_K);
   const double kT = st.wlc.kT;
   const bool overwrite = options.overwrite;
@@ -465,6 +330,10 @@ AnalyzeResult analyze_run(const AnalyzeOptions& options_in) {
   const bool any_pulling = std::any_of(replicas.begin(), replicas.end(), [](const Replica& r) { return r.pulling; });
   const bool any_indent = std::any_of(replicas.begin(), replicas.end(), [](const Replica& r) { return r.indentation; });
   const std::string ip = any_pulling ? "indentation_" : "";  // indentation file prefix in a mixed run
+  std::vector<PlaneReplica> planes;
+  for (const Replica& r : replicas)
+    if (r.plane) planes.push_back({r.index, r.name, r.dir / "plane.tsv"});
+  check_plane_group(planes, options.plane_group);
 
   // The files this may write; none may exist unless overwrite (checked before writing any).
   std::vector<fs::path> planned = {out / "summary.txt"};
@@ -486,6 +355,7 @@ AnalyzeResult analyze_run(const AnalyzeOptions& options_in) {
         planned.push_back(out / (r.name + "_force_indentation.svg"));
       }
   }
+  for (const fs::path& p : plane_report_files(out, planes)) planned.push_back(p);
   if (!overwrite) {
     std::vector<std::string> existing;
     for (const fs::path& p : planned)
@@ -586,9 +456,13 @@ AnalyzeResult analyze_run(const AnalyzeOptions& options_in) {
   for (const auto& rec : pulls) (rec.a.force_clamp ? n_clamp : n_ramp) += 1;
   summary += "Settings\n";
   if (st.points) summary += fmt::format("  smoothing: centred running average over {} rows\n", *st.points);
-  else summary += fmt::format("  smoothing: centred running average over {} nm of cantilever-base travel{}\n",
-                              g(st.window_nm.value_or(0.2)), n_clamp ? " (force clamp: over 1 % of the rows)" : "");
-  if (n_ramp > 0 || !indents.empty())
+  else summary += fmt::format("  smoothing: centred running average over {} nm of {} travel{}\n",
+                              g(st.window_nm.value_or(0.2)),
+                              planes.empty() ? "cantilever-base"
+                              : pulls.empty() && indents.empty() ? "plane"
+                                                                 : "cantilever-base (plane pulling: plane)",
+                              n_clamp ? " (force clamp: over 1 % of the rows)" : "");
+  if (n_ramp > 0 || !indents.empty() || !planes.empty())
     summary += fmt::format("  peaks: drop after the maximum ≥ {}, separation ≥ {} nm\n",
                            st.min_peak_drop_pN ? g(*st.min_peak_drop_pN) + " pN"
                                                : std::string("max(10 pN, 8 × noise of the smoothed force), per replica"),
@@ -803,37 +677,32 @@ AnalyzeResult analyze_run(const AnalyzeOptions& options_in) {
   }
 
   // --- histograms -------------------------------------------------------------------------
-  auto write_histogram = [&](const std::string& prefix, const std::vector<double>& first,
-                             const std::vector<double>& maximum, const std::vector<double>& all, const std::string& what) {
-    const auto [lo, hi] = histogram_range(all);
-    const std::size_t bins = options.bins.value_or(default_bin_count(first.size()));
-    const Histogram h = histogram(first, bins, lo, hi);
-    const auto mc = count_in_bins(maximum, h.edges), ac = count_in_bins(all, h.edges);
-    {
-      TsvWriter w = TsvWriter::create(out / (prefix + "forces_histogram.tsv"),
-                                      {"bin_from[pN]", "bin_to[pN]", "bin_center[pN]", "first_peak", "max_peak", "all_peaks"},
-                                      overwrite);
-      for (std::size_t k = 0; k < h.counts.size(); ++k) {
-        const double v[] = {h.edges[k], h.edges[k + 1], 0.5 * (h.edges[k] + h.edges[k + 1]), double(h.counts[k]),
-                            double(mc[k]), double(ac[k])};
-        w.row(v);
-      }
-      w.flush();
-    }
-    written(out / (prefix + "forces_histogram.tsv"));
-    plot_histogram(h, first, maximum, all, what, out / (prefix + "peak_force_histogram.svg"), overwrite);
-    written(out / (prefix + "peak_force_histogram.svg"));
-    produced.insert(produced.end(), {prefix + "forces_histogram.tsv", prefix + "peak_force_histogram.svg"});
-    summary += fmt::format("  histogram: {} bins of {} pN from {} to {} pN ({}forces_histogram.tsv)\n", h.counts.size(),
-                           g((hi - lo) / double(h.counts.size())), g(lo), g(hi), prefix);
-  };
   if (!first_forces.empty()) {
     summary += "\nHistogram of unfolding forces\n";
-    write_histogram("", first_forces, max_forces, all_forces, "unfolding");
+    summary += write_force_histogram(out, "", first_forces, max_forces, all_forces, "unfolding", options.bins,
+                                     overwrite, result.files);
+    produced.insert(produced.end(), {"forces_histogram.tsv", "peak_force_histogram.svg"});
   }
   if (!i_first.empty()) {
     summary += "\nHistogram of breaking forces\n";
-    write_histogram(ip, i_first, i_max, i_all, "breaking");
+    summary += write_force_histogram(out, ip, i_first, i_max, i_all, "breaking", options.bins, overwrite,
+                                     result.files);
+    produced.insert(produced.end(), {ip + "forces_histogram.tsv", ip + "peak_force_histogram.svg"});
+  }
+
+  // --- plane pulling (plane_report) ---------------------------------------------------------
+  PlaneReport plane_report;
+  if (!planes.empty()) {
+    PlaneReportOptions po;
+    po.group = options.plane_group;
+    po.settings = st;
+    po.bins = options.bins;
+    po.overwrite = overwrite;
+    plane_report = write_plane_report(planes, po, out, result.files);
+    summary += plane_report.summary;
+    brief += plane_report.brief;
+    produced.insert(produced.end(), plane_report.produced.begin(), plane_report.produced.end());
+    result.warnings.insert(result.warnings.end(), plane_report.warnings.begin(), plane_report.warnings.end());
   }
 
   // --- the list of files, the summary ------------------------------------------------------
@@ -857,6 +726,7 @@ AnalyzeResult analyze_run(const AnalyzeOptions& options_in) {
     describe_file("force_indentation.svg", "force–indentation curves, breaking events, linear fits");
     describe_file(ip + "peak_force_histogram.svg", "histogram plot of the breaking forces");
   }
+  summary += plane_report.files;
   summary += "  replica_NNN_*curve.tsv       smoothed curve of each replica\n";
   summary += "  replica_NNN_force_*.svg      plot of each replica: raw and smoothed curve, peaks, fits\n";
   if (!result.warnings.empty()) {

@@ -1,6 +1,6 @@
 #pragma once
 // `ermak analyze`: the force-spectroscopy analysis of a whole run directory — every
-// replica_NNN/pulling.tsv and replica_NNN/indentation.tsv — written to an output
+// replica_NNN/pulling.tsv, indentation.tsv and plane.tsv — written to an output
 // directory as TSV tables, SVG plots and a summary (docs/analysis.md).
 #include <cstddef>
 #include <filesystem>
@@ -18,6 +18,7 @@ struct AnalyzeOptions {
   CurveSettings settings;
   double temperature_K = 300.0;   // sets settings.wlc.kT
   std::optional<std::size_t> bins;  // histogram bins; unset: ⌈√n⌉ in [5, 50]
+  int plane_group = 0;            // plane pulling: analyse force_plane{g}[pN] (--plane-group)
   bool overwrite = false;         // replace existing output files
 };
 

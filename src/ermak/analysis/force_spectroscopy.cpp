@@ -4,16 +4,11 @@
 #include <cmath>
 #include <cstdio>
 
+#include "ermak/analysis/curve_smoothing.h"
 #include "ermak/core/error.h"
 
 namespace ermak::analysis {
 namespace {
-
-// The automatic peak criterion: max(10 pN, 8 σ_s), σ_s the noise of the smoothed force.
-// A drop of 8 σ_s after a rise of 8 σ_s is a pair of > 5.6 σ excursions of a difference
-// of two smoothed values: practically never noise, even over 10⁴ windows.
-constexpr double kMinAutomaticDrop_pN = 10.0;
-constexpr double kAutomaticDropNoiseFactor = 8.0;
 
 std::vector<double> copy(std::span<const double> v) { return {v.begin(), v.end()}; }
 
@@ -21,58 +16,6 @@ std::string format(const char* fmt, double v) {
   char buf[64];
   std::snprintf(buf, sizeof buf, fmt, v);
   return buf;
-}
-
-// The smoothing of one table: a function applied to each series, and its description.
-struct Smoother {
-  bool by_points = false;
-  double window = 0.0;
-  std::size_t points = 1;
-  std::vector<double> s;  // path length of the base
-  SmoothingInfo info;
-
-  std::vector<double> operator()(std::span<const double> y) const {
-    return by_points ? running_average_points(y, points) : running_average_window(s, y, window);
-  }
-};
-
-Smoother make_smoother(std::span<const double> base, const CurveSettings& settings,
-                       const std::string& source) {
-  Smoother sm;
-  sm.s = path_length(base);
-  const bool moves = !sm.s.empty() && sm.s.back() > 0.0;
-  if (settings.window_nm && !(*settings.window_nm >= 0.0))
-    throw Error(source, 0, "--smooth-window-nm", "must be ≥ 0");
-  if (settings.points || !moves) {
-    sm.by_points = true;
-    sm.points = settings.points ? std::max<std::size_t>(*settings.points, 1)
-                                : std::max<std::size_t>(1, base.size() / 100);
-    if (sm.points % 2 == 0) ++sm.points;
-    sm.info.rows_per_window = double(std::min(sm.points, std::max<std::size_t>(base.size(), 1)));
-    sm.info.description = "running average over " + std::to_string(sm.points) + " rows";
-    if (!moves && !settings.points)
-      sm.info.description += " (1 % of the rows: the base does not move)";
-  } else {
-    sm.window = settings.window_nm.value_or(0.2);
-    sm.info.rows_per_window = mean_rows_per_window(sm.s, sm.window);
-    sm.info.description = "running average over " + format("%g", sm.window) +
-                          " nm of base travel (" + format("%.3g", sm.info.rows_per_window) +
-                          " rows on average)";
-  }
-  return sm;
-}
-
-void set_peak_criterion(SmoothingInfo& info, std::span<const double> raw_force,
-                        const CurveSettings& settings) {
-  info.noise_raw = noise_sd(raw_force);
-  info.noise_smoothed = block_mean_noise_sd(raw_force, std::size_t(std::llround(std::max(info.rows_per_window, 1.0))));
-  if (settings.min_peak_drop_pN) {
-    info.min_peak_drop = *settings.min_peak_drop_pN;
-    info.min_peak_drop_automatic = false;
-  } else {
-    info.min_peak_drop = std::max(kMinAutomaticDrop_pN, kAutomaticDropNoiseFactor * info.noise_smoothed);
-    info.min_peak_drop_automatic = true;
-  }
 }
 
 WlcFit fit_edge(const std::vector<double>& x, const std::vector<double>& f, std::size_t from,
@@ -104,7 +47,7 @@ PullingAnalysis analyze_pulling(const TsvTable& table, const CurveSettings& sett
   a.force_raw_pN = copy(force_along);
   if (a.rows == 0) return a;
 
-  const Smoother smooth = make_smoother(base, settings, table.source());
+  const Smoother smooth = make_smoother(base, settings, table.source(), "cantilever-base");
   a.smoothing = smooth.info;
   a.force_clamp = smooth.s.back() <= 0.0;
   a.extension_nm = smooth(extension);
@@ -129,15 +72,13 @@ PullingAnalysis analyze_pulling(const TsvTable& table, const CurveSettings& sett
     return a;
   }
 
-  PeakCriteria criteria;
-  criteria.min_drop = a.smoothing.min_peak_drop;
-  criteria.min_separation = settings.min_peak_separation_nm;
-  const std::vector<ForcePeak> peaks = find_force_peaks(a.extension_nm, a.force_pN, criteria);
+  const std::vector<TimedPeak> peaks =
+      find_timed_peaks(a.extension_nm, a.force_pN, a.step, a.time_ns, a.smoothing, settings);
   for (std::size_t k = 0; k < peaks.size(); ++k) {
     PullingPeak p;
-    p.peak = peaks[k];
-    p.step = std::int64_t(std::llround(a.step[p.peak.index]));
-    p.time_ns = a.time_ns[p.peak.index];
+    p.peak = peaks[k].peak;
+    p.step = peaks[k].step;
+    p.time_ns = peaks[k].time_ns;
     p.fit = fit_edge(a.extension_nm, a.force_pN, p.peak.trough_before, p.peak.index, settings.wlc,
                      &p.fit_from_nm, &p.fit_to_nm);
     if (k > 0 && p.fit.ok && a.peaks.back().fit.ok)
@@ -146,9 +87,9 @@ PullingAnalysis analyze_pulling(const TsvTable& table, const CurveSettings& sett
   }
   // The rising edge after the last peak, if the force rises there like before a peak.
   if (!peaks.empty()) {
-    const std::size_t from = peaks.back().trough_after;
+    const std::size_t from = peaks.back().peak.trough_after;
     const double rise = a.force_pN.back() - a.force_pN[from];
-    if (from + 2 < a.rows && rise > criteria.min_drop) {
+    if (from + 2 < a.rows && rise > a.smoothing.min_peak_drop) {
       std::size_t to = from;  // up to the highest point after the trough
       for (std::size_t i = from; i < a.rows; ++i)
         if (a.force_pN[i] > a.force_pN[to]) to = i;
@@ -182,7 +123,7 @@ IndentationAnalysis analyze_indentation(const TsvTable& table, const CurveSettin
   a.turnaround = std::size_t(std::max_element(base.begin(), base.end()) - base.begin());
   if (base[a.turnaround] <= base.front()) a.turnaround = a.rows - 1;  // base does not move
 
-  const Smoother smooth = make_smoother(base, settings, table.source());
+  const Smoother smooth = make_smoother(base, settings, table.source(), "cantilever-base");
   a.smoothing = smooth.info;
   a.tip_nm = smooth(tip);
   a.spring_force_pN = smooth(spring);
@@ -210,18 +151,17 @@ IndentationAnalysis analyze_indentation(const TsvTable& table, const CurveSettin
   }
 
   // Breaking events on the approach.
-  PeakCriteria criteria;
-  criteria.min_drop = a.smoothing.min_peak_drop;
-  criteria.min_separation = settings.min_peak_separation_nm;
   const std::size_t n_approach = a.turnaround + 1;
-  const auto peaks = find_force_peaks(std::span<const double>(a.indentation_nm.data(), n_approach),
-                                      std::span<const double>(a.spring_force_pN.data(), n_approach), criteria);
-  for (const ForcePeak& fp : peaks) {
+  const auto approach = [n_approach](const std::vector<double>& v) {
+    return std::span<const double>(v.data(), n_approach);
+  };
+  for (const TimedPeak& tp : find_timed_peaks(approach(a.indentation_nm), approach(a.spring_force_pN),
+                                              approach(a.step), approach(a.time_ns), a.smoothing, settings)) {
     IndentationPeak p;
-    p.peak = fp;
-    p.step = std::int64_t(std::llround(a.step[fp.index]));
-    p.time_ns = a.time_ns[fp.index];
-    p.tip_nm = a.tip_nm[fp.index];
+    p.peak = tp.peak;
+    p.step = tp.step;
+    p.time_ns = tp.time_ns;
+    p.tip_nm = a.tip_nm[tp.peak.index];
     a.peaks.push_back(p);
   }
 

@@ -1,7 +1,8 @@
 #pragma once
 // Analysis of one replica's force-spectroscopy table (docs/analysis.md): the
 // constant-velocity pulling / force-clamp series `pulling.tsv` and the nano-indentation
-// series `indentation.tsv` written by the protocols (docs/protocols.md).
+// series `indentation.tsv` written by the protocols (docs/protocols.md); the settings
+// shared with the plane-pulling analysis (plane_analysis.h).
 #include <cstddef>
 #include <cstdint>
 #include <limits>
@@ -36,6 +37,9 @@ struct CurveSettings {
   std::optional<double> contact_force_pN;
   std::optional<std::pair<double, double>> linear_range_nm;
   double linear_fraction = 0.7;
+  // Plane pulling: the layer has detached when, after an event, the smoothed force at
+  // the end is within this of zero (unset: the replica's peak criterion).
+  std::optional<double> detach_force_pN;
 };
 
 // How a curve was smoothed and how large the noise is; for the summary.

@@ -13,10 +13,10 @@ namespace ermak::app {
 Command add_analyze_command(CLI::App& app) {
   auto* cmd = app.add_subcommand(
       "analyze",
-      "Force-spectroscopy analysis of a pulling, force-clamp or indentation run: smoothed curves, "
-      "unfolding/breaking peaks, worm-like-chain fits (contour lengths, ΔLc), unfolding-force "
-      "statistics and histogram, indentation spring constant; TSV tables, SVG plots and "
-      "summary.txt (docs/analysis.md)");
+      "Force-spectroscopy analysis of a pulling, force-clamp, indentation or plane-pulling run: "
+      "smoothed curves, unfolding/breaking/rupture peaks, worm-like-chain fits (contour lengths, ΔLc), "
+      "peak-force statistics and histograms, indentation spring constant, work of the pulling plane; "
+      "TSV tables, SVG plots and summary.txt (docs/analysis.md)");
   struct Options {
     std::string run_dir, out_dir;
     double window_nm = 0.0;
@@ -30,16 +30,18 @@ Command add_analyze_command(CLI::App& app) {
     double contact = 0.0;
     std::vector<double> linear_range;
     double linear_fraction = 0.7;
+    int plane_group = 0;
+    double detach = 0.0;
     bool force = false;
   };
   auto o = std::make_shared<Options>();
-  cmd->add_option("RUN_DIR", o->run_dir, "Output directory of the run (holding replica_NNN/pulling.tsv "
-                                         "or replica_NNN/indentation.tsv)")
+  cmd->add_option("RUN_DIR", o->run_dir, "Output directory of the run (holding replica_NNN/pulling.tsv, "
+                                         "indentation.tsv or plane.tsv)")
       ->required();
   cmd->add_option("-o,--output", o->out_dir, "Where to write the analysis (default RUN_DIR/analysis)");
   auto* window = cmd->add_option("--smooth-window-nm", o->window_nm,
-                                 "Smoothing: centred running average over this much cantilever-base travel, nm "
-                                 "(default 0.2; force clamp: 1 % of the rows)");
+                                 "Smoothing: centred running average over this much cantilever-base (or plane) "
+                                 "travel, nm (default 0.2; force clamp: 1 % of the rows)");
   auto* points = cmd->add_option("--smooth-points", o->points,
                                  "Smoothing: centred running average over this many rows instead");
   window->excludes(points);
@@ -68,8 +70,15 @@ Command add_analyze_command(CLI::App& app) {
                   "Indentation: without --linear-range-nm the linear regime runs from the contact to this "
                   "fraction of the first peak force")
       ->capture_default_str();
+  cmd->add_option("--plane-group", o->plane_group,
+                  "Plane pulling: analyse the force of this plane group, force_plane<G>[pN]; group 0 is the "
+                  "first [[plane_pulling.plane]] of the config (usually the moving one)")
+      ->capture_default_str();
+  auto* detach = cmd->add_option("--detach-force-pN", o->detach,
+                                 "Plane pulling: detached when the smoothed force at the end is within this of 0 "
+                                 "after a rupture event, pN (default: the peak criterion)");
   cmd->add_flag("--force", o->force, "Replace existing output files");
-  return [o, window, points, drop, bins, contact, range]() {
+  return [o, window, points, drop, bins, contact, range, detach]() {
     analysis::AnalyzeOptions a;
     a.run_dir = o->run_dir;
     a.out_dir = o->out_dir;
@@ -82,6 +91,8 @@ Command add_analyze_command(CLI::App& app) {
     a.settings.wlc.persistence_length = o->persistence;
     a.settings.wlc.fit_persistence = o->fit_persistence;
     a.settings.linear_fraction = o->linear_fraction;
+    if (detach->count()) a.settings.detach_force_pN = o->detach;
+    a.plane_group = o->plane_group;
     a.temperature_K = o->temperature;
     if (bins->count()) a.bins = o->bins;
     a.overwrite = o->force;

@@ -1,0 +1,85 @@
+#include "ermak/analysis/curve_smoothing.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+#include "ermak/core/error.h"
+
+namespace ermak::analysis {
+namespace {
+
+// The automatic peak criterion: max(10 pN, 8 σ_s), σ_s the noise of the smoothed force.
+// A drop of 8 σ_s after a rise of 8 σ_s is a pair of > 5.6 σ excursions of a difference
+// of two smoothed values: practically never noise, even over 10⁴ windows.
+constexpr double kMinAutomaticDrop_pN = 10.0;
+constexpr double kAutomaticDropNoiseFactor = 8.0;
+
+std::string format(const char* fmt, double v) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, fmt, v);
+  return buf;
+}
+
+}  // namespace
+
+std::vector<double> Smoother::operator()(std::span<const double> y) const {
+  return by_points ? running_average_points(y, points) : running_average_window(s, y, window);
+}
+
+Smoother make_smoother(std::span<const double> driver, const CurveSettings& settings, const std::string& source,
+                       const std::string& driver_name) {
+  Smoother sm;
+  sm.s = path_length(driver);
+  const bool moves = !sm.s.empty() && sm.s.back() > 0.0;
+  if (settings.window_nm && !(*settings.window_nm >= 0.0))
+    throw Error(source, 0, "--smooth-window-nm", "must be ≥ 0");
+  if (settings.points || !moves) {
+    sm.by_points = true;
+    sm.points = settings.points ? std::max<std::size_t>(*settings.points, 1)
+                                : std::max<std::size_t>(1, driver.size() / 100);
+    if (sm.points % 2 == 0) ++sm.points;
+    sm.info.rows_per_window = double(std::min(sm.points, std::max<std::size_t>(driver.size(), 1)));
+    sm.info.description = "running average over " + std::to_string(sm.points) + " rows";
+    if (!moves && !settings.points)
+      sm.info.description += " (1 % of the rows: the " + driver_name + " does not move)";
+  } else {
+    sm.window = settings.window_nm.value_or(0.2);
+    sm.info.rows_per_window = mean_rows_per_window(sm.s, sm.window);
+    sm.info.description = "running average over " + format("%g", sm.window) + " nm of " + driver_name +
+                          " travel (" + format("%.3g", sm.info.rows_per_window) + " rows on average)";
+  }
+  return sm;
+}
+
+void set_peak_criterion(SmoothingInfo& info, std::span<const double> raw_force, const CurveSettings& settings) {
+  info.noise_raw = noise_sd(raw_force);
+  info.noise_smoothed =
+      block_mean_noise_sd(raw_force, std::size_t(std::llround(std::max(info.rows_per_window, 1.0))));
+  if (settings.min_peak_drop_pN) {
+    info.min_peak_drop = *settings.min_peak_drop_pN;
+    info.min_peak_drop_automatic = false;
+  } else {
+    info.min_peak_drop = std::max(kMinAutomaticDrop_pN, kAutomaticDropNoiseFactor * info.noise_smoothed);
+    info.min_peak_drop_automatic = true;
+  }
+}
+
+std::vector<TimedPeak> find_timed_peaks(std::span<const double> position, std::span<const double> smoothed_force,
+                                        std::span<const double> step, std::span<const double> time_ns,
+                                        const SmoothingInfo& info, const CurveSettings& settings) {
+  PeakCriteria criteria;
+  criteria.min_drop = info.min_peak_drop;
+  criteria.min_separation = settings.min_peak_separation_nm;
+  std::vector<TimedPeak> out;
+  for (const ForcePeak& fp : find_force_peaks(position, smoothed_force, criteria)) {
+    TimedPeak p;
+    p.peak = fp;
+    p.step = std::int64_t(std::llround(step[fp.index]));
+    p.time_ns = time_ns[fp.index];
+    out.push_back(p);
+  }
+  return out;
+}
+
+}  // namespace ermak::analysis

@@ -1,0 +1,50 @@
+#pragma once
+// The plane-pulling part of `ermak analyze` (docs/analysis.md#plane-pulling): for every
+// replica_NNN/plane.tsv its smoothed curve and plot, then the rupture events of all
+// replicas, their force histogram, the overlay plot and the "Plane pulling" section of
+// summary.txt. Called by analyze_run, which owns the rest of the run's outputs.
+#include <cstddef>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "ermak/analysis/force_spectroscopy.h"
+
+namespace ermak::analysis {
+
+struct PlaneReplica {
+  int index = 0;
+  std::string name;  // replica_NNN
+  std::filesystem::path table;  // …/plane.tsv
+};
+
+struct PlaneReportOptions {
+  int group = 0;  // --plane-group
+  CurveSettings settings;
+  std::optional<std::size_t> bins;
+  bool overwrite = false;
+};
+
+// Every file write_plane_report may write, for the check before anything is written.
+std::vector<std::filesystem::path> plane_report_files(const std::filesystem::path& out,
+                                                      const std::vector<PlaneReplica>& replicas);
+
+// Reads the header line of each table: throws ermak::Error naming the table and
+// --plane-group when one lacks force_plane{group}[pN] (before anything is written).
+void check_plane_group(const std::vector<PlaneReplica>& replicas, int group);
+
+struct PlaneReport {
+  std::string summary;   // the "Plane pulling" section (and its histogram)
+  std::string brief;     // lines for the terminal
+  std::string files;     // lines for the "Files" list of summary.txt
+  std::vector<std::string> produced;  // aggregate file names written
+  std::vector<std::string> warnings;
+};
+
+// Analyses and writes; appends every written path to `files`. Throws ermak::Error for an
+// unreadable table or a missing group (naming the table and --plane-group).
+PlaneReport write_plane_report(const std::vector<PlaneReplica>& replicas, const PlaneReportOptions& options,
+                               const std::filesystem::path& out, std::vector<std::filesystem::path>& files);
+
+}  // namespace ermak::analysis

@@ -1,0 +1,182 @@
+#include "ermak/analysis/report_common.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include "ermak/io/tsv_writer.h"
+
+namespace ermak::analysis {
+
+namespace fs = std::filesystem;
+
+std::vector<std::size_t> decimate(std::span<const double> y, std::size_t max_points) {
+  std::vector<std::size_t> idx;
+  const std::size_t n = y.size();
+  if (n <= max_points) {
+    for (std::size_t i = 0; i < n; ++i) idx.push_back(i);
+    return idx;
+  }
+  const std::size_t buckets = std::max<std::size_t>(max_points / 2, 1);
+  for (std::size_t b = 0; b < buckets; ++b) {
+    const std::size_t lo = b * n / buckets, hi = (b + 1) * n / buckets;
+    if (lo >= hi) continue;
+    std::size_t imin = lo, imax = lo;
+    for (std::size_t i = lo; i < hi; ++i) {
+      if (y[i] < y[imin]) imin = i;
+      if (y[i] > y[imax]) imax = i;
+    }
+    idx.push_back(std::min(imin, imax));
+    if (imin != imax) idx.push_back(std::max(imin, imax));
+  }
+  if (idx.back() != n - 1) idx.push_back(n - 1);
+  return idx;
+}
+
+std::vector<double> pick(const std::vector<double>& v, const std::vector<std::size_t>& idx) {
+  std::vector<double> out;
+  out.reserve(idx.size());
+  for (std::size_t i : idx) out.push_back(v[i]);
+  return out;
+}
+
+std::string g(double v, int digits) {
+  if (!std::isfinite(v)) return "n/a";
+  return fmt::format("{:.{}g}", v, digits);
+}
+
+std::string mean_sd(const SampleStatistics& s, const char* unit) {
+  if (s.n == 0) return "none";
+  if (s.n == 1) return fmt::format("{} {} (n = 1)", g(s.mean), unit);
+  return fmt::format("{} ± {} {} (mean ± sd; sem {}, n = {}, range {} to {})", g(s.mean), g(s.sd), unit,
+                     g(s.sem, 3), s.n, g(s.min), g(s.max));
+}
+
+std::string stats_block(const std::string& title, const SampleStatistics& s, const char* unit) {
+  if (s.n == 0) return fmt::format("  {}: none\n", title);
+  if (s.n == 1) return fmt::format("  {}: n = 1, {} {}\n", title, g(s.mean), unit);
+  return fmt::format("  {}: n = {}, mean = {} {}, sd = {} {}, sem = {} {}, median = {} {}, min = {} {}, max = {} {}\n",
+                     title, s.n, g(s.mean), unit, g(s.sd), unit, g(s.sem), unit, g(s.median), unit,
+                     g(s.min), unit, g(s.max), unit);
+}
+
+PlotStyle style(const std::string& color, double width, const std::string& dash, double opacity) {
+  PlotStyle s;
+  s.color = color;
+  s.width = width;
+  s.dash = dash;
+  s.opacity = opacity;
+  return s;
+}
+
+PlotStyle marker_style(const std::string& color) {
+  PlotStyle s;
+  s.color = color;
+  s.fill = color;
+  s.width = 1.4;
+  return s;
+}
+
+void cap_force_axis(SvgPlot& plot, std::span<const double> peak_forces, double curve_max) {
+  if (peak_forces.empty()) return;
+  const double top = *std::max_element(peak_forces.begin(), peak_forces.end());
+  if (top > 0.0 && curve_max > 2.0 * top) {
+    plot.cap_y(1.5 * top);
+    plot.legend_note(fmt::format("(force axis cut at {} pN)", g(1.5 * top, 3)));
+  }
+}
+
+Line decimated_line(const std::vector<double>& x, const std::vector<double>& y) {
+  const auto idx = decimate(y, kPlotPoints);
+  return {pick(x, idx), pick(y, idx)};
+}
+
+namespace {
+
+void plot_histogram(const Histogram& h, std::span<const double> first, std::span<const double> maximum,
+                    std::span<const double> all, const std::string& what, const fs::path& path, bool overwrite) {
+  SvgPlot plot("Distribution of " + what + " forces over replicas", "force [pN]", "replicas");
+  plot.integer_y(true);
+  std::vector<double> first_counts, max_counts;
+  const auto mc = count_in_bins(maximum, h.edges);
+  for (std::size_t c : h.counts) first_counts.push_back(double(c));
+  for (std::size_t c : mc) max_counts.push_back(double(c));
+  PlotStyle bars;
+  bars.color = "#1f5f99";
+  bars.fill = "#1f77b4";
+  bars.fill_opacity = 0.55;
+  bars.width = 1.0;
+  const SampleStatistics sf = describe(first), sm = describe(maximum);
+  double top_count = 0.0;
+  plot.bars(h.edges, first_counts, bars, fmt::format("first peak (n = {})", sf.n));
+  // The maximum-peak histogram as an outline.
+  std::vector<double> ox, oy;
+  for (std::size_t k = 0; k < max_counts.size(); ++k) {
+    ox.push_back(h.edges[k]);
+    oy.push_back(k == 0 ? 0.0 : max_counts[k - 1]);
+    ox.push_back(h.edges[k]);
+    oy.push_back(max_counts[k]);
+  }
+  ox.push_back(h.edges.back());
+  oy.push_back(max_counts.empty() ? 0.0 : max_counts.back());
+  ox.push_back(h.edges.back());
+  oy.push_back(0.0);
+  plot.line(ox, oy, style("#ff7f0e", 2.2), fmt::format("largest peak (n = {})", sm.n));
+  if (all.size() > first.size()) {  // some replica has more than one peak: all of them, thin
+    const auto ac = count_in_bins(all, h.edges);
+    std::vector<double> ax, ay;
+    for (std::size_t k = 0; k < ac.size(); ++k) {
+      ax.push_back(h.edges[k]);
+      ay.push_back(k == 0 ? 0.0 : double(ac[k - 1]));
+      ax.push_back(h.edges[k]);
+      ay.push_back(double(ac[k]));
+    }
+    ax.push_back(h.edges.back());
+    ay.push_back(ac.empty() ? 0.0 : double(ac.back()));
+    ax.push_back(h.edges.back());
+    ay.push_back(0.0);
+    plot.line(ax, ay, style("#555555", 1.2, "3,3"), fmt::format("all peaks (n = {})", all.size()));
+    for (std::size_t c : ac) top_count = std::max(top_count, double(c));
+  }
+  for (double c : first_counts) top_count = std::max(top_count, c);
+  for (double c : max_counts) top_count = std::max(top_count, c);
+  const double means_x[2] = {sf.mean, sf.mean}, means_y[2] = {0.0, top_count * 1.04};
+  if (sf.n > 0) plot.line(means_x, means_y, style("#1f3f77", 1.6, "5,4"), "mean, first peak");
+  plot.legend_note(fmt::format("first: {} ± {} pN", g(sf.mean), g(sf.sd, 3)));
+  plot.legend_note(fmt::format("largest: {} ± {} pN", g(sm.mean), g(sm.sd, 3)));
+  plot.legend_note("(mean ± sd)");
+  plot.set_x_range(h.edges.front() - 0.04 * (h.edges.back() - h.edges.front()),
+                   h.edges.back() + 0.04 * (h.edges.back() - h.edges.front()));
+  plot.write(path, overwrite);
+}
+
+}  // namespace
+
+std::string write_force_histogram(const fs::path& out, const std::string& prefix, std::span<const double> first,
+                                  std::span<const double> maximum, std::span<const double> all,
+                                  const std::string& what, std::optional<std::size_t> bins, bool overwrite,
+                                  std::vector<fs::path>& files) {
+  const auto [lo, hi] = histogram_range(all);
+  const Histogram h = histogram(first, bins.value_or(default_bin_count(first.size())), lo, hi);
+  const auto mc = count_in_bins(maximum, h.edges), ac = count_in_bins(all, h.edges);
+  const fs::path table = out / (prefix + "forces_histogram.tsv");
+  {
+    TsvWriter w = TsvWriter::create(
+        table, {"bin_from[pN]", "bin_to[pN]", "bin_center[pN]", "first_peak", "max_peak", "all_peaks"}, overwrite);
+    for (std::size_t k = 0; k < h.counts.size(); ++k) {
+      const double v[] = {h.edges[k], h.edges[k + 1], 0.5 * (h.edges[k] + h.edges[k + 1]), double(h.counts[k]),
+                          double(mc[k]), double(ac[k])};
+      w.row(v);
+    }
+    w.flush();
+  }
+  files.push_back(table);
+  const fs::path svg = out / (prefix + "peak_force_histogram.svg");
+  plot_histogram(h, first, maximum, all, what, svg, overwrite);
+  files.push_back(svg);
+  return fmt::format("  histogram: {} bins of {} pN from {} to {} pN ({}forces_histogram.tsv)\n", h.counts.size(),
+                     g((hi - lo) / double(h.counts.size())), g(lo), g(hi), prefix);
+}
+
+}  // namespace ermak::analysis

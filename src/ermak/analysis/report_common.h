@@ -1,0 +1,55 @@
+#pragma once
+// Pieces shared by the writers of `ermak analyze` (analyze_run for pulling and
+// indentation, plane_report for plane pulling; docs/analysis.md#output-files): thinning
+// curves for drawing, number formatting for summary.txt, plot styles, and the histogram
+// of peak forces over replicas (table + plot).
+#include <cstddef>
+#include <filesystem>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "ermak/analysis/statistics.h"
+#include "ermak/analysis/svg_plot.h"
+
+namespace ermak::analysis {
+
+inline constexpr std::size_t kPlotPoints = 4000;  // per curve in the SVG files
+
+// Rows to draw: at most ~max_points, keeping in each bucket of consecutive rows the ones
+// with the lowest and highest y, so that peaks and drops survive.
+std::vector<std::size_t> decimate(std::span<const double> y, std::size_t max_points);
+std::vector<double> pick(const std::vector<double>& v, const std::vector<std::size_t>& idx);
+
+struct Line {
+  std::vector<double> x, y;
+};
+// (x, y) thinned by decimate(y, kPlotPoints).
+Line decimated_line(const std::vector<double>& x, const std::vector<double>& y);
+
+// A number for summary.txt with `digits` significant digits; "n/a" when not finite.
+std::string g(double v, int digits = 4);
+// "m ± sd unit (mean ± sd; sem …, n = …, range … to …)", for the terminal.
+std::string mean_sd(const SampleStatistics& s, const char* unit);
+// "  title: n = …, mean = …, sd = …, sem = …, median = …, min = …, max = …\n".
+std::string stats_block(const std::string& title, const SampleStatistics& s, const char* unit);
+
+PlotStyle style(const std::string& color, double width, const std::string& dash = "", double opacity = 1.0);
+PlotStyle marker_style(const std::string& color);
+
+// When the curve rises far above the peaks (more than twice the largest), the force
+// axis ends at 1.5 × the largest peak, so the peaks stay readable.
+void cap_force_axis(SvgPlot& plot, std::span<const double> peak_forces, double curve_max);
+
+// The histogram of the first / largest / all peak forces over replicas:
+// out/<prefix>forces_histogram.tsv and out/<prefix>peak_force_histogram.svg (`what`:
+// "unfolding", "breaking", "rupture"). Bins: `bins` or default_bin_count(first.size())
+// over histogram_range(all). Appends the two paths to `files`; returns the summary line.
+std::string write_force_histogram(const std::filesystem::path& out, const std::string& prefix,
+                                  std::span<const double> first, std::span<const double> maximum,
+                                  std::span<const double> all, const std::string& what,
+                                  std::optional<std::size_t> bins, bool overwrite,
+                                  std::vector<std::filesystem::path>& files);
+
+}  // namespace ermak::analysis
