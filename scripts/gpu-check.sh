@@ -77,14 +77,16 @@ TESTS="$BUILD/tests/ermak_cuda_tests"
 stage cuda-tests 200 cuda-tests.log "
   '$TESTS' --gtest_color=no --gtest_output=xml:'$OUT/cuda-tests.xml' 2>&1 | grep -v '^\[ *RUN *\]'"
 
-stage bench 90 bench.log "
+stage bench 150 bench.log "
   '$BUILD/ermak' bench --backend cuda --cases '$BENCH_CASES' --seconds $BENCH_SECONDS
   echo '--- forced families ---'
   ERMAK_CUDA_KERNEL=perbead '$BUILD/ermak' bench --backend cuda --cases wwx1,wwx1000,ubqx1 --seconds $BENCH_SECONDS
   ERMAK_CUDA_KERNEL=block '$BUILD/ermak' bench --backend cuda --cases ubqx1,ubqx100 --seconds $BENCH_SECONDS
   echo '--- variants: per-bead 8 lanes; block with 1 lane per bead ---'
   ERMAK_CUDA_LANES=8 '$BUILD/ermak' bench --backend cuda --cases pf8x1,pf8x16 --seconds $BENCH_SECONDS
-  ERMAK_CUDA_BLOCK_LANES=1 '$BUILD/ermak' bench --backend cuda --cases wwx1,wwx1000 --seconds $BENCH_SECONDS"
+  ERMAK_CUDA_BLOCK_LANES=1 '$BUILD/ermak' bench --backend cuda --cases wwx1,wwx1000 --seconds $BENCH_SECONDS
+  echo '--- the CCMV capsid (one 28 620-bead capsid; four of them as one 114 480-bead structure) ---'
+  '$BUILD/ermak' bench --backend cuda --cases ccmvx1,ccmv4x1,ccmv4x16 --seconds $BENCH_SECONDS"
 
 NCU_SECTIONS='--section SpeedOfLight --section Occupancy --section LaunchStats --section WarpStateStats --section SchedulerStats --section ComputeWorkloadAnalysis --section MemoryWorkloadAnalysis'
 stage profile 120 profile.log "
