@@ -51,34 +51,47 @@ inline Float8 keep(U8 m, Float8 a) { return F8(U8(a.v) & m); }
 // Lanes of a where m is set, b elsewhere.
 inline Float8 select(U8 m, Float8 a, Float8 b) { return F8((U8(a.v) & m) | (U8(b.v) & ~m)); }
 
-// Lane sets for the pair loops: which lanes are listed partners within the cutoff. With
-// AVX-512VL they live in mask registers, so testing a lane bit, comparing under a mask and
-// accumulating only the selected lanes cost no extra instructions; otherwise they are
-// all-ones / zero lanes and the same functions select bitwise.
+// Lane sets for the pair loops: which lanes are listed partners within the cutoff, and
+// values that count only in those lanes (Masked8). With AVX-512VL the lanes live in a
+// mask register and the accumulations are masked FMAs (no extra instructions); otherwise
+// the lanes are all-ones / zero and the value is zeroed once outside them. Either way a
+// value outside the lanes (inf for a bead with itself) never reaches an accumulator.
 #if defined(__AVX512VL__)
 using Lanes8 = __mmask8;
 // Lanes k with (bits[k] & mask[k]) != 0.
 inline Lanes8 lanes_with_bits(U8 mask, U8 bits) { return _mm256_test_epi32_mask(__m256i(mask), __m256i(bits)); }
 // Lanes of m where a < b.
-inline Lanes8 lanes_less(Lanes8 m, Float8 a, Float8 b) { return _mm256_mask_cmp_ps_mask(m, __m256(a.v), __m256(b.v), _CMP_LT_OQ); }
-// acc + x·y in lanes m, acc elsewhere (x·y is not evaluated into the result elsewhere,
-// so inf or NaN in unselected lanes never reaches acc).
-inline Float8 add_product_where(Lanes8 m, Float8 acc, Float8 x, Float8 y) {
-  return F8(_mm256_mask3_fmadd_ps(__m256(x.v), __m256(y.v), __m256(acc.v), m));
+inline Lanes8 lanes_less(Lanes8 m, Float8 a, Float8 b) {
+  return _mm256_mask_cmp_ps_mask(m, __m256(a.v), __m256(b.v), _CMP_LT_OQ);
 }
-// acc − x·y in lanes m, acc elsewhere.
-inline Float8 sub_product_where(Lanes8 m, Float8 acc, Float8 x, Float8 y) {
-  return F8(_mm256_mask3_fnmadd_ps(__m256(x.v), __m256(y.v), __m256(acc.v), m));
+struct Masked8 {
+  Float8 value;
+  Lanes8 lanes;
+};
+inline Masked8 masked(Lanes8 m, Float8 x) { return {x, m}; }
+// acc + x·y in x's lanes, acc elsewhere.
+inline Float8 add_product(Float8 acc, Masked8 x, Float8 y) {
+  return F8(_mm256_mask3_fmadd_ps(__m256(x.value.v), __m256(y.v), __m256(acc.v), x.lanes));
 }
-// acc + x in lanes m, acc elsewhere.
-inline Float8 add_where(Lanes8 m, Float8 acc, Float8 x) { return F8(_mm256_mask_add_ps(__m256(acc.v), m, __m256(acc.v), __m256(x.v))); }
+// acc − x·y in x's lanes, acc elsewhere.
+inline Float8 sub_product(Float8 acc, Masked8 x, Float8 y) {
+  return F8(_mm256_mask3_fnmadd_ps(__m256(x.value.v), __m256(y.v), __m256(acc.v), x.lanes));
+}
+// acc + x in x's lanes, acc elsewhere.
+inline Float8 add(Float8 acc, Masked8 x) {
+  return F8(_mm256_mask_add_ps(__m256(acc.v), x.lanes, __m256(acc.v), __m256(x.value.v)));
+}
 #else
 using Lanes8 = U8;
 inline Lanes8 lanes_with_bits(U8 mask, U8 bits) { return U8((mask & bits) != 0); }
 inline Lanes8 lanes_less(Lanes8 m, Float8 a, Float8 b) { return m & less(a, b); }
-inline Float8 add_product_where(Lanes8 m, Float8 acc, Float8 x, Float8 y) { return select(m, acc + x * y, acc); }
-inline Float8 sub_product_where(Lanes8 m, Float8 acc, Float8 x, Float8 y) { return select(m, acc - x * y, acc); }
-inline Float8 add_where(Lanes8 m, Float8 acc, Float8 x) { return select(m, acc + x, acc); }
+struct Masked8 {
+  Float8 value;  // zero outside the lanes
+};
+inline Masked8 masked(Lanes8 m, Float8 x) { return {keep(m, x)}; }
+inline Float8 add_product(Float8 acc, Masked8 x, Float8 y) { return acc + x.value * y; }
+inline Float8 sub_product(Float8 acc, Masked8 x, Float8 y) { return acc - x.value * y; }
+inline Float8 add(Float8 acc, Masked8 x) { return acc + x.value; }
 #endif
 
 // Sum of the 8 lanes in a fixed order (pairwise), so results do not depend on context.

@@ -91,14 +91,10 @@ void add_repulsion_forces(const VerletList& list, std::int32_t row_begin, std::i
         // All lanes are evaluated (r2 = 0 for a bead with itself gives inf); only the
         // inside lanes are accumulated, so no inf or NaN reaches a sum.
         const auto pf = physics::repulsion<kEnergy>(r2, pv);
-        const Float8 s = pf.force_over_r;
-        fxi[a] = add_product_where(inside, fxi[a], s, dx);
-        fyi[a] = add_product_where(inside, fyi[a], s, dy);
-        fzi[a] = add_product_where(inside, fzi[a], s, dz);
-        fxj = sub_product_where(inside, fxj, s, dx);
-        fyj = sub_product_where(inside, fyj, s, dy);
-        fzj = sub_product_where(inside, fzj, s, dz);
-        if constexpr (kEnergy) ui[a] = add_where(inside, ui[a], pf.energy);
+        const Masked8 s = masked(inside, pf.force_over_r);
+        fxi[a] = add_product(fxi[a], s, dx); fyi[a] = add_product(fyi[a], s, dy); fzi[a] = add_product(fzi[a], s, dz);
+        fxj = sub_product(fxj, s, dx); fyj = sub_product(fyj, s, dy); fzj = sub_product(fzj, s, dz);
+        if constexpr (kEnergy) ui[a] = add(ui[a], masked(inside, pf.energy));
       }
       (Float8::load(f.x + base) + fxj).store(f.x + base);
       (Float8::load(f.y + base) + fyj).store(f.y + base);
