@@ -2,9 +2,9 @@
 // Eight floats in one 256-bit register (GCC/Clang vector extensions), with the arithmetic
 // the physics functions use, so `physics::repulsion<kEnergy, Float8>` evaluates 8 pairs
 // at once from the same source as the scalar and CUDA code. The cluster-pair force loop
-// (backend/cpu/pair_forces.h) keeps 4 i beads' accumulators in such registers across a whole list
-// row, which an auto-vectorised lane loop does not; the list build tests 8 candidates at once
-// (docs/benchmarks.md#cpu-backend).
+// (backend/cpu/pair_forces.h) keeps 4 i beads' accumulators in such registers across a
+// whole list row, which an auto-vectorised lane loop does not; the list build tests 8
+// candidates at once (docs/benchmarks.md#cpu-backend).
 #include <cstdint>
 #include <cstring>
 #if defined(__AVX512VL__)

@@ -108,7 +108,8 @@ void append_rows(const Grid& g, const float* x, const float* y, const float* z, 
       for (std::int32_t cy = c_lo[1]; cy <= c_hi[1]; ++cy) {
         // Cells adjacent along x are contiguous in the sorted arrays: one scan.
         const std::int32_t cell_row = (cz * g.dims[1] + cy) * g.dims[0];
-        const std::int32_t begin = cells.cell_start[cell_row + c_lo[0]], end = cells.cell_start[cell_row + c_hi[0] + 1];
+        const std::int32_t begin = cells.cell_start[cell_row + c_lo[0]];
+        const std::int32_t end = cells.cell_start[cell_row + c_hi[0] + 1];
         const U8 end_v = U8{} + std::uint32_t(end);
         for (std::int32_t slot = begin; slot < end; slot += kClusterWidth) {
           const Float8 xj = Float8::load(&cells.sorted_x[slot]), yj = Float8::load(&cells.sorted_y[slot]),

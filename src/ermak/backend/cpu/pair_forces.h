@@ -102,7 +102,9 @@ void add_repulsion_forces(const VerletList& list, std::int32_t row_begin, std::i
     }
 #pragma GCC unroll 4
     for (std::int32_t a = 0; a < A; ++a) {
-      f.x[i0 + a] += horizontal_sum(fxi[a]); f.y[i0 + a] += horizontal_sum(fyi[a]); f.z[i0 + a] += horizontal_sum(fzi[a]);
+      f.x[i0 + a] += horizontal_sum(fxi[a]);
+      f.y[i0 + a] += horizontal_sum(fyi[a]);
+      f.z[i0 + a] += horizontal_sum(fzi[a]);
       if constexpr (kEnergy) u_total += horizontal_sum(ui[a]);
     }
   }
