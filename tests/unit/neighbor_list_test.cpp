@@ -15,13 +15,12 @@ namespace {
 
 std::set<std::pair<int, int>> pairs_in(const VerletList& list, std::int32_t n) {
   std::set<std::pair<int, int>> out;
-  for (std::int32_t i = 0; i < n; ++i)
-    for (std::int32_t e = list.row_offsets[i]; e < list.row_offsets[i + 1]; ++e)
-      for (int k = 0; k < kClusterWidth; ++k)
-        if ((list.masks[e] >> k) & 1u) {
-          const int j = list.clusters[e] * kClusterWidth + k;
-          EXPECT_TRUE(out.insert({i, j}).second) << "pair listed twice: " << i << " " << j;
-        }
+  EXPECT_EQ(list.row_count(), (n + kIClusterWidth - 1) / kIClusterWidth);
+  for_each_listed_pair(list, [&](std::int32_t i, std::int32_t j) {
+    EXPECT_LT(i, j) << "half list: each pair as (smaller, larger)";
+    EXPECT_LT(j, n) << "padding lane marked as a partner";
+    EXPECT_TRUE(out.insert({i, j}).second) << "pair listed twice: " << i << " " << j;
+  });
   return out;
 }
 

@@ -42,7 +42,8 @@ Range split(std::int64_t count, std::int32_t parts, std::int32_t part) {
 struct ReplicaLists {
   VerletList list;
   std::vector<float> ref_x, ref_y, ref_z;  // positions at the last build
-  std::vector<std::int32_t> chunk_rows;    // size K+1, rows balanced by pair count
+  std::vector<std::int32_t> chunk_rows;    // size K+1, list rows (i-clusters) balanced by entry count
+  std::vector<std::int32_t> chunk_lo, chunk_hi;  // size K: beads [lo, hi) that chunk k writes
   bool needs_rebuild = true;
 };
 
@@ -99,6 +100,20 @@ class CpuEngine final : public Engine {
                   setup.sop.pair_cutoff_A * setup.sop.pair_cutoff_A};
     list_cutoff_A_ = float(setup.sop.pair_cutoff_A + setup.neighbor_skin_A);
     half_skin2_ = float(0.25 * setup.neighbor_skin_A * setup.neighbor_skin_A);
+    // Beads each chunk's share of bonds and contacts touches (fixed for the run).
+    bonded_lo_.assign(chunks_, npad_);
+    bonded_hi_.assign(chunks_, 0);
+    for (std::int32_t c = 0; c < chunks_; ++c) {
+      auto widen = [&](std::int32_t i, std::int32_t j) {
+        bonded_lo_[c] = std::min({bonded_lo_[c], i, j});
+        bonded_hi_[c] = std::max({bonded_hi_[c], i + 1, j + 1});
+      };
+      const Range bonds = split(std::int64_t(topology_.bonds.size()), chunks_, c);
+      for (std::int64_t b = bonds.begin; b < bonds.end; ++b) widen(topology_.bonds[b].i, topology_.bonds[b].j);
+      const Range natives = split(std::int64_t(topology_.native_contacts.size()), chunks_, c);
+      for (std::int64_t k = natives.begin; k < natives.end; ++k)
+        widen(topology_.native_contacts[k].i, topology_.native_contacts[k].j);
+    }
   }
 
   std::string name() const override { return "cpu"; }
@@ -284,13 +299,30 @@ class CpuEngine final : public Engine {
       build_verlet_list_parallel(x, y, z, n_, exclusions_, list_cutoff_A_, threads_, w.cells, l.list);
     l.ref_x.assign(x, x + n_); l.ref_y.assign(y, y + n_); l.ref_z.assign(z, z + n_);
     // Balance chunks by work (pairs + one per row), deterministic from the list alone.
-    l.chunk_rows.assign(chunks_ + 1, n_);
+    const std::int32_t rows = l.list.row_count();
+    l.chunk_rows.assign(chunks_ + 1, rows);
     l.chunk_rows[0] = 0;
-    const std::int64_t total = std::int64_t(l.list.row_offsets[n_]) + n_;
+    const std::int64_t total = std::int64_t(l.list.row_offsets[rows]) + rows;
     std::int32_t c = 1;
-    for (std::int32_t i = 0; i < n_ && c < chunks_; ++i) {
+    for (std::int32_t i = 0; i < rows && c < chunks_; ++i) {
       const std::int64_t done = std::int64_t(l.list.row_offsets[i + 1]) + (i + 1);
       while (c < chunks_ && done >= total * c / chunks_) l.chunk_rows[c++] = i + 1;
+    }
+    // The bead range each chunk writes: its rows' i beads, their j clusters (j > i in a
+    // half list, so the range starts at the first row), its bonds and contacts; chunk 0
+    // also carries the protocol forces, which may touch any bead. Only this range is
+    // zeroed and summed (docs/benchmarks.md#cpu-backend).
+    l.chunk_lo.resize(chunks_);
+    l.chunk_hi.resize(chunks_);
+    for (std::int32_t k = 0; k < chunks_; ++k) {
+      const std::int32_t first_row = l.chunk_rows[k], end_row = l.chunk_rows[k + 1];
+      std::int32_t lo = std::min(bonded_lo_[k], first_row * kIClusterWidth);
+      std::int32_t hi = std::max(bonded_hi_[k], std::min(npad_, end_row * kIClusterWidth));
+      for (std::int32_t e = l.list.row_offsets[first_row]; e < l.list.row_offsets[end_row]; ++e)
+        hi = std::max(hi, (l.list.clusters[e] + 1) * kClusterWidth);
+      if (k == 0) { lo = 0; hi = npad_; }
+      l.chunk_lo[k] = std::min(lo, hi);
+      l.chunk_hi[k] = hi;
     }
     l.needs_rebuild = false;
 #pragma omp atomic
@@ -303,20 +335,22 @@ class CpuEngine final : public Engine {
     rebuild(r, p.x, p.y, p.z, w);
   }
 
-  // Forces of chunk c of replica r into its buffer (zeroed here). Chunk 0 also carries
-  // the tethers, so every contribution has one fixed place in the summation order.
+  // Forces of chunk c of replica r into its buffer (its bead range zeroed here). Chunk 0
+  // also carries the protocol forces, so every contribution has one fixed place in the
+  // summation order.
   template <bool kEnergy>
   EnergyTerms chunk_forces(std::int32_t r, std::int32_t c, std::int64_t step, Workspace& w) {
     EnergyTerms e;
     ForceArrays f = chunk_buffer(w, c);
-    std::fill(f.x, f.x + 3 * std::size_t(npad_), 0.0f);
+    const ReplicaLists& l = lists_[r];
+    const std::int32_t lo = l.chunk_lo[c], hi = l.chunk_hi[c];
+    std::fill(f.x + lo, f.x + hi, 0.0f); std::fill(f.y + lo, f.y + hi, 0.0f); std::fill(f.z + lo, f.z + hi, 0.0f);
     const ConstPositions p{w.px.data(), w.py.data(), w.pz.data()};
     const Range bonds = split(std::int64_t(topology_.bonds.size()), chunks_, c);
     cpu::add_bond_forces<kEnergy>(topology_.bonds.data() + bonds.begin, bonds.end - bonds.begin, fene_, p, f, e);
     const Range natives = split(std::int64_t(topology_.native_contacts.size()), chunks_, c);
     cpu::add_native_forces<kEnergy>(topology_.native_contacts.data() + natives.begin,
                                     natives.end - natives.begin, p, f, e);
-    const ReplicaLists& l = lists_[r];
     cpu::add_repulsion_forces<kEnergy>(l.list, l.chunk_rows[c], l.chunk_rows[c + 1], repulsion_, p, f, e);
     if (c == 0) add_protocol_forces<kEnergy>(r, step, p, f, e);
     return e;
@@ -432,13 +466,16 @@ class CpuEngine final : public Engine {
     if (reverse) turnaround_[r] = next;
   }
 
-  // Sums chunk buffers for beads [begin, end) into w.fx/fy/fz in chunk order.
-  void reduce_chunks(Workspace& w, std::int32_t begin, std::int32_t end) {
+  // Sums chunk buffers for beads [begin, end) into w.fx/fy/fz in chunk order (each chunk
+  // over the beads it wrote).
+  void reduce_chunks(std::int32_t r, Workspace& w, std::int32_t begin, std::int32_t end) {
     for (std::int32_t i = begin; i < end; ++i) { w.fx[i] = 0.0f; w.fy[i] = 0.0f; w.fz[i] = 0.0f; }
+    const ReplicaLists& l = lists_[r];
     for (std::int32_t c = 0; c < chunks_; ++c) {
       const ForceArrays f = chunk_buffer(w, c);
+      const std::int32_t lo = std::max(begin, l.chunk_lo[c]), hi = std::min(end, l.chunk_hi[c]);
 #pragma omp simd
-      for (std::int32_t i = begin; i < end; ++i) { w.fx[i] += f.x[i]; w.fy[i] += f.y[i]; w.fz[i] += f.z[i]; }
+      for (std::int32_t i = lo; i < hi; ++i) { w.fx[i] += f.x[i]; w.fy[i] += f.y[i]; w.fz[i] += f.z[i]; }
     }
   }
 
@@ -450,7 +487,7 @@ class CpuEngine final : public Engine {
       const EnergyTerms e = chunk_forces<kEnergy>(r, c, step, w);
       total.fene += e.fene; total.native += e.native; total.repulsive += e.repulsive; total.protocol += e.protocol;
     }
-    reduce_chunks(w, 0, n_);
+    reduce_chunks(r, w, 0, n_);
     return total;
   }
 
@@ -502,7 +539,7 @@ class CpuEngine final : public Engine {
 #pragma omp for schedule(static)
       for (std::int32_t block = 0; block < chunks_; ++block) {
         const Range beads = split(n_, chunks_, block);
-        reduce_chunks(w, std::int32_t(beads.begin), std::int32_t(beads.end));
+        reduce_chunks(r, w, std::int32_t(beads.begin), std::int32_t(beads.end));
         const float d2 = integrate(r, step, w, std::int32_t(beads.begin), std::int32_t(beads.end));
         local_max = (d2 > local_max || d2 != d2) ? d2 : local_max;
       }
@@ -582,6 +619,7 @@ class CpuEngine final : public Engine {
   std::vector<Vec3d> tip_molecule_force_;  // force of the beads on the tip, last evaluation
   std::unique_ptr<rng::NoiseSource> noise_;  // run.rng; used for the beads unless philox
   bool noise_from_source_ = false;
+  std::vector<std::int32_t> bonded_lo_, bonded_hi_;  // per chunk: beads its bonds and contacts touch
 };
 
 }  // namespace

@@ -1,10 +1,10 @@
 #pragma once
 // The CPU backend's force loops over one replica. Every formula comes from physics/;
-// this file only walks the lists. Loops are written for the compiler's vectoriser:
-// SoA inputs, the inner repulsion loop is `omp simd` with the j-scatter declared
-// conflict-free (each j appears once per row of a half list).
+// this file only walks the lists. The repulsion loop evaluates the physics on 8 lanes at
+// once (Float8): SoA inputs, contiguous j clusters, no gathers or scatters.
 #include <cstdint>
 
+#include "ermak/core/float8.h"
 #include "ermak/backend/engine.h"
 #include "ermak/neighbor/verlet_list.h"
 #include "ermak/physics/fene.h"
@@ -55,40 +55,58 @@ void add_native_forces(const NativeContact* contacts, std::int64_t count, ConstP
   if constexpr (kEnergy) energy.native += u;
 }
 
-// Rows [row_begin, row_end) of the cluster half list. Positions and forces are padded
-// to whole clusters (padded_bead_count). Masked lanes and pairs beyond the cutoff
-// (inside the skin) contribute exactly zero.
+// Rows (i-clusters) [row_begin, row_end) of the cluster-pair half list. Positions and
+// forces are padded to whole clusters (padded_bead_count). Per entry the 8 j positions
+// are loaded once and the 8 j forces updated once for all 4 i beads; each i bead's force
+// stays in registers for the whole row. Masked lanes and pairs beyond the cutoff (inside
+// the skin) contribute exactly zero.
 template <bool kEnergy>
 void add_repulsion_forces(const VerletList& list, std::int32_t row_begin, std::int32_t row_end,
                           physics::RepulsionParameters p, ConstPositions r, ForceArrays f,
                           EnergyTerms& energy) {
-  constexpr std::int32_t W = kClusterWidth;
+  constexpr std::int32_t W = kClusterWidth, A = kIClusterWidth;
+  const physics::RepulsionParametersT<Float8> pv{p.eps, p.sigma2, p.cutoff2};
+  const Float8 cutoff2 = p.cutoff2;
+  const U8 lane_bit = {1u, 2u, 4u, 8u, 16u, 32u, 64u, 128u};
   double u_total = 0.0;
-  for (std::int32_t i = row_begin; i < row_end; ++i) {
-    const float xi = r.x[i], yi = r.y[i], zi = r.z[i];
-    float fxi[W] = {}, fyi[W] = {}, fzi[W] = {}, ui[W] = {};
-    const std::int32_t begin = list.row_offsets[i], end = list.row_offsets[i + 1];
+  for (std::int32_t row = row_begin; row < row_end; ++row) {
+    const std::int32_t i0 = row * A;
+    Float8 xi[A], yi[A], zi[A], fxi[A], fyi[A], fzi[A], ui[A];
+#pragma GCC unroll 4
+    for (std::int32_t a = 0; a < A; ++a) {
+      xi[a] = r.x[i0 + a]; yi[a] = r.y[i0 + a]; zi[a] = r.z[i0 + a];
+      fxi[a] = 0.0f; fyi[a] = 0.0f; fzi[a] = 0.0f; ui[a] = 0.0f;
+    }
+    const std::int32_t begin = list.row_offsets[row], end = list.row_offsets[row + 1];
     for (std::int32_t e = begin; e < end; ++e) {
       const std::int32_t base = list.clusters[e] * W;
-      const unsigned mask = list.masks[e];
-      const float* xj = r.x + base; const float* yj = r.y + base; const float* zj = r.z + base;
-      float* fxj = f.x + base; float* fyj = f.y + base; float* fzj = f.z + base;
-#pragma omp simd
-      for (std::int32_t k = 0; k < W; ++k) {
-        const float dx = xi - xj[k], dy = yi - yj[k], dz = zi - zj[k];
-        const float r2 = dx * dx + dy * dy + dz * dz;
-        const bool inside = ((mask >> k) & 1u) != 0 && r2 < p.cutoff2;
-        const auto pf = physics::repulsion<kEnergy>(inside ? r2 : p.cutoff2, p);
-        const float s = inside ? pf.force_over_r : 0.0f;
-        fxi[k] += s * dx; fyi[k] += s * dy; fzi[k] += s * dz;
-        fxj[k] -= s * dx; fyj[k] -= s * dy; fzj[k] -= s * dz;
-        if constexpr (kEnergy) ui[k] += inside ? pf.energy : 0.0f;
+      const U8 mask = U8{} + list.masks[e];
+      const Float8 xj = Float8::load(r.x + base), yj = Float8::load(r.y + base), zj = Float8::load(r.z + base);
+      Float8 fxj = 0.0f, fyj = 0.0f, fzj = 0.0f;
+#pragma GCC unroll 4
+      for (std::int32_t a = 0; a < A; ++a) {
+        const Float8 dx = xi[a] - xj, dy = yi[a] - yj, dz = zi[a] - zj;
+        const Float8 r2 = dx * dx + dy * dy + dz * dz;
+        const Lanes8 inside = lanes_less(lanes_with_bits(mask, lane_bit << std::uint32_t(a * W)), r2, cutoff2);
+        // All lanes are evaluated (r2 = 0 for a bead with itself gives inf); only the
+        // inside lanes are accumulated, so no inf or NaN reaches a sum.
+        const auto pf = physics::repulsion<kEnergy>(r2, pv);
+        const Masked8 s = masked(inside, pf.force_over_r);
+        fxi[a] = add_product(fxi[a], s, dx); fyi[a] = add_product(fyi[a], s, dy); fzi[a] = add_product(fzi[a], s, dz);
+        fxj = sub_product(fxj, s, dx); fyj = sub_product(fyj, s, dy); fzj = sub_product(fzj, s, dz);
+        if constexpr (kEnergy) ui[a] = add(ui[a], masked(inside, pf.energy));
       }
+      (Float8::load(f.x + base) + fxj).store(f.x + base);
+      (Float8::load(f.y + base) + fyj).store(f.y + base);
+      (Float8::load(f.z + base) + fzj).store(f.z + base);
     }
-    float sx = 0.0f, sy = 0.0f, sz = 0.0f, su = 0.0f;
-    for (std::int32_t k = 0; k < W; ++k) { sx += fxi[k]; sy += fyi[k]; sz += fzi[k]; su += ui[k]; }
-    f.x[i] += sx; f.y[i] += sy; f.z[i] += sz;
-    if constexpr (kEnergy) u_total += su;
+#pragma GCC unroll 4
+    for (std::int32_t a = 0; a < A; ++a) {
+      f.x[i0 + a] += horizontal_sum(fxi[a]);
+      f.y[i0 + a] += horizontal_sum(fyi[a]);
+      f.z[i0 + a] += horizontal_sum(fzi[a]);
+      if constexpr (kEnergy) u_total += horizontal_sum(ui[a]);
+    }
   }
   if constexpr (kEnergy) energy.repulsive += u_total;
 }

@@ -39,18 +39,14 @@ ReferenceEvaluation evaluate_reference(const Topology& topology, const SopParame
   const double cutoff2 = double(sop.pair_cutoff_A) * sop.pair_cutoff_A;
   const physics::RepulsionParametersT<double> repulsion{
       sop.repulsion_eps_kcal_per_mol, double(sop.repulsion_sigma_A) * sop.repulsion_sigma_A, cutoff2};
-  for (std::int32_t i = 0; i < n; ++i)
-    for (std::int32_t e = list.row_offsets[i]; e < list.row_offsets[i + 1]; ++e)
-      for (std::int32_t k = 0; k < kClusterWidth; ++k) {
-        if (((list.masks[e] >> k) & 1u) == 0) continue;
-        const std::int32_t j = list.clusters[e] * kClusterWidth + k;
-        const Vec3d d = x[i] - x[j];
-        const double r2 = norm2(d);
-        if (r2 >= cutoff2) continue;
-        const auto pf = physics::repulsion<true>(r2, repulsion);
-        apply(i, j, pf.force_over_r, d);
-        out.energy.repulsive += pf.energy;
-      }
+  for_each_listed_pair(list, [&](std::int32_t i, std::int32_t j) {
+    const Vec3d d = x[i] - x[j];
+    const double r2 = norm2(d);
+    if (r2 >= cutoff2) return;
+    const auto pf = physics::repulsion<true>(r2, repulsion);
+    apply(i, j, pf.force_over_r, d);
+    out.energy.repulsive += pf.energy;
+  });
   return out;
 }
 

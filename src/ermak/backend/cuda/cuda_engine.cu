@@ -635,10 +635,7 @@ class CudaEngine final : public Engine {
       build_verlet_list(&state.x[o], &state.y[o], &state.z[o], n_, exclusions,
                         float(setup_.sop.pair_cutoff_A + setup_.neighbor_skin_A), scratch, list);
       std::fill(count.begin(), count.end(), 0);
-      for (std::int32_t i = 0; i < n_; ++i)
-        for (std::int32_t e = list.row_offsets[i]; e < list.row_offsets[i + 1]; ++e)
-          for (int k = 0; k < kClusterWidth; ++k)
-            if ((list.masks[e] >> k) & 1u) { ++count[i]; ++count[list.clusters[e] * kClusterWidth + k]; }
+      for_each_listed_pair(list, [&](std::int32_t i, std::int32_t j) { ++count[i]; ++count[j]; });
       for (int c : count) worst = std::max(worst, c);
     }
     return std::min(cap, round_up(int(worst * 1.25) + 16, 8));
