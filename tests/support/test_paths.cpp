@@ -3,6 +3,8 @@
 #include <array>
 #include <cstdio>
 #include <cstdlib>
+#include <functional>
+#include <string>
 #include <sys/wait.h>
 
 namespace ermak::test {
@@ -16,7 +18,11 @@ std::string python() { return ERMAK_TEST_PYTHON; }
 std::filesystem::path source_dir() { return ERMAK_SOURCE_DIR; }
 
 std::filesystem::path fresh_directory(const std::string& name) {
-  auto dir = std::filesystem::temp_directory_path() / ("ermak-test-" + name);
+  // One namespace per checkout: test suites of two checkouts (worktrees) running at the
+  // same time on one machine must not remove each other's files.
+  char tag[17];
+  std::snprintf(tag, sizeof tag, "%08zx", std::hash<std::string>{}(ERMAK_SOURCE_DIR) & 0xffffffffu);
+  auto dir = std::filesystem::temp_directory_path() / (std::string("ermak-test-") + tag + "-" + name);
   std::filesystem::remove_all(dir);
   std::filesystem::create_directories(dir);
   return dir;
