@@ -9,33 +9,14 @@
 #include "support/test_paths.h"
 
 namespace fs = std::filesystem;
+using ermak::test::read_file;
+using ermak::test::run_ermak;
 using ermak::test::run_command;
 
 namespace {
 
-std::string read_file(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
-// A WW-domain run from SOP-GPU's topology: small and fast.
 fs::path write_config(const fs::path& dir, const std::string& extra = "") {
-  const auto ww = ermak::test::shared_data() / "sopgpu/ww/reference";
-  std::ofstream c(dir / "run.toml");
-  c << "[input]\ntopology = \"" << (ww / "ww.top").string() << "\"\ncoordinates = \""
-    << (ww / "ww_cg.pdb").string() << "\"\n"
-    << "[run]\nreplicas = 3\nsteps = 4000\nseed = 99\n"
-    << "[output]\ndirectory = \"out\"\nenergy_every = 500\ntrajectory_every = 1000\ncheckpoint_every = 1000\n"
-    << extra;
-  return dir / "run.toml";
-}
-
-std::string run_ermak(const std::string& args, int* status) {
-  std::string output;
-  *status = run_command(ermak::test::ermak_binary().string() + " " + args, &output);
-  return output;
+  return ermak::test::write_ww_run_config(dir, 99, extra);
 }
 
 }  // namespace

@@ -1,6 +1,8 @@
 #include "support/test_paths.h"
 
 #include <array>
+#include <fstream>
+#include <sstream>
 #include <cstdio>
 #include <cstdlib>
 #include <functional>
@@ -38,6 +40,30 @@ int run_command(const std::string& command, std::string* output) {
   int status = pclose(pipe);
   if (output) *output = text;
   return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+std::string run_ermak(const std::string& args, int* status) {
+  std::string output;
+  *status = run_command(ermak_binary().string() + " " + args, &output);
+  return output;
+}
+
+std::filesystem::path write_ww_run_config(const std::filesystem::path& dir, unsigned seed, const std::string& extra) {
+  const auto ww = shared_data() / "sopgpu/ww/reference";
+  std::ofstream c(dir / "run.toml");
+  c << "[input]\ntopology = \"" << (ww / "ww.top").string() << "\"\ncoordinates = \""
+    << (ww / "ww_cg.pdb").string() << "\"\n"
+    << "[run]\nreplicas = 3\nsteps = 4000\nseed = " << seed << "\n"
+    << "[output]\ndirectory = \"out\"\nenergy_every = 500\ntrajectory_every = 1000\ncheckpoint_every = 1000\n"
+    << extra;
+  return dir / "run.toml";
+}
+
+std::string read_file(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
 }
 
 }  // namespace ermak::test

@@ -15,5 +15,13 @@ std::filesystem::path source_dir();
 std::filesystem::path fresh_directory(const std::string& name);
 // Runs a shell command, returns its exit status; stdout+stderr go to `output`.
 int run_command(const std::string& command, std::string* output = nullptr);
+// `ermak ARGS`: its stdout+stderr; the exit status in *status.
+std::string run_ermak(const std::string& args, int* status);
+// DIR/run.toml: SOP-GPU's WW domain (reference .top and PDB), 3 replicas, 4000 steps,
+// outputs in DIR/out (energies every 500, frames and checkpoints every 1000), then `extra`.
+std::filesystem::path write_ww_run_config(const std::filesystem::path& dir, unsigned seed,
+                                          const std::string& extra = "");
+// The whole file as bytes ("" when it cannot be read).
+std::string read_file(const std::filesystem::path& path);
 
 }  // namespace ermak::test
