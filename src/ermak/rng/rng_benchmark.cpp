@@ -62,18 +62,12 @@ void print_time(double t, std::int64_t steps, std::int64_t n) {
   std::fflush(stdout);
 }
 
-// The GPU table: the same oscillators on the device, one step = one launch of the device
-// generator (state loaded and stored once per step; docs/rng.md#gpu) + one update launch.
-void run_gpu_table(const RngBenchOptions& o, const std::vector<std::string>& generators,
-                   const std::vector<std::int64_t>& sizes) {
-  std::string device;
-  {
-    auto probe = make_cuda_oscillators("philox", "", 1, 1, 1, 1.0, 0.0, 1);
-    device = probe->device_name();
-  }
-  std::printf("# GPU: %s; one step = the device generator's launch (4 words + Box-Muller per oscillator, state\n"
-              "# loaded and stored once) + the update launch; double positions.\n",
-              device.c_str());
+// The rows of one table: for each generator, layout and size, the row's description and
+// `time_case(generator, layout, n)` (which prints the timing columns), or a skip note when
+// the generator state would exceed --rng-max-state-mb.
+template <class TimeCase>
+void table_rows(const RngBenchOptions& o, const std::vector<std::string>& generators,
+                const std::vector<std::int64_t>& sizes, TimeCase&& time_case) {
   std::printf("%-17s %-10s %12s %6s %6s %9s %9s %12s %14s\n", "generator", "layout", "state/thread", "reads",
               "writes", "N", "steps", "time/step", "ns/oscillator");
   for (const std::string& generator : generators) {
@@ -92,19 +86,36 @@ void run_gpu_table(const RngBenchOptions& o, const std::vector<std::string>& gen
           std::fflush(stdout);
           continue;
         }
-        auto gpu = make_cuda_oscillators(generator, layout, 12345, 1, n, 1.0 - 6.0e-7, 0.0223607, 1);
-        std::int64_t step = 0;
-        const auto [t, steps] = time_per_step(
-            [&](std::int64_t count) {
-              gpu->advance(0, step, count);
-              step += count;
-              gpu->synchronize();
-            },
-            o.seconds);
-        print_time(t, steps, n);
+        time_case(generator, layout, n);
       }
     }
   }
+}
+
+// The GPU table: the same oscillators on the device, one step = one launch of the device
+// generator (state loaded and stored once per step; docs/rng.md#gpu) + one update launch.
+void run_gpu_table(const RngBenchOptions& o, const std::vector<std::string>& generators,
+                   const std::vector<std::int64_t>& sizes) {
+  std::string device;
+  {
+    auto probe = make_cuda_oscillators("philox", "", 1, 1, 1, 1.0, 0.0, 1);
+    device = probe->device_name();
+  }
+  std::printf("# GPU: %s; one step = the device generator's launch (4 words + Box-Muller per oscillator, state\n"
+              "# loaded and stored once) + the update launch; double positions.\n",
+              device.c_str());
+  table_rows(o, generators, sizes, [&](const std::string& generator, const std::string& layout, std::int32_t n) {
+    auto gpu = make_cuda_oscillators(generator, layout, 12345, 1, n, 1.0 - 6.0e-7, 0.0223607, 1);
+    std::int64_t step = 0;
+    const auto [t, steps] = time_per_step(
+        [&](std::int64_t count) {
+          gpu->advance(0, step, count);
+          step += count;
+          gpu->synchronize();
+        },
+        o.seconds);
+    print_time(t, steps, n);
+  });
 }
 
 }  // namespace
@@ -141,47 +152,28 @@ int run_rng_benchmark(const RngBenchOptions& o) {
               "# state/thread: bytes of generator state per thread (shared layout: the replica's whole state\n"
               "# in brackets); reads/writes: state words loaded/stored per 4 numbers (docs/rng.md#cost).\n",
               omp_get_max_threads());
-  std::printf("%-17s %-10s %12s %6s %6s %9s %9s %12s %14s\n", "generator", "layout", "state/thread", "reads",
-              "writes", "N", "steps", "time/step", "ns/oscillator");
-  for (const std::string& generator : generators) {
-    for (const std::string& layout : layout_names(generator)) {
-      for (const std::int64_t n64 : sizes) {
-        const auto n = std::int32_t(n64);
-        const GeneratorLayoutInfo info = generator_layout_info(generator, layout, n);
-        const std::string state = info.state_bytes_shared > 0 ? "[" + std::to_string(info.state_bytes_shared) + "]"
-                                                              : std::to_string(info.state_bytes_per_thread);
-        std::printf("%-17s %-10s %12s %6g %6g %9d ", generator.c_str(), layout.c_str(), state.c_str(),
-                    info.reads_per_4, info.writes_per_4, n);
-        const double state_mb =
-            double(info.state_bytes_shared + info.state_bytes_per_thread * std::int64_t(n)) / (1024.0 * 1024.0);
-        if (state_mb > o.max_state_mb) {
-          std::printf("%9s %12s %14s  (state %.0f MB > --rng-max-state-mb)\n", "-", "skipped", "-", state_mb);
-          std::fflush(stdout);
-          continue;
-        }
-        auto source = make_noise_source(generator, layout, 12345, 1, n);
-        std::vector<float> x(n, 10.0f), y(n, 0.0f), z(n, 0.0f), gx(n), gy(n), gz(n);
-        const float a = 1.0f - 6.0e-7f, s = 0.0223607f;  // Δt/τ and sqrt(2DΔt) in nm of rng ou
-        std::int64_t step = 0;
-        auto run = [&](std::int64_t count) {
-          for (std::int64_t k = 0; k < count; ++k, ++step) {
-            source->fill(0, step, gx.data(), gy.data(), gz.data());
+  table_rows(o, generators, sizes, [&](const std::string& generator, const std::string& layout, std::int32_t n) {
+    auto source = make_noise_source(generator, layout, 12345, 1, n);
+    std::vector<float> x(n, 10.0f), y(n, 0.0f), z(n, 0.0f), gx(n), gy(n), gz(n);
+    const float a = 1.0f - 6.0e-7f, s = 0.0223607f;  // Δt/τ and sqrt(2DΔt) in nm of rng ou
+    std::int64_t step = 0;
+    auto run = [&](std::int64_t count) {
+      for (std::int64_t k = 0; k < count; ++k, ++step) {
+        source->fill(0, step, gx.data(), gy.data(), gz.data());
 #pragma omp parallel for schedule(static) if (n >= 4096)
-            for (std::int32_t i = 0; i < n; ++i) {
-              x[i] = a * x[i] + s * gx[i];
-              y[i] = a * y[i] + s * gy[i];
-              z[i] = a * z[i] + s * gz[i];
-            }
-          }
-        };
-        const auto [t, steps] = time_per_step(run, o.seconds);
-        double checksum = 0;
-        for (std::int32_t i = 0; i < n; i += 97) checksum += x[i];
-        print_time(t, steps, n);
-        if (!std::isfinite(checksum)) throw Error("bench --rng: non-finite oscillator positions");
+        for (std::int32_t i = 0; i < n; ++i) {
+          x[i] = a * x[i] + s * gx[i];
+          y[i] = a * y[i] + s * gy[i];
+          z[i] = a * z[i] + s * gz[i];
+        }
       }
-    }
-  }
+    };
+    const auto [t, steps] = time_per_step(run, o.seconds);
+    double checksum = 0;
+    for (std::int32_t i = 0; i < n; i += 97) checksum += x[i];
+    print_time(t, steps, n);
+    if (!std::isfinite(checksum)) throw Error("bench --rng: non-finite oscillator positions");
+  });
   if (cuda) run_gpu_table(o, generators, sizes);
   return 0;
 }
