@@ -5,7 +5,9 @@
 // writes pos[(s+1)&1]). The engine captures chunks of steps in a CUDA graph:
 //   [rebuild: cells, rows, finish]  [step]×chunk  [chunk end]
 // The rebuild kernels return at once unless the list is stale; step kernels after the
-// list went stale return at once, and the next chunk rebuilds first. The Verlet list is
+// list went stale return at once, and the next chunk rebuilds first — only the replicas
+// one of whose beads moved more than skin/2 (replica_stale), so that a run of R replicas
+// does not rebuild all R lists each time one of them needs it. The Verlet list is
 // built on the GPU from a cell list: beads sorted by cell (ascending bead index within a
 // cell), and each bead's row collected by a warp scanning the 27 neighbouring cells in a
 // fixed order, so a row is a deterministic function of the build positions.
@@ -40,12 +42,20 @@ __device__ __forceinline__ int3 cell_of(const CellGrid& g, float4 p) {
 constexpr int kCellThreads = 512;
 
 // One block per replica: bounding box, grid, counting sort of beads into cells, and a
-// rank sort within each cell so that cells list their beads in ascending index.
+// rank sort within each cell so that cells list their beads in ascending index. A replica
+// whose beads have not moved far keeps its list (replica_stale 1 → 2: rebuilding, else 0).
 __global__ void __launch_bounds__(kCellThreads)
     rebuild_cells_kernel(const __grid_constant__ PerBeadLaunch L, const float4* from) {
   if (!list_stale(L.ctrl)) return;
   const int n = L.m.n;
   const int r = blockIdx.x;
+  const bool rebuild = L.ctrl->rebuild_all != 0 || L.replica_stale[r] == 1;
+  __syncthreads();  // every thread has read the flag before thread 0 rewrites it
+  if (threadIdx.x == 0) {
+    L.replica_stale[r] = rebuild ? 2 : 0;
+    if (rebuild) atomicAdd(reinterpret_cast<unsigned long long*>(&L.ctrl->rebuilds), 1ull);
+  }
+  if (!rebuild) return;
   const float4* pos = (from ? from : L.pos[L.ctrl->step & 1]) + std::size_t(r) * n;
   float4* ref = L.ref + std::size_t(r) * n;
   __shared__ float s_lo[3][32], s_hi[3][32];
@@ -152,9 +162,10 @@ __global__ void __launch_bounds__(kCellThreads)
   }
 }
 
-// One warp per bead (grid-stride over all replicas' beads, so that the launch is cheap
-// when the list is not stale): its row of partners within the list cutoff that are
-// neither bonded nor native, in the order of the cell scan (fixed), into [bead][slot].
+// One warp per bead of the replicas being rebuilt (grid-stride over all replicas' beads,
+// so that the launch is cheap when the list is not stale): its row of partners within the
+// list cutoff that are neither bonded nor native, in the order of the cell scan (fixed),
+// into [bead][slot].
 constexpr int kRowBlocks = 1024;
 
 __global__ void __launch_bounds__(256) rebuild_rows_kernel(const __grid_constant__ PerBeadLaunch L, const float4* from) {
@@ -166,11 +177,13 @@ __global__ void __launch_bounds__(256) rebuild_rows_kernel(const __grid_constant
   const long long warps = (long long)gridDim.x * (blockDim.x / 32);
   for (long long w = (long long)blockIdx.x * (blockDim.x / 32) + threadIdx.x / 32; w < total; w += warps) {
     const int r = int(w / n), i = int(w - (long long)r * n);
+    if (L.replica_stale[r] != 2) continue;  // uniform over the warp
     const float4* pos = (from ? from : L.pos[L.ctrl->step & 1]) + std::size_t(r) * n;
     const CellGrid g = L.grids[r];
     const int* start = L.cell_start + std::size_t(r) * (L.cell_capacity + 1);
     const int* sorted = L.cell_beads + std::size_t(r) * n;
     int* row = L.rows + std::size_t(w) * L.slots;
+    std::uint16_t* row16 = L.rows16 + std::size_t(w) * L.slots;
     const float4 pi = pos[i];
     const int3 c = cell_of(g, pi);
     int count = 0;
@@ -198,7 +211,10 @@ __global__ void __launch_bounds__(256) rebuild_rows_kernel(const __grid_constant
           const unsigned ballot = __ballot_sync(kFullMask, take);
           if (take) {
             const int at_row = count + __popc(ballot & lanes_below);
-            if (at_row < L.slots) row[at_row] = j;
+            if (at_row < L.slots) {
+              if (L.rows16) row16[at_row] = std::uint16_t(j);
+              else row[at_row] = j;
+            }
           }
           count += __popc(ballot);
         }
@@ -215,14 +231,20 @@ __global__ void rebuild_finish_kernel(Control* c, int slots) {
   if (c->stale_since > c->step) return;
   if (c->needed_slots > slots) return;  // stays stale: the host grows the rows
   c->stale_since = kNever;
-  c->rebuilds += 1;
+  c->rebuild_all = 0;
+}
+
+template <class Index>
+__device__ __forceinline__ const Index* row_base(const PerBeadLaunch& L) {
+  if constexpr (sizeof(Index) == 2) return L.rows16;
+  else return L.rows;
 }
 
 // S lanes per bead. kMultiRound: a warp serves 32 beads in S rounds of 32/S (each bead's
 // force lands on its own lane, which then draws the noise and moves it: every lane busy,
 // for large runs); otherwise a warp serves 32/S beads in one round and each group's first
 // lane moves its bead (more warps and a shorter critical path, for small runs).
-template <int S, bool kMultiRound, bool kProtocol>
+template <int S, bool kMultiRound, bool kProtocol, class Index>
 __global__ void __launch_bounds__(kPerBeadBlock) perbead_step_kernel(const __grid_constant__ PerBeadLaunch L, int node) {
   Control* c = L.ctrl;
   const long long s = c->step + node;
@@ -249,7 +271,8 @@ __global__ void __launch_bounds__(kPerBeadBlock) perbead_step_kernel(const __gri
       BeadEnergy unused;
       const std::size_t flat = std::size_t(r) * n + i;
       part = pair_forces<S, false>(m, i, lane % S, __ldg(pos_in + i), GlobalPos{pos_in},
-                                   RowMajorRow{L.rows + flat * L.slots, __ldg(L.row_count + flat)}, unused);
+                                   RowMajorRow<Index>{row_base<Index>(L) + flat * L.slots, __ldg(L.row_count + flat)},
+                                   unused);
     }
     part.x = group_sum<S>(part.x); part.y = group_sum<S>(part.y); part.z = group_sum<S>(part.z);
     if constexpr (kMultiRound) {
@@ -282,7 +305,10 @@ __global__ void __launch_bounds__(kPerBeadBlock) perbead_step_kernel(const __gri
     float4 p = pi;
     if (!m.fixed[i]) {
       p = langevin_move(m, r, i, pi, mine, s, coeff);
-      if (moved_far(p, L.ref[flat], m.half_skin2)) atomicMin(&c->stale_since, s + 1);
+      if (moved_far(p, L.ref[flat], m.half_skin2)) {
+        atomicMin(&c->stale_since, s + 1);
+        L.replica_stale[r] = 1;
+      }
     }
     pos_out[i] = p;
   }
@@ -340,6 +366,7 @@ __global__ void set_segment_kernel(Control* c, long long target, physics::Langev
 __global__ void mark_stale_kernel(Control* c) {
   c->stale_since = c->step;
   c->needed_slots = 0;
+  c->rebuild_all = 1;
 }
 
 __global__ void count_pairs_kernel(const int* row_count, long long total, unsigned long long* out) {
@@ -372,26 +399,38 @@ void launch_rebuild(const PerBeadLaunch& L, cudaStream_t stream, const float4* f
   ERMAK_CUDA_LAUNCHED("rebuild_finish_kernel", stream);
 }
 
-template <bool kMultiRound, bool kProtocol>
+template <bool kMultiRound, bool kProtocol, class Index>
 void launch_step_variant(const PerBeadLaunch& L, int node, cudaStream_t stream) {
   const dim3 grid(perbead_blocks_per_replica(L), L.m.replicas);
   switch (L.lanes) {
-    case 2: perbead_step_kernel<2, kMultiRound, kProtocol><<<grid, kPerBeadBlock, 0, stream>>>(L, node); break;
-    case 4: perbead_step_kernel<4, kMultiRound, kProtocol><<<grid, kPerBeadBlock, 0, stream>>>(L, node); break;
-    case 8: perbead_step_kernel<8, kMultiRound, kProtocol><<<grid, kPerBeadBlock, 0, stream>>>(L, node); break;
-    case 16: perbead_step_kernel<16, kMultiRound, kProtocol><<<grid, kPerBeadBlock, 0, stream>>>(L, node); break;
+    case 2: perbead_step_kernel<2, kMultiRound, kProtocol, Index><<<grid, kPerBeadBlock, 0, stream>>>(L, node); break;
+    case 4: perbead_step_kernel<4, kMultiRound, kProtocol, Index><<<grid, kPerBeadBlock, 0, stream>>>(L, node); break;
+    case 8: perbead_step_kernel<8, kMultiRound, kProtocol, Index><<<grid, kPerBeadBlock, 0, stream>>>(L, node); break;
+    case 16: perbead_step_kernel<16, kMultiRound, kProtocol, Index><<<grid, kPerBeadBlock, 0, stream>>>(L, node); break;
+    case 32:  // a warp per bead: single round only
+      if constexpr (!kMultiRound) {
+        perbead_step_kernel<32, false, kProtocol, Index><<<grid, kPerBeadBlock, 0, stream>>>(L, node);
+        break;
+      }
+      [[fallthrough]];
     default: throw Error("CUDA per-bead family: unsupported lanes per bead " + std::to_string(L.lanes));
   }
+}
+
+template <bool kMultiRound, bool kProtocol>
+void launch_step_rows(const PerBeadLaunch& L, int node, cudaStream_t stream) {
+  if (L.rows16) launch_step_variant<kMultiRound, kProtocol, std::uint16_t>(L, node, stream);
+  else launch_step_variant<kMultiRound, kProtocol, int>(L, node, stream);
 }
 
 void launch_perbead_step(const PerBeadLaunch& L, int node, cudaStream_t stream) {
   const bool protocol = L.m.protocol.any_per_bead || L.m.protocol.indentation;
   if (L.multi_round) {
-    if (protocol) launch_step_variant<true, true>(L, node, stream);
-    else launch_step_variant<true, false>(L, node, stream);
+    if (protocol) launch_step_rows<true, true>(L, node, stream);
+    else launch_step_rows<true, false>(L, node, stream);
   } else {
-    if (protocol) launch_step_variant<false, true>(L, node, stream);
-    else launch_step_variant<false, false>(L, node, stream);
+    if (protocol) launch_step_rows<false, true>(L, node, stream);
+    else launch_step_rows<false, false>(L, node, stream);
   }
   ERMAK_CUDA_LAUNCHED("perbead_step_kernel", stream);
 }
