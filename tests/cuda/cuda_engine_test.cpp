@@ -387,14 +387,12 @@ TEST(CudaEngine, BlockFamilyIsIndependentOfReplicaCountAndGrouping) {
   EXPECT_EQ(std::memcmp(one.z.data(), many.z.data(), n * sizeof(float)), 0);
 }
 
-TEST(CudaEngine, PerBeadListsArePerReplicaAndRowWidthFree) {
+TEST(CudaEngine, PerBeadRowWidthDoesNotChangeTheTrajectory) {
   ERMAK_REQUIRE_GPU();
   const auto s = load_test_system("ww");
   if (!s) GTEST_SKIP() << "WW test data not found";
-  // A replica's list is rebuilt when one of its own beads moved more than skin/2, never
-  // because another replica's did, and a row's order is a function of the build positions:
-  // replica 0 of a 5-replica run has the bits of a 1-replica run. 16- and 32-bit rows hold
-  // the same partners in the same order: the same bits.
+  // 16- and 32-bit rows hold the same partners in the same order: the same bits, through
+  // several list builds.
   auto run = [&](std::int32_t replicas, std::int64_t* rebuilds) {
     auto gpu = make_gpu(base_setup(s->system.topology, replicas, 9), CudaKernelFamily::kPerBead);
     gpu->set_state(start_state(s->system, replicas));
@@ -402,16 +400,11 @@ TEST(CudaEngine, PerBeadListsArePerReplicaAndRowWidthFree) {
     if (rebuilds) *rebuilds = gpu->stats().neighbor_rebuilds;
     return gpu->state();
   };
-  std::int64_t rebuilds_one = 0, rebuilds_many = 0;
-  const State one = run(1, &rebuilds_one), many = run(5, &rebuilds_many);
-  // Rebuilds are counted per replica: more than the first build of each (else the test
-  // would not exercise list rebuilds at all).
-  EXPECT_GT(rebuilds_one, 1);
-  EXPECT_GT(rebuilds_many, 5);
-  const std::size_t n = std::size_t(one.bead_count);
-  EXPECT_EQ(std::memcmp(one.x.data(), many.x.data(), n * sizeof(float)), 0);
-  EXPECT_EQ(std::memcmp(one.y.data(), many.y.data(), n * sizeof(float)), 0);
-  EXPECT_EQ(std::memcmp(one.z.data(), many.z.data(), n * sizeof(float)), 0);
+  std::int64_t rebuilds = 0;
+  const State many = run(5, &rebuilds);
+  // Rebuilds are counted per replica: more than the first build (else the test would not
+  // exercise list builds at all).
+  EXPECT_GT(rebuilds, 5);
   setenv("ERMAK_CUDA_ROWS32", "1", 1);
   const State many32 = run(5, nullptr);
   unsetenv("ERMAK_CUDA_ROWS32");
@@ -503,7 +496,6 @@ TEST(CudaEngineVariants, PerBeadMultiRoundAndBlockLaneCountsAgreeWithCpu) {
   const Variant variants[] = {
       {{{"ERMAK_CUDA_ROUNDS", "multi"}}, CudaKernelFamily::kPerBead},
       {{{"ERMAK_CUDA_LANES", "8"}}, CudaKernelFamily::kPerBead},
-      {{{"ERMAK_CUDA_LANES", "32"}}, CudaKernelFamily::kPerBead},
       {{{"ERMAK_CUDA_ROWS32", "1"}, {"ERMAK_CUDA_CHUNK_STEPS", "5"}}, CudaKernelFamily::kPerBead},
       {{{"ERMAK_CUDA_BLOCK_LANES", "1"}}, CudaKernelFamily::kBlock},
       {{{"ERMAK_CUDA_BLOCK_LANES", "2"}}, CudaKernelFamily::kBlock},

@@ -493,7 +493,7 @@ class CudaEngine final : public Engine {
       s.neighbor_rebuilds = block_rebuilds_;
       s.neighbor_pairs = block_pairs_;
     } else {
-      s.neighbor_rebuilds = perbead_rebuilds_ - rebuilds_offset_;  // counted per replica
+      s.neighbor_rebuilds = (perbead_rebuilds_ - rebuilds_offset_) * R_;
       s.neighbor_pairs = perbead_pairs_;
     }
     return s;
@@ -827,8 +827,6 @@ class CudaEngine final : public Engine {
       if (rows16) { rows16_.resize(beads * std::size_t(slots_)); rows_.release(); }
       else { rows_.resize(beads * std::size_t(slots_)); rows16_.release(); }
       row_count_.resize(beads);
-      replica_stale_.resize(R_);
-      replica_stale_.fill_zero(stream_);
       const int cap = 2 * n_ + 28;
       grids_.resize(R_);
       cell_start_.resize(std::size_t(R_) * (cap + 1));
@@ -852,7 +850,6 @@ class CudaEngine final : public Engine {
       L.rows = rows16 ? nullptr : rows_.get();
       L.rows16 = rows16 ? rows16_.get() : nullptr;
       L.row_count = row_count_.get();
-      L.replica_stale = replica_stale_.get();
       L.slots = slots_;
       L.grids = grids_.get();
       L.cell_capacity = cap;
@@ -870,7 +867,6 @@ class CudaEngine final : public Engine {
       if (fresh_control) {
         Control c;
         c.step = c.target = c.stale_since = step_;
-        c.rebuild_all = 1;
         ctrl_.upload(&c, 1, stream_);
       } else {
         launch_mark_stale(ctrl_.get(), stream_);
@@ -887,8 +883,7 @@ class CudaEngine final : public Engine {
     int lanes = slots_ >= 192 ? 16 : slots_ >= 96 ? 8 : slots_ >= 24 ? 4 : 2;
     const int forced = env_int("ERMAK_CUDA_LANES", 0);
     if (forced) {
-      if (forced != 2 && forced != 4 && forced != 8 && forced != 16 && forced != 32)
-        throw Error("ERMAK_CUDA_LANES must be 2, 4, 8, 16 or 32");
+      if (forced != 2 && forced != 4 && forced != 8 && forced != 16) throw Error("ERMAK_CUDA_LANES must be 2, 4, 8 or 16");
       lanes = forced;
     }
     const long long total = (long long)n_ * R_;
@@ -1021,7 +1016,6 @@ class CudaEngine final : public Engine {
     c.step = step_;
     c.target = step_;
     c.stale_since = step_;  // build at the first step
-    c.rebuild_all = 1;
     c.needed_slots = 0;
     ERMAK_CUDA(cudaMemcpyAsync(ctrl_.get(), &c, sizeof c, cudaMemcpyHostToDevice, stream_));
     ERMAK_CUDA(cudaStreamSynchronize(stream_));
@@ -1140,7 +1134,7 @@ class CudaEngine final : public Engine {
 
   // per-bead family
   DeviceBuffer<float4> ref_;
-  DeviceBuffer<int> rows_, row_count_, replica_stale_;
+  DeviceBuffer<int> rows_, row_count_;
   DeviceBuffer<std::uint16_t> rows16_;
   DeviceBuffer<CellGrid> grids_;
   DeviceBuffer<int> cell_start_, cell_fill_, bead_cell_, cell_unsorted_, cell_sorted_;

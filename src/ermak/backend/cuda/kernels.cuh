@@ -53,10 +53,9 @@ struct Control {
   long long step = 0;            // positions of this step are in pos[step & 1]
   long long target = 0;          // steps stop before this one
   long long stale_since = 0;     // the list is invalid for steps ≥ this (kNever: valid)
-  long long rebuilds = 0;        // list builds, counted per replica
+  long long rebuilds = 0;        // list builds (all replicas at once)
   int needed_slots = 0;          // > slots: a row overflowed; the run waits for the host
-  int rebuild_all = 0;           // 1: the next build covers every replica (else only the
-                                 // replicas whose beads moved, PerBeadLaunch::replica_stale)
+  int pad = 0;
   physics::LangevinCoefficients coeff{};
   double kT = 0.0;
 };
@@ -77,12 +76,8 @@ struct PerBeadLaunch {
   int* rows = nullptr;
   std::uint16_t* rows16 = nullptr;
   int* row_count = nullptr;             // [R·n]
-  // Per replica: 1 when a bead moved more than skin/2 since the replica's last build (set
-  // by the step kernel); 2 while its rows are being rebuilt; 0 otherwise. A build rebuilds
-  // only the replicas at 1 (or all with Control::rebuild_all).
-  int* replica_stale = nullptr;         // [R]
   int slots = 0;
-  int lanes = 8;                        // lanes per bead in the force loop (2, 4, 8, 16, 32)
+  int lanes = 8;                        // lanes per bead in the force loop (2, 4, 8, 16)
   bool multi_round = true;              // a warp serves 32 beads (else 32/lanes)
   // cell list, per replica
   CellGrid* grids = nullptr;            // [R]
@@ -102,8 +97,7 @@ constexpr int kPerBeadBlock = 256;  // threads per block of the per-bead step ke
 
 int perbead_beads_per_block(int lanes, bool multi_round);
 int perbead_blocks_per_replica(const PerBeadLaunch& launch);
-// The list build, when ctrl->stale_since ≤ ctrl->step (three kernels), of the replicas
-// flagged in replica_stale (all with ctrl->rebuild_all).
+// The list build for every replica, when ctrl->stale_since ≤ ctrl->step (three kernels).
 // `from` (optional) builds from these positions instead of pos[step & 1].
 void launch_rebuild(const PerBeadLaunch& launch, cudaStream_t stream, const float4* from = nullptr);
 // One step, node `node` of a chunk: step ctrl->step + node unless past target or stale.
@@ -112,7 +106,6 @@ void launch_perbead_step(const PerBeadLaunch& launch, int node, cudaStream_t str
 void launch_chunk_end(const PerBeadLaunch& launch, int chunk, cudaStream_t stream);
 void launch_set_segment(Control* ctrl, long long target, physics::LangevinCoefficients coeff, double kT,
                         cudaStream_t stream);
-// The list is stale at ctrl->step for every replica (rebuild_all).
 void launch_mark_stale(Control* ctrl, cudaStream_t stream);
 // Sum of row counts over all beads (each pair twice) into *out.
 void launch_count_pairs(const int* row_count, long long total_beads, unsigned long long* out, cudaStream_t stream);

@@ -5,9 +5,7 @@
 // writes pos[(s+1)&1]). The engine captures chunks of steps in a CUDA graph:
 //   [rebuild: cells, rows, finish]  [step]×chunk  [chunk end]
 // The rebuild kernels return at once unless the list is stale; step kernels after the
-// list went stale return at once, and the next chunk rebuilds first — only the replicas
-// one of whose beads moved more than skin/2 (replica_stale), so that a run of R replicas
-// does not rebuild all R lists each time one of them needs it. The Verlet list is
+// list went stale return at once, and the next chunk rebuilds first. The Verlet list is
 // built on the GPU from a cell list: beads sorted by cell (ascending bead index within a
 // cell), and each bead's row collected by a warp scanning the 27 neighbouring cells in a
 // fixed order, so a row is a deterministic function of the build positions.
@@ -42,20 +40,12 @@ __device__ __forceinline__ int3 cell_of(const CellGrid& g, float4 p) {
 constexpr int kCellThreads = 512;
 
 // One block per replica: bounding box, grid, counting sort of beads into cells, and a
-// rank sort within each cell so that cells list their beads in ascending index. A replica
-// whose beads have not moved far keeps its list (replica_stale 1 → 2: rebuilding, else 0).
+// rank sort within each cell so that cells list their beads in ascending index.
 __global__ void __launch_bounds__(kCellThreads)
     rebuild_cells_kernel(const __grid_constant__ PerBeadLaunch L, const float4* from) {
   if (!list_stale(L.ctrl)) return;
   const int n = L.m.n;
   const int r = blockIdx.x;
-  const bool rebuild = L.ctrl->rebuild_all != 0 || L.replica_stale[r] == 1;
-  __syncthreads();  // every thread has read the flag before thread 0 rewrites it
-  if (threadIdx.x == 0) {
-    L.replica_stale[r] = rebuild ? 2 : 0;
-    if (rebuild) atomicAdd(reinterpret_cast<unsigned long long*>(&L.ctrl->rebuilds), 1ull);
-  }
-  if (!rebuild) return;
   const float4* pos = (from ? from : L.pos[L.ctrl->step & 1]) + std::size_t(r) * n;
   float4* ref = L.ref + std::size_t(r) * n;
   __shared__ float s_lo[3][32], s_hi[3][32];
@@ -162,10 +152,9 @@ __global__ void __launch_bounds__(kCellThreads)
   }
 }
 
-// One warp per bead of the replicas being rebuilt (grid-stride over all replicas' beads,
-// so that the launch is cheap when the list is not stale): its row of partners within the
-// list cutoff that are neither bonded nor native, in the order of the cell scan (fixed),
-// into [bead][slot].
+// One warp per bead (grid-stride over all replicas' beads, so that the launch is cheap
+// when the list is not stale): its row of partners within the list cutoff that are
+// neither bonded nor native, in the order of the cell scan (fixed), into [bead][slot].
 constexpr int kRowBlocks = 1024;
 
 __global__ void __launch_bounds__(256) rebuild_rows_kernel(const __grid_constant__ PerBeadLaunch L, const float4* from) {
@@ -177,7 +166,6 @@ __global__ void __launch_bounds__(256) rebuild_rows_kernel(const __grid_constant
   const long long warps = (long long)gridDim.x * (blockDim.x / 32);
   for (long long w = (long long)blockIdx.x * (blockDim.x / 32) + threadIdx.x / 32; w < total; w += warps) {
     const int r = int(w / n), i = int(w - (long long)r * n);
-    if (L.replica_stale[r] != 2) continue;  // uniform over the warp
     const float4* pos = (from ? from : L.pos[L.ctrl->step & 1]) + std::size_t(r) * n;
     const CellGrid g = L.grids[r];
     const int* start = L.cell_start + std::size_t(r) * (L.cell_capacity + 1);
@@ -186,6 +174,14 @@ __global__ void __launch_bounds__(256) rebuild_rows_kernel(const __grid_constant
     std::uint16_t* row16 = L.rows16 + std::size_t(w) * L.slots;
     const float4 pi = pos[i];
     const int3 c = cell_of(g, pi);
+    // Bead i's bonded and native partners, one per lane while they fit: the exclusion test
+    // of a candidate is then a few shuffles instead of a chain of global loads per
+    // candidate (excluded_pair): PF8's row build 57 → 44 µs (docs/benchmarks.md).
+    const int nb = __ldg(L.m.bonds.count + i), ne = nb + __ldg(L.m.natives.count + i);
+    const bool excluded_in_lanes = ne <= 32;
+    int my_excluded = -1;
+    if (lane < nb) my_excluded = __ldg(L.m.bonds.partner + lane * n + i);
+    else if (lane < ne) my_excluded = __ldg(L.m.natives.partner + (lane - nb) * n + i);
     int count = 0;
     for (int dz = -1; dz <= 1; ++dz) {
       const int nz = c.z + dz;
@@ -205,8 +201,14 @@ __global__ void __launch_bounds__(256) rebuild_rows_kernel(const __grid_constant
             if (j != i) {
               const float4 pj = pos[j];
               const float dx = pi.x - pj.x, dy2 = pi.y - pj.y, dz2 = pi.z - pj.z;
-              take = dx * dx + dy2 * dy2 + dz2 * dz2 < L.m.list_cutoff2 && !excluded_pair(L.m, i, j);
+              take = dx * dx + dy2 * dy2 + dz2 * dz2 < L.m.list_cutoff2 &&
+                     (excluded_in_lanes || !excluded_pair(L.m, i, j));
             }
+          }
+          if (excluded_in_lanes) {  // uniform over the warp
+            bool excluded = false;
+            for (int q = 0; q < ne; ++q) excluded |= __shfl_sync(kFullMask, my_excluded, q) == j;
+            take = take && !excluded;
           }
           const unsigned ballot = __ballot_sync(kFullMask, take);
           if (take) {
@@ -231,7 +233,7 @@ __global__ void rebuild_finish_kernel(Control* c, int slots) {
   if (c->stale_since > c->step) return;
   if (c->needed_slots > slots) return;  // stays stale: the host grows the rows
   c->stale_since = kNever;
-  c->rebuild_all = 0;
+  c->rebuilds += 1;
 }
 
 template <class Index>
@@ -305,10 +307,7 @@ __global__ void __launch_bounds__(kPerBeadBlock) perbead_step_kernel(const __gri
     float4 p = pi;
     if (!m.fixed[i]) {
       p = langevin_move(m, r, i, pi, mine, s, coeff);
-      if (moved_far(p, L.ref[flat], m.half_skin2)) {
-        atomicMin(&c->stale_since, s + 1);
-        L.replica_stale[r] = 1;
-      }
+      if (moved_far(p, L.ref[flat], m.half_skin2)) atomicMin(&c->stale_since, s + 1);
     }
     pos_out[i] = p;
   }
@@ -366,7 +365,6 @@ __global__ void set_segment_kernel(Control* c, long long target, physics::Langev
 __global__ void mark_stale_kernel(Control* c) {
   c->stale_since = c->step;
   c->needed_slots = 0;
-  c->rebuild_all = 1;
 }
 
 __global__ void count_pairs_kernel(const int* row_count, long long total, unsigned long long* out) {
@@ -407,12 +405,6 @@ void launch_step_variant(const PerBeadLaunch& L, int node, cudaStream_t stream) 
     case 4: perbead_step_kernel<4, kMultiRound, kProtocol, Index><<<grid, kPerBeadBlock, 0, stream>>>(L, node); break;
     case 8: perbead_step_kernel<8, kMultiRound, kProtocol, Index><<<grid, kPerBeadBlock, 0, stream>>>(L, node); break;
     case 16: perbead_step_kernel<16, kMultiRound, kProtocol, Index><<<grid, kPerBeadBlock, 0, stream>>>(L, node); break;
-    case 32:  // a warp per bead: single round only
-      if constexpr (!kMultiRound) {
-        perbead_step_kernel<32, false, kProtocol, Index><<<grid, kPerBeadBlock, 0, stream>>>(L, node);
-        break;
-      }
-      [[fallthrough]];
     default: throw Error("CUDA per-bead family: unsupported lanes per bead " + std::to_string(L.lanes));
   }
 }
