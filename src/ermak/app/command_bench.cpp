@@ -74,8 +74,8 @@ Command add_bench_command(CLI::App& app) {
     std::printf("# ermak bench  (shared data: %s, noise %s)\n", bench::shared_data_directory().c_str(),
                 o->noise.c_str());
     const auto slash = o->noise.find('/');
-    std::printf("%-8s %7s %8s %10s %12s %14s %8s %7s %10s %9s\n", "system", "beads", "replicas", "steps",
-                "steps/s", "bead-steps/s", "backend", "threads", "pairs", "GPU-B/bead");
+    std::printf("%-8s %7s %8s %10s %12s %14s %8s %7s %10s %9s %9s\n", "system", "beads", "replicas", "steps",
+                "steps/s", "bead-steps/s", "backend", "threads", "pairs", "GPU-B/bead", "rebuilds");
     for (const Case& c : parse_cases(o->cases)) {
       const bench::BenchSystem* system = nullptr;
       for (const auto& s : systems) if (s.name == c.system) system = &s;
@@ -111,6 +111,7 @@ Command add_bench_command(CLI::App& app) {
         }
         const long long gpu_after = cuda_memory_in_use_bytes();  // lists are sized by the first builds
         const auto steps = std::max<std::int64_t>(1, std::int64_t(o->seconds * double(probe) / probe_time));
+        const std::int64_t rebuilds_before = engine->stats().neighbor_rebuilds;
         const auto t0 = Clock::now();
         engine->advance(steps);
         engine->state();  // synchronise
@@ -118,10 +119,13 @@ Command add_bench_command(CLI::App& app) {
         const double rate = double(steps) / t;
         const bool on_gpu = engine->name() == "cuda" && gpu_before >= 0 && gpu_after >= 0;
         const double bytes_per_bead = on_gpu ? double(gpu_after - gpu_before) / (double(n) * c.replicas) : 0.0;
-        std::printf("%-8s %7d %8d %10lld %12.4g %14.4g %8s %7d %10lld %9s\n", c.system.c_str(), n, c.replicas,
+        // List builds in the timed run, summed over replicas (per-bead family and CPU: per
+        // replica list; block family: per block).
+        const long long rebuilds = (long long)(engine->stats().neighbor_rebuilds - rebuilds_before);
+        std::printf("%-8s %7d %8d %10lld %12.4g %14.4g %8s %7d %10lld %9s %9lld\n", c.system.c_str(), n, c.replicas,
                     (long long)steps, rate, rate * n * c.replicas, engine->name().c_str(),
                     threads, (long long)engine->stats().neighbor_pairs,
-                    on_gpu ? std::to_string(std::llround(bytes_per_bead)).c_str() : "-");
+                    on_gpu ? std::to_string(std::llround(bytes_per_bead)).c_str() : "-", rebuilds);
         std::fflush(stdout);
       }
     }

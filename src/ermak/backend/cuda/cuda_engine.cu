@@ -35,6 +35,7 @@ constexpr int kBlockMaxBeads = 4096;     // 1024 threads × 4 beads
 constexpr int kAutoBlockMaxBeads = 2048; // auto choice: block family up to here (docs/gpu.md)
 constexpr int kAutoBlockAlwaysBeads = 384;
 constexpr int kChunkSteps = 16;          // per-bead family: steps between rebuild checks
+                                         // (ERMAK_CUDA_CHUNK_STEPS overrides, for experiments)
 constexpr int kChunksPerGraph = 4;
 constexpr std::size_t kNoiseRingBytes = std::size_t(32) << 20;  // non-Philox noise drawn ahead
 constexpr int kNoiseRingMaxSteps = 256;
@@ -179,6 +180,8 @@ class CudaEngine final : public Engine {
     model_.replicas = R_;
     model_.protocol.indentation = setup_.indentation.enabled;
     slots_ = initial_slots();
+    chunk_steps_ = env_int("ERMAK_CUDA_CHUNK_STEPS", kChunkSteps);
+    if (chunk_steps_ < 1 || chunk_steps_ > 256) throw Error("ERMAK_CUDA_CHUNK_STEPS must be between 1 and 256");
     check_memory(bytes_needed());  // before any allocation
     ERMAK_CUDA(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));
     try {
@@ -754,7 +757,7 @@ class CudaEngine final : public Engine {
     } else {
       const std::size_t cap = 2 * std::size_t(n_) + 28;
       b += beads * sizeof(float4)                     // reference positions
-           + beads * std::size_t(slots_) * sizeof(int) // rows
+           + beads * std::size_t(slots_) * perbead_row_entry_bytes() // rows
            + beads * sizeof(int)                       // row counts
            + 3 * beads * sizeof(int)                   // cells of beads, cell contents
            + std::size_t(R_) * (2 * cap + 1) * sizeof(int) + std::size_t(R_) * sizeof(CellGrid)
@@ -762,6 +765,11 @@ class CudaEngine final : public Engine {
     }
     return b;
   }
+
+  // 16-bit partner indices while they fit (ERMAK_CUDA_ROWS32=1 forces 32-bit, for tests
+  // and comparisons).
+  bool perbead_rows16() const { return n_ <= 65536 && env_int("ERMAK_CUDA_ROWS32", 0) == 0; }
+  std::size_t perbead_row_entry_bytes() const { return perbead_rows16() ? 2 : 4; }
 
   std::size_t shared_budget() const {
     // Leave room for two blocks per SM where possible; never above the opt-in limit.
@@ -812,7 +820,9 @@ class CudaEngine final : public Engine {
       block_status_.resize(blocks);
     } else {
       ref_.resize(beads);
-      rows_.resize(beads * std::size_t(slots_));
+      const bool rows16 = perbead_rows16();
+      if (rows16) { rows16_.resize(beads * std::size_t(slots_)); rows_.release(); }
+      else { rows_.resize(beads * std::size_t(slots_)); rows16_.release(); }
       row_count_.resize(beads);
       const int cap = 2 * n_ + 28;
       grids_.resize(R_);
@@ -834,7 +844,8 @@ class CudaEngine final : public Engine {
       L.m = model_;
       L.pos[0] = pos_[0].get(); L.pos[1] = pos_[1].get();
       L.ref = ref_.get();
-      L.rows = rows_.get();
+      L.rows = rows16 ? nullptr : rows_.get();
+      L.rows16 = rows16 ? rows16_.get() : nullptr;
       L.row_count = row_count_.get();
       L.slots = slots_;
       L.grids = grids_.get();
@@ -895,8 +906,8 @@ class CudaEngine final : public Engine {
     try {
       for (int c = 0; c < kChunksPerGraph; ++c) {
         launch_rebuild(perbead_, stream_);
-        for (int k = 0; k < kChunkSteps; ++k) launch_perbead_step(perbead_, k, stream_);
-        launch_chunk_end(perbead_, kChunkSteps, stream_);
+        for (int k = 0; k < chunk_steps_; ++k) launch_perbead_step(perbead_, k, stream_);
+        launch_chunk_end(perbead_, chunk_steps_, stream_);
       }
     } catch (...) {
       cudaStreamEndCapture(stream_, &graph);
@@ -1009,7 +1020,7 @@ class CudaEngine final : public Engine {
 
   void advance_perbead(std::int64_t s, std::int64_t e, physics::LangevinCoefficients coeff, double kT) {
     launch_set_segment(ctrl_.get(), e, coeff, kT, stream_);
-    constexpr std::int64_t kGraphSteps = std::int64_t(kChunkSteps) * kChunksPerGraph;
+    const std::int64_t kGraphSteps = std::int64_t(chunk_steps_) * kChunksPerGraph;
     std::int64_t at = s;
     int stalls = 0;
     while (at < e) {
@@ -1054,7 +1065,8 @@ class CudaEngine final : public Engine {
     if (family_ == CudaKernelFamily::kPerBead) {
       // The control's step must be the current one (minimisation moves keep the step).
       ensure_perbead_list();
-      L.rows = rows_.get();
+      L.rows = perbead_.rows;
+      L.rows16 = perbead_.rows16;
       L.row_count = row_count_.get();
       L.slots = slots_;
     }
@@ -1120,6 +1132,7 @@ class CudaEngine final : public Engine {
   // per-bead family
   DeviceBuffer<float4> ref_;
   DeviceBuffer<int> rows_, row_count_;
+  DeviceBuffer<std::uint16_t> rows16_;
   DeviceBuffer<CellGrid> grids_;
   DeviceBuffer<int> cell_start_, cell_fill_, bead_cell_, cell_unsorted_, cell_sorted_;
   DeviceBuffer<Control> ctrl_;
@@ -1128,6 +1141,7 @@ class CudaEngine final : public Engine {
   DeviceBuffer<unsigned> tip_counter_;
   PerBeadLaunch perbead_;
   cudaGraphExec_t graph_exec_ = nullptr;
+  int chunk_steps_ = kChunkSteps;
   std::int64_t perbead_rebuilds_ = 0, perbead_pairs_ = 0, rebuilds_offset_ = 0;
 };
 

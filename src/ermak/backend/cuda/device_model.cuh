@@ -348,9 +348,10 @@ struct SlotMajorRow16 {
   __device__ bool accept(int) const { return true; }
 };
 
-// A row in a row-major array (per-bead family: [bead][slot], 32-bit partners).
+// A row in a row-major array (per-bead family: [bead][slot], 16- or 32-bit partners).
+template <class Index>
 struct RowMajorRow {
-  const int* base;
+  const Index* base;
   int n;
   __device__ int count() const { return n; }
   __device__ int partner(int s) const { return __ldg(base + s); }

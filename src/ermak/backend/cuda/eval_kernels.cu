@@ -44,8 +44,12 @@ __global__ void __launch_bounds__(kEvalBlock) eval_kernel(const __grid_constant_
         part = pair_forces<S, kEnergy>(m, i, lane % S, pi, GlobalPos{pos}, BruteForceRow{&m, i}, e);
       } else {
         const std::size_t flat = std::size_t(r) * n + i;
-        part = pair_forces<S, kEnergy>(m, i, lane % S, pi, GlobalPos{pos},
-                                       RowMajorRow{L.rows + flat * L.slots, L.row_count[flat]}, e);
+        if (L.rows16)  // uniform over the grid
+          part = pair_forces<S, kEnergy>(m, i, lane % S, pi, GlobalPos{pos},
+                                         RowMajorRow<std::uint16_t>{L.rows16 + flat * L.slots, L.row_count[flat]}, e);
+        else
+          part = pair_forces<S, kEnergy>(m, i, lane % S, pi, GlobalPos{pos},
+                                         RowMajorRow<int>{L.rows + flat * L.slots, L.row_count[flat]}, e);
       }
     }
     part.x = group_sum<S>(part.x); part.y = group_sum<S>(part.y); part.z = group_sum<S>(part.z);
@@ -155,7 +159,7 @@ int grid_for(long long count) { return int(std::clamp<long long>((count + 255) /
 
 void launch_eval(const EvalLaunch& L, bool energy, cudaStream_t stream) {
   const dim3 grid((L.m.n + kEvalBlock - 1) / kEvalBlock, L.m.replicas);
-  const bool brute = L.rows == nullptr;
+  const bool brute = L.rows == nullptr && L.rows16 == nullptr;
   if (energy) {
     if (brute) eval_kernel<true, true><<<grid, kEvalBlock, 0, stream>>>(L);
     else eval_kernel<true, false><<<grid, kEvalBlock, 0, stream>>>(L);

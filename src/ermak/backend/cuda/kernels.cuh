@@ -71,7 +71,10 @@ struct PerBeadLaunch {
   ModelData m;
   float4* pos[2] = {nullptr, nullptr};  // [R·n] each: step s reads pos[s&1], writes pos[(s+1)&1]
   float4* ref = nullptr;                // [R·n] positions at the last list build
-  int* rows = nullptr;                  // [R·n][slots]
+  // List rows [R·n][slots]: 16-bit partner indices while n ≤ 65536 (rows16), else 32-bit
+  // (rows); exactly one is set. Half the bytes of the largest per-step stream (docs/gpu.md).
+  int* rows = nullptr;
+  std::uint16_t* rows16 = nullptr;
   int* row_count = nullptr;             // [R·n]
   int slots = 0;
   int lanes = 8;                        // lanes per bead in the force loop (2, 4, 8, 16)
@@ -114,7 +117,8 @@ struct EvalLaunch {
   const float4* pos = nullptr;    // [R·n]
   long long step = 0;             // protocol time
   // list: rows (perbead family layout) or brute force when rows == nullptr
-  const int* rows = nullptr;
+  const int* rows = nullptr;              // 32-bit rows, or
+  const std::uint16_t* rows16 = nullptr;  // 16-bit rows
   const int* row_count = nullptr;
   int slots = 0;
   TipArrays tips;                 // tip, turnaround read; molecule_force written by the reduction

@@ -171,8 +171,17 @@ __global__ void __launch_bounds__(256) rebuild_rows_kernel(const __grid_constant
     const int* start = L.cell_start + std::size_t(r) * (L.cell_capacity + 1);
     const int* sorted = L.cell_beads + std::size_t(r) * n;
     int* row = L.rows + std::size_t(w) * L.slots;
+    std::uint16_t* row16 = L.rows16 + std::size_t(w) * L.slots;
     const float4 pi = pos[i];
     const int3 c = cell_of(g, pi);
+    // Bead i's bonded and native partners, one per lane while they fit: the exclusion test
+    // of a candidate is then a few shuffles instead of a chain of global loads per
+    // candidate (excluded_pair): PF8's row build 57 → 44 µs (docs/benchmarks.md).
+    const int nb = __ldg(L.m.bonds.count + i), ne = nb + __ldg(L.m.natives.count + i);
+    const bool excluded_in_lanes = ne <= 32;
+    int my_excluded = -1;
+    if (lane < nb) my_excluded = __ldg(L.m.bonds.partner + lane * n + i);
+    else if (lane < ne) my_excluded = __ldg(L.m.natives.partner + (lane - nb) * n + i);
     int count = 0;
     for (int dz = -1; dz <= 1; ++dz) {
       const int nz = c.z + dz;
@@ -192,13 +201,22 @@ __global__ void __launch_bounds__(256) rebuild_rows_kernel(const __grid_constant
             if (j != i) {
               const float4 pj = pos[j];
               const float dx = pi.x - pj.x, dy2 = pi.y - pj.y, dz2 = pi.z - pj.z;
-              take = dx * dx + dy2 * dy2 + dz2 * dz2 < L.m.list_cutoff2 && !excluded_pair(L.m, i, j);
+              take = dx * dx + dy2 * dy2 + dz2 * dz2 < L.m.list_cutoff2 &&
+                     (excluded_in_lanes || !excluded_pair(L.m, i, j));
             }
+          }
+          if (excluded_in_lanes) {  // uniform over the warp
+            bool excluded = false;
+            for (int q = 0; q < ne; ++q) excluded |= __shfl_sync(kFullMask, my_excluded, q) == j;
+            take = take && !excluded;
           }
           const unsigned ballot = __ballot_sync(kFullMask, take);
           if (take) {
             const int at_row = count + __popc(ballot & lanes_below);
-            if (at_row < L.slots) row[at_row] = j;
+            if (at_row < L.slots) {
+              if (L.rows16) row16[at_row] = std::uint16_t(j);
+              else row[at_row] = j;
+            }
           }
           count += __popc(ballot);
         }
@@ -218,11 +236,17 @@ __global__ void rebuild_finish_kernel(Control* c, int slots) {
   c->rebuilds += 1;
 }
 
+template <class Index>
+__device__ __forceinline__ const Index* row_base(const PerBeadLaunch& L) {
+  if constexpr (sizeof(Index) == 2) return L.rows16;
+  else return L.rows;
+}
+
 // S lanes per bead. kMultiRound: a warp serves 32 beads in S rounds of 32/S (each bead's
 // force lands on its own lane, which then draws the noise and moves it: every lane busy,
 // for large runs); otherwise a warp serves 32/S beads in one round and each group's first
 // lane moves its bead (more warps and a shorter critical path, for small runs).
-template <int S, bool kMultiRound, bool kProtocol>
+template <int S, bool kMultiRound, bool kProtocol, class Index>
 __global__ void __launch_bounds__(kPerBeadBlock) perbead_step_kernel(const __grid_constant__ PerBeadLaunch L, int node) {
   Control* c = L.ctrl;
   const long long s = c->step + node;
@@ -249,7 +273,8 @@ __global__ void __launch_bounds__(kPerBeadBlock) perbead_step_kernel(const __gri
       BeadEnergy unused;
       const std::size_t flat = std::size_t(r) * n + i;
       part = pair_forces<S, false>(m, i, lane % S, __ldg(pos_in + i), GlobalPos{pos_in},
-                                   RowMajorRow{L.rows + flat * L.slots, __ldg(L.row_count + flat)}, unused);
+                                   RowMajorRow<Index>{row_base<Index>(L) + flat * L.slots, __ldg(L.row_count + flat)},
+                                   unused);
     }
     part.x = group_sum<S>(part.x); part.y = group_sum<S>(part.y); part.z = group_sum<S>(part.z);
     if constexpr (kMultiRound) {
@@ -372,26 +397,32 @@ void launch_rebuild(const PerBeadLaunch& L, cudaStream_t stream, const float4* f
   ERMAK_CUDA_LAUNCHED("rebuild_finish_kernel", stream);
 }
 
-template <bool kMultiRound, bool kProtocol>
+template <bool kMultiRound, bool kProtocol, class Index>
 void launch_step_variant(const PerBeadLaunch& L, int node, cudaStream_t stream) {
   const dim3 grid(perbead_blocks_per_replica(L), L.m.replicas);
   switch (L.lanes) {
-    case 2: perbead_step_kernel<2, kMultiRound, kProtocol><<<grid, kPerBeadBlock, 0, stream>>>(L, node); break;
-    case 4: perbead_step_kernel<4, kMultiRound, kProtocol><<<grid, kPerBeadBlock, 0, stream>>>(L, node); break;
-    case 8: perbead_step_kernel<8, kMultiRound, kProtocol><<<grid, kPerBeadBlock, 0, stream>>>(L, node); break;
-    case 16: perbead_step_kernel<16, kMultiRound, kProtocol><<<grid, kPerBeadBlock, 0, stream>>>(L, node); break;
+    case 2: perbead_step_kernel<2, kMultiRound, kProtocol, Index><<<grid, kPerBeadBlock, 0, stream>>>(L, node); break;
+    case 4: perbead_step_kernel<4, kMultiRound, kProtocol, Index><<<grid, kPerBeadBlock, 0, stream>>>(L, node); break;
+    case 8: perbead_step_kernel<8, kMultiRound, kProtocol, Index><<<grid, kPerBeadBlock, 0, stream>>>(L, node); break;
+    case 16: perbead_step_kernel<16, kMultiRound, kProtocol, Index><<<grid, kPerBeadBlock, 0, stream>>>(L, node); break;
     default: throw Error("CUDA per-bead family: unsupported lanes per bead " + std::to_string(L.lanes));
   }
+}
+
+template <bool kMultiRound, bool kProtocol>
+void launch_step_rows(const PerBeadLaunch& L, int node, cudaStream_t stream) {
+  if (L.rows16) launch_step_variant<kMultiRound, kProtocol, std::uint16_t>(L, node, stream);
+  else launch_step_variant<kMultiRound, kProtocol, int>(L, node, stream);
 }
 
 void launch_perbead_step(const PerBeadLaunch& L, int node, cudaStream_t stream) {
   const bool protocol = L.m.protocol.any_per_bead || L.m.protocol.indentation;
   if (L.multi_round) {
-    if (protocol) launch_step_variant<true, true>(L, node, stream);
-    else launch_step_variant<true, false>(L, node, stream);
+    if (protocol) launch_step_rows<true, true>(L, node, stream);
+    else launch_step_rows<true, false>(L, node, stream);
   } else {
-    if (protocol) launch_step_variant<false, true>(L, node, stream);
-    else launch_step_variant<false, false>(L, node, stream);
+    if (protocol) launch_step_rows<false, true>(L, node, stream);
+    else launch_step_rows<false, false>(L, node, stream);
   }
   ERMAK_CUDA_LAUNCHED("perbead_step_kernel", stream);
 }
