@@ -1,9 +1,17 @@
 #include "ermak/run/report_writer.h"
 
 #include <algorithm>
+#include <chrono>
 #include <utility>
 
 namespace ermak {
+namespace {
+
+double seconds_since(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+}  // namespace
 
 ReportWriter::ReportWriter(std::size_t capacity)
     : capacity_(std::max<std::size_t>(1, capacity)), thread_([this] { work(); }) {}
@@ -22,8 +30,10 @@ void ReportWriter::rethrow_failure() {
 }
 
 void ReportWriter::submit(std::function<void()> job) {
+  const auto start = std::chrono::steady_clock::now();
   std::unique_lock lock(mutex_);
   job_done_.wait(lock, [&] { return failure_ || jobs_.size() < capacity_; });
+  totals_.waiting_seconds += seconds_since(start);
   rethrow_failure();
   jobs_.push_back(std::move(job));
   lock.unlock();
@@ -31,9 +41,16 @@ void ReportWriter::submit(std::function<void()> job) {
 }
 
 void ReportWriter::drain() {
+  const auto start = std::chrono::steady_clock::now();
   std::unique_lock lock(mutex_);
   job_done_.wait(lock, [&] { return failure_ || jobs_.empty(); });
+  totals_.waiting_seconds += seconds_since(start);
   rethrow_failure();
+}
+
+ReportWriter::Totals ReportWriter::totals() {
+  std::lock_guard lock(mutex_);
+  return totals_;
 }
 
 void ReportWriter::work() {
@@ -44,13 +61,17 @@ void ReportWriter::work() {
     std::function<void()> job = std::move(jobs_.front());
     lock.unlock();
     std::exception_ptr failure;
+    const auto start = std::chrono::steady_clock::now();
     try {
       job();
     } catch (...) {
       failure = std::current_exception();
     }
     job = nullptr;  // release the snapshot before the driver may queue the next one
+    const double seconds = seconds_since(start);
     lock.lock();
+    ++totals_.jobs;
+    totals_.writing_seconds += seconds;
     jobs_.pop_front();
     if (failure) {
       failure_ = failure;

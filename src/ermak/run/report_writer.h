@@ -16,6 +16,7 @@
 // driver's thread — is rethrown to the driver by the next submit() or drain().
 #include <condition_variable>
 #include <cstddef>
+#include <cstdint>
 #include <deque>
 #include <exception>
 #include <functional>
@@ -40,6 +41,14 @@ class ReportWriter {
   void drain();
 
   std::size_t capacity() const { return capacity_; }
+  // For the run log: jobs finished, seconds spent running them (on the writer thread),
+  // and seconds the driver spent waiting in submit() and drain().
+  struct Totals {
+    std::int64_t jobs = 0;
+    double writing_seconds = 0.0;
+    double waiting_seconds = 0.0;
+  };
+  Totals totals();
 
  private:
   void work();
@@ -52,6 +61,7 @@ class ReportWriter {
   std::deque<std::function<void()>> jobs_;  // front() runs, the rest wait
   bool stop_ = false;
   std::exception_ptr failure_;
+  Totals totals_;
   std::thread thread_;  // last: starts once the members above exist
 };
 

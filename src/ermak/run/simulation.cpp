@@ -5,6 +5,7 @@
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <limits>
 #include <memory>
@@ -442,7 +443,9 @@ RunSummary run_simulation(const RunSpec& spec, const RunOptions& options, RunRep
     std::vector<IndentationStatus> indentation_status;
     std::function<void()> extra_work;  // the extra reporter's files, written first
   };
+  double snapshot_seconds = 0.0;  // the driver's share of the reports, for the run log
   auto take_snapshot = [&](bool energies, bool frame, bool pulling, bool planes, bool indentation) {
+    const auto start = std::chrono::steady_clock::now();
     auto snapshot = std::make_shared<Snapshot>();
     snapshot->state = engine->state();
     snapshot->energies = energies;
@@ -454,6 +457,7 @@ RunSummary run_simulation(const RunSpec& spec, const RunOptions& options, RunRep
     if (pulling) snapshot->tether_forces = engine->tether_forces();
     if (planes) snapshot->plane_forces = engine->plane_forces();
     if (indentation) snapshot->indentation_status = engine->indentation_status();
+    snapshot_seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     return snapshot;
   };
   const std::int32_t end_first = 0, end_last = n - 1;
@@ -627,6 +631,10 @@ RunSummary run_simulation(const RunSpec& spec, const RunOptions& options, RunRep
   log->info("finished: {} steps in {:.2f} s ({:.4g} steps/s, {:.4g} bead-steps/s), {} neighbour-list rebuilds",
             last_step - first_step, summary.wall_seconds, summary.steps_per_second,
             summary.steps_per_second * double(n) * replicas, stats.neighbor_rebuilds);
+  const ReportWriter::Totals written = writer.totals();
+  log->info("reports: {} stops; {:.3f} s taking them from the engine, {:.3f} s writing them in the background, "
+            "{:.3f} s waiting for the writer",
+            written.jobs, snapshot_seconds, written.writing_seconds, written.waiting_seconds);
   std::string tables;
   for (const auto& [files, name] : protocol_tables)
     if (!files->empty()) tables += ", " + name;
