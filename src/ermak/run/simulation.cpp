@@ -5,7 +5,9 @@
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
+#include <memory>
 #include <optional>
 #include <sstream>
 #include <string_view>
@@ -23,6 +25,8 @@
 #include "ermak/io/topology_file.h"
 #include "ermak/io/tsv_writer.h"
 #include "ermak/protocol/protocol_setup.h"
+#include "ermak/run/open_file_limit.h"
+#include "ermak/run/report_writer.h"
 
 namespace ermak {
 namespace fs = std::filesystem;
@@ -101,6 +105,65 @@ void check_bonds(const State& state, const Topology& topology, float max_stretch
     }
 }
 
+// Descriptors a run needs beyond its per-replica files, while it runs: the run log, the
+// checkpoint being written, the PDBs written at the start and the end, and the GPU
+// driver's own (about a dozen with CUDA).
+constexpr std::uint64_t kDescriptorsForTheRun = 32;
+
+// The files a run keeps open from its start to its end (docs/outputs.md#how-many-files-a-run-keeps-open).
+struct KeptOpenFiles {
+  std::int64_t count = 0;
+  std::string what;  // "energies.tsv, trajectory.dcd per replica", for messages
+};
+
+KeptOpenFiles files_kept_open(const RunSpec& spec, const RunReporter* extra) {
+  KeptOpenFiles files;
+  if (spec.output.write_directory) {
+    std::vector<std::string> names = {"energies.tsv"};
+    if (spec.output.trajectory_every_steps > 0) names.push_back("trajectory.dcd");
+    if (spec.pulling.enabled || spec.force_clamp.enabled) names.push_back("pulling.tsv");
+    if (spec.plane_pulling.enabled) names.push_back("plane.tsv");
+    if (spec.indentation.enabled) names.push_back("indentation.tsv");
+    files.count = std::int64_t(names.size()) * spec.replicas;
+    for (const std::string& name : names) files.what += (files.what.empty() ? "" : ", ") + name;
+    files.what += " per replica";
+  }
+  if (extra && extra->files_kept_open() > 0) {
+    files.count += extra->files_kept_open();
+    files.what += std::string(files.what.empty() ? "" : ", ") + std::to_string(extra->files_kept_open()) +
+                  " SOP-GPU output files";
+  }
+  return files;
+}
+
+// Raises the open-file limit and stops before anything is written when the run's files
+// would not fit under it: otherwise it would fail at the first open beyond the limit.
+OpenFileLimit check_open_file_limit(const RunSpec& spec, const RunReporter* extra) {
+  const OpenFileLimit limit = raise_open_file_limit();
+  const KeptOpenFiles files = files_kept_open(spec, extra);
+  const std::uint64_t needed = std::uint64_t(files.count) + limit.open_now + kDescriptorsForTheRun;
+  if (files.count == 0 || needed <= limit.soft) return limit;
+  const std::uint64_t per_replica = std::max<std::uint64_t>(1, std::uint64_t(files.count) / std::uint64_t(spec.replicas));
+  const std::uint64_t room = limit.soft > limit.open_now + kDescriptorsForTheRun
+                                 ? limit.soft - limit.open_now - kDescriptorsForTheRun
+                                 : 0;
+  const auto it = spec.key_sources.find("run.replicas");
+  const bool raisable = limit.hard > limit.soft;
+  throw Error(it != spec.key_sources.end() ? it->second.file : spec.config_path.string(),
+              it != spec.key_sources.end() ? it->second.line : 0, "run.replicas",
+              "this run keeps " + std::to_string(files.count) + " output files open (" + files.what + ", " +
+                  std::to_string(spec.replicas) + " replicas) and needs " + std::to_string(needed) +
+                  " open files with those it holds otherwise, but this process may open only " +
+                  std::to_string(limit.soft) + " (ulimit -n" +
+                  (raisable ? "" : ", already raised to the hard limit") + "). Run at most " +
+                  std::to_string(room / per_replica) +
+                  " replicas per run (split the replicas over several runs with different seeds), "
+                  "or write no trajectory ([output] trajectory_every = 0), or raise the limit before "
+                  "starting ermak: ulimit -n " + std::to_string(needed) +
+                  " (above the hard limit this needs the administrator, e.g. nofile in "
+                  "/etc/security/limits.conf)");
+}
+
 }  // namespace
 
 std::string config_fingerprint(const std::string& resolved) {
@@ -167,6 +230,8 @@ RunSummary run_simulation(const RunSpec& spec, const RunOptions& options, RunRep
     throw Error(own_files ? out.string() : checkpoint_path.string(), 0, own_files ? "output.directory" : "",
                 "already holds a run; pass --force to overwrite it or --resume to continue it");
   }
+  // Before anything is written: a run whose files do not fit under the open-file limit stops here.
+  const OpenFileLimit file_limit = check_open_file_limit(spec, extra);
   if (extra) extra->prepare(options.resume, options.force);
   if (own_files) fs::create_directories(out);
   fs::create_directories(checkpoint_path.parent_path());
@@ -198,6 +263,8 @@ RunSummary run_simulation(const RunSpec& spec, const RunOptions& options, RunRep
   log->info("noise: generator {}, layout {}, seed {}{}", spec.rng, spec.rng_layout, spec.seed,
             spec.rng == "philox" ? " (counter-based)" : "");
   log->info("resolved configuration written to {}", log_path.string());
+  if (file_limit.soft != file_limit.soft_at_start)
+    log->info("open-file limit raised from {} to {} (the hard limit)", file_limit.soft_at_start, file_limit.soft);
 
   EngineSetup setup;
   setup.topology = &topology;
@@ -362,46 +429,89 @@ RunSummary run_simulation(const RunSpec& spec, const RunOptions& options, RunRep
   }
 
 
+  // A stop's reports in two halves (docs/gpu.md#what-overlaps-the-steps): `take_snapshot`
+  // copies what is due from the engine on this thread (the calls that synchronise with
+  // the GPU), `write_snapshot` computes the observables, formats the rows and writes the
+  // files on the report writer's thread while the engine goes on.
+  struct Snapshot {
+    State state;
+    bool energies = false, frame = false, pulling = false, planes = false, indentation = false;
+    std::vector<EnergyTerms> energy_terms;
+    std::vector<Vec3d> tether_forces;
+    std::vector<double> plane_forces;
+    std::vector<IndentationStatus> indentation_status;
+    std::function<void()> extra_work;  // the extra reporter's files, written first
+  };
+  double snapshot_seconds = 0.0;  // the driver's share of the reports, for the run log
+  auto take_snapshot = [&](bool energies, bool frame, bool pulling, bool planes, bool indentation) {
+    const auto start = std::chrono::steady_clock::now();
+    auto snapshot = std::make_shared<Snapshot>();
+    snapshot->state = engine->state();
+    snapshot->energies = energies;
+    snapshot->frame = frame;
+    snapshot->pulling = pulling;
+    snapshot->planes = planes;
+    snapshot->indentation = indentation;
+    if (energies) snapshot->energy_terms = engine->energies();
+    if (pulling) snapshot->tether_forces = engine->tether_forces();
+    if (planes) snapshot->plane_forces = engine->plane_forces();
+    if (indentation) snapshot->indentation_status = engine->indentation_status();
+    snapshot_seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    return snapshot;
+  };
   const std::int32_t end_first = 0, end_last = n - 1;
-  auto report_energies = [&]() {
-    const State& s = engine->state();
-    const std::vector<EnergyTerms> energies = engine->energies();
+  auto write_energies = [&](const Snapshot& snapshot) {
+    const State& s = snapshot.state;
     const double temperature_K = units::kcal_per_mol_to_kelvin(spec.temperature.at_step(s.step));
     const double time_ns = units::tau_to_ns(double(s.step) * spec.langevin.timestep_tau);
     for (std::int32_t r = 0; r < std::int32_t(energy_files.size()); ++r) {
       const std::size_t o = s.index(r, 0);
       const StructureObservables obs = measure_structure(topology, &s.x[o], &s.y[o], &s.z[o],
                                                          spec.output.contact_formed_ratio, end_first, end_last);
-      const EnergyTerms& e = energies[r];
+      const EnergyTerms& e = snapshot.energy_terms[r];
       const double row[] = {time_ns, temperature_K, e.fene, e.native, e.repulsive, e.protocol, e.total(),
                             obs.native_fraction, obs.radius_of_gyration_A, obs.end_to_end_A};
       energy_files[r].row(s.step, row);
     }
   };
-  auto report_pulling = [&]() {
-    const State& s = engine->state();
-    const std::vector<Vec3d> forces = engine->tether_forces();
-    for (std::int32_t r = 0; r < replicas; ++r) pulling_files[r].row(s.step, protocol->pulling_row(r, s, forces));
-  };
-  auto report_planes = [&]() {
-    const std::int64_t step = engine->state().step;
-    const std::vector<double> forces = engine->plane_forces();
-    for (std::int32_t r = 0; r < replicas; ++r) plane_files[r].row(step, protocol->plane_row(r, step, forces));
-  };
-  auto report_indentation = [&]() {
-    const std::int64_t step = engine->state().step;
-    const std::vector<IndentationStatus> status = engine->indentation_status();
+  auto write_pulling = [&](const Snapshot& snapshot) {
+    const State& s = snapshot.state;
     for (std::int32_t r = 0; r < replicas; ++r)
-      indentation_files[r].row(step, protocol->indentation_row(r, step, status.at(r)));
+      pulling_files[r].row(s.step, protocol->pulling_row(r, s, snapshot.tether_forces));
   };
-  auto write_frames = [&]() {
-    const State& s = engine->state();
+  auto write_planes = [&](const Snapshot& snapshot) {
+    const std::int64_t step = snapshot.state.step;
+    for (std::int32_t r = 0; r < replicas; ++r)
+      plane_files[r].row(step, protocol->plane_row(r, step, snapshot.plane_forces));
+  };
+  auto write_indentation = [&](const Snapshot& snapshot) {
+    const std::int64_t step = snapshot.state.step;
+    for (std::int32_t r = 0; r < replicas; ++r)
+      indentation_files[r].row(step, protocol->indentation_row(r, step, snapshot.indentation_status.at(r)));
+  };
+  auto write_frames = [&](const Snapshot& snapshot) {
+    const State& s = snapshot.state;
     for (std::int32_t r = 0; r < replicas; ++r) {
       const std::size_t o = s.index(r, 0);
       trajectories[r].write_frame(&s.x[o], &s.y[o], &s.z[o]);
     }
   };
+  auto write_snapshot = [&](const Snapshot& snapshot) {
+    if (snapshot.extra_work) snapshot.extra_work();
+    if (snapshot.energies) write_energies(snapshot);
+    if (snapshot.pulling) write_pulling(snapshot);
+    if (snapshot.planes) write_planes(snapshot);
+    if (snapshot.indentation) write_indentation(snapshot);
+    if (snapshot.frame) write_frames(snapshot);
+  };
+  // Declared after every file it writes, so that it is destroyed (and its thread joined)
+  // before them when the run ends or stops with an error.
+  ReportWriter writer(2);
+  auto submit = [&](std::shared_ptr<Snapshot> snapshot) {
+    writer.submit([snapshot, &write_snapshot] { write_snapshot(*snapshot); });
+  };
   auto write_checkpoint = [&]() {
+    writer.drain();  // the files' sizes below must include every row taken so far
     Checkpoint cp;
     cp.seed = spec.seed;
     cp.step = engine->state().step;
@@ -448,12 +558,11 @@ RunSummary run_simulation(const RunSpec& spec, const RunOptions& options, RunRep
     log->info("{}", extra->describe());
   }
   if (!options.resume) {
-    if (extra) extra->report(context);
-    report_energies();
-    if (want_trajectory) write_frames();
-    if (pulling_every) report_pulling();
-    if (plane_every) report_planes();
-    if (indentation_every) report_indentation();
+    std::function<void()> extra_work = extra ? extra->report(context) : nullptr;
+    auto snapshot = take_snapshot(own_files, want_trajectory, pulling_every > 0, plane_every > 0,
+                                  indentation_every > 0);
+    snapshot->extra_work = std::move(extra_work);
+    submit(std::move(snapshot));
   }
   if (own_files)
     log->info("running steps {} .. {} on backend {} ({} output every {} steps)", first_step, last_step,
@@ -492,16 +601,17 @@ RunSummary run_simulation(const RunSpec& spec, const RunOptions& options, RunRep
       check_finite(engine->state(), since);
       check_bonds(engine->state(), topology, spec.sop.fene_R0_A, since);
     }
-    if (extra) extra->report(context);
-    if (report) report_energies();
-    if (pull_row) report_pulling();
-    if (plane_row) report_planes();
-    if (indentation_row) report_indentation();
-    if (frame) write_frames();
+    std::function<void()> extra_work = extra ? extra->report(context) : nullptr;
+    if (extra_work || (own_files && report) || frame || pull_row || plane_row || indentation_row) {
+      auto snapshot = take_snapshot(own_files && report, frame, pull_row, plane_row, indentation_row);
+      snapshot->extra_work = std::move(extra_work);
+      submit(std::move(snapshot));
+    }
     if (checkpoint) write_checkpoint();
     progress.update(step);
   }
   progress.finish();
+  writer.drain();  // a failed write stops the run with its error here at the latest
 
   const State& final_state = engine->state();
   if (extra) extra->finish(context);
@@ -520,6 +630,10 @@ RunSummary run_simulation(const RunSpec& spec, const RunOptions& options, RunRep
   log->info("finished: {} steps in {:.2f} s ({:.4g} steps/s, {:.4g} bead-steps/s), {} neighbour-list rebuilds",
             last_step - first_step, summary.wall_seconds, summary.steps_per_second,
             summary.steps_per_second * double(n) * replicas, stats.neighbor_rebuilds);
+  const ReportWriter::Totals written = writer.totals();
+  log->info("reports: {} stops; {:.3f} s taking them from the engine, {:.3f} s writing them in the background, "
+            "{:.3f} s waiting for the writer",
+            written.jobs, snapshot_seconds, written.writing_seconds, written.waiting_seconds);
   std::string tables;
   for (const auto& [files, name] : protocol_tables)
     if (!files->empty()) tables += ", " + name;

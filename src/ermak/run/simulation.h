@@ -3,6 +3,7 @@
 // (DESIGN.md §3). It owns the output directory, the schedule of reports, trajectory
 // frames and checkpoints, and resuming.
 #include <filesystem>
+#include <functional>
 #include <memory>
 #include <string>
 #include <utility>
@@ -40,11 +41,15 @@ struct ReportContext {
 // Output files written alongside (or instead of) the output directory's, on the same
 // schedule of stops (e.g. run/sopgpu_outputs.h). The driver stops at every multiple of
 // each of intervals() and at the last step, and calls report() at every stop; the
-// reporter writes what is due.
+// reporter takes what is due from the engine and returns the work that writes it, which
+// the driver runs on its report writer thread (run/report_writer.h) in order with its own
+// rows while the engine goes on. checkpoint() and finish() are called once that work is done.
 class RunReporter {
  public:
   virtual ~RunReporter() = default;
   virtual std::vector<std::int64_t> intervals() const = 0;
+  // Files that stay open for the whole run (counted against the open-file limit).
+  virtual std::int64_t files_kept_open() const = 0;
   // Before anything is written: a new run refuses to overwrite existing files unless
   // `force`; a resumed run checks that its files are there.
   virtual void prepare(bool resume, bool force) = 0;
@@ -52,7 +57,10 @@ class RunReporter {
   // start; resume: cut them to the checkpoint's offsets and append).
   using Offsets = std::vector<std::pair<std::string, std::uint64_t>>;
   virtual void open(ReportContext& context, bool resume, const Offsets& offsets) = 0;
-  virtual void report(ReportContext& context) = 0;
+  // Called on the driver's thread at every stop: copies what is due from context.engine
+  // (the calls that synchronise with the GPU) and returns the work that formats and writes
+  // it, which must not touch the engine; an empty function when nothing is due.
+  virtual std::function<void()> report(ReportContext& context) = 0;
   // Flushes the files and adds their sizes to a checkpoint's output offsets.
   virtual void checkpoint(Offsets& offsets) = 0;
   virtual void finish(ReportContext& context) = 0;

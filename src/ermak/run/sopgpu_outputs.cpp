@@ -99,6 +99,13 @@ std::vector<fs::path> SopgpuReporter::files_of_new_run() const {
   return files;
 }
 
+std::int64_t SopgpuReporter::files_kept_open() const {
+  std::int64_t files = 0;
+  for (const SopRunFiles& f : outputs_.runs)
+    files += 2 + (f.pulling.empty() ? 0 : 1) + (f.indentation.empty() ? 0 : 1);  // energy, DCD, ...
+  return files;
+}
+
 void SopgpuReporter::prepare(bool resume, bool force) {
   fs::create_directories(outputs_.reference_pdb.parent_path());
   for (const SopRunFiles& f : outputs_.runs) fs::create_directories(f.restart_pdb.parent_path());
@@ -149,31 +156,28 @@ std::string SopgpuReporter::energy_line(std::int64_t step, double temperature, d
                      temperature, fene + native + repulsive, native, repulsive, native + repulsive, fene, count, rg_A);
 }
 
-void SopgpuReporter::write_energies(ReportContext& context) {
-  const State& s = context.engine.state();
-  const std::vector<EnergyTerms> energies = context.engine.energies();
+void SopgpuReporter::write_energies(const Snapshot& snapshot, const Topology& topology) {
+  const State& s = snapshot.state;
   // SOP-GPU prints the temperature estimated from the displacements; ermak prints the
   // heat bath's (docs/migrating-from-sop-gpu.md#outputs).
   const double temperature = spec_.temperature.at_step(s.step);
   for (std::size_t r = 0; r < runs_.size(); ++r) {
-    const EnergyTerms& e = energies[r];
+    const EnergyTerms& e = snapshot.energies[r];
     runs_[r].energy->write(energy_line(
         s.step, temperature, e.fene, e.native, e.repulsive,
-        native_count(context.topology, s, std::int32_t(r), outputs_.native_count_cutoff_A,
-                     outputs_.native_count_tolerance_A),
+        native_count(topology, s, std::int32_t(r), outputs_.native_count_cutoff_A, outputs_.native_count_tolerance_A),
         radius_of_gyration(s, std::int32_t(r))));
   }
 }
 
 // pulling.cu savePullingData: step, |X|, X·n, f·n, fx, fy, fz (Å, kcal/mol/Å), X the
 // end-to-end vector fixedEnd → pulledEnd and f the cantilever spring's force.
-void SopgpuReporter::write_pulling(ReportContext& context) {
-  const State& s = context.engine.state();
-  const std::vector<Vec3d> forces = context.engine.tether_forces();
+void SopgpuReporter::write_pulling(const Snapshot& snapshot, const ProtocolSetup& protocol) {
+  const State& s = snapshot.state;
   const double A_per_nm = units::A_per_nm, pN = units::pN_per_kcal_per_mol_A;
   for (std::size_t r = 0; r < runs_.size(); ++r) {
     // ProtocolSetup's row: time, base, end-to-end, extension (nm), force x, y, z, |F|, F·n (pN).
-    const std::vector<double> row = context.protocol->pulling_row(std::int32_t(r), s, forces);
+    const std::vector<double> row = protocol.pulling_row(std::int32_t(r), s, snapshot.tether_forces);
     runs_[r].pulling->write(fmt::format("{:12d}\t{:5.3f}\t{:5.3f}\t{:5.3f}\t{:5.3f}\t{:5.3f}\t{:5.3f}\n", s.step,
                                         row[2] * A_per_nm, row[3] * A_per_nm, row[8] / pN, row[4] / pN, row[5] / pN,
                                         row[6] / pN));
@@ -183,11 +187,10 @@ void SopgpuReporter::write_pulling(ReportContext& context) {
 // indentation.cu: step, base travel, |F|, |F| (SOP-GPU: mean of |F| and |mean F| over the
 // interval), |κΔx| now and (SOP-GPU) its mean, F x y z, tip x y z, base x y z; F the
 // tip's force on the molecule. ermak writes the values at the step (no interval means).
-void SopgpuReporter::write_indentation(ReportContext& context) {
-  const std::int64_t step = context.engine.state().step;
-  const std::vector<IndentationStatus> status = context.engine.indentation_status();
+void SopgpuReporter::write_indentation(const Snapshot& snapshot) {
+  const std::int64_t step = snapshot.state.step;
   for (std::size_t r = 0; r < runs_.size(); ++r) {
-    const IndentationStatus& st = status.at(r);
+    const IndentationStatus& st = snapshot.indentation.at(r);
     const Vec3d f = -1.0 * st.molecule_force;
     const double spring = norm(st.spring_force);
     runs_[r].indentation->write(fmt::format(
@@ -198,21 +201,43 @@ void SopgpuReporter::write_indentation(ReportContext& context) {
   }
 }
 
-void SopgpuReporter::report(ReportContext& context) {
-  const State& s = context.engine.state();
+std::function<void()> SopgpuReporter::report(ReportContext& context) {
+  const std::int64_t step = context.engine.state().step;
+  auto snapshot = std::make_shared<Snapshot>();
+  snapshot->energies_due = multiple(step, outputs_.energy_every);
+  snapshot->pulling_due = multiple(step, outputs_.pulling_every) && context.protocol;
+  snapshot->indentation_due = multiple(step, outputs_.indentation_every) && context.protocol;
+  snapshot->frame_due = multiple(step, outputs_.trajectory_every);
+  snapshot->restart_due = multiple(step, outputs_.restart_every);
+  if (!(snapshot->energies_due || snapshot->pulling_due || snapshot->indentation_due || snapshot->frame_due ||
+        snapshot->restart_due))
+    return {};
+  // Everything from the engine is taken here, on the driver's thread; the returned work
+  // only formats and writes (run/report_writer.h).
+  snapshot->state = context.engine.state();
+  if (snapshot->energies_due) snapshot->energies = context.engine.energies();
+  if (snapshot->pulling_due) snapshot->tether_forces = context.engine.tether_forces();
+  if (snapshot->indentation_due) snapshot->indentation = context.engine.indentation_status();
+  return [this, snapshot, topology = &context.topology, protocol = context.protocol] {
+    write(*snapshot, *topology, protocol);
+  };
+}
+
+void SopgpuReporter::write(const Snapshot& snapshot, const Topology& topology, const ProtocolSetup* protocol) {
+  const State& s = snapshot.state;
   const std::int64_t step = s.step;
-  if (multiple(step, outputs_.energy_every)) write_energies(context);
-  if (multiple(step, outputs_.pulling_every) && context.protocol) write_pulling(context);
-  if (multiple(step, outputs_.indentation_every) && context.protocol) write_indentation(context);
-  if (multiple(step, outputs_.trajectory_every))
+  if (snapshot.energies_due) write_energies(snapshot, topology);
+  if (snapshot.pulling_due) write_pulling(snapshot, *protocol);
+  if (snapshot.indentation_due) write_indentation(snapshot);
+  if (snapshot.frame_due)
     for (std::size_t r = 0; r < runs_.size(); ++r) {
       const std::size_t o = s.index(std::int32_t(r), 0);
       runs_[r].trajectory->write_frame(&s.x[o], &s.y[o], &s.z[o]);
     }
-  if (multiple(step, outputs_.restart_every))
+  if (snapshot.restart_due)
     for (std::size_t r = 0; r < runs_.size(); ++r) {
       const std::size_t o = s.index(std::int32_t(r), 0);
-      write_pdb(outputs_.runs[r].restart_pdb, context.topology, &s.x[o], &s.y[o], &s.z[o],
+      write_pdb(outputs_.runs[r].restart_pdb, topology, &s.x[o], &s.y[o], &s.z[o],
                 fmt::format("ermak restart coordinates, run {}, step {}", outputs_.runs[r].run, step));
     }
 }

@@ -21,9 +21,10 @@ class SopgpuReporter final : public RunReporter {
   ~SopgpuReporter() override;
 
   std::vector<std::int64_t> intervals() const override;
+  std::int64_t files_kept_open() const override;
   void prepare(bool resume, bool force) override;
   void open(ReportContext& context, bool resume, const Offsets& offsets) override;
-  void report(ReportContext& context) override;
+  std::function<void()> report(ReportContext& context) override;
   void checkpoint(Offsets& offsets) override;
   void finish(ReportContext& context) override;
   std::string describe() const override;
@@ -40,10 +41,21 @@ class SopgpuReporter final : public RunReporter {
     std::unique_ptr<DcdWriter> trajectory;
   };
 
+  // What one stop writes, copied from the engine on the driver's thread.
+  struct Snapshot {
+    State state;
+    bool energies_due = false, pulling_due = false, indentation_due = false, frame_due = false,
+         restart_due = false;
+    std::vector<EnergyTerms> energies;
+    std::vector<Vec3d> tether_forces;
+    std::vector<IndentationStatus> indentation;
+  };
+
   std::vector<std::filesystem::path> files_of_new_run() const;
-  void write_energies(ReportContext& context);
-  void write_pulling(ReportContext& context);
-  void write_indentation(ReportContext& context);
+  void write(const Snapshot& snapshot, const Topology& topology, const ProtocolSetup* protocol);
+  void write_energies(const Snapshot& snapshot, const Topology& topology);
+  void write_pulling(const Snapshot& snapshot, const ProtocolSetup& protocol);
+  void write_indentation(const Snapshot& snapshot);
 
   SopOutputs outputs_;
   const RunSpec& spec_;

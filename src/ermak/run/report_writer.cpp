@@ -1,0 +1,84 @@
+#include "ermak/run/report_writer.h"
+
+#include <algorithm>
+#include <chrono>
+#include <utility>
+
+namespace ermak {
+namespace {
+
+double seconds_since(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+}  // namespace
+
+ReportWriter::ReportWriter(std::size_t capacity)
+    : capacity_(std::max<std::size_t>(1, capacity)), thread_([this] { work(); }) {}
+
+ReportWriter::~ReportWriter() {
+  {
+    std::lock_guard lock(mutex_);
+    stop_ = true;
+  }
+  job_ready_.notify_all();
+  thread_.join();
+}
+
+void ReportWriter::rethrow_failure() {
+  if (failure_) std::rethrow_exception(failure_);
+}
+
+void ReportWriter::submit(std::function<void()> job) {
+  const auto start = std::chrono::steady_clock::now();
+  std::unique_lock lock(mutex_);
+  job_done_.wait(lock, [&] { return failure_ || jobs_.size() < capacity_; });
+  totals_.waiting_seconds += seconds_since(start);
+  rethrow_failure();
+  jobs_.push_back(std::move(job));
+  lock.unlock();
+  job_ready_.notify_one();
+}
+
+void ReportWriter::drain() {
+  const auto start = std::chrono::steady_clock::now();
+  std::unique_lock lock(mutex_);
+  job_done_.wait(lock, [&] { return failure_ || jobs_.empty(); });
+  totals_.waiting_seconds += seconds_since(start);
+  rethrow_failure();
+}
+
+ReportWriter::Totals ReportWriter::totals() {
+  std::lock_guard lock(mutex_);
+  return totals_;
+}
+
+void ReportWriter::work() {
+  std::unique_lock lock(mutex_);
+  for (;;) {
+    job_ready_.wait(lock, [&] { return stop_ || !jobs_.empty(); });
+    if (jobs_.empty()) return;  // stop_ and nothing left to write
+    std::function<void()> job = std::move(jobs_.front());
+    lock.unlock();
+    std::exception_ptr failure;
+    const auto start = std::chrono::steady_clock::now();
+    try {
+      job();
+    } catch (...) {
+      failure = std::current_exception();
+    }
+    job = nullptr;  // release the snapshot before the driver may queue the next one
+    const double seconds = seconds_since(start);
+    lock.lock();
+    ++totals_.jobs;
+    totals_.writing_seconds += seconds;
+    jobs_.pop_front();
+    if (failure) {
+      failure_ = failure;
+      jobs_.clear();  // rows after a failed one would leave a gap in the files
+    }
+    job_done_.notify_all();
+  }
+}
+
+}  // namespace ermak

@@ -1,0 +1,96 @@
+// `ermak run` and the limits of the machine it writes on (docs/outputs.md#reports-are-written-in-the-background,
+// docs/outputs.md#how-many-files-a-run-keeps-open): a run whose files exceed the open-file
+// limit stops before anything is written, with the numbers and what to do; a write that
+// fails on the report writer's thread stops the run with that file's error.
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include "support/test_paths.h"
+
+namespace fs = std::filesystem;
+using ermak::test::run_command;
+
+namespace {
+
+fs::path write_config(const fs::path& dir, int replicas, const std::string& output) {
+  const auto ww = ermak::test::shared_data() / "sopgpu/ww/reference";
+  std::ofstream c(dir / "run.toml");
+  c << "[input]\ntopology = \"" << (ww / "ww.top").string() << "\"\ncoordinates = \""
+    << (ww / "ww_cg.pdb").string() << "\"\n"
+    << "[run]\nbackend = \"cpu\"\nthreads = 1\nreplicas = " << replicas << "\nsteps = 2000\nseed = 7\n"
+    << "[output]\ndirectory = \"" << (dir / "out").string() << "\"\n" << output;
+  return dir / "run.toml";
+}
+
+// Runs ermak under `sh -c 'LIMITS; exec ermak ARGS'`, so that the limits apply to it alone.
+int run_limited(const std::string& limits, const std::string& args, std::string* output) {
+  return run_command("sh -c \"" + limits + "; exec " + ermak::test::ermak_binary().string() + " " + args + "\"",
+                     output);
+}
+
+std::string read_file(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+}  // namespace
+
+// 20 replicas × (energies.tsv + trajectory.dcd) = 40 files do not fit under 64 descriptors
+// (less those already open and 32 kept for the run's own files).
+TEST(RunReportIo, TooManyFilesForTheOpenFileLimitStopBeforeAnythingIsWritten) {
+  const auto dir = ermak::test::fresh_directory("run-nofile");
+  const std::string both = "energy_every = 500\ntrajectory_every = 500\n";
+  std::string out;
+  int status = run_limited("ulimit -n 64", "run --quiet " + write_config(dir, 20, both).string(), &out);
+  EXPECT_EQ(status, 1) << out;
+  EXPECT_NE(out.find("run.replicas"), std::string::npos) << out;
+  EXPECT_NE(out.find("keeps 40 output files open (energies.tsv, trajectory.dcd per replica, 20 replicas)"),
+            std::string::npos) << out;
+  EXPECT_NE(out.find("may open only 64"), std::string::npos) << out;
+  EXPECT_NE(out.find("trajectory_every = 0"), std::string::npos) << out;
+  EXPECT_NE(out.find("ulimit -n"), std::string::npos) << out;
+  EXPECT_FALSE(fs::exists(dir / "out")) << "nothing is written before the check";
+
+  // The same run without trajectories (20 files), and 5 replicas with them (10), fit.
+  status = run_limited("ulimit -n 64", "run --quiet " + write_config(dir, 20, "energy_every = 500\ntrajectory_every = 0\n").string(), &out);
+  EXPECT_EQ(status, 0) << out;
+  status = run_limited("ulimit -n 64", "run --quiet --force " + write_config(dir, 5, both).string(), &out);
+  EXPECT_EQ(status, 0) << out;
+  EXPECT_TRUE(fs::exists(dir / "out/replica_004/trajectory.dcd"));
+}
+
+// A soft limit below the hard one is raised: 40 files under a soft limit of 64 run.
+TEST(RunReportIo, TheSoftOpenFileLimitIsRaisedToTheHardLimit) {
+  std::string hard;
+  ASSERT_EQ(run_command("sh -c 'ulimit -H -n'", &hard), 0);
+  if (hard.rfind("unlimited", 0) != 0 && std::stoll(hard) < 200) GTEST_SKIP() << "hard limit " << hard;
+  const auto dir = ermak::test::fresh_directory("run-nofile-soft");
+  std::string out;
+  const int status = run_limited("ulimit -S -n 64", "run --quiet " +
+                                     write_config(dir, 20, "energy_every = 500\ntrajectory_every = 500\n").string(),
+                                 &out);
+  ASSERT_EQ(status, 0) << out;
+  EXPECT_TRUE(fs::exists(dir / "out/replica_019/trajectory.dcd"));
+  EXPECT_NE(read_file(dir / "out/run.log").find("open-file limit raised from 64 to"), std::string::npos);
+}
+
+// A file size limit (SIGXFSZ ignored, so write() fails with EFBIG like a full disk) that
+// the trajectory outgrows mid-run: the frame is written on the report writer's thread,
+// and its error must stop the run with the file's name and a non-zero exit.
+TEST(RunReportIo, AWriteErrorOnTheWriterThreadStopsTheRunWithTheFilesError) {
+  const auto dir = ermak::test::fresh_directory("run-write-error");
+  // 34 beads: a frame is 12·34 + 24 = 432 bytes, 201 frames ≈ 87 KB; every other file
+  // stays below 32 KiB.
+  const auto config = write_config(dir, 1, "energy_every = 1000\ntrajectory_every = 10\ncheckpoint_every = 0\n");
+  std::string out;
+  const int status = run_limited("trap '' XFSZ; ulimit -f 64", "run --quiet " + config.string(), &out);
+  EXPECT_EQ(status, 1) << out;
+  EXPECT_NE(out.find("replica_000/trajectory.dcd"), std::string::npos) << out;
+  EXPECT_NE(out.find("cannot write DCD file"), std::string::npos) << out;
+  EXPECT_FALSE(fs::exists(dir / "out/replica_000/final.pdb")) << "the run stopped";
+}
