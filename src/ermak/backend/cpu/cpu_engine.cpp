@@ -494,10 +494,11 @@ class CpuEngine final : public Engine {
 
   // Moves beads [begin, end) of replica r by one Langevin step; returns the largest
   // squared displacement from the list reference among them. Philox noise is drawn 8
-  // beads at a time in blocks aligned to multiples of 8 (rng/philox_gaussian_batch.h):
-  // a bead's Gaussians then come from the same lane arithmetic whatever [begin, end)
-  // the thread split gives, so 1 and 2 threads agree bit for bit. Lanes outside
-  // [begin, end) (and fixed beads) are drawn and discarded.
+  // beads at a time (rng/philox_gaussian_batch.h, docs/rng.md#cpu-batch), in blocks
+  // aligned to multiples of 8, and never by the scalar gaussian3 (whose libm results
+  // differ by an ulp or so): every bead's Gaussians come from the same lane arithmetic
+  // whatever [begin, end) the thread split gives, so 1 and 2 threads agree bit for bit.
+  // Lanes outside [begin, end), past N, and fixed beads are drawn and discarded.
   float integrate(std::int32_t r, std::int64_t step, const Workspace& w, std::int32_t begin, std::int32_t end) {
     const auto coeff = physics::langevin_coefficients(setup_.langevin.timestep_tau, setup_.langevin.zeta,
                                                       setup_.temperature.at_step(step));
