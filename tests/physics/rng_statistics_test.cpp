@@ -11,11 +11,13 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <vector>
 
 #include "ermak/rng/noise_source.h"
 #include "ermak/rng/philox_gaussian.h"
+#include "ermak/rng/philox_gaussian_batch.h"
 
 namespace {
 
@@ -143,6 +145,57 @@ TEST(RngStatistics, GaussiansFromNoiseSource) {
     for (std::size_t k = 0; k < cx.size(); ++k) { cx2.push_back(cx[k] * cx[k]); cy2.push_back(cy[k] * cy[k]); }
     check(cx2, cy2, "x^2 vs y^2");
   }
+}
+
+// The CPU engine's batched Philox Gaussians (rng/philox_gaussian_batch.h, own log/sincos):
+// the same moments, KS distance and correlations as above, with neighbouring beads both
+// inside one 8-lane block and across block boundaries.
+TEST(RngStatistics, BatchedPhiloxGaussians) {
+  const std::int32_t beads = 2048, steps = 48;
+  std::vector<double> all, cx, cy, cz, bead_a, bead_b, cross_a, cross_b, step_a, step_b;
+  std::vector<std::array<float, 3>> previous(beads);
+  for (int s = 0; s < steps; ++s)
+    for (std::int32_t b0 = 0; b0 < beads; b0 += 8) {
+      const rng::Gaussians8 g = rng::gaussian3_batch8(99, rng::Stream::kBeadLangevin, 3, std::uint32_t(b0), std::uint64_t(s));
+      for (int k = 0; k < 8; ++k) {
+        const std::array<float, 3> v = {g.x.v[k], g.y.v[k], g.z.v[k]};
+        for (float x : v) all.push_back(x);
+        cx.push_back(v[0]); cy.push_back(v[1]); cz.push_back(v[2]);
+        const std::int32_t i = b0 + k;
+        if (s > 0) for (int c = 0; c < 3; ++c) { step_a.push_back(previous[i][c]); step_b.push_back(v[c]); }
+        previous[i] = v;
+        if (k > 0) {
+          const std::array<float, 3> left = {g.x.v[k - 1], g.y.v[k - 1], g.z.v[k - 1]};
+          for (int c = 0; c < 3; ++c) { bead_a.push_back(left[c]); bead_b.push_back(v[c]); }
+        }
+      }
+    }
+  // Neighbours across a block boundary: bead 8J+7 vs 8J+8, and within: 8J+k vs 8J+k+1.
+  for (int s = 0; s < steps; ++s)
+    for (std::int32_t b0 = 0; b0 + 8 < beads; b0 += 8) {
+      const float left = rng::gaussian3_batch8(99, rng::Stream::kBeadLangevin, 3, std::uint32_t(b0), std::uint64_t(s)).x.v[7];
+      const float right = rng::gaussian3_batch8(99, rng::Stream::kBeadLangevin, 3, std::uint32_t(b0 + 8), std::uint64_t(s)).x.v[0];
+      cross_a.push_back(left);
+      cross_b.push_back(right);
+    }
+  const double n = double(all.size());
+  EXPECT_NEAR(mean(all), 0.0, kZ / std::sqrt(n));
+  EXPECT_NEAR(central_moment2(all, 0.0), 1.0, kZ * std::sqrt(2.0 / n));
+  EXPECT_LT(ks_statistic(all, [](double x) { return 0.5 * std::erfc(-x / std::sqrt(2.0)); }), kKs);
+  double max_abs = 0;
+  for (double x : all) max_abs = std::max(max_abs, std::abs(x));
+  EXPECT_LE(max_abs, 5.78) << "24-bit uniforms truncate at sqrt(2 ln 2^24) = 5.77";
+  auto check = [&](const std::vector<double>& a, const std::vector<double>& b, const char* what) {
+    EXPECT_LT(std::abs(correlation(a, b)), kZ / std::sqrt(double(a.size()))) << what;
+  };
+  check(bead_a, bead_b, "bead i vs bead i+1 within a block");
+  check(cross_a, cross_b, "bead 8J+7 vs 8J+8");
+  check(step_a, step_b, "step n vs step n+1");
+  check(cx, cy, "x vs y");
+  check(cx, cz, "x vs z");
+  std::vector<double> cx2, cy2;
+  for (std::size_t k = 0; k < cx.size(); ++k) { cx2.push_back(cx[k] * cx[k]); cy2.push_back(cy[k] * cy[k]); }
+  check(cx2, cy2, "x^2 vs y^2");
 }
 
 TEST(RngStatistics, LcgLowBitsAreWeakAsDocumented) {

@@ -19,6 +19,7 @@
 #include "ermak/protocol/replica_index.h"
 #include "ermak/rng/noise_source.h"
 #include "ermak/rng/philox_gaussian.h"
+#include "ermak/rng/philox_gaussian_batch.h"
 
 namespace ermak {
 namespace {
@@ -492,7 +493,12 @@ class CpuEngine final : public Engine {
   }
 
   // Moves beads [begin, end) of replica r by one Langevin step; returns the largest
-  // squared displacement from the list reference among them.
+  // squared displacement from the list reference among them. Philox noise is drawn 8
+  // beads at a time (rng/philox_gaussian_batch.h, docs/rng.md#cpu-batch), in blocks
+  // aligned to multiples of 8, and never by the scalar gaussian3 (whose libm results
+  // differ by an ulp or so): every bead's Gaussians come from the same lane arithmetic
+  // whatever [begin, end) the thread split gives, so 1 and 2 threads agree bit for bit.
+  // Lanes outside [begin, end), past N, and fixed beads are drawn and discarded.
   float integrate(std::int32_t r, std::int64_t step, const Workspace& w, std::int32_t begin, std::int32_t end) {
     const auto coeff = physics::langevin_coefficients(setup_.langevin.timestep_tau, setup_.langevin.zeta,
                                                       setup_.temperature.at_step(step));
@@ -500,17 +506,28 @@ class CpuEngine final : public Engine {
     float* x = &state_.x[o]; float* y = &state_.y[o]; float* z = &state_.z[o];
     const ReplicaLists& l = lists_[r];
     float max_d2 = 0.0f;
-    for (std::int32_t i = begin; i < end; ++i) {
-      if (fixed_[i]) continue;
-      const Vec3f g = noise_from_source_ ? Vec3f{w.gx[i], w.gy[i], w.gz[i]}
-                                         : rng::gaussian3(setup_.seed, rng::Stream::kBeadLangevin, std::uint32_t(r),
-                                                          std::uint32_t(i), std::uint64_t(step));
+    const auto move = [&](std::int32_t i, Vec3f g) {
       const Vec3f d = physics::langevin_displacement({w.fx[i], w.fy[i], w.fz[i]}, g, coeff);
       x[i] += d.x; y[i] += d.y; z[i] += d.z;
       const float dx = x[i] - l.ref_x[i], dy = y[i] - l.ref_y[i], dz = z[i] - l.ref_z[i];
       const float d2 = dx * dx + dy * dy + dz * dz;
       // NaN compares false: keep it visible so the list is rebuilt and the run stops.
       max_d2 = (d2 > max_d2 || d2 != d2) ? d2 : max_d2;
+    };
+    if (noise_from_source_) {
+      for (std::int32_t i = begin; i < end; ++i)
+        if (!fixed_[i]) move(i, {w.gx[i], w.gy[i], w.gz[i]});
+      return max_d2;
+    }
+    constexpr std::int32_t kB = rng::kGaussianBatch;
+    for (std::int32_t block = begin - begin % kB; block < end; block += kB) {
+      const rng::Gaussians8 g = rng::gaussian3_batch8(setup_.seed, rng::Stream::kBeadLangevin, std::uint32_t(r),
+                                                      std::uint32_t(block), std::uint64_t(step));
+      float gx[kB], gy[kB], gz[kB];
+      g.x.store(gx); g.y.store(gy); g.z.store(gz);
+      const std::int32_t lo = std::max(block, begin), hi = std::min(block + kB, end);
+      for (std::int32_t i = lo; i < hi; ++i)
+        if (!fixed_[i]) move(i, {gx[i - block], gy[i - block], gz[i - block]});
     }
     return max_d2;
   }
