@@ -114,8 +114,12 @@ Command add_bench_command(CLI::App& app) {
         const std::int64_t rebuilds_before = engine->stats().neighbor_rebuilds;
         const auto t0 = Clock::now();
         engine->advance(steps);
-        engine->state();  // synchronise
+        const State& final_state = engine->state();  // synchronises
         const double t = std::chrono::duration<double>(Clock::now() - t0).count();
+        // A run that blew up (a FENE bond broke, beads at NaN) times garbage: say so.
+        bool finite = true;
+        for (std::size_t k = 0; k < final_state.x.size() && finite; ++k)
+          finite = std::isfinite(final_state.x[k]) && std::isfinite(final_state.y[k]) && std::isfinite(final_state.z[k]);
         const double rate = double(steps) / t;
         const bool on_gpu = engine->name() == "cuda" && gpu_before >= 0 && gpu_after >= 0;
         const double bytes_per_bead = on_gpu ? double(gpu_after - gpu_before) / (double(n) * c.replicas) : 0.0;
@@ -126,6 +130,9 @@ Command add_bench_command(CLI::App& app) {
                     (long long)steps, rate, rate * n * c.replicas, engine->name().c_str(),
                     threads, (long long)engine->stats().neighbor_pairs,
                     on_gpu ? std::to_string(std::llround(bytes_per_bead)).c_str() : "-", rebuilds);
+        if (!finite)
+          std::printf("  ^ NOT A VALID TIMING: coordinates became non-finite during the run (a bond broke; see "
+                      "docs/benchmarks.md)\n");
         std::fflush(stdout);
       }
     }

@@ -13,7 +13,9 @@
 //               and a ring of float4 [K][R·n] noise for the next K steps, K ≤ 256 within
 //               32 MB; the step kernels read it instead of drawing Philox
 #include <algorithm>
+#include <chrono>
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <string>
@@ -1023,10 +1025,17 @@ class CudaEngine final : public Engine {
     const std::int64_t kGraphSteps = std::int64_t(chunk_steps_) * kChunksPerGraph;
     std::int64_t at = s;
     int stalls = 0;
+    // ERMAK_CUDA_TRACE=1: one line per host round (for diagnosing slow runs, docs/gpu.md).
+    static const bool trace = env_int("ERMAK_CUDA_TRACE", 0) != 0;
+    const auto round_start = std::chrono::steady_clock::now();
     while (at < e) {
       const std::int64_t launches = std::max<std::int64_t>(1, (e - at + kGraphSteps - 1) / kGraphSteps);
       for (std::int64_t k = 0; k < launches; ++k) ERMAK_CUDA(cudaGraphLaunch(graph_exec_, stream_));
       const Control c = fetch_control();
+      if (trace)
+        std::fprintf(stderr, "[ermak cuda] %.3f s: graphs %lld, step %lld -> %lld, builds %lld, needed slots %d of %d\n",
+                     std::chrono::duration<double>(std::chrono::steady_clock::now() - round_start).count(),
+                     (long long)launches, (long long)at, c.step, c.rebuilds, c.needed_slots, slots_);
       if (c.needed_slots > slots_) {
         grow_slots(c.needed_slots);  // re-captures the graph, marks the list stale
         launch_set_segment(ctrl_.get(), e, coeff, kT, stream_);
