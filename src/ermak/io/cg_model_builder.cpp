@@ -369,24 +369,8 @@ struct Builder {
       if (!(top.bonds.back().r0_A > 0.0f)) fail_coincident(i, j);
       out.bond_kinds.push_back(kind);
     }
-    std::map<std::int32_t, std::size_t> slot;
-    for (std::size_t r = 0; r < model.residues.size(); ++r) {
-      auto [it, fresh] = slot.emplace(chain_of_residue[r], out.chains.size());
-      if (fresh) {
-        ChainSummary s;
-        s.id = model.residues[r].chain_id;
-        s.first_number = model.residues[r].number;
-        s.first_bead = first_bead[r];
-        out.chains.push_back(s);
-      }
-      ChainSummary& s = out.chains[it->second];
-      ++s.residues;
-      s.last_number = model.residues[r].number;
-      s.beads += first_bead[r + 1] - first_bead[r];
-    }
-    const std::int64_t n = top.bead_count();
-    out.repulsive_pairs = n * (n - 1) / 2 - static_cast<std::int64_t>(top.bonds.size()) -
-                          static_cast<std::int64_t>(top.native_contacts.size());
+    out.chains = summarize_chains(model, chain_of_residue, first_bead);
+    out.repulsive_pairs = repulsive_pair_count(top);
     for (const auto& [kind, count] : warning_count)
       if (count > kListedWarnings)
         out.warnings.push_back("... and " + std::to_string(count - kListedWarnings) + " more " + kind);

@@ -423,26 +423,11 @@ struct Builder {
       if (!(top.bonds.back().r0_A > 0.0f)) fail_coincident(i, j);
       out.bond_kinds.push_back(kind);
     }
-    // Chains, in order of first appearance.
-    std::map<std::int32_t, std::size_t> slot;
-    for (std::size_t r = 0; r < model.residues.size(); ++r) {
-      const std::int32_t c = chain_of_residue[r];
-      auto [it, fresh] = slot.emplace(c, out.chains.size());
-      if (fresh) {
-        ChainSummary s;
-        s.id = model.residues[r].chain_id;
-        s.first_number = model.residues[r].number;
-        s.first_bead = ca_bead[r];
-        out.chains.push_back(s);
-      }
-      ChainSummary& s = out.chains[it->second];
-      ++s.residues;
-      s.last_number = model.residues[r].number;
-      s.beads += sc_bead[r] == kNone ? 1 : 2;
-    }
-    const std::int64_t n = top.bead_count();
-    out.repulsive_pairs = n * (n - 1) / 2 - static_cast<std::int64_t>(top.bonds.size()) -
-                          static_cast<std::int64_t>(top.native_contacts.size());
+    // Residue r's beads are its C-alpha and, when present, its side-chain bead right after.
+    std::vector<std::int32_t> first_bead(ca_bead.begin(), ca_bead.end());
+    first_bead.push_back(top.bead_count());
+    out.chains = summarize_chains(model, chain_of_residue, first_bead);
+    out.repulsive_pairs = repulsive_pair_count(top);
     warn.finish();
   }
 };
@@ -471,6 +456,33 @@ float sopgpu_distance(const Vec3d& a, const Vec3d& b) {
   volatile float sum = xx + yy;
   sum = sum + zz;
   return std::sqrt(static_cast<float>(sum));
+}
+
+std::vector<ChainSummary> summarize_chains(const StructureModel& model, const std::vector<std::int32_t>& chain_of_residue,
+                                           const std::vector<std::int32_t>& first_bead) {
+  std::vector<ChainSummary> chains;
+  std::map<std::int32_t, std::size_t> slot;
+  for (std::size_t r = 0; r < model.residues.size(); ++r) {
+    auto [it, fresh] = slot.emplace(chain_of_residue[r], chains.size());
+    if (fresh) {
+      ChainSummary s;
+      s.id = model.residues[r].chain_id;
+      s.first_number = model.residues[r].number;
+      s.first_bead = first_bead[r];
+      chains.push_back(s);
+    }
+    ChainSummary& s = chains[it->second];
+    ++s.residues;
+    s.last_number = model.residues[r].number;
+    s.beads += first_bead[r + 1] - first_bead[r];
+  }
+  return chains;
+}
+
+std::int64_t repulsive_pair_count(const Topology& topology) {
+  const std::int64_t n = topology.bead_count();
+  return n * (n - 1) / 2 - static_cast<std::int64_t>(topology.bonds.size()) -
+         static_cast<std::int64_t>(topology.native_contacts.size());
 }
 
 BuiltTopology build_topology(const StructureModel& model, const TopologyOptions& options) {

@@ -59,6 +59,14 @@ struct BuiltTopology {
   std::int64_t repulsive_pairs = 0;        // N(N−1)/2 − bonds − native contacts
 };
 
+// The chains of a built model in order of first appearance: residue r of `model` belongs
+// to chain chain_of_residue[r] and owns the beads [first_bead[r], first_bead[r + 1]).
+std::vector<ChainSummary> summarize_chains(const StructureModel& model, const std::vector<std::int32_t>& chain_of_residue,
+                                           const std::vector<std::int32_t>& first_bead);
+
+// N(N−1)/2 − bonds − native contacts: the pairs that repel.
+std::int64_t repulsive_pair_count(const Topology& topology);
+
 // Builds the model; throws ermak::Error naming the extra-bonds file (with its line) for a
 // bad line there, or model.source for a B-factor/occupancy product < 0 with eh B/O.
 BuiltTopology build_topology(const StructureModel& model, const TopologyOptions& options);
