@@ -352,6 +352,10 @@ TEST(ProtocolRun, BadProtocolInputGivesClearErrors) {
        ubq + "[indentation]\ntip_radius_nm = 1.0\ntip_position_A = [30.0, 30.0, 80.0]\ndirection = [0, 0, -1]\n"
              "spring_pN_per_nm = 50\nspeed_um_per_s = 100\n[indentation.surface]\npoint_A = [0, 0, 10]\nnormal = [0, 0, 1]\n",
        {"bad.toml:10: indentation.surface.point_A", "behind the surface"}},
+      {"tip behind the surface it feels",
+       ubq + "[indentation]\ntip_radius_nm = 1.0\ntip_position_A = [30.0, 30.0, -40.0]\ndirection = [0, 0, 1]\n"
+             "spring_pN_per_nm = 50\nspeed_um_per_s = 100\n[indentation.surface]\npoint_A = [0, 0, -10]\nnormal = [0, 0, 1]\n",
+       {"bad.toml:5: indentation.tip_position_A", "starts behind the surface"}},
       {"plane bead out of range",
        ubq + "[plane_pulling]\n[[plane_pulling.plane]]\nbeads = [3, 99]\nnormal = [1, 0, 0]\nspring_pN_per_nm = 10\n",
        {"bad.toml:5: plane_pulling.plane[0].beads: bead 99 is out of range"}},
