@@ -19,16 +19,44 @@ enum class Stream : std::uint32_t {
   kTipLangevin = 2,   // thermal noise of an indentation tip
 };
 
+// High and low words of a·b. On the GPU two 32-bit instructions (IMAD.HI, IMAD); the
+// 64-bit product of Random123's portable mulhilo made the compiler carry every round's
+// words in 64-bit registers (docs/benchmarks.md, block family).
+ERMAK_HD void mulhilo32(std::uint32_t a, std::uint32_t b, std::uint32_t& hi, std::uint32_t& lo) {
+#if defined(__CUDA_ARCH__)
+  hi = __umulhi(a, b);
+  lo = a * b;
+#else
+  const std::uint64_t product = std::uint64_t(a) * b;
+  hi = std::uint32_t(product >> 32);
+  lo = std::uint32_t(product);
+#endif
+}
+
+// Philox4x32-10 (Salmon et al. 2011; the round function, multipliers and key schedule of
+// Random123's Philox4x32, which the tests compare against word for word).
+ERMAK_HD r123::Philox4x32::ctr_type philox4x32_10(r123::Philox4x32::ctr_type c, std::uint32_t k0, std::uint32_t k1) {
+  for (int round = 0; round < 10; ++round) {
+    if (round > 0) {
+      k0 += 0x9E3779B9u;
+      k1 += 0xBB67AE85u;
+    }
+    std::uint32_t hi0, lo0, hi1, lo1;
+    mulhilo32(0xD2511F53u, c[0], hi0, lo0);
+    mulhilo32(0xCD9E8D57u, c[2], hi1, lo1);
+    c = {{hi1 ^ c[1] ^ k0, lo1, hi0 ^ c[3] ^ k1, lo0}};
+  }
+  return c;
+}
+
 ERMAK_HD r123::Philox4x32::ctr_type philox_block(std::uint64_t seed, Stream stream,
                                                  std::uint32_t replica, std::uint32_t bead,
                                                  std::uint64_t step) {
-  r123::Philox4x32 generator;
-  r123::Philox4x32::key_type key = {{std::uint32_t(seed), std::uint32_t(seed >> 32)}};
   // step uses 48 bits (2.8e14 steps); the stream id takes the top 16 bits of word 3.
-  r123::Philox4x32::ctr_type counter = {
+  const r123::Philox4x32::ctr_type counter = {
       {bead, replica, std::uint32_t(step),
        std::uint32_t((step >> 32) & 0xffffu) | (std::uint32_t(stream) << 16)}};
-  return generator(counter, key);
+  return philox4x32_10(counter, std::uint32_t(seed), std::uint32_t(seed >> 32));
 }
 
 // Uniform in (0, 1]: the top 24 bits, +1 so that log() never sees zero.

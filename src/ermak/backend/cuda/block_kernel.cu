@@ -5,26 +5,18 @@
 namespace ermak::cuda {
 namespace block_detail {
 
-void launch_single_lane(const BlockLaunch& L, std::size_t shared, bool protocol, cudaStream_t stream) {
+BlockKernel single_lane_kernel(const BlockLaunch& L, bool protocol) {
+  const int bpt = L.beads_per_thread;
   if (L.all_pairs) {
-    if (L.beads_per_thread != 1 || L.threads > 256) throw Error("CUDA block family: all-pairs mode needs one bead per thread");
-    if (protocol) launch_variant<1, 1, 256, true, true>(L, shared, stream);
-    else launch_variant<1, 1, 256, false, true>(L, shared, stream);
-  } else if (L.beads_per_thread == 1 && L.threads <= 256) {
-    if (protocol) launch_variant<1, 1, 256, true>(L, shared, stream);
-    else launch_variant<1, 1, 256, false>(L, shared, stream);
-  } else if (L.beads_per_thread == 1) {
-    if (protocol) launch_variant<1, 1, 1024, true>(L, shared, stream);
-    else launch_variant<1, 1, 1024, false>(L, shared, stream);
-  } else if (L.beads_per_thread == 2) {
-    if (protocol) launch_variant<1, 2, 1024, true>(L, shared, stream);
-    else launch_variant<1, 2, 1024, false>(L, shared, stream);
-  } else if (L.beads_per_thread == 4) {
-    if (protocol) launch_variant<1, 4, 1024, true>(L, shared, stream);
-    else launch_variant<1, 4, 1024, false>(L, shared, stream);
-  } else {
-    throw Error("CUDA block family: unsupported beads per thread " + std::to_string(L.beads_per_thread));
+    if (L.threads > 512 || bpt != 1) throw Error("CUDA block family: all-pairs mode runs 1 bead per thread in ≤ 512 threads");
+    if (L.threads <= 256) return protocol ? variant<1, 1, 256, true, true>() : variant<1, 1, 256, false, true>();
+    return protocol ? variant<1, 1, 512, true, true>() : variant<1, 1, 512, false, true>();
   }
+  if (bpt == 1 && L.threads <= 256) return protocol ? variant<1, 1, 256, true>() : variant<1, 1, 256, false>();
+  if (bpt == 1) return protocol ? variant<1, 1, 1024, true>() : variant<1, 1, 1024, false>();
+  if (bpt == 2) return protocol ? variant<1, 2, 1024, true>() : variant<1, 2, 1024, false>();
+  if (bpt == 4) return protocol ? variant<1, 4, 1024, true>() : variant<1, 4, 1024, false>();
+  throw Error("CUDA block family: unsupported beads per thread " + std::to_string(bpt));
 }
 
 }  // namespace block_detail
@@ -39,11 +31,18 @@ std::size_t block_max_shared_bytes(int device) {
   return std::size_t(bytes) - 1024;  // static shared variables of the kernel
 }
 
+namespace {
+block_detail::BlockKernel kernel_for(const BlockLaunch& L) {
+  const bool protocol = L.m.protocol.any_per_bead || L.m.protocol.indentation;
+  return L.lanes == 1 ? block_detail::single_lane_kernel(L, protocol) : block_detail::multi_lane_kernel(L, protocol);
+}
+}  // namespace
+
 void launch_block_steps(const BlockLaunch& L, cudaStream_t stream) {
   const std::size_t shared = block_shared_bytes(L);
-  const bool protocol = L.m.protocol.any_per_bead || L.m.protocol.indentation;
-  if (L.lanes == 1) block_detail::launch_single_lane(L, shared, protocol, stream);
-  else block_detail::launch_multi_lane(L, shared, protocol, stream);
+  const block_detail::BlockKernel kernel = kernel_for(L);
+  ERMAK_CUDA(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(shared)));
+  kernel<<<block_count(L), L.threads, shared, stream>>>(L);
   ERMAK_CUDA_LAUNCHED("block_steps_kernel", stream);
 }
 

@@ -15,6 +15,7 @@
 //
 // This header holds the kernel template; block_kernel*.cu instantiate and launch it.
 #include <algorithm>
+#include <type_traits>
 
 #include "ermak/backend/cuda/cuda_util.cuh"
 #include "ermak/backend/cuda/kernels.cuh"
@@ -28,14 +29,43 @@ struct SharedPos {
 };
 
 // Shared memory layout (bytes, 16-aligned sections):
-//   float4 pos[group·n]
+//   float4 pos[group·n]                      (all-pairs mode: two buffers, [2][group·n])
+//   the topology (all-pairs mode only): bonds partner, r0 [bond slots][n], count [n];
+//     natives partner, r0, eh [native slots][n], count [n]; the fixed repulsive rows,
+//     uint8 partners [repulsive slots][n] and counts [n]
 //   double tip_contribution[3][group·n]      (indentation only)
 //   double tip[3·group], molecule[3·group], pad[group], long long turnaround[group] (indentation only)
 //   float4 noise[group·n]                    (noise_threads only)
 //   uint16 rows[slots][group·n]              (rows_in_shared only)
 struct SharedLayout {
-  std::size_t pos = 0, tip_buf = 0, tip_state = 0, noise = 0, rows = 0, total = 0;
+  std::size_t pos = 0, topology = 0, tip_buf = 0, tip_state = 0, noise = 0, rows = 0, total = 0;
 };
+
+// Where each array of the topology copy starts, relative to SharedLayout::topology.
+struct SharedTopologyLayout {
+  std::size_t bond_partner = 0, bond_r0 = 0, bond_count = 0;
+  std::size_t native_partner = 0, native_r0 = 0, native_eh = 0, native_count = 0;
+  std::size_t repulsive_partner = 0, repulsive_count = 0, total = 0;
+};
+
+__host__ __device__ inline SharedTopologyLayout shared_topology_layout(const ModelData& m) {
+  SharedTopologyLayout t;
+  const std::size_t n = std::size_t(m.n), bonds = std::size_t(m.bonds.slots) * n,
+                    natives = std::size_t(m.natives.slots) * n;
+  std::size_t at = 0;
+  auto take = [&](std::size_t& field, std::size_t bytes) { field = at; at += (bytes + 3) / 4 * 4; };
+  take(t.bond_partner, bonds * sizeof(int));
+  take(t.bond_r0, bonds * sizeof(float));
+  take(t.bond_count, n * sizeof(int));
+  take(t.native_partner, natives * sizeof(int));
+  take(t.native_r0, natives * sizeof(float));
+  take(t.native_eh, natives * sizeof(float));
+  take(t.native_count, n * sizeof(int));
+  take(t.repulsive_partner, std::size_t(m.repulsive_slots) * n);
+  take(t.repulsive_count, n);
+  t.total = at;
+  return t;
+}
 
 __host__ __device__ inline std::size_t align16(std::size_t v) { return (v + 15) / 16 * 16; }
 
@@ -44,7 +74,11 @@ __host__ __device__ inline SharedLayout shared_layout(const BlockLaunch& L) {
   const std::size_t beads = std::size_t(L.group) * L.m.n;
   std::size_t at = 0;
   s.pos = at;
-  at += align16(beads * sizeof(float4));
+  at += align16((L.all_pairs ? 2 : 1) * beads * sizeof(float4));
+  if (L.all_pairs) {
+    s.topology = at;
+    at += align16(shared_topology_layout(L.m).total);
+  }
   if (L.m.protocol.indentation) {
     s.tip_buf = at;
     at += align16(beads * 3 * sizeof(double));
@@ -65,7 +99,10 @@ __host__ __device__ inline SharedLayout shared_layout(const BlockLaunch& L) {
 
 // S lanes per bead; BPT beads per lane group (BPT > 1 only with S = 1); at most
 // kMaxThreads threads; kProtocol: tethers, clamp forces, plane tethers or indentation
-// present (kept out of the plain kernel's registers); kAllPairs: no list (n ≤ 128).
+// present (kept out of the plain kernel's registers); kAllPairs: no list (n ≤ 128): fixed
+// rows of every repelling bead and the bonded lists are copied to shared memory once per
+// launch, and positions are double-buffered (step s reads buffer s−start mod 2 and writes
+// the other), so that a step needs one barrier instead of two.
 //
 // Lane l of a bead's group handles the partners j ≡ l (mod S), ascending: its part of a
 // row is canonical on its own, so with several lanes too the sum does not depend on when
@@ -81,7 +118,8 @@ __global__ void __launch_bounds__(kMaxThreads) block_steps_kernel(const __grid_c
   const int local_beads = replicas_here * n;
   const int stride = L.group * n;
   const SharedLayout lay = shared_layout(L);
-  float4* spos = reinterpret_cast<float4*>(smem + lay.pos);
+  float4* spos = reinterpret_cast<float4*>(smem + lay.pos);  // this step's positions
+  float4* snext = kAllPairs ? spos + stride : spos;           // the next step's
   double* tip_buf = reinterpret_cast<double*>(smem + lay.tip_buf);
   double* s_tip = reinterpret_cast<double*>(smem + lay.tip_state);          // [3·group]
   double* s_molecule = s_tip + 3 * L.group;                                 // [3·group]
@@ -103,6 +141,32 @@ __global__ void __launch_bounds__(kMaxThreads) block_steps_kernel(const __grid_c
   const int groups = blockDim.x / S;                // bead slots per pass
   if (threadIdx.x == 0) { s_needed = 0; s_pairs = 0; }
   for (int b = threadIdx.x; b < local_beads; b += blockDim.x) spos[b] = L.in[std::size_t(first_replica) * n + b];
+  BondedList bonds_here{}, natives_here{};
+  const std::uint8_t* repulsive_partner = nullptr;
+  const std::uint8_t* repulsive_count = nullptr;
+  if constexpr (kAllPairs) {
+    // The topology into shared memory (the same for every replica of the block).
+    const SharedTopologyLayout t = shared_topology_layout(m);
+    unsigned char* base = smem + lay.topology;
+    auto copy = [&](const auto* from, std::size_t offset, std::size_t count) {
+      using T = std::remove_cv_t<std::remove_pointer_t<decltype(from)>>;
+      T* to = reinterpret_cast<T*>(base + offset);
+      for (std::size_t k = threadIdx.x; k < count; k += blockDim.x) to[k] = from[k];
+      return to;
+    };
+    const std::size_t bond_entries = std::size_t(m.bonds.slots) * n, native_entries = std::size_t(m.natives.slots) * n;
+    bonds_here.partner = copy(m.bonds.partner, t.bond_partner, bond_entries);
+    bonds_here.r0 = copy(m.bonds.r0, t.bond_r0, bond_entries);
+    bonds_here.count = copy(m.bonds.count, t.bond_count, n);
+    bonds_here.slots = m.bonds.slots;
+    natives_here.partner = copy(m.natives.partner, t.native_partner, native_entries);
+    natives_here.r0 = copy(m.natives.r0, t.native_r0, native_entries);
+    natives_here.eh = copy(m.natives.eh, t.native_eh, native_entries);
+    natives_here.count = copy(m.natives.count, t.native_count, n);
+    natives_here.slots = m.natives.slots;
+    repulsive_partner = copy(m.repulsive_partners, t.repulsive_partner, std::size_t(m.repulsive_slots) * n);
+    repulsive_count = copy(m.repulsive_count, t.repulsive_count, n);
+  }
   if (indentation) {
     for (int g = threadIdx.x; g < replicas_here; g += blockDim.x) {
       const int r = first_replica + g;
@@ -120,19 +184,6 @@ __global__ void __launch_bounds__(kMaxThreads) block_steps_kernel(const __grid_c
 #pragma unroll
   for (int k = 0; k < BPT; ++k) { ref[k] = make_float4(0, 0, 0, 0); count[k] = 0; }
   bool rebuild = !kAllPairs;  // every launch starts with a fresh list (canonical rows: no effect on bits)
-  unsigned long long mask_lo[BPT], mask_hi[BPT];
-#pragma unroll
-  for (int k = 0; k < BPT; ++k) {
-    mask_lo[k] = mask_hi[k] = 0;
-    if constexpr (kAllPairs) {
-      const int b = slot0 + k * groups;
-      if (b < local_beads) {
-        const int i = b % n;
-        mask_lo[k] = m.exclusion_mask[2 * i];
-        mask_hi[k] = m.exclusion_mask[2 * i + 1];
-      }
-    }
-  }
   int rebuilds = 0;
   long long s = start;
   for (; s < L.end_step; ++s) {
@@ -185,8 +236,9 @@ __global__ void __launch_bounds__(kMaxThreads) block_steps_kernel(const __grid_c
       if (b < local_beads) {
         BeadEnergy unused;
         if constexpr (kAllPairs)
-          part = pair_forces<S, false>(m, i, lane, spos[b], SharedPos{spos + g * n},
-                                       MaskedAllRow{mask_lo[k], mask_hi[k], n}, unused);
+          part = pair_forces_with<S, false, SharedTopology>(
+              m, bonds_here, natives_here, i, lane, spos[b], SharedPos{spos + g * n},
+              FixedRow8{repulsive_partner + i, n, int(repulsive_count[i])}, unused);
         else
           part = pair_forces<S, false>(m, i, lane, spos[b], SharedPos{spos + g * n},
                                        SlotMajorRow16{rows + b, stride, count[k] * S}, unused);
@@ -213,7 +265,9 @@ __global__ void __launch_bounds__(kMaxThreads) block_steps_kernel(const __grid_c
         tip_buf[b] = on_tip[k].x; tip_buf[stride + b] = on_tip[k].y; tip_buf[2 * stride + b] = on_tip[k].z;
       }
     }
-    __syncthreads();
+    // With one buffer the moves must wait until every force has read the positions;
+    // with two, only the noise drawn by other threads needs waiting for.
+    if (!kAllPairs || noise_split) __syncthreads();
 
     // Moves (the group's first lane).
     bool far = false;
@@ -222,13 +276,21 @@ __global__ void __launch_bounds__(kMaxThreads) block_steps_kernel(const __grid_c
       const int b = slot0 + k * groups;
       if (b >= local_beads || lane != 0) continue;
       const int g = b / n, i = b - g * n;
-      if (m.fixed[i]) continue;
+      if (m.fixed[i]) {
+        if constexpr (kAllPairs) snext[b] = spos[b];
+        continue;
+      }
       const float4 p = noise_split ? langevin_move_with(spos[b], force[k], s_noise[b], L.coeff)
                                    : langevin_move(m, first_replica + g, i, spos[b], force[k], s, L.coeff);
-      spos[b] = p;
+      snext[b] = p;
       if constexpr (!kAllPairs) far = far || moved_far(p, ref[k], m.half_skin2);
     }
-    rebuild = __syncthreads_or(far);
+    if constexpr (kAllPairs) {
+      __syncthreads();
+      float4* t = spos; spos = snext; snext = t;
+    } else {
+      rebuild = __syncthreads_or(far);
+    }
 
     if (indentation) {
       // The tip of each replica: the beads' reaction summed in a fixed order (lanes
@@ -281,16 +343,16 @@ __global__ void __launch_bounds__(kMaxThreads) block_steps_kernel(const __grid_c
   }
 }
 
+using BlockKernel = void (*)(BlockLaunch);
+
 template <int S, int BPT, int kMaxThreads, bool kProtocol, bool kAllPairs = false>
-void launch_variant(const BlockLaunch& L, std::size_t shared, cudaStream_t stream) {
-  auto kernel = block_steps_kernel<S, BPT, kMaxThreads, kProtocol, kAllPairs>;
-  ERMAK_CUDA(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(shared)));
-  kernel<<<block_count(L), L.threads, shared, stream>>>(L);
+BlockKernel variant() {
+  return block_steps_kernel<S, BPT, kMaxThreads, kProtocol, kAllPairs>;
 }
 
 // Per translation unit: the variants with one lane per bead, and with several.
-void launch_single_lane(const BlockLaunch& L, std::size_t shared, bool protocol, cudaStream_t stream);
-void launch_multi_lane(const BlockLaunch& L, std::size_t shared, bool protocol, cudaStream_t stream);
+BlockKernel single_lane_kernel(const BlockLaunch& L, bool protocol);
+BlockKernel multi_lane_kernel(const BlockLaunch& L, bool protocol);
 
 }  // namespace block_detail
 }  // namespace ermak::cuda

@@ -4,36 +4,18 @@
 
 namespace ermak::cuda::block_detail {
 
-void launch_multi_lane(const BlockLaunch& L, std::size_t shared, bool protocol, cudaStream_t stream) {
+BlockKernel multi_lane_kernel(const BlockLaunch& L, bool protocol) {
   if (L.beads_per_thread != 1) throw Error("CUDA block family: several lanes per bead need one bead per lane group");
   switch (L.lanes) {
     case 2:
-      if (L.all_pairs) {
-        if (protocol) launch_variant<2, 1, 512, true, true>(L, shared, stream);
-        else launch_variant<2, 1, 512, false, true>(L, shared, stream);
-      } else {
-        if (protocol) launch_variant<2, 1, 512, true>(L, shared, stream);
-        else launch_variant<2, 1, 512, false>(L, shared, stream);
-      }
-      break;
+      if (L.all_pairs) return protocol ? variant<2, 1, 512, true, true>() : variant<2, 1, 512, false, true>();
+      return protocol ? variant<2, 1, 512, true>() : variant<2, 1, 512, false>();
     case 4:
-      if (L.all_pairs) {
-        if (protocol) launch_variant<4, 1, 512, true, true>(L, shared, stream);
-        else launch_variant<4, 1, 512, false, true>(L, shared, stream);
-      } else {
-        if (protocol) launch_variant<4, 1, 512, true>(L, shared, stream);
-        else launch_variant<4, 1, 512, false>(L, shared, stream);
-      }
-      break;
+      if (L.all_pairs) return protocol ? variant<4, 1, 512, true, true>() : variant<4, 1, 512, false, true>();
+      return protocol ? variant<4, 1, 512, true>() : variant<4, 1, 512, false>();
     case 8:
-      if (L.all_pairs) {
-        if (protocol) launch_variant<8, 1, 512, true, true>(L, shared, stream);
-        else launch_variant<8, 1, 512, false, true>(L, shared, stream);
-      } else {
-        if (protocol) launch_variant<8, 1, 512, true>(L, shared, stream);
-        else launch_variant<8, 1, 512, false>(L, shared, stream);
-      }
-      break;
+      if (L.all_pairs) return protocol ? variant<8, 1, 512, true, true>() : variant<8, 1, 512, false, true>();
+      return protocol ? variant<8, 1, 512, true>() : variant<8, 1, 512, false>();
     default: throw Error("CUDA block family: unsupported lanes per bead " + std::to_string(L.lanes));
   }
 }

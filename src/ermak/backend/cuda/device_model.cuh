@@ -69,9 +69,12 @@ struct ModelData {
   physics::FeneParameters fene{};
   physics::RepulsionParameters repulsion{};
   const std::uint8_t* fixed = nullptr;  // per bead
-  // Small systems (n ≤ 128): per bead two 64-bit masks of the beads that do not repel it
-  // (itself, bonded and native partners), for the block family's all-pairs mode.
-  const unsigned long long* exclusion_mask = nullptr;  // [n][2]
+  // Small systems (n ≤ 128), the block family's all-pairs mode: per bead the beads that
+  // repel it (neither itself nor a bonded or native partner), ascending, slot-major
+  // ([slot][bead]); a list that never needs rebuilding (docs/gpu.md#kernel-families).
+  const std::uint8_t* repulsive_partners = nullptr;  // [repulsive_slots][n]
+  const std::uint8_t* repulsive_count = nullptr;     // [n]
+  int repulsive_slots = 0;
   std::uint64_t seed = 0;
   // Non-Philox generators (run.rng): the noise of step s, bead i of replica r is read from
   // noise[(s mod noise_ring)·replicas·n + r·n + i], written beforehand by DeviceNoise
@@ -99,33 +102,46 @@ __device__ __forceinline__ Vec3d to_vec3d(float4 p) { return {double(p.x), doubl
 
 // --- pair forces ---------------------------------------------------------------------
 
+// How a kernel reads the bonded lists: through the read-only cache (global memory), or
+// plainly (copies in shared memory, block family's all-pairs mode).
+struct GlobalTopology {
+  template <class T>
+  __device__ static T load(const T* p) { return __ldg(p); }
+};
+struct SharedTopology {
+  template <class T>
+  __device__ static T load(const T* p) { return *p; }
+};
+
 // Contributions of bead i's bonds, native contacts and repulsive partners that lane
 // `lane` of a group of S lanes handles (entries lane, lane+S, ...). `pos(j)` gives bead j's
 // position (of the same replica); `row` is bead i's repulsive list: row.count() entries
 // row.partner(s), or for a brute-force row every bead (row.accept filters). Energies
-// count each pair once (from its lower-index bead).
-template <int S, bool kEnergy, class Pos, class Row>
-__device__ __forceinline__ float3 pair_forces(const ModelData& m, int i, int lane, float4 pi, const Pos& pos,
-                                              const Row& row, BeadEnergy& e) {
+// count each pair once (from its lower-index bead). `bonds`/`natives` are m's lists or
+// copies of them that `Topo` can read.
+template <int S, bool kEnergy, class Topo, class Pos, class Row>
+__device__ __forceinline__ float3 pair_forces_with(const ModelData& m, const BondedList& bonds,
+                                                   const BondedList& natives, int i, int lane, float4 pi,
+                                                   const Pos& pos, const Row& row, BeadEnergy& e) {
   float fx = 0.0f, fy = 0.0f, fz = 0.0f;
-  const int nb = __ldg(m.bonds.count + i);
+  const int nb = Topo::load(bonds.count + i);
   for (int s = lane; s < nb; s += S) {
     const int k = s * m.n + i;
-    const int j = __ldg(m.bonds.partner + k);
+    const int j = Topo::load(bonds.partner + k);
     const float4 pj = pos(j);
     const float dx = pi.x - pj.x, dy = pi.y - pj.y, dz = pi.z - pj.z;
-    const auto pf = physics::fene<kEnergy>(dx * dx + dy * dy + dz * dz, __ldg(m.bonds.r0 + k), m.fene);
+    const auto pf = physics::fene<kEnergy>(dx * dx + dy * dy + dz * dz, Topo::load(bonds.r0 + k), m.fene);
     fx += pf.force_over_r * dx; fy += pf.force_over_r * dy; fz += pf.force_over_r * dz;
     if constexpr (kEnergy) if (j > i) e.fene += pf.energy;
   }
-  const int nn = __ldg(m.natives.count + i);
+  const int nn = Topo::load(natives.count + i);
   for (int s = lane; s < nn; s += S) {
     const int k = s * m.n + i;
-    const int j = __ldg(m.natives.partner + k);
+    const int j = Topo::load(natives.partner + k);
     const float4 pj = pos(j);
     const float dx = pi.x - pj.x, dy = pi.y - pj.y, dz = pi.z - pj.z;
-    const auto pf = physics::native_contact<kEnergy>(dx * dx + dy * dy + dz * dz, __ldg(m.natives.r0 + k),
-                                                     __ldg(m.natives.eh + k));
+    const auto pf = physics::native_contact<kEnergy>(dx * dx + dy * dy + dz * dz, Topo::load(natives.r0 + k),
+                                                     Topo::load(natives.eh + k));
     fx += pf.force_over_r * dx; fy += pf.force_over_r * dy; fz += pf.force_over_r * dz;
     if constexpr (kEnergy) if (j > i) e.native += pf.energy;
   }
@@ -145,6 +161,12 @@ __device__ __forceinline__ float3 pair_forces(const ModelData& m, int i, int lan
     if constexpr (kEnergy) if (inside && j > i) e.repulsive += pf.energy;
   }
   return make_float3(fx, fy, fz);
+}
+
+template <int S, bool kEnergy, class Pos, class Row>
+__device__ __forceinline__ float3 pair_forces(const ModelData& m, int i, int lane, float4 pi, const Pos& pos,
+                                              const Row& row, BeadEnergy& e) {
+  return pair_forces_with<S, kEnergy, GlobalTopology>(m, m.bonds, m.natives, i, lane, pi, pos, row, e);
 }
 
 // Is j a bonded or native partner of i (excluded from repulsion)?
@@ -358,15 +380,16 @@ struct RowMajorRow {
   __device__ bool accept(int) const { return true; }
 };
 
-// Every bead of the replica (n ≤ 128), ascending, bonded/native partners and the bead
-// itself masked out: the same pairs, in the same order, as a canonical row (pairs beyond
-// the cutoff add exact zeros), without a list.
-struct MaskedAllRow {
-  unsigned long long lo, hi;
-  int n;
-  __device__ int count() const { return n; }
-  __device__ int partner(int s) const { return s; }
-  __device__ bool accept(int j) const { return (((j < 64 ? lo >> j : hi >> (j - 64)) & 1ull) == 0ull); }
+// A bead's fixed repulsive row (ModelData::repulsive_partners, copied to shared memory):
+// every bead that repels it, ascending — the pairs of a canonical list row (pairs beyond
+// the cutoff add exact zeros) without ever building one.
+struct FixedRow8 {
+  const std::uint8_t* base;  // &partners[0·n + i]
+  int n;                     // stride between slots
+  int entries;
+  __device__ int count() const { return entries; }
+  __device__ int partner(int s) const { return base[s * n]; }
+  __device__ bool accept(int) const { return true; }
 };
 
 // Every bead of the replica, ascending; bonded/native partners and i itself rejected.
