@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "ermak/analysis/structure_terms.h"
 #include "ermak/model/force_field.h"
 #include "ermak/model/state.h"
 #include "ermak/model/topology.h"
@@ -80,6 +81,12 @@ class Engine {
 
   // Energies of each replica at the current positions.
   virtual std::vector<EnergyTerms> energies() = 0;
+  // Q, radius of gyration and end-to-end distance of each replica at the current
+  // positions (analysis/structure_terms.h; a contact is formed when r < formed_ratio·r0,
+  // the ends are beads end_first and end_last). The CUDA engine reduces them on the GPU
+  // and copies back three doubles per replica (docs/gpu.md#observables).
+  virtual std::vector<StructureObservables> structure_observables(double formed_ratio, std::int32_t end_first,
+                                                                  std::int32_t end_last) = 0;
   // Forces (kcal/mol/Å) on every bead of every replica at the current positions, in a
   // State-shaped container (x/y/z hold the force components).
   virtual State forces() = 0;

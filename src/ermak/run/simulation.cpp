@@ -12,7 +12,6 @@
 #include <sstream>
 #include <string_view>
 
-#include "ermak/analysis/observables.h"
 #include "ermak/backend/cuda_engine.h"
 #include "ermak/core/error.h"
 #include "ermak/core/progress.h"
@@ -431,18 +430,21 @@ RunSummary run_simulation(const RunSpec& spec, const RunOptions& options, RunRep
 
   // A stop's reports in two halves (docs/gpu.md#what-overlaps-the-steps): `take_snapshot`
   // copies what is due from the engine on this thread (the calls that synchronise with
-  // the GPU), `write_snapshot` computes the observables, formats the rows and writes the
-  // files on the report writer's thread while the engine goes on.
+  // the GPU; energies and the structure observables are reduced by the engine, on the
+  // GPU for the CUDA backend), `write_snapshot` formats the rows and writes the files on
+  // the report writer's thread while the engine goes on.
   struct Snapshot {
     State state;
     bool energies = false, frame = false, pulling = false, planes = false, indentation = false;
     std::vector<EnergyTerms> energy_terms;
+    std::vector<StructureObservables> structure;  // Q, Rg, end-to-end, with energy_terms
     std::vector<Vec3d> tether_forces;
     std::vector<double> plane_forces;
     std::vector<IndentationStatus> indentation_status;
     std::function<void()> extra_work;  // the extra reporter's files, written first
   };
   double snapshot_seconds = 0.0;  // the driver's share of the reports, for the run log
+  const std::int32_t end_first = 0, end_last = n - 1;
   auto take_snapshot = [&](bool energies, bool frame, bool pulling, bool planes, bool indentation) {
     const auto start = std::chrono::steady_clock::now();
     auto snapshot = std::make_shared<Snapshot>();
@@ -452,22 +454,22 @@ RunSummary run_simulation(const RunSpec& spec, const RunOptions& options, RunRep
     snapshot->pulling = pulling;
     snapshot->planes = planes;
     snapshot->indentation = indentation;
-    if (energies) snapshot->energy_terms = engine->energies();
+    if (energies) {
+      snapshot->energy_terms = engine->energies();
+      snapshot->structure = engine->structure_observables(spec.output.contact_formed_ratio, end_first, end_last);
+    }
     if (pulling) snapshot->tether_forces = engine->tether_forces();
     if (planes) snapshot->plane_forces = engine->plane_forces();
     if (indentation) snapshot->indentation_status = engine->indentation_status();
     snapshot_seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     return snapshot;
   };
-  const std::int32_t end_first = 0, end_last = n - 1;
   auto write_energies = [&](const Snapshot& snapshot) {
     const State& s = snapshot.state;
     const double temperature_K = units::kcal_per_mol_to_kelvin(spec.temperature.at_step(s.step));
     const double time_ns = units::tau_to_ns(double(s.step) * spec.langevin.timestep_tau);
     for (std::int32_t r = 0; r < std::int32_t(energy_files.size()); ++r) {
-      const std::size_t o = s.index(r, 0);
-      const StructureObservables obs = measure_structure(topology, &s.x[o], &s.y[o], &s.z[o],
-                                                         spec.output.contact_formed_ratio, end_first, end_last);
+      const StructureObservables& obs = snapshot.structure[r];
       const EnergyTerms& e = snapshot.energy_terms[r];
       const double row[] = {time_ns, temperature_K, e.fene, e.native, e.repulsive, e.protocol, e.total(),
                             obs.native_fraction, obs.radius_of_gyration_A, obs.end_to_end_A};

@@ -8,7 +8,9 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "ermak/analysis/observables.h"
 #include "ermak/backend/protocol_reports.h"
+#include "ermak/backend/structure_ends.h"
 #include "ermak/backend/cpu/pair_forces.h"
 #include "ermak/backend/engine.h"
 #include "ermak/core/error.h"
@@ -153,6 +155,18 @@ class CpuEngine final : public Engine {
       Workspace& w = workspaces_[omp_get_thread_num()];
       ensure_list(r, w);
       out[r] = total_forces<true>(r, state_.step, w);
+    }
+    return out;
+  }
+
+  std::vector<StructureObservables> structure_observables(double formed_ratio, std::int32_t end_first,
+                                                          std::int32_t end_last) override {
+    check_structure_ends(n_, end_first, end_last);
+    std::vector<StructureObservables> out(setup_.replicas);
+    for (std::int32_t r = 0; r < setup_.replicas; ++r) {
+      const std::size_t o = state_.index(r, 0);
+      out[r] = measure_structure(topology_, &state_.x[o], &state_.y[o], &state_.z[o], formed_ratio, end_first,
+                                 end_last);
     }
     return out;
   }

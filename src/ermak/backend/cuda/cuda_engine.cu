@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "ermak/backend/protocol_reports.h"
+#include "ermak/backend/structure_ends.h"
 #include "ermak/backend/cuda/cuda_util.cuh"
 #include "ermak/backend/cuda/device_noise.cuh"
 #include "ermak/backend/cuda/kernels.cuh"
@@ -271,6 +272,30 @@ class CudaEngine final : public Engine {
       e[r].fene = o[0]; e[r].native = o[1]; e[r].repulsive = o[2]; e[r].protocol = o[3];
     }
     return e;
+  }
+
+  std::vector<StructureObservables> structure_observables(double formed_ratio, std::int32_t end_first,
+                                                          std::int32_t end_last) override {
+    check_structure_ends(n_, end_first, end_last);
+    DeviceGuard guard(device_);
+    StructureLaunch L;
+    L.m = model_;
+    L.pos = pos_[step_ & 1].get();
+    L.formed_ratio = formed_ratio;
+    L.native_contacts = (long long)topology_.native_contacts.size();
+    L.end_first = end_first;
+    L.end_last = end_last;
+    L.out = structure_out_.get();
+    launch_structure_observables(L, stream_);
+    std::vector<double> out(std::size_t(R_) * kStructureOut);
+    structure_out_.download(out.data(), out.size(), stream_);
+    ERMAK_CUDA(cudaStreamSynchronize(stream_));
+    std::vector<StructureObservables> result(R_);
+    for (std::int32_t r = 0; r < R_; ++r) {
+      const double* o = &out[std::size_t(r) * kStructureOut];
+      result[r] = {o[0], o[1], o[2]};
+    }
+    return result;
   }
 
   State forces() override {
@@ -775,7 +800,7 @@ class CudaEngine final : public Engine {
     std::size_t b = 2 * beads * sizeof(float4)     // positions
                     + beads * sizeof(float4)       // forces (evaluation)
                     + beads * 4 * sizeof(double)   // bead energies
-                    + std::size_t(R_) * (kReplicaOut + 16) * sizeof(double);
+                    + std::size_t(R_) * (kReplicaOut + kStructureOut + 16) * sizeof(double);
     if (setup_.indentation.enabled) b += beads * 3 * sizeof(double);
     if (noise_) b += noise_->device_bytes() + noise_ring_.bytes();
     if (family_ == CudaKernelFamily::kBlock) {
@@ -834,6 +859,7 @@ class CudaEngine final : public Engine {
     bead_energy_.resize(beads * 4);
     if (setup_.indentation.enabled) bead_tip_.resize(beads * 3);
     replica_out_.resize(std::size_t(R_) * kReplicaOut);
+    structure_out_.resize(std::size_t(R_) * kStructureOut);
     min_mode_.resize(R_);
     min_scale_.resize(R_);
     if (family_ == CudaKernelFamily::kBlock) {
@@ -1156,7 +1182,7 @@ class CudaEngine final : public Engine {
   // positions and evaluation
   DeviceBuffer<float4> pos_[2];
   DeviceBuffer<float4> force_;
-  DeviceBuffer<double> bead_energy_, bead_tip_, replica_out_;
+  DeviceBuffer<double> bead_energy_, bead_tip_, replica_out_, structure_out_;
   DeviceBuffer<int> min_mode_;
   DeviceBuffer<float> min_scale_;
 

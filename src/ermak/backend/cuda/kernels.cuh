@@ -139,4 +139,20 @@ void launch_reduce_replicas(const EvalLaunch& launch, bool energy, cudaStream_t 
 void launch_minimize_move(const ModelData& m, float4* pos, float4* save, const float4* force, const int* mode,
                           const float* scale, cudaStream_t stream);
 
+// ---- structure observables (observables_kernels.cu) ----
+
+struct StructureLaunch {
+  ModelData m;                     // n, replicas and the native-contact rows
+  const float4* pos = nullptr;     // [R·n]
+  double formed_ratio = 1.5;       // formed when r < formed_ratio · r0
+  long long native_contacts = 0;   // contacts in the topology (Q's denominator)
+  int end_first = 0, end_last = 0; // beads of the end-to-end distance
+  double* out = nullptr;           // [R][kStructureOut]
+};
+
+constexpr int kStructureOut = 3;  // Q, Rg (Å), end-to-end (Å)
+
+// One block per replica, sums in a fixed order (docs/gpu.md#observables).
+void launch_structure_observables(const StructureLaunch& launch, cudaStream_t stream);
+
 }  // namespace ermak::cuda
