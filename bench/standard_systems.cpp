@@ -16,11 +16,14 @@ std::filesystem::path shared_data_directory() {
 namespace {
 
 // The CCMV capsid (1CWP, 180 chains, 28 620 C-alpha beads) as `ermak topology
-// 1CWP_pdb2cif.cif --assembly ncs` builds it; `copies` capsids 400 Å apart (the capsid's
-// diameter is < 290 Å, so copies do not touch) make one ~10⁵-bead structure.
+// 1CWP_pdb2cif.cif --assembly ncs --ncs-frame origx` builds it: the 1995 entry's MTRIX
+// operators are written in its ORIGX frame; applied to the entry's coordinates they put
+// copies on top of each other and the run breaks a bond (docs/benchmarks.md#capsids-memory-per-bead-the-largest-system).
+// `copies` capsids 400 Å apart (the capsid's diameter is < 290 Å, so copies do not touch)
+// make one ~10⁵-bead structure.
 LoadedSystem capsids(const std::filesystem::path& cif, int copies) {
   StructureModel model = extract_structure_model(read_structure_file(cif), cif.string(), {});
-  expand_assembly(model, "ncs");
+  expand_assembly(model, "ncs", NcsFrame::Origx);
   if (copies > 1) {
     std::vector<SymmetryOperator> ops(static_cast<std::size_t>(copies));
     for (int k = 0; k < copies; ++k) {
@@ -53,7 +56,7 @@ std::vector<BenchSystem> standard_systems() {
   pf8.input.coordinates = data / "sopgpu/pf8/PF8_sop.pdb";
   systems.push_back(pf8);
   const auto cif = data / "derived/1CWP_pdb2cif.cif";
-  systems.push_back({"ccmv", "CCMV capsid 1CWP, NCS assembly, C-alpha model (28620 beads)", {},
+  systems.push_back({"ccmv", "CCMV capsid 1CWP, NCS assembly (ORIGX frame), C-alpha model (28620 beads)", {},
                      [cif] { return capsids(cif, 1); }});
   systems.push_back({"ccmv4", "four CCMV capsids 400 A apart, one structure (114480 beads)", {},
                      [cif] { return capsids(cif, 4); }});

@@ -1,16 +1,22 @@
 // The CCMV capsid (1CWP): the asymmetric unit (chains A 149, B 164, C 164 residues; RNA
 // D-F) and its 59 NCS operators to generate give 60 × 3 = 180 protein chains and 28,620
-// residues (PROVENANCE.md); four such capsids side by side (user symmetry operators) are
+// residues (PROVENANCE.md). Read literally, the MTRIX operators put 60 C-alpha pairs of
+// neighbouring copies 0.97 Å apart; they are written in the frame ORIGX maps the entry's
+// coordinates to, and applied there (--ncs-frame origx) no two chains come closer than
+// 4.1 Å (docs/topology.md#ncs-operators-and-origx). Four such capsids side by side (user symmetry operators) are
 // 114,480 residues, built in seconds by the cell lists.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <map>
 #include <set>
 #include <vector>
 
 #include "ermak/io/assembly.h"
+#include "ermak/io/pair_search.h"
 #include "ermak/io/structure_model.h"
 #include "ermak/io/topology_builder.h"
 #include "support/test_paths.h"
@@ -66,6 +72,39 @@ TEST(TopologyCapsid, NcsExpansionOfTheAsymmetricUnitGivesTheWholeCapsid) {
     EXPECT_NEAR(pdb.residues[r].atoms[1].position_A.x, cif.residues[r].atoms[1].position_A.x, 2e-3);
   }
   EXPECT_EQ(build_topology(pdb, {}).topology.native_contacts.size(), b.topology.native_contacts.size());
+}
+
+TEST(TopologyCapsid, NcsOperatorsInTheOrigxFrameGiveAClashFreeCapsid) {
+  for (const char* file : {"derived/1CWP_pdb2cif.cif", "pdb/1CWP.pdb"}) {
+    SCOPED_TRACE(file);
+    StructureModel literal = read(test::shared_data() / file);
+    ASSERT_TRUE(literal.origx.has_value()) << "ORIGX of the 1995 entry is not the identity";
+    StructureModel m = literal;
+    expand_assembly(literal, "ncs");
+    EXPECT_EQ(build_topology(literal, {}).close_bead_pairs, 60) << "C THR 48 on VAL 28 of a neighbour";
+
+    expand_assembly(m, "ncs", NcsFrame::Origx);
+    ASSERT_EQ(m.residues.size(), 28620u);
+    const BuiltTopology b = build_topology(m, {});
+    EXPECT_EQ(b.close_bead_pairs, 0);
+    EXPECT_EQ(b.chain_breaks, 0);
+    EXPECT_EQ(b.topology.bonds.size(), 28620u - 180u);
+    // Closest C-alphas of different chains: 4.10 Å (independent check: gemmi, the same
+    // operators conjugated by ORIGX); an icosahedral shell, 100 interchain pairs per copy
+    // within 6 Å.
+    double closest = 1e9;
+    std::int64_t within_6 = 0;
+    for_each_close_pair(b.topology.native_positions_A, 6.0, [&](auto i, auto j, double d2) {
+      if (b.topology.beads[i].chain_id == b.topology.beads[j].chain_id) return;
+      closest = std::min(closest, std::sqrt(d2));
+      ++within_6;
+    });
+    EXPECT_NEAR(closest, 4.10, 0.01);
+    EXPECT_EQ(within_6, 6000);
+    // 60 copies of every contact, up to a few at the cutoff (6-decimal operators).
+    EXPECT_NEAR(static_cast<double>(b.topology.native_contacts.size()) / 60.0,
+                std::round(static_cast<double>(b.topology.native_contacts.size()) / 60.0), 0.1);
+  }
 }
 
 TEST(TopologyCapsid, HundredThousandResiduesInSeconds) {

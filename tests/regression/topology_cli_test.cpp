@@ -102,6 +102,8 @@ TEST(TopologyCli, BadInputsGiveClearErrorsAndNonZeroExit) {
       {ww().string() + " --symmetry " + ops, "ops.txt:2: operator 1: the file ends after 2 of the 3 rows"},
       {ww().string() + " --assembly 5", "ww.pdb: assembly: there is no assembly '5'; available: 1"},
       {ww().string() + " --eh X", "--eh: 'X' is neither"},
+      {ww().string() + " --ncs-frame origx", "--ncs-frame: origx applies to the NCS operators"},
+      {ww().string() + " --assembly 1 --ncs-frame origx", "ww.pdb: assembly: the ORIGX frame applies to the NCS"},
       {ww().string() + " --model 2", "ww.pdb: model: there is no model 2"},
   };
   for (const Case& c : cases) {
@@ -115,6 +117,38 @@ TEST(TopologyCli, BadInputsGiveClearErrorsAndNonZeroExit) {
   const std::string out = topology(ww().string() + " -o " + (dir / "out").string() + " --model-type cb", &status);
   EXPECT_NE(status, 0) << out;
   EXPECT_NE(out.find("--model-type"), std::string::npos) << out;
+}
+
+// An old-style entry whose MTRIX operator (180 degrees about z) is written in its ORIGX
+// frame (90 degrees about z, then (1, 2, 3)): read literally the copy of the bead at
+// (0.3, 0, 0) lands 0.6 A from it, and the summary names --ncs-frame origx; in the ORIGX
+// frame (180 degrees about the axis through (-2, 1)) the copy is at (-4.3, 2, 0)
+// (docs/topology.md#ncs-operators-and-origx).
+TEST(TopologyCli, NcsFrameHintAndOption) {
+  const auto dir = ermak::test::fresh_directory("topology-cli-origx");
+  const auto file = dir / "old.pdb";
+  std::ofstream(file) << "ORIGX1      0.000000 -1.000000  0.000000        1.00000\n"
+                         "ORIGX2      1.000000  0.000000  0.000000        2.00000\n"
+                         "ORIGX3      0.000000  0.000000  1.000000        3.00000\n"
+                         "MTRIX1   1 -1.000000  0.000000  0.000000        0.00000     \n"
+                         "MTRIX2   1  0.000000 -1.000000  0.000000        0.00000     \n"
+                         "MTRIX3   1  0.000000  0.000000  1.000000        0.00000     \n"
+                         "ATOM      1  CA  ALA A   1       0.300   0.000   0.000  1.00 10.00           C\n"
+                         "ATOM      2  CA  ALA A   2       4.100   0.000   0.000  1.00 10.00           C\n"
+                         "END\n";
+  int status = 0;
+  std::string out = topology(file.string() + " -o " + (dir / "entry").string() + " --assembly ncs", &status);
+  EXPECT_EQ(status, 0) << out;
+  EXPECT_NE(out.find("1 bead pair(s) are closer than 1 A"), std::string::npos) << out;
+  EXPECT_NE(out.find("the file has an ORIGX other than the identity"), std::string::npos) << out;
+  EXPECT_NE(out.find("--ncs-frame origx"), std::string::npos) << out;
+
+  out = topology(file.string() + " -o " + (dir / "origx").string() + " --assembly ncs --ncs-frame origx", &status);
+  EXPECT_EQ(status, 0) << out;
+  EXPECT_NE(out.find("in the ORIGX frame"), std::string::npos) << out;
+  EXPECT_EQ(out.find("closer than 1 A"), std::string::npos) << out;
+  const std::string pdb = read_file(dir / "origx" / "old.pdb");
+  EXPECT_NE(pdb.find("  -4.300   2.000   0.000"), std::string::npos) << pdb;
 }
 
 }  // namespace

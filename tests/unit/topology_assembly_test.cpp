@@ -185,6 +185,91 @@ TEST(TopologyAssembly, PdbMtrixNcsExpansion) {
   EXPECT_DOUBLE_EQ(m.residues[5].atoms[0].position_A.z, 20.0);
 }
 
+// An old entry whose MTRIX operator is written in the submitted frame that ORIGX maps the
+// entry's coordinates to (as in 1CWP, docs/topology.md#ncs-operators-and-origx). ORIGX: 90
+// degrees about z, then (1, 2, 3); MTRIX: 180 degrees about the submitted frame's z axis.
+// In the entry's frame that is 180 degrees about the z-parallel axis through (-2, 1), so
+// (0, 0, 0) → (-4, 2, 0) and (3.8, 0, 0) → (-7.8, 2, 0); read literally it is 180 degrees
+// about the entry's z axis: (3.8, 0, 0) → (-3.8, 0, 0).
+TEST(TopologyAssembly, NcsOperatorsInTheOrigxFrame) {
+  std::string pdb =
+      "ORIGX1      0.000000 -1.000000  0.000000        1.00000\n"
+      "ORIGX2      1.000000  0.000000  0.000000        2.00000\n"
+      "ORIGX3      0.000000  0.000000  1.000000        3.00000\n"
+      "MTRIX1   1 -1.000000  0.000000  0.000000        0.00000     \n"
+      "MTRIX2   1  0.000000 -1.000000  0.000000        0.00000     \n"
+      "MTRIX3   1  0.000000  0.000000  1.000000        0.00000     \n";
+  pdb += ca_line("ALA", 'A', 1, 0, 0, 0) + ca_line("ALA", 'A', 2, 3.8, 0, 0) + "END\n";
+  const auto file = write_file("origx", "old.pdb", pdb);
+
+  StructureModel entry = read_model(file);
+  ASSERT_TRUE(entry.origx.has_value());
+  EXPECT_DOUBLE_EQ(entry.origx->r[1][0], 1.0);
+  EXPECT_DOUBLE_EQ(entry.origx->t[2], 3.0);
+  expand_assembly(entry, "ncs");
+  ASSERT_EQ(entry.residues.size(), 4u);
+  EXPECT_NEAR(entry.residues[3].atoms[0].position_A.x, -3.8, 1e-12);
+  EXPECT_NEAR(entry.residues[3].atoms[0].position_A.y, 0.0, 1e-12);
+
+  StructureModel submitted = read_model(file);
+  const ExpansionReport r = expand_assembly(submitted, "ncs", NcsFrame::Origx);
+  EXPECT_NE(r.what.find("ORIGX frame"), std::string::npos) << r.what;
+  ASSERT_EQ(submitted.residues.size(), 4u);
+  // The identity copy stays where the entry has it.
+  EXPECT_NEAR(submitted.residues[1].atoms[0].position_A.x, 3.8, 1e-12);
+  EXPECT_NEAR(submitted.residues[1].atoms[0].position_A.y, 0.0, 1e-12);
+  const Vec3d a = submitted.residues[2].atoms[0].position_A, b = submitted.residues[3].atoms[0].position_A;
+  EXPECT_NEAR(a.x, -4.0, 1e-12);
+  EXPECT_NEAR(a.y, 2.0, 1e-12);
+  EXPECT_NEAR(a.z, 0.0, 1e-12);
+  EXPECT_NEAR(b.x, -7.8, 1e-12);
+  EXPECT_NEAR(b.y, 2.0, 1e-12);
+  EXPECT_NEAR(b.z, 0.0, 1e-12);
+
+  // Misuse: the ORIGX frame needs a file with an ORIGX, and means NCS operators only.
+  const auto plain = write_file("origx-none", "plain.pdb",
+                                "MTRIX1   1 -1.000000  0.000000  0.000000        0.00000     \n"
+                                "MTRIX2   1  0.000000 -1.000000  0.000000        0.00000     \n"
+                                "MTRIX3   1  0.000000  0.000000  1.000000        0.00000     \n" +
+                                    ca_line("ALA", 'A', 1, 0, 0, 0) + "END\n");
+  StructureModel no_origx = read_model(plain);
+  EXPECT_FALSE(no_origx.origx.has_value());
+  std::string e = error_of([&] { expand_assembly(no_origx, "ncs", NcsFrame::Origx); });
+  EXPECT_NE(e.find("plain.pdb: ORIGX: the file has no ORIGX"), std::string::npos) << e;
+  StructureModel again = read_model(file);
+  e = error_of([&] { expand_assembly(again, "1", NcsFrame::Origx); });
+  EXPECT_NE(e.find("applies to the NCS operators only"), std::string::npos) << e;
+}
+
+// F⁻¹ M F for a general (not orthonormal) F: the inverse is exact, so conjugating the
+// identity gives the identity, and conjugating by the identity changes nothing.
+TEST(TopologyAssembly, ConjugateByFrame) {
+  SymmetryOperator f;
+  const double rows[3][4] = {{0.9, -0.2, 0.1, 1.5}, {0.3, 1.1, -0.4, -2.0}, {0.0, 0.25, 0.8, 0.7}};
+  for (int i = 0; i < 3; ++i) {
+    for (int j = 0; j < 3; ++j) f.r[i][j] = rows[i][j];
+    f.t[i] = rows[i][3];
+  }
+  EXPECT_TRUE(conjugate_by_frame(SymmetryOperator{}, f).is_identity(1e-12));
+  SymmetryOperator m;  // 90 degrees about x, then (5, 0, -1)
+  m.r[1][1] = 0, m.r[1][2] = -1, m.r[2][1] = 1, m.r[2][2] = 0, m.t[0] = 5, m.t[2] = -1;
+  const SymmetryOperator same = conjugate_by_frame(m, SymmetryOperator{});
+  for (int i = 0; i < 3; ++i) {
+    EXPECT_NEAR(same.t[i], m.t[i], 1e-12);
+    for (int j = 0; j < 3; ++j) EXPECT_NEAR(same.r[i][j], m.r[i][j], 1e-12);
+  }
+  // Definition, at a point: F(c(x)) = M(F(x)).
+  const SymmetryOperator c = conjugate_by_frame(m, f);
+  const Vec3d x{1.25, -3.0, 2.5};
+  const Vec3d lhs = f.apply(c.apply(x)), rhs = m.apply(f.apply(x));
+  EXPECT_NEAR(lhs.x, rhs.x, 1e-12);
+  EXPECT_NEAR(lhs.y, rhs.y, 1e-12);
+  EXPECT_NEAR(lhs.z, rhs.z, 1e-12);
+  SymmetryOperator singular;
+  singular.r[2][2] = 0.0;
+  EXPECT_NE(error_of([&] { conjugate_by_frame(m, singular); }).find("singular"), std::string::npos);
+}
+
 TEST(TopologyAssembly, SymmetryFileReplicatesWithDisulfidesPerCopy) {
   // Cys 1 – Cys 4 disulfide (SSBOND) in chain "1" (a digit: copies are named 1-1, 1-2).
   std::string pdb = "SSBOND   1 CYS 1    1    CYS 1    4                          1555   1555  2.04\n";

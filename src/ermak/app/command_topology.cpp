@@ -48,6 +48,7 @@ struct Options {
   double ss_distance = 2.5;
   std::string extra_bonds;
   std::string assembly;
+  std::string ncs_frame = "entry";
   std::string symmetry;
   std::string top_pairs = "auto";
   bool psf_native = false;
@@ -135,7 +136,10 @@ int run_topology(const Options& o) {
 
   // --- expand ---
   const auto expand_start = Clock::now();
-  if (!o.assembly.empty()) info.expansions.push_back(expand_assembly(model, o.assembly));
+  const NcsFrame ncs_frame = o.ncs_frame == "origx" ? NcsFrame::Origx : NcsFrame::Entry;
+  if (ncs_frame == NcsFrame::Origx && o.assembly.empty())
+    throw Error(std::string("--ncs-frame: ") + "origx applies to the NCS operators: use it with --assembly ncs");
+  if (!o.assembly.empty()) info.expansions.push_back(expand_assembly(model, o.assembly, ncs_frame));
   if (!o.symmetry.empty())
     info.expansions.push_back(
         replicate_by_operators(model, read_symmetry_file(o.symmetry), "symmetry file " + o.symmetry));
@@ -146,6 +150,11 @@ int run_topology(const Options& o) {
   BuiltTopology built = build_topology(model, topo);
   built.topology.name = info.name;
   validate_topology(built.topology, o.input);
+  const bool ncs = o.assembly == "ncs" || o.assembly == "NCS";
+  if (ncs && ncs_frame == NcsFrame::Entry && model.origx && built.close_bead_pairs > 0)
+    built.warnings.push_back(
+        "the file has an ORIGX other than the identity: its NCS operators may be written in the submitted "
+        "frame, where --ncs-frame origx applies them (docs/topology.md#ncs-operators-and-origx)");
   info.build_s = seconds_since(build_start);
 
   // --- write ---
@@ -237,6 +246,11 @@ Command add_topology_command(CLI::App& app) {
       ->capture_default_str();
   cmd->add_option("--extra-bonds", o->extra_bonds, "File of additional bonds (docs/topology.md#extra-bonds-file)");
   cmd->add_option("--assembly", o->assembly, "Build biological assembly ID of the file, or 'ncs' (NCS operators)");
+  cmd->add_option("--ncs-frame", o->ncs_frame,
+                  "Frame of the NCS operators of --assembly ncs: entry (the file's coordinates), or origx (the "
+                  "submitted frame ORIGX maps them to; old entries such as 1CWP)")
+      ->check(CLI::IsMember({"entry", "origx"}))
+      ->capture_default_str();
   cmd->add_option("--symmetry", o->symmetry, "Replicate the model by the 3x4 operators in FILE "
                                              "(docs/topology.md#symmetry-file)");
   cmd->add_option("--top-pairs", o->top_pairs, "[ pairs ] of the .top: auto (all pairs up to 2000 beads), all, none")

@@ -104,9 +104,61 @@ std::string expansion_chain_name(const std::string& base, const std::string& suf
   return base + suffix;
 }
 
-ExpansionReport expand_assembly(StructureModel& model, const std::string& id) {
+SymmetryOperator conjugate_by_frame(const SymmetryOperator& m, const SymmetryOperator& f) {
+  // F⁻¹ by cofactors: ORIGX is a rotation only to its 6 printed decimals, and the
+  // identity copy must come back to the entry's coordinates, so no transpose.
+  const auto& a = f.r;
+  const double det = a[0][0] * (a[1][1] * a[2][2] - a[1][2] * a[2][1]) -
+                     a[0][1] * (a[1][0] * a[2][2] - a[1][2] * a[2][0]) +
+                     a[0][2] * (a[1][0] * a[2][1] - a[1][1] * a[2][0]);
+  if (!(std::abs(det) > 1e-6))
+    throw Error(std::string("ORIGX: ") + "the 3x3 part is singular (det " + std::to_string(det) + ")");
+  double inv[3][3];
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < 3; ++j) {
+      // inv[i][j] = cofactor(j, i) / det
+      const int r0 = (j + 1) % 3, r1 = (j + 2) % 3, c0 = (i + 1) % 3, c1 = (i + 2) % 3;
+      inv[i][j] = (a[r0][c0] * a[r1][c1] - a[r0][c1] * a[r1][c0]) / det;
+    }
+  // x ↦ F⁻¹(M(F x + f) + m.t − f): rotation F⁻¹ M F, translation F⁻¹(M f + m.t − f).
+  SymmetryOperator out;
+  out.name = m.name;
+  double mf[3][3];
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < 3; ++j) {
+      mf[i][j] = 0.0;
+      for (int k = 0; k < 3; ++k) mf[i][j] += m.r[i][k] * a[k][j];
+    }
+  double shift[3];
+  for (int i = 0; i < 3; ++i) {
+    shift[i] = m.t[i] - f.t[i];
+    for (int k = 0; k < 3; ++k) shift[i] += m.r[i][k] * f.t[k];
+  }
+  for (int i = 0; i < 3; ++i) {
+    out.t[i] = 0.0;
+    for (int j = 0; j < 3; ++j) {
+      out.r[i][j] = 0.0;
+      for (int k = 0; k < 3; ++k) out.r[i][j] += inv[i][k] * mf[k][j];
+      out.t[i] += inv[i][j] * shift[j];
+    }
+  }
+  return out;
+}
+
+ExpansionReport expand_assembly(StructureModel& model, const std::string& id, NcsFrame ncs_frame) {
   std::vector<Job> jobs;
-  if (id == "ncs" || id == "NCS") {
+  const bool ncs = id == "ncs" || id == "NCS";
+  if (ncs_frame == NcsFrame::Origx) {
+    if (!ncs)
+      throw Error(model.source, 0, "assembly",
+                  "the ORIGX frame applies to the NCS operators only (--assembly ncs), not to assembly '" + id +
+                      "'");
+    if (!model.origx)
+      throw Error(model.source, 0, "ORIGX",
+                  "the file has no ORIGX (ORIGXn / _database_PDB_matrix.origx) other than the identity: "
+                  "its NCS operators can only be in the entry's frame");
+  }
+  if (ncs) {
     if (model.ncs_operators.empty())
       throw Error(model.source, 0, "assembly",
                   "the file has no NCS operators to generate (MTRIX / _struct_ncs_oper with "
@@ -114,9 +166,12 @@ ExpansionReport expand_assembly(StructureModel& model, const std::string& id) {
     Job identity;
     identity.op.name = "1";
     jobs.push_back(identity);
-    for (const SymmetryOperator& op : model.ncs_operators) jobs.push_back({op, "", nullptr});
+    for (const SymmetryOperator& op : model.ncs_operators)
+      jobs.push_back({ncs_frame == NcsFrame::Origx ? conjugate_by_frame(op, *model.origx) : op, "", nullptr});
     for (Job& j : jobs) j.op.name.clear();  // numbered 1..n, identity first
-    return apply(model, jobs, "NCS operators (identity + " + std::to_string(model.ncs_operators.size()) + ")");
+    return apply(model, jobs,
+                 "NCS operators (identity + " + std::to_string(model.ncs_operators.size()) + ")" +
+                     (ncs_frame == NcsFrame::Origx ? " in the ORIGX frame" : ""));
   }
   const AssemblyRecord* assembly = nullptr;
   for (const AssemblyRecord& a : model.assemblies)

@@ -426,6 +426,10 @@ StructureModel extract_structure_model(const ParsedStructure& parsed, const std:
   // --- symmetry information ---
   for (const gemmi::NcsOp& op : st.ncs)
     if (!op.given) out.ncs_operators.push_back(from_gemmi(op.tr, op.id));
+  if (st.has_origx) {
+    const SymmetryOperator origx = from_gemmi(st.origx, "ORIGX");
+    if (!origx.is_identity(1e-5)) out.origx = origx;
+  }
   for (const gemmi::Assembly& a : st.assemblies) {
     AssemblyRecord record;
     record.id = a.name;

@@ -3,6 +3,7 @@
 // one model of them: the input of the topology builder (docs/topology.md).
 #include <cstdint>
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -105,6 +106,11 @@ struct StructureModel {
   std::vector<DisulfideRecord> disulfides;    // from the file (empty when none listed)
   std::vector<AssemblyRecord> assemblies;     // biological assemblies listed in the file
   std::vector<SymmetryOperator> ncs_operators;// strict NCS operators to generate (not "given")
+  // ORIGX (PDB ORIGXn, mmCIF _database_PDB_matrix.origx): the map from the entry's
+  // coordinates to the depositors' submitted frame, kept only when it is not the identity
+  // (old entries; the NCS operators of some are written in that frame, see
+  // docs/topology.md#ncs-operators-and-origx).
+  std::optional<SymmetryOperator> origx;
   std::vector<std::string> warnings;          // findings while reading, without the file name
   int skipped_hetero_amino_acids = 0;         // amino-acid HETATM residues left out
   int skipped_other = 0;                      // ligands, ions, nucleotides, glycans
