@@ -664,9 +664,7 @@ class CudaEngine final : public Engine {
   // of `state`, with room to spare; n − 1 is always enough.
   // Row capacity that can never overflow: n − 1 partners; the block family's lanes take
   // the partners j ≡ lane (mod lanes) at slots k·lanes + lane, which needs round_up(n, 8).
-  // Every capacity is a multiple of 8 entries, so that the per-bead family's rows start
-  // 16-byte aligned (ChunkedRow reads them 16 bytes at a time).
-  int slot_cap() const { return round_up(std::max(1, family_ == CudaKernelFamily::kBlock ? n_ : n_ - 1), 8); }
+  int slot_cap() const { return family_ == CudaKernelFamily::kBlock ? round_up(std::max(1, n_), 8) : std::max(1, n_ - 1); }
 
   int needed_slots_for(const State& state) const {
     const int cap = slot_cap();

@@ -10,7 +10,6 @@
 #include <cuda_runtime.h>
 
 #include <cstdint>
-#include <type_traits>
 
 #include "ermak/core/vec3.h"
 #include "ermak/physics/fene.h"
@@ -103,12 +102,6 @@ __device__ __forceinline__ Vec3d to_vec3d(float4 p) { return {double(p.x), doubl
 
 // --- pair forces ---------------------------------------------------------------------
 
-// Entries per 16-byte chunk of a row type that is read in chunks (ChunkedRow), else 0.
-template <class Row, class = void>
-constexpr int kRowChunk = 0;
-template <class Row>
-constexpr int kRowChunk<Row, std::void_t<decltype(Row::kChunk)>> = Row::kChunk;
-
 // How a kernel reads the bonded lists: through the read-only cache (global memory), or
 // plainly (copies in shared memory, block family's all-pairs mode).
 struct GlobalTopology {
@@ -154,40 +147,18 @@ __device__ __forceinline__ float3 pair_forces_with(const ModelData& m, const Bon
   }
   const int nr = row.count();
   const float cutoff2 = m.repulsion.cutoff2;
-  // One repulsive partner; `listed` false adds exact zeros. Outside the cutoff the
-  // contribution is exactly zero too: a list that holds more candidates sums to the same
-  // bits as one that holds fewer.
-  auto repel = [&](int j, float4 pj, bool listed) {
+  for (int s = lane; s < nr; s += S) {
+    const int j = row.partner(s);
+    const float4 pj = pos(j);
     const float dx = pi.x - pj.x, dy = pi.y - pj.y, dz = pi.z - pj.z;
     const float r2 = dx * dx + dy * dy + dz * dz;
-    const bool inside = listed && r2 < cutoff2;
+    const bool inside = r2 < cutoff2 && row.accept(j);
+    // Outside the cutoff the contribution is exactly zero: a list that holds more
+    // candidates sums to the same bits as one that holds fewer.
     const auto pf = physics::repulsion<kEnergy>(inside ? r2 : cutoff2, m.repulsion);
     const float sc = inside ? pf.force_over_r : 0.0f;
     fx += sc * dx; fy += sc * dy; fz += sc * dz;
     if constexpr (kEnergy) if (inside && j > i) e.repulsive += pf.energy;
-  };
-  if constexpr (kRowChunk<Row> > 0) {
-    // Lane l takes the chunks l, l+S, … of K consecutive entries (16-byte loads) and
-    // gathers all K partners' positions before using any: K independent loads in flight
-    // instead of a chain of row load → position load per entry (PF8 × 16 +7 %).
-    constexpr int K = kRowChunk<Row>;
-    for (int c = lane; c * K < nr; c += S) {
-      int j[K];
-      row.load_chunk(c, j);
-      float4 pj[K];
-#pragma unroll
-      for (int k = 0; k < K; ++k) {
-        if (c * K + k >= nr) j[k] = i;
-        pj[k] = pos(j[k]);
-      }
-#pragma unroll
-      for (int k = 0; k < K; ++k) repel(j[k], pj[k], c * K + k < nr);
-    }
-  } else {
-    for (int s = lane; s < nr; s += S) {
-      const int j = row.partner(s);
-      repel(j, pos(j), row.accept(j));
-    }
   }
   return make_float3(fx, fy, fz);
 }
@@ -399,6 +370,16 @@ struct SlotMajorRow16 {
   __device__ bool accept(int) const { return true; }
 };
 
+// A row in a row-major array (per-bead family: [bead][slot], 16- or 32-bit partners).
+template <class Index>
+struct RowMajorRow {
+  const Index* base;
+  int n;
+  __device__ int count() const { return n; }
+  __device__ int partner(int s) const { return __ldg(base + s); }
+  __device__ bool accept(int) const { return true; }
+};
+
 // A bead's fixed repulsive row (ModelData::repulsive_partners, copied to shared memory):
 // every bead that repels it, ascending — the pairs of a canonical list row (pairs beyond
 // the cutoff add exact zeros) without ever building one.
@@ -409,32 +390,6 @@ struct FixedRow8 {
   __device__ int count() const { return entries; }
   __device__ int partner(int s) const { return base[s * n]; }
   __device__ bool accept(int) const { return true; }
-};
-
-// A row-major row read in chunks of 8 entries (per-bead family): one 16-byte load of
-// 16-bit partner indices, or two of 32-bit ones — the same chunks either way, so the
-// summation order (and the trajectory) does not depend on the index width. Rows start
-// 16-byte aligned: the per-bead family's row capacity (slots) is a multiple of 8.
-// Entries past count() are not used as partners (pair_forces_with).
-template <class Index>
-struct ChunkedRow {
-  static constexpr int kChunk = 8;
-  const Index* base;
-  int n;
-  __device__ int count() const { return n; }
-  __device__ void load_chunk(int c, int (&j)[kChunk]) const {
-    const uint4* at = reinterpret_cast<const uint4*>(base + c * kChunk);
-    if constexpr (sizeof(Index) == 2) {
-      const uint4 w = __ldg(at);
-      const unsigned words[4] = {w.x, w.y, w.z, w.w};
-#pragma unroll
-      for (int k = 0; k < kChunk; ++k) j[k] = int((k & 1) ? words[k / 2] >> 16 : words[k / 2] & 0xffffu);
-    } else {
-      const uint4 a = __ldg(at), b = __ldg(at + 1);
-      j[0] = int(a.x); j[1] = int(a.y); j[2] = int(a.z); j[3] = int(a.w);
-      j[4] = int(b.x); j[5] = int(b.y); j[6] = int(b.z); j[7] = int(b.w);
-    }
-  }
 };
 
 // Every bead of the replica, ascending; bonded/native partners and i itself rejected.

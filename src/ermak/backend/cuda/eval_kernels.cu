@@ -46,10 +46,10 @@ __global__ void __launch_bounds__(kEvalBlock) eval_kernel(const __grid_constant_
         const std::size_t flat = std::size_t(r) * n + i;
         if (L.rows16)  // uniform over the grid
           part = pair_forces<S, kEnergy>(m, i, lane % S, pi, GlobalPos{pos},
-                                         ChunkedRow<std::uint16_t>{L.rows16 + flat * L.slots, L.row_count[flat]}, e);
+                                         RowMajorRow<std::uint16_t>{L.rows16 + flat * L.slots, L.row_count[flat]}, e);
         else
           part = pair_forces<S, kEnergy>(m, i, lane % S, pi, GlobalPos{pos},
-                                         ChunkedRow<int>{L.rows + flat * L.slots, L.row_count[flat]}, e);
+                                         RowMajorRow<int>{L.rows + flat * L.slots, L.row_count[flat]}, e);
       }
     }
     part.x = group_sum<S>(part.x); part.y = group_sum<S>(part.y); part.z = group_sum<S>(part.z);

@@ -273,7 +273,7 @@ __global__ void __launch_bounds__(kPerBeadBlock) perbead_step_kernel(const __gri
       BeadEnergy unused;
       const std::size_t flat = std::size_t(r) * n + i;
       part = pair_forces<S, false>(m, i, lane % S, __ldg(pos_in + i), GlobalPos{pos_in},
-                                   ChunkedRow<Index>{row_base<Index>(L) + flat * L.slots, __ldg(L.row_count + flat)},
+                                   RowMajorRow<Index>{row_base<Index>(L) + flat * L.slots, __ldg(L.row_count + flat)},
                                    unused);
     }
     part.x = group_sum<S>(part.x); part.y = group_sum<S>(part.y); part.z = group_sum<S>(part.z);
