@@ -181,8 +181,23 @@ __global__ void __launch_bounds__(kMaxThreads) block_steps_kernel(const __grid_c
 
   float4 ref[BPT];
   int count[BPT];
+  // Replica and bead of each of the thread's bead slots, and whether the bead is fixed:
+  // once per launch, not per step (an integer division by n costs ~20 instructions).
+  int bead_replica[BPT], bead_index[BPT];
+  bool bead_fixed[BPT];
 #pragma unroll
-  for (int k = 0; k < BPT; ++k) { ref[k] = make_float4(0, 0, 0, 0); count[k] = 0; }
+  for (int k = 0; k < BPT; ++k) {
+    ref[k] = make_float4(0, 0, 0, 0);
+    count[k] = 0;
+    const int b = slot0 + k * groups;
+    bead_replica[k] = b / n;
+    bead_index[k] = b - bead_replica[k] * n;
+    bead_fixed[k] = b < local_beads && m.fixed[bead_index[k]];
+  }
+  // The noise threads' bead (they are at least as many as the block's beads).
+  const int noise_bead = int(threadIdx.x) - L.force_threads;
+  const int noise_replica = noise_bead >= 0 ? noise_bead / n : 0, noise_index = noise_bead - noise_replica * n;
+  const bool draws_noise = noise_split && noise_bead >= 0 && noise_bead < local_beads && !m.fixed[noise_index];
   bool rebuild = !kAllPairs;  // every launch starts with a fresh list (canonical rows: no effect on bits)
   int rebuilds = 0;
   long long s = start;
@@ -194,7 +209,7 @@ __global__ void __launch_bounds__(kMaxThreads) block_steps_kernel(const __grid_c
         const int b = slot0 + k * groups;
         int c = 0;
         if (b < local_beads) {
-          const int g = b / n, i = b - g * n;
+          const int g = bead_replica[k], i = bead_index[k];
           const float4 pi = spos[b];
           const float4* replica_pos = spos + g * n;
           for (int j = lane; j < n; j += S) {
@@ -217,12 +232,8 @@ __global__ void __launch_bounds__(kMaxThreads) block_steps_kernel(const __grid_c
     }
 
     // Noise of step s, drawn by the noise threads while the others compute forces.
-    if (noise_split && int(threadIdx.x) >= L.force_threads) {
-      for (int b = threadIdx.x - L.force_threads; b < local_beads; b += L.noise_threads) {
-        const int g = b / n, i = b - g * n;
-        if (!m.fixed[i]) s_noise[b] = bead_noise(m, first_replica + g, i, s);
-      }
-    }
+    if (draws_noise)
+      s_noise[noise_bead] = bead_noise(m, first_replica + noise_replica, noise_index, s);
 
     // Forces at step s (positions are read-only in this phase).
     float3 force[BPT];
@@ -232,7 +243,7 @@ __global__ void __launch_bounds__(kMaxThreads) block_steps_kernel(const __grid_c
       on_tip[k] = Vec3d{};
       const int b = slot0 + k * groups;
       float3 part = make_float3(0, 0, 0);
-      const int g = b / n, i = b - g * n;
+      const int g = bead_replica[k], i = bead_index[k];
       if (b < local_beads) {
         BeadEnergy unused;
         if constexpr (kAllPairs)
@@ -275,8 +286,8 @@ __global__ void __launch_bounds__(kMaxThreads) block_steps_kernel(const __grid_c
     for (int k = 0; k < BPT; ++k) {
       const int b = slot0 + k * groups;
       if (b >= local_beads || lane != 0) continue;
-      const int g = b / n, i = b - g * n;
-      if (m.fixed[i]) {
+      const int g = bead_replica[k], i = bead_index[k];
+      if (bead_fixed[k]) {
         if constexpr (kAllPairs) snext[b] = spos[b];
         continue;
       }

@@ -28,7 +28,8 @@ struct BlockLaunch {
   int group = 1;                // replicas per block
   int lanes = 1;                // threads per bead: 1, 2, 4 or 8
   int force_threads = 0;        // threads [0, force_threads) compute forces and move beads
-  int noise_threads = 0;        // threads [force_threads, +noise_threads) draw the noise
+  int noise_threads = 0;        // threads [force_threads, +noise_threads) draw the noise, one
+                                // bead each (at least as many as the block's beads)
                                 // concurrently with the forces (0: the movers draw it)
   int beads_per_thread = 1;     // 1, 2 or 4 (with one lane per bead)
   int threads = 32;
