@@ -7,6 +7,8 @@
 #include <map>
 #include <set>
 
+#include <gemmi/math.hpp>
+
 #include "ermak/core/error.h"
 #include "ermak/io/text_fields.h"
 
@@ -104,43 +106,31 @@ std::string expansion_chain_name(const std::string& base, const std::string& suf
   return base + suffix;
 }
 
+namespace {
+gemmi::Transform to_transform(const SymmetryOperator& op) {
+  gemmi::Transform tr;
+  for (int i = 0; i < 3; ++i) {
+    for (int j = 0; j < 3; ++j) tr.mat[i][j] = op.r[i][j];
+    tr.vec.at(i) = op.t[i];
+  }
+  return tr;
+}
+}  // namespace
+
 SymmetryOperator conjugate_by_frame(const SymmetryOperator& m, const SymmetryOperator& f) {
-  // F⁻¹ by cofactors: ORIGX is a rotation only to its 6 printed decimals, and the
-  // identity copy must come back to the entry's coordinates, so no transpose.
-  const auto& a = f.r;
-  const double det = a[0][0] * (a[1][1] * a[2][2] - a[1][2] * a[2][1]) -
-                     a[0][1] * (a[1][0] * a[2][2] - a[1][2] * a[2][0]) +
-                     a[0][2] * (a[1][0] * a[2][1] - a[1][1] * a[2][0]);
+  // A true inverse (gemmi's, by cofactors), not the transpose: ORIGX is a rotation only to
+  // its 6 printed decimals, and the identity copy must come back to the entry's coordinates.
+  const gemmi::Transform frame = to_transform(f);
+  const double det = frame.mat.determinant();
   if (!(std::abs(det) > 1e-6))
     throw Error(std::string("ORIGX: ") + "the 3x3 part is singular (det " + std::to_string(det) + ")");
-  double inv[3][3];
-  for (int i = 0; i < 3; ++i)
-    for (int j = 0; j < 3; ++j) {
-      // inv[i][j] = cofactor(j, i) / det
-      const int r0 = (j + 1) % 3, r1 = (j + 2) % 3, c0 = (i + 1) % 3, c1 = (i + 2) % 3;
-      inv[i][j] = (a[r0][c0] * a[r1][c1] - a[r0][c1] * a[r1][c0]) / det;
-    }
-  // x ↦ F⁻¹(M(F x + f) + m.t − f): rotation F⁻¹ M F, translation F⁻¹(M f + m.t − f).
+  // x ↦ F⁻¹(M(F x + f) + m.t − f)
+  const gemmi::Transform c = frame.inverse().combine(to_transform(m)).combine(frame);
   SymmetryOperator out;
   out.name = m.name;
-  double mf[3][3];
-  for (int i = 0; i < 3; ++i)
-    for (int j = 0; j < 3; ++j) {
-      mf[i][j] = 0.0;
-      for (int k = 0; k < 3; ++k) mf[i][j] += m.r[i][k] * a[k][j];
-    }
-  double shift[3];
   for (int i = 0; i < 3; ++i) {
-    shift[i] = m.t[i] - f.t[i];
-    for (int k = 0; k < 3; ++k) shift[i] += m.r[i][k] * f.t[k];
-  }
-  for (int i = 0; i < 3; ++i) {
-    out.t[i] = 0.0;
-    for (int j = 0; j < 3; ++j) {
-      out.r[i][j] = 0.0;
-      for (int k = 0; k < 3; ++k) out.r[i][j] += inv[i][k] * mf[k][j];
-      out.t[i] += inv[i][j] * shift[j];
-    }
+    for (int j = 0; j < 3; ++j) out.r[i][j] = c.mat[i][j];
+    out.t[i] = c.vec.at(i);
   }
   return out;
 }
