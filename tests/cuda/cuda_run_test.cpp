@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "cuda/cuda_test_support.h"
 #include "support/test_paths.h"
 
 namespace fs = std::filesystem;
@@ -46,6 +47,7 @@ void expect_resume_bit_for_bit(const std::string& name, const std::string& sets,
 }  // namespace
 
 TEST(CudaRun, AutoBackendPicksTheGpuAndWritesEveryOutput) {
+  ERMAK_REQUIRE_GPU();  // without one, every run would fail for that reason instead
   const auto dir = ermak::test::fresh_directory("cuda-run-auto");
   int status = 0;
   const std::string out = run_ermak("run --quiet " + write_config(dir).string(), &status);
@@ -58,6 +60,7 @@ TEST(CudaRun, AutoBackendPicksTheGpuAndWritesEveryOutput) {
 }
 
 TEST(CudaRun, ResumeContinuesBitForBitWithBothKernelFamilies) {
+  ERMAK_REQUIRE_GPU();  // without one, every run would fail for that reason instead
   for (const char* family : {"block", "perbead"}) {
     SCOPED_TRACE(family);
     expect_resume_bit_for_bit(std::string("cuda-run-resume-") + family,
@@ -68,6 +71,7 @@ TEST(CudaRun, ResumeContinuesBitForBitWithBothKernelFamilies) {
 }
 
 TEST(CudaRun, PullingResumesBitForBitOnTheGpu) {
+  ERMAK_REQUIRE_GPU();  // without one, every run would fail for that reason instead
   // The cantilever of each replica is on the device; its force table must continue too.
   expect_resume_bit_for_bit("cuda-run-pulling", " --set run.backend=cuda",
                             "[fixed]\nbeads = [0]\n[pulling]\npulled_beads = [33]\nspeed_um_per_s = 50000\n"
@@ -77,6 +81,7 @@ TEST(CudaRun, PullingResumesBitForBitOnTheGpu) {
 }
 
 TEST(CudaRun, ABadDeviceIndexIsAClearError) {
+  ERMAK_REQUIRE_GPU();  // without one, every run would fail for that reason instead
   const auto dir = ermak::test::fresh_directory("cuda-run-bad-device");
   int status = 0;
   const std::string out =
