@@ -29,11 +29,6 @@ struct Case {
   std::int32_t replicas;
 };
 
-std::string case_name(const ::testing::TestParamInfo<Case>& info) {
-  return std::string(info.param.system) + "_" + family_name(info.param.family) + "_x" +
-         std::to_string(info.param.replicas);
-}
-
 class CudaVsCpu : public ::testing::TestWithParam<Case> {
  protected:
   void SetUp() override {
@@ -117,7 +112,7 @@ INSTANTIATE_TEST_SUITE_P(Systems, CudaVsCpu,
                                            Case{"fab", CudaKernelFamily::kPerBead, 2},
                                            Case{"pf8", CudaKernelFamily::kPerBead, 1},
                                            Case{"pf8", CudaKernelFamily::kPerBead, 2}),
-                         case_name);
+                         system_family_replicas_name<Case>);
 
 // ---------------------------------------------------------------------------------------
 

@@ -86,6 +86,13 @@ inline const char* family_name(CudaKernelFamily f) {
   return f == CudaKernelFamily::kBlock ? "block" : f == CudaKernelFamily::kPerBead ? "perbead" : "auto";
 }
 
+// Test names "<system>_<family>_x<replicas>" of a parameterised case with those fields.
+template <class Case>
+std::string system_family_replicas_name(const ::testing::TestParamInfo<Case>& info) {
+  return std::string(info.param.system) + "_" + family_name(info.param.family) + "_x" +
+         std::to_string(info.param.replicas);
+}
+
 // Largest |a − b| over all coordinates (NaN counts as infinite).
 inline double max_abs_difference(const State& a, const State& b) {
   double worst = 0.0;

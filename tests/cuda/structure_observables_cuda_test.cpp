@@ -28,11 +28,6 @@ struct Case {
   std::int64_t steps;
 };
 
-std::string case_name(const ::testing::TestParamInfo<Case>& info) {
-  return std::string(info.param.system) + "_" + family_name(info.param.family) + "_x" +
-         std::to_string(info.param.replicas);
-}
-
 class CudaStructureObservables : public ::testing::TestWithParam<Case> {};
 
 TEST_P(CudaStructureObservables, MatchMeasureStructureOfTheDownloadedState) {
@@ -78,7 +73,7 @@ INSTANTIATE_TEST_SUITE_P(Systems, CudaStructureObservables,
                                            Case{"ww", CudaKernelFamily::kPerBead, 5, 500},
                                            Case{"ubq", CudaKernelFamily::kBlock, 2, 300},
                                            Case{"pf8", CudaKernelFamily::kPerBead, 2, 200}),
-                         case_name);
+                         system_family_replicas_name<Case>);
 
 }  // namespace
 }  // namespace ermak::cudatest
