@@ -763,7 +763,7 @@ class CudaEngine final : public Engine {
       // (Measured, WW × 10⁴ on an H100: 1.63·10¹⁰ bead-steps/s in blocks of ≤ 256
       // threads, 1.31·10¹⁰ in ≤ 512, 1.44·10¹⁰ in ≤ 128; 1.46·10¹⁰ with 2 beads per
       // thread so that every block is resident at once — fewer warps hide less latency.)
-      const int max_threads = env_int("ERMAK_CUDA_BLOCK_MAX_THREADS", 256);
+      const int max_threads = std::min(512, env_int("ERMAK_CUDA_BLOCK_MAX_THREADS", 256));  // 512: the largest variant
       double best_waste = 1.0;
       for (int g = 1; g <= R_ && round_up(g * n_, 32) <= max_threads; ++g) {
         const double waste = 1.0 - double(g * n_) / round_up(g * n_, 32);
