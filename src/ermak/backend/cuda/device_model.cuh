@@ -154,8 +154,9 @@ __device__ __forceinline__ float3 pair_forces_with(const ModelData& m, const Bon
     const float r2 = dx * dx + dy * dy + dz * dz;
     const bool inside = r2 < cutoff2 && row.accept(j);
     // Outside the cutoff the contribution is exactly zero: a list that holds more
-    // candidates sums to the same bits as one that holds fewer.
-    const auto pf = physics::repulsion<kEnergy>(inside ? r2 : cutoff2, m.repulsion);
+    // candidates sums to the same bits as one that holds fewer. (The select after the
+    // term is enough: beyond the cutoff 1/r² stays finite, and a NaN r² is not inside.)
+    const auto pf = physics::repulsion<kEnergy>(r2, m.repulsion);
     const float sc = inside ? pf.force_over_r : 0.0f;
     fx += sc * dx; fy += sc * dy; fz += sc * dz;
     if constexpr (kEnergy) if (inside && j > i) e.repulsive += pf.energy;
