@@ -9,6 +9,8 @@
 #include "ermak/app/commands.h"
 #include "ermak/backend/cuda_engine.h"
 #include "ermak/core/error.h"
+#include "ermak/core/units.h"
+#include "ermak/protocol/harmonic_tether.h"
 #include "ermak/rng/rng_benchmark.h"
 #include "ermak/run/simulation.h"
 
@@ -18,6 +20,7 @@ namespace {
 struct Case {
   std::string system;
   std::int32_t replicas;
+  bool pulled = false;  // "p" suffix: first bead fixed, last bead pulled (constant speed)
 };
 
 std::vector<Case> parse_cases(const std::string& text) {
@@ -26,8 +29,9 @@ std::vector<Case> parse_cases(const std::string& text) {
   std::string item;
   while (std::getline(list, item, ',')) {
     const auto x = item.find('x');
-    if (x == std::string::npos) throw Error("bench: case \"" + item + "\" is not SYSTEMxREPLICAS, e.g. wwx100");
-    cases.push_back({item.substr(0, x), std::stoi(item.substr(x + 1))});
+    if (x == std::string::npos) throw Error("bench: case \"" + item + "\" is not SYSTEMxREPLICAS[p], e.g. wwx100");
+    const bool pulled = !item.empty() && item.back() == 'p';
+    cases.push_back({item.substr(0, x), std::stoi(item.substr(x + 1, item.size() - x - 1 - (pulled ? 1 : 0))), pulled});
   }
   return cases;
 }
@@ -52,7 +56,7 @@ Command add_bench_command(CLI::App& app) {
     std::string noise = "philox";
   };
   auto o = std::make_shared<Options>();
-  cmd->add_option("--cases", o->cases, "Comma-separated SYSTEMxREPLICAS, systems: ww, ubq, pf8, ccmv (28 620-bead capsid 1CWP, NCS operators in its ORIGX frame, docs/benchmarks.md), ccmv4 (4 capsids, 114 480 beads)")->capture_default_str();
+  cmd->add_option("--cases", o->cases, "Comma-separated SYSTEMxREPLICAS[p], systems: ww, ubq, pf8, ccmv (28 620-bead capsid 1CWP, NCS operators in its ORIGX frame, docs/benchmarks.md), ccmv4 (4 capsids, 114 480 beads); a trailing p pulls: first bead fixed, last bead on a 34.7 pN/nm spring moving at 1 um/s away from the first (e.g. wwx1000p)")->capture_default_str();
   cmd->add_option("--threads", o->threads, "Comma-separated CPU thread counts (0 = all)")->capture_default_str();
   cmd->add_option("--backend", o->backend, "auto (the GPU when there is one), cpu or cuda")->capture_default_str();
   cmd->add_option("--seconds", o->seconds, "Target timed duration per case")->capture_default_str();
@@ -90,6 +94,19 @@ Command add_bench_command(CLI::App& app) {
         setup.seed = 12345;
         setup.rng = o->noise.substr(0, slash);
         setup.rng_layout = slash == std::string::npos ? "" : o->noise.substr(slash + 1);
+        if (c.pulled) {
+          // Force spectroscopy as users run it (examples/ww_pulling.toml): the first bead
+          // fixed, the last on a cantilever spring pulled away from the first.
+          const Vec3d first = loaded.initial_positions_A.front(), last = loaded.initial_positions_A.back();
+          const Vec3d direction = (1.0 / norm(last - first)) * (last - first);
+          HarmonicTether cantilever;
+          cantilever.bead = n - 1;
+          cantilever.anchor_start_A = last;
+          cantilever.anchor_velocity_A_per_tau = units::um_per_s_to_A_per_tau(1.0) * direction;
+          cantilever.spring_kcal_per_mol_A2 = units::pN_per_nm_to_internal_spring(34.7);
+          setup.tethers = {cantilever};
+          setup.fixed_beads = {0};
+        }
         // GPU memory of the engine: the driver's count before and after it exists.
         const long long gpu_before = cuda_memory_in_use_bytes();
         auto engine = make_engine(o->backend, setup);
@@ -126,7 +143,8 @@ Command add_bench_command(CLI::App& app) {
         // List builds in the timed run, summed over replicas (per-bead family and CPU: per
         // replica list; block family: per block).
         const long long rebuilds = (long long)(engine->stats().neighbor_rebuilds - rebuilds_before);
-        std::printf("%-8s %7d %8d %10lld %12.4g %14.4g %8s %7d %10lld %9s %9lld\n", c.system.c_str(), n, c.replicas,
+        std::printf("%-8s %7d %8d %10lld %12.4g %14.4g %8s %7d %10lld %9s %9lld\n",
+                    (c.system + (c.pulled ? "+pull" : "")).c_str(), n, c.replicas,
                     (long long)steps, rate, rate * n * c.replicas, engine->name().c_str(),
                     threads, (long long)engine->stats().neighbor_pairs,
                     on_gpu ? std::to_string(std::llround(bytes_per_bead)).c_str() : "-", rebuilds);

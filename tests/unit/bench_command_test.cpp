@@ -1,0 +1,53 @@
+// `ermak bench` cases end to end: plain and pulled (trailing "p") standard systems, and a
+// clear error for a case that is not SYSTEMxREPLICAS[p] (docs/benchmarks.md).
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <sstream>
+#include <string>
+
+#include "support/test_paths.h"
+
+namespace {
+
+using namespace ermak;
+
+// The row of `system` in bench's table, split into its columns.
+std::vector<std::string> row_of(const std::string& table, const std::string& system) {
+  std::istringstream lines(table);
+  std::string line;
+  while (std::getline(lines, line)) {
+    std::istringstream words(line);
+    std::vector<std::string> columns;
+    for (std::string w; words >> w;) columns.push_back(w);
+    if (!columns.empty() && columns[0] == system) return columns;
+  }
+  return {};
+}
+
+TEST(BenchCommand, PlainAndPulledCasesPrintTheirRows) {
+  if (!std::filesystem::exists(test::shared_data() / "sopgpu/ww/reference/ww.top")) GTEST_SKIP() << "WW data not found";
+  std::string out;
+  ASSERT_EQ(test::run_command("ERMAK_SHARED_DATA=" + test::shared_data().string() + " " +
+                                  test::ermak_binary().string() +
+                                  " bench --backend cpu --threads 1 --cases wwx2,wwx3p --seconds 0.05",
+                              &out),
+            0)
+      << out;
+  const auto plain = row_of(out, "ww"), pulled = row_of(out, "ww+pull");
+  ASSERT_EQ(plain.size(), 11u) << out;
+  ASSERT_EQ(pulled.size(), 11u) << out;
+  EXPECT_EQ(plain[1], "34");
+  EXPECT_EQ(plain[2], "2");
+  EXPECT_EQ(pulled[2], "3");
+  EXPECT_GT(std::stod(pulled[4]), 0.0) << "steps/s";
+  EXPECT_EQ(out.find("NOT A VALID TIMING"), std::string::npos) << out;
+}
+
+TEST(BenchCommand, MalformedCaseIsNamed) {
+  std::string out;
+  EXPECT_NE(test::run_command(test::ermak_binary().string() + " bench --backend cpu --cases ww100", &out), 0);
+  EXPECT_NE(out.find("\"ww100\" is not SYSTEMxREPLICAS[p]"), std::string::npos) << out;
+}
+
+}  // namespace
