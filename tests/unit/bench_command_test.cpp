@@ -1,5 +1,6 @@
-// `ermak bench` cases end to end: plain and pulled (trailing "p") standard systems, and a
-// clear error for a case that is not SYSTEMxREPLICAS[p] (docs/benchmarks.md).
+// `ermak bench` cases end to end: plain, pulled (trailing "p") and indented (trailing "i")
+// standard systems, and a clear error for a case that is not SYSTEMxREPLICAS[p|i]
+// (docs/benchmarks.md).
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -30,13 +31,14 @@ TEST(BenchCommand, PlainAndPulledCasesPrintTheirRows) {
   std::string out;
   ASSERT_EQ(test::run_command("ERMAK_SHARED_DATA=" + test::shared_data().string() + " " +
                                   test::ermak_binary().string() +
-                                  " bench --backend cpu --threads 1 --cases wwx2,wwx3p --seconds 0.05",
+                                  " bench --backend cpu --threads 1 --cases wwx2,wwx3p,wwx2i --seconds 0.05",
                               &out),
             0)
       << out;
-  const auto plain = row_of(out, "ww"), pulled = row_of(out, "ww+pull");
+  const auto plain = row_of(out, "ww"), pulled = row_of(out, "ww+pull"), indented = row_of(out, "ww+indent");
   ASSERT_EQ(plain.size(), 11u) << out;
   ASSERT_EQ(pulled.size(), 11u) << out;
+  ASSERT_EQ(indented.size(), 11u) << out;
   EXPECT_EQ(plain[1], "34");
   EXPECT_EQ(plain[2], "2");
   EXPECT_EQ(pulled[2], "3");
@@ -47,7 +49,7 @@ TEST(BenchCommand, PlainAndPulledCasesPrintTheirRows) {
 TEST(BenchCommand, MalformedCaseIsNamed) {
   std::string out;
   EXPECT_NE(test::run_command(test::ermak_binary().string() + " bench --backend cpu --cases ww100", &out), 0);
-  EXPECT_NE(out.find("\"ww100\" is not SYSTEMxREPLICAS[p]"), std::string::npos) << out;
+  EXPECT_NE(out.find("\"ww100\" is not SYSTEMxREPLICAS[p|i]"), std::string::npos) << out;
 }
 
 }  // namespace

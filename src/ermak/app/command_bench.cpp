@@ -1,3 +1,4 @@
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -11,6 +12,7 @@
 #include "ermak/core/error.h"
 #include "ermak/core/units.h"
 #include "ermak/protocol/harmonic_tether.h"
+#include "ermak/protocol/indentation.h"
 #include "ermak/rng/rng_benchmark.h"
 #include "ermak/run/simulation.h"
 
@@ -20,7 +22,8 @@ namespace {
 struct Case {
   std::string system;
   std::int32_t replicas;
-  bool pulled = false;  // "p" suffix: first bead fixed, last bead pulled (constant speed)
+  bool pulled = false;    // "p" suffix: first bead fixed, last bead pulled (constant speed)
+  bool indented = false;  // "i" suffix: a tip pushed down onto the molecule, which sits on a surface
 };
 
 std::vector<Case> parse_cases(const std::string& text) {
@@ -29,9 +32,10 @@ std::vector<Case> parse_cases(const std::string& text) {
   std::string item;
   while (std::getline(list, item, ',')) {
     const auto x = item.find('x');
-    if (x == std::string::npos) throw Error("bench: case \"" + item + "\" is not SYSTEMxREPLICAS[p], e.g. wwx100");
-    const bool pulled = !item.empty() && item.back() == 'p';
-    cases.push_back({item.substr(0, x), std::stoi(item.substr(x + 1, item.size() - x - 1 - (pulled ? 1 : 0))), pulled});
+    if (x == std::string::npos) throw Error("bench: case \"" + item + "\" is not SYSTEMxREPLICAS[p|i], e.g. wwx100");
+    const bool pulled = !item.empty() && item.back() == 'p', indented = !item.empty() && item.back() == 'i';
+    const std::size_t digits = item.size() - x - 1 - (pulled || indented ? 1 : 0);
+    cases.push_back({item.substr(0, x), std::stoi(item.substr(x + 1, digits)), pulled, indented});
   }
   return cases;
 }
@@ -56,7 +60,7 @@ Command add_bench_command(CLI::App& app) {
     std::string noise = "philox";
   };
   auto o = std::make_shared<Options>();
-  cmd->add_option("--cases", o->cases, "Comma-separated SYSTEMxREPLICAS[p], systems: ww, ubq, pf8, ccmv (28 620-bead capsid 1CWP, NCS operators in its ORIGX frame, docs/benchmarks.md), ccmv4 (4 capsids, 114 480 beads); a trailing p pulls: first bead fixed, last bead on a 34.7 pN/nm spring moving at 1 um/s away from the first (e.g. wwx1000p)")->capture_default_str();
+  cmd->add_option("--cases", o->cases, "Comma-separated SYSTEMxREPLICAS[p], systems: ww, ubq, pf8, ccmv (28 620-bead capsid 1CWP, NCS operators in its ORIGX frame, docs/benchmarks.md), ccmv4 (4 capsids, 114 480 beads); a trailing p pulls: first bead fixed, last bead on a 34.7 pN/nm spring moving at 1 um/s away from the first (e.g. wwx1000p); a trailing i indents: a 50 A tip on a 34.7 pN/nm cantilever moving down at 1 um/s from just above the molecule, which rests on a plane surface (e.g. ccmvx1i)")->capture_default_str();
   cmd->add_option("--threads", o->threads, "Comma-separated CPU thread counts (0 = all)")->capture_default_str();
   cmd->add_option("--backend", o->backend, "auto (the GPU when there is one), cpu or cuda")->capture_default_str();
   cmd->add_option("--seconds", o->seconds, "Target timed duration per case")->capture_default_str();
@@ -78,7 +82,7 @@ Command add_bench_command(CLI::App& app) {
     std::printf("# ermak bench  (shared data: %s, noise %s)\n", bench::shared_data_directory().c_str(),
                 o->noise.c_str());
     const auto slash = o->noise.find('/');
-    std::printf("%-8s %7s %8s %10s %12s %14s %8s %7s %10s %9s %9s\n", "system", "beads", "replicas", "steps",
+    std::printf("%-11s %7s %8s %10s %12s %14s %8s %7s %10s %9s %9s\n", "system", "beads", "replicas", "steps",
                 "steps/s", "bead-steps/s", "backend", "threads", "pairs", "GPU-B/bead", "rebuilds");
     for (const Case& c : parse_cases(o->cases)) {
       const bench::BenchSystem* system = nullptr;
@@ -106,6 +110,30 @@ Command add_bench_command(CLI::App& app) {
           cantilever.spring_kcal_per_mol_A2 = units::pN_per_nm_to_internal_spring(34.7);
           setup.tethers = {cantilever};
           setup.fixed_beads = {0};
+        }
+        if (c.indented) {
+          // Nano-indentation as docs/protocols.md#indentation sets it up: the tip starts
+          // touching the top of the molecule and is pushed down (−z) against a plane
+          // just below its lowest bead.
+          Vec3d lo = loaded.initial_positions_A.front(), hi = lo, centre{};
+          for (const Vec3d& p : loaded.initial_positions_A) {
+            lo = {std::min(lo.x, p.x), std::min(lo.y, p.y), std::min(lo.z, p.z)};
+            hi = {std::max(hi.x, p.x), std::max(hi.y, p.y), std::max(hi.z, p.z)};
+            centre += p;
+          }
+          centre = (1.0 / double(n)) * centre;
+          Indentation& ind = setup.indentation;
+          ind.enabled = true;
+          ind.tip.radius = 50.0;
+          ind.tip_zeta = 50.0 * ind.tip.radius / 3.8;  // the configuration's default: Stokes from ζ = 50
+          ind.tip_start_A = {centre.x, centre.y, hi.z + ind.tip.radius + 4.0};
+          ind.base_start_A = ind.tip_start_A;
+          ind.direction = {0, 0, -1};
+          ind.speed_A_per_tau = units::um_per_s_to_A_per_tau(1.0);
+          ind.spring_kcal_per_mol_A2 = units::pN_per_nm_to_internal_spring(34.7);
+          ind.surface.enabled = true;
+          ind.surface.point_A = {centre.x, centre.y, lo.z - 4.0};
+          ind.surface.normal = {0, 0, 1};
         }
         // GPU memory of the engine: the driver's count before and after it exists.
         const long long gpu_before = cuda_memory_in_use_bytes();
@@ -143,8 +171,8 @@ Command add_bench_command(CLI::App& app) {
         // List builds in the timed run, summed over replicas (per-bead family and CPU: per
         // replica list; block family: per block).
         const long long rebuilds = (long long)(engine->stats().neighbor_rebuilds - rebuilds_before);
-        std::printf("%-8s %7d %8d %10lld %12.4g %14.4g %8s %7d %10lld %9s %9lld\n",
-                    (c.system + (c.pulled ? "+pull" : "")).c_str(), n, c.replicas,
+        std::printf("%-11s %7d %8d %10lld %12.4g %14.4g %8s %7d %10lld %9s %9lld\n",
+                    (c.system + (c.pulled ? "+pull" : c.indented ? "+indent" : "")).c_str(), n, c.replicas,
                     (long long)steps, rate, rate * n * c.replicas, engine->name().c_str(),
                     threads, (long long)engine->stats().neighbor_pairs,
                     on_gpu ? std::to_string(std::llround(bytes_per_bead)).c_str() : "-", rebuilds);

@@ -318,7 +318,7 @@ __global__ void __launch_bounds__(kMaxThreads, kProtocol && kAllPairs && S <= 2 
           const Vec3d molecule{sum[0], sum[1], sum[2]};
           Vec3d tip{s_tip[3 * g], s_tip[3 * g + 1], s_tip[3 * g + 2]};
           long long turn = s_turn[g];
-          step_tip(m, first_replica + g, s, L.kT, molecule, tip, turn);
+          step_tip(m, s, L.kT, molecule, tip_noise(m, first_replica + g, s), tip, turn);
           s_tip[3 * g] = tip.x; s_tip[3 * g + 1] = tip.y; s_tip[3 * g + 2] = tip.z;
           s_turn[g] = turn;
           s_molecule[3 * g] = molecule.x; s_molecule[3 * g + 1] = molecule.y; s_molecule[3 * g + 2] = molecule.z;

@@ -331,16 +331,22 @@ __device__ __forceinline__ bool moved_far(float4 p, float4 ref, float half_skin2
   return !(d2 <= half_skin2);
 }
 
-// The indentation tip's overdamped step after the beads' (CpuEngine::step_tip).
-__device__ inline void step_tip(const ModelData& m, int r, long long step, double kT, Vec3d molecule_force, Vec3d& tip,
-                         long long& turnaround) {
+// The indentation tip's noise at `step` (drawn apart from step_tip where another thread
+// can draw it while the reaction is summed).
+__device__ __forceinline__ Vec3f tip_noise(const ModelData& m, int r, long long step) {
+  return rng::gaussian3(m.seed, rng::Stream::kTipLangevin, std::uint32_t(r), 0u, std::uint64_t(step));
+}
+
+// The indentation tip's overdamped step after the beads' (CpuEngine::step_tip), with its
+// noise g = tip_noise(m, r, step).
+__device__ inline void step_tip(const ModelData& m, long long step, double kT, Vec3d molecule_force, Vec3f g,
+                                Vec3d& tip, long long& turnaround) {
   const Indentation& ind = m.protocol.ind;
   const double h = m.timestep_tau;
   const Vec3d base = indentation_base(ind, step, turnaround, h);
   double unused = 0;
   const Vec3d force = molecule_force + ind.spring_kcal_per_mol_A2 * (base - tip) +
                       tip_surface_force<false>(ind, tip, step, turnaround, h, unused);
-  const Vec3f g = rng::gaussian3(m.seed, rng::Stream::kTipLangevin, std::uint32_t(r), 0u, std::uint64_t(step));
   Vec3d move = (h / ind.tip_zeta) * force + sqrt(2.0 * kT * h / ind.tip_zeta) * vec_cast<double>(g);
   if (ind.tip_along_direction_only) move = dot(move, ind.direction) * ind.direction;
   tip += move;

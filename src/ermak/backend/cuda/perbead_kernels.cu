@@ -316,9 +316,10 @@ __global__ void __launch_bounds__(kPerBeadBlock, kProtocol ? 65536 / 64 / kPerBe
   }
 
   if (indentation) {
-    // Deterministic reaction sum: warp butterflies, warps in order, blocks in order by
-    // the last block of the replica, which then moves the tip.
+    // Deterministic reaction sum: warp butterflies, warps in order, then the last block of
+    // the replica sums the blocks' partials and moves the tip.
     __shared__ double s_warp[kPerBeadBlock / 32][3];
+    __shared__ float s_noise[3];
     __shared__ bool s_last;
     double v[3] = {on_tip.x, on_tip.y, on_tip.z};
     for (int k = 0; k < 3; ++k) v[k] = group_sum<32>(v[k]);
@@ -333,21 +334,39 @@ __global__ void __launch_bounds__(kPerBeadBlock, kProtocol ? 65536 / 64 / kPerBe
       s_last = atomicAdd(&L.tip_counter[r], 1u) == gridDim.x - 1;
     }
     __syncthreads();
-    if (s_last && threadIdx.x == 0) {
+    if (s_last) {  // uniform over the block
       __threadfence();
-      Vec3d molecule{};
-      for (unsigned b = 0; b < gridDim.x; ++b) {
-        const volatile double* partial = L.tip_partial + (std::size_t(r) * gridDim.x + b) * 3;
-        molecule.x += partial[0]; molecule.y += partial[1]; molecule.z += partial[2];
+      // Thread t sums the partials of blocks t, t + 256, … in order, then warp butterflies
+      // and the warps in order: a fixed order for a given grid, and a few loads per thread
+      // where one thread loading every block's partial in turn was a serial chain of
+      // L2 round trips (448 for a capsid: ~100 µs per step; docs/benchmarks.md). Warp 1
+      // draws the tip's noise meanwhile.
+      double sum[3] = {0, 0, 0};
+      for (unsigned b = threadIdx.x; b < gridDim.x; b += blockDim.x) {
+        const double* partial = L.tip_partial + (std::size_t(r) * gridDim.x + b) * 3;
+        for (int k = 0; k < 3; ++k) sum[k] += __ldcg(partial + k);
       }
-      Vec3d tip{L.tips.tip[3 * r], L.tips.tip[3 * r + 1], L.tips.tip[3 * r + 2]};
-      long long turn = L.tips.turnaround[r];
-      step_tip(m, r, s, c->kT, molecule, tip, turn);
-      L.tips.tip[3 * r] = tip.x; L.tips.tip[3 * r + 1] = tip.y; L.tips.tip[3 * r + 2] = tip.z;
-      L.tips.turnaround[r] = turn;
-      L.tips.molecule_force[3 * r] = molecule.x; L.tips.molecule_force[3 * r + 1] = molecule.y;
-      L.tips.molecule_force[3 * r + 2] = molecule.z;
-      L.tip_counter[r] = 0;
+      for (int k = 0; k < 3; ++k) sum[k] = group_sum<32>(sum[k]);
+      if (warp == 1 && lane == 0) {
+        const Vec3f g = tip_noise(m, r, s);
+        s_noise[0] = g.x; s_noise[1] = g.y; s_noise[2] = g.z;
+      }
+      if (lane == 0) for (int k = 0; k < 3; ++k) s_warp[warp][k] = sum[k];
+      __syncthreads();
+      if (threadIdx.x == 0) {
+        Vec3d molecule{};
+        for (int w = 0; w < kPerBeadBlock / 32; ++w) {
+          molecule.x += s_warp[w][0]; molecule.y += s_warp[w][1]; molecule.z += s_warp[w][2];
+        }
+        Vec3d tip{L.tips.tip[3 * r], L.tips.tip[3 * r + 1], L.tips.tip[3 * r + 2]};
+        long long turn = L.tips.turnaround[r];
+        step_tip(m, s, c->kT, molecule, Vec3f{s_noise[0], s_noise[1], s_noise[2]}, tip, turn);
+        L.tips.tip[3 * r] = tip.x; L.tips.tip[3 * r + 1] = tip.y; L.tips.tip[3 * r + 2] = tip.z;
+        L.tips.turnaround[r] = turn;
+        L.tips.molecule_force[3 * r] = molecule.x; L.tips.molecule_force[3 * r + 1] = molecule.y;
+        L.tips.molecule_force[3 * r + 2] = molecule.z;
+        L.tip_counter[r] = 0;
+      }
     }
   }
 }
