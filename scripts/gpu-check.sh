@@ -77,7 +77,7 @@ TESTS="$BUILD/tests/ermak_cuda_tests"
 stage cuda-tests 200 cuda-tests.log "
   '$TESTS' --gtest_color=no --gtest_output=xml:'$OUT/cuda-tests.xml' 2>&1 | grep -v '^\[ *RUN *\]'"
 
-stage bench 150 bench.log "
+stage bench 200 bench.log "
   '$BUILD/ermak' bench --backend cuda --cases '$BENCH_CASES' --seconds $BENCH_SECONDS
   echo '--- forced families ---'
   ERMAK_CUDA_KERNEL=perbead '$BUILD/ermak' bench --backend cuda --cases wwx1,wwx1000,ubqx1 --seconds $BENCH_SECONDS
@@ -86,7 +86,9 @@ stage bench 150 bench.log "
   ERMAK_CUDA_LANES=8 '$BUILD/ermak' bench --backend cuda --cases pf8x1,pf8x16 --seconds $BENCH_SECONDS
   ERMAK_CUDA_BLOCK_LANES=1 '$BUILD/ermak' bench --backend cuda --cases wwx1,wwx1000 --seconds $BENCH_SECONDS
   echo '--- the CCMV capsid (one 28 620-bead capsid; four of them as one 114 480-bead structure) ---'
-  '$BUILD/ermak' bench --backend cuda --cases ccmvx1,ccmv4x1,ccmv4x16 --seconds $BENCH_SECONDS"
+  '$BUILD/ermak' bench --backend cuda --cases ccmvx1,ccmv4x1,ccmv4x16 --seconds $BENCH_SECONDS
+  echo '--- protocol runs: pulled (p) and indented (i) ---'
+  '$BUILD/ermak' bench --backend cuda --cases wwx1p,wwx1000p,wwx10000p,pf8x1p,pf8x16p,ccmvx1p,wwx1000i,pf8x1i,ccmvx1i --seconds $BENCH_SECONDS"
 
 NCU_SECTIONS='--section SpeedOfLight --section Occupancy --section LaunchStats --section WarpStateStats --section SchedulerStats --section ComputeWorkloadAnalysis --section MemoryWorkloadAnalysis'
 stage profile 120 profile.log "
@@ -129,7 +131,7 @@ stage cpu-tests 300 ctest.log "
   fi
   if [[ -f "$OUT/bench.log" ]]; then
     echo "## bench"
-    grep -vE '^=== ' "$OUT/bench.log" | tail -25
+    grep -vE '^=== ' "$OUT/bench.log" | tail -45
   fi
   if [[ -f "$OUT/sanitize.log" ]]; then
     echo "## sanitizers"
