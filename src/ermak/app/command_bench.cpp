@@ -60,7 +60,7 @@ Command add_bench_command(CLI::App& app) {
     std::string noise = "philox";
   };
   auto o = std::make_shared<Options>();
-  cmd->add_option("--cases", o->cases, "Comma-separated SYSTEMxREPLICAS[p], systems: ww, ubq, pf8, ccmv (28 620-bead capsid 1CWP, NCS operators in its ORIGX frame, docs/benchmarks.md), ccmv4 (4 capsids, 114 480 beads); a trailing p pulls: first bead fixed, last bead on a 34.7 pN/nm spring moving at 1 um/s away from the first (e.g. wwx1000p); a trailing i indents: a 50 A tip on a 34.7 pN/nm cantilever moving down at 1 um/s from just above the molecule, which rests on a plane surface (e.g. ccmvx1i)")->capture_default_str();
+  cmd->add_option("--cases", o->cases, "Comma-separated SYSTEMxREPLICAS[p], systems: ww, ubq, pf8, ccmv (28 620-bead capsid 1CWP, NCS operators in its ORIGX frame, docs/benchmarks.md), ccmv4 (4 capsids, 114 480 beads); a trailing p pulls: first bead fixed, last bead on a 34.7 pN/nm spring moving at 1 um/s away from the first (e.g. wwx1000p); a trailing i indents: a 50 A tip on a 34.7 pN/nm cantilever moving down at 1 um/s from just above the molecule, which rests on a plane surface at the wall's minimum (e.g. ccmvx1i)")->capture_default_str();
   cmd->add_option("--threads", o->threads, "Comma-separated CPU thread counts (0 = all)")->capture_default_str();
   cmd->add_option("--backend", o->backend, "auto (the GPU when there is one), cpu or cuda")->capture_default_str();
   cmd->add_option("--seconds", o->seconds, "Target timed duration per case")->capture_default_str();
@@ -113,8 +113,8 @@ Command add_bench_command(CLI::App& app) {
         }
         if (c.indented) {
           // Nano-indentation as docs/protocols.md#indentation sets it up: the tip starts
-          // touching the top of the molecule and is pushed down (−z) against a plane
-          // just below its lowest bead.
+          // 4 Å above the top of the molecule and is pushed down (−z); the molecule rests
+          // on a plane at the surface wall's minimum (σ) below its lowest bead.
           Vec3d lo = loaded.initial_positions_A.front(), hi = lo, centre{};
           for (const Vec3d& p : loaded.initial_positions_A) {
             lo = {std::min(lo.x, p.x), std::min(lo.y, p.y), std::min(lo.z, p.z)};
@@ -132,7 +132,7 @@ Command add_bench_command(CLI::App& app) {
           ind.speed_A_per_tau = units::um_per_s_to_A_per_tau(1.0);
           ind.spring_kcal_per_mol_A2 = units::pN_per_nm_to_internal_spring(34.7);
           ind.surface.enabled = true;
-          ind.surface.point_A = {centre.x, centre.y, lo.z - 4.0};
+          ind.surface.point_A = {centre.x, centre.y, lo.z - ind.surface.wall.sigma};
           ind.surface.normal = {0, 0, 1};
         }
         // GPU memory of the engine: the driver's count before and after it exists.

@@ -99,9 +99,10 @@ __host__ __device__ inline SharedLayout shared_layout(const BlockLaunch& L) {
 
 // S lanes per bead; BPT beads per lane group (BPT > 1 only with S = 1); at most
 // kMaxThreads threads; kProtocol: tethers, clamp forces, plane tethers or indentation
-// present (kept out of the plain kernel's registers; with S ≤ 2 in all-pairs mode
+// present (kept out of the plain kernel's registers; with S = 2 in all-pairs mode
 // compiled for ≤ 64 registers, else the protocol code takes 128 and halves the resident
-// blocks: docs/benchmarks.md#protocol-runs-pulling); kAllPairs: no list (n ≤ 128): fixed
+// blocks — at S = 1 the cap's spills cost more on an H100 than the blocks gain:
+// docs/benchmarks.md#protocol-runs-pulling); kAllPairs: no list (n ≤ 128): fixed
 // rows of every repelling bead and the bonded lists are copied to shared memory once per
 // launch, and positions are double-buffered (step s reads buffer s−start mod 2 and writes
 // the other), so that a step needs one barrier instead of two.
@@ -110,7 +111,7 @@ __host__ __device__ inline SharedLayout shared_layout(const BlockLaunch& L) {
 // row is canonical on its own, so with several lanes too the sum does not depend on when
 // the row was built (entry k of lane l sits at slot k·S + l).
 template <int S, int BPT, int kMaxThreads, bool kProtocol, bool kAllPairs>
-__global__ void __launch_bounds__(kMaxThreads, kProtocol && kAllPairs && S <= 2 ? 65536 / 64 / kMaxThreads : 0) block_steps_kernel(const __grid_constant__ BlockLaunch L) {
+__global__ void __launch_bounds__(kMaxThreads, kProtocol && kAllPairs && S == 2 ? 65536 / 64 / kMaxThreads : 0) block_steps_kernel(const __grid_constant__ BlockLaunch L) {
   static_assert(S == 1 || BPT == 1, "several beads per thread only with one lane per bead");
   extern __shared__ __align__(16) unsigned char smem[];
   const ModelData& m = L.m;
