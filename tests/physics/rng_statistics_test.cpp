@@ -60,6 +60,19 @@ double correlation(const std::vector<double>& a, const std::vector<double>& b) {
   return sab / std::sqrt(saa * sbb);
 }
 
+// |correlation| within kZ standard errors of zero (independent samples).
+void expect_uncorrelated(const std::vector<double>& a, const std::vector<double>& b, const char* what) {
+  EXPECT_LT(std::abs(correlation(a, b)), kZ / std::sqrt(double(a.size()))) << what;
+}
+
+// g_x² against g_y²: Box–Muller pairs share a radius, so in a bad transform |g_x| and |g_y|
+// are dependent; for a correct one the squares are uncorrelated.
+void expect_squares_uncorrelated(const std::vector<double>& x, const std::vector<double>& y) {
+  std::vector<double> x2, y2;
+  for (std::size_t k = 0; k < x.size(); ++k) { x2.push_back(x[k] * x[k]); y2.push_back(y[k] * y[k]); }
+  expect_uncorrelated(x2, y2, "x^2 vs y^2");
+}
+
 template <class Cdf>
 double ks_statistic(std::vector<double> v, Cdf cdf) {
   std::sort(v.begin(), v.end());
@@ -89,8 +102,8 @@ TEST(RngStatistics, UniformsFromRawWords) {
     EXPECT_LT(ks_statistic(u, [](double x) { return x; }), kKs);
     // Serial correlation within a stream (lag 1) and between the two streams.
     std::vector<double> a(s0.begin(), s0.end() - 1), b(s0.begin() + 1, s0.end());
-    EXPECT_LT(std::abs(correlation(a, b)), kZ / std::sqrt(double(a.size()))) << "lag-1 within stream 0";
-    EXPECT_LT(std::abs(correlation(s0, s1)), kZ / std::sqrt(double(s0.size()))) << "stream 0 vs stream 1";
+    expect_uncorrelated(a, b, "lag-1 within stream 0");
+    expect_uncorrelated(s0, s1, "stream 0 vs stream 1");
   }
 }
 
@@ -131,19 +144,12 @@ TEST(RngStatistics, GaussiansFromNoiseSource) {
         cy.push_back(at(0, s, 1)[i]);
         cz.push_back(at(0, s, 2)[i]);
       }
-    auto check = [&](const std::vector<double>& a, const std::vector<double>& b, const char* what) {
-      EXPECT_LT(std::abs(correlation(a, b)), kZ / std::sqrt(double(a.size()))) << what;
-    };
-    check(bead_a, bead_b, "bead i vs bead i+1");
-    check(rep_a, rep_b, "replica 0 vs replica 1");
-    check(step_a, step_b, "step n vs step n+1");
-    check(cx, cy, "x vs y");
-    check(cx, cz, "x vs z");
-    // Squares too: Box–Muller pairs share a radius, so |g_x| and |g_y| are dependent in a
-    // bad transform; for a correct one g_x² and g_y² are uncorrelated.
-    std::vector<double> cx2, cy2;
-    for (std::size_t k = 0; k < cx.size(); ++k) { cx2.push_back(cx[k] * cx[k]); cy2.push_back(cy[k] * cy[k]); }
-    check(cx2, cy2, "x^2 vs y^2");
+    expect_uncorrelated(bead_a, bead_b, "bead i vs bead i+1");
+    expect_uncorrelated(rep_a, rep_b, "replica 0 vs replica 1");
+    expect_uncorrelated(step_a, step_b, "step n vs step n+1");
+    expect_uncorrelated(cx, cy, "x vs y");
+    expect_uncorrelated(cx, cz, "x vs z");
+    expect_squares_uncorrelated(cx, cy);
   }
 }
 
@@ -185,17 +191,12 @@ TEST(RngStatistics, BatchedPhiloxGaussians) {
   double max_abs = 0;
   for (double x : all) max_abs = std::max(max_abs, std::abs(x));
   EXPECT_LE(max_abs, 5.78) << "24-bit uniforms truncate at sqrt(2 ln 2^24) = 5.77";
-  auto check = [&](const std::vector<double>& a, const std::vector<double>& b, const char* what) {
-    EXPECT_LT(std::abs(correlation(a, b)), kZ / std::sqrt(double(a.size()))) << what;
-  };
-  check(bead_a, bead_b, "bead i vs bead i+1 within a block");
-  check(cross_a, cross_b, "bead 8J+7 vs 8J+8");
-  check(step_a, step_b, "step n vs step n+1");
-  check(cx, cy, "x vs y");
-  check(cx, cz, "x vs z");
-  std::vector<double> cx2, cy2;
-  for (std::size_t k = 0; k < cx.size(); ++k) { cx2.push_back(cx[k] * cx[k]); cy2.push_back(cy[k] * cy[k]); }
-  check(cx2, cy2, "x^2 vs y^2");
+  expect_uncorrelated(bead_a, bead_b, "bead i vs bead i+1 within a block");
+  expect_uncorrelated(cross_a, cross_b, "bead 8J+7 vs 8J+8");
+  expect_uncorrelated(step_a, step_b, "step n vs step n+1");
+  expect_uncorrelated(cx, cy, "x vs y");
+  expect_uncorrelated(cx, cz, "x vs z");
+  expect_squares_uncorrelated(cx, cy);
 }
 
 TEST(RngStatistics, LcgLowBitsAreWeakAsDocumented) {

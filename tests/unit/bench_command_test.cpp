@@ -26,7 +26,7 @@ std::vector<std::string> row_of(const std::string& table, const std::string& sys
   return {};
 }
 
-TEST(BenchCommand, PlainAndPulledCasesPrintTheirRows) {
+TEST(BenchCommand, PlainPulledAndIndentedCasesPrintTheirRows) {
   if (!std::filesystem::exists(test::shared_data() / "sopgpu/ww/reference/ww.top")) GTEST_SKIP() << "WW data not found";
   std::string out;
   ASSERT_EQ(test::run_command("ERMAK_SHARED_DATA=" + test::shared_data().string() + " " +
@@ -50,6 +50,11 @@ TEST(BenchCommand, MalformedCaseIsNamed) {
   std::string out;
   EXPECT_NE(test::run_command(test::ermak_binary().string() + " bench --backend cpu --cases ww100", &out), 0);
   EXPECT_NE(out.find("\"ww100\" is not SYSTEMxREPLICAS[p|i]"), std::string::npos) << out;
+  // A replica count that is not a whole number ≥ 1 is named too (not a bare stoi error).
+  for (const char* bad : {"wwx10q", "wwxp", "wwx0"}) {
+    EXPECT_NE(test::run_command(test::ermak_binary().string() + " bench --backend cpu --cases " + bad, &out), 0) << bad;
+    EXPECT_NE(out.find(std::string("\"") + bad + "\" is not SYSTEMxREPLICAS[p|i]"), std::string::npos) << out;
+  }
 }
 
 }  // namespace

@@ -32,10 +32,13 @@ std::vector<Case> parse_cases(const std::string& text) {
   std::string item;
   while (std::getline(list, item, ',')) {
     const auto x = item.find('x');
-    if (x == std::string::npos) throw Error("bench: case \"" + item + "\" is not SYSTEMxREPLICAS[p|i], e.g. wwx100");
     const bool pulled = !item.empty() && item.back() == 'p', indented = !item.empty() && item.back() == 'i';
-    const std::size_t digits = item.size() - x - 1 - (pulled || indented ? 1 : 0);
-    cases.push_back({item.substr(0, x), std::stoi(item.substr(x + 1, digits)), pulled, indented});
+    const std::string replicas =
+        x == std::string::npos ? "" : item.substr(x + 1, item.size() - x - 1 - (pulled || indented ? 1 : 0));
+    if (replicas.empty() || replicas.size() > 9 || replicas.find_first_not_of("0123456789") != std::string::npos ||
+        std::stoi(replicas) < 1)
+      throw Error("bench: case \"" + item + "\" is not SYSTEMxREPLICAS[p|i] (replicas ≥ 1), e.g. wwx100 or wwx1000p");
+    cases.push_back({item.substr(0, x), std::stoi(replicas), pulled, indented});
   }
   return cases;
 }
@@ -60,7 +63,7 @@ Command add_bench_command(CLI::App& app) {
     std::string noise = "philox";
   };
   auto o = std::make_shared<Options>();
-  cmd->add_option("--cases", o->cases, "Comma-separated SYSTEMxREPLICAS[p], systems: ww, ubq, pf8, ccmv (28 620-bead capsid 1CWP, NCS operators in its ORIGX frame, docs/benchmarks.md), ccmv4 (4 capsids, 114 480 beads); a trailing p pulls: first bead fixed, last bead on a 34.7 pN/nm spring moving at 1 um/s away from the first (e.g. wwx1000p); a trailing i indents: a 50 A tip on a 34.7 pN/nm cantilever moving down at 1 um/s from just above the molecule, which rests on a plane surface at the wall's minimum (e.g. ccmvx1i)")->capture_default_str();
+  cmd->add_option("--cases", o->cases, "Comma-separated SYSTEMxREPLICAS[p|i], systems: ww, ubq, pf8, ccmv (28 620-bead capsid 1CWP, NCS operators in its ORIGX frame, docs/benchmarks.md), ccmv4 (4 capsids, 114 480 beads); a trailing p pulls: first bead fixed, last bead on a 34.7 pN/nm spring moving at 1 um/s away from the first (e.g. wwx1000p); a trailing i indents: a 50 A tip on a 34.7 pN/nm cantilever moving down at 1 um/s from just above the molecule, which rests on a plane surface at the wall's minimum (e.g. ccmvx1i)")->capture_default_str();
   cmd->add_option("--threads", o->threads, "Comma-separated CPU thread counts (0 = all)")->capture_default_str();
   cmd->add_option("--backend", o->backend, "auto (the GPU when there is one), cpu or cuda")->capture_default_str();
   cmd->add_option("--seconds", o->seconds, "Target timed duration per case")->capture_default_str();
@@ -78,13 +81,14 @@ Command add_bench_command(CLI::App& app) {
       ->capture_default_str();
   return [o, rng_options]() {
     if (rng_options->enabled) return rng::run_rng_benchmark(*rng_options);
+    const std::vector<Case> cases = parse_cases(o->cases);  // a bad case stops before the table
     const auto systems = bench::standard_systems();
     std::printf("# ermak bench  (shared data: %s, noise %s)\n", bench::shared_data_directory().c_str(),
                 o->noise.c_str());
     const auto slash = o->noise.find('/');
     std::printf("%-11s %7s %8s %10s %12s %14s %8s %7s %10s %9s %9s\n", "system", "beads", "replicas", "steps",
                 "steps/s", "bead-steps/s", "backend", "threads", "pairs", "GPU-B/bead", "rebuilds");
-    for (const Case& c : parse_cases(o->cases)) {
+    for (const Case& c : cases) {
       const bench::BenchSystem* system = nullptr;
       for (const auto& s : systems) if (s.name == c.system) system = &s;
       if (!system) throw Error("bench: unknown system \"" + c.system + "\" (known: ww, ubq, pf8, ccmv, ccmv4)");
@@ -125,7 +129,7 @@ Command add_bench_command(CLI::App& app) {
           Indentation& ind = setup.indentation;
           ind.enabled = true;
           ind.tip.radius = 50.0;
-          ind.tip_zeta = 50.0 * ind.tip.radius / 3.8;  // the configuration's default: Stokes from ζ = 50
+          ind.tip_zeta = stokes_tip_friction(setup.langevin.zeta, ind.tip.radius);  // the configuration's default
           ind.tip_start_A = {centre.x, centre.y, hi.z + ind.tip.radius + 4.0};
           ind.base_start_A = ind.tip_start_A;
           ind.direction = {0, 0, -1};

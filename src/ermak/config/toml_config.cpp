@@ -21,6 +21,7 @@
 #include "ermak/core/error.h"
 #include "ermak/core/units.h"
 #include "ermak/core/vec3.h"
+#include "ermak/protocol/indentation.h"
 #include "ermak/rng/noise_source.h"
 
 namespace ermak {
@@ -603,7 +604,6 @@ void read_output(const Section& s, OutputSpec& o) {
 // key_sources remembers where those keys were given.
 
 double nm_to_A(double x) { return x * units::A_per_nm; }
-constexpr double kBeadStokesRadius_A = 3.8;
 double A_to_nm(double x) { return x / units::A_per_nm; }
 
 const UnitKey kSpeedUm{"speed_um_per_s", units::um_per_s_to_A_per_tau, "µm/s"};
@@ -843,7 +843,7 @@ void read_indentation(const Context& ctx, const Section& s, RunSpec& spec) {
   ind.tip_radius_A = radius->value;
   // Default: Stokes' law from the beads' friction, ζ_tip = ζ·R_tip/a with a = 3.8 Å the
   // bead radius behind SOP-GPU's ζ = 50 (docs/protocols.md#indentation).
-  ind.tip_friction = spec.langevin.zeta * ind.tip_radius_A / kBeadStokesRadius_A;
+  ind.tip_friction = stokes_tip_friction(spec.langevin.zeta, ind.tip_radius_A);
   assign(ind.tip_friction, s.real("tip_friction", kPositive, "kcal/mol·tau_H/Å²"));
   if (!s.has("tip_position_A")) throw s.error("[indentation] needs tip_position_A = [x, y, z] (the tip centre)");
   ind.tip_position_A = *s.vec3("tip_position_A");

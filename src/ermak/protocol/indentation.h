@@ -32,6 +32,13 @@ struct IndentationSurface {
   double cutoff_A = 40.0;
 };
 
+// The tip's default friction, Stokes' law from the beads' ζ: ζ_tip = ζ·R_tip/a, with
+// a = 3.8 Å the bead radius behind SOP-GPU's ζ = 50 (docs/protocols.md#indentation).
+inline constexpr double kBeadStokesRadius_A = 3.8;
+inline double stokes_tip_friction(double bead_zeta, double tip_radius_A) {
+  return bead_zeta * tip_radius_A / kBeadStokesRadius_A;
+}
+
 struct Indentation {
   bool enabled = false;
   Vec3d base_start_A{};
