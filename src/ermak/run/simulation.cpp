@@ -512,7 +512,12 @@ RunSummary run_simulation(const RunSpec& spec, const RunOptions& options, RunRep
   auto submit = [&](std::shared_ptr<Snapshot> snapshot) {
     writer.submit([snapshot, &write_snapshot] { write_snapshot(*snapshot); });
   };
+  // The driver's other stops, for the run log: checkpoints (waiting for the writer,
+  // flushing every file, the atomic write with its fsyncs) and the instability checks.
+  double checkpoint_seconds = 0.0, check_seconds = 0.0, advance_seconds = 0.0;
+  std::int64_t checkpoints_written = 0, advances = 0;
   auto write_checkpoint = [&]() {
+    const auto start = std::chrono::steady_clock::now();
     writer.drain();  // the files' sizes below must include every row taken so far
     Checkpoint cp;
     cp.seed = spec.seed;
@@ -541,6 +546,8 @@ RunSummary run_simulation(const RunSpec& spec, const RunOptions& options, RunRep
       cp.extra.emplace_back("protocol.engine_state", encode_doubles(engine->protocol_state()));
     }
     write_checkpoint_atomically(checkpoint_path, cp);
+    ++checkpoints_written;
+    checkpoint_seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   };
 
   const std::int64_t first_step = engine->state().step;
@@ -591,7 +598,9 @@ RunSummary run_simulation(const RunSpec& spec, const RunOptions& options, RunRep
     // Keep the progress line alive on long report intervals.
     target = std::min(target, step + std::max<std::int64_t>(1, std::int64_t(progress.steps_per_second() * 0.5) + 1));
     const std::int64_t since = step;
+    const auto advance_start = std::chrono::steady_clock::now();
     engine->advance(target - step);
+    ++advances;
     step = target;
     const bool report = multiple(step, spec.output.energy_every_steps) || step == last_step;
     const bool frame = want_trajectory && multiple(step, spec.output.trajectory_every_steps);
@@ -599,9 +608,16 @@ RunSummary run_simulation(const RunSpec& spec, const RunOptions& options, RunRep
     const bool pull_row = pulling_every && (multiple(step, pulling_every) || step == last_step);
     const bool plane_row = plane_every && (multiple(step, plane_every) || step == last_step);
     const bool indentation_row = indentation_every && (multiple(step, indentation_every) || step == last_step);
-    if (extra || report || frame || checkpoint || pull_row || plane_row || indentation_row) {
+    const bool stop = extra || report || frame || checkpoint || pull_row || plane_row || indentation_row;
+    // At a stop state() waits for the steps, so their time ends there (an engine that
+    // returns from advance() early has the rest counted at the next stop).
+    if (stop) engine->state();
+    const auto stepped = std::chrono::steady_clock::now();
+    advance_seconds += std::chrono::duration<double>(stepped - advance_start).count();
+    if (stop) {
       check_finite(engine->state(), since);
       check_bonds(engine->state(), topology, spec.sop.fene_R0_A, since);
+      check_seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - stepped).count();
     }
     std::function<void()> extra_work = extra ? extra->report(context) : nullptr;
     if (extra_work || (own_files && report) || frame || pull_row || plane_row || indentation_row) {
@@ -614,7 +630,11 @@ RunSummary run_simulation(const RunSpec& spec, const RunOptions& options, RunRep
   }
   progress.finish();
   writer.drain();  // a failed write stops the run with its error here at the latest
+  // The run's rate: the steps and their reports, not the final files below (10⁴ replicas
+  // write 10⁴ PDBs).
+  const double run_seconds = progress.elapsed_seconds(), run_rate = progress.steps_per_second();
 
+  const auto final_start = std::chrono::steady_clock::now();
   const State& final_state = engine->state();
   if (extra) extra->finish(context);
   for (std::int32_t r = 0; r < (own_files ? replicas : 0); ++r) {
@@ -626,8 +646,9 @@ RunSummary run_simulation(const RunSpec& spec, const RunOptions& options, RunRep
   summary.output_directory = out;
   summary.first_step = first_step;
   summary.last_step = last_step;
-  summary.wall_seconds = progress.elapsed_seconds();
-  summary.steps_per_second = progress.steps_per_second();
+  summary.wall_seconds = run_seconds;
+  summary.steps_per_second = run_rate;
+  const double final_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - final_start).count();
   const EngineStats stats = engine->stats();
   log->info("finished: {} steps in {:.2f} s ({:.4g} steps/s, {:.4g} bead-steps/s), {} neighbour-list rebuilds",
             last_step - first_step, summary.wall_seconds, summary.steps_per_second,
@@ -636,6 +657,10 @@ RunSummary run_simulation(const RunSpec& spec, const RunOptions& options, RunRep
   log->info("reports: {} stops; {:.3f} s taking them from the engine, {:.3f} s writing them in the background, "
             "{:.3f} s waiting for the writer",
             written.jobs, snapshot_seconds, written.writing_seconds, written.waiting_seconds);
+  log->info("steps: {} calls, {:.3f} s in the engine; checkpoints: {} in {:.3f} s (each waits for the writer, "
+            "flushes every file and syncs); {:.3f} s checking coordinates and bonds; {:.3f} s writing the final "
+            "structures after the run",
+            advances, advance_seconds, checkpoints_written, checkpoint_seconds, check_seconds, final_seconds);
   std::string tables;
   for (const auto& [files, name] : protocol_tables)
     if (!files->empty()) tables += ", " + name;

@@ -24,12 +24,21 @@ namespace ermak::cuda {
 namespace block_detail {
 
 struct SharedPos {
-  const float4* base;
+  const float4* base;  // the replica's first bead
   __device__ float4 operator()(int j) const { return base[j]; }
 };
 
-// Shared memory layout (bytes, 16-aligned sections):
-//   float4 pos[group·n]                      (all-pairs mode: two buffers, [2][group·n])
+// Positions in shared memory are replica-major, replica g's bead i at [g·P + i] with an
+// odd replica stride P: the same bead of 8 consecutive replicas — what a quarter warp
+// reads in the bead-major thread order below — then lies in 8 different groups of 4
+// banks (no bank conflicts), while a bead's partners stay at base[j] (no multiplication
+// in the pair loop).
+__host__ __device__ inline int replica_stride(int n) { return n | 1; }
+
+// Shared memory layout (bytes, 16-aligned sections); positions are replica-major with
+// the stride P = replica_stride(n), the other per-bead arrays use the thread order's
+// bead-major slots, replica g's bead i at [i·group + g] (see block_steps_kernel):
+//   float4 pos[group·P]                      (all-pairs mode: two buffers, [2][group·P])
 //   the topology (all-pairs mode only): bonds partner, r0 [bond slots][n], count [n];
 //     natives partner, r0, eh [native slots][n], count [n]; the fixed repulsive rows,
 //     uint8 partners [repulsive slots][n] and counts [n]
@@ -74,7 +83,7 @@ __host__ __device__ inline SharedLayout shared_layout(const BlockLaunch& L) {
   const std::size_t beads = std::size_t(L.group) * L.m.n;
   std::size_t at = 0;
   s.pos = at;
-  at += align16((L.all_pairs ? 2 : 1) * beads * sizeof(float4));
+  at += align16((L.all_pairs ? 2 : 1) * std::size_t(L.group) * replica_stride(L.m.n) * sizeof(float4));
   if (L.all_pairs) {
     s.topology = at;
     at += align16(shared_topology_layout(L.m).total);
@@ -110,19 +119,27 @@ __host__ __device__ inline SharedLayout shared_layout(const BlockLaunch& L) {
 // Lane l of a bead's group handles the partners j ≡ l (mod S), ascending: its part of a
 // row is canonical on its own, so with several lanes too the sum does not depend on when
 // the row was built (entry k of lane l sits at slot k·S + l).
+//
+// Bead slots are bead-major: slot b holds bead b / group of the block's replica
+// b mod group. Consecutive threads thus serve the same bead of different replicas, whose
+// loops have the same trip counts (the same bonds, native contacts and fixed repulsive
+// row): a warp does not wait for the longest of 32/S different rows
+// (docs/benchmarks.md#cuda-optimisation-log). The order changes which threads share a
+// warp, not any bead's summation order, so the bits do not depend on it.
 template <int S, int BPT, int kMaxThreads, bool kProtocol, bool kAllPairs>
 __global__ void __launch_bounds__(kMaxThreads, kProtocol && kAllPairs && S == 2 ? 65536 / 64 / kMaxThreads : 0) block_steps_kernel(const __grid_constant__ BlockLaunch L) {
   static_assert(S == 1 || BPT == 1, "several beads per thread only with one lane per bead");
   extern __shared__ __align__(16) unsigned char smem[];
   const ModelData& m = L.m;
   const int n = m.n;
-  const int first_replica = blockIdx.x * L.group;
-  const int replicas_here = min(L.group, m.replicas - first_replica);
-  const int local_beads = replicas_here * n;
-  const int stride = L.group * n;
+  const int G = L.group;
+  const int first_replica = blockIdx.x * G;
+  const int replicas_here = min(G, m.replicas - first_replica);
+  const int stride = G * n;  // bead slots of the block (some unused in the last block)
+  const int P = replica_stride(n);
   const SharedLayout lay = shared_layout(L);
   float4* spos = reinterpret_cast<float4*>(smem + lay.pos);  // this step's positions
-  float4* snext = kAllPairs ? spos + stride : spos;           // the next step's
+  float4* snext = kAllPairs ? spos + G * P : spos;            // the next step's
   double* tip_buf = reinterpret_cast<double*>(smem + lay.tip_buf);
   double* s_tip = reinterpret_cast<double*>(smem + lay.tip_state);          // [3·group]
   double* s_molecule = s_tip + 3 * L.group;                                 // [3·group]
@@ -143,7 +160,10 @@ __global__ void __launch_bounds__(kMaxThreads, kProtocol && kAllPairs && S == 2 
   const int slot0 = threadIdx.x / S;                // first bead slot of this group
   const int groups = blockDim.x / S;                // bead slots per pass
   if (threadIdx.x == 0) { s_needed = 0; s_pairs = 0; }
-  for (int b = threadIdx.x; b < local_beads; b += blockDim.x) spos[b] = L.in[std::size_t(first_replica) * n + b];
+  for (int e = threadIdx.x; e < replicas_here * n; e += blockDim.x) {
+    const int g = e / n;
+    spos[g * P + e - g * n] = L.in[std::size_t(first_replica) * n + e];
+  }
   BondedList bonds_here{}, natives_here{};
   const std::uint8_t* repulsive_partner = nullptr;
   const std::uint8_t* repulsive_count = nullptr;
@@ -184,23 +204,27 @@ __global__ void __launch_bounds__(kMaxThreads, kProtocol && kAllPairs && S == 2 
 
   float4 ref[BPT];
   int count[BPT];
-  // Replica and bead of each of the thread's bead slots, and whether the bead is fixed:
-  // once per launch, not per step (an integer division by n costs ~20 instructions).
-  int bead_replica[BPT], bead_index[BPT];
-  bool bead_fixed[BPT];
+  // Replica and bead of each of the thread's bead slots, whether the slot holds a bead,
+  // and whether the bead is fixed: once per launch, not per step (an integer division
+  // costs ~20 instructions).
+  int bead_replica[BPT], bead_index[BPT], bead_pos[BPT];
+  bool bead_here[BPT], bead_fixed[BPT];
 #pragma unroll
   for (int k = 0; k < BPT; ++k) {
     ref[k] = make_float4(0, 0, 0, 0);
     count[k] = 0;
     const int b = slot0 + k * groups;
-    bead_replica[k] = b / n;
-    bead_index[k] = b - bead_replica[k] * n;
-    bead_fixed[k] = b < local_beads && m.fixed[bead_index[k]];
+    bead_index[k] = b / G;
+    bead_replica[k] = b - bead_index[k] * G;
+    bead_pos[k] = bead_replica[k] * P + bead_index[k];
+    bead_here[k] = b < stride && bead_replica[k] < replicas_here;
+    bead_fixed[k] = bead_here[k] && m.fixed[bead_index[k]];
   }
-  // The noise threads' bead (they are at least as many as the block's beads).
+  // The noise threads' bead slot (they are at least as many as the block's slots).
   const int noise_bead = int(threadIdx.x) - L.force_threads;
-  const int noise_replica = noise_bead >= 0 ? noise_bead / n : 0, noise_index = noise_bead - noise_replica * n;
-  const bool draws_noise = noise_split && noise_bead >= 0 && noise_bead < local_beads && !m.fixed[noise_index];
+  const int noise_index = noise_bead >= 0 ? noise_bead / G : 0, noise_replica = noise_bead - noise_index * G;
+  const bool draws_noise = noise_split && noise_bead >= 0 && noise_bead < stride && noise_replica < replicas_here &&
+                           !m.fixed[noise_index];
   bool rebuild = !kAllPairs;  // every launch starts with a fresh list (canonical rows: no effect on bits)
   int rebuilds = 0;
   long long s = start;
@@ -211,10 +235,10 @@ __global__ void __launch_bounds__(kMaxThreads, kProtocol && kAllPairs && S == 2 
       for (int k = 0; k < BPT; ++k) {
         const int b = slot0 + k * groups;
         int c = 0;
-        if (b < local_beads) {
+        if (bead_here[k]) {
           const int g = bead_replica[k], i = bead_index[k];
-          const float4 pi = spos[b];
-          const float4* replica_pos = spos + g * n;
+          const float4 pi = spos[bead_pos[k]];
+          const float4* replica_pos = spos + g * P;
           for (int j = lane; j < n; j += S) {
             const float4 pj = replica_pos[j];
             const float dx = pi.x - pj.x, dy = pi.y - pj.y, dz = pi.z - pj.z;
@@ -247,14 +271,14 @@ __global__ void __launch_bounds__(kMaxThreads, kProtocol && kAllPairs && S == 2 
       const int b = slot0 + k * groups;
       float3 part = make_float3(0, 0, 0);
       const int g = bead_replica[k], i = bead_index[k];
-      if (b < local_beads) {
+      if (bead_here[k]) {
         BeadEnergy unused;
         if constexpr (kAllPairs)
           part = pair_forces_with<S, false, SharedTopology>(
-              m, bonds_here, natives_here, i, lane, spos[b], SharedPos{spos + g * n},
+              m, bonds_here, natives_here, i, lane, spos[bead_pos[k]], SharedPos{spos + g * P},
               FixedRow8{repulsive_partner + i, n, int(repulsive_count[i])}, unused);
         else
-          part = pair_forces<S, false>(m, i, lane, spos[b], SharedPos{spos + g * n},
+          part = pair_forces<S, false>(m, i, lane, spos[bead_pos[k]], SharedPos{spos + g * P},
                                        SlotMajorRow16{rows + b, stride, count[k] * S}, unused);
       }
       if constexpr (S > 1) {
@@ -262,12 +286,12 @@ __global__ void __launch_bounds__(kMaxThreads, kProtocol && kAllPairs && S == 2 
       }
       force[k] = part;
       if constexpr (kProtocol) {
-        if (b < local_beads && lane == 0) {
+        if (bead_here[k] && lane == 0) {
           Vec3d tip{};
           long long turn = -1;
           if (indentation) { tip = {s_tip[3 * g], s_tip[3 * g + 1], s_tip[3 * g + 2]}; turn = s_turn[g]; }
           BeadEnergy unused;
-          add_protocol_forces<false>(m, first_replica + g, i, spos[b], s, tip, turn, force[k], on_tip[k], unused);
+          add_protocol_forces<false>(m, first_replica + g, i, spos[bead_pos[k]], s, tip, turn, force[k], on_tip[k], unused);
         }
       }
     }
@@ -275,7 +299,7 @@ __global__ void __launch_bounds__(kMaxThreads, kProtocol && kAllPairs && S == 2 
 #pragma unroll
       for (int k = 0; k < BPT; ++k) {
         const int b = slot0 + k * groups;
-        if (b >= local_beads || lane != 0) continue;
+        if (!bead_here[k] || lane != 0) continue;
         tip_buf[b] = on_tip[k].x; tip_buf[stride + b] = on_tip[k].y; tip_buf[2 * stride + b] = on_tip[k].z;
       }
     }
@@ -288,15 +312,15 @@ __global__ void __launch_bounds__(kMaxThreads, kProtocol && kAllPairs && S == 2 
 #pragma unroll
     for (int k = 0; k < BPT; ++k) {
       const int b = slot0 + k * groups;
-      if (b >= local_beads || lane != 0) continue;
+      if (!bead_here[k] || lane != 0) continue;
       const int g = bead_replica[k], i = bead_index[k];
       if (bead_fixed[k]) {
-        if constexpr (kAllPairs) snext[b] = spos[b];
+        if constexpr (kAllPairs) snext[bead_pos[k]] = spos[bead_pos[k]];
         continue;
       }
-      const float4 p = noise_split ? langevin_move_with(spos[b], force[k], s_noise[b], L.coeff)
-                                   : langevin_move(m, first_replica + g, i, spos[b], force[k], s, L.coeff);
-      snext[b] = p;
+      const float4 p = noise_split ? langevin_move_with(spos[bead_pos[k]], force[k], s_noise[b], L.coeff)
+                                   : langevin_move(m, first_replica + g, i, spos[bead_pos[k]], force[k], s, L.coeff);
+      snext[bead_pos[k]] = p;
       if constexpr (!kAllPairs) far = far || moved_far(p, ref[k], m.half_skin2);
     }
     if constexpr (kAllPairs) {
@@ -308,12 +332,12 @@ __global__ void __launch_bounds__(kMaxThreads, kProtocol && kAllPairs && S == 2 
 
     if (indentation) {
       // The tip of each replica: the beads' reaction summed in a fixed order (lanes
-      // strided, then a butterfly), then the tip's own step.
+      // strided over the beads, then a butterfly), then the tip's own step.
       const int warp = threadIdx.x / 32, wl = threadIdx.x % 32, warps = blockDim.x / 32;
       for (int g = warp; g < replicas_here; g += warps) {
         double sum[3] = {0, 0, 0};
-        for (int b = g * n + wl; b < (g + 1) * n; b += 32)
-          for (int c = 0; c < 3; ++c) sum[c] += tip_buf[c * stride + b];
+        for (int i = wl; i < n; i += 32)
+          for (int c = 0; c < 3; ++c) sum[c] += tip_buf[c * stride + i * G + g];
         for (int c = 0; c < 3; ++c) sum[c] = group_sum<32>(sum[c]);
         if (wl == 0) {
           const Vec3d molecule{sum[0], sum[1], sum[2]};
@@ -333,9 +357,12 @@ __global__ void __launch_bounds__(kMaxThreads, kProtocol && kAllPairs && S == 2 
   unsigned long long pairs = 0;
 #pragma unroll
   for (int k = 0; k < BPT; ++k)
-    if (slot0 + k * groups < local_beads) pairs += unsigned(count[k]);
+    if (bead_here[k]) pairs += unsigned(count[k]);
   atomicAdd(&s_pairs, pairs);
-  for (int b = threadIdx.x; b < local_beads; b += blockDim.x) L.out[std::size_t(first_replica) * n + b] = spos[b];
+  for (int e = threadIdx.x; e < replicas_here * n; e += blockDim.x) {
+    const int g = e / n;
+    L.out[std::size_t(first_replica) * n + e] = spos[g * P + e - g * n];
+  }
   if (indentation) {
     for (int g = threadIdx.x; g < replicas_here; g += blockDim.x) {
       const int r = first_replica + g;
