@@ -120,12 +120,13 @@ __host__ __device__ inline SharedLayout shared_layout(const BlockLaunch& L) {
 // row is canonical on its own, so with several lanes too the sum does not depend on when
 // the row was built (entry k of lane l sits at slot k·S + l).
 //
-// Bead slots are bead-major: slot b holds bead b / group of the block's replica
-// b mod group. Consecutive threads thus serve the same bead of different replicas, whose
-// loops have the same trip counts (the same bonds, native contacts and fixed repulsive
-// row): a warp does not wait for the longest of 32/S different rows
-// (docs/benchmarks.md#cuda-optimisation-log). The order changes which threads share a
-// warp, not any bead's summation order, so the bits do not depend on it.
+// Bead slots are bead-major: slot b holds bead m.slot_bead[b / group] of the block's
+// replica b mod group. Consecutive threads thus serve the same bead of different
+// replicas, whose loops have the same trip counts (the same bonds, native contacts and
+// fixed repulsive row), and the next ones a bead with alike counts: a warp does not wait
+// for the longest of 32/S unrelated rows (docs/benchmarks.md, block family). The order
+// changes which threads share a warp, not any bead's summation order, so the bits do not
+// depend on it.
 template <int S, int BPT, int kMaxThreads, bool kProtocol, bool kAllPairs>
 __global__ void __launch_bounds__(kMaxThreads, kProtocol && kAllPairs && S == 2 ? 65536 / 64 / kMaxThreads : 0) block_steps_kernel(const __grid_constant__ BlockLaunch L) {
   static_assert(S == 1 || BPT == 1, "several beads per thread only with one lane per bead");
@@ -214,17 +215,19 @@ __global__ void __launch_bounds__(kMaxThreads, kProtocol && kAllPairs && S == 2 
     ref[k] = make_float4(0, 0, 0, 0);
     count[k] = 0;
     const int b = slot0 + k * groups;
-    bead_index[k] = b / G;
-    bead_replica[k] = b - bead_index[k] * G;
-    bead_pos[k] = bead_replica[k] * P + bead_index[k];
+    const int q = b / G;
+    bead_replica[k] = b - q * G;
     bead_here[k] = b < stride && bead_replica[k] < replicas_here;
+    bead_index[k] = bead_here[k] ? m.slot_bead[q] : 0;
+    bead_pos[k] = bead_replica[k] * P + bead_index[k];
     bead_fixed[k] = bead_here[k] && m.fixed[bead_index[k]];
   }
   // The noise threads' bead slot (they are at least as many as the block's slots).
   const int noise_bead = int(threadIdx.x) - L.force_threads;
-  const int noise_index = noise_bead >= 0 ? noise_bead / G : 0, noise_replica = noise_bead - noise_index * G;
-  const bool draws_noise = noise_split && noise_bead >= 0 && noise_bead < stride && noise_replica < replicas_here &&
-                           !m.fixed[noise_index];
+  const int noise_q = noise_bead >= 0 ? noise_bead / G : 0, noise_replica = noise_bead - noise_q * G;
+  const bool noise_here = noise_split && noise_bead >= 0 && noise_bead < stride && noise_replica < replicas_here;
+  const int noise_index = noise_here ? m.slot_bead[noise_q] : 0;
+  const bool draws_noise = noise_here && !m.fixed[noise_index];
   bool rebuild = !kAllPairs;  // every launch starts with a fresh list (canonical rows: no effect on bits)
   int rebuilds = 0;
   long long s = start;
@@ -337,7 +340,7 @@ __global__ void __launch_bounds__(kMaxThreads, kProtocol && kAllPairs && S == 2 
       for (int g = warp; g < replicas_here; g += warps) {
         double sum[3] = {0, 0, 0};
         for (int i = wl; i < n; i += 32)
-          for (int c = 0; c < 3; ++c) sum[c] += tip_buf[c * stride + i * G + g];
+          for (int c = 0; c < 3; ++c) sum[c] += tip_buf[c * stride + m.bead_slot[i] * G + g];
         for (int c = 0; c < 3; ++c) sum[c] = group_sum<32>(sum[c]);
         if (wl == 0) {
           const Vec3d molecule{sum[0], sum[1], sum[2]};

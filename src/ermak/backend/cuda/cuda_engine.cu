@@ -595,6 +595,16 @@ class CudaEngine final : public Engine {
       repulsive_count_.upload(count);
     }
 
+    // The block family's slot order: by native contacts, then bonds, then index.
+    std::vector<int> slot_bead(n_), bead_slot(n_);
+    for (int i = 0; i < n_; ++i) slot_bead[i] = i;
+    std::stable_sort(slot_bead.begin(), slot_bead.end(), [&](int a, int b) {
+      return std::pair(natives.count[a], bonds.count[a]) < std::pair(natives.count[b], bonds.count[b]);
+    });
+    for (int q = 0; q < n_; ++q) bead_slot[slot_bead[q]] = q;
+    slot_bead_.upload(slot_bead);
+    bead_slot_.upload(bead_slot);
+
     ModelData& m = model_;
     m.n = n_;
     m.replicas = R_;
@@ -607,6 +617,8 @@ class CudaEngine final : public Engine {
     m.repulsive_partners = repulsive_partners_.get();
     m.repulsive_count = repulsive_count_.get();
     m.repulsive_slots = repulsive_slots;
+    m.slot_bead = slot_bead_.get();
+    m.bead_slot = bead_slot_.get();
     m.seed = setup_.seed;
     const float list_cutoff = float(setup_.sop.pair_cutoff_A + setup_.neighbor_skin_A);
     m.list_cutoff2 = list_cutoff * list_cutoff;
@@ -1164,6 +1176,7 @@ class CudaEngine final : public Engine {
   DeviceBuffer<float> bond_r0_, native_r0_, native_eh_;
   DeviceBuffer<std::uint8_t> fixed_;
   DeviceBuffer<std::uint8_t> repulsive_partners_, repulsive_count_;
+  DeviceBuffer<int> slot_bead_, bead_slot_;
   DeviceBuffer<HarmonicTether> tethers_;
   DeviceBuffer<ExternalForce> forces_;
   DeviceBuffer<PlaneTether> planes_;

@@ -75,6 +75,12 @@ struct ModelData {
   const std::uint8_t* repulsive_partners = nullptr;  // [repulsive_slots][n]
   const std::uint8_t* repulsive_count = nullptr;     // [n]
   int repulsive_slots = 0;
+  // Block family: the bead of each bead-major slot index (slot_bead[q]: slots q·group …
+  // q·group + group − 1 hold that bead of the block's replicas) and its inverse. Beads with
+  // alike numbers of bonds and native contacts sit side by side, so that the beads sharing
+  // a warp run loops of alike length (docs/gpu.md#kernel-families).
+  const int* slot_bead = nullptr;  // [n]
+  const int* bead_slot = nullptr;  // [n]
   std::uint64_t seed = 0;
   // Non-Philox generators (run.rng): the noise of step s, bead i of replica r is read from
   // noise[(s mod noise_ring)·replicas·n + r·n + i], written beforehand by DeviceNoise
