@@ -43,7 +43,8 @@ __host__ __device__ inline int replica_stride(int n) { return n | 1; }
 //     natives partner, r0, eh [native slots][n], count [n]; the fixed repulsive rows,
 //     uint8 partners [repulsive slots][n] and counts [n]
 //   double tip_contribution[3][group·n]      (indentation only)
-//   double tip[3·group], molecule[3·group], pad[group], long long turnaround[group] (indentation only)
+//   double tip[3·group], molecule[3·group], pad[group], long long turnaround[group],
+//   float tip_noise[3·group]                 (indentation only)
 //   float4 noise[group·n]                    (noise_threads only)
 //   uint16 rows[slots][group·n]              (rows_in_shared only)
 struct SharedLayout {
@@ -92,7 +93,7 @@ __host__ __device__ inline SharedLayout shared_layout(const BlockLaunch& L) {
     s.tip_buf = at;
     at += align16(beads * 3 * sizeof(double));
     s.tip_state = at;
-    at += align16(std::size_t(L.group) * (7 * sizeof(double) + sizeof(long long)));
+    at += align16(std::size_t(L.group) * (7 * sizeof(double) + sizeof(long long) + 3 * sizeof(float)));
   }
   if (L.noise_threads > 0) {
     s.noise = at;
@@ -146,6 +147,7 @@ __global__ void __launch_bounds__(kMaxThreads, kProtocol && kAllPairs && S == 2 
   double* s_molecule = s_tip + 3 * L.group;                                 // [3·group]
   double* s_pad = s_molecule + 3 * L.group;                                 // [group]
   long long* s_turn = reinterpret_cast<long long*>(s_pad + L.group);        // [group]
+  float* s_tip_noise = reinterpret_cast<float*>(s_turn + L.group);          // [3·group]
   float4* s_noise = reinterpret_cast<float4*>(smem + lay.noise);            // [group·n]
   const bool noise_split = L.noise_threads > 0;
   std::uint16_t* rows = L.rows_in_shared
@@ -261,9 +263,14 @@ __global__ void __launch_bounds__(kMaxThreads, kProtocol && kAllPairs && S == 2 
       ++rebuilds;
     }
 
-    // Noise of step s, drawn by the noise threads while the others compute forces.
+    // Noise of step s, drawn by the noise threads while the others compute forces (the
+    // first of them draw the indentation tips' noise too).
     if (draws_noise)
       s_noise[noise_bead] = bead_noise(m, first_replica + noise_replica, noise_index, s);
+    if (indentation && noise_split && noise_bead >= 0 && noise_bead < replicas_here) {
+      const Vec3f g = tip_noise(m, first_replica + noise_bead, s);
+      s_tip_noise[3 * noise_bead] = g.x; s_tip_noise[3 * noise_bead + 1] = g.y; s_tip_noise[3 * noise_bead + 2] = g.z;
+    }
 
     // Forces at step s (positions are read-only in this phase).
     float3 force[BPT];
@@ -307,8 +314,34 @@ __global__ void __launch_bounds__(kMaxThreads, kProtocol && kAllPairs && S == 2 
       }
     }
     // With one buffer the moves must wait until every force has read the positions;
-    // with two, only the noise drawn by other threads needs waiting for.
-    if (!kAllPairs || noise_split) __syncthreads();
+    // with two, only the noise drawn by other threads (and the tip's reaction) needs
+    // waiting for.
+    if (!kAllPairs || noise_split || indentation) __syncthreads();
+
+    if (indentation) {
+      // The tip of each replica, while the other warps move the beads (the last warps,
+      // which are noise warps where there are any): the beads' reaction summed in a fixed
+      // order (lanes strided over the beads, then a butterfly), then the tip's own step.
+      // Its position is next read by the forces of step s + 1, after the barrier below.
+      const int warp = threadIdx.x / 32, wl = threadIdx.x % 32, warps = blockDim.x / 32;
+      for (int g = warps - 1 - warp; g < replicas_here; g += warps) {
+        double sum[3] = {0, 0, 0};
+        for (int i = wl; i < n; i += 32)
+          for (int c = 0; c < 3; ++c) sum[c] += tip_buf[c * stride + m.bead_slot[i] * G + g];
+        for (int c = 0; c < 3; ++c) sum[c] = group_sum<32>(sum[c]);
+        if (wl == 0) {
+          const Vec3d molecule{sum[0], sum[1], sum[2]};
+          Vec3d tip{s_tip[3 * g], s_tip[3 * g + 1], s_tip[3 * g + 2]};
+          long long turn = s_turn[g];
+          const Vec3f g_tip = noise_split ? Vec3f{s_tip_noise[3 * g], s_tip_noise[3 * g + 1], s_tip_noise[3 * g + 2]}
+                                          : tip_noise(m, first_replica + g, s);
+          step_tip(m, s, L.kT, molecule, g_tip, tip, turn);
+          s_tip[3 * g] = tip.x; s_tip[3 * g + 1] = tip.y; s_tip[3 * g + 2] = tip.z;
+          s_turn[g] = turn;
+          s_molecule[3 * g] = molecule.x; s_molecule[3 * g + 1] = molecule.y; s_molecule[3 * g + 2] = molecule.z;
+        }
+      }
+    }
 
     // Moves (the group's first lane).
     bool far = false;
@@ -331,28 +364,6 @@ __global__ void __launch_bounds__(kMaxThreads, kProtocol && kAllPairs && S == 2 
       float4* t = spos; spos = snext; snext = t;
     } else {
       rebuild = __syncthreads_or(far);
-    }
-
-    if (indentation) {
-      // The tip of each replica: the beads' reaction summed in a fixed order (lanes
-      // strided over the beads, then a butterfly), then the tip's own step.
-      const int warp = threadIdx.x / 32, wl = threadIdx.x % 32, warps = blockDim.x / 32;
-      for (int g = warp; g < replicas_here; g += warps) {
-        double sum[3] = {0, 0, 0};
-        for (int i = wl; i < n; i += 32)
-          for (int c = 0; c < 3; ++c) sum[c] += tip_buf[c * stride + m.bead_slot[i] * G + g];
-        for (int c = 0; c < 3; ++c) sum[c] = group_sum<32>(sum[c]);
-        if (wl == 0) {
-          const Vec3d molecule{sum[0], sum[1], sum[2]};
-          Vec3d tip{s_tip[3 * g], s_tip[3 * g + 1], s_tip[3 * g + 2]};
-          long long turn = s_turn[g];
-          step_tip(m, s, L.kT, molecule, tip_noise(m, first_replica + g, s), tip, turn);
-          s_tip[3 * g] = tip.x; s_tip[3 * g + 1] = tip.y; s_tip[3 * g + 2] = tip.z;
-          s_turn[g] = turn;
-          s_molecule[3 * g] = molecule.x; s_molecule[3 * g + 1] = molecule.y; s_molecule[3 * g + 2] = molecule.z;
-        }
-      }
-      __syncthreads();
     }
   }
 

@@ -743,9 +743,12 @@ class CudaEngine final : public Engine {
     } else {
       // Several lanes per bead while the whole run, S threads per bead, fits in about one
       // resident wave (measured: WW × 10³ 1.18× faster at S = 2 than at S = 4) and rows are
-      // long enough.
+      // long enough; 8 lanes only while they fill at most an eighth of a wave (their
+      // butterfly sums and short loops cost instructions: WW × 300, 81 600 threads at
+      // S = 8, is 1.6× faster at S = 4; WW × 100 is faster at S = 8).
       for (int s : {8, 4, 2})
-        if (total * s <= thread_budget() / 2 && round_up(n_ * s, 32) + round_up(n_, 32) <= 512 && n_ >= 4 * s) {
+        if (total * s <= thread_budget() / (s == 8 ? 8 : 2) && round_up(n_ * s, 32) + round_up(n_, 32) <= 512 &&
+            n_ >= 4 * s) {
           c.lanes = s;
           break;
         }
