@@ -38,6 +38,15 @@ block_detail::BlockKernel kernel_for(const BlockLaunch& L) {
 }
 }  // namespace
 
+int block_resident_blocks_per_sm(const BlockLaunch& L) {
+  const std::size_t shared = block_shared_bytes(L);
+  const block_detail::BlockKernel kernel = kernel_for(L);
+  ERMAK_CUDA(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(shared)));
+  int blocks = 0;
+  ERMAK_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, kernel, L.threads, shared));
+  return blocks;
+}
+
 void launch_block_steps(const BlockLaunch& L, cudaStream_t stream) {
   const std::size_t shared = block_shared_bytes(L);
   const block_detail::BlockKernel kernel = kernel_for(L);

@@ -45,6 +45,8 @@ struct BlockLaunch {
 int block_count(const BlockLaunch& launch);
 std::size_t block_shared_bytes(const BlockLaunch& launch);
 std::size_t block_max_shared_bytes(int device);
+// How many blocks of this launch's kernel variant fit on one multiprocessor at once.
+int block_resident_blocks_per_sm(const BlockLaunch& launch);
 void launch_block_steps(const BlockLaunch& launch, cudaStream_t stream);
 
 // ---- per-bead family (perbead_kernels.cu) ----
