@@ -364,8 +364,8 @@ TEST(CudaEngine, BlockFamilyIsIndependentOfReplicaCountAndGrouping) {
   ERMAK_REQUIRE_GPU();
   const auto s = load_test_system("ww");
   if (!s) GTEST_SKIP() << "WW test data not found";
-  // Rows are canonical: replica 0 of a 20-replica run (7 replicas per block) has the
-  // bits of a 1-replica run.
+  // Rows are canonical: replica 0 of a 20-replica run has the bits of a 1-replica run
+  // (both at 8 lanes per bead; many replicas per block: the next test).
   auto run = [&](std::int32_t replicas) {
     auto gpu = make_gpu(base_setup(s->system.topology, replicas, 9), CudaKernelFamily::kBlock);
     State start(s->system.topology.bead_count(), replicas);
@@ -380,6 +380,41 @@ TEST(CudaEngine, BlockFamilyIsIndependentOfReplicaCountAndGrouping) {
   const std::size_t n = std::size_t(one.bead_count);
   EXPECT_EQ(std::memcmp(one.x.data(), many.x.data(), n * sizeof(float)), 0);
   EXPECT_EQ(std::memcmp(one.z.data(), many.z.data(), n * sizeof(float)), 0);
+}
+
+// Many replicas per block, in every lane count the block family uses at that size: the
+// bead-major, sorted thread order (slot b serves bead slot_bead[b / group] of replica
+// b mod group), the noise warps, partial last blocks and a fixed bead, against the CPU.
+TEST(CudaEngine, BlockFamilyWithManyReplicasPerBlockAgreesWithCpu) {
+  ERMAK_REQUIRE_GPU();
+  const auto s = load_test_system("ww");
+  if (!s) GTEST_SKIP() << "WW test data not found";
+  const std::int32_t replicas = 999;  // 7, 4 or 2 per block: the last block is partial
+  EngineSetup setup = base_setup(s->system.topology, replicas, 31);
+  setup.fixed_beads = {0};
+  // start_state's displacements grow with the replica index (they would tear 999
+  // replicas apart): here every replica starts at the structure; the noise differs.
+  State start(s->system.topology.bead_count(), replicas);
+  for (std::int32_t r = 0; r < replicas; ++r)
+    for (std::int32_t i = 0; i < start.bead_count; ++i)
+      start.set_position(r, i, vec_cast<float>(s->system.initial_positions_A[i]));
+  auto cpu = make_cpu_engine(setup);
+  cpu->set_state(start);
+  cpu->advance(400);
+  for (const char* lanes : {"1", "2", "4"}) {
+    setenv("ERMAK_CUDA_BLOCK_LANES", lanes, 1);  // read whenever the engine configures itself
+    auto gpu = make_gpu(setup, CudaKernelFamily::kBlock);
+    gpu->set_state(start);
+    gpu->advance(150);
+    gpu->advance(250);
+    unsetenv("ERMAK_CUDA_BLOCK_LANES");
+    const double d = max_abs_difference(cpu->state(), gpu->state());
+    EXPECT_LE(d, kTrajectoryTolerance_A) << "lanes per bead " << lanes;
+    for (std::int32_t r : {0, replicas - 1}) {  // the fixed bead stays put in every replica
+      const std::size_t k = gpu->state().index(r, 0);
+      EXPECT_EQ(gpu->state().x[k], start.x[k]) << "replica " << r;
+    }
+  }
 }
 
 TEST(CudaEngine, PerBeadRowWidthDoesNotChangeTheTrajectory) {

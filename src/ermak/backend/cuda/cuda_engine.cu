@@ -778,7 +778,8 @@ class CudaEngine final : public Engine {
       for (int g = 1; g <= R_ && with_group(g).threads <= 512; ++g) {
         const BlockConfig t = with_group(g);
         const int per_sm = ((R_ + g - 1) / g + sms - 1) / sms;  // blocks on the busiest SM
-        const int resident = std::max(1, block_resident_blocks_per_sm(block_launch(t, true)));
+        const bool rows_in_shared = block_shared_bytes(block_launch(t, true)) <= shared_budget();
+        const int resident = std::max(1, block_resident_blocks_per_sm(block_launch(t, rows_in_shared)));
         const double waste = double(t.threads - g * per_replica - g * n_) / t.threads;
         const std::tuple<int, int, double> score{(per_sm + resident - 1) / resident, per_sm * g, waste};
         if (score < best_score) { best = t; best_score = score; }
