@@ -2,6 +2,7 @@
 // each once, and the parallel build gives the same list as the serial one.
 #include <gtest/gtest.h>
 
+#include <limits>
 #include <random>
 #include <set>
 
@@ -82,4 +83,38 @@ TEST(NeighborList, RandomGasWithChainExclusions) {
   std::vector<float> x(n), y(n), z(n);
   for (std::int32_t i = 0; i < n; ++i) { x[i] = box(rng); y[i] = box(rng); z[i] = box(rng); }
   expect_exact_list(t, x, y, z, 12.5f);
+}
+
+// A blown-up run: beads 10³⁰ Å apart (and one at infinity, one NaN) still get a valid cell
+// grid and an exact list, so that the engine can step on and the run driver report the
+// instability (the cells per axis used to overflow int and end in std::bad_alloc).
+TEST(NeighborList, BlownUpCoordinatesStillGiveTheExactList) {
+  Topology t;
+  const std::int32_t n = 40;
+  t.beads.resize(n);
+  for (std::int32_t i = 0; i + 1 < n; ++i) t.bonds.push_back({i, i + 1, 3.8f});
+  std::vector<float> x(n), y(n), z(n);
+  for (std::int32_t i = 0; i < n; ++i) {
+    x[i] = 3.0f * float(i % 7);
+    y[i] = 4.0f * float(i / 7);
+    z[i] = 0.0f;
+  }
+  x[5] = 1e30f;
+  y[17] = -1e30f;
+  z[23] = 3e38f;
+  expect_exact_list(t, x, y, z, 12.5f);
+  // Non-finite coordinates are not compared with anything (the list has no use for
+  // them); the build must merely survive them.
+  x[30] = std::numeric_limits<float>::infinity();
+  z[31] = std::numeric_limits<float>::quiet_NaN();
+  const ExclusionList exclusions = build_exclusions(t);
+  CellListScratch scratch;
+  VerletList list;
+  EXPECT_NO_THROW(build_verlet_list(x.data(), y.data(), z.data(), n, exclusions, 12.5f, scratch, list));
+  std::int32_t listed = 0;
+  for_each_listed_pair(list, [&](std::int32_t i, std::int32_t j) {
+    EXPECT_FALSE(i == 30 || j == 30 || i == 31 || j == 31) << "a non-finite bead listed";
+    ++listed;
+  });
+  EXPECT_GT(listed, 0);
 }

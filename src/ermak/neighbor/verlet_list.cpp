@@ -32,14 +32,20 @@ Grid make_grid(const float* x, const float* y, const float* z, std::int32_t n, f
   }
   Grid g{};
   float cell = cutoff;
+  // At most ~2 cells per bead. A blown-up run (beads 10³⁰ Å apart) must still get a
+  // valid grid, and its engine the chance to report the instability: the cells per
+  // axis are capped before the conversion to int (which would overflow), and counted
+  // in double.
+  const double max_cells = 2.0 * double(n) + 27.0;
   for (;;) {
-    std::int64_t total = 1;
+    double total = 1.0;
     for (int d = 0; d < 3; ++d) {
       const float extent = std::isfinite(hi[d] - lo[d]) ? hi[d] - lo[d] : 0.0f;
-      g.dims[d] = std::max<std::int32_t>(1, std::int32_t(extent / cell) + 1);
-      total *= g.dims[d];
+      const double per_axis = std::min(double(extent) / double(cell), max_cells);
+      g.dims[d] = std::max<std::int32_t>(1, std::int32_t(per_axis) + 1);
+      total *= double(g.dims[d]);
     }
-    if (total <= 2 * std::int64_t(n) + 27) break;
+    if (total <= max_cells) break;
     cell *= 1.26f;
   }
   for (int d = 0; d < 3; ++d) g.origin[d] = lo[d];
@@ -50,7 +56,8 @@ Grid make_grid(const float* x, const float* y, const float* z, std::int32_t n, f
 std::int32_t clamp_cell(float v, float origin, float inverse_cell, std::int32_t dim) {
   const float c = (v - origin) * inverse_cell;
   if (!(c >= 0.0f)) return 0;  // also catches NaN: such a run is stopped by the engine
-  return std::min<std::int32_t>(dim - 1, std::int32_t(c));
+  if (!(c < float(dim))) return dim - 1;  // +inf too; before the conversion, which would overflow
+  return std::int32_t(c);
 }
 
 }  // namespace
