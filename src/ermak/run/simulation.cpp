@@ -25,6 +25,7 @@
 #include "ermak/io/tsv_writer.h"
 #include "ermak/protocol/protocol_setup.h"
 #include "ermak/run/open_file_limit.h"
+#include "ermak/run/checkpoint_advice.h"
 #include "ermak/run/report_writer.h"
 
 namespace ermak {
@@ -661,6 +662,13 @@ RunSummary run_simulation(const RunSpec& spec, const RunOptions& options, RunRep
             "flushes every file and syncs); {:.3f} s checking coordinates and bonds; {:.3f} s writing the final "
             "structures after the run",
             advances, advance_seconds, checkpoints_written, checkpoint_seconds, check_seconds, final_seconds);
+  const CheckpointAdvice advice =
+      checkpoint_advice(spec.output.checkpoint_every_steps, checkpoints_written, checkpoint_seconds, run_seconds);
+  if (advice.costly)
+    log->warn("checkpoints took {:.0f} % of the run; [output] checkpoint_every = {} (now {}) would make them ~{:.0f} %, "
+              "at the price of more steps to redo after a crash (docs/outputs.md, \"Cost\")",
+              100.0 * advice.fraction, advice.suggested_every_steps, spec.output.checkpoint_every_steps,
+              100.0 * kTargetFraction);
   std::string tables;
   for (const auto& [files, name] : protocol_tables)
     if (!files->empty()) tables += ", " + name;

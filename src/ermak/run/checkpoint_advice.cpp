@@ -1,0 +1,26 @@
+#include "ermak/run/checkpoint_advice.h"
+
+#include <cmath>
+#include <initializer_list>
+
+namespace ermak {
+
+CheckpointAdvice checkpoint_advice(std::int64_t every_steps, std::int64_t checkpoints, double checkpoint_seconds,
+                                   double run_seconds) {
+  CheckpointAdvice advice;
+  if (every_steps <= 0 || checkpoints <= 1 || !(run_seconds > 0.0) || !(checkpoint_seconds >= 0.0)) return advice;
+  advice.fraction = checkpoint_seconds / run_seconds;
+  advice.costly = advice.fraction > kCostlyFraction;
+  if (advice.costly) {
+    // Checkpoint time scales with their number: a factor fraction/target fewer of them,
+    // rounded up to a round interval (1, 2 or 5 times a power of ten).
+    const double wanted = double(every_steps) * advice.fraction / kTargetFraction;
+    double round = std::pow(10.0, std::floor(std::log10(wanted)));
+    for (double m : {1.0, 2.0, 5.0, 10.0})
+      if (m * round >= wanted * (1.0 - 1e-9)) { round *= m; break; }
+    advice.suggested_every_steps = std::int64_t(round);
+  }
+  return advice;
+}
+
+}  // namespace ermak

@@ -1,0 +1,34 @@
+// The run log's advice on costly checkpoints (run/checkpoint_advice.h).
+#include <gtest/gtest.h>
+
+#include "ermak/run/checkpoint_advice.h"
+
+using namespace ermak;
+
+TEST(CheckpointAdvice, CheapCheckpointsGetNoAdvice) {
+  // 5 checkpoints of 20 ms in a 10 s run: 1 %.
+  const CheckpointAdvice a = checkpoint_advice(100000, 5, 0.1, 10.0);
+  EXPECT_FALSE(a.costly);
+  EXPECT_NEAR(a.fraction, 0.01, 1e-12);
+  EXPECT_EQ(a.suggested_every_steps, 0);
+}
+
+TEST(CheckpointAdvice, CostlyCheckpointsGetARoundLongerInterval) {
+  // The 10⁴-replica WW run on an H100: 4 checkpoints of ~0.5 s in ~10 s, 20 %: an
+  // interval 10× longer brings them to 2 %.
+  const CheckpointAdvice a = checkpoint_advice(100000, 4, 2.0, 10.0);
+  EXPECT_TRUE(a.costly);
+  EXPECT_NEAR(a.fraction, 0.2, 1e-12);
+  EXPECT_EQ(a.suggested_every_steps, 1000000);
+  // 6 %: 3× longer, rounded up to 5×.
+  EXPECT_EQ(checkpoint_advice(100000, 10, 0.6, 10.0).suggested_every_steps, 500000);
+  // 30 %: 15× longer, rounded up to 2·10⁶.
+  EXPECT_EQ(checkpoint_advice(100000, 10, 3.0, 10.0).suggested_every_steps, 2000000);
+}
+
+TEST(CheckpointAdvice, OnlyTheIntervalsCheckpointsCanBeMadeRarer) {
+  // One checkpoint (at the end) or none, no interval, or a run too short to time.
+  EXPECT_FALSE(checkpoint_advice(100000, 1, 5.0, 10.0).costly);
+  EXPECT_FALSE(checkpoint_advice(0, 3, 5.0, 10.0).costly);
+  EXPECT_FALSE(checkpoint_advice(100000, 3, 5.0, 0.0).costly);
+}
