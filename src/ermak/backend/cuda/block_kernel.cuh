@@ -46,9 +46,11 @@ __host__ __device__ inline int replica_stride(int n) { return n | 1; }
 //   double tip[3·group], molecule[3·group], pad[group], long long turnaround[group],
 //   float tip_noise[3·group]                 (indentation only)
 //   float4 noise[group·n]                    (noise_threads only)
+//   float4 native[group·n]                   (all-pairs mode at 2 lanes per bead: the native
+//                                            contacts' force, summed by the noise threads)
 //   uint16 rows[slots][group·n]              (rows_in_shared only)
 struct SharedLayout {
-  std::size_t pos = 0, topology = 0, tip_buf = 0, tip_state = 0, noise = 0, rows = 0, total = 0;
+  std::size_t pos = 0, topology = 0, tip_buf = 0, tip_state = 0, noise = 0, native = 0, rows = 0, total = 0;
 };
 
 // Where each array of the topology copy starts, relative to SharedLayout::topology.
@@ -79,6 +81,12 @@ __host__ __device__ inline SharedTopologyLayout shared_topology_layout(const Mod
 
 __host__ __device__ inline std::size_t align16(std::size_t v) { return (v + 15) / 16 * 16; }
 
+// At 2 lanes per bead (all-pairs mode) the noise threads, which finish their draw long
+// before the force lanes finish their rows, also sum the bead's native contacts.
+__host__ __device__ inline bool natives_by_noise_threads(const BlockLaunch& L) {
+  return L.all_pairs && L.lanes == 2 && L.noise_threads > 0;
+}
+
 __host__ __device__ inline SharedLayout shared_layout(const BlockLaunch& L) {
   SharedLayout s;
   const std::size_t beads = std::size_t(L.group) * L.m.n;
@@ -97,6 +105,10 @@ __host__ __device__ inline SharedLayout shared_layout(const BlockLaunch& L) {
   }
   if (L.noise_threads > 0) {
     s.noise = at;
+    at += align16(beads * sizeof(float4));
+  }
+  if (natives_by_noise_threads(L)) {
+    s.native = at;
     at += align16(beads * sizeof(float4));
   }
   if (L.rows_in_shared && !L.all_pairs) {
@@ -149,6 +161,8 @@ __global__ void __launch_bounds__(kMaxThreads, kProtocol && kAllPairs && S == 2 
   long long* s_turn = reinterpret_cast<long long*>(s_pad + L.group);        // [group]
   float* s_tip_noise = reinterpret_cast<float*>(s_turn + L.group);          // [3·group]
   float4* s_noise = reinterpret_cast<float4*>(smem + lay.noise);            // [group·n]
+  float4* s_native = reinterpret_cast<float4*>(smem + lay.native);          // [group·n]
+  constexpr bool kNativesByNoise = kAllPairs && S == 2;  // natives_by_noise_threads(L)
   const bool noise_split = L.noise_threads > 0;
   std::uint16_t* rows = L.rows_in_shared
                             ? reinterpret_cast<std::uint16_t*>(smem + lay.rows)
@@ -265,8 +279,16 @@ __global__ void __launch_bounds__(kMaxThreads, kProtocol && kAllPairs && S == 2 
 
     // Noise of step s, drawn by the noise threads while the others compute forces (the
     // first of them draw the indentation tips' noise too).
-    if (draws_noise)
+    if (draws_noise) {
       s_noise[noise_bead] = bead_noise(m, first_replica + noise_replica, noise_index, s);
+      if constexpr (kNativesByNoise) {
+        BeadEnergy unused;
+        const float3 f = pair_forces_with<1, false, SharedTopology, SharedPos, FixedRow8, kPairNatives>(
+            m, bonds_here, natives_here, noise_index, 0, spos[noise_replica * P + noise_index],
+            SharedPos{spos + noise_replica * P}, FixedRow8{nullptr, n, 0}, unused);
+        s_native[noise_bead] = make_float4(f.x, f.y, f.z, 0.0f);
+      }
+    }
     if (indentation && noise_split && noise_bead >= 0 && noise_bead < replicas_here) {
       const Vec3f g = tip_noise(m, first_replica + noise_bead, s);
       s_tip_noise[3 * noise_bead] = g.x; s_tip_noise[3 * noise_bead + 1] = g.y; s_tip_noise[3 * noise_bead + 2] = g.z;
@@ -284,7 +306,8 @@ __global__ void __launch_bounds__(kMaxThreads, kProtocol && kAllPairs && S == 2 
       if (bead_here[k]) {
         BeadEnergy unused;
         if constexpr (kAllPairs)
-          part = pair_forces_with<S, false, SharedTopology>(
+          part = pair_forces_with<S, false, SharedTopology, SharedPos, FixedRow8,
+                                  kNativesByNoise ? kPairBonds | kPairRepulsive : kPairAll>(
               m, bonds_here, natives_here, i, lane, spos[bead_pos[k]], SharedPos{spos + g * P},
               FixedRow8{repulsive_partner + i, n, int(repulsive_count[i])}, unused);
         else
@@ -353,6 +376,10 @@ __global__ void __launch_bounds__(kMaxThreads, kProtocol && kAllPairs && S == 2 
       if (bead_fixed[k]) {
         if constexpr (kAllPairs) snext[bead_pos[k]] = spos[bead_pos[k]];
         continue;
+      }
+      if constexpr (kNativesByNoise) {
+        const float4 nf = s_native[b];
+        force[k].x += nf.x; force[k].y += nf.y; force[k].z += nf.z;
       }
       const float4 p = noise_split ? langevin_move_with(spos[bead_pos[k]], force[k], s_noise[b], L.coeff)
                                    : langevin_move(m, first_replica + g, i, spos[bead_pos[k]], force[k], s, L.coeff);

@@ -125,12 +125,16 @@ struct SharedTopology {
 // row.partner(s), or for a brute-force row every bead (row.accept filters). Energies
 // count each pair once (from its lower-index bead). `bonds`/`natives` are m's lists or
 // copies of them that `Topo` can read.
-template <int S, bool kEnergy, class Topo, class Pos, class Row>
+// kTerms selects the terms (kPairBonds | kPairNatives | kPairRepulsive): the block
+// family's noise threads take the native contacts off the force lanes at S = 2.
+constexpr int kPairBonds = 1, kPairNatives = 2, kPairRepulsive = 4, kPairAll = 7;
+
+template <int S, bool kEnergy, class Topo, class Pos, class Row, int kTerms = kPairAll>
 __device__ __forceinline__ float3 pair_forces_with(const ModelData& m, const BondedList& bonds,
                                                    const BondedList& natives, int i, int lane, float4 pi,
                                                    const Pos& pos, const Row& row, BeadEnergy& e) {
   float fx = 0.0f, fy = 0.0f, fz = 0.0f;
-  const int nb = Topo::load(bonds.count + i);
+  const int nb = (kTerms & kPairBonds) ? Topo::load(bonds.count + i) : 0;
   for (int s = lane; s < nb; s += S) {
     const int k = s * m.n + i;
     const int j = Topo::load(bonds.partner + k);
@@ -140,7 +144,7 @@ __device__ __forceinline__ float3 pair_forces_with(const ModelData& m, const Bon
     fx += pf.force_over_r * dx; fy += pf.force_over_r * dy; fz += pf.force_over_r * dz;
     if constexpr (kEnergy) if (j > i) e.fene += pf.energy;
   }
-  const int nn = Topo::load(natives.count + i);
+  const int nn = (kTerms & kPairNatives) ? Topo::load(natives.count + i) : 0;
   for (int s = lane; s < nn; s += S) {
     const int k = s * m.n + i;
     const int j = Topo::load(natives.partner + k);
@@ -151,7 +155,7 @@ __device__ __forceinline__ float3 pair_forces_with(const ModelData& m, const Bon
     fx += pf.force_over_r * dx; fy += pf.force_over_r * dy; fz += pf.force_over_r * dz;
     if constexpr (kEnergy) if (j > i) e.native += pf.energy;
   }
-  const int nr = row.count();
+  const int nr = (kTerms & kPairRepulsive) ? row.count() : 0;
   const float cutoff2 = m.repulsion.cutoff2;
   for (int s = lane; s < nr; s += S) {
     const int j = row.partner(s);
