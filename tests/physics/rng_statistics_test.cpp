@@ -73,6 +73,17 @@ void expect_squares_uncorrelated(const std::vector<double>& x, const std::vector
   expect_uncorrelated(x2, y2, "x^2 vs y^2");
 }
 
+// What every per-bead noise stream must show: successive steps of a bead, and its three
+// components (and their squares), uncorrelated.
+void expect_steps_and_components_uncorrelated(const std::vector<double>& step_a, const std::vector<double>& step_b,
+                                              const std::vector<double>& cx, const std::vector<double>& cy,
+                                              const std::vector<double>& cz) {
+  expect_uncorrelated(step_a, step_b, "step n vs step n+1");
+  expect_uncorrelated(cx, cy, "x vs y");
+  expect_uncorrelated(cx, cz, "x vs z");
+  expect_squares_uncorrelated(cx, cy);
+}
+
 template <class Cdf>
 double ks_statistic(std::vector<double> v, Cdf cdf) {
   std::sort(v.begin(), v.end());
@@ -146,10 +157,7 @@ TEST(RngStatistics, GaussiansFromNoiseSource) {
       }
     expect_uncorrelated(bead_a, bead_b, "bead i vs bead i+1");
     expect_uncorrelated(rep_a, rep_b, "replica 0 vs replica 1");
-    expect_uncorrelated(step_a, step_b, "step n vs step n+1");
-    expect_uncorrelated(cx, cy, "x vs y");
-    expect_uncorrelated(cx, cz, "x vs z");
-    expect_squares_uncorrelated(cx, cy);
+    expect_steps_and_components_uncorrelated(step_a, step_b, cx, cy, cz);
   }
 }
 
@@ -193,10 +201,7 @@ TEST(RngStatistics, BatchedPhiloxGaussians) {
   EXPECT_LE(max_abs, 5.78) << "24-bit uniforms truncate at sqrt(2 ln 2^24) = 5.77";
   expect_uncorrelated(bead_a, bead_b, "bead i vs bead i+1 within a block");
   expect_uncorrelated(cross_a, cross_b, "bead 8J+7 vs 8J+8");
-  expect_uncorrelated(step_a, step_b, "step n vs step n+1");
-  expect_uncorrelated(cx, cy, "x vs y");
-  expect_uncorrelated(cx, cz, "x vs z");
-  expect_squares_uncorrelated(cx, cy);
+  expect_steps_and_components_uncorrelated(step_a, step_b, cx, cy, cz);
 }
 
 TEST(RngStatistics, LcgLowBitsAreWeakAsDocumented) {

@@ -24,8 +24,8 @@
 #include "ermak/io/topology_file.h"
 #include "ermak/io/tsv_writer.h"
 #include "ermak/protocol/protocol_setup.h"
-#include "ermak/run/open_file_limit.h"
 #include "ermak/run/checkpoint_advice.h"
+#include "ermak/run/open_file_limit.h"
 #include "ermak/run/report_writer.h"
 
 namespace ermak {
@@ -444,10 +444,14 @@ RunSummary run_simulation(const RunSpec& spec, const RunOptions& options, RunRep
     std::vector<IndentationStatus> indentation_status;
     std::function<void()> extra_work;  // the extra reporter's files, written first
   };
+  using Clock = std::chrono::steady_clock;
+  auto seconds_since = [](Clock::time_point start) {
+    return std::chrono::duration<double>(Clock::now() - start).count();
+  };
   double snapshot_seconds = 0.0;  // the driver's share of the reports, for the run log
   const std::int32_t end_first = 0, end_last = n - 1;
   auto take_snapshot = [&](bool energies, bool frame, bool pulling, bool planes, bool indentation) {
-    const auto start = std::chrono::steady_clock::now();
+    const auto start = Clock::now();
     auto snapshot = std::make_shared<Snapshot>();
     snapshot->state = engine->state();
     snapshot->energies = energies;
@@ -462,7 +466,7 @@ RunSummary run_simulation(const RunSpec& spec, const RunOptions& options, RunRep
     if (pulling) snapshot->tether_forces = engine->tether_forces();
     if (planes) snapshot->plane_forces = engine->plane_forces();
     if (indentation) snapshot->indentation_status = engine->indentation_status();
-    snapshot_seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    snapshot_seconds += seconds_since(start);
     return snapshot;
   };
   auto write_energies = [&](const Snapshot& snapshot) {
@@ -518,7 +522,7 @@ RunSummary run_simulation(const RunSpec& spec, const RunOptions& options, RunRep
   double checkpoint_seconds = 0.0, check_seconds = 0.0, advance_seconds = 0.0;
   std::int64_t checkpoints_written = 0, advances = 0;
   auto write_checkpoint = [&]() {
-    const auto start = std::chrono::steady_clock::now();
+    const auto start = Clock::now();
     writer.drain();  // the files' sizes below must include every row taken so far
     Checkpoint cp;
     cp.seed = spec.seed;
@@ -548,7 +552,7 @@ RunSummary run_simulation(const RunSpec& spec, const RunOptions& options, RunRep
     }
     write_checkpoint_atomically(checkpoint_path, cp);
     ++checkpoints_written;
-    checkpoint_seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    checkpoint_seconds += seconds_since(start);
   };
 
   const std::int64_t first_step = engine->state().step;
@@ -599,7 +603,7 @@ RunSummary run_simulation(const RunSpec& spec, const RunOptions& options, RunRep
     // Keep the progress line alive on long report intervals.
     target = std::min(target, step + std::max<std::int64_t>(1, std::int64_t(progress.steps_per_second() * 0.5) + 1));
     const std::int64_t since = step;
-    const auto advance_start = std::chrono::steady_clock::now();
+    const auto advance_start = Clock::now();
     engine->advance(target - step);
     ++advances;
     step = target;
@@ -613,12 +617,12 @@ RunSummary run_simulation(const RunSpec& spec, const RunOptions& options, RunRep
     // At a stop state() waits for the steps, so their time ends there (an engine that
     // returns from advance() early has the rest counted at the next stop).
     if (stop) engine->state();
-    const auto stepped = std::chrono::steady_clock::now();
+    const auto stepped = Clock::now();
     advance_seconds += std::chrono::duration<double>(stepped - advance_start).count();
     if (stop) {
       check_finite(engine->state(), since);
       check_bonds(engine->state(), topology, spec.sop.fene_R0_A, since);
-      check_seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - stepped).count();
+      check_seconds += seconds_since(stepped);
     }
     std::function<void()> extra_work = extra ? extra->report(context) : nullptr;
     if (extra_work || (own_files && report) || frame || pull_row || plane_row || indentation_row) {
@@ -635,7 +639,7 @@ RunSummary run_simulation(const RunSpec& spec, const RunOptions& options, RunRep
   // write 10⁴ PDBs).
   const double run_seconds = progress.elapsed_seconds(), run_rate = progress.steps_per_second();
 
-  const auto final_start = std::chrono::steady_clock::now();
+  const auto final_start = Clock::now();
   const State& final_state = engine->state();
   if (extra) extra->finish(context);
   for (std::int32_t r = 0; r < (own_files ? replicas : 0); ++r) {
@@ -649,7 +653,7 @@ RunSummary run_simulation(const RunSpec& spec, const RunOptions& options, RunRep
   summary.last_step = last_step;
   summary.wall_seconds = run_seconds;
   summary.steps_per_second = run_rate;
-  const double final_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - final_start).count();
+  const double final_seconds = seconds_since(final_start);
   const EngineStats stats = engine->stats();
   log->info("finished: {} steps in {:.2f} s ({:.4g} steps/s, {:.4g} bead-steps/s), {} neighbour-list rebuilds",
             last_step - first_step, summary.wall_seconds, summary.steps_per_second,

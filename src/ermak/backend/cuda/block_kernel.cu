@@ -36,22 +36,25 @@ block_detail::BlockKernel kernel_for(const BlockLaunch& L) {
   const bool protocol = L.m.protocol.any_per_bead || L.m.protocol.indentation;
   return L.lanes == 1 ? block_detail::single_lane_kernel(L, protocol) : block_detail::multi_lane_kernel(L, protocol);
 }
+
+// The launch's kernel variant, allowed the launch's dynamic shared memory.
+block_detail::BlockKernel prepared_kernel(const BlockLaunch& L, std::size_t shared) {
+  const block_detail::BlockKernel kernel = kernel_for(L);
+  ERMAK_CUDA(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(shared)));
+  return kernel;
+}
 }  // namespace
 
 int block_resident_blocks_per_sm(const BlockLaunch& L) {
   const std::size_t shared = block_shared_bytes(L);
-  const block_detail::BlockKernel kernel = kernel_for(L);
-  ERMAK_CUDA(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(shared)));
   int blocks = 0;
-  ERMAK_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, kernel, L.threads, shared));
+  ERMAK_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, prepared_kernel(L, shared), L.threads, shared));
   return blocks;
 }
 
 void launch_block_steps(const BlockLaunch& L, cudaStream_t stream) {
   const std::size_t shared = block_shared_bytes(L);
-  const block_detail::BlockKernel kernel = kernel_for(L);
-  ERMAK_CUDA(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(shared)));
-  kernel<<<block_count(L), L.threads, shared, stream>>>(L);
+  prepared_kernel(L, shared)<<<block_count(L), L.threads, shared, stream>>>(L);
   ERMAK_CUDA_LAUNCHED("block_steps_kernel", stream);
 }
 

@@ -13,14 +13,14 @@
 //               and a ring of float4 [K][R·n] noise for the next K steps, K ≤ 256 within
 //               32 MB; the step kernels read it instead of drawing Philox
 #include <algorithm>
-#include <limits>
-#include <tuple>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <limits>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "ermak/backend/protocol_reports.h"
