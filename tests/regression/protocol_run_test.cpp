@@ -1,8 +1,9 @@
 // End-to-end tests of the force-spectroscopy protocols through `ermak run` (issue 4,
 // docs/protocols.md): the per-replica tables and their columns, bit-for-bit resume with
 // pulling and with indentation (tip state and retraction across the checkpoint), the
-// examples in examples/ as they ship, clear errors for bad protocol input, and the WW
-// domain unfolding under fast pulling (a force peak and an extended chain).
+// examples in examples/ as they ship, clear errors for bad protocol input, a force clamp
+// together with indentation, and the WW domain unfolding under fast pulling (a force peak
+// and an extended chain).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -210,6 +211,45 @@ TEST(ProtocolRun, IndentationTableAndRetraction) {
   for (double x : t.values("tip_x[nm]")) EXPECT_NEAR(x, 1.65, 1e-9);
   for (double y : t.values("tip_y[nm]")) EXPECT_NEAR(y, -1.26, 1e-9);
   (void)spring;
+}
+
+// x of bead `bead` in a PDB written by ermak (ATOM records in bead order).
+double pdb_x(const fs::path& pdb, int bead) {
+  std::ifstream in(pdb);
+  std::string line;
+  int k = 0;
+  while (std::getline(in, line))
+    if (line.rfind("ATOM", 0) == 0 && k++ == bead) return std::stod(line.substr(30, 8));
+  throw std::runtime_error("no bead " + std::to_string(bead) + " in " + pdb.string());
+}
+
+// [force_clamp] with [indentation] (SOP-GPU's PF8 input pulls with a constant force while
+// it indents): both tables are written, the indentation table has its usual rows, the
+// clamp's force is exact in every row, and the clamped bead ends farther along the force
+// than in the same run (same seed) without the clamp.
+TEST(ProtocolRun, ForceClampWithIndentationWritesBothTables) {
+  const auto dir = ermak::test::fresh_directory("proto-clamp-indent");
+  const auto plain = ermak::test::fresh_directory("proto-clamp-indent-plain");
+  const std::string clamp = "[force_clamp]\npulled_beads = [0]\nforce_pN = 200\ndirection = [1, 0, 0]\noutput_every = 100\n";
+  int status = 0;
+  std::string out = run_ermak("run --quiet " + write(dir / "run.toml", indentation_config() + clamp).string(), &status);
+  ASSERT_EQ(status, 0) << out;
+  out = run_ermak("run --quiet " + write(plain / "run.toml", indentation_config()).string(), &status);
+  ASSERT_EQ(status, 0) << out;
+  const Table pulling = read_table(dir / "out/replica_000/pulling.tsv");
+  ASSERT_EQ(pulling.rows.size(), 41u);
+  for (const auto& row : pulling.rows) {
+    EXPECT_NEAR(row[pulling.column("force_along[pN]")], 200.0, 1e-6 * 200.0);
+    EXPECT_NEAR(row[pulling.column("force_x[pN]")], 200.0, 1e-6 * 200.0);
+  }
+  EXPECT_EQ(header_of(dir / "out/replica_000/indentation.tsv"), kIndentationHeader);
+  EXPECT_EQ(read_table(dir / "out/replica_000/indentation.tsv").rows.size(), 41u);
+  for (const char* replica : {"replica_000", "replica_001"}) {
+    const double pulled = pdb_x(dir / "out" / replica / "final.pdb", 0);
+    const double free = pdb_x(plain / "out" / replica / "final.pdb", 0);
+    EXPECT_GT(pulled - free, 2.0) << replica << ": bead 0 at x = " << pulled << " Å with the clamp, " << free
+                                  << " Å without";
+  }
 }
 
 TEST(ProtocolRun, ForceClampWithPlanePullingWritesBothTables) {

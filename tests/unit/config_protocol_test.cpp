@@ -217,6 +217,23 @@ TEST(ConfigProtocol, IndentationWithSurfaceDefaultsAndPresets) {
   expect_round_trip(u);
 }
 
+// A constant force on some beads while a tip indents (SOP-GPU's PF8 input does this):
+// both protocols are read, and the resolved configuration keeps both.
+TEST(ConfigProtocol, ForceClampCombinesWithIndentation) {
+  const RunSpec s = parse(
+      "[force_clamp]\npulled_beads = [0]\nforce_pN = 200\ndirection = [1, 0, 0]\n"
+      "[indentation]\ntip_radius_nm = 1\ntip_position_A = [0, 0, 60]\ndirection = [0, 0, -1]\n"
+      "spring_pN_per_nm = 50\nspeed_um_per_s = 1\n");
+  ASSERT_TRUE(s.force_clamp.enabled);
+  ASSERT_TRUE(s.indentation.enabled);
+  EXPECT_FALSE(s.pulling.enabled);
+  EXPECT_DOUBLE_EQ(s.force_clamp.schedule[0].force_kcal_per_mol_A, 200.0 / 69.47695);
+  EXPECT_EQ(s.indentation.tip_radius_A, 10.0);
+  EXPECT_NE(s.resolved_toml.find("[force_clamp]"), std::string::npos) << s.resolved_toml;
+  EXPECT_NE(s.resolved_toml.find("[indentation]"), std::string::npos) << s.resolved_toml;
+  expect_round_trip(s);
+}
+
 TEST(ConfigProtocol, OverridesReachNestedTables) {
   const RunSpec s = parse(
       "[indentation]\ntip_radius_nm = 1\ntip_position_A = [0, 0, 60]\ndirection = [0, 0, -1]\n"

@@ -637,7 +637,6 @@ SopRun parse_sopgpu_run(std::string_view text, const fs::path& file, const SopLo
   // --- pulling (SOP-GPU's `pulling on` also carries the fixed beads) ---
   const bool pulling = v.yes_no("pulling").value_or(false) || stage == "pull";
   const bool indentation = v.yes_no("indentation").value_or(false) || stage == "indent";
-  std::optional<ForceClampSpec> clamp_with_indentation;
   std::string pulling_mask, indentation_mask;
   if (pulling) {
     const double deltax = v.real("deltax").value_or(0.0);
@@ -695,26 +694,13 @@ SopRun parse_sopgpu_run(std::string_view text, const fs::path& file, const SopLo
       note(fmt::format("pulling with deltax = 0: a constant force fconst = {} kcal/mol/Å ({:.4g} pN) on beads {}, "
                        "as in SOP-GPU",
                        fconst * length, fconst * length * 69.47695, int_list(pulled)));
-      ForceClampSpec c;
-      c.enabled = true;
-      c.pulled_beads.assign(pulled.begin(), pulled.end());
-      c.schedule = {ForceSchedulePoint{0, fconst * length}};
-      c.constant = true;
-      c.direction.end_to_end = !vector_direction;
-      if (vector_direction) c.direction.vector = *v.vector("pullVector");
-      c.ends = {std::int32_t(fixed_end), std::int32_t(pulled_end)};
-      if (indentation) {
-        // ermak's TOML allows one of [force_clamp] and [indentation]; the engine applies
-        // both (PF8's configuration pulls with fconst while indenting), so the clamp is
-        // added after the TOML validation.
-        clamp_with_indentation = c;
-      } else {
-        toml.table("force_clamp");
-        toml.value("pulled_beads", int_list(pulled), at("pulled"));
-        toml.value("force_kcal_per_mol_A", number(fconst * length), at("fconst"));
-        toml.value("direction", direction_toml, direction_entry);
-        toml.value("ends", fmt::format("[{}, {}]", fixed_end, pulled_end), at("pulledEnd"));
-      }
+      // PF8's indentation configuration pulls with fconst while indenting: [force_clamp]
+      // and [indentation] combine (docs/protocols.md).
+      toml.table("force_clamp");
+      toml.value("pulled_beads", int_list(pulled), at("pulled"));
+      toml.value("force_kcal_per_mol_A", number(fconst * length), at("fconst"));
+      toml.value("direction", direction_toml, direction_entry);
+      toml.value("ends", fmt::format("[{}, {}]", fixed_end, pulled_end), at("pulledEnd"));
     }
     if (const auto fixed = v.integer_list("fixed"); fixed && !fixed->empty()) {
       toml.table("fixed");
@@ -826,7 +812,6 @@ SopRun parse_sopgpu_run(std::string_view text, const fs::path& file, const SopLo
       throw Error(out.checkpoint.string(), 0, "", "no checkpoint to resume from (it also holds the clock seed)");
     spec.seed = read_checkpoint(out.checkpoint).seed;
   }
-  if (clamp_with_indentation) spec.force_clamp = *clamp_with_indentation;
   if (const auto device = v.integer("device")) spec.device = int(*device);
   if (!result.ermak_outputs) spec.output.write_directory = false;
   spec.output.checkpoint_file = out.checkpoint;
@@ -845,10 +830,6 @@ SopRun parse_sopgpu_run(std::string_view text, const fs::path& file, const SopLo
     extra += fmt::format("# run {}: {} {} {} {} {} {}\n", f.run, f.energy.string(), f.trajectory.string(),
                          f.restart_pdb.string(), f.final_pdb.string(), f.pulling.string(), f.indentation.string());
   spec.resolved_toml += extra;
-  if (spec.force_clamp.enabled && spec.indentation.enabled)
-    spec.resolved_toml += fmt::format("# force clamp with indentation: {} kcal/mol/A on beads {}\n",
-                                      number(spec.force_clamp.schedule.front().force_kcal_per_mol_A),
-                                      int_list(spec.force_clamp.pulled_beads));
   note(fmt::format("SOP-GPU runs numsteps + one output interval (its loop includes the last interval); ermak runs "
                    "exactly numsteps = {}",
                    numsteps));

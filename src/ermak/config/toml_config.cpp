@@ -880,18 +880,19 @@ void read_indentation(const Context& ctx, const Section& s, RunSpec& spec) {
   remember(spec, s, "tip_radius_A");
 }
 
-// One mechanical protocol at a time (plane pulling and fixed beads combine with any).
+// The mechanical protocols that may share a run: [pulling] alone; [force_clamp] and
+// [indentation] together (a constant force on some beads while the tip indents, as
+// SOP-GPU's PF8 input does); [plane_pulling] and [fixed] with any. Pulling and the clamp
+// both write pulling.tsv, and a cantilever spring beside an indenting tip has no SOP-GPU
+// counterpart to check it against.
 void check_protocol_combination(const Section& pulling, const Section& clamp, const Section& indentation) {
-  const Section* present[3] = {&pulling, &clamp, &indentation};
-  const Section* first = nullptr;
-  for (const Section* s : present) {
-    if (!s->present()) continue;
-    if (first)
-      throw s->error(fmt::format("[{}] cannot be combined with [{}]: a run has at most one of [pulling], "
-                                 "[force_clamp], [indentation] ([plane_pulling] and [fixed] combine with any)",
-                                 s->name(), first->name()));
-    first = s;
-  }
+  if (!pulling.present()) return;
+  for (const Section* s : {&clamp, &indentation})
+    if (s->present())
+      throw s->error(fmt::format("[{}] cannot be combined with [pulling]: [pulling] combines with neither "
+                                 "[force_clamp] nor [indentation] ([force_clamp] and [indentation] combine with "
+                                 "each other; [plane_pulling] and [fixed] with any)",
+                                 s->name()));
 }
 
 RunSpec build_spec(const Context& ctx, const toml::table& root, const fs::path& source_name) {
