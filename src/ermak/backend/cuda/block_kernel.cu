@@ -5,17 +5,17 @@
 namespace ermak::cuda {
 namespace block_detail {
 
-BlockKernel single_lane_kernel(const BlockLaunch& L, bool protocol) {
+BlockKernel single_lane_kernel(const BlockLaunch& L, ProtocolCode code) {
   const int bpt = L.beads_per_thread;
   if (L.all_pairs) {
     if (L.threads > 512 || bpt != 1) throw Error("CUDA block family: all-pairs mode runs 1 bead per thread in ≤ 512 threads");
-    if (L.threads <= 256) return protocol ? variant<1, 1, 256, true, true>() : variant<1, 1, 256, false, true>();
-    return protocol ? variant<1, 1, 512, true, true>() : variant<1, 1, 512, false, true>();
+    if (L.threads <= 256) return variant_for<1, 1, 256, true>(code);
+    return variant_for<1, 1, 512, true>(code);
   }
-  if (bpt == 1 && L.threads <= 256) return protocol ? variant<1, 1, 256, true>() : variant<1, 1, 256, false>();
-  if (bpt == 1) return protocol ? variant<1, 1, 1024, true>() : variant<1, 1, 1024, false>();
-  if (bpt == 2) return protocol ? variant<1, 2, 1024, true>() : variant<1, 2, 1024, false>();
-  if (bpt == 4) return protocol ? variant<1, 4, 1024, true>() : variant<1, 4, 1024, false>();
+  if (bpt == 1 && L.threads <= 256) return variant_for<1, 1, 256>(code);
+  if (bpt == 1) return variant_for<1, 1, 1024>(code);
+  if (bpt == 2) return variant_for<1, 2, 1024>(code);
+  if (bpt == 4) return variant_for<1, 4, 1024>(code);
   throw Error("CUDA block family: unsupported beads per thread " + std::to_string(bpt));
 }
 
@@ -33,8 +33,8 @@ std::size_t block_max_shared_bytes(int device) {
 
 namespace {
 block_detail::BlockKernel kernel_for(const BlockLaunch& L) {
-  const bool protocol = L.m.protocol.any_per_bead || L.m.protocol.indentation;
-  return L.lanes == 1 ? block_detail::single_lane_kernel(L, protocol) : block_detail::multi_lane_kernel(L, protocol);
+  const ProtocolCode code = protocol_code(L.m.protocol);
+  return L.lanes == 1 ? block_detail::single_lane_kernel(L, code) : block_detail::multi_lane_kernel(L, code);
 }
 
 // The launch's kernel variant, allowed the launch's dynamic shared memory.

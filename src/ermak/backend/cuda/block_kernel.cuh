@@ -120,8 +120,9 @@ __host__ __device__ inline SharedLayout shared_layout(const BlockLaunch& L) {
 }
 
 // S lanes per bead; BPT beads per lane group (BPT > 1 only with S = 1); at most
-// kMaxThreads threads; kProtocol: tethers, clamp forces, plane tethers or indentation
-// present (kept out of the plain kernel's registers; with S = 2 in all-pairs mode
+// kMaxThreads threads; kProtocolCode: tethers, clamp forces, plane tethers (kPerBeadItems)
+// and indentation (kItemsAndTip) present (kept out of the plain kernel's registers, and
+// the tip's out of a pulling run's; with S = 2 in all-pairs mode
 // compiled for ≤ 64 registers, else the protocol code takes 128 and halves the resident
 // blocks — at S = 1 the cap's spills cost more on an H100 than the blocks gain:
 // docs/benchmarks.md#protocol-runs-pulling); kAllPairs: no list (n ≤ 128): fixed
@@ -140,8 +141,9 @@ __host__ __device__ inline SharedLayout shared_layout(const BlockLaunch& L) {
 // for the longest of 32/S unrelated rows (docs/benchmarks.md, block family). The order
 // changes which threads share a warp, not any bead's summation order, so the bits do not
 // depend on it.
-template <int S, int BPT, int kMaxThreads, bool kProtocol, bool kAllPairs>
-__global__ void __launch_bounds__(kMaxThreads, kProtocol && kAllPairs && S == 2 ? 65536 / 64 / kMaxThreads : 0) block_steps_kernel(const __grid_constant__ BlockLaunch L) {
+template <int S, int BPT, int kMaxThreads, int kProtocolCode, bool kAllPairs>
+__global__ void __launch_bounds__(kMaxThreads, kProtocolCode != kNoProtocol && kAllPairs && S == 2 ? 65536 / 64 / kMaxThreads : 0) block_steps_kernel(const __grid_constant__ BlockLaunch L) {
+  constexpr bool kProtocol = kProtocolCode != kNoProtocol, kTip = kProtocolCode == kItemsAndTip;
   static_assert(S == 1 || BPT == 1, "several beads per thread only with one lane per bead");
   extern __shared__ __align__(16) unsigned char smem[];
   const ModelData& m = L.m;
@@ -172,7 +174,7 @@ __global__ void __launch_bounds__(kMaxThreads, kProtocol && kAllPairs && S == 2 
 
   const long long start = L.status[blockIdx.x].done;
   if (start >= L.end_step) return;  // this block is already there (uniform)
-  const bool indentation = kProtocol && m.protocol.indentation;
+  const bool indentation = kTip && m.protocol.indentation;
   const int lane = threadIdx.x % S;                 // lane within the bead's group
   const int slot0 = threadIdx.x / S;                // first bead slot of this group
   const int groups = blockDim.x / S;                // bead slots per pass
@@ -324,7 +326,7 @@ __global__ void __launch_bounds__(kMaxThreads, kProtocol && kAllPairs && S == 2 
           long long turn = -1;
           if (indentation) { tip = {s_tip[3 * g], s_tip[3 * g + 1], s_tip[3 * g + 2]}; turn = s_turn[g]; }
           BeadEnergy unused;
-          add_protocol_forces<false>(m, first_replica + g, i, spos[bead_pos[k]], s, tip, turn, force[k], on_tip[k], unused);
+          add_protocol_forces<false, kTip>(m, first_replica + g, i, spos[bead_pos[k]], s, tip, turn, force[k], on_tip[k], unused);
         }
       }
     }
@@ -427,14 +429,24 @@ __global__ void __launch_bounds__(kMaxThreads, kProtocol && kAllPairs && S == 2 
 
 using BlockKernel = void (*)(BlockLaunch);
 
-template <int S, int BPT, int kMaxThreads, bool kProtocol, bool kAllPairs = false>
+template <int S, int BPT, int kMaxThreads, int kProtocolCode, bool kAllPairs = false>
 BlockKernel variant() {
-  return block_steps_kernel<S, BPT, kMaxThreads, kProtocol, kAllPairs>;
+  return block_steps_kernel<S, BPT, kMaxThreads, kProtocolCode, kAllPairs>;
+}
+
+// The variant of the launch's protocol code (device_model.cuh ProtocolCode).
+template <int S, int BPT, int kMaxThreads, bool kAllPairs = false>
+BlockKernel variant_for(ProtocolCode code) {
+  switch (code) {
+    case kNoProtocol: return variant<S, BPT, kMaxThreads, kNoProtocol, kAllPairs>();
+    case kPerBeadItems: return variant<S, BPT, kMaxThreads, kPerBeadItems, kAllPairs>();
+    default: return variant<S, BPT, kMaxThreads, kItemsAndTip, kAllPairs>();
+  }
 }
 
 // Per translation unit: the variants with one lane per bead, and with several.
-BlockKernel single_lane_kernel(const BlockLaunch& L, bool protocol);
-BlockKernel multi_lane_kernel(const BlockLaunch& L, bool protocol);
+BlockKernel single_lane_kernel(const BlockLaunch& L, ProtocolCode code);
+BlockKernel multi_lane_kernel(const BlockLaunch& L, ProtocolCode code);
 
 }  // namespace block_detail
 }  // namespace ermak::cuda

@@ -4,18 +4,12 @@
 
 namespace ermak::cuda::block_detail {
 
-BlockKernel multi_lane_kernel(const BlockLaunch& L, bool protocol) {
+BlockKernel multi_lane_kernel(const BlockLaunch& L, ProtocolCode code) {
   if (L.beads_per_thread != 1) throw Error("CUDA block family: several lanes per bead need one bead per lane group");
   switch (L.lanes) {
-    case 2:
-      if (L.all_pairs) return protocol ? variant<2, 1, 512, true, true>() : variant<2, 1, 512, false, true>();
-      return protocol ? variant<2, 1, 512, true>() : variant<2, 1, 512, false>();
-    case 4:
-      if (L.all_pairs) return protocol ? variant<4, 1, 512, true, true>() : variant<4, 1, 512, false, true>();
-      return protocol ? variant<4, 1, 512, true>() : variant<4, 1, 512, false>();
-    case 8:
-      if (L.all_pairs) return protocol ? variant<8, 1, 512, true, true>() : variant<8, 1, 512, false, true>();
-      return protocol ? variant<8, 1, 512, true>() : variant<8, 1, 512, false>();
+    case 2: return L.all_pairs ? variant_for<2, 1, 512, true>(code) : variant_for<2, 1, 512>(code);
+    case 4: return L.all_pairs ? variant_for<4, 1, 512, true>(code) : variant_for<4, 1, 512>(code);
+    case 8: return L.all_pairs ? variant_for<8, 1, 512, true>(code) : variant_for<8, 1, 512>(code);
     default: throw Error("CUDA block family: unsupported lanes per bead " + std::to_string(L.lanes));
   }
 }

@@ -230,9 +230,21 @@ __device__ __forceinline__ Vec3d indentation_base(const Indentation& ind, long l
   return ind.base_start_A + indentation_travel_A(ind, step, turnaround, h) * ind.direction;
 }
 
+// Which protocol code a step kernel variant carries: none; the per-bead items only
+// (tethers, clamp forces, plane tethers: pulling runs); or those and the indentation tip
+// with its surface. A pulling run's kernel without the tip's double-precision code needs
+// fewer registers (docs/benchmarks.md#protocol-runs-pulling).
+enum ProtocolCode : int { kNoProtocol = 0, kPerBeadItems = 1, kItemsAndTip = 2 };
+
+__host__ __device__ inline ProtocolCode protocol_code(const ProtocolData& p) {
+  if (p.indentation) return kItemsAndTip;
+  return p.any_per_bead ? kPerBeadItems : kNoProtocol;
+}
+
 // Protocol forces on bead i of replica r, added to f in the CPU engine's order; the
-// tip's reaction (the bead's force on the tip) is subtracted into on_tip.
-template <bool kEnergy>
+// tip's reaction (the bead's force on the tip) is subtracted into on_tip. kTip = false
+// leaves the indentation terms out (the caller knows there is no tip).
+template <bool kEnergy, bool kTip = true>
 __device__ void add_protocol_forces(const ModelData& m, int r, int i, float4 pi, long long step, Vec3d tip,
                                     long long turnaround, float3& f, Vec3d& on_tip, BeadEnergy& e) {
   const ProtocolData& p = m.protocol;
@@ -270,7 +282,7 @@ __device__ void add_protocol_forces(const ModelData& m, int r, int i, float4 pi,
       if constexpr (kEnergy) e.protocol += energy;
     }
   }
-  if (!p.indentation) return;
+  if (!kTip || !p.indentation) return;
   {
     const Vec3d d = to_vec3d(pi) - tip;
     const double dist = norm(d);

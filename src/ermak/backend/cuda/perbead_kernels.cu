@@ -246,11 +246,12 @@ __device__ __forceinline__ const Index* row_base(const PerBeadLaunch& L) {
 // force lands on its own lane, which then draws the noise and moves it: every lane busy,
 // for large runs); otherwise a warp serves 32/S beads in one round and each group's first
 // lane moves its bead (more warps and a shorter critical path, for small runs).
-// kProtocol variants are compiled for ≤ 64 registers: unbounded, the protocol code took
+// Protocol variants are compiled for ≤ 64 registers: unbounded, the protocol code took
 // 118 (plain: 40) and left a third of the blocks resident (pulled PF8 × 16 +39 %,
 // docs/benchmarks.md#protocol-runs-pulling).
-template <int S, bool kMultiRound, bool kProtocol, class Index>
-__global__ void __launch_bounds__(kPerBeadBlock, kProtocol ? 65536 / 64 / kPerBeadBlock : 0) perbead_step_kernel(const __grid_constant__ PerBeadLaunch L, int node) {
+template <int S, bool kMultiRound, int kProtocolCode, class Index>
+__global__ void __launch_bounds__(kPerBeadBlock, kProtocolCode != kNoProtocol ? 65536 / 64 / kPerBeadBlock : 0) perbead_step_kernel(const __grid_constant__ PerBeadLaunch L, int node) {
+  constexpr bool kProtocol = kProtocolCode != kNoProtocol, kTip = kProtocolCode == kItemsAndTip;
   Control* c = L.ctrl;
   const long long s = c->step + node;
   if (s >= c->target || c->stale_since <= s) return;  // the same for every thread of the grid
@@ -293,7 +294,7 @@ __global__ void __launch_bounds__(kPerBeadBlock, kProtocol ? 65536 / 64 / kPerBe
   const int i = kMultiRound ? warp_base + lane : warp_base + lane / S;
   const bool owner = kMultiRound || lane % S == 0;
   Vec3d on_tip{};
-  const bool indentation = kProtocol && m.protocol.indentation;
+  const bool indentation = kTip && m.protocol.indentation;
   if (owner && i < n) {
     const std::size_t flat = std::size_t(r) * n + i;
     const float4 pi = pos_in[i];
@@ -305,7 +306,7 @@ __global__ void __launch_bounds__(kPerBeadBlock, kProtocol ? 65536 / 64 / kPerBe
         turn = L.tips.turnaround[r];
       }
       BeadEnergy unused;
-      add_protocol_forces<false>(m, r, i, pi, s, tip, turn, mine, on_tip, unused);
+      add_protocol_forces<false, kTip>(m, r, i, pi, s, tip, turn, mine, on_tip, unused);
     }
     float4 p = pi;
     if (!m.fixed[i]) {
@@ -419,7 +420,7 @@ void launch_rebuild(const PerBeadLaunch& L, cudaStream_t stream, const float4* f
   ERMAK_CUDA_LAUNCHED("rebuild_finish_kernel", stream);
 }
 
-template <bool kMultiRound, bool kProtocol, class Index>
+template <bool kMultiRound, int kProtocol, class Index>
 void launch_step_variant(const PerBeadLaunch& L, int node, cudaStream_t stream) {
   const dim3 grid(perbead_blocks_per_replica(L), L.m.replicas);
   switch (L.lanes) {
@@ -431,21 +432,24 @@ void launch_step_variant(const PerBeadLaunch& L, int node, cudaStream_t stream) 
   }
 }
 
-template <bool kMultiRound, bool kProtocol>
+template <bool kMultiRound, int kProtocol>
 void launch_step_rows(const PerBeadLaunch& L, int node, cudaStream_t stream) {
   if (L.rows16) launch_step_variant<kMultiRound, kProtocol, std::uint16_t>(L, node, stream);
   else launch_step_variant<kMultiRound, kProtocol, int>(L, node, stream);
 }
 
-void launch_perbead_step(const PerBeadLaunch& L, int node, cudaStream_t stream) {
-  const bool protocol = L.m.protocol.any_per_bead || L.m.protocol.indentation;
-  if (L.multi_round) {
-    if (protocol) launch_step_rows<true, true>(L, node, stream);
-    else launch_step_rows<true, false>(L, node, stream);
-  } else {
-    if (protocol) launch_step_rows<false, true>(L, node, stream);
-    else launch_step_rows<false, false>(L, node, stream);
+template <bool kMultiRound>
+void launch_step_protocol(const PerBeadLaunch& L, int node, cudaStream_t stream) {
+  switch (protocol_code(L.m.protocol)) {
+    case kNoProtocol: launch_step_rows<kMultiRound, kNoProtocol>(L, node, stream); break;
+    case kPerBeadItems: launch_step_rows<kMultiRound, kPerBeadItems>(L, node, stream); break;
+    default: launch_step_rows<kMultiRound, kItemsAndTip>(L, node, stream); break;
   }
+}
+
+void launch_perbead_step(const PerBeadLaunch& L, int node, cudaStream_t stream) {
+  if (L.multi_round) launch_step_protocol<true>(L, node, stream);
+  else launch_step_protocol<false>(L, node, stream);
   ERMAK_CUDA_LAUNCHED("perbead_step_kernel", stream);
 }
 
