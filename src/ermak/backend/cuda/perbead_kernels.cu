@@ -246,11 +246,12 @@ __device__ __forceinline__ const Index* row_base(const PerBeadLaunch& L) {
 // force lands on its own lane, which then draws the noise and moves it: every lane busy,
 // for large runs); otherwise a warp serves 32/S beads in one round and each group's first
 // lane moves its bead (more warps and a shorter critical path, for small runs).
-// Protocol variants are compiled for ≤ 64 registers: unbounded, the protocol code took
-// 118 (plain: 40) and left a third of the blocks resident (pulled PF8 × 16 +39 %,
-// docs/benchmarks.md#protocol-runs-pulling).
+// The variant with the indentation tip is compiled for ≤ 64 registers: unbounded, the
+// protocol code took 118 (plain: 40) and left a third of the blocks resident (pulled
+// PF8 × 16 +39 %, docs/benchmarks.md#protocol-runs-pulling). The pulling variant
+// (kPerBeadItems) takes 64 unbounded, and is 1–1.5 % faster without the bound.
 template <int S, bool kMultiRound, int kProtocolCode, class Index>
-__global__ void __launch_bounds__(kPerBeadBlock, kProtocolCode != kNoProtocol ? 65536 / 64 / kPerBeadBlock : 0) perbead_step_kernel(const __grid_constant__ PerBeadLaunch L, int node) {
+__global__ void __launch_bounds__(kPerBeadBlock, kProtocolCode == kItemsAndTip ? 65536 / 64 / kPerBeadBlock : 0) perbead_step_kernel(const __grid_constant__ PerBeadLaunch L, int node) {
   constexpr bool kProtocol = kProtocolCode != kNoProtocol, kTip = kProtocolCode == kItemsAndTip;
   Control* c = L.ctrl;
   const long long s = c->step + node;
