@@ -241,6 +241,59 @@ __host__ __device__ inline ProtocolCode protocol_code(const ProtocolData& p) {
   return p.any_per_bead ? kPerBeadItems : kNoProtocol;
 }
 
+// The indentation tip's and the surface's force on bead i (double precision, as the CPU
+// engine computes them), each rounded to float as the CPU engine adds them; the tip's
+// reaction is subtracted into on_tip. Apart from add_protocol_forces so that a step
+// kernel can compute them before its pair loop: their doubles are then dead while the
+// pair loop runs, and adding the two floats afterwards, in the same order, gives the same
+// bits (docs/benchmarks.md#protocol-runs-pulling).
+struct IndentationForces {
+  float3 tip = make_float3(0, 0, 0), surface = make_float3(0, 0, 0);
+  bool has_surface = false;
+};
+
+template <bool kEnergy>
+__device__ __forceinline__ IndentationForces indentation_forces(const ModelData& m, int i, float4 pi, long long step,
+                                                                Vec3d tip, long long turnaround, Vec3d& on_tip,
+                                                                BeadEnergy& e) {
+  const ProtocolData& p = m.protocol;
+  IndentationForces out;
+  {
+    const Vec3d d = to_vec3d(pi) - tip;
+    const double dist = norm(d);
+    double energy = 0;
+    const double push = physics::wall_force<kEnergy>(dist, p.ind.tip, energy);
+    const Vec3d force = (push / dist) * d;
+    out.tip = make_float3(float(force.x), float(force.y), float(force.z));
+    on_tip -= force;
+    if constexpr (kEnergy) e.protocol += energy;
+  }
+  if (p.ind.surface.enabled) {
+    const double h = m.timestep_tau;
+    const IndentationSurface surface = surface_at(p.ind, step, turnaround, h);
+    double energy = 0;
+    const Vec3d force = surface_force_on<kEnergy>(surface, to_vec3d(pi), 0.0, energy);
+    out.surface = make_float3(float(force.x), float(force.y), float(force.z));
+    out.has_surface = true;
+    if constexpr (kEnergy) {
+      e.protocol += energy;
+      // The tip–surface energy, counted once per replica (CpuEngine::add_surface_forces).
+      if (i == 0) {
+        double tip_energy = 0;
+        tip_surface_force<true>(p.ind, tip, step, turnaround, h, tip_energy);
+        e.protocol += tip_energy;
+      }
+    }
+  }
+  return out;
+}
+
+// The CPU engine's order: the tip's force, then the surface's.
+__device__ __forceinline__ void add_indentation_forces(const IndentationForces& ind, float3& f) {
+  f.x += ind.tip.x; f.y += ind.tip.y; f.z += ind.tip.z;
+  if (ind.has_surface) { f.x += ind.surface.x; f.y += ind.surface.y; f.z += ind.surface.z; }
+}
+
 // Protocol forces on bead i of replica r, added to f in the CPU engine's order; the
 // tip's reaction (the bead's force on the tip) is subtracted into on_tip. kTip = false
 // leaves the indentation terms out (the caller knows there is no tip).
@@ -283,31 +336,8 @@ __device__ void add_protocol_forces(const ModelData& m, int r, int i, float4 pi,
     }
   }
   if (!kTip || !p.indentation) return;
-  {
-    const Vec3d d = to_vec3d(pi) - tip;
-    const double dist = norm(d);
-    double energy = 0;
-    const double push = physics::wall_force<kEnergy>(dist, p.ind.tip, energy);
-    const Vec3d force = (push / dist) * d;
-    f.x += float(force.x); f.y += float(force.y); f.z += float(force.z);
-    on_tip -= force;
-    if constexpr (kEnergy) e.protocol += energy;
-  }
-  if (p.ind.surface.enabled) {
-    const IndentationSurface surface = surface_at(p.ind, step, turnaround, h);
-    double energy = 0;
-    const Vec3d force = surface_force_on<kEnergy>(surface, to_vec3d(pi), 0.0, energy);
-    f.x += float(force.x); f.y += float(force.y); f.z += float(force.z);
-    if constexpr (kEnergy) {
-      e.protocol += energy;
-      // The tip–surface energy, counted once per replica (CpuEngine::add_surface_forces).
-      if (i == 0) {
-        double tip_energy = 0;
-        tip_surface_force<true>(p.ind, tip, step, turnaround, h, tip_energy);
-        e.protocol += tip_energy;
-      }
-    }
-  }
+  const IndentationForces ind = indentation_forces<kEnergy>(m, i, pi, step, tip, turnaround, on_tip, e);
+  add_indentation_forces(ind, f);
 }
 
 // --- moves ---------------------------------------------------------------------------

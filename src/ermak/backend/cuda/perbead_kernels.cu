@@ -267,6 +267,55 @@ __global__ void __launch_bounds__(kPerBeadBlock, kProtocolCode == kItemsAndTip ?
   const float4* pos_in = L.pos[s & 1] + std::size_t(r) * n;
   float4* pos_out = L.pos[(s + 1) & 1] + std::size_t(r) * n;
   const physics::LangevinCoefficients coeff = c->coeff;
+  const int i = kMultiRound ? warp_base + lane : warp_base + lane / S;  // the bead this lane moves
+  const bool owner = kMultiRound || lane % S == 0;
+  const bool indentation = kTip && m.protocol.indentation;
+
+  // Indentation: the tip's and the surface's force on the lane's bead, and the warp's
+  // share of the tip's reaction, before the pair loop, so that their doubles are dead
+  // while it runs (added after it, in the CPU engine's order: same bits).
+  IndentationForces tip_forces;
+  __shared__ double s_warp[kTip ? kPerBeadBlock / 32 : 1][3];
+  if (indentation) {
+    Vec3d on_tip{};
+    const Vec3d tip{L.tips.tip[3 * r], L.tips.tip[3 * r + 1], L.tips.tip[3 * r + 2]};
+    if constexpr (kMultiRound) {
+      if (i < n) {
+        BeadEnergy unused;
+        tip_forces = indentation_forces<false>(m, i, pos_in[i], s, tip, L.tips.turnaround[r], on_tip, unused);
+      }
+    } else {
+      // With one round, a warp holds only 32/S owners; the block's threads compute one
+      // bead each (a warp instead of 8 per 8·32/S beads: these double-precision terms
+      // cost ~400 instructions per bead) and hand them to the owners through shared memory.
+      constexpr int kBlockBeads = kTip && !kMultiRound ? (kPerBeadBlock / 32) * kBeadsPerWarp : 1;
+      __shared__ float s_tip_force[kBlockBeads][6];
+      __shared__ double s_reaction[kBlockBeads][3];
+      const int block_first = blockIdx.x * (kPerBeadBlock / 32) * kBeadsPerWarp;
+      const int b = threadIdx.x;
+      if (b < kBlockBeads && block_first + b < n) {
+        Vec3d reaction{};
+        BeadEnergy unused;
+        const IndentationForces f =
+            indentation_forces<false>(m, block_first + b, pos_in[block_first + b], s, tip, L.tips.turnaround[r],
+                                      reaction, unused);
+        s_tip_force[b][0] = f.tip.x; s_tip_force[b][1] = f.tip.y; s_tip_force[b][2] = f.tip.z;
+        s_tip_force[b][3] = f.surface.x; s_tip_force[b][4] = f.surface.y; s_tip_force[b][5] = f.surface.z;
+        s_reaction[b][0] = reaction.x; s_reaction[b][1] = reaction.y; s_reaction[b][2] = reaction.z;
+      }
+      __syncthreads();
+      if (owner && i < n) {
+        const int k = i - block_first;
+        tip_forces.tip = make_float3(s_tip_force[k][0], s_tip_force[k][1], s_tip_force[k][2]);
+        tip_forces.surface = make_float3(s_tip_force[k][3], s_tip_force[k][4], s_tip_force[k][5]);
+        tip_forces.has_surface = m.protocol.ind.surface.enabled;
+        on_tip = {s_reaction[k][0], s_reaction[k][1], s_reaction[k][2]};
+      }
+    }
+    double v[3] = {on_tip.x, on_tip.y, on_tip.z};
+    for (int k = 0; k < 3; ++k) v[k] = group_sum<32>(v[k]);
+    if (lane == 0) for (int k = 0; k < 3; ++k) s_warp[warp][k] = v[k];
+  }
 
   // Forces: kRounds rounds, each a group of S lanes per bead.
   float3 mine = make_float3(0, 0, 0);
@@ -292,22 +341,15 @@ __global__ void __launch_bounds__(kPerBeadBlock, kProtocolCode == kItemsAndTip ?
     }
   }
 
-  const int i = kMultiRound ? warp_base + lane : warp_base + lane / S;
-  const bool owner = kMultiRound || lane % S == 0;
-  Vec3d on_tip{};
-  const bool indentation = kTip && m.protocol.indentation;
   if (owner && i < n) {
     const std::size_t flat = std::size_t(r) * n + i;
     const float4 pi = pos_in[i];
     if constexpr (kProtocol) {
-      Vec3d tip{};
-      long long turn = -1;
-      if (indentation) {
-        tip = {L.tips.tip[3 * r], L.tips.tip[3 * r + 1], L.tips.tip[3 * r + 2]};
-        turn = L.tips.turnaround[r];
-      }
+      // Tethers, clamp forces and plane tethers, then the tip's and the surface's forces.
+      Vec3d unused_tip{};
       BeadEnergy unused;
-      add_protocol_forces<false, kTip>(m, r, i, pi, s, tip, turn, mine, on_tip, unused);
+      add_protocol_forces<false, false>(m, r, i, pi, s, Vec3d{}, -1, mine, unused_tip, unused);
+      if (indentation) add_indentation_forces(tip_forces, mine);
     }
     float4 p = pi;
     if (!m.fixed[i]) {
@@ -318,14 +360,10 @@ __global__ void __launch_bounds__(kPerBeadBlock, kProtocolCode == kItemsAndTip ?
   }
 
   if (indentation) {
-    // Deterministic reaction sum: warp butterflies, warps in order, then the last block of
-    // the replica sums the blocks' partials and moves the tip.
-    __shared__ double s_warp[kPerBeadBlock / 32][3];
+    // Deterministic reaction sum: warp butterflies (above), warps in order, then the last
+    // block of the replica sums the blocks' partials and moves the tip.
     __shared__ float s_noise[3];
     __shared__ bool s_last;
-    double v[3] = {on_tip.x, on_tip.y, on_tip.z};
-    for (int k = 0; k < 3; ++k) v[k] = group_sum<32>(v[k]);
-    if (lane == 0) for (int k = 0; k < 3; ++k) s_warp[warp][k] = v[k];
     __syncthreads();
     if (threadIdx.x == 0) {
       double sum[3] = {0, 0, 0};
