@@ -724,6 +724,18 @@ class CudaEngine final : public Engine {
     bool all_pairs = false;
   };
 
+  // Per-bead family, indentation: the tip's work in a kernel of its own before each step
+  // kernel from this many beads in the run (measured on an H100: CCMV, 28 620 beads,
+  // +13 %, 16 PF8 +5 %, 4 CCMV +4 %; PF8 × 1, 6928 beads, −8 %: the kernel boundary costs
+  // more than the step kernel's registers gain there; docs/benchmarks.md).
+  static constexpr long long kTipKernelMinBeads = 16384;
+  bool tip_kernel() const {
+    if (!setup_.indentation.enabled) return false;
+    const int forced = env_int("ERMAK_CUDA_TIP_KERNEL", -1);
+    if (forced != -1 && forced != 0 && forced != 1) throw Error("ERMAK_CUDA_TIP_KERNEL must be 0 or 1");
+    return forced == -1 ? (long long)n_ * R_ >= kTipKernelMinBeads : forced == 1;
+  }
+
   // Small systems need no list at all (docs/gpu.md#kernel-families).
   bool use_all_pairs() const {
     if (n_ > kAllPairsMaxBeads) return false;
@@ -846,7 +858,8 @@ class CudaEngine final : public Engine {
            + beads * sizeof(int)                       // row counts
            + 3 * beads * sizeof(int)                   // cells of beads, cell contents
            + std::size_t(R_) * (2 * cap + 1) * sizeof(int) + std::size_t(R_) * sizeof(CellGrid)
-           + std::size_t(R_) * n_ * 3 * sizeof(double);  // tip partials (bounded by beads)
+           + std::size_t(R_) * n_ * 3 * sizeof(double)    // tip partials (bounded by beads)
+           + (tip_kernel() ? beads * 6 * sizeof(float) : 0);  // tip and surface forces
     }
     return b;
   }
@@ -926,6 +939,7 @@ class CudaEngine final : public Engine {
       tip_partial_.resize(std::size_t(R_) * blocks * 3);
       tip_counter_.resize(R_);
       tip_counter_.fill_zero(stream_);
+      if (tip_kernel()) tip_force_.resize(std::size_t(R_) * n_ * 6);
 
       L.m = model_;
       L.pos[0] = pos_[0].get(); L.pos[1] = pos_[1].get();
@@ -945,6 +959,7 @@ class CudaEngine final : public Engine {
       L.tips = tips_;
       L.tip_partial = tip_partial_.get();
       L.tip_counter = tip_counter_.get();
+      L.tip_force = tip_kernel() ? tip_force_.get() : nullptr;
       capture_graph();
       // New rows hold nothing yet: the list is stale at the current step.
       if (fresh_control) {
@@ -1233,6 +1248,7 @@ class CudaEngine final : public Engine {
   DeviceBuffer<unsigned long long> pairs_;
   DeviceBuffer<double> tip_partial_;
   DeviceBuffer<unsigned> tip_counter_;
+  DeviceBuffer<float> tip_force_;  // perbead_tip_kernel → step kernel, [R·n][6]
   PerBeadLaunch perbead_;
   cudaGraphExec_t graph_exec_ = nullptr;
   int chunk_steps_ = kChunkSteps;

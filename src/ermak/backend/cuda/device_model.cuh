@@ -234,7 +234,10 @@ __device__ __forceinline__ Vec3d indentation_base(const Indentation& ind, long l
 // (tethers, clamp forces, plane tethers: pulling runs); or those and the indentation tip
 // with its surface. A pulling run's kernel without the tip's double-precision code needs
 // fewer registers (docs/benchmarks.md#protocol-runs-pulling).
-enum ProtocolCode : int { kNoProtocol = 0, kPerBeadItems = 1, kItemsAndTip = 2 };
+// kTipForcesGiven (per-bead family only, chosen at launch for large runs): the tip's forces
+// on the beads, its reaction and its step come from perbead_tip_kernel, run before the
+// step kernel, which only adds the forces.
+enum ProtocolCode : int { kNoProtocol = 0, kPerBeadItems = 1, kItemsAndTip = 2, kTipForcesGiven = 3 };
 
 __host__ __device__ inline ProtocolCode protocol_code(const ProtocolData& p) {
   if (p.indentation) return kItemsAndTip;

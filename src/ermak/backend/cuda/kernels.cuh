@@ -94,6 +94,10 @@ struct PerBeadLaunch {
   TipArrays tips;
   double* tip_partial = nullptr;        // [R][blocks per replica][3]
   unsigned* tip_counter = nullptr;      // [R]
+  float* tip_force = nullptr;           // [R·n][6]: indentation in large runs, the tip's and the
+                                        // surface's force on each bead at the step (float, as
+                                        // added) from perbead_tip_kernel; nullptr: the step
+                                        // kernel does the tip's work itself
 };
 
 constexpr int kPerBeadBlock = 256;  // threads per block of the per-bead step kernel

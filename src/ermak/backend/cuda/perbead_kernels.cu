@@ -242,6 +242,94 @@ __device__ __forceinline__ const Index* row_base(const PerBeadLaunch& L) {
   else return L.rows;
 }
 
+// Indentation, before each step kernel: the tip's and the surface's force on every bead
+// at step s (double precision, rounded to float as the CPU engine adds them;
+// perbead_step_kernel adds them after its pair loop), the beads' reaction on the tip, and
+// the tip's own step to s + 1. Out of the step kernel, whose registers it doubled
+// (docs/benchmarks.md#protocol-runs-pulling). One thread per bead, 256 beads per block;
+// the reaction is summed in the order the step kernel used to sum it: K consecutive beads
+// (one warp of its layout: K = 32/S, or 32 with several rounds) by the xor butterfly over
+// K lanes, its 8 warps in order into one partial per step-kernel block, the partials by
+// the replica's last block to finish.
+template <int K>
+__global__ void __launch_bounds__(kPerBeadBlock) perbead_tip_kernel(const __grid_constant__ PerBeadLaunch L, int node,
+                                                                    int step_blocks) {
+  Control* c = L.ctrl;
+  const long long s = c->step + node;
+  if (s >= c->target || c->stale_since <= s) return;  // as the step kernel after it
+  const ModelData& m = L.m;
+  const int n = m.n;
+  const int r = blockIdx.y;
+  const int t = threadIdx.x, warp = t / 32, lane = t % 32;
+  const int i = blockIdx.x * kPerBeadBlock + t;
+  constexpr int kStepWarps = kPerBeadBlock / K;           // step-kernel warps covered here
+  constexpr int kStepBlocks = kPerBeadBlock / (8 * K);     // step-kernel blocks covered here
+  __shared__ double s_step_warp[kStepWarps][3];
+  __shared__ double s_warp[kPerBeadBlock / 32][3];
+  __shared__ float s_noise[3];
+  __shared__ bool s_last;
+  Vec3d reaction{};
+  if (i < n) {
+    const Vec3d tip{L.tips.tip[3 * r], L.tips.tip[3 * r + 1], L.tips.tip[3 * r + 2]};
+    BeadEnergy unused;
+    const IndentationForces f =
+        indentation_forces<false>(m, i, L.pos[s & 1][std::size_t(r) * n + i], s, tip, L.tips.turnaround[r], reaction, unused);
+    float* out = L.tip_force + (std::size_t(r) * n + i) * 6;
+    out[0] = f.tip.x; out[1] = f.tip.y; out[2] = f.tip.z;
+    out[3] = f.surface.x; out[4] = f.surface.y; out[5] = f.surface.z;
+  }
+  double v[3] = {reaction.x, reaction.y, reaction.z};
+  for (int d = 0; d < 3; ++d) v[d] = group_sum<K>(v[d]);
+  if (t % K == 0) for (int d = 0; d < 3; ++d) s_step_warp[t / K][d] = v[d];
+  __syncthreads();
+  if (t < kStepBlocks) {
+    const int block = blockIdx.x * kStepBlocks + t;
+    if (block < step_blocks) {
+      double sum[3] = {0, 0, 0};
+      for (int w = 0; w < 8; ++w) for (int d = 0; d < 3; ++d) sum[d] += s_step_warp[8 * t + w][d];
+      double* partial = L.tip_partial + (std::size_t(r) * step_blocks + block) * 3;
+      for (int d = 0; d < 3; ++d) partial[d] = sum[d];
+      __threadfence();
+    }
+  }
+  __syncthreads();
+  if (t == 0) s_last = atomicAdd(&L.tip_counter[r], 1u) == gridDim.x - 1;
+  __syncthreads();
+  if (!s_last) return;  // uniform over the block
+  __threadfence();
+  // Thread t sums the partials of blocks t, t + 256, … in order, then warp butterflies
+  // and the warps in order: a fixed order for a given grid, and a few loads per thread
+  // where one thread loading every block's partial in turn was a serial chain of L2 round
+  // trips (448 for a capsid: ~100 µs per step; docs/benchmarks.md). Warp 1 draws the
+  // tip's noise meanwhile.
+  double sum[3] = {0, 0, 0};
+  for (int k = t; k < step_blocks; k += blockDim.x) {
+    const double* partial = L.tip_partial + (std::size_t(r) * step_blocks + k) * 3;
+    for (int d = 0; d < 3; ++d) sum[d] += __ldcg(partial + d);
+  }
+  for (int d = 0; d < 3; ++d) sum[d] = group_sum<32>(sum[d]);
+  if (warp == 1 && lane == 0) {
+    const Vec3f g = tip_noise(m, r, s);
+    s_noise[0] = g.x; s_noise[1] = g.y; s_noise[2] = g.z;
+  }
+  if (lane == 0) for (int d = 0; d < 3; ++d) s_warp[warp][d] = sum[d];
+  __syncthreads();
+  if (t == 0) {
+    Vec3d molecule{};
+    for (int w = 0; w < kPerBeadBlock / 32; ++w) {
+      molecule.x += s_warp[w][0]; molecule.y += s_warp[w][1]; molecule.z += s_warp[w][2];
+    }
+    Vec3d tip{L.tips.tip[3 * r], L.tips.tip[3 * r + 1], L.tips.tip[3 * r + 2]};
+    long long turn = L.tips.turnaround[r];
+    step_tip(m, s, c->kT, molecule, Vec3f{s_noise[0], s_noise[1], s_noise[2]}, tip, turn);
+    L.tips.tip[3 * r] = tip.x; L.tips.tip[3 * r + 1] = tip.y; L.tips.tip[3 * r + 2] = tip.z;
+    L.tips.turnaround[r] = turn;
+    L.tips.molecule_force[3 * r] = molecule.x; L.tips.molecule_force[3 * r + 1] = molecule.y;
+    L.tips.molecule_force[3 * r + 2] = molecule.z;
+    L.tip_counter[r] = 0;
+  }
+}
+
 // S lanes per bead. kMultiRound: a warp serves 32 beads in S rounds of 32/S (each bead's
 // force lands on its own lane, which then draws the noise and moves it: every lane busy,
 // for large runs); otherwise a warp serves 32/S beads in one round and each group's first
@@ -252,7 +340,10 @@ __device__ __forceinline__ const Index* row_base(const PerBeadLaunch& L) {
 // (kPerBeadItems) takes 64 unbounded, and is 1–1.5 % faster without the bound.
 template <int S, bool kMultiRound, int kProtocolCode, class Index>
 __global__ void __launch_bounds__(kPerBeadBlock, kProtocolCode == kItemsAndTip ? 65536 / 64 / kPerBeadBlock : 0) perbead_step_kernel(const __grid_constant__ PerBeadLaunch L, int node) {
-  constexpr bool kProtocol = kProtocolCode != kNoProtocol, kTip = kProtocolCode == kItemsAndTip;
+  // kItemsAndTip: the tip's forces, its reaction and its step in this kernel;
+  // kTipForcesGiven: computed by perbead_tip_kernel before it (large runs).
+  constexpr bool kProtocol = kProtocolCode != kNoProtocol, kTipGiven = kProtocolCode == kTipForcesGiven,
+                 kTipHere = kProtocolCode == kItemsAndTip, kTip = kTipHere || kTipGiven;
   Control* c = L.ctrl;
   const long long s = c->step + node;
   if (s >= c->target || c->stale_since <= s) return;  // the same for every thread of the grid
@@ -275,8 +366,14 @@ __global__ void __launch_bounds__(kPerBeadBlock, kProtocolCode == kItemsAndTip ?
   // share of the tip's reaction, before the pair loop, so that their doubles are dead
   // while it runs (added after it, in the CPU engine's order: same bits).
   IndentationForces tip_forces;
-  __shared__ double s_warp[kTip ? kPerBeadBlock / 32 : 1][3];
-  if (indentation) {
+  __shared__ double s_warp[kTipHere ? kPerBeadBlock / 32 : 1][3];
+  if (kTipGiven && indentation && owner && i < n) {
+    const float* f = L.tip_force + (std::size_t(r) * n + i) * 6;
+    tip_forces.tip = make_float3(f[0], f[1], f[2]);
+    tip_forces.surface = make_float3(f[3], f[4], f[5]);
+    tip_forces.has_surface = m.protocol.ind.surface.enabled;
+  }
+  if (kTipHere && indentation) {
     Vec3d on_tip{};
     const Vec3d tip{L.tips.tip[3 * r], L.tips.tip[3 * r + 1], L.tips.tip[3 * r + 2]};
     if constexpr (kMultiRound) {
@@ -288,7 +385,7 @@ __global__ void __launch_bounds__(kPerBeadBlock, kProtocolCode == kItemsAndTip ?
       // With one round, a warp holds only 32/S owners; the block's threads compute one
       // bead each (a warp instead of 8 per 8·32/S beads: these double-precision terms
       // cost ~400 instructions per bead) and hand them to the owners through shared memory.
-      constexpr int kBlockBeads = kTip && !kMultiRound ? (kPerBeadBlock / 32) * kBeadsPerWarp : 1;
+      constexpr int kBlockBeads = kTipHere && !kMultiRound ? (kPerBeadBlock / 32) * kBeadsPerWarp : 1;
       __shared__ float s_tip_force[kBlockBeads][6];
       __shared__ double s_reaction[kBlockBeads][3];
       const int block_first = blockIdx.x * (kPerBeadBlock / 32) * kBeadsPerWarp;
@@ -359,7 +456,7 @@ __global__ void __launch_bounds__(kPerBeadBlock, kProtocolCode == kItemsAndTip ?
     pos_out[i] = p;
   }
 
-  if (indentation) {
+  if (kTipHere && indentation) {
     // Deterministic reaction sum: warp butterflies (above), warps in order, then the last
     // block of the replica sums the blocks' partials and moves the tip.
     __shared__ float s_noise[3];
@@ -462,6 +559,19 @@ void launch_rebuild(const PerBeadLaunch& L, cudaStream_t stream, const float4* f
 template <bool kMultiRound, int kProtocol, class Index>
 void launch_step_variant(const PerBeadLaunch& L, int node, cudaStream_t stream) {
   const dim3 grid(perbead_blocks_per_replica(L), L.m.replicas);
+  if (kProtocol == kTipForcesGiven) {
+    const dim3 tip_grid((L.m.n + kPerBeadBlock - 1) / kPerBeadBlock, L.m.replicas);
+    const int step_blocks = int(grid.x);
+    switch (kMultiRound ? 1 : L.lanes) {
+      case 1: perbead_tip_kernel<32><<<tip_grid, kPerBeadBlock, 0, stream>>>(L, node, step_blocks); break;
+      case 2: perbead_tip_kernel<16><<<tip_grid, kPerBeadBlock, 0, stream>>>(L, node, step_blocks); break;
+      case 4: perbead_tip_kernel<8><<<tip_grid, kPerBeadBlock, 0, stream>>>(L, node, step_blocks); break;
+      case 8: perbead_tip_kernel<4><<<tip_grid, kPerBeadBlock, 0, stream>>>(L, node, step_blocks); break;
+      case 16: perbead_tip_kernel<2><<<tip_grid, kPerBeadBlock, 0, stream>>>(L, node, step_blocks); break;
+      default: throw Error("CUDA per-bead family: unsupported lanes per bead " + std::to_string(L.lanes));
+    }
+    ERMAK_CUDA_LAUNCHED("perbead_tip_kernel", stream);
+  }
   switch (L.lanes) {
     case 2: perbead_step_kernel<2, kMultiRound, kProtocol, Index><<<grid, kPerBeadBlock, 0, stream>>>(L, node); break;
     case 4: perbead_step_kernel<4, kMultiRound, kProtocol, Index><<<grid, kPerBeadBlock, 0, stream>>>(L, node); break;
@@ -482,7 +592,12 @@ void launch_step_protocol(const PerBeadLaunch& L, int node, cudaStream_t stream)
   switch (protocol_code(L.m.protocol)) {
     case kNoProtocol: launch_step_rows<kMultiRound, kNoProtocol>(L, node, stream); break;
     case kPerBeadItems: launch_step_rows<kMultiRound, kPerBeadItems>(L, node, stream); break;
-    default: launch_step_rows<kMultiRound, kItemsAndTip>(L, node, stream); break;
+    default:
+      // The tip's work in a kernel of its own only where the run is large enough to pay
+      // for the kernel boundary (docs/benchmarks.md#protocol-runs-pulling).
+      if (L.tip_force) launch_step_rows<kMultiRound, kTipForcesGiven>(L, node, stream);
+      else launch_step_rows<kMultiRound, kItemsAndTip>(L, node, stream);
+      break;
   }
 }
 
