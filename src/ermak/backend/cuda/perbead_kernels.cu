@@ -242,6 +242,44 @@ __device__ __forceinline__ const Index* row_base(const PerBeadLaunch& L) {
   else return L.rows;
 }
 
+// The indentation tip's step by the replica's last block to finish (all its threads):
+// thread t sums the partials of blocks t, t + 256, … in order, then warp butterflies and
+// the warps in order: a fixed order for a given grid, and a few loads per thread where
+// one thread loading every block's partial in turn was a serial chain of L2 round trips
+// (448 for a capsid: ~100 µs per step; docs/benchmarks.md). Warp 1 draws the tip's noise
+// meanwhile; thread 0 moves the tip and resets the replica's block counter.
+__device__ __forceinline__ void last_block_moves_tip(const PerBeadLaunch& L, int r, long long s, int blocks,
+                                                     double (*s_warp)[3], float* s_noise) {
+  const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+  __threadfence();
+  double sum[3] = {0, 0, 0};
+  for (int k = threadIdx.x; k < blocks; k += blockDim.x) {
+    const double* partial = L.tip_partial + (std::size_t(r) * blocks + k) * 3;
+    for (int d = 0; d < 3; ++d) sum[d] += __ldcg(partial + d);
+  }
+  for (int d = 0; d < 3; ++d) sum[d] = group_sum<32>(sum[d]);
+  if (warp == 1 && lane == 0) {
+    const Vec3f g = tip_noise(L.m, r, s);
+    s_noise[0] = g.x; s_noise[1] = g.y; s_noise[2] = g.z;
+  }
+  if (lane == 0) for (int d = 0; d < 3; ++d) s_warp[warp][d] = sum[d];
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    Vec3d molecule{};
+    for (int w = 0; w < kPerBeadBlock / 32; ++w) {
+      molecule.x += s_warp[w][0]; molecule.y += s_warp[w][1]; molecule.z += s_warp[w][2];
+    }
+    Vec3d tip{L.tips.tip[3 * r], L.tips.tip[3 * r + 1], L.tips.tip[3 * r + 2]};
+    long long turn = L.tips.turnaround[r];
+    step_tip(L.m, s, L.ctrl->kT, molecule, Vec3f{s_noise[0], s_noise[1], s_noise[2]}, tip, turn);
+    L.tips.tip[3 * r] = tip.x; L.tips.tip[3 * r + 1] = tip.y; L.tips.tip[3 * r + 2] = tip.z;
+    L.tips.turnaround[r] = turn;
+    L.tips.molecule_force[3 * r] = molecule.x; L.tips.molecule_force[3 * r + 1] = molecule.y;
+    L.tips.molecule_force[3 * r + 2] = molecule.z;
+    L.tip_counter[r] = 0;
+  }
+}
+
 // Indentation, before each step kernel: the tip's and the surface's force on every bead
 // at step s (double precision, rounded to float as the CPU engine adds them;
 // perbead_step_kernel adds them after its pair loop), the beads' reaction on the tip, and
@@ -260,7 +298,7 @@ __global__ void __launch_bounds__(kPerBeadBlock) perbead_tip_kernel(const __grid
   const ModelData& m = L.m;
   const int n = m.n;
   const int r = blockIdx.y;
-  const int t = threadIdx.x, warp = t / 32, lane = t % 32;
+  const int t = threadIdx.x;
   const int i = blockIdx.x * kPerBeadBlock + t;
   constexpr int kStepWarps = kPerBeadBlock / K;           // step-kernel warps covered here
   constexpr int kStepBlocks = kPerBeadBlock / (8 * K);     // step-kernel blocks covered here
@@ -295,39 +333,7 @@ __global__ void __launch_bounds__(kPerBeadBlock) perbead_tip_kernel(const __grid
   __syncthreads();
   if (t == 0) s_last = atomicAdd(&L.tip_counter[r], 1u) == gridDim.x - 1;
   __syncthreads();
-  if (!s_last) return;  // uniform over the block
-  __threadfence();
-  // Thread t sums the partials of blocks t, t + 256, … in order, then warp butterflies
-  // and the warps in order: a fixed order for a given grid, and a few loads per thread
-  // where one thread loading every block's partial in turn was a serial chain of L2 round
-  // trips (448 for a capsid: ~100 µs per step; docs/benchmarks.md). Warp 1 draws the
-  // tip's noise meanwhile.
-  double sum[3] = {0, 0, 0};
-  for (int k = t; k < step_blocks; k += blockDim.x) {
-    const double* partial = L.tip_partial + (std::size_t(r) * step_blocks + k) * 3;
-    for (int d = 0; d < 3; ++d) sum[d] += __ldcg(partial + d);
-  }
-  for (int d = 0; d < 3; ++d) sum[d] = group_sum<32>(sum[d]);
-  if (warp == 1 && lane == 0) {
-    const Vec3f g = tip_noise(m, r, s);
-    s_noise[0] = g.x; s_noise[1] = g.y; s_noise[2] = g.z;
-  }
-  if (lane == 0) for (int d = 0; d < 3; ++d) s_warp[warp][d] = sum[d];
-  __syncthreads();
-  if (t == 0) {
-    Vec3d molecule{};
-    for (int w = 0; w < kPerBeadBlock / 32; ++w) {
-      molecule.x += s_warp[w][0]; molecule.y += s_warp[w][1]; molecule.z += s_warp[w][2];
-    }
-    Vec3d tip{L.tips.tip[3 * r], L.tips.tip[3 * r + 1], L.tips.tip[3 * r + 2]};
-    long long turn = L.tips.turnaround[r];
-    step_tip(m, s, c->kT, molecule, Vec3f{s_noise[0], s_noise[1], s_noise[2]}, tip, turn);
-    L.tips.tip[3 * r] = tip.x; L.tips.tip[3 * r + 1] = tip.y; L.tips.tip[3 * r + 2] = tip.z;
-    L.tips.turnaround[r] = turn;
-    L.tips.molecule_force[3 * r] = molecule.x; L.tips.molecule_force[3 * r + 1] = molecule.y;
-    L.tips.molecule_force[3 * r + 2] = molecule.z;
-    L.tip_counter[r] = 0;
-  }
+  if (s_last) last_block_moves_tip(L, r, s, step_blocks, s_warp, s_noise);  // uniform over the block
 }
 
 // S lanes per bead. kMultiRound: a warp serves 32 beads in S rounds of 32/S (each bead's
@@ -471,40 +477,7 @@ __global__ void __launch_bounds__(kPerBeadBlock, kProtocolCode == kItemsAndTip ?
       s_last = atomicAdd(&L.tip_counter[r], 1u) == gridDim.x - 1;
     }
     __syncthreads();
-    if (s_last) {  // uniform over the block
-      __threadfence();
-      // Thread t sums the partials of blocks t, t + 256, … in order, then warp butterflies
-      // and the warps in order: a fixed order for a given grid, and a few loads per thread
-      // where one thread loading every block's partial in turn was a serial chain of
-      // L2 round trips (448 for a capsid: ~100 µs per step; docs/benchmarks.md). Warp 1
-      // draws the tip's noise meanwhile.
-      double sum[3] = {0, 0, 0};
-      for (unsigned b = threadIdx.x; b < gridDim.x; b += blockDim.x) {
-        const double* partial = L.tip_partial + (std::size_t(r) * gridDim.x + b) * 3;
-        for (int k = 0; k < 3; ++k) sum[k] += __ldcg(partial + k);
-      }
-      for (int k = 0; k < 3; ++k) sum[k] = group_sum<32>(sum[k]);
-      if (warp == 1 && lane == 0) {
-        const Vec3f g = tip_noise(m, r, s);
-        s_noise[0] = g.x; s_noise[1] = g.y; s_noise[2] = g.z;
-      }
-      if (lane == 0) for (int k = 0; k < 3; ++k) s_warp[warp][k] = sum[k];
-      __syncthreads();
-      if (threadIdx.x == 0) {
-        Vec3d molecule{};
-        for (int w = 0; w < kPerBeadBlock / 32; ++w) {
-          molecule.x += s_warp[w][0]; molecule.y += s_warp[w][1]; molecule.z += s_warp[w][2];
-        }
-        Vec3d tip{L.tips.tip[3 * r], L.tips.tip[3 * r + 1], L.tips.tip[3 * r + 2]};
-        long long turn = L.tips.turnaround[r];
-        step_tip(m, s, c->kT, molecule, Vec3f{s_noise[0], s_noise[1], s_noise[2]}, tip, turn);
-        L.tips.tip[3 * r] = tip.x; L.tips.tip[3 * r + 1] = tip.y; L.tips.tip[3 * r + 2] = tip.z;
-        L.tips.turnaround[r] = turn;
-        L.tips.molecule_force[3 * r] = molecule.x; L.tips.molecule_force[3 * r + 1] = molecule.y;
-        L.tips.molecule_force[3 * r + 2] = molecule.z;
-        L.tip_counter[r] = 0;
-      }
-    }
+    if (s_last) last_block_moves_tip(L, r, s, gridDim.x, s_warp, s_noise);  // uniform over the block
   }
 }
 
