@@ -300,8 +300,9 @@ __global__ void __launch_bounds__(kPerBeadBlock) perbead_tip_kernel(const __grid
   const int r = blockIdx.y;
   const int t = threadIdx.x;
   const int i = blockIdx.x * kPerBeadBlock + t;
+  constexpr int kWarpsPerBlock = kPerBeadBlock / 32;      // warps of a step-kernel block
   constexpr int kStepWarps = kPerBeadBlock / K;           // step-kernel warps covered here
-  constexpr int kStepBlocks = kPerBeadBlock / (8 * K);     // step-kernel blocks covered here
+  constexpr int kStepBlocks = kStepWarps / kWarpsPerBlock; // step-kernel blocks covered here
   __shared__ double s_step_warp[kStepWarps][3];
   __shared__ double s_warp[kPerBeadBlock / 32][3];
   __shared__ float s_noise[3];
@@ -324,7 +325,8 @@ __global__ void __launch_bounds__(kPerBeadBlock) perbead_tip_kernel(const __grid
     const int block = blockIdx.x * kStepBlocks + t;
     if (block < step_blocks) {
       double sum[3] = {0, 0, 0};
-      for (int w = 0; w < 8; ++w) for (int d = 0; d < 3; ++d) sum[d] += s_step_warp[8 * t + w][d];
+      for (int w = 0; w < kWarpsPerBlock; ++w)
+        for (int d = 0; d < 3; ++d) sum[d] += s_step_warp[kWarpsPerBlock * t + w][d];
       double* partial = L.tip_partial + (std::size_t(r) * step_blocks + block) * 3;
       for (int d = 0; d < 3; ++d) partial[d] = sum[d];
       __threadfence();
@@ -532,7 +534,7 @@ void launch_rebuild(const PerBeadLaunch& L, cudaStream_t stream, const float4* f
 template <bool kMultiRound, int kProtocol, class Index>
 void launch_step_variant(const PerBeadLaunch& L, int node, cudaStream_t stream) {
   const dim3 grid(perbead_blocks_per_replica(L), L.m.replicas);
-  if (kProtocol == kTipForcesGiven) {
+  if constexpr (kProtocol == kTipForcesGiven) {
     const dim3 tip_grid((L.m.n + kPerBeadBlock - 1) / kPerBeadBlock, L.m.replicas);
     const int step_blocks = int(grid.x);
     switch (kMultiRound ? 1 : L.lanes) {
