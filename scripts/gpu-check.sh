@@ -85,6 +85,9 @@ stage bench 200 bench.log "
   echo '--- variants: per-bead 8 lanes; block with 1 lane per bead ---'
   ERMAK_CUDA_LANES=8 '$BUILD/ermak' bench --backend cuda --cases pf8x1,pf8x16 --seconds $BENCH_SECONDS
   ERMAK_CUDA_BLOCK_LANES=1 '$BUILD/ermak' bench --backend cuda --cases wwx1,wwx1000 --seconds $BENCH_SECONDS
+  echo '--- per-bead family: cluster rows forced on (1) and off (0) ---'
+  ERMAK_CUDA_CLUSTER_ROWS=1 '$BUILD/ermak' bench --backend cuda --cases pf8x1,ccmvx1 --seconds $BENCH_SECONDS
+  ERMAK_CUDA_CLUSTER_ROWS=0 '$BUILD/ermak' bench --backend cuda --cases pf8x16 --seconds $BENCH_SECONDS
   echo '--- the CCMV capsid (one 28 620-bead capsid; four of them as one 114 480-bead structure) ---'
   '$BUILD/ermak' bench --backend cuda --cases ccmvx1,ccmv4x1,ccmv4x16 --seconds $BENCH_SECONDS
   echo '--- protocol runs: pulled (p) and indented (i) ---'
@@ -105,13 +108,14 @@ stage profile 120 profile.log "
 
 # Short runs of each family under the sanitizers: WW trajectories (block and per-bead
 # kernels, list builds, graphs) and indentation (tip reductions, protocol kernels).
-SHORT='Systems/CudaVsCpu.TrajectoryAgreesFor1000Steps/ww_*:Families/CudaFamily.IndentationAgreesWithCpu/*:Families/CudaFamily.MinimisationAgreesWithCpu/*'
+# The variants test covers the per-bead family's cluster rows (build and step) on WW.
+SHORT='Systems/CudaVsCpu.TrajectoryAgreesFor1000Steps/ww_*:Families/CudaFamily.IndentationAgreesWithCpu/*:Families/CudaFamily.MinimisationAgreesWithCpu/*:CudaEngineVariants.PerBeadMultiRoundAndBlockLaneCountsAgreeWithCpu'
 stage sanitize 150 sanitize.log "
   echo '--- memcheck ---'
   compute-sanitizer --tool memcheck --error-exitcode 9 --print-limit 20 '$TESTS' --gtest_color=no --gtest_filter='$SHORT' --gtest_brief=1
   m=\$?
-  echo '--- racecheck ---'
-  compute-sanitizer --tool racecheck --error-exitcode 9 --print-limit 20 '$TESTS' --gtest_color=no --gtest_filter='Systems/CudaVsCpu.TrajectoryAgreesFor1000Steps/ww_*:Families/CudaFamily.IndentationAgreesWithCpu/*' --gtest_brief=1
+  echo '--- racecheck (per-bead family with cluster rows) ---'
+  ERMAK_CUDA_CLUSTER_ROWS=1 compute-sanitizer --tool racecheck --error-exitcode 9 --print-limit 20 '$TESTS' --gtest_color=no --gtest_filter='Systems/CudaVsCpu.TrajectoryAgreesFor1000Steps/ww_*:Families/CudaFamily.IndentationAgreesWithCpu/*' --gtest_brief=1
   r=\$?
   echo \"memcheck rc=\$m racecheck rc=\$r\"
   exit \$((m + r))"

@@ -535,6 +535,10 @@ TEST(CudaEngineVariants, PerBeadMultiRoundAndBlockLaneCountsAgreeWithCpu) {
       {{{"ERMAK_CUDA_ROUNDS", "multi"}}, CudaKernelFamily::kPerBead},
       {{{"ERMAK_CUDA_LANES", "8"}}, CudaKernelFamily::kPerBead},
       {{{"ERMAK_CUDA_ROWS32", "1"}, {"ERMAK_CUDA_CHUNK_STEPS", "5"}}, CudaKernelFamily::kPerBead},
+      // Cluster rows (WW's 34 beads: four full clusters and one of two beads).
+      {{{"ERMAK_CUDA_CLUSTER_ROWS", "1"}}, CudaKernelFamily::kPerBead},
+      {{{"ERMAK_CUDA_CLUSTER_ROWS", "1"}, {"ERMAK_CUDA_ROUNDS", "multi"}, {"ERMAK_CUDA_CHUNK_STEPS", "5"}},
+       CudaKernelFamily::kPerBead},
       {{{"ERMAK_CUDA_BLOCK_LANES", "1"}}, CudaKernelFamily::kBlock},
       {{{"ERMAK_CUDA_BLOCK_LANES", "2"}}, CudaKernelFamily::kBlock},
       {{{"ERMAK_CUDA_BLOCK_LANES", "1"}, {"ERMAK_CUDA_BLOCK_ALLPAIRS", "0"}}, CudaKernelFamily::kBlock},
@@ -561,6 +565,46 @@ TEST(CudaEngineVariants, PerBeadMultiRoundAndBlockLaneCountsAgreeWithCpu) {
     for (const auto& [variable, value] : v.environment) unsetenv(variable);
     EXPECT_LE(max_abs_difference(cpu->state(), whole), kTrajectoryTolerance_A);
   }
+}
+
+// Cluster rows (one row per 8 consecutive beads, a bit per bead) hold exactly the pairs of
+// the rows per bead: PF8 (bonded and native exclusions through the build's table), the
+// same pair count and energies at the start, and the same trajectory to float rounding
+// through list builds.
+TEST(CudaEngineVariants, ClusterRowsHoldTheSamePairsAsRowsPerBead) {
+  ERMAK_REQUIRE_GPU();
+  const auto pf8 = load_test_system("pf8");
+  if (!pf8) GTEST_SKIP() << "PF8 test data not found";
+  const EngineSetup setup = base_setup(pf8->system.topology, 2, 4242);
+  const State start = start_state(pf8->system, 2);
+  struct Result {
+    std::int64_t pairs = 0, rebuilds = 0;
+    std::vector<EnergyTerms> energies;
+    State end;
+  };
+  auto run = [&](const char* cluster_rows) {
+    setenv("ERMAK_CUDA_CLUSTER_ROWS", cluster_rows, 1);
+    auto engine = make_gpu(setup, CudaKernelFamily::kPerBead);
+    unsetenv("ERMAK_CUDA_CLUSTER_ROWS");
+    engine->set_state(start);
+    Result out;
+    out.energies = engine->energies();
+    engine->advance(1);
+    out.pairs = engine->stats().neighbor_pairs;
+    engine->advance(599);
+    out.rebuilds = engine->stats().neighbor_rebuilds;
+    out.end = engine->state();
+    return out;
+  };
+  const Result rows = run("0"), clusters = run("1");
+  EXPECT_GT(rows.pairs, 100000);
+  EXPECT_EQ(rows.pairs, clusters.pairs);
+  EXPECT_GT(clusters.rebuilds, 2) << "the run should rebuild its list";
+  for (std::size_t r = 0; r < rows.energies.size(); ++r) {
+    EXPECT_NEAR(rows.energies[r].repulsive, clusters.energies[r].repulsive, 1e-4 * std::abs(rows.energies[r].repulsive));
+    EXPECT_NEAR(rows.energies[r].total(), clusters.energies[r].total(), 1e-4 * std::abs(rows.energies[r].total()));
+  }
+  EXPECT_LE(max_abs_difference(rows.end, clusters.end), kTrajectoryTolerance_A);
 }
 
 // A replica too large for one thread per bead and for rows on chip: five copies of the

@@ -182,6 +182,7 @@ class CudaEngine final : public Engine {
     ERMAK_CUDA(cudaGetDeviceProperties(&prop_, device_));
     validate_setup();
     family_ = choose_family(family_from_env(options.family));
+    cluster_rows_mode_ = choose_cluster_rows();
     model_.n = n_;
     model_.replicas = R_;
     model_.protocol.indentation = setup_.indentation.enabled;
@@ -678,7 +679,17 @@ class CudaEngine final : public Engine {
   // of `state`, with room to spare; n − 1 is always enough.
   // Row capacity that can never overflow: n − 1 partners; the block family's lanes take
   // the partners j ≡ lane (mod lanes) at slots k·lanes + lane, which needs round_up(n, 8).
-  int slot_cap() const { return family_ == CudaKernelFamily::kBlock ? round_up(std::max(1, n_), 8) : std::max(1, n_ - 1); }
+  // A cluster row holds at most every bead of the replica.
+  int slot_cap() const {
+    if (family_ == CudaKernelFamily::kBlock || use_cluster_rows()) return round_up(std::max(1, n_), 8);
+    return std::max(1, n_ - 1);
+  }
+
+  // Cluster rows: the union of 8 beads' partners, ~1.5 of one bead's row for PF8; twice
+  // the largest bead row to start with (a row that overflows grows, as any other).
+  int layout_slots(int bead_slots) const {
+    return use_cluster_rows() ? std::min(slot_cap(), round_up(2 * bead_slots, 8)) : bead_slots;
+  }
 
   int needed_slots_for(const State& state) const {
     const int cap = slot_cap();
@@ -697,7 +708,7 @@ class CudaEngine final : public Engine {
       for_each_listed_pair(list, [&](std::int32_t i, std::int32_t j) { ++count[i]; ++count[j]; });
       for (int c : count) worst = std::max(worst, c);
     }
-    return std::min(cap, round_up(int(worst * 1.25) + 16, 8));
+    return layout_slots(std::min(cap, round_up(int(worst * 1.25) + 16, 8)));
   }
 
   int initial_slots() const {
@@ -729,6 +740,24 @@ class CudaEngine final : public Engine {
   // +13 %, 16 PF8 +5 %, 4 CCMV +4 %; PF8 × 1, 6928 beads, −8 %: the kernel boundary costs
   // more than the step kernel's registers gain there; docs/benchmarks.md).
   static constexpr long long kTipKernelMinBeads = 16384;
+
+  // Per-bead family: cluster rows (docs/gpu.md#cluster-rows) for runs of several replicas
+  // with at least this many beads in all, a row per bead otherwise; ERMAK_CUDA_CLUSTER_ROWS
+  // =0|1 overrides. Measured on an H100 (docs/benchmarks.md): 16 PF8 (110 848 beads)
+  // +20 %, pulled +25 %; but 8 PF8 −9 %, 4 PF8 −16 %, 2 CCMV capsids −14 %, one PF8
+  // −16 %, one capsid −23 %, four capsids as one structure −1.5 %: a bead reads ~1.5 times
+  // as many entries, which pays only once the rows per bead stream from memory.
+  static constexpr long long kClusterRowsMinBeads = 98304;
+  bool use_cluster_rows() const { return cluster_rows_mode_; }
+  bool choose_cluster_rows() const {
+    if (family_ != CudaKernelFamily::kPerBead || n_ > kClusterPartnerMask) return false;
+    const int forced = env_int("ERMAK_CUDA_CLUSTER_ROWS", -1);
+    if (forced != -1 && forced != 0 && forced != 1) throw Error("ERMAK_CUDA_CLUSTER_ROWS must be 0 or 1");
+    if (forced != -1) return forced == 1;
+    return R_ >= 2 && (long long)n_ * R_ >= kClusterRowsMinBeads;
+  }
+
+
   bool tip_kernel() const {
     if (!setup_.indentation.enabled) return false;
     const int forced = env_int("ERMAK_CUDA_TIP_KERNEL", -1);
@@ -854,7 +883,7 @@ class CudaEngine final : public Engine {
     } else {
       const std::size_t cap = 2 * std::size_t(n_) + 28;
       b += beads * sizeof(float4)                     // reference positions
-           + beads * std::size_t(slots_) * perbead_row_entry_bytes() // rows
+           + row_entries() * perbead_row_entry_bytes()  // rows
            + beads * sizeof(int)                       // row counts
            + 3 * beads * sizeof(int)                   // cells of beads, cell contents
            + std::size_t(R_) * (2 * cap + 1) * sizeof(int) + std::size_t(R_) * sizeof(CellGrid)
@@ -866,8 +895,10 @@ class CudaEngine final : public Engine {
 
   // 16-bit partner indices while they fit (ERMAK_CUDA_ROWS32=1 forces 32-bit, for tests
   // and comparisons).
-  bool perbead_rows16() const { return n_ <= 65536 && env_int("ERMAK_CUDA_ROWS32", 0) == 0; }
+  bool perbead_rows16() const { return !use_cluster_rows() && n_ <= 65536 && env_int("ERMAK_CUDA_ROWS32", 0) == 0; }
   std::size_t perbead_row_entry_bytes() const { return perbead_rows16() ? 2 : 4; }
+  std::size_t perbead_rows() const { return std::size_t(R_) * (use_cluster_rows() ? cluster_count(n_) : n_); }
+  std::size_t row_entries() const { return perbead_rows() * std::size_t(slots_); }
 
   std::size_t shared_budget() const {
     // Leave room for two blocks per SM where possible; never above the opt-in limit.
@@ -919,10 +950,12 @@ class CudaEngine final : public Engine {
       block_status_.resize(blocks);
     } else {
       ref_.resize(beads);
-      const bool rows16 = perbead_rows16();
-      if (rows16) { rows16_.resize(beads * std::size_t(slots_)); rows_.release(); }
-      else { rows_.resize(beads * std::size_t(slots_)); rows16_.release(); }
-      row_count_.resize(beads);
+      const bool rows16 = perbead_rows16(), clusters = use_cluster_rows();
+      rows_.release(); rows16_.release(); cluster_rows_.release();
+      if (clusters) cluster_rows_.resize(row_entries());
+      else if (rows16) rows16_.resize(row_entries());
+      else rows_.resize(row_entries());
+      row_count_.resize(perbead_rows());
       const int cap = 2 * n_ + 28;
       grids_.resize(R_);
       cell_start_.resize(std::size_t(R_) * (cap + 1));
@@ -944,8 +977,9 @@ class CudaEngine final : public Engine {
       L.m = model_;
       L.pos[0] = pos_[0].get(); L.pos[1] = pos_[1].get();
       L.ref = ref_.get();
-      L.rows = rows16 ? nullptr : rows_.get();
-      L.rows16 = rows16 ? rows16_.get() : nullptr;
+      L.rows = rows_.get();
+      L.rows16 = rows16_.get();
+      L.cluster_rows = cluster_rows_.get();
       L.row_count = row_count_.get();
       L.slots = slots_;
       L.grids = grids_.get();
@@ -1145,7 +1179,8 @@ class CudaEngine final : public Engine {
     }
     const Control c = fetch_control();
     perbead_rebuilds_ = c.rebuilds;
-    launch_count_pairs(row_count_.get(), (long long)n_ * R_, pairs_.get(), stream_);
+    if (perbead_.cluster_rows) launch_count_cluster_pairs(perbead_, pairs_.get(), stream_);
+    else launch_count_pairs(row_count_.get(), (long long)n_ * R_, pairs_.get(), stream_);
     unsigned long long pairs = 0;
     pairs_.download(&pairs, 1, stream_);
     ERMAK_CUDA(cudaStreamSynchronize(stream_));
@@ -1175,6 +1210,7 @@ class CudaEngine final : public Engine {
       ensure_perbead_list();
       L.rows = perbead_.rows;
       L.rows16 = perbead_.rows16;
+      L.cluster_rows = perbead_.cluster_rows;
       L.row_count = row_count_.get();
       L.slots = slots_;
     }
@@ -1242,6 +1278,8 @@ class CudaEngine final : public Engine {
   DeviceBuffer<float4> ref_;
   DeviceBuffer<int> rows_, row_count_;
   DeviceBuffer<std::uint16_t> rows16_;
+  DeviceBuffer<std::uint32_t> cluster_rows_;
+  bool cluster_rows_mode_ = false;  // per-bead family: cluster rows instead of a row per bead
   DeviceBuffer<CellGrid> grids_;
   DeviceBuffer<int> cell_start_, cell_fill_, bead_cell_, cell_unsorted_, cell_sorted_;
   DeviceBuffer<Control> ctrl_;

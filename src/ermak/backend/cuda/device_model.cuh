@@ -29,6 +29,11 @@ namespace ermak::cuda {
 
 constexpr unsigned kFullMask = 0xffffffffu;
 constexpr long long kNever = 0x7fffffffffffffffLL;
+// Cluster rows (per-bead family): 8 consecutive beads per cluster; an entry is the
+// partner (24 bits) and the cluster's beads it repels (8 bits).
+constexpr int kClusterBeads = 8;
+constexpr int kClusterPartnerBits = 24;
+constexpr int kClusterPartnerMask = (1 << kClusterPartnerBits) - 1;
 
 // Per-bead (ELL) list of topology partners, slot-major: entry s of bead i at [s·n + i], so
 // that consecutive beads read consecutive words. Each bond/contact appears in both of its
@@ -122,9 +127,10 @@ struct SharedTopology {
 // Contributions of bead i's bonds, native contacts and repulsive partners that lane
 // `lane` of a group of S lanes handles (entries lane, lane+S, ...). `pos(j)` gives bead j's
 // position (of the same replica); `row` is bead i's repulsive list: row.count() entries
-// row.partner(s), or for a brute-force row every bead (row.accept filters). Energies
-// count each pair once (from its lower-index bead). `bonds`/`natives` are m's lists or
-// copies of them that `Topo` can read.
+// row.entry(s) (row.partner_of gives the partner, row.accept whether it counts), or for
+// a brute-force row every bead (row.accept filters). Energies count each pair once (from
+// its lower-index bead). `bonds`/`natives` are m's lists or copies of them that `Topo`
+// can read.
 // kTerms selects the terms (kPairBonds | kPairNatives | kPairRepulsive): the block
 // family's noise threads take the native contacts off the force lanes at S = 2.
 constexpr int kPairBonds = 1, kPairNatives = 2, kPairRepulsive = 4, kPairAll = 7;
@@ -158,11 +164,12 @@ __device__ __forceinline__ float3 pair_forces_with(const ModelData& m, const Bon
   const int nr = (kTerms & kPairRepulsive) ? row.count() : 0;
   const float cutoff2 = m.repulsion.cutoff2;
   for (int s = lane; s < nr; s += S) {
-    const int j = row.partner(s);
+    const int entry = row.entry(s);
+    const int j = row.partner_of(entry);
     const float4 pj = pos(j);
     const float dx = pi.x - pj.x, dy = pi.y - pj.y, dz = pi.z - pj.z;
     const float r2 = dx * dx + dy * dy + dz * dz;
-    const bool inside = r2 < cutoff2 && row.accept(j);
+    const bool inside = r2 < cutoff2 && row.accept(entry);
     // Outside the cutoff the contribution is exactly zero: a list that holds more
     // candidates sums to the same bits as one that holds fewer. (The select after the
     // term is enough: beyond the cutoff 1/r² stays finite, and a NaN r² is not inside.)
@@ -428,7 +435,8 @@ struct SlotMajorRow16 {
   int stride;
   int n;
   __device__ int count() const { return n; }
-  __device__ int partner(int s) const { return base[s * stride]; }
+  __device__ int entry(int s) const { return base[s * stride]; }
+  __device__ int partner_of(int entry) const { return entry; }
   __device__ bool accept(int) const { return true; }
 };
 
@@ -441,7 +449,8 @@ struct RowMajorRow {
   // Rows are read once per step and do not fit the L2 for many replicas (PF8 × 16: 37 MB):
   // loaded evict-first, so that they do not push the positions out of the caches
   // (same-machine A/B: PF8 × 16 +1.7 %, 4 × CCMV +2.3 %).
-  __device__ int partner(int s) const { return __ldcs(base + s); }
+  __device__ int entry(int s) const { return __ldcs(base + s); }
+  __device__ int partner_of(int entry) const { return entry; }
   __device__ bool accept(int) const { return true; }
 };
 
@@ -453,7 +462,8 @@ struct FixedRow8 {
   int n;                     // stride between slots
   int entries;
   __device__ int count() const { return entries; }
-  __device__ int partner(int s) const { return base[s * n]; }
+  __device__ int entry(int s) const { return base[s * n]; }
+  __device__ int partner_of(int entry) const { return entry; }
   __device__ bool accept(int) const { return true; }
 };
 
@@ -462,8 +472,27 @@ struct BruteForceRow {
   const ModelData* m;
   int i;
   __device__ int count() const { return m->n; }
-  __device__ int partner(int s) const { return s; }
+  __device__ int entry(int s) const { return s; }
+  __device__ int partner_of(int entry) const { return entry; }
   __device__ bool accept(int j) const { return j != i && !excluded_pair(*m, i, j); }
+};
+
+// A cluster row (per-bead family, docs/gpu.md#cluster-rows): the partners of the 8
+// consecutive beads i = 8c … 8c + 7 of cluster c together, [cluster][slot], each entry the
+// partner's index (low 24 bits) and a mask of the cluster's beads it repels (bit 24 + a:
+// bead 8c + a; set when within the list cutoff at the build and neither bonded nor
+// native nor the bead itself). A bead reads the whole row and skips entries without its
+// bit: exact zeros, as beyond the cutoff. The lanes of the cluster's beads read the same
+// entries and partners at once (one address per load for 8 beads, where per-bead rows
+// gather 8), and the row holds ~0.19 as many entries as the 8 beads' own rows (PF8).
+struct ClusterRow {
+  const std::uint32_t* base;  // &cluster_rows[cluster · slots]
+  int n;                      // entries
+  int shift;                  // 24 + the bead's place in its cluster
+  __device__ int count() const { return n; }
+  __device__ int entry(int s) const { return int(__ldg(base + s)); }
+  __device__ int partner_of(int entry) const { return entry & kClusterPartnerMask; }
+  __device__ bool accept(int entry) const { return (unsigned(entry) >> shift) & 1u; }
 };
 
 }  // namespace ermak::cuda

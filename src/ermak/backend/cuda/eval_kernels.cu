@@ -2,9 +2,9 @@
 // minimize() and the indentation status), their deterministic per-replica sums, the
 // minimisation moves, and layout conversions. The per-bead work is the same device code
 // as the step kernels' (device_model.cuh); the repulsive partners come from the per-bead
-// family's list, or — for the block family, whose lists live on chip — from a scan of
-// all beads of the replica (BruteForceRow), which visits them in the same ascending order
-// as the block family's own rows.
+// family's list (per-bead or cluster rows), or — for the block family, whose lists live on
+// chip — from a scan of all beads of the replica (BruteForceRow), which visits them in the
+// same ascending order as the block family's own rows.
 #include <algorithm>
 
 #include "ermak/backend/cuda/cuda_util.cuh"
@@ -44,7 +44,13 @@ __global__ void __launch_bounds__(kEvalBlock) eval_kernel(const __grid_constant_
         part = pair_forces<S, kEnergy>(m, i, lane % S, pi, GlobalPos{pos}, BruteForceRow{&m, i}, e);
       } else {
         const std::size_t flat = std::size_t(r) * n + i;
-        if (L.rows16)  // uniform over the grid
+        if (L.cluster_rows) {  // uniform over the grid
+          const std::size_t cluster = std::size_t(r) * cluster_count(n) + i / kClusterBeads;
+          part = pair_forces<S, kEnergy>(m, i, lane % S, pi, GlobalPos{pos},
+                                         ClusterRow{L.cluster_rows + cluster * L.slots, L.row_count[cluster],
+                                                    kClusterPartnerBits + i % kClusterBeads},
+                                         e);
+        } else if (L.rows16)
           part = pair_forces<S, kEnergy>(m, i, lane % S, pi, GlobalPos{pos},
                                          RowMajorRow<std::uint16_t>{L.rows16 + flat * L.slots, L.row_count[flat]}, e);
         else
@@ -159,7 +165,7 @@ int grid_for(long long count) { return int(std::clamp<long long>((count + 255) /
 
 void launch_eval(const EvalLaunch& L, bool energy, cudaStream_t stream) {
   const dim3 grid((L.m.n + kEvalBlock - 1) / kEvalBlock, L.m.replicas);
-  const bool brute = L.rows == nullptr && L.rows16 == nullptr;
+  const bool brute = L.rows == nullptr && L.rows16 == nullptr && L.cluster_rows == nullptr;
   if (energy) {
     if (brute) eval_kernel<true, true><<<grid, kEvalBlock, 0, stream>>>(L);
     else eval_kernel<true, false><<<grid, kEvalBlock, 0, stream>>>(L);

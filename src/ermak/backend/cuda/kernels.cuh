@@ -78,7 +78,11 @@ struct PerBeadLaunch {
   // (rows); exactly one is set. Half the bytes of the largest per-step stream (docs/gpu.md).
   int* rows = nullptr;
   std::uint16_t* rows16 = nullptr;
-  int* row_count = nullptr;             // [R·n]
+  // Or cluster rows (docs/gpu.md#cluster-rows): [R·clusters][slots], one row per 8
+  // consecutive beads (ClusterRow in device_model.cuh); then rows, rows16 are null and
+  // row_count is per cluster.
+  std::uint32_t* cluster_rows = nullptr;
+  int* row_count = nullptr;             // [R·n], or [R·clusters] with cluster rows
   int slots = 0;
   int lanes = 8;                        // lanes per bead in the force loop (2, 4, 8, 16)
   bool multi_round = true;              // a warp serves 32 beads (else 32/lanes)
@@ -116,6 +120,9 @@ void launch_set_segment(Control* ctrl, long long target, physics::LangevinCoeffi
 void launch_mark_stale(Control* ctrl, cudaStream_t stream);
 // Sum of row counts over all beads (each pair twice) into *out.
 void launch_count_pairs(const int* row_count, long long total_beads, unsigned long long* out, cudaStream_t stream);
+// The same for cluster rows: the set bead bits of all entries (each pair twice).
+void launch_count_cluster_pairs(const PerBeadLaunch& launch, unsigned long long* out, cudaStream_t stream);
+__host__ __device__ inline int cluster_count(int n) { return (n + kClusterBeads - 1) / kClusterBeads; }
 
 // ---- evaluation (eval_kernels.cu) ----
 
@@ -125,7 +132,8 @@ struct EvalLaunch {
   long long step = 0;             // protocol time
   // list: rows (perbead family layout) or brute force when rows == nullptr
   const int* rows = nullptr;              // 32-bit rows, or
-  const std::uint16_t* rows16 = nullptr;  // 16-bit rows
+  const std::uint16_t* rows16 = nullptr;  // 16-bit rows, or
+  const std::uint32_t* cluster_rows = nullptr;  // cluster rows (row_count per cluster)
   const int* row_count = nullptr;
   int slots = 0;
   TipArrays tips;                 // tip, turnaround read; molecule_force written by the reduction
