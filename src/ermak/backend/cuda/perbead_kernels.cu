@@ -242,8 +242,10 @@ __global__ void __launch_bounds__(256) rebuild_rows_kernel(const __grid_constant
 // itself and not its bonded or native partner. The beads' exclusions sit in a small hash
 // table in shared memory per warp (partner → beads that exclude it). Entries keep the
 // order of the scan, so a row is a deterministic function of the build positions.
-constexpr int kExclusionSlots = 256;  // per warp; a power of two, used up to half
+constexpr int kExclusionSlots = 256;  // per warp; used up to half
 
+// Multiplicative hash: the top 8 bits of j·2654435761 index the 256 slots.
+static_assert(kExclusionSlots == 256, "exclusion_hash keeps 8 bits");
 __device__ __forceinline__ unsigned exclusion_hash(int j) { return (unsigned(j) * 2654435761u) >> 24; }
 
 // A candidate is tested against 8 beads at once: the build costs a fifth of the warp per
