@@ -108,8 +108,9 @@ stage profile 120 profile.log "
 
 # Short runs of each family under the sanitizers: WW trajectories (block and per-bead
 # kernels, list builds, graphs) and indentation (tip reductions, protocol kernels).
-# The variants test covers the per-bead family's cluster rows (build and step) on WW.
-SHORT='Systems/CudaVsCpu.TrajectoryAgreesFor1000Steps/ww_*:Families/CudaFamily.IndentationAgreesWithCpu/*:Families/CudaFamily.MinimisationAgreesWithCpu/*:CudaEngineVariants.PerBeadMultiRoundAndBlockLaneCountsAgreeWithCpu'
+# The variants tests cover the per-bead family's cluster rows (build and step) on WW and
+# both cell sorts (cooperative grid and block per replica) on PF8 and 300 WW replicas.
+SHORT='Systems/CudaVsCpu.TrajectoryAgreesFor1000Steps/ww_*:Families/CudaFamily.IndentationAgreesWithCpu/*:Families/CudaFamily.MinimisationAgreesWithCpu/*:CudaEngineVariants.PerBeadMultiRoundAndBlockLaneCountsAgreeWithCpu:CudaEngineVariants.GridCellSortEqualsOneBlockPerReplica'
 stage sanitize 150 sanitize.log "
   echo '--- memcheck ---'
   compute-sanitizer --tool memcheck --error-exitcode 9 --print-limit 20 '$TESTS' --gtest_color=no --gtest_filter='$SHORT' --gtest_brief=1

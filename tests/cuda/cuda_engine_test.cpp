@@ -607,6 +607,45 @@ TEST(CudaEngineVariants, ClusterRowsHoldTheSamePairsAsRowsPerBead) {
   EXPECT_LE(max_abs_difference(rows.end, clusters.end), kTrajectoryTolerance_A);
 }
 
+// The cell sort by one cooperative grid over all replicas gives the cells of one block
+// per replica exactly (ascending bead index within a cell), hence the same rows and the
+// same bits: PF8 × 2 (many blocks share a replica) and 300 WW replicas (more replicas
+// than resident blocks: a block sorts several), through list builds.
+TEST(CudaEngineVariants, GridCellSortEqualsOneBlockPerReplica) {
+  ERMAK_REQUIRE_GPU();
+  struct Case {
+    const char* system;
+    std::int32_t replicas;
+    long long steps;
+  };
+  for (const Case c : {Case{"pf8", 2, 600}, Case{"ww", 300, 800}}) {
+    const auto loaded = load_test_system(c.system);
+    if (!loaded) GTEST_SKIP() << c.system << " test data not found";
+    const EngineSetup setup = base_setup(loaded->system.topology, c.replicas, 5151);
+    const State start = start_state(loaded->system, c.replicas);
+    auto run = [&](const char* sort, std::int64_t& pairs, std::int64_t& rebuilds) {
+      setenv("ERMAK_CUDA_CELL_SORT", sort, 1);
+      auto engine = make_gpu(setup, CudaKernelFamily::kPerBead);
+      unsetenv("ERMAK_CUDA_CELL_SORT");
+      engine->set_state(start);
+      engine->advance(1);
+      pairs = engine->stats().neighbor_pairs;
+      engine->advance(c.steps - 1);
+      rebuilds = engine->stats().neighbor_rebuilds;
+      return engine->state();
+    };
+    std::int64_t block_pairs = 0, block_rebuilds = 0, grid_pairs = 0, grid_rebuilds = 0;
+    const State by_block = run("block", block_pairs, block_rebuilds);
+    const State by_grid = run("grid", grid_pairs, grid_rebuilds);
+    SCOPED_TRACE(c.system);
+    EXPECT_GT(block_pairs, 0);
+    EXPECT_EQ(block_pairs, grid_pairs);
+    EXPECT_GT(grid_rebuilds, 2) << "the run should rebuild its list";
+    EXPECT_EQ(block_rebuilds, grid_rebuilds);
+    EXPECT_EQ(max_abs_difference(by_block, by_grid), 0.0);
+  }
+}
+
 // A replica too large for one thread per bead and for rows on chip: five copies of the
 // two-chain Fab (2080 beads, 4 beads per thread, rows in global memory).
 TEST(CudaEngineVariants, LargeBlockReplicaAgreesWithCpu) {

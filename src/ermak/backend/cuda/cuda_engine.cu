@@ -757,6 +757,18 @@ class CudaEngine final : public Engine {
     return R_ >= 2 && (long long)n_ * R_ >= kClusterRowsMinBeads;
   }
 
+  // Per-bead family: the cell sort by one cooperative grid over all replicas
+  // (cell_list_kernels.cu) instead of one block per replica; ERMAK_CUDA_CELL_SORT=grid|block
+  // overrides.
+  bool use_grid_cell_sort() const {
+    if (const char* v = std::getenv("ERMAK_CUDA_CELL_SORT"); v && *v) {
+      const std::string mode = v;
+      if (mode == "grid") return true;
+      if (mode == "block") return false;
+      throw Error("environment variable ERMAK_CUDA_CELL_SORT=\"" + mode + "\": must be grid or block");
+    }
+    return true;
+  }
 
   bool tip_kernel() const {
     if (!setup_.indentation.enabled) return false;
@@ -887,6 +899,7 @@ class CudaEngine final : public Engine {
            + beads * sizeof(int)                       // row counts
            + 3 * beads * sizeof(int)                   // cells of beads, cell contents
            + std::size_t(R_) * (2 * cap + 1) * sizeof(int) + std::size_t(R_) * sizeof(CellGrid)
+           + std::size_t(R_) * (6 + cell_scan_tiles(int(cap))) * sizeof(int)  // cooperative cell sort
            + std::size_t(R_) * n_ * 3 * sizeof(double)    // tip partials (bounded by beads)
            + (tip_kernel() ? beads * 6 * sizeof(float) : 0);  // tip and surface forces
     }
@@ -963,6 +976,13 @@ class CudaEngine final : public Engine {
       bead_cell_.resize(beads);
       cell_unsorted_.resize(beads);
       cell_sorted_.resize(beads);
+      const int cell_blocks = use_grid_cell_sort() ? cell_grid_sort_blocks(device_, n_, R_) : 0;
+      if (cell_blocks > 0) {
+        cell_bounds_.upload(empty_cell_bounds(R_), stream_);
+        cell_tile_sum_.resize(std::size_t(R_) * cell_scan_tiles(cap));
+      } else {
+        cell_bounds_.release(); cell_tile_sum_.release();
+      }
       const bool fresh_control = !ctrl_.get();
       if (fresh_control) ctrl_.resize(1);
       pairs_.resize(1);
@@ -989,6 +1009,10 @@ class CudaEngine final : public Engine {
       L.bead_cell = bead_cell_.get();
       L.cell_beads_unsorted = cell_unsorted_.get();
       L.cell_beads = cell_sorted_.get();
+      L.cell_sort_blocks = cell_blocks;
+      L.cell_bounds = cell_bounds_.get();
+      L.cell_tile_sum = cell_tile_sum_.get();
+      L.cell_tiles = cell_blocks > 0 ? cell_scan_tiles(cap) : 0;
       L.ctrl = ctrl_.get();
       L.tips = tips_;
       L.tip_partial = tip_partial_.get();
@@ -1281,7 +1305,7 @@ class CudaEngine final : public Engine {
   DeviceBuffer<std::uint32_t> cluster_rows_;
   bool cluster_rows_mode_ = false;  // per-bead family: cluster rows instead of a row per bead
   DeviceBuffer<CellGrid> grids_;
-  DeviceBuffer<int> cell_start_, cell_fill_, bead_cell_, cell_unsorted_, cell_sorted_;
+  DeviceBuffer<int> cell_start_, cell_fill_, bead_cell_, cell_unsorted_, cell_sorted_, cell_bounds_, cell_tile_sum_;
   DeviceBuffer<Control> ctrl_;
   DeviceBuffer<unsigned long long> pairs_;
   DeviceBuffer<double> tip_partial_;

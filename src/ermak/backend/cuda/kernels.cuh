@@ -4,6 +4,7 @@
 #include <cuda_runtime.h>
 
 #include <cstdint>
+#include <vector>
 
 #include "ermak/backend/cuda/device_model.cuh"
 
@@ -94,6 +95,11 @@ struct PerBeadLaunch {
   int* bead_cell = nullptr;             // [R·n]
   int* cell_beads_unsorted = nullptr;   // [R·n]
   int* cell_beads = nullptr;            // [R·n], ascending bead index within each cell
+  // The cooperative cell sort (cell_sort_blocks > 0; else one block per replica):
+  int cell_sort_blocks = 0;             // its grid
+  int* cell_bounds = nullptr;           // [R][6] bounding-box keys, empty between builds
+  int* cell_tile_sum = nullptr;         // [R][cell_tiles] scan tiles' sums, then offsets
+  int cell_tiles = 0;
   Control* ctrl = nullptr;
   TipArrays tips;
   double* tip_partial = nullptr;        // [R][blocks per replica][3]
@@ -111,6 +117,14 @@ int perbead_blocks_per_replica(const PerBeadLaunch& launch);
 // The list build for every replica, when ctrl->stale_since ≤ ctrl->step (three kernels).
 // `from` (optional) builds from these positions instead of pos[step & 1].
 void launch_rebuild(const PerBeadLaunch& launch, cudaStream_t stream, const float4* from = nullptr);
+// Its first kernel, the cell sort (cell_list_kernels.cu): one cooperative grid of
+// launch.cell_sort_blocks blocks over all replicas, or one block per replica.
+void launch_rebuild_cells(const PerBeadLaunch& launch, cudaStream_t stream, const float4* from);
+// The cooperative cell sort's grid for this device and run (0: the device cannot launch
+// it), its scan tiles per replica, and the bounding-box keys it expects between builds.
+int cell_grid_sort_blocks(int device, int n, int replicas);
+int cell_scan_tiles(int cell_capacity);
+std::vector<int> empty_cell_bounds(int replicas);
 // One step, node `node` of a chunk: step ctrl->step + node unless past target or stale.
 void launch_perbead_step(const PerBeadLaunch& launch, int node, cudaStream_t stream);
 // ctrl->step = min(step + chunk, target, stale_since).

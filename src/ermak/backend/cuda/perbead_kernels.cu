@@ -15,6 +15,7 @@
 #include <climits>
 #include <type_traits>
 
+#include "ermak/backend/cuda/cell_list.cuh"
 #include "ermak/backend/cuda/cuda_util.cuh"
 #include "ermak/backend/cuda/kernels.cuh"
 
@@ -25,136 +26,6 @@ struct GlobalPos {
   const float4* base;
   __device__ float4 operator()(int j) const { return __ldg(base + j); }
 };
-
-__device__ __forceinline__ bool list_stale(const Control* c) { return c->stale_since <= c->step; }
-
-__device__ __forceinline__ int clamp_cell(float v, float origin, float inverse_cell, int dim) {
-  const float c = (v - origin) * inverse_cell;
-  if (!(c >= 0.0f)) return 0;  // also NaN: such a run is stopped by the host
-  if (c >= float(dim)) return dim - 1;
-  return min(dim - 1, int(c));
-}
-
-__device__ __forceinline__ int3 cell_of(const CellGrid& g, float4 p) {
-  return make_int3(clamp_cell(p.x, g.origin[0], g.inverse_cell, g.dims[0]),
-                   clamp_cell(p.y, g.origin[1], g.inverse_cell, g.dims[1]),
-                   clamp_cell(p.z, g.origin[2], g.inverse_cell, g.dims[2]));
-}
-
-constexpr int kCellThreads = 512;
-
-// One block per replica: bounding box, grid, counting sort of beads into cells, and a
-// rank sort within each cell so that cells list their beads in ascending index.
-__global__ void __launch_bounds__(kCellThreads)
-    rebuild_cells_kernel(const __grid_constant__ PerBeadLaunch L, const float4* from) {
-  if (!list_stale(L.ctrl)) return;
-  const int n = L.m.n;
-  const int r = blockIdx.x;
-  const float4* pos = (from ? from : L.pos[L.ctrl->step & 1]) + std::size_t(r) * n;
-  float4* ref = L.ref + std::size_t(r) * n;
-  __shared__ float s_lo[3][32], s_hi[3][32];
-  __shared__ CellGrid s_grid;
-  __shared__ int s_chunk_sum[kCellThreads];
-
-  float lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
-  for (int i = threadIdx.x; i < n; i += blockDim.x) {
-    const float4 p = pos[i];
-    ref[i] = p;
-    lo[0] = fminf(lo[0], p.x); hi[0] = fmaxf(hi[0], p.x);
-    lo[1] = fminf(lo[1], p.y); hi[1] = fmaxf(hi[1], p.y);
-    lo[2] = fminf(lo[2], p.z); hi[2] = fmaxf(hi[2], p.z);
-  }
-  const int warp = threadIdx.x / 32, lane = threadIdx.x % 32, warps = blockDim.x / 32;
-  for (int d = 0; d < 3; ++d) {
-    for (int o = 16; o > 0; o /= 2) {
-      lo[d] = fminf(lo[d], __shfl_xor_sync(kFullMask, lo[d], o));
-      hi[d] = fmaxf(hi[d], __shfl_xor_sync(kFullMask, hi[d], o));
-    }
-    if (lane == 0) { s_lo[d][warp] = lo[d]; s_hi[d][warp] = hi[d]; }
-  }
-  __syncthreads();
-  if (threadIdx.x == 0) {
-    float blo[3], bhi[3];
-    for (int d = 0; d < 3; ++d) {
-      blo[d] = s_lo[d][0]; bhi[d] = s_hi[d][0];
-      for (int w = 1; w < warps; ++w) { blo[d] = fminf(blo[d], s_lo[d][w]); bhi[d] = fmaxf(bhi[d], s_hi[d][w]); }
-    }
-    // As the CPU's make_grid: cells at least the list cutoff, at most ~2 per bead.
-    CellGrid g{};
-    float cell = sqrtf(L.m.list_cutoff2);
-    for (;;) {
-      long long total = 1;
-      for (int d = 0; d < 3; ++d) {
-        const float extent = isfinite(bhi[d] - blo[d]) ? bhi[d] - blo[d] : 0.0f;
-        const float q = extent / cell;  // capped so that a blown-up run cannot overflow
-        g.dims[d] = q >= float(2 * n + 27) ? 2 * n + 28 : max(1, int(q) + 1);
-        total *= g.dims[d];
-      }
-      if (total <= 2LL * n + 27) break;
-      cell *= 1.26f;
-    }
-    for (int d = 0; d < 3; ++d) g.origin[d] = isfinite(blo[d]) ? blo[d] : 0.0f;
-    g.inverse_cell = 1.0f / cell;
-    g.cells = g.dims[0] * g.dims[1] * g.dims[2];
-    s_grid = g;
-    L.grids[r] = g;
-  }
-  __syncthreads();
-  const CellGrid g = s_grid;
-  int* start = L.cell_start + std::size_t(r) * (L.cell_capacity + 1);
-  int* fill = L.cell_fill + std::size_t(r) * L.cell_capacity;
-  int* bead_cell = L.bead_cell + std::size_t(r) * n;
-  int* unsorted = L.cell_beads_unsorted + std::size_t(r) * n;
-  int* sorted = L.cell_beads + std::size_t(r) * n;
-  for (int c = threadIdx.x; c < g.cells; c += blockDim.x) fill[c] = 0;
-  __syncthreads();
-  for (int i = threadIdx.x; i < n; i += blockDim.x) {
-    const int3 c3 = cell_of(g, pos[i]);
-    const int c = (c3.z * g.dims[1] + c3.y) * g.dims[0] + c3.x;
-    bead_cell[i] = c;
-    atomicAdd(&fill[c], 1);
-  }
-  __syncthreads();
-  // Exclusive scan of the counts: contiguous chunks per thread, then the chunk sums.
-  const int chunk = (g.cells + blockDim.x - 1) / blockDim.x;
-  const int c0 = min(g.cells, int(threadIdx.x) * chunk), c1 = min(g.cells, c0 + chunk);
-  int local = 0;
-  for (int c = c0; c < c1; ++c) local += fill[c];
-  s_chunk_sum[threadIdx.x] = local;
-  __syncthreads();
-  if (threadIdx.x == 0) {
-    int running = 0;
-    for (int t = 0; t < int(blockDim.x); ++t) {
-      const int v = s_chunk_sum[t];
-      s_chunk_sum[t] = running;
-      running += v;
-    }
-    start[g.cells] = running;
-  }
-  __syncthreads();
-  {
-    int running = s_chunk_sum[threadIdx.x];
-    for (int c = c0; c < c1; ++c) {
-      const int v = fill[c];
-      start[c] = running;
-      fill[c] = running;
-      running += v;
-    }
-  }
-  __syncthreads();
-  for (int i = threadIdx.x; i < n; i += blockDim.x) unsorted[atomicAdd(&fill[bead_cell[i]], 1)] = i;
-  __syncthreads();
-  // Rank sort within each cell (bead indices are distinct).
-  for (int c = warp; c < g.cells; c += warps) {
-    const int b = start[c], e = start[c + 1];
-    for (int k = b + lane; k < e; k += 32) {
-      const int v = unsorted[k];
-      int rank = 0;
-      for (int q = b; q < e; ++q) rank += unsorted[q] < v ? 1 : 0;
-      sorted[b + rank] = v;
-    }
-  }
-}
 
 // One warp per bead (grid-stride over all replicas' beads, so that the launch is cheap
 // when the list is not stale): its row of partners within the list cutoff that are
@@ -678,8 +549,7 @@ int perbead_blocks_per_replica(const PerBeadLaunch& L) {
 }
 
 void launch_rebuild(const PerBeadLaunch& L, cudaStream_t stream, const float4* from) {
-  rebuild_cells_kernel<<<L.m.replicas, kCellThreads, 0, stream>>>(L, from);
-  ERMAK_CUDA_LAUNCHED("rebuild_cells_kernel", stream);
+  launch_rebuild_cells(L, stream, from);
   const long long warps_needed = (long long)L.m.n * L.m.replicas;
   const int blocks = int(std::min<long long>(kRowBlocks, (warps_needed + 7) / 8));
   if (L.cluster_rows) {
