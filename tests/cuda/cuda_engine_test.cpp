@@ -13,6 +13,7 @@
 
 #include <cmath>
 #include <cstdlib>
+#include <unordered_set>
 
 #include "cuda/cuda_test_support.h"
 #include "ermak/core/error.h"
@@ -644,6 +645,55 @@ TEST(CudaEngineVariants, GridCellSortEqualsOneBlockPerReplica) {
     EXPECT_EQ(block_rebuilds, grid_rebuilds);
     EXPECT_EQ(max_abs_difference(by_block, by_grid), 0.0);
   }
+}
+
+// The list build (cell sort, then the scan of the cells within the list cutoff) misses
+// no pair and adds none: at the start structure, the pairs of the first list equal a
+// brute-force count on the host (pairs within the list cutoff, neither bonded nor
+// native; pairs within a relative 1e-6 of the cutoff may go either way), for cells of
+// the whole list cutoff, a half and a third, rows per bead and cluster rows.
+TEST(CudaEngineVariants, ListHoldsExactlyThePairsWithinTheListCutoff) {
+  ERMAK_REQUIRE_GPU();
+  const auto pf8 = load_test_system("pf8");
+  if (!pf8) GTEST_SKIP() << "PF8 test data not found";
+  const Topology& top = pf8->system.topology;
+  const std::int32_t n = top.bead_count(), replicas = 2;
+  const EngineSetup setup = base_setup(top, replicas, 99);
+  const State start = start_state(pf8->system, replicas);
+  std::unordered_set<std::uint64_t> excluded;
+  auto key = [](std::int32_t i, std::int32_t j) {
+    return (std::uint64_t(std::min(i, j)) << 32) | std::uint64_t(std::max(i, j));
+  };
+  for (const auto& b : top.bonds) excluded.insert(key(b.i, b.j));
+  for (const auto& c : top.native_contacts) excluded.insert(key(c.i, c.j));
+  const float list_cutoff = float(setup.sop.pair_cutoff_A + setup.neighbor_skin_A);
+  const float cutoff2 = list_cutoff * list_cutoff;
+  std::int64_t surely_in = 0, maybe_in = 0;
+  for (std::int32_t r = 0; r < replicas; ++r)
+    for (std::int32_t i = 0; i < n; ++i)
+      for (std::int32_t j = i + 1; j < n; ++j) {
+        const std::size_t a = start.index(r, i), b = start.index(r, j);
+        const float dx = start.x[a] - start.x[b], dy = start.y[a] - start.y[b], dz = start.z[a] - start.z[b];
+        const float d2 = dx * dx + dy * dy + dz * dz;
+        if (d2 >= cutoff2 * (1.0f + 1e-6f) || excluded.count(key(i, j))) continue;
+        ++maybe_in;
+        if (d2 < cutoff2 * (1.0f - 1e-6f)) ++surely_in;
+      }
+  ASSERT_GT(surely_in, 500000);
+  for (const char* divisions : {"1", "2", "3"})
+    for (const char* cluster_rows : {"0", "1"}) {
+      setenv("ERMAK_CUDA_CELL_DIVISIONS", divisions, 1);
+      setenv("ERMAK_CUDA_CLUSTER_ROWS", cluster_rows, 1);
+      auto engine = make_gpu(setup, CudaKernelFamily::kPerBead);
+      unsetenv("ERMAK_CUDA_CELL_DIVISIONS");
+      unsetenv("ERMAK_CUDA_CLUSTER_ROWS");
+      engine->set_state(start);
+      engine->advance(1);  // one list build, at the start structure
+      const std::int64_t pairs = engine->stats().neighbor_pairs;
+      SCOPED_TRACE(std::string("cells of the list cutoff / ") + divisions + ", cluster rows " + cluster_rows);
+      EXPECT_GE(pairs, surely_in);
+      EXPECT_LE(pairs, maybe_in);
+    }
 }
 
 // A replica too large for one thread per bead and for rows on chip: five copies of the

@@ -59,7 +59,7 @@ __global__ void __launch_bounds__(kCellThreads)
       blo[d] = s_lo[d][0]; bhi[d] = s_hi[d][0];
       for (int w = 1; w < warps; ++w) { blo[d] = fminf(blo[d], s_lo[d][w]); bhi[d] = fmaxf(bhi[d], s_hi[d][w]); }
     }
-    const CellGrid g = make_cell_grid(blo, bhi, sqrtf(L.m.list_cutoff2), n);
+    const CellGrid g = make_cell_grid(blo, bhi, sqrtf(L.m.list_cutoff2) / float(L.cell_divisions), n);
     s_grid = g;
     L.grids[r] = g;
   }
@@ -132,14 +132,6 @@ __device__ __forceinline__ int ordered_key(float v) {
   return b >= 0 ? b : b ^ 0x7fffffff;
 }
 __device__ __forceinline__ float from_ordered_key(int k) { return __int_as_float(k >= 0 ? k : k ^ 0x7fffffff); }
-
-__device__ __forceinline__ int warp_inclusive_scan(int v, int lane) {
-  for (int o = 1; o < 32; o *= 2) {
-    const int u = __shfl_up_sync(kFullMask, v, o);
-    if (lane >= o) v += u;
-  }
-  return v;
-}
 
 // Exclusive prefix of v over the block (thread order) and the block's total.
 __device__ __forceinline__ int block_exclusive_scan(int v, int* s_warp, int& total) {
@@ -223,7 +215,7 @@ __global__ void __launch_bounds__(kGridCellThreads)
       key[d] = ordered_key(INFINITY);
       key[3 + d] = ordered_key(-INFINITY);
     }
-    const CellGrid g = make_cell_grid(lo, hi, sqrtf(L.m.list_cutoff2), n);
+    const CellGrid g = make_cell_grid(lo, hi, sqrtf(L.m.list_cutoff2) / float(L.cell_divisions), n);
     L.grids[r] = g;
     L.cell_start[r * (cap + 1) + g.cells] = n;
   }

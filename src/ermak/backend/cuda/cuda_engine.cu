@@ -757,6 +757,14 @@ class CudaEngine final : public Engine {
     return R_ >= 2 && (long long)n_ * R_ >= kClusterRowsMinBeads;
   }
 
+  // Per-bead family: cells of the list cutoff / this (the row builds scan the cells within
+  // the cutoff, a tighter shape with smaller cells); ERMAK_CUDA_CELL_DIVISIONS=1|2|3.
+  int cell_divisions() const {
+    const int v = env_int("ERMAK_CUDA_CELL_DIVISIONS", 2);
+    if (v < 1 || v > 3) throw Error("ERMAK_CUDA_CELL_DIVISIONS must be 1, 2 or 3");
+    return v;
+  }
+
   // Per-bead family: the cell sort by one cooperative grid over all replicas
   // (cell_list_kernels.cu) instead of one block per replica; ERMAK_CUDA_CELL_SORT=grid|block
   // overrides.
@@ -1009,6 +1017,7 @@ class CudaEngine final : public Engine {
       L.bead_cell = bead_cell_.get();
       L.cell_beads_unsorted = cell_unsorted_.get();
       L.cell_beads = cell_sorted_.get();
+      L.cell_divisions = cell_divisions();
       L.cell_sort_blocks = cell_blocks;
       L.cell_bounds = cell_bounds_.get();
       L.cell_tile_sum = cell_tile_sum_.get();

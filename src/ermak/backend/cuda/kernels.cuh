@@ -90,6 +90,7 @@ struct PerBeadLaunch {
   // cell list, per replica
   CellGrid* grids = nullptr;            // [R]
   int cell_capacity = 0;                // per replica: ≥ 2n + 27
+  int cell_divisions = 1;               // cells are list cutoff / this wide (or wider, ≤ cap cells)
   int* cell_start = nullptr;            // [R][cell_capacity + 1]
   int* cell_fill = nullptr;             // [R][cell_capacity]
   int* bead_cell = nullptr;             // [R·n]

@@ -6,9 +6,10 @@
 //   [rebuild: cells, rows, finish]  [step]×chunk  [chunk end]
 // The rebuild kernels return at once unless the list is stale; step kernels after the
 // list went stale return at once, and the next chunk rebuilds first. The Verlet list is
-// built on the GPU from a cell list: beads sorted by cell (ascending bead index within a
-// cell), and each bead's row collected by a warp scanning the 27 neighbouring cells in a
-// fixed order, so a row is a deterministic function of the build positions. Large runs
+// built on the GPU from a cell list (cell_list_kernels.cu): beads sorted by cell
+// (ascending bead index within a cell), and each bead's row collected by a warp scanning
+// the cells within the list cutoff in a fixed order (scan_cells_near in cell_list.cuh),
+// so a row is a deterministic function of the build positions. Large runs
 // of several replicas take cluster rows instead (a row per 8 consecutive beads with a
 // bead mask per entry, built by a warp per cluster: docs/gpu.md#cluster-rows).
 #include <algorithm>
@@ -39,6 +40,7 @@ __global__ void __launch_bounds__(256) rebuild_rows_kernel(const __grid_constant
   const unsigned lanes_below = (1u << lane) - 1u;
   const long long total = (long long)L.m.replicas * n;
   const long long warps = (long long)gridDim.x * (blockDim.x / 32);
+  const float list_cutoff = sqrtf(L.m.list_cutoff2);
   for (long long w = (long long)blockIdx.x * (blockDim.x / 32) + threadIdx.x / 32; w < total; w += warps) {
     const int r = int(w / n), i = int(w - (long long)r * n);
     const float4* pos = (from ? from : L.pos[L.ctrl->step & 1]) + std::size_t(r) * n;
@@ -48,7 +50,6 @@ __global__ void __launch_bounds__(256) rebuild_rows_kernel(const __grid_constant
     int* row = L.rows + std::size_t(w) * L.slots;
     std::uint16_t* row16 = L.rows16 + std::size_t(w) * L.slots;
     const float4 pi = pos[i];
-    const int3 c = cell_of(g, pi);
     // Bead i's bonded and native partners, one per lane while they fit: the exclusion test
     // of a candidate is then a few shuffles instead of a chain of global loads per
     // candidate (excluded_pair): PF8's row build 57 → 44 µs (docs/benchmarks.md).
@@ -58,45 +59,29 @@ __global__ void __launch_bounds__(256) rebuild_rows_kernel(const __grid_constant
     if (lane < nb) my_excluded = __ldg(L.m.bonds.partner + lane * n + i);
     else if (lane < ne) my_excluded = __ldg(L.m.natives.partner + (lane - nb) * n + i);
     int count = 0;
-    for (int dz = -1; dz <= 1; ++dz) {
-      const int nz = c.z + dz;
-      if (nz < 0 || nz >= g.dims[2]) continue;
-      for (int dy = -1; dy <= 1; ++dy) {
-        const int ny = c.y + dy;
-        if (ny < 0 || ny >= g.dims[1]) continue;
-        const int x_lo = max(c.x - 1, 0), x_hi = min(c.x + 1, g.dims[0] - 1);
-        const int base_cell = (nz * g.dims[1] + ny) * g.dims[0];
-        const int begin = start[base_cell + x_lo], end = start[base_cell + x_hi + 1];
-        for (int at = begin; at < end; at += 32) {
-          const int slot = at + lane;
-          bool take = false;
-          int j = 0;
-          if (slot < end) {
-            j = sorted[slot];
-            if (j != i) {
-              const float4 pj = pos[j];
-              const float dx = pi.x - pj.x, dy2 = pi.y - pj.y, dz2 = pi.z - pj.z;
-              take = dx * dx + dy2 * dy2 + dz2 * dz2 < L.m.list_cutoff2 &&
-                     (excluded_in_lanes || !excluded_pair(L.m, i, j));
-            }
-          }
-          if (excluded_in_lanes) {  // uniform over the warp
-            bool excluded = false;
-            for (int q = 0; q < ne; ++q) excluded |= __shfl_sync(kFullMask, my_excluded, q) == j;
-            take = take && !excluded;
-          }
-          const unsigned ballot = __ballot_sync(kFullMask, take);
-          if (take) {
-            const int at_row = count + __popc(ballot & lanes_below);
-            if (at_row < L.slots) {
-              if (L.rows16) row16[at_row] = std::uint16_t(j);
-              else row[at_row] = j;
-            }
-          }
-          count += __popc(ballot);
+    const float3 at_i = make_float3(pi.x, pi.y, pi.z);
+    scan_cells_near(g, start, sorted, at_i, at_i, list_cutoff, [&](bool valid, int j) {
+      bool take = false;
+      if (valid && j != i) {
+        const float4 pj = pos[j];
+        const float dx = pi.x - pj.x, dy = pi.y - pj.y, dz = pi.z - pj.z;
+        take = dx * dx + dy * dy + dz * dz < L.m.list_cutoff2 && (excluded_in_lanes || !excluded_pair(L.m, i, j));
+      }
+      if (excluded_in_lanes) {  // uniform over the warp
+        bool excluded = false;
+        for (int q = 0; q < ne; ++q) excluded |= __shfl_sync(kFullMask, my_excluded, q) == j;
+        take = take && !excluded;
+      }
+      const unsigned ballot = __ballot_sync(kFullMask, take);
+      if (take) {
+        const int at_row = count + __popc(ballot & lanes_below);
+        if (at_row < L.slots) {
+          if (L.rows16) row16[at_row] = std::uint16_t(j);
+          else row[at_row] = j;
         }
       }
-    }
+      count += __popc(ballot);
+    });
     if (lane == 0) {
       L.row_count[w] = count;
       if (count > L.slots) atomicMax(&L.ctrl->needed_slots, count);
@@ -105,10 +90,9 @@ __global__ void __launch_bounds__(256) rebuild_rows_kernel(const __grid_constant
 }
 
 // Cluster rows (docs/gpu.md#cluster-rows): one warp per cluster of 8 consecutive beads
-// (grid-stride over all replicas' clusters). The warp scans the cells around the
-// cluster's beads — x-runs of cells within one cell of any of them, z then y outer, so
-// that every partner within the list cutoff of any bead is seen — 32 candidates at a
-// time, each lane testing its candidate against the 8 beads (positions in registers):
+// (grid-stride over all replicas' clusters). The warp scans the cells that can hold a
+// bead within the list cutoff of the cluster's bounding box (scan_cells_near, z then y
+// outer), 32 candidates at a time, each lane testing its candidate against the 8 beads (positions in registers):
 // bit a is set when the candidate is within the list cutoff of bead 8c + a, not the bead
 // itself and not its bonded or native partner. The beads' exclusions sit in a small hash
 // table in shared memory per warp (partner → beads that exclude it). Entries keep the
@@ -135,6 +119,7 @@ __global__ void __launch_bounds__(256) rebuild_cluster_rows_kernel(const __grid_
   unsigned* bits = s_bits[warp];
   const long long total = (long long)m.replicas * clusters;
   const long long warps = (long long)gridDim.x * (blockDim.x / 32);
+  const float list_cutoff = sqrtf(m.list_cutoff2);
   for (long long w = (long long)blockIdx.x * (blockDim.x / 32) + warp; w < total; w += warps) {
     const int r = int(w / clusters), c = int(w - (long long)r * clusters);
     const float4* pos = (from ? from : L.pos[L.ctrl->step & 1]) + std::size_t(r) * n;
@@ -146,7 +131,7 @@ __global__ void __launch_bounds__(256) rebuild_cluster_rows_kernel(const __grid_
     const int beads = min(kClusterBeads, n - first);
 
     // The cluster's beads in every lane's registers (NaN for missing ones: never within),
-    // and the box of cells around them.
+    // and their bounding box.
     const float4 p = lane < beads ? pos[first + lane] : make_float4(NAN, NAN, NAN, 0.0f);
     float bx[kClusterBeads], by[kClusterBeads], bz[kClusterBeads];
 #pragma unroll
@@ -155,14 +140,12 @@ __global__ void __launch_bounds__(256) rebuild_cluster_rows_kernel(const __grid_
       by[a] = __shfl_sync(kFullMask, p.y, a);
       bz[a] = __shfl_sync(kFullMask, p.z, a);
     }
-    int3 lo = make_int3(INT_MAX, INT_MAX, INT_MAX), hi = make_int3(INT_MIN, INT_MIN, INT_MIN);
-    if (lane < beads) lo = hi = cell_of(g, p);
-    lo.x = max(__reduce_min_sync(kFullMask, lo.x) - 1, 0);
-    lo.y = max(__reduce_min_sync(kFullMask, lo.y) - 1, 0);
-    lo.z = max(__reduce_min_sync(kFullMask, lo.z) - 1, 0);
-    hi.x = min(__reduce_max_sync(kFullMask, hi.x) + 1, g.dims[0] - 1);
-    hi.y = min(__reduce_max_sync(kFullMask, hi.y) + 1, g.dims[1] - 1);
-    hi.z = min(__reduce_max_sync(kFullMask, hi.z) + 1, g.dims[2] - 1);
+    float3 lo = make_float3(p.x, p.y, p.z), hi = lo;  // NaN lanes drop out of fminf/fmaxf
+    for (int o = 16; o > 0; o /= 2) {
+      lo.x = fminf(lo.x, __shfl_xor_sync(kFullMask, lo.x, o)); hi.x = fmaxf(hi.x, __shfl_xor_sync(kFullMask, hi.x, o));
+      lo.y = fminf(lo.y, __shfl_xor_sync(kFullMask, lo.y, o)); hi.y = fmaxf(hi.y, __shfl_xor_sync(kFullMask, hi.y, o));
+      lo.z = fminf(lo.z, __shfl_xor_sync(kFullMask, lo.z, o)); hi.z = fmaxf(hi.z, __shfl_xor_sync(kFullMask, hi.z, o));
+    }
 
     // The beads' bonded and native partners into the table (or, past half its size, the
     // slow test per candidate and bead).
@@ -189,44 +172,35 @@ __global__ void __launch_bounds__(256) rebuild_cluster_rows_kernel(const __grid_
     __syncwarp();
 
     int count = 0;
-    for (int z = lo.z; z <= hi.z; ++z) {
-      for (int y = lo.y; y <= hi.y; ++y) {
-        const int base_cell = (z * g.dims[1] + y) * g.dims[0];
-        const int begin = start[base_cell + lo.x], end = start[base_cell + hi.x + 1];
-        for (int at = begin; at < end; at += 32) {
-          const int slot = at + lane;
-          unsigned mask = 0u;
-          int j = 0;
-          if (slot < end) {
-            j = sorted[slot];
-            const float4 pj = pos[j];
+    scan_cells_near(g, start, sorted, lo, hi, list_cutoff, [&](bool valid, int j) {
+      unsigned mask = 0u;
+      if (valid) {
+        const float4 pj = pos[j];
 #pragma unroll
-            for (int a = 0; a < kClusterBeads; ++a) {
-              const float dx = bx[a] - pj.x, dy = by[a] - pj.y, dz = bz[a] - pj.z;
-              if (dx * dx + dy * dy + dz * dz < m.list_cutoff2 && j != first + a) mask |= 1u << a;
+        for (int a = 0; a < kClusterBeads; ++a) {
+          const float dx = bx[a] - pj.x, dy = by[a] - pj.y, dz = bz[a] - pj.z;
+          if (dx * dx + dy * dy + dz * dz < m.list_cutoff2 && j != first + a) mask |= 1u << a;
+        }
+        if (mask) {
+          if (table) {
+            for (unsigned h = exclusion_hash(j);; h = (h + 1) & (kExclusionSlots - 1)) {
+              const int k = key[h];
+              if (k == j) { mask &= ~bits[h]; break; }
+              if (k == -1) break;
             }
-            if (mask) {
-              if (table) {
-                for (unsigned h = exclusion_hash(j);; h = (h + 1) & (kExclusionSlots - 1)) {
-                  const int k = key[h];
-                  if (k == j) { mask &= ~bits[h]; break; }
-                  if (k == -1) break;
-                }
-              } else {
-                for (int a = 0; a < beads; ++a)
-                  if (((mask >> a) & 1u) && excluded_pair(m, first + a, j)) mask &= ~(1u << a);
-              }
-            }
+          } else {
+            for (int a = 0; a < beads; ++a)
+              if (((mask >> a) & 1u) && excluded_pair(m, first + a, j)) mask &= ~(1u << a);
           }
-          const unsigned ballot = __ballot_sync(kFullMask, mask != 0u);
-          if (mask) {
-            const int at_row = count + __popc(ballot & lanes_below);
-            if (at_row < L.slots) row[at_row] = std::uint32_t(j) | (mask << kClusterPartnerBits);
-          }
-          count += __popc(ballot);
         }
       }
-    }
+      const unsigned ballot = __ballot_sync(kFullMask, mask != 0u);
+      if (mask) {
+        const int at_row = count + __popc(ballot & lanes_below);
+        if (at_row < L.slots) row[at_row] = std::uint32_t(j) | (mask << kClusterPartnerBits);
+      }
+      count += __popc(ballot);
+    });
     if (lane == 0) {
       L.row_count[w] = count;
       if (count > L.slots) atomicMax(&L.ctrl->needed_slots, count);
