@@ -318,14 +318,24 @@ Indentation make_indentation(const LoadedSystem& s, bool discrete, bool move_sur
 
 // The per-bead family does the tip's work in its step kernel, or (large runs; forced here
 // by ERMAK_CUDA_TIP_KERNEL=1) in a kernel of its own before it: both against the CPU.
+// With the tip kernel, the step kernel without other protocol code (runs 3–5) and the one
+// with per-bead items too (runs 6–7: a restraint on bead 0).
 TEST_P(CudaFamily, IndentationAgreesWithCpu) {
-  for (int run = 0; run < 6; ++run) {
+  for (int run = 0; run < 8; ++run) {
     const int variant = run % 3;
-    const bool tip_kernel = run >= 3;
+    const bool tip_kernel = run >= 3, tethered = run >= 6;
     if (tip_kernel) setenv("ERMAK_CUDA_TIP_KERNEL", "1", 1);  // read whenever the engine configures itself
-    SCOPED_TRACE("variant " + std::to_string(variant) + (tip_kernel ? ", tip kernel" : ""));
+    SCOPED_TRACE("variant " + std::to_string(variant) + (tip_kernel ? ", tip kernel" : "") +
+                 (tethered ? ", tethered" : ""));
     EngineSetup setup = base_setup(topology(), 2, 31415);
     setup.indentation = make_indentation(system_->system, variant == 1, variant == 2);
+    if (tethered) {
+      HarmonicTether restraint;
+      restraint.bead = 0;
+      restraint.anchor_start_A = system_->system.initial_positions_A[0];
+      restraint.spring_kcal_per_mol_A2 = 1.0;
+      setup.tethers = {restraint};
+    }
     auto cpu = make_cpu_engine(setup);
     auto gpu = make_gpu(setup, GetParam());
     const State start = start_state(system_->system, 2);

@@ -243,8 +243,10 @@ __device__ __forceinline__ Vec3d indentation_base(const Indentation& ind, long l
 // fewer registers (docs/benchmarks.md#protocol-runs-pulling).
 // kTipForcesGiven (per-bead family only, chosen at launch for large runs): the tip's forces
 // on the beads, its reaction and its step come from perbead_tip_kernel, run before the
-// step kernel, which only adds the forces.
-enum ProtocolCode : int { kNoProtocol = 0, kPerBeadItems = 1, kItemsAndTip = 2, kTipForcesGiven = 3 };
+// step kernel, which only adds the forces. kTipForcesOnly: the same for runs without
+// per-bead items (the usual indentation run), whose step kernel then carries no
+// protocol code but that addition and needs the plain kernel's registers.
+enum ProtocolCode : int { kNoProtocol = 0, kPerBeadItems = 1, kItemsAndTip = 2, kTipForcesGiven = 3, kTipForcesOnly = 4 };
 
 __host__ __device__ inline ProtocolCode protocol_code(const ProtocolData& p) {
   if (p.indentation) return kItemsAndTip;

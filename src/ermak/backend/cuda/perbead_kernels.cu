@@ -330,7 +330,8 @@ template <int S, bool kMultiRound, int kProtocolCode, class Index>
 __global__ void __launch_bounds__(kPerBeadBlock, kProtocolCode == kItemsAndTip ? 65536 / 64 / kPerBeadBlock : 0) perbead_step_kernel(const __grid_constant__ PerBeadLaunch L, int node) {
   // kItemsAndTip: the tip's forces, its reaction and its step in this kernel;
   // kTipForcesGiven: computed by perbead_tip_kernel before it (large runs).
-  constexpr bool kProtocol = kProtocolCode != kNoProtocol, kTipGiven = kProtocolCode == kTipForcesGiven,
+  constexpr bool kProtocol = kProtocolCode != kNoProtocol,
+                 kTipGiven = kProtocolCode == kTipForcesGiven || kProtocolCode == kTipForcesOnly,
                  kTipHere = kProtocolCode == kItemsAndTip, kTip = kTipHere || kTipGiven;
   Control* c = L.ctrl;
   const long long s = c->step + node;
@@ -438,7 +439,9 @@ __global__ void __launch_bounds__(kPerBeadBlock, kProtocolCode == kItemsAndTip ?
   if (owner && i < n) {
     const std::size_t flat = std::size_t(r) * n + i;
     const float4 pi = pos_in[i];
-    if constexpr (kProtocol) {
+    if constexpr (kProtocolCode == kTipForcesOnly) {
+      if (indentation) add_indentation_forces(tip_forces, mine);
+    } else if constexpr (kProtocol) {
       // Tethers, clamp forces and plane tethers, then the tip's and the surface's forces.
       Vec3d unused_tip{};
       BeadEnergy unused;
@@ -541,7 +544,7 @@ void launch_rebuild(const PerBeadLaunch& L, cudaStream_t stream, const float4* f
 template <bool kMultiRound, int kProtocol, class Index>
 void launch_step_variant(const PerBeadLaunch& L, int node, cudaStream_t stream) {
   const dim3 grid(perbead_blocks_per_replica(L), L.m.replicas);
-  if constexpr (kProtocol == kTipForcesGiven) {
+  if constexpr (kProtocol == kTipForcesGiven || kProtocol == kTipForcesOnly) {
     const dim3 tip_grid((L.m.n + kPerBeadBlock - 1) / kPerBeadBlock, L.m.replicas);
     const int step_blocks = int(grid.x);
     switch (kMultiRound ? 1 : L.lanes) {
@@ -578,7 +581,8 @@ void launch_step_protocol(const PerBeadLaunch& L, int node, cudaStream_t stream)
     default:
       // The tip's work in a kernel of its own only where the run is large enough to pay
       // for the kernel boundary (docs/benchmarks.md#protocol-runs-pulling).
-      if (L.tip_force) launch_step_rows<kMultiRound, kTipForcesGiven>(L, node, stream);
+      if (L.tip_force && !L.m.protocol.any_per_bead) launch_step_rows<kMultiRound, kTipForcesOnly>(L, node, stream);
+      else if (L.tip_force) launch_step_rows<kMultiRound, kTipForcesGiven>(L, node, stream);
       else launch_step_rows<kMultiRound, kItemsAndTip>(L, node, stream);
       break;
   }
