@@ -191,6 +191,9 @@ class CudaEngine final : public Engine {
     if (chunk_steps_ < 1 || chunk_steps_ > 256) throw Error("ERMAK_CUDA_CHUNK_STEPS must be between 1 and 256");
     check_memory(bytes_needed());  // before any allocation
     ERMAK_CUDA(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));
+    ERMAK_CUDA(cudaStreamCreateWithFlags(&side_.stream, cudaStreamNonBlocking));
+    ERMAK_CUDA(cudaEventCreateWithFlags(&side_.fork, cudaEventDisableTiming));
+    ERMAK_CUDA(cudaEventCreateWithFlags(&side_.join, cudaEventDisableTiming));
     try {
       upload_model();
       setup_noise();
@@ -1074,7 +1077,7 @@ class CudaEngine final : public Engine {
     try {
       for (int c = 0; c < kChunksPerGraph; ++c) {
         launch_rebuild(perbead_, stream_);
-        for (int k = 0; k < chunk_steps_; ++k) launch_perbead_step(perbead_, k, stream_);
+        for (int k = 0; k < chunk_steps_; ++k) launch_perbead_step(perbead_, k, stream_, side_);
         launch_chunk_end(perbead_, chunk_steps_, stream_);
       }
     } catch (...) {
@@ -1098,6 +1101,10 @@ class CudaEngine final : public Engine {
   void release() noexcept {
     destroy_graph();
     if (stream_) cudaStreamDestroy(stream_);
+    if (side_.stream) cudaStreamDestroy(side_.stream);
+    if (side_.fork) cudaEventDestroy(side_.fork);
+    if (side_.join) cudaEventDestroy(side_.join);
+    side_ = SideBranch{};
     stream_ = nullptr;
   }
 
@@ -1264,6 +1271,7 @@ class CudaEngine final : public Engine {
   cudaDeviceProp prop_{};
   CudaKernelFamily family_ = CudaKernelFamily::kBlock;
   cudaStream_t stream_ = nullptr;
+  SideBranch side_;  // the graph's branch beside the step kernels (the tip's step)
   int slots_ = 1;
   std::size_t allocated_bytes_ = 0;
 

@@ -126,8 +126,15 @@ void launch_rebuild_cells(const PerBeadLaunch& launch, cudaStream_t stream, cons
 int cell_grid_sort_blocks(int device, int n, int replicas);
 int cell_scan_tiles(int cell_capacity);
 std::vector<int> empty_cell_bounds(int replicas);
+// A second stream for a branch of a captured graph, forked and joined by two events: with
+// the tip kernel (indentation, large runs), the tip's step runs there beside the step
+// kernel.
+struct SideBranch {
+  cudaStream_t stream = nullptr;
+  cudaEvent_t fork = nullptr, join = nullptr;
+};
 // One step, node `node` of a chunk: step ctrl->step + node unless past target or stale.
-void launch_perbead_step(const PerBeadLaunch& launch, int node, cudaStream_t stream);
+void launch_perbead_step(const PerBeadLaunch& launch, int node, cudaStream_t stream, const SideBranch& side);
 // ctrl->step = min(step + chunk, target, stale_since).
 void launch_chunk_end(const PerBeadLaunch& launch, int chunk, cudaStream_t stream);
 void launch_set_segment(Control* ctrl, long long target, physics::LangevinCoefficients coeff, double kT,

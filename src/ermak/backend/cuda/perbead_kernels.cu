@@ -284,9 +284,6 @@ __global__ void __launch_bounds__(kPerBeadBlock) perbead_tip_kernel(const __grid
   constexpr int kStepWarps = kPerBeadBlock / K;           // step-kernel warps covered here
   constexpr int kStepBlocks = kStepWarps / kWarpsPerBlock; // step-kernel blocks covered here
   __shared__ double s_step_warp[kStepWarps][3];
-  __shared__ double s_warp[kPerBeadBlock / 32][3];
-  __shared__ float s_noise[3];
-  __shared__ bool s_last;
   Vec3d reaction{};
   if (i < n) {
     const Vec3d tip{L.tips.tip[3 * r], L.tips.tip[3 * r + 1], L.tips.tip[3 * r + 2]};
@@ -309,13 +306,23 @@ __global__ void __launch_bounds__(kPerBeadBlock) perbead_tip_kernel(const __grid
         for (int d = 0; d < 3; ++d) sum[d] += s_step_warp[kWarpsPerBlock * t + w][d];
       double* partial = L.tip_partial + (std::size_t(r) * step_blocks + block) * 3;
       for (int d = 0; d < 3; ++d) partial[d] = sum[d];
-      __threadfence();
     }
   }
-  __syncthreads();
-  if (t == 0) s_last = atomicAdd(&L.tip_counter[r], 1u) == gridDim.x - 1;
-  __syncthreads();
-  if (s_last) last_block_moves_tip(L, r, s, step_blocks, s_warp, s_noise);  // uniform over the block
+}
+
+// The tip's step after perbead_tip_kernel, one block per replica, on a branch of the
+// graph beside the step kernel (which reads only the forces): the partials' sum and the
+// tip's move to s + 1 leave the step's critical path (they made a serial tail of ~7 µs
+// on one multiprocessor: docs/benchmarks.md#protocol-runs-pulling).
+__global__ void __launch_bounds__(kPerBeadBlock) perbead_tip_move_kernel(const __grid_constant__ PerBeadLaunch L,
+                                                                         int node, int step_blocks) {
+  Control* c = L.ctrl;
+  const long long s = c->step + node;
+  // As the tip kernel: the step kernel beside it may lower stale_since, but only to s + 1.
+  if (s >= c->target || c->stale_since <= s) return;
+  __shared__ double s_warp[kPerBeadBlock / 32][3];
+  __shared__ float s_noise[3];
+  last_block_moves_tip(L, blockIdx.x, s, step_blocks, s_warp, s_noise);
 }
 
 // S lanes per bead. kMultiRound: a warp serves 32 beads in S rounds of 32/S (each bead's
@@ -542,7 +549,7 @@ void launch_rebuild(const PerBeadLaunch& L, cudaStream_t stream, const float4* f
 }
 
 template <bool kMultiRound, int kProtocol, class Index>
-void launch_step_variant(const PerBeadLaunch& L, int node, cudaStream_t stream) {
+void launch_step_variant(const PerBeadLaunch& L, int node, cudaStream_t stream, const SideBranch& side) {
   const dim3 grid(perbead_blocks_per_replica(L), L.m.replicas);
   if constexpr (kProtocol == kTipForcesGiven || kProtocol == kTipForcesOnly) {
     const dim3 tip_grid((L.m.n + kPerBeadBlock - 1) / kPerBeadBlock, L.m.replicas);
@@ -556,6 +563,12 @@ void launch_step_variant(const PerBeadLaunch& L, int node, cudaStream_t stream) 
       default: throw Error("CUDA per-bead family: unsupported lanes per bead " + std::to_string(L.lanes));
     }
     ERMAK_CUDA_LAUNCHED("perbead_tip_kernel", stream);
+    // Fork: the tip's step on the side stream, joined before the next kernel.
+    ERMAK_CUDA(cudaEventRecord(side.fork, stream));
+    ERMAK_CUDA(cudaStreamWaitEvent(side.stream, side.fork, 0));
+    perbead_tip_move_kernel<<<L.m.replicas, kPerBeadBlock, 0, side.stream>>>(L, node, step_blocks);
+    ERMAK_CUDA_LAUNCHED("perbead_tip_move_kernel", side.stream);
+    ERMAK_CUDA(cudaEventRecord(side.join, side.stream));
   }
   switch (L.lanes) {
     case 2: perbead_step_kernel<2, kMultiRound, kProtocol, Index><<<grid, kPerBeadBlock, 0, stream>>>(L, node); break;
@@ -564,33 +577,36 @@ void launch_step_variant(const PerBeadLaunch& L, int node, cudaStream_t stream) 
     case 16: perbead_step_kernel<16, kMultiRound, kProtocol, Index><<<grid, kPerBeadBlock, 0, stream>>>(L, node); break;
     default: throw Error("CUDA per-bead family: unsupported lanes per bead " + std::to_string(L.lanes));
   }
+  if constexpr (kProtocol == kTipForcesGiven || kProtocol == kTipForcesOnly)
+    ERMAK_CUDA(cudaStreamWaitEvent(stream, side.join, 0));
 }
 
 template <bool kMultiRound, int kProtocol>
-void launch_step_rows(const PerBeadLaunch& L, int node, cudaStream_t stream) {
-  if (L.cluster_rows) launch_step_variant<kMultiRound, kProtocol, std::uint32_t>(L, node, stream);
-  else if (L.rows16) launch_step_variant<kMultiRound, kProtocol, std::uint16_t>(L, node, stream);
-  else launch_step_variant<kMultiRound, kProtocol, int>(L, node, stream);
+void launch_step_rows(const PerBeadLaunch& L, int node, cudaStream_t stream, const SideBranch& side) {
+  if (L.cluster_rows) launch_step_variant<kMultiRound, kProtocol, std::uint32_t>(L, node, stream, side);
+  else if (L.rows16) launch_step_variant<kMultiRound, kProtocol, std::uint16_t>(L, node, stream, side);
+  else launch_step_variant<kMultiRound, kProtocol, int>(L, node, stream, side);
 }
 
 template <bool kMultiRound>
-void launch_step_protocol(const PerBeadLaunch& L, int node, cudaStream_t stream) {
+void launch_step_protocol(const PerBeadLaunch& L, int node, cudaStream_t stream, const SideBranch& side) {
   switch (protocol_code(L.m.protocol)) {
-    case kNoProtocol: launch_step_rows<kMultiRound, kNoProtocol>(L, node, stream); break;
-    case kPerBeadItems: launch_step_rows<kMultiRound, kPerBeadItems>(L, node, stream); break;
+    case kNoProtocol: launch_step_rows<kMultiRound, kNoProtocol>(L, node, stream, side); break;
+    case kPerBeadItems: launch_step_rows<kMultiRound, kPerBeadItems>(L, node, stream, side); break;
     default:
       // The tip's work in a kernel of its own only where the run is large enough to pay
       // for the kernel boundary (docs/benchmarks.md#protocol-runs-pulling).
-      if (L.tip_force && !L.m.protocol.any_per_bead) launch_step_rows<kMultiRound, kTipForcesOnly>(L, node, stream);
-      else if (L.tip_force) launch_step_rows<kMultiRound, kTipForcesGiven>(L, node, stream);
-      else launch_step_rows<kMultiRound, kItemsAndTip>(L, node, stream);
+      if (L.tip_force && !L.m.protocol.any_per_bead)
+        launch_step_rows<kMultiRound, kTipForcesOnly>(L, node, stream, side);
+      else if (L.tip_force) launch_step_rows<kMultiRound, kTipForcesGiven>(L, node, stream, side);
+      else launch_step_rows<kMultiRound, kItemsAndTip>(L, node, stream, side);
       break;
   }
 }
 
-void launch_perbead_step(const PerBeadLaunch& L, int node, cudaStream_t stream) {
-  if (L.multi_round) launch_step_protocol<true>(L, node, stream);
-  else launch_step_protocol<false>(L, node, stream);
+void launch_perbead_step(const PerBeadLaunch& L, int node, cudaStream_t stream, const SideBranch& side) {
+  if (L.multi_round) launch_step_protocol<true>(L, node, stream, side);
+  else launch_step_protocol<false>(L, node, stream, side);
   ERMAK_CUDA_LAUNCHED("perbead_step_kernel", stream);
 }
 
