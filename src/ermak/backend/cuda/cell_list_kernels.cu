@@ -23,6 +23,17 @@ namespace cg = cooperative_groups;
 
 constexpr int kCellThreads = 512;
 
+// The beads of one cell, [b, e) of `unsorted`, into ascending order in `sorted` by one
+// warp: bead indices are distinct, so a bead's rank in its cell is its place.
+__device__ __forceinline__ void rank_sort_cell(const int* unsorted, int* sorted, int b, int e, int lane) {
+  for (int k = b + lane; k < e; k += 32) {
+    const int v = unsorted[k];
+    int rank = 0;
+    for (int q = b; q < e; ++q) rank += unsorted[q] < v ? 1 : 0;
+    sorted[b + rank] = v;
+  }
+}
+
 // One block per replica: bounding box, grid, counting sort of beads into cells, and a
 // rank sort within each cell so that cells list their beads in ascending index.
 __global__ void __launch_bounds__(kCellThreads)
@@ -107,16 +118,7 @@ __global__ void __launch_bounds__(kCellThreads)
   __syncthreads();
   for (int i = threadIdx.x; i < n; i += blockDim.x) unsorted[atomicAdd(&fill[bead_cell[i]], 1)] = i;
   __syncthreads();
-  // Rank sort within each cell (bead indices are distinct).
-  for (int c = warp; c < g.cells; c += warps) {
-    const int b = start[c], e = start[c + 1];
-    for (int k = b + lane; k < e; k += 32) {
-      const int v = unsorted[k];
-      int rank = 0;
-      for (int q = b; q < e; ++q) rank += unsorted[q] < v ? 1 : 0;
-      sorted[b + rank] = v;
-    }
-  }
+  for (int c = warp; c < g.cells; c += warps) rank_sort_cell(unsorted, sorted, start[c], start[c + 1], lane);
 }
 
 // --- one cooperative grid over all replicas ---------------------------------------------
@@ -287,20 +289,14 @@ __global__ void __launch_bounds__(kGridCellThreads)
   }
   grid.sync();
 
-  // (6) Bead indices are distinct: a bead's rank in its cell is its place.
+  // (6)
   for (long long w = first_warp; w < (long long)replicas * cap; w += warps) {
     const int r = int(w / cap), c = int(w - (long long)r * cap);
     if (c >= L.grids[r].cells) continue;  // uniform over the warp
     const int* start = L.cell_start + (long long)r * (cap + 1);
     const int* unsorted = L.cell_beads_unsorted + (long long)r * n;
     int* sorted = L.cell_beads + (long long)r * n;
-    const int b = start[c], e = start[c + 1];
-    for (int k = b + lane; k < e; k += 32) {
-      const int v = unsorted[k];
-      int rank = 0;
-      for (int q = b; q < e; ++q) rank += unsorted[q] < v ? 1 : 0;
-      sorted[b + rank] = v;
-    }
+    rank_sort_cell(unsorted, sorted, start[c], start[c + 1], lane);
   }
 }
 
