@@ -92,8 +92,8 @@ __global__ void __launch_bounds__(256) rebuild_rows_kernel(const __grid_constant
 // Cluster rows (docs/gpu.md#cluster-rows): one warp per cluster of 8 consecutive beads
 // (grid-stride over all replicas' clusters). The warp scans the cells that can hold a
 // bead within the list cutoff of the cluster's bounding box (scan_cells_near, z then y
-// outer), 32 candidates at a time, each lane testing its candidate against the 8 beads (positions in registers):
-// bit a is set when the candidate is within the list cutoff of bead 8c + a, not the bead
+// outer), 32 candidates at a time, each lane testing its candidate against the 8 beads
+// (positions in registers): bit a is set when the candidate is within the list cutoff of bead 8c + a, not the bead
 // itself and not its bonded or native partner. The beads' exclusions sit in a small hash
 // table in shared memory per warp (partner → beads that exclude it). Entries keep the
 // order of the scan, so a row is a deterministic function of the build positions.
@@ -222,8 +222,9 @@ __global__ void rebuild_finish_kernel(Control* c, int slots) {
 }
 
 
-// The indentation tip's step by the replica's last block to finish (all its threads):
-// thread t sums the partials of blocks t, t + 256, … in order, then warp butterflies and
+// The indentation tip's step by one block (all its threads): the replica's last step-kernel
+// block to finish (tip in the step kernel), or perbead_tip_move_kernel (tip kernel). The
+// sum: thread t takes the partials of blocks t, t + 256, … in order, then warp butterflies and
 // the warps in order: a fixed order for a given grid, and a few loads per thread where
 // one thread loading every block's partial in turn was a serial chain of L2 round trips
 // (448 for a capsid: ~100 µs per step; docs/benchmarks.md). Warp 1 draws the tip's noise
@@ -262,13 +263,13 @@ __device__ __forceinline__ void last_block_moves_tip(const PerBeadLaunch& L, int
 
 // Indentation, before each step kernel: the tip's and the surface's force on every bead
 // at step s (double precision, rounded to float as the CPU engine adds them;
-// perbead_step_kernel adds them after its pair loop), the beads' reaction on the tip, and
-// the tip's own step to s + 1. Out of the step kernel, whose registers it doubled
+// perbead_step_kernel adds them after its pair loop) and the partial sums of the beads'
+// reaction on the tip. Out of the step kernel, whose registers it doubled
 // (docs/benchmarks.md#protocol-runs-pulling). One thread per bead, 256 beads per block;
 // the reaction is summed in the order the step kernel used to sum it: K consecutive beads
 // (one warp of its layout: K = 32/S, or 32 with several rounds) by the xor butterfly over
-// K lanes, its 8 warps in order into one partial per step-kernel block, the partials by
-// the replica's last block to finish.
+// K lanes, its 8 warps in order into one partial per step-kernel block; the partials'
+// sum and the tip's step to s + 1 follow in perbead_tip_move_kernel.
 template <int K>
 __global__ void __launch_bounds__(kPerBeadBlock) perbead_tip_kernel(const __grid_constant__ PerBeadLaunch L, int node,
                                                                     int step_blocks) {
