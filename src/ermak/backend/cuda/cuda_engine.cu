@@ -744,20 +744,19 @@ class CudaEngine final : public Engine {
   // more than the step kernel's registers gain there; docs/benchmarks.md).
   static constexpr long long kTipKernelMinBeads = 16384;
 
-  // Per-bead family: cluster rows (docs/gpu.md#cluster-rows) for runs of several replicas
-  // with at least this many beads in all, a row per bead otherwise; ERMAK_CUDA_CLUSTER_ROWS
-  // =0|1 overrides. Measured on an H100 (docs/benchmarks.md): 16 PF8 (110 848 beads)
-  // +20 %, pulled +25 %; but 8 PF8 −9 %, 4 PF8 −16 %, 2 CCMV capsids −14 %, one PF8
-  // −16 %, one capsid −23 %, four capsids as one structure −1.5 %: a bead reads ~1.5 times
-  // as many entries, which pays only once the rows per bead stream from memory.
-  static constexpr long long kClusterRowsMinBeads = 98304;
+  // Per-bead family: cluster rows (docs/gpu.md#cluster-rows) for runs of several replicas,
+  // a row per bead for one structure; ERMAK_CUDA_CLUSTER_ROWS=0|1 overrides. Measured on
+  // an H100 with the step kernel's cluster tiles (docs/benchmarks.md#cluster-tiles):
+  // PF8 × 2 +18 %, × 4 +7 %, × 8 +13 %, × 16 +26 %, pulled PF8 × 4 +23 %, CCMV × 2 +8 %;
+  // but one PF8 −15 % (866 warps: too few to fill the GPU), one capsid ±0, four capsids
+  // as one structure −2 %.
   bool use_cluster_rows() const { return cluster_rows_mode_; }
   bool choose_cluster_rows() const {
     if (family_ != CudaKernelFamily::kPerBead || n_ > kClusterPartnerMask) return false;
     const int forced = env_int("ERMAK_CUDA_CLUSTER_ROWS", -1);
     if (forced != -1 && forced != 0 && forced != 1) throw Error("ERMAK_CUDA_CLUSTER_ROWS must be 0 or 1");
     if (forced != -1) return forced == 1;
-    return R_ >= 2 && (long long)n_ * R_ >= kClusterRowsMinBeads;
+    return R_ >= 2;
   }
 
   // Per-bead family: cells of the list cutoff / this (the row builds scan the cells within
@@ -1062,6 +1061,12 @@ class CudaEngine final : public Engine {
       if (total * s <= 2 * thread_budget()) { L.lanes = s; L.multi_round = false; break; }
     }
     if (L.multi_round && L.lanes > 8) L.lanes = 8;  // many rounds of 2 beads per warp: no gain
+    // Cluster rows: a warp per cluster of 8 beads, 4 lanes per bead in one round, the
+    // warp's repulsion as one tile over the cluster row (docs/gpu.md#cluster-tiles).
+    if (use_cluster_rows() && !forced) {
+      L.lanes = 4;
+      L.multi_round = false;
+    }
     if (const char* rounds = std::getenv("ERMAK_CUDA_ROUNDS"); rounds && *rounds) {
       const std::string v = rounds;
       if (v == "multi") L.multi_round = true;

@@ -9,14 +9,16 @@
 // built on the GPU from a cell list (cell_list_kernels.cu): beads sorted by cell
 // (ascending bead index within a cell), and each bead's row collected by a warp scanning
 // the cells within the list cutoff in a fixed order (scan_cells_near in cell_list.cuh),
-// so a row is a deterministic function of the build positions. Large runs
-// of several replicas take cluster rows instead (a row per 8 consecutive beads with a
-// bead mask per entry, built by a warp per cluster: docs/gpu.md#cluster-rows).
+// so a row is a deterministic function of the build positions. Runs of several replicas
+// take cluster rows instead (a row per 8 consecutive beads with a bead mask per entry,
+// built by a warp per cluster: docs/gpu.md#cluster-rows), and the step kernel then
+// computes a cluster's repulsion as one warp-wide tile (cluster_tile.cuh).
 #include <algorithm>
 #include <climits>
 #include <type_traits>
 
 #include "ermak/backend/cuda/cell_list.cuh"
+#include "ermak/backend/cuda/cluster_tile.cuh"
 #include "ermak/backend/cuda/cuda_util.cuh"
 #include "ermak/backend/cuda/kernels.cuh"
 
@@ -341,6 +343,8 @@ __global__ void __launch_bounds__(kPerBeadBlock, kProtocolCode == kItemsAndTip ?
   constexpr bool kProtocol = kProtocolCode != kNoProtocol,
                  kTipGiven = kProtocolCode == kTipForcesGiven || kProtocolCode == kTipForcesOnly,
                  kTipHere = kProtocolCode == kItemsAndTip, kTip = kTipHere || kTipGiven;
+  // Cluster rows at 4 lanes per bead in one round: a warp's 8 beads are one cluster.
+  constexpr bool kClusterTile = std::is_same_v<Index, std::uint32_t> && S == 4 && !kMultiRound;
   Control* c = L.ctrl;
   const long long s = c->step + node;
   if (s >= c->target || c->stale_since <= s) return;  // the same for every thread of the grid
@@ -413,34 +417,55 @@ __global__ void __launch_bounds__(kPerBeadBlock, kProtocolCode == kItemsAndTip ?
 
   // Forces: kRounds rounds, each a group of S lanes per bead.
   float3 mine = make_float3(0, 0, 0);
-#pragma unroll 1
-  for (int round = 0; round < kRounds; ++round) {
-    const int i = warp_base + round * kPerRound + lane / S;
-    float3 part = make_float3(0, 0, 0);
-    if (i < n) {
-      BeadEnergy unused;
-      const std::size_t flat = std::size_t(r) * n + i;
-      if constexpr (std::is_same_v<Index, std::uint32_t>) {  // cluster rows
-        const std::size_t cluster = std::size_t(r) * cluster_count(n) + i / kClusterBeads;
-        part = pair_forces<S, false>(
-            m, i, lane % S, __ldg(pos_in + i), GlobalPos{pos_in},
-            ClusterRow{L.cluster_rows + cluster * L.slots, __ldg(L.row_count + cluster),
-                       kClusterPartnerBits + i % kClusterBeads},
+  if constexpr (kClusterTile) {
+    // The warp's 8 beads are one cluster: bonds and native contacts by 4 lanes per bead,
+    // the repulsion by the whole warp over the cluster row (cluster_tile.cuh).
+    if (warp_base < n) {  // the same for the whole warp
+      const std::size_t cluster = std::size_t(r) * cluster_count(n) + warp_base / kClusterBeads;
+      const int entries = __ldg(L.row_count + cluster);
+      const std::uint32_t* row = L.cluster_rows + cluster * L.slots;
+      float3 part = make_float3(0, 0, 0);
+      if (i < n) {
+        BeadEnergy unused;
+        part = pair_forces_with<S, false, GlobalTopology, GlobalPos, ClusterRow, kPairBonds | kPairNatives>(
+            m, m.bonds, m.natives, i, lane % S, __ldg(pos_in + i), GlobalPos{pos_in}, ClusterRow{row, entries, 0},
             unused);
-      } else {
-        part = pair_forces<S, false>(m, i, lane % S, __ldg(pos_in + i), GlobalPos{pos_in},
-                                     RowMajorRow<Index>{row_base<Index>(L) + flat * L.slots, __ldg(L.row_count + flat)},
-                                     unused);
       }
+      const float3 repulsive =
+          cluster_tile_repulsion(m.repulsion, pos_in, row, entries, __ldg(pos_in + min(i, n - 1)), lane);
+      part.x += repulsive.x; part.y += repulsive.y; part.z += repulsive.z;
+      mine = make_float3(group_sum<S>(part.x), group_sum<S>(part.y), group_sum<S>(part.z));
     }
-    part.x = group_sum<S>(part.x); part.y = group_sum<S>(part.y); part.z = group_sum<S>(part.z);
-    if constexpr (kMultiRound) {
-      const int src = ((lane - round * kPerRound) * S) & 31;
-      const float vx = __shfl_sync(kFullMask, part.x, src), vy = __shfl_sync(kFullMask, part.y, src),
-                  vz = __shfl_sync(kFullMask, part.z, src);
-      if (lane / kPerRound == round) mine = make_float3(vx, vy, vz);
-    } else {
-      mine = part;
+  } else {
+#pragma unroll 1
+    for (int round = 0; round < kRounds; ++round) {
+      const int i = warp_base + round * kPerRound + lane / S;
+      float3 part = make_float3(0, 0, 0);
+      if (i < n) {
+        BeadEnergy unused;
+        const std::size_t flat = std::size_t(r) * n + i;
+        if constexpr (std::is_same_v<Index, std::uint32_t>) {  // cluster rows
+          const std::size_t cluster = std::size_t(r) * cluster_count(n) + i / kClusterBeads;
+          part = pair_forces<S, false>(
+              m, i, lane % S, __ldg(pos_in + i), GlobalPos{pos_in},
+              ClusterRow{L.cluster_rows + cluster * L.slots, __ldg(L.row_count + cluster),
+                         kClusterPartnerBits + i % kClusterBeads},
+              unused);
+        } else {
+          part = pair_forces<S, false>(m, i, lane % S, __ldg(pos_in + i), GlobalPos{pos_in},
+                                       RowMajorRow<Index>{row_base<Index>(L) + flat * L.slots, __ldg(L.row_count + flat)},
+                                       unused);
+        }
+      }
+      part.x = group_sum<S>(part.x); part.y = group_sum<S>(part.y); part.z = group_sum<S>(part.z);
+      if constexpr (kMultiRound) {
+        const int src = ((lane - round * kPerRound) * S) & 31;
+        const float vx = __shfl_sync(kFullMask, part.x, src), vy = __shfl_sync(kFullMask, part.y, src),
+                    vz = __shfl_sync(kFullMask, part.z, src);
+        if (lane / kPerRound == round) mine = make_float3(vx, vy, vz);
+      } else {
+        mine = part;
+      }
     }
   }
 

@@ -1,0 +1,91 @@
+#pragma once
+// The repulsion of one cluster of 8 beads over its cluster row, by a whole warp at once
+// (per-bead family with cluster rows, docs/gpu.md#cluster-tiles). The warp's 32 lanes
+// take 32 entries of the row at a time, lane l entries l, l + 32, …: each lane loads its
+// entry and its partner's position once and evaluates that partner against all 8 beads
+// of the cluster (their positions held in every lane's registers), keeping 8 force
+// accumulators. A partner's position then serves 8 pair terms per load, and the entry
+// loads are coalesced; with 4 lanes per bead over the same row (ClusterRow in
+// device_model.cuh), each load served one entry and the warp read a quarter as many
+// entries per instruction. At the end one reduce-scatter of the 24 sums leaves bead
+// (l / 4)'s force, in four partial sums, on lanes 4(l / 4) … 4(l / 4) + 3 — the place
+// where the 4-lanes-per-bead step kernel holds it — in a fixed order (deterministic).
+#include "ermak/backend/cuda/device_model.cuh"
+
+namespace ermak::cuda {
+
+// Halves the `kValues` sums held by each lane: lanes with `bit` set keep the upper half of
+// their values, the others the lower half, each adding its partner's (lane ^ bit) copy of
+// the half it keeps. kValues/2 shuffles and additions.
+template <int kValues>
+__device__ __forceinline__ void reduce_scatter_step(float (&v)[kValues], int lane, int bit) {
+  const bool upper = (lane & bit) != 0;
+#pragma unroll
+  for (int k = 0; k < kValues / 2; ++k) {
+    const float keep = upper ? v[kValues / 2 + k] : v[k];
+    const float give = upper ? v[k] : v[kValues / 2 + k];
+    v[k] = keep + __shfl_xor_sync(kFullMask, give, bit);
+  }
+}
+
+// The repulsive force of the cluster's beads, lane l holding a partial sum for bead
+// 8c + l/4 (the four partials of a bead add up to its force: group_sum<4>). `row` holds
+// `entries` cluster-row entries (partner in the low 24 bits, bit 24 + a set when the
+// partner repels bead 8c + a); `own` is the position of bead 8c + l/4 on lane l (a finite
+// stand-in for beads past the end of the replica: their bits are never set). Pairs
+// outside the cutoff, and entries without the bead's bit, add exact zeros, as in
+// pair_forces_with. Must be called by all 32 lanes of the warp.
+__device__ __forceinline__ float3 cluster_tile_repulsion(const physics::RepulsionParameters repulsion,
+                                                         const float4* __restrict__ pos,
+                                                         const std::uint32_t* __restrict__ row, int entries,
+                                                         float4 own, int lane) {
+  float bx[kClusterBeads], by[kClusterBeads], bz[kClusterBeads];
+#pragma unroll
+  for (int a = 0; a < kClusterBeads; ++a) {
+    bx[a] = __shfl_sync(kFullMask, own.x, 4 * a);
+    by[a] = __shfl_sync(kFullMask, own.y, 4 * a);
+    bz[a] = __shfl_sync(kFullMask, own.z, 4 * a);
+  }
+  // Bead-major accumulators: the reduce-scatter below halves them bead-wise.
+  float f[3 * kClusterBeads];
+#pragma unroll
+  for (int k = 0; k < 3 * kClusterBeads; ++k) f[k] = 0.0f;
+  const float cutoff2 = repulsion.cutoff2;
+  // Software pipeline: the entry two rounds ahead and the partner one round ahead are
+  // in flight while a round's 8 pair terms are computed (few warps per scheduler at
+  // this kernel's registers: the loads' latency is otherwise exposed).
+  constexpr std::uint32_t kPartner = kClusterPartnerMask;
+  std::uint32_t next_entry = lane + 32 < entries ? __ldg(row + lane + 32) : 0u;
+  std::uint32_t entry = lane < entries ? __ldg(row + lane) : 0u;
+  float4 pj = lane < entries ? __ldg(pos + (entry & kPartner)) : make_float4(0, 0, 0, 0);
+  for (int s = lane; s < entries; s += 32) {
+    const std::uint32_t this_entry = entry;
+    const float4 this_pj = pj;
+    entry = next_entry;
+    if (s + 32 < entries) pj = __ldg(pos + (entry & kPartner));
+    if (s + 64 < entries) next_entry = __ldg(row + s + 64);
+#pragma unroll
+    for (int a = 0; a < kClusterBeads; ++a) {
+      const float dx = bx[a] - this_pj.x, dy = by[a] - this_pj.y, dz = bz[a] - this_pj.z;
+      const float r2 = dx * dx + dy * dy + dz * dz;
+      const bool inside = r2 < cutoff2 && ((this_entry >> (kClusterPartnerBits + a)) & 1u);
+      const auto pf = physics::repulsion<false>(r2, repulsion);
+      const float sc = inside ? pf.force_over_r : 0.0f;
+      f[3 * a] += sc * dx; f[3 * a + 1] += sc * dy; f[3 * a + 2] += sc * dz;
+    }
+  }
+  // 24 → 12 → 6 → 3 sums per lane: lane bits 4, 3, 2 pick beads 4–7, then pairs, then one
+  // bead, so that lane l ends with bead l/4's three components.
+  reduce_scatter_step<24>(f, lane, 16);
+  float g[12];
+#pragma unroll
+  for (int k = 0; k < 12; ++k) g[k] = f[k];
+  reduce_scatter_step<12>(g, lane, 8);
+  float h[6];
+#pragma unroll
+  for (int k = 0; k < 6; ++k) h[k] = g[k];
+  reduce_scatter_step<6>(h, lane, 4);
+  return make_float3(h[0], h[1], h[2]);
+}
+
+}  // namespace ermak::cuda
