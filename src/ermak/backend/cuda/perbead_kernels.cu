@@ -343,7 +343,9 @@ __global__ void __launch_bounds__(kPerBeadBlock, kProtocolCode == kItemsAndTip ?
   constexpr bool kProtocol = kProtocolCode != kNoProtocol,
                  kTipGiven = kProtocolCode == kTipForcesGiven || kProtocolCode == kTipForcesOnly,
                  kTipHere = kProtocolCode == kItemsAndTip, kTip = kTipHere || kTipGiven;
-  // Cluster rows at 4 lanes per bead in one round: a warp's 8 beads are one cluster.
+  // Cluster rows at 4 lanes per bead in one round: a warp's 8 beads are one cluster. (In
+  // rounds, a warp of 4 clusters, 32 owners: PF8 x 16 -21 %, PF8 x 2 -60 %: a quarter as
+  // many warps, ~1.1 waves; docs/benchmarks.md#cluster-tiles.)
   constexpr bool kClusterTile = std::is_same_v<Index, std::uint32_t> && S == 4 && !kMultiRound;
   Control* c = L.ctrl;
   const long long s = c->step + node;
@@ -417,14 +419,18 @@ __global__ void __launch_bounds__(kPerBeadBlock, kProtocolCode == kItemsAndTip ?
 
   // Forces: kRounds rounds, each a group of S lanes per bead.
   float3 mine = make_float3(0, 0, 0);
-  if constexpr (kClusterTile) {
-    // The warp's 8 beads are one cluster: bonds and native contacts by 4 lanes per bead,
-    // the repulsion by the whole warp over the cluster row (cluster_tile.cuh).
-    if (warp_base < n) {  // the same for the whole warp
-      const std::size_t cluster = std::size_t(r) * cluster_count(n) + warp_base / kClusterBeads;
+#pragma unroll 1
+  for (int round = 0; round < kRounds; ++round) {
+    const int first = warp_base + round * kPerRound;  // the round's first bead
+    const int i = first + lane / S;
+    float3 part = make_float3(0, 0, 0);
+    if constexpr (kClusterTile) {
+      // The warp's 8 beads are one cluster: bonds and native contacts by 4 lanes per
+      // bead, the repulsion by the whole warp over the cluster row (cluster_tile.cuh).
+      if (first >= n) break;  // the same for the whole warp
+      const std::size_t cluster = std::size_t(r) * cluster_count(n) + first / kClusterBeads;
       const int entries = __ldg(L.row_count + cluster);
       const std::uint32_t* row = L.cluster_rows + cluster * L.slots;
-      float3 part = make_float3(0, 0, 0);
       if (i < n) {
         BeadEnergy unused;
         part = pair_forces_with<S, false, GlobalTopology, GlobalPos, ClusterRow, kPairBonds | kPairNatives>(
@@ -434,38 +440,30 @@ __global__ void __launch_bounds__(kPerBeadBlock, kProtocolCode == kItemsAndTip ?
       const float3 repulsive =
           cluster_tile_repulsion(m.repulsion, pos_in, row, entries, __ldg(pos_in + min(i, n - 1)), lane);
       part.x += repulsive.x; part.y += repulsive.y; part.z += repulsive.z;
-      mine = make_float3(group_sum<S>(part.x), group_sum<S>(part.y), group_sum<S>(part.z));
-    }
-  } else {
-#pragma unroll 1
-    for (int round = 0; round < kRounds; ++round) {
-      const int i = warp_base + round * kPerRound + lane / S;
-      float3 part = make_float3(0, 0, 0);
-      if (i < n) {
-        BeadEnergy unused;
-        const std::size_t flat = std::size_t(r) * n + i;
-        if constexpr (std::is_same_v<Index, std::uint32_t>) {  // cluster rows
-          const std::size_t cluster = std::size_t(r) * cluster_count(n) + i / kClusterBeads;
-          part = pair_forces<S, false>(
-              m, i, lane % S, __ldg(pos_in + i), GlobalPos{pos_in},
-              ClusterRow{L.cluster_rows + cluster * L.slots, __ldg(L.row_count + cluster),
-                         kClusterPartnerBits + i % kClusterBeads},
-              unused);
-        } else {
-          part = pair_forces<S, false>(m, i, lane % S, __ldg(pos_in + i), GlobalPos{pos_in},
-                                       RowMajorRow<Index>{row_base<Index>(L) + flat * L.slots, __ldg(L.row_count + flat)},
-                                       unused);
-        }
-      }
-      part.x = group_sum<S>(part.x); part.y = group_sum<S>(part.y); part.z = group_sum<S>(part.z);
-      if constexpr (kMultiRound) {
-        const int src = ((lane - round * kPerRound) * S) & 31;
-        const float vx = __shfl_sync(kFullMask, part.x, src), vy = __shfl_sync(kFullMask, part.y, src),
-                    vz = __shfl_sync(kFullMask, part.z, src);
-        if (lane / kPerRound == round) mine = make_float3(vx, vy, vz);
+    } else if (i < n) {
+      BeadEnergy unused;
+      const std::size_t flat = std::size_t(r) * n + i;
+      if constexpr (std::is_same_v<Index, std::uint32_t>) {  // cluster rows, read per bead
+        const std::size_t cluster = std::size_t(r) * cluster_count(n) + i / kClusterBeads;
+        part = pair_forces<S, false>(
+            m, i, lane % S, __ldg(pos_in + i), GlobalPos{pos_in},
+            ClusterRow{L.cluster_rows + cluster * L.slots, __ldg(L.row_count + cluster),
+                       kClusterPartnerBits + i % kClusterBeads},
+            unused);
       } else {
-        mine = part;
+        part = pair_forces<S, false>(m, i, lane % S, __ldg(pos_in + i), GlobalPos{pos_in},
+                                     RowMajorRow<Index>{row_base<Index>(L) + flat * L.slots, __ldg(L.row_count + flat)},
+                                     unused);
       }
+    }
+    part.x = group_sum<S>(part.x); part.y = group_sum<S>(part.y); part.z = group_sum<S>(part.z);
+    if constexpr (kMultiRound) {
+      const int src = ((lane - round * kPerRound) * S) & 31;
+      const float vx = __shfl_sync(kFullMask, part.x, src), vy = __shfl_sync(kFullMask, part.y, src),
+                  vz = __shfl_sync(kFullMask, part.z, src);
+      if (lane / kPerRound == round) mine = make_float3(vx, vy, vz);
+    } else {
+      mine = part;
     }
   }
 
