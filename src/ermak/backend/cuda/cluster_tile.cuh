@@ -3,7 +3,7 @@
 // (per-bead family with cluster rows, docs/gpu.md#cluster-tiles). The warp's 32 lanes
 // take 32 entries of the row at a time, lane l entries l, l + 32, …: each lane loads its
 // entry and its partner's position once and evaluates that partner against all 8 beads
-// of the cluster (their positions held in every lane's registers), keeping 8 force
+// of the cluster (their positions in shared memory, broadcast), keeping 8 force
 // accumulators. A partner's position then serves 8 pair terms per load, and the entry
 // loads are coalesced; with 4 lanes per bead over the same row (ClusterRow in
 // device_model.cuh), each load served one entry and the warp read a quarter as many
@@ -13,6 +13,17 @@
 #include "ermak/backend/cuda/device_model.cuh"
 
 namespace ermak::cuda {
+
+// A shared-memory load that the compiler keeps where it is written: a plain load of a
+// loop-invariant address would be hoisted out of the loop into registers, the very
+// registers this load is meant to save.
+__device__ __forceinline__ float4 shared_load_in_loop(unsigned shared_address) {
+  float4 v;
+  asm volatile("ld.shared.v4.f32 {%0, %1, %2, %3}, [%4];"
+               : "=f"(v.x), "=f"(v.y), "=f"(v.z), "=f"(v.w)
+               : "r"(shared_address));
+  return v;
+}
 
 // Halves the `kValues` sums held by each lane: lanes with `bit` set keep the upper half of
 // their values, the others the lower half, each adding its partner's (lane ^ bit) copy of
@@ -32,20 +43,21 @@ __device__ __forceinline__ void reduce_scatter_step(float (&v)[kValues], int lan
 // 8c + l/4 (the four partials of a bead add up to its force: group_sum<4>). `row` holds
 // `entries` cluster-row entries (partner in the low 24 bits, bit 24 + a set when the
 // partner repels bead 8c + a); `own` is the position of bead 8c + l/4 on lane l (a finite
-// stand-in for beads past the end of the replica: their bits are never set). Pairs
+// stand-in for beads past the end of the replica: their bits are never set);
+// `cluster_pos` is 8 float4 of shared memory for this warp alone. Pairs
 // outside the cutoff, and entries without the bead's bit, add exact zeros, as in
 // pair_forces_with. Must be called by all 32 lanes of the warp.
 __device__ __forceinline__ float3 cluster_tile_repulsion(const physics::RepulsionParameters repulsion,
                                                          const float4* __restrict__ pos,
                                                          const std::uint32_t* __restrict__ row, int entries,
-                                                         float4 own, int lane) {
-  float bx[kClusterBeads], by[kClusterBeads], bz[kClusterBeads];
-#pragma unroll
-  for (int a = 0; a < kClusterBeads; ++a) {
-    bx[a] = __shfl_sync(kFullMask, own.x, 4 * a);
-    by[a] = __shfl_sync(kFullMask, own.y, 4 * a);
-    bz[a] = __shfl_sync(kFullMask, own.z, 4 * a);
-  }
+                                                         float4 own, int lane, float4* cluster_pos) {
+  // The cluster's positions in the warp's shared slots, read back per term (one broadcast
+  // load): held in registers instead they took 24 of them, and the kernel's 80 registers
+  // left 3 blocks per SM (PF8 × 16 +9.5 %, PF8 × 4 +19 %, CCMV × 2 +10 % this way;
+  // docs/benchmarks.md#cluster-tiles).
+  if (lane % 4 == 0) cluster_pos[lane / 4] = own;
+  __syncwarp();
+  const unsigned cluster_pos_address = unsigned(__cvta_generic_to_shared(cluster_pos));
   // Bead-major accumulators: the reduce-scatter below halves them bead-wise.
   float f[3 * kClusterBeads];
 #pragma unroll
@@ -66,7 +78,8 @@ __device__ __forceinline__ float3 cluster_tile_repulsion(const physics::Repulsio
     if (s + 64 < entries) next_entry = __ldg(row + s + 64);
 #pragma unroll
     for (int a = 0; a < kClusterBeads; ++a) {
-      const float dx = bx[a] - this_pj.x, dy = by[a] - this_pj.y, dz = bz[a] - this_pj.z;
+      const float4 b = shared_load_in_loop(cluster_pos_address + unsigned(sizeof(float4)) * a);
+      const float dx = b.x - this_pj.x, dy = b.y - this_pj.y, dz = b.z - this_pj.z;
       const float r2 = dx * dx + dy * dy + dz * dz;
       const bool inside = r2 < cutoff2 && ((this_entry >> (kClusterPartnerBits + a)) & 1u);
       const auto pf = physics::repulsion<false>(r2, repulsion);

@@ -335,16 +335,26 @@ __global__ void __launch_bounds__(kPerBeadBlock) perbead_tip_move_kernel(const _
 // The variant with the indentation tip is compiled for ≤ 64 registers: unbounded, the
 // protocol code took 118 (plain: 40) and left a third of the blocks resident (pulled
 // PF8 × 16 +39 %, docs/benchmarks.md#protocol-runs-pulling). The pulling variant
-// (kPerBeadItems) takes 64 unbounded, and is 1–1.5 % faster without the bound.
+// (kPerBeadItems) takes 64 unbounded, and is 1–1.5 % faster without the bound — except
+// with the cluster tile, where the bound gives pulled PF8 × 16 +7.7 % (the plain tile
+// is faster unbounded: docs/benchmarks.md#cluster-tiles).
 template <int S, bool kMultiRound, int kProtocolCode, class Index>
-__global__ void __launch_bounds__(kPerBeadBlock, kProtocolCode == kItemsAndTip ? 65536 / 64 / kPerBeadBlock : 0) perbead_step_kernel(const __grid_constant__ PerBeadLaunch L, int node) {
+constexpr int step_kernel_min_blocks() {
+  constexpr bool cluster_tile = std::is_same_v<Index, std::uint32_t> && S == 4 && !kMultiRound;
+  constexpr bool bounded = kProtocolCode == kItemsAndTip || (kProtocolCode == kPerBeadItems && cluster_tile);
+  return bounded ? 65536 / 64 / kPerBeadBlock : 0;  // 0: no bound
+}
+
+template <int S, bool kMultiRound, int kProtocolCode, class Index>
+__global__ void __launch_bounds__(kPerBeadBlock, step_kernel_min_blocks<S, kMultiRound, kProtocolCode, Index>())
+    perbead_step_kernel(const __grid_constant__ PerBeadLaunch L, int node) {
   // kItemsAndTip: the tip's forces, its reaction and its step in this kernel;
   // kTipForcesGiven: computed by perbead_tip_kernel before it (large runs).
   constexpr bool kProtocol = kProtocolCode != kNoProtocol,
                  kTipGiven = kProtocolCode == kTipForcesGiven || kProtocolCode == kTipForcesOnly,
                  kTipHere = kProtocolCode == kItemsAndTip, kTip = kTipHere || kTipGiven;
   // Cluster rows at 4 lanes per bead in one round: a warp's 8 beads are one cluster. (In
-  // rounds, a warp of 4 clusters, 32 owners: PF8 x 16 -21 %, PF8 x 2 -60 %: a quarter as
+  // rounds, a warp of 4 clusters, 32 owners: PF8 × 16 −21 %, PF8 × 2 −60 %: a quarter as
   // many warps, ~1.1 waves; docs/benchmarks.md#cluster-tiles.)
   constexpr bool kClusterTile = std::is_same_v<Index, std::uint32_t> && S == 4 && !kMultiRound;
   Control* c = L.ctrl;
@@ -437,8 +447,9 @@ __global__ void __launch_bounds__(kPerBeadBlock, kProtocolCode == kItemsAndTip ?
             m, m.bonds, m.natives, i, lane % S, __ldg(pos_in + i), GlobalPos{pos_in}, ClusterRow{row, entries, 0},
             unused);
       }
-      const float3 repulsive =
-          cluster_tile_repulsion(m.repulsion, pos_in, row, entries, __ldg(pos_in + min(i, n - 1)), lane);
+      __shared__ float4 s_cluster_pos[kClusterTile ? kPerBeadBlock / 32 : 1][kClusterBeads];
+      const float3 repulsive = cluster_tile_repulsion(m.repulsion, pos_in, row, entries,
+                                                      __ldg(pos_in + min(i, n - 1)), lane, s_cluster_pos[warp]);
       part.x += repulsive.x; part.y += repulsive.y; part.z += repulsive.z;
     } else if (i < n) {
       BeadEnergy unused;
