@@ -744,19 +744,21 @@ class CudaEngine final : public Engine {
   // more than the step kernel's registers gain there; docs/benchmarks.md).
   static constexpr long long kTipKernelMinBeads = 16384;
 
-  // Per-bead family: cluster rows (docs/gpu.md#cluster-rows) for runs of several replicas,
-  // a row per bead for one structure; ERMAK_CUDA_CLUSTER_ROWS=0|1 overrides. Measured on
-  // an H100 with the step kernel's cluster tiles (docs/benchmarks.md#cluster-tiles):
-  // PF8 × 2 +18 %, × 4 +7 %, × 8 +13 %, × 16 +26 %, pulled PF8 × 4 +23 %, CCMV × 2 +8 %;
-  // but one PF8 −15 % (866 warps: too few to fill the GPU), one capsid ±0, four capsids
-  // as one structure −2 %.
+  // Per-bead family: cluster rows (docs/gpu.md#cluster-rows) for runs of several replicas
+  // and for structures of at least this many beads, a row per bead otherwise;
+  // ERMAK_CUDA_CLUSTER_ROWS=0|1 overrides. Measured on an H100 with the step kernel's
+  // cluster tiles (docs/benchmarks.md#cluster-tiles), against rows per bead: PF8 × 2
+  // +26 %, × 16 +38 %, CCMV × 2 +18 %; one CCMV capsid (28 620 beads) +12 %, pulled +31 %,
+  // indented +6.5 %, four capsids as one structure +20 %; but one PF8 (6928 beads: 866
+  // warps, one per cluster, do not fill the GPU) −10 %. Sizes between were not measured.
+  static constexpr int kClusterRowsMinBeadsAlone = 16384;
   bool use_cluster_rows() const { return cluster_rows_mode_; }
   bool choose_cluster_rows() const {
     if (family_ != CudaKernelFamily::kPerBead || n_ > kClusterPartnerMask) return false;
     const int forced = env_int("ERMAK_CUDA_CLUSTER_ROWS", -1);
     if (forced != -1 && forced != 0 && forced != 1) throw Error("ERMAK_CUDA_CLUSTER_ROWS must be 0 or 1");
     if (forced != -1) return forced == 1;
-    return R_ >= 2;
+    return R_ >= 2 || n_ >= kClusterRowsMinBeadsAlone;
   }
 
   // Per-bead family: cells of the list cutoff / this (the row builds scan the cells within
