@@ -338,10 +338,19 @@ __global__ void __launch_bounds__(kPerBeadBlock) perbead_tip_move_kernel(const _
 // (kPerBeadItems) takes 64 unbounded, and is 1–1.5 % faster without the bound — except
 // with the cluster tile, where the bound gives pulled PF8 × 16 +7.7 % (the plain tile
 // is faster unbounded: docs/benchmarks.md#cluster-tiles).
+// Cluster rows at 4 lanes per bead in one round: a warp's 8 beads are one cluster, whose
+// repulsion the warp computes as one tile (cluster_tile.cuh). (In rounds, a warp of 4
+// clusters, 32 owners: PF8 × 16 −21 %, PF8 × 2 −60 %: a quarter as many warps, ~1.1
+// waves; docs/benchmarks.md#cluster-tiles.)
+template <int S, bool kMultiRound, class Index>
+constexpr bool uses_cluster_tile() {
+  return std::is_same_v<Index, std::uint32_t> && S == 4 && !kMultiRound;
+}
+
 template <int S, bool kMultiRound, int kProtocolCode, class Index>
 constexpr int step_kernel_min_blocks() {
-  constexpr bool cluster_tile = std::is_same_v<Index, std::uint32_t> && S == 4 && !kMultiRound;
-  constexpr bool bounded = kProtocolCode == kItemsAndTip || (kProtocolCode == kPerBeadItems && cluster_tile);
+  constexpr bool bounded = kProtocolCode == kItemsAndTip ||
+                           (kProtocolCode == kPerBeadItems && uses_cluster_tile<S, kMultiRound, Index>());
   return bounded ? 65536 / 64 / kPerBeadBlock : 0;  // 0: no bound
 }
 
@@ -353,10 +362,7 @@ __global__ void __launch_bounds__(kPerBeadBlock, step_kernel_min_blocks<S, kMult
   constexpr bool kProtocol = kProtocolCode != kNoProtocol,
                  kTipGiven = kProtocolCode == kTipForcesGiven || kProtocolCode == kTipForcesOnly,
                  kTipHere = kProtocolCode == kItemsAndTip, kTip = kTipHere || kTipGiven;
-  // Cluster rows at 4 lanes per bead in one round: a warp's 8 beads are one cluster. (In
-  // rounds, a warp of 4 clusters, 32 owners: PF8 × 16 −21 %, PF8 × 2 −60 %: a quarter as
-  // many warps, ~1.1 waves; docs/benchmarks.md#cluster-tiles.)
-  constexpr bool kClusterTile = std::is_same_v<Index, std::uint32_t> && S == 4 && !kMultiRound;
+  constexpr bool kClusterTile = uses_cluster_tile<S, kMultiRound, Index>();
   Control* c = L.ctrl;
   const long long s = c->step + node;
   if (s >= c->target || c->stale_since <= s) return;  // the same for every thread of the grid
