@@ -85,9 +85,9 @@ stage bench 200 bench.log "
   echo '--- variants: per-bead 8 lanes; block with 1 lane per bead ---'
   ERMAK_CUDA_LANES=8 '$BUILD/ermak' bench --backend cuda --cases pf8x1,pf8x16 --seconds $BENCH_SECONDS
   ERMAK_CUDA_BLOCK_LANES=1 '$BUILD/ermak' bench --backend cuda --cases wwx1,wwx1000 --seconds $BENCH_SECONDS
-  echo '--- per-bead family: cluster rows forced on (1) and off (0) ---'
-  ERMAK_CUDA_CLUSTER_ROWS=1 '$BUILD/ermak' bench --backend cuda --cases pf8x1,ccmvx1 --seconds $BENCH_SECONDS
-  ERMAK_CUDA_CLUSTER_ROWS=0 '$BUILD/ermak' bench --backend cuda --cases pf8x16 --seconds $BENCH_SECONDS
+  echo '--- per-bead family: cluster rows forced on (1) and off (0), against the defaults ---'
+  ERMAK_CUDA_CLUSTER_ROWS=1 '$BUILD/ermak' bench --backend cuda --cases pf8x1 --seconds $BENCH_SECONDS
+  ERMAK_CUDA_CLUSTER_ROWS=0 '$BUILD/ermak' bench --backend cuda --cases pf8x16,ccmvx1 --seconds $BENCH_SECONDS
   echo '--- the CCMV capsid (one 28 620-bead capsid; four of them as one 114 480-bead structure) ---'
   '$BUILD/ermak' bench --backend cuda --cases ccmvx1,ccmv4x1,ccmv4x16 --seconds $BENCH_SECONDS
   echo '--- protocol runs: pulled (p) and indented (i) ---'

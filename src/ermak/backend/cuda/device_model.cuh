@@ -483,10 +483,11 @@ struct BruteForceRow {
 // consecutive beads i = 8c … 8c + 7 of cluster c together, [cluster][slot], each entry the
 // partner's index (low 24 bits) and a mask of the cluster's beads it repels (bit 24 + a:
 // bead 8c + a; set when within the list cutoff at the build and neither bonded nor
-// native nor the bead itself). A bead reads the whole row and skips entries without its
-// bit: exact zeros, as beyond the cutoff. The lanes of the cluster's beads read the same
-// entries and partners at once (one address per load for 8 beads, where per-bead rows
-// gather 8), and the row holds ~0.19 as many entries as the 8 beads' own rows (PF8).
+// native nor the bead itself). The row holds ~0.19 as many entries as the 8 beads' own
+// rows (PF8). The step kernel reads it as one warp-wide tile (cluster_tile.cuh); this
+// reader serves one bead (evaluation kernels, and step kernels in lane layouts other than
+// 4 lanes per bead in one round): the bead reads the whole row and skips entries without
+// its bit — exact zeros, as beyond the cutoff.
 struct ClusterRow {
   const std::uint32_t* base;  // &cluster_rows[cluster · slots]
   int n;                      // entries

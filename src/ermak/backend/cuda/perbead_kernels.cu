@@ -95,8 +95,8 @@ __global__ void __launch_bounds__(256) rebuild_rows_kernel(const __grid_constant
 // (grid-stride over all replicas' clusters). The warp scans the cells that can hold a
 // bead within the list cutoff of the cluster's bounding box (scan_cells_near, z then y
 // outer), 32 candidates at a time, each lane testing its candidate against the 8 beads
-// (positions in registers): bit a is set when the candidate is within the list cutoff of bead 8c + a, not the bead
-// itself and not its bonded or native partner. The beads' exclusions sit in a small hash
+// (positions in registers): bit a is set when the candidate is within the list cutoff of
+// bead 8c + a, not the bead itself and not its bonded or native partner. The beads' exclusions sit in a small hash
 // table in shared memory per warp (partner → beads that exclude it). Entries keep the
 // order of the scan, so a row is a deterministic function of the build positions.
 constexpr int kExclusionSlots = 256;  // per warp; used up to half
@@ -222,7 +222,6 @@ __global__ void rebuild_finish_kernel(Control* c, int slots) {
   c->stale_since = kNever;
   c->rebuilds += 1;
 }
-
 
 // The indentation tip's step by one block (all its threads): the replica's last step-kernel
 // block to finish (tip in the step kernel), or perbead_tip_move_kernel (tip kernel). The
