@@ -55,6 +55,13 @@ std::vector<BenchSystem> standard_systems() {
   pf8.input.topology = data / "sopgpu/pf8/PF8.top";
   pf8.input.coordinates = data / "sopgpu/pf8/PF8_sop.pdb";
   systems.push_back(pf8);
+  // A mid-sized single structure (per-bead family alone on the GPU): the full-length
+  // fibrinogen model of SOP-GPU's pulling studies, 6 chains, 2964 C-alpha beads (the
+  // glycans are not amino acids and get no bead).
+  BenchSystem fg{"fg", "fibrinogen, SOP-GPU's full-length all-atom model, C-alpha model built by ermak (2964 beads)",
+                 {}, {}};
+  fg.input.structure = data / "derived/fibrinogen_fullfg_sopgpu_model.pdb";
+  systems.push_back(fg);
   const auto cif = data / "derived/1CWP_pdb2cif.cif";
   systems.push_back({"ccmv", "CCMV capsid 1CWP, NCS assembly (ORIGX frame), C-alpha model (28620 beads)", {},
                      [cif] { return capsids(cif, 1); }});

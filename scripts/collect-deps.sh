@@ -31,10 +31,13 @@ if [[ -d "$shared/sopgpu" ]]; then
 else
   echo "collect-deps: $shared/sopgpu not found: GPU tests and benchmarks of WW/PF8 will skip" >&2
 fi
-if [[ -f "$shared/derived/1CWP_pdb2cif.cif" ]]; then  # the capsid benchmarks (ermak bench ccmv, ccmv4)
-  mkdir -p .deps/data/derived
-  cp "$shared/derived/1CWP_pdb2cif.cif" .deps/data/derived/
-fi
+# The capsid benchmarks (ermak bench ccmv, ccmv4) and the fibrinogen one (fg).
+for derived in 1CWP_pdb2cif.cif fibrinogen_fullfg_sopgpu_model.pdb; do
+  if [[ -f "$shared/derived/$derived" ]]; then
+    mkdir -p .deps/data/derived
+    cp "$shared/derived/$derived" .deps/data/derived/
+  fi
+done
 if [[ -d /usr/share/freesasa/test-data ]]; then
   mkdir -p .deps/data/freesasa
   cp /usr/share/freesasa/test-data/*.pdb .deps/data/freesasa/

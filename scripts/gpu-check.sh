@@ -86,8 +86,10 @@ stage bench 200 bench.log "
   ERMAK_CUDA_LANES=8 '$BUILD/ermak' bench --backend cuda --cases pf8x1,pf8x16 --seconds $BENCH_SECONDS
   ERMAK_CUDA_BLOCK_LANES=1 '$BUILD/ermak' bench --backend cuda --cases wwx1,wwx1000 --seconds $BENCH_SECONDS
   echo '--- per-bead family: cluster rows forced on (1) and off (0), against the defaults ---'
-  ERMAK_CUDA_CLUSTER_ROWS=1 '$BUILD/ermak' bench --backend cuda --cases pf8x1 --seconds $BENCH_SECONDS
-  ERMAK_CUDA_CLUSTER_ROWS=0 '$BUILD/ermak' bench --backend cuda --cases pf8x16,ccmvx1 --seconds $BENCH_SECONDS
+  ERMAK_CUDA_CLUSTER_ROWS=1 '$BUILD/ermak' bench --backend cuda --cases fgx1 --seconds $BENCH_SECONDS
+  ERMAK_CUDA_CLUSTER_ROWS=0 '$BUILD/ermak' bench --backend cuda --cases pf8x1,pf8x16,ccmvx1 --seconds $BENCH_SECONDS
+  echo '--- cluster tiles of one warp per cluster (ERMAK_CUDA_CLUSTER_SPLIT=1), against the defaults ---'
+  ERMAK_CUDA_CLUSTER_SPLIT=1 '$BUILD/ermak' bench --backend cuda --cases pf8x1,pf8x2,ccmvx1 --seconds $BENCH_SECONDS
   echo '--- the CCMV capsid (one 28 620-bead capsid; four of them as one 114 480-bead structure) ---'
   '$BUILD/ermak' bench --backend cuda --cases ccmvx1,ccmv4x1,ccmv4x16 --seconds $BENCH_SECONDS
   echo '--- protocol runs: pulled (p) and indented (i) ---'
@@ -108,15 +110,17 @@ stage profile 120 profile.log "
 
 # Short runs of each family under the sanitizers: WW trajectories (block and per-bead
 # kernels, list builds, graphs) and indentation (tip reductions, protocol kernels).
-# The variants tests cover the per-bead family's cluster rows (build and step) on WW and
-# both cell sorts (cooperative grid and block per replica) on PF8 and 300 WW replicas.
+# The variants tests cover the per-bead family's cluster rows (build and step, tiles of
+# 1, 2 and 4 warps per cluster) on WW and both cell sorts (cooperative grid and block per
+# replica) on PF8 and 300 WW replicas; the indentation tests run the per-bead family with
+# rows per bead and with cluster rows.
 SHORT='Systems/CudaVsCpu.TrajectoryAgreesFor1000Steps/ww_*:Families/CudaFamily.IndentationAgreesWithCpu/*:Families/CudaFamily.MinimisationAgreesWithCpu/*:CudaEngineVariants.PerBeadMultiRoundAndBlockLaneCountsAgreeWithCpu:CudaEngineVariants.GridCellSortEqualsOneBlockPerReplica'
-stage sanitize 150 sanitize.log "
+stage sanitize 200 sanitize.log "
   echo '--- memcheck ---'
   compute-sanitizer --tool memcheck --error-exitcode 9 --print-limit 20 '$TESTS' --gtest_color=no --gtest_filter='$SHORT' --gtest_brief=1
   m=\$?
   echo '--- racecheck (per-bead family with cluster rows) ---'
-  ERMAK_CUDA_CLUSTER_ROWS=1 compute-sanitizer --tool racecheck --error-exitcode 9 --print-limit 20 '$TESTS' --gtest_color=no --gtest_filter='Systems/CudaVsCpu.TrajectoryAgreesFor1000Steps/ww_*:Families/CudaFamily.IndentationAgreesWithCpu/*' --gtest_brief=1
+  ERMAK_CUDA_CLUSTER_ROWS=1 compute-sanitizer --tool racecheck --error-exitcode 9 --print-limit 20 '$TESTS' --gtest_color=no --gtest_filter='Systems/CudaVsCpu.TrajectoryAgreesFor1000Steps/ww_*:Families/CudaFamily.IndentationAgreesWithCpu/block:Families/CudaFamily.IndentationAgreesWithCpu/perbead_cluster_rows' --gtest_brief=1
   r=\$?
   echo \"memcheck rc=\$m racecheck rc=\$r\"
   exit \$((m + r))"

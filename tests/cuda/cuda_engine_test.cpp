@@ -117,26 +117,39 @@ INSTANTIATE_TEST_SUITE_P(Systems, CudaVsCpu,
 
 // ---------------------------------------------------------------------------------------
 
-class CudaFamily : public ::testing::TestWithParam<CudaKernelFamily> {
+// Each kernel family; the per-bead family twice: with its automatic list layout (rows per
+// bead at these sizes) and with cluster rows forced (read by the step kernel as tiles).
+struct FamilyVariant {
+  CudaKernelFamily family;
+  bool cluster_rows = false;
+};
+
+class CudaFamily : public ::testing::TestWithParam<FamilyVariant> {
  protected:
   void SetUp() override {
     ERMAK_REQUIRE_GPU();
     system_ = load_test_system("ww");
     if (!system_) GTEST_SKIP() << "WW test data not found";
+    // Read whenever an engine configures itself.
+    if (GetParam().cluster_rows) setenv("ERMAK_CUDA_CLUSTER_ROWS", "1", 1);
   }
+  void TearDown() override {
+    if (GetParam().cluster_rows) unsetenv("ERMAK_CUDA_CLUSTER_ROWS");
+  }
+  CudaKernelFamily family() const { return GetParam().family; }
   const Topology& topology() const { return system_->system.topology; }
   std::optional<TestSystem> system_;
 };
 
-std::string family_param_name(const ::testing::TestParamInfo<CudaKernelFamily>& info) {
-  return family_name(info.param);
+std::string family_param_name(const ::testing::TestParamInfo<FamilyVariant>& info) {
+  return std::string(family_name(info.param.family)) + (info.param.cluster_rows ? "_cluster_rows" : "");
 }
 
 TEST_P(CudaFamily, SameSeedSameBitsAndSplitAdvance) {
   const EngineSetup setup = base_setup(topology(), 3, 77);
   const State start = start_state(system_->system, 3);
   auto run = [&](std::vector<std::int64_t> chunks) {
-    auto gpu = make_gpu(setup, GetParam());
+    auto gpu = make_gpu(setup, family());
     gpu->set_state(start);
     for (auto c : chunks) gpu->advance(c);
     return gpu->state();
@@ -148,7 +161,7 @@ TEST_P(CudaFamily, SameSeedSameBitsAndSplitAdvance) {
   // Another seed gives another trajectory.
   EngineSetup other = setup;
   other.seed = 78;
-  auto gpu = make_gpu(other, GetParam());
+  auto gpu = make_gpu(other, family());
   gpu->set_state(start);
   gpu->advance(1000);
   EXPECT_FALSE(bit_identical(whole, gpu->state()));
@@ -157,16 +170,16 @@ TEST_P(CudaFamily, SameSeedSameBitsAndSplitAdvance) {
 TEST_P(CudaFamily, ResumeFromStateAndNeighbourReferenceIsBitForBit) {
   const EngineSetup setup = base_setup(topology(), 3, 4242);
   const State start = start_state(system_->system, 3);
-  auto whole = make_gpu(setup, GetParam());
+  auto whole = make_gpu(setup, family());
   whole->set_state(start);
   whole->advance(1500);
-  auto first = make_gpu(setup, GetParam());
+  auto first = make_gpu(setup, family());
   first->set_state(start);
   first->advance(640);
   const State at = first->state();
   const State reference = first->neighbor_reference();
   ASSERT_EQ(reference.bead_count, at.bead_count);
-  auto resumed = make_gpu(setup, GetParam());
+  auto resumed = make_gpu(setup, family());
   resumed->set_state(at);
   resumed->restore_neighbor_reference(reference);
   resumed->advance(860);
@@ -181,7 +194,7 @@ TEST_P(CudaFamily, AgreesWithCpuUnderHeatingAndFixedBeads) {
   setup.temperature.stop_kcal_per_mol = 0.85;
   setup.fixed_beads = {0, 7, 33};
   auto cpu = make_cpu_engine(setup);
-  auto gpu = make_gpu(setup, GetParam());
+  auto gpu = make_gpu(setup, family());
   const State start = start_state(system_->system, 2);
   cpu->set_state(start);
   gpu->set_state(start);
@@ -202,7 +215,7 @@ TEST_P(CudaFamily, MinimisationAgreesWithCpu) {
   // Strain the structure so that there is something to relax.
   for (std::size_t k = 0; k < start.x.size(); ++k) start.x[k] *= 1.03f;
   auto cpu = make_cpu_engine(setup);
-  auto gpu = make_gpu(setup, GetParam());
+  auto gpu = make_gpu(setup, family());
   cpu->set_state(start);
   gpu->set_state(start);
   const MinimizeResult a = cpu->minimize(400, 0.05, 0.1);
@@ -260,7 +273,7 @@ TEST_P(CudaFamily, ProtocolsAgreeWithCpu) {
   setup.plane_tethers = {plane, plane2};
   setup.plane_groups = 2;
   auto cpu = make_cpu_engine(setup);
-  auto gpu = make_gpu(setup, GetParam());
+  auto gpu = make_gpu(setup, family());
   const State start = start_state(system_->system, 3);
   cpu->set_state(start);
   gpu->set_state(start);
@@ -319,14 +332,18 @@ Indentation make_indentation(const LoadedSystem& s, bool discrete, bool move_sur
 // The per-bead family does the tip's work in its step kernel, or (large runs; forced here
 // by ERMAK_CUDA_TIP_KERNEL=1) in a kernel of its own before it: both against the CPU.
 // With the tip kernel, the step kernel without other protocol code (runs 3–5) and the one
-// with per-bead items too (runs 6–7: a restraint on bead 0).
+// with per-bead items too (runs 6–7: a restraint on bead 0). With cluster rows, the
+// step kernel's tiles split each cluster over 4, 1 or 2 warps by turns.
 TEST_P(CudaFamily, IndentationAgreesWithCpu) {
   for (int run = 0; run < 8; ++run) {
     const int variant = run % 3;
     const bool tip_kernel = run >= 3, tethered = run >= 6;
+    const char* const splits[] = {"4", "1", "2"};
+    const char* split = splits[(run / 2) % 3];
     if (tip_kernel) setenv("ERMAK_CUDA_TIP_KERNEL", "1", 1);  // read whenever the engine configures itself
+    setenv("ERMAK_CUDA_CLUSTER_SPLIT", split, 1);
     SCOPED_TRACE("variant " + std::to_string(variant) + (tip_kernel ? ", tip kernel" : "") +
-                 (tethered ? ", tethered" : ""));
+                 (tethered ? ", tethered" : "") + ", cluster split " + split);
     EngineSetup setup = base_setup(topology(), 2, 31415);
     setup.indentation = make_indentation(system_->system, variant == 1, variant == 2);
     if (tethered) {
@@ -337,7 +354,7 @@ TEST_P(CudaFamily, IndentationAgreesWithCpu) {
       setup.tethers = {restraint};
     }
     auto cpu = make_cpu_engine(setup);
-    auto gpu = make_gpu(setup, GetParam());
+    auto gpu = make_gpu(setup, family());
     const State start = start_state(system_->system, 2);
     cpu->set_state(start);
     gpu->set_state(start);
@@ -364,18 +381,21 @@ TEST_P(CudaFamily, IndentationAgreesWithCpu) {
     const auto cpu_saved = cpu->protocol_state();
     ASSERT_EQ(saved.size(), cpu_saved.size());
     for (std::size_t k = 0; k < saved.size(); ++k) EXPECT_NEAR(saved[k], cpu_saved[k], 1e-4);
-    auto other = make_gpu(setup, GetParam());
+    auto other = make_gpu(setup, family());
     other->set_state(gpu->state());
     other->restore_protocol_state(saved);
     EXPECT_EQ(other->protocol_state(), saved);
     other.reset();
     gpu.reset();
     unsetenv("ERMAK_CUDA_TIP_KERNEL");
+    unsetenv("ERMAK_CUDA_CLUSTER_SPLIT");
   }
 }
 
 INSTANTIATE_TEST_SUITE_P(Families, CudaFamily,
-                         ::testing::Values(CudaKernelFamily::kBlock, CudaKernelFamily::kPerBead), family_param_name);
+                         ::testing::Values(FamilyVariant{CudaKernelFamily::kBlock}, FamilyVariant{CudaKernelFamily::kPerBead},
+                                           FamilyVariant{CudaKernelFamily::kPerBead, true}),
+                         family_param_name);
 
 // ---------------------------------------------------------------------------------------
 
@@ -546,8 +566,11 @@ TEST(CudaEngineVariants, PerBeadMultiRoundAndBlockLaneCountsAgreeWithCpu) {
       {{{"ERMAK_CUDA_ROUNDS", "multi"}}, CudaKernelFamily::kPerBead},
       {{{"ERMAK_CUDA_LANES", "8"}}, CudaKernelFamily::kPerBead},
       {{{"ERMAK_CUDA_ROWS32", "1"}, {"ERMAK_CUDA_CHUNK_STEPS", "5"}}, CudaKernelFamily::kPerBead},
-      // Cluster rows (WW's 34 beads: four full clusters and one of two beads).
-      {{{"ERMAK_CUDA_CLUSTER_ROWS", "1"}}, CudaKernelFamily::kPerBead},
+      // Cluster rows (WW's 34 beads: four full clusters and one of two beads), their tiles
+      // by 1, 2 and 4 warps per cluster (with 4, the last block holds 4 warps past the end).
+      {{{"ERMAK_CUDA_CLUSTER_ROWS", "1"}, {"ERMAK_CUDA_CLUSTER_SPLIT", "1"}}, CudaKernelFamily::kPerBead},
+      {{{"ERMAK_CUDA_CLUSTER_ROWS", "1"}, {"ERMAK_CUDA_CLUSTER_SPLIT", "2"}}, CudaKernelFamily::kPerBead},
+      {{{"ERMAK_CUDA_CLUSTER_ROWS", "1"}, {"ERMAK_CUDA_CLUSTER_SPLIT", "4"}}, CudaKernelFamily::kPerBead},
       {{{"ERMAK_CUDA_CLUSTER_ROWS", "1"}, {"ERMAK_CUDA_ROUNDS", "multi"}, {"ERMAK_CUDA_CHUNK_STEPS", "5"}},
        CudaKernelFamily::kPerBead},
       {{{"ERMAK_CUDA_BLOCK_LANES", "1"}}, CudaKernelFamily::kBlock},
@@ -581,7 +604,8 @@ TEST(CudaEngineVariants, PerBeadMultiRoundAndBlockLaneCountsAgreeWithCpu) {
 // Cluster rows (one row per 8 consecutive beads, a bit per bead) hold exactly the pairs of
 // the rows per bead: PF8 (bonded and native exclusions through the build's table), the
 // same pair count and energies at the start, and the same trajectory to float rounding
-// through list builds.
+// through list builds; also with the step kernel's tiles split over 1, 2 and 4 warps per
+// cluster.
 TEST(CudaEngineVariants, ClusterRowsHoldTheSamePairsAsRowsPerBead) {
   ERMAK_REQUIRE_GPU();
   const auto pf8 = load_test_system("pf8");
@@ -593,10 +617,12 @@ TEST(CudaEngineVariants, ClusterRowsHoldTheSamePairsAsRowsPerBead) {
     std::vector<EnergyTerms> energies;
     State end;
   };
-  auto run = [&](const char* cluster_rows) {
+  auto run = [&](const char* cluster_rows, const char* split = "2") {
     setenv("ERMAK_CUDA_CLUSTER_ROWS", cluster_rows, 1);
+    setenv("ERMAK_CUDA_CLUSTER_SPLIT", split, 1);
     auto engine = make_gpu(setup, CudaKernelFamily::kPerBead);
     unsetenv("ERMAK_CUDA_CLUSTER_ROWS");
+    unsetenv("ERMAK_CUDA_CLUSTER_SPLIT");
     engine->set_state(start);
     Result out;
     out.energies = engine->energies();
@@ -616,6 +642,12 @@ TEST(CudaEngineVariants, ClusterRowsHoldTheSamePairsAsRowsPerBead) {
     EXPECT_NEAR(rows.energies[r].total(), clusters.energies[r].total(), 1e-4 * std::abs(rows.energies[r].total()));
   }
   EXPECT_LE(max_abs_difference(rows.end, clusters.end), kTrajectoryTolerance_A);
+  for (const char* split : {"1", "4"}) {
+    SCOPED_TRACE(std::string("cluster split ") + split);
+    const Result other = run("1", split);
+    EXPECT_EQ(other.pairs, clusters.pairs);
+    EXPECT_LE(max_abs_difference(other.end, clusters.end), kTrajectoryTolerance_A);
+  }
 }
 
 // The cell sort by one cooperative grid over all replicas gives the cells of one block

@@ -63,7 +63,7 @@ Command add_bench_command(CLI::App& app) {
     std::string noise = "philox";
   };
   auto o = std::make_shared<Options>();
-  cmd->add_option("--cases", o->cases, "Comma-separated SYSTEMxREPLICAS[p|i], systems: ww, ubq, pf8, ccmv (28 620-bead capsid 1CWP, NCS operators in its ORIGX frame, docs/benchmarks.md), ccmv4 (4 capsids, 114 480 beads); a trailing p pulls: first bead fixed, last bead on a 34.7 pN/nm spring moving at 1 um/s away from the first (e.g. wwx1000p); a trailing i indents: a 50 A tip on a 34.7 pN/nm cantilever moving down at 1 um/s from just above the molecule, which rests on a plane surface at the wall's minimum (e.g. ccmvx1i)")->capture_default_str();
+  cmd->add_option("--cases", o->cases, "Comma-separated SYSTEMxREPLICAS[p|i], systems: ww, ubq, pf8, fg (fibrinogen, 2964 beads), ccmv (28 620-bead capsid 1CWP, NCS operators in its ORIGX frame, docs/benchmarks.md), ccmv4 (4 capsids, 114 480 beads); a trailing p pulls: first bead fixed, last bead on a 34.7 pN/nm spring moving at 1 um/s away from the first (e.g. wwx1000p); a trailing i indents: a 50 A tip on a 34.7 pN/nm cantilever moving down at 1 um/s from just above the molecule, which rests on a plane surface at the wall's minimum (e.g. ccmvx1i)")->capture_default_str();
   cmd->add_option("--threads", o->threads, "Comma-separated CPU thread counts (0 = all)")->capture_default_str();
   cmd->add_option("--backend", o->backend, "auto (the GPU when there is one), cpu or cuda")->capture_default_str();
   cmd->add_option("--seconds", o->seconds, "Target timed duration per case")->capture_default_str();
@@ -91,7 +91,7 @@ Command add_bench_command(CLI::App& app) {
     for (const Case& c : cases) {
       const bench::BenchSystem* system = nullptr;
       for (const auto& s : systems) if (s.name == c.system) system = &s;
-      if (!system) throw Error("bench: unknown system \"" + c.system + "\" (known: ww, ubq, pf8, ccmv, ccmv4)");
+      if (!system) throw Error("bench: unknown system \"" + c.system + "\" (known: ww, ubq, pf8, fg, ccmv, ccmv4)");
       LoadedSystem loaded = bench::load_bench_system(*system);
       const std::int32_t n = loaded.topology.bead_count();
       for (int threads : parse_ints(o->threads)) {

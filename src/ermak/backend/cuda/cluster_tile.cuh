@@ -40,17 +40,22 @@ __device__ __forceinline__ void reduce_scatter_step(float (&v)[kValues], int lan
 }
 
 // The repulsive force of the cluster's beads, lane l holding a partial sum for bead
-// 8c + l/4 (the four partials of a bead add up to its force: group_sum<4>). `row` holds
+// 8c + l/4 (the four partials of a bead add up to its force: group_sum<4>). With kSplit
+// warps per cluster (a cluster row split over 2 or 4 warps, so that small runs have
+// enough warps: docs/gpu.md#cluster-tiles), warp `part` of them takes the rounds
+// part, part + kSplit, … of 32 entries and returns its share, which the caller adds up in
+// a fixed order. `row` holds
 // `entries` cluster-row entries (partner in the low 24 bits, bit 24 + a set when the
 // partner repels bead 8c + a); `own` is the position of bead 8c + l/4 on lane l (a finite
 // stand-in for beads past the end of the replica: their bits are never set);
 // `cluster_pos` is 8 float4 of shared memory for this warp alone. Pairs
 // outside the cutoff, and entries without the bead's bit, add exact zeros, as in
 // pair_forces_with. Must be called by all 32 lanes of the warp.
+template <int kSplit = 1>
 __device__ __forceinline__ float3 cluster_tile_repulsion(const physics::RepulsionParameters repulsion,
                                                          const float4* __restrict__ pos,
                                                          const std::uint32_t* __restrict__ row, int entries,
-                                                         float4 own, int lane, float4* cluster_pos) {
+                                                         float4 own, int lane, float4* cluster_pos, int part = 0) {
   // The cluster's positions in the warp's shared slots, read back per term (one broadcast
   // load): held in registers instead they took 24 of them, and the kernel's 80 registers
   // left 3 blocks per SM (PF8 × 16 +9.5 %, PF8 × 4 +19 %, CCMV × 2 +10 % this way;
@@ -67,15 +72,17 @@ __device__ __forceinline__ float3 cluster_tile_repulsion(const physics::Repulsio
   // in flight while a round's 8 pair terms are computed (few warps per scheduler at
   // this kernel's registers: the loads' latency is otherwise exposed).
   constexpr std::uint32_t kPartner = kClusterPartnerMask;
-  std::uint32_t next_entry = lane + 32 < entries ? __ldg(row + lane + 32) : 0u;
-  std::uint32_t entry = lane < entries ? __ldg(row + lane) : 0u;
-  float4 pj = lane < entries ? __ldg(pos + (entry & kPartner)) : make_float4(0, 0, 0, 0);
-  for (int s = lane; s < entries; s += 32) {
+  constexpr int kStride = 32 * kSplit;
+  const int first = lane + 32 * part;
+  std::uint32_t next_entry = first + kStride < entries ? __ldg(row + first + kStride) : 0u;
+  std::uint32_t entry = first < entries ? __ldg(row + first) : 0u;
+  float4 pj = first < entries ? __ldg(pos + (entry & kPartner)) : make_float4(0, 0, 0, 0);
+  for (int s = first; s < entries; s += kStride) {
     const std::uint32_t this_entry = entry;
     const float4 this_pj = pj;
     entry = next_entry;
-    if (s + 32 < entries) pj = __ldg(pos + (entry & kPartner));
-    if (s + 64 < entries) next_entry = __ldg(row + s + 64);
+    if (s + kStride < entries) pj = __ldg(pos + (entry & kPartner));
+    if (s + 2 * kStride < entries) next_entry = __ldg(row + s + 2 * kStride);
 #pragma unroll
     for (int a = 0; a < kClusterBeads; ++a) {
       const float4 b = shared_load_in_loop(cluster_pos_address + unsigned(sizeof(float4)) * a);

@@ -744,21 +744,21 @@ class CudaEngine final : public Engine {
   // more than the step kernel's registers gain there; docs/benchmarks.md).
   static constexpr long long kTipKernelMinBeads = 16384;
 
-  // Per-bead family: cluster rows (docs/gpu.md#cluster-rows) for runs of several replicas
-  // and for structures of at least this many beads, a row per bead otherwise;
-  // ERMAK_CUDA_CLUSTER_ROWS=0|1 overrides. Measured on an H100 with the step kernel's
-  // cluster tiles (docs/benchmarks.md#cluster-tiles), against rows per bead: PF8 × 2
-  // +26 %, × 16 +38 %, CCMV × 2 +18 %; one CCMV capsid (28 620 beads) +12 %, pulled +31 %,
-  // indented +6.5 %, four capsids as one structure +20 %; but one PF8 (6928 beads: 866
-  // warps, one per cluster, do not fill the GPU) −10 %. Sizes between were not measured.
-  static constexpr int kClusterRowsMinBeadsAlone = 16384;
+  // Per-bead family: cluster rows (docs/gpu.md#cluster-rows) for runs of at least this
+  // many beads in all, a row per bead otherwise; ERMAK_CUDA_CLUSTER_ROWS=0|1 overrides.
+  // Measured on an H100 with the step kernel's cluster tiles, split as
+  // choose_cluster_split says (docs/benchmarks.md#cluster-tiles), against rows per bead:
+  // one PF8 (6928 beads) +8.6 %, PF8 × 2 +36 %, × 16 +38 %, one CCMV capsid (28 620) +15 %,
+  // four capsids as one structure +20 %; but one fibrinogen (2964 beads) −1.6 %. The
+  // threshold lies between those two single structures (not measured closer).
+  static constexpr long long kClusterRowsMinBeads = 4096;
   bool use_cluster_rows() const { return cluster_rows_mode_; }
   bool choose_cluster_rows() const {
     if (family_ != CudaKernelFamily::kPerBead || n_ > kClusterPartnerMask) return false;
     const int forced = env_int("ERMAK_CUDA_CLUSTER_ROWS", -1);
     if (forced != -1 && forced != 0 && forced != 1) throw Error("ERMAK_CUDA_CLUSTER_ROWS must be 0 or 1");
     if (forced != -1) return forced == 1;
-    return R_ >= 2 || n_ >= kClusterRowsMinBeadsAlone;
+    return (long long)n_ * R_ >= kClusterRowsMinBeads;
   }
 
   // Per-bead family: cells of the list cutoff / this (the row builds scan the cells within
@@ -1075,6 +1075,25 @@ class CudaEngine final : public Engine {
       else if (v == "single") L.multi_round = false;
       else throw Error("environment variable ERMAK_CUDA_ROUNDS=\"" + v + "\": must be single or multi");
     }
+    L.cluster_split = use_cluster_rows() && L.lanes == 4 && !L.multi_round ? choose_cluster_split() : 1;
+  }
+
+  // Cluster tiles: warps per cluster (docs/gpu.md#cluster-tiles), by the run's clusters
+  // per multiprocessor: 4 below 4, 2 below 32, else 1; ERMAK_CUDA_CLUSTER_SPLIT=1|2|4
+  // overrides. Measured on an H100 (132 SMs; docs/benchmarks.md#cluster-tiles): 371
+  // clusters (one fibrinogen) best at 4; 866 (one PF8), 1484, 1732, 3578 (one CCMV) at 2
+  // (+3 to +22 % against 1); 3464 (PF8 × 4) 1 and 2 alike; 5936 and 13 856 (PF8 × 16)
+  // at 1 (−5 %, −12 % with 2). More warps hide the latency of short runs; more shares
+  // cost a barrier and a sum per cluster, and split rows of few rounds each.
+  static constexpr int kClusterSplit4BelowPerSM = 4, kClusterSplit2BelowPerSM = 32;
+  int choose_cluster_split() const {
+    const int forced = env_int("ERMAK_CUDA_CLUSTER_SPLIT", 0);
+    if (forced != 0 && forced != 1 && forced != 2 && forced != 4) throw Error("ERMAK_CUDA_CLUSTER_SPLIT must be 1, 2 or 4");
+    if (forced) return forced;
+    const long long clusters = (long long)cluster_count(n_) * R_, sms = prop_.multiProcessorCount;
+    if (clusters < kClusterSplit4BelowPerSM * sms) return 4;
+    if (clusters < kClusterSplit2BelowPerSM * sms) return 2;
+    return 1;
   }
 
   void capture_graph() {

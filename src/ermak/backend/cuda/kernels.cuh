@@ -87,6 +87,9 @@ struct PerBeadLaunch {
   int slots = 0;
   int lanes = 8;                        // lanes per bead in the force loop (2, 4, 8, 16)
   bool multi_round = true;              // a warp serves 32 beads (else 32/lanes)
+  // Warps per cluster (1, 2, 4) where the step kernel reads cluster rows as tiles (lanes 4,
+  // one round): each takes a share of the cluster row (docs/gpu.md#cluster-tiles); else 1.
+  int cluster_split = 1;
   // cell list, per replica
   CellGrid* grids = nullptr;            // [R]
   int cell_capacity = 0;                // per replica: ≥ 2n + 27
@@ -114,7 +117,7 @@ struct PerBeadLaunch {
 constexpr int kPerBeadBlock = 256;  // threads per block of the per-bead step kernel
 
 int perbead_beads_per_block(int lanes, bool multi_round);
-int perbead_blocks_per_replica(const PerBeadLaunch& launch);
+int perbead_blocks_per_replica(const PerBeadLaunch& launch);  // the step kernel's grid.x
 // The list build for every replica, when ctrl->stale_since ≤ ctrl->step (three kernels).
 // `from` (optional) builds from these positions instead of pos[step & 1].
 void launch_rebuild(const PerBeadLaunch& launch, cudaStream_t stream, const float4* from = nullptr);

@@ -353,7 +353,11 @@ constexpr int step_kernel_min_blocks() {
   return bounded ? 65536 / 64 / kPerBeadBlock : 0;  // 0: no bound
 }
 
-template <int S, bool kMultiRound, int kProtocolCode, class Index>
+// kSplit warps per cluster (tiles only): warp w of a cluster's kSplit takes every
+// kSplit-th round of its row's entries; the shares meet in shared memory, added in warp
+// order (a fixed order), and the cluster's first warp goes on alone with the bonded
+// terms, the noise and the move.
+template <int S, bool kMultiRound, int kProtocolCode, class Index, int kSplit = 1>
 __global__ void __launch_bounds__(kPerBeadBlock, step_kernel_min_blocks<S, kMultiRound, kProtocolCode, Index>())
     perbead_step_kernel(const __grid_constant__ PerBeadLaunch L, int node) {
   // kItemsAndTip: the tip's forces, its reaction and its step in this kernel;
@@ -362,6 +366,7 @@ __global__ void __launch_bounds__(kPerBeadBlock, step_kernel_min_blocks<S, kMult
                  kTipGiven = kProtocolCode == kTipForcesGiven || kProtocolCode == kTipForcesOnly,
                  kTipHere = kProtocolCode == kItemsAndTip, kTip = kTipHere || kTipGiven;
   constexpr bool kClusterTile = uses_cluster_tile<S, kMultiRound, Index>();
+  static_assert(kSplit == 1 || kClusterTile, "a cluster split over warps only with cluster tiles");
   Control* c = L.ctrl;
   const long long s = c->step + node;
   if (s >= c->target || c->stale_since <= s) return;  // the same for every thread of the grid
@@ -372,12 +377,13 @@ __global__ void __launch_bounds__(kPerBeadBlock, step_kernel_min_blocks<S, kMult
   constexpr int kPerRound = 32 / S;
   constexpr int kRounds = kMultiRound ? S : 1;
   constexpr int kBeadsPerWarp = kRounds * kPerRound;
-  const int warp_base = (blockIdx.x * (kPerBeadBlock / 32) + warp) * kBeadsPerWarp;
+  const int share = warp % kSplit;  // which share of its cluster row this warp takes
+  const int warp_base = ((blockIdx.x * (kPerBeadBlock / 32) + warp) / kSplit) * kBeadsPerWarp;
   const float4* pos_in = L.pos[s & 1] + std::size_t(r) * n;
   float4* pos_out = L.pos[(s + 1) & 1] + std::size_t(r) * n;
   const physics::LangevinCoefficients coeff = c->coeff;
   const int i = kMultiRound ? warp_base + lane : warp_base + lane / S;  // the bead this lane moves
-  const bool owner = kMultiRound || lane % S == 0;
+  const bool owner = (kMultiRound || lane % S == 0) && share == 0;
   const bool indentation = kTip && m.protocol.indentation;
 
   // Indentation: the tip's and the surface's force on the lane's bead, and the warp's
@@ -403,10 +409,10 @@ __global__ void __launch_bounds__(kPerBeadBlock, step_kernel_min_blocks<S, kMult
       // With one round, a warp holds only 32/S owners; the block's threads compute one
       // bead each (a warp instead of 8 per 8·32/S beads: these double-precision terms
       // cost ~400 instructions per bead) and hand them to the owners through shared memory.
-      constexpr int kBlockBeads = kTipHere && !kMultiRound ? (kPerBeadBlock / 32) * kBeadsPerWarp : 1;
+      constexpr int kBlockBeads = kTipHere && !kMultiRound ? (kPerBeadBlock / 32 / kSplit) * kBeadsPerWarp : 1;
       __shared__ float s_tip_force[kBlockBeads][6];
       __shared__ double s_reaction[kBlockBeads][3];
-      const int block_first = blockIdx.x * (kPerBeadBlock / 32) * kBeadsPerWarp;
+      const int block_first = blockIdx.x * kBlockBeads;
       const int b = threadIdx.x;
       if (b < kBlockBeads && block_first + b < n) {
         Vec3d reaction{};
@@ -442,19 +448,33 @@ __global__ void __launch_bounds__(kPerBeadBlock, step_kernel_min_blocks<S, kMult
     if constexpr (kClusterTile) {
       // The warp's 8 beads are one cluster: bonds and native contacts by 4 lanes per
       // bead, the repulsion by the whole warp over the cluster row (cluster_tile.cuh).
-      if (first >= n) break;  // the same for the whole warp
-      const std::size_t cluster = std::size_t(r) * cluster_count(n) + first / kClusterBeads;
-      const int entries = __ldg(L.row_count + cluster);
+      // A warp past the last cluster: the same for the whole warp. With several warps per
+      // cluster it still meets the block's barrier below, with no entries.
+      if (kSplit == 1 && first >= n) break;
+      const bool cluster_here = first < n;
+      const std::size_t cluster = std::size_t(r) * cluster_count(n) + (cluster_here ? first / kClusterBeads : 0);
+      const int entries = cluster_here ? __ldg(L.row_count + cluster) : 0;
       const std::uint32_t* row = L.cluster_rows + cluster * L.slots;
-      if (i < n) {
+      if (share == 0 && i < n) {
         BeadEnergy unused;
         part = pair_forces_with<S, false, GlobalTopology, GlobalPos, ClusterRow, kPairBonds | kPairNatives>(
             m, m.bonds, m.natives, i, lane % S, __ldg(pos_in + i), GlobalPos{pos_in}, ClusterRow{row, entries, 0},
             unused);
       }
       __shared__ float4 s_cluster_pos[kClusterTile ? kPerBeadBlock / 32 : 1][kClusterBeads];
-      const float3 repulsive = cluster_tile_repulsion(m.repulsion, pos_in, row, entries,
-                                                      __ldg(pos_in + min(i, n - 1)), lane, s_cluster_pos[warp]);
+      float3 repulsive = cluster_tile_repulsion<kSplit>(m.repulsion, pos_in, row, entries,
+                                                        __ldg(pos_in + min(i, n - 1)), lane, s_cluster_pos[warp], share);
+      if constexpr (kSplit > 1) {
+        __shared__ float3 s_share[kPerBeadBlock / 32][32];
+        if (share != 0) s_share[warp][lane] = repulsive;
+        __syncthreads();
+        if (share == 0) {
+          for (int k = 1; k < kSplit; ++k) {
+            const float3 o = s_share[warp + k][lane];
+            repulsive.x += o.x; repulsive.y += o.y; repulsive.z += o.z;
+          }
+        }
+      }
       part.x += repulsive.x; part.y += repulsive.y; part.z += repulsive.z;
     } else if (i < n) {
       BeadEnergy unused;
@@ -568,7 +588,7 @@ int perbead_beads_per_block(int lanes, bool multi_round) {
 }
 
 int perbead_blocks_per_replica(const PerBeadLaunch& L) {
-  const int per_block = perbead_beads_per_block(L.lanes, L.multi_round);
+  const int per_block = perbead_beads_per_block(L.lanes, L.multi_round) / L.cluster_split;
   return (L.m.n + per_block - 1) / per_block;
 }
 
@@ -593,7 +613,11 @@ void launch_step_variant(const PerBeadLaunch& L, int node, cudaStream_t stream, 
   const dim3 grid(perbead_blocks_per_replica(L), L.m.replicas);
   if constexpr (kProtocol == kTipForcesGiven || kProtocol == kTipForcesOnly) {
     const dim3 tip_grid((L.m.n + kPerBeadBlock - 1) / kPerBeadBlock, L.m.replicas);
-    const int step_blocks = int(grid.x);
+    // The tip kernel's partial sums of the reaction go by the step kernel's blocks of
+    // 8 warps of one cluster each, also where clusters are split over several warps (the
+    // same sum then, whatever the split).
+    const int per_block = perbead_beads_per_block(L.lanes, kMultiRound);
+    const int step_blocks = (L.m.n + per_block - 1) / per_block;
     switch (kMultiRound ? 1 : L.lanes) {
       case 1: perbead_tip_kernel<32><<<tip_grid, kPerBeadBlock, 0, stream>>>(L, node, step_blocks); break;
       case 2: perbead_tip_kernel<16><<<tip_grid, kPerBeadBlock, 0, stream>>>(L, node, step_blocks); break;
@@ -612,7 +636,19 @@ void launch_step_variant(const PerBeadLaunch& L, int node, cudaStream_t stream, 
   }
   switch (L.lanes) {
     case 2: perbead_step_kernel<2, kMultiRound, kProtocol, Index><<<grid, kPerBeadBlock, 0, stream>>>(L, node); break;
-    case 4: perbead_step_kernel<4, kMultiRound, kProtocol, Index><<<grid, kPerBeadBlock, 0, stream>>>(L, node); break;
+    case 4:
+      if constexpr (uses_cluster_tile<4, kMultiRound, Index>()) {
+        if (L.cluster_split == 2) {
+          perbead_step_kernel<4, kMultiRound, kProtocol, Index, 2><<<grid, kPerBeadBlock, 0, stream>>>(L, node);
+          break;
+        }
+        if (L.cluster_split == 4) {
+          perbead_step_kernel<4, kMultiRound, kProtocol, Index, 4><<<grid, kPerBeadBlock, 0, stream>>>(L, node);
+          break;
+        }
+      }
+      perbead_step_kernel<4, kMultiRound, kProtocol, Index><<<grid, kPerBeadBlock, 0, stream>>>(L, node);
+      break;
     case 8: perbead_step_kernel<8, kMultiRound, kProtocol, Index><<<grid, kPerBeadBlock, 0, stream>>>(L, node); break;
     case 16: perbead_step_kernel<16, kMultiRound, kProtocol, Index><<<grid, kPerBeadBlock, 0, stream>>>(L, node); break;
     default: throw Error("CUDA per-bead family: unsupported lanes per bead " + std::to_string(L.lanes));
