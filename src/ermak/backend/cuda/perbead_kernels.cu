@@ -9,10 +9,11 @@
 // built on the GPU from a cell list (cell_list_kernels.cu): beads sorted by cell
 // (ascending bead index within a cell), and each bead's row collected by a warp scanning
 // the cells within the list cutoff in a fixed order (scan_cells_near in cell_list.cuh),
-// so a row is a deterministic function of the build positions. Runs of several replicas
-// take cluster rows instead (a row per 8 consecutive beads with a bead mask per entry,
+// so a row is a deterministic function of the build positions. Runs of ≥ 4096 beads in
+// all take cluster rows instead (a row per 8 consecutive beads with a bead mask per entry,
 // built by a warp per cluster: docs/gpu.md#cluster-rows), and the step kernel then
-// computes a cluster's repulsion as one warp-wide tile (cluster_tile.cuh).
+// computes a cluster's repulsion as one warp-wide tile (cluster_tile.cuh), split over 2
+// or 4 warps where the run has few clusters.
 #include <algorithm>
 #include <climits>
 #include <type_traits>
