@@ -2,6 +2,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -80,6 +81,11 @@ Command add_bench_command(CLI::App& app) {
                   "With --rng: cpu, cuda or cpu,cuda (auto: the CPU, and the GPU when one is present)")
       ->capture_default_str();
   return [o, rng_options]() {
+    // Every kernel loaded when the CUDA context starts, not at its first launch: the
+    // GPU-B/bead column is the driver's memory count across a case, and lazy loading
+    // charged the first case of a process ~4 MB of kernel images (PF8 × 1: 605 B per bead
+    // too many; docs/benchmarks.md). Before any CUDA call; a value the user set stays.
+    setenv("CUDA_MODULE_LOADING", "EAGER", 0);
     if (rng_options->enabled) return rng::run_rng_benchmark(*rng_options);
     const std::vector<Case> cases = parse_cases(o->cases);  // a bad case stops before the table
     const auto systems = bench::standard_systems();

@@ -49,7 +49,7 @@ __device__ __forceinline__ int cell_index(const CellGrid& g, int3 c) { return (c
 
 __device__ __forceinline__ int warp_inclusive_scan(int v, int lane) {
   for (int o = 1; o < 32; o *= 2) {
-    const int u = __shfl_up_sync(0xffffffffu, v, o);
+    const int u = __shfl_up_sync(kFullMask, v, o);
     if (lane >= o) v += u;
   }
   return v;
@@ -95,14 +95,14 @@ __device__ __forceinline__ void scan_cells_near(const CellGrid& g, const int* st
     }
     const int inclusive = warp_inclusive_scan(length, lane);
     const int before = inclusive - length;  // candidates of the earlier runs of this batch
-    const int total = __shfl_sync(0xffffffffu, inclusive, 31);
+    const int total = __shfl_sync(kFullMask, inclusive, 31);
     for (int at = 0; at < total; at += 32) {
       const int v = at + lane;
       // The run holding candidate v: the last one with before ≤ v (befores ascend).
       int k = 0;
       for (int step = 16; step > 0; step /= 2)
-        if (__shfl_sync(0xffffffffu, before, k + step) <= v) k += step;
-      const int run_begin = __shfl_sync(0xffffffffu, begin, k), run_before = __shfl_sync(0xffffffffu, before, k);
+        if (__shfl_sync(kFullMask, before, k + step) <= v) k += step;
+      const int run_begin = __shfl_sync(kFullMask, begin, k), run_before = __shfl_sync(kFullMask, before, k);
       const bool valid = v < total;
       visit(valid, valid ? sorted[run_begin + v - run_before] : -1);
     }

@@ -45,7 +45,7 @@ __global__ void __launch_bounds__(kEvalBlock) eval_kernel(const __grid_constant_
       } else {
         const std::size_t flat = std::size_t(r) * n + i;
         if (L.cluster_rows) {  // uniform over the grid
-          const std::size_t cluster = std::size_t(r) * cluster_count(n) + i / kClusterBeads;
+          const std::size_t cluster = cluster_row_index(r, n, i);
           part = pair_forces<S, kEnergy>(m, i, lane % S, pi, GlobalPos{pos},
                                          ClusterRow{L.cluster_rows + cluster * L.slots, L.row_count[cluster],
                                                     kClusterPartnerBits + i % kClusterBeads},

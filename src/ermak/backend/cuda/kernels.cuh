@@ -148,6 +148,10 @@ void launch_count_pairs(const int* row_count, long long total_beads, unsigned lo
 // The same for cluster rows: the set bead bits of all entries (each pair twice).
 void launch_count_cluster_pairs(const PerBeadLaunch& launch, unsigned long long* out, cudaStream_t stream);
 __host__ __device__ inline int cluster_count(int n) { return (n + kClusterBeads - 1) / kClusterBeads; }
+// Replica r's cluster row that holds bead i (rows [R·clusters][slots], replica-major).
+__host__ __device__ inline std::size_t cluster_row_index(int r, int n, int i) {
+  return std::size_t(r) * cluster_count(n) + i / kClusterBeads;
+}
 
 // ---- evaluation (eval_kernels.cu) ----
 

@@ -453,7 +453,7 @@ __global__ void __launch_bounds__(kPerBeadBlock, step_kernel_min_blocks<S, kMult
       // cluster it still meets the block's barrier below, with no entries.
       if (kSplit == 1 && first >= n) break;
       const bool cluster_here = first < n;
-      const std::size_t cluster = std::size_t(r) * cluster_count(n) + (cluster_here ? first / kClusterBeads : 0);
+      const std::size_t cluster = cluster_row_index(r, n, cluster_here ? first : 0);
       const int entries = cluster_here ? __ldg(L.row_count + cluster) : 0;
       const std::uint32_t* row = L.cluster_rows + cluster * L.slots;
       if (share == 0 && i < n) {
@@ -481,7 +481,7 @@ __global__ void __launch_bounds__(kPerBeadBlock, step_kernel_min_blocks<S, kMult
       BeadEnergy unused;
       const std::size_t flat = std::size_t(r) * n + i;
       if constexpr (std::is_same_v<Index, std::uint32_t>) {  // cluster rows, read per bead
-        const std::size_t cluster = std::size_t(r) * cluster_count(n) + i / kClusterBeads;
+        const std::size_t cluster = cluster_row_index(r, n, i);
         part = pair_forces<S, false>(
             m, i, lane % S, __ldg(pos_in + i), GlobalPos{pos_in},
             ClusterRow{L.cluster_rows + cluster * L.slots, __ldg(L.row_count + cluster),
@@ -595,11 +595,11 @@ int perbead_blocks_per_replica(const PerBeadLaunch& L) {
 
 void launch_rebuild(const PerBeadLaunch& L, cudaStream_t stream, const float4* from) {
   launch_rebuild_cells(L, stream, from);
-  const long long warps_needed = (long long)L.m.n * L.m.replicas;
-  const int blocks = int(std::min<long long>(kRowBlocks, (warps_needed + 7) / 8));
+  // A warp per cluster or per bead, 8 warps per block, grid-stride beyond kRowBlocks.
+  const long long warps = (long long)(L.cluster_rows ? cluster_count(L.m.n) : L.m.n) * L.m.replicas;
+  const int blocks = int(std::min<long long>(kRowBlocks, (warps + 7) / 8));
   if (L.cluster_rows) {
-    const long long cluster_warps = (long long)cluster_count(L.m.n) * L.m.replicas;
-    rebuild_cluster_rows_kernel<<<int(std::min<long long>(kRowBlocks, (cluster_warps + 7) / 8)), 256, 0, stream>>>(L, from);
+    rebuild_cluster_rows_kernel<<<blocks, 256, 0, stream>>>(L, from);
     ERMAK_CUDA_LAUNCHED("rebuild_cluster_rows_kernel", stream);
   } else {
     rebuild_rows_kernel<<<blocks, 256, 0, stream>>>(L, from);
