@@ -1076,6 +1076,9 @@ class CudaEngine final : public Engine {
       else throw Error("environment variable ERMAK_CUDA_ROUNDS=\"" + v + "\": must be single or multi");
     }
     L.cluster_split = use_cluster_rows() && L.lanes == 4 && !L.multi_round ? choose_cluster_split() : 1;
+    const int programmatic = env_int("ERMAK_CUDA_PDL", 1);
+    if (programmatic != 0 && programmatic != 1) throw Error("ERMAK_CUDA_PDL must be 0 or 1");
+    L.programmatic_steps = programmatic == 1;
   }
 
   // Cluster tiles: warps per cluster (docs/gpu.md#cluster-tiles), by the run's clusters

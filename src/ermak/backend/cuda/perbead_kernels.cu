@@ -368,6 +368,12 @@ __global__ void __launch_bounds__(kPerBeadBlock, step_kernel_min_blocks<S, kMult
                  kTipHere = kProtocolCode == kItemsAndTip, kTip = kTipHere || kTipGiven;
   constexpr bool kClusterTile = uses_cluster_tile<S, kMultiRound, Index>();
   static_assert(kSplit == 1 || kClusterTile, "a cluster split over warps only with cluster tiles");
+  // Launched programmatically (launch_step_kernel), this grid may start while the kernel
+  // before it still runs: wait for its completion and its writes before reading anything,
+  // then let the next step's grid be scheduled as this one's blocks finish. (Without the
+  // launch attribute both are no-ops.)
+  asm volatile("griddepcontrol.wait;" ::: "memory");
+  asm volatile("griddepcontrol.launch_dependents;" ::: "memory");
   Control* c = L.ctrl;
   const long long s = c->step + node;
   if (s >= c->target || c->stale_since <= s) return;  // the same for every thread of the grid
@@ -609,6 +615,25 @@ void launch_rebuild(const PerBeadLaunch& L, cudaStream_t stream, const float4* f
   ERMAK_CUDA_LAUNCHED("rebuild_finish_kernel", stream);
 }
 
+// A step kernel's launch; programmatic (it may overlap the drain of the kernel before it,
+// see perbead_step_kernel's first lines) where L asks for it and no side stream joins
+// before it (the tip kernels' branch: plain stream order there).
+template <class Kernel>
+void launch_step_kernel(Kernel kernel, const PerBeadLaunch& L, int node, dim3 grid, cudaStream_t stream,
+                        bool programmatic) {
+  cudaLaunchConfig_t config{};
+  config.gridDim = grid;
+  config.blockDim = dim3(kPerBeadBlock);
+  config.dynamicSmemBytes = 0;
+  config.stream = stream;
+  cudaLaunchAttribute attribute[1];
+  attribute[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
+  attribute[0].val.programmaticStreamSerializationAllowed = 1;
+  config.attrs = attribute;
+  config.numAttrs = programmatic ? 1 : 0;
+  ERMAK_CUDA(cudaLaunchKernelEx(&config, kernel, L, node));
+}
+
 template <bool kMultiRound, int kProtocol, class Index>
 void launch_step_variant(const PerBeadLaunch& L, int node, cudaStream_t stream, const SideBranch& side) {
   const dim3 grid(perbead_blocks_per_replica(L), L.m.replicas);
@@ -635,23 +660,20 @@ void launch_step_variant(const PerBeadLaunch& L, int node, cudaStream_t stream, 
     ERMAK_CUDA_LAUNCHED("perbead_tip_move_kernel", side.stream);
     ERMAK_CUDA(cudaEventRecord(side.join, side.stream));
   }
+  const bool programmatic =
+      L.programmatic_steps && kProtocol != kTipForcesGiven && kProtocol != kTipForcesOnly;
+  auto launch = [&](auto kernel) { launch_step_kernel(kernel, L, node, grid, stream, programmatic); };
   switch (L.lanes) {
-    case 2: perbead_step_kernel<2, kMultiRound, kProtocol, Index><<<grid, kPerBeadBlock, 0, stream>>>(L, node); break;
+    case 2: launch(perbead_step_kernel<2, kMultiRound, kProtocol, Index>); break;
     case 4:
       if constexpr (uses_cluster_tile<4, kMultiRound, Index>()) {
-        if (L.cluster_split == 2) {
-          perbead_step_kernel<4, kMultiRound, kProtocol, Index, 2><<<grid, kPerBeadBlock, 0, stream>>>(L, node);
-          break;
-        }
-        if (L.cluster_split == 4) {
-          perbead_step_kernel<4, kMultiRound, kProtocol, Index, 4><<<grid, kPerBeadBlock, 0, stream>>>(L, node);
-          break;
-        }
+        if (L.cluster_split == 2) { launch(perbead_step_kernel<4, kMultiRound, kProtocol, Index, 2>); break; }
+        if (L.cluster_split == 4) { launch(perbead_step_kernel<4, kMultiRound, kProtocol, Index, 4>); break; }
       }
-      perbead_step_kernel<4, kMultiRound, kProtocol, Index><<<grid, kPerBeadBlock, 0, stream>>>(L, node);
+      launch(perbead_step_kernel<4, kMultiRound, kProtocol, Index>);
       break;
-    case 8: perbead_step_kernel<8, kMultiRound, kProtocol, Index><<<grid, kPerBeadBlock, 0, stream>>>(L, node); break;
-    case 16: perbead_step_kernel<16, kMultiRound, kProtocol, Index><<<grid, kPerBeadBlock, 0, stream>>>(L, node); break;
+    case 8: launch(perbead_step_kernel<8, kMultiRound, kProtocol, Index>); break;
+    case 16: launch(perbead_step_kernel<16, kMultiRound, kProtocol, Index>); break;
     default: throw Error("CUDA per-bead family: unsupported lanes per bead " + std::to_string(L.lanes));
   }
   if constexpr (kProtocol == kTipForcesGiven || kProtocol == kTipForcesOnly)
