@@ -1085,7 +1085,7 @@ class CudaEngine final : public Engine {
   // per multiprocessor: 4 below 4, 2 below 32, else 1; ERMAK_CUDA_CLUSTER_SPLIT=1|2|4
   // overrides. Measured on an H100 (132 SMs; docs/benchmarks.md#cluster-tiles): 371
   // clusters (one fibrinogen) best at 4; 866 (one PF8), 1484, 1732, 3578 (one CCMV) at 2
-  // (+3 to +22 % against 1); 3464 (PF8 × 4) 1 and 2 alike; 5936 and 13 856 (PF8 × 16)
+  // (+3 to +21 % against 1); 3464 (PF8 × 4) 1 and 2 alike; 5936 and 13 856 (PF8 × 16)
   // at 1 (−5 %, −12 % with 2). More warps hide the latency of short runs; more shares
   // cost a barrier and a sum per cluster, and split rows of few rounds each.
   static constexpr int kClusterSplit4BelowPerSM = 4, kClusterSplit2BelowPerSM = 32;
