@@ -275,6 +275,10 @@ __device__ __forceinline__ void last_block_moves_tip(const PerBeadLaunch& L, int
 template <int K>
 __global__ void __launch_bounds__(kPerBeadBlock) perbead_tip_kernel(const __grid_constant__ PerBeadLaunch L, int node,
                                                                     int step_blocks) {
+  // Launched programmatically, as the step kernels (launch_per_step): wait for the kernels
+  // before it (the last step, the tip's last move) first.
+  asm volatile("griddepcontrol.wait;" ::: "memory");
+  asm volatile("griddepcontrol.launch_dependents;" ::: "memory");
   Control* c = L.ctrl;
   const long long s = c->step + node;
   if (s >= c->target || c->stale_since <= s) return;  // as the step kernel after it
@@ -368,10 +372,10 @@ __global__ void __launch_bounds__(kPerBeadBlock, step_kernel_min_blocks<S, kMult
                  kTipHere = kProtocolCode == kItemsAndTip, kTip = kTipHere || kTipGiven;
   constexpr bool kClusterTile = uses_cluster_tile<S, kMultiRound, Index>();
   static_assert(kSplit == 1 || kClusterTile, "a cluster split over warps only with cluster tiles");
-  // Launched programmatically (launch_step_kernel), this grid may start while the kernel
-  // before it still runs: wait for its completion and its writes before reading anything,
-  // then let the next step's grid be scheduled as this one's blocks finish. (Without the
-  // launch attribute both are no-ops.)
+  // Launched programmatically (launch_per_step), this grid may start while the kernels
+  // before it still run: wait for their completion and their writes before reading
+  // anything, then let the next kernel's grid be scheduled as this one's blocks finish.
+  // (Without the launch attribute both are no-ops.)
   asm volatile("griddepcontrol.wait;" ::: "memory");
   asm volatile("griddepcontrol.launch_dependents;" ::: "memory");
   Control* c = L.ctrl;
@@ -615,12 +619,12 @@ void launch_rebuild(const PerBeadLaunch& L, cudaStream_t stream, const float4* f
   ERMAK_CUDA_LAUNCHED("rebuild_finish_kernel", stream);
 }
 
-// A step kernel's launch; programmatic (it may overlap the drain of the kernel before it,
-// see perbead_step_kernel's first lines) where L asks for it and no side stream joins
-// before it (the tip kernels' branch: plain stream order there).
-template <class Kernel>
-void launch_step_kernel(Kernel kernel, const PerBeadLaunch& L, int node, dim3 grid, cudaStream_t stream,
-                        bool programmatic) {
+// A per-step kernel's launch (step and tip kernels, kPerBeadBlock threads); programmatic
+// where L asks for it: it may overlap the drain of the kernels before it, and starts with
+// griddepcontrol.wait (see perbead_step_kernel's first lines).
+template <class... Params, class... Args>
+void launch_per_step(void (*kernel)(Params...), const PerBeadLaunch& L, dim3 grid, cudaStream_t stream,
+                     Args... args) {
   cudaLaunchConfig_t config{};
   config.gridDim = grid;
   config.blockDim = dim3(kPerBeadBlock);
@@ -630,8 +634,8 @@ void launch_step_kernel(Kernel kernel, const PerBeadLaunch& L, int node, dim3 gr
   attribute[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
   attribute[0].val.programmaticStreamSerializationAllowed = 1;
   config.attrs = attribute;
-  config.numAttrs = programmatic ? 1 : 0;
-  ERMAK_CUDA(cudaLaunchKernelEx(&config, kernel, L, node));
+  config.numAttrs = L.programmatic_steps ? 1 : 0;
+  ERMAK_CUDA(cudaLaunchKernelEx(&config, kernel, args...));
 }
 
 template <bool kMultiRound, int kProtocol, class Index>
@@ -644,12 +648,13 @@ void launch_step_variant(const PerBeadLaunch& L, int node, cudaStream_t stream, 
     // same sum then, whatever the split).
     const int per_block = perbead_beads_per_block(L.lanes, kMultiRound);
     const int step_blocks = (L.m.n + per_block - 1) / per_block;
+    auto launch_tip = [&](auto kernel) { launch_per_step(kernel, L, tip_grid, stream, L, node, step_blocks); };
     switch (kMultiRound ? 1 : L.lanes) {
-      case 1: perbead_tip_kernel<32><<<tip_grid, kPerBeadBlock, 0, stream>>>(L, node, step_blocks); break;
-      case 2: perbead_tip_kernel<16><<<tip_grid, kPerBeadBlock, 0, stream>>>(L, node, step_blocks); break;
-      case 4: perbead_tip_kernel<8><<<tip_grid, kPerBeadBlock, 0, stream>>>(L, node, step_blocks); break;
-      case 8: perbead_tip_kernel<4><<<tip_grid, kPerBeadBlock, 0, stream>>>(L, node, step_blocks); break;
-      case 16: perbead_tip_kernel<2><<<tip_grid, kPerBeadBlock, 0, stream>>>(L, node, step_blocks); break;
+      case 1: launch_tip(perbead_tip_kernel<32>); break;
+      case 2: launch_tip(perbead_tip_kernel<16>); break;
+      case 4: launch_tip(perbead_tip_kernel<8>); break;
+      case 8: launch_tip(perbead_tip_kernel<4>); break;
+      case 16: launch_tip(perbead_tip_kernel<2>); break;
       default: throw Error("CUDA per-bead family: unsupported lanes per bead " + std::to_string(L.lanes));
     }
     ERMAK_CUDA_LAUNCHED("perbead_tip_kernel", stream);
@@ -660,9 +665,7 @@ void launch_step_variant(const PerBeadLaunch& L, int node, cudaStream_t stream, 
     ERMAK_CUDA_LAUNCHED("perbead_tip_move_kernel", side.stream);
     ERMAK_CUDA(cudaEventRecord(side.join, side.stream));
   }
-  const bool programmatic =
-      L.programmatic_steps && kProtocol != kTipForcesGiven && kProtocol != kTipForcesOnly;
-  auto launch = [&](auto kernel) { launch_step_kernel(kernel, L, node, grid, stream, programmatic); };
+  auto launch = [&](auto kernel) { launch_per_step(kernel, L, grid, stream, L, node); };
   switch (L.lanes) {
     case 2: launch(perbead_step_kernel<2, kMultiRound, kProtocol, Index>); break;
     case 4:
