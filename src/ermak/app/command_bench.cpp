@@ -92,8 +92,8 @@ Command add_bench_command(CLI::App& app) {
     std::printf("# ermak bench  (shared data: %s, noise %s)\n", bench::shared_data_directory().c_str(),
                 o->noise.c_str());
     const auto slash = o->noise.find('/');
-    std::printf("%-11s %7s %8s %10s %12s %14s %8s %7s %10s %9s %9s\n", "system", "beads", "replicas", "steps",
-                "steps/s", "bead-steps/s", "backend", "threads", "pairs", "GPU-B/bead", "rebuilds");
+    std::printf("%-11s %7s %8s %10s %12s %14s %8s %7s %10s %9s %11s %9s\n", "system", "beads", "replicas", "steps",
+                "steps/s", "bead-steps/s", "backend", "threads", "pairs", "GPU-B/bead", "alloc-B/bead", "rebuilds");
     bool gpu_warmed_up = false;
     for (const Case& c : cases) {
       const bench::BenchSystem* system = nullptr;
@@ -190,14 +190,21 @@ Command add_bench_command(CLI::App& app) {
         const double rate = double(steps) / t;
         const bool on_gpu = engine->name() == "cuda" && gpu_before >= 0 && gpu_after >= 0;
         const double bytes_per_bead = on_gpu ? double(gpu_after - gpu_before) / (double(n) * c.replicas) : 0.0;
+        // The engine's own count of what it allocated (the figure it checks against the
+        // GPU's free memory): exact, where the driver's difference above also moves with
+        // what earlier cases of the process left mapped (± a few MB).
+        const long long allocated = cuda_engine_device_bytes(*engine);
+        const std::string allocated_per_bead =
+            allocated >= 0 ? std::to_string(std::llround(double(allocated) / (double(n) * c.replicas))) : "-";
         // List builds in the timed run, summed over replicas (per-bead family and CPU: per
         // replica list; block family: per block).
         const long long rebuilds = (long long)(engine->stats().neighbor_rebuilds - rebuilds_before);
-        std::printf("%-11s %7d %8d %10lld %12.4g %14.4g %8s %7d %10lld %9s %9lld\n",
+        std::printf("%-11s %7d %8d %10lld %12.4g %14.4g %8s %7d %10lld %9s %11s %9lld\n",
                     (c.system + (c.pulled ? "+pull" : c.indented ? "+indent" : "")).c_str(), n, c.replicas,
                     (long long)steps, rate, rate * n * c.replicas, engine->name().c_str(),
                     threads, (long long)engine->stats().neighbor_pairs,
-                    on_gpu ? std::to_string(std::llround(bytes_per_bead)).c_str() : "-", rebuilds);
+                    on_gpu ? std::to_string(std::llround(bytes_per_bead)).c_str() : "-", allocated_per_bead.c_str(),
+                    rebuilds);
         if (!finite)
           std::printf("  ^ NOT A VALID TIMING: coordinates became non-finite during the run (a bond broke; see "
                       "docs/benchmarks.md)\n");

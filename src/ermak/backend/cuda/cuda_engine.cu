@@ -1412,4 +1412,9 @@ std::string cuda_kernel_family(const Engine& engine) {
   return e ? e->family_name() : std::string();
 }
 
+long long cuda_engine_device_bytes(const Engine& engine) {
+  const auto* e = dynamic_cast<const cuda::CudaEngine*>(&engine);
+  return e ? (long long)e->device_bytes() : -1;
+}
+
 }  // namespace ermak
