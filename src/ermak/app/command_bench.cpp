@@ -150,7 +150,7 @@ Command add_bench_command(CLI::App& app) {
         for (std::int32_t r = 0; r < c.replicas; ++r)
           for (std::int32_t i = 0; i < n; ++i)
             state.set_position(r, i, vec_cast<float>(loaded.initial_positions_A[i]));
-        if (!gpu_warmed_up) {
+        if (!gpu_warmed_up && o->backend != "cpu") {
           // A first engine pays the CUDA context's allocations on first use (~2 MB beyond
           // the kernel images, which load eagerly above): run one before the first case's
           // memory count, so that GPU-B/bead is the engine's own memory in every row.

@@ -90,9 +90,10 @@ struct PerBeadLaunch {
   // Warps per cluster (1, 2, 4) where the step kernel reads cluster rows as tiles (lanes 4,
   // one round): each takes a share of the cluster row (docs/gpu.md#cluster-tiles); else 1.
   int cluster_split = 1;
-  // Step kernels launched with programmatic stream serialization (docs/gpu.md#kernel-families):
-  // a step kernel's blocks may be scheduled while the kernel before it drains, and wait
-  // on chip (griddepcontrol.wait) until its writes are visible.
+  // Step kernels (and the indentation tip kernel) launched with programmatic stream
+  // serialization (docs/gpu.md#kernel-families): their blocks may be scheduled while the
+  // kernel before them drains, and wait on chip (griddepcontrol.wait) until its writes are
+  // visible. ERMAK_CUDA_PDL=0: plain launches.
   bool programmatic_steps = true;
   // cell list, per replica
   CellGrid* grids = nullptr;            // [R]

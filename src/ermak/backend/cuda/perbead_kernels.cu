@@ -466,15 +466,15 @@ __global__ void __launch_bounds__(kPerBeadBlock, step_kernel_min_blocks<S, kMult
       const std::size_t cluster = cluster_row_index(r, n, cluster_here ? first : 0);
       const int entries = cluster_here ? __ldg(L.row_count + cluster) : 0;
       const std::uint32_t* row = L.cluster_rows + cluster * L.slots;
+      const float4 own = __ldg(pos_in + min(i, n - 1));  // bead i's position where i < n
       if (share == 0 && i < n) {
         BeadEnergy unused;
         part = pair_forces_with<S, false, GlobalTopology, GlobalPos, ClusterRow, kPairBonds | kPairNatives>(
-            m, m.bonds, m.natives, i, lane % S, __ldg(pos_in + i), GlobalPos{pos_in}, ClusterRow{row, entries, 0},
-            unused);
+            m, m.bonds, m.natives, i, lane % S, own, GlobalPos{pos_in}, ClusterRow{row, entries, 0}, unused);
       }
       __shared__ float4 s_cluster_pos[kClusterTile ? kPerBeadBlock / 32 : 1][kClusterBeads];
-      float3 repulsive = cluster_tile_repulsion<kSplit>(m.repulsion, pos_in, row, entries,
-                                                        __ldg(pos_in + min(i, n - 1)), lane, s_cluster_pos[warp], share);
+      float3 repulsive =
+          cluster_tile_repulsion<kSplit>(m.repulsion, pos_in, row, entries, own, lane, s_cluster_pos[warp], share);
       if constexpr (kSplit > 1) {
         __shared__ float3 s_share[kPerBeadBlock / 32][32];
         if (share != 0) s_share[warp][lane] = repulsive;
