@@ -318,10 +318,13 @@ TEST(Philox, Random123KnownAnswers) {
     const r123::Philox4x32::ctr_type c = {{k.ctr[0], k.ctr[1], k.ctr[2], k.ctr[3]}};
     const r123::Philox4x32::key_type key = {{k.key[0], k.key[1]}};
     const auto out = philox(c, key);
-    const auto ours = rng::philox4x32_10(c, k.key[0], k.key[1]);  // ermak's own rounds (also on the GPU)
+    const auto ours = rng::philox4x32_10(c, k.key[0], k.key[1]);  // ermak's own rounds
+    // The GPU's: round keys precomputed from the 64-bit seed (key = seed low, seed high).
+    const auto from_keys = rng::philox4x32_10(c, rng::philox_keys(k.key[0] | std::uint64_t(k.key[1]) << 32));
     for (int w = 0; w < 4; ++w) {
       EXPECT_EQ(out[w], k.out[w]) << "word " << w;
       EXPECT_EQ(ours[w], k.out[w]) << "word " << w;
+      EXPECT_EQ(from_keys[w], k.out[w]) << "word " << w;
     }
   }
 }
@@ -347,6 +350,10 @@ TEST(PhiloxGaussian, DeterministicAndSensitiveToEveryCounterField) {
   };
   const auto base = [] { return rng::gaussian3(42, rng::Stream::kBeadLangevin, 3, 5, 1000); };
   EXPECT_EQ(bits(base()), bits(base()));  // a pure function: same inputs, same bits
+  // From the precomputed round keys (the GPU's way): the same bits.
+  EXPECT_EQ(bits(rng::gaussian3(rng::philox_keys(42), rng::Stream::kBeadLangevin, 3, 5, 1000)), bits(base()));
+  EXPECT_EQ(bits(rng::gaussian3(rng::philox_keys(0xfedcba9876543210ull), rng::Stream::kTipLangevin, 8, 0, 1ull << 40)),
+            bits(rng::gaussian3(0xfedcba9876543210ull, rng::Stream::kTipLangevin, 8, 0, 1ull << 40)));
   const auto b0 = bits(base());
   // Each field alone changes all three values.
   const Vec3f variants[] = {

@@ -1,8 +1,8 @@
 // core/float8_math.h against double-precision references (docs/rng.md#cpu-batch):
-// exhaustively over the inputs Box–Muller feeds them (every u = k·2⁻²⁴, k = 1 … 2²⁴, and
-// every angle 2π·k·2⁻²⁴, k = 0 … 2²⁴ − 1, as float), and on random floats over wider
-// ranges. The tolerances are the measured worst cases rounded up (log 0.89 ulp,
-// sin/cos 1.43 ulp); the double references are accurate to ~1e-16, far below an ulp.
+// exhaustively over the inputs Box–Muller feeds log8 (every u = k·2⁻²⁴, k = 1 … 2²⁴), and
+// on random floats over wider ranges. The tolerance is the measured worst case rounded
+// up (log 0.89 ulp); the double references are accurate to ~1e-16, far below an ulp.
+// sincos_turns8 is tested with the scalar version in sincos_turns_test.cpp.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -24,7 +24,6 @@ double ulps(float got, double exact) {
 }
 
 constexpr double kLogUlps = 1.0;
-constexpr double kTrigUlps = 1.5;
 
 TEST(Float8Math, LogOnEveryBoxMullerUniform) {
   double worst = 0;
@@ -50,50 +49,6 @@ TEST(Float8Math, LogOnRandomNormalFloats) {
     for (int l = 0; l < 8; ++l) worst = std::max(worst, ulps(y[l], std::log(double(x[l]))));
   }
   EXPECT_LE(worst, kLogUlps);
-}
-
-void check_sincos(const F8& a, double& worst_sin, double& worst_cos) {
-  Float8 s, c;
-  sincos8(a, s, c);
-  for (int l = 0; l < 8; ++l) {
-    worst_sin = std::max(worst_sin, ulps(s.v[l], std::sin(double(a[l]))));
-    worst_cos = std::max(worst_cos, ulps(c.v[l], std::cos(double(a[l]))));
-  }
-}
-
-TEST(Float8Math, SinCosOnEveryBoxMullerAngle) {
-  double worst_sin = 0, worst_cos = 0;
-  for (std::uint32_t k0 = 0; k0 < (1u << 24); k0 += 8) {
-    F8 a;
-    for (int l = 0; l < 8; ++l) a[l] = 6.2831853071795865f * (float(k0 + l) * (1.0f / 16777216.0f));
-    check_sincos(a, worst_sin, worst_cos);
-  }
-  EXPECT_LE(worst_sin, kTrigUlps);
-  EXPECT_LE(worst_cos, kTrigUlps);
-}
-
-TEST(Float8Math, SinCosOnRandomAnglesAndNextToMultiplesOfHalfPi) {
-  std::mt19937 gen(11);
-  std::uniform_real_distribution<float> angle(-6.2831853f, 6.2831853f);
-  double worst_sin = 0, worst_cos = 0;
-  for (int n = 0; n < 200000; ++n) {
-    F8 a;
-    for (int l = 0; l < 8; ++l) a[l] = angle(gen);
-    check_sincos(a, worst_sin, worst_cos);
-  }
-  // The floats nearest to q·π/2, where the result is tiny and the reduction must keep
-  // the full relative precision of a − q·π/2 (~4e-8).
-  for (int q = -4; q <= 4; ++q) {
-    float x = float(q * 1.57079632679489662);
-    for (int step = 0; step < 64; ++step) x = std::nextafter(x, -100.0f);
-    for (int block = 0; block < 16; ++block) {
-      F8 a;
-      for (int l = 0; l < 8; ++l, x = std::nextafter(x, 100.0f)) a[l] = x;
-      check_sincos(a, worst_sin, worst_cos);
-    }
-  }
-  EXPECT_LE(worst_sin, kTrigUlps);
-  EXPECT_LE(worst_cos, kTrigUlps);
 }
 
 TEST(Float8Math, SqrtIsCorrectlyRounded) {

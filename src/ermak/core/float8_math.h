@@ -1,19 +1,22 @@
 #pragma once
-// Square root, natural logarithm and sine/cosine of eight floats at once (core/float8.h),
-// for the CPU's batched Box–Muller (rng/philox_gaussian_batch.h): libm's logf/sincosf
-// are scalar calls and were ~13 % of a PF8 step (docs/benchmarks.md#cpu-backend).
-// Plain float arithmetic in a fixed order (no FMA contraction, no reassociation), so
-// the results are the same on every x86 build that has the same vector width.
+// Square root, natural logarithm and the sine/cosine of whole 2⁻²⁴ turns of eight floats
+// at once (core/float8.h), for the CPU's batched Box–Muller (rng/philox_gaussian_batch.h):
+// libm's logf/sincosf are scalar calls and were ~13 % of a PF8 step
+// (docs/benchmarks.md#cpu-backend).
+// Plain float arithmetic in a fixed order (no reassociation), so the results are the
+// same on every x86 build that has the same vector width and the same FMA support.
 //
 // Accuracy, measured against double-precision references (tests/unit/float8_math_test.cpp,
-// docs/rng.md#cpu-batch): log8 ≤ 0.9 ulp, sincos8 ≤ 1.45 ulp on |a| ≤ 2π (glibc's logf
-// and sincosf: 0.79 and 0.56 ulp on the same inputs). GCC contracts a·b + c into FMAs
-// where the target has them; without (baseline x86-64) the bounds are 0.96 and 1.46 ulp. Derivations are in the comments; coefficients are Taylor
+// tests/unit/sincos_turns_test.cpp, docs/rng.md#cpu-batch): log8 ≤ 0.9 ulp (glibc's logf:
+// 0.79 ulp on the same inputs), sincos_turns8 ≤ 1.48 ulp over all 2²⁴ angles. GCC
+// contracts a·b + c into FMAs where the target has them; without (baseline x86-64) the
+// bounds are 0.96 and 1.93 ulp. Derivations are in the comments; coefficients are Taylor
 // coefficients (no fitted constants), truncated where the next term is < 2⁻²⁸ relative.
 #include <cstdint>
 #include <cstring>
 
 #include "ermak/core/float8.h"
+#include "ermak/core/sincos_turns.h"
 #if defined(__AVX__)
 #include <immintrin.h>
 #endif
@@ -59,33 +62,15 @@ inline Float8 log8(Float8 x) {
   return (f - (s * (f - r) - ef * kLn2Lo)) + ef * kLn2Hi;
 }
 
-// sin a and cos a for |a| ≤ 2π (Box–Muller: a = 2π·u, u ∈ [0, 1)).
-//   q = nearest integer to a·2/π, r = a − q·π/2 ∈ [−π/4, π/4] (Cody–Waite: π/2 =
-//   P1 + P2 + P3 + P4 with 8, 12 and 10 significant bits in P1–P3, so q·Pk is exact and
-//   the first three subtractions are exact; r keeps its full relative precision even for
-//   a next to a multiple of π/2, where r ~ 4·10⁻⁸);
-//   sin r = r + r z(−1/3! + z(1/5! + z(−1/7! + z/9!))), first omitted term r¹¹/11! ≤ 2·10⁻⁹ r;
-//   cos r = 1 − z/2 + z²(1/4! + z(−1/6! + z(1/8! − z/10!))), omitted r¹²/12! ≤ 1.2·10⁻¹⁰;
-//   then the quadrant q mod 4 swaps and negates.
-inline void sincos8(Float8 a, Float8& sin_a, Float8& cos_a) {
-  // Round to nearest by adding 1.5·2²³: the low bits of the sum hold q (|q| < 2²²).
-  constexpr float kShift = 12582912.0f;
-  const F8 shifted = a.v * 0.636619772367581343f + kShift;
-  const U8 quadrant = as_u8(shifted);
-  const F8 q = shifted - kShift;
-  constexpr float kP1 = 0x1.92p+0f, kP2 = 0x1.fb6p-12f, kP3 = -0x1.778p-25f, kP4 = 0x1.68c234p-39f;
-  const F8 r = (((a.v - q * kP1) - q * kP2) - q * kP3) - q * kP4;
-  const F8 z = r * r;
-  const F8 sin_r = r + (r * z) * (-0.166666666666666667f +
-                                  z * (8.33333333333333333e-3f +
-                                       z * (-1.98412698412698413e-4f + z * 2.75573192239858907e-6f)));
-  // 1 − z/2 loses up to half an ulp; its rounding error (1 − w) − z/2 is exact and added back.
-  const F8 half_z = 0.5f * z;
-  const F8 w = 1.0f - half_z;
-  const F8 cos_r = w + (((1.0f - w) - half_z) +
-                        z * z * (4.16666666666666667e-2f +
-                                 z * (-1.38888888888888889e-3f +
-                                      z * (2.48015873015873016e-5f + z * -2.75573192239858907e-7f))));
+// sincos_turns24 (core/sincos_turns.h) on 8 whole numbers of 2⁻²⁴ turns: the same exact
+// integer reduction and the same series.
+inline void sincos_turns8(U8 k, Float8& sin_a, Float8& cos_a) {
+  const U8 shifted = (k & 0xffffffu) + (1u << 21);
+  const U8 quadrant = shifted >> 22;
+  const F8 j = __builtin_convertvector(I8(shifted & 0x3fffffu) - (1 << 21), F8);  // exact
+  const F8 r = j * kTurnStepHi + j * kTurnStepLo;
+  F8 sin_r, cos_r;
+  sincos_quarter(r, sin_r, cos_r);
   // Quadrant n: sin a = (s, c, −s, −c)[n], cos a = (c, −s, −c, s)[n].
   const U8 swap = U8((quadrant & 1u) != 0u);
   const U8 sin_sign = (quadrant & 2u) << 30;

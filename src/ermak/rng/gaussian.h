@@ -12,11 +12,7 @@
 namespace ermak::rng {
 
 ERMAK_HD Vec3f gaussian3_from_words(std::uint32_t w0, std::uint32_t w1, std::uint32_t w2, std::uint32_t w3) {
-  Vec3f g;
-  float unused;
-  box_muller(w0, w1, g.x, g.y);
-  box_muller(w2, w3, g.z, unused);
-  return g;
+  return gaussian3_of_block({{w0, w1, w2, w3}});
 }
 
 }  // namespace ermak::rng

@@ -9,6 +9,7 @@
 #include <cstdint>
 
 #include "ermak/core/hd.h"
+#include "ermak/core/sincos_turns.h"
 #include "ermak/core/vec3.h"
 
 namespace ermak::rng {
@@ -33,56 +34,102 @@ ERMAK_HD void mulhilo32(std::uint32_t a, std::uint32_t b, std::uint32_t& hi, std
 #endif
 }
 
-// Philox4x32-10 (Salmon et al. 2011; the round function, multipliers and key schedule of
-// Random123's Philox4x32, which the tests compare against word for word).
+// One round of Philox4x32 with round key (k0, k1) (Salmon et al. 2011; the round
+// function and multipliers of Random123's Philox4x32, which the tests compare against
+// word for word).
+ERMAK_HD void philox_round(r123::Philox4x32::ctr_type& c, std::uint32_t k0, std::uint32_t k1) {
+  std::uint32_t hi0, lo0, hi1, lo1;
+  mulhilo32(0xD2511F53u, c[0], hi0, lo0);
+  mulhilo32(0xCD9E8D57u, c[2], hi1, lo1);
+  c = {{hi1 ^ c[1] ^ k0, lo1, hi0 ^ c[3] ^ k1, lo0}};
+}
+
+// Philox4x32-10 with Random123's key schedule: the key grows by (0x9E3779B9, 0xBB67AE85)
+// before every round but the first.
 ERMAK_HD r123::Philox4x32::ctr_type philox4x32_10(r123::Philox4x32::ctr_type c, std::uint32_t k0, std::uint32_t k1) {
   for (int round = 0; round < 10; ++round) {
     if (round > 0) {
       k0 += 0x9E3779B9u;
       k1 += 0xBB67AE85u;
     }
-    std::uint32_t hi0, lo0, hi1, lo1;
-    mulhilo32(0xD2511F53u, c[0], hi0, lo0);
-    mulhilo32(0xCD9E8D57u, c[2], hi1, lo1);
-    c = {{hi1 ^ c[1] ^ k0, lo1, hi0 ^ c[3] ^ k1, lo0}};
+    philox_round(c, k0, k1);
   }
   return c;
+}
+
+// The ten round keys of one seed, computed once. The CUDA kernels read them from their
+// launch parameters, where each is an operand of the round's XOR: the two key additions
+// per round and bead of philox4x32_10 above go (docs/benchmarks.md#philox-round-keys).
+struct PhiloxKeys {
+  std::uint32_t k0[10], k1[10];
+};
+
+ERMAK_HD PhiloxKeys philox_keys(std::uint64_t seed) {
+  PhiloxKeys keys{};
+  std::uint32_t k0 = std::uint32_t(seed), k1 = std::uint32_t(seed >> 32);
+  for (int round = 0; round < 10; ++round) {
+    if (round > 0) {
+      k0 += 0x9E3779B9u;
+      k1 += 0xBB67AE85u;
+    }
+    keys.k0[round] = k0;
+    keys.k1[round] = k1;
+  }
+  return keys;
+}
+
+ERMAK_HD r123::Philox4x32::ctr_type philox4x32_10(r123::Philox4x32::ctr_type c, const PhiloxKeys& keys) {
+  for (int round = 0; round < 10; ++round) philox_round(c, keys.k0[round], keys.k1[round]);
+  return c;
+}
+
+// The counter of (stream, replica, bead, step): step uses 48 bits (2.8e14 steps); the
+// stream id takes the top 16 bits of word 3.
+ERMAK_HD r123::Philox4x32::ctr_type philox_counter(Stream stream, std::uint32_t replica, std::uint32_t bead,
+                                                   std::uint64_t step) {
+  return {{bead, replica, std::uint32_t(step),
+           std::uint32_t((step >> 32) & 0xffffu) | (std::uint32_t(stream) << 16)}};
 }
 
 ERMAK_HD r123::Philox4x32::ctr_type philox_block(std::uint64_t seed, Stream stream,
                                                  std::uint32_t replica, std::uint32_t bead,
                                                  std::uint64_t step) {
-  // step uses 48 bits (2.8e14 steps); the stream id takes the top 16 bits of word 3.
-  const r123::Philox4x32::ctr_type counter = {
-      {bead, replica, std::uint32_t(step),
-       std::uint32_t((step >> 32) & 0xffffu) | (std::uint32_t(stream) << 16)}};
-  return philox4x32_10(counter, std::uint32_t(seed), std::uint32_t(seed >> 32));
+  return philox4x32_10(philox_counter(stream, replica, bead, step), std::uint32_t(seed), std::uint32_t(seed >> 32));
 }
 
 // Uniform in (0, 1]: the top 24 bits, +1 so that log() never sees zero.
 ERMAK_HD float uniform_open0(std::uint32_t bits) {
   return float((bits >> 8) + 1u) * (1.0f / 16777216.0f);
 }
-ERMAK_HD float uniform_closed0(std::uint32_t bits) {
-  return float(bits >> 8) * (1.0f / 16777216.0f);
-}
 
-// Box–Muller on two uint32: returns (r cos θ, r sin θ).
+// Box–Muller on two uint32: returns (r cos θ, r sin θ), θ = 2π·u_closed(b) = 2π·(b >> 8)/2²⁴,
+// whose sine and cosine come from the integer b >> 8 (core/sincos_turns.h).
 ERMAK_HD void box_muller(std::uint32_t a, std::uint32_t b, float& g0, float& g1) {
   const float radius = sqrtf(-2.0f * logf(uniform_open0(a)));
-  const float angle = 6.2831853071795865f * uniform_closed0(b);
-  g0 = radius * cosf(angle);
-  g1 = radius * sinf(angle);
+  float sin_angle, cos_angle;
+  sincos_turns24(b >> 8, sin_angle, cos_angle);
+  g0 = radius * cos_angle;
+  g1 = radius * sin_angle;
 }
 
-ERMAK_HD Vec3f gaussian3(std::uint64_t seed, Stream stream, std::uint32_t replica,
-                         std::uint32_t bead, std::uint64_t step) {
-  const auto bits = philox_block(seed, stream, replica, bead, step);
+// Words (0, 1) → (g_x, g_y), words (2, 3) → g_z; the fourth normal is discarded.
+ERMAK_HD Vec3f gaussian3_of_block(const r123::Philox4x32::ctr_type& bits) {
   Vec3f g;
   float unused;
   box_muller(bits[0], bits[1], g.x, g.y);
   box_muller(bits[2], bits[3], g.z, unused);
   return g;
+}
+
+ERMAK_HD Vec3f gaussian3(std::uint64_t seed, Stream stream, std::uint32_t replica,
+                         std::uint32_t bead, std::uint64_t step) {
+  return gaussian3_of_block(philox_block(seed, stream, replica, bead, step));
+}
+
+// The same numbers from the precomputed round keys of the seed (philox_keys(seed)).
+ERMAK_HD Vec3f gaussian3(const PhiloxKeys& keys, Stream stream, std::uint32_t replica, std::uint32_t bead,
+                         std::uint64_t step) {
+  return gaussian3_of_block(philox4x32_10(philox_counter(stream, replica, bead, step), keys));
 }
 
 }  // namespace ermak::rng

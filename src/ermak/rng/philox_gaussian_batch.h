@@ -2,7 +2,7 @@
 // rng::gaussian3 for 8 consecutive beads at once, for the CPU backend (CUDA keeps the
 // scalar philox_gaussian.h, one bead per thread). Same counters, key, uniforms and
 // Box–Muller as philox_gaussian.h: the Philox words are equal bit for bit, the Gaussians
-// agree within a few float ulps (libm's logf/sincosf are replaced by core/float8_math.h;
+// agree within a few float ulps (libm's logf is replaced by core/float8_math.h's log8;
 // tolerance and measurements in docs/rng.md#cpu-batch). The CPU engine draws every bead's
 // noise through this function — in blocks aligned to multiples of 8 — so a bead's noise
 // does not depend on how beads are split among threads.
@@ -77,13 +77,10 @@ inline PhiloxWords8 philox_block8(std::uint64_t seed, Stream stream, std::uint32
   return out;
 }
 
-// uniform_open0 / uniform_closed0 of philox_gaussian.h on 8 words (the values are below
-// 2²⁵, so the signed conversion is exact).
+// uniform_open0 of philox_gaussian.h on 8 words (the values are below 2²⁵, so the signed
+// conversion is exact).
 inline Float8 uniform_open0_8(U8 bits) {
   return __builtin_convertvector(I8((bits >> 8) + 1u), F8) * (1.0f / 16777216.0f);
-}
-inline Float8 uniform_closed0_8(U8 bits) {
-  return __builtin_convertvector(I8(bits >> 8), F8) * (1.0f / 16777216.0f);
 }
 
 struct Gaussians8 {
@@ -95,8 +92,8 @@ inline Gaussians8 gaussian3_from_words8(const PhiloxWords8& w) {
   const Float8 radius01 = sqrt8(-2.0f * log8(uniform_open0_8(w.words[0])).v);
   const Float8 radius23 = sqrt8(-2.0f * log8(uniform_open0_8(w.words[2])).v);
   Float8 sin01, cos01, sin23, cos23;
-  sincos8(6.2831853071795865f * uniform_closed0_8(w.words[1]).v, sin01, cos01);
-  sincos8(6.2831853071795865f * uniform_closed0_8(w.words[3]).v, sin23, cos23);
+  sincos_turns8(w.words[1] >> 8, sin01, cos01);
+  sincos_turns8(w.words[3] >> 8, sin23, cos23);
   return {radius01 * cos01, radius01 * sin01, radius23 * cos23};
 }
 

@@ -625,7 +625,7 @@ class CudaEngine final : public Engine {
     m.repulsive_slots = repulsive_slots;
     m.slot_bead = slot_bead_.get();
     m.bead_slot = bead_slot_.get();
-    m.seed = setup_.seed;
+    m.philox_keys = rng::philox_keys(setup_.seed);
     const float list_cutoff = float(setup_.sop.pair_cutoff_A + setup_.neighbor_skin_A);
     m.list_cutoff2 = list_cutoff * list_cutoff;
     m.half_skin2 = float(0.25 * setup_.neighbor_skin_A * setup_.neighbor_skin_A);
