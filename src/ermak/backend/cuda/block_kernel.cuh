@@ -46,11 +46,12 @@ __host__ __device__ inline int replica_stride(int n) { return n | 1; }
 //   double tip[3·group], molecule[3·group], pad[group], long long turnaround[group],
 //   float tip_noise[3·group]                 (indentation only)
 //   float4 noise[group·n]                    (noise_threads only)
-//   float4 native[group·n]                   (all-pairs mode at 2 lanes per bead: the native
-//                                            contacts' force, summed by the noise threads)
+//   float4 bonded[group·n]                   (all-pairs mode at 2 lanes per bead: the bonds'
+//                                            and native contacts' force, summed by the
+//                                            noise threads)
 //   uint16 rows[slots][group·n]              (rows_in_shared only)
 struct SharedLayout {
-  std::size_t pos = 0, topology = 0, tip_buf = 0, tip_state = 0, noise = 0, native = 0, rows = 0, total = 0;
+  std::size_t pos = 0, topology = 0, tip_buf = 0, tip_state = 0, noise = 0, bonded = 0, rows = 0, total = 0;
 };
 
 // Where each array of the topology copy starts, relative to SharedLayout::topology.
@@ -82,8 +83,9 @@ __host__ __device__ inline SharedTopologyLayout shared_topology_layout(const Mod
 __host__ __device__ inline std::size_t align16(std::size_t v) { return (v + 15) / 16 * 16; }
 
 // At 2 lanes per bead (all-pairs mode) the noise threads, which finish their draw long
-// before the force lanes finish their rows, also sum the bead's native contacts.
-__host__ __device__ inline bool natives_by_noise_threads(const BlockLaunch& L) {
+// before the force lanes finish their rows, also sum the bead's bonds and native contacts
+// (docs/benchmarks.md#bonded-terms-on-the-noise-threads).
+__host__ __device__ inline bool bonded_by_noise_threads(const BlockLaunch& L) {
   return L.all_pairs && L.lanes == 2 && L.noise_threads > 0;
 }
 
@@ -107,8 +109,8 @@ __host__ __device__ inline SharedLayout shared_layout(const BlockLaunch& L) {
     s.noise = at;
     at += align16(beads * sizeof(float4));
   }
-  if (natives_by_noise_threads(L)) {
-    s.native = at;
+  if (bonded_by_noise_threads(L)) {
+    s.bonded = at;
     at += align16(beads * sizeof(float4));
   }
   if (L.rows_in_shared && !L.all_pairs) {
@@ -163,8 +165,8 @@ __global__ void __launch_bounds__(kMaxThreads, kProtocolCode != kNoProtocol && k
   long long* s_turn = reinterpret_cast<long long*>(s_pad + L.group);        // [group]
   float* s_tip_noise = reinterpret_cast<float*>(s_turn + L.group);          // [3·group]
   float4* s_noise = reinterpret_cast<float4*>(smem + lay.noise);            // [group·n]
-  float4* s_native = reinterpret_cast<float4*>(smem + lay.native);          // [group·n]
-  constexpr bool kNativesByNoise = kAllPairs && S == 2;  // natives_by_noise_threads(L)
+  float4* s_bonded = reinterpret_cast<float4*>(smem + lay.bonded);          // [group·n]
+  constexpr bool kBondedByNoise = kAllPairs && S == 2;  // bonded_by_noise_threads(L)
   const bool noise_split = L.noise_threads > 0;
   std::uint16_t* rows = L.rows_in_shared
                             ? reinterpret_cast<std::uint16_t*>(smem + lay.rows)
@@ -283,12 +285,12 @@ __global__ void __launch_bounds__(kMaxThreads, kProtocolCode != kNoProtocol && k
     // first of them draw the indentation tips' noise too).
     if (draws_noise) {
       s_noise[noise_bead] = bead_noise(m, first_replica + noise_replica, noise_index, s);
-      if constexpr (kNativesByNoise) {
+      if constexpr (kBondedByNoise) {
         BeadEnergy unused;
-        const float3 f = pair_forces_with<1, false, SharedTopology, SharedPos, FixedRow8, kPairNatives>(
+        const float3 f = pair_forces_with<1, false, SharedTopology, SharedPos, FixedRow8, kPairBonds | kPairNatives>(
             m, bonds_here, natives_here, noise_index, 0, spos[noise_replica * P + noise_index],
             SharedPos{spos + noise_replica * P}, FixedRow8{nullptr, n, 0}, unused);
-        s_native[noise_bead] = make_float4(f.x, f.y, f.z, 0.0f);
+        s_bonded[noise_bead] = make_float4(f.x, f.y, f.z, 0.0f);
       }
     }
     if (indentation && noise_split && noise_bead >= 0 && noise_bead < replicas_here) {
@@ -309,7 +311,7 @@ __global__ void __launch_bounds__(kMaxThreads, kProtocolCode != kNoProtocol && k
         BeadEnergy unused;
         if constexpr (kAllPairs)
           part = pair_forces_with<S, false, SharedTopology, SharedPos, FixedRow8,
-                                  kNativesByNoise ? kPairBonds | kPairRepulsive : kPairAll>(
+                                  kBondedByNoise ? kPairRepulsive : kPairAll>(
               m, bonds_here, natives_here, i, lane, spos[bead_pos[k]], SharedPos{spos + g * P},
               FixedRow8{repulsive_partner + i, n, int(repulsive_count[i])}, unused);
         else
@@ -379,9 +381,9 @@ __global__ void __launch_bounds__(kMaxThreads, kProtocolCode != kNoProtocol && k
         if constexpr (kAllPairs) snext[bead_pos[k]] = spos[bead_pos[k]];
         continue;
       }
-      if constexpr (kNativesByNoise) {
-        const float4 nf = s_native[b];
-        force[k].x += nf.x; force[k].y += nf.y; force[k].z += nf.z;
+      if constexpr (kBondedByNoise) {
+        const float4 bf = s_bonded[b];
+        force[k].x += bf.x; force[k].y += bf.y; force[k].z += bf.z;
       }
       const float4 p = noise_split ? langevin_move_with(spos[bead_pos[k]], force[k], s_noise[b], L.coeff)
                                    : langevin_move(m, first_replica + g, i, spos[bead_pos[k]], force[k], s, L.coeff);

@@ -132,7 +132,7 @@ struct SharedTopology {
 // its lower-index bead). `bonds`/`natives` are m's lists or copies of them that `Topo`
 // can read.
 // kTerms selects the terms (kPairBonds | kPairNatives | kPairRepulsive): the block
-// family's noise threads take the native contacts off the force lanes at S = 2.
+// family's noise threads take the bonds and native contacts off the force lanes at S = 2.
 constexpr int kPairBonds = 1, kPairNatives = 2, kPairRepulsive = 4, kPairAll = 7;
 
 template <int S, bool kEnergy, class Topo, class Pos, class Row, int kTerms = kPairAll>
