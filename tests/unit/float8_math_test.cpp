@@ -10,18 +10,13 @@
 #include <random>
 
 #include "ermak/core/float8_math.h"
+#include "support/float_ulps.h"
 
 namespace {
 
 using namespace ermak;
 
-// Error of a float result in units of the float ulp at the exact value.
-double ulps(float got, double exact) {
-  if (exact == 0.0) return got == 0.0f ? 0.0 : INFINITY;
-  int e;
-  std::frexp(std::abs(exact), &e);
-  return std::abs(double(got) - exact) / std::ldexp(1.0, e - 24);
-}
+using test::ulps;
 
 constexpr double kLogUlps = 1.0;
 
