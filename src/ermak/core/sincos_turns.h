@@ -15,7 +15,7 @@
 //   cos r = 1 − z/2 + z²(1/4! + z(−1/6! + z(1/8! − z/10!))), omitted r¹²/12! ≤ 1.2·10⁻¹⁰,
 // z = r², with the rounding of 1 − z/2 added back. sincos_quarter is a template so that
 // the CPU's 8-lane version (core/float8_math.h, sincos_turns8) evaluates the same
-// expressions. Accuracy, exhaustively over all 2²⁴ k: tests/unit/float8_math_test.cpp.
+// expressions. Accuracy, exhaustively over all 2²⁴ k: tests/unit/sincos_turns_test.cpp.
 #include <cmath>
 #include <cstdint>
 

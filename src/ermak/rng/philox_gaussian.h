@@ -44,22 +44,10 @@ ERMAK_HD void philox_round(r123::Philox4x32::ctr_type& c, std::uint32_t k0, std:
   c = {{hi1 ^ c[1] ^ k0, lo1, hi0 ^ c[3] ^ k1, lo0}};
 }
 
-// Philox4x32-10 with Random123's key schedule: the key grows by (0x9E3779B9, 0xBB67AE85)
-// before every round but the first.
-ERMAK_HD r123::Philox4x32::ctr_type philox4x32_10(r123::Philox4x32::ctr_type c, std::uint32_t k0, std::uint32_t k1) {
-  for (int round = 0; round < 10; ++round) {
-    if (round > 0) {
-      k0 += 0x9E3779B9u;
-      k1 += 0xBB67AE85u;
-    }
-    philox_round(c, k0, k1);
-  }
-  return c;
-}
-
-// The ten round keys of one seed, computed once. The CUDA kernels read them from their
-// launch parameters, where each is an operand of the round's XOR: the two key additions
-// per round and bead of philox4x32_10 above go (docs/benchmarks.md#philox-round-keys).
+// The ten round keys of one seed (Random123's key schedule: the key grows by
+// (0x9E3779B9, 0xBB67AE85) before every round but the first), computed once per run. The
+// CUDA kernels read them from their launch parameters, where each is an operand of the
+// round's XOR: no key additions per round and bead (docs/benchmarks.md#philox-round-keys).
 struct PhiloxKeys {
   std::uint32_t k0[10], k1[10];
 };
@@ -78,9 +66,15 @@ ERMAK_HD PhiloxKeys philox_keys(std::uint64_t seed) {
   return keys;
 }
 
+// Philox4x32-10.
 ERMAK_HD r123::Philox4x32::ctr_type philox4x32_10(r123::Philox4x32::ctr_type c, const PhiloxKeys& keys) {
   for (int round = 0; round < 10; ++round) philox_round(c, keys.k0[round], keys.k1[round]);
   return c;
+}
+
+// Philox4x32-10 with key (k0, k1) (the schedule is folded into the rounds where inlined).
+ERMAK_HD r123::Philox4x32::ctr_type philox4x32_10(r123::Philox4x32::ctr_type c, std::uint32_t k0, std::uint32_t k1) {
+  return philox4x32_10(c, philox_keys(std::uint64_t(k0) | (std::uint64_t(k1) << 32)));
 }
 
 // The counter of (stream, replica, bead, step): step uses 48 bits (2.8e14 steps); the
