@@ -11,6 +11,7 @@
 #include <random>
 
 #include "ermak/rng/philox_gaussian_batch.h"
+#include "support/float_ulps.h"
 
 namespace {
 
@@ -18,12 +19,7 @@ using namespace ermak;
 
 constexpr double kGaussianUlps = 4.0;
 
-double ulps(float got, float want) {
-  if (want == 0.0f) return got == 0.0f ? 0.0 : INFINITY;
-  int e;
-  std::frexp(std::abs(want), &e);
-  return std::abs(double(got) - double(want)) / std::ldexp(1.0, e - 24);
-}
+using test::ulps;  // of the scalar value, the reference here
 
 TEST(PhiloxGaussianBatch, WordsEqualAndGaussiansWithinTolerance) {
   std::mt19937_64 gen(20261121);

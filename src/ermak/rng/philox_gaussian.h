@@ -88,7 +88,7 @@ ERMAK_HD r123::Philox4x32::ctr_type philox_counter(Stream stream, std::uint32_t 
 ERMAK_HD r123::Philox4x32::ctr_type philox_block(std::uint64_t seed, Stream stream,
                                                  std::uint32_t replica, std::uint32_t bead,
                                                  std::uint64_t step) {
-  return philox4x32_10(philox_counter(stream, replica, bead, step), std::uint32_t(seed), std::uint32_t(seed >> 32));
+  return philox4x32_10(philox_counter(stream, replica, bead, step), philox_keys(seed));
 }
 
 // Uniform in (0, 1]: the top 24 bits, +1 so that log() never sees zero.

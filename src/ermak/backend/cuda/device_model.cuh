@@ -366,7 +366,8 @@ __device__ __forceinline__ float4 langevin_move(const ModelData& m, int r, int i
     const float4 stored = stored_noise(m, r, i, step);
     g = {stored.x, stored.y, stored.z};
   } else {
-    g = rng::gaussian3(m.philox_keys, rng::Stream::kBeadLangevin, std::uint32_t(r), std::uint32_t(i), std::uint64_t(step));
+    g = rng::gaussian3(m.philox_keys, rng::Stream::kBeadLangevin, std::uint32_t(r), std::uint32_t(i),
+                       std::uint64_t(step));
   }
   const Vec3f d = physics::langevin_displacement({f.x, f.y, f.z}, g, coeff);
   p.x += d.x; p.y += d.y; p.z += d.z;
