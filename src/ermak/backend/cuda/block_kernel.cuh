@@ -26,6 +26,9 @@ namespace block_detail {
 struct SharedPos {
   const float4* base;  // the replica's first bead
   __device__ float4 operator()(int j) const { return base[j]; }
+  __device__ float4 at_byte(unsigned offset) const {
+    return *reinterpret_cast<const float4*>(reinterpret_cast<const unsigned char*>(base) + offset);
+  }
 };
 
 // Positions in shared memory are replica-major, replica g's bead i at [g·P + i] with an
@@ -40,8 +43,9 @@ __host__ __device__ inline int replica_stride(int n) { return n | 1; }
 // bead-major slots, replica g's bead i at [i·group + g] (see block_steps_kernel):
 //   float4 pos[group·P]                      (all-pairs mode: two buffers, [2][group·P])
 //   the topology (all-pairs mode only): bonds partner, r0 [bond slots][n], count [n];
-//     natives partner, r0, eh [native slots][n], count [n]; the fixed repulsive rows,
-//     uint8 partners [repulsive slots][n] and counts [n]
+//     natives partner, r0, eh [native slots][n], count [n]; the fixed repulsive rows
+//     packed per lane (LanePackedRow16), uint2 [quads per lane][n·S], and the rows'
+//     uint8 counts [n]
 //   double tip_contribution[3][group·n]      (indentation only)
 //   double tip[3·group], molecule[3·group], pad[group], long long turnaround[group],
 //   float tip_noise[3·group]                 (indentation only)
@@ -58,10 +62,11 @@ struct SharedLayout {
 struct SharedTopologyLayout {
   std::size_t bond_partner = 0, bond_r0 = 0, bond_count = 0;
   std::size_t native_partner = 0, native_r0 = 0, native_eh = 0, native_count = 0;
-  std::size_t repulsive_partner = 0, repulsive_count = 0, total = 0;
+  std::size_t repulsive_quads = 0, repulsive_count = 0, total = 0;
+  int quads_per_lane = 0;  // of the packed rows: ⌈⌈repulsive slots / S⌉ / 4⌉
 };
 
-__host__ __device__ inline SharedTopologyLayout shared_topology_layout(const ModelData& m) {
+__host__ __device__ inline SharedTopologyLayout shared_topology_layout(const ModelData& m, int lanes) {
   SharedTopologyLayout t;
   const std::size_t n = std::size_t(m.n), bonds = std::size_t(m.bonds.slots) * n,
                     natives = std::size_t(m.natives.slots) * n;
@@ -74,7 +79,9 @@ __host__ __device__ inline SharedTopologyLayout shared_topology_layout(const Mod
   take(t.native_r0, natives * sizeof(float));
   take(t.native_eh, natives * sizeof(float));
   take(t.native_count, n * sizeof(int));
-  take(t.repulsive_partner, std::size_t(m.repulsive_slots) * n);
+  t.quads_per_lane = ((m.repulsive_slots + lanes - 1) / lanes + 3) / 4;
+  at = (at + 7) / 8 * 8;
+  take(t.repulsive_quads, std::size_t(t.quads_per_lane) * n * lanes * sizeof(uint2));
   take(t.repulsive_count, n);
   t.total = at;
   return t;
@@ -97,7 +104,7 @@ __host__ __device__ inline SharedLayout shared_layout(const BlockLaunch& L) {
   at += align16((L.all_pairs ? 2 : 1) * std::size_t(L.group) * replica_stride(L.m.n) * sizeof(float4));
   if (L.all_pairs) {
     s.topology = at;
-    at += align16(shared_topology_layout(L.m).total);
+    at += align16(shared_topology_layout(L.m, L.lanes).total);
   }
   if (L.m.protocol.indentation) {
     s.tip_buf = at;
@@ -186,11 +193,11 @@ __global__ void __launch_bounds__(kMaxThreads, kProtocolCode != kNoProtocol && k
     spos[g * P + e - g * n] = L.in[std::size_t(first_replica) * n + e];
   }
   BondedList bonds_here{}, natives_here{};
-  const std::uint8_t* repulsive_partner = nullptr;
+  const uint2* repulsive_quads = nullptr;
   const std::uint8_t* repulsive_count = nullptr;
   if constexpr (kAllPairs) {
     // The topology into shared memory (the same for every replica of the block).
-    const SharedTopologyLayout t = shared_topology_layout(m);
+    const SharedTopologyLayout t = shared_topology_layout(m, S);
     unsigned char* base = smem + lay.topology;
     auto copy = [&](const auto* from, std::size_t offset, std::size_t count) {
       using T = std::remove_cv_t<std::remove_pointer_t<decltype(from)>>;
@@ -208,8 +215,21 @@ __global__ void __launch_bounds__(kMaxThreads, kProtocolCode != kNoProtocol && k
     natives_here.eh = copy(m.natives.eh, t.native_eh, native_entries);
     natives_here.count = copy(m.natives.count, t.native_count, n);
     natives_here.slots = m.natives.slots;
-    repulsive_partner = copy(m.repulsive_partners, t.repulsive_partner, std::size_t(m.repulsive_slots) * n);
     repulsive_count = copy(m.repulsive_count, t.repulsive_count, n);
+    // Lane l of bead i gets the row's entries l, l + S, … as byte offsets, four to a quad.
+    uint2* quads = reinterpret_cast<uint2*>(base + t.repulsive_quads);
+    const int lanes_n = n * S;
+    for (int e = threadIdx.x; e < t.quads_per_lane * lanes_n; e += blockDim.x) {
+      const int w = e / lanes_n, i = (e - w * lanes_n) / S, l = e % S;
+      const int count = m.repulsive_count[i];
+      std::uint32_t half[4] = {0, 0, 0, 0};
+      for (int b = 0; b < 4; ++b) {
+        const int k = (4 * w + b) * S + l;
+        if (k < count) half[b] = std::uint32_t(m.repulsive_partners[std::size_t(k) * n + i]) * sizeof(float4);
+      }
+      quads[e] = make_uint2(half[0] | half[1] << 16, half[2] | half[3] << 16);
+    }
+    repulsive_quads = quads;
   }
   if (indentation) {
     for (int g = threadIdx.x; g < replicas_here; g += blockDim.x) {
@@ -287,9 +307,9 @@ __global__ void __launch_bounds__(kMaxThreads, kProtocolCode != kNoProtocol && k
       s_noise[noise_bead] = bead_noise(m, first_replica + noise_replica, noise_index, s);
       if constexpr (kBondedByNoise) {
         BeadEnergy unused;
-        const float3 f = pair_forces_with<1, false, SharedTopology, SharedPos, FixedRow8, kPairBonds | kPairNatives>(
+        const float3 f = pair_forces_with<1, false, SharedTopology, SharedPos, LanePackedRow16, kPairBonds | kPairNatives>(
             m, bonds_here, natives_here, noise_index, 0, spos[noise_replica * P + noise_index],
-            SharedPos{spos + noise_replica * P}, FixedRow8{nullptr, n, 0}, unused);
+            SharedPos{spos + noise_replica * P}, LanePackedRow16{nullptr, 0, 0}, unused);
         s_bonded[noise_bead] = make_float4(f.x, f.y, f.z, 0.0f);
       }
     }
@@ -310,10 +330,12 @@ __global__ void __launch_bounds__(kMaxThreads, kProtocolCode != kNoProtocol && k
       if (bead_here[k]) {
         BeadEnergy unused;
         if constexpr (kAllPairs)
-          part = pair_forces_with<S, false, SharedTopology, SharedPos, FixedRow8,
+          part = pair_forces_with<S, false, SharedTopology, SharedPos, LanePackedRow16,
                                   kBondedByNoise ? kPairRepulsive : kPairAll>(
               m, bonds_here, natives_here, i, lane, spos[bead_pos[k]], SharedPos{spos + g * P},
-              FixedRow8{repulsive_partner + i, n, int(repulsive_count[i])}, unused);
+              LanePackedRow16{repulsive_quads + i * S + lane, n * S,
+                             (int(repulsive_count[i]) - lane + S - 1) / S},
+              unused);
         else
           part = pair_forces<S, false>(m, i, lane, spos[bead_pos[k]], SharedPos{spos + g * P},
                                        SlotMajorRow16{rows + b, stride, count[k] * S}, unused);

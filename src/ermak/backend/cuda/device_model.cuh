@@ -10,6 +10,7 @@
 #include <cuda_runtime.h>
 
 #include <cstdint>
+#include <type_traits>
 
 #include "ermak/core/vec3.h"
 #include "ermak/physics/fene.h"
@@ -135,6 +136,8 @@ struct SharedTopology {
 // family's noise threads take the bonds and native contacts off the force lanes at S = 2.
 constexpr int kPairBonds = 1, kPairNatives = 2, kPairRepulsive = 4, kPairAll = 7;
 
+struct LanePackedRow16;  // below, with the other rows
+
 template <int S, bool kEnergy, class Topo, class Pos, class Row, int kTerms = kPairAll>
 __device__ __forceinline__ float3 pair_forces_with(const ModelData& m, const BondedList& bonds,
                                                    const BondedList& natives, int i, int lane, float4 pi,
@@ -161,15 +164,11 @@ __device__ __forceinline__ float3 pair_forces_with(const ModelData& m, const Bon
     fx += pf.force_over_r * dx; fy += pf.force_over_r * dy; fz += pf.force_over_r * dz;
     if constexpr (kEnergy) if (j > i) e.native += pf.energy;
   }
-  const int nr = (kTerms & kPairRepulsive) ? row.count() : 0;
   const float cutoff2 = m.repulsion.cutoff2;
-  for (int s = lane; s < nr; s += S) {
-    const int entry = row.entry(s);
-    const int j = row.partner_of(entry);
-    const float4 pj = pos(j);
+  auto repel = [&](float4 pj, int j, bool accepted) {
     const float dx = pi.x - pj.x, dy = pi.y - pj.y, dz = pi.z - pj.z;
     const float r2 = dx * dx + dy * dy + dz * dz;
-    const bool inside = r2 < cutoff2 && row.accept(entry);
+    const bool inside = r2 < cutoff2 && accepted;
     // Outside the cutoff the contribution is exactly zero: a list that holds more
     // candidates sums to the same bits as one that holds fewer. (The select after the
     // term is enough: beyond the cutoff 1/r² stays finite, and a NaN r² is not inside.)
@@ -177,6 +176,54 @@ __device__ __forceinline__ float3 pair_forces_with(const ModelData& m, const Bon
     const float sc = inside ? pf.force_over_r : 0.0f;
     fx += sc * dx; fy += sc * dy; fz += sc * dz;
     if constexpr (kEnergy) if (inside && j > i) e.repulsive += pf.energy;
+  };
+  if constexpr ((kTerms & kPairRepulsive) == 0) {
+    // no repulsive terms (the block family's noise threads)
+  } else if constexpr (std::is_same_v<Row, LanePackedRow16>) {
+    // Four entries per load, their four positions loaded before the four terms: the
+    // same pairs in the same order as the plain row.
+    const int entries = row.count();
+    const int full = entries >> 2;
+    for (int w = 0; w < full; ++w) {
+      const uint2 q = row.quad(w);
+      const unsigned o0 = q.x & 0xffffu, o1 = q.x >> 16, o2 = q.y & 0xffffu, o3 = q.y >> 16;
+      const float4 pj[4] = {pos.at_byte(o0), pos.at_byte(o1), pos.at_byte(o2), pos.at_byte(o3)};
+      const int j[4] = {int(o0 / sizeof(float4)), int(o1 / sizeof(float4)), int(o2 / sizeof(float4)),
+                        int(o3 / sizeof(float4))};
+      // Stage by stage over the four pairs, so that the four loads are in flight together;
+      // the sums take the terms in the same order as one pair after the other.
+      float dx[4], dy[4], dz[4], sc[4], en[4];
+      bool inside[4];
+#pragma unroll
+      for (int k = 0; k < 4; ++k) {
+        dx[k] = pi.x - pj[k].x; dy[k] = pi.y - pj[k].y; dz[k] = pi.z - pj[k].z;
+        const float r2 = dx[k] * dx[k] + dy[k] * dy[k] + dz[k] * dz[k];
+        inside[k] = r2 < cutoff2;
+        const auto pf = physics::repulsion<kEnergy>(r2, m.repulsion);
+        sc[k] = inside[k] ? pf.force_over_r : 0.0f;
+        en[k] = pf.energy;
+      }
+#pragma unroll
+      for (int k = 0; k < 4; ++k) {
+        fx += sc[k] * dx[k]; fy += sc[k] * dy[k]; fz += sc[k] * dz[k];
+        if constexpr (kEnergy) if (inside[k] && j[k] > i) e.repulsive += en[k];
+      }
+    }
+    const int rest = entries & 3;
+    if (rest > 0) {
+      const uint2 q = row.quad(full);
+      const unsigned o0 = q.x & 0xffffu, o1 = q.x >> 16, o2 = q.y & 0xffffu;
+      repel(pos.at_byte(o0), int(o0 / sizeof(float4)), true);
+      if (rest > 1) repel(pos.at_byte(o1), int(o1 / sizeof(float4)), true);
+      if (rest > 2) repel(pos.at_byte(o2), int(o2 / sizeof(float4)), true);
+    }
+  } else {
+    const int nr = row.count();
+    for (int s = lane; s < nr; s += S) {
+      const int entry = row.entry(s);
+      const int j = row.partner_of(entry);
+      repel(pos(j), j, row.accept(entry));
+    }
   }
   return make_float3(fx, fy, fz);
 }
@@ -457,17 +504,19 @@ struct RowMajorRow {
   __device__ bool accept(int) const { return true; }
 };
 
-// A bead's fixed repulsive row (ModelData::repulsive_partners, copied to shared memory):
-// every bead that repels it, ascending — the pairs of a canonical list row (pairs beyond
-// the cutoff add exact zeros) without ever building one.
-struct FixedRow8 {
-  const std::uint8_t* base;  // &partners[0·n + i]
-  int n;                     // stride between slots
-  int entries;
+// A bead's fixed repulsive row (block family, all-pairs mode; built from
+// ModelData::repulsive_partners in shared memory): every bead that repels it, ascending —
+// the pairs of a canonical list row (pairs beyond the cutoff add exact zeros) without ever
+// building one. Each lane of S holds its own entries (lane, lane + S, …) as 16-bit byte
+// offsets of the partner's position from the replica's first, four to a uint2 (lowest
+// half first), uint2 [w][i·S + lane]: one shared load per four pairs, and the partner's
+// address one addition away (docs/benchmarks.md#packed-repulsive-rows).
+struct LanePackedRow16 {
+  const uint2* quads;  // &packed[0·stride + i·S + lane]
+  int stride;          // n·S
+  int entries;         // this lane's entries
   __device__ int count() const { return entries; }
-  __device__ int entry(int s) const { return base[s * n]; }
-  __device__ int partner_of(int entry) const { return entry; }
-  __device__ bool accept(int) const { return true; }
+  __device__ uint2 quad(int w) const { return quads[w * stride]; }
 };
 
 // Every bead of the replica, ascending; bonded/native partners and i itself rejected.
