@@ -42,8 +42,9 @@ __host__ __device__ inline int replica_stride(int n) { return n | 1; }
 // the stride P = replica_stride(n), the other per-bead arrays use the thread order's
 // bead-major slots, replica g's bead i at [i·group + g] (see block_steps_kernel):
 //   float4 pos[group·P]                      (all-pairs mode: two buffers, [2][group·P])
-//   the topology (all-pairs mode only): bonds partner, r0 [bond slots][n], count [n];
-//     natives partner, r0, eh [native slots][n], count [n]; the fixed repulsive rows
+//   the topology (all-pairs mode only): bonds as records {partner, r0, 0, 0} [bond
+//     slots][n], count [n]; natives as records {partner, r0, eh, 0} [native slots][n],
+//     count [n] (BondedList::records); the fixed repulsive rows
 //     packed per lane (LanePackedRow16), uint2 [quads per lane][n·S], and the rows'
 //     uint8 counts [n]
 //   double tip_contribution[3][group·n]      (indentation only)
@@ -60,8 +61,7 @@ struct SharedLayout {
 
 // Where each array of the topology copy starts, relative to SharedLayout::topology.
 struct SharedTopologyLayout {
-  std::size_t bond_partner = 0, bond_r0 = 0, bond_count = 0;
-  std::size_t native_partner = 0, native_r0 = 0, native_eh = 0, native_count = 0;
+  std::size_t bond_records = 0, bond_count = 0, native_records = 0, native_count = 0;
   std::size_t repulsive_quads = 0, repulsive_count = 0, total = 0;
   int quads_per_lane = 0;  // of the packed rows: ⌈⌈repulsive slots / S⌉ / 4⌉
 };
@@ -71,16 +71,12 @@ __host__ __device__ inline SharedTopologyLayout shared_topology_layout(const Mod
   const std::size_t n = std::size_t(m.n), bonds = std::size_t(m.bonds.slots) * n,
                     natives = std::size_t(m.natives.slots) * n;
   std::size_t at = 0;
-  auto take = [&](std::size_t& field, std::size_t bytes) { field = at; at += (bytes + 3) / 4 * 4; };
-  take(t.bond_partner, bonds * sizeof(int));
-  take(t.bond_r0, bonds * sizeof(float));
+  auto take = [&](std::size_t& field, std::size_t bytes) { field = at; at += (bytes + 15) / 16 * 16; };
+  take(t.bond_records, bonds * sizeof(float4));
+  take(t.native_records, natives * sizeof(float4));
   take(t.bond_count, n * sizeof(int));
-  take(t.native_partner, natives * sizeof(int));
-  take(t.native_r0, natives * sizeof(float));
-  take(t.native_eh, natives * sizeof(float));
   take(t.native_count, n * sizeof(int));
   t.quads_per_lane = ((m.repulsive_slots + lanes - 1) / lanes + 3) / 4;
-  at = (at + 7) / 8 * 8;
   take(t.repulsive_quads, std::size_t(t.quads_per_lane) * n * lanes * sizeof(uint2));
   take(t.repulsive_count, n);
   t.total = at;
@@ -206,13 +202,16 @@ __global__ void __launch_bounds__(kMaxThreads, kProtocolCode != kNoProtocol && k
       return to;
     };
     const std::size_t bond_entries = std::size_t(m.bonds.slots) * n, native_entries = std::size_t(m.natives.slots) * n;
-    bonds_here.partner = copy(m.bonds.partner, t.bond_partner, bond_entries);
-    bonds_here.r0 = copy(m.bonds.r0, t.bond_r0, bond_entries);
+    auto records = [&](const BondedList& from, std::size_t offset, std::size_t count) {
+      float4* to = reinterpret_cast<float4*>(base + offset);
+      for (std::size_t k = threadIdx.x; k < count; k += blockDim.x)
+        to[k] = make_float4(__int_as_float(from.partner[k]), from.r0[k], from.eh ? from.eh[k] : 0.0f, 0.0f);
+      return to;
+    };
+    bonds_here.records = records(m.bonds, t.bond_records, bond_entries);
     bonds_here.count = copy(m.bonds.count, t.bond_count, n);
     bonds_here.slots = m.bonds.slots;
-    natives_here.partner = copy(m.natives.partner, t.native_partner, native_entries);
-    natives_here.r0 = copy(m.natives.r0, t.native_r0, native_entries);
-    natives_here.eh = copy(m.natives.eh, t.native_eh, native_entries);
+    natives_here.records = records(m.natives, t.native_records, native_entries);
     natives_here.count = copy(m.natives.count, t.native_count, n);
     natives_here.slots = m.natives.slots;
     repulsive_count = copy(m.repulsive_count, t.repulsive_count, n);

@@ -45,6 +45,9 @@ struct BondedList {
   const float* eh = nullptr;  // native contacts only
   const int* count = nullptr;
   int slots = 0;
+  // The block family's shared-memory copy only: entry k as one record {partner (int
+  // bits), r0, eh (0 for bonds), 0}, one 16-byte load instead of two or three.
+  const float4* records = nullptr;
 };
 
 // Per-(replica, bead) index (CSR over slots r·n + i) into one protocol's item array,
@@ -114,15 +117,27 @@ __device__ __forceinline__ Vec3d to_vec3d(float4 p) { return {double(p.x), doubl
 
 // --- pair forces ---------------------------------------------------------------------
 
-// How a kernel reads the bonded lists: through the read-only cache (global memory), or
-// plainly (copies in shared memory, block family's all-pairs mode).
+// How a kernel reads the bonded lists: through the read-only cache (global memory, one
+// array per field), or as records (copies in shared memory, block family's all-pairs
+// mode: BondedList::records).
+struct TopologyEntry {
+  int partner;
+  float r0, eh;
+};
 struct GlobalTopology {
-  template <class T>
-  __device__ static T load(const T* p) { return __ldg(p); }
+  __device__ static int count(const BondedList& l, int i) { return __ldg(l.count + i); }
+  __device__ static TopologyEntry bond(const BondedList& l, int k) { return {__ldg(l.partner + k), __ldg(l.r0 + k), 0.0f}; }
+  __device__ static TopologyEntry native(const BondedList& l, int k) {
+    return {__ldg(l.partner + k), __ldg(l.r0 + k), __ldg(l.eh + k)};
+  }
 };
 struct SharedTopology {
-  template <class T>
-  __device__ static T load(const T* p) { return *p; }
+  __device__ static int count(const BondedList& l, int i) { return l.count[i]; }
+  __device__ static TopologyEntry bond(const BondedList& l, int k) { return native(l, k); }
+  __device__ static TopologyEntry native(const BondedList& l, int k) {
+    const float4 r = l.records[k];
+    return {__float_as_int(r.x), r.y, r.z};
+  }
 };
 
 // Contributions of bead i's bonds, native contacts and repulsive partners that lane
@@ -143,24 +158,23 @@ __device__ __forceinline__ float3 pair_forces_with(const ModelData& m, const Bon
                                                    const BondedList& natives, int i, int lane, float4 pi,
                                                    const Pos& pos, const Row& row, BeadEnergy& e) {
   float fx = 0.0f, fy = 0.0f, fz = 0.0f;
-  const int nb = (kTerms & kPairBonds) ? Topo::load(bonds.count + i) : 0;
+  const int nb = (kTerms & kPairBonds) ? Topo::count(bonds, i) : 0;
   for (int s = lane; s < nb; s += S) {
-    const int k = s * m.n + i;
-    const int j = Topo::load(bonds.partner + k);
+    const TopologyEntry b = Topo::bond(bonds, s * m.n + i);
+    const int j = b.partner;
     const float4 pj = pos(j);
     const float dx = pi.x - pj.x, dy = pi.y - pj.y, dz = pi.z - pj.z;
-    const auto pf = physics::fene<kEnergy>(dx * dx + dy * dy + dz * dz, Topo::load(bonds.r0 + k), m.fene);
+    const auto pf = physics::fene<kEnergy>(dx * dx + dy * dy + dz * dz, b.r0, m.fene);
     fx += pf.force_over_r * dx; fy += pf.force_over_r * dy; fz += pf.force_over_r * dz;
     if constexpr (kEnergy) if (j > i) e.fene += pf.energy;
   }
-  const int nn = (kTerms & kPairNatives) ? Topo::load(natives.count + i) : 0;
+  const int nn = (kTerms & kPairNatives) ? Topo::count(natives, i) : 0;
   for (int s = lane; s < nn; s += S) {
-    const int k = s * m.n + i;
-    const int j = Topo::load(natives.partner + k);
+    const TopologyEntry c = Topo::native(natives, s * m.n + i);
+    const int j = c.partner;
     const float4 pj = pos(j);
     const float dx = pi.x - pj.x, dy = pi.y - pj.y, dz = pi.z - pj.z;
-    const auto pf = physics::native_contact<kEnergy>(dx * dx + dy * dy + dz * dz, Topo::load(natives.r0 + k),
-                                                     Topo::load(natives.eh + k));
+    const auto pf = physics::native_contact<kEnergy>(dx * dx + dy * dy + dz * dz, c.r0, c.eh);
     fx += pf.force_over_r * dx; fy += pf.force_over_r * dy; fz += pf.force_over_r * dz;
     if constexpr (kEnergy) if (j > i) e.native += pf.energy;
   }
