@@ -44,9 +44,8 @@ __host__ __device__ inline int replica_stride(int n) { return n | 1; }
 //   float4 pos[group·P]                      (all-pairs mode: two buffers, [2][group·P])
 //   the topology (all-pairs mode only): bonds as records {partner, r0, 0, 0} [bond
 //     slots][n], count [n]; natives as records {partner, r0, eh, 0} [native slots][n],
-//     count [n] (BondedList::records); the fixed repulsive rows
-//     packed per lane (LanePackedRow16), uint2 [quads per lane][n·S], and the rows'
-//     uint8 counts [n]
+//     count [n] (BondedList::records); the fixed repulsive rows packed per lane
+//     (LanePackedRow16), uint2 [quads per lane][n·S], and the rows' uint8 counts [n]
 //   double tip_contribution[3][group·n]      (indentation only)
 //   double tip[3·group], molecule[3·group], pad[group], long long turnaround[group],
 //   float tip_noise[3·group]                 (indentation only)

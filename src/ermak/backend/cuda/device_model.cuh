@@ -144,7 +144,8 @@ struct SharedTopology {
 // `lane` of a group of S lanes handles (entries lane, lane+S, ...). `pos(j)` gives bead j's
 // position (of the same replica); `row` is bead i's repulsive list: row.count() entries
 // row.entry(s) (row.partner_of gives the partner, row.accept whether it counts), or for
-// a brute-force row every bead (row.accept filters). Energies count each pair once (from
+// a brute-force row every bead (row.accept filters); a LanePackedRow16 holds only the
+// lane's own entries, four per load. Energies count each pair once (from
 // its lower-index bead). `bonds`/`natives` are m's lists or copies of them that `Topo`
 // can read.
 // kTerms selects the terms (kPairBonds | kPairNatives | kPairRepulsive): the block
