@@ -421,6 +421,35 @@ TEST(CudaEngine, BlockFamilyIsIndependentOfReplicaCountAndGrouping) {
   EXPECT_EQ(std::memcmp(one.z.data(), many.z.data(), n * sizeof(float)), 0);
 }
 
+// At one lane per bead the all-pairs mode (fixed rows packed per lane, bonds and contacts
+// as records in shared memory) and the list mode (rows built on the GPU, bonded lists read
+// from global memory) sum the same terms in the same order — pairs beyond the cutoff add
+// exact zeros — so they must give the same bits (docs/benchmarks.md#packed-repulsive-rows).
+TEST(CudaEngine, BlockFamilyAllPairsAndListModesGiveTheSameBits) {
+  ERMAK_REQUIRE_GPU();
+  for (const char* name : {"ww", "ubq"}) {
+    const auto s = load_test_system(name);
+    if (!s) GTEST_SKIP() << name << " test data not found";
+    SCOPED_TRACE(name);
+    const std::int32_t replicas = 20;
+    const EngineSetup setup = base_setup(s->system.topology, replicas, 77);
+    const State start = start_state(s->system, replicas);
+    auto run = [&](const char* all_pairs) {
+      setenv("ERMAK_CUDA_BLOCK_LANES", "1", 1);  // read whenever the engine configures itself
+      setenv("ERMAK_CUDA_BLOCK_ALLPAIRS", all_pairs, 1);
+      auto gpu = make_gpu(setup, CudaKernelFamily::kBlock);
+      gpu->set_state(start);
+      gpu->advance(1000);
+      unsetenv("ERMAK_CUDA_BLOCK_LANES");
+      unsetenv("ERMAK_CUDA_BLOCK_ALLPAIRS");
+      return gpu->state();
+    };
+    const State all_pairs = run("1"), list = run("0");
+    EXPECT_TRUE(bit_identical(all_pairs, list));
+    EXPECT_GT(max_abs_difference(start, all_pairs), 0.1);  // the beads did move
+  }
+}
+
 // Many replicas per block, in every lane count the block family uses at that size: the
 // bead-major, sorted thread order (slot b serves bead slot_bead[b / group] of replica
 // b mod group), the noise warps, partial last blocks and a fixed bead, against the CPU.
