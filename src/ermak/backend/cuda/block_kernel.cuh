@@ -43,8 +43,8 @@ __host__ __device__ inline int replica_stride(int n) { return n | 1; }
 // bead-major slots, replica g's bead i at [i·group + g] (see block_steps_kernel):
 //   float4 pos[group·P]                      (all-pairs mode: two buffers, [2][group·P])
 //   the topology (all-pairs mode only): bonds as records {partner, r0, 0, 0} [bond
-//     slots][n], count [n]; natives as records {partner, r0, eh, 0} [native slots][n],
-//     count [n] (BondedList::records); the fixed repulsive rows packed per lane
+//     slots][n], count [n]; natives as records {partner, r0², 12 ε_h, ε_h} [native
+//     slots][n], count [n] (BondedList::records); the fixed repulsive rows packed per lane
 //     (LanePackedRow16), uint2 [quads per lane][n·S], and the rows' uint8 counts [n]
 //   double tip_contribution[3][group·n]      (indentation only)
 //   double tip[3·group], molecule[3·group], pad[group], long long turnaround[group],
@@ -203,8 +203,11 @@ __global__ void __launch_bounds__(kMaxThreads, kProtocolCode != kNoProtocol && k
     const std::size_t bond_entries = std::size_t(m.bonds.slots) * n, native_entries = std::size_t(m.natives.slots) * n;
     auto records = [&](const BondedList& from, std::size_t offset, std::size_t count) {
       float4* to = reinterpret_cast<float4*>(base + offset);
-      for (std::size_t k = threadIdx.x; k < count; k += blockDim.x)
-        to[k] = make_float4(__int_as_float(from.partner[k]), from.r0[k], from.eh ? from.eh[k] : 0.0f, 0.0f);
+      for (std::size_t k = threadIdx.x; k < count; k += blockDim.x) {
+        // The entries as GlobalTopology reads them (contacts with r0² and 12 ε_h).
+        const TopologyEntry e = from.eh ? GlobalTopology::native(from, int(k)) : GlobalTopology::bond(from, int(k));
+        to[k] = make_float4(__int_as_float(e.partner), e.r0_or_squared, e.twelve_eh, e.eh);
+      }
       return to;
     };
     bonds_here.records = records(m.bonds, t.bond_records, bond_entries);

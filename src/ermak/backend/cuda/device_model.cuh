@@ -45,8 +45,9 @@ struct BondedList {
   const float* eh = nullptr;  // native contacts only
   const int* count = nullptr;
   int slots = 0;
-  // The block family's shared-memory copy only: entry k as one record {partner (int
-  // bits), r0, eh (0 for bonds), 0}, one 16-byte load instead of two or three.
+  // The block family's shared-memory copy only: entry k as one record, one 16-byte load
+  // instead of two or three — bonds {partner (int bits), r0, 0, 0}, native contacts
+  // {partner, r0², 12 ε_h, ε_h} (physics::native_contact_from_products).
   const float4* records = nullptr;
 };
 
@@ -120,15 +121,19 @@ __device__ __forceinline__ Vec3d to_vec3d(float4 p) { return {double(p.x), doubl
 // How a kernel reads the bonded lists: through the read-only cache (global memory, one
 // array per field), or as records (copies in shared memory, block family's all-pairs
 // mode: BondedList::records).
+// r0 (bonds) or r0² (contacts), and for contacts 12 ε_h and ε_h.
 struct TopologyEntry {
   int partner;
-  float r0, eh;
+  float r0_or_squared, twelve_eh, eh;
 };
 struct GlobalTopology {
   __device__ static int count(const BondedList& l, int i) { return __ldg(l.count + i); }
-  __device__ static TopologyEntry bond(const BondedList& l, int k) { return {__ldg(l.partner + k), __ldg(l.r0 + k), 0.0f}; }
+  __device__ static TopologyEntry bond(const BondedList& l, int k) {
+    return {__ldg(l.partner + k), __ldg(l.r0 + k), 0.0f, 0.0f};
+  }
   __device__ static TopologyEntry native(const BondedList& l, int k) {
-    return {__ldg(l.partner + k), __ldg(l.r0 + k), __ldg(l.eh + k)};
+    const float r0 = __ldg(l.r0 + k), eh = __ldg(l.eh + k);
+    return {__ldg(l.partner + k), r0 * r0, 12.0f * eh, eh};
   }
 };
 struct SharedTopology {
@@ -136,7 +141,7 @@ struct SharedTopology {
   __device__ static TopologyEntry bond(const BondedList& l, int k) { return native(l, k); }
   __device__ static TopologyEntry native(const BondedList& l, int k) {
     const float4 r = l.records[k];
-    return {__float_as_int(r.x), r.y, r.z};
+    return {__float_as_int(r.x), r.y, r.z, r.w};
   }
 };
 
@@ -165,7 +170,7 @@ __device__ __forceinline__ float3 pair_forces_with(const ModelData& m, const Bon
     const int j = b.partner;
     const float4 pj = pos(j);
     const float dx = pi.x - pj.x, dy = pi.y - pj.y, dz = pi.z - pj.z;
-    const auto pf = physics::fene<kEnergy>(dx * dx + dy * dy + dz * dz, b.r0, m.fene);
+    const auto pf = physics::fene<kEnergy>(dx * dx + dy * dy + dz * dz, b.r0_or_squared, m.fene);
     fx += pf.force_over_r * dx; fy += pf.force_over_r * dy; fz += pf.force_over_r * dz;
     if constexpr (kEnergy) if (j > i) e.fene += pf.energy;
   }
@@ -175,7 +180,8 @@ __device__ __forceinline__ float3 pair_forces_with(const ModelData& m, const Bon
     const int j = c.partner;
     const float4 pj = pos(j);
     const float dx = pi.x - pj.x, dy = pi.y - pj.y, dz = pi.z - pj.z;
-    const auto pf = physics::native_contact<kEnergy>(dx * dx + dy * dy + dz * dz, c.r0, c.eh);
+    const auto pf = physics::native_contact_from_products<kEnergy>(dx * dx + dy * dy + dz * dz, c.r0_or_squared,
+                                                                   c.twelve_eh, c.eh);
     fx += pf.force_over_r * dx; fy += pf.force_over_r * dy; fz += pf.force_over_r * dz;
     if constexpr (kEnergy) if (j > i) e.native += pf.energy;
   }
