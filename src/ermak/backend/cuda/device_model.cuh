@@ -118,14 +118,16 @@ __device__ __forceinline__ Vec3d to_vec3d(float4 p) { return {double(p.x), doubl
 
 // --- pair forces ---------------------------------------------------------------------
 
-// How a kernel reads the bonded lists: through the read-only cache (global memory, one
-// array per field), or as records (copies in shared memory, block family's all-pairs
-// mode: BondedList::records).
-// r0 (bonds) or r0² (contacts), and for contacts 12 ε_h and ε_h.
+// One bond or native contact as the pair loop needs it: r0 (bonds) or r0² (contacts),
+// and for contacts 12 ε_h and ε_h (physics::native_contact_from_products).
 struct TopologyEntry {
   int partner;
   float r0_or_squared, twelve_eh, eh;
 };
+
+// How a kernel reads the bonded lists: through the read-only cache (global memory, one
+// array per field), or as records (copies in shared memory, block family's all-pairs
+// mode: BondedList::records).
 struct GlobalTopology {
   __device__ static int count(const BondedList& l, int i) { return __ldg(l.count + i); }
   __device__ static TopologyEntry bond(const BondedList& l, int k) {
