@@ -15,6 +15,15 @@ std::filesystem::path shared_data_directory() {
 
 namespace {
 
+// The C-alpha model ermak topology builds, at its native coordinates.
+LoadedSystem c_alpha_model(const StructureModel& model) {
+  BuiltTopology built = build_topology(model, {});
+  LoadedSystem loaded;
+  loaded.initial_positions_A = built.topology.native_positions_A;
+  loaded.topology = std::move(built.topology);
+  return loaded;
+}
+
 // The CCMV capsid (1CWP, 180 chains, 28 620 C-alpha beads) as `ermak topology
 // 1CWP_pdb2cif.cif --assembly ncs --ncs-frame origx` builds it: the 1995 entry's MTRIX
 // operators are written in its ORIGX frame; applied to the entry's coordinates they put
@@ -32,11 +41,15 @@ LoadedSystem capsids(const std::filesystem::path& cif, int copies) {
     }
     replicate_by_operators(model, ops, "copies of the capsid");
   }
-  BuiltTopology built = build_topology(model, {});
-  LoadedSystem loaded;
-  loaded.initial_positions_A = built.topology.native_positions_A;
-  loaded.topology = std::move(built.topology);
-  return loaded;
+  return c_alpha_model(model);
+}
+
+// One chain of a structure file as ermak topology builds its C-alpha model (the bench
+// only: the builder itself takes whole files).
+LoadedSystem one_chain(const std::filesystem::path& file, const std::string& chain) {
+  StructureModel model = extract_structure_model(read_structure_file(file), file.string(), {});
+  std::erase_if(model.residues, [&](const StructureResidue& r) { return r.chain_id != chain; });
+  return c_alpha_model(model);
 }
 
 }  // namespace
@@ -51,6 +64,19 @@ std::vector<BenchSystem> standard_systems() {
   BenchSystem ubq{"ubq", "ubiquitin 1UBQ, C-alpha model built by ermak (76 beads)", {}, {}};
   ubq.input.structure = "/usr/share/freesasa/test-data/1ubq.pdb";
   systems.push_back(ubq);
+  // Mid-sized single proteins, the common targets of pulling studies, on both sides of
+  // the block family's all-pairs limit (docs/gpu.md#kernel-families).
+  BenchSystem i27{"i27", "titin I27 1TIT, C-alpha model built by ermak (89 beads)", {}, {}};
+  i27.input.structure = data / "pdb/1TIT.pdb";
+  systems.push_back(i27);
+  const auto cif = data / "derived/1CWP_pdb2cif.cif";
+  systems.push_back({"cp", "CCMV coat protein, chain A of 1CWP, C-alpha model (149 beads)", {},
+                     [cif] { return one_chain(cif, "A"); }});
+  BenchSystem lmb{"lmb", "lambda repressor dimer 1LMB, C-alpha model built by ermak (179 beads)", {}, {}};
+  lmb.input.structure = data / "pdb/1LMB.pdb";
+  systems.push_back(lmb);
+  systems.push_back({"fabl", "Fab light chain, chain L of 1A0Q, C-alpha model (211 beads)", {},
+                     [] { return one_chain("/usr/share/freesasa/test-data/1a0q.pdb", "L"); }});
   BenchSystem pf8{"pf8", "microtubule protofilament PF8, SOP-GPU topology (6928 beads)", {}, {}};
   pf8.input.topology = data / "sopgpu/pf8/PF8.top";
   pf8.input.coordinates = data / "sopgpu/pf8/PF8_sop.pdb";
@@ -62,7 +88,6 @@ std::vector<BenchSystem> standard_systems() {
                  {}, {}};
   fg.input.structure = data / "derived/fibrinogen_fullfg_sopgpu_model.pdb";
   systems.push_back(fg);
-  const auto cif = data / "derived/1CWP_pdb2cif.cif";
   systems.push_back({"ccmv", "CCMV capsid 1CWP, NCS assembly (ORIGX frame), C-alpha model (28620 beads)", {},
                      [cif] { return capsids(cif, 1); }});
   systems.push_back({"ccmv4", "four CCMV capsids 400 A apart, one structure (114480 beads)", {},

@@ -10,7 +10,7 @@
 namespace ermak::bench {
 
 struct BenchSystem {
-  std::string name;         // "ww", "ubq", "pf8", "ccmv", "ccmv4"
+  std::string name;         // "ww", "ubq", "i27", "cp", "lmb", "fabl", "pf8", "fg", "ccmv", "ccmv4"
   std::string description;
   InputSpec input;                   // read by load_system, unless `build` is set
   std::function<LoadedSystem()> build;  // models made by ermak topology's builder (assemblies)

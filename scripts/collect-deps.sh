@@ -4,9 +4,9 @@
 # from this machine's /usr/include into ./.deps/include (git-ignored). CMake looks there
 # through ERMAK_EXTRA_INCLUDE, so a machine without these packages still configures.
 # It also copies the test and benchmark inputs that live outside the repository (the
-# SOP-GPU WW and PF8 systems from ../shared/data, and freesasa's test PDBs) into
-# ./.deps/data, for machines that get only the repository (scripts/gpu-check.sh uses
-# them through ERMAK_SHARED_DATA).
+# SOP-GPU WW and PF8 systems and a few PDB entries from ../shared/data, and freesasa's
+# test PDBs) into ./.deps/data, for machines that get only the repository
+# (scripts/gpu-check.sh uses them through ERMAK_SHARED_DATA).
 # Usage: scripts/collect-deps.sh [SOURCE_INCLUDE_DIR]   (default /usr/include)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -36,6 +36,13 @@ for derived in 1CWP_pdb2cif.cif fibrinogen_fullfg_sopgpu_model.pdb; do
   if [[ -f "$shared/derived/$derived" ]]; then
     mkdir -p .deps/data/derived
     cp "$shared/derived/$derived" .deps/data/derived/
+  fi
+done
+# The mid-sized proteins of the bench (i27, lmb) and of tests that use them.
+for pdb in 1TIT.pdb 1LMB.pdb; do
+  if [[ -f "$shared/pdb/$pdb" ]]; then
+    mkdir -p .deps/data/pdb
+    cp "$shared/pdb/$pdb" .deps/data/pdb/
   fi
 done
 if [[ -d /usr/share/freesasa/test-data ]]; then

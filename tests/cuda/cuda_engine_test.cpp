@@ -427,7 +427,9 @@ TEST(CudaEngine, BlockFamilyIsIndependentOfReplicaCountAndGrouping) {
 // exact zeros — so they must give the same bits (docs/benchmarks.md#packed-repulsive-rows).
 TEST(CudaEngine, BlockFamilyAllPairsAndListModesGiveTheSameBits) {
   ERMAK_REQUIRE_GPU();
-  for (const char* name : {"ww", "ubq"}) {
+  // λ repressor (179 beads): the all-pairs mode above 128 beads (16-bit offsets of partners
+  // beyond bead 127), which 20 replicas get only when the limit is forced up.
+  for (const char* name : {"ww", "ubq", "lmb"}) {
     const auto s = load_test_system(name);
     if (!s) GTEST_SKIP() << name << " test data not found";
     SCOPED_TRACE(name);
@@ -437,11 +439,15 @@ TEST(CudaEngine, BlockFamilyAllPairsAndListModesGiveTheSameBits) {
     auto run = [&](const char* all_pairs) {
       setenv("ERMAK_CUDA_BLOCK_LANES", "1", 1);  // read whenever the engine configures itself
       setenv("ERMAK_CUDA_BLOCK_ALLPAIRS", all_pairs, 1);
+      setenv("ERMAK_CUDA_ALLPAIRS_MAX_BEADS", "255", 1);
       auto gpu = make_gpu(setup, CudaKernelFamily::kBlock);
+      const std::string layout = cuda_kernel_layout(*gpu);
+      EXPECT_EQ(layout.substr(0, layout.find('/', 6)), all_pairs[0] == '1' ? "block/ap" : "block/list") << layout;
       gpu->set_state(start);
       gpu->advance(1000);
       unsetenv("ERMAK_CUDA_BLOCK_LANES");
       unsetenv("ERMAK_CUDA_BLOCK_ALLPAIRS");
+      unsetenv("ERMAK_CUDA_ALLPAIRS_MAX_BEADS");
       return gpu->state();
     };
     const State all_pairs = run("1"), list = run("0");

@@ -45,6 +45,8 @@ inline std::optional<TestSystem> load_test_system(const std::string& name) {
     input.structure = "/usr/share/freesasa/test-data/1ubq.pdb";
   } else if (name == "fab") {  // 1A0Q, two chains (H, L): the multi-chain system
     input.structure = "/usr/share/freesasa/test-data/1a0q.pdb";
+  } else if (name == "lmb") {  // 1LMB, the λ-repressor dimer (179 beads): above 128 beads
+    input.structure = data / "pdb/1LMB.pdb";
   } else {
     return std::nullopt;
   }

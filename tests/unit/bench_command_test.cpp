@@ -36,16 +36,17 @@ TEST(BenchCommand, PlainPulledAndIndentedCasesPrintTheirRows) {
             0)
       << out;
   const auto plain = row_of(out, "ww"), pulled = row_of(out, "ww+pull"), indented = row_of(out, "ww+indent");
-  ASSERT_EQ(plain.size(), 12u) << out;
-  ASSERT_EQ(pulled.size(), 12u) << out;
-  ASSERT_EQ(indented.size(), 12u) << out;
+  ASSERT_EQ(plain.size(), 13u) << out;
+  ASSERT_EQ(pulled.size(), 13u) << out;
+  ASSERT_EQ(indented.size(), 13u) << out;
   EXPECT_EQ(plain[1], "34");
   EXPECT_EQ(plain[2], "2");
   EXPECT_EQ(pulled[2], "3");
   EXPECT_GT(std::stod(pulled[4]), 0.0) << "steps/s";
-  // On the CPU neither GPU memory column has a figure.
+  // On the CPU neither GPU memory column nor the CUDA kernel layout has a figure.
   EXPECT_EQ(plain[9], "-");
   EXPECT_EQ(plain[10], "-");
+  EXPECT_EQ(plain[12], "-");
   EXPECT_EQ(out.find("NOT A VALID TIMING"), std::string::npos) << out;
 }
 

@@ -64,7 +64,7 @@ Command add_bench_command(CLI::App& app) {
     std::string noise = "philox";
   };
   auto o = std::make_shared<Options>();
-  cmd->add_option("--cases", o->cases, "Comma-separated SYSTEMxREPLICAS[p|i], systems: ww, ubq, pf8, fg (fibrinogen, 2964 beads), ccmv (28 620-bead capsid 1CWP, NCS operators in its ORIGX frame, docs/benchmarks.md), ccmv4 (4 capsids, 114 480 beads); a trailing p pulls: first bead fixed, last bead on a 34.7 pN/nm spring moving at 1 um/s away from the first (e.g. wwx1000p); a trailing i indents: a 50 A tip on a 34.7 pN/nm cantilever moving down at 1 um/s from just above the molecule, which rests on a plane surface at the wall's minimum (e.g. ccmvx1i)")->capture_default_str();
+  cmd->add_option("--cases", o->cases, "Comma-separated SYSTEMxREPLICAS[p|i], systems: ww (34 beads), ubq (76), i27 (titin I27, 89), cp (CCMV coat protein, 149), lmb (lambda repressor dimer, 179), fabl (Fab light chain, 211), pf8 (6928), fg (fibrinogen, 2964 beads), ccmv (28 620-bead capsid 1CWP, NCS operators in its ORIGX frame, docs/benchmarks.md), ccmv4 (4 capsids, 114 480 beads); a trailing p pulls: first bead fixed, last bead on a 34.7 pN/nm spring moving at 1 um/s away from the first (e.g. wwx1000p); a trailing i indents: a 50 A tip on a 34.7 pN/nm cantilever moving down at 1 um/s from just above the molecule, which rests on a plane surface at the wall's minimum (e.g. ccmvx1i)")->capture_default_str();
   cmd->add_option("--threads", o->threads, "Comma-separated CPU thread counts (0 = all)")->capture_default_str();
   cmd->add_option("--backend", o->backend, "auto (the GPU when there is one), cpu or cuda")->capture_default_str();
   cmd->add_option("--seconds", o->seconds, "Target timed duration per case")->capture_default_str();
@@ -92,13 +92,14 @@ Command add_bench_command(CLI::App& app) {
     std::printf("# ermak bench  (shared data: %s, noise %s)\n", bench::shared_data_directory().c_str(),
                 o->noise.c_str());
     const auto slash = o->noise.find('/');
-    std::printf("%-11s %7s %8s %10s %12s %14s %8s %7s %10s %9s %11s %9s\n", "system", "beads", "replicas", "steps",
-                "steps/s", "bead-steps/s", "backend", "threads", "pairs", "GPU-B/bead", "alloc-B/bead", "rebuilds");
+    std::printf("%-11s %7s %8s %10s %12s %14s %8s %7s %10s %9s %11s %9s  %s\n", "system", "beads", "replicas", "steps",
+                "steps/s", "bead-steps/s", "backend", "threads", "pairs", "GPU-B/bead", "alloc-B/bead", "rebuilds",
+                "kernel");
     bool gpu_warmed_up = false;
     for (const Case& c : cases) {
       const bench::BenchSystem* system = nullptr;
       for (const auto& s : systems) if (s.name == c.system) system = &s;
-      if (!system) throw Error("bench: unknown system \"" + c.system + "\" (known: ww, ubq, pf8, fg, ccmv, ccmv4)");
+      if (!system) throw Error("bench: unknown system \"" + c.system + "\" (known: ww, ubq, i27, cp, lmb, fabl, pf8, fg, ccmv, ccmv4)");
       LoadedSystem loaded = bench::load_bench_system(*system);
       const std::int32_t n = loaded.topology.bead_count();
       for (int threads : parse_ints(o->threads)) {
@@ -199,12 +200,14 @@ Command add_bench_command(CLI::App& app) {
         // List builds in the timed run, summed over replicas (per-bead family and CPU: per
         // replica list; block family: per block).
         const long long rebuilds = (long long)(engine->stats().neighbor_rebuilds - rebuilds_before);
-        std::printf("%-11s %7d %8d %10lld %12.4g %14.4g %8s %7d %10lld %9s %11s %9lld\n",
+        // CUDA: the kernel family and its layout (docs/gpu.md#kernel-families).
+        const std::string kernel = cuda_kernel_layout(*engine);
+        std::printf("%-11s %7d %8d %10lld %12.4g %14.4g %8s %7d %10lld %9s %11s %9lld  %s\n",
                     (c.system + (c.pulled ? "+pull" : c.indented ? "+indent" : "")).c_str(), n, c.replicas,
                     (long long)steps, rate, rate * n * c.replicas, engine->name().c_str(),
                     threads, (long long)engine->stats().neighbor_pairs,
                     on_gpu ? std::to_string(std::llround(bytes_per_bead)).c_str() : "-", allocated_per_bead.c_str(),
-                    rebuilds);
+                    rebuilds, kernel.empty() ? "-" : kernel.c_str());
         if (!finite)
           std::printf("  ^ NOT A VALID TIMING: coordinates became non-finite during the run (a bond broke; see "
                       "docs/benchmarks.md)\n");

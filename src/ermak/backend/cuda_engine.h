@@ -39,6 +39,10 @@ long long cuda_memory_in_use_bytes(int device = -1);
 // benchmarks and tests); empty for engines of other backends.
 std::string cuda_kernel_family(const Engine& engine);
 
+// The family and its layout in a few characters, e.g. "block/ap/S1/g4" (docs/gpu.md#kernel-families);
+// empty for engines of other backends.
+std::string cuda_kernel_layout(const Engine& engine);
+
 // Bytes of GPU memory that an engine made by make_cuda_engine has allocated for its run
 // (its own count, the figure it checks against the GPU's free memory); −1 for engines
 // of other backends.

@@ -25,6 +25,8 @@ std::unique_ptr<Engine> make_cuda_engine(const EngineSetup&, const CudaEngineOpt
 
 std::string cuda_kernel_family(const Engine&) { return {}; }
 
+std::string cuda_kernel_layout(const Engine&) { return {}; }
+
 long long cuda_engine_device_bytes(const Engine&) { return -1; }
 
 long long cuda_memory_in_use_bytes(int) { return -1; }

@@ -129,7 +129,7 @@ __host__ __device__ inline SharedLayout shared_layout(const BlockLaunch& L) {
 // the tip's out of a pulling run's; with S = 2 in all-pairs mode
 // compiled for ≤ 64 registers, else the protocol code takes 128 and halves the resident
 // blocks — at S = 1 the cap's spills cost more on an H100 than the blocks gain:
-// docs/benchmarks.md#protocol-runs-pulling); kAllPairs: no list (n ≤ 128): fixed
+// docs/benchmarks.md#protocol-runs-pulling); kAllPairs: no list (small systems): fixed
 // rows of every repelling bead and the bonded lists are copied to shared memory once per
 // launch, and positions are double-buffered (step s reads buffer s−start mod 2 and writes
 // the other), so that a step needs one barrier instead of two.

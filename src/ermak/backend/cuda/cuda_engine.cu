@@ -39,7 +39,14 @@ namespace {
 constexpr int kBlockMaxBeads = 4096;     // 1024 threads × 4 beads
 constexpr int kAutoBlockMaxBeads = 2048; // auto choice: block family up to here (docs/gpu.md)
 constexpr int kAutoBlockAlwaysBeads = 384;
-constexpr int kAllPairsMaxBeads = 128;   // block family without a list (uint8 partner indices)
+// Block family without a list (docs/gpu.md#kernel-families): up to kAllPairsMaxBeads
+// beads per replica, and up to kAllPairsManyMaxBeads in runs of at least
+// kAllPairsManyBeads beads in all (measured, docs/benchmarks.md#all-pairs-up-to-192-beads:
+// 149 beads +19–31 % at 1 to 3000 replicas; 179 beads −4 % to ±0 at 1 to 100 replicas,
+// +24–34 % at 1000 and 3000; 211 beads −20 % at 1 and 100, −3 % at 1000).
+constexpr int kAllPairsMaxBeads = 160;
+constexpr int kAllPairsManyMaxBeads = 192;
+constexpr long long kAllPairsManyBeads = 100000;
 constexpr int kChunkSteps = 16;          // per-bead family: steps between rebuild checks
                                          // (ERMAK_CUDA_CHUNK_STEPS overrides, for experiments)
 constexpr int kChunksPerGraph = 4;
@@ -53,6 +60,16 @@ int env_int(const char* name, int fallback) {
   const long x = std::strtol(v, &end, 10);
   if (*end != '\0') throw Error(std::string("environment variable ") + name + "=\"" + v + "\" is not an integer");
   return int(x);
+}
+
+// The all-pairs limit of a run of `total_beads` beads in all; ERMAK_CUDA_ALLPAIRS_MAX_BEADS
+// replaces it for measurements, up to 255 (the fixed rows hold uint8 partner indices and
+// counts).
+int all_pairs_max_beads(long long total_beads) {
+  const int forced = env_int("ERMAK_CUDA_ALLPAIRS_MAX_BEADS", -1);
+  if (forced > 255 || forced < -1) throw Error("ERMAK_CUDA_ALLPAIRS_MAX_BEADS must be 0 to 255");
+  if (forced >= 0) return forced;
+  return total_beads >= kAllPairsManyBeads ? kAllPairsManyMaxBeads : kAllPairsMaxBeads;
 }
 
 std::string device_list() {
@@ -208,6 +225,14 @@ class CudaEngine final : public Engine {
 
   std::string name() const override { return "cuda"; }
   std::string family_name() const { return family_ == CudaKernelFamily::kBlock ? "block" : "perbead"; }
+  // The family and its layout, short (bench tables): "block/ap/S1/g4" (all pairs, one
+  // lane per bead, 4 replicas per block) or "block/list/S2/g4"; "perbead/rows" or
+  // "perbead/clusters".
+  std::string kernel_layout() const {
+    if (family_ != CudaKernelFamily::kBlock) return use_cluster_rows() ? "perbead/clusters" : "perbead/rows";
+    return std::string("block/") + (block_.all_pairs ? "ap" : "list") + "/S" + std::to_string(block_.lanes) + "/g" +
+           std::to_string(block_.group);
+  }
 
   void set_state(const State& state) override {
     DeviceGuard guard(device_);
@@ -581,7 +606,7 @@ class CudaEngine final : public Engine {
     for (std::int32_t b : setup_.fixed_beads) fixed[b] = 1;
     fixed_.upload(fixed);
     int repulsive_slots = 0;
-    if (n_ <= kAllPairsMaxBeads) {
+    if (n_ <= all_pairs_max_beads((long long)n_ * R_)) {
       // The fixed rows of the all-pairs mode: every bead that repels i, ascending.
       std::vector<std::vector<bool>> excluded(n_, std::vector<bool>(n_, false));
       for (int i = 0; i < n_; ++i) excluded[i][i] = true;
@@ -791,7 +816,7 @@ class CudaEngine final : public Engine {
 
   // Small systems need no list at all (docs/gpu.md#kernel-families).
   bool use_all_pairs() const {
-    if (n_ > kAllPairsMaxBeads) return false;
+    if (n_ > all_pairs_max_beads((long long)n_ * R_)) return false;
     const char* v = std::getenv("ERMAK_CUDA_BLOCK_ALLPAIRS");
     return !(v && std::string(v) == "0");
   }
@@ -820,50 +845,52 @@ class CudaEngine final : public Engine {
           break;
         }
     }
-    if (c.lanes > 1) {
-      // Replicas per block, in blocks of at most 512 threads with the noise threads (one
-      // per bead, their own warps: the noise is drawn while forces are summed): the fewest
-      // waves of resident blocks, then the fewest replicas on the busiest multiprocessor
-      // (which sets a step's time), then the fewest idle lanes. (Measured, H100: WW × 300
-      // at S = 4 +6.5 % with 1 replica per block — at most 3 on an SM — than with 2,
-      // where 18 SMs held 4; WW × 10³ at S = 2 keeps 4: 2 and 1 were 10 and 39 % slower.)
-      const int per_replica = n_ * c.lanes;
+    const int per_replica = n_ * c.lanes;
+    auto with_group = [&](int g) {
+      BlockConfig t = c;
+      t.group = g;
+      t.force_threads = round_up(g * per_replica, 32);
+      t.noise_threads = c.lanes > 1 ? round_up(g * n_, 32) : 0;
+      t.threads = t.force_threads + t.noise_threads;
+      t.beads_per_thread = 1;
+      return t;
+    };
+    // The topology's shared copy grows as n² (~150 kB at 211 beads): where a block of
+    // one replica cannot hold it, lists.
+    if (c.all_pairs && block_shared_bytes(block_launch(with_group(1), true)) > block_max_shared_bytes(device_))
+      c.all_pairs = false;
+    if (c.lanes > 1 || c.all_pairs) {
+      // Replicas per block g, in blocks of at most 512 threads (with S > 1 lanes per
+      // bead, plus the noise threads: one per bead, their own warps, the noise drawn while
+      // forces are summed): the fewest waves of resident blocks, then the fewest threads
+      // on the busiest multiprocessor (which set a step's time: a warp issues for its
+      // idle lanes too), then the most threads running there at once (more warps hide
+      // more latency), then the fewest idle lanes, then the fewest blocks (each copies the
+      // topology into its shared memory).
+      // Measured, H100: WW × 300 at S = 4 +6.5 % with 1 replica per block — at most 3 on
+      // an SM — than with 2, where 18 SMs held 4; WW × 10³ at S = 2 keeps 4: 2 and 1 were
+      // 10 and 39 % slower. At S = 1 the topology's shared copy (~40 kB for titin I27)
+      // limits the resident blocks: I27 × 10³ 7.0·10⁴ steps/s with 1 replica per block,
+      // 1.16·10⁵ with 4 (docs/benchmarks.md#replicas-per-block-at-one-lane-per-bead).
       const int sms = prop_.multiProcessorCount;
-      auto with_group = [&](int g) {
-        BlockConfig t = c;
-        t.group = g;
-        t.force_threads = round_up(g * per_replica, 32);
-        t.noise_threads = round_up(g * n_, 32);
-        t.threads = t.force_threads + t.noise_threads;
-        t.beads_per_thread = 1;
-        return t;
-      };
+      const int max_threads = c.lanes > 1 ? 512 : std::min(512, env_int("ERMAK_CUDA_BLOCK_MAX_THREADS", 512));
       BlockConfig best = with_group(1);
-      std::tuple<int, int, double> best_score{std::numeric_limits<int>::max(), 0, 0.0};
-      for (int g = 1; g <= R_ && with_group(g).threads <= 512; ++g) {
+      std::tuple<int, int, int, double, int> best_score{std::numeric_limits<int>::max(), 0, 0, 0.0, 0};
+      for (int g = 1; g <= R_ && with_group(g).threads <= max_threads; ++g) {
         const BlockConfig t = with_group(g);
         const int per_sm = ((R_ + g - 1) / g + sms - 1) / sms;  // blocks on the busiest SM
         const bool rows_in_shared = block_shared_bytes(block_launch(t, true)) <= shared_budget();
         const int resident = std::max(1, block_resident_blocks_per_sm(block_launch(t, rows_in_shared)));
-        const double waste = double(t.threads - g * per_replica - g * n_) / t.threads;
-        const std::tuple<int, int, double> score{(per_sm + resident - 1) / resident, per_sm * g, waste};
+        const double waste = double(t.threads - g * per_replica - (c.lanes > 1 ? g * n_ : 0)) / t.threads;
+        const std::tuple<int, int, int, double, int> score{(per_sm + resident - 1) / resident, per_sm * t.threads,
+                                                           -std::min(per_sm, resident) * t.threads, waste, per_sm};
         if (score < best_score) { best = t; best_score = score; }
       }
+      if (const int forced_group = env_int("ERMAK_CUDA_BLOCK_GROUP", 0); forced_group > 0)  // for measurements
+        best = with_group(std::min(forced_group, R_));
       return best;
     }
     c.group = n_ >= 256 ? 1 : std::max(1, std::min(R_, 256 / n_));
-    if (c.all_pairs) {
-      // Replicas per block: the fewest idle threads in blocks of at most 256 threads.
-      // (Measured, WW × 10⁴ on an H100: 1.63·10¹⁰ bead-steps/s in blocks of ≤ 256
-      // threads, 1.31·10¹⁰ in ≤ 512, 1.44·10¹⁰ in ≤ 128; 1.46·10¹⁰ with 2 beads per
-      // thread so that every block is resident at once — fewer warps hide less latency.)
-      const int max_threads = std::min(512, env_int("ERMAK_CUDA_BLOCK_MAX_THREADS", 256));  // 512: the largest variant
-      double best_waste = 1.0;
-      for (int g = 1; g <= R_ && round_up(g * n_, 32) <= max_threads; ++g) {
-        const double waste = 1.0 - double(g * n_) / round_up(g * n_, 32);
-        if (waste < best_waste - 1e-9) { c.group = g; best_waste = waste; }
-      }
-    }
     const int beads = c.group * n_;
     c.threads = std::min(1024, round_up(beads, 32));
     c.force_threads = c.threads;
@@ -1410,6 +1437,11 @@ std::unique_ptr<Engine> make_cuda_engine(const EngineSetup& setup, const CudaEng
 std::string cuda_kernel_family(const Engine& engine) {
   const auto* e = dynamic_cast<const cuda::CudaEngine*>(&engine);
   return e ? e->family_name() : std::string();
+}
+
+std::string cuda_kernel_layout(const Engine& engine) {
+  const auto* e = dynamic_cast<const cuda::CudaEngine*>(&engine);
+  return e ? e->kernel_layout() : std::string();
 }
 
 long long cuda_engine_device_bytes(const Engine& engine) {

@@ -79,9 +79,10 @@ struct ModelData {
   physics::FeneParameters fene{};
   physics::RepulsionParameters repulsion{};
   const std::uint8_t* fixed = nullptr;  // per bead
-  // Small systems (n ≤ 128), the block family's all-pairs mode: per bead the beads that
-  // repel it (neither itself nor a bonded or native partner), ascending, slot-major
-  // ([slot][bead]); a list that never needs rebuilding (docs/gpu.md#kernel-families).
+  // Small systems (up to 160 or 192 beads), the block family's all-pairs mode: per bead
+  // the beads that repel it (neither itself nor a bonded or native partner), ascending,
+  // slot-major ([slot][bead]); a list that never needs rebuilding
+  // (docs/gpu.md#kernel-families).
   const std::uint8_t* repulsive_partners = nullptr;  // [repulsive_slots][n]
   const std::uint8_t* repulsive_count = nullptr;     // [n]
   int repulsive_slots = 0;

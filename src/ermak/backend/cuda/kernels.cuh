@@ -35,7 +35,7 @@ struct BlockLaunch {
   int beads_per_thread = 1;     // 1, 2 or 4 (with one lane per bead)
   int threads = 32;
   bool rows_in_shared = true;
-  bool all_pairs = false;       // n ≤ 128: no list, fixed rows (ModelData::repulsive_partners)
+  bool all_pairs = false;       // small systems: no list, fixed rows (ModelData::repulsive_partners)
   long long end_step = 0;
   physics::LangevinCoefficients coeff{};
   double kT = 0.0;
