@@ -456,6 +456,31 @@ TEST(CudaEngine, BlockFamilyAllPairsAndListModesGiveTheSameBits) {
   }
 }
 
+// One replica of 179 beads (λ repressor) at two lanes per bead needs a block of 576
+// threads: the variant compiled for 1024 (docs/gpu.md#kernel-families), in the list mode
+// (the default at this size) and in the all-pairs mode (forced), against the CPU.
+TEST(CudaEngine, BlockFamilyTwoLanesInBlocksOfMoreThan512ThreadsAgreesWithCpu) {
+  ERMAK_REQUIRE_GPU();
+  const auto s = load_test_system("lmb");
+  if (!s) GTEST_SKIP() << "1LMB test data not found";
+  const EngineSetup setup = base_setup(s->system.topology, 1, 515);
+  const State start = start_state(s->system, 1);
+  auto cpu = make_cpu_engine(setup);
+  cpu->set_state(start);
+  cpu->advance(1000);
+  for (const char* limit : {"0", "255"}) {
+    SCOPED_TRACE(std::string("ERMAK_CUDA_ALLPAIRS_MAX_BEADS=") + limit);
+    setenv("ERMAK_CUDA_ALLPAIRS_MAX_BEADS", limit, 1);  // read whenever the engine configures itself
+    auto gpu = make_gpu(setup, CudaKernelFamily::kBlock);
+    EXPECT_EQ(cuda_kernel_layout(*gpu), limit[0] == '0' ? "block/list/S2/g1" : "block/ap/S2/g1");
+    gpu->set_state(start);
+    gpu->advance(1000);
+    unsetenv("ERMAK_CUDA_ALLPAIRS_MAX_BEADS");
+    EXPECT_LE(max_abs_difference(cpu->state(), gpu->state()), kTrajectoryTolerance_A);
+    EXPECT_GT(max_abs_difference(start, gpu->state()), 0.1);  // the beads did move
+  }
+}
+
 // Many replicas per block, in every lane count the block family uses at that size: the
 // bead-major, sorted thread order (slot b serves bead slot_bead[b / group] of replica
 // b mod group), the noise warps, partial last blocks and a fixed bead, against the CPU.

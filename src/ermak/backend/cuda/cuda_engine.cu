@@ -821,6 +821,10 @@ class CudaEngine final : public Engine {
     return !(v && std::string(v) == "0");
   }
 
+  // The largest block the variants with S lanes per bead are compiled for (block_kernel_lanes.cu):
+  // 1024 threads at S = 2 — one replica of up to 341 beads — else 512.
+  static int max_block_threads(int lanes) { return lanes == 2 ? 1024 : 512; }
+
   // Threads that fill the GPU with a short critical path: about two resident "waves".
   long long thread_budget() const { return 2LL * prop_.multiProcessorCount * 1024; }
 
@@ -831,7 +835,7 @@ class CudaEngine final : public Engine {
     const int forced = env_int("ERMAK_CUDA_BLOCK_LANES", 0);
     if (forced) {
       if (forced != 1 && forced != 2 && forced != 4 && forced != 8) throw Error("ERMAK_CUDA_BLOCK_LANES must be 1, 2, 4 or 8");
-      c.lanes = round_up(n_ * forced, 32) + round_up(n_, 32) <= 512 ? forced : 1;
+      c.lanes = round_up(n_ * forced, 32) + round_up(n_, 32) <= max_block_threads(forced) ? forced : 1;
     } else {
       // Several lanes per bead while the whole run, S threads per bead, fits in about one
       // resident wave (measured: WW × 10³ 1.18× faster at S = 2 than at S = 4) and rows are
@@ -839,8 +843,8 @@ class CudaEngine final : public Engine {
       // butterfly sums and short loops cost instructions: WW × 300, 81 600 threads at
       // S = 8, is 1.6× faster at S = 4; WW × 100 is faster at S = 8).
       for (int s : {8, 4, 2})
-        if (total * s <= thread_budget() / (s == 8 ? 8 : 2) && round_up(n_ * s, 32) + round_up(n_, 32) <= 512 &&
-            n_ >= 4 * s) {
+        if (total * s <= thread_budget() / (s == 8 ? 8 : 2) &&
+            round_up(n_ * s, 32) + round_up(n_, 32) <= max_block_threads(s) && n_ >= 4 * s) {
           c.lanes = s;
           break;
         }
@@ -873,7 +877,10 @@ class CudaEngine final : public Engine {
       // limits the resident blocks: I27 × 10³ 7.0·10⁴ steps/s with 1 replica per block,
       // 1.16·10⁵ with 4 (docs/benchmarks.md#replicas-per-block-at-one-lane-per-bead).
       const int sms = prop_.multiProcessorCount;
-      const int max_threads = c.lanes > 1 ? 512 : std::min(512, env_int("ERMAK_CUDA_BLOCK_MAX_THREADS", 512));
+      // (Blocks of several replicas in up to 1024 threads lost 4 % at WW × 10³, S = 2:
+      // docs/benchmarks.md#packed-repulsive-rows; above 512 threads only one replica.)
+      const int max_threads = c.lanes > 1 ? std::max(512, with_group(1).threads)
+                                          : std::min(512, env_int("ERMAK_CUDA_BLOCK_MAX_THREADS", 512));
       BlockConfig best = with_group(1);
       std::tuple<int, int, int, double, int> best_score{std::numeric_limits<int>::max(), 0, 0, 0.0, 0};
       for (int g = 1; g <= R_ && with_group(g).threads <= max_threads; ++g) {
