@@ -112,22 +112,29 @@ stage profile 120 profile.log "
 
 # Short runs of each family under the sanitizers: WW trajectories (block and per-bead
 # kernels, list builds, graphs), one λ repressor in the block family's blocks of more than
-# 512 threads (2 lanes per bead, list and all-pairs modes) and indentation (tip
+# 512 threads (2 and 4 lanes per bead, list and all-pairs modes; racecheck: a few steps of
+# each, through ermak bench, since 1000 of them take minutes) and indentation (tip
 # reductions, protocol kernels).
 # The variants tests cover the per-bead family's cluster rows (build and step, tiles of
 # 1, 2 and 4 warps per cluster) on WW and both cell sorts (cooperative grid and block per
 # replica) on PF8 and 300 WW replicas; the indentation tests run the per-bead family with
 # rows per bead and with cluster rows.
-SHORT='Systems/CudaVsCpu.TrajectoryAgreesFor1000Steps/ww_*:CudaEngine.BlockFamilyTwoLanesInBlocksOfMoreThan512ThreadsAgreesWithCpu:Families/CudaFamily.IndentationAgreesWithCpu/*:Families/CudaFamily.MinimisationAgreesWithCpu/*:CudaEngineVariants.PerBeadMultiRoundAndBlockLaneCountsAgreeWithCpu:CudaEngineVariants.GridCellSortEqualsOneBlockPerReplica'
-stage sanitize 260 sanitize.log "
+SHORT='Systems/CudaVsCpu.TrajectoryAgreesFor1000Steps/ww_*:CudaEngine.BlockFamilyLanesInBlocksOfMoreThan512ThreadsAgreeWithCpu:Families/CudaFamily.IndentationAgreesWithCpu/*:Families/CudaFamily.MinimisationAgreesWithCpu/*:CudaEngineVariants.PerBeadMultiRoundAndBlockLaneCountsAgreeWithCpu:CudaEngineVariants.GridCellSortEqualsOneBlockPerReplica'
+stage sanitize 300 sanitize.log "
   echo '--- memcheck ---'
   compute-sanitizer --tool memcheck --error-exitcode 9 --print-limit 20 '$TESTS' --gtest_color=no --gtest_filter='$SHORT' --gtest_brief=1
   m=\$?
   echo '--- racecheck (per-bead family with cluster rows) ---'
-  ERMAK_CUDA_CLUSTER_ROWS=1 compute-sanitizer --tool racecheck --error-exitcode 9 --print-limit 20 '$TESTS' --gtest_color=no --gtest_filter='Systems/CudaVsCpu.TrajectoryAgreesFor1000Steps/ww_*:CudaEngine.BlockFamilyTwoLanesInBlocksOfMoreThan512ThreadsAgreesWithCpu:Families/CudaFamily.IndentationAgreesWithCpu/block:Families/CudaFamily.IndentationAgreesWithCpu/perbead_cluster_rows' --gtest_brief=1
+  ERMAK_CUDA_CLUSTER_ROWS=1 compute-sanitizer --tool racecheck --error-exitcode 9 --print-limit 20 '$TESTS' --gtest_color=no --gtest_filter='Systems/CudaVsCpu.TrajectoryAgreesFor1000Steps/ww_*:Families/CudaFamily.IndentationAgreesWithCpu/block:Families/CudaFamily.IndentationAgreesWithCpu/perbead_cluster_rows' --gtest_brief=1
   r=\$?
-  echo \"memcheck rc=\$m racecheck rc=\$r\"
-  exit \$((m + r))"
+  echo '--- racecheck (block family, one λ repressor in blocks of 576 and 928 threads, lists and all pairs: a few steps) ---'
+  b=0
+  for lanes in 2 4; do for limit in 0 255; do
+    ERMAK_CUDA_BLOCK_LANES=\$lanes ERMAK_CUDA_ALLPAIRS_MAX_BEADS=\$limit compute-sanitizer --tool racecheck --error-exitcode 9 --print-limit 20 \
+      '$BUILD/ermak' bench --backend cuda --cases lmbx1 --seconds 0.01 | grep -v '^#' || b=9
+  done; done
+  echo \"memcheck rc=\$m racecheck rc=\$r racecheck (large blocks) rc=\$b\"
+  exit \$((m + r + b))"
 
 stage cpu-tests 300 ctest.log "
   cmake --build '$BUILD' -j $JOBS &&

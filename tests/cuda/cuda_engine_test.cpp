@@ -456,10 +456,10 @@ TEST(CudaEngine, BlockFamilyAllPairsAndListModesGiveTheSameBits) {
   }
 }
 
-// One replica of 179 beads (λ repressor) at two lanes per bead needs a block of 576
-// threads: the variant compiled for 1024 (docs/gpu.md#kernel-families), in the list mode
-// (the default at this size) and in the all-pairs mode (forced), against the CPU.
-TEST(CudaEngine, BlockFamilyTwoLanesInBlocksOfMoreThan512ThreadsAgreesWithCpu) {
+// One replica of 179 beads (λ repressor) at two or four lanes per bead needs a block of
+// 576 or 928 threads: the variants compiled for 1024 (docs/gpu.md#kernel-families), in the
+// list mode (the default at this size) and in the all-pairs mode (forced), against the CPU.
+TEST(CudaEngine, BlockFamilyLanesInBlocksOfMoreThan512ThreadsAgreeWithCpu) {
   ERMAK_REQUIRE_GPU();
   const auto s = load_test_system("lmb");
   if (!s) GTEST_SKIP() << "1LMB test data not found";
@@ -468,17 +468,20 @@ TEST(CudaEngine, BlockFamilyTwoLanesInBlocksOfMoreThan512ThreadsAgreesWithCpu) {
   auto cpu = make_cpu_engine(setup);
   cpu->set_state(start);
   cpu->advance(1000);
-  for (const char* limit : {"0", "255"}) {
-    SCOPED_TRACE(std::string("ERMAK_CUDA_ALLPAIRS_MAX_BEADS=") + limit);
-    setenv("ERMAK_CUDA_ALLPAIRS_MAX_BEADS", limit, 1);  // read whenever the engine configures itself
-    auto gpu = make_gpu(setup, CudaKernelFamily::kBlock);
-    EXPECT_EQ(cuda_kernel_layout(*gpu), limit[0] == '0' ? "block/list/S2/g1" : "block/ap/S2/g1");
-    gpu->set_state(start);
-    gpu->advance(1000);
-    unsetenv("ERMAK_CUDA_ALLPAIRS_MAX_BEADS");
-    EXPECT_LE(max_abs_difference(cpu->state(), gpu->state()), kTrajectoryTolerance_A);
-    EXPECT_GT(max_abs_difference(start, gpu->state()), 0.1);  // the beads did move
-  }
+  for (const std::string lanes : {"2", "4"})
+    for (const std::string limit : {"0", "255"}) {
+      SCOPED_TRACE("ERMAK_CUDA_BLOCK_LANES=" + lanes + " ERMAK_CUDA_ALLPAIRS_MAX_BEADS=" + limit);
+      setenv("ERMAK_CUDA_BLOCK_LANES", lanes.c_str(), 1);  // read whenever the engine configures itself
+      setenv("ERMAK_CUDA_ALLPAIRS_MAX_BEADS", limit.c_str(), 1);
+      auto gpu = make_gpu(setup, CudaKernelFamily::kBlock);
+      EXPECT_EQ(cuda_kernel_layout(*gpu), (limit == "0" ? "block/list/S" : "block/ap/S") + lanes + "/g1");
+      gpu->set_state(start);
+      gpu->advance(1000);
+      unsetenv("ERMAK_CUDA_BLOCK_LANES");
+      unsetenv("ERMAK_CUDA_ALLPAIRS_MAX_BEADS");
+      EXPECT_LE(max_abs_difference(cpu->state(), gpu->state()), kTrajectoryTolerance_A);
+      EXPECT_GT(max_abs_difference(start, gpu->state()), 0.1);  // the beads did move
+    }
 }
 
 // Many replicas per block, in every lane count the block family uses at that size: the

@@ -578,11 +578,14 @@ RunSummary run_simulation(const RunSpec& spec, const RunOptions& options, RunRep
     snapshot->extra_work = std::move(extra_work);
     submit(std::move(snapshot));
   }
+  // CUDA: the kernel family and its layout, e.g. "cuda (block/ap/S1/g11)" (docs/gpu.md#kernel-families).
+  const std::string kernel = cuda_kernel_layout(*engine);
+  const std::string backend_name = engine->name() + (kernel.empty() ? "" : " (" + kernel + ")");
   if (own_files)
     log->info("running steps {} .. {} on backend {} ({} output every {} steps)", first_step, last_step,
-              engine->name(), out.string(), spec.output.energy_every_steps);
+              backend_name, out.string(), spec.output.energy_every_steps);
   else
-    log->info("running steps {} .. {} on backend {}", first_step, last_step, engine->name());
+    log->info("running steps {} .. {} on backend {}", first_step, last_step, backend_name);
 
   ProgressMeter progress(first_step, last_step, std::int64_t(n) * replicas);
   std::int64_t step = first_step;

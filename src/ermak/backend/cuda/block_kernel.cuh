@@ -201,19 +201,22 @@ __global__ void __launch_bounds__(kMaxThreads, kProtocolCode != kNoProtocol && k
       return to;
     };
     const std::size_t bond_entries = std::size_t(m.bonds.slots) * n, native_entries = std::size_t(m.natives.slots) * n;
-    auto records = [&](const BondedList& from, std::size_t offset, std::size_t count) {
+    // The entries as GlobalTopology reads them (`read`: its bond or native reader; contacts
+    // with r0² and 12 ε_h).
+    auto records = [&](const BondedList& from, auto read, std::size_t offset, std::size_t count) {
       float4* to = reinterpret_cast<float4*>(base + offset);
       for (std::size_t k = threadIdx.x; k < count; k += blockDim.x) {
-        // The entries as GlobalTopology reads them (contacts with r0² and 12 ε_h).
-        const TopologyEntry e = from.eh ? GlobalTopology::native(from, int(k)) : GlobalTopology::bond(from, int(k));
+        const TopologyEntry e = read(from, int(k));
         to[k] = make_float4(__int_as_float(e.partner), e.r0_or_squared, e.twelve_eh, e.eh);
       }
       return to;
     };
-    bonds_here.records = records(m.bonds, t.bond_records, bond_entries);
+    const auto read_bond = [](const BondedList& l, int k) { return GlobalTopology::bond(l, k); };
+    const auto read_native = [](const BondedList& l, int k) { return GlobalTopology::native(l, k); };
+    bonds_here.records = records(m.bonds, read_bond, t.bond_records, bond_entries);
     bonds_here.count = copy(m.bonds.count, t.bond_count, n);
     bonds_here.slots = m.bonds.slots;
-    natives_here.records = records(m.natives, t.native_records, native_entries);
+    natives_here.records = records(m.natives, read_native, t.native_records, native_entries);
     natives_here.count = copy(m.natives.count, t.native_count, n);
     natives_here.slots = m.natives.slots;
     repulsive_count = copy(m.repulsive_count, t.repulsive_count, n);

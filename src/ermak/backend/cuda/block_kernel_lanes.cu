@@ -8,9 +8,13 @@ BlockKernel multi_lane_kernel(const BlockLaunch& L, ProtocolCode code) {
   if (L.beads_per_thread != 1) throw Error("CUDA block family: several lanes per bead need one bead per lane group");
   if (L.threads > 1024) throw Error("CUDA block family: blocks of several lanes per bead hold at most 1024 threads");
   if (L.threads > 512) {
-    // One replica of 171 to 341 beads at 2 lanes per bead (docs/gpu.md#kernel-families).
-    if (L.lanes != 2) throw Error("CUDA block family: blocks of more than 512 threads only at 2 lanes per bead");
-    return L.all_pairs ? variant_for<2, 1, 1024, true>(code) : variant_for<2, 1, 1024>(code);
+    // One replica whose S + 1 threads per bead need more than 512, at S = 2 or 4
+    // (docs/gpu.md#kernel-families).
+    switch (L.lanes) {
+      case 2: return L.all_pairs ? variant_for<2, 1, 1024, true>(code) : variant_for<2, 1, 1024>(code);
+      case 4: return L.all_pairs ? variant_for<4, 1, 1024, true>(code) : variant_for<4, 1, 1024>(code);
+      default: throw Error("CUDA block family: blocks of more than 512 threads only at 2 or 4 lanes per bead");
+    }
   }
   switch (L.lanes) {
     case 2: return L.all_pairs ? variant_for<2, 1, 512, true>(code) : variant_for<2, 1, 512>(code);

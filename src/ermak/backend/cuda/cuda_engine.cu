@@ -822,8 +822,10 @@ class CudaEngine final : public Engine {
   }
 
   // The largest block the variants with S lanes per bead are compiled for (block_kernel_lanes.cu):
-  // 1024 threads at S = 2 — one replica of up to 341 beads — else 512.
-  static int max_block_threads(int lanes) { return lanes == 2 ? 1024 : 512; }
+  // 1024 threads at S = 2 and 4 — one replica of up to 341 or 204 beads — else 512. (S = 8
+  // in 1024 threads lost to S = 4 in 512: ubiquitin × 1 −1.3 %, indented −18 %,
+  // docs/benchmarks.md#several-lanes-per-bead-in-blocks-of-up-to-1024-threads.)
+  static int max_block_threads(int lanes) { return lanes == 2 || lanes == 4 ? 1024 : 512; }
 
   // Threads that fill the GPU with a short critical path: about two resident "waves".
   long long thread_budget() const { return 2LL * prop_.multiProcessorCount * 1024; }
