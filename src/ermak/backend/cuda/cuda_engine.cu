@@ -899,7 +899,13 @@ class CudaEngine final : public Engine {
         best = with_group(std::min(forced_group, R_));
       return best;
     }
-    c.group = n_ >= 256 ? 1 : std::max(1, std::min(R_, 256 / n_));
+    // Lists at one lane per bead: replicas per block to fill blocks of about 256 threads,
+    // but 2 from 161 to 255 beads (measured, H100: Fab light chain × 10³ and × 3000 +24–26 %
+    // with 2 replicas per block than with 1, λ repressor × 10³ +21 %; 3 lost 4–17 %:
+    // docs/benchmarks.md#replicas-per-block-at-one-lane-per-bead).
+    c.group = n_ >= 256 ? 1 : n_ > 160 ? std::min(R_, 2) : std::max(1, std::min(R_, 256 / n_));
+    if (const int forced_group = env_int("ERMAK_CUDA_BLOCK_GROUP", 0); forced_group > 0)  // for measurements
+      c.group = std::min(forced_group, R_);
     const int beads = c.group * n_;
     c.threads = std::min(1024, round_up(beads, 32));
     c.force_threads = c.threads;
