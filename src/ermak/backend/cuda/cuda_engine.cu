@@ -822,7 +822,7 @@ class CudaEngine final : public Engine {
   }
 
   // The largest block the variants with S lanes per bead are compiled for (block_kernel_lanes.cu):
-  // 1024 threads at S = 2 and 4 — one replica of up to 341 or 204 beads — else 512. (S = 8
+  // 1024 threads at S = 2 and 4 — one replica of up to 336 or 200 beads — else 512. (S = 8
   // in 1024 threads lost to S = 4 in 512: ubiquitin × 1 −1.3 %, indented −18 %,
   // docs/benchmarks.md#several-lanes-per-bead-in-blocks-of-up-to-1024-threads.)
   static int max_block_threads(int lanes) { return lanes == 2 || lanes == 4 ? 1024 : 512; }
@@ -889,6 +889,7 @@ class CudaEngine final : public Engine {
         const BlockConfig t = with_group(g);
         const int per_sm = ((R_ + g - 1) / g + sms - 1) / sms;  // blocks on the busiest SM
         const bool rows_in_shared = block_shared_bytes(block_launch(t, true)) <= shared_budget();
+        if (g > 1 && block_shared_bytes(block_launch(t, rows_in_shared)) > block_max_shared_bytes(device_)) break;
         const int resident = std::max(1, block_resident_blocks_per_sm(block_launch(t, rows_in_shared)));
         const double waste = double(t.threads - g * per_replica - (c.lanes > 1 ? g * n_ : 0)) / t.threads;
         const std::tuple<int, int, int, double, int> score{(per_sm + resident - 1) / resident, per_sm * t.threads,
