@@ -92,7 +92,7 @@ stage bench 200 bench.log "
   ERMAK_CUDA_CLUSTER_SPLIT=1 '$BUILD/ermak' bench --backend cuda --cases pf8x1,pf8x2,ccmvx1 --seconds $BENCH_SECONDS
   echo '--- the CCMV capsid (one 28 620-bead capsid; four of them as one 114 480-bead structure) ---'
   '$BUILD/ermak' bench --backend cuda --cases ccmvx1,ccmv4x1,ccmv4x16 --seconds $BENCH_SECONDS
-  echo '--- mid-sized proteins around the all-pairs limit of the block family (160 / 192 beads) ---'
+  echo '--- mid-sized proteins around the all-pairs limit of the block family (192 beads) ---'
   '$BUILD/ermak' bench --backend cuda --cases i27x1,i27x1000,cpx1,cpx1000,lmbx1,lmbx1000,fablx1,fablx1000 --seconds $BENCH_SECONDS
   echo '--- protocol runs: pulled (p) and indented (i) ---'
   '$BUILD/ermak' bench --backend cuda --cases wwx1p,wwx1000p,wwx10000p,pf8x1p,pf8x16p,ccmvx1p,wwx1000i,pf8x1i,ccmvx1i --seconds $BENCH_SECONDS"

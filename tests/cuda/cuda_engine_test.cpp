@@ -428,7 +428,7 @@ TEST(CudaEngine, BlockFamilyIsIndependentOfReplicaCountAndGrouping) {
 TEST(CudaEngine, BlockFamilyAllPairsAndListModesGiveTheSameBits) {
   ERMAK_REQUIRE_GPU();
   // λ repressor (179 beads): the all-pairs mode above 128 beads (16-bit offsets of partners
-  // beyond bead 127), which 20 replicas get only when the limit is forced up.
+  // beyond bead 127).
   for (const char* name : {"ww", "ubq", "lmb"}) {
     const auto s = load_test_system(name);
     if (!s) GTEST_SKIP() << name << " test data not found";
@@ -458,7 +458,7 @@ TEST(CudaEngine, BlockFamilyAllPairsAndListModesGiveTheSameBits) {
 
 // One replica of 179 beads (λ repressor) at two or four lanes per bead needs a block of
 // 576 or 928 threads: the variants compiled for 1024 (docs/gpu.md#kernel-families), in the
-// list mode (the default at this size) and in the all-pairs mode (forced), against the CPU.
+// list mode and in the all-pairs mode (each forced), against the CPU.
 TEST(CudaEngine, BlockFamilyLanesInBlocksOfMoreThan512ThreadsAgreeWithCpu) {
   ERMAK_REQUIRE_GPU();
   const auto s = load_test_system("lmb");

@@ -39,14 +39,11 @@ namespace {
 constexpr int kBlockMaxBeads = 4096;     // 1024 threads × 4 beads
 constexpr int kAutoBlockMaxBeads = 2048; // auto choice: block family up to here (docs/gpu.md)
 constexpr int kAutoBlockAlwaysBeads = 384;
-// Block family without a list (docs/gpu.md#kernel-families): up to kAllPairsMaxBeads
-// beads per replica, and up to kAllPairsManyMaxBeads in runs of at least
-// kAllPairsManyBeads beads in all (measured, docs/benchmarks.md#all-pairs-up-to-192-beads:
-// 149 beads +19–31 % at 1 to 3000 replicas; 179 beads −4 % to ±0 at 1 to 100 replicas,
-// +24–34 % at 1000 and 3000; 211 beads −20 % at 1 and 100, −3 % at 1000).
-constexpr int kAllPairsMaxBeads = 160;
-constexpr int kAllPairsManyMaxBeads = 192;
-constexpr long long kAllPairsManyBeads = 100000;
+// Block family without a list (docs/gpu.md#kernel-families), up to this many beads per
+// replica (measured, docs/benchmarks.md#all-pairs-up-to-192-beads: 149 and 179 beads
+// +10–31 % at 1 to 3000 replicas, with 4 lanes per bead in blocks of up to 1024 threads
+// for few replicas; 211 beads −16 to −21 % at 1 and 100 replicas).
+constexpr int kAllPairsMaxBeads = 192;
 constexpr int kChunkSteps = 16;          // per-bead family: steps between rebuild checks
                                          // (ERMAK_CUDA_CHUNK_STEPS overrides, for experiments)
 constexpr int kChunksPerGraph = 4;
@@ -62,14 +59,12 @@ int env_int(const char* name, int fallback) {
   return int(x);
 }
 
-// The all-pairs limit of a run of `total_beads` beads in all; ERMAK_CUDA_ALLPAIRS_MAX_BEADS
-// replaces it for measurements, up to 255 (the fixed rows hold uint8 partner indices and
-// counts).
-int all_pairs_max_beads(long long total_beads) {
+// The all-pairs limit; ERMAK_CUDA_ALLPAIRS_MAX_BEADS replaces it for measurements, up to
+// 255 (the fixed rows hold uint8 partner indices and counts).
+int all_pairs_max_beads() {
   const int forced = env_int("ERMAK_CUDA_ALLPAIRS_MAX_BEADS", -1);
   if (forced > 255 || forced < -1) throw Error("ERMAK_CUDA_ALLPAIRS_MAX_BEADS must be 0 to 255");
-  if (forced >= 0) return forced;
-  return total_beads >= kAllPairsManyBeads ? kAllPairsManyMaxBeads : kAllPairsMaxBeads;
+  return forced >= 0 ? forced : kAllPairsMaxBeads;
 }
 
 std::string device_list() {
@@ -606,7 +601,7 @@ class CudaEngine final : public Engine {
     for (std::int32_t b : setup_.fixed_beads) fixed[b] = 1;
     fixed_.upload(fixed);
     int repulsive_slots = 0;
-    if (n_ <= all_pairs_max_beads((long long)n_ * R_)) {
+    if (n_ <= all_pairs_max_beads()) {
       // The fixed rows of the all-pairs mode: every bead that repels i, ascending.
       std::vector<std::vector<bool>> excluded(n_, std::vector<bool>(n_, false));
       for (int i = 0; i < n_; ++i) excluded[i][i] = true;
@@ -816,7 +811,7 @@ class CudaEngine final : public Engine {
 
   // Small systems need no list at all (docs/gpu.md#kernel-families).
   bool use_all_pairs() const {
-    if (n_ > all_pairs_max_beads((long long)n_ * R_)) return false;
+    if (n_ > all_pairs_max_beads()) return false;
     const char* v = std::getenv("ERMAK_CUDA_BLOCK_ALLPAIRS");
     return !(v && std::string(v) == "0");
   }

@@ -79,7 +79,7 @@ struct ModelData {
   physics::FeneParameters fene{};
   physics::RepulsionParameters repulsion{};
   const std::uint8_t* fixed = nullptr;  // per bead
-  // Small systems (up to 160 or 192 beads), the block family's all-pairs mode: per bead
+  // Small systems (up to 192 beads), the block family's all-pairs mode: per bead
   // the beads that repel it (neither itself nor a bonded or native partner), ascending,
   // slot-major ([slot][bead]); a list that never needs rebuilding
   // (docs/gpu.md#kernel-families).
