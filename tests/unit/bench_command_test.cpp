@@ -50,6 +50,28 @@ TEST(BenchCommand, PlainPulledAndIndentedCasesPrintTheirRows) {
   EXPECT_EQ(out.find("NOT A VALID TIMING"), std::string::npos) << out;
 }
 
+// The mid-sized proteins (docs/benchmarks.md#all-pairs-up-to-192-beads): whole files and
+// single chains (the coat protein is chain A of the 1CWP capsid's entry, the Fab light
+// chain chain L of 1A0Q) give the documented bead counts.
+TEST(BenchCommand, MidSizedProteinsHaveTheirBeadCounts) {
+  const auto data = test::shared_data();
+  for (const char* file : {"pdb/1TIT.pdb", "pdb/1LMB.pdb", "derived/1CWP_pdb2cif.cif"})
+    if (!std::filesystem::exists(data / file)) GTEST_SKIP() << file << " not found";
+  if (!std::filesystem::exists("/usr/share/freesasa/test-data/1a0q.pdb")) GTEST_SKIP() << "1A0Q not found";
+  std::string out;
+  ASSERT_EQ(test::run_command("ERMAK_SHARED_DATA=" + data.string() + " " + test::ermak_binary().string() +
+                                  " bench --backend cpu --threads 1 --cases i27x1,cpx1,lmbx1,fablx1 --seconds 0.02",
+                              &out),
+            0)
+      << out;
+  for (const auto& [system, beads] : {std::pair{"i27", "89"}, {"cp", "149"}, {"lmb", "179"}, {"fabl", "211"}}) {
+    const auto row = row_of(out, system);
+    ASSERT_EQ(row.size(), 13u) << system << "\n" << out;
+    EXPECT_EQ(row[1], beads) << system;
+    EXPECT_GT(std::stod(row[4]), 0.0) << system << " steps/s";
+  }
+}
+
 TEST(BenchCommand, MalformedCaseIsNamed) {
   std::string out;
   EXPECT_NE(test::run_command(test::ermak_binary().string() + " bench --backend cpu --cases ww100", &out), 0);
