@@ -35,8 +35,13 @@ struct SharedPos {
 // odd replica stride P: the same bead of 8 consecutive replicas — what a quarter warp
 // reads in the bead-major thread order below — then lies in 8 different groups of 4
 // banks (no bank conflicts), while a bead's partners stay at base[j] (no multiplication
-// in the pair loop).
-__host__ __device__ inline int replica_stride(int n) { return n | 1; }
+// in the pair loop). P > n: slot n of each replica holds kFarSentinel in the all-pairs
+// mode, the partner of the packed rows' padding entries.
+__host__ __device__ inline int replica_stride(int n) { return (n + 1) | 1; }
+
+// A position so far away that a pair with it lies beyond any cutoff: its term is an exact
+// zero (the select), and r² = 3·10³⁶ stays finite.
+constexpr float kFarSentinel = 1e18f;
 
 // Shared memory layout (bytes, 16-aligned sections); positions are replica-major with
 // the stride P = replica_stride(n), the other per-bead arrays use the thread order's
@@ -45,7 +50,8 @@ __host__ __device__ inline int replica_stride(int n) { return n | 1; }
 //   the topology (all-pairs mode only): bonds as records {partner, r0, 0, 0} [bond
 //     slots][n], count [n]; natives as records {partner, r0², 12 ε_h, ε_h} [native
 //     slots][n], count [n] (BondedList::records); the fixed repulsive rows packed per lane
-//     (LanePackedRow16), uint2 [quads per lane][n·S], and the rows' uint8 counts [n]
+//     (LanePackedRow16), uint2 [quads per lane][n·S] (a lane's last quad padded with the
+//     far sentinel), and the rows' uint8 counts [n]
 //   double tip_contribution[3][group·n]      (indentation only)
 //   double tip[3·group], molecule[3·group], pad[group], long long turnaround[group],
 //   float tip_noise[3·group]                 (indentation only)
@@ -229,11 +235,14 @@ __global__ void __launch_bounds__(kMaxThreads, kProtocolCode != kNoProtocol && k
       std::uint32_t half[4] = {0, 0, 0, 0};
       for (int b = 0; b < 4; ++b) {
         const int k = (4 * w + b) * S + l;
-        if (k < count) half[b] = std::uint32_t(m.repulsive_partners[std::size_t(k) * n + i]) * sizeof(float4);
+        // Past the row's end: the far sentinel (slot n), so that every quad is whole.
+        half[b] = std::uint32_t(k < count ? int(m.repulsive_partners[std::size_t(k) * n + i]) : n) * sizeof(float4);
       }
       quads[e] = make_uint2(half[0] | half[1] << 16, half[2] | half[3] << 16);
     }
     repulsive_quads = quads;
+    for (int g = threadIdx.x; g < 2 * G; g += blockDim.x)
+      spos[g * P + n] = make_float4(kFarSentinel, kFarSentinel, kFarSentinel, 0.0f);  // both buffers
   }
   if (indentation) {
     for (int g = threadIdx.x; g < replicas_here; g += blockDim.x) {

@@ -205,10 +205,16 @@ __device__ __forceinline__ float3 pair_forces_with(const ModelData& m, const Bon
     // no repulsive terms (the block family's noise threads)
   } else if constexpr (std::is_same_v<Row, LanePackedRow16>) {
     // Four entries per load, their four positions loaded before the four terms: the
-    // same pairs in the same order as the plain row.
+    // same pairs in the same order as the plain row. With several lanes per bead (short,
+    // latency-bound rows) the last quad is taken whole: its padding entries name a far
+    // sentinel whose terms are exact zeros (block_kernel.cuh, kFarSentinel), which saves
+    // the tail's serial single pairs (WW × 1, 8 lanes: +22 %); at one lane per bead (runs
+    // bound by instruction issue) the tail's 1–3 pairs cost fewer instructions than a
+    // whole quad (WW × 10⁴ −1.9 % padded; docs/benchmarks.md#padded-quads).
+    constexpr bool kWholeQuads = S > 1;
     const int entries = row.count();
-    const int full = entries >> 2;
-    for (int w = 0; w < full; ++w) {
+    const int quads = kWholeQuads ? (entries + 3) >> 2 : entries >> 2;
+    for (int w = 0; w < quads; ++w) {
       const uint2 q = row.quad(w);
       const unsigned o0 = q.x & 0xffffu, o1 = q.x >> 16, o2 = q.y & 0xffffu, o3 = q.y >> 16;
       const float4 pj[4] = {pos.at_byte(o0), pos.at_byte(o1), pos.at_byte(o2), pos.at_byte(o3)};
@@ -233,9 +239,9 @@ __device__ __forceinline__ float3 pair_forces_with(const ModelData& m, const Bon
         if constexpr (kEnergy) if (inside[k] && j[k] > i) e.repulsive += en[k];
       }
     }
-    const int rest = entries & 3;
+    const int rest = kWholeQuads ? 0 : entries & 3;
     if (rest > 0) {
-      const uint2 q = row.quad(full);
+      const uint2 q = row.quad(quads);
       const unsigned o0 = q.x & 0xffffu, o1 = q.x >> 16, o2 = q.y & 0xffffu;
       repel(pos.at_byte(o0), int(o0 / sizeof(float4)), true);
       if (rest > 1) repel(pos.at_byte(o1), int(o1 / sizeof(float4)), true);
