@@ -838,9 +838,16 @@ class CudaEngine final : public Engine {
       // resident wave (measured: WW × 10³ 1.18× faster at S = 2 than at S = 4) and rows are
       // long enough; 8 lanes only while they fill at most an eighth of a wave (their
       // butterfly sums and short loops cost instructions: WW × 300, 81 600 threads at
-      // S = 8, is 1.6× faster at S = 4; WW × 100 is faster at S = 8).
+      // S = 8, is 1.6× faster at S = 4; WW × 100 is faster at S = 8); 4 lanes while they
+      // fill at most 0.55 of a wave (H100, fourteenth session: S = 4 won up to 71 600
+      // threads — WW × 500, I27 × 200, λ repressor × 100 — and S = 2 from 76 000 — ubiquitin
+      // × 250 +10 %, WW × 600 +25 %, ubiquitin × 300 +31 %;
+      // docs/benchmarks.md#lanes-per-bead-between-100-and-1000-replicas).
+      const auto lane_budget = [&](int s) {
+        return s == 8 ? thread_budget() / 8 : s == 4 ? thread_budget() * 55 / 200 : thread_budget() / 2;
+      };
       for (int s : {8, 4, 2})
-        if (total * s <= thread_budget() / (s == 8 ? 8 : 2) &&
+        if (total * s <= lane_budget(s) &&
             round_up(n_ * s, 32) + round_up(n_, 32) <= max_block_threads(s) && n_ >= 4 * s) {
           c.lanes = s;
           break;
