@@ -484,6 +484,35 @@ TEST(CudaEngine, BlockFamilyLanesInBlocksOfMoreThan512ThreadsAgreeWithCpu) {
     }
 }
 
+// The lanes per bead follow the run's size, with the edges of the lane rule
+// (docs/benchmarks.md#lanes-per-bead-between-100-and-1000-replicas), which scale with the
+// GPU's multiprocessors: S = 8 while beads × 8 ≤ SMs · 256, S = 4 while beads × 4 ≤ 0.55 ·
+// SMs · 1024, S = 2 while beads × 2 ≤ SMs · 1024, else 1 (WW: 34 beads; on an H100 the
+// edges are 124, 546 and 1987 replicas).
+TEST(CudaEngine, BlockFamilyLanesPerBeadFollowTheRunSize) {
+  ERMAK_REQUIRE_GPU();
+  const auto s = load_test_system("ww");
+  if (!s) GTEST_SKIP() << "WW test data not found";
+  const long long n = s->system.topology.bead_count();
+  const long long budget = 2LL * cuda_multiprocessor_count() * 1024;
+  ASSERT_GT(budget, 0);
+  auto lanes_at = [&](long long replicas) {
+    auto gpu = make_gpu(base_setup(s->system.topology, std::int32_t(replicas), 3), CudaKernelFamily::kBlock);
+    const std::string layout = cuda_kernel_layout(*gpu);
+    const std::size_t at = layout.find("/S");
+    EXPECT_NE(at, std::string::npos) << layout;
+    return at == std::string::npos ? 0 : std::atoi(layout.c_str() + at + 2);
+  };
+  const struct { long long last_replicas; int lanes, next; } edges[] = {
+      {budget / 8 / (8 * n), 8, 4}, {budget * 55 / 200 / (4 * n), 4, 2}, {budget / 2 / (2 * n), 2, 1}};
+  EXPECT_EQ(lanes_at(1), 8);
+  for (const auto& e : edges) {
+    SCOPED_TRACE("replicas " + std::to_string(e.last_replicas));
+    EXPECT_EQ(lanes_at(e.last_replicas), e.lanes);
+    EXPECT_EQ(lanes_at(e.last_replicas + 1), e.next);
+  }
+}
+
 // Many replicas per block, in every lane count the block family uses at that size: the
 // bead-major, sorted thread order (slot b serves bead slot_bead[b / group] of replica
 // b mod group), the noise warps, partial last blocks and a fixed bead, against the CPU.

@@ -35,6 +35,10 @@ std::unique_ptr<Engine> make_cuda_engine(const EngineSetup& setup, const CudaEng
 // the driver (total − free); −1 without CUDA or GPU. Benchmarks take differences.
 long long cuda_memory_in_use_bytes(int device = -1);
 
+// Streaming multiprocessors of `device` (−1: $ERMAK_CUDA_DEVICE, else 0, as the engine
+// picks it); 0 without CUDA or GPU. The block family's layout rules scale with it (tests).
+int cuda_multiprocessor_count(int device = -1);
+
 // "block" or "perbead": the family an engine made by make_cuda_engine runs (for logs,
 // benchmarks and tests); empty for engines of other backends.
 std::string cuda_kernel_family(const Engine& engine);

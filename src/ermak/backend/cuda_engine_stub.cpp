@@ -31,5 +31,7 @@ long long cuda_engine_device_bytes(const Engine&) { return -1; }
 
 long long cuda_memory_in_use_bytes(int) { return -1; }
 
+int cuda_multiprocessor_count(int) { return 0; }
+
 }  // namespace ermak
 #endif

@@ -830,6 +830,7 @@ class CudaEngine final : public Engine {
     c.all_pairs = use_all_pairs();
     const long long total = (long long)n_ * R_;
     const int forced = env_int("ERMAK_CUDA_BLOCK_LANES", 0);
+    const int forced_group = env_int("ERMAK_CUDA_BLOCK_GROUP", 0);  // replicas per block, for measurements
     if (forced) {
       if (forced != 1 && forced != 2 && forced != 4 && forced != 8) throw Error("ERMAK_CUDA_BLOCK_LANES must be 1, 2, 4 or 8");
       c.lanes = round_up(n_ * forced, 32) + round_up(n_, 32) <= max_block_threads(forced) ? forced : 1;
@@ -898,8 +899,7 @@ class CudaEngine final : public Engine {
                                                            -std::min(per_sm, resident) * t.threads, waste, per_sm};
         if (score < best_score) { best = t; best_score = score; }
       }
-      if (const int forced_group = env_int("ERMAK_CUDA_BLOCK_GROUP", 0); forced_group > 0)  // for measurements
-        best = with_group(std::min(forced_group, R_));
+      if (forced_group > 0) best = with_group(std::min(forced_group, R_));
       return best;
     }
     // Lists at one lane per bead: replicas per block to fill blocks of about 256 threads,
@@ -907,8 +907,7 @@ class CudaEngine final : public Engine {
     // with 2 replicas per block than with 1, λ repressor × 10³ +21 %; 3 lost 4–17 %:
     // docs/benchmarks.md#replicas-per-block-at-one-lane-per-bead).
     c.group = n_ >= 256 ? 1 : n_ > 160 ? std::min(R_, 2) : std::max(1, std::min(R_, 256 / n_));
-    if (const int forced_group = env_int("ERMAK_CUDA_BLOCK_GROUP", 0); forced_group > 0)  // for measurements
-      c.group = std::min(forced_group, R_);
+    if (forced_group > 0) c.group = std::min(forced_group, R_);
     const int beads = c.group * n_;
     c.threads = std::min(1024, round_up(beads, 32));
     c.force_threads = c.threads;
@@ -1439,6 +1438,16 @@ long long cuda_memory_in_use_bytes(int device) {
   if (!ok) cudaGetLastError();
   if (device >= 0) cudaSetDevice(previous);
   return ok ? (long long)(total_bytes - free_bytes) : -1;
+}
+
+int cuda_multiprocessor_count(int device) {
+  if (device < 0) device = cuda::env_int("ERMAK_CUDA_DEVICE", 0);
+  int sms = 0;
+  if (cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device) != cudaSuccess) {
+    cudaGetLastError();
+    return 0;
+  }
+  return sms;
 }
 
 std::unique_ptr<Engine> make_cuda_engine(const EngineSetup& setup, int device) {
