@@ -210,7 +210,7 @@ __device__ __forceinline__ float3 pair_forces_with(const ModelData& m, const Bon
     // sentinel whose terms are exact zeros (block_kernel.cuh, kFarSentinel), which saves
     // the tail's serial single pairs (WW × 1, 8 lanes: +22 %); at one lane per bead (runs
     // bound by instruction issue) the tail's 1–3 pairs cost fewer instructions than a
-    // whole quad (WW × 10⁴ −1.9 % padded; docs/benchmarks.md#padded-quads).
+    // whole quad (WW × 10⁴ −1.9 % padded; docs/benchmarks.md#whole-quads-at-several-lanes-per-bead).
     constexpr bool kWholeQuads = S > 1;
     const int entries = row.count();
     const int quads = kWholeQuads ? (entries + 3) >> 2 : entries >> 2;
