@@ -81,6 +81,11 @@ TEST(BenchCommand, MalformedCaseIsNamed) {
     EXPECT_NE(test::run_command(test::ermak_binary().string() + " bench --backend cpu --cases " + bad, &out), 0) << bad;
     EXPECT_NE(out.find(std::string("\"") + bad + "\" is not SYSTEMxREPLICAS[p|i]"), std::string::npos) << out;
   }
+  // An unknown system is named, with the systems the bench knows.
+  EXPECT_NE(test::run_command(test::ermak_binary().string() + " bench --backend cpu --cases foox1", &out), 0);
+  EXPECT_NE(out.find("unknown system \"foo\" (known: ww, ubq, i27, cp, lmb, fabl, pf8, fg, ccmv, ccmv4)"),
+            std::string::npos)
+      << out;
 }
 
 }  // namespace

@@ -99,7 +99,11 @@ Command add_bench_command(CLI::App& app) {
     for (const Case& c : cases) {
       const bench::BenchSystem* system = nullptr;
       for (const auto& s : systems) if (s.name == c.system) system = &s;
-      if (!system) throw Error("bench: unknown system \"" + c.system + "\" (known: ww, ubq, i27, cp, lmb, fabl, pf8, fg, ccmv, ccmv4)");
+      if (!system) {
+        std::string known;
+        for (const auto& s : systems) known += (known.empty() ? "" : ", ") + s.name;
+        throw Error("bench: unknown system \"" + c.system + "\" (known: " + known + ")");
+      }
       LoadedSystem loaded = bench::load_bench_system(*system);
       const std::int32_t n = loaded.topology.bead_count();
       for (int threads : parse_ints(o->threads)) {

@@ -841,9 +841,10 @@ class CudaEngine final : public Engine {
       // butterfly sums and short loops cost instructions: WW × 300, 81 600 threads at
       // S = 8, is 1.6× faster at S = 4; WW × 100 is faster at S = 8); 4 lanes while they
       // fill at most 0.55 of a wave (H100, fourteenth session: S = 4 won up to 71 600
-      // threads — WW × 500, I27 × 200, λ repressor × 100 — and S = 2 from 76 000 — ubiquitin
-      // × 250 +10 %, WW × 600 +25 %, ubiquitin × 300 +31 %;
-      // docs/benchmarks.md#lanes-per-bead-between-100-and-1000-replicas).
+      // threads — WW × 500, I27 × 200, λ repressor × 100 — and S = 2 mostly from 76 000 —
+      // ubiquitin × 250 +10 %, WW × 600 +25 %, ubiquitin × 300 +31 %; exceptions: I27 × 250
+      // and λ repressor × 150 are 3–5 % faster at S = 4, ubiquitin × 150–200 10 % faster at
+      // S = 2; docs/benchmarks.md#lanes-per-bead-between-100-and-1000-replicas).
       const auto lane_budget = [&](int s) {
         return s == 8 ? thread_budget() / 8 : s == 4 ? thread_budget() * 55 / 200 : thread_budget() / 2;
       };
