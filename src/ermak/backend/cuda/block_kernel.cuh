@@ -175,7 +175,11 @@ __global__ void __launch_bounds__(kMaxThreads, kProtocolCode != kNoProtocol && k
   float4* s_noise = reinterpret_cast<float4*>(smem + lay.noise);            // [group·n]
   float4* s_bonded = reinterpret_cast<float4*>(smem + lay.bonded);          // [group·n]
   constexpr bool kBondedByNoise = kAllPairs && S == 2;  // bonded_by_noise_threads(L)
-  const bool noise_split = L.noise_threads > 0;
+  // Noise threads never come with one lane per bead (the engine's block_config): false at
+  // compile time there, so that those kernels carry no noise-thread code (WW × 10⁴ +2.9 %,
+  // × 3000 +4 %, same bits; docs/benchmarks.md#where-a-step-goes-at-1000-ww-replicas). (The
+  // same for the kernels of several lanes, true at compile time, lost 9 % at WW × 10³.)
+  const bool noise_split = S > 1 && L.noise_threads > 0;
   std::uint16_t* rows = L.rows_in_shared
                             ? reinterpret_cast<std::uint16_t*>(smem + lay.rows)
                             : L.global_rows + std::size_t(blockIdx.x) * std::size_t(L.slots) * stride;
