@@ -69,6 +69,15 @@ inline State start_state(const LoadedSystem& s, std::int32_t replicas) {
   return state;
 }
 
+// The CPU engine's state after `steps` steps from `start`: the reference the CUDA runs
+// are compared with.
+inline State cpu_reference(const EngineSetup& setup, const State& start, std::int64_t steps) {
+  auto cpu = make_cpu_engine(setup);
+  cpu->set_state(start);
+  cpu->advance(steps);
+  return cpu->state();
+}
+
 inline EngineSetup base_setup(const Topology& topology, std::int32_t replicas, std::uint64_t seed) {
   EngineSetup setup;
   setup.topology = &topology;
