@@ -822,6 +822,12 @@ class CudaEngine final : public Engine {
   // docs/benchmarks.md#several-lanes-per-bead-in-blocks-of-up-to-1024-threads.)
   static int max_block_threads(int lanes) { return lanes == 2 || lanes == 4 ? 1024 : 512; }
 
+  // Whether one replica at `lanes` lanes per bead, with its noise threads (one per bead,
+  // their own warps), fits in one block of those variants.
+  bool one_replica_fits(int lanes) const {
+    return round_up(n_ * lanes, 32) + round_up(n_, 32) <= max_block_threads(lanes);
+  }
+
   // Threads that fill the GPU with a short critical path: about two resident "waves".
   long long thread_budget() const { return 2LL * prop_.multiProcessorCount * 1024; }
 
@@ -833,7 +839,7 @@ class CudaEngine final : public Engine {
     const int forced_group = env_int("ERMAK_CUDA_BLOCK_GROUP", 0);  // replicas per block, for measurements
     if (forced) {
       if (forced != 1 && forced != 2 && forced != 4 && forced != 8) throw Error("ERMAK_CUDA_BLOCK_LANES must be 1, 2, 4 or 8");
-      c.lanes = round_up(n_ * forced, 32) + round_up(n_, 32) <= max_block_threads(forced) ? forced : 1;
+      c.lanes = one_replica_fits(forced) ? forced : 1;
     } else {
       // Several lanes per bead while the whole run, S threads per bead, fits in about one
       // resident wave (measured: WW × 10³ 1.18× faster at S = 2 than at S = 4) and rows are
@@ -849,8 +855,7 @@ class CudaEngine final : public Engine {
         return s == 8 ? thread_budget() / 8 : s == 4 ? thread_budget() * 55 / 200 : thread_budget() / 2;
       };
       for (int s : {8, 4, 2})
-        if (total * s <= lane_budget(s) &&
-            round_up(n_ * s, 32) + round_up(n_, 32) <= max_block_threads(s) && n_ >= 4 * s) {
+        if (total * s <= lane_budget(s) && one_replica_fits(s) && n_ >= 4 * s) {
           c.lanes = s;
           break;
         }
