@@ -88,4 +88,23 @@ TEST(BenchCommand, MalformedCaseIsNamed) {
       << out;
 }
 
+TEST(BenchCommand, CeilingTakesPlainCasesOnTheGpu) {
+  // docs/benchmarks.md#the-instruction-ceiling: the idealised kernels have no protocols, and
+  // exist only on the GPU; without one the error says so (CI), with one each case prints
+  // a row per kernel.
+  std::string out;
+  EXPECT_NE(test::run_command(test::ermak_binary().string() + " bench --ceiling --cases wwx10,wwx10p", &out), 0);
+  EXPECT_NE(out.find("case \"wwx10p\" must be plain"), std::string::npos) << out;
+  EXPECT_NE(test::run_command(test::ermak_binary().string() + " bench --ceiling --cases foox1", &out), 0);
+  EXPECT_NE(out.find("unknown system \"foo\""), std::string::npos) << out;
+  const int rc = test::run_command(test::ermak_binary().string() + " bench --ceiling --cases wwx10 --seconds 0.05", &out);
+  if (rc != 0) {
+    EXPECT_NE(out.find("bench --ceiling needs a GPU"), std::string::npos) << out;
+    return;
+  }
+  for (const char* kernel : {"pairs-twice", "pairs-once", "pairs-once-atomics", "pairs-once-slots", "noise-move",
+                             "pairs-once-no-noise"})
+    EXPECT_NE(out.find(std::string(" ") + kernel + " "), std::string::npos) << kernel << "\n" << out;
+}
+
 }  // namespace

@@ -9,6 +9,7 @@
 
 #include "bench/standard_systems.h"
 #include "ermak/app/commands.h"
+#include "ermak/backend/cuda_ceiling.h"
 #include "ermak/backend/cuda_engine.h"
 #include "ermak/core/error.h"
 #include "ermak/core/units.h"
@@ -52,6 +53,51 @@ std::vector<int> parse_ints(const std::string& text) {
   return out;
 }
 
+const bench::BenchSystem& find_system(const std::vector<bench::BenchSystem>& systems, const std::string& name) {
+  for (const auto& s : systems)
+    if (s.name == name) return s;
+  std::string known;
+  for (const auto& s : systems) known += (known.empty() ? "" : ", ") + s.name;
+  throw Error("bench: unknown system \"" + name + "\" (known: " + known + ")");
+}
+
+// `ermak bench --ceiling`: the idealised kernels of cuda_ceiling.h for each case's size.
+int run_ceiling(const std::vector<Case>& cases, const std::vector<bench::BenchSystem>& systems, double seconds) {
+  for (const Case& c : cases) {
+    find_system(systems, c.system);  // an unknown system is named before anything runs
+    if (c.pulled || c.indented)
+      throw Error("bench --ceiling: case \"" + c.system + "x" + std::to_string(c.replicas) + (c.pulled ? "p" : "i") +
+                  "\" must be plain (no p or i: the ceiling kernels have no protocols)");
+  }
+  if (std::string why; !cuda_backend_available(&why)) throw Error("bench --ceiling needs a GPU: " + why);
+  std::printf("# ermak bench --ceiling  (idealised kernels: every pair repulsive, no bonds, contacts or lists; "
+              "not a simulation; docs/benchmarks.md#the-instruction-ceiling)\n");
+  std::printf("%-11s %7s %8s %-20s %12s %14s %15s %9s\n", "system", "beads", "replicas", "kernel", "steps/s",
+              "bead-steps/s", "replicas/block", "registers");
+  for (const Case& c : cases) {
+    LoadedSystem loaded = bench::load_bench_system(find_system(systems, c.system));
+    std::vector<Vec3f> positions;
+    for (const Vec3d& p : loaded.initial_positions_A) positions.push_back(vec_cast<float>(p));
+    EngineSetup setup;
+    setup.topology = &loaded.topology;
+    setup.replicas = c.replicas;
+    setup.seed = 12345;
+    for (const CeilingTiming& t : cuda_ceiling_timings(setup, positions, seconds)) {
+      if (t.steps == 0) {
+        std::printf("%-11s %7d %8d %-20s  (one replica does not fit in a block's shared memory)\n", c.system.c_str(),
+                    int(positions.size()), c.replicas, ceiling_kernel_name(t.kernel).c_str());
+        continue;
+      }
+      const double rate = double(t.steps) / t.seconds;
+      std::printf("%-11s %7d %8d %-20s %12.4g %14.4g %15d %9d\n", c.system.c_str(), int(positions.size()), c.replicas,
+                  ceiling_kernel_name(t.kernel).c_str(), rate, rate * double(positions.size()) * c.replicas,
+                  t.replicas_per_block, t.registers);
+      std::fflush(stdout);
+    }
+  }
+  return 0;
+}
+
 }  // namespace
 
 Command add_bench_command(CLI::App& app) {
@@ -62,6 +108,7 @@ Command add_bench_command(CLI::App& app) {
     std::string backend = "auto";
     double seconds = 2.0;
     std::string noise = "philox";
+    bool ceiling = false;
   };
   auto o = std::make_shared<Options>();
   cmd->add_option("--cases", o->cases, "Comma-separated SYSTEMxREPLICAS[p|i], systems: ww (34 beads), ubq (76), i27 (titin I27, 89), cp (CCMV coat protein, 149), lmb (lambda repressor dimer, 179), fabl (Fab light chain, 211), pf8 (6928), fg (fibrinogen, 2964 beads), ccmv (28 620-bead capsid 1CWP, NCS operators in its ORIGX frame, docs/benchmarks.md), ccmv4 (4 capsids, 114 480 beads); a trailing p pulls: first bead fixed, last bead on a 34.7 pN/nm spring moving at 1 um/s away from the first (e.g. wwx1000p); a trailing i indents: a 50 A tip on a 34.7 pN/nm cantilever moving down at 1 um/s from just above the molecule, which rests on a plane surface at the wall's minimum (e.g. ccmvx1i)")->capture_default_str();
@@ -71,6 +118,9 @@ Command add_bench_command(CLI::App& app) {
   cmd->add_option("--noise", o->noise,
                   "Noise generator of the dynamics, GENERATOR or GENERATOR/LAYOUT (run.rng, docs/rng.md)")
       ->capture_default_str();
+  cmd->add_flag("--ceiling", o->ceiling,
+                "Time the idealised GPU kernels of the cases instead (every pair repulsive, noise and move only: "
+                "not a simulation; an upper bound for a real step, docs/benchmarks.md#the-instruction-ceiling)");
   auto rng_options = std::make_shared<rng::RngBenchOptions>();
   cmd->add_flag("--rng", rng_options->enabled, "Benchmark the random number generators instead (docs/rng.md#speed)");
   cmd->add_option("--rng-sizes", rng_options->sizes, "With --rng: comma-separated oscillator counts")->capture_default_str();
@@ -89,6 +139,7 @@ Command add_bench_command(CLI::App& app) {
     if (rng_options->enabled) return rng::run_rng_benchmark(*rng_options);
     const std::vector<Case> cases = parse_cases(o->cases);  // a bad case stops before the table
     const auto systems = bench::standard_systems();
+    if (o->ceiling) return run_ceiling(cases, systems, o->seconds);
     std::printf("# ermak bench  (shared data: %s, noise %s)\n", bench::shared_data_directory().c_str(),
                 o->noise.c_str());
     const auto slash = o->noise.find('/');
@@ -97,14 +148,7 @@ Command add_bench_command(CLI::App& app) {
                 "kernel");
     bool gpu_warmed_up = false;
     for (const Case& c : cases) {
-      const bench::BenchSystem* system = nullptr;
-      for (const auto& s : systems) if (s.name == c.system) system = &s;
-      if (!system) {
-        std::string known;
-        for (const auto& s : systems) known += (known.empty() ? "" : ", ") + s.name;
-        throw Error("bench: unknown system \"" + c.system + "\" (known: " + known + ")");
-      }
-      LoadedSystem loaded = bench::load_bench_system(*system);
+      LoadedSystem loaded = bench::load_bench_system(find_system(systems, c.system));
       const std::int32_t n = loaded.topology.bead_count();
       for (int threads : parse_ints(o->threads)) {
         EngineSetup setup;

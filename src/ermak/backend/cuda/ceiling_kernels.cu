@@ -1,0 +1,332 @@
+// The idealised step kernels of `ermak bench --ceiling` (cuda_ceiling.h,
+// docs/benchmarks.md#the-instruction-ceiling): what is left of a block-family step when
+// everything but the pair terms, the noise and the move is taken away. One thread per
+// bead, a block of whole replicas, positions double-buffered in shared memory (one barrier
+// per step), many steps per launch — the block family's shape at one lane per bead, so
+// that the gap between these rates and `ermak bench`'s is what the real kernel's
+// bonds, native contacts, packed rows and bookkeeping cost.
+#include <algorithm>
+#include <chrono>
+
+#include "ermak/backend/cuda/cuda_util.cuh"
+#include "ermak/backend/cuda_ceiling.h"
+#include "ermak/core/error.h"
+#include "ermak/physics/langevin_step.h"
+#include "ermak/physics/repulsion.h"
+#include "ermak/rng/philox_gaussian.h"
+
+namespace ermak {
+namespace cuda {
+namespace {
+
+struct CeilingLaunch {
+  const float4* in = nullptr;  // [replicas·n]
+  float4* out = nullptr;
+  int n = 0, replicas = 0, group = 1;
+  long long first_step = 0;
+  int steps = 0;
+  physics::RepulsionParameters repulsion{};
+  physics::LangevinCoefficients coeff{};
+  rng::PhiloxKeys keys{};
+};
+
+// kPairs: 2 every partner (each pair from both ends), 1 half of them (each pair once, its
+// reaction dropped), 3 half of them with the reaction added to the partner's sum by a
+// shared-memory float atomic (the whole force, in an order that varies from run to run),
+// 4 half of them with the reaction stored in a slot of its own (one per partner offset k)
+// and each bead's slots summed in a fixed order after a barrier (the whole force,
+// deterministic), 0 none.
+template <int kPairs, bool kNoise>
+__global__ void __launch_bounds__(512) ceiling_steps_kernel(const __grid_constant__ CeilingLaunch L) {
+  // [2][group][2n]: each replica's beads twice in a row, so that partner i + k needs no
+  // wrap-around (an immediate offset in the unrolled loop).
+  extern __shared__ __align__(16) float4 spos[];
+  const int n = L.n, G = L.group;
+  const int first = blockIdx.x * G;
+  const int here = min(G, L.replicas - first);
+  const int g = int(threadIdx.x) / n, i = int(threadIdx.x) - g * n;  // replica-major
+  const bool active = g < here;
+  float4* cur = spos;
+  float4* next = spos + 2 * G * n;
+  // kPairs == 3: the reactions, [2 (step parity)][3][group·n] floats after the positions.
+  float* reaction = reinterpret_cast<float*>(spos + 4 * G * n);
+  if constexpr (kPairs == 3)
+    for (int e = threadIdx.x; e < 6 * G * n; e += blockDim.x) reaction[e] = 0.0f;
+  // kPairs == 4: [h + 1][group·n] float4 slots after the positions: slot k − 1 of bead j
+  // holds the reaction of the pair (j − k, j), slot h the opposite bead's.
+  float4* slots = spos + 4 * G * n;
+  for (int e = threadIdx.x; e < here * n; e += blockDim.x) {
+    const int r = e / n, b = e - r * n;
+    cur[2 * r * n + b] = cur[2 * r * n + n + b] = L.in[std::size_t(first) * n + e];
+  }
+  __syncthreads();
+  // Pairs once: bead i takes i+1 … i+h (mod n), h = ⌊(n−1)/2⌋, and with n even the
+  // opposite bead i + n/2 for i < n/2 — every pair of the replica exactly once.
+  const int half = (n - 1) / 2;
+  const bool opposite = (n % 2 == 0) && i < n / 2;
+  const float cutoff2 = L.repulsion.cutoff2;
+  for (int t = 0; t < L.steps; ++t) {
+    const float4* replica = cur + 2 * g * n;
+    const float4 p = active ? replica[i] : make_float4(0, 0, 0, 0);
+    float fx = 0.0f, fy = 0.0f, fz = 0.0f;
+    float* react = reaction + (t & 1) * 3 * G * n + g * n;  // this step's, this replica's
+    auto repel = [&](int j, int slot) {
+      const float4 q = replica[j];
+      const float dx = p.x - q.x, dy = p.y - q.y, dz = p.z - q.z;
+      const float r2 = dx * dx + dy * dy + dz * dz;
+      const auto pf = physics::repulsion<false>(r2, L.repulsion);
+      const float sc = r2 < cutoff2 ? pf.force_over_r : 0.0f;
+      if constexpr (kPairs == 3) {
+        const float ex = sc * dx, ey = sc * dy, ez = sc * dz;
+        fx += ex; fy += ey; fz += ez;
+        const int partner = j >= n ? j - n : j;
+        atomicAdd(react + partner, -ex);
+        atomicAdd(react + G * n + partner, -ey);
+        atomicAdd(react + 2 * G * n + partner, -ez);
+      } else if constexpr (kPairs == 4) {
+        const float ex = sc * dx, ey = sc * dy, ez = sc * dz;
+        fx += ex; fy += ey; fz += ez;
+        const int partner = j >= n ? j - n : j;
+        slots[(slot * G + g) * n + partner] = make_float4(-ex, -ey, -ez, 0.0f);
+      } else {
+        fx += sc * dx; fy += sc * dy; fz += sc * dz;
+      }
+    };
+    if constexpr (kPairs > 0) {
+      if (active) {
+        const int partners = kPairs == 2 ? n - 1 : half;
+#pragma unroll 4
+        for (int k = 1; k <= partners; ++k) repel(i + k, k - 1);
+        if (kPairs != 2 && opposite) repel(i + n / 2, half);
+      }
+    }
+    if constexpr (kPairs == 3) {
+      // Every reaction of the step is in before it is read; the other parity's buffer is
+      // zeroed for the next step (nobody adds to it before the barrier below).
+      __syncthreads();
+      if (active) {
+        fx += react[i]; fy += react[G * n + i]; fz += react[2 * G * n + i];
+        float* other = reaction + ((t + 1) & 1) * 3 * G * n + g * n;
+        other[i] = 0.0f; other[G * n + i] = 0.0f; other[2 * G * n + i] = 0.0f;
+      }
+    }
+    if constexpr (kPairs == 4) {
+      __syncthreads();
+      if (active) {
+#pragma unroll 4
+        for (int k = 0; k < half; ++k) {
+          const float4 r = slots[(k * G + g) * n + i];
+          fx += r.x; fy += r.y; fz += r.z;
+        }
+        if (n % 2 == 0 && i >= n / 2) {
+          const float4 r = slots[(half * G + g) * n + i];
+          fx += r.x; fy += r.y; fz += r.z;
+        }
+      }
+    }
+    if (active) {
+      Vec3f noise{0.0f, 0.0f, 0.0f};
+      if constexpr (kNoise)
+        noise = rng::gaussian3(L.keys, rng::Stream::kBeadLangevin, std::uint32_t(first + g), std::uint32_t(i),
+                               std::uint64_t(L.first_step + t));
+      const Vec3f d = physics::langevin_displacement({fx, fy, fz}, noise, L.coeff);
+      const float4 moved = make_float4(p.x + d.x, p.y + d.y, p.z + d.z, p.w);
+      next[2 * g * n + i] = moved;
+      next[2 * g * n + n + i] = moved;
+    }
+    __syncthreads();
+    float4* swap = cur;
+    cur = next;
+    next = swap;
+  }
+  for (int e = threadIdx.x; e < here * n; e += blockDim.x) {
+    const int r = e / n, b = e - r * n;
+    L.out[std::size_t(first) * n + e] = cur[2 * r * n + b];
+  }
+}
+
+using CeilingKernelFn = void (*)(CeilingLaunch);
+
+CeilingKernelFn kernel_of(CeilingKernel kernel) {
+  switch (kernel) {
+    case CeilingKernel::kPairsTwice: return ceiling_steps_kernel<2, true>;
+    case CeilingKernel::kPairsOnce: return ceiling_steps_kernel<1, true>;
+    case CeilingKernel::kNoiseAndMove: return ceiling_steps_kernel<0, true>;
+    case CeilingKernel::kPairsOnceAtomics: return ceiling_steps_kernel<3, true>;
+    case CeilingKernel::kPairsOnceSlots: return ceiling_steps_kernel<4, true>;
+    default: return ceiling_steps_kernel<1, false>;
+  }
+}
+
+// Shared memory of a block of `group` replicas of n beads (the kernel's layout).
+std::size_t shared_bytes(CeilingKernel kernel, int group, int n) {
+  const std::size_t beads = std::size_t(group) * n;
+  std::size_t bytes = 4 * beads * sizeof(float4);  // two buffers of each replica twice
+  if (kernel == CeilingKernel::kPairsOnceAtomics) bytes += 6 * beads * sizeof(float);
+  if (kernel == CeilingKernel::kPairsOnceSlots) bytes += std::size_t((n - 1) / 2 + 1) * beads * sizeof(float4);
+  return bytes;
+}
+
+// A launch's steps (L.in to L.out).
+void launch(CeilingKernel kernel, CeilingLaunch L, cudaStream_t stream) {
+  const int blocks = (L.replicas + L.group - 1) / L.group;
+  const std::size_t shared = shared_bytes(kernel, L.group, L.n);
+  const CeilingKernelFn fn = kernel_of(kernel);
+  if (shared > 48 * 1024)
+    ERMAK_CUDA(cudaFuncSetAttribute(fn, cudaFuncAttributeMaxDynamicSharedMemorySize, int(shared)));
+  fn<<<blocks, L.group * L.n, shared, stream>>>(L);
+  ERMAK_CUDA_LAUNCHED("ceiling_steps_kernel", stream);
+}
+
+struct CeilingRun {
+  CeilingLaunch base;
+  DeviceBuffer<float4> a, b;
+};
+
+CeilingRun prepare(const EngineSetup& setup, const std::vector<Vec3f>& positions_A) {
+  const int n = int(positions_A.size());
+  if (n < 2 || n > 512) throw Error("ceiling kernels: need 2 to 512 beads per replica, got " + std::to_string(n));
+  if (setup.replicas < 1) throw Error("ceiling kernels: need at least one replica");
+  int device = setup.device;
+  if (device < 0) device = 0;
+  ERMAK_CUDA(cudaSetDevice(device));
+  CeilingRun run;
+  std::vector<float4> start(std::size_t(setup.replicas) * n);
+  for (std::size_t e = 0; e < start.size(); ++e) {
+    const Vec3f& p = positions_A[e % n];
+    start[e] = make_float4(p.x, p.y, p.z, 0.0f);
+  }
+  run.a.upload(start);
+  run.b.resize(start.size());
+  CeilingLaunch& L = run.base;
+  L.n = n;
+  L.replicas = setup.replicas;
+  const SopParameters& sop = setup.sop;
+  L.repulsion = {float(sop.repulsion_eps_kcal_per_mol), float(sop.repulsion_sigma_A * sop.repulsion_sigma_A),
+                 float(sop.pair_cutoff_A * sop.pair_cutoff_A)};
+  L.coeff = physics::langevin_coefficients(setup.langevin.timestep_tau, setup.langevin.zeta,
+                                           setup.temperature.at_step(0));
+  L.keys = rng::philox_keys(setup.seed);
+  return run;
+}
+
+// `steps` steps in launches of up to `per_launch`, alternating the two buffers; returns
+// the buffer holding the result.
+const DeviceBuffer<float4>& advance(CeilingRun& run, CeilingKernel kernel, int group, long long first_step,
+                                    long long steps, int per_launch, cudaStream_t stream) {
+  DeviceBuffer<float4>* from = &run.a;
+  DeviceBuffer<float4>* to = &run.b;
+  for (long long done = 0; done < steps;) {
+    CeilingLaunch L = run.base;
+    L.group = group;
+    L.in = from->get();
+    L.out = to->get();
+    L.first_step = first_step + done;
+    L.steps = int(std::min<long long>(per_launch, steps - done));
+    launch(kernel, L, stream);
+    done += L.steps;
+    std::swap(from, to);
+  }
+  if (from != &run.a) run.a.swap(run.b);  // the result always in run.a
+  return run.a;
+}
+
+}  // namespace
+}  // namespace cuda
+
+std::string ceiling_kernel_name(CeilingKernel kernel) {
+  switch (kernel) {
+    case CeilingKernel::kPairsTwice: return "pairs-twice";
+    case CeilingKernel::kPairsOnce: return "pairs-once";
+    case CeilingKernel::kNoiseAndMove: return "noise-move";
+    case CeilingKernel::kPairsOnceAtomics: return "pairs-once-atomics";
+    case CeilingKernel::kPairsOnceSlots: return "pairs-once-slots";
+    default: return "pairs-once-no-noise";
+  }
+}
+
+std::vector<Vec3f> cuda_ceiling_run(const EngineSetup& setup, const std::vector<Vec3f>& positions_A,
+                                    CeilingKernel kernel, int steps, int replicas_per_block) {
+  cuda::CeilingRun run = cuda::prepare(setup, positions_A);
+  const int n = run.base.n;
+  if (replicas_per_block < 1 || replicas_per_block * n > 512)
+    throw Error("ceiling kernels: " + std::to_string(replicas_per_block) + " replicas of " + std::to_string(n) +
+                " beads do not fit a block of 512 threads");
+  const auto& result = cuda::advance(run, kernel, replicas_per_block, 0, steps, 100, nullptr);
+  std::vector<float4> host(result.size());
+  result.download(host.data(), host.size());
+  ERMAK_CUDA(cudaDeviceSynchronize());
+  std::vector<Vec3f> out(host.size());
+  for (std::size_t e = 0; e < host.size(); ++e) out[e] = {host[e].x, host[e].y, host[e].z};
+  return out;
+}
+
+std::vector<CeilingTiming> cuda_ceiling_timings(const EngineSetup& setup, const std::vector<Vec3f>& positions_A,
+                                                double seconds) {
+  using Clock = std::chrono::steady_clock;
+  constexpr int kStepsPerLaunch = 100;
+  std::vector<CeilingTiming> out;
+  for (CeilingKernel kernel : {CeilingKernel::kPairsTwice, CeilingKernel::kPairsOnce,
+                               CeilingKernel::kPairsOnceAtomics, CeilingKernel::kPairsOnceSlots,
+                               CeilingKernel::kNoiseAndMove,
+                               CeilingKernel::kPairsOnceNoNoise}) {
+    cuda::CeilingRun run = cuda::prepare(setup, positions_A);
+    const int n = run.base.n;
+    CeilingTiming best;
+    best.kernel = kernel;
+    cudaFuncAttributes attributes{};
+    ERMAK_CUDA(cudaFuncGetAttributes(&attributes, cuda::kernel_of(kernel)));
+    best.registers = attributes.numRegs;
+    // Blocks of ≤ 128, 256, 384 or 512 threads of whole replicas (fewer where the shared
+    // memory runs out); the fastest counts.
+    std::vector<int> groups;
+    int device = 0, max_shared = 0;
+    ERMAK_CUDA(cudaGetDevice(&device));
+    ERMAK_CUDA(cudaDeviceGetAttribute(&max_shared, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
+    for (int threads : {128, 256, 384, 512}) {
+      int g = std::max(1, std::min(setup.replicas, threads / n));
+      while (g > 1 && cuda::shared_bytes(kernel, g, n) > std::size_t(max_shared)) --g;
+      if (g * n <= 512 && cuda::shared_bytes(kernel, g, n) <= std::size_t(max_shared) &&
+          std::find(groups.begin(), groups.end(), g) == groups.end())
+        groups.push_back(g);
+    }
+    if (groups.empty()) {  // one replica's slots exceed a block's shared memory (> 166 beads on an H100)
+      out.push_back(best);
+      continue;
+    }
+    long long step = 0;
+    for (int group : groups) {
+      cuda::advance(run, kernel, group, step, kStepsPerLaunch, kStepsPerLaunch, nullptr);  // warm-up
+      step += kStepsPerLaunch;
+      ERMAK_CUDA(cudaDeviceSynchronize());
+      // Size the timed run from a probe.
+      long long probe = kStepsPerLaunch;
+      double probe_seconds = 0.0;
+      for (;;) {
+        const auto t0 = Clock::now();
+        cuda::advance(run, kernel, group, step, probe, kStepsPerLaunch, nullptr);
+        ERMAK_CUDA(cudaDeviceSynchronize());
+        probe_seconds = std::chrono::duration<double>(Clock::now() - t0).count();
+        step += probe;
+        if (probe_seconds > 0.05) break;
+        probe *= 4;
+      }
+      const long long steps = std::max<long long>(
+          kStepsPerLaunch, (long long)(seconds / double(groups.size()) * double(probe) / probe_seconds));
+      const auto t0 = Clock::now();
+      cuda::advance(run, kernel, group, step, steps, kStepsPerLaunch, nullptr);
+      ERMAK_CUDA(cudaDeviceSynchronize());
+      const double t = std::chrono::duration<double>(Clock::now() - t0).count();
+      step += steps;
+      if (best.steps == 0 || double(steps) / t > double(best.steps) / best.seconds) {
+        best.steps = steps;
+        best.seconds = t;
+        best.replicas_per_block = group;
+      }
+    }
+    out.push_back(best);
+  }
+  return out;
+}
+
+}  // namespace ermak

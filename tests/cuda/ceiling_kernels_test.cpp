@@ -1,0 +1,120 @@
+// The idealised kernels of `ermak bench --ceiling` do the work they claim: one step of
+// each equals the host's sum of the same pair terms (all partners, or the half that
+// counts each pair once), noise and move — so the ceiling's rates time real arithmetic.
+#include <cmath>
+
+#include "cuda/cuda_test_support.h"
+#include "ermak/backend/cuda_ceiling.h"
+#include "ermak/physics/langevin_step.h"
+#include "ermak/physics/repulsion.h"
+#include "ermak/rng/philox_gaussian.h"
+
+namespace ermak::cudatest {
+namespace {
+
+// The host's step of a ceiling kernel for every replica (replica-major result).
+std::vector<Vec3f> host_ceiling_step(const EngineSetup& setup, const std::vector<Vec3f>& x, CeilingKernel kernel) {
+  const int n = int(x.size());
+  const SopParameters& sop = setup.sop;
+  const physics::RepulsionParameters rep{sop.repulsion_eps_kcal_per_mol,
+                                         sop.repulsion_sigma_A * sop.repulsion_sigma_A,
+                                         sop.pair_cutoff_A * sop.pair_cutoff_A};
+  const auto coeff = physics::langevin_coefficients(setup.langevin.timestep_tau, setup.langevin.zeta,
+                                                    setup.temperature.at_step(0));
+  const auto keys = rng::philox_keys(setup.seed);
+  const bool pairs = kernel != CeilingKernel::kNoiseAndMove;
+  const bool once = kernel == CeilingKernel::kPairsOnce || kernel == CeilingKernel::kPairsOnceNoNoise;
+  // With the reactions (atomics, slots) every bead gets every partner's term: the whole sum.
+  const bool noise = kernel != CeilingKernel::kPairsOnceNoNoise;
+  std::vector<Vec3f> out;
+  for (int r = 0; r < setup.replicas; ++r)
+    for (int i = 0; i < n; ++i) {
+      Vec3f f{0, 0, 0};
+      if (pairs) {
+        const int partners = once ? (n - 1) / 2 : n - 1;
+        std::vector<int> js;
+        for (int k = 1; k <= partners; ++k) js.push_back((i + k) % n);
+        if (once && n % 2 == 0 && i < n / 2) js.push_back(i + n / 2);
+        for (int j : js) {
+          const Vec3f d = x[i] - x[j];
+          const float r2 = d.x * d.x + d.y * d.y + d.z * d.z;
+          if (r2 < rep.cutoff2) f += physics::repulsion<false>(r2, rep).force_over_r * d;
+        }
+      }
+      const Vec3f g = noise ? rng::gaussian3(keys, rng::Stream::kBeadLangevin, std::uint32_t(r), std::uint32_t(i), 0)
+                            : Vec3f{0, 0, 0};
+      out.push_back(x[i] + physics::langevin_displacement(f, g, coeff));
+    }
+  return out;
+}
+
+TEST(CeilingKernels, OneStepEqualsTheHostsSumOfTheSamePairs) {
+  ERMAK_REQUIRE_GPU();
+  auto ww = load_test_system("ww");
+  if (!ww) GTEST_SKIP() << "WW test data not found";
+  std::vector<Vec3f> x;
+  for (const Vec3d& p : ww->system.initial_positions_A) x.push_back(vec_cast<float>(p));
+  std::vector<Vec3f> odd(x.begin(), x.end() - 1);  // 33 beads: no opposite bead
+  EngineSetup setup;
+  setup.replicas = 5;  // two blocks of 3, the second partly filled
+  setup.seed = 77;
+  for (const auto& start : {x, odd})
+    for (CeilingKernel kernel : {CeilingKernel::kPairsTwice, CeilingKernel::kPairsOnce,
+                                 CeilingKernel::kPairsOnceAtomics, CeilingKernel::kPairsOnceSlots,
+                                 CeilingKernel::kNoiseAndMove,
+                                 CeilingKernel::kPairsOnceNoNoise}) {
+      SCOPED_TRACE(ceiling_kernel_name(kernel) + ", " + std::to_string(start.size()) + " beads");
+      const std::vector<Vec3f> gpu = cuda_ceiling_run(setup, start, kernel, 1, 3);
+      const std::vector<Vec3f> host = host_ceiling_step(setup, start, kernel);
+      ASSERT_EQ(gpu.size(), host.size());
+      double worst = 0.0, moved = 0.0;
+      for (std::size_t e = 0; e < gpu.size(); ++e) {
+        const Vec3f d = gpu[e] - host[e], step = host[e] - start[e % start.size()];
+        worst = std::max(worst, double(std::sqrt(d.x * d.x + d.y * d.y + d.z * d.z)));
+        moved = std::max(moved, double(std::sqrt(step.x * step.x + step.y * step.y + step.z * step.z)));
+      }
+      // The GPU's reciprocal and Box–Muller differ from the host's by a few ulp.
+      EXPECT_LT(worst, 1e-5) << "largest step " << moved << " Å";
+      EXPECT_GT(moved, 1e-3);  // the step moved the beads
+    }
+}
+
+TEST(CeilingKernels, PairsOnceDiffersFromPairsTwice) {
+  // The half sum is not the whole one: the once kernel really skips half of the partners.
+  ERMAK_REQUIRE_GPU();
+  auto ww = load_test_system("ww");
+  if (!ww) GTEST_SKIP() << "WW test data not found";
+  std::vector<Vec3f> x;
+  for (const Vec3d& p : ww->system.initial_positions_A) x.push_back(vec_cast<float>(p));
+  EngineSetup setup;
+  setup.replicas = 2;
+  const auto once = cuda_ceiling_run(setup, x, CeilingKernel::kPairsOnce, 1, 2);
+  const auto twice = cuda_ceiling_run(setup, x, CeilingKernel::kPairsTwice, 1, 2);
+  double differ = 0.0;
+  for (std::size_t e = 0; e < once.size(); ++e) {
+    const Vec3f d = once[e] - twice[e];
+    differ = std::max(differ, double(std::abs(d.x) + std::abs(d.y) + std::abs(d.z)));
+  }
+  EXPECT_GT(differ, 1e-4);
+}
+
+TEST(CeilingKernels, TimingsCoverEveryKernel) {
+  ERMAK_REQUIRE_GPU();
+  auto ww = load_test_system("ww");
+  if (!ww) GTEST_SKIP() << "WW test data not found";
+  std::vector<Vec3f> x;
+  for (const Vec3d& p : ww->system.initial_positions_A) x.push_back(vec_cast<float>(p));
+  EngineSetup setup;
+  setup.replicas = 100;
+  const auto timings = cuda_ceiling_timings(setup, x, 0.05);
+  ASSERT_EQ(timings.size(), 6u);
+  for (const auto& t : timings) {
+    EXPECT_GT(t.steps, 0);
+    EXPECT_GT(t.seconds, 0.0);
+    EXPECT_GT(t.registers, 0);
+    EXPECT_GE(t.replicas_per_block, 1);
+  }
+}
+
+}  // namespace
+}  // namespace ermak::cudatest
