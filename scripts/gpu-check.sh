@@ -118,14 +118,16 @@ stage profile 120 profile.log "
 # The variants tests cover the per-bead family's cluster rows (build and step, tiles of
 # 1, 2 and 4 warps per cluster) on WW and both cell sorts (cooperative grid and block per
 # replica) on PF8 and 300 WW replicas; the indentation tests run the per-bead family with
-# rows per bead and with cluster rows.
-SHORT='Systems/CudaVsCpu.TrajectoryAgreesFor1000Steps/ww_*:CudaEngine.BlockFamilyLanesInBlocksOfMoreThan512ThreadsAgreeWithCpu:Families/CudaFamily.IndentationAgreesWithCpu/*:Families/CudaFamily.MinimisationAgreesWithCpu/*:CudaEngineVariants.PerBeadMultiRoundAndBlockLaneCountsAgreeWithCpu:CudaEngineVariants.GridCellSortEqualsOneBlockPerReplica'
+# rows per bead and with cluster rows. The ceiling kernels of `ermak bench --ceiling`
+# (one step of each, both sanitizers: their slots and atomics are shared memory).
+CEILING='CeilingKernels.OneStepEqualsTheHostsSumOfTheSamePairs:CeilingKernels.PairsOnceDiffersFromPairsTwice'
+SHORT="Systems/CudaVsCpu.TrajectoryAgreesFor1000Steps/ww_*:CudaEngine.BlockFamilyLanesInBlocksOfMoreThan512ThreadsAgreeWithCpu:Families/CudaFamily.IndentationAgreesWithCpu/*:Families/CudaFamily.MinimisationAgreesWithCpu/*:CudaEngineVariants.PerBeadMultiRoundAndBlockLaneCountsAgreeWithCpu:CudaEngineVariants.GridCellSortEqualsOneBlockPerReplica:$CEILING"
 stage sanitize 300 sanitize.log "
   echo '--- memcheck ---'
   compute-sanitizer --tool memcheck --error-exitcode 9 --print-limit 20 '$TESTS' --gtest_color=no --gtest_filter='$SHORT' --gtest_brief=1
   m=\$?
   echo '--- racecheck (per-bead family with cluster rows) ---'
-  ERMAK_CUDA_CLUSTER_ROWS=1 compute-sanitizer --tool racecheck --error-exitcode 9 --print-limit 20 '$TESTS' --gtest_color=no --gtest_filter='Systems/CudaVsCpu.TrajectoryAgreesFor1000Steps/ww_*:Families/CudaFamily.IndentationAgreesWithCpu/block:Families/CudaFamily.IndentationAgreesWithCpu/perbead_cluster_rows' --gtest_brief=1
+  ERMAK_CUDA_CLUSTER_ROWS=1 compute-sanitizer --tool racecheck --error-exitcode 9 --print-limit 20 '$TESTS' --gtest_color=no --gtest_filter='Systems/CudaVsCpu.TrajectoryAgreesFor1000Steps/ww_*:Families/CudaFamily.IndentationAgreesWithCpu/block:Families/CudaFamily.IndentationAgreesWithCpu/perbead_cluster_rows:$CEILING' --gtest_brief=1
   r=\$?
   echo '--- racecheck (block family, one λ repressor in blocks of 576 and 928 threads, lists and all pairs: a few steps) ---'
   b=0
