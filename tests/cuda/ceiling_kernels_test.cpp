@@ -48,12 +48,20 @@ std::vector<Vec3f> host_ceiling_step(const EngineSetup& setup, const std::vector
   return out;
 }
 
-TEST(CeilingKernels, OneStepEqualsTheHostsSumOfTheSamePairs) {
-  ERMAK_REQUIRE_GPU();
-  auto ww = load_test_system("ww");
-  if (!ww) GTEST_SKIP() << "WW test data not found";
+// WW's start structure in single precision (the kernels' input), if the data is there.
+std::optional<std::vector<Vec3f>> ww_positions() {
+  const auto ww = load_test_system("ww");
+  if (!ww) return std::nullopt;
   std::vector<Vec3f> x;
   for (const Vec3d& p : ww->system.initial_positions_A) x.push_back(vec_cast<float>(p));
+  return x;
+}
+
+TEST(CeilingKernels, OneStepEqualsTheHostsSumOfTheSamePairs) {
+  ERMAK_REQUIRE_GPU();
+  const auto ww = ww_positions();
+  if (!ww) GTEST_SKIP() << "WW test data not found";
+  const std::vector<Vec3f>& x = *ww;
   std::vector<Vec3f> odd(x.begin(), x.end() - 1);  // 33 beads: no opposite bead
   EngineSetup setup;
   setup.replicas = 5;  // two blocks of 3, the second partly filled
@@ -82,10 +90,9 @@ TEST(CeilingKernels, OneStepEqualsTheHostsSumOfTheSamePairs) {
 TEST(CeilingKernels, PairsOnceDiffersFromPairsTwice) {
   // The half sum is not the whole one: the once kernel really skips half of the partners.
   ERMAK_REQUIRE_GPU();
-  auto ww = load_test_system("ww");
+  const auto ww = ww_positions();
   if (!ww) GTEST_SKIP() << "WW test data not found";
-  std::vector<Vec3f> x;
-  for (const Vec3d& p : ww->system.initial_positions_A) x.push_back(vec_cast<float>(p));
+  const std::vector<Vec3f>& x = *ww;
   EngineSetup setup;
   setup.replicas = 2;
   const auto once = cuda_ceiling_run(setup, x, CeilingKernel::kPairsOnce, 1, 2);
@@ -100,10 +107,9 @@ TEST(CeilingKernels, PairsOnceDiffersFromPairsTwice) {
 
 TEST(CeilingKernels, TimingsCoverEveryKernel) {
   ERMAK_REQUIRE_GPU();
-  auto ww = load_test_system("ww");
+  const auto ww = ww_positions();
   if (!ww) GTEST_SKIP() << "WW test data not found";
-  std::vector<Vec3f> x;
-  for (const Vec3d& p : ww->system.initial_positions_A) x.push_back(vec_cast<float>(p));
+  const std::vector<Vec3f>& x = *ww;
   EngineSetup setup;
   setup.replicas = 100;
   const auto timings = cuda_ceiling_timings(setup, x, 0.05);
