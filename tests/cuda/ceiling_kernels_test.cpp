@@ -24,7 +24,7 @@ std::vector<Vec3f> host_ceiling_step(const EngineSetup& setup, const std::vector
   const auto keys = rng::philox_keys(setup.seed);
   const bool pairs = kernel != CeilingKernel::kNoiseAndMove;
   const bool once = kernel == CeilingKernel::kPairsOnce || kernel == CeilingKernel::kPairsOnceNoNoise;
-  // With the reactions (atomics, slots) every bead gets every partner's term: the whole sum.
+  // With the reactions (atomics, slots, tiles) every bead gets every partner's term: the whole sum.
   const bool noise = kernel != CeilingKernel::kPairsOnceNoNoise;
   std::vector<Vec3f> out;
   for (int r = 0; r < setup.replicas; ++r)
@@ -69,7 +69,7 @@ TEST(CeilingKernels, OneStepEqualsTheHostsSumOfTheSamePairs) {
   for (const auto& start : {x, odd})
     for (CeilingKernel kernel : {CeilingKernel::kPairsTwice, CeilingKernel::kPairsOnce,
                                  CeilingKernel::kPairsOnceAtomics, CeilingKernel::kPairsOnceSlots,
-                                 CeilingKernel::kNoiseAndMove,
+                                 CeilingKernel::kPairsOnceTiles, CeilingKernel::kNoiseAndMove,
                                  CeilingKernel::kPairsOnceNoNoise}) {
       SCOPED_TRACE(ceiling_kernel_name(kernel) + ", " + std::to_string(start.size()) + " beads");
       const std::vector<Vec3f> gpu = cuda_ceiling_run(setup, start, kernel, 1, 3);
@@ -113,7 +113,7 @@ TEST(CeilingKernels, TimingsCoverEveryKernel) {
   EngineSetup setup;
   setup.replicas = 100;
   const auto timings = cuda_ceiling_timings(setup, x, 0.05);
-  ASSERT_EQ(timings.size(), 6u);
+  ASSERT_EQ(timings.size(), 7u);
   for (const auto& t : timings) {
     EXPECT_GT(t.steps, 0);
     EXPECT_GT(t.seconds, 0.0);

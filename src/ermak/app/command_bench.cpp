@@ -84,7 +84,7 @@ int run_ceiling(const std::vector<Case>& cases, const std::vector<bench::BenchSy
     setup.seed = 12345;
     for (const CeilingTiming& t : cuda_ceiling_timings(setup, positions, seconds)) {
       if (t.steps == 0) {
-        std::printf("%-11s %7d %8d %-20s  (one replica does not fit in a block's shared memory)\n", c.system.c_str(),
+        std::printf("%-11s %7d %8d %-20s  (not built for this size, or one replica does not fit in a block's shared memory)\n", c.system.c_str(),
                     int(positions.size()), c.replicas, ceiling_kernel_name(t.kernel).c_str());
         continue;
       }

@@ -25,6 +25,9 @@ enum class CeilingKernel {
   kPairsOnceSlots,     // each pair once, the reaction stored in a shared-memory slot of
                        // its own and each bead's slots summed in a fixed order after a
                        // barrier (deterministic: a candidate for a real kernel)
+  kPairsOnceTiles,     // each pair once in tiles of 4 × 4 beads, a thread per tile, both
+                       // quads' sums in registers, partial sums per pair of quads summed in
+                       // a fixed order after a barrier (deterministic; 8 to 64 beads)
   kNoiseAndMove,       // no pairs: the noise and the move alone
   kPairsOnceNoNoise,   // pairs once, no noise (what the noise costs on top)
 };
@@ -41,8 +44,8 @@ struct CeilingTiming {
 
 // Times each kernel for about `seconds` on setup.device with setup.replicas copies of
 // `positions_A` (2 to 512 beads), the model parameters, seed and temperature of `setup`
-// (first step's kT). A kernel whose block of one replica does not fit in shared memory
-// comes back with steps = 0.
+// (first step's kT). A kernel not built for that size, or whose block of one replica does
+// not fit in shared memory, comes back with steps = 0.
 std::vector<CeilingTiming> cuda_ceiling_timings(const EngineSetup& setup, const std::vector<Vec3f>& positions_A,
                                                 double seconds);
 

@@ -145,6 +145,128 @@ __global__ void __launch_bounds__(512) ceiling_steps_kernel(const __grid_constan
   }
 }
 
+
+// Each pair once in tiles of 4 × 4 beads, the reactions kept in registers: a tile thread
+// holds quad I's and quad J's positions, sums the 16 terms into both quads' forces and
+// stores the two sets of partial sums in the slots [I][J] and [J][I]; after a barrier each
+// bead adds its quad's Q partials in a fixed order (deterministic; 0.5 stores and 0.5 loads
+// per pair instead of the slots kernel's 1 and 1). Tiles (I, I + k mod Q), k = 0 … ⌊(Q−1)/2⌋,
+// and with Q even k = Q/2 for I < Q/2: every pair of quads once. Beads are padded to 4Q
+// with far sentinels (each at its own distance, so that no pair of them is at r = 0).
+// The noise is drawn before the tile's terms, which it overlaps. Threads are tile-major.
+__host__ __device__ inline int tile_quads(int n) { return (n + 3) / 4; }
+__host__ __device__ inline int tile_count(int n) {
+  const int q = tile_quads(n);
+  return q * ((q - 1) / 2 + 1) + (q % 2 == 0 ? q / 2 : 0);
+}
+__host__ __device__ inline int tile_threads_per_replica(int n) { return max(tile_count(n), n); }
+
+__global__ void __launch_bounds__(512) ceiling_tiles_kernel(const __grid_constant__ CeilingLaunch L) {
+  extern __shared__ __align__(16) float4 tile_smem[];
+  // Odd strides per replica (positions P, partials S, in float4): the same slot of
+  // consecutive replicas — what tile-major threads touch together — in different banks.
+  const int n = L.n, G = L.group, Q = tile_quads(n), P = 4 * Q + 1, S = 4 * Q * Q + 1, T = tile_count(n);
+  const int per_replica = tile_threads_per_replica(n);
+  const int first = blockIdx.x * G;
+  const int here = min(G, L.replicas - first);
+  // Tile-major: consecutive threads take the same tile of consecutive replicas, so that a
+  // warp's tiles have the same shape (the full tiles first, the diagonal ones last).
+  const int local = int(threadIdx.x) / G, g = int(threadIdx.x) - local * G;
+  const bool active = g < here;
+  float4* cur = tile_smem;                  // [G][P]
+  float4* next = tile_smem + G * P;         // [G][P]
+  float4* partial = tile_smem + 2 * G * P;  // [G][S ⊇ Q·Q·4]
+  for (int e = threadIdx.x; e < G * P; e += blockDim.x) {
+    const int r = e / P, b = e - r * P;
+    float4 v;
+    if (b < n && r < here) {
+      v = L.in[std::size_t(first + r) * n + b];
+    } else {
+      const float far = 1e17f * float(1 + b);
+      v = make_float4(far, far, far, 0.0f);
+    }
+    cur[e] = v;
+    next[e] = v;
+  }
+  // This thread's tile (I, J = I + k mod Q): k = 1 … h for local < Q·h, then the opposite
+  // quads (k = Q/2, Q even), then the diagonal tiles (k = 0).
+  const int h = (Q - 1) / 2, full = T - Q;
+  int I = 0, k = 0;
+  const bool tiles = local < T;
+  if (local < Q * h) { k = 1 + local / Q; I = local - (k - 1) * Q; }
+  else if (local < full) { k = Q / 2; I = local - Q * h; }
+  else if (tiles) { k = 0; I = local - full; }
+  const int J = I + k < Q ? I + k : I + k - Q;
+  __syncthreads();
+  const float cutoff2 = L.repulsion.cutoff2;
+  for (int t = 0; t < L.steps; ++t) {
+    Vec3f noise{0.0f, 0.0f, 0.0f};
+    if (active && local < n)
+      noise = rng::gaussian3(L.keys, rng::Stream::kBeadLangevin, std::uint32_t(first + g), std::uint32_t(local),
+                             std::uint64_t(L.first_step + t));
+    if (active && tiles) {
+      const float4* replica = cur + g * P;
+      float4 a[4], b[4];
+      float3 fa[4], fb[4];
+#pragma unroll
+      for (int c = 0; c < 4; ++c) {
+        a[c] = replica[4 * I + c];
+        b[c] = replica[4 * J + c];
+        fa[c] = make_float3(0, 0, 0);
+        fb[c] = make_float3(0, 0, 0);
+      }
+      auto term = [&](const float4& p, const float4& q, float3& fp, float3& fq) {
+        const float dx = p.x - q.x, dy = p.y - q.y, dz = p.z - q.z;
+        const float r2 = dx * dx + dy * dy + dz * dz;
+        const auto pf = physics::repulsion<false>(r2, L.repulsion);
+        const float sc = r2 < cutoff2 ? pf.force_over_r : 0.0f;
+        fp.x += sc * dx; fp.y += sc * dy; fp.z += sc * dz;
+        fq.x -= sc * dx; fq.y -= sc * dy; fq.z -= sc * dz;
+      };
+      if (k == 0) {
+#pragma unroll
+        for (int c = 0; c < 4; ++c)
+#pragma unroll
+          for (int d = c + 1; d < 4; ++d) term(a[c], a[d], fa[c], fa[d]);
+      } else {
+#pragma unroll
+        for (int c = 0; c < 4; ++c)
+#pragma unroll
+          for (int d = 0; d < 4; ++d) term(a[c], b[d], fa[c], fb[d]);
+      }
+      float4* mine = partial + g * S + (I * Q + J) * 4;
+#pragma unroll
+      for (int c = 0; c < 4; ++c) mine[c] = make_float4(fa[c].x, fa[c].y, fa[c].z, 0.0f);
+      if (k != 0) {
+        float4* theirs = partial + g * S + (J * Q + I) * 4;
+#pragma unroll
+        for (int d = 0; d < 4; ++d) theirs[d] = make_float4(fb[d].x, fb[d].y, fb[d].z, 0.0f);
+      }
+    }
+    __syncthreads();
+    if (active && local < n) {
+      const int X = local / 4, c = local - 4 * X;
+      float fx = 0.0f, fy = 0.0f, fz = 0.0f;
+      const float4* row = partial + g * S + X * Q * 4 + c;
+      for (int Y = 0; Y < Q; ++Y) {
+        const float4 v = row[4 * Y];
+        fx += v.x; fy += v.y; fz += v.z;
+      }
+      const float4 p = cur[g * P + local];
+      const Vec3f d = physics::langevin_displacement({fx, fy, fz}, noise, L.coeff);
+      next[g * P + local] = make_float4(p.x + d.x, p.y + d.y, p.z + d.z, p.w);
+    }
+    __syncthreads();
+    float4* swap = cur;
+    cur = next;
+    next = swap;
+  }
+  for (int e = threadIdx.x; e < here * n; e += blockDim.x) {
+    const int r = e / n, b = e - r * n;
+    L.out[std::size_t(first) * n + e] = cur[r * P + b];
+  }
+}
+
 using CeilingKernelFn = void (*)(CeilingLaunch);
 
 CeilingKernelFn kernel_of(CeilingKernel kernel) {
@@ -154,12 +276,23 @@ CeilingKernelFn kernel_of(CeilingKernel kernel) {
     case CeilingKernel::kNoiseAndMove: return ceiling_steps_kernel<0, true>;
     case CeilingKernel::kPairsOnceAtomics: return ceiling_steps_kernel<3, true>;
     case CeilingKernel::kPairsOnceSlots: return ceiling_steps_kernel<4, true>;
+    case CeilingKernel::kPairsOnceTiles: return ceiling_tiles_kernel;
     default: return ceiling_steps_kernel<1, false>;
   }
 }
 
+// Threads per replica, and whether the kernel is built for n beads (tiles: 8 to 64).
+int threads_per_replica(CeilingKernel kernel, int n) {
+  return kernel == CeilingKernel::kPairsOnceTiles ? tile_threads_per_replica(n) : n;
+}
+bool supports(CeilingKernel kernel, int n) { return kernel != CeilingKernel::kPairsOnceTiles || (n >= 8 && n <= 64); }
+
 // Shared memory of a block of `group` replicas of n beads (the kernel's layout).
 std::size_t shared_bytes(CeilingKernel kernel, int group, int n) {
+  if (kernel == CeilingKernel::kPairsOnceTiles) {
+    const std::size_t q = tile_quads(n);
+    return std::size_t(group) * (2 * (4 * q + 1) + 4 * q * q + 1) * sizeof(float4);
+  }
   const std::size_t beads = std::size_t(group) * n;
   std::size_t bytes = 4 * beads * sizeof(float4);  // two buffers of each replica twice
   if (kernel == CeilingKernel::kPairsOnceAtomics) bytes += 6 * beads * sizeof(float);
@@ -174,7 +307,7 @@ void launch(CeilingKernel kernel, CeilingLaunch L, cudaStream_t stream) {
   const CeilingKernelFn fn = kernel_of(kernel);
   if (shared > 48 * 1024)
     ERMAK_CUDA(cudaFuncSetAttribute(fn, cudaFuncAttributeMaxDynamicSharedMemorySize, int(shared)));
-  fn<<<blocks, L.group * L.n, shared, stream>>>(L);
+  fn<<<blocks, L.group * threads_per_replica(kernel, L.n), shared, stream>>>(L);
   ERMAK_CUDA_LAUNCHED("ceiling_steps_kernel", stream);
 }
 
@@ -241,6 +374,7 @@ std::string ceiling_kernel_name(CeilingKernel kernel) {
     case CeilingKernel::kNoiseAndMove: return "noise-move";
     case CeilingKernel::kPairsOnceAtomics: return "pairs-once-atomics";
     case CeilingKernel::kPairsOnceSlots: return "pairs-once-slots";
+    case CeilingKernel::kPairsOnceTiles: return "pairs-once-tiles";
     default: return "pairs-once-no-noise";
   }
 }
@@ -249,7 +383,9 @@ std::vector<Vec3f> cuda_ceiling_run(const EngineSetup& setup, const std::vector<
                                     CeilingKernel kernel, int steps, int replicas_per_block) {
   cuda::CeilingRun run = cuda::prepare(setup, positions_A);
   const int n = run.base.n;
-  if (replicas_per_block < 1 || replicas_per_block * n > 512)
+  if (!cuda::supports(kernel, n))
+    throw Error("ceiling kernels: " + ceiling_kernel_name(kernel) + " is not built for " + std::to_string(n) + " beads");
+  if (replicas_per_block < 1 || replicas_per_block * cuda::threads_per_replica(kernel, n) > 512)
     throw Error("ceiling kernels: " + std::to_string(replicas_per_block) + " replicas of " + std::to_string(n) +
                 " beads do not fit a block of 512 threads");
   const auto& result = cuda::advance(run, kernel, replicas_per_block, 0, steps, 100, nullptr);
@@ -268,7 +404,7 @@ std::vector<CeilingTiming> cuda_ceiling_timings(const EngineSetup& setup, const 
   std::vector<CeilingTiming> out;
   for (CeilingKernel kernel : {CeilingKernel::kPairsTwice, CeilingKernel::kPairsOnce,
                                CeilingKernel::kPairsOnceAtomics, CeilingKernel::kPairsOnceSlots,
-                               CeilingKernel::kNoiseAndMove,
+                               CeilingKernel::kPairsOnceTiles, CeilingKernel::kNoiseAndMove,
                                CeilingKernel::kPairsOnceNoNoise}) {
     cuda::CeilingRun run = cuda::prepare(setup, positions_A);
     const int n = run.base.n;
@@ -283,14 +419,17 @@ std::vector<CeilingTiming> cuda_ceiling_timings(const EngineSetup& setup, const 
     int device = 0, max_shared = 0;
     ERMAK_CUDA(cudaGetDevice(&device));
     ERMAK_CUDA(cudaDeviceGetAttribute(&max_shared, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
+    const int per_replica = cuda::threads_per_replica(kernel, n);
     for (int threads : {128, 256, 384, 512}) {
-      int g = std::max(1, std::min(setup.replicas, threads / n));
+      int g = std::max(1, std::min(setup.replicas, threads / per_replica));
       while (g > 1 && cuda::shared_bytes(kernel, g, n) > std::size_t(max_shared)) --g;
-      if (g * n <= 512 && cuda::shared_bytes(kernel, g, n) <= std::size_t(max_shared) &&
+      if (cuda::supports(kernel, n) && g * per_replica <= 512 &&
+          cuda::shared_bytes(kernel, g, n) <= std::size_t(max_shared) &&
           std::find(groups.begin(), groups.end(), g) == groups.end())
         groups.push_back(g);
     }
-    if (groups.empty()) {  // one replica's slots exceed a block's shared memory (> 166 beads on an H100)
+    if (groups.empty()) {  // not built for n, or one replica's slots exceed a block's shared
+                           // memory (> 166 beads on an H100)
       out.push_back(best);
       continue;
     }
