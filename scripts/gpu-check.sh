@@ -120,7 +120,7 @@ stage profile 120 profile.log "
 # replica) on PF8 and 300 WW replicas; the indentation tests run the per-bead family with
 # rows per bead and with cluster rows. The ceiling kernels of `ermak bench --ceiling`
 # (one step of each, both sanitizers: their slots and atomics are shared memory).
-CEILING='CeilingKernels.OneStepEqualsTheHostsSumOfTheSamePairs:CeilingKernels.PairsOnceDiffersFromPairsTwice'
+CEILING='CeilingKernels.OneStepEqualsTheHostsSumOfTheSamePairs:CeilingKernels.TilesWithTheModelTakeOneStepOfThePlainDynamics:CeilingKernels.PairsOnceDiffersFromPairsTwice'
 SHORT="Systems/CudaVsCpu.TrajectoryAgreesFor1000Steps/ww_*:CudaEngine.BlockFamilyLanesInBlocksOfMoreThan512ThreadsAgreeWithCpu:Families/CudaFamily.IndentationAgreesWithCpu/*:Families/CudaFamily.MinimisationAgreesWithCpu/*:CudaEngineVariants.PerBeadMultiRoundAndBlockLaneCountsAgreeWithCpu:CudaEngineVariants.GridCellSortEqualsOneBlockPerReplica:$CEILING"
 stage sanitize 300 sanitize.log "
   echo '--- memcheck ---'

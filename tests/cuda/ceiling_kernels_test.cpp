@@ -5,7 +5,11 @@
 
 #include "cuda/cuda_test_support.h"
 #include "ermak/backend/cuda_ceiling.h"
+#include "ermak/core/error.h"
+#include "ermak/model/topology.h"
+#include "ermak/physics/fene.h"
 #include "ermak/physics/langevin_step.h"
+#include "ermak/physics/native_contact.h"
 #include "ermak/physics/repulsion.h"
 #include "ermak/rng/philox_gaussian.h"
 
@@ -87,6 +91,65 @@ TEST(CeilingKernels, OneStepEqualsTheHostsSumOfTheSamePairs) {
     }
 }
 
+TEST(CeilingKernels, TilesWithTheModelTakeOneStepOfThePlainDynamics) {
+  // tiles-model: every force term of a plain run (FENE bonds, native contacts, the
+  // repulsion of the other pairs within the cutoff), noise and move — one step equals the
+  // host's, from WW's start structure.
+  ERMAK_REQUIRE_GPU();
+  const auto ww = load_test_system("ww");
+  if (!ww) GTEST_SKIP() << "WW test data not found";
+  const Topology& topology = ww->system.topology;
+  std::vector<Vec3f> x;
+  for (const Vec3d& p : ww->system.initial_positions_A) x.push_back(vec_cast<float>(p));
+  const int n = int(x.size());
+  EngineSetup setup;
+  setup.topology = &topology;
+  setup.replicas = 5;
+  setup.seed = 91;
+  const SopParameters& sop = setup.sop;
+  const physics::RepulsionParameters rep{sop.repulsion_eps_kcal_per_mol,
+                                         sop.repulsion_sigma_A * sop.repulsion_sigma_A,
+                                         sop.pair_cutoff_A * sop.pair_cutoff_A};
+  const physics::FeneParameters fene{sop.fene_k_kcal_per_mol_A2, sop.fene_R0_A};
+  const ExclusionList exclusions = build_exclusions(topology);
+  std::vector<Vec3f> force(n, Vec3f{0, 0, 0});
+  auto add = [&](int i, int j, float force_over_r) {
+    force[i] += force_over_r * (x[i] - x[j]);
+    force[j] -= force_over_r * (x[i] - x[j]);
+  };
+  for (int i = 0; i < n; ++i)
+    for (int j = i + 1; j < n; ++j) {
+      const Vec3f d = x[i] - x[j];
+      const float r2 = d.x * d.x + d.y * d.y + d.z * d.z;
+      if (!exclusions.excluded(i, j) && r2 < rep.cutoff2) add(i, j, physics::repulsion<false>(r2, rep).force_over_r);
+    }
+  for (const Bond& b : topology.bonds) {
+    const Vec3f d = x[b.i] - x[b.j];
+    add(b.i, b.j, physics::fene<false>(d.x * d.x + d.y * d.y + d.z * d.z, b.r0_A, fene).force_over_r);
+  }
+  for (const NativeContact& c : topology.native_contacts) {
+    const Vec3f d = x[c.i] - x[c.j];
+    add(c.i, c.j, physics::native_contact<false>(d.x * d.x + d.y * d.y + d.z * d.z, c.r0_A, c.eh_kcal_per_mol).force_over_r);
+  }
+  const auto coeff = physics::langevin_coefficients(setup.langevin.timestep_tau, setup.langevin.zeta,
+                                                    setup.temperature.at_step(0));
+  const auto keys = rng::philox_keys(setup.seed);
+  const std::vector<Vec3f> gpu = cuda_ceiling_run(setup, x, CeilingKernel::kTilesWithModel, 1, 3);
+  ASSERT_EQ(gpu.size(), std::size_t(setup.replicas) * n);
+  double worst = 0.0;
+  for (int r = 0; r < setup.replicas; ++r)
+    for (int i = 0; i < n; ++i) {
+      const Vec3f g = rng::gaussian3(keys, rng::Stream::kBeadLangevin, std::uint32_t(r), std::uint32_t(i), 0);
+      const Vec3f host = x[i] + physics::langevin_displacement(force[i], g, coeff);
+      const Vec3f d = gpu[std::size_t(r) * n + i] - host;
+      worst = std::max(worst, double(std::sqrt(d.x * d.x + d.y * d.y + d.z * d.z)));
+    }
+  EXPECT_LT(worst, 1e-5);
+  // Without the topology the kernel is refused, not run on garbage.
+  setup.topology = nullptr;
+  EXPECT_THROW(cuda_ceiling_run(setup, x, CeilingKernel::kTilesWithModel, 1, 3), Error);
+}
+
 TEST(CeilingKernels, PairsOnceDiffersFromPairsTwice) {
   // The half sum is not the whole one: the once kernel really skips half of the partners.
   ERMAK_REQUIRE_GPU();
@@ -110,10 +173,12 @@ TEST(CeilingKernels, TimingsCoverEveryKernel) {
   const auto ww = ww_positions();
   if (!ww) GTEST_SKIP() << "WW test data not found";
   const std::vector<Vec3f>& x = *ww;
+  const auto system = load_test_system("ww");
   EngineSetup setup;
+  setup.topology = &system->system.topology;
   setup.replicas = 100;
   const auto timings = cuda_ceiling_timings(setup, x, 0.05);
-  ASSERT_EQ(timings.size(), 7u);
+  ASSERT_EQ(timings.size(), 8u);
   for (const auto& t : timings) {
     EXPECT_GT(t.steps, 0);
     EXPECT_GT(t.seconds, 0.0);

@@ -70,8 +70,8 @@ int run_ceiling(const std::vector<Case>& cases, const std::vector<bench::BenchSy
                   "\" must be plain (no p or i: the ceiling kernels have no protocols)");
   }
   if (std::string why; !cuda_backend_available(&why)) throw Error("bench --ceiling needs a GPU: " + why);
-  std::printf("# ermak bench --ceiling  (idealised kernels: every pair repulsive, no bonds, contacts or lists; "
-              "not a simulation; docs/benchmarks.md#the-instruction-ceiling)\n");
+  std::printf("# ermak bench --ceiling  (idealised kernels: pair terms, noise and move, every pair repulsive but in "
+              "tiles-model; no lists or protocols; not a simulation; docs/benchmarks.md#the-instruction-ceiling)\n");
   std::printf("%-11s %7s %8s %-20s %12s %14s %15s %9s\n", "system", "beads", "replicas", "kernel", "steps/s",
               "bead-steps/s", "replicas/block", "registers");
   for (const Case& c : cases) {
@@ -119,8 +119,8 @@ Command add_bench_command(CLI::App& app) {
                   "Noise generator of the dynamics, GENERATOR or GENERATOR/LAYOUT (run.rng, docs/rng.md)")
       ->capture_default_str();
   cmd->add_flag("--ceiling", o->ceiling,
-                "Time the idealised GPU kernels of the cases instead (every pair repulsive, noise and move only: "
-                "not a simulation; an upper bound for a real step, docs/benchmarks.md#the-instruction-ceiling)");
+                "Time the idealised GPU kernels of the cases instead (pair terms, noise and move only: not a "
+                "simulation; an upper bound for a real step, docs/benchmarks.md#the-instruction-ceiling)");
   auto rng_options = std::make_shared<rng::RngBenchOptions>();
   cmd->add_flag("--rng", rng_options->enabled, "Benchmark the random number generators instead (docs/rng.md#speed)");
   cmd->add_option("--rng-sizes", rng_options->sizes, "With --rng: comma-separated oscillator counts")->capture_default_str();

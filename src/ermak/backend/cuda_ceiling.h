@@ -4,7 +4,8 @@
 // the work every formulation must do and nothing else: each replica's pairs repelled by
 // the model's repulsion (physics::repulsion, the 20 Å select), the Philox/Box–Muller noise
 // and the Langevin move (physics::langevin_displacement) — no bonds, native contacts,
-// lists, rows, protocols or reports. NOT a simulation: without bonds the chain flies apart.
+// lists, rows, protocols or reports (tiles-model alone adds the bonds and native
+// contacts). NOT a simulation: without bonds the chain flies apart.
 // Plain C++; in a build without CUDA the functions throw (cuda_ceiling_stub.cpp).
 #include <string>
 #include <vector>
@@ -28,6 +29,8 @@ enum class CeilingKernel {
   kPairsOnceTiles,     // each pair once in tiles of 4 × 4 beads, a thread per tile, both
                        // quads' sums in registers, partial sums per pair of quads summed in
                        // a fixed order after a barrier (deterministic; 8 to 64 beads)
+  kTilesWithModel,     // the tiles with the model's bonds (FENE) and native contacts: every
+                       // force term of a plain run (needs setup.topology; 8 to 64 beads)
   kNoiseAndMove,       // no pairs: the noise and the move alone
   kPairsOnceNoNoise,   // pairs once, no noise (what the noise costs on top)
 };
@@ -44,8 +47,9 @@ struct CeilingTiming {
 
 // Times each kernel for about `seconds` on setup.device with setup.replicas copies of
 // `positions_A` (2 to 512 beads), the model parameters, seed and temperature of `setup`
-// (first step's kT). A kernel not built for that size, or whose block of one replica does
-// not fit in shared memory, comes back with steps = 0.
+// (first step's kT). A kernel not built for that size (or, tiles-model, without the
+// topology), or whose block of one replica does not fit in shared memory, comes back with
+// steps = 0.
 std::vector<CeilingTiming> cuda_ceiling_timings(const EngineSetup& setup, const std::vector<Vec3f>& positions_A,
                                                 double seconds);
 

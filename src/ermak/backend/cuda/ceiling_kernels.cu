@@ -7,10 +7,14 @@
 // bonds, native contacts, packed rows and bookkeeping cost.
 #include <algorithm>
 #include <chrono>
+#include <cstring>
 
 #include "ermak/backend/cuda/cuda_util.cuh"
 #include "ermak/backend/cuda_ceiling.h"
 #include "ermak/core/error.h"
+#include "ermak/model/topology.h"
+#include "ermak/physics/fene.h"
+#include "ermak/physics/native_contact.h"
 #include "ermak/physics/langevin_step.h"
 #include "ermak/physics/repulsion.h"
 #include "ermak/rng/philox_gaussian.h"
@@ -28,6 +32,13 @@ struct CeilingLaunch {
   physics::RepulsionParameters repulsion{};
   physics::LangevinCoefficients coeff{};
   rng::PhiloxKeys keys{};
+  // The model's bonded terms by tile (tiles kernel with the topology): which of a tile's
+  // 16 pairs repel (bit 4c + d), and its bonds and native contacts [begin[t], begin[t+1]):
+  // {c | d << 2 | native << 4 as int bits, r0 or r0², 12 ε_h, ε_h}.
+  const std::uint16_t* tile_repels = nullptr;
+  const int* tile_special_begin = nullptr;
+  const float4* tile_specials = nullptr;
+  physics::FeneParameters fene{};
 };
 
 // kPairs: 2 every partner (each pair from both ends), 1 half of them (each pair once, its
@@ -161,6 +172,18 @@ __host__ __device__ inline int tile_count(int n) {
 }
 __host__ __device__ inline int tile_threads_per_replica(int n) { return max(tile_count(n), n); }
 
+// The tile's (I, k) of tile-major slot `local` (k = 1 … h, then the opposite quads, then
+// the diagonal); the host's table of bonded terms uses the same order.
+__host__ __device__ inline void tile_of(int local, int Q, int& I, int& k) {
+  const int h = (Q - 1) / 2, full = tile_count(4 * Q) - Q;
+  if (local < Q * h) { k = 1 + local / Q; I = local - (k - 1) * Q; }
+  else if (local < full) { k = Q / 2; I = local - Q * h; }
+  else { k = 0; I = local - full; }
+}
+
+// kModel: the model's bonded terms too (L.tile_*): the repulsion only for the pairs that
+// repel, the bonds and native contacts added to the tile's partial sums.
+template <bool kModel>
 __global__ void __launch_bounds__(512) ceiling_tiles_kernel(const __grid_constant__ CeilingLaunch L) {
   extern __shared__ __align__(16) float4 tile_smem[];
   // Odd strides per replica (positions P, partials S, in float4): the same slot of
@@ -190,12 +213,10 @@ __global__ void __launch_bounds__(512) ceiling_tiles_kernel(const __grid_constan
   }
   // This thread's tile (I, J = I + k mod Q): k = 1 … h for local < Q·h, then the opposite
   // quads (k = Q/2, Q even), then the diagonal tiles (k = 0).
-  const int h = (Q - 1) / 2, full = T - Q;
   int I = 0, k = 0;
   const bool tiles = local < T;
-  if (local < Q * h) { k = 1 + local / Q; I = local - (k - 1) * Q; }
-  else if (local < full) { k = Q / 2; I = local - Q * h; }
-  else if (tiles) { k = 0; I = local - full; }
+  if (tiles) tile_of(local, Q, I, k);
+  const unsigned repels = kModel && tiles ? L.tile_repels[local] : 0xffffu;
   const int J = I + k < Q ? I + k : I + k - Q;
   __syncthreads();
   const float cutoff2 = L.repulsion.cutoff2;
@@ -215,11 +236,12 @@ __global__ void __launch_bounds__(512) ceiling_tiles_kernel(const __grid_constan
         fa[c] = make_float3(0, 0, 0);
         fb[c] = make_float3(0, 0, 0);
       }
-      auto term = [&](const float4& p, const float4& q, float3& fp, float3& fq) {
+      auto term = [&](const float4& p, const float4& q, float3& fp, float3& fq, int bit) {
         const float dx = p.x - q.x, dy = p.y - q.y, dz = p.z - q.z;
         const float r2 = dx * dx + dy * dy + dz * dz;
         const auto pf = physics::repulsion<false>(r2, L.repulsion);
-        const float sc = r2 < cutoff2 ? pf.force_over_r : 0.0f;
+        const bool repel = !kModel || ((repels >> bit) & 1u);
+        const float sc = r2 < cutoff2 && repel ? pf.force_over_r : 0.0f;
         fp.x += sc * dx; fp.y += sc * dy; fp.z += sc * dz;
         fq.x -= sc * dx; fq.y -= sc * dy; fq.z -= sc * dz;
       };
@@ -227,20 +249,37 @@ __global__ void __launch_bounds__(512) ceiling_tiles_kernel(const __grid_constan
 #pragma unroll
         for (int c = 0; c < 4; ++c)
 #pragma unroll
-          for (int d = c + 1; d < 4; ++d) term(a[c], a[d], fa[c], fa[d]);
+          for (int d = c + 1; d < 4; ++d) term(a[c], a[d], fa[c], fa[d], 4 * c + d);
       } else {
 #pragma unroll
         for (int c = 0; c < 4; ++c)
 #pragma unroll
-          for (int d = 0; d < 4; ++d) term(a[c], b[d], fa[c], fb[d]);
+          for (int d = 0; d < 4; ++d) term(a[c], b[d], fa[c], fb[d], 4 * c + d);
       }
       float4* mine = partial + g * S + (I * Q + J) * 4;
 #pragma unroll
       for (int c = 0; c < 4; ++c) mine[c] = make_float4(fa[c].x, fa[c].y, fa[c].z, 0.0f);
+      float4* theirs = k != 0 ? partial + g * S + (J * Q + I) * 4 : mine;
       if (k != 0) {
-        float4* theirs = partial + g * S + (J * Q + I) * 4;
 #pragma unroll
         for (int d = 0; d < 4; ++d) theirs[d] = make_float4(fb[d].x, fb[d].y, fb[d].z, 0.0f);
+      }
+      if constexpr (kModel) {
+        // The tile's bonds and native contacts, added to its own partial sums (no other
+        // thread writes them).
+        for (int e = L.tile_special_begin[local]; e < L.tile_special_begin[local + 1]; ++e) {
+          const float4 sp = L.tile_specials[e];
+          const int code = __float_as_int(sp.x), c = code & 3, d = (code >> 2) & 3;
+          const float4 p = replica[4 * I + c], q = replica[4 * J + d];
+          const float dx = p.x - q.x, dy = p.y - q.y, dz = p.z - q.z;
+          const float r2 = dx * dx + dy * dy + dz * dz;
+          const float f = (code >> 4) ? physics::native_contact_from_products<false>(r2, sp.y, sp.z, sp.w).force_over_r
+                                      : physics::fene<false>(r2, sp.y, L.fene).force_over_r;
+          float4& u = mine[c];
+          u.x += f * dx; u.y += f * dy; u.z += f * dz;
+          float4& v = theirs[d];
+          v.x -= f * dx; v.y -= f * dy; v.z -= f * dz;
+        }
       }
     }
     __syncthreads();
@@ -276,20 +315,22 @@ CeilingKernelFn kernel_of(CeilingKernel kernel) {
     case CeilingKernel::kNoiseAndMove: return ceiling_steps_kernel<0, true>;
     case CeilingKernel::kPairsOnceAtomics: return ceiling_steps_kernel<3, true>;
     case CeilingKernel::kPairsOnceSlots: return ceiling_steps_kernel<4, true>;
-    case CeilingKernel::kPairsOnceTiles: return ceiling_tiles_kernel;
+    case CeilingKernel::kPairsOnceTiles: return ceiling_tiles_kernel<false>;
+    case CeilingKernel::kTilesWithModel: return ceiling_tiles_kernel<true>;
     default: return ceiling_steps_kernel<1, false>;
   }
 }
 
 // Threads per replica, and whether the kernel is built for n beads (tiles: 8 to 64).
-int threads_per_replica(CeilingKernel kernel, int n) {
-  return kernel == CeilingKernel::kPairsOnceTiles ? tile_threads_per_replica(n) : n;
+bool is_tiles(CeilingKernel kernel) {
+  return kernel == CeilingKernel::kPairsOnceTiles || kernel == CeilingKernel::kTilesWithModel;
 }
-bool supports(CeilingKernel kernel, int n) { return kernel != CeilingKernel::kPairsOnceTiles || (n >= 8 && n <= 64); }
+int threads_per_replica(CeilingKernel kernel, int n) { return is_tiles(kernel) ? tile_threads_per_replica(n) : n; }
+bool supports(CeilingKernel kernel, int n) { return !is_tiles(kernel) || (n >= 8 && n <= 64); }
 
 // Shared memory of a block of `group` replicas of n beads (the kernel's layout).
 std::size_t shared_bytes(CeilingKernel kernel, int group, int n) {
-  if (kernel == CeilingKernel::kPairsOnceTiles) {
+  if (is_tiles(kernel)) {
     const std::size_t q = tile_quads(n);
     return std::size_t(group) * (2 * (4 * q + 1) + 4 * q * q + 1) * sizeof(float4);
   }
@@ -314,7 +355,63 @@ void launch(CeilingKernel kernel, CeilingLaunch L, cudaStream_t stream) {
 struct CeilingRun {
   CeilingLaunch base;
   DeviceBuffer<float4> a, b;
+  DeviceBuffer<std::uint16_t> tile_repels;
+  DeviceBuffer<int> tile_special_begin;
+  DeviceBuffer<float4> tile_specials;
 };
+
+// The model's bonded terms by tile for kTilesWithModel (CeilingLaunch::tile_*): for each
+// tile of the kernel's order, which pairs repel and its bonds and native contacts.
+void upload_tile_model(CeilingRun& run, const Topology& topology) {
+  const int n = topology.bead_count(), Q = tile_quads(n), T = tile_count(n);
+  std::vector<int> tile_at(std::size_t(Q) * Q, -1);  // [X][Y] → tile slot holding quads X, Y
+  std::vector<int> tile_I(T), tile_k(T);
+  for (int t = 0; t < T; ++t) {
+    int I = 0, k = 0;
+    tile_of(t, Q, I, k);
+    const int J = (I + k) % Q;
+    tile_I[t] = I;
+    tile_k[t] = k;
+    tile_at[std::size_t(I) * Q + J] = tile_at[std::size_t(J) * Q + I] = t;
+  }
+  const ExclusionList exclusions = build_exclusions(topology);
+  std::vector<std::uint16_t> repels(T, 0);
+  for (int t = 0; t < T; ++t) {
+    const int I = tile_I[t], J = (I + tile_k[t]) % Q;
+    for (int c = 0; c < 4; ++c)
+      for (int d = 0; d < 4; ++d) {
+        const int i = 4 * I + c, j = 4 * J + d;
+        if (i < n && j < n && i != j && (tile_k[t] != 0 || c < d) && !exclusions.excluded(i, j))
+          repels[t] = std::uint16_t(repels[t] | (1u << (4 * c + d)));
+      }
+  }
+  std::vector<std::vector<float4>> specials(T);
+  auto add = [&](int i, int j, int native, float a, float b, float c) {
+    const int t = tile_at[std::size_t(i / 4) * Q + j / 4];
+    if (tile_I[t] != i / 4 || (tile_k[t] == 0 && i > j)) std::swap(i, j);  // i in quad I (diagonal: i < j)
+    const int code = (i % 4) | (j % 4) << 2 | native << 4;
+    float bits;
+    std::memcpy(&bits, &code, sizeof bits);
+    specials[t].push_back(make_float4(bits, a, b, c));
+  };
+  for (const Bond& b : topology.bonds) add(b.i, b.j, 0, b.r0_A, 0.0f, 0.0f);
+  for (const NativeContact& c : topology.native_contacts)
+    add(c.i, c.j, 1, c.r0_A * c.r0_A, 12.0f * c.eh_kcal_per_mol, c.eh_kcal_per_mol);
+  std::vector<int> begin(T + 1, 0);
+  std::vector<float4> flat;
+  for (int t = 0; t < T; ++t) {
+    begin[t] = int(flat.size());
+    flat.insert(flat.end(), specials[t].begin(), specials[t].end());
+  }
+  begin[T] = int(flat.size());
+  if (flat.empty()) flat.push_back(make_float4(0, 0, 0, 0));  // a valid pointer
+  run.tile_repels.upload(repels);
+  run.tile_special_begin.upload(begin);
+  run.tile_specials.upload(flat);
+  run.base.tile_repels = run.tile_repels.get();
+  run.base.tile_special_begin = run.tile_special_begin.get();
+  run.base.tile_specials = run.tile_specials.get();
+}
 
 CeilingRun prepare(const EngineSetup& setup, const std::vector<Vec3f>& positions_A) {
   const int n = int(positions_A.size());
@@ -340,6 +437,8 @@ CeilingRun prepare(const EngineSetup& setup, const std::vector<Vec3f>& positions
   L.coeff = physics::langevin_coefficients(setup.langevin.timestep_tau, setup.langevin.zeta,
                                            setup.temperature.at_step(0));
   L.keys = rng::philox_keys(setup.seed);
+  L.fene = {sop.fene_k_kcal_per_mol_A2, sop.fene_R0_A};
+  if (setup.topology && setup.topology->bead_count() == n && n >= 8 && n <= 64) upload_tile_model(run, *setup.topology);
   return run;
 }
 
@@ -375,6 +474,7 @@ std::string ceiling_kernel_name(CeilingKernel kernel) {
     case CeilingKernel::kPairsOnceAtomics: return "pairs-once-atomics";
     case CeilingKernel::kPairsOnceSlots: return "pairs-once-slots";
     case CeilingKernel::kPairsOnceTiles: return "pairs-once-tiles";
+    case CeilingKernel::kTilesWithModel: return "tiles-model";
     default: return "pairs-once-no-noise";
   }
 }
@@ -385,6 +485,8 @@ std::vector<Vec3f> cuda_ceiling_run(const EngineSetup& setup, const std::vector<
   const int n = run.base.n;
   if (!cuda::supports(kernel, n))
     throw Error("ceiling kernels: " + ceiling_kernel_name(kernel) + " is not built for " + std::to_string(n) + " beads");
+  if (kernel == CeilingKernel::kTilesWithModel && !run.base.tile_repels)
+    throw Error("ceiling kernels: tiles-model needs the topology of the " + std::to_string(n) + " beads");
   if (replicas_per_block < 1 || replicas_per_block * cuda::threads_per_replica(kernel, n) > 512)
     throw Error("ceiling kernels: " + std::to_string(replicas_per_block) + " replicas of " + std::to_string(n) +
                 " beads do not fit a block of 512 threads");
@@ -404,7 +506,8 @@ std::vector<CeilingTiming> cuda_ceiling_timings(const EngineSetup& setup, const 
   std::vector<CeilingTiming> out;
   for (CeilingKernel kernel : {CeilingKernel::kPairsTwice, CeilingKernel::kPairsOnce,
                                CeilingKernel::kPairsOnceAtomics, CeilingKernel::kPairsOnceSlots,
-                               CeilingKernel::kPairsOnceTiles, CeilingKernel::kNoiseAndMove,
+                               CeilingKernel::kPairsOnceTiles, CeilingKernel::kTilesWithModel,
+                               CeilingKernel::kNoiseAndMove,
                                CeilingKernel::kPairsOnceNoNoise}) {
     cuda::CeilingRun run = cuda::prepare(setup, positions_A);
     const int n = run.base.n;
@@ -423,7 +526,8 @@ std::vector<CeilingTiming> cuda_ceiling_timings(const EngineSetup& setup, const 
     for (int threads : {128, 256, 384, 512}) {
       int g = std::max(1, std::min(setup.replicas, threads / per_replica));
       while (g > 1 && cuda::shared_bytes(kernel, g, n) > std::size_t(max_shared)) --g;
-      if (cuda::supports(kernel, n) && g * per_replica <= 512 &&
+      const bool model_ready = kernel != CeilingKernel::kTilesWithModel || run.base.tile_repels;
+      if (cuda::supports(kernel, n) && model_ready && g * per_replica <= 512 &&
           cuda::shared_bytes(kernel, g, n) <= std::size_t(max_shared) &&
           std::find(groups.begin(), groups.end(), g) == groups.end())
         groups.push_back(g);
