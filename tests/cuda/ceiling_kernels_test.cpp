@@ -92,7 +92,7 @@ TEST(CeilingKernels, OneStepEqualsTheHostsSumOfTheSamePairs) {
 }
 
 TEST(CeilingKernels, TilesWithTheModelTakeOneStepOfThePlainDynamics) {
-  // tiles-model: every force term of a plain run (FENE bonds, native contacts, the
+  // tiles-model and tiles-unified: every force term of a plain run (FENE bonds, native contacts, the
   // repulsion of the other pairs within the cutoff), noise and move — one step equals the
   // host's, from WW's start structure.
   ERMAK_REQUIRE_GPU();
@@ -134,20 +134,24 @@ TEST(CeilingKernels, TilesWithTheModelTakeOneStepOfThePlainDynamics) {
   const auto coeff = physics::langevin_coefficients(setup.langevin.timestep_tau, setup.langevin.zeta,
                                                     setup.temperature.at_step(0));
   const auto keys = rng::philox_keys(setup.seed);
-  const std::vector<Vec3f> gpu = cuda_ceiling_run(setup, x, CeilingKernel::kTilesWithModel, 1, 3);
-  ASSERT_EQ(gpu.size(), std::size_t(setup.replicas) * n);
-  double worst = 0.0;
-  for (int r = 0; r < setup.replicas; ++r)
-    for (int i = 0; i < n; ++i) {
-      const Vec3f g = rng::gaussian3(keys, rng::Stream::kBeadLangevin, std::uint32_t(r), std::uint32_t(i), 0);
-      const Vec3f host = x[i] + physics::langevin_displacement(force[i], g, coeff);
-      const Vec3f d = gpu[std::size_t(r) * n + i] - host;
-      worst = std::max(worst, double(std::sqrt(d.x * d.x + d.y * d.y + d.z * d.z)));
-    }
-  EXPECT_LT(worst, 1e-5);
-  // Without the topology the kernel is refused, not run on garbage.
+  for (CeilingKernel kernel : {CeilingKernel::kTilesWithModel, CeilingKernel::kTilesUnified}) {
+    SCOPED_TRACE(ceiling_kernel_name(kernel));
+    const std::vector<Vec3f> gpu = cuda_ceiling_run(setup, x, kernel, 1, 3);
+    ASSERT_EQ(gpu.size(), std::size_t(setup.replicas) * n);
+    double worst = 0.0;
+    for (int r = 0; r < setup.replicas; ++r)
+      for (int i = 0; i < n; ++i) {
+        const Vec3f g = rng::gaussian3(keys, rng::Stream::kBeadLangevin, std::uint32_t(r), std::uint32_t(i), 0);
+        const Vec3f host = x[i] + physics::langevin_displacement(force[i], g, coeff);
+        const Vec3f d = gpu[std::size_t(r) * n + i] - host;
+        worst = std::max(worst, double(std::sqrt(d.x * d.x + d.y * d.y + d.z * d.z)));
+      }
+    EXPECT_LT(worst, 1e-5);
+  }
+  // Without the topology the kernels are refused, not run on garbage.
   setup.topology = nullptr;
   EXPECT_THROW(cuda_ceiling_run(setup, x, CeilingKernel::kTilesWithModel, 1, 3), Error);
+  EXPECT_THROW(cuda_ceiling_run(setup, x, CeilingKernel::kTilesUnified, 1, 3), Error);
 }
 
 TEST(CeilingKernels, PairsOnceDiffersFromPairsTwice) {
@@ -178,7 +182,7 @@ TEST(CeilingKernels, TimingsCoverEveryKernel) {
   setup.topology = &system->system.topology;
   setup.replicas = 100;
   const auto timings = cuda_ceiling_timings(setup, x, 0.05);
-  ASSERT_EQ(timings.size(), 8u);
+  ASSERT_EQ(timings.size(), 9u);
   for (const auto& t : timings) {
     EXPECT_GT(t.steps, 0);
     EXPECT_GT(t.seconds, 0.0);

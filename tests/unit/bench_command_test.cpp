@@ -102,7 +102,7 @@ TEST(BenchCommand, CeilingTakesPlainCasesOnTheGpu) {
     EXPECT_NE(out.find("bench --ceiling needs a GPU"), std::string::npos) << out;
     return;
   }
-  for (const char* kernel : {"pairs-twice", "pairs-once", "pairs-once-atomics", "pairs-once-slots", "pairs-once-tiles", "tiles-model", "noise-move",
+  for (const char* kernel : {"pairs-twice", "pairs-once", "pairs-once-atomics", "pairs-once-slots", "pairs-once-tiles", "tiles-model", "tiles-unified", "noise-move",
                              "pairs-once-no-noise"})
     EXPECT_NE(out.find(std::string(" ") + kernel + " "), std::string::npos) << kernel << "\n" << out;
 }

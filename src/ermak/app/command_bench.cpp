@@ -71,7 +71,7 @@ int run_ceiling(const std::vector<Case>& cases, const std::vector<bench::BenchSy
   }
   if (std::string why; !cuda_backend_available(&why)) throw Error("bench --ceiling needs a GPU: " + why);
   std::printf("# ermak bench --ceiling  (idealised kernels: pair terms, noise and move, every pair repulsive but in "
-              "tiles-model; no lists or protocols; not a simulation; docs/benchmarks.md#the-instruction-ceiling)\n");
+              "tiles-model and tiles-unified; no lists or protocols; not a simulation; docs/benchmarks.md#the-instruction-ceiling)\n");
   std::printf("%-11s %7s %8s %-20s %12s %14s %15s %9s\n", "system", "beads", "replicas", "kernel", "steps/s",
               "bead-steps/s", "replicas/block", "registers");
   for (const Case& c : cases) {

@@ -4,8 +4,8 @@
 // the work every formulation must do and nothing else: each replica's pairs repelled by
 // the model's repulsion (physics::repulsion, the 20 Å select), the Philox/Box–Muller noise
 // and the Langevin move (physics::langevin_displacement) — no bonds, native contacts,
-// lists, rows, protocols or reports (tiles-model alone adds the bonds and native
-// contacts). NOT a simulation: without bonds the chain flies apart.
+// lists, rows, protocols or reports (tiles-model and tiles-unified add the bonds and
+// native contacts). NOT a simulation: without bonds the chain flies apart.
 // Plain C++; in a build without CUDA the functions throw (cuda_ceiling_stub.cpp).
 #include <string>
 #include <vector>
@@ -31,6 +31,8 @@ enum class CeilingKernel {
                        // a fixed order after a barrier (deterministic; 8 to 64 beads)
   kTilesWithModel,     // the tiles with the model's bonds (FENE) and native contacts: every
                        // force term of a plain run (needs setup.topology; 8 to 64 beads)
+  kTilesUnified,       // the same terms, the native contacts inside the tiles' 16 terms by
+                       // one formula for both kinds of pair, the bonds on the bead threads
   kNoiseAndMove,       // no pairs: the noise and the move alone
   kPairsOnceNoNoise,   // pairs once, no noise (what the noise costs on top)
 };

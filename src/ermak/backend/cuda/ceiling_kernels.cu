@@ -8,6 +8,8 @@
 #include <algorithm>
 #include <chrono>
 #include <cstring>
+#include <limits>
+#include <utility>
 
 #include "ermak/backend/cuda/cuda_util.cuh"
 #include "ermak/backend/cuda_ceiling.h"
@@ -39,6 +41,12 @@ struct CeilingLaunch {
   const int* tile_special_begin = nullptr;
   const float4* tile_specials = nullptr;
   physics::FeneParameters fene{};
+  // tiles-unified: each tile's 16 pairs {c², a, b, cutoff²} of F/r = x³(a·x³ + b)/r²,
+  // x = c²/r² [T][16] (repulsion: σ², 0, 6 ε_l; native contact: r₀², 12 ε_h, −12 ε_h, no
+  // cutoff; neither: zeros), and each bead's bonds {partner as int bits (−1: none), r₀}
+  // [n][4].
+  const float4* tile_params = nullptr;
+  const float2* bead_bonds = nullptr;
 };
 
 // kPairs: 2 every partner (each pair from both ends), 1 half of them (each pair once, its
@@ -181,9 +189,11 @@ __host__ __device__ inline void tile_of(int local, int Q, int& I, int& k) {
   else { k = 0; I = local - full; }
 }
 
-// kModel: the model's bonded terms too (L.tile_*): the repulsion only for the pairs that
-// repel, the bonds and native contacts added to the tile's partial sums.
-template <bool kModel>
+// kModel: 0 the repulsion for every pair; 1 the model's bonded terms too as per-tile lists
+// (L.tile_*): the repulsion only for the pairs that repel, the bonds and native contacts
+// added to the tile's partial sums; 2 the native contacts inside the 16 terms by one
+// formula for both kinds of pair (L.tile_params), the bonds on the bead threads.
+template <int kModel>
 __global__ void __launch_bounds__(512) ceiling_tiles_kernel(const __grid_constant__ CeilingLaunch L) {
   extern __shared__ __align__(16) float4 tile_smem[];
   // Odd strides per replica (positions P, partials S, in float4): the same slot of
@@ -199,6 +209,9 @@ __global__ void __launch_bounds__(512) ceiling_tiles_kernel(const __grid_constan
   float4* cur = tile_smem;                  // [G][P]
   float4* next = tile_smem + G * P;         // [G][P]
   float4* partial = tile_smem + 2 * G * P;  // [G][S ⊇ Q·Q·4]
+  float4* params = partial + G * S;         // kModel 2: [T][16]
+  if constexpr (kModel == 2)
+    for (int e = threadIdx.x; e < 16 * T; e += blockDim.x) params[e] = L.tile_params[e];
   for (int e = threadIdx.x; e < G * P; e += blockDim.x) {
     const int r = e / P, b = e - r * P;
     float4 v;
@@ -216,7 +229,7 @@ __global__ void __launch_bounds__(512) ceiling_tiles_kernel(const __grid_constan
   int I = 0, k = 0;
   const bool tiles = local < T;
   if (tiles) tile_of(local, Q, I, k);
-  const unsigned repels = kModel && tiles ? L.tile_repels[local] : 0xffffu;
+  const unsigned repels = kModel == 1 && tiles ? L.tile_repels[local] : 0xffffu;
   const int J = I + k < Q ? I + k : I + k - Q;
   __syncthreads();
   const float cutoff2 = L.repulsion.cutoff2;
@@ -236,12 +249,22 @@ __global__ void __launch_bounds__(512) ceiling_tiles_kernel(const __grid_constan
         fa[c] = make_float3(0, 0, 0);
         fb[c] = make_float3(0, 0, 0);
       }
+      const float4* tile_param = params + 16 * local;
       auto term = [&](const float4& p, const float4& q, float3& fp, float3& fq, int bit) {
         const float dx = p.x - q.x, dy = p.y - q.y, dz = p.z - q.z;
         const float r2 = dx * dx + dy * dy + dz * dz;
-        const auto pf = physics::repulsion<false>(r2, L.repulsion);
-        const bool repel = !kModel || ((repels >> bit) & 1u);
-        const float sc = r2 < cutoff2 && repel ? pf.force_over_r : 0.0f;
+        float sc;
+        if constexpr (kModel == 2) {
+          // docs/model.md#repulsion and #native-contacts as one expression: (σ/r)⁶ ε_l gives
+          // F/r = 6 ε_l x³/r², ε_h[(r₀/r)¹² − 2(r₀/r)⁶] gives 12 ε_h (x⁶ − x³)/r².
+          const float4 c = tile_param[bit];
+          const float inv_r2 = 1.0f / r2, x = c.x * inv_r2, x3 = x * x * x;
+          sc = r2 < c.w ? x3 * (c.y * x3 + c.z) * inv_r2 : 0.0f;
+        } else {
+          const auto pf = physics::repulsion<false>(r2, L.repulsion);
+          const bool repel = kModel == 0 || ((repels >> bit) & 1u);
+          sc = r2 < cutoff2 && repel ? pf.force_over_r : 0.0f;
+        }
         fp.x += sc * dx; fp.y += sc * dy; fp.z += sc * dz;
         fq.x -= sc * dx; fq.y -= sc * dy; fq.z -= sc * dz;
       };
@@ -264,7 +287,7 @@ __global__ void __launch_bounds__(512) ceiling_tiles_kernel(const __grid_constan
 #pragma unroll
         for (int d = 0; d < 4; ++d) theirs[d] = make_float4(fb[d].x, fb[d].y, fb[d].z, 0.0f);
       }
-      if constexpr (kModel) {
+      if constexpr (kModel == 1) {
         // The tile's bonds and native contacts, added to its own partial sums (no other
         // thread writes them).
         for (int e = L.tile_special_begin[local]; e < L.tile_special_begin[local + 1]; ++e) {
@@ -292,6 +315,19 @@ __global__ void __launch_bounds__(512) ceiling_tiles_kernel(const __grid_constan
         fx += v.x; fy += v.y; fz += v.z;
       }
       const float4 p = cur[g * P + local];
+      if constexpr (kModel == 2) {
+        // The bead's bonds (FENE), from its own end.
+#pragma unroll
+        for (int e = 0; e < 4; ++e) {
+          const float2 bond = L.bead_bonds[4 * local + e];
+          const int j = __float_as_int(bond.x);
+          if (j < 0) break;
+          const float4 q = cur[g * P + j];
+          const float dx = p.x - q.x, dy = p.y - q.y, dz = p.z - q.z;
+          const float f = physics::fene<false>(dx * dx + dy * dy + dz * dz, bond.y, L.fene).force_over_r;
+          fx += f * dx; fy += f * dy; fz += f * dz;
+        }
+      }
       const Vec3f d = physics::langevin_displacement({fx, fy, fz}, noise, L.coeff);
       next[g * P + local] = make_float4(p.x + d.x, p.y + d.y, p.z + d.z, p.w);
     }
@@ -315,15 +351,17 @@ CeilingKernelFn kernel_of(CeilingKernel kernel) {
     case CeilingKernel::kNoiseAndMove: return ceiling_steps_kernel<0, true>;
     case CeilingKernel::kPairsOnceAtomics: return ceiling_steps_kernel<3, true>;
     case CeilingKernel::kPairsOnceSlots: return ceiling_steps_kernel<4, true>;
-    case CeilingKernel::kPairsOnceTiles: return ceiling_tiles_kernel<false>;
-    case CeilingKernel::kTilesWithModel: return ceiling_tiles_kernel<true>;
+    case CeilingKernel::kPairsOnceTiles: return ceiling_tiles_kernel<0>;
+    case CeilingKernel::kTilesWithModel: return ceiling_tiles_kernel<1>;
+    case CeilingKernel::kTilesUnified: return ceiling_tiles_kernel<2>;
     default: return ceiling_steps_kernel<1, false>;
   }
 }
 
 // Threads per replica, and whether the kernel is built for n beads (tiles: 8 to 64).
 bool is_tiles(CeilingKernel kernel) {
-  return kernel == CeilingKernel::kPairsOnceTiles || kernel == CeilingKernel::kTilesWithModel;
+  return kernel == CeilingKernel::kPairsOnceTiles || kernel == CeilingKernel::kTilesWithModel ||
+         kernel == CeilingKernel::kTilesUnified;
 }
 int threads_per_replica(CeilingKernel kernel, int n) { return is_tiles(kernel) ? tile_threads_per_replica(n) : n; }
 bool supports(CeilingKernel kernel, int n) { return !is_tiles(kernel) || (n >= 8 && n <= 64); }
@@ -332,7 +370,9 @@ bool supports(CeilingKernel kernel, int n) { return !is_tiles(kernel) || (n >= 8
 std::size_t shared_bytes(CeilingKernel kernel, int group, int n) {
   if (is_tiles(kernel)) {
     const std::size_t q = tile_quads(n);
-    return std::size_t(group) * (2 * (4 * q + 1) + 4 * q * q + 1) * sizeof(float4);
+    return (std::size_t(group) * (2 * (4 * q + 1) + 4 * q * q + 1) +
+            (kernel == CeilingKernel::kTilesUnified ? 16 * std::size_t(tile_count(n)) : 0)) *
+           sizeof(float4);
   }
   const std::size_t beads = std::size_t(group) * n;
   std::size_t bytes = 4 * beads * sizeof(float4);  // two buffers of each replica twice
@@ -358,6 +398,8 @@ struct CeilingRun {
   DeviceBuffer<std::uint16_t> tile_repels;
   DeviceBuffer<int> tile_special_begin;
   DeviceBuffer<float4> tile_specials;
+  DeviceBuffer<float4> tile_params;
+  DeviceBuffer<float2> bead_bonds;
 };
 
 // The model's bonded terms by tile for kTilesWithModel (CeilingLaunch::tile_*): for each
@@ -411,6 +453,41 @@ void upload_tile_model(CeilingRun& run, const Topology& topology) {
   run.base.tile_repels = run.tile_repels.get();
   run.base.tile_special_begin = run.tile_special_begin.get();
   run.base.tile_specials = run.tile_specials.get();
+
+  // tiles-unified: the pairs' parameters of the one formula, and the bonds by bead.
+  const physics::RepulsionParameters& rep = run.base.repulsion;
+  std::vector<float4> params(std::size_t(T) * 16, make_float4(0, 0, 0, 0));
+  for (int t = 0; t < T; ++t) {
+    const int I = tile_I[t], J = (I + tile_k[t]) % Q;
+    for (int c = 0; c < 4; ++c)
+      for (int d = 0; d < 4; ++d)
+        if ((repels[t] >> (4 * c + d)) & 1u)
+          params[std::size_t(t) * 16 + 4 * c + d] = make_float4(rep.sigma2, 0.0f, 6.0f * rep.eps, rep.cutoff2);
+    (void)I; (void)J;
+  }
+  for (const NativeContact& nc : topology.native_contacts) {
+    int i = nc.i, j = nc.j;
+    const int t = tile_at[std::size_t(i / 4) * Q + j / 4];
+    if (tile_I[t] != i / 4 || (tile_k[t] == 0 && i > j)) std::swap(i, j);
+    const float twelve_eh = 12.0f * nc.eh_kcal_per_mol;
+    params[std::size_t(t) * 16 + 4 * (i % 4) + j % 4] =
+        make_float4(nc.r0_A * nc.r0_A, twelve_eh, -twelve_eh, std::numeric_limits<float>::max());
+  }
+  std::vector<float2> bonds(std::size_t(n) * 4, make_float2(0, 0));
+  std::vector<int> bond_count(n, 0);
+  const int none = -1;
+  for (auto& b : bonds) std::memcpy(&b.x, &none, sizeof none);
+  for (const Bond& b : topology.bonds)
+    for (const auto [i, j] : {std::pair{b.i, b.j}, std::pair{b.j, b.i}}) {
+      if (bond_count[i] == 4) throw Error("ceiling kernels: tiles-unified takes at most 4 bonds per bead");
+      float2& e = bonds[std::size_t(i) * 4 + bond_count[i]++];
+      std::memcpy(&e.x, &j, sizeof j);
+      e.y = b.r0_A;
+    }
+  run.tile_params.upload(params);
+  run.bead_bonds.upload(bonds);
+  run.base.tile_params = run.tile_params.get();
+  run.base.bead_bonds = run.bead_bonds.get();
 }
 
 CeilingRun prepare(const EngineSetup& setup, const std::vector<Vec3f>& positions_A) {
@@ -475,6 +552,7 @@ std::string ceiling_kernel_name(CeilingKernel kernel) {
     case CeilingKernel::kPairsOnceSlots: return "pairs-once-slots";
     case CeilingKernel::kPairsOnceTiles: return "pairs-once-tiles";
     case CeilingKernel::kTilesWithModel: return "tiles-model";
+    case CeilingKernel::kTilesUnified: return "tiles-unified";
     default: return "pairs-once-no-noise";
   }
 }
@@ -485,8 +563,9 @@ std::vector<Vec3f> cuda_ceiling_run(const EngineSetup& setup, const std::vector<
   const int n = run.base.n;
   if (!cuda::supports(kernel, n))
     throw Error("ceiling kernels: " + ceiling_kernel_name(kernel) + " is not built for " + std::to_string(n) + " beads");
-  if (kernel == CeilingKernel::kTilesWithModel && !run.base.tile_repels)
-    throw Error("ceiling kernels: tiles-model needs the topology of the " + std::to_string(n) + " beads");
+  if ((kernel == CeilingKernel::kTilesWithModel || kernel == CeilingKernel::kTilesUnified) && !run.base.tile_repels)
+    throw Error("ceiling kernels: " + ceiling_kernel_name(kernel) + " needs the topology of the " + std::to_string(n) +
+                " beads");
   if (replicas_per_block < 1 || replicas_per_block * cuda::threads_per_replica(kernel, n) > 512)
     throw Error("ceiling kernels: " + std::to_string(replicas_per_block) + " replicas of " + std::to_string(n) +
                 " beads do not fit a block of 512 threads");
@@ -507,7 +586,7 @@ std::vector<CeilingTiming> cuda_ceiling_timings(const EngineSetup& setup, const 
   for (CeilingKernel kernel : {CeilingKernel::kPairsTwice, CeilingKernel::kPairsOnce,
                                CeilingKernel::kPairsOnceAtomics, CeilingKernel::kPairsOnceSlots,
                                CeilingKernel::kPairsOnceTiles, CeilingKernel::kTilesWithModel,
-                               CeilingKernel::kNoiseAndMove,
+                               CeilingKernel::kTilesUnified, CeilingKernel::kNoiseAndMove,
                                CeilingKernel::kPairsOnceNoNoise}) {
     cuda::CeilingRun run = cuda::prepare(setup, positions_A);
     const int n = run.base.n;
@@ -526,7 +605,8 @@ std::vector<CeilingTiming> cuda_ceiling_timings(const EngineSetup& setup, const 
     for (int threads : {128, 256, 384, 512}) {
       int g = std::max(1, std::min(setup.replicas, threads / per_replica));
       while (g > 1 && cuda::shared_bytes(kernel, g, n) > std::size_t(max_shared)) --g;
-      const bool model_ready = kernel != CeilingKernel::kTilesWithModel || run.base.tile_repels;
+      const bool model_ready =
+          (kernel != CeilingKernel::kTilesWithModel && kernel != CeilingKernel::kTilesUnified) || run.base.tile_repels;
       if (cuda::supports(kernel, n) && model_ready && g * per_replica <= 512 &&
           cuda::shared_bytes(kernel, g, n) <= std::size_t(max_shared) &&
           std::find(groups.begin(), groups.end(), g) == groups.end())
