@@ -49,6 +49,14 @@ struct CeilingLaunch {
   const float2* bead_bonds = nullptr;
 };
 
+// The block's replicas back to global memory: bead b of replica r at cur[r·stride + b].
+__device__ void store_replicas(const CeilingLaunch& L, const float4* cur, int first, int here, int stride) {
+  for (int e = threadIdx.x; e < here * L.n; e += blockDim.x) {
+    const int r = e / L.n, b = e - r * L.n;
+    L.out[std::size_t(first) * L.n + e] = cur[r * stride + b];
+  }
+}
+
 // kPairs: 2 every partner (each pair from both ends), 1 half of them (each pair once, its
 // reaction dropped), 3 half of them with the reaction added to the partner's sum by a
 // shared-memory float atomic (the whole force, in an order that varies from run to run),
@@ -158,10 +166,7 @@ __global__ void __launch_bounds__(512) ceiling_steps_kernel(const __grid_constan
     cur = next;
     next = swap;
   }
-  for (int e = threadIdx.x; e < here * n; e += blockDim.x) {
-    const int r = e / n, b = e - r * n;
-    L.out[std::size_t(first) * n + e] = cur[2 * r * n + b];
-  }
+  store_replicas(L, cur, first, here, 2 * n);
 }
 
 
@@ -336,10 +341,7 @@ __global__ void __launch_bounds__(512) ceiling_tiles_kernel(const __grid_constan
     cur = next;
     next = swap;
   }
-  for (int e = threadIdx.x; e < here * n; e += blockDim.x) {
-    const int r = e / n, b = e - r * n;
-    L.out[std::size_t(first) * n + e] = cur[r * P + b];
-  }
+  store_replicas(L, cur, first, here, P);
 }
 
 using CeilingKernelFn = void (*)(CeilingLaunch);
