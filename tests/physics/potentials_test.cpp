@@ -23,6 +23,7 @@
 #include "ermak/physics/fene.h"
 #include "ermak/physics/harmonic.h"
 #include "ermak/physics/native_contact.h"
+#include "ermak/physics/nonbonded_pair.h"
 #include "ermak/physics/repulsion.h"
 #include "ermak/rng/philox_gaussian.h"
 
@@ -250,6 +251,48 @@ TEST(RepulsionPotential, EnergyAndForceMatchDoubleReference) {
                       "repulsion force at r = " + std::to_string(g.r()));
     }
   }
+}
+
+// ---------------------------------------------------------------------------------------
+// The two non-bonded terms as one expression (physics/nonbonded_pair.h)
+
+TEST(NonbondedPairExpression, EqualsRepulsionAndNativeContactAndItsForceIsMinusTheGradient) {
+  // Against the same double references as the two terms above (energy and −∇E by finite
+  // differences, the same tolerances), and against repulsion() and native_contact()
+  // themselves to float rounding (relative 1e-5 of the force scale): the tile kernels may
+  // use it in place of either.
+  std::mt19937_64 gen(21);
+  std::uniform_real_distribution<double> rep_r(3.0, 20.0), r0_dist(4.0, 8.0), ratio(0.8, 3.0), eh_dist(0.5, 2.0);
+  const physics::RepulsionParameters rep{1.0f, 3.8f * 3.8f, 400.0f};
+  for (int s = 0; s < kRandomSamples; ++s) {
+    {
+      const PairGeometry g = random_pair(gen, rep_r(gen));
+      const auto ref = [&](double r) { return repulsion_energy_ref(r, 1.0, 3.8f); };
+      const auto pf = physics::nonbonded_pair<true>(g.r2_float(), physics::repulsion_coefficients(rep));
+      const double e_ref = ref(g.r());
+      EXPECT_NEAR(pf.energy, e_ref, 1e-5 * e_ref + 1e-12) << "repulsion, r = " << g.r();
+      expect_vec_near(force_on_i(g, pf), minus_gradient_fd(g.ri_d(), g.rj_d(), ref), 1e-4, 1e-12,
+                      "repulsion force at r = " + std::to_string(g.r()));
+      const auto direct = physics::repulsion<true>(g.r2_float(), rep);
+      EXPECT_NEAR(pf.force_over_r, direct.force_over_r, 1e-5 * std::abs(direct.force_over_r));
+    }
+    {
+      const float r0 = float(r0_dist(gen)), eh = float(eh_dist(gen));
+      const PairGeometry g = random_pair(gen, r0 * ratio(gen));
+      const auto ref = [&](double r) { return native_energy_ref(r, r0, eh); };
+      const auto pf = physics::nonbonded_pair<true>(g.r2_float(), physics::native_contact_coefficients(r0, eh));
+      const double e_ref = ref(g.r());
+      EXPECT_NEAR(pf.energy, e_ref, 1e-5 * std::abs(e_ref) + 2e-5 * eh) << "contact, r = " << g.r();
+      expect_vec_near(force_on_i(g, pf), minus_gradient_fd(g.ri_d(), g.rj_d(), ref), 1e-4, 1e-5 * 12.0 * eh / r0,
+                      "contact force at r = " + std::to_string(g.r()));
+      const auto direct = physics::native_contact<true>(g.r2_float(), r0, eh);
+      EXPECT_NEAR(pf.force_over_r, direct.force_over_r, 1e-5 * 12.0 * eh / (r0 * r0));
+    }
+  }
+  // Neither kind: an exact zero.
+  const auto none = physics::nonbonded_pair<true>(9.0f, physics::NonbondedCoefficients{0.0f, 0.0f, 0.0f});
+  EXPECT_EQ(none.force_over_r, 0.0f);
+  EXPECT_EQ(none.energy, 0.0f);
 }
 
 // ---------------------------------------------------------------------------------------

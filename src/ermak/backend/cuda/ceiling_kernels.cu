@@ -16,8 +16,9 @@
 #include "ermak/core/error.h"
 #include "ermak/model/topology.h"
 #include "ermak/physics/fene.h"
-#include "ermak/physics/native_contact.h"
 #include "ermak/physics/langevin_step.h"
+#include "ermak/physics/native_contact.h"
+#include "ermak/physics/nonbonded_pair.h"
 #include "ermak/physics/repulsion.h"
 #include "ermak/rng/philox_gaussian.h"
 
@@ -41,10 +42,9 @@ struct CeilingLaunch {
   const int* tile_special_begin = nullptr;
   const float4* tile_specials = nullptr;
   physics::FeneParameters fene{};
-  // tiles-unified: each tile's 16 pairs {c², a, b, cutoff²} of F/r = x³(a·x³ + b)/r²,
-  // x = c²/r² [T][16] (repulsion: σ², 0, 6 ε_l; native contact: r₀², 12 ε_h, −12 ε_h, no
-  // cutoff; neither: zeros), and each bead's bonds {partner as int bits (−1: none), r₀}
-  // [n][4].
+  // tiles-unified: each tile's 16 pairs {c², f12, f6, cutoff²} of physics::nonbonded_pair
+  // [T][16] (repulsion within the cutoff, native contact without one, neither: zeros), and
+  // each bead's bonds {partner as int bits (−1: none), r₀} [n][4].
   const float4* tile_params = nullptr;
   const float2* bead_bonds = nullptr;
 };
@@ -260,11 +260,10 @@ __global__ void __launch_bounds__(512) ceiling_tiles_kernel(const __grid_constan
         const float r2 = dx * dx + dy * dy + dz * dz;
         float sc;
         if constexpr (kModel == 2) {
-          // docs/model.md#repulsion and #native-contacts as one expression: (σ/r)⁶ ε_l gives
-          // F/r = 6 ε_l x³/r², ε_h[(r₀/r)¹² − 2(r₀/r)⁶] gives 12 ε_h (x⁶ − x³)/r².
+          // Repulsion and native contact as one expression (physics/nonbonded_pair.h).
           const float4 c = tile_param[bit];
-          const float inv_r2 = 1.0f / r2, x = c.x * inv_r2, x3 = x * x * x;
-          sc = r2 < c.w ? x3 * (c.y * x3 + c.z) * inv_r2 : 0.0f;
+          const auto pf = physics::nonbonded_pair<false>(r2, physics::NonbondedCoefficients{c.x, c.y, c.z});
+          sc = r2 < c.w ? pf.force_over_r : 0.0f;
         } else {
           const auto pf = physics::repulsion<false>(r2, L.repulsion);
           const bool repel = kModel == 0 || ((repels >> bit) & 1u);
@@ -456,24 +455,26 @@ void upload_tile_model(CeilingRun& run, const Topology& topology) {
   run.base.tile_special_begin = run.tile_special_begin.get();
   run.base.tile_specials = run.tile_specials.get();
 
-  // tiles-unified: the pairs' parameters of the one formula, and the bonds by bead.
+  // tiles-unified: the pairs' coefficients of the one expression, and the bonds by bead.
   const physics::RepulsionParameters& rep = run.base.repulsion;
+  const auto with_cutoff = [](physics::NonbondedCoefficients k, float cutoff2) {
+    return make_float4(k.c2, k.f12, k.f6, cutoff2);
+  };
   std::vector<float4> params(std::size_t(T) * 16, make_float4(0, 0, 0, 0));
   for (int t = 0; t < T; ++t) {
     const int I = tile_I[t], J = (I + tile_k[t]) % Q;
     for (int c = 0; c < 4; ++c)
       for (int d = 0; d < 4; ++d)
         if ((repels[t] >> (4 * c + d)) & 1u)
-          params[std::size_t(t) * 16 + 4 * c + d] = make_float4(rep.sigma2, 0.0f, 6.0f * rep.eps, rep.cutoff2);
+          params[std::size_t(t) * 16 + 4 * c + d] = with_cutoff(physics::repulsion_coefficients(rep), rep.cutoff2);
     (void)I; (void)J;
   }
   for (const NativeContact& nc : topology.native_contacts) {
     int i = nc.i, j = nc.j;
     const int t = tile_at[std::size_t(i / 4) * Q + j / 4];
     if (tile_I[t] != i / 4 || (tile_k[t] == 0 && i > j)) std::swap(i, j);
-    const float twelve_eh = 12.0f * nc.eh_kcal_per_mol;
     params[std::size_t(t) * 16 + 4 * (i % 4) + j % 4] =
-        make_float4(nc.r0_A * nc.r0_A, twelve_eh, -twelve_eh, std::numeric_limits<float>::max());
+        with_cutoff(physics::native_contact_coefficients(nc.r0_A, nc.eh_kcal_per_mol), std::numeric_limits<float>::max());
   }
   std::vector<float2> bonds(std::size_t(n) * 4, make_float2(0, 0));
   std::vector<int> bond_count(n, 0);
