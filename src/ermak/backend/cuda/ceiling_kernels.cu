@@ -8,10 +8,9 @@
 #include <algorithm>
 #include <chrono>
 #include <cstring>
-#include <limits>
-#include <utility>
 
 #include "ermak/backend/cuda/cuda_util.cuh"
+#include "ermak/backend/pair_tiles.h"
 #include "ermak/backend/cuda_ceiling.h"
 #include "ermak/core/error.h"
 #include "ermak/model/topology.h"
@@ -169,30 +168,15 @@ __global__ void __launch_bounds__(512) ceiling_steps_kernel(const __grid_constan
   store_replicas(L, cur, first, here, 2 * n);
 }
 
-
 // Each pair once in tiles of 4 × 4 beads, the reactions kept in registers: a tile thread
 // holds quad I's and quad J's positions, sums the 16 terms into both quads' forces and
 // stores the two sets of partial sums in the slots [I][J] and [J][I]; after a barrier each
 // bead adds its quad's Q partials in a fixed order (deterministic; 0.5 stores and 0.5 loads
-// per pair instead of the slots kernel's 1 and 1). Tiles (I, I + k mod Q), k = 0 … ⌊(Q−1)/2⌋,
-// and with Q even k = Q/2 for I < Q/2: every pair of quads once. Beads are padded to 4Q
+// per pair instead of the slots kernel's 1 and 1). The tiles and their order: pair_tiles.h.
+// Beads are padded to 4Q
 // with far sentinels (each at its own distance, so that no pair of them is at r = 0).
 // The noise is drawn before the tile's terms, which it overlaps. Threads are tile-major.
-__host__ __device__ inline int tile_quads(int n) { return (n + 3) / 4; }
-__host__ __device__ inline int tile_count(int n) {
-  const int q = tile_quads(n);
-  return q * ((q - 1) / 2 + 1) + (q % 2 == 0 ? q / 2 : 0);
-}
-__host__ __device__ inline int tile_threads_per_replica(int n) { return max(tile_count(n), n); }
-
-// The tile's (I, k) of tile-major slot `local` (k = 1 … h, then the opposite quads, then
-// the diagonal); the host's table of bonded terms uses the same order.
-__host__ __device__ inline void tile_of(int local, int Q, int& I, int& k) {
-  const int h = (Q - 1) / 2, full = tile_count(4 * Q) - Q;
-  if (local < Q * h) { k = 1 + local / Q; I = local - (k - 1) * Q; }
-  else if (local < full) { k = Q / 2; I = local - Q * h; }
-  else { k = 0; I = local - full; }
-}
+__host__ __device__ inline int tile_threads_per_replica(int n) { return max(pair_tile_count(n), n); }
 
 // kModel: 0 the repulsion for every pair; 1 the model's bonded terms too as per-tile lists
 // (L.tile_*): the repulsion only for the pairs that repel, the bonds and native contacts
@@ -203,7 +187,7 @@ __global__ void __launch_bounds__(512) ceiling_tiles_kernel(const __grid_constan
   extern __shared__ __align__(16) float4 tile_smem[];
   // Odd strides per replica (positions P, partials S, in float4): the same slot of
   // consecutive replicas — what tile-major threads touch together — in different banks.
-  const int n = L.n, G = L.group, Q = tile_quads(n), P = 4 * Q + 1, S = 4 * Q * Q + 1, T = tile_count(n);
+  const int n = L.n, G = L.group, Q = pair_tile_quads(n), P = 4 * Q + 1, S = 4 * Q * Q + 1, T = pair_tile_count(n);
   const int per_replica = tile_threads_per_replica(n);
   const int first = blockIdx.x * G;
   const int here = min(G, L.replicas - first);
@@ -233,7 +217,7 @@ __global__ void __launch_bounds__(512) ceiling_tiles_kernel(const __grid_constan
   // quads (k = Q/2, Q even), then the diagonal tiles (k = 0).
   int I = 0, k = 0;
   const bool tiles = local < T;
-  if (tiles) tile_of(local, Q, I, k);
+  if (tiles) pair_tile_of(local, Q, I, k);  // slots in the order of pair_tiles.h
   const unsigned repels = kModel == 1 && tiles ? L.tile_repels[local] : 0xffffu;
   const int J = I + k < Q ? I + k : I + k - Q;
   __syncthreads();
@@ -370,9 +354,9 @@ bool supports(CeilingKernel kernel, int n) { return !is_tiles(kernel) || (n >= 8
 // Shared memory of a block of `group` replicas of n beads (the kernel's layout).
 std::size_t shared_bytes(CeilingKernel kernel, int group, int n) {
   if (is_tiles(kernel)) {
-    const std::size_t q = tile_quads(n);
+    const std::size_t q = pair_tile_quads(n);
     return (std::size_t(group) * (2 * (4 * q + 1) + 4 * q * q + 1) +
-            (kernel == CeilingKernel::kTilesUnified ? 16 * std::size_t(tile_count(n)) : 0)) *
+            (kernel == CeilingKernel::kTilesUnified ? 16 * std::size_t(pair_tile_count(n)) : 0)) *
            sizeof(float4);
   }
   const std::size_t beads = std::size_t(group) * n;
@@ -403,92 +387,34 @@ struct CeilingRun {
   DeviceBuffer<float2> bead_bonds;
 };
 
-// The model's bonded terms by tile for kTilesWithModel (CeilingLaunch::tile_*): for each
-// tile of the kernel's order, which pairs repel and its bonds and native contacts.
+// The model's tables (pair_tiles.h) for kTilesWithModel and kTilesUnified
+// (CeilingLaunch::tile_*, tile_params, bead_bonds).
 void upload_tile_model(CeilingRun& run, const Topology& topology) {
-  const int n = topology.bead_count(), Q = tile_quads(n), T = tile_count(n);
-  std::vector<int> tile_at(std::size_t(Q) * Q, -1);  // [X][Y] → tile slot holding quads X, Y
-  std::vector<int> tile_I(T), tile_k(T);
-  for (int t = 0; t < T; ++t) {
-    int I = 0, k = 0;
-    tile_of(t, Q, I, k);
-    const int J = (I + k) % Q;
-    tile_I[t] = I;
-    tile_k[t] = k;
-    tile_at[std::size_t(I) * Q + J] = tile_at[std::size_t(J) * Q + I] = t;
-  }
-  const ExclusionList exclusions = build_exclusions(topology);
-  std::vector<std::uint16_t> repels(T, 0);
-  for (int t = 0; t < T; ++t) {
-    const int I = tile_I[t], J = (I + tile_k[t]) % Q;
-    for (int c = 0; c < 4; ++c)
-      for (int d = 0; d < 4; ++d) {
-        const int i = 4 * I + c, j = 4 * J + d;
-        if (i < n && j < n && i != j && (tile_k[t] != 0 || c < d) && !exclusions.excluded(i, j))
-          repels[t] = std::uint16_t(repels[t] | (1u << (4 * c + d)));
-      }
-  }
-  std::vector<std::vector<float4>> specials(T);
-  auto add = [&](int i, int j, int native, float a, float b, float c) {
-    const int t = tile_at[std::size_t(i / 4) * Q + j / 4];
-    if (tile_I[t] != i / 4 || (tile_k[t] == 0 && i > j)) std::swap(i, j);  // i in quad I (diagonal: i < j)
-    const int code = (i % 4) | (j % 4) << 2 | native << 4;
+  const PairTileTables t = build_pair_tile_tables(topology, run.base.repulsion);
+  std::vector<float4> terms;
+  for (const PairTileTerm& e : t.terms) {
+    const int code = e.c | e.d << 2 | int(e.native) << 4;
     float bits;
     std::memcpy(&bits, &code, sizeof bits);
-    specials[t].push_back(make_float4(bits, a, b, c));
-  };
-  for (const Bond& b : topology.bonds) add(b.i, b.j, 0, b.r0_A, 0.0f, 0.0f);
-  for (const NativeContact& c : topology.native_contacts)
-    add(c.i, c.j, 1, c.r0_A * c.r0_A, 12.0f * c.eh_kcal_per_mol, c.eh_kcal_per_mol);
-  std::vector<int> begin(T + 1, 0);
-  std::vector<float4> flat;
-  for (int t = 0; t < T; ++t) {
-    begin[t] = int(flat.size());
-    flat.insert(flat.end(), specials[t].begin(), specials[t].end());
+    terms.push_back(e.native ? make_float4(bits, e.r0_A * e.r0_A, 12.0f * e.eh_kcal_per_mol, e.eh_kcal_per_mol)
+                             : make_float4(bits, e.r0_A, 0.0f, 0.0f));
   }
-  begin[T] = int(flat.size());
-  if (flat.empty()) flat.push_back(make_float4(0, 0, 0, 0));  // a valid pointer
-  run.tile_repels.upload(repels);
-  run.tile_special_begin.upload(begin);
-  run.tile_specials.upload(flat);
+  if (terms.empty()) terms.push_back(make_float4(0, 0, 0, 0));  // a valid pointer
+  std::vector<float4> params;
+  for (const PairTileCoefficients& k : t.coefficients) params.push_back(make_float4(k.c2, k.f12, k.f6, k.cutoff2));
+  std::vector<float2> bonds(t.bond_partner.size());
+  for (std::size_t e = 0; e < bonds.size(); ++e) {
+    std::memcpy(&bonds[e].x, &t.bond_partner[e], sizeof(int));
+    bonds[e].y = t.bond_r0_A[e];
+  }
+  run.tile_repels.upload(t.repels);
+  run.tile_special_begin.upload(t.term_begin);
+  run.tile_specials.upload(terms);
+  run.tile_params.upload(params);
+  run.bead_bonds.upload(bonds);
   run.base.tile_repels = run.tile_repels.get();
   run.base.tile_special_begin = run.tile_special_begin.get();
   run.base.tile_specials = run.tile_specials.get();
-
-  // tiles-unified: the pairs' coefficients of the one expression, and the bonds by bead.
-  const physics::RepulsionParameters& rep = run.base.repulsion;
-  const auto with_cutoff = [](physics::NonbondedCoefficients k, float cutoff2) {
-    return make_float4(k.c2, k.f12, k.f6, cutoff2);
-  };
-  std::vector<float4> params(std::size_t(T) * 16, make_float4(0, 0, 0, 0));
-  for (int t = 0; t < T; ++t) {
-    const int I = tile_I[t], J = (I + tile_k[t]) % Q;
-    for (int c = 0; c < 4; ++c)
-      for (int d = 0; d < 4; ++d)
-        if ((repels[t] >> (4 * c + d)) & 1u)
-          params[std::size_t(t) * 16 + 4 * c + d] = with_cutoff(physics::repulsion_coefficients(rep), rep.cutoff2);
-    (void)I; (void)J;
-  }
-  for (const NativeContact& nc : topology.native_contacts) {
-    int i = nc.i, j = nc.j;
-    const int t = tile_at[std::size_t(i / 4) * Q + j / 4];
-    if (tile_I[t] != i / 4 || (tile_k[t] == 0 && i > j)) std::swap(i, j);
-    params[std::size_t(t) * 16 + 4 * (i % 4) + j % 4] =
-        with_cutoff(physics::native_contact_coefficients(nc.r0_A, nc.eh_kcal_per_mol), std::numeric_limits<float>::max());
-  }
-  std::vector<float2> bonds(std::size_t(n) * 4, make_float2(0, 0));
-  std::vector<int> bond_count(n, 0);
-  const int none = -1;
-  for (auto& b : bonds) std::memcpy(&b.x, &none, sizeof none);
-  for (const Bond& b : topology.bonds)
-    for (const auto [i, j] : {std::pair{b.i, b.j}, std::pair{b.j, b.i}}) {
-      if (bond_count[i] == 4) throw Error("ceiling kernels: tiles-unified takes at most 4 bonds per bead");
-      float2& e = bonds[std::size_t(i) * 4 + bond_count[i]++];
-      std::memcpy(&e.x, &j, sizeof j);
-      e.y = b.r0_A;
-    }
-  run.tile_params.upload(params);
-  run.bead_bonds.upload(bonds);
   run.base.tile_params = run.tile_params.get();
   run.base.bead_bonds = run.bead_bonds.get();
 }
