@@ -52,20 +52,18 @@ std::vector<Vec3f> host_ceiling_step(const EngineSetup& setup, const std::vector
   return out;
 }
 
-// WW's start structure in single precision (the kernels' input), if the data is there.
-std::optional<std::vector<Vec3f>> ww_positions() {
-  const auto ww = load_test_system("ww");
-  if (!ww) return std::nullopt;
+// A system's start structure in single precision (the kernels' input).
+std::vector<Vec3f> positions_of(const LoadedSystem& system) {
   std::vector<Vec3f> x;
-  for (const Vec3d& p : ww->system.initial_positions_A) x.push_back(vec_cast<float>(p));
+  for (const Vec3d& p : system.initial_positions_A) x.push_back(vec_cast<float>(p));
   return x;
 }
 
 TEST(CeilingKernels, OneStepEqualsTheHostsSumOfTheSamePairs) {
   ERMAK_REQUIRE_GPU();
-  const auto ww = ww_positions();
+  const auto ww = load_test_system("ww");
   if (!ww) GTEST_SKIP() << "WW test data not found";
-  const std::vector<Vec3f>& x = *ww;
+  const std::vector<Vec3f> x = positions_of(ww->system);
   std::vector<Vec3f> odd(x.begin(), x.end() - 1);  // 33 beads: no opposite bead
   EngineSetup setup;
   setup.replicas = 5;  // two blocks of 3, the second partly filled
@@ -99,8 +97,7 @@ TEST(CeilingKernels, TilesWithTheModelTakeOneStepOfThePlainDynamics) {
   const auto ww = load_test_system("ww");
   if (!ww) GTEST_SKIP() << "WW test data not found";
   const Topology& topology = ww->system.topology;
-  std::vector<Vec3f> x;
-  for (const Vec3d& p : ww->system.initial_positions_A) x.push_back(vec_cast<float>(p));
+  const std::vector<Vec3f> x = positions_of(ww->system);
   const int n = int(x.size());
   EngineSetup setup;
   setup.topology = &topology;
@@ -157,9 +154,9 @@ TEST(CeilingKernels, TilesWithTheModelTakeOneStepOfThePlainDynamics) {
 TEST(CeilingKernels, PairsOnceDiffersFromPairsTwice) {
   // The half sum is not the whole one: the once kernel really skips half of the partners.
   ERMAK_REQUIRE_GPU();
-  const auto ww = ww_positions();
+  const auto ww = load_test_system("ww");
   if (!ww) GTEST_SKIP() << "WW test data not found";
-  const std::vector<Vec3f>& x = *ww;
+  const std::vector<Vec3f> x = positions_of(ww->system);
   EngineSetup setup;
   setup.replicas = 2;
   const auto once = cuda_ceiling_run(setup, x, CeilingKernel::kPairsOnce, 1, 2);
@@ -174,12 +171,11 @@ TEST(CeilingKernels, PairsOnceDiffersFromPairsTwice) {
 
 TEST(CeilingKernels, TimingsCoverEveryKernel) {
   ERMAK_REQUIRE_GPU();
-  const auto ww = ww_positions();
+  const auto ww = load_test_system("ww");
   if (!ww) GTEST_SKIP() << "WW test data not found";
-  const std::vector<Vec3f>& x = *ww;
-  const auto system = load_test_system("ww");
+  const std::vector<Vec3f> x = positions_of(ww->system);
   EngineSetup setup;
-  setup.topology = &system->system.topology;
+  setup.topology = &ww->system.topology;
   setup.replicas = 100;
   const auto timings = cuda_ceiling_timings(setup, x, 0.05);
   ASSERT_EQ(timings.size(), 9u);

@@ -71,7 +71,8 @@ int run_ceiling(const std::vector<Case>& cases, const std::vector<bench::BenchSy
   }
   if (std::string why; !cuda_backend_available(&why)) throw Error("bench --ceiling needs a GPU: " + why);
   std::printf("# ermak bench --ceiling  (idealised kernels: pair terms, noise and move, every pair repulsive but in "
-              "tiles-model and tiles-unified; no lists or protocols; not a simulation; docs/benchmarks.md#the-instruction-ceiling)\n");
+              "tiles-model and tiles-unified; no lists or protocols; not a simulation; "
+              "docs/benchmarks.md#the-instruction-ceiling)\n");
   std::printf("%-11s %7s %8s %-20s %12s %14s %15s %9s\n", "system", "beads", "replicas", "kernel", "steps/s",
               "bead-steps/s", "replicas/block", "registers");
   for (const Case& c : cases) {
@@ -84,8 +85,9 @@ int run_ceiling(const std::vector<Case>& cases, const std::vector<bench::BenchSy
     setup.seed = 12345;
     for (const CeilingTiming& t : cuda_ceiling_timings(setup, positions, seconds)) {
       if (t.steps == 0) {
-        std::printf("%-11s %7d %8d %-20s  (not built for this size, or one replica does not fit in a block's shared memory)\n", c.system.c_str(),
-                    int(positions.size()), c.replicas, ceiling_kernel_name(t.kernel).c_str());
+        std::printf("%-11s %7d %8d %-20s  (not built for this size, or one replica does not fit in a block's "
+                    "shared memory)\n",
+                    c.system.c_str(), int(positions.size()), c.replicas, ceiling_kernel_name(t.kernel).c_str());
         continue;
       }
       const double rate = double(t.steps) / t.seconds;

@@ -173,9 +173,9 @@ __global__ void __launch_bounds__(512) ceiling_steps_kernel(const __grid_constan
 // stores the two sets of partial sums in the slots [I][J] and [J][I]; after a barrier each
 // bead adds its quad's Q partials in a fixed order (deterministic; 0.5 stores and 0.5 loads
 // per pair instead of the slots kernel's 1 and 1). The tiles and their order: pair_tiles.h.
-// Beads are padded to 4Q
-// with far sentinels (each at its own distance, so that no pair of them is at r = 0).
-// The noise is drawn before the tile's terms, which it overlaps. Threads are tile-major.
+// Beads are padded to 4Q with far sentinels (each at its own distance, so that no pair of
+// them is at r = 0). The noise is drawn before the tile's terms, which it overlaps.
+// Threads are tile-major.
 __host__ __device__ inline int tile_threads_per_replica(int n) { return max(pair_tile_count(n), n); }
 
 // kModel: 0 the repulsion for every pair; 1 the model's bonded terms too as per-tile lists
@@ -366,14 +366,11 @@ std::size_t shared_bytes(CeilingKernel kernel, int group, int n) {
   return bytes;
 }
 
-// A launch's steps (L.in to L.out).
+// A launch's steps (L.in to L.out); the kernel's shared-memory limit is set by advance().
 void launch(CeilingKernel kernel, CeilingLaunch L, cudaStream_t stream) {
   const int blocks = (L.replicas + L.group - 1) / L.group;
-  const std::size_t shared = shared_bytes(kernel, L.group, L.n);
-  const CeilingKernelFn fn = kernel_of(kernel);
-  if (shared > 48 * 1024)
-    ERMAK_CUDA(cudaFuncSetAttribute(fn, cudaFuncAttributeMaxDynamicSharedMemorySize, int(shared)));
-  fn<<<blocks, L.group * threads_per_replica(kernel, L.n), shared, stream>>>(L);
+  kernel_of(kernel)<<<blocks, L.group * threads_per_replica(kernel, L.n), shared_bytes(kernel, L.group, L.n),
+                      stream>>>(L);
   ERMAK_CUDA_LAUNCHED("ceiling_steps_kernel", stream);
 }
 
@@ -444,7 +441,8 @@ CeilingRun prepare(const EngineSetup& setup, const std::vector<Vec3f>& positions
                                            setup.temperature.at_step(0));
   L.keys = rng::philox_keys(setup.seed);
   L.fene = {sop.fene_k_kcal_per_mol_A2, sop.fene_R0_A};
-  if (setup.topology && setup.topology->bead_count() == n && n >= 8 && n <= 64) upload_tile_model(run, *setup.topology);
+  if (setup.topology && setup.topology->bead_count() == n && supports(CeilingKernel::kTilesWithModel, n))
+    upload_tile_model(run, *setup.topology);
   return run;
 }
 
@@ -454,6 +452,9 @@ const DeviceBuffer<float4>& advance(CeilingRun& run, CeilingKernel kernel, int g
                                     long long steps, int per_launch, cudaStream_t stream) {
   DeviceBuffer<float4>* from = &run.a;
   DeviceBuffer<float4>* to = &run.b;
+  const std::size_t shared = shared_bytes(kernel, group, run.base.n);
+  if (shared > 48 * 1024)  // once per call, not per launch
+    ERMAK_CUDA(cudaFuncSetAttribute(kernel_of(kernel), cudaFuncAttributeMaxDynamicSharedMemorySize, int(shared)));
   for (long long done = 0; done < steps;) {
     CeilingLaunch L = run.base;
     L.group = group;
