@@ -85,6 +85,8 @@ stage bench 200 bench.log "
   echo '--- variants: per-bead 8 lanes; block with 1 lane per bead ---'
   ERMAK_CUDA_LANES=8 '$BUILD/ermak' bench --backend cuda --cases pf8x1,pf8x16 --seconds $BENCH_SECONDS
   ERMAK_CUDA_BLOCK_LANES=1 '$BUILD/ermak' bench --backend cuda --cases wwx1,wwx1000 --seconds $BENCH_SECONDS
+  echo '--- block family: the tiles layout off (the lanes kernels), against the defaults ---'
+  ERMAK_CUDA_BLOCK_TILES=0 '$BUILD/ermak' bench --backend cuda --cases wwx300,wwx1000,wwx1500 --seconds $BENCH_SECONDS
   echo '--- per-bead family: cluster rows forced on (1) and off (0), against the defaults ---'
   ERMAK_CUDA_CLUSTER_ROWS=1 '$BUILD/ermak' bench --backend cuda --cases fgx1 --seconds $BENCH_SECONDS
   ERMAK_CUDA_CLUSTER_ROWS=0 '$BUILD/ermak' bench --backend cuda --cases pf8x1,pf8x16,ccmvx1 --seconds $BENCH_SECONDS
@@ -119,9 +121,11 @@ stage profile 120 profile.log "
 # 1, 2 and 4 warps per cluster) on WW and both cell sorts (cooperative grid and block per
 # replica) on PF8 and 300 WW replicas; the indentation tests run the per-bead family with
 # rows per bead and with cluster rows. The ceiling kernels of `ermak bench --ceiling`
-# (one step of each, both sanitizers: their slots and atomics are shared memory).
+# (one step of each, both sanitizers: their slots and atomics are shared memory). The
+# block family's tiles layout: protocols and stored noise under memcheck, racecheck on a
+# few steps of 20 WW replicas (blocks of several replicas, a partial last block).
 CEILING='CeilingKernels.OneStepEqualsTheHostsSumOfTheSamePairs:CeilingKernels.TilesWithTheModelTakeOneStepOfThePlainDynamics:CeilingKernels.PairsOnceDiffersFromPairsTwice'
-SHORT="Systems/CudaVsCpu.TrajectoryAgreesFor1000Steps/ww_*:CudaEngine.BlockFamilyLanesInBlocksOfMoreThan512ThreadsAgreeWithCpu:Families/CudaFamily.IndentationAgreesWithCpu/*:Families/CudaFamily.MinimisationAgreesWithCpu/*:CudaEngineVariants.PerBeadMultiRoundAndBlockLaneCountsAgreeWithCpu:CudaEngineVariants.GridCellSortEqualsOneBlockPerReplica:$CEILING"
+SHORT="Systems/CudaVsCpu.TrajectoryAgreesFor1000Steps/ww_*:CudaEngine.BlockFamilyLanesInBlocksOfMoreThan512ThreadsAgreeWithCpu:Families/CudaFamily.IndentationAgreesWithCpu/*:Families/CudaFamily.MinimisationAgreesWithCpu/*:CudaEngineVariants.PerBeadMultiRoundAndBlockLaneCountsAgreeWithCpu:CudaEngineVariants.GridCellSortEqualsOneBlockPerReplica:Families/CudaFamily.ProtocolsAgreeWithCpu/block_tiles*:Families/CudaFamily.StoredNoiseAgreesWithCpu/block_tiles*:$CEILING"
 stage sanitize 300 sanitize.log "
   echo '--- memcheck ---'
   compute-sanitizer --tool memcheck --error-exitcode 9 --print-limit 20 '$TESTS' --gtest_color=no --gtest_filter='$SHORT' --gtest_brief=1
@@ -135,6 +139,11 @@ stage sanitize 300 sanitize.log "
     ERMAK_CUDA_BLOCK_LANES=\$lanes ERMAK_CUDA_ALLPAIRS_MAX_BEADS=\$limit compute-sanitizer --tool racecheck --error-exitcode 9 --print-limit 20 \
       '$BUILD/ermak' bench --backend cuda --cases lmbx1 --seconds 0.01 | grep -v '^#' || b=9
   done; done
+  echo '--- racecheck (block family, tiles layout, 20 WW replicas, bead threads apart and shared: a few steps) ---'
+  for apart in 1 0; do
+    ERMAK_CUDA_BLOCK_TILES=1 ERMAK_CUDA_TILE_BEADS_APART=\$apart compute-sanitizer --tool racecheck --error-exitcode 9 --print-limit 20 \
+      '$BUILD/ermak' bench --backend cuda --cases wwx20 --seconds 0.01 | grep -v '^#' || b=9
+  done
   echo \"memcheck rc=\$m racecheck rc=\$r racecheck (large blocks) rc=\$b\"
   exit \$((m + r + b))"
 

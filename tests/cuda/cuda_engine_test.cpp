@@ -16,6 +16,7 @@
 #include <unordered_set>
 
 #include "cuda/cuda_test_support.h"
+#include "ermak/backend/pair_tiles.h"
 #include "ermak/core/error.h"
 #include "ermak/run/simulation.h"
 
@@ -118,10 +119,16 @@ INSTANTIATE_TEST_SUITE_P(Systems, CudaVsCpu,
 // ---------------------------------------------------------------------------------------
 
 // Each kernel family; the per-bead family twice: with its automatic list layout (rows per
-// bead at these sizes) and with cluster rows forced (read by the step kernel as tiles).
+// bead at these sizes) and with cluster rows forced (read by the step kernel as tiles);
+// the block family three times: with its automatic layout (lanes per bead at these sizes)
+// and with the tiles layout forced (each pair once in tiles of 4 × 4 beads,
+// docs/gpu.md#tiles; indentation keeps the lanes kernels), its bead threads apart from the
+// tile threads (automatic at these sizes) and on them (forced).
 struct FamilyVariant {
   CudaKernelFamily family;
   bool cluster_rows = false;
+  bool tiles = false;
+  bool tile_beads_shared = false;
 };
 
 class CudaFamily : public ::testing::TestWithParam<FamilyVariant> {
@@ -132,9 +139,13 @@ class CudaFamily : public ::testing::TestWithParam<FamilyVariant> {
     if (!system_) GTEST_SKIP() << "WW test data not found";
     // Read whenever an engine configures itself.
     if (GetParam().cluster_rows) setenv("ERMAK_CUDA_CLUSTER_ROWS", "1", 1);
+    if (GetParam().tiles) setenv("ERMAK_CUDA_BLOCK_TILES", "1", 1);
+    if (GetParam().tile_beads_shared) setenv("ERMAK_CUDA_TILE_BEADS_APART", "0", 1);
   }
   void TearDown() override {
     if (GetParam().cluster_rows) unsetenv("ERMAK_CUDA_CLUSTER_ROWS");
+    if (GetParam().tiles) unsetenv("ERMAK_CUDA_BLOCK_TILES");
+    if (GetParam().tile_beads_shared) unsetenv("ERMAK_CUDA_TILE_BEADS_APART");
   }
   CudaKernelFamily family() const { return GetParam().family; }
   const Topology& topology() const { return system_->system.topology; }
@@ -142,7 +153,8 @@ class CudaFamily : public ::testing::TestWithParam<FamilyVariant> {
 };
 
 std::string family_param_name(const ::testing::TestParamInfo<FamilyVariant>& info) {
-  return std::string(family_name(info.param.family)) + (info.param.cluster_rows ? "_cluster_rows" : "");
+  return std::string(family_name(info.param.family)) + (info.param.cluster_rows ? "_cluster_rows" : "") +
+         (info.param.tiles ? "_tiles" : "") + (info.param.tile_beads_shared ? "_shared" : "");
 }
 
 TEST_P(CudaFamily, SameSeedSameBitsAndSplitAdvance) {
@@ -150,6 +162,10 @@ TEST_P(CudaFamily, SameSeedSameBitsAndSplitAdvance) {
   const State start = start_state(system_->system, 3);
   auto run = [&](std::vector<std::int64_t> chunks) {
     auto gpu = make_gpu(setup, family());
+    const std::string layout = cuda_kernel_layout(*gpu);
+    EXPECT_EQ(layout.rfind("block/tiles/", 0) == 0, GetParam().tiles) << layout;
+    if (GetParam().tiles)
+      EXPECT_EQ(layout.rfind("block/tiles/apart/", 0) == 0, !GetParam().tile_beads_shared) << layout;
     gpu->set_state(start);
     for (auto c : chunks) gpu->advance(c);
     return gpu->state();
@@ -329,6 +345,27 @@ Indentation make_indentation(const LoadedSystem& s, bool discrete, bool move_sur
   return ind;
 }
 
+// A generator whose noise is drawn ahead into the device's ring (docs/gpu.md#noise) and
+// read by the step kernels, with a fixed bead, against the CPU.
+TEST_P(CudaFamily, StoredNoiseAgreesWithCpu) {
+  EngineSetup setup = base_setup(topology(), 3, 1357);
+  setup.rng = "lagged_fibonacci";
+  setup.rng_layout = "shared";
+  setup.fixed_beads = {9};
+  auto cpu = make_cpu_engine(setup);
+  auto gpu = make_gpu(setup, family());
+  const State start = start_state(system_->system, 3);
+  cpu->set_state(start);
+  gpu->set_state(start);
+  for (std::int64_t chunk : {137, 300, 63}) {
+    cpu->advance(chunk);
+    gpu->advance(chunk);
+    ASSERT_LE(max_abs_difference(cpu->state(), gpu->state()), kTrajectoryTolerance_A) << "at step " << cpu->state().step;
+  }
+  EXPECT_GT(max_abs_difference(start, gpu->state()), 0.1);  // the beads did move
+  EXPECT_EQ(gpu->noise_state(), cpu->noise_state());
+}
+
 // The per-bead family does the tip's work in its step kernel, or (large runs; forced here
 // by ERMAK_CUDA_TIP_KERNEL=1) in a kernel of its own before it: both against the CPU.
 // With the tip kernel, the step kernel without other protocol code (runs 3–5) and the one
@@ -393,7 +430,10 @@ TEST_P(CudaFamily, IndentationAgreesWithCpu) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Families, CudaFamily,
-                         ::testing::Values(FamilyVariant{CudaKernelFamily::kBlock}, FamilyVariant{CudaKernelFamily::kPerBead},
+                         ::testing::Values(FamilyVariant{CudaKernelFamily::kBlock},
+                                           FamilyVariant{CudaKernelFamily::kBlock, false, true},
+                                           FamilyVariant{CudaKernelFamily::kBlock, false, true, true},
+                                           FamilyVariant{CudaKernelFamily::kPerBead},
                                            FamilyVariant{CudaKernelFamily::kPerBead, true}),
                          family_param_name);
 
@@ -494,6 +534,7 @@ TEST(CudaEngine, BlockFamilyLanesPerBeadFollowTheRunSize) {
   const long long n = s->system.topology.bead_count();
   const long long budget = 2LL * cuda_multiprocessor_count() * 1024;
   ASSERT_GT(budget, 0);
+  setenv("ERMAK_CUDA_BLOCK_TILES", "0", 1);  // the lanes kernels only (the tiles: the next test)
   auto lanes_at = [&](long long replicas) {
     auto gpu = make_gpu(base_setup(s->system.topology, std::int32_t(replicas), 3), CudaKernelFamily::kBlock);
     const std::string layout = cuda_kernel_layout(*gpu);
@@ -509,11 +550,69 @@ TEST(CudaEngine, BlockFamilyLanesPerBeadFollowTheRunSize) {
     EXPECT_EQ(lanes_at(e.last_replicas), e.lanes);
     EXPECT_EQ(lanes_at(e.last_replicas + 1), e.next);
   }
+  unsetenv("ERMAK_CUDA_BLOCK_TILES");
 }
 
-// Many replicas per block, in every lane count the block family uses at that size: the
-// bead-major, sorted thread order (slot b serves bead slot_bead[b / group] of replica
-// b mod group), the noise warps, partial last blocks and a fixed bead, against the CPU.
+// The tiles layout replaces the lanes kernels where those would run 2 lanes per bead, or 4
+// with at least thread_budget / 32 beads in the run (WW on an H100: 249 to 1987 replicas),
+// for replicas of 8 to 64 beads, not under indentation; its bead threads are apart from
+// the tile threads while T + n threads per replica stay within thread_budget / 3 (WW:
+// 1140 replicas) (docs/gpu.md#tiles). ERMAK_CUDA_BLOCK_TILES=1 forces it wherever it
+// applies, ERMAK_CUDA_TILE_BEADS_APART=0|1 the bead threads' place.
+TEST(CudaEngine, BlockFamilyTilesWhereTheyWereMeasuredFaster) {
+  ERMAK_REQUIRE_GPU();
+  const auto ww = load_test_system("ww");
+  const auto ubq = load_test_system("ubq");
+  if (!ww || !ubq) GTEST_SKIP() << "test data not found";
+  const long long n = ww->system.topology.bead_count();
+  const long long budget = 2LL * cuda_multiprocessor_count() * 1024;
+  // (The lane rule gives 4 lanes from budget / 8 / (8 n) + 1 replicas: 125 WW on an H100.)
+  const long long first = std::max(budget / 8 / (8 * n) + 1, (budget / 32 + n - 1) / n);
+  const long long last = budget / 2 / (2 * n);
+  const long long last_apart = budget / 3 / (pair_tile_count(int(n)) + n);
+  ASSERT_LT(first, last_apart);
+  ASSERT_LT(last_apart, last);
+  auto layout_of = [](const EngineSetup& setup) {
+    return cuda_kernel_layout(*make_gpu(setup, CudaKernelFamily::kBlock));
+  };
+  auto is_tiles = [](const std::string& layout) { return layout.rfind("block/tiles/", 0) == 0; };
+  auto is_apart = [](const std::string& layout) { return layout.rfind("block/tiles/apart/", 0) == 0; };
+  const Topology& t = ww->system.topology;
+  auto ww_layout = [&](long long replicas) { return layout_of(base_setup(t, std::int32_t(replicas), 3)); };
+  EXPECT_EQ(ww_layout(first - 1).substr(0, 11), "block/ap/S4");
+  EXPECT_TRUE(is_apart(ww_layout(first)));
+  EXPECT_TRUE(is_apart(ww_layout(last_apart)));
+  const std::string shared = ww_layout(last_apart + 1);
+  EXPECT_TRUE(is_tiles(shared) && !is_apart(shared)) << shared;
+  EXPECT_TRUE(is_tiles(ww_layout(last)));
+  EXPECT_EQ(ww_layout(last + 1).substr(0, 11), "block/ap/S1");
+  // Ubiquitin's 76 beads: 2 lanes per bead at 300 replicas, but no tiles.
+  EXPECT_EQ(layout_of(base_setup(ubq->system.topology, 300, 3)).substr(0, 11), "block/ap/S2");
+  EngineSetup indented = base_setup(t, std::int32_t(first), 3);
+  indented.indentation = make_indentation(ww->system, false, false);
+  EXPECT_FALSE(is_tiles(layout_of(indented)));
+  setenv("ERMAK_CUDA_BLOCK_TILES", "1", 1);  // read whenever the engine configures itself
+  EXPECT_TRUE(is_apart(ww_layout(1)));
+  EXPECT_FALSE(is_tiles(layout_of(indented)));
+  setenv("ERMAK_CUDA_TILE_BEADS_APART", "0", 1);
+  const std::string forced_shared = ww_layout(1);
+  EXPECT_TRUE(is_tiles(forced_shared) && !is_apart(forced_shared)) << forced_shared;
+  setenv("ERMAK_CUDA_TILE_BEADS_APART", "1", 1);
+  EXPECT_TRUE(is_apart(ww_layout(last)));
+  setenv("ERMAK_CUDA_TILE_BEADS_APART", "2", 1);
+  EXPECT_THROW(ww_layout(1), Error);
+  unsetenv("ERMAK_CUDA_TILE_BEADS_APART");
+  setenv("ERMAK_CUDA_BLOCK_TILES", "0", 1);
+  EXPECT_FALSE(is_tiles(ww_layout(first)));
+  setenv("ERMAK_CUDA_BLOCK_TILES", "2", 1);
+  EXPECT_THROW(ww_layout(1), Error);
+  unsetenv("ERMAK_CUDA_BLOCK_TILES");
+}
+
+// Many replicas per block, in every lane count the block family uses at that size and in
+// the tiles layout it chooses there: the bead-major, sorted thread order (slot b serves
+// bead slot_bead[b / group] of replica b mod group), the noise warps, the tile-major
+// threads, partial last blocks and a fixed bead, against the CPU.
 TEST(CudaEngine, BlockFamilyWithManyReplicasPerBlockAgreesWithCpu) {
   ERMAK_REQUIRE_GPU();
   const auto s = load_test_system("ww");
@@ -528,19 +627,31 @@ TEST(CudaEngine, BlockFamilyWithManyReplicasPerBlockAgreesWithCpu) {
     for (std::int32_t i = 0; i < start.bead_count; ++i)
       start.set_position(r, i, vec_cast<float>(s->system.initial_positions_A[i]));
   const State reference = cpu_reference(setup, start, 400);
-  for (const char* lanes : {"1", "2", "4"}) {
-    setenv("ERMAK_CUDA_BLOCK_LANES", lanes, 1);  // read whenever the engine configures itself
+  // "tiles": no forced lane count, the automatic layout at 999 WW replicas (bead threads
+  // apart); "tiles-shared": the tiles with the bead threads on the tile threads — the same
+  // arithmetic in the same order on other threads, so the same bits.
+  State tiles_apart;
+  for (const std::string lanes : {"1", "2", "4", "tiles", "tiles-shared"}) {
+    const bool tiles = lanes.rfind("tiles", 0) == 0;
+    // Read whenever the engine configures itself.
+    if (!tiles) setenv("ERMAK_CUDA_BLOCK_LANES", lanes.c_str(), 1);
+    if (lanes == "tiles-shared") setenv("ERMAK_CUDA_TILE_BEADS_APART", "0", 1);
     auto gpu = make_gpu(setup, CudaKernelFamily::kBlock);
+    const std::string layout = cuda_kernel_layout(*gpu);
+    EXPECT_EQ(layout.rfind(lanes == "tiles" ? "block/tiles/apart/" : "block/tiles/g", 0) == 0, tiles) << layout;
     gpu->set_state(start);
     gpu->advance(150);
     gpu->advance(250);
     unsetenv("ERMAK_CUDA_BLOCK_LANES");
+    unsetenv("ERMAK_CUDA_TILE_BEADS_APART");
     const double d = max_abs_difference(reference, gpu->state());
     EXPECT_LE(d, kTrajectoryTolerance_A) << "lanes per bead " << lanes;
     for (std::int32_t r : {0, replicas - 1}) {  // the fixed bead stays put in every replica
       const std::size_t k = gpu->state().index(r, 0);
       EXPECT_EQ(gpu->state().x[k], start.x[k]) << "replica " << r;
     }
+    if (lanes == "tiles") tiles_apart = gpu->state();
+    if (lanes == "tiles-shared") EXPECT_TRUE(bit_identical(tiles_apart, gpu->state()));
   }
 }
 

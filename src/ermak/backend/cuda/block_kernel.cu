@@ -23,7 +23,9 @@ BlockKernel single_lane_kernel(const BlockLaunch& L, ProtocolCode code) {
 
 int block_count(const BlockLaunch& L) { return (L.m.replicas + L.group - 1) / L.group; }
 
-std::size_t block_shared_bytes(const BlockLaunch& L) { return block_detail::shared_layout(L).total; }
+std::size_t block_shared_bytes(const BlockLaunch& L) {
+  return L.tiles ? tile_shared_bytes(L) : block_detail::shared_layout(L).total;
+}
 
 std::size_t block_max_shared_bytes(int device) {
   int bytes = 0;
@@ -33,6 +35,7 @@ std::size_t block_max_shared_bytes(int device) {
 
 namespace {
 block_detail::BlockKernel kernel_for(const BlockLaunch& L) {
+  if (L.tiles) return tile_kernel_for(L);
   const ProtocolCode code = protocol_code(L.m.protocol);
   return L.lanes == 1 ? block_detail::single_lane_kernel(L, code) : block_detail::multi_lane_kernel(L, code);
 }
@@ -55,7 +58,7 @@ int block_resident_blocks_per_sm(const BlockLaunch& L) {
 void launch_block_steps(const BlockLaunch& L, cudaStream_t stream) {
   const std::size_t shared = block_shared_bytes(L);
   prepared_kernel(L, shared)<<<block_count(L), L.threads, shared, stream>>>(L);
-  ERMAK_CUDA_LAUNCHED("block_steps_kernel", stream);
+  ERMAK_CUDA_LAUNCHED(L.tiles ? "tile_steps_kernel" : "block_steps_kernel", stream);
 }
 
 }  // namespace ermak::cuda

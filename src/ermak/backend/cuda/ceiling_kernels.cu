@@ -10,6 +10,7 @@
 #include <cstring>
 
 #include "ermak/backend/cuda/cuda_util.cuh"
+#include "ermak/backend/cuda/tile_kernel.cuh"
 #include "ermak/backend/pair_tiles.h"
 #include "ermak/backend/cuda_ceiling.h"
 #include "ermak/core/error.h"
@@ -175,8 +176,9 @@ __global__ void __launch_bounds__(512) ceiling_steps_kernel(const __grid_constan
 // per pair instead of the slots kernel's 1 and 1). The tiles and their order: pair_tiles.h.
 // Beads are padded to 4Q with far sentinels (each at its own distance, so that no pair of
 // them is at r = 0). The noise is drawn before the tile's terms, which it overlaps.
-// Threads are tile-major.
-__host__ __device__ inline int tile_threads_per_replica(int n) { return max(pair_tile_count(n), n); }
+// Threads are tile-major. kModel 2 is the production tiles layout's arithmetic
+// (tile_kernel.cuh) without the engine's bookkeeping.
+__host__ __device__ inline int tile_threads_per_replica(int n) { return tiles::threads_per_replica(n, false); }
 
 // kModel: 0 the repulsion for every pair; 1 the model's bonded terms too as per-tile lists
 // (L.tile_*): the repulsion only for the pairs that repel, the bonds and native contacts
@@ -187,7 +189,8 @@ __global__ void __launch_bounds__(512) ceiling_tiles_kernel(const __grid_constan
   extern __shared__ __align__(16) float4 tile_smem[];
   // Odd strides per replica (positions P, partials S, in float4): the same slot of
   // consecutive replicas — what tile-major threads touch together — in different banks.
-  const int n = L.n, G = L.group, Q = pair_tile_quads(n), P = 4 * Q + 1, S = 4 * Q * Q + 1, T = pair_tile_count(n);
+  const int n = L.n, G = L.group, Q = pair_tile_quads(n), T = pair_tile_count(n);
+  const int P = tiles::position_stride(n), S = tiles::partial_stride(n);
   const int per_replica = tile_threads_per_replica(n);
   const int first = blockIdx.x * G;
   const int here = min(G, L.replicas - first);
@@ -207,8 +210,7 @@ __global__ void __launch_bounds__(512) ceiling_tiles_kernel(const __grid_constan
     if (b < n && r < here) {
       v = L.in[std::size_t(first + r) * n + b];
     } else {
-      const float far = 1e17f * float(1 + b);
-      v = make_float4(far, far, far, 0.0f);
+      v = tiles::padding_position(b);
     }
     cur[e] = v;
     next[e] = v;
@@ -216,9 +218,9 @@ __global__ void __launch_bounds__(512) ceiling_tiles_kernel(const __grid_constan
   // This thread's tile (I, J = I + k mod Q): k = 1 … h for local < Q·h, then the opposite
   // quads (k = Q/2, Q even), then the diagonal tiles (k = 0).
   int I = 0, k = 0;
-  const bool tiles = local < T;
-  if (tiles) pair_tile_of(local, Q, I, k);  // slots in the order of pair_tiles.h
-  const unsigned repels = kModel == 1 && tiles ? L.tile_repels[local] : 0xffffu;
+  const bool has_tile = local < T;
+  if (has_tile) pair_tile_of(local, Q, I, k);  // slots in the order of pair_tiles.h
+  const unsigned repels = kModel == 1 && has_tile ? L.tile_repels[local] : 0xffffu;
   const int J = I + k < Q ? I + k : I + k - Q;
   __syncthreads();
   const float cutoff2 = L.repulsion.cutoff2;
@@ -227,7 +229,9 @@ __global__ void __launch_bounds__(512) ceiling_tiles_kernel(const __grid_constan
     if (active && local < n)
       noise = rng::gaussian3(L.keys, rng::Stream::kBeadLangevin, std::uint32_t(first + g), std::uint32_t(local),
                              std::uint64_t(L.first_step + t));
-    if (active && tiles) {
+    if (active && has_tile && kModel == 2) {
+      tiles::tile_pair_forces(cur + g * P, partial + g * S, params + 16 * local, I, J, Q);
+    } else if (active && has_tile) {
       const float4* replica = cur + g * P;
       float4 a[4], b[4];
       float3 fa[4], fb[4];
@@ -238,21 +242,12 @@ __global__ void __launch_bounds__(512) ceiling_tiles_kernel(const __grid_constan
         fa[c] = make_float3(0, 0, 0);
         fb[c] = make_float3(0, 0, 0);
       }
-      const float4* tile_param = params + 16 * local;
       auto term = [&](const float4& p, const float4& q, float3& fp, float3& fq, int bit) {
         const float dx = p.x - q.x, dy = p.y - q.y, dz = p.z - q.z;
         const float r2 = dx * dx + dy * dy + dz * dz;
-        float sc;
-        if constexpr (kModel == 2) {
-          // Repulsion and native contact as one expression (physics/nonbonded_pair.h).
-          const float4 c = tile_param[bit];
-          const auto pf = physics::nonbonded_pair<false>(r2, physics::NonbondedCoefficients{c.x, c.y, c.z});
-          sc = r2 < c.w ? pf.force_over_r : 0.0f;
-        } else {
-          const auto pf = physics::repulsion<false>(r2, L.repulsion);
-          const bool repel = kModel == 0 || ((repels >> bit) & 1u);
-          sc = r2 < cutoff2 && repel ? pf.force_over_r : 0.0f;
-        }
+        const auto pf = physics::repulsion<false>(r2, L.repulsion);
+        const bool repel = kModel == 0 || ((repels >> bit) & 1u);
+        const float sc = r2 < cutoff2 && repel ? pf.force_over_r : 0.0f;
         fp.x += sc * dx; fp.y += sc * dy; fp.z += sc * dz;
         fq.x -= sc * dx; fq.y -= sc * dy; fq.z -= sc * dz;
       };
@@ -295,25 +290,18 @@ __global__ void __launch_bounds__(512) ceiling_tiles_kernel(const __grid_constan
     }
     __syncthreads();
     if (active && local < n) {
-      const int X = local / 4, c = local - 4 * X;
       float fx = 0.0f, fy = 0.0f, fz = 0.0f;
-      const float4* row = partial + g * S + X * Q * 4 + c;
-      for (int Y = 0; Y < Q; ++Y) {
-        const float4 v = row[4 * Y];
-        fx += v.x; fy += v.y; fz += v.z;
-      }
       const float4 p = cur[g * P + local];
       if constexpr (kModel == 2) {
-        // The bead's bonds (FENE), from its own end.
-#pragma unroll
-        for (int e = 0; e < 4; ++e) {
-          const float2 bond = L.bead_bonds[4 * local + e];
-          const int j = __float_as_int(bond.x);
-          if (j < 0) break;
-          const float4 q = cur[g * P + j];
-          const float dx = p.x - q.x, dy = p.y - q.y, dz = p.z - q.z;
-          const float f = physics::fene<false>(dx * dx + dy * dy + dz * dz, bond.y, L.fene).force_over_r;
-          fx += f * dx; fy += f * dy; fz += f * dz;
+        const float3 f =
+            tiles::bead_force(partial + g * S, local, Q, tiles::bond_force(cur + g * P, L.bead_bonds, local, L.fene));
+        fx = f.x; fy = f.y; fz = f.z;
+      } else {
+        const int X = local / 4, c = local - 4 * X;
+        const float4* row = partial + g * S + X * Q * 4 + c;
+        for (int Y = 0; Y < Q; ++Y) {
+          const float4 v = row[4 * Y];
+          fx += v.x; fy += v.y; fz += v.z;
         }
       }
       const Vec3f d = physics::langevin_displacement({fx, fy, fz}, noise, L.coeff);

@@ -23,6 +23,7 @@
 #include <tuple>
 #include <vector>
 
+#include "ermak/backend/pair_tiles.h"
 #include "ermak/backend/protocol_reports.h"
 #include "ermak/backend/structure_ends.h"
 #include "ermak/backend/cuda/cuda_util.cuh"
@@ -44,6 +45,9 @@ constexpr int kAutoBlockAlwaysBeads = 384;
 // +10–31 % at 1 to 3000 replicas, with 4 lanes per bead in blocks of up to 1024 threads
 // for few replicas; 211 beads −16 to −21 % at 1 and 100 replicas).
 constexpr int kAllPairsMaxBeads = 192;
+// Tiles layout: blocks of at most this many threads (the kernel's launch bounds, which
+// keep it at ≤ 80 registers so that two such blocks share a multiprocessor).
+constexpr int kTileMaxThreads = 384;
 constexpr int kChunkSteps = 16;          // per-bead family: steps between rebuild checks
                                          // (ERMAK_CUDA_CHUNK_STEPS overrides, for experiments)
 constexpr int kChunksPerGraph = 4;
@@ -221,10 +225,13 @@ class CudaEngine final : public Engine {
   std::string name() const override { return "cuda"; }
   std::string family_name() const { return family_ == CudaKernelFamily::kBlock ? "block" : "perbead"; }
   // The family and its layout, short (bench tables): "block/ap/S1/g4" (all pairs, one
-  // lane per bead, 4 replicas per block) or "block/list/S2/g4"; "perbead/rows" or
-  // "perbead/clusters".
+  // lane per bead, 4 replicas per block), "block/list/S2/g4", "block/tiles/g8" (each pair
+  // once in tiles) or "block/tiles/apart/g4" (bead threads apart from the tile threads);
+  // "perbead/rows" or "perbead/clusters".
   std::string kernel_layout() const {
     if (family_ != CudaKernelFamily::kBlock) return use_cluster_rows() ? "perbead/clusters" : "perbead/rows";
+    if (block_.tiles) return std::string("block/tiles/") + (block_.tile_beads_apart ? "apart/" : "") + "g" +
+                             std::to_string(block_.group);
     return std::string("block/") + (block_.all_pairs ? "ap" : "list") + "/S" + std::to_string(block_.lanes) + "/g" +
            std::to_string(block_.group);
   }
@@ -650,6 +657,7 @@ class CudaEngine final : public Engine {
     m.list_cutoff2 = list_cutoff * list_cutoff;
     m.half_skin2 = float(0.25 * setup_.neighbor_skin_A * setup_.neighbor_skin_A);
     m.timestep_tau = setup_.langevin.timestep_tau;
+    upload_tile_tables();
 
     ProtocolData& p = m.protocol;
     std::vector<int> offsets, items;
@@ -684,6 +692,29 @@ class CudaEngine final : public Engine {
     molecule_.upload(std::vector<double>(3 * std::size_t(R_), 0.0));
     tips_ = {tip_.get(), turnaround_.get(), molecule_.get()};
     ERMAK_CUDA(cudaDeviceSynchronize());
+  }
+
+  // The tiles layout's tables (pair_tiles.h) for replicas of 8 to 64 beads in the
+  // all-pairs mode; none where a bead has more bonds than the bead threads take.
+  void upload_tile_tables() {
+    tiles_available_ = false;
+    if (n_ < 8 || n_ > 64 || n_ > all_pairs_max_beads()) return;
+    PairTileTables t;
+    try {
+      t = build_pair_tile_tables(topology_, model_.repulsion);
+    } catch (const Error&) {
+      return;  // more than PairTileTables::kBondsPerBead bonds on a bead: the lanes kernels
+    }
+    std::vector<float4> coefficients;
+    for (const PairTileCoefficients& k : t.coefficients) coefficients.push_back(make_float4(k.c2, k.f12, k.f6, k.cutoff2));
+    std::vector<float2> bonds(t.bond_partner.size());
+    for (std::size_t e = 0; e < bonds.size(); ++e) {
+      std::memcpy(&bonds[e].x, &t.bond_partner[e], sizeof(int));
+      bonds[e].y = t.bond_r0_A[e];
+    }
+    tile_coefficients_.upload(coefficients);
+    tile_bonds_.upload(bonds);
+    tiles_available_ = true;
   }
 
   // The generator of run.rng (docs/gpu.md#noise): Philox needs no device state; others
@@ -756,6 +787,8 @@ class CudaEngine final : public Engine {
     int force_threads = 32, noise_threads = 0;
     bool rows_in_shared = true;
     bool all_pairs = false;
+    bool tiles = false;  // each pair once in tiles of 4 × 4 beads (all pairs, lanes = 1)
+    bool tile_beads_apart = false;  // the tiles' bead threads after their tile threads
   };
 
   // Per-bead family, indentation: the tip's work in a kernel of its own before each step
@@ -831,6 +864,34 @@ class CudaEngine final : public Engine {
   // Threads that fill the GPU with a short critical path: about two resident "waves".
   long long thread_budget() const { return 2LL * prop_.multiProcessorCount * 1024; }
 
+  // The tiles layout (docs/gpu.md#tiles), for replicas of 8 to 64 beads in the all-pairs
+  // mode without indentation: where the lane rule gives 2 lanes per bead, or 4 with at
+  // least thread_budget / 32 beads in the run — on an H100 WW × 249 to × 1987. Measured
+  // there faster than the lanes kernels (WW × 300 +8 %, × 10³ +17 %, × 1987 +50 %); below
+  // (WW × 200, 4 lanes: −26 %) and above (WW × 3000, 1 lane: −3 %) slower
+  // (docs/benchmarks.md#the-tiles-layout). ERMAK_CUDA_BLOCK_TILES=0|1 overrides (1:
+  // wherever it applies; a forced lane count alone keeps the lanes kernels).
+  bool use_tiles(const BlockConfig& c, bool lanes_forced) const {
+    const int forced = env_int("ERMAK_CUDA_BLOCK_TILES", -1);
+    if (forced != -1 && forced != 0 && forced != 1) throw Error("ERMAK_CUDA_BLOCK_TILES must be 0 or 1");
+    if (!c.all_pairs || !tiles_available_ || setup_.indentation.enabled || forced == 0) return false;
+    if (forced == 1) return true;
+    return !lanes_forced && (c.lanes == 2 || (c.lanes == 4 && (long long)n_ * R_ >= thread_budget() / 32));
+  }
+
+  // The tiles' bead threads apart from their tile threads while the run's threads that
+  // takes stay within a third of thread_budget (WW × 1140 on an H100): their noise and
+  // bonds then run beside the tiles, a shorter step where the GPU has latency to hide
+  // (WW × 300 +29 %, × 10³ +4 %); beyond, the shared threads fit more replicas per
+  // multiprocessor (WW × 1300 +135 %, × 1987 +29 %; docs/benchmarks.md#the-tiles-layout).
+  // ERMAK_CUDA_TILE_BEADS_APART=0|1 overrides.
+  bool use_tile_beads_apart() const {
+    const int forced = env_int("ERMAK_CUDA_TILE_BEADS_APART", -1);
+    if (forced != -1 && forced != 0 && forced != 1) throw Error("ERMAK_CUDA_TILE_BEADS_APART must be 0 or 1");
+    if (forced != -1) return forced == 1;
+    return (long long)tile_threads_per_replica(n_, true) * R_ <= thread_budget() / 3;
+  }
+
   BlockConfig block_config() const {
     BlockConfig c;
     c.all_pairs = use_all_pairs();
@@ -860,7 +921,10 @@ class CudaEngine final : public Engine {
           break;
         }
     }
-    const int per_replica = n_ * c.lanes;
+    c.tiles = use_tiles(c, forced != 0);
+    if (c.tiles) c.lanes = 1;
+    c.tile_beads_apart = c.tiles && use_tile_beads_apart();
+    const int per_replica = c.tiles ? tile_threads_per_replica(n_, c.tile_beads_apart) : n_ * c.lanes;
     auto with_group = [&](int g) {
       BlockConfig t = c;
       t.group = g;
@@ -874,7 +938,7 @@ class CudaEngine final : public Engine {
     // one replica cannot hold it, lists.
     if (c.all_pairs && block_shared_bytes(block_launch(with_group(1), true)) > block_max_shared_bytes(device_))
       c.all_pairs = false;
-    if (c.lanes > 1 || c.all_pairs) {
+    if (c.lanes > 1 || c.all_pairs || c.tiles) {
       // Replicas per block g, in blocks of at most 512 threads (with S > 1 lanes per
       // bead, plus the noise threads: one per bead, their own warps, the noise drawn while
       // forces are summed): the fewest waves of resident blocks, then the fewest threads
@@ -888,13 +952,27 @@ class CudaEngine final : public Engine {
       // limits the resident blocks: I27 × 10³ 7.0·10⁴ steps/s with 1 replica per block,
       // 1.16·10⁵ with 4 (docs/benchmarks.md#replicas-per-block-at-one-lane-per-bead).
       const int sms = prop_.multiProcessorCount;
+      if (c.tiles) {
+        // Tiles: the same number of replicas on every multiprocessor — k blocks of
+        // ⌈R / (k · SMs)⌉ replicas each, the smallest k whose blocks fit and are resident
+        // together (measured, H100, WW × 10³: 8 replicas per block, 125 blocks, 1.66·10¹⁰
+        // bead-steps/s; 4 per block, 250 blocks, 1.49·10¹⁰; 5 or 6 per block 1.14–1.24·10¹⁰:
+        // docs/benchmarks.md#the-tiles-layout).
+        for (int k = 1; forced_group <= 0 && k <= 32; ++k) {
+          const int g = int((R_ + (long long)k * sms - 1) / ((long long)k * sms));
+          const BlockConfig t = with_group(g);
+          if (t.threads > kTileMaxThreads) continue;
+          if (std::max(1, block_resident_blocks_per_sm(block_launch(t, true))) >= k) return t;
+        }
+        if (forced_group > 0) return with_group(std::min(forced_group, R_));
+      }
       // (Blocks of several replicas in up to 1024 threads lost 4 % at WW × 10³, S = 2:
       // docs/benchmarks.md#packed-repulsive-rows; above 512 threads only one replica.)
       const int max_threads = c.lanes > 1 ? std::max(512, with_group(1).threads)
                                           : std::min(512, env_int("ERMAK_CUDA_BLOCK_MAX_THREADS", 512));
       BlockConfig best = with_group(1);
       std::tuple<int, int, int, double, int> best_score{std::numeric_limits<int>::max(), 0, 0, 0.0, 0};
-      for (int g = 1; g <= R_ && with_group(g).threads <= max_threads; ++g) {
+      for (int g = 1; g <= R_ && with_group(g).threads <= (c.tiles ? kTileMaxThreads : max_threads); ++g) {
         const BlockConfig t = with_group(g);
         const int per_sm = ((R_ + g - 1) / g + sms - 1) / sms;  // blocks on the busiest SM
         const bool rows_in_shared = block_shared_bytes(block_launch(t, true)) <= shared_budget();
@@ -935,6 +1013,10 @@ class CudaEngine final : public Engine {
     L.threads = c.threads;
     L.rows_in_shared = rows_in_shared;
     L.all_pairs = c.all_pairs;
+    L.tiles = c.tiles;
+    L.tile_beads_apart = c.tile_beads_apart;
+    L.tile_coefficients = tile_coefficients_.get();
+    L.tile_bonds = tile_bonds_.get();
     L.tips = tips_;
     return L;
   }
@@ -1365,6 +1447,9 @@ class CudaEngine final : public Engine {
   DeviceBuffer<std::uint8_t> fixed_;
   DeviceBuffer<std::uint8_t> repulsive_partners_, repulsive_count_;
   DeviceBuffer<int> slot_bead_, bead_slot_;
+  DeviceBuffer<float4> tile_coefficients_;
+  DeviceBuffer<float2> tile_bonds_;
+  bool tiles_available_ = false;
   DeviceBuffer<HarmonicTether> tethers_;
   DeviceBuffer<ExternalForce> forces_;
   DeviceBuffer<PlaneTether> planes_;

@@ -36,6 +36,15 @@ struct BlockLaunch {
   int threads = 32;
   bool rows_in_shared = true;
   bool all_pairs = false;       // small systems: no list, fixed rows (ModelData::repulsive_partners)
+  // Tiles layout (tile_kernel.cuh, docs/gpu.md#tiles; all pairs, 8 to 64 beads): each
+  // pair once in tiles of 4 × 4 beads, `threads` = group × tile_threads_per_replica(n,
+  // tile_beads_apart) rounded up to a warp. Tables of backend/pair_tiles.h, the same for every replica: each
+  // tile's 16 pairs {c², 12 e12, 6 e6, cutoff²} [tile][16] and each bead's bonds
+  // {partner as int bits (−1: none), r0} [n][4].
+  bool tiles = false;
+  bool tile_beads_apart = false;  // bead threads after the tile threads (tile_kernel.cuh)
+  const float4* tile_coefficients = nullptr;
+  const float2* tile_bonds = nullptr;
   long long end_step = 0;
   physics::LangevinCoefficients coeff{};
   double kT = 0.0;
@@ -49,6 +58,13 @@ std::size_t block_max_shared_bytes(int device);
 // How many blocks of this launch's kernel variant fit on one multiprocessor at once.
 int block_resident_blocks_per_sm(const BlockLaunch& launch);
 void launch_block_steps(const BlockLaunch& launch, cudaStream_t stream);
+
+// The tiles layout's kernel for a launch (tile_kernel.cu; throws where it does not apply),
+// its shared memory, and its threads per replica before rounding the block to a warp.
+using TileKernel = void (*)(BlockLaunch);
+TileKernel tile_kernel_for(const BlockLaunch& launch);
+std::size_t tile_shared_bytes(const BlockLaunch& launch);
+int tile_threads_per_replica(int n, bool beads_apart);
 
 // ---- per-bead family (perbead_kernels.cu) ----
 
