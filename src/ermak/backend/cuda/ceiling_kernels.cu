@@ -233,46 +233,16 @@ __global__ void __launch_bounds__(512) ceiling_tiles_kernel(const __grid_constan
       tiles::tile_pair_forces(cur + g * P, partial + g * S, params + 16 * local, I, J, Q);
     } else if (active && has_tile) {
       const float4* replica = cur + g * P;
-      float4 a[4], b[4];
-      float3 fa[4], fb[4];
-#pragma unroll
-      for (int c = 0; c < 4; ++c) {
-        a[c] = replica[4 * I + c];
-        b[c] = replica[4 * J + c];
-        fa[c] = make_float3(0, 0, 0);
-        fb[c] = make_float3(0, 0, 0);
-      }
-      auto term = [&](const float4& p, const float4& q, float3& fp, float3& fq, int bit) {
-        const float dx = p.x - q.x, dy = p.y - q.y, dz = p.z - q.z;
-        const float r2 = dx * dx + dy * dy + dz * dz;
+      tiles::tile_pair_forces_with(replica, partial + g * S, I, J, Q, [&](float r2, int place) {
         const auto pf = physics::repulsion<false>(r2, L.repulsion);
-        const bool repel = kModel == 0 || ((repels >> bit) & 1u);
-        const float sc = r2 < cutoff2 && repel ? pf.force_over_r : 0.0f;
-        fp.x += sc * dx; fp.y += sc * dy; fp.z += sc * dz;
-        fq.x -= sc * dx; fq.y -= sc * dy; fq.z -= sc * dz;
-      };
-      if (k == 0) {
-#pragma unroll
-        for (int c = 0; c < 4; ++c)
-#pragma unroll
-          for (int d = c + 1; d < 4; ++d) term(a[c], a[d], fa[c], fa[d], 4 * c + d);
-      } else {
-#pragma unroll
-        for (int c = 0; c < 4; ++c)
-#pragma unroll
-          for (int d = 0; d < 4; ++d) term(a[c], b[d], fa[c], fb[d], 4 * c + d);
-      }
-      float4* mine = partial + g * S + (I * Q + J) * 4;
-#pragma unroll
-      for (int c = 0; c < 4; ++c) mine[c] = make_float4(fa[c].x, fa[c].y, fa[c].z, 0.0f);
-      float4* theirs = k != 0 ? partial + g * S + (J * Q + I) * 4 : mine;
-      if (k != 0) {
-#pragma unroll
-        for (int d = 0; d < 4; ++d) theirs[d] = make_float4(fb[d].x, fb[d].y, fb[d].z, 0.0f);
-      }
+        const bool repel = kModel == 0 || ((repels >> place) & 1u);
+        return r2 < cutoff2 && repel ? pf.force_over_r : 0.0f;
+      });
       if constexpr (kModel == 1) {
         // The tile's bonds and native contacts, added to its own partial sums (no other
         // thread writes them).
+        float4* mine = partial + g * S + (I * Q + J) * 4;
+        float4* theirs = k != 0 ? partial + g * S + (J * Q + I) * 4 : mine;
         for (int e = L.tile_special_begin[local]; e < L.tile_special_begin[local + 1]; ++e) {
           const float4 sp = L.tile_specials[e];
           const int code = __float_as_int(sp.x), c = code & 3, d = (code >> 2) & 3;
@@ -385,18 +355,11 @@ void upload_tile_model(CeilingRun& run, const Topology& topology) {
                              : make_float4(bits, e.r0_A, 0.0f, 0.0f));
   }
   if (terms.empty()) terms.push_back(make_float4(0, 0, 0, 0));  // a valid pointer
-  std::vector<float4> params;
-  for (const PairTileCoefficients& k : t.coefficients) params.push_back(make_float4(k.c2, k.f12, k.f6, k.cutoff2));
-  std::vector<float2> bonds(t.bond_partner.size());
-  for (std::size_t e = 0; e < bonds.size(); ++e) {
-    std::memcpy(&bonds[e].x, &t.bond_partner[e], sizeof(int));
-    bonds[e].y = t.bond_r0_A[e];
-  }
   run.tile_repels.upload(t.repels);
   run.tile_special_begin.upload(t.term_begin);
   run.tile_specials.upload(terms);
-  run.tile_params.upload(params);
-  run.bead_bonds.upload(bonds);
+  run.tile_params.upload(tiles::coefficient_records(t));
+  run.bead_bonds.upload(tiles::bond_records(t));
   run.base.tile_repels = run.tile_repels.get();
   run.base.tile_special_begin = run.tile_special_begin.get();
   run.base.tile_specials = run.tile_specials.get();

@@ -29,6 +29,7 @@
 #include "ermak/backend/cuda/cuda_util.cuh"
 #include "ermak/backend/cuda/device_noise.cuh"
 #include "ermak/backend/cuda/kernels.cuh"
+#include "ermak/backend/cuda/tile_kernel.cuh"
 #include "ermak/backend/cuda_engine.h"
 #include "ermak/core/error.h"
 #include "ermak/neighbor/verlet_list.h"
@@ -705,15 +706,8 @@ class CudaEngine final : public Engine {
     } catch (const Error&) {
       return;  // more than PairTileTables::kBondsPerBead bonds on a bead: the lanes kernels
     }
-    std::vector<float4> coefficients;
-    for (const PairTileCoefficients& k : t.coefficients) coefficients.push_back(make_float4(k.c2, k.f12, k.f6, k.cutoff2));
-    std::vector<float2> bonds(t.bond_partner.size());
-    for (std::size_t e = 0; e < bonds.size(); ++e) {
-      std::memcpy(&bonds[e].x, &t.bond_partner[e], sizeof(int));
-      bonds[e].y = t.bond_r0_A[e];
-    }
-    tile_coefficients_.upload(coefficients);
-    tile_bonds_.upload(bonds);
+    tile_coefficients_.upload(tiles::coefficient_records(t));
+    tile_bonds_.upload(tiles::bond_records(t));
     tiles_available_ = true;
   }
 

@@ -13,6 +13,8 @@
 // (tile_kernel.cu) and the ceiling kernel `tiles-unified` (ceiling_kernels.cu) both call
 // them, so that the ceiling measures exactly the engine's arithmetic.
 #include <cstddef>
+#include <cstring>
+#include <vector>
 
 #include "ermak/backend/pair_tiles.h"
 #include "ermak/physics/fene.h"
@@ -55,11 +57,12 @@ __device__ __forceinline__ float4 padding_position(int b) {
 }
 
 // The terms of tile (I, J) of one replica (`replica`: its positions; `partial`: its
-// partial sums [Q][Q][4]; `coefficients`: the tile's 16 {c², f12, f6, cutoff²}), stored as
-// the partial sums of quad I against J and of J against I (a diagonal tile, J = I: the 6
-// pairs within the quad, one set).
-__device__ __forceinline__ void tile_pair_forces(const float4* replica, float4* partial, const float4* coefficients,
-                                                 int I, int J, int quads) {
+// partial sums [Q][Q][4]), stored as the partial sums of quad I against J and of J against
+// I (a diagonal tile, J = I: the 6 pairs within the quad, one set). `force_over_r(r2,
+// place)` gives pair `place` = 4c + d's F/r (0 where it has no term).
+template <class ForceOverR>
+__device__ __forceinline__ void tile_pair_forces_with(const float4* replica, float4* partial, int I, int J, int quads,
+                                                      ForceOverR force_over_r) {
   float4 a[4], b[4];
   float3 fa[4], fb[4];
 #pragma unroll
@@ -71,11 +74,7 @@ __device__ __forceinline__ void tile_pair_forces(const float4* replica, float4* 
   }
   auto term = [&](const float4& p, const float4& q, float3& fp, float3& fq, int place) {
     const float dx = p.x - q.x, dy = p.y - q.y, dz = p.z - q.z;
-    const float r2 = dx * dx + dy * dy + dz * dz;
-    const float4 k = coefficients[place];
-    // Repulsion within the cutoff, native contact everywhere, neither: zero coefficients.
-    const auto pf = physics::nonbonded_pair<false>(r2, physics::NonbondedCoefficients{k.x, k.y, k.z});
-    const float sc = r2 < k.w ? pf.force_over_r : 0.0f;
+    const float sc = force_over_r(dx * dx + dy * dy + dz * dz, place);
     fp.x += sc * dx; fp.y += sc * dy; fp.z += sc * dz;
     fq.x -= sc * dx; fq.y -= sc * dy; fq.z -= sc * dz;
   };
@@ -98,6 +97,17 @@ __device__ __forceinline__ void tile_pair_forces(const float4* replica, float4* 
 #pragma unroll
     for (int d = 0; d < 4; ++d) theirs[d] = make_float4(fb[d].x, fb[d].y, fb[d].z, 0.0f);
   }
+}
+
+// The model's tile (`coefficients`: the tile's 16 {c², f12, f6, cutoff²}): repulsion within
+// the cutoff, native contact everywhere, neither: zero coefficients.
+__device__ __forceinline__ void tile_pair_forces(const float4* replica, float4* partial, const float4* coefficients,
+                                                 int I, int J, int quads) {
+  tile_pair_forces_with(replica, partial, I, J, quads, [&](float r2, int place) {
+    const float4 k = coefficients[place];
+    const auto pf = physics::nonbonded_pair<false>(r2, physics::NonbondedCoefficients{k.x, k.y, k.z});
+    return r2 < k.w ? pf.force_over_r : 0.0f;
+  });
 }
 
 // Bead i's own bonds (FENE, `bonds`: {partner as int bits, r0} [n][4], partner −1 after
@@ -131,6 +141,24 @@ __device__ __forceinline__ float3 bead_force(const float4* partial, int i, int q
     fx += v.x; fy += v.y; fz += v.z;
   }
   return make_float3(fx + own.x, fy + own.y, fz + own.z);
+}
+
+// The tables of pair_tiles.h as the kernels read them: each tile's 16 coefficients as
+// float4 {c², f12, f6, cutoff²}, each bead's bonds as float2 {partner as int bits, r0}.
+inline std::vector<float4> coefficient_records(const PairTileTables& t) {
+  std::vector<float4> out;
+  out.reserve(t.coefficients.size());
+  for (const PairTileCoefficients& k : t.coefficients) out.push_back(make_float4(k.c2, k.f12, k.f6, k.cutoff2));
+  return out;
+}
+
+inline std::vector<float2> bond_records(const PairTileTables& t) {
+  std::vector<float2> out(t.bond_partner.size());
+  for (std::size_t e = 0; e < out.size(); ++e) {
+    std::memcpy(&out[e].x, &t.bond_partner[e], sizeof(int));
+    out[e].y = t.bond_r0_A[e];
+  }
+  return out;
 }
 
 }  // namespace ermak::cuda::tiles
