@@ -46,9 +46,6 @@ constexpr int kAutoBlockAlwaysBeads = 384;
 // +10–31 % at 1 to 3000 replicas, with 4 lanes per bead in blocks of up to 1024 threads
 // for few replicas; 211 beads −16 to −21 % at 1 and 100 replicas).
 constexpr int kAllPairsMaxBeads = 192;
-// Tiles layout: blocks of at most this many threads (the kernel's launch bounds, which
-// keep it at ≤ 80 registers so that two such blocks share a multiprocessor).
-constexpr int kTileMaxThreads = 384;
 constexpr int kChunkSteps = 16;          // per-bead family: steps between rebuild checks
                                          // (ERMAK_CUDA_CHUNK_STEPS overrides, for experiments)
 constexpr int kChunksPerGraph = 4;
@@ -699,7 +696,7 @@ class CudaEngine final : public Engine {
   // all-pairs mode; none where a bead has more bonds than the bead threads take.
   void upload_tile_tables() {
     tiles_available_ = false;
-    if (n_ < 8 || n_ > 64 || n_ > all_pairs_max_beads()) return;
+    if (n_ < tiles::kMinBeads || n_ > tiles::kMaxBeads || n_ > all_pairs_max_beads()) return;
     PairTileTables t;
     try {
       t = build_pair_tile_tables(topology_, model_.repulsion);
@@ -949,13 +946,15 @@ class CudaEngine final : public Engine {
       if (c.tiles) {
         // Tiles: the same number of replicas on every multiprocessor — k blocks of
         // ⌈R / (k · SMs)⌉ replicas each, the smallest k whose blocks fit and are resident
-        // together (measured, H100, WW × 10³: 8 replicas per block, 125 blocks, 1.66·10¹⁰
-        // bead-steps/s; 4 per block, 250 blocks, 1.49·10¹⁰; 5 or 6 per block 1.14–1.24·10¹⁰:
-        // docs/benchmarks.md#the-tiles-layout).
+        // together (measured on an H100 with the first form of the kernel, WW × 10³: 8
+        // replicas per block, 125 blocks, 1.66·10¹⁰ bead-steps/s; 4 per block, 250 blocks,
+        // 1.49·10¹⁰; 5 or 6 per block 1.14–1.24·10¹⁰:
+        // docs/benchmarks.md#the-tiles-layout). Otherwise (runs too large for one round) the
+        // score below.
         for (int k = 1; forced_group <= 0 && k <= 32; ++k) {
           const int g = int((R_ + (long long)k * sms - 1) / ((long long)k * sms));
           const BlockConfig t = with_group(g);
-          if (t.threads > kTileMaxThreads) continue;
+          if (t.threads > tiles::kMaxThreads) continue;
           if (std::max(1, block_resident_blocks_per_sm(block_launch(t, true))) >= k) return t;
         }
         if (forced_group > 0) return with_group(std::min(forced_group, R_));
@@ -966,7 +965,7 @@ class CudaEngine final : public Engine {
                                           : std::min(512, env_int("ERMAK_CUDA_BLOCK_MAX_THREADS", 512));
       BlockConfig best = with_group(1);
       std::tuple<int, int, int, double, int> best_score{std::numeric_limits<int>::max(), 0, 0, 0.0, 0};
-      for (int g = 1; g <= R_ && with_group(g).threads <= (c.tiles ? kTileMaxThreads : max_threads); ++g) {
+      for (int g = 1; g <= R_ && with_group(g).threads <= (c.tiles ? tiles::kMaxThreads : max_threads); ++g) {
         const BlockConfig t = with_group(g);
         const int per_sm = ((R_ + g - 1) / g + sms - 1) / sms;  // blocks on the busiest SM
         const bool rows_in_shared = block_shared_bytes(block_launch(t, true)) <= shared_budget();

@@ -19,10 +19,8 @@
 namespace ermak::cuda {
 namespace {
 
-// At most 384 threads, two blocks per multiprocessor: ≤ 80 registers (the engine's
-// kTileMaxThreads; without the bound the compiler took 99–101).
 template <int kProtocolCode>
-__global__ void __launch_bounds__(384, 2) tile_steps_kernel(const __grid_constant__ BlockLaunch L) {
+__global__ void __launch_bounds__(tiles::kMaxThreads, 2) tile_steps_kernel(const __grid_constant__ BlockLaunch L) {
   constexpr bool kProtocol = kProtocolCode != kNoProtocol;
   extern __shared__ __align__(16) float4 tile_smem[];
   const ModelData& m = L.m;
@@ -100,7 +98,9 @@ TileKernel tile_kernel_for(const BlockLaunch& L) {
   if (!L.tiles || !L.tile_coefficients || !L.tile_bonds) throw Error("CUDA block family: the tiles layout needs its tables");
   if (L.m.n < tiles::kMinBeads || L.m.n > tiles::kMaxBeads)
     throw Error("CUDA block family: the tiles layout takes 8 to 64 beads per replica, not " + std::to_string(L.m.n));
-  if (L.threads > 384) throw Error("CUDA block family: the tiles layout runs blocks of at most 384 threads");
+  if (L.threads > tiles::kMaxThreads)
+    throw Error("CUDA block family: the tiles layout runs blocks of at most " + std::to_string(tiles::kMaxThreads) +
+                " threads");
   switch (protocol_code(L.m.protocol)) {
     case kNoProtocol: return tile_steps_kernel<kNoProtocol>;
     case kPerBeadItems: return tile_steps_kernel<kPerBeadItems>;

@@ -40,6 +40,10 @@ __host__ __device__ inline int threads_per_replica(int n, bool beads_apart) {
 
 // The tiles take 8 to 64 beads per replica (pair_tiles.h, the bench's measured range).
 constexpr int kMinBeads = 8, kMaxBeads = 64;
+// The production kernel's blocks: at most 384 threads, compiled for two blocks per
+// multiprocessor (≤ 80 registers; without the bound the compiler took 99–101 and one
+// block of 12 warps filled a multiprocessor: docs/benchmarks.md#the-tiles-layout).
+constexpr int kMaxThreads = 384;
 
 // Bytes of shared memory of a block of `group` replicas: two position buffers and the
 // partial sums per replica, and the coefficients {c², 12 e12, 6 e6, cutoff²} of each
