@@ -6,9 +6,10 @@
 // Repulsion ε_l (σ/r)⁶ (docs/model.md#repulsion): c = σ, e12 = 0, e6 = ε_l.
 // Native contact ε_h[(r0/r)¹² − 2(r0/r)⁶] (docs/model.md#native-contacts): c = r0,
 // e12 = ε_h, e6 = −2 ε_h. A pair of neither kind (bonded, excluded): all zero, an exact
-// zero term. Kernels that evaluate a block of pairs with coefficients per pair — the
-// tiles of `ermak bench --ceiling` — need no branch on the kind; the backends' per-term
-// loops keep repulsion() and native_contact(), which this equals to float rounding.
+// zero term. Kernels that evaluate a block of pairs with coefficients per pair — the CUDA
+// block family's tiles layout (docs/gpu.md#tiles) and the tiles of `ermak bench
+// --ceiling` — need no branch on the kind; the other kernels and the CPU engine keep
+// repulsion() and native_contact(), which this equals to float rounding.
 #include "ermak/core/hd.h"
 #include "ermak/physics/fene.h"
 #include "ermak/physics/native_contact.h"

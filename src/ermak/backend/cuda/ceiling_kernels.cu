@@ -312,10 +312,9 @@ bool supports(CeilingKernel kernel, int n) { return !is_tiles(kernel) || (n >= 8
 // Shared memory of a block of `group` replicas of n beads (the kernel's layout).
 std::size_t shared_bytes(CeilingKernel kernel, int group, int n) {
   if (is_tiles(kernel)) {
-    const std::size_t q = pair_tile_quads(n);
-    return (std::size_t(group) * (2 * (4 * q + 1) + 4 * q * q + 1) +
-            (kernel == CeilingKernel::kTilesUnified ? 16 * std::size_t(pair_tile_count(n)) : 0)) *
-           sizeof(float4);
+    // The production layout's (tile_kernel.cuh); only tiles-unified reads the coefficients.
+    const std::size_t coefficients = 16 * std::size_t(pair_tile_count(n)) * sizeof(float4);
+    return tiles::shared_bytes(group, n) - (kernel == CeilingKernel::kTilesUnified ? 0 : coefficients);
   }
   const std::size_t beads = std::size_t(group) * n;
   std::size_t bytes = 4 * beads * sizeof(float4);  // two buffers of each replica twice

@@ -10,8 +10,9 @@
 // reaction exchanges measured in docs/benchmarks.md#the-instruction-ceiling.
 //
 // These device functions are the whole pair arithmetic of a step; the production kernel
-// (tile_kernel.cu) and the ceiling kernel `tiles-unified` (ceiling_kernels.cu) both call
-// them, so that the ceiling measures exactly the engine's arithmetic.
+// (tile_kernel.cu) calls them, and so do the ceiling's three tile kernels
+// (ceiling_kernels.cu: `tiles-unified` with the model's expression, the other two through
+// tile_pair_forces_with), so that the ceiling measures the engine's own tile loop.
 #include <cstddef>
 #include <cstring>
 #include <vector>
