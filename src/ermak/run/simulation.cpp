@@ -27,6 +27,7 @@
 #include "ermak/run/checkpoint_advice.h"
 #include "ermak/run/open_file_limit.h"
 #include "ermak/run/report_writer.h"
+#include "ermak/run/stability_checks.h"
 
 namespace ermak {
 namespace fs = std::filesystem;
@@ -71,38 +72,6 @@ RunLog make_logger(const fs::path& log_file, bool quiet, bool append) {
 bool directory_has_run(const fs::path& dir) {
   return fs::exists(dir / "run.log") || fs::exists(dir / "checkpoint.ckpt") ||
          fs::exists(dir / "model.psf") || fs::exists(dir / replica_dir_name(0));
-}
-
-void check_finite(const State& state, std::int64_t since_step) {
-  for (std::size_t k = 0; k < state.x.size(); ++k) {
-    if (!std::isfinite(state.x[k]) || !std::isfinite(state.y[k]) || !std::isfinite(state.z[k])) {
-      const auto replica = std::int32_t(k / std::size_t(state.bead_count));
-      const auto bead = std::int32_t(k % std::size_t(state.bead_count));
-      throw Error("the simulation became unstable between steps " + std::to_string(since_step) +
-                  " and " + std::to_string(state.step) + ": bead " + std::to_string(bead) +
-                  " of replica " + std::to_string(replica) +
-                  " has non-finite coordinates (a FENE bond was probably stretched beyond R0; "
-                  "use a smaller timestep, minimise first, or check the input structure)");
-    }
-  }
-}
-
-// A FENE bond stretched beyond R0 has no finite energy and its force changes sign: the
-// bond has broken, which the SOP model does not allow. Overdamped steps overshoot the
-// singularity when the force on the chain is far too large for the time step (pulling
-// too fast or with too stiff a spring), so stop with a message saying so.
-void check_bonds(const State& state, const Topology& topology, float max_stretch_A, std::int64_t since_step) {
-  for (std::int32_t r = 0; r < state.replica_count; ++r)
-    for (const Bond& b : topology.bonds) {
-      const float stretch = norm(state.position(r, b.j) - state.position(r, b.i)) - b.r0_A;
-      if (std::abs(stretch) >= max_stretch_A)
-        throw Error("a FENE bond broke between steps " + std::to_string(since_step) + " and " +
-                    std::to_string(state.step) + ": beads " + std::to_string(b.i) + "–" + std::to_string(b.j) +
-                    " of replica " + std::to_string(r) + " are " + std::to_string(b.r0_A + stretch) +
-                    " Å apart (native " + std::to_string(b.r0_A) + " Å, maximum stretch R0 = " +
-                    std::to_string(max_stretch_A) + " Å); the forces are too large for the time step: pull more "
-                    "slowly, use a softer spring or a smaller force, or a smaller timestep");
-    }
 }
 
 // Descriptors a run needs beyond its per-replica files, while it runs: the run log, the
@@ -587,6 +556,7 @@ RunSummary run_simulation(const RunSpec& spec, const RunOptions& options, RunRep
   else
     log->info("running steps {} .. {} on backend {}", first_step, last_step, backend_name);
 
+  const BondStretchCheck check_bonds(topology, spec.sop.fene_R0_A);
   ProgressMeter progress(first_step, last_step, std::int64_t(n) * replicas);
   std::int64_t step = first_step;
   while (step < last_step) {
@@ -624,7 +594,7 @@ RunSummary run_simulation(const RunSpec& spec, const RunOptions& options, RunRep
     advance_seconds += std::chrono::duration<double>(stepped - advance_start).count();
     if (stop) {
       check_finite(engine->state(), since);
-      check_bonds(engine->state(), topology, spec.sop.fene_R0_A, since);
+      check_bonds(engine->state(), since);
       check_seconds += seconds_since(stepped);
     }
     std::function<void()> extra_work = extra ? extra->report(context) : nullptr;

@@ -1432,7 +1432,7 @@ class CudaEngine final : public Engine {
   std::int64_t step_ = 0;
   State host_;
   bool host_valid_ = false;
-  std::vector<float4> staging_;
+  PinnedHostBuffer<float4> staging_;  // positions on their way to or from the GPU
 
   // model
   DeviceBuffer<int> bond_partner_, bond_count_, native_partner_, native_count_;

@@ -98,4 +98,54 @@ class DeviceBuffer {
   std::size_t count_ = 0;
 };
 
+// Host memory for the copies of positions at report stops, page-locked where the system
+// allows: a copy from pageable memory goes through the driver's own bounce buffer and
+// holds the stream up two to three times as long (docs/gpu.md#what-overlaps-the-steps).
+// Where page-locking fails (a run of ~10⁸ beads asks for GBs) it is ordinary memory.
+template <class T>
+class PinnedHostBuffer {
+ public:
+  PinnedHostBuffer() = default;
+  PinnedHostBuffer(const PinnedHostBuffer&) = delete;
+  PinnedHostBuffer& operator=(const PinnedHostBuffer&) = delete;
+  ~PinnedHostBuffer() { release(); }
+
+  // Discards the contents.
+  void resize(std::size_t count) {
+    if (count == count_) return;
+    release();
+    if (count == 0) return;
+    void* p = nullptr;
+    if (cudaMallocHost(&p, count * sizeof(T)) == cudaSuccess) {
+      ptr_ = static_cast<T*>(p);
+      pinned_ = true;
+    } else {
+      cudaGetLastError();  // not sticky; fall back to pageable memory
+      fallback_.resize(count);
+      ptr_ = fallback_.data();
+    }
+    count_ = count;
+  }
+  void release() noexcept {
+    if (pinned_) cudaFreeHost(ptr_);
+    fallback_ = {};
+    ptr_ = nullptr;
+    count_ = 0;
+    pinned_ = false;
+  }
+
+  T* data() { return ptr_; }
+  const T* data() const { return ptr_; }
+  std::size_t size() const { return count_; }
+  T& operator[](std::size_t k) { return ptr_[k]; }
+  const T& operator[](std::size_t k) const { return ptr_[k]; }
+  bool pinned() const { return pinned_; }
+
+ private:
+  T* ptr_ = nullptr;
+  std::size_t count_ = 0;
+  bool pinned_ = false;
+  std::vector<T> fallback_;
+};
+
 }  // namespace ermak::cuda

@@ -1,0 +1,146 @@
+// The run's stability checks at each stop (run/stability_checks.h): the fast screens must
+// find exactly what the exact per-bead and per-bond tests find, and name the same bead
+// or bond.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <functional>
+#include <limits>
+#include <optional>
+#include <random>
+#include <string>
+
+#include "ermak/core/error.h"
+#include "ermak/run/stability_checks.h"
+
+using namespace ermak;
+
+namespace {
+
+std::string message_of(const std::function<void()>& f) {
+  try {
+    f();
+  } catch (const Error& e) {
+    return e.what();
+  }
+  return "";
+}
+
+// The definition the check must agree with: |‖r_j − r_i‖ − r0| ≥ R0 in float, as the
+// FENE potential sees it (docs/model.md#fene); the first such bond, replica-major.
+std::optional<std::pair<std::int32_t, std::size_t>> first_broken(const State& s, const Topology& t, float R0) {
+  for (std::int32_t r = 0; r < s.replica_count; ++r)
+    for (std::size_t k = 0; k < t.bonds.size(); ++k) {
+      const Bond& b = t.bonds[k];
+      if (std::abs(norm(s.position(r, b.j) - s.position(r, b.i)) - b.r0_A) >= R0) return std::make_pair(r, k);
+    }
+  return std::nullopt;
+}
+
+// A ladder of 2h beads: a chain 0 … h−1 of consecutive bonds, each bead i also bonded to
+// bead h + i (rungs, listed first and in both index orders: the checks' other path), with
+// bond lengths r0 from 1.5 to 4.5 Å (some shorter than R0 = 2 Å, where no bond can be too
+// short).
+Topology ladder_topology(int h, std::mt19937& rng) {
+  Topology t;
+  std::uniform_real_distribution<float> length(1.5f, 4.5f);
+  for (int i = 0; i < h; ++i) t.bonds.push_back(i % 2 ? Bond{h + i, i, length(rng)} : Bond{i, h + i, length(rng)});
+  for (int i = 0; i + 1 < h; ++i) t.bonds.push_back({i, i + 1, length(rng)});
+  return t;
+}
+
+}  // namespace
+
+TEST(StabilityChecks, FiniteCoordinatesPassAndTheFirstNonFiniteBeadIsNamed) {
+  State s(7, 3);
+  for (std::size_t k = 0; k < s.x.size(); ++k) {
+    s.x[k] = float(k);
+    s.y[k] = -3.0e38f;  // huge but finite
+    s.z[k] = std::numeric_limits<float>::denorm_min();
+  }
+  s.step = 500;
+  EXPECT_NO_THROW(check_finite(s, 400));
+  const float bad[] = {std::numeric_limits<float>::quiet_NaN(), std::numeric_limits<float>::infinity(),
+                       -std::numeric_limits<float>::infinity()};
+  for (int axis = 0; axis < 3; ++axis)
+    for (const float v : bad) {
+      State t = s;
+      std::vector<float>& a = axis == 0 ? t.x : axis == 1 ? t.y : t.z;
+      a[s.index(2, 5)] = v;  // bead 5 of replica 2, and a later one that must not be named
+      a[s.index(2, 6)] = v;
+      const std::string m = message_of([&] { check_finite(t, 400); });
+      EXPECT_NE(m.find("between steps 400 and 500: bead 5 of replica 2 has non-finite coordinates"),
+                std::string::npos)
+          << m;
+    }
+}
+
+TEST(StabilityChecks, BondScreenFindsExactlyTheBondsTheExactTestFinds) {
+  std::mt19937 rng(20261123);
+  const float R0 = 2.0f;
+  const int h = 20, n = 2 * h, replicas = 5;
+  const Topology t = ladder_topology(h, rng);
+  const BondStretchCheck check(t, R0);
+  std::uniform_real_distribution<float> unit(-1.0f, 1.0f);
+  std::uniform_int_distribution<int> pick_bond(0, int(t.bonds.size()) - 1), pick_replica(0, replicas - 1);
+  int broken_cases = 0, intact_cases = 0;
+  for (int trial = 0; trial < 2000; ++trial) {
+    // Every bond at its native length in a random direction, then one bond of one replica
+    // set to a length near a limit: r0 ± R0 · (1 + δ) with δ in ±10⁻⁶ … ±10⁻¹ (and, for a
+    // bond shorter than R0, a length near zero).
+    auto random_step = [&](float length) {
+      const Vec3f d{unit(rng), unit(rng), unit(rng)};
+      return d * (length / norm(d));
+    };
+    State s(n, replicas);
+    for (int r = 0; r < replicas; ++r) {
+      Vec3f p{unit(rng) * 50, unit(rng) * 50, unit(rng) * 50};
+      for (int i = 0; i < h; ++i) {
+        if (i > 0) p = p + random_step(t.bonds[h + i - 1].r0_A);
+        s.set_position(r, i, p);
+        s.set_position(r, h + i, p + random_step(t.bonds[i].r0_A));
+      }
+    }
+    const int k = pick_bond(rng), r = pick_replica(rng);
+    const Bond& b = t.bonds[k];
+    const float delta = std::pow(10.0f, -1.0f - 5.0f * (unit(rng) + 1.0f) / 2.0f) * (unit(rng) < 0 ? -1.0f : 1.0f);
+    const bool stretch = unit(rng) > 0.0f;
+    const float length = stretch ? b.r0_A + R0 * (1.0f + delta) : std::max(0.0f, b.r0_A - R0 * (1.0f + delta));
+    const Vec3f dir = s.position(r, b.j) - s.position(r, b.i);
+    const Vec3f moved = s.position(r, b.i) + dir * (length / norm(dir));
+    s.set_position(r, b.j, moved);  // b.j's other bonds change too: the reference sees them
+    s.step = 10;
+    const auto expected = first_broken(s, t, R0);
+    const std::string m = message_of([&] { check(s, 0); });
+    if (expected) {
+      ++broken_cases;
+      const Bond& e = t.bonds[expected->second];
+      EXPECT_NE(m.find("beads " + std::to_string(e.i) + "–" + std::to_string(e.j) + " of replica " +
+                       std::to_string(expected->first) + " are"),
+                std::string::npos)
+          << "trial " << trial << ": " << m;
+    } else {
+      ++intact_cases;
+      EXPECT_EQ(m, "") << "trial " << trial;
+    }
+  }
+  // Both outcomes occur often enough for the comparison to mean something.
+  EXPECT_GT(broken_cases, 300);
+  EXPECT_GT(intact_cases, 300);
+}
+
+TEST(StabilityChecks, BrokenBondMessageSaysWhatToDo) {
+  Topology t;
+  t.bonds.push_back({0, 1, 3.8f});
+  State s(2, 1);
+  s.set_position(0, 0, {0, 0, 0});
+  s.set_position(0, 1, {6.0f, 0, 0});  // stretched by 2.2 Å > R0 = 2 Å
+  s.step = 2000;
+  const std::string m = message_of([&] { BondStretchCheck(t, 2.0f)(s, 1000); });
+  EXPECT_NE(m.find("a FENE bond broke between steps 1000 and 2000: beads 0–1 of replica 0 are 6.0"),
+            std::string::npos)
+      << m;
+  EXPECT_NE(m.find("pull more slowly"), std::string::npos) << m;
+  s.set_position(0, 1, {5.7f, 0, 0});
+  EXPECT_NO_THROW(BondStretchCheck(t, 2.0f)(s, 1000));
+}
