@@ -2,9 +2,9 @@
 // The checks `ermak run` makes at every stop (report, frame, protocol row, checkpoint):
 // coordinates that became non-finite, and FENE bonds stretched to or beyond R0 — both
 // mean the run went unstable (docs/model.md#fene), and it stops with a message that says
-// why. They run on the driver's thread while the
-// engine waits, so they are written to cost little: a stop of 1000 WW replicas checks
-// 34 000 positions and 33 000 bonds, and dense pulling rows stop every 1000 steps.
+// why. They run on the driver's thread while the engine waits, so they are written to
+// cost little: a stop of 1000 WW replicas checks 34 000 positions and 33 000 bonds, and
+// dense pulling rows stop every 1000 steps (docs/gpu.md#what-overlaps-the-steps).
 #include <cstdint>
 #include <vector>
 
