@@ -36,6 +36,10 @@ Command add_run_command(CLI::App& app) {
                 "Continue from the run's checkpoint (bit for bit); the step count (run.steps, numsteps) may be raised");
   cmd->add_flag("--force", options->run.force, "Overwrite the files of an existing run");
   cmd->add_flag("--quiet", options->run.quiet, "Log to the run log only");
+  cmd->add_option("--report-threads", options->run.report_threads,
+                  "Threads that format and write the replicas' files at a report (0 = automatic: 1 on the CPU "
+                  "backend, else up to 8 of the idle cores; docs/outputs.md)")
+      ->check(CLI::Range(0, 256));
   cmd->add_option("--ermak-output", options->ermak_output,
                   ".sop only: also write ermak's own output directory (energies.tsv, tables, trajectories) to DIR");
   cmd->add_option("--backend", options->backend, ".sop only: cpu or cuda (default: cuda when available)")

@@ -18,6 +18,9 @@ struct RunOptions {
   bool resume = false;  // continue from OUTDIR/checkpoint.ckpt
   bool force = false;   // allow overwriting an existing output directory's files
   bool quiet = false;   // no console log lines (the run log is always written)
+  // Threads that format and write the replicas' files at a report; 0: automatic
+  // (run/replica_loop.h: 1 on the CPU backend, up to 8 otherwise).
+  int report_threads = 0;
 };
 
 struct RunSummary {
