@@ -328,12 +328,21 @@ const std::vector<std::string>& ProtocolSetup::indentation_columns() {
   return columns;
 }
 
+Vec3d ProtocolSetup::end_to_end(std::int32_t r, const State& state) const {
+  return position(state, r, ends_[1]) - position(state, r, ends_[0]);
+}
+
 std::vector<double> ProtocolSetup::pulling_row(std::int32_t r, const State& state,
                                                const std::vector<Vec3d>& tether_forces) const {
+  return pulling_row(r, state.step, end_to_end(r, state), tether_forces);
+}
+
+std::vector<double> ProtocolSetup::pulling_row(std::int32_t r, std::int64_t step, Vec3d end_to_end_A,
+                                               const std::vector<Vec3d>& tether_forces) const {
   const double h = spec_.langevin.timestep_tau;
-  const double elapsed_tau = double(state.step - start_step_) * h;
+  const double elapsed_tau = double(step - start_step_) * h;
   const Vec3d d = directions_[r];
-  const Vec3d e = position(state, r, ends_[1]) - position(state, r, ends_[0]);
+  const Vec3d& e = end_to_end_A;
   Vec3d force{};
   double base_A = 0.0;
   if (spec_.pulling.enabled) {
@@ -342,11 +351,11 @@ std::vector<double> ProtocolSetup::pulling_row(std::int32_t r, const State& stat
     // all of them are this protocol's springs on pulled beads.
     for (std::size_t k = tether_offsets_.at(r); k < tether_offsets_.at(r + 1); ++k) force += tether_forces.at(k);
   } else {
-    const double f = schedule_.at_step(state.step);
+    const double f = schedule_.at_step(step);
     force = (f * double(spec_.force_clamp.pulled_beads.size())) * d;
   }
   const double pN = units::pN_per_kcal_per_mol_A;
-  return {tau_to_ns(double(state.step) * h),
+  return {tau_to_ns(double(step) * h),
           A_to_nm(base_A),
           A_to_nm(norm(e)),
           A_to_nm(dot(e, d)),
