@@ -549,7 +549,7 @@ RunSummary run_simulation(const RunSpec& spec, const RunOptions& options, RunRep
   const std::int64_t pulling_every = wants_table("pulling.tsv") ? protocol->pulling_every() : 0;
   const std::int64_t plane_every = wants_table("plane.tsv") ? protocol->plane_every() : 0;
   const std::int64_t indentation_every = wants_table("indentation.tsv") ? protocol->indentation_every() : 0;
-  ReportContext context{*engine, topology, protocol ? &*protocol : nullptr, last_step};
+  ReportContext context{*engine, topology, protocol ? &*protocol : nullptr, last_step, file_threads};
   if (extra) {
     if (options.resume) {
       const Checkpoint cp = read_checkpoint(checkpoint_path);

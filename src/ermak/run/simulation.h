@@ -39,6 +39,8 @@ struct ReportContext {
   const Topology& topology;
   const ProtocolSetup* protocol;
   std::int64_t last_step;
+  // Threads that may write the replicas' files side by side (run/replica_loop.h).
+  int file_threads = 1;
 };
 
 // Output files written alongside (or instead of) the output directory's, on the same

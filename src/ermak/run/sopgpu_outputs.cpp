@@ -11,6 +11,7 @@
 #include "ermak/core/units.h"
 #include "ermak/io/pdb_coordinates.h"
 #include "ermak/protocol/protocol_setup.h"
+#include "ermak/run/replica_loop.h"
 
 namespace ermak {
 namespace fs = std::filesystem;
@@ -118,6 +119,7 @@ void SopgpuReporter::prepare(bool resume, bool force) {
 }
 
 void SopgpuReporter::open(ReportContext& context, bool resume, const Offsets& offsets) {
+  file_threads_ = context.file_threads;
   auto offset_of = [&](const std::string& name) -> std::uint64_t {
     for (const auto& [k, offset] : offsets)
       if (k == name) return offset;
@@ -161,13 +163,13 @@ void SopgpuReporter::write_energies(const Snapshot& snapshot, const Topology& to
   // SOP-GPU prints the temperature estimated from the displacements; ermak prints the
   // heat bath's (docs/migrating-from-sop-gpu.md#outputs).
   const double temperature = spec_.temperature.at_step(s.step);
-  for (std::size_t r = 0; r < runs_.size(); ++r) {
+  for_each_replica(std::int32_t(runs_.size()), file_threads_, [&](std::int32_t r) {
     const EnergyTerms& e = snapshot.energies[r];
     runs_[r].energy->write(energy_line(
         s.step, temperature, e.fene, e.native, e.repulsive,
-        native_count(topology, s, std::int32_t(r), outputs_.native_count_cutoff_A, outputs_.native_count_tolerance_A),
-        radius_of_gyration(s, std::int32_t(r))));
-  }
+        native_count(topology, s, r, outputs_.native_count_cutoff_A, outputs_.native_count_tolerance_A),
+        radius_of_gyration(s, r)));
+  });
 }
 
 // pulling.cu savePullingData: step, |X|, X·n, f·n, fx, fy, fz (Å, kcal/mol/Å), X the
@@ -175,13 +177,13 @@ void SopgpuReporter::write_energies(const Snapshot& snapshot, const Topology& to
 void SopgpuReporter::write_pulling(const Snapshot& snapshot, const ProtocolSetup& protocol) {
   const State& s = snapshot.state;
   const double A_per_nm = units::A_per_nm, pN = units::pN_per_kcal_per_mol_A;
-  for (std::size_t r = 0; r < runs_.size(); ++r) {
+  for_each_replica(std::int32_t(runs_.size()), file_threads_, [&](std::int32_t r) {
     // ProtocolSetup's row: time, base, end-to-end, extension (nm), force x, y, z, |F|, F·n (pN).
-    const std::vector<double> row = protocol.pulling_row(std::int32_t(r), s, snapshot.tether_forces);
+    const std::vector<double> row = protocol.pulling_row(r, s, snapshot.tether_forces);
     runs_[r].pulling->write(fmt::format("{:12d}\t{:5.3f}\t{:5.3f}\t{:5.3f}\t{:5.3f}\t{:5.3f}\t{:5.3f}\n", s.step,
                                         row[2] * A_per_nm, row[3] * A_per_nm, row[8] / pN, row[4] / pN, row[5] / pN,
                                         row[6] / pN));
-  }
+  });
 }
 
 // indentation.cu: step, base travel, |F|, |F| (SOP-GPU: mean of |F| and |mean F| over the
@@ -189,7 +191,7 @@ void SopgpuReporter::write_pulling(const Snapshot& snapshot, const ProtocolSetup
 // tip's force on the molecule. ermak writes the values at the step (no interval means).
 void SopgpuReporter::write_indentation(const Snapshot& snapshot) {
   const std::int64_t step = snapshot.state.step;
-  for (std::size_t r = 0; r < runs_.size(); ++r) {
+  for_each_replica(std::int32_t(runs_.size()), file_threads_, [&](std::int32_t r) {
     const IndentationStatus& st = snapshot.indentation.at(r);
     const Vec3d f = -1.0 * st.molecule_force;
     const double spring = norm(st.spring_force);
@@ -198,7 +200,7 @@ void SopgpuReporter::write_indentation(const Snapshot& snapshot) {
         "5f}\t{:8.5f}\n",
         step, st.travel_A, norm(f), norm(f), spring, spring, f.x, f.y, f.z, st.tip_A.x, st.tip_A.y, st.tip_A.z,
         st.base_A.x, st.base_A.y, st.base_A.z));
-  }
+  });
 }
 
 std::function<void()> SopgpuReporter::report(ReportContext& context) {
@@ -229,48 +231,48 @@ void SopgpuReporter::write(const Snapshot& snapshot, const Topology& topology, c
   if (snapshot.energies_due) write_energies(snapshot, topology);
   if (snapshot.pulling_due) write_pulling(snapshot, *protocol);
   if (snapshot.indentation_due) write_indentation(snapshot);
+  const auto runs = std::int32_t(runs_.size());
   if (snapshot.frame_due)
-    for (std::size_t r = 0; r < runs_.size(); ++r) {
-      const std::size_t o = s.index(std::int32_t(r), 0);
+    for_each_replica(runs, file_threads_, [&](std::int32_t r) {
+      const std::size_t o = s.index(r, 0);
       runs_[r].trajectory->write_frame(&s.x[o], &s.y[o], &s.z[o]);
-    }
+    });
   if (snapshot.restart_due)
-    for (std::size_t r = 0; r < runs_.size(); ++r) {
-      const std::size_t o = s.index(std::int32_t(r), 0);
+    for_each_replica(runs, file_threads_, [&](std::int32_t r) {
+      const std::size_t o = s.index(r, 0);
       write_pdb(outputs_.runs[r].restart_pdb, topology, &s.x[o], &s.y[o], &s.z[o],
                 fmt::format("ermak restart coordinates, run {}, step {}", outputs_.runs[r].run, step));
-    }
+    });
 }
 
 void SopgpuReporter::checkpoint(Offsets& offsets) {
-  for (std::size_t r = 0; r < runs_.size(); ++r) {
-    const std::string& run = outputs_.runs[r].run;
+  for_each_replica(std::int32_t(runs_.size()), file_threads_, [&](std::int32_t r) {
     RunFiles& f = runs_[r];
     f.energy->flush();
+    if (f.pulling) f.pulling->flush();
+    if (f.indentation) f.indentation->flush();
+  });
+  for (std::size_t r = 0; r < runs_.size(); ++r) {
+    const std::string& run = outputs_.runs[r].run;
+    const RunFiles& f = runs_[r];
     offsets.emplace_back(key(run, "energy"), f.energy->bytes());
     offsets.emplace_back(key(run, "dcd"), f.trajectory->bytes_written());
-    if (f.pulling) {
-      f.pulling->flush();
-      offsets.emplace_back(key(run, "pull"), f.pulling->bytes());
-    }
-    if (f.indentation) {
-      f.indentation->flush();
-      offsets.emplace_back(key(run, "indentation"), f.indentation->bytes());
-    }
+    if (f.pulling) offsets.emplace_back(key(run, "pull"), f.pulling->bytes());
+    if (f.indentation) offsets.emplace_back(key(run, "indentation"), f.indentation->bytes());
   }
 }
 
 void SopgpuReporter::finish(ReportContext& context) {
   const State& s = context.engine.state();
-  for (std::size_t r = 0; r < runs_.size(); ++r) {
+  for_each_replica(std::int32_t(runs_.size()), file_threads_, [&](std::int32_t r) {
     RunFiles& f = runs_[r];
     f.energy->flush();
     if (f.pulling) f.pulling->flush();
     if (f.indentation) f.indentation->flush();
-    const std::size_t o = s.index(std::int32_t(r), 0);
+    const std::size_t o = s.index(r, 0);
     write_pdb(outputs_.runs[r].final_pdb, context.topology, &s.x[o], &s.y[o], &s.z[o],
               fmt::format("ermak final coordinates, run {}, step {}", outputs_.runs[r].run, s.step));
-  }
+  });
 }
 
 std::string SopgpuReporter::describe() const {

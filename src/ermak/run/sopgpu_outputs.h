@@ -60,6 +60,7 @@ class SopgpuReporter final : public RunReporter {
   SopOutputs outputs_;
   const RunSpec& spec_;
   std::vector<RunFiles> runs_;
+  int file_threads_ = 1;  // ReportContext::file_threads: each run's files on one thread
 };
 
 }  // namespace ermak
