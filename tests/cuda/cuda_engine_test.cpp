@@ -19,6 +19,8 @@
 #include "ermak/backend/pair_tiles.h"
 #include "ermak/core/error.h"
 #include "ermak/run/simulation.h"
+#include "ermak/run/stability_checks.h"
+#include "ermak/backend/protocol_reports.h"
 
 namespace ermak::cudatest {
 namespace {
@@ -347,6 +349,106 @@ Indentation make_indentation(const LoadedSystem& s, bool discrete, bool move_sur
 
 // A generator whose noise is drawn ahead into the device's ring (docs/gpu.md#noise) and
 // read by the step kernels, with a fixed bead, against the CPU.
+// A report stop without a trajectory frame copies no positions back
+// (docs/gpu.md#what-overlaps-the-steps): the gathered beads and the tether forces from
+// them must equal what the full state shows, and the stability screen on the GPU must
+// flag every state the run's exact checks reject (run/stability_checks.h) and pass a
+// healthy one.
+TEST_P(CudaFamily, StopsWithoutAllPositionsSeeWhatTheStateShows) {
+  const Topology& t = topology();
+  const std::int32_t n = t.bead_count(), replicas = 5;
+  EngineSetup setup = base_setup(t, replicas, 4242);
+  const auto& p0 = system_->system.initial_positions_A;
+  HarmonicTether restraint;  // every replica
+  restraint.bead = 0;
+  restraint.anchor_start_A = p0[0];
+  restraint.spring_kcal_per_mol_A2 = 1.0;
+  HarmonicTether cantilever;  // replica 1 only, moving
+  cantilever.bead = n - 1;
+  cantilever.replica = 1;
+  cantilever.anchor_start_A = p0[n - 1];
+  cantilever.anchor_velocity_A_per_tau = {0.2, 0.0, -0.1};
+  cantilever.spring_kcal_per_mol_A2 = 0.5;
+  HarmonicTether third = restraint;  // replica 3 only, another bead
+  third.bead = 7;
+  third.replica = 3;
+  third.anchor_start_A = p0[7];
+  setup.tethers = {restraint, cantilever, third};
+  auto gpu = make_gpu(setup, family());
+  gpu->set_state(start_state(system_->system, replicas));
+  gpu->advance(300);
+  // The device paths first: state() makes the host copy current, which later calls use.
+  const std::vector<std::int32_t> beads = {n - 1, 0, 7, 7};
+  const std::vector<Vec3f> gathered = gpu->bead_positions(beads);
+  const std::vector<Vec3d> forces = gpu->tether_forces();
+  const bool flagged = gpu->may_be_unstable();
+  const State s = gpu->state();
+  ASSERT_EQ(gathered.size(), beads.size() * replicas);
+  for (std::int32_t r = 0; r < replicas; ++r)
+    for (std::size_t k = 0; k < beads.size(); ++k) {
+      const Vec3f a = gathered[std::size_t(r) * beads.size() + k], b = s.position(r, beads[k]);
+      EXPECT_TRUE(a.x == b.x && a.y == b.y && a.z == b.z) << "replica " << r << " bead " << beads[k];
+    }
+  const std::vector<Vec3d> expected = report_tether_forces(setup, s);
+  ASSERT_EQ(forces.size(), expected.size());
+  ASSERT_EQ(forces.size(), std::size_t(replicas + 2));
+  for (std::size_t k = 0; k < forces.size(); ++k)
+    EXPECT_TRUE(forces[k].x == expected[k].x && forces[k].y == expected[k].y && forces[k].z == expected[k].z) << k;
+  EXPECT_FALSE(flagged) << "300 steps of WW at the native state";
+  EXPECT_THROW(gpu->bead_positions({n}), Error);
+  // Later stops gather again (not the cached positions of an earlier step), also for a
+  // bead not asked for before.
+  gpu->advance(10);
+  const std::vector<Vec3f> same_beads = gpu->bead_positions({7, n - 1});
+  const std::vector<Vec3f> new_bead = gpu->bead_positions({3});
+  const State s2 = gpu->state();
+  ASSERT_EQ(s2.step, s.step + 10);
+  for (std::int32_t r = 0; r < replicas; ++r) {
+    const Vec3f got[] = {same_beads[2 * r], same_beads[2 * r + 1], new_bead[r]};
+    const Vec3f want[] = {s2.position(r, 7), s2.position(r, n - 1), s2.position(r, 3)};
+    for (int k = 0; k < 3; ++k)
+      EXPECT_TRUE(got[k].x == want[k].x && got[k].y == want[k].y && got[k].z == want[k].z)
+          << "10 steps later: replica " << r << " item " << k;
+  }
+
+  // The last bond of the chain (its end bead has no other bond) stretched in replica 3,
+  // just beyond R0 and just within; a non-finite coordinate in the last replica.
+  const float R0 = setup.sop.fene_R0_A;
+  const auto last = std::find_if(t.bonds.begin(), t.bonds.end(), [&](const Bond& b) {
+    return std::min(b.i, b.j) == n - 2 && std::max(b.i, b.j) == n - 1;
+  });
+  ASSERT_NE(last, t.bonds.end());
+  const BondStretchCheck exact(t, R0);
+  auto stretched = [&](double factor) {
+    State u = s;
+    const Vec3f from = s.position(3, n - 2), to = s.position(3, n - 1);
+    const Vec3f d = to - from;
+    u.set_position(3, n - 1, from + d * float((last->r0_A + R0 * factor) / norm(d)));
+    return u;
+  };
+  std::vector<std::pair<std::string, State>> broken;
+  for (const double factor : {1.001, 1.01, 1.5}) broken.emplace_back("r0 + R0·" + std::to_string(factor), stretched(factor));
+  broken.emplace_back("beads on top of each other", s);  // too short: r0 = 3.8 Å > R0
+  broken.back().second.set_position(3, n - 1, s.position(3, n - 2));
+  for (const auto& [what, u] : broken) {
+    EXPECT_THROW(exact(u, 0), Error) << what;
+    gpu->set_state(u);
+    EXPECT_TRUE(gpu->may_be_unstable()) << what;
+  }
+  for (const double factor : {0.99, 0.5, -0.5}) {  // −0.5: 1 Å short, within R0
+    const State u = stretched(factor);
+    EXPECT_NO_THROW(exact(u, 0)) << factor;
+    gpu->set_state(u);
+    EXPECT_FALSE(gpu->may_be_unstable()) << "bond at r0 + R0·" << factor;
+  }
+  for (const float bad : {NAN, INFINITY, -INFINITY}) {
+    State u = s;
+    u.z[u.index(replicas - 1, n / 2)] = bad;
+    gpu->set_state(u);
+    EXPECT_TRUE(gpu->may_be_unstable()) << bad;
+  }
+}
+
 TEST_P(CudaFamily, StoredNoiseAgreesWithCpu) {
   EngineSetup setup = base_setup(topology(), 3, 1357);
   setup.rng = "lagged_fibonacci";

@@ -11,6 +11,7 @@
 #include <string>
 
 #include "ermak/core/error.h"
+#include "ermak/backend/stability_screen.h"
 #include "ermak/run/stability_checks.h"
 
 using namespace ermak;
@@ -49,6 +50,17 @@ Topology ladder_topology(int h, std::mt19937& rng) {
   return t;
 }
 
+// The engines' screen (backend/stability_screen.h; the CUDA engine evaluates the same
+// functions on the GPU): does any bond of any replica lie outside its bounds?
+bool screen_flags(const State& s, const std::vector<BondScreen>& screen) {
+  for (std::int32_t r = 0; r < s.replica_count; ++r)
+    for (const BondScreen& b : screen) {
+      const Vec3f d = s.position(r, b.j) - s.position(r, b.i);
+      if (outside_bond_screen(b, d.x, d.y, d.z)) return true;
+    }
+  return false;
+}
+
 }  // namespace
 
 TEST(StabilityChecks, FiniteCoordinatesPassAndTheFirstNonFiniteBeadIsNamed) {
@@ -62,6 +74,9 @@ TEST(StabilityChecks, FiniteCoordinatesPassAndTheFirstNonFiniteBeadIsNamed) {
   EXPECT_NO_THROW(check_finite(s, 400));
   const float bad[] = {std::numeric_limits<float>::quiet_NaN(), std::numeric_limits<float>::infinity(),
                        -std::numeric_limits<float>::infinity()};
+  for (const float v : bad) EXPECT_TRUE(non_finite(v));
+  for (const float v : {0.0f, -3.0e38f, std::numeric_limits<float>::max(), std::numeric_limits<float>::denorm_min()})
+    EXPECT_FALSE(non_finite(v));
   for (int axis = 0; axis < 3; ++axis)
     for (const float v : bad) {
       State t = s;
@@ -81,6 +96,7 @@ TEST(StabilityChecks, BondScreenFindsExactlyTheBondsTheExactTestFinds) {
   const int h = 20, n = 2 * h, replicas = 5;
   const Topology t = ladder_topology(h, rng);
   const BondStretchCheck check(t, R0);
+  const std::vector<BondScreen> screen = make_bond_screen(t.bonds, R0);
   std::uniform_real_distribution<float> unit(-1.0f, 1.0f);
   std::uniform_int_distribution<int> pick_bond(0, int(t.bonds.size()) - 1), pick_replica(0, replicas - 1);
   int broken_cases = 0, intact_cases = 0;
@@ -112,6 +128,10 @@ TEST(StabilityChecks, BondScreenFindsExactlyTheBondsTheExactTestFinds) {
     s.step = 10;
     const auto expected = first_broken(s, t, R0);
     const std::string m = message_of([&] { check(s, 0); });
+    // The screen in front of these checks may flag more, never less; it passes a bond
+    // more than 10⁻³ R0 within its limits.
+    if (expected) EXPECT_TRUE(screen_flags(s, screen)) << "trial " << trial;
+    if (std::abs(delta) > 1e-3f && delta < 0 && !expected) EXPECT_FALSE(screen_flags(s, screen)) << "trial " << trial;
     if (expected) {
       ++broken_cases;
       const Bond& e = t.bonds[expected->second];

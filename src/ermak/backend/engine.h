@@ -79,6 +79,16 @@ class Engine {
   // Advance every replica by `steps` Langevin steps.
   virtual void advance(std::int64_t steps) = 0;
 
+  // Positions (Å) of the listed beads in every replica, [replica · beads.size() + k], at
+  // the current step: what protocol rows and tether forces need, without copying every
+  // position back (the CUDA engine gathers them on the GPU).
+  virtual std::vector<Vec3f> bead_positions(const std::vector<std::int32_t>& beads) = 0;
+  // The screen of backend/stability_screen.h over every replica, waiting for the steps so
+  // far: false when every coordinate is finite and every FENE bond lies well within
+  // r0 ± R0; true means "look closer" (run/stability_checks.h on state()). The CUDA engine
+  // screens on the GPU; the CPU engine, whose positions are on the host, answers true.
+  virtual bool may_be_unstable() = 0;
+
   // Energies of each replica at the current positions.
   virtual std::vector<EnergyTerms> energies() = 0;
   // Q, radius of gyration and end-to-end distance of each replica at the current

@@ -1,21 +1,52 @@
 #include "ermak/backend/protocol_reports.h"
 
+#include <algorithm>
+
 #include "ermak/physics/plane_tether.h"
 #include "ermak/protocol/replica_index.h"
 
 namespace ermak {
 
-std::vector<Vec3d> report_tether_forces(const EngineSetup& setup, const State& state) {
+namespace {
+
+// position_of(r, bead): the bead's position in replica r.
+template <class PositionOf>
+std::vector<Vec3d> tether_forces(const EngineSetup& setup, std::int64_t step, std::int32_t replicas,
+                                 PositionOf&& position_of) {
   std::vector<Vec3d> out;
-  const ReplicaIndex index = index_by_replica(setup.tethers, state.replica_count);
+  const ReplicaIndex index = index_by_replica(setup.tethers, replicas);
   out.reserve(index.items.size());
-  for (std::int32_t r = 0; r < state.replica_count; ++r)
+  for (std::int32_t r = 0; r < replicas; ++r)
     for (const std::int32_t k : index.of(r)) {
       const HarmonicTether& t = setup.tethers[std::size_t(k)];
-      const Vec3d anchor = tether_anchor_at(t, state.step, setup.langevin.timestep_tau);
-      out.push_back(t.spring_kcal_per_mol_A2 * (anchor - vec_cast<double>(state.position(r, t.bead))));
+      const Vec3d anchor = tether_anchor_at(t, step, setup.langevin.timestep_tau);
+      out.push_back(t.spring_kcal_per_mol_A2 * (anchor - vec_cast<double>(position_of(r, t.bead))));
     }
   return out;
+}
+
+}  // namespace
+
+std::vector<Vec3d> report_tether_forces(const EngineSetup& setup, const State& state) {
+  return tether_forces(setup, state.step, state.replica_count,
+                       [&](std::int32_t r, std::int32_t bead) { return state.position(r, bead); });
+}
+
+std::vector<std::int32_t> tethered_beads(const EngineSetup& setup) {
+  std::vector<std::int32_t> beads;
+  for (const HarmonicTether& t : setup.tethers) beads.push_back(t.bead);
+  std::sort(beads.begin(), beads.end());
+  beads.erase(std::unique(beads.begin(), beads.end()), beads.end());
+  return beads;
+}
+
+std::vector<Vec3d> report_tether_forces(const EngineSetup& setup, std::int64_t step, std::int32_t replicas,
+                                        const std::vector<Vec3f>& positions) {
+  const std::vector<std::int32_t> beads = tethered_beads(setup);
+  return tether_forces(setup, step, replicas, [&](std::int32_t r, std::int32_t bead) {
+    const auto k = std::size_t(std::lower_bound(beads.begin(), beads.end(), bead) - beads.begin());
+    return positions[std::size_t(r) * beads.size() + k];
+  });
 }
 
 std::vector<double> report_plane_forces(const EngineSetup& setup, const State& state) {

@@ -1,6 +1,7 @@
 #pragma once
 // Protocol forces for reports, computed on the host from positions both backends hand
 // back (Engine::state()): one definition for tether_forces() and plane_forces().
+#include <cstdint>
 #include <vector>
 
 #include "ermak/backend/engine.h"
@@ -10,6 +11,12 @@ namespace ermak {
 // Spring force on the bead of every tether that applies to each replica, replica by
 // replica, tethers in setup order.
 std::vector<Vec3d> report_tether_forces(const EngineSetup& setup, const State& state);
+// The same from the tethered beads' positions alone: `positions` as Engine::bead_positions
+// returns them for tethered_beads(setup) (the engine's step and replica count given).
+std::vector<Vec3d> report_tether_forces(const EngineSetup& setup, std::int64_t step, std::int32_t replicas,
+                                        const std::vector<Vec3f>& positions);
+// The beads that carry a tether, each once, ascending.
+std::vector<std::int32_t> tethered_beads(const EngineSetup& setup);
 
 // Total spring force along each plane's normal, [replica * plane_groups + group].
 std::vector<double> report_plane_forces(const EngineSetup& setup, const State& state);

@@ -328,13 +328,10 @@ const std::vector<std::string>& ProtocolSetup::indentation_columns() {
   return columns;
 }
 
-Vec3d ProtocolSetup::end_to_end(std::int32_t r, const State& state) const {
-  return position(state, r, ends_[1]) - position(state, r, ends_[0]);
-}
-
 std::vector<double> ProtocolSetup::pulling_row(std::int32_t r, const State& state,
                                                const std::vector<Vec3d>& tether_forces) const {
-  return pulling_row(r, state.step, end_to_end(r, state), tether_forces);
+  return pulling_row(r, state.step, end_to_end(state.position(r, ends_[0]), state.position(r, ends_[1])),
+                     tether_forces);
 }
 
 std::vector<double> ProtocolSetup::pulling_row(std::int32_t r, std::int64_t step, Vec3d end_to_end_A,

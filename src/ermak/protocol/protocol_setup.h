@@ -58,11 +58,11 @@ class ProtocolSetup {
   // Engine::plane_forces(), `status` Engine::indentation_status()[r].
   std::vector<double> pulling_row(std::int32_t r, const State& state, const std::vector<Vec3d>& tether_forces) const;
   // The same from what the row needs of the state: the step and the vector from the first
-  // to the second end bead (end_to_end(r, state)), so that a report of rows alone need
-  // not keep a copy of every position.
+  // to the second end bead (end_to_end of their positions), so that a stop for rows alone
+  // need not copy every position back (Engine::bead_positions).
   std::vector<double> pulling_row(std::int32_t r, std::int64_t step, Vec3d end_to_end_A,
                                   const std::vector<Vec3d>& tether_forces) const;
-  Vec3d end_to_end(std::int32_t r, const State& state) const;
+  static Vec3d end_to_end(Vec3f first_A, Vec3f second_A) { return vec_cast<double>(second_A) - vec_cast<double>(first_A); }
   std::vector<double> plane_row(std::int32_t r, std::int64_t step, const std::vector<double>& plane_forces) const;
   std::vector<double> indentation_row(std::int32_t r, std::int64_t step, const IndentationStatus& status) const;
 

@@ -426,16 +426,19 @@ RunSummary run_simulation(const RunSpec& spec, const RunOptions& options, RunRep
   // over a few threads where cores are idle (run/replica_loop.h).
   const int file_threads = report_threads(backend == "cpu", omp_get_num_procs(), options.report_threads);
   const std::int32_t end_first = 0, end_last = n - 1;
-  auto take_snapshot = [&](bool energies, bool frame, bool pulling, bool planes, bool indentation) {
+  auto take_snapshot = [&](std::int64_t step, bool energies, bool frame, bool pulling, bool planes,
+                           bool indentation) {
     const auto start = Clock::now();
     auto snapshot = std::make_shared<Snapshot>();
-    const State& state = engine->state();
-    snapshot->step = state.step;
-    // A copy of every position costs ~0.5 ms at 10⁴ WW replicas; rows need only the ends.
-    if (frame) snapshot->state = state;
+    snapshot->step = step;
+    // Every position only for a frame (from the GPU: 16 bytes per bead, ~0.5 ms at 10⁴ WW
+    // replicas); the pulling rows need the two ends.
+    if (frame) snapshot->state = engine->state();
     if (pulling) {
+      const std::vector<Vec3f> ends = engine->bead_positions({protocol->end_first(), protocol->end_second()});
       snapshot->end_to_end.resize(std::size_t(replicas));
-      for (std::int32_t r = 0; r < replicas; ++r) snapshot->end_to_end[r] = protocol->end_to_end(r, state);
+      for (std::size_t r = 0; r < std::size_t(replicas); ++r)
+        snapshot->end_to_end[r] = ProtocolSetup::end_to_end(ends[2 * r], ends[2 * r + 1]);
     }
     snapshot->energies = energies;
     snapshot->frame = frame;
@@ -561,7 +564,7 @@ RunSummary run_simulation(const RunSpec& spec, const RunOptions& options, RunRep
   }
   if (!options.resume) {
     std::function<void()> extra_work = extra ? extra->report(context) : nullptr;
-    auto snapshot = take_snapshot(own_files, want_trajectory, pulling_every > 0, plane_every > 0,
+    auto snapshot = take_snapshot(first_step, own_files, want_trajectory, pulling_every > 0, plane_every > 0,
                                   indentation_every > 0);
     snapshot->extra_work = std::move(extra_work);
     submit(std::move(snapshot));
@@ -606,19 +609,20 @@ RunSummary run_simulation(const RunSpec& spec, const RunOptions& options, RunRep
     const bool plane_row = plane_every && (multiple(step, plane_every) || step == last_step);
     const bool indentation_row = indentation_every && (multiple(step, indentation_every) || step == last_step);
     const bool stop = extra || report || frame || checkpoint || pull_row || plane_row || indentation_row;
-    // At a stop state() waits for the steps, so their time ends there (an engine that
-    // returns from advance() early has the rest counted at the next stop).
-    if (stop) engine->state();
+    // At a stop the stability screen waits for the steps, so their time ends there (an
+    // engine that returns from advance() early has the rest counted at the next stop).
+    // Only when it flags something do the exact checks look at every position.
+    const bool suspect = stop && engine->may_be_unstable();
     const auto stepped = Clock::now();
     advance_seconds += std::chrono::duration<double>(stepped - advance_start).count();
-    if (stop) {
+    if (suspect) {
       check_finite(engine->state(), since);
       check_bonds(engine->state(), since);
       check_seconds += seconds_since(stepped);
     }
     std::function<void()> extra_work = extra ? extra->report(context) : nullptr;
     if (extra_work || (own_files && report) || frame || pull_row || plane_row || indentation_row) {
-      auto snapshot = take_snapshot(own_files && report, frame, pull_row, plane_row, indentation_row);
+      auto snapshot = take_snapshot(step, own_files && report, frame, pull_row, plane_row, indentation_row);
       snapshot->extra_work = std::move(extra_work);
       submit(std::move(snapshot));
     }

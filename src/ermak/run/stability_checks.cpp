@@ -2,25 +2,18 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstring>
 #include <limits>
 #include <string>
 
+#include "ermak/backend/stability_screen.h"
 #include "ermak/core/error.h"
 
 namespace ermak {
 namespace {
 
-// An IEEE float is infinite or NaN exactly when its exponent bits are all set: an integer
-// test that compilers vectorise (std::isfinite with an early exit does not).
 bool all_finite(const std::vector<float>& values) {
-  constexpr std::uint32_t kExponent = 0x7f800000u;
   std::uint32_t bad = 0;
-  for (const float v : values) {
-    std::uint32_t bits;
-    std::memcpy(&bits, &v, sizeof bits);
-    bad |= static_cast<std::uint32_t>((bits & kExponent) == kExponent);
-  }
+  for (const float v : values) bad |= static_cast<std::uint32_t>(non_finite(v));
   return bad == 0;
 }
 
@@ -47,20 +40,17 @@ BondStretchCheck::BondStretchCheck(const Topology& topology, float max_stretch_A
   for (const Bond& b : bonds_) beads = std::max({beads, b.i + 1, b.j + 1});
   next_near2_.assign(std::size_t(std::max(beads - 1, 0)), -1.0f);
   next_far2_.assign(next_near2_.size(), std::numeric_limits<float>::infinity());
+  const std::vector<BondScreen> screen = make_bond_screen(bonds_, max_stretch_A);
   for (std::size_t k = 0; k < bonds_.size(); ++k) {
-    const Bond& b = bonds_[k];
-    const double far = (double(b.r0_A) + max_stretch_A) * (1.0 - 1e-4);
-    const double near = (double(b.r0_A) - max_stretch_A) * (1.0 + 1e-4);
-    const float far2 = float(far * far);
-    const float near2 = near > 0.0 ? float(near * near) : -1.0f;  // r0 ≤ R0: no bond is too short
+    const BondScreen& b = screen[k];
     const std::size_t first = std::size_t(std::min(b.i, b.j));
     if (std::abs(b.j - b.i) == 1 && std::isinf(next_far2_[first])) {
-      next_near2_[first] = near2;
-      next_far2_[first] = far2;
+      next_near2_[first] = b.near2_A2;
+      next_far2_[first] = b.far2_A2;
     } else {
       other_bonds_.push_back(k);
-      other_near2_.push_back(near2);
-      other_far2_.push_back(far2);
+      other_near2_.push_back(b.near2_A2);
+      other_far2_.push_back(b.far2_A2);
     }
   }
 }

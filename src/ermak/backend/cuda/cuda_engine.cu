@@ -249,6 +249,7 @@ class CudaEngine final : public Engine {
     upload_positions(state, pos_[step_ & 1].get());
     host_ = state;
     host_valid_ = true;
+    ++positions_version_;
     if (family_ == CudaKernelFamily::kPerBead) reset_control();
   }
 
@@ -288,6 +289,7 @@ class CudaEngine final : public Engine {
       step_ = s;
     }
     host_valid_ = false;
+    ++positions_version_;
     ERMAK_CUDA(cudaGetLastError());
   }
 
@@ -338,7 +340,34 @@ class CudaEngine final : public Engine {
     return out;
   }
 
-  std::vector<Vec3d> tether_forces() override { return report_tether_forces(setup_, state()); }
+  std::vector<Vec3d> tether_forces() override {
+    if (host_valid_ || setup_.tethers.empty()) return report_tether_forces(setup_, state());
+    return report_tether_forces(setup_, step_, R_, gathered_positions(tethered_beads_));
+  }
+
+  std::vector<Vec3f> bead_positions(const std::vector<std::int32_t>& beads) override {
+    check_bead_indices(n_, beads);
+    if (!host_valid_) return gathered_positions(beads);
+    std::vector<Vec3f> out(beads.size() * std::size_t(R_));
+    for (std::int32_t r = 0; r < R_; ++r)
+      for (std::size_t k = 0; k < beads.size(); ++k) out[std::size_t(r) * beads.size() + k] = host_.position(r, beads[k]);
+    return out;
+  }
+
+  bool may_be_unstable() override {
+    DeviceGuard guard(device_);
+    if (screen_flag_.size() == 0) {  // first call
+      bond_screen_.upload(make_bond_screen(topology_.bonds, setup_.sop.fene_R0_A), stream_);
+      screen_flag_.resize(1);
+      screen_flag_host_.resize(1);
+    }
+    screen_flag_.fill_zero(stream_);
+    launch_stability_screen(pos_[step_ & 1].get(), n_, R_, bond_screen_.get(), int(topology_.bonds.size()),
+                            screen_flag_.get(), stream_);
+    screen_flag_.download(screen_flag_host_.data(), 1, stream_);
+    ERMAK_CUDA(cudaStreamSynchronize(stream_));
+    return screen_flag_host_[0] != 0;
+  }
 
   std::vector<double> plane_forces() override { return report_plane_forces(setup_, state()); }
 
@@ -492,6 +521,7 @@ class CudaEngine final : public Engine {
       }
     }
     host_valid_ = false;
+    ++positions_version_;
     MinimizeResult result;
     result.converged = true;
     for (const auto& x : rep) {
@@ -1281,7 +1311,42 @@ class CudaEngine final : public Engine {
 
   void positions_changed() {
     host_valid_ = false;
+    ++positions_version_;
     if (family_ == CudaKernelFamily::kPerBead) launch_mark_stale(ctrl_.get(), stream_);
+  }
+
+  // ---- report stops without all positions (stop_kernels.cu) ----
+
+  // Positions of `beads` in every replica, [r · beads.size() + k], from one gather of every
+  // bead a stop has asked for so far (the tethered beads, the pulled ends: a stop's calls
+  // for rows and tether forces share one launch and one copy per positions version).
+  std::vector<Vec3f> gathered_positions(const std::vector<std::int32_t>& beads) {
+    for (const std::int32_t b : beads) {
+      const auto at = std::lower_bound(gather_list_.begin(), gather_list_.end(), b);
+      if (at == gather_list_.end() || *at != b) gather_list_.insert(at, b);
+    }
+    const std::size_t k = gather_list_.size();
+    const bool grew = gather_beads_.size() != k;  // the list only grows; the first call uploads it
+    if (grew || gathered_version_ != positions_version_) {
+      DeviceGuard guard(device_);
+      if (grew) gather_beads_.upload(gather_list_, stream_);
+      gather_out_.resize(k * std::size_t(R_));
+      gather_host_.resize(k * std::size_t(R_));
+      launch_gather_beads(pos_[step_ & 1].get(), n_, R_, gather_beads_.get(), int(k), gather_out_.get(), stream_);
+      gather_out_.download(gather_host_.data(), k * std::size_t(R_), stream_);
+      ERMAK_CUDA(cudaStreamSynchronize(stream_));
+      gathered_version_ = positions_version_;
+    }
+    std::vector<std::size_t> slot(beads.size());
+    for (std::size_t m = 0; m < beads.size(); ++m)
+      slot[m] = std::size_t(std::lower_bound(gather_list_.begin(), gather_list_.end(), beads[m]) - gather_list_.begin());
+    std::vector<Vec3f> out(beads.size() * std::size_t(R_));
+    for (std::size_t r = 0; r < std::size_t(R_); ++r)
+      for (std::size_t m = 0; m < beads.size(); ++m) {
+        const float4 p = gather_host_[r * k + slot[m]];
+        out[r * beads.size() + m] = {p.x, p.y, p.z};
+      }
+    return out;
   }
 
   // ---- block family ----
@@ -1433,6 +1498,18 @@ class CudaEngine final : public Engine {
   State host_;
   bool host_valid_ = false;
   PinnedHostBuffer<float4> staging_;  // positions on their way to or from the GPU
+  // Report stops without all positions (stop_kernels.cu): the stability screen and its
+  // flag, the beads last gathered and their positions.
+  DeviceBuffer<BondScreen> bond_screen_;
+  DeviceBuffer<int> screen_flag_;
+  PinnedHostBuffer<int> screen_flag_host_;
+  const std::vector<std::int32_t> tethered_beads_ = tethered_beads(setup_);
+  std::vector<std::int32_t> gather_list_ = tethered_beads_;  // ascending; grows with the beads asked for
+  std::uint64_t positions_version_ = 0;  // counts changes of the positions
+  std::uint64_t gathered_version_ = ~std::uint64_t(0);  // of gather_host_
+  DeviceBuffer<int> gather_beads_;
+  DeviceBuffer<float4> gather_out_;
+  PinnedHostBuffer<float4> gather_host_;
 
   // model
   DeviceBuffer<int> bond_partner_, bond_count_, native_partner_, native_count_;

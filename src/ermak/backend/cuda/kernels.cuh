@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "ermak/backend/cuda/device_model.cuh"
+#include "ermak/backend/stability_screen.h"
 
 namespace ermak::cuda {
 
@@ -219,5 +220,15 @@ constexpr int kStructureOut = 3;  // Q, Rg (Å), end-to-end (Å)
 
 // One block per replica, sums in a fixed order (docs/gpu.md#observables).
 void launch_structure_observables(const StructureLaunch& launch, cudaStream_t stream);
+
+// ---- report stops (stop_kernels.cu) ----
+
+// Sets *flag (0 before) to 1 when a coordinate of pos[R·n] is not finite or a bond of
+// screen[bonds] (the same in every replica) lies outside its bounds (backend/stability_screen.h).
+void launch_stability_screen(const float4* pos, int n, int replicas, const BondScreen* screen, int bonds, int* flag,
+                             cudaStream_t stream);
+// out[r·count + k] = pos[r·n + beads[k]].
+void launch_gather_beads(const float4* pos, int n, int replicas, const int* beads, int count, float4* out,
+                         cudaStream_t stream);
 
 }  // namespace ermak::cuda
