@@ -552,7 +552,7 @@ RunSummary run_simulation(const RunSpec& spec, const RunOptions& options, RunRep
   const std::int64_t pulling_every = wants_table("pulling.tsv") ? protocol->pulling_every() : 0;
   const std::int64_t plane_every = wants_table("plane.tsv") ? protocol->plane_every() : 0;
   const std::int64_t indentation_every = wants_table("indentation.tsv") ? protocol->indentation_every() : 0;
-  ReportContext context{*engine, topology, protocol ? &*protocol : nullptr, last_step, file_threads};
+  ReportContext context{*engine, topology, protocol ? &*protocol : nullptr, last_step, file_threads, first_step};
   if (extra) {
     if (options.resume) {
       const Checkpoint cp = read_checkpoint(checkpoint_path);
@@ -620,6 +620,7 @@ RunSummary run_simulation(const RunSpec& spec, const RunOptions& options, RunRep
       check_bonds(engine->state(), since);
       check_seconds += seconds_since(stepped);
     }
+    context.step = step;
     std::function<void()> extra_work = extra ? extra->report(context) : nullptr;
     if (extra_work || (own_files && report) || frame || pull_row || plane_row || indentation_row) {
       auto snapshot = take_snapshot(step, own_files && report, frame, pull_row, plane_row, indentation_row);

@@ -41,6 +41,9 @@ struct ReportContext {
   std::int64_t last_step;
   // Threads that may write the replicas' files side by side (run/replica_loop.h).
   int file_threads = 1;
+  // The engine's step at this report (the CUDA engine's state() would copy every position
+  // back to tell it).
+  std::int64_t step = 0;
 };
 
 // Output files written alongside (or instead of) the output directory's, on the same
@@ -62,9 +65,10 @@ class RunReporter {
   // start; resume: cut them to the checkpoint's offsets and append).
   using Offsets = std::vector<std::pair<std::string, std::uint64_t>>;
   virtual void open(ReportContext& context, bool resume, const Offsets& offsets) = 0;
-  // Called on the driver's thread at every stop: copies what is due from context.engine
-  // (the calls that synchronise with the GPU) and returns the work that formats and writes
-  // it, which must not touch the engine; an empty function when nothing is due.
+  // Called on the driver's thread at every stop (at context.step): copies what is due from
+  // context.engine (the calls that synchronise with the GPU) and returns the work that
+  // formats and writes it, which must not touch the engine; an empty function when nothing
+  // is due.
   virtual std::function<void()> report(ReportContext& context) = 0;
   // Flushes the files and adds their sizes to a checkpoint's output offsets.
   virtual void checkpoint(Offsets& offsets) = 0;

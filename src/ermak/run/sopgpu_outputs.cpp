@@ -204,7 +204,7 @@ void SopgpuReporter::write_indentation(const Snapshot& snapshot) {
 }
 
 std::function<void()> SopgpuReporter::report(ReportContext& context) {
-  const std::int64_t step = context.engine.state().step;
+  const std::int64_t step = context.step;
   auto snapshot = std::make_shared<Snapshot>();
   snapshot->energies_due = multiple(step, outputs_.energy_every);
   snapshot->pulling_due = multiple(step, outputs_.pulling_every) && context.protocol;
