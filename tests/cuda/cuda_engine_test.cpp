@@ -350,8 +350,8 @@ Indentation make_indentation(const LoadedSystem& s, bool discrete, bool move_sur
 // A generator whose noise is drawn ahead into the device's ring (docs/gpu.md#noise) and
 // read by the step kernels, with a fixed bead, against the CPU.
 // A report stop without a trajectory frame copies no positions back
-// (docs/gpu.md#what-overlaps-the-steps): the gathered beads and the tether forces from
-// them must equal what the full state shows, and the stability screen on the GPU must
+// (docs/gpu.md#what-overlaps-the-steps): the gathered beads and the tether and plane
+// forces from them must equal what the full state shows, and the stability screen on the GPU must
 // flag every state the run's exact checks reject (run/stability_checks.h) and pass a
 // healthy one.
 TEST_P(CudaFamily, StopsWithoutAllPositionsSeeWhatTheStateShows) {
@@ -374,6 +374,18 @@ TEST_P(CudaFamily, StopsWithoutAllPositionsSeeWhatTheStateShows) {
   third.replica = 3;
   third.anchor_start_A = p0[7];
   setup.tethers = {restraint, cantilever, third};
+  PlaneTether plane;  // two groups of plane tethers, the second in replica 2 only
+  plane.bead = 12;
+  plane.normal = {0.0, 1.0, 0.0};
+  plane.plane_start_A = p0[12].y;
+  plane.speed_A_per_tau = 0.3;
+  plane.spring_kcal_per_mol_A2 = 2.0;
+  PlaneTether plane2 = plane;
+  plane2.bead = 13;
+  plane2.replica = 2;
+  plane2.group = 1;
+  setup.plane_tethers = {plane, plane2};
+  setup.plane_groups = 2;
   auto gpu = make_gpu(setup, family());
   gpu->set_state(start_state(system_->system, replicas));
   gpu->advance(300);
@@ -381,6 +393,7 @@ TEST_P(CudaFamily, StopsWithoutAllPositionsSeeWhatTheStateShows) {
   const std::vector<std::int32_t> beads = {n - 1, 0, 7, 7};
   const std::vector<Vec3f> gathered = gpu->bead_positions(beads);
   const std::vector<Vec3d> forces = gpu->tether_forces();
+  const std::vector<double> planes = gpu->plane_forces();
   const bool flagged = gpu->may_be_unstable();
   const State s = gpu->state();
   ASSERT_EQ(gathered.size(), beads.size() * replicas);
@@ -394,6 +407,8 @@ TEST_P(CudaFamily, StopsWithoutAllPositionsSeeWhatTheStateShows) {
   ASSERT_EQ(forces.size(), std::size_t(replicas + 2));
   for (std::size_t k = 0; k < forces.size(); ++k)
     EXPECT_TRUE(forces[k].x == expected[k].x && forces[k].y == expected[k].y && forces[k].z == expected[k].z) << k;
+  EXPECT_EQ(planes, report_plane_forces(setup, s));
+  EXPECT_NE(planes[2 * 2 + 1], 0.0);
   EXPECT_FALSE(flagged) << "300 steps of WW at the native state";
   EXPECT_THROW(gpu->bead_positions({n}), Error);
   // Later stops gather again (not the cached positions of an earlier step), also for a

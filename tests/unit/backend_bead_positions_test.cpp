@@ -1,6 +1,7 @@
 // What a report stop takes from an engine instead of every position
 // (Engine::bead_positions, backend/protocol_reports.h): the listed beads of every replica,
-// and tether forces from the tethered beads alone that equal those from the full state.
+// and tether and plane forces from the beads concerned alone that equal those from the
+// full state.
 // The CUDA engine's gather is checked against its own state in tests/cuda.
 #include <gtest/gtest.h>
 
@@ -88,4 +89,38 @@ TEST(BeadPositions, TetherForcesFromTheTetheredBeadsEqualThoseFromTheState) {
   }
   // Not a trivial agreement: the springs pull differently in different replicas.
   EXPECT_NE(from_state[0].y, from_state[2].y);
+}
+
+TEST(BeadPositions, PlaneForcesFromThePlaneTetheredBeadsEqualThoseFromTheState) {
+  const Topology t = chain();
+  EngineSetup setup;
+  setup.topology = &t;
+  setup.replicas = 3;
+  setup.langevin.timestep_tau = 0.08;
+  PlaneTether a;  // group 0, every replica
+  a.bead = 5;
+  a.normal = {0.0, 1.0, 0.0};
+  a.plane_start_A = 4.0;
+  a.speed_A_per_tau = 0.3;
+  a.spring_kcal_per_mol_A2 = 2.0;
+  PlaneTether b = a;  // group 1, replica 1 only, a lower bead
+  b.bead = 2;
+  b.replica = 1;
+  b.group = 1;
+  b.normal = {0.6, 0.0, 0.8};
+  PlaneTether c = a;  // a second bead in group 0
+  c.bead = 3;
+  setup.plane_tethers = {a, b, c};
+  setup.plane_groups = 2;
+  EXPECT_EQ(plane_tethered_beads(setup), (std::vector<std::int32_t>{2, 3, 5}));
+  const State s = chain_state(3);
+  std::vector<Vec3f> positions;
+  for (std::int32_t r = 0; r < 3; ++r)
+    for (const std::int32_t bead : plane_tethered_beads(setup)) positions.push_back(s.position(r, bead));
+  const std::vector<double> from_state = report_plane_forces(setup, s);
+  const std::vector<double> from_beads = report_plane_forces(setup, s.step, 3, positions);
+  ASSERT_EQ(from_state.size(), 6u);
+  EXPECT_EQ(from_beads, from_state);
+  EXPECT_NE(from_state[3], 0.0) << "replica 1's second group";
+  EXPECT_EQ(from_state[5], 0.0) << "replica 2 has no tether in group 1";
 }

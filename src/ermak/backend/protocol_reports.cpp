@@ -6,10 +6,10 @@
 #include "ermak/protocol/replica_index.h"
 
 namespace ermak {
-
 namespace {
 
-// position_of(r, bead): the bead's position in replica r.
+// Each report is written once, over position_of(r, bead): the bead's position in replica r,
+// from a full state or from the listed beads' positions.
 template <class PositionOf>
 std::vector<Vec3d> tether_forces(const EngineSetup& setup, std::int64_t step, std::int32_t replicas,
                                  PositionOf&& position_of) {
@@ -25,6 +25,36 @@ std::vector<Vec3d> tether_forces(const EngineSetup& setup, std::int64_t step, st
   return out;
 }
 
+template <class PositionOf>
+std::vector<double> plane_forces(const EngineSetup& setup, std::int64_t step, std::int32_t replicas,
+                                 PositionOf&& position_of) {
+  std::vector<double> out(std::size_t(replicas) * setup.plane_groups, 0.0);
+  const ReplicaIndex index = index_by_replica(setup.plane_tethers, replicas);
+  for (std::int32_t r = 0; r < replicas; ++r)
+    for (const std::int32_t k : index.of(r)) {
+      const PlaneTether& t = setup.plane_tethers[std::size_t(k)];
+      double f = 0, unused = 0;
+      const double coordinate = dot(vec_cast<double>(position_of(r, t.bead)), t.normal);
+      physics::plane_tether<false>(coordinate, plane_position_at(t, step, setup.langevin.timestep_tau),
+                                   t.spring_kcal_per_mol_A2, f, unused);
+      out[std::size_t(r) * setup.plane_groups + t.group] += f;
+    }
+  return out;
+}
+
+std::vector<std::int32_t> ascending_unique(std::vector<std::int32_t> beads) {
+  std::sort(beads.begin(), beads.end());
+  beads.erase(std::unique(beads.begin(), beads.end()), beads.end());
+  return beads;
+}
+
+// The position of `bead` in replica r among positions listed for the ascending `beads`.
+Vec3f listed_position(const std::vector<std::int32_t>& beads, const std::vector<Vec3f>& positions, std::int32_t r,
+                      std::int32_t bead) {
+  const auto k = std::size_t(std::lower_bound(beads.begin(), beads.end(), bead) - beads.begin());
+  return positions[std::size_t(r) * beads.size() + k];
+}
+
 }  // namespace
 
 std::vector<Vec3d> report_tether_forces(const EngineSetup& setup, const State& state) {
@@ -32,36 +62,35 @@ std::vector<Vec3d> report_tether_forces(const EngineSetup& setup, const State& s
                        [&](std::int32_t r, std::int32_t bead) { return state.position(r, bead); });
 }
 
-std::vector<std::int32_t> tethered_beads(const EngineSetup& setup) {
-  std::vector<std::int32_t> beads;
-  for (const HarmonicTether& t : setup.tethers) beads.push_back(t.bead);
-  std::sort(beads.begin(), beads.end());
-  beads.erase(std::unique(beads.begin(), beads.end()), beads.end());
-  return beads;
-}
-
 std::vector<Vec3d> report_tether_forces(const EngineSetup& setup, std::int64_t step, std::int32_t replicas,
                                         const std::vector<Vec3f>& positions) {
   const std::vector<std::int32_t> beads = tethered_beads(setup);
-  return tether_forces(setup, step, replicas, [&](std::int32_t r, std::int32_t bead) {
-    const auto k = std::size_t(std::lower_bound(beads.begin(), beads.end(), bead) - beads.begin());
-    return positions[std::size_t(r) * beads.size() + k];
-  });
+  return tether_forces(setup, step, replicas,
+                       [&](std::int32_t r, std::int32_t bead) { return listed_position(beads, positions, r, bead); });
+}
+
+std::vector<std::int32_t> tethered_beads(const EngineSetup& setup) {
+  std::vector<std::int32_t> beads;
+  for (const HarmonicTether& t : setup.tethers) beads.push_back(t.bead);
+  return ascending_unique(std::move(beads));
 }
 
 std::vector<double> report_plane_forces(const EngineSetup& setup, const State& state) {
-  std::vector<double> out(std::size_t(state.replica_count) * setup.plane_groups, 0.0);
-  const ReplicaIndex index = index_by_replica(setup.plane_tethers, state.replica_count);
-  for (std::int32_t r = 0; r < state.replica_count; ++r)
-    for (const std::int32_t k : index.of(r)) {
-      const PlaneTether& t = setup.plane_tethers[std::size_t(k)];
-      double f = 0, unused = 0;
-      const double coordinate = dot(vec_cast<double>(state.position(r, t.bead)), t.normal);
-      physics::plane_tether<false>(coordinate, plane_position_at(t, state.step, setup.langevin.timestep_tau),
-                                   t.spring_kcal_per_mol_A2, f, unused);
-      out[std::size_t(r) * setup.plane_groups + t.group] += f;
-    }
-  return out;
+  return plane_forces(setup, state.step, state.replica_count,
+                      [&](std::int32_t r, std::int32_t bead) { return state.position(r, bead); });
+}
+
+std::vector<double> report_plane_forces(const EngineSetup& setup, std::int64_t step, std::int32_t replicas,
+                                        const std::vector<Vec3f>& positions) {
+  const std::vector<std::int32_t> beads = plane_tethered_beads(setup);
+  return plane_forces(setup, step, replicas,
+                      [&](std::int32_t r, std::int32_t bead) { return listed_position(beads, positions, r, bead); });
+}
+
+std::vector<std::int32_t> plane_tethered_beads(const EngineSetup& setup) {
+  std::vector<std::int32_t> beads;
+  for (const PlaneTether& t : setup.plane_tethers) beads.push_back(t.bead);
+  return ascending_unique(std::move(beads));
 }
 
 }  // namespace ermak

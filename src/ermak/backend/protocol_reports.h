@@ -1,6 +1,7 @@
 #pragma once
 // Protocol forces for reports, computed on the host from positions both backends hand
-// back (Engine::state()): one definition for tether_forces() and plane_forces().
+// back — every position (Engine::state()) or those of the beads concerned
+// (Engine::bead_positions): one definition for tether_forces() and plane_forces().
 #include <cstdint>
 #include <vector>
 
@@ -20,5 +21,10 @@ std::vector<std::int32_t> tethered_beads(const EngineSetup& setup);
 
 // Total spring force along each plane's normal, [replica * plane_groups + group].
 std::vector<double> report_plane_forces(const EngineSetup& setup, const State& state);
+// The same from the plane-tethered beads' positions alone, as for the tethers above.
+std::vector<double> report_plane_forces(const EngineSetup& setup, std::int64_t step, std::int32_t replicas,
+                                        const std::vector<Vec3f>& positions);
+// The beads that carry a plane tether, each once, ascending.
+std::vector<std::int32_t> plane_tethered_beads(const EngineSetup& setup);
 
 }  // namespace ermak

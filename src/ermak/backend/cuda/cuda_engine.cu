@@ -369,7 +369,10 @@ class CudaEngine final : public Engine {
     return screen_flag_host_[0] != 0;
   }
 
-  std::vector<double> plane_forces() override { return report_plane_forces(setup_, state()); }
+  std::vector<double> plane_forces() override {
+    if (host_valid_ || setup_.plane_tethers.empty()) return report_plane_forces(setup_, state());
+    return report_plane_forces(setup_, step_, R_, gathered_positions(plane_tethered_beads(setup_)));
+  }
 
   std::vector<IndentationStatus> indentation_status() override {
     std::vector<IndentationStatus> out;
