@@ -11,8 +11,9 @@
 namespace ermak {
 
 // How many threads the run's file work may use: 1 on the CPU backend (its cores step
-// the engine), otherwise the processors this process may run on less two (the driver
-// and the writer thread's own), at least 1 and at most 8. `requested` > 0 overrides.
+// the engine), otherwise `processors` (those this process may run on, at most
+// OMP_NUM_THREADS) less two (the driver and the writer thread's own), at least 1 and at
+// most 8. `requested` > 0 overrides.
 int report_threads(bool engine_uses_cpu_cores, int processors, int requested = 0);
 
 // Calls body(r) exactly once for every r in [0, count), on up to `threads` threads

@@ -424,7 +424,9 @@ RunSummary run_simulation(const RunSpec& spec, const RunOptions& options, RunRep
   double snapshot_seconds = 0.0;  // the driver's share of the reports, for the run log
   // Each replica's rows and frames go to its own files, so the writer thread spreads them
   // over a few threads where cores are idle (run/replica_loop.h).
-  const int file_threads = report_threads(backend == "cpu", omp_get_num_procs(), options.report_threads);
+  // omp_get_max_threads() honours OMP_NUM_THREADS, which batch scripts set to a job's share.
+  const int file_threads = report_threads(backend == "cpu", std::min(omp_get_num_procs(), omp_get_max_threads()),
+                                          options.report_threads);
   const std::int32_t end_first = 0, end_last = n - 1;
   auto take_snapshot = [&](std::int64_t step, bool energies, bool frame, bool pulling, bool planes,
                            bool indentation) {
