@@ -371,7 +371,7 @@ class CudaEngine final : public Engine {
 
   std::vector<double> plane_forces() override {
     if (host_valid_ || setup_.plane_tethers.empty()) return report_plane_forces(setup_, state());
-    return report_plane_forces(setup_, step_, R_, gathered_positions(plane_tethered_beads(setup_)));
+    return report_plane_forces(setup_, step_, R_, gathered_positions(plane_tethered_beads_));
   }
 
   std::vector<IndentationStatus> indentation_status() override {
@@ -1321,13 +1321,15 @@ class CudaEngine final : public Engine {
   // ---- report stops without all positions (stop_kernels.cu) ----
 
   // Positions of `beads` in every replica, [r · beads.size() + k], from one gather of every
-  // bead a stop has asked for so far (the tethered beads, the pulled ends: a stop's calls
-  // for rows and tether forces share one launch and one copy per positions version).
+  // bead a stop has asked for so far and the protocols' beads (a stop's calls for rows,
+  // tether and plane forces share one launch and one copy per positions version).
   std::vector<Vec3f> gathered_positions(const std::vector<std::int32_t>& beads) {
-    for (const std::int32_t b : beads) {
-      const auto at = std::lower_bound(gather_list_.begin(), gather_list_.end(), b);
-      if (at == gather_list_.end() || *at != b) gather_list_.insert(at, b);
-    }
+    // The protocols' beads are in every gather, so that a stop's rows and forces need one.
+    for (const auto* list : {&tethered_beads_, &plane_tethered_beads_, &beads})
+      for (const std::int32_t b : *list) {
+        const auto at = std::lower_bound(gather_list_.begin(), gather_list_.end(), b);
+        if (at == gather_list_.end() || *at != b) gather_list_.insert(at, b);
+      }
     const std::size_t k = gather_list_.size();
     const bool grew = gather_beads_.size() != k;  // the list only grows; the first call uploads it
     if (grew || gathered_version_ != positions_version_) {
@@ -1502,12 +1504,14 @@ class CudaEngine final : public Engine {
   bool host_valid_ = false;
   PinnedHostBuffer<float4> staging_;  // positions on their way to or from the GPU
   // Report stops without all positions (stop_kernels.cu): the stability screen and its
-  // flag, the beads last gathered and their positions.
+  // flag; the beads gathered at a stop (the protocols' and those asked for) and their
+  // positions at positions version gathered_version_.
   DeviceBuffer<BondScreen> bond_screen_;
   DeviceBuffer<int> screen_flag_;
   PinnedHostBuffer<int> screen_flag_host_;
   const std::vector<std::int32_t> tethered_beads_ = tethered_beads(setup_);
-  std::vector<std::int32_t> gather_list_ = tethered_beads_;  // ascending; grows with the beads asked for
+  const std::vector<std::int32_t> plane_tethered_beads_ = plane_tethered_beads(setup_);
+  std::vector<std::int32_t> gather_list_;  // ascending; grows with the beads asked for
   std::uint64_t positions_version_ = 0;  // counts changes of the positions
   std::uint64_t gathered_version_ = ~std::uint64_t(0);  // of gather_host_
   DeviceBuffer<int> gather_beads_;
