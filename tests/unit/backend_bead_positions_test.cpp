@@ -29,14 +29,28 @@ State chain_state(std::int32_t replicas) {
   return s;
 }
 
+// Three replicas of `t` (which must outlive the setup).
+EngineSetup chain_setup(const Topology& t) {
+  EngineSetup setup;
+  setup.topology = &t;
+  setup.replicas = 3;
+  setup.langevin.timestep_tau = 0.08;
+  return setup;
+}
+
+// The positions of `beads` in every replica of s, as Engine::bead_positions lists them.
+std::vector<Vec3f> listed(const State& s, const std::vector<std::int32_t>& beads) {
+  std::vector<Vec3f> positions;
+  for (std::int32_t r = 0; r < s.replica_count; ++r)
+    for (const std::int32_t b : beads) positions.push_back(s.position(r, b));
+  return positions;
+}
+
 }  // namespace
 
 TEST(BeadPositions, CpuEngineListsTheBeadsOfEveryReplica) {
   const Topology t = chain();
-  EngineSetup setup;
-  setup.topology = &t;
-  setup.replicas = 3;
-  auto engine = make_cpu_engine(setup);
+  auto engine = make_cpu_engine(chain_setup(t));
   const State s = chain_state(3);
   engine->set_state(s);
   const std::vector<std::int32_t> beads = {5, 0, 5};
@@ -56,10 +70,7 @@ TEST(BeadPositions, CpuEngineListsTheBeadsOfEveryReplica) {
 
 TEST(BeadPositions, TetherForcesFromTheTetheredBeadsEqualThoseFromTheState) {
   const Topology t = chain();
-  EngineSetup setup;
-  setup.topology = &t;
-  setup.replicas = 3;
-  setup.langevin.timestep_tau = 0.08;
+  EngineSetup setup = chain_setup(t);
   HarmonicTether all;  // every replica
   all.bead = 4;
   all.anchor_start_A = {1.0, 2.0, 3.0};
@@ -75,11 +86,8 @@ TEST(BeadPositions, TetherForcesFromTheTetheredBeadsEqualThoseFromTheState) {
   setup.tethers = {all, one, again};
   EXPECT_EQ(tethered_beads(setup), (std::vector<std::int32_t>{1, 4}));
   const State s = chain_state(3);
-  std::vector<Vec3f> positions;
-  for (std::int32_t r = 0; r < 3; ++r)
-    for (const std::int32_t b : tethered_beads(setup)) positions.push_back(s.position(r, b));
   const std::vector<Vec3d> from_state = report_tether_forces(setup, s);
-  const std::vector<Vec3d> from_beads = report_tether_forces(setup, s.step, 3, positions);
+  const std::vector<Vec3d> from_beads = report_tether_forces(setup, s.step, 3, listed(s, tethered_beads(setup)));
   ASSERT_EQ(from_state.size(), 5u);  // replica 0: two springs; 1: one; 2: two
   ASSERT_EQ(from_beads.size(), from_state.size());
   for (std::size_t k = 0; k < from_state.size(); ++k) {
@@ -93,10 +101,7 @@ TEST(BeadPositions, TetherForcesFromTheTetheredBeadsEqualThoseFromTheState) {
 
 TEST(BeadPositions, PlaneForcesFromThePlaneTetheredBeadsEqualThoseFromTheState) {
   const Topology t = chain();
-  EngineSetup setup;
-  setup.topology = &t;
-  setup.replicas = 3;
-  setup.langevin.timestep_tau = 0.08;
+  EngineSetup setup = chain_setup(t);
   PlaneTether a;  // group 0, every replica
   a.bead = 5;
   a.normal = {0.0, 1.0, 0.0};
@@ -114,11 +119,8 @@ TEST(BeadPositions, PlaneForcesFromThePlaneTetheredBeadsEqualThoseFromTheState) 
   setup.plane_groups = 2;
   EXPECT_EQ(plane_tethered_beads(setup), (std::vector<std::int32_t>{2, 3, 5}));
   const State s = chain_state(3);
-  std::vector<Vec3f> positions;
-  for (std::int32_t r = 0; r < 3; ++r)
-    for (const std::int32_t bead : plane_tethered_beads(setup)) positions.push_back(s.position(r, bead));
   const std::vector<double> from_state = report_plane_forces(setup, s);
-  const std::vector<double> from_beads = report_plane_forces(setup, s.step, 3, positions);
+  const std::vector<double> from_beads = report_plane_forces(setup, s.step, 3, listed(s, plane_tethered_beads(setup)));
   ASSERT_EQ(from_state.size(), 6u);
   EXPECT_EQ(from_beads, from_state);
   EXPECT_NE(from_state[3], 0.0) << "replica 1's second group";
