@@ -38,14 +38,6 @@ EngineSetup chain_setup(const Topology& t) {
   return setup;
 }
 
-// The positions of `beads` in every replica of s, as Engine::bead_positions lists them.
-std::vector<Vec3f> listed(const State& s, const std::vector<std::int32_t>& beads) {
-  std::vector<Vec3f> positions;
-  for (std::int32_t r = 0; r < s.replica_count; ++r)
-    for (const std::int32_t b : beads) positions.push_back(s.position(r, b));
-  return positions;
-}
-
 }  // namespace
 
 TEST(BeadPositions, CpuEngineListsTheBeadsOfEveryReplica) {
@@ -87,7 +79,7 @@ TEST(BeadPositions, TetherForcesFromTheTetheredBeadsEqualThoseFromTheState) {
   EXPECT_EQ(tethered_beads(setup), (std::vector<std::int32_t>{1, 4}));
   const State s = chain_state(3);
   const std::vector<Vec3d> from_state = report_tether_forces(setup, s);
-  const std::vector<Vec3d> from_beads = report_tether_forces(setup, s.step, 3, listed(s, tethered_beads(setup)));
+  const std::vector<Vec3d> from_beads = report_tether_forces(setup, s.step, 3, s.positions_of(tethered_beads(setup)));
   ASSERT_EQ(from_state.size(), 5u);  // replica 0: two springs; 1: one; 2: two
   ASSERT_EQ(from_beads.size(), from_state.size());
   for (std::size_t k = 0; k < from_state.size(); ++k) {
@@ -120,7 +112,7 @@ TEST(BeadPositions, PlaneForcesFromThePlaneTetheredBeadsEqualThoseFromTheState) 
   EXPECT_EQ(plane_tethered_beads(setup), (std::vector<std::int32_t>{2, 3, 5}));
   const State s = chain_state(3);
   const std::vector<double> from_state = report_plane_forces(setup, s);
-  const std::vector<double> from_beads = report_plane_forces(setup, s.step, 3, listed(s, plane_tethered_beads(setup)));
+  const std::vector<double> from_beads = report_plane_forces(setup, s.step, 3, s.positions_of(plane_tethered_beads(setup)));
   ASSERT_EQ(from_state.size(), 6u);
   EXPECT_EQ(from_beads, from_state);
   EXPECT_NE(from_state[3], 0.0) << "replica 1's second group";

@@ -1,6 +1,6 @@
-// The run's stability checks at each stop (run/stability_checks.h): the fast screens must
-// find exactly what the exact per-bead and per-bond tests find, and name the same bead
-// or bond.
+// The run's stability checks at each stop (run/stability_checks.h): behind their screens
+// they must find exactly what the exact per-bead and per-bond tests find, and name the
+// same bead or bond.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -39,9 +39,8 @@ std::optional<std::pair<std::int32_t, std::size_t>> first_broken(const State& s,
 }
 
 // A ladder of 2h beads: a chain 0 … h−1 of consecutive bonds, each bead i also bonded to
-// bead h + i (rungs, listed first and in both index orders: the checks' other path), with
-// bond lengths r0 from 1.5 to 4.5 Å (some shorter than R0 = 2 Å, where no bond can be too
-// short).
+// bead h + i (rungs, listed first and in both index orders), with bond lengths r0 from
+// 1.5 to 4.5 Å (some shorter than R0 = 2 Å, where no bond can be too short).
 Topology ladder_topology(int h, std::mt19937& rng) {
   Topology t;
   std::uniform_real_distribution<float> length(1.5f, 4.5f);

@@ -32,6 +32,14 @@ struct State {
     const std::size_t k = index(replica, bead);
     x[k] = p.x; y[k] = p.y; z[k] = p.z;
   }
+  // The listed beads of every replica, [replica · beads.size() + k] (Engine::bead_positions).
+  std::vector<Vec3f> positions_of(const std::vector<std::int32_t>& beads) const {
+    std::vector<Vec3f> out;
+    out.reserve(beads.size() * std::size_t(replica_count));
+    for (std::int32_t r = 0; r < replica_count; ++r)
+      for (const std::int32_t b : beads) out.push_back(position(r, b));
+    return out;
+  }
 };
 
 }  // namespace ermak

@@ -1,8 +1,6 @@
 #include "ermak/run/stability_checks.h"
 
-#include <algorithm>
 #include <cmath>
-#include <limits>
 #include <string>
 
 #include "ermak/backend/stability_screen.h"
@@ -35,44 +33,14 @@ void check_finite(const State& state, std::int64_t since_step) {
 }
 
 BondStretchCheck::BondStretchCheck(const Topology& topology, float max_stretch_A)
-    : bonds_(topology.bonds), max_stretch_A_(max_stretch_A) {
-  std::int32_t beads = 0;
-  for (const Bond& b : bonds_) beads = std::max({beads, b.i + 1, b.j + 1});
-  next_near2_.assign(std::size_t(std::max(beads - 1, 0)), -1.0f);
-  next_far2_.assign(next_near2_.size(), std::numeric_limits<float>::infinity());
-  const std::vector<BondScreen> screen = make_bond_screen(bonds_, max_stretch_A);
-  for (std::size_t k = 0; k < bonds_.size(); ++k) {
-    const BondScreen& b = screen[k];
-    const std::size_t first = std::size_t(std::min(b.i, b.j));
-    if (std::abs(b.j - b.i) == 1 && std::isinf(next_far2_[first])) {
-      next_near2_[first] = b.near2_A2;
-      next_far2_[first] = b.far2_A2;
-    } else {
-      other_bonds_.push_back(k);
-      other_near2_.push_back(b.near2_A2);
-      other_far2_.push_back(b.far2_A2);
-    }
-  }
-}
+    : bonds_(topology.bonds), screen_(make_bond_screen(bonds_, max_stretch_A)), max_stretch_A_(max_stretch_A) {}
 
 void BondStretchCheck::operator()(const State& state, std::int64_t since_step) const {
-  const std::size_t n = std::size_t(state.bead_count);
-  const std::size_t consecutive = std::min(next_far2_.size(), n > 0 ? n - 1 : 0);
   for (std::int32_t r = 0; r < state.replica_count; ++r) {
-    const float* x = state.x.data() + std::size_t(r) * n;
-    const float* y = state.y.data() + std::size_t(r) * n;
-    const float* z = state.z.data() + std::size_t(r) * n;
-    std::uint32_t suspect = 0;
-    for (std::size_t k = 0; k < consecutive; ++k) {
-      const float dx = x[k + 1] - x[k], dy = y[k + 1] - y[k], dz = z[k + 1] - z[k];
-      const float d2 = dx * dx + dy * dy + dz * dz;
-      suspect |= std::uint32_t(d2 >= next_far2_[k]) | std::uint32_t(d2 <= next_near2_[k]);
-    }
-    for (std::size_t m = 0; m < other_bonds_.size(); ++m) {
-      const Bond& b = bonds_[other_bonds_[m]];
-      const float dx = x[b.j] - x[b.i], dy = y[b.j] - y[b.i], dz = z[b.j] - z[b.i];
-      const float d2 = dx * dx + dy * dy + dz * dz;
-      suspect |= std::uint32_t(d2 >= other_far2_[m]) | std::uint32_t(d2 <= other_near2_[m]);
+    bool suspect = false;
+    for (const BondScreen& b : screen_) {
+      const Vec3f d = state.position(r, b.j) - state.position(r, b.i);
+      suspect |= outside_bond_screen(b, d.x, d.y, d.z);
     }
     if (suspect) check_replica_exactly(state, r, since_step);
   }

@@ -1,13 +1,14 @@
 #pragma once
-// The checks `ermak run` makes at every stop (report, frame, protocol row, checkpoint):
+// The checks `ermak run` makes at a stop (report, frame, protocol row, checkpoint):
 // coordinates that became non-finite, and FENE bonds stretched to or beyond R0 — both
 // mean the run went unstable (docs/model.md#fene), and it stops with a message that says
-// why. They run on the driver's thread while the engine waits, so they are written to
-// cost little: a stop of 1000 WW replicas checks 34 000 positions and 33 000 bonds, and
-// dense pulling rows stop every 1000 steps (docs/gpu.md#what-overlaps-the-steps).
+// why. They need every position on the host: the CPU backend runs them at every stop, the
+// CUDA backend only when its screen on the GPU flags one (Engine::may_be_unstable,
+// docs/gpu.md#what-overlaps-the-steps).
 #include <cstdint>
 #include <vector>
 
+#include "ermak/backend/stability_screen.h"
 #include "ermak/model/state.h"
 #include "ermak/model/topology.h"
 
@@ -30,14 +31,9 @@ class BondStretchCheck {
   void check_replica_exactly(const State& state, std::int32_t replica, std::int64_t since_step) const;
 
   std::vector<Bond> bonds_;
-  // A bond whose squared length lies outside [near2, far2] is checked exactly; the bounds
-  // are widened by 10⁻⁴ so that every bond the exact test finds broken lies outside.
-  // Bonds between consecutive beads (nearly all of a chain's) are screened by bead over
-  // the contiguous coordinates, bead k with k + 1 (bounds that pass anything where there
-  // is no such bond); the rest from a list.
-  std::vector<float> next_near2_, next_far2_;
-  std::vector<std::size_t> other_bonds_;
-  std::vector<float> other_near2_, other_far2_;
+  // A replica with a bond outside its screen (backend/stability_screen.h: the bounds
+  // widened by 10⁻⁴, the same test as on the GPU) is checked exactly, bond by bond.
+  std::vector<BondScreen> screen_;
   float max_stretch_A_;
 };
 

@@ -131,11 +131,7 @@ class CpuEngine final : public Engine {
 
   std::vector<Vec3f> bead_positions(const std::vector<std::int32_t>& beads) override {
     check_bead_indices(state_.bead_count, beads);
-    std::vector<Vec3f> out;
-    out.reserve(beads.size() * std::size_t(state_.replica_count));
-    for (std::int32_t r = 0; r < state_.replica_count; ++r)
-      for (const std::int32_t b : beads) out.push_back(state_.position(r, b));
-    return out;
+    return state_.positions_of(beads);
   }
   // The positions are here already: the run's exact checks cost no copy.
   bool may_be_unstable() override { return true; }

@@ -347,11 +347,7 @@ class CudaEngine final : public Engine {
 
   std::vector<Vec3f> bead_positions(const std::vector<std::int32_t>& beads) override {
     check_bead_indices(n_, beads);
-    if (!host_valid_) return gathered_positions(beads);
-    std::vector<Vec3f> out(beads.size() * std::size_t(R_));
-    for (std::int32_t r = 0; r < R_; ++r)
-      for (std::size_t k = 0; k < beads.size(); ++k) out[std::size_t(r) * beads.size() + k] = host_.position(r, beads[k]);
-    return out;
+    return host_valid_ ? host_.positions_of(beads) : gathered_positions(beads);
   }
 
   bool may_be_unstable() override {
