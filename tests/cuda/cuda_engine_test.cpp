@@ -312,6 +312,71 @@ TEST_P(CudaFamily, ProtocolsAgreeWithCpu) {
   }
 }
 
+// Pulling at experimental speeds takes 10⁸–10¹⁰ steps, past 2³² = 4.3·10⁹. The noise
+// counter, the anchors, the force schedule and the plane must follow the 64-bit step
+// there: a 32-bit step anywhere would repeat old noise or move a protocol back in time.
+// Both engines start 250 steps before 2³² and cross it inside one advance (the block
+// family: inside one launch).
+TEST_P(CudaFamily, StepsPast2To32AgreeWithCpu) {
+  constexpr std::int64_t kStart = (std::int64_t(1) << 32) - 250;
+  const Topology& t = topology();
+  const std::int32_t n = t.bead_count();
+  EngineSetup setup = base_setup(t, 2, 31337);
+  const auto& p0 = system_->system.initial_positions_A;
+  HarmonicTether restraint;
+  restraint.bead = 0;
+  restraint.anchor_start_A = p0[0];
+  restraint.spring_kcal_per_mol_A2 = 1.0;
+  restraint.start_step = kStart;
+  HarmonicTether cantilever;
+  cantilever.bead = n - 1;
+  cantilever.anchor_start_A = p0[n - 1];
+  cantilever.anchor_velocity_A_per_tau = {0.2, 0.0, -0.1};
+  cantilever.spring_kcal_per_mol_A2 = 0.5;
+  cantilever.start_step = kStart + 50;  // the anchor starts behind, then passes its start
+  setup.tethers = {restraint, cantilever};
+  ExternalForce clamp;
+  clamp.bead = 5;
+  clamp.direction = {0.6, 0.0, 0.8};
+  setup.external_forces = {clamp};
+  setup.force_schedule.points = {{kStart + 100, 0.0}, {kStart + 300, 3.0}, {kStart + 450, 1.0}};
+  PlaneTether plane;
+  plane.bead = 12;
+  plane.normal = {0.0, 1.0, 0.0};
+  plane.plane_start_A = p0[12].y;
+  plane.speed_A_per_tau = 0.3;
+  plane.spring_kcal_per_mol_A2 = 2.0;
+  plane.start_step = kStart;
+  setup.plane_tethers = {plane};
+  setup.plane_groups = 1;
+  auto cpu = make_cpu_engine(setup);
+  auto gpu = make_gpu(setup, family());
+  State start = start_state(system_->system, 2);
+  start.step = kStart;
+  cpu->set_state(start);
+  gpu->set_state(start);
+  for (std::int64_t chunk : {200, 300}) {
+    cpu->advance(chunk);
+    gpu->advance(chunk);
+    ASSERT_EQ(gpu->state().step, cpu->state().step);
+    EXPECT_LE(max_abs_difference(cpu->state(), gpu->state()), kTrajectoryTolerance_A) << "step " << cpu->state().step;
+    const auto ta = cpu->tether_forces(), tb = gpu->tether_forces();
+    ASSERT_EQ(ta.size(), tb.size());
+    for (std::size_t k = 0; k < ta.size(); ++k) {
+      EXPECT_NEAR(tb[k].x, ta[k].x, 5e-3); EXPECT_NEAR(tb[k].y, ta[k].y, 5e-3); EXPECT_NEAR(tb[k].z, ta[k].z, 5e-3);
+    }
+    const auto pa = cpu->plane_forces(), pb = gpu->plane_forces();
+    ASSERT_EQ(pa.size(), pb.size());
+    for (std::size_t k = 0; k < pa.size(); ++k) EXPECT_NEAR(pb[k], pa[k], 1e-2);
+  }
+  EXPECT_EQ(gpu->state().step, kStart + 500);
+  // The protocols acted: the cantilever's anchor ran 450 steps ahead of its start, and the
+  // chain followed it (the pulled end is more than 1 Å from where it began).
+  const Vec3f end = gpu->state().position(0, n - 1), begun = start.position(0, n - 1);
+  const double dx = end.x - begun.x, dz = end.z - begun.z;
+  EXPECT_GT(std::sqrt(dx * dx + dz * dz), 1.0);
+}
+
 Indentation make_indentation(const LoadedSystem& s, bool discrete, bool move_surface) {
   Vec3d lo{1e30, 1e30, 1e30}, hi{-1e30, -1e30, -1e30}, mean{};
   for (const auto& p : s.initial_positions_A) {

@@ -677,8 +677,8 @@ RunSummary run_simulation(const RunSpec& spec, const RunOptions& options, RunRep
   for (const auto& [files, name] : protocol_tables)
     if (!files->empty()) tables += ", " + name;
   if (own_files)
-    log->info("outputs: {}/ (model.psf, model.pdb, replica_NNN/energies.tsv{}, trajectory.dcd, final.pdb)",
-              fs::absolute(out).string(), tables);
+    log->info("outputs: {}/ (model.psf, model.pdb, replica_NNN/energies.tsv{}{}, final.pdb)",
+              fs::absolute(out).string(), tables, spec.output.trajectory_every_steps > 0 ? ", trajectory.dcd" : "");
   return summary;
 }
 
