@@ -3,8 +3,9 @@
 # pulled as in its own example (examples/ww_pulling.toml: bead 0 fixed, bead 33 on a
 # 34.7 pN/nm cantilever spring, T = 0.6 kcal/mol, h = 0.08 τ_H), over the same 24.8 nm of
 # cantilever-base travel at several speeds down to SOP-GPU's 2.5 µm/s (5·10⁸ steps);
-# each run is then analysed by `ermak analyze`, and a table of unfolding force against
-# loading rate is printed. A GPU job: about 15 minutes on one H100 with the defaults.
+# each run is then analysed by `ermak analyze`, a table of unfolding force against
+# loading rate is printed, and the rung's checks run (below; exit status 1 when one
+# fails). A GPU job: about 15 minutes on one H100 with the defaults (13 of them at 2.5 µm/s).
 #
 #   scripts/ww-loading-rates.sh [OUTDIR]      # default: ww-loading-rates/
 #
@@ -66,24 +67,53 @@ for v in $SPEEDS; do
   fi
 done
 
-# The table: one row per finished speed, from each analysis summary.
-printf '\n%-10s %-14s %-12s %-26s %-22s %s\n' "v[µm/s]" "κv[pN/s]" "with peak" "first peak[pN] mean±sd (sem)" "ΔLc[nm] mean±sd" "Lc at end[nm]"
-for v in $SPEEDS; do
-  s="$OUTDIR/v$v/analysis/summary.txt"
-  [[ -f "$s" ]] || continue
-  python3 - "$s" "$v" <<'EOF'
-import re, sys
-text = open(sys.argv[1]).read()
-v = float(sys.argv[2])
-def stats(label):
-    m = re.search(re.escape(label) + r": n = (\d+), mean = ([\d.eE+-]+) \S+, sd = ([\d.eE+-]+) \S+, sem = ([\d.eE+-]+)", text)
-    return m.groups() if m else None
-peaks = re.search(r"replicas with a peak: (\d+) of (\d+)", text)
-first = stats("first peak")
-dlc = stats("ΔLc (successive edges)")
-lc = stats("Lc after the last peak")
-fmt = lambda s, d: f"{float(s[1]):.{d}f}±{float(s[2]):.{d}f}" if s else "-"
-print(f"{v:<10g} {34.7 * v * 1e3:<14.3g} {peaks.group(1) + '/' + peaks.group(2) if peaks else '-':<12} "
-      f"{(fmt(first, 1) + ' (' + format(float(first[3]), '.1f') + ')') if first else '-':<26} {fmt(dlc, 2):<22} {fmt(lc, 2)}")
-EOF
-done
+# The table, one row per finished speed, and the checks of docs/validation.md#rung-5:
+# where at least 90 % of the replicas show an unfolding peak, (1) the mean largest peak
+# grows with the loading rate κv, each step by more than 3 combined standard errors
+# (Bell–Evans: rupture forces rise with log κv), and (2) the runs end unfolded: the
+# contour length fitted after the last peak is the same at every such speed (within 2 %).
+# Exit status 1 when a check fails or fewer than two speeds qualify.
+dirs=()
+for v in $SPEEDS; do dirs+=("$v=$OUTDIR/v$v/analysis/summary.txt"); done
+python3 - "${dirs[@]}" <<'EOF2'
+import math, re, sys
+rows = []
+for arg in sys.argv[1:]:
+    v, path = arg.split("=", 1)
+    try:
+        text = open(path).read()
+    except OSError:
+        continue
+    def stats(label):
+        m = re.search(re.escape(label) + r": n = (\d+), mean = ([\d.eE+-]+) \S+, sd = ([\d.eE+-]+) \S+, sem = ([\d.eE+-]+)", text)
+        return tuple(float(x) for x in m.groups()) if m else None
+    m = re.search(r"replicas with a peak: (\d+) of (\d+)", text)
+    rows.append(dict(v=float(v), peaks=(int(m.group(1)), int(m.group(2))) if m else (0, 0),
+                     first=stats("first peak"), largest=stats("largest peak"),
+                     dlc=stats("ΔLc (successive edges)"), lc=stats("Lc after the last peak")))
+rows.sort(key=lambda r: r["v"])
+fmt = lambda s, d: f"{s[1]:.{d}f} ± {s[2]:.{d}f} ({s[3]:.{d}f})" if s else "-"
+print(f"\n{'v[µm/s]':>8} {'κv[pN/s]':>9}  {'with peak':>9}  {'first peak[pN]':>20}  {'largest peak[pN]':>20}  {'ΔLc[nm]':>18}  {'Lc at end[nm]':>18}")
+print("         (mean ± sd (sem) over the replicas with a peak)")
+for r in rows:
+    print(f"{r['v']:>8g} {34.7e3 * r['v']:>9.3g}  {r['peaks'][0]:>4}/{r['peaks'][1]:<4}  {fmt(r['first'], 1):>20}  "
+          f"{fmt(r['largest'], 1):>20}  {fmt(r['dlc'], 2):>18}  {fmt(r['lc'], 2):>18}")
+ok = [r for r in rows if r["peaks"][1] and r["peaks"][0] >= 0.9 * r["peaks"][1] and r["largest"] and r["lc"]]
+failed = []
+if len(ok) < 2:
+    failed.append(f"{len(ok)} speed(s) with peaks in ≥ 90 % of the replicas; the checks need two")
+for a, b in zip(ok, ok[1:]):
+    rise = b["largest"][1] - a["largest"][1]
+    need = 3.0 * math.hypot(a["largest"][3], b["largest"][3])
+    print(f"check: largest peak {a['v']:g} → {b['v']:g} µm/s rises {rise:.1f} pN (needs > {need:.1f})")
+    if not rise > need:
+        failed.append(f"largest peak {a['v']:g} → {b['v']:g} µm/s: {rise:.1f} pN")
+if ok:
+    ref = ok[0]["lc"][1]
+    for r in ok:
+        print(f"check: Lc after the last peak at {r['v']:g} µm/s {r['lc'][1]:.2f} nm (within 2 % of {ref:.2f})")
+        if abs(r["lc"][1] - ref) > 0.02 * ref:
+            failed.append(f"Lc at {r['v']:g} µm/s")
+print("rung 5:", "FAILED: " + "; ".join(failed) if failed else "passed")
+sys.exit(1 if failed else 0)
+EOF2
