@@ -2,9 +2,16 @@
 // refusing to overwrite, and clear errors for bad input (issue 2).
 #include <gtest/gtest.h>
 
+#include <signal.h>
+#include <fcntl.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <vector>
 
 #include "support/test_paths.h"
 
@@ -65,6 +72,83 @@ void expect_resume_bit_for_bit(const std::string& tag, const std::string& rng) {
 }
 
 TEST(RunCli, ResumeContinuesBitForBit) { expect_resume_bit_for_bit("", ""); }
+
+namespace {
+
+// `ermak run --quiet CONFIG ARGS…` as a child process, sent `signal_number` once its run
+// log says that the steps began (and 0.3 s later); its exit status (−1: killed).
+int run_ermak_and_signal(const fs::path& config, const std::vector<std::string>& args, const fs::path& log,
+                         int signal_number) {
+  std::vector<std::string> words = {ermak::test::ermak_binary().string(), "run", "--quiet", config.string()};
+  words.insert(words.end(), args.begin(), args.end());
+  std::vector<char*> argv;
+  for (auto& w : words) argv.push_back(w.data());
+  argv.push_back(nullptr);
+  posix_spawn_file_actions_t quiet;
+  posix_spawn_file_actions_init(&quiet);
+  posix_spawn_file_actions_addopen(&quiet, 1, "/dev/null", O_WRONLY, 0);
+  posix_spawn_file_actions_addopen(&quiet, 2, "/dev/null", O_WRONLY, 0);
+  pid_t pid = 0;
+  const int spawned = posix_spawn(&pid, argv[0], &quiet, nullptr, argv.data(), environ);
+  posix_spawn_file_actions_destroy(&quiet);
+  if (spawned != 0) return -2;
+  for (int i = 0; i < 6000 && ermak::test::read_file(log).find("running steps") == std::string::npos; ++i)
+    usleep(10000);
+  usleep(300000);
+  kill(pid, signal_number);
+  int status = 0;
+  waitpid(pid, &status, 0);
+  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+std::vector<std::string> split_words(const std::string& text) {
+  std::istringstream in(text);
+  std::vector<std::string> words;
+  for (std::string w; in >> w;) words.push_back(w);
+  return words;
+}
+
+}  // namespace
+
+// A batch system's SIGTERM (or Ctrl-C) stops a run at a checkpoint within ~0.5 s of steps,
+// with exit status 128 + signal; --resume then gives the files of an uninterrupted run
+// (docs/outputs.md#stopping-a-run). 10⁶ steps: seconds on any CPU, so that the signal
+// arrives while the steps run.
+TEST(RunCli, SigtermStopsAtACheckpointAndResumeContinuesBitForBit) {
+  const std::string longer =
+      " --set run.steps=1000000 --set output.energy_every=10000 --set output.trajectory_every=50000"
+      " --set output.checkpoint_every=500000";
+  const auto whole = ermak::test::fresh_directory("run-signal-whole");
+  const auto split = ermak::test::fresh_directory("run-signal-split");
+  int status = 0;
+  std::string out = run_ermak("run --quiet " + write_config(whole).string() + longer, &status);
+  ASSERT_EQ(status, 0) << out;
+  const fs::path config = write_config(split);
+  ASSERT_EQ(run_ermak_and_signal(config, split_words(longer), split / "out/run.log", SIGTERM), 128 + SIGTERM);
+  const std::string log = read_file(split / "out/run.log");
+  const auto at = log.find("stopped by SIGTERM at step ");
+  ASSERT_NE(at, std::string::npos) << log;
+  const long long stopped = std::stoll(log.substr(at + 27));
+  EXPECT_GT(stopped, 0);
+  EXPECT_LT(stopped, 1000000) << "the signal came after the last step";
+  EXPECT_TRUE(fs::exists(split / "out/checkpoint.ckpt"));
+  EXPECT_FALSE(fs::exists(split / "out/replica_000/final.pdb")) << "an unfinished run writes no final structures";
+  out = run_ermak("run --quiet --resume " + config.string() + longer, &status);
+  ASSERT_EQ(status, 0) << out;
+  EXPECT_NE(read_file(split / "out/run.log").find("finished: " + std::to_string(1000000 - stopped) + " steps"),
+            std::string::npos);
+  for (const char* f : {"replica_000/energies.tsv", "replica_001/energies.tsv", "replica_002/trajectory.dcd",
+                        "replica_000/final.pdb", "replica_002/final.pdb"})
+    EXPECT_EQ(read_file(whole / "out" / f), read_file(split / "out" / f)) << f;
+}
+
+TEST(RunCli, CtrlCStopsWithExitStatus130) {
+  const auto dir = ermak::test::fresh_directory("run-signal-int");
+  const fs::path config = write_config(dir);
+  EXPECT_EQ(run_ermak_and_signal(config, split_words("--set run.steps=1000000"), dir / "out/run.log", SIGINT),
+            128 + SIGINT);
+  EXPECT_NE(read_file(dir / "out/run.log").find("stopped by SIGINT at step "), std::string::npos);
+}
 
 // Stateful generators: their state travels in the checkpoint.
 TEST(RunCli, ResumeContinuesBitForBitWithStatefulGenerators) {

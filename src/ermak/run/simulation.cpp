@@ -30,6 +30,7 @@
 #include "ermak/run/replica_loop.h"
 #include "ermak/run/report_writer.h"
 #include "ermak/run/stability_checks.h"
+#include "ermak/run/stop_signals.h"
 
 namespace ermak {
 namespace fs = std::filesystem;
@@ -582,6 +583,8 @@ RunSummary run_simulation(const RunSpec& spec, const RunOptions& options, RunRep
 
   const BondStretchCheck check_bonds(topology, spec.sop.fene_R0_A);
   ProgressMeter progress(first_step, last_step, std::int64_t(n) * replicas);
+  const StopSignals stop_signals;
+  int stopped_by = 0;
   std::int64_t step = first_step;
   while (step < last_step) {
     auto next_event = [&](std::int64_t every) {
@@ -631,9 +634,27 @@ RunSummary run_simulation(const RunSpec& spec, const RunOptions& options, RunRep
     }
     if (checkpoint) write_checkpoint();
     progress.update(step);
+    if ((stopped_by = stop_signals.received()) != 0) {
+      if (!checkpoint) write_checkpoint();
+      break;
+    }
   }
   progress.finish();
   writer.drain();  // a failed write stops the run with its error here at the latest
+  if (stopped_by != 0) {
+    log->warn("stopped by {} at step {} of {} ({:.2f} s, {:.4g} steps/s): checkpoint {} written; the same command "
+              "with --resume continues bit for bit",
+              stop_signal_name(stopped_by), step, last_step, progress.elapsed_seconds(), progress.steps_per_second(),
+              checkpoint_path.string());
+    RunSummary summary;
+    summary.output_directory = out;
+    summary.first_step = first_step;
+    summary.last_step = step;
+    summary.wall_seconds = progress.elapsed_seconds();
+    summary.steps_per_second = progress.steps_per_second();
+    summary.stopped_by_signal = stopped_by;
+    return summary;
+  }
   // The run's rate: the steps and their reports, not the final files below (10⁴ replicas
   // write 10⁴ PDBs).
   const double run_seconds = progress.elapsed_seconds(), run_rate = progress.steps_per_second();

@@ -1,0 +1,47 @@
+#include "ermak/run/stop_signals.h"
+
+#include <csignal>
+
+namespace ermak {
+namespace {
+
+volatile std::sig_atomic_t received_signal = 0;
+constexpr int kStopSignals[] = {SIGINT, SIGTERM};
+struct sigaction previous[2]{};
+
+extern "C" void note_stop_signal(int signal_number) { received_signal = signal_number; }
+
+}  // namespace
+
+StopSignals::StopSignals() {
+  received_signal = 0;
+  struct sigaction action{};
+  action.sa_handler = note_stop_signal;
+  sigemptyset(&action.sa_mask);
+  // SA_RESETHAND: the default action is back once a signal arrived, so a second Ctrl-C
+  // ends a run that is slow to reach its checkpoint. SA_RESTART: system calls the signal
+  // interrupts (file writes on the report threads) continue.
+  action.sa_flags = SA_RESETHAND | SA_RESTART;
+  for (int k = 0; k < 2; ++k) {
+    sigaction(kStopSignals[k], nullptr, &previous[k]);
+    // A signal ignored when ermak started stays ignored (a shell script's background
+    // job ignores SIGINT, nohup SIGHUP): the parent asked for that.
+    if (previous[k].sa_handler != SIG_IGN) sigaction(kStopSignals[k], &action, nullptr);
+  }
+}
+
+StopSignals::~StopSignals() {
+  for (int k = 0; k < 2; ++k) sigaction(kStopSignals[k], &previous[k], nullptr);
+}
+
+int StopSignals::received() const { return received_signal; }
+
+const char* stop_signal_name(int signal_number) {
+  switch (signal_number) {
+    case SIGINT: return "SIGINT";
+    case SIGTERM: return "SIGTERM";
+    default: return "a signal";
+  }
+}
+
+}  // namespace ermak

@@ -1,0 +1,26 @@
+#pragma once
+// Stopping a run on request (docs/outputs.md#stopping-a-run): SIGINT (Ctrl-C) or SIGTERM
+// (what a batch system sends before it kills a job at its time limit) makes the run
+// driver write a checkpoint after the current chunk of steps (at most ~0.5 s of them) and
+// return, so that `ermak run … --resume` continues bit for bit and no steps are lost.
+// A second signal ends the process at once, as it would without ermak's handler.
+
+namespace ermak {
+
+// While an object lives, SIGINT and SIGTERM are noted instead of ending the process
+// (the first one of them; the handler then reverts to the default). The destructor
+// restores the handlers that were there before. One object at a time.
+class StopSignals {
+ public:
+  StopSignals();
+  ~StopSignals();
+  StopSignals(const StopSignals&) = delete;
+  StopSignals& operator=(const StopSignals&) = delete;
+  // The signal received since construction, or 0.
+  int received() const;
+};
+
+// "SIGINT", "SIGTERM", or "a signal".
+const char* stop_signal_name(int signal_number);
+
+}  // namespace ermak
