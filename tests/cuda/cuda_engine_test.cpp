@@ -251,23 +251,53 @@ TEST_P(CudaFamily, MinimisationAgreesWithCpu) {
   for (std::int32_t r = 0; r < 2; ++r) EXPECT_NEAR(eb[r].total(), ec[r].total(), 1e-5 * std::abs(ec[r].total()) + 1e-4);
 }
 
+// The two engines' positions (to float rounding), tether forces and plane forces agree.
+void expect_positions_and_protocol_forces_agree(Engine& cpu, Engine& gpu) {
+  EXPECT_LE(max_abs_difference(cpu.state(), gpu.state()), kTrajectoryTolerance_A) << "step " << cpu.state().step;
+  const auto ta = cpu.tether_forces(), tb = gpu.tether_forces();
+  ASSERT_EQ(ta.size(), tb.size());
+  for (std::size_t k = 0; k < ta.size(); ++k) {
+    EXPECT_NEAR(tb[k].x, ta[k].x, 5e-3); EXPECT_NEAR(tb[k].y, ta[k].y, 5e-3); EXPECT_NEAR(tb[k].z, ta[k].z, 5e-3);
+  }
+  const auto pa = cpu.plane_forces(), pb = gpu.plane_forces();
+  ASSERT_EQ(pa.size(), pb.size());
+  for (std::size_t k = 0; k < pa.size(); ++k) EXPECT_NEAR(pb[k], pa[k], 1e-2);
+}
+
+// A tether of `bead` whose anchor starts at `anchor` at `start_step` and moves at `velocity`.
+HarmonicTether make_tether(std::int32_t bead, Vec3d anchor, Vec3d velocity, double spring, std::int64_t start_step,
+                           std::int32_t replica = -1) {
+  HarmonicTether t;
+  t.bead = bead;
+  t.replica = replica;
+  t.anchor_start_A = anchor;
+  t.anchor_velocity_A_per_tau = velocity;
+  t.spring_kcal_per_mol_A2 = spring;
+  t.start_step = start_step;
+  return t;
+}
+
+// `bead` on a spring of 2 kcal/mol/Å² to a plane normal to y through its start position,
+// moving at 0.3 Å/τ from `start_step`.
+PlaneTether make_y_plane_tether(std::int32_t bead, const std::vector<Vec3d>& start_A, std::int64_t start_step,
+                                std::int32_t group) {
+  PlaneTether plane;
+  plane.bead = bead;
+  plane.normal = {0.0, 1.0, 0.0};
+  plane.plane_start_A = start_A[bead].y;
+  plane.speed_A_per_tau = 0.3;
+  plane.spring_kcal_per_mol_A2 = 2.0;
+  plane.start_step = start_step;
+  plane.group = group;
+  return plane;
+}
+
 TEST_P(CudaFamily, ProtocolsAgreeWithCpu) {
   const Topology& t = topology();
   const std::int32_t n = t.bead_count();
   EngineSetup setup = base_setup(t, 3, 2718);
   const auto& p0 = system_->system.initial_positions_A;
-  HarmonicTether restraint;
-  restraint.bead = 0;
-  restraint.anchor_start_A = p0[0];
-  restraint.spring_kcal_per_mol_A2 = 1.0;
-  HarmonicTether cantilever;
-  cantilever.bead = n - 1;
-  cantilever.replica = 1;
-  cantilever.anchor_start_A = p0[n - 1];
-  cantilever.anchor_velocity_A_per_tau = {0.2, 0.0, -0.1};
-  cantilever.spring_kcal_per_mol_A2 = 0.5;
-  cantilever.start_step = 50;
-  setup.tethers = {restraint, cantilever};
+  setup.tethers = {make_tether(0, p0[0], {}, 1.0, 0), make_tether(n - 1, p0[n - 1], {0.2, 0.0, -0.1}, 0.5, 50, 1)};
   ExternalForce clamp;
   clamp.bead = 5;
   clamp.direction = {0.6, 0.0, 0.8};
@@ -277,18 +307,7 @@ TEST_P(CudaFamily, ProtocolsAgreeWithCpu) {
   clamp2.direction = {0.0, -1.0, 0.0};
   setup.external_forces = {clamp, clamp2};
   setup.force_schedule.points = {{0, 0.0}, {300, 3.0}, {500, 1.0}};
-  PlaneTether plane;
-  plane.bead = 12;
-  plane.normal = {0.0, 1.0, 0.0};
-  plane.plane_start_A = p0[12].y;
-  plane.speed_A_per_tau = 0.3;
-  plane.spring_kcal_per_mol_A2 = 2.0;
-  plane.group = 0;
-  PlaneTether plane2 = plane;
-  plane2.bead = 13;
-  plane2.group = 1;
-  plane2.plane_start_A = p0[13].y;
-  setup.plane_tethers = {plane, plane2};
+  setup.plane_tethers = {make_y_plane_tether(12, p0, 0, 0), make_y_plane_tether(13, p0, 0, 1)};
   setup.plane_groups = 2;
   auto cpu = make_cpu_engine(setup);
   auto gpu = make_gpu(setup, family());
@@ -298,15 +317,7 @@ TEST_P(CudaFamily, ProtocolsAgreeWithCpu) {
   for (std::int64_t chunk : {200, 400}) {
     cpu->advance(chunk);
     gpu->advance(chunk);
-    EXPECT_LE(max_abs_difference(cpu->state(), gpu->state()), kTrajectoryTolerance_A) << "step " << cpu->state().step;
-    const auto ta = cpu->tether_forces(), tb = gpu->tether_forces();
-    ASSERT_EQ(ta.size(), tb.size());
-    for (std::size_t k = 0; k < ta.size(); ++k) {
-      EXPECT_NEAR(tb[k].x, ta[k].x, 5e-3); EXPECT_NEAR(tb[k].y, ta[k].y, 5e-3); EXPECT_NEAR(tb[k].z, ta[k].z, 5e-3);
-    }
-    const auto pa = cpu->plane_forces(), pb = gpu->plane_forces();
-    ASSERT_EQ(pa.size(), pb.size());
-    for (std::size_t k = 0; k < pa.size(); ++k) EXPECT_NEAR(pb[k], pa[k], 1e-2);
+    expect_positions_and_protocol_forces_agree(*cpu, *gpu);
     const auto ea = cpu->energies(), eb = gpu->energies();
     for (std::int32_t r = 0; r < 3; ++r) EXPECT_NEAR(eb[r].protocol, ea[r].protocol, 1e-2 * std::abs(ea[r].protocol) + 1e-2);
   }
@@ -323,31 +334,15 @@ TEST_P(CudaFamily, StepsPast2To32AgreeWithCpu) {
   const std::int32_t n = t.bead_count();
   EngineSetup setup = base_setup(t, 2, 31337);
   const auto& p0 = system_->system.initial_positions_A;
-  HarmonicTether restraint;
-  restraint.bead = 0;
-  restraint.anchor_start_A = p0[0];
-  restraint.spring_kcal_per_mol_A2 = 1.0;
-  restraint.start_step = kStart;
-  HarmonicTether cantilever;
-  cantilever.bead = n - 1;
-  cantilever.anchor_start_A = p0[n - 1];
-  cantilever.anchor_velocity_A_per_tau = {0.2, 0.0, -0.1};
-  cantilever.spring_kcal_per_mol_A2 = 0.5;
-  cantilever.start_step = kStart + 50;  // the anchor starts behind, then passes its start
-  setup.tethers = {restraint, cantilever};
+  // The cantilever's anchor starts behind its start position, then passes it.
+  const HarmonicTether cantilever = make_tether(n - 1, p0[n - 1], {0.2, 0.0, -0.1}, 0.5, kStart + 50);
+  setup.tethers = {make_tether(0, p0[0], {}, 1.0, kStart), cantilever};
   ExternalForce clamp;
   clamp.bead = 5;
   clamp.direction = {0.6, 0.0, 0.8};
   setup.external_forces = {clamp};
   setup.force_schedule.points = {{kStart + 100, 0.0}, {kStart + 300, 3.0}, {kStart + 450, 1.0}};
-  PlaneTether plane;
-  plane.bead = 12;
-  plane.normal = {0.0, 1.0, 0.0};
-  plane.plane_start_A = p0[12].y;
-  plane.speed_A_per_tau = 0.3;
-  plane.spring_kcal_per_mol_A2 = 2.0;
-  plane.start_step = kStart;
-  setup.plane_tethers = {plane};
+  setup.plane_tethers = {make_y_plane_tether(12, p0, kStart, 0)};
   setup.plane_groups = 1;
   auto cpu = make_cpu_engine(setup);
   auto gpu = make_gpu(setup, family());
@@ -359,15 +354,7 @@ TEST_P(CudaFamily, StepsPast2To32AgreeWithCpu) {
     cpu->advance(chunk);
     gpu->advance(chunk);
     ASSERT_EQ(gpu->state().step, cpu->state().step);
-    EXPECT_LE(max_abs_difference(cpu->state(), gpu->state()), kTrajectoryTolerance_A) << "step " << cpu->state().step;
-    const auto ta = cpu->tether_forces(), tb = gpu->tether_forces();
-    ASSERT_EQ(ta.size(), tb.size());
-    for (std::size_t k = 0; k < ta.size(); ++k) {
-      EXPECT_NEAR(tb[k].x, ta[k].x, 5e-3); EXPECT_NEAR(tb[k].y, ta[k].y, 5e-3); EXPECT_NEAR(tb[k].z, ta[k].z, 5e-3);
-    }
-    const auto pa = cpu->plane_forces(), pb = gpu->plane_forces();
-    ASSERT_EQ(pa.size(), pb.size());
-    for (std::size_t k = 0; k < pa.size(); ++k) EXPECT_NEAR(pb[k], pa[k], 1e-2);
+    expect_positions_and_protocol_forces_agree(*cpu, *gpu);
   }
   EXPECT_EQ(gpu->state().step, kStart + 500);
   // The cantilever (replica 0's second tether) pulls with κ·(anchor − x), its anchor 450
