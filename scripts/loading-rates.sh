@@ -1,18 +1,22 @@
 #!/usr/bin/env bash
-# Rung 5 of the correctness ladder (docs/validation.md#rung-5): SOP-GPU's WW domain,
-# pulled as in its own example (examples/ww_pulling.toml: bead 0 fixed, bead 33 on a
-# 34.7 pN/nm cantilever spring, T = 0.6 kcal/mol, h = 0.08 τ_H), over the same 24.8 nm of
-# cantilever-base travel at several speeds down to SOP-GPU's 2.5 µm/s (5·10⁸ steps);
-# each run is then analysed by `ermak analyze`, a table of unfolding force against
-# loading rate is printed, and the rung's checks run (below; exit status 1 when one
-# fails). A GPU job: about 15 minutes on one H100 with the defaults (13 of them at 2.5 µm/s).
+# Rung 5 of the correctness ladder (docs/validation.md#rung-5): a protein pulled by its
+# termini at several speeds over the same cantilever-base travel, each run analysed by
+# `ermak analyze`, a table of unfolding force against loading rate, and the rung's checks
+# (below; exit status 1 when one fails).
+#   SYSTEM=ww (default): SOP-GPU's WW domain as in its own example (examples/ww_pulling.toml:
+#     bead 0 fixed, bead 33 on a 34.7 pN/nm spring, T = 0.6 kcal/mol, h = 0.08 τ_H) over
+#     24.8 nm, down to SOP-GPU's 2.5 µm/s (5·10⁸ steps). A GPU job: about 15 minutes on
+#     one H100 (13 of them at 2.5 µm/s).
+#   SYSTEM=ubq: ubiquitin as in examples/ubiquitin_pulling.toml (Met1 fixed, Gly76 on a
+#     35 pN/nm spring, 300 K) over 40 nm, at 2500, 250 and 25 µm/s (8·10⁷ steps).
 #
-#   scripts/ww-loading-rates.sh [OUTDIR]      # default: ww-loading-rates/
+#   scripts/loading-rates.sh [OUTDIR]      # default: SYSTEM-loading-rates/
 #
 # Environment:
+#   SYSTEM      ww or ubq (default ww)
 #   ERMAK       the ermak binary (default build/ermak)
 #   REPLICAS    trajectories per speed (default 450)
-#   SPEEDS      base speeds in µm/s (default "2500 250 25 2.5")
+#   SPEEDS      base speeds in µm/s (default "2500 250 25 2.5" for ww, "2500 250 25" for ubq)
 #   STEP_LIMIT  stop every run at this step at the latest; running the script again with a
 #               larger limit, or none, continues each run from its checkpoint (so does
 #               running it again after it was killed: 25 checkpoints per run)
@@ -20,20 +24,32 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT="$PWD"
+SYSTEM="${SYSTEM:-ww}"
 ERMAK="${ERMAK:-$ROOT/build/ermak}"
-OUTDIR="$(realpath -m "${1:-ww-loading-rates}")"
+OUTDIR="$(realpath -m "${1:-$SYSTEM-loading-rates}")"
 REPLICAS="${REPLICAS:-450}"
-SPEEDS="${SPEEDS:-2500 250 25 2.5}"
 STEP_LIMIT="${STEP_LIMIT:-0}"
 DATA="$(realpath -m "${ERMAK_SHARED_DATA:-$ROOT/../shared/data}")"
-[[ -x "$ERMAK" ]] || { echo "ww-loading-rates: no ermak binary at $ERMAK (build first, or set ERMAK)" >&2; exit 1; }
-for f in ww.top ww_cg.pdb; do
-  [[ -f "$DATA/sopgpu/ww/reference/$f" ]] || { echo "ww-loading-rates: $DATA/sopgpu/ww/reference/$f not found (set ERMAK_SHARED_DATA)" >&2; exit 1; }
-done
+[[ -x "$ERMAK" ]] || { echo "loading-rates: no ermak binary at $ERMAK (build first, or set ERMAK)" >&2; exit 1; }
+case "$SYSTEM" in
+  ww)
+    EXAMPLE=examples/ww_pulling.toml TRAVEL_NM=24.8 TEMPERATURE_K=302 SPEEDS="${SPEEDS:-2500 250 25 2.5}"
+    for f in ww.top ww_cg.pdb; do
+      [[ -f "$DATA/sopgpu/ww/reference/$f" ]] ||
+        { echo "loading-rates: $DATA/sopgpu/ww/reference/$f not found (set ERMAK_SHARED_DATA)" >&2; exit 1; }
+    done
+    INPUT=(--set "input.topology=\"$DATA/sopgpu/ww/reference/ww.top\""
+           --set "input.coordinates=\"$DATA/sopgpu/ww/reference/ww_cg.pdb\"") ;;
+  ubq)
+    EXAMPLE=examples/ubiquitin_pulling.toml TRAVEL_NM=40 TEMPERATURE_K=300 SPEEDS="${SPEEDS:-2500 250 25}"
+    INPUT=() ;;
+  *) echo "loading-rates: SYSTEM must be ww or ubq, got '$SYSTEM'" >&2; exit 1 ;;
+esac
 mkdir -p "$OUTDIR"
 
-# 24.8 nm of base travel: 5·10⁸ steps at 2.5 µm/s, proportionally fewer when faster.
-steps_for() { python3 -c "print(round(5e8 * 2.5 / float('$1')))"; }
+# The same base travel at every speed: TRAVEL_NM / (v · 19.84 ps) steps (5·10⁸ for WW at
+# 2.5 µm/s).
+steps_for() { python3 -c "print(round($TRAVEL_NM * 1e9 / (float('$1') * 19.84)))"; }
 
 for v in $SPEEDS; do
   steps=$(steps_for "$v")
@@ -44,9 +60,7 @@ for v in $SPEEDS; do
   dir="$OUTDIR/v$v"
   reached=0
   [[ -f "$dir/reached_step" ]] && reached=$(cat "$dir/reached_step")  # written after a run ends
-  args=(examples/ww_pulling.toml --quiet
-        --set "input.topology=\"$DATA/sopgpu/ww/reference/ww.top\""
-        --set "input.coordinates=\"$DATA/sopgpu/ww/reference/ww_cg.pdb\""
+  args=("$EXAMPLE" --quiet "${INPUT[@]}" --set "run.timestep_ps=19.84"
         --set "pulling.speed_um_per_s=$v" --set "run.replicas=$REPLICAS" --set "run.steps=$target"
         --set "pulling.output_every=$every" --set "output.energy_every=$((every * 10))"
         --set "output.trajectory_every=0" --set "output.checkpoint_every=$((every * 200))"
@@ -63,7 +77,7 @@ for v in $SPEEDS; do
   echo "$target" >"$dir/reached_step"
   grep -h "] finished:" "$dir/run.log" | tail -1 || true
   if ((target == steps)) && [[ ! -f "$dir/analysis/summary.txt" ]]; then
-    "$ERMAK" analyze "$dir" --temperature-K 302 --force >/dev/null
+    "$ERMAK" analyze "$dir" --temperature-K "$TEMPERATURE_K" --force >/dev/null
   fi
 done
 
@@ -75,10 +89,12 @@ done
 # Exit status 1 when a check fails or fewer than two speeds qualify.
 dirs=()
 for v in $SPEEDS; do dirs+=("$v=$OUTDIR/v$v/analysis/summary.txt"); done
-python3 - "${dirs[@]}" <<'EOF2'
+SPRING=$(grep -m1 "^spring_pN_per_nm" "$EXAMPLE" | awk '{print $3}')
+python3 - "$SPRING" "${dirs[@]}" <<'EOF2'
 import math, re, sys
 rows = []
-for arg in sys.argv[1:]:
+spring = float(sys.argv[1])
+for arg in sys.argv[2:]:
     v, path = arg.split("=", 1)
     try:
         text = open(path).read()
@@ -96,7 +112,7 @@ fmt = lambda s, d: f"{s[1]:.{d}f} ± {s[2]:.{d}f} ({s[3]:.{d}f})" if s else "-"
 print(f"\n{'v[µm/s]':>8} {'κv[pN/s]':>9}  {'with peak':>9}  {'first peak[pN]':>20}  {'largest peak[pN]':>20}  {'ΔLc[nm]':>18}  {'Lc at end[nm]':>18}")
 print("         (mean ± sd (sem) over the replicas with a peak)")
 for r in rows:
-    print(f"{r['v']:>8g} {34.7e3 * r['v']:>9.3g}  {r['peaks'][0]:>4}/{r['peaks'][1]:<4}  {fmt(r['first'], 1):>20}  "
+    print(f"{r['v']:>8g} {spring * 1e3 * r['v']:>9.3g}  {r['peaks'][0]:>4}/{r['peaks'][1]:<4}  {fmt(r['first'], 1):>20}  "
           f"{fmt(r['largest'], 1):>20}  {fmt(r['dlc'], 2):>18}  {fmt(r['lc'], 2):>18}")
 ok = [r for r in rows if r["peaks"][1] and r["peaks"][0] >= 0.9 * r["peaks"][1] and r["largest"] and r["lc"]]
 failed = []
