@@ -2,7 +2,8 @@
 # Rung 5 of the correctness ladder (docs/validation.md#rung-5): a protein pulled by its
 # termini at several speeds over the same cantilever-base travel, each run analysed by
 # `ermak analyze`, a table of unfolding force against loading rate, and the rung's checks
-# (below; exit status 1 when one fails).
+# (below; exit status 1 when one fails); the table also goes to OUTDIR/loading_rates.tsv
+# and, with matplotlib, a plot to OUTDIR/loading_rates.svg.
 #   SYSTEM=ww (default): SOP-GPU's WW domain as in its own example (examples/ww_pulling.toml:
 #     bead 0 fixed, bead 33 on a 34.7 pN/nm spring, T = 0.6 kcal/mol, h = 0.08 τ_H) over
 #     24.8 nm, down to SOP-GPU's 2.5 µm/s (5·10⁸ steps). A GPU job: about 15 minutes on
@@ -90,11 +91,13 @@ done
 dirs=()
 for v in $SPEEDS; do dirs+=("$v=$OUTDIR/v$v/analysis/summary.txt"); done
 SPRING=$(grep -m1 "^spring_pN_per_nm" "$EXAMPLE" | awk '{print $3}')
-python3 - "$SPRING" "${dirs[@]}" <<'EOF2'
+PYTHON=python3
+[[ -x /usr/bin/python3 ]] && PYTHON=/usr/bin/python3  # Debian's, with matplotlib (scripts/setup.sh)
+"$PYTHON" - "$OUTDIR" "$SPRING" "${dirs[@]}" <<'EOF2'
 import math, re, sys
 rows = []
-spring = float(sys.argv[1])
-for arg in sys.argv[2:]:
+outdir, spring = sys.argv[1], float(sys.argv[2])
+for arg in sys.argv[3:]:
     v, path = arg.split("=", 1)
     try:
         text = open(path).read()
@@ -114,6 +117,34 @@ print("         (mean ± sd (sem) over the replicas with a peak)")
 for r in rows:
     print(f"{r['v']:>8g} {spring * 1e3 * r['v']:>9.3g}  {r['peaks'][0]:>4}/{r['peaks'][1]:<4}  {fmt(r['first'], 1):>20}  "
           f"{fmt(r['largest'], 1):>20}  {fmt(r['dlc'], 2):>18}  {fmt(r['lc'], 2):>18}")
+# The table as TSV, and force against loading rate as SVG where matplotlib is there.
+with open(f"{outdir}/loading_rates.tsv", "w") as tsv:
+    tsv.write("# v[um/s]\tloading_rate[pN/s]\treplicas\twith_peak\tfirst_peak_mean[pN]\tfirst_peak_sd[pN]\t"
+              "largest_peak_mean[pN]\tlargest_peak_sd[pN]\tlargest_peak_sem[pN]\tdLc_mean[nm]\tLc_end_mean[nm]\n")
+    nan = (math.nan,) * 4
+    for r in rows:
+        f, l, d, c = r["first"] or nan, r["largest"] or nan, r["dlc"] or nan, r["lc"] or nan
+        tsv.write(f"{r['v']:g}\t{spring * 1e3 * r['v']:.6g}\t{r['peaks'][1]}\t{r['peaks'][0]}\t{f[1]:.6g}\t{f[2]:.6g}\t"
+                  f"{l[1]:.6g}\t{l[2]:.6g}\t{l[3]:.6g}\t{d[1]:.6g}\t{c[1]:.6g}\n")
+try:
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    fig, ax = plt.subplots(figsize=(5, 3.6))
+    for key, label in (("largest", "largest peak"), ("first", "first peak")):
+        pts = [(spring * 1e3 * r["v"], r[key][1], r[key][2]) for r in rows if r[key]]
+        if pts:
+            x, y, e = zip(*pts)
+            ax.errorbar(x, y, yerr=e, marker="o", capsize=3, label=label + " (mean ± sd)")
+    ax.set_xscale("log")
+    ax.set_xlabel("loading rate κv [pN/s]")
+    ax.set_ylabel("unfolding force [pN]")
+    ax.legend()
+    fig.tight_layout()
+    fig.savefig(f"{outdir}/loading_rates.svg")
+    print(f"wrote {outdir}/loading_rates.tsv and loading_rates.svg")
+except ImportError:
+    print(f"wrote {outdir}/loading_rates.tsv (no matplotlib here: no plot)")
 ok = [r for r in rows if r["peaks"][1] and r["peaks"][0] >= 0.9 * r["peaks"][1] and r["largest"] and r["lc"]]
 failed = []
 if len(ok) < 2:
