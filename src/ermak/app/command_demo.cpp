@@ -77,6 +77,12 @@ Command add_demo_command(CLI::App& app) {
     RunOptions options;
     options.force = o->force;
     const RunSummary summary = run_simulation(spec, options);
+    // Ctrl-C: the run checkpointed and stopped (docs/outputs.md#stopping-a-run); no analysis
+    // of half a run.
+    if (summary.stopped_by_signal != 0) {
+      std::fprintf(stderr, "demo stopped; `ermak demo --force` starts it again\n");
+      return 128 + summary.stopped_by_signal;
+    }
     const auto dir = std::filesystem::absolute(summary.output_directory);
     std::printf("\nDemo finished. Outputs in %s:\n"
                 "  model.psf, model.pdb            the C-alpha model (load in VMD with a trajectory)\n"

@@ -642,8 +642,8 @@ RunSummary run_simulation(const RunSpec& spec, const RunOptions& options, RunRep
   progress.finish();
   writer.drain();  // a failed write stops the run with its error here at the latest
   if (stopped_by != 0) {
-    log->warn("stopped by {} at step {} of {} ({:.2f} s, {:.4g} steps/s): checkpoint {} written; the same command "
-              "with --resume continues bit for bit",
+    log->warn("stopped by {} at step {} of {} ({:.2f} s, {:.4g} steps/s): checkpoint {} written; `ermak run` of the "
+              "same configuration with --resume continues bit for bit",
               stop_signal_name(stopped_by), step, last_step, progress.elapsed_seconds(), progress.steps_per_second(),
               checkpoint_path.string());
     RunSummary summary;
