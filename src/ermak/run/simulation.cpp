@@ -634,7 +634,7 @@ RunSummary run_simulation(const RunSpec& spec, const RunOptions& options, RunRep
     }
     if (checkpoint) write_checkpoint();
     progress.update(step);
-    if ((stopped_by = stop_signals.received()) != 0) {
+    if (step < last_step && (stopped_by = stop_signals.received()) != 0) {  // at the last step: finish
       if (!checkpoint) write_checkpoint();
       break;
     }
