@@ -6,10 +6,11 @@
 
 namespace ermak {
 
-ProgressMeter::ProgressMeter(std::int64_t first_step, std::int64_t last_step,
-                             std::int64_t bead_steps_per_step)
+ProgressMeter::ProgressMeter(std::int64_t first_step, std::int64_t last_step, std::int64_t bead_steps_per_step,
+                             std::chrono::seconds first_log_after, std::chrono::seconds log_every)
     : first_(first_step), last_(last_step), bead_factor_(bead_steps_per_step), current_(first_step),
-      start_(Clock::now()), last_draw_(start_), terminal_(isatty(STDERR_FILENO) == 1) {}
+      start_(Clock::now()), last_draw_(start_), next_log_(start_ + first_log_after), log_every_(log_every),
+      terminal_(isatty(STDERR_FILENO) == 1) {}
 
 double ProgressMeter::elapsed_seconds() const {
   return std::chrono::duration<double>(Clock::now() - start_).count();
@@ -43,6 +44,20 @@ void ProgressMeter::update(std::int64_t step) {
                (long long)step, (long long)last_, percent, rate, rate * double(bead_factor_),
                format_duration(eta).c_str());
   std::fflush(stderr);
+}
+
+std::optional<std::string> ProgressMeter::log_line_due() {
+  const auto now = Clock::now();
+  if (now < next_log_) return std::nullopt;
+  next_log_ = now + log_every_;
+  const double rate = steps_per_second();
+  const double eta = rate > 0 ? double(last_ - current_) / rate : -1;
+  const double percent = last_ > first_ ? 100.0 * double(current_ - first_) / double(last_ - first_) : 100.0;
+  char buffer[160];
+  std::snprintf(buffer, sizeof buffer, "step %lld of %lld (%.1f %%), %.4g steps/s, elapsed %s, ETA %s",
+                (long long)current_, (long long)last_, percent, rate, format_duration(elapsed_seconds()).c_str(),
+                format_duration(eta).c_str());
+  return std::string(buffer);
 }
 
 void ProgressMeter::finish() {

@@ -1,27 +1,38 @@
 #pragma once
 // A one-line progress report (steps/s, ETA) redrawn on a terminal; silent when stderr
-// is not a terminal, so logs and CI output stay clean.
+// is not a terminal, so logs and CI output stay clean. For the run log (and a batch job's
+// output, where nothing is drawn) it also gives a progress line now and then.
 #include <chrono>
 #include <cstdint>
+#include <optional>
 #include <string>
 
 namespace ermak {
 
 class ProgressMeter {
  public:
-  ProgressMeter(std::int64_t first_step, std::int64_t last_step, std::int64_t bead_steps_per_step);
+  // Log lines (log_line_due) come `first_log_after` after the start, then every `log_every`.
+  ProgressMeter(std::int64_t first_step, std::int64_t last_step, std::int64_t bead_steps_per_step,
+                std::chrono::seconds first_log_after = std::chrono::seconds(60),
+                std::chrono::seconds log_every = std::chrono::seconds(600));
   // Redraws at most a few times per second.
   void update(std::int64_t step);
   void finish();
   double steps_per_second() const;
   double elapsed_seconds() const;
   static std::string format_duration(double seconds);
+  // "step S of L (P %), R steps/s, elapsed E, ETA T" when the next log line is due (then
+  // not again before the interval), else nothing; the step is the last update()'s.
+  std::optional<std::string> log_line_due();
+  // Whether update() draws a live line (stderr is a terminal).
+  bool drawing() const { return terminal_; }
 
  private:
   using Clock = std::chrono::steady_clock;
   std::int64_t first_, last_, bead_factor_;
   std::int64_t current_;
-  Clock::time_point start_, last_draw_;
+  Clock::time_point start_, last_draw_, next_log_;
+  std::chrono::seconds log_every_;
   bool terminal_;
 };
 

@@ -634,6 +634,9 @@ RunSummary run_simulation(const RunSpec& spec, const RunOptions& options, RunRep
     }
     if (checkpoint) write_checkpoint();
     progress.update(step);
+    // Long runs say how far they are in the run log (and, where no live line is drawn, a
+    // batch job's output): after a minute, then every 10 minutes.
+    if (auto line = progress.log_line_due()) (progress.drawing() ? run_log.file_only : log)->info("progress: {}", *line);
     if (step < last_step && (stopped_by = stop_signals.received()) != 0) {  // at the last step: finish
       if (!checkpoint) write_checkpoint();
       break;

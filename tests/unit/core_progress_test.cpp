@@ -1,0 +1,38 @@
+// core/progress.h: the durations it prints and the progress lines of the run log.
+#include <gtest/gtest.h>
+
+#include <chrono>
+
+#include "ermak/core/progress.h"
+
+namespace {
+
+using ermak::ProgressMeter;
+
+TEST(Progress, DurationsInMinutesHoursAndDays) {
+  EXPECT_EQ(ProgressMeter::format_duration(0), "0m00s");
+  EXPECT_EQ(ProgressMeter::format_duration(59.6), "1m00s");
+  EXPECT_EQ(ProgressMeter::format_duration(3599), "59m59s");
+  EXPECT_EQ(ProgressMeter::format_duration(3 * 3600 + 5 * 60 + 7), "3h05m");
+  EXPECT_EQ(ProgressMeter::format_duration(2 * 86400 + 7 * 3600), "2d07h");
+  EXPECT_EQ(ProgressMeter::format_duration(-1), "--");  // no rate yet
+}
+
+// The first line comes after first_log_after, the next not before log_every has passed;
+// each says the step of the last update, the share done, and the rate.
+TEST(Progress, LogLinesComeAtTheirIntervals) {
+  ProgressMeter waiting(0, 1000, 34, std::chrono::seconds(3600));
+  EXPECT_FALSE(waiting.log_line_due().has_value());
+
+  ProgressMeter meter(1000, 5000, 34, std::chrono::seconds(0), std::chrono::seconds(3600));
+  meter.update(2000);
+  const auto line = meter.log_line_due();
+  ASSERT_TRUE(line.has_value());
+  EXPECT_EQ(line->rfind("step 2000 of 5000 (25.0 %), ", 0), 0u) << *line;
+  EXPECT_NE(line->find(" steps/s, elapsed "), std::string::npos) << *line;
+  EXPECT_NE(line->find(", ETA "), std::string::npos) << *line;
+  meter.update(3000);
+  EXPECT_FALSE(meter.log_line_due().has_value()) << "the next line is an hour away";
+}
+
+}  // namespace
