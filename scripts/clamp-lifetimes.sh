@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Rung 5 of the correctness ladder (docs/validation.md#rung-5), under constant force:
 # SOP-GPU's WW domain held by a force clamp (examples/ww_force_clamp.toml: bead 0 fixed,
-# a constant force on bead 33 along the initial end-to-end vector, 300 K, h = 19.84 ps)
+# a constant force on bead 33 along the initial end-to-end vector, T = 0.6 kcal/mol,
+# h = 19.84 ps)
 # at several forces; the unfolding time of each trajectory is its first passage past an
 # extension of THRESHOLD_NM, and scripts/clamp_lifetimes_table.py tabulates the lifetimes
 # against the force and checks Bell's law (below; exit status 1 when a check fails).

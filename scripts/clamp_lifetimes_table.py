@@ -20,7 +20,17 @@ import os
 import sys
 
 K_B_PN_NM_PER_K = 0.01380649
-TEMPERATURE_K = 300.0
+
+
+def run_temperature_K(run_dir):
+    """The temperature in the run log's resolved configuration (300 K if it is not there)."""
+    try:
+        for line in open(os.path.join(run_dir, "run.log")):
+            if line.strip().startswith("temperature_K ="):
+                return float(line.split("=")[1].split()[0])
+    except OSError:
+        pass
+    return 300.0
 
 
 def passage_times(run_dir, threshold_nm):
@@ -46,8 +56,10 @@ def passage_times(run_dir, threshold_nm):
 def main():
     outdir, threshold = sys.argv[1], float(sys.argv[2])
     rows = []
+    temperature_K = 300.0
     for arg in sys.argv[3:]:
         force, run_dir = arg.split("=", 1)
+        temperature_K = run_temperature_K(run_dir)
         times, end = passage_times(run_dir, threshold)
         if not times:
             continue
@@ -91,8 +103,8 @@ def main():
         my = sum(wi * yi for wi, yi in zip(w, y)) / sw
         slope = sum(wi * (xi - mx) * (yi - my) for wi, xi, yi in zip(w, x, y)) / sum(
             wi * (xi - mx) ** 2 for wi, xi in zip(w, x))
-        kT = K_B_PN_NM_PER_K * TEMPERATURE_K
-        print(f"Bell's law over {len(ok)} forces: x_β = {-slope * kT:.3f} nm "
+        kT = K_B_PN_NM_PER_K * temperature_K
+        print(f"Bell's law over {len(ok)} forces at {temperature_K:.1f} K: x_β = {-slope * kT:.3f} nm "
               f"(ln τ falls {-slope:.3f} per pN, a factor {math.exp(-slope * 10):.3g} per 10 pN)")
     try:
         import matplotlib
