@@ -42,55 +42,51 @@ std::vector<double> plane_forces(const EngineSetup& setup, std::int64_t step, st
   return out;
 }
 
-std::vector<std::int32_t> ascending_unique(std::vector<std::int32_t> beads) {
+// The beads of setup items (tethers, plane tethers), each once, ascending.
+template <class Items>
+std::vector<std::int32_t> beads_of(const Items& items) {
+  std::vector<std::int32_t> beads;
+  for (const auto& item : items) beads.push_back(item.bead);
   std::sort(beads.begin(), beads.end());
   beads.erase(std::unique(beads.begin(), beads.end()), beads.end());
   return beads;
 }
 
-// The position of `bead` in replica r among positions listed for the ascending `beads`.
-Vec3f listed_position(const std::vector<std::int32_t>& beads, const std::vector<Vec3f>& positions, std::int32_t r,
-                      std::int32_t bead) {
-  const auto k = std::size_t(std::lower_bound(beads.begin(), beads.end(), bead) - beads.begin());
-  return positions[std::size_t(r) * beads.size() + k];
+// position_of over a full state.
+auto state_positions(const State& state) {
+  return [&state](std::int32_t r, std::int32_t bead) { return state.position(r, bead); };
+}
+
+// position_of over the positions of the ascending `beads`, replica by replica.
+auto listed_positions(std::vector<std::int32_t> beads, const std::vector<Vec3f>& positions) {
+  return [beads = std::move(beads), &positions](std::int32_t r, std::int32_t bead) {
+    const auto k = std::size_t(std::lower_bound(beads.begin(), beads.end(), bead) - beads.begin());
+    return positions[std::size_t(r) * beads.size() + k];
+  };
 }
 
 }  // namespace
 
 std::vector<Vec3d> report_tether_forces(const EngineSetup& setup, const State& state) {
-  return tether_forces(setup, state.step, state.replica_count,
-                       [&](std::int32_t r, std::int32_t bead) { return state.position(r, bead); });
+  return tether_forces(setup, state.step, state.replica_count, state_positions(state));
 }
 
 std::vector<Vec3d> report_tether_forces(const EngineSetup& setup, std::int64_t step, std::int32_t replicas,
                                         const std::vector<Vec3f>& positions) {
-  const std::vector<std::int32_t> beads = tethered_beads(setup);
-  return tether_forces(setup, step, replicas,
-                       [&](std::int32_t r, std::int32_t bead) { return listed_position(beads, positions, r, bead); });
+  return tether_forces(setup, step, replicas, listed_positions(tethered_beads(setup), positions));
 }
 
-std::vector<std::int32_t> tethered_beads(const EngineSetup& setup) {
-  std::vector<std::int32_t> beads;
-  for (const HarmonicTether& t : setup.tethers) beads.push_back(t.bead);
-  return ascending_unique(std::move(beads));
-}
+std::vector<std::int32_t> tethered_beads(const EngineSetup& setup) { return beads_of(setup.tethers); }
 
 std::vector<double> report_plane_forces(const EngineSetup& setup, const State& state) {
-  return plane_forces(setup, state.step, state.replica_count,
-                      [&](std::int32_t r, std::int32_t bead) { return state.position(r, bead); });
+  return plane_forces(setup, state.step, state.replica_count, state_positions(state));
 }
 
 std::vector<double> report_plane_forces(const EngineSetup& setup, std::int64_t step, std::int32_t replicas,
                                         const std::vector<Vec3f>& positions) {
-  const std::vector<std::int32_t> beads = plane_tethered_beads(setup);
-  return plane_forces(setup, step, replicas,
-                      [&](std::int32_t r, std::int32_t bead) { return listed_position(beads, positions, r, bead); });
+  return plane_forces(setup, step, replicas, listed_positions(plane_tethered_beads(setup), positions));
 }
 
-std::vector<std::int32_t> plane_tethered_beads(const EngineSetup& setup) {
-  std::vector<std::int32_t> beads;
-  for (const PlaneTether& t : setup.plane_tethers) beads.push_back(t.bead);
-  return ascending_unique(std::move(beads));
-}
+std::vector<std::int32_t> plane_tethered_beads(const EngineSetup& setup) { return beads_of(setup.plane_tethers); }
 
 }  // namespace ermak

@@ -644,23 +644,22 @@ RunSummary run_simulation(const RunSpec& spec, const RunOptions& options, RunRep
   }
   progress.finish();
   writer.drain();  // a failed write stops the run with its error here at the latest
+  // The run's rate: the steps and their reports, not the final files below (10⁴ replicas
+  // write 10⁴ PDBs).
+  RunSummary summary;
+  summary.output_directory = out;
+  summary.first_step = first_step;
+  summary.last_step = step;
+  summary.wall_seconds = progress.elapsed_seconds();
+  summary.steps_per_second = progress.steps_per_second();
+  summary.stopped_by_signal = stopped_by;
   if (stopped_by != 0) {
     log->warn("stopped by {} at step {} of {} ({:.2f} s, {:.4g} steps/s): checkpoint {} written; `ermak run` of the "
               "same configuration with --resume continues bit for bit",
-              stop_signal_name(stopped_by), step, last_step, progress.elapsed_seconds(), progress.steps_per_second(),
+              stop_signal_name(stopped_by), step, last_step, summary.wall_seconds, summary.steps_per_second,
               checkpoint_path.string());
-    RunSummary summary;
-    summary.output_directory = out;
-    summary.first_step = first_step;
-    summary.last_step = step;
-    summary.wall_seconds = progress.elapsed_seconds();
-    summary.steps_per_second = progress.steps_per_second();
-    summary.stopped_by_signal = stopped_by;
     return summary;
   }
-  // The run's rate: the steps and their reports, not the final files below (10⁴ replicas
-  // write 10⁴ PDBs).
-  const double run_seconds = progress.elapsed_seconds(), run_rate = progress.steps_per_second();
 
   const auto final_start = Clock::now();
   const State& final_state = engine->state();
@@ -670,12 +669,6 @@ RunSummary run_simulation(const RunSpec& spec, const RunOptions& options, RunRep
     write_pdb(out / replica_dir_name(r) / "final.pdb", topology, &final_state.x[o], &final_state.y[o],
               &final_state.z[o], "ermak final coordinates, step " + std::to_string(final_state.step));
   });
-  RunSummary summary;
-  summary.output_directory = out;
-  summary.first_step = first_step;
-  summary.last_step = last_step;
-  summary.wall_seconds = run_seconds;
-  summary.steps_per_second = run_rate;
   const double final_seconds = seconds_since(final_start);
   const EngineStats stats = engine->stats();
   log->info("finished: {} steps in {:.2f} s ({:.4g} steps/s, {:.4g} bead-steps/s), {} neighbour-list rebuilds",
@@ -691,7 +684,7 @@ RunSummary run_simulation(const RunSpec& spec, const RunOptions& options, RunRep
             "structures after the run",
             advances, advance_seconds, checkpoints_written, checkpoint_seconds, check_seconds, final_seconds);
   const CheckpointAdvice advice =
-      checkpoint_advice(spec.output.checkpoint_every_steps, checkpoints_written, checkpoint_seconds, run_seconds);
+      checkpoint_advice(spec.output.checkpoint_every_steps, checkpoints_written, checkpoint_seconds, summary.wall_seconds);
   if (advice.costly)
     log->warn("checkpoints took {:.0f} % of the run; [output] checkpoint_every = {} (now {}) would make them ~{:.0f} %, "
               "at the price of more steps to redo after a crash (docs/outputs.md, \"Cost\")",
