@@ -18,6 +18,7 @@
 #   THRESHOLD_NM  extension that counts as unfolded (default 8: past the main barrier,
 #                 which WW crosses at ~5 nm; the unfolded chain holds ~11 nm at these forces)
 #   ERMAK_SHARED_DATA  where sopgpu/ww/reference/ lives (default ../shared/data)
+# A bad setting stops the script with exit status 2 and a message naming it, before any run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT="$PWD"
@@ -31,6 +32,16 @@ DATA="$(realpath -m "${ERMAK_SHARED_DATA:-$ROOT/../shared/data}")"
 for f in ww.top ww_cg.pdb; do
   [[ -f "$DATA/sopgpu/ww/reference/$f" ]] ||
     { echo "clamp-lifetimes: $DATA/sopgpu/ww/reference/$f not found (set ERMAK_SHARED_DATA)" >&2; exit 1; }
+done
+SCRIPT=clamp-lifetimes
+source "$ROOT/scripts/lib/env_checks.sh"
+need_count REPLICAS "$REPLICAS"
+need_positive THRESHOLD_NM "$THRESHOLD_NM"
+[[ -n "$FORCES" ]] || { echo "clamp-lifetimes: FORCES is empty" >&2; exit 2; }
+for fs in $FORCES; do
+  [[ "$fs" == *:* ]] || { echo "clamp-lifetimes: FORCES entries are F:STEPS, got '$fs'" >&2; exit 2; }
+  need_positive "FORCES (force of '$fs')" "${fs%%:*}"
+  need_count "FORCES (steps of '$fs')" "${fs##*:}"
 done
 mkdir -p "$OUTDIR"
 

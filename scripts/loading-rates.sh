@@ -22,6 +22,7 @@
 #               larger limit, or none, continues each run from its checkpoint (so does
 #               running it again after it was killed: 25 checkpoints per run)
 #   ERMAK_SHARED_DATA  where sopgpu/ww/reference/ lives (default ../shared/data)
+# A bad setting stops the script with exit status 2 and a message naming it, before any run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT="$PWD"
@@ -46,6 +47,12 @@ case "$SYSTEM" in
     INPUT=() ;;
   *) echo "loading-rates: SYSTEM must be ww or ubq, got '$SYSTEM'" >&2; exit 1 ;;
 esac
+SCRIPT=loading-rates
+source "$ROOT/scripts/lib/env_checks.sh"
+need_count REPLICAS "$REPLICAS"
+need_count STEP_LIMIT "$STEP_LIMIT" 0
+[[ -n "$SPEEDS" ]] || { echo "loading-rates: SPEEDS is empty" >&2; exit 2; }
+for v in $SPEEDS; do need_positive SPEEDS "$v"; done
 mkdir -p "$OUTDIR"
 
 # The same base travel at every speed: TRAVEL_NM / (v · 19.84 ps) steps (5·10⁸ for WW at

@@ -41,3 +41,16 @@ TEST(ClampLifetimesScript, RunsTabulatesAndChecks) {
   EXPECT_EQ(run_command(command, &text), 1) << text;
   EXPECT_NE(text.find("F = 190 pN: done"), std::string::npos) << text;
 }
+
+// A bad environment value stops the script before any run, naming the variable.
+TEST(ClampLifetimesScript, BadSettingsAreNamed) {
+  const auto out = ermak::test::fresh_directory("clamp-lifetimes-bad") / "out";
+  const std::string script = " bash " + (ermak::test::source_dir() / "scripts/clamp-lifetimes.sh").string() + " " +
+                             out.string();
+  std::string text;
+  EXPECT_EQ(run_command("env FORCES='125:1000 130' ERMAK=" + ermak::test::ermak_binary().string() + script, &text), 2);
+  EXPECT_NE(text.find("clamp-lifetimes: FORCES entries are F:STEPS, got '130'"), std::string::npos) << text;
+  EXPECT_EQ(run_command("env THRESHOLD_NM=-1 ERMAK=" + ermak::test::ermak_binary().string() + script, &text), 2);
+  EXPECT_NE(text.find("clamp-lifetimes: THRESHOLD_NM must be a number > 0, got '-1'"), std::string::npos) << text;
+  EXPECT_FALSE(fs::exists(out));
+}

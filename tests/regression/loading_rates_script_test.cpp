@@ -57,3 +57,16 @@ TEST(LoadingRatesScript, RunsContinuesAnalysesAndChecks) {
   EXPECT_EQ(second.rfind("25000\t8.675e+08\t2\t", 0), 0u) << second;
   EXPECT_FALSE(std::getline(tsv, extra) && !extra.empty());
 }
+
+// A bad environment value stops the script before any run, naming the variable.
+TEST(LoadingRatesScript, BadSettingsAreNamed) {
+  const auto dir = ermak::test::fresh_directory("loading-rates-bad");
+  int status = 0;
+  std::string text = run_script(dir / "out", "SPEEDS='2.5 abc'", &status);
+  EXPECT_EQ(status, 2);
+  EXPECT_NE(text.find("loading-rates: SPEEDS must be a number > 0, got 'abc'"), std::string::npos) << text;
+  text = run_script(dir / "out", "REPLICAS=0", &status);
+  EXPECT_EQ(status, 2);
+  EXPECT_NE(text.find("loading-rates: REPLICAS must be an integer ≥ 1, got '0'"), std::string::npos) << text;
+  EXPECT_FALSE(fs::exists(dir / "out"));
+}
