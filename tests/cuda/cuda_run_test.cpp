@@ -3,6 +3,7 @@
 // whose cantilever state lives on the device.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <fstream>
 #include <sstream>
 #include <string>
@@ -42,6 +43,33 @@ void expect_resume_bit_for_bit(const std::string& name, const std::string& sets,
     EXPECT_FALSE(a.empty()) << f;
     EXPECT_EQ(a, b) << f;
   }
+}
+
+// Every number of two TSV tables, row by row: the same shape and steps, the values within
+// `relative` of each other (plus `relative` absolute, for values near zero).
+void expect_tables_agree(const std::string& a, const std::string& b, double relative, const std::string& what) {
+  std::istringstream la(a), lb(b);
+  std::string row_a, row_b;
+  int rows = 0;
+  while (std::getline(la, row_a)) {
+    ASSERT_TRUE(static_cast<bool>(std::getline(lb, row_b))) << what << ": fewer rows";
+    if (row_a.empty() || row_a[0] == '#') {
+      EXPECT_EQ(row_a, row_b) << what;
+      continue;
+    }
+    std::istringstream fa(row_a), fb(row_b);
+    std::string step_a, step_b;
+    fa >> step_a;
+    fb >> step_b;
+    ASSERT_EQ(step_a, step_b) << what << " row " << rows;
+    for (double x, y; fa >> x;) {
+      ASSERT_TRUE(static_cast<bool>(fb >> y)) << what << " row " << rows;
+      EXPECT_NEAR(x, y, relative * (std::abs(x) + 1)) << what << " step " << step_a;
+    }
+    ++rows;
+  }
+  EXPECT_FALSE(static_cast<bool>(std::getline(lb, row_b))) << what << ": more rows";
+  EXPECT_GT(rows, 2) << what;
 }
 
 }  // namespace
@@ -88,4 +116,32 @@ TEST(CudaRun, ABadDeviceIndexIsAClearError) {
       run_ermak("run --quiet " + write_config(dir).string() + " --set run.backend=cuda --set run.device=999", &status);
   EXPECT_NE(status, 0);
   EXPECT_NE(out.find("999"), std::string::npos) << out;
+}
+
+// A run stopped on one backend and resumed on the other (docs/outputs.md#resuming-elsewhere)
+// is the same run: its files equal those of a whole run on the CPU to float rounding, as the
+// backends agree from step 0. Pulled WW: the cantilever state crosses too.
+TEST(CudaRun, ResumeOnTheOtherBackendContinuesTheSameRun) {
+  ERMAK_REQUIRE_GPU();  // without one, every run would fail for that reason instead
+  const std::string pulling = "[fixed]\nbeads = [0]\n[pulling]\npulled_beads = [33]\nspeed_um_per_s = 50000\n"
+                              "spring_pN_per_nm = 70\noutput_every = 250\n";
+  const auto whole = ermak::test::fresh_directory("cuda-run-cross-whole");
+  int status = 0;
+  std::string out = run_ermak("run --quiet " + write_config(whole, pulling).string() + " --set run.backend=cpu", &status);
+  ASSERT_EQ(status, 0) << out;
+  for (const auto& [first, then] : {std::pair{"cuda", "cpu"}, std::pair{"cpu", "cuda"}}) {
+    const auto split = ermak::test::fresh_directory(std::string("cuda-run-cross-") + first);
+    const fs::path config = write_config(split, pulling);
+    out = run_ermak("run --quiet " + config.string() + " --set run.backend=" + first + " --set run.steps=2000", &status);
+    ASSERT_EQ(status, 0) << out;
+    out = run_ermak("run --quiet --resume " + config.string() + " --set run.backend=" + then, &status);
+    ASSERT_EQ(status, 0) << out;
+    const std::string log = read_file(split / "out/run.log");
+    EXPECT_NE(log.find(std::string("backend: ") + first), std::string::npos);
+    EXPECT_NE(log.find(std::string("backend: ") + then), std::string::npos);
+    for (const char* f : {"replica_000/energies.tsv", "replica_002/energies.tsv", "replica_000/pulling.tsv",
+                          "replica_002/pulling.tsv"})
+      expect_tables_agree(read_file(whole / "out" / f), read_file(split / "out" / f), 1e-3,
+                          std::string(first) + " then " + then + ": " + f);
+  }
 }

@@ -178,6 +178,30 @@ TEST(RunCli, ResumeRefusesAChangedConfiguration) {
   const std::string out = run_ermak("run --quiet --resume " + write_config(dir).string() + " --set run.seed=5", &status);
   EXPECT_NE(status, 0);
   EXPECT_NE(out.find("configuration differs"), std::string::npos) << out;
+  EXPECT_NE(out.find("resuming-elsewhere"), std::string::npos) << "the message says what may change";
+}
+
+// A run continued in a moved directory, with other threads and another kernel-family
+// setting, gives the files of one uninterrupted run (docs/outputs.md#resuming-elsewhere).
+TEST(RunCli, ResumeMayMoveTheDirectoryAndChangeThreads) {
+  const auto whole = ermak::test::fresh_directory("run-moved-whole");
+  const auto first = ermak::test::fresh_directory("run-moved-first");
+  const auto moved = ermak::test::fresh_directory("run-moved-then");
+  const std::string cpu = " --set run.backend=cpu";
+  int status = 0;
+  std::string out = run_ermak("run --quiet " + write_config(whole).string() + cpu + " --set run.threads=1", &status);
+  ASSERT_EQ(status, 0) << out;
+  out = run_ermak("run --quiet " + write_config(first).string() + cpu + " --set run.threads=2 --set run.steps=2000",
+                  &status);
+  ASSERT_EQ(status, 0) << out;
+  fs::rename(first / "out", moved / "elsewhere");
+  out = run_ermak("run --quiet --resume " + write_config(moved).string() + cpu +
+                      " --set run.threads=1 --set run.cuda_kernels=block --set 'output.directory=\"" +
+                      (moved / "elsewhere").string() + "\"'",
+                  &status);
+  ASSERT_EQ(status, 0) << out;
+  for (const char* f : {"replica_000/energies.tsv", "replica_002/trajectory.dcd", "replica_001/final.pdb"})
+    EXPECT_EQ(read_file(whole / "out" / f), read_file(moved / "elsewhere" / f)) << f;
 }
 
 TEST(RunCli, SameSeedSameTrajectoryWithOneOrTwoThreads) {

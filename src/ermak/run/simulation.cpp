@@ -138,26 +138,68 @@ OpenFileLimit check_open_file_limit(const RunSpec& spec, const RunReporter* extr
 
 }  // namespace
 
+namespace {
+
+std::string fnv1a_hex(std::uint64_t hash) {
+  char buffer[17];
+  std::snprintf(buffer, sizeof buffer, "%016llx", (unsigned long long)hash);
+  return buffer;
+}
+
+// The key of a `key = value` line of the resolved TOML, or "" for any other line.
+std::string_view resolved_key(std::string_view line) {
+  const auto first = line.find_first_not_of(" \t");
+  if (first == std::string_view::npos || line[first] == '#' || line[first] == '[') return {};
+  const auto end = line.find_first_of(" =", first);
+  if (end == std::string_view::npos || line.find('=', end) == std::string_view::npos) return {};
+  return line.substr(first, end - first);
+}
+
+// Settings that say where and how fast a run is computed, not what it computes: a run
+// may continue on another backend, GPU, thread count or kernel family, and from its
+// output directory under another path (docs/outputs.md#resuming-elsewhere).
+bool placement_key(std::string_view section, std::string_view key) {
+  if (section == "run")
+    return key == "backend" || key == "device" || key == "threads" || key == "cuda_kernels";
+  return section == "output" && key == "directory";
+}
+
+}  // namespace
+
 std::string config_fingerprint(const std::string& resolved) {
+  std::uint64_t hash = 1469598103934665603ull;
+  std::istringstream lines(resolved);
+  std::string line, section;
+  while (std::getline(lines, line)) {
+    const auto first = line.find_first_not_of(" \t");
+    if (first == std::string::npos || line[first] == '#') continue;  // comments name the source file
+    if (line[first] == '[') {
+      const auto close = line.find(']', first);
+      section = line.substr(first + 1, close == std::string::npos ? std::string::npos : close - first - 1);
+      while (!section.empty() && section.front() == '[') section.erase(0, 1);
+    }
+    const std::string_view key = resolved_key(line);
+    if (key == "steps") continue;  // the run length may change on resume
+    // The generator is checked against the checkpoint's own rng section (a clearer message).
+    if (key == "rng" || key == "rng_layout") continue;
+    if (placement_key(section, key)) continue;
+    for (unsigned char c : line) { hash ^= c; hash *= 1099511628211ull; }
+    hash ^= '\n'; hash *= 1099511628211ull;
+  }
+  return fnv1a_hex(hash);
+}
+
+std::string legacy_config_fingerprint(const std::string& resolved) {
   std::uint64_t hash = 1469598103934665603ull;
   std::istringstream lines(resolved);
   std::string line;
   while (std::getline(lines, line)) {
-    const auto first = line.find_first_not_of(" \t");
-    auto is_key = [&](std::string_view key) {
-      return first != std::string::npos && line.compare(first, key.size(), key) == 0 &&
-             line.find('=') != std::string::npos && line.find_first_of(" =", first + key.size()) == first + key.size();
-    };
-    if (is_key("steps")) continue;  // the run length may change on resume
-    // The generator is checked against the checkpoint's own rng section (a clearer
-    // message, and checkpoints from before run.rng existed keep their fingerprint).
-    if (is_key("rng") || is_key("rng_layout")) continue;
+    const std::string_view key = resolved_key(line);
+    if (key == "steps" || key == "rng" || key == "rng_layout") continue;
     for (unsigned char c : line) { hash ^= c; hash *= 1099511628211ull; }
     hash ^= '\n'; hash *= 1099511628211ull;
   }
-  char buffer[17];
-  std::snprintf(buffer, sizeof buffer, "%016llx", (unsigned long long)hash);
-  return buffer;
+  return fnv1a_hex(hash);
 }
 
 std::string resolve_backend(const std::string& backend, std::string* reason) {
@@ -290,10 +332,11 @@ RunSummary run_simulation(const RunSpec& spec, const RunOptions& options, RunRep
 
   if (options.resume) {
     Checkpoint cp = read_checkpoint(checkpoint_path);
-    if (cp.config_fingerprint != fingerprint)
+    if (cp.config_fingerprint != fingerprint && cp.config_fingerprint != legacy_config_fingerprint(spec.resolved_toml))
       throw Error(checkpoint_path.string(), 0, "",
                   "the configuration differs from the one this checkpoint was written with "
-                  "(only [run] steps may change on --resume)");
+                  "(on --resume only [run] steps and where the run is computed may change: [run] backend, "
+                  "device, threads, cuda_kernels, [output] directory; docs/outputs.md#resuming-elsewhere)");
     if (cp.positions.bead_count != n || cp.positions.replica_count != replicas)
       throw Error(checkpoint_path.string(), 0, "", "checkpoint shape does not match the model");
     auto extra = [&](const std::string& key) -> const std::string& {

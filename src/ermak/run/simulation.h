@@ -92,7 +92,12 @@ std::unique_ptr<Engine> make_engine(const std::string& backend, const EngineSetu
                                     const std::string& cuda_kernels = "auto");
 
 // Stable 64-bit FNV-1a fingerprint of the parts of a resolved configuration that a
-// resumed run must share with the original (everything but the step count).
+// resumed run must share with the original: everything but the step count, the noise
+// generator (checked on its own) and where the run is computed ([run] backend, device,
+// threads, cuda_kernels; [output] directory).
 std::string config_fingerprint(const std::string& resolved_toml);
+// The fingerprint of checkpoints written before 2026-11-23 (only the step counts and the
+// generator left out), still accepted on --resume.
+std::string legacy_config_fingerprint(const std::string& resolved_toml);
 
 }  // namespace ermak

@@ -1,0 +1,52 @@
+// What a resumed run may change (run/simulation.h config_fingerprint,
+// docs/outputs.md#resuming-elsewhere): the step counts and where the run is computed,
+// nothing that changes what it computes.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "ermak/run/simulation.h"
+
+using ermak::config_fingerprint;
+using ermak::legacy_config_fingerprint;
+
+namespace {
+
+const std::string kResolved =
+    "# ermak resolved configuration\n# source: a.toml\n\n"
+    "[run]\nsteps = 10\nseed = 3\nbackend = \"cpu\"\nrng = \"philox\"\n\n"
+    "[minimize]\nsteps = 0\n\n[output]\ndirectory = \"/x/out\"\n";
+
+std::string with(std::string text, const std::string& from, const std::string& to) {
+  const auto at = text.find(from);
+  EXPECT_NE(at, std::string::npos) << from;
+  return text.replace(at, from.size(), to);
+}
+
+}  // namespace
+
+TEST(ConfigFingerprint, WhereTheRunIsComputedMayChange) {
+  const std::string base = config_fingerprint(kResolved);
+  EXPECT_EQ(config_fingerprint(with(kResolved, "backend = \"cpu\"", "backend = \"cuda\"\ndevice = 1\n"
+                                                                  "threads = 4\ncuda_kernels = \"block\"")),
+            base);
+  EXPECT_EQ(config_fingerprint(with(kResolved, "directory = \"/x/out\"", "directory = \"/scratch/y/out\"")), base);
+  EXPECT_EQ(config_fingerprint(with(kResolved, "# source: a.toml", "# source: renamed.toml")), base);
+  EXPECT_EQ(config_fingerprint(with(kResolved, "steps = 10", "steps = 20000")), base);
+}
+
+TEST(ConfigFingerprint, WhatTheRunComputesMayNot) {
+  const std::string base = config_fingerprint(kResolved);
+  EXPECT_NE(config_fingerprint(with(kResolved, "seed = 3", "seed = 4")), base);
+  // A placement key's name in another section is not a placement key.
+  EXPECT_NE(config_fingerprint(with(kResolved, "[minimize]\n", "[minimize]\nthreads = 2\n")), base);
+  EXPECT_NE(config_fingerprint(with(kResolved, "[output]\n", "[output]\nbackend = \"x\"\n")), base);
+}
+
+TEST(ConfigFingerprint, CheckpointsOfEarlierVersionsKeepTheirFingerprint) {
+  // The value that ermak's run driver before 2026-11-23 wrote into checkpoints for this
+  // configuration (computed with that code): such checkpoints still resume.
+  EXPECT_EQ(legacy_config_fingerprint(kResolved), "b9ea9f0fd3ad918f");
+  EXPECT_NE(legacy_config_fingerprint(with(kResolved, "backend = \"cpu\"", "backend = \"cuda\"")),
+            "b9ea9f0fd3ad918f");
+}
