@@ -39,7 +39,7 @@ for derived in 1CWP_pdb2cif.cif fibrinogen_fullfg_sopgpu_model.pdb; do
   fi
 done
 # The mid-sized proteins of the bench (i27, lmb) and of tests that use them.
-for pdb in 1TIT.pdb 1LMB.pdb; do
+for pdb in 1TIT.pdb 1LMB.pdb 1YRF.pdb 2F4K.pdb; do
   if [[ -f "$shared/pdb/$pdb" ]]; then
     mkdir -p .deps/data/pdb
     cp "$shared/pdb/$pdb" .deps/data/pdb/

@@ -181,6 +181,32 @@ TEST(RunCli, ResumeRefusesAChangedConfiguration) {
   EXPECT_NE(out.find("resuming-elsewhere"), std::string::npos) << "the message says what may change";
 }
 
+// A finished run writes a row at its last step even off the tables' intervals; raising
+// [run] steps and resuming cuts that row away, so the files are those of one longer run,
+// while a resume that does not extend the run keeps it (docs/outputs.md#resume).
+TEST(RunCli, ExtendingAFinishedRunGivesTheFilesOfOneLongerRun) {
+  const auto whole = ermak::test::fresh_directory("run-extended-whole");
+  const auto split = ermak::test::fresh_directory("run-extended-split");
+  const std::string pulled = "[fixed]\nbeads = [0]\n[pulling]\npulled_beads = [33]\nspeed_um_per_s = 50000\n"
+                             "spring_pN_per_nm = 70\noutput_every = 200\n";
+  int status = 0;
+  std::string out = run_ermak("run --quiet " + write_config(whole, pulled).string(), &status);
+  ASSERT_EQ(status, 0) << out;
+  const fs::path config = write_config(split, pulled);
+  out = run_ermak("run --quiet " + config.string() + " --set run.steps=1700", &status);
+  ASSERT_EQ(status, 0) << out;
+  const std::string ended = read_file(split / "out/replica_001/energies.tsv");
+  EXPECT_NE(ended.find("\n1700\t"), std::string::npos) << "a row at the last step, off the 500-step interval";
+  out = run_ermak("run --quiet --resume " + config.string() + " --set run.steps=1700", &status);
+  ASSERT_EQ(status, 0) << out;
+  EXPECT_EQ(read_file(split / "out/replica_001/energies.tsv"), ended) << "not extended: the row stays";
+  out = run_ermak("run --quiet --resume " + config.string(), &status);
+  ASSERT_EQ(status, 0) << out;
+  for (const char* f : {"replica_000/energies.tsv", "replica_001/energies.tsv", "replica_001/pulling.tsv",
+                        "replica_002/trajectory.dcd", "replica_002/final.pdb"})
+    EXPECT_EQ(read_file(whole / "out" / f), read_file(split / "out" / f)) << f;
+}
+
 // A run continued in a moved directory, with other threads and another kernel-family
 // setting, gives the files of one uninterrupted run (docs/outputs.md#resuming-elsewhere).
 TEST(RunCli, ResumeMayMoveTheDirectoryAndChangeThreads) {

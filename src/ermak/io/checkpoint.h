@@ -24,7 +24,8 @@ struct Checkpoint {
   // steps and trajectories diverge. May be empty (0 × 0).
   State neighbor_reference;
   // Output file name → size in bytes at checkpoint time; resume truncates to these.
-  std::vector<std::pair<std::string, std::uint64_t>> output_offsets;
+  using Offsets = std::vector<std::pair<std::string, std::uint64_t>>;
+  Offsets output_offsets;
   // Free-form key → value (protocol state, versions) for later additions.
   std::vector<std::pair<std::string, std::string>> extra;
   // The noise generator, "generator/layout" (rng::NoiseSource::name()), and its state

@@ -136,6 +136,32 @@ OpenFileLimit check_open_file_limit(const RunSpec& spec, const RunReporter* extr
                   "/etc/security/limits.conf)");
 }
 
+// Checkpoint extra: the output sizes before a finished run's off-interval last rows, in
+// the order of output_offsets (docs/outputs.md#resume).
+constexpr const char* kOffsetsBeforeEndRows = "resume.offsets_before_end_rows";
+
+std::string encode_offsets(const Checkpoint::Offsets& offsets) {
+  std::string text;
+  for (const auto& [name, offset] : offsets) text += std::to_string(offset) + " ";
+  return text;
+}
+
+// The offsets to continue from when a finished run is extended: the checkpoint's, with
+// each file's off-interval end rows cut away.
+Checkpoint::Offsets offsets_without_end_rows(const Checkpoint& cp, const std::string& text, const fs::path& file) {
+  Checkpoint::Offsets offsets = cp.output_offsets;
+  std::istringstream in(text);
+  for (auto& [name, offset] : offsets) {
+    std::uint64_t before = 0;
+    if (!(in >> before) || before > offset)
+      throw Error(file.string(), 0, kOffsetsBeforeEndRows, "does not match the output offsets (the file is damaged)");
+    offset = before;
+  }
+  if (std::string rest; in >> rest)
+    throw Error(file.string(), 0, kOffsetsBeforeEndRows, "does not match the output offsets (the file is damaged)");
+  return offsets;
+}
+
 }  // namespace
 
 namespace {
@@ -370,6 +396,11 @@ RunSummary run_simulation(const RunSpec& spec, const RunOptions& options, RunRep
     }
     if (any_protocol)
       engine->restore_protocol_state(decode_doubles(extra("protocol.engine_state"), "protocol.engine_state"));
+    // A finished run extended by a higher [run] steps continues from before the rows its
+    // last step added off the tables' intervals; a stopped or unchanged run keeps them.
+    for (const auto& [key, value] : cp.extra)
+      if (key == kOffsetsBeforeEndRows && spec.steps > cp.step)
+        cp.output_offsets = offsets_without_end_rows(cp, value, checkpoint_path);
     auto offset_of = [&](const std::string& key) -> std::uint64_t {
       for (const auto& [name, offset] : cp.output_offsets)
         if (name == key) return offset;
@@ -556,17 +587,10 @@ RunSummary run_simulation(const RunSpec& spec, const RunOptions& options, RunRep
   // flushing every file, the atomic write with its fsyncs) and the instability checks.
   double checkpoint_seconds = 0.0, check_seconds = 0.0, advance_seconds = 0.0;
   std::int64_t checkpoints_written = 0, advances = 0;
-  auto write_checkpoint = [&]() {
-    const auto start = Clock::now();
+  // Every output file's size, after the writer has caught up and the files are flushed.
+  auto output_offsets = [&]() {
     writer.drain();  // the files' sizes below must include every row taken so far
-    Checkpoint cp;
-    cp.seed = spec.seed;
-    cp.step = engine->state().step;
-    cp.config_fingerprint = fingerprint;
-    cp.positions = engine->state();
-    cp.neighbor_reference = engine->neighbor_reference();
-    cp.rng_name = engine->noise_name();
-    if (spec.rng != "philox") cp.rng_state = engine->noise_state();  // philox: seed and step suffice
+    Checkpoint::Offsets offsets;
     // One write per file, replicas side by side: at 10⁴ replicas most of a checkpoint.
     for_each_replica(std::int32_t(energy_files.size()), file_threads, [&](std::int32_t r) {
       energy_files[r].flush();
@@ -575,17 +599,41 @@ RunSummary run_simulation(const RunSpec& spec, const RunOptions& options, RunRep
         if (!files->empty()) (*files)[r].flush();
     });
     for (std::int32_t r = 0; r < std::int32_t(energy_files.size()); ++r) {
-      cp.output_offsets.emplace_back(replica_dir_name(r) + "/energies.tsv", energy_files[r].bytes_written());
+      offsets.emplace_back(replica_dir_name(r) + "/energies.tsv", energy_files[r].bytes_written());
       if (want_trajectory)
-        cp.output_offsets.emplace_back(replica_dir_name(r) + "/trajectory.dcd", trajectories[r].bytes_written());
+        offsets.emplace_back(replica_dir_name(r) + "/trajectory.dcd", trajectories[r].bytes_written());
       for (const auto& [files, name] : protocol_tables)
-        if (!files->empty())
-          cp.output_offsets.emplace_back(replica_dir_name(r) + "/" + name, (*files)[r].bytes_written());
+        if (!files->empty()) offsets.emplace_back(replica_dir_name(r) + "/" + name, (*files)[r].bytes_written());
     }
-    if (extra) extra->checkpoint(cp.output_offsets);
+    if (extra) extra->checkpoint(offsets);
+    return offsets;
+  };
+  // The sizes before the rows a run's last step adds off its tables' intervals: a resume
+  // that raises [run] steps cuts those rows away, so that the files end as those of one
+  // longer run (docs/outputs.md#resume).
+  std::optional<Checkpoint::Offsets> offsets_before_end_rows;
+  std::vector<std::string> tables_with_end_rows;  // "energies.tsv", "pulling.tsv", …
+  auto write_checkpoint = [&]() {
+    const auto start = Clock::now();
+    Checkpoint cp;
+    cp.output_offsets = output_offsets();
+    cp.seed = spec.seed;
+    cp.step = engine->state().step;
+    cp.config_fingerprint = fingerprint;
+    cp.positions = engine->state();
+    cp.neighbor_reference = engine->neighbor_reference();
+    cp.rng_name = engine->noise_name();
+    if (spec.rng != "philox") cp.rng_state = engine->noise_state();  // philox: seed and step suffice
     if (protocol) {
       cp.extra = protocol_extra;
       cp.extra.emplace_back("protocol.engine_state", encode_doubles(engine->protocol_state()));
+    }
+    if (offsets_before_end_rows) {
+      Checkpoint::Offsets before = cp.output_offsets;
+      for (std::size_t k = 0; k < before.size(); ++k)
+        for (const std::string& table : tables_with_end_rows)
+          if (before[k].first.ends_with("/" + table)) before[k].second = (*offsets_before_end_rows)[k].second;
+      cp.extra.emplace_back(kOffsetsBeforeEndRows, encode_offsets(before));
     }
     write_checkpoint_atomically(checkpoint_path, cp);
     ++checkpoints_written;
@@ -667,6 +715,13 @@ RunSummary run_simulation(const RunSpec& spec, const RunOptions& options, RunRep
       check_finite(engine->state(), since);
       check_bonds(engine->state(), since);
       check_seconds += seconds_since(stepped);
+    }
+    if (step == last_step && own_files) {
+      if (report && !multiple(step, spec.output.energy_every_steps)) tables_with_end_rows.push_back("energies.tsv");
+      if (pull_row && !multiple(step, pulling_every)) tables_with_end_rows.push_back("pulling.tsv");
+      if (plane_row && !multiple(step, plane_every)) tables_with_end_rows.push_back("plane.tsv");
+      if (indentation_row && !multiple(step, indentation_every)) tables_with_end_rows.push_back("indentation.tsv");
+      if (!tables_with_end_rows.empty()) offsets_before_end_rows = output_offsets();
     }
     context.step = step;
     std::function<void()> extra_work = extra ? extra->report(context) : nullptr;

@@ -1,0 +1,516 @@
+#!/usr/bin/env python3
+"""Randomised agreement sweep: the same configuration run two ways must give the same run.
+
+Each case is a random but valid `ermak run` configuration drawn from the features a user
+combines — systems from one chain to a protofilament, 1 to 2000 replicas, heating,
+minimisation, fixed beads, every noise generator, pulling, force clamps and schedules,
+moving planes, indentation with and without a surface, output and checkpoint intervals.
+Every case is run with way A and way B (default: the CUDA backend and the CPU backend),
+and once more stopped half way on A and resumed on B (docs/outputs.md#resuming-elsewhere).
+Every table (energies, pulling, plane, indentation) and every trajectory frame of A must
+equal B's to float rounding (or byte for byte with --bitwise), and so must the split
+run's. docs/validation.md#backend-agreement-sweep says what is compared and why the
+tolerances are what they are.
+
+Usage:
+  scripts/backend_agreement.py [--cases N] [--seed S] [--a cuda] [--b cpu] [--out DIR]
+Ways: cpu, cuda, with options after colons: cpu:threads=2, cuda:kernels=block.
+Exit status: 0 when every case agrees, 1 when one does not, 2 for bad arguments.
+Needs python3 with numpy.
+"""
+
+import argparse
+import math
+import os
+import random
+import shutil
+import struct
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+REPO = Path(__file__).resolve().parent.parent
+
+# Systems by name: (how the model is given, replica counts to draw from, step range).
+# Replica counts include the block family's layouts (all-pairs, tiles for 249…1987
+# WW-sized replicas, rows) and the per-bead family's (cluster rows from 4096 beads in all).
+SYSTEMS = {
+    "ww": ({"topology": "sopgpu/ww/reference/ww.top", "coordinates": "sopgpu/ww/reference/ww_cg.pdb"},
+           [1, 2, 3, 5, 17, 64, 150, 249, 300, 600, 1000, 2000], (1000, 3000)),
+    "villin": ({"structure": "pdb/1YRF.pdb"}, [1, 3, 8, 40, 400, 1000], (1000, 3000)),
+    "trpcage": ({"structure": "pdb/2F4K.pdb"}, [1, 2, 16, 300], (1000, 3000)),
+    "titin_i27": ({"structure": "pdb/1TIT.pdb"}, [1, 2, 7, 50, 200], (1000, 2500)),
+    "lambda_repressor": ({"structure": "pdb/1LMB.pdb"}, [1, 2, 4, 30], (1000, 2000)),
+    "fibrinogen": ({"structure": "derived/fibrinogen_fullfg_sopgpu_model.pdb"}, [1, 2], (400, 1000)),
+    "pf8": ({"topology": "sopgpu/pf8/PF8.top", "coordinates": "sopgpu/pf8/PF8_sop.pdb"}, [1, 2], (300, 700)),
+}
+SYSTEM_WEIGHTS = {"ww": 30, "villin": 10, "trpcage": 8, "titin_i27": 14, "lambda_repressor": 14,
+                  "fibrinogen": 12, "pf8": 12}
+GENERATORS = [("hybrid_taus", "per_thread"), ("ran2", "per_thread"), ("lcg", "per_thread"),
+              ("lagged_fibonacci", "shared"), ("mt19937", "per_thread"), ("mt19937", "shared")]
+BLOCK_FAMILY_MAX_BEADS = 4096  # docs/gpu.md: "block" handles at most 4096 beads per replica
+TABLES = ("energies.tsv", "pulling.tsv", "plane.tsv", "indentation.tsv")
+
+
+def fail_usage(message):
+    print(f"backend_agreement.py: {message}", file=sys.stderr)
+    sys.exit(2)
+
+
+# --------------------------------------------------------------------------- ways to run
+
+def parse_way(text):
+    """'cuda:kernels=block' -> ('cuda', ['--set', 'run.cuda_kernels=block'])."""
+    backend, *options = text.split(":")
+    if backend not in ("cpu", "cuda"):
+        fail_usage(f"way {text!r}: the backend must be cpu or cuda")
+    sets = ["--set", f"run.backend={backend}"]
+    for option in options:
+        key, _, value = option.partition("=")
+        if key == "threads" and value.isdigit():
+            sets += ["--set", f"run.threads={value}"]
+        elif key == "kernels" and value in ("auto", "block", "perbead"):
+            sets += ["--set", f"run.cuda_kernels={value}"]
+        elif key == "device" and value.isdigit():
+            sets += ["--set", f"run.device={value}"]
+        else:
+            fail_usage(f"way {text!r}: unknown option {option!r} (threads=N, kernels=auto|block|perbead, device=N)")
+    return backend, sets
+
+
+# --------------------------------------------------------------------------- TOML writing
+
+def toml_value(v):
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, int):
+        return str(v)
+    if isinstance(v, float):
+        return repr(v)
+    if isinstance(v, str):
+        return '"' + v.replace("\\", "\\\\").replace('"', '\\"') + '"'
+    if isinstance(v, (list, tuple)):
+        return "[" + ", ".join(toml_value(x) for x in v) + "]"
+    raise TypeError(v)
+
+
+def write_toml(path, tables):
+    lines = []
+    for name, body in tables.items():
+        if isinstance(body, list):  # array of tables
+            for item in body:
+                lines.append(f"[[{name}]]")
+                lines += [f"{k} = {toml_value(v)}" for k, v in item.items()]
+                lines.append("")
+        else:
+            lines.append(f"[{name}]")
+            lines += [f"{k} = {toml_value(v)}" for k, v in body.items()]
+            lines.append("")
+    path.write_text("\n".join(lines))
+
+
+# --------------------------------------------------------------------------- reading outputs
+
+def read_dcd_frames(path):
+    """All frames of a CHARMM DCD (docs/outputs.md#dcd) as an array [frames, beads, 3]."""
+    data = path.read_bytes()
+    offset = 0
+
+    def record():
+        nonlocal offset
+        (length,) = struct.unpack_from("<i", data, offset)
+        body = data[offset + 4:offset + 4 + length]
+        (closing,) = struct.unpack_from("<i", data, offset + 4 + length)
+        if closing != length:
+            raise ValueError(f"{path}: broken record at byte {offset}")
+        offset += length + 8
+        return body
+
+    header = record()
+    if header[:4] != b"CORD":
+        raise ValueError(f"{path}: not a DCD file")
+    record()  # title
+    (beads,) = struct.unpack("<i", record())
+    frames = []
+    while offset < len(data):
+        xyz = [np.frombuffer(record(), dtype="<f4") for _ in range(3)]
+        frames.append(np.stack(xyz, axis=1))
+    return np.array(frames).reshape(len(frames), beads, 3)
+
+
+def read_pdb_positions(path):
+    rows = [line for line in path.read_text().splitlines() if line.startswith(("ATOM", "HETATM"))]
+    return np.array([[float(r[30:38]), float(r[38:46]), float(r[46:54])] for r in rows])
+
+
+def read_table(path):
+    """(header lines, steps as text, values [rows, columns])."""
+    header, steps, values = [], [], []
+    for line in path.read_text().splitlines():
+        if not line or line.startswith("#"):
+            header.append(line)
+            continue
+        fields = line.split("\t")
+        steps.append(fields[0])
+        values.append([float(x) for x in fields[1:]])
+    return header, steps, np.array(values, dtype=float).reshape(len(values), -1)
+
+
+def output_files(directory):
+    skip = {"run.log", "checkpoint.ckpt"}
+    return sorted(str(p.relative_to(directory)) for p in directory.rglob("*")
+                  if p.is_file() and p.name not in skip and not p.name.endswith(".tmp"))
+
+
+# --------------------------------------------------------------------------- comparing runs
+
+class Tolerance:
+    """Float rounding, compounded over a run's steps (docs/validation.md#backend-agreement-sweep)."""
+
+    def __init__(self, position_A, relative):
+        self.position_A = position_A
+        self.relative = relative
+
+
+def compare_runs(a_dir, b_dir, tolerance, bitwise, native_contacts):
+    """(problems, largest position difference in Å, largest table difference over its allowance)."""
+    problems = []
+    files_a, files_b = output_files(a_dir), output_files(b_dir)
+    if files_a != files_b:
+        only_a = sorted(set(files_a) - set(files_b))
+        only_b = sorted(set(files_b) - set(files_a))
+        problems.append(f"different files: only in A {only_a[:4]}, only in B {only_b[:4]}")
+    largest_dx, worst_table = 0.0, 0.0
+    for name in sorted(set(files_a) & set(files_b)):
+        fa, fb = a_dir / name, b_dir / name
+        if bitwise:
+            if fa.read_bytes() != fb.read_bytes():
+                problems.append(f"{name}: bytes differ")
+            continue
+        base = Path(name).name
+        if base == "trajectory.dcd":
+            xa, xb = read_dcd_frames(fa), read_dcd_frames(fb)
+            if xa.shape != xb.shape:
+                problems.append(f"{name}: frames {xa.shape} against {xb.shape}")
+                continue
+            dx = float(np.max(np.abs(xa - xb))) if xa.size else 0.0
+            largest_dx = max(largest_dx, dx)
+            if not dx <= tolerance.position_A:
+                frame = int(np.argmax(np.max(np.abs(xa - xb), axis=(1, 2))))
+                problems.append(f"{name}: positions differ by {dx:.3g} Å (first bad frame {frame})")
+        elif base == "final.pdb" or (base == "model.pdb" and "replica" not in name):
+            xa, xb = read_pdb_positions(fa), read_pdb_positions(fb)
+            if xa.shape != xb.shape:
+                problems.append(f"{name}: {len(xa)} against {len(xb)} atoms")
+                continue
+            dx = float(np.max(np.abs(xa - xb))) if xa.size else 0.0
+            largest_dx = max(largest_dx, dx)
+            if not dx <= tolerance.position_A + 1.5e-3:  # PDB keeps 3 decimals
+                problems.append(f"{name}: positions differ by {dx:.3g} Å")
+        elif base in TABLES:
+            ha, sa, va = read_table(fa)
+            hb, sb, vb = read_table(fb)
+            if ha != hb or sa != sb or va.shape != vb.shape:
+                problems.append(f"{name}: headers, steps or shape differ ({va.shape} against {vb.shape})")
+                continue
+            if not va.size:
+                continue
+            columns = ha[0].lstrip("# ").split("\t")[1:] if ha else [""] * va.shape[1]
+            allowed = tolerance.relative * np.maximum(np.maximum(np.abs(va), np.abs(vb)), 1.0)
+            for c, column in enumerate(columns):
+                if column == "Q" and native_contacts:
+                    # A contact within rounding of the formed/broken threshold may count on
+                    # one backend and not the other: one contact of the replica's.
+                    allowed[:, c] = np.maximum(allowed[:, c], 1.0 / native_contacts + 1e-9)
+                if column.startswith("time"):
+                    allowed[:, c] = 1e-9 * np.maximum(np.abs(va[:, c]), 1.0)
+            ratio = np.abs(va - vb) / allowed
+            ratio[~np.isfinite(ratio)] = np.inf
+            worst = float(np.max(ratio))
+            worst_table = max(worst_table, worst)
+            if not worst <= 1.0:
+                row, c = np.unravel_index(int(np.argmax(ratio)), ratio.shape)
+                problems.append(f"{name}: {columns[c]} at step {sa[row]}: {va[row, c]:.7g} against "
+                                f"{vb[row, c]:.7g}")
+        elif fa.read_bytes() != fb.read_bytes():
+            problems.append(f"{name}: bytes differ")
+    return problems, largest_dx, worst_table
+
+
+# --------------------------------------------------------------------------- drawing cases
+
+class Model:
+    """Bead count, native contacts and positions of a system, from a zero-step run."""
+
+    def __init__(self, positions, native_contacts):
+        self.positions = positions
+        self.beads = len(positions)
+        self.native_contacts = native_contacts
+
+
+def probe_model(ermak, data, system, work):
+    directory = work / f"model-{system}"
+    shutil.rmtree(directory, ignore_errors=True)
+    directory.mkdir(parents=True)
+    tables = {"input": input_table(data, system), "run": {"steps": 0, "backend": "cpu"},
+              "output": {"directory": str(directory / "out"), "trajectory_every": 0}}
+    write_toml(directory / "run.toml", tables)
+    run = subprocess.run([str(ermak), "run", "--quiet", str(directory / "run.toml")],
+                         capture_output=True, text=True)
+    if run.returncode != 0:
+        raise RuntimeError(f"{system}: the model did not load: {run.stderr.strip()}")
+    log = (directory / "out/run.log").read_text()
+    contacts = 0
+    for line in log.splitlines():
+        if "] model: " in line and "native contacts" in line:
+            contacts = int(line.split(" bonds, ")[1].split()[0])
+    return Model(read_pdb_positions(directory / "out/model.pdb"), contacts)
+
+
+def input_table(data, system):
+    return {key: str(data / path) for key, path in SYSTEMS[system][0].items()}
+
+
+def log_uniform(rng, low, high):
+    return math.exp(rng.uniform(math.log(low), math.log(high)))
+
+
+def unit_vector(rng):
+    while True:
+        v = np.array([rng.gauss(0, 1) for _ in range(3)])
+        if np.linalg.norm(v) > 0.1:
+            return v / np.linalg.norm(v)
+
+
+def draw_case(rng, data, models, max_beads):
+    """A random valid configuration: (tables, a short description of its features)."""
+    names = [s for s in SYSTEMS if models[s].beads <= max_beads]
+    system = rng.choices(names, weights=[SYSTEM_WEIGHTS[s] for s in names])[0]
+    model = models[system]
+    n = model.beads
+    _, replica_counts, (low, high) = SYSTEMS[system]
+    replicas = rng.choice(replica_counts)
+    steps = rng.randrange(low, high + 1, 100)
+    features = [f"{system}x{replicas}", f"{steps} steps"]
+    run = {"steps": steps, "replicas": replicas, "seed": rng.randrange(0, 2**40)}
+    if rng.random() < 0.2:
+        run["timestep_tau"] = round(rng.uniform(0.02, 0.08), 4)
+        features.append(f"h={run['timestep_tau']}")
+    if rng.random() < 0.3:
+        run["temperature_K"] = round(rng.uniform(250, 400), 2)
+        features.append(f"T={run['temperature_K']}K")
+    if rng.random() < 0.25:
+        run["rng"], run["rng_layout"] = rng.choice(GENERATORS)
+        features.append(f"{run['rng']}/{run['rng_layout']}")
+    tables = {"input": input_table(data, system), "run": run}
+    if rng.random() < 0.15:
+        tables["model"] = {"pair_cutoff_A": round(rng.uniform(12, 20), 2)}
+        features.append(f"cutoff={tables['model']['pair_cutoff_A']}A")
+    if rng.random() < 0.15:
+        start = round(rng.uniform(250, 320), 1)
+        stop = round(start + rng.choice([-1, 1]) * rng.uniform(20, 60), 1)
+        increment = round(math.copysign(rng.uniform(2, 10), stop - start), 1)
+        tables["heating"] = {"start_K": start, "stop_K": stop, "increment_K": increment,
+                             "every_steps": rng.randrange(50, 400)}
+        features.append("heating")
+    if rng.random() < 0.15:
+        tables["minimize"] = {"steps": rng.randrange(20, 200)}
+        features.append("minimize")
+    if rng.random() < 0.25:
+        tables["neighbor"] = {"skin_A": round(rng.uniform(1.5, 4.0), 2)}
+        features.append(f"skin={tables['neighbor']['skin_A']}A")
+
+    taken = set()
+
+    def some_beads(count):
+        free = [b for b in range(n) if b not in taken]
+        chosen = sorted(rng.sample(free, min(count, len(free))))
+        taken.update(chosen)
+        return chosen
+
+    if rng.random() < 0.3:
+        tables["fixed"] = {"beads": some_beads(rng.randint(1, 3))}
+        features.append(f"fixed{tables['fixed']['beads']}")
+    protocol = rng.choices(["none", "pulling", "clamp", "plane", "indentation", "clamp+indentation"],
+                           weights=[25, 25, 18, 15, 12, 5])[0]
+    if protocol == "pulling":
+        pulled = [n - 1] if n - 1 not in taken and rng.random() < 0.6 else some_beads(rng.randint(1, 2))
+        taken.update(pulled)
+        pulling = {"pulled_beads": pulled, "speed_um_per_s": round(log_uniform(rng, 1e3, 3e5), 1),
+                   "spring_pN_per_nm": round(rng.uniform(10, 100), 2),
+                   "output_every": rng.choice([50, 100, 250])}
+        if rng.random() < 0.3:
+            pulling["direction"] = [round(float(x), 4) for x in unit_vector(rng)]
+        tables["pulling"] = pulling
+        features.append(f"pulling{pulled}")
+    if protocol.startswith("clamp"):
+        pulled = some_beads(rng.randint(1, 2))
+        clamp = {"pulled_beads": pulled, "output_every": rng.choice([50, 100, 250])}
+        if rng.random() < 0.5:
+            clamp["force_pN"] = round(rng.uniform(-50, 300), 2)
+            features.append(f"clamp {clamp['force_pN']} pN")
+        else:
+            points = sorted(rng.sample(range(0, steps), rng.randint(2, 4)))
+            clamp["schedule"] = [[p, round(rng.uniform(0, 300), 1)] for p in points]
+            features.append("clamp schedule")
+        tables["force_clamp"] = clamp
+    if protocol == "plane":
+        planes = []
+        for _ in range(rng.randint(1, 2)):
+            speed = 0.0 if rng.random() < 0.3 else round(rng.choice([-1, 1]) * log_uniform(rng, 1e3, 1e5), 1)
+            planes.append({"beads": some_beads(rng.randint(1, 4)),
+                           "normal": [round(float(x), 4) for x in unit_vector(rng)],
+                           "speed_um_per_s": speed, "spring_pN_per_nm": round(rng.uniform(10, 200), 1)})
+        tables["plane_pulling"] = {"output_every": rng.choice([50, 100, 250])}
+        tables["plane_pulling.plane"] = planes
+        features.append(f"{len(planes)} plane(s)")
+    if protocol.endswith("indentation"):
+        centre = model.positions.mean(axis=0)
+        reach = float(np.max(np.linalg.norm(model.positions - centre, axis=1)))
+        u = unit_vector(rng)
+        radius_nm = round(rng.uniform(1.0, 3.0), 2)
+        tip = centre + (reach + radius_nm * 10 + 3.0) * u
+        indentation = {"tip_radius_nm": radius_nm, "tip_position_A": [round(float(x), 3) for x in tip],
+                       "direction": [round(float(x), 4) for x in -u],
+                       "spring_pN_per_nm": round(rng.uniform(20, 100), 1),
+                       "speed_um_per_s": round(log_uniform(rng, 3e4, 3e5), 1),
+                       "tip_interaction": rng.choice(["repulsive", "lennard_jones"]),
+                       "output_every": rng.choice([50, 100, 250])}
+        if rng.random() < 0.3:
+            indentation["retract_at_step"] = rng.randrange(steps // 3, steps)
+        tables["indentation"] = indentation
+        features.append(f"indentation R={radius_nm}nm")
+        if rng.random() < 0.4:
+            surface = {"type": rng.choice(["plane", "beads"]),
+                       "point_A": [round(float(x), 3) for x in centre - (reach + 6.0) * u],
+                       "normal": [round(float(x), 4) for x in u]}
+            if surface["type"] == "beads":
+                surface["grid_size"] = rng.randint(3, 12)
+            tables["indentation.surface"] = surface
+            features.append(f"surface {surface['type']}")
+    tables["output"] = {"energy_every": rng.choice([50, 100, 250, 500]),
+                        "trajectory_every": rng.choice([0, 100, 250, 500]),
+                        "checkpoint_every": rng.choice([0, 300, 1000])}
+    return system, tables, features
+
+
+# --------------------------------------------------------------------------- running
+
+def run_ermak(ermak, config, directory, way_sets, extra=(), resume=False):
+    command = [str(ermak), "run", "--quiet", str(config), *way_sets,
+               "--set", f'output.directory="{directory}"', *extra]
+    if resume:
+        command.append("--resume")
+    started = time.monotonic()
+    done = subprocess.run(command, capture_output=True, text=True)
+    return done.returncode, done.stderr.strip(), time.monotonic() - started
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--ermak", default=str(REPO / "build" / "ermak"), help="the ermak binary")
+    parser.add_argument("--data", default=os.environ.get("ERMAK_SHARED_DATA", str(REPO.parent / "shared" / "data")),
+                        help="the shared data folder ($ERMAK_SHARED_DATA, else ../shared/data)")
+    parser.add_argument("--cases", type=int, default=40, help="how many random configurations (default 40)")
+    parser.add_argument("--seed", type=int, default=1, help="seed of the case draws (default 1)")
+    parser.add_argument("--only", type=int, action="append", help="run only case K (repeatable)")
+    parser.add_argument("--a", default="cuda", help="way A (default cuda)")
+    parser.add_argument("--b", default="cpu", help="way B, the reference (default cpu)")
+    parser.add_argument("--bitwise", action="store_true", help="require byte-identical files (same backend)")
+    parser.add_argument("--no-split", action="store_true", help="skip the run stopped on A and resumed on B")
+    parser.add_argument("--max-beads", type=int, default=10**9, help="only systems of at most this many beads")
+    parser.add_argument("--position-tolerance-A", type=float, default=2e-3)
+    parser.add_argument("--relative-tolerance", type=float, default=1e-3)
+    parser.add_argument("--out", default="backend-agreement", help="work folder (default backend-agreement)")
+    parser.add_argument("--force", action="store_true", help="replace an existing work folder")
+    args = parser.parse_args()
+    if args.cases < 1:
+        fail_usage("--cases must be at least 1")
+    ermak, data, out = Path(args.ermak).resolve(), Path(args.data).resolve(), Path(args.out).resolve()
+    if not ermak.is_file():
+        fail_usage(f"--ermak {ermak}: no such binary (build first: scripts/setup.sh)")
+    if not data.is_dir():
+        fail_usage(f"--data {data}: no such folder (set ERMAK_SHARED_DATA)")
+    if out.exists():
+        if not args.force:
+            fail_usage(f"{out} exists; give --force to replace it")
+        shutil.rmtree(out)
+    out.mkdir(parents=True)
+    _, sets_a = parse_way(args.a)
+    _, sets_b = parse_way(args.b)
+    tolerance = Tolerance(args.position_tolerance_A, args.relative_tolerance)
+
+    models = {}
+    for system in SYSTEMS:
+        if all((data / path).is_file() for path in SYSTEMS[system][0].values()):
+            models[system] = probe_model(ermak, data, system, out)
+    if not any(m.beads <= args.max_beads for m in models.values()):
+        fail_usage(f"no system of at most {args.max_beads} beads in {data}")
+    print(f"# ermak {ermak}, A = {args.a}, B = {args.b}, seed {args.seed}, {args.cases} cases, "
+          f"tolerance {tolerance.position_A} Å / relative {tolerance.relative}"
+          f"{', bitwise' if args.bitwise else ''}", flush=True)
+    rows = ["case\tsystem\tbeads\treplicas\tsteps\tfeatures\tA_vs_B_dx_A\tA_vs_B_table\tsplit_dx_A\tsplit_table"
+            "\tseconds_A\tseconds_B\tverdict"]
+    failures = 0
+    for case in range(args.cases):
+        rng = random.Random(args.seed * 1_000_003 + case)
+        system, tables, features = draw_case(rng, data, models, args.max_beads)
+        if args.only and case not in args.only:
+            continue
+        directory = out / f"case_{case:03d}"
+        directory.mkdir()
+        config = directory / "run.toml"
+        write_toml(config, tables)
+        kernels = []
+        if "cuda" in args.a and models[system].beads > BLOCK_FAMILY_MAX_BEADS:
+            kernels = []  # "block" would be refused for this size; leave the family to auto
+        elif "cuda" in args.a and ":kernels=" not in args.a and rng.random() < 0.35:
+            kernels = ["--set", f"run.cuda_kernels={rng.choice(['block', 'perbead'])}"]
+            features.append(kernels[1].split("=")[1])
+        problems = []
+        code_a, err_a, seconds_a = run_ermak(ermak, config, directory / "a", sets_a + kernels)
+        code_b, err_b, seconds_b = run_ermak(ermak, config, directory / "b", sets_b)
+        if code_a or code_b:
+            problems.append(f"exit status A {code_a} ({err_a[-300:]}), B {code_b} ({err_b[-300:]})")
+        dx = table = split_dx = split_table = float("nan")
+        native = models[system].native_contacts
+        if not problems:
+            found, dx, table = compare_runs(directory / "a", directory / "b", tolerance, args.bitwise, native)
+            problems += [f"A/B {p}" for p in found]
+        if not problems and not args.no_split:
+            half = str(tables["run"]["steps"] // 2)
+            code, err, _ = run_ermak(ermak, config, directory / "split", sets_a + kernels, ["--set", f"run.steps={half}"])
+            if code == 0:
+                code, err, _ = run_ermak(ermak, config, directory / "split", sets_b, resume=True)
+            if code:
+                problems.append(f"split run: exit status {code} ({err[-300:]})")
+            else:
+                found, split_dx, split_table = compare_runs(directory / "split", directory / "b", tolerance,
+                                                            args.bitwise and args.a.split(":")[0] == args.b.split(":")[0],
+                                                            native)
+                problems += [f"split {p}" for p in found]
+        verdict = "ok" if not problems else "FAIL"
+        failures += bool(problems)
+        n = models[system].beads
+        print(f"case {case:3d} {verdict:4s} {' '.join(features)}: A/B dx {dx:.2g} Å, tables {table:.2g}; "
+              f"split dx {split_dx:.2g} Å, tables {split_table:.2g} ({seconds_a:.1f} s, {seconds_b:.1f} s)",
+              flush=True)
+        for p in problems[:6]:
+            print(f"    {p}", flush=True)
+        rows.append(f"{case}\t{system}\t{n}\t{tables['run']['replicas']}\t{tables['run']['steps']}\t"
+                    f"{' '.join(features[2:])}\t{dx:.3g}\t{table:.3g}\t{split_dx:.3g}\t{split_table:.3g}\t"
+                    f"{seconds_a:.2f}\t{seconds_b:.2f}\t{verdict}")
+        if not problems:
+            shutil.rmtree(directory)  # keep only what failed, to look at
+    (out / "agreement.tsv").write_text("\n".join(rows) + "\n")
+    ran = len(rows) - 1
+    print(f"# {ran - failures} of {ran} cases agree; table in {out / 'agreement.tsv'}"
+          f"{'; failed cases kept in ' + str(out) if failures else ''}")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
