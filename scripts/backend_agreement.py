@@ -170,20 +170,22 @@ def output_files(directory):
 class Tolerance:
     """Float rounding, compounded over a run's steps (docs/validation.md#backend-agreement-sweep)."""
 
-    def __init__(self, position_A, relative):
+    def __init__(self, position_A, relative, minimised_energy):
         self.position_A = position_A
         self.relative = relative
+        self.minimised_energy = minimised_energy
 
 
 def compare_runs(a_dir, b_dir, tolerance, bitwise, native_contacts):
-    """(problems, largest position difference in Å, largest table difference over its allowance)."""
+    """(problems, largest difference of trajectory positions in Å, (largest table difference over its
+    allowance, in which file and column))."""
     problems = []
     files_a, files_b = output_files(a_dir), output_files(b_dir)
     if files_a != files_b:
         only_a = sorted(set(files_a) - set(files_b))
         only_b = sorted(set(files_b) - set(files_a))
         problems.append(f"different files: only in A {only_a[:4]}, only in B {only_b[:4]}")
-    largest_dx, worst_table = 0.0, 0.0
+    largest_dx, worst_table = 0.0, (0.0, "")
     for name in sorted(set(files_a) & set(files_b)):
         fa, fb = a_dir / name, b_dir / name
         if bitwise:
@@ -207,7 +209,6 @@ def compare_runs(a_dir, b_dir, tolerance, bitwise, native_contacts):
                 problems.append(f"{name}: {len(xa)} against {len(xb)} atoms")
                 continue
             dx = float(np.max(np.abs(xa - xb))) if xa.size else 0.0
-            largest_dx = max(largest_dx, dx)
             if not dx <= tolerance.position_A + 1.5e-3:  # PDB keeps 3 decimals
                 problems.append(f"{name}: positions differ by {dx:.3g} Å")
         elif base in TABLES:
@@ -230,7 +231,8 @@ def compare_runs(a_dir, b_dir, tolerance, bitwise, native_contacts):
             ratio = np.abs(va - vb) / allowed
             ratio[~np.isfinite(ratio)] = np.inf
             worst = float(np.max(ratio))
-            worst_table = max(worst_table, worst)
+            if worst > worst_table[0]:
+                worst_table = (worst, f"{base}:{columns[int(np.argmax(np.max(ratio, axis=0)))]}")
             if not worst <= 1.0:
                 row, c = np.unravel_index(int(np.argmax(ratio)), ratio.shape)
                 problems.append(f"{name}: {columns[c]} at step {sa[row]}: {va[row, c]:.7g} against "
@@ -299,6 +301,7 @@ def draw_case(rng, data, models, max_beads):
     if rng.random() < 0.2:
         run["timestep_tau"] = round(rng.uniform(0.02, 0.08), 4)
         features.append(f"h={run['timestep_tau']}")
+    heating = rng.random() < 0.15
     if rng.random() < 0.3:
         run["temperature_K"] = round(rng.uniform(250, 400), 2)
         features.append(f"T={run['temperature_K']}K")
@@ -309,12 +312,11 @@ def draw_case(rng, data, models, max_beads):
     if rng.random() < 0.15:
         tables["model"] = {"pair_cutoff_A": round(rng.uniform(12, 20), 2)}
         features.append(f"cutoff={tables['model']['pair_cutoff_A']}A")
-    if rng.random() < 0.15:
-        start = round(rng.uniform(250, 320), 1)
+    if heating:  # from the [run] temperature (heating.start_K would give it twice)
+        start = run.get("temperature_K", 301.9317)
         stop = round(start + rng.choice([-1, 1]) * rng.uniform(20, 60), 1)
         increment = round(math.copysign(rng.uniform(2, 10), stop - start), 1)
-        tables["heating"] = {"start_K": start, "stop_K": stop, "increment_K": increment,
-                             "every_steps": rng.randrange(50, 400)}
+        tables["heating"] = {"stop_K": stop, "increment_K": increment, "every_steps": rng.randrange(50, 400)}
         features.append("heating")
     if rng.random() < 0.15:
         tables["minimize"] = {"steps": rng.randrange(20, 200)}
@@ -409,6 +411,67 @@ def run_ermak(ermak, config, directory, way_sets, extra=(), resume=False):
     return done.returncode, done.stderr.strip(), time.monotonic() - started
 
 
+def plain_case(ermak, config, directory, sets_a, sets_b, tables, tolerance, split_bitwise, native, split, bitwise):
+    """A and B from step 0, then a run stopped half way on A and resumed on B against B."""
+    problems = []
+    dx = split_dx = float("nan")
+    table = split_table = (float("nan"), "")
+    code_a, err_a, seconds_a = run_ermak(ermak, config, directory / "a", sets_a)
+    code_b, err_b, seconds_b = run_ermak(ermak, config, directory / "b", sets_b)
+    if code_a or code_b:
+        problems.append(f"exit status A {code_a} ({err_a[-300:]}), B {code_b} ({err_b[-300:]})")
+        return problems, (dx, table, split_dx, split_table, seconds_a, seconds_b)
+    found, dx, table = compare_runs(directory / "a", directory / "b", tolerance, bitwise, native)
+    problems += [f"A/B {p}" for p in found]
+    if split and not problems:
+        half = str(tables["run"]["steps"] // 2)
+        code, err, _ = run_ermak(ermak, config, directory / "split", sets_a, ["--set", f"run.steps={half}"])
+        if code == 0:
+            code, err, _ = run_ermak(ermak, config, directory / "split", sets_b, resume=True)
+        if code:
+            problems.append(f"split run: exit status {code} ({err[-300:]})")
+        else:
+            found, split_dx, split_table = compare_runs(directory / "split", directory / "b", tolerance, split_bitwise,
+                                                        native)
+            problems += [f"split {p}" for p in found]
+    return problems, (dx, table, split_dx, split_table, seconds_a, seconds_b)
+
+
+def minimised_case(ermak, config, directory, sets_a, sets_b, tables, tolerance, bitwise, native):
+    """With [minimize]: each backend minimises (no steps); their energies must agree, but
+    their structures only while their accept/reject decisions do (docs/gpu.md#numerics).
+    Then the dynamics from A's minimised state, continued on A and on B, must agree."""
+    problems = []
+    dx, table = float("nan"), (0.0, "energies.tsv:U_total after minimisation")
+    zero = ["--set", "run.steps=0"]
+    code_a, err_a, seconds_a = run_ermak(ermak, config, directory / "min_a", sets_a, zero)
+    code_b, err_b, seconds_b = run_ermak(ermak, config, directory / "min_b", sets_b, zero)
+    if code_a or code_b:
+        problems.append(f"minimisation: exit status A {code_a} ({err_a[-300:]}), B {code_b} ({err_b[-300:]})")
+        return problems, (dx, table, dx, (float("nan"), ""), seconds_a, seconds_b)
+    for replica in sorted(p.name for p in (directory / "min_a").glob("replica_*")):
+        ha, _, ua = read_table(directory / "min_a" / replica / "energies.tsv")
+        _, _, ub = read_table(directory / "min_b" / replica / "energies.tsv")
+        total = ha[0].lstrip("# ").split("\t")[1:].index("U_total[kcal/mol]")
+        difference = abs(ua[0, total] - ub[0, total]) / max(abs(ub[0, total]), 1.0)
+        table = max(table, (difference / tolerance.minimised_energy, table[1]))
+        if not difference <= tolerance.minimised_energy:
+            problems.append(f"minimised {replica}: U_total {ua[0, total]:.7g} against {ub[0, total]:.7g}")
+    xa = read_pdb_positions(directory / "min_a/replica_000/final.pdb")
+    xb = read_pdb_positions(directory / "min_b/replica_000/final.pdb")
+    dx = float(np.max(np.abs(xa - xb)))
+    for way, sets in (("cont_a", sets_a), ("cont_b", sets_b)):
+        shutil.copytree(directory / "min_a", directory / way)
+        code, err, _ = run_ermak(ermak, config, directory / way, sets, resume=True)
+        if code:
+            problems.append(f"{way}: exit status {code} ({err[-300:]})")
+    if problems:
+        return problems, (dx, table, float("nan"), (float("nan"), ""), seconds_a, seconds_b)
+    found, split_dx, split_table = compare_runs(directory / "cont_a", directory / "cont_b", tolerance, bitwise, native)
+    problems += [f"from A's minimised state {p}" for p in found]
+    return problems, (dx, table, split_dx, split_table, seconds_a, seconds_b)
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--ermak", default=str(REPO / "build" / "ermak"), help="the ermak binary")
@@ -424,6 +487,8 @@ def main():
     parser.add_argument("--max-beads", type=int, default=10**9, help="only systems of at most this many beads")
     parser.add_argument("--position-tolerance-A", type=float, default=2e-3)
     parser.add_argument("--relative-tolerance", type=float, default=1e-3)
+    parser.add_argument("--minimised-energy-tolerance", type=float, default=1e-4,
+                        help="largest relative difference of the minimised total energies (default 1e-4)")
     parser.add_argument("--out", default="backend-agreement", help="work folder (default backend-agreement)")
     parser.add_argument("--force", action="store_true", help="replace an existing work folder")
     args = parser.parse_args()
@@ -441,7 +506,8 @@ def main():
     out.mkdir(parents=True)
     _, sets_a = parse_way(args.a)
     _, sets_b = parse_way(args.b)
-    tolerance = Tolerance(args.position_tolerance_A, args.relative_tolerance)
+    tolerance = Tolerance(args.position_tolerance_A, args.relative_tolerance, args.minimised_energy_tolerance)
+    same_backend = args.a.split(":")[0] == args.b.split(":")[0]
 
     models = {}
     for system in SYSTEMS:
@@ -452,7 +518,8 @@ def main():
     print(f"# ermak {ermak}, A = {args.a}, B = {args.b}, seed {args.seed}, {args.cases} cases, "
           f"tolerance {tolerance.position_A} Å / relative {tolerance.relative}"
           f"{', bitwise' if args.bitwise else ''}", flush=True)
-    rows = ["case\tsystem\tbeads\treplicas\tsteps\tfeatures\tA_vs_B_dx_A\tA_vs_B_table\tsplit_dx_A\tsplit_table"
+    rows = ["case\tsystem\tbeads\treplicas\tsteps\tfeatures\tA_vs_B_dx_A\tA_vs_B_table\tA_vs_B_worst_column"
+            "\tsplit_dx_A\tsplit_table\tsplit_worst_column"
             "\tseconds_A\tseconds_B\tverdict"]
     failures = 0
     for case in range(args.cases):
@@ -470,38 +537,25 @@ def main():
         elif "cuda" in args.a and ":kernels=" not in args.a and rng.random() < 0.35:
             kernels = ["--set", f"run.cuda_kernels={rng.choice(['block', 'perbead'])}"]
             features.append(kernels[1].split("=")[1])
-        problems = []
-        code_a, err_a, seconds_a = run_ermak(ermak, config, directory / "a", sets_a + kernels)
-        code_b, err_b, seconds_b = run_ermak(ermak, config, directory / "b", sets_b)
-        if code_a or code_b:
-            problems.append(f"exit status A {code_a} ({err_a[-300:]}), B {code_b} ({err_b[-300:]})")
-        dx = table = split_dx = split_table = float("nan")
         native = models[system].native_contacts
-        if not problems:
-            found, dx, table = compare_runs(directory / "a", directory / "b", tolerance, args.bitwise, native)
-            problems += [f"A/B {p}" for p in found]
-        if not problems and not args.no_split:
-            half = str(tables["run"]["steps"] // 2)
-            code, err, _ = run_ermak(ermak, config, directory / "split", sets_a + kernels, ["--set", f"run.steps={half}"])
-            if code == 0:
-                code, err, _ = run_ermak(ermak, config, directory / "split", sets_b, resume=True)
-            if code:
-                problems.append(f"split run: exit status {code} ({err[-300:]})")
-            else:
-                found, split_dx, split_table = compare_runs(directory / "split", directory / "b", tolerance,
-                                                            args.bitwise and args.a.split(":")[0] == args.b.split(":")[0],
-                                                            native)
-                problems += [f"split {p}" for p in found]
+        if "minimize" in tables:
+            problems, result = minimised_case(ermak, config, directory, sets_a + kernels, sets_b, tables, tolerance,
+                                              args.bitwise, native)
+        else:
+            problems, result = plain_case(ermak, config, directory, sets_a + kernels, sets_b, tables, tolerance,
+                                          args.bitwise and same_backend, native, not args.no_split, args.bitwise)
+        dx, table, split_dx, split_table, seconds_a, seconds_b = result
         verdict = "ok" if not problems else "FAIL"
         failures += bool(problems)
         n = models[system].beads
-        print(f"case {case:3d} {verdict:4s} {' '.join(features)}: A/B dx {dx:.2g} Å, tables {table:.2g}; "
-              f"split dx {split_dx:.2g} Å, tables {split_table:.2g} ({seconds_a:.1f} s, {seconds_b:.1f} s)",
-              flush=True)
+        print(f"case {case:3d} {verdict:4s} {' '.join(features)}: A/B dx {dx:.2g} Å, tables {table[0]:.2g} "
+              f"({table[1]}); {'from the minimised state' if 'minimize' in tables else 'split'} dx {split_dx:.2g} Å, "
+              f"tables {split_table[0]:.2g} ({split_table[1]}); {seconds_a:.1f} s, {seconds_b:.1f} s", flush=True)
         for p in problems[:6]:
             print(f"    {p}", flush=True)
         rows.append(f"{case}\t{system}\t{n}\t{tables['run']['replicas']}\t{tables['run']['steps']}\t"
-                    f"{' '.join(features[2:])}\t{dx:.3g}\t{table:.3g}\t{split_dx:.3g}\t{split_table:.3g}\t"
+                    f"{' '.join(features[2:])}\t{dx:.3g}\t{table[0]:.3g}\t{table[1]}\t{split_dx:.3g}\t{split_table[0]:.3g}\t"
+                    f"{split_table[1]}\t"
                     f"{seconds_a:.2f}\t{seconds_b:.2f}\t{verdict}")
         if not problems:
             shutil.rmtree(directory)  # keep only what failed, to look at

@@ -207,6 +207,25 @@ TEST(RunCli, ExtendingAFinishedRunGivesTheFilesOfOneLongerRun) {
     EXPECT_EQ(read_file(whole / "out" / f), read_file(split / "out" / f)) << f;
 }
 
+// A run of no steps — only the minimisation — ends with a checkpoint, and --resume with
+// steps continues it into the files of one whole run.
+TEST(RunCli, AMinimisationOnlyRunResumesIntoDynamics) {
+  const auto whole = ermak::test::fresh_directory("run-minimised-whole");
+  const auto split = ermak::test::fresh_directory("run-minimised-split");
+  const std::string minimise = "[minimize]\nsteps = 40\n";
+  int status = 0;
+  std::string out = run_ermak("run --quiet " + write_config(whole, minimise).string(), &status);
+  ASSERT_EQ(status, 0) << out;
+  const fs::path config = write_config(split, minimise);
+  out = run_ermak("run --quiet " + config.string() + " --set run.steps=0", &status);
+  ASSERT_EQ(status, 0) << out;
+  EXPECT_TRUE(fs::exists(split / "out/checkpoint.ckpt"));
+  out = run_ermak("run --quiet --resume " + config.string(), &status);
+  ASSERT_EQ(status, 0) << out;
+  for (const char* f : {"replica_000/energies.tsv", "replica_002/trajectory.dcd", "replica_001/final.pdb"})
+    EXPECT_EQ(read_file(whole / "out" / f), read_file(split / "out" / f)) << f;
+}
+
 // A run continued in a moved directory, with other threads and another kernel-family
 // setting, gives the files of one uninterrupted run (docs/outputs.md#resuming-elsewhere).
 TEST(RunCli, ResumeMayMoveTheDirectoryAndChangeThreads) {

@@ -740,6 +740,9 @@ RunSummary run_simulation(const RunSpec& spec, const RunOptions& options, RunRep
       break;
     }
   }
+  // A run of no steps (e.g. only the minimisation) still ends with a checkpoint, so that
+  // --resume with a higher [run] steps continues from its state.
+  if (!options.resume && first_step == last_step) write_checkpoint();
   progress.finish();
   writer.drain();  // a failed write stops the run with its error here at the latest
   // The run's rate: the steps and their reports, not the final files below (10⁴ replicas
