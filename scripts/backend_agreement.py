@@ -14,7 +14,8 @@ tolerances are what they are.
 
 Usage:
   scripts/backend_agreement.py [--cases N] [--seed S] [--a cuda] [--b cpu] [--out DIR]
-Ways: cpu, cuda, with options after colons: cpu:threads=2, cuda:kernels=block.
+Ways: cpu, cuda, with options after colons: cpu:threads=2, cuda:kernels=block, cuda:device=1,
+cpu:set=run.seed=5 (any --set override, e.g. to see that a difference is found).
 Exit status: 0 when every case agrees, 1 when one does not, 2 for bad arguments.
 Needs python3 with numpy.
 """
@@ -76,8 +77,11 @@ def parse_way(text):
             sets += ["--set", f"run.cuda_kernels={value}"]
         elif key == "device" and value.isdigit():
             sets += ["--set", f"run.device={value}"]
+        elif key == "set" and "=" in value:  # any other override, e.g. set=run.seed=5
+            sets += ["--set", value]
         else:
-            fail_usage(f"way {text!r}: unknown option {option!r} (threads=N, kernels=auto|block|perbead, device=N)")
+            fail_usage(f"way {text!r}: unknown option {option!r} "
+                       "(threads=N, kernels=auto|block|perbead, device=N, set=SECTION.KEY=VALUE)")
     return backend, sets
 
 
@@ -287,14 +291,14 @@ def unit_vector(rng):
             return v / np.linalg.norm(v)
 
 
-def draw_case(rng, data, models, max_beads):
+def draw_case(rng, data, models, max_beads, max_replicas):
     """A random valid configuration: (tables, a short description of its features)."""
     names = [s for s in SYSTEMS if models[s].beads <= max_beads]
     system = rng.choices(names, weights=[SYSTEM_WEIGHTS[s] for s in names])[0]
     model = models[system]
     n = model.beads
     _, replica_counts, (low, high) = SYSTEMS[system]
-    replicas = rng.choice(replica_counts)
+    replicas = min(rng.choice(replica_counts), max_replicas)
     steps = rng.randrange(low, high + 1, 100)
     features = [f"{system}x{replicas}", f"{steps} steps"]
     run = {"steps": steps, "replicas": replicas, "seed": rng.randrange(0, 2**40)}
@@ -336,6 +340,9 @@ def draw_case(rng, data, models, max_beads):
     if rng.random() < 0.3:
         tables["fixed"] = {"beads": some_beads(rng.randint(1, 3))}
         features.append(f"fixed{tables['fixed']['beads']}")
+    # The protocols' default end-to-end vector starts at the first fixed bead, or bead 0; a
+    # pulled bead there would leave it without a direction.
+    taken.add(tables["fixed"]["beads"][0] if "fixed" in tables else 0)
     protocol = rng.choices(["none", "pulling", "clamp", "plane", "indentation", "clamp+indentation"],
                            weights=[25, 25, 18, 15, 12, 5])[0]
     if protocol == "pulling":
@@ -485,6 +492,8 @@ def main():
     parser.add_argument("--bitwise", action="store_true", help="require byte-identical files (same backend)")
     parser.add_argument("--no-split", action="store_true", help="skip the run stopped on A and resumed on B")
     parser.add_argument("--max-beads", type=int, default=10**9, help="only systems of at most this many beads")
+    parser.add_argument("--max-replicas", type=int, default=10**9, help="at most this many replicas per case")
+    parser.add_argument("--list", action="store_true", help="print the drawn cases without running them")
     parser.add_argument("--position-tolerance-A", type=float, default=2e-3)
     parser.add_argument("--relative-tolerance", type=float, default=1e-3)
     parser.add_argument("--minimised-energy-tolerance", type=float, default=1e-4,
@@ -524,8 +533,11 @@ def main():
     failures = 0
     for case in range(args.cases):
         rng = random.Random(args.seed * 1_000_003 + case)
-        system, tables, features = draw_case(rng, data, models, args.max_beads)
+        system, tables, features = draw_case(rng, data, models, args.max_beads, args.max_replicas)
         if args.only and case not in args.only:
+            continue
+        if args.list:
+            print(f"case {case:3d} {' '.join(features)}")
             continue
         directory = out / f"case_{case:03d}"
         directory.mkdir()
@@ -559,6 +571,8 @@ def main():
                     f"{seconds_a:.2f}\t{seconds_b:.2f}\t{verdict}")
         if not problems:
             shutil.rmtree(directory)  # keep only what failed, to look at
+    if args.list:
+        return 0
     (out / "agreement.tsv").write_text("\n".join(rows) + "\n")
     ran = len(rows) - 1
     print(f"# {ran - failures} of {ran} cases agree; table in {out / 'agreement.tsv'}"

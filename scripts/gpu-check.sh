@@ -1,27 +1,30 @@
 #!/usr/bin/env bash
 # The GPU check (docs/gpu.md#checking-a-gpu-build): on a machine with an NVIDIA GPU,
 # configure and build for sm_90 (+PTX), run the CUDA tests (ctest label "cuda"),
-# compute-sanitizer memcheck and racecheck on short runs of both kernel families, the
-# CUDA benchmarks, and the CPU tests; every log goes under $OUT (default
+# the backend agreement sweep (scripts/backend_agreement.py: random configurations on the
+# GPU and the CPU, and stopped on one and resumed on the other), compute-sanitizer
+# memcheck and racecheck on short runs of both kernel families, the CUDA benchmarks, and
+# the CPU tests; every log goes under $OUT (default
 # build-gpu/gpu-check-out),
 # and a summary table is printed last.
 #
 #   bash scripts/collect-deps.sh     # on a machine with the packages, if the GPU machine lacks them
 #   bash scripts/gpu-check.sh        # on the GPU machine
 #
-# Environment: STAGES (default "info build cuda-tests bench sanitize cpu-tests"; also
-# "profile": Nsight Compute on the step kernels of each family),
-# BUDGET_SECONDS (default 390: stages that no longer fit are skipped), BUILD_DIR
-# (default build-gpu), BENCH_CASES, BENCH_SECONDS.
+# Environment: STAGES (default "info build cuda-tests agreement bench sanitize cpu-tests";
+# also "profile": Nsight Compute on the step kernels of each family),
+# BUDGET_SECONDS (default 600: stages that no longer fit are skipped), BUILD_DIR
+# (default build-gpu), BENCH_CASES, BENCH_SECONDS, AGREEMENT_CASES (default 60),
+# AGREEMENT_SEED (default 1).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 ROOT="$PWD"
 BUILD="${BUILD_DIR:-build-gpu}"
 OUT="${OUT:-$ROOT/$BUILD/gpu-check-out}"  # under the (git-ignored) build directory by default
 mkdir -p "$OUT"
-STAGES="${STAGES:-info build cuda-tests bench sanitize cpu-tests}"
+STAGES="${STAGES:-info build cuda-tests agreement bench sanitize cpu-tests}"
 START=$(date +%s)
-DEADLINE=$((START + ${BUDGET_SECONDS:-390}))
+DEADLINE=$((START + ${BUDGET_SECONDS:-600}))
 BENCH_CASES="${BENCH_CASES:-wwx1,wwx1000,wwx10000,pf8x1,pf8x16}"
 BENCH_SECONDS="${BENCH_SECONDS:-1}"
 JOBS="$(nproc)"
@@ -76,6 +79,11 @@ stage build 240 build.log "
 TESTS="$BUILD/tests/ermak_cuda_tests"
 stage cuda-tests 200 cuda-tests.log "
   '$TESTS' --gtest_color=no --gtest_output=xml:'$OUT/cuda-tests.xml' 2>&1 | grep -v '^\[ *RUN *\]'"
+
+# ~2.5 minutes for 60 cases on an H100 with 16 cores (the CPU runs are the longer half).
+stage agreement 240 agreement.log "
+  python3 scripts/backend_agreement.py --ermak '$BUILD/ermak' --a cuda --b cpu --cases ${AGREEMENT_CASES:-60} \
+    --seed ${AGREEMENT_SEED:-1} --out '$OUT/agreement' --force"
 
 stage bench 200 bench.log "
   '$BUILD/ermak' bench --backend cuda --cases '$BENCH_CASES' --seconds $BENCH_SECONDS
@@ -160,6 +168,10 @@ stage cpu-tests 300 ctest.log "
   if [[ -f "$OUT/cuda-tests.log" ]]; then
     echo "## CUDA tests"
     grep -E '^\[  (PASSED|FAILED) |tests ran|FAILED TEST|SKIPPED \] [0-9]+ test|max \|x_cuda' "$OUT/cuda-tests.log" | tail -40
+  fi
+  if [[ -f "$OUT/agreement.log" ]]; then
+    echo "## backend agreement"
+    grep -E '^# [0-9]+ of|FAIL' "$OUT/agreement.log" | head -12
   fi
   if [[ -f "$OUT/bench.log" ]]; then
     echo "## bench"

@@ -1,0 +1,65 @@
+// scripts/backend_agreement.py (docs/validation.md#backend-agreement-sweep) on the CPU:
+// random configurations run with one and with two threads, and stopped half way and
+// resumed, must give the same bytes; a real difference (another seed) must be found; bad
+// arguments are named. On a GPU the same script compares the CUDA backend with the CPU
+// (tests/cuda/backend_agreement_cuda_test.cpp).
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "support/test_paths.h"
+
+namespace fs = std::filesystem;
+using ermak::test::read_file;
+using ermak::test::run_command;
+
+namespace {
+
+std::string run_sweep(const fs::path& out, const std::string& arguments, int* status) {
+  std::string output;
+  *status = run_command(ermak::test::python() + " " + (ermak::test::source_dir() / "scripts/backend_agreement.py").string() +
+                            " --ermak " + ermak::test::ermak_binary().string() + " --data " +
+                            ermak::test::shared_data().string() + " --out " + out.string() + " --force " + arguments,
+                        &output);
+  return output;
+}
+
+}  // namespace
+
+TEST(BackendAgreementScript, ThreadCountsGiveTheSameBytes) {
+  const auto dir = ermak::test::fresh_directory("agreement-threads");
+  int status = 0;
+  // Up to 100 beads and 40 replicas, so that a 2-core CI machine runs the 8 cases in
+  // seconds; seed 4 draws heating, minimisations, fixed beads, stateful generators, force
+  // clamps (constant and scheduled), two planes and indentation with each kind of surface.
+  const std::string text = run_sweep(dir / "sweep", "--a cpu:threads=1 --b cpu:threads=2 --bitwise --cases 8 "
+                                                    "--max-beads 100 --max-replicas 40 --seed 4", &status);
+  EXPECT_EQ(status, 0) << text;
+  EXPECT_NE(text.find("# 8 of 8 cases agree"), std::string::npos) << text;
+  const std::string table = read_file(dir / "sweep/agreement.tsv");
+  EXPECT_EQ(table.rfind("case\tsystem\tbeads\treplicas\tsteps\tfeatures\t", 0), 0u) << table;
+  for (const char* feature : {"minimize", "heating", "clamp schedule", "2 plane(s)", "surface beads", "surface plane"})
+    EXPECT_NE(table.find(feature), std::string::npos) << feature;
+}
+
+TEST(BackendAgreementScript, ADifferentRunIsFound) {
+  const auto dir = ermak::test::fresh_directory("agreement-differs");
+  int status = 0;
+  const std::string text =
+      run_sweep(dir / "sweep", "--a cpu --b cpu:set=run.seed=424242 --cases 2 --max-beads 40 --max-replicas 4", &status);
+  EXPECT_EQ(status, 1) << text;
+  EXPECT_NE(text.find("FAIL"), std::string::npos) << text;
+  EXPECT_NE(text.find("# 0 of 2 cases agree"), std::string::npos) << text;
+  EXPECT_TRUE(fs::exists(dir / "sweep/case_000/run.toml")) << "a failed case is kept to look at";
+}
+
+TEST(BackendAgreementScript, BadArgumentsAreNamed) {
+  const auto dir = ermak::test::fresh_directory("agreement-bad");
+  int status = 0;
+  std::string text = run_sweep(dir / "sweep", "--a gpu", &status);
+  EXPECT_EQ(status, 2) << text;
+  EXPECT_NE(text.find("the backend must be cpu or cuda"), std::string::npos) << text;
+  text = run_sweep(dir / "sweep", "--b cpu:speed=9", &status);
+  EXPECT_EQ(status, 2) << text;
+  EXPECT_NE(text.find("unknown option 'speed=9'"), std::string::npos) << text;
+}
