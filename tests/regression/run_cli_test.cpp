@@ -266,6 +266,19 @@ TEST(RunCli, SameSeedSameTrajectoryWithOneOrTwoThreads) {
   EXPECT_EQ(read_file(one / "out/replica_002/trajectory.dcd"), read_file(two / "out/replica_002/trajectory.dcd"));
 }
 
+// A run that fails once its log is open says why in the log too (a batch job's log then
+// holds what stderr alone would carry).
+TEST(RunCli, AnErrorDuringTheRunIsInTheRunLog) {
+  const auto dir = ermak::test::fresh_directory("run-error-logged");
+  int status = 0;
+  // A time step 100 times SOP-GPU's breaks bonds within the first report interval.
+  const std::string out = run_ermak("run --quiet " + write_config(dir).string() + " --set run.timestep_tau=8.0", &status);
+  EXPECT_NE(status, 0);
+  EXPECT_NE(out.find("a FENE bond broke"), std::string::npos) << out;
+  const std::string log = read_file(dir / "out/run.log");
+  EXPECT_NE(log.find("] error: a FENE bond broke"), std::string::npos) << log.substr(log.size() > 600 ? log.size() - 600 : 0);
+}
+
 TEST(RunCli, RefusesToOverwriteWithoutForce) {
   const auto dir = ermak::test::fresh_directory("run-overwrite");
   int status = 0;

@@ -255,28 +255,21 @@ std::unique_ptr<Engine> make_engine(const std::string& backend, const EngineSetu
   throw Error("unknown backend \"" + backend + "\" (known: auto, cpu, cuda)");
 }
 
-RunSummary run_simulation(const RunSpec& spec, const RunOptions& options, RunReporter* extra) {
-  const fs::path out = spec.output.directory;
-  // The directory's own files (model, replica_NNN/ tables and trajectories); a SOP-GPU
-  // run writes its own files through `extra` instead unless asked for these too.
-  const bool own_files = spec.output.write_directory;
-  const fs::path checkpoint_path =
-      spec.output.checkpoint_file.empty() ? out / "checkpoint.ckpt" : spec.output.checkpoint_file;
-  const fs::path log_path = spec.output.log_file.empty() ? out / "run.log" : spec.output.log_file;
-  if (options.resume) {
-    if (!fs::exists(checkpoint_path))
-      throw Error(checkpoint_path.string(), 0, "", "no checkpoint to resume from");
-  } else if (((own_files && directory_has_run(out)) || fs::exists(checkpoint_path)) && !options.force) {
-    throw Error(own_files ? out.string() : checkpoint_path.string(), 0, own_files ? "output.directory" : "",
-                "already holds a run; pass --force to overwrite it or --resume to continue it");
-  }
-  // Before anything is written: a run whose files do not fit under the open-file limit stops here.
-  const OpenFileLimit file_limit = check_open_file_limit(spec, extra);
-  if (extra) extra->prepare(options.resume, options.force);
-  if (own_files) fs::create_directories(out);
-  fs::create_directories(checkpoint_path.parent_path());
-  fs::create_directories(log_path.parent_path());
-  RunLog run_log = make_logger(log_path, options.quiet, options.resume);
+namespace {
+
+// Where a run's files go, decided before its log is opened.
+struct RunPaths {
+  fs::path out, checkpoint, log;
+  bool own_files = true;
+};
+
+// The run itself, once its log is open (run_simulation).
+RunSummary run_logged(const RunSpec& spec, const RunOptions& options, RunReporter* extra, const RunPaths& paths,
+                      const OpenFileLimit& file_limit, RunLog& run_log) {
+  const fs::path& out = paths.out;
+  const fs::path& checkpoint_path = paths.checkpoint;
+  const fs::path& log_path = paths.log;
+  const bool own_files = paths.own_files;
   auto& log = run_log.both;
 
   LoadedSystem system = load_system(spec.input, spec.model_build);
@@ -798,6 +791,40 @@ RunSummary run_simulation(const RunSpec& spec, const RunOptions& options, RunRep
     log->info("outputs: {}/ (model.psf, model.pdb, replica_NNN/energies.tsv{}{}, final.pdb)",
               fs::absolute(out).string(), tables, spec.output.trajectory_every_steps > 0 ? ", trajectory.dcd" : "");
   return summary;
+}
+
+}  // namespace
+
+RunSummary run_simulation(const RunSpec& spec, const RunOptions& options, RunReporter* extra) {
+  const fs::path out = spec.output.directory;
+  // The directory's own files (model, replica_NNN/ tables and trajectories); a SOP-GPU
+  // run writes its own files through `extra` instead unless asked for these too.
+  const bool own_files = spec.output.write_directory;
+  const fs::path checkpoint_path =
+      spec.output.checkpoint_file.empty() ? out / "checkpoint.ckpt" : spec.output.checkpoint_file;
+  const fs::path log_path = spec.output.log_file.empty() ? out / "run.log" : spec.output.log_file;
+  if (options.resume) {
+    if (!fs::exists(checkpoint_path))
+      throw Error(checkpoint_path.string(), 0, "", "no checkpoint to resume from");
+  } else if (((own_files && directory_has_run(out)) || fs::exists(checkpoint_path)) && !options.force) {
+    throw Error(own_files ? out.string() : checkpoint_path.string(), 0, own_files ? "output.directory" : "",
+                "already holds a run; pass --force to overwrite it or --resume to continue it");
+  }
+  // Before anything is written: a run whose files do not fit under the open-file limit stops here.
+  const OpenFileLimit file_limit = check_open_file_limit(spec, extra);
+  if (extra) extra->prepare(options.resume, options.force);
+  if (own_files) fs::create_directories(out);
+  fs::create_directories(checkpoint_path.parent_path());
+  fs::create_directories(log_path.parent_path());
+  RunLog run_log = make_logger(log_path, options.quiet, options.resume);
+  // From here on the run log says why a run ended: a batch job's log then holds the error
+  // that stderr alone would carry.
+  try {
+    return run_logged(spec, options, extra, {out, checkpoint_path, log_path, own_files}, file_limit, run_log);
+  } catch (const std::exception& e) {
+    run_log.file_only->error("error: {}", e.what());
+    throw;
+  }
 }
 
 }  // namespace ermak
