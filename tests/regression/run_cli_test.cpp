@@ -179,6 +179,11 @@ TEST(RunCli, ResumeRefusesAChangedConfiguration) {
   EXPECT_NE(status, 0);
   EXPECT_NE(out.find("configuration differs"), std::string::npos) << out;
   EXPECT_NE(out.find("resuming-elsewhere"), std::string::npos) << "the message says what may change";
+  // Fewer steps than the checkpoint has done is a mistake, not a run of nothing.
+  const std::string shorter = run_ermak("run --quiet --resume " + write_config(dir).string() + " --set run.steps=500", &status);
+  EXPECT_NE(status, 0);
+  EXPECT_NE(shorter.find("run.steps: the checkpoint is at step 1000, beyond the 500 steps asked for"), std::string::npos)
+      << shorter;
 }
 
 // A finished run writes a row at its last step even off the tables' intervals; raising

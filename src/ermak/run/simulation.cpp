@@ -356,6 +356,11 @@ RunSummary run_logged(const RunSpec& spec, const RunOptions& options, RunReporte
                   "the configuration differs from the one this checkpoint was written with "
                   "(on --resume only [run] steps and where the run is computed may change: [run] backend, "
                   "device, threads, cuda_kernels, [output] directory; docs/outputs.md#resuming-elsewhere)");
+    if (spec.steps < cp.step)
+      throw Error(spec.config_path.string(), 0, spec.config_path.extension() == ".sop" ? "numsteps" : "run.steps",
+                  "the checkpoint is at step " + std::to_string(cp.step) + ", beyond the " +
+                      std::to_string(spec.steps) + " steps asked for; --resume continues a run, it cannot shorten "
+                      "one (give at least " + std::to_string(cp.step) + ")");
     if (cp.positions.bead_count != n || cp.positions.replica_count != replicas)
       throw Error(checkpoint_path.string(), 0, "", "checkpoint shape does not match the model");
     auto extra = [&](const std::string& key) -> const std::string& {
