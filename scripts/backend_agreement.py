@@ -16,7 +16,7 @@ Usage:
   scripts/backend_agreement.py [--cases N] [--seed S] [--a cuda] [--b cpu] [--out DIR]
 Ways: cpu, cuda, with options after colons: cpu:threads=2, cuda:kernels=block, cuda:device=1,
 cpu:set=run.seed=5 (any --set override, e.g. to see that a difference is found).
-Exit status: 0 when every case agrees, 1 when one does not, 2 for bad arguments.
+Exit status: 0 when every case agrees, 1 when one does not, 2 for bad arguments (or no numpy).
 Needs python3 with numpy.
 """
 
@@ -31,7 +31,12 @@ import sys
 import time
 from pathlib import Path
 
-import numpy as np
+try:
+    import numpy as np
+except ImportError:
+    print(f"backend_agreement.py: needs numpy, which {sys.executable} lacks: install python3-numpy "
+          "(scripts/setup.sh does) or run the script with a python3 that has it", file=sys.stderr)
+    sys.exit(2)
 
 REPO = Path(__file__).resolve().parent.parent
 
