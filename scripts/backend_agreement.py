@@ -373,6 +373,10 @@ def draw_case(rng, data, models, max_beads, max_replicas):
             points = sorted(rng.sample(range(0, steps), rng.randint(2, 4)))
             clamp["schedule"] = [[p, round(rng.uniform(0, 300), 1)] for p in points]
             features.append("clamp schedule")
+        if rng.random() < 0.3:
+            clamp["direction"] = [round(float(x), 4) for x in unit_vector(rng)]
+        elif rng.random() < 0.3:
+            clamp["ends"] = [min(b for b in range(n) if b not in pulled), pulled[0]]
         tables["force_clamp"] = clamp
     if protocol == "plane":
         planes = []
@@ -396,8 +400,16 @@ def draw_case(rng, data, models, max_beads, max_replicas):
                        "speed_um_per_s": round(log_uniform(rng, 3e4, 3e5), 1),
                        "tip_interaction": rng.choice(["repulsive", "lennard_jones"]),
                        "output_every": rng.choice([50, 100, 250])}
-        if rng.random() < 0.3:
+        retraction = rng.random()
+        if retraction < 0.2:
             indentation["retract_at_step"] = rng.randrange(steps // 3, steps)
+        elif retraction < 0.3:
+            indentation["retract_at_depth_nm"] = round(rng.uniform(0.3, 1.5), 2)
+        elif retraction < 0.4:
+            indentation["retract_at_force_pN"] = round(rng.uniform(20, 200), 1)
+        if rng.random() < 0.2:
+            indentation["tip_along_direction_only"] = False
+            features.append("free tip")
         tables["indentation"] = indentation
         features.append(f"indentation R={radius_nm}nm")
         if rng.random() < 0.4:
@@ -406,11 +418,19 @@ def draw_case(rng, data, models, max_beads, max_replicas):
                        "normal": [round(float(x), 4) for x in u]}
             if surface["type"] == "beads":
                 surface["grid_size"] = rng.randint(3, 12)
+            if rng.random() < 0.3:
+                surface["interaction"] = "repulsive"
             tables["indentation.surface"] = surface
             features.append(f"surface {surface['type']}")
-    tables["output"] = {"energy_every": rng.choice([50, 100, 250, 500]),
+            if rng.random() < 0.25:
+                # The surface moves up to the tip instead: the base stays, the molecule is pushed.
+                indentation["move_surface"] = True
+                features.append("moving surface")
+    if rng.random() < 0.1:
+        tables["output"] = {"contact_formed_ratio": round(rng.uniform(1.1, 1.8), 2)}
+    tables.setdefault("output", {}).update({"energy_every": rng.choice([50, 100, 250, 500]),
                         "trajectory_every": rng.choice([0, 100, 250, 500]),
-                        "checkpoint_every": rng.choice([0, 300, 1000])}
+                        "checkpoint_every": rng.choice([0, 300, 1000])})
     return system, tables, features
 
 

@@ -29,16 +29,17 @@ std::string run_sweep(const fs::path& out, const std::string& arguments, int* st
 TEST(BackendAgreementScript, ThreadCountsGiveTheSameBytes) {
   const auto dir = ermak::test::fresh_directory("agreement-threads");
   int status = 0;
-  // Up to 100 beads and 40 replicas, so that a 2-core CI machine runs the 8 cases in
-  // seconds; seed 4 draws heating, minimisations, fixed beads, stateful generators, force
-  // clamps (constant and scheduled), two planes and indentation with each kind of surface.
-  const std::string text = run_sweep(dir / "sweep", "--a cpu:threads=1 --b cpu:threads=2 --bitwise --cases 8 "
-                                                    "--max-beads 100 --max-replicas 40 --seed 4", &status);
+  // Up to 100 beads and 40 replicas, so that a 2-core CI machine runs the 10 cases in
+  // seconds; seed 59 draws heating, minimisation, fixed beads, stateful generators,
+  // pulling, scheduled force clamps, two planes and indentation with each kind of surface.
+  const std::string text = run_sweep(dir / "sweep", "--a cpu:threads=1 --b cpu:threads=2 --bitwise --cases 10 "
+                                                    "--max-beads 100 --max-replicas 40 --seed 59", &status);
   EXPECT_EQ(status, 0) << text;
-  EXPECT_NE(text.find("# 8 of 8 cases agree"), std::string::npos) << text;
+  EXPECT_NE(text.find("# 10 of 10 cases agree"), std::string::npos) << text;
   const std::string table = read_file(dir / "sweep/agreement.tsv");
   EXPECT_EQ(table.rfind("case\tsystem\tbeads\treplicas\tsteps\tfeatures\t", 0), 0u) << table;
-  for (const char* feature : {"minimize", "heating", "clamp schedule", "2 plane(s)", "surface beads", "surface plane"})
+  for (const char* feature :
+       {"minimize", "heating", "pulling", "clamp schedule", "2 plane(s)", "surface beads", "surface plane"})
     EXPECT_NE(table.find(feature), std::string::npos) << feature;
 }
 
