@@ -522,7 +522,8 @@ def main():
     parser.add_argument("--max-beads", type=int, default=10**9, help="only systems of at most this many beads")
     parser.add_argument("--max-replicas", type=int, default=10**9, help="at most this many replicas per case")
     parser.add_argument("--list", action="store_true", help="print the drawn cases without running them")
-    parser.add_argument("--position-tolerance-A", type=float, default=2e-3)
+    parser.add_argument("--position-tolerance-A", type=float, default=1e-2,
+                        help="largest position difference of a frame (default 0.01 Å)")
     parser.add_argument("--relative-tolerance", type=float, default=1e-3)
     parser.add_argument("--minimised-energy-tolerance", type=float, default=1e-4,
                         help="largest relative difference of the minimised total energies (default 1e-4)")
