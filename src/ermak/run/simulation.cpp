@@ -162,10 +162,6 @@ Checkpoint::Offsets offsets_without_end_rows(const Checkpoint& cp, const std::st
   return offsets;
 }
 
-}  // namespace
-
-namespace {
-
 std::string fnv1a_hex(std::uint64_t hash) {
   char buffer[17];
   std::snprintf(buffer, sizeof buffer, "%016llx", (unsigned long long)hash);
