@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # The GPU check (docs/gpu.md#checking-a-gpu-build): on a machine with an NVIDIA GPU,
-# configure and build for sm_90 (+PTX), run the CUDA tests (ctest label "cuda"),
-# the backend agreement sweep (scripts/backend_agreement.py: random configurations on the
-# GPU and the CPU, and stopped on one and resumed on the other), compute-sanitizer
-# memcheck and racecheck on short runs of both kernel families, the CUDA benchmarks, and
+# configure and build for sm_90 (+PTX), run the CUDA tests (ctest label "cuda"), the
+# CUDA benchmarks, compute-sanitizer memcheck and racecheck on short runs of both kernel
+# families, the backend agreement sweep (scripts/backend_agreement.py: random
+# configurations on the GPU and the CPU, and stopped on one and resumed on the other), and
 # the CPU tests; every log goes under $OUT (default
 # build-gpu/gpu-check-out),
 # and a summary table is printed last.
@@ -11,7 +11,8 @@
 #   bash scripts/collect-deps.sh     # on a machine with the packages, if the GPU machine lacks them
 #   bash scripts/gpu-check.sh        # on the GPU machine
 #
-# Environment: STAGES (default "info build cuda-tests agreement bench sanitize cpu-tests";
+# Environment: STAGES (default "info build cuda-tests bench sanitize agreement cpu-tests",
+# run in that order;
 # also "profile": Nsight Compute on the step kernels of each family),
 # BUDGET_SECONDS (default 600: stages that no longer fit are skipped), BUILD_DIR
 # (default build-gpu), BENCH_CASES, BENCH_SECONDS, AGREEMENT_CASES (default 60),
@@ -22,7 +23,7 @@ ROOT="$PWD"
 BUILD="${BUILD_DIR:-build-gpu}"
 OUT="${OUT:-$ROOT/$BUILD/gpu-check-out}"  # under the (git-ignored) build directory by default
 mkdir -p "$OUT"
-STAGES="${STAGES:-info build cuda-tests agreement bench sanitize cpu-tests}"
+STAGES="${STAGES:-info build cuda-tests bench sanitize agreement cpu-tests}"
 START=$(date +%s)
 DEADLINE=$((START + ${BUDGET_SECONDS:-600}))
 BENCH_CASES="${BENCH_CASES:-wwx1,wwx1000,wwx10000,pf8x1,pf8x16}"
@@ -79,11 +80,6 @@ stage build 240 build.log "
 TESTS="$BUILD/tests/ermak_cuda_tests"
 stage cuda-tests 200 cuda-tests.log "
   '$TESTS' --gtest_color=no --gtest_output=xml:'$OUT/cuda-tests.xml' 2>&1 | grep -v '^\[ *RUN *\]'"
-
-# ~2.5 minutes for 60 cases on an H100 with 16 cores (the CPU runs are the longer half).
-stage agreement 240 agreement.log "
-  python3 scripts/backend_agreement.py --ermak '$BUILD/ermak' --a cuda --b cpu --cases ${AGREEMENT_CASES:-60} \
-    --seed ${AGREEMENT_SEED:-1} --out '$OUT/agreement' --force"
 
 stage bench 200 bench.log "
   '$BUILD/ermak' bench --backend cuda --cases '$BENCH_CASES' --seconds $BENCH_SECONDS
@@ -155,6 +151,11 @@ stage sanitize 300 sanitize.log "
   done
   echo \"memcheck rc=\$m racecheck rc=\$r racecheck (large blocks) rc=\$b\"
   exit \$((m + r + b))"
+
+# 60 random configurations on the GPU and the CPU: 200–206 s on an H100 with 16 cores.
+stage agreement 240 agreement.log "
+  python3 scripts/backend_agreement.py --ermak '$BUILD/ermak' --a cuda --b cpu --cases ${AGREEMENT_CASES:-60} \
+    --seed ${AGREEMENT_SEED:-1} --out '$OUT/agreement' --force"
 
 stage cpu-tests 300 ctest.log "
   cmake --build '$BUILD' -j $JOBS &&
