@@ -52,9 +52,14 @@ SYSTEMS = {
     "lambda_repressor": ({"structure": "pdb/1LMB.pdb"}, [1, 2, 4, 30], (1000, 2000)),
     "fibrinogen": ({"structure": "derived/fibrinogen_fullfg_sopgpu_model.pdb"}, [1, 2], (400, 1000)),
     "pf8": ({"topology": "sopgpu/pf8/PF8.top", "coordinates": "sopgpu/pf8/PF8_sop.pdb"}, [1, 2], (300, 700)),
+    # The CCMV capsid (28 620 beads) as `ermak topology` builds it from its NCS operators.
+    "ccmv": ({"topology": "@/1CWP_pdb2cif.etop", "coordinates": "@/1CWP_pdb2cif.pdb"}, [1], (200, 400)),
 }
 SYSTEM_WEIGHTS = {"ww": 30, "villin": 10, "trpcage": 8, "titin_i27": 14, "lambda_repressor": 14,
-                  "fibrinogen": 12, "pf8": 12}
+                  "fibrinogen": 12, "pf8": 12, "ccmv": 6}
+# Systems whose model `ermak topology` builds first ("@/" in their inputs): the structure
+# in the data folder and the command's options.
+BUILT_BY_TOPOLOGY = {"ccmv": ("derived/1CWP_pdb2cif.cif", ["--assembly", "ncs", "--ncs-frame", "origx"])}
 GENERATORS = [("hybrid_taus", "per_thread"), ("ran2", "per_thread"), ("lcg", "per_thread"),
               ("lagged_fibonacci", "shared"), ("mt19937", "per_thread"), ("mt19937", "shared")]
 BLOCK_FAMILY_MAX_BEADS = 4096  # docs/gpu.md: "block" handles at most 4096 beads per replica
@@ -284,8 +289,27 @@ def probe_model(ermak, data, system, work):
     return Model(read_pdb_positions(directory / "out/model.pdb"), contacts)
 
 
+def built_model_folder(work, system):
+    return work / f"model-{system}-topology"
+
+
 def input_table(data, system):
-    return {key: str(data / path) for key, path in SYSTEMS[system][0].items()}
+    # DATA_WORK is where built models live (main() sets it).
+    return {key: str(built_model_folder(DATA_WORK, system) / path[2:]) if path.startswith("@/") else str(data / path)
+            for key, path in SYSTEMS[system][0].items()}
+
+
+def build_model(ermak, data, system, work):
+    """`ermak topology` of a system that has no ready topology (BUILT_BY_TOPOLOGY)."""
+    structure, options = BUILT_BY_TOPOLOGY[system]
+    folder = built_model_folder(work, system)
+    done = subprocess.run([str(ermak), "topology", str(data / structure), *options, "-o", str(folder)],
+                          capture_output=True, text=True)
+    if done.returncode != 0:
+        raise RuntimeError(f"{system}: ermak topology failed: {done.stderr.strip()}")
+
+
+DATA_WORK = Path(".")
 
 
 def log_uniform(rng, low, high):
@@ -547,10 +571,17 @@ def main():
     tolerance = Tolerance(args.position_tolerance_A, args.relative_tolerance, args.minimised_energy_tolerance)
     same_backend = args.a.split(":")[0] == args.b.split(":")[0]
 
+    global DATA_WORK
+    DATA_WORK = out
     models = {}
     for system in SYSTEMS:
-        if all((data / path).is_file() for path in SYSTEMS[system][0].values()):
-            models[system] = probe_model(ermak, data, system, out)
+        if system in BUILT_BY_TOPOLOGY:
+            if not (data / BUILT_BY_TOPOLOGY[system][0]).is_file():
+                continue
+            build_model(ermak, data, system, out)
+        elif not all((data / path).is_file() for path in SYSTEMS[system][0].values()):
+            continue
+        models[system] = probe_model(ermak, data, system, out)
     if not any(m.beads <= args.max_beads for m in models.values()):
         fail_usage(f"no system of at most {args.max_beads} beads in {data}")
     print(f"# ermak {ermak}, A = {args.a}, B = {args.b}, seed {args.seed}, {args.cases} cases, "
