@@ -16,67 +16,22 @@
 
 #include "cuda/cuda_test_support.h"
 #include "ermak/io/pdb_coordinates.h"
+#include "support/sopgpu_directories.h"
 #include "support/test_paths.h"
 
 namespace fs = std::filesystem;
 using ermak::test::read_file;
 using ermak::test::run_command;
+using ermak::test::sopgpu_pf8_directory;
+using ermak::test::sopgpu_ww_directory;
+using ermak::test::read_number_rows;
 
 namespace {
-
-fs::path shared(const std::string& p) { return ermak::test::shared_data() / "sopgpu" / p; }
-
-fs::path ww_directory(const std::string& name) {
-  const fs::path dir = ermak::test::fresh_directory(name);
-  fs::create_directories(dir / "topologies");
-  fs::create_directories(dir / "structures");
-  fs::copy_file(shared("ww/reference/ww.top"), dir / "topologies/ww.top");
-  fs::copy_file(shared("ww/reference/ww_cg.pdb"), dir / "structures/ww.pdb");
-  fs::copy_file(shared("ww/ww_1-100_equil.sop"), dir / "ww_equil.sop");
-  fs::copy_file(shared("ww/ww_1-100_pull.sop"), dir / "ww_pull.sop");
-  return dir;
-}
-
-fs::path pf8_directory(const std::string& name) {
-  const fs::path dir = ermak::test::fresh_directory(name);
-  fs::create_directories(dir / "topologies");
-  fs::create_directories(dir / "structures");
-  fs::copy_file(shared("pf8/PF8.top"), dir / "topologies/PF8.top");
-  fs::copy_file(shared("pf8/PF8_sop.pdb"), dir / "structures/PF8_sop.pdb");
-  fs::copy_file(shared("pf8/PF8_vf_3.0_R_100.sop"), dir / "pf8.sop");
-  return dir;
-}
 
 int ermak_in(const fs::path& dir, const std::string& args, const std::string& backend, std::string* output) {
   return run_command("cd '" + dir.string() + "' && '" + ermak::test::ermak_binary().string() + "' run " + args +
                          " --backend " + backend + " --quiet",
                      output);
-}
-
-// Whitespace-separated numbers per line; `last_digits`, if given, gets the unit of each
-// number's last printed digit (SOP-GPU's tables print 3 decimals).
-std::vector<std::vector<double>> read_rows(const fs::path& path,
-                                           std::vector<std::vector<double>>* last_digits = nullptr) {
-  std::vector<std::vector<double>> rows;
-  std::istringstream in(read_file(path));
-  std::string line;
-  while (std::getline(in, line)) {
-    std::istringstream fields(line);
-    std::vector<double> row, digit;
-    for (std::string f; fields >> f;) {
-      row.push_back(std::stod(f));
-      const auto point = f.find('.');
-      const auto exponent = f.find_first_of("eE");
-      const std::size_t decimals =
-          point == std::string::npos ? 0 : (exponent == std::string::npos ? f.size() : exponent) - point - 1;
-      digit.push_back(exponent == std::string::npos ? std::pow(10.0, -double(decimals)) : 0.0);
-    }
-    if (!row.empty()) {
-      rows.push_back(row);
-      if (last_digits) last_digits->push_back(digit);
-    }
-  }
-  return rows;
 }
 
 // Every frame's coordinates of a DCD (docs/outputs.md#dcd: Fortran records; header, title,
@@ -105,7 +60,7 @@ std::vector<float> read_dcd_coordinates(const fs::path& path) {
 // digit (a rounding of the file's decimals).
 void expect_tables_agree(const fs::path& a, const fs::path& b) {
   std::vector<std::vector<double>> digits;
-  const auto ra = read_rows(a, &digits), rb = read_rows(b);
+  const auto ra = read_number_rows(a, &digits), rb = read_number_rows(b);
   ASSERT_EQ(ra.size(), rb.size()) << a;
   ASSERT_FALSE(ra.empty()) << a;
   std::vector<double> scale(ra.front().size(), 1.0);
@@ -164,7 +119,7 @@ const std::string kPull =
 
 TEST(CudaSopgpuRun, WwEquilibrationAndPullingAgreeWithCpu) {
   ERMAK_REQUIRE_GPU();  // without one, every CUDA run would fail for that reason instead
-  const fs::path cpu = ww_directory("sopgpu-cuda-ww-cpu"), gpu = ww_directory("sopgpu-cuda-ww-gpu");
+  const fs::path cpu = sopgpu_ww_directory("sopgpu-cuda-ww-cpu"), gpu = sopgpu_ww_directory("sopgpu-cuda-ww-gpu");
   std::string out;
   for (const auto& [dir, backend] : {std::pair{cpu, "cpu"}, std::pair{gpu, "cuda"}}) {
     ASSERT_EQ(ermak_in(dir, kEquil + " --set numsteps=4000", backend, &out), 0) << out;
@@ -178,7 +133,7 @@ TEST(CudaSopgpuRun, WwEquilibrationAndPullingAgreeWithCpu) {
 
 TEST(CudaSopgpuRun, AStageStoppedOnTheGpuContinuesOnTheCpu) {
   ERMAK_REQUIRE_GPU();  // without one, every CUDA run would fail for that reason instead
-  const fs::path cpu = ww_directory("sopgpu-cuda-cross-cpu"), split = ww_directory("sopgpu-cuda-cross-split");
+  const fs::path cpu = sopgpu_ww_directory("sopgpu-cuda-cross-cpu"), split = sopgpu_ww_directory("sopgpu-cuda-cross-split");
   std::string out;
   ASSERT_EQ(ermak_in(cpu, kEquil + " --set numsteps=4000", "cpu", &out), 0) << out;
   ASSERT_EQ(ermak_in(split, kEquil + " --set numsteps=2000", "cuda", &out), 0) << out;
@@ -191,13 +146,13 @@ TEST(CudaSopgpuRun, AStageStoppedOnTheGpuContinuesOnTheCpu) {
 
 TEST(CudaSopgpuRun, Pf8IndentationAgreesWithCpu) {
   ERMAK_REQUIRE_GPU();  // without one, every CUDA run would fail for that reason instead
-  const fs::path cpu = pf8_directory("sopgpu-cuda-pf8-cpu"), gpu = pf8_directory("sopgpu-cuda-pf8-gpu");
+  const fs::path cpu = sopgpu_pf8_directory("sopgpu-cuda-pf8-cpu"), gpu = sopgpu_pf8_directory("sopgpu-cuda-pf8-gpu");
   const std::string args =
       "pf8.sop --set numsteps=600 --set indentationOutputFreq=100 --set outputtiming=100 --set dcdfreq=300 "
       "--set restartfreq=600";
   std::string out;
   ASSERT_EQ(ermak_in(cpu, args, "cpu", &out), 0) << out;
   ASSERT_EQ(ermak_in(gpu, args, "cuda", &out), 0) << out;
-  EXPECT_EQ(read_rows(gpu / "indentation/PF8_01_bend.dat").size(), 7u);
+  EXPECT_EQ(read_number_rows(gpu / "indentation/PF8_01_bend.dat").size(), 7u);
   EXPECT_GE(expect_directories_agree(gpu, cpu), 4);
 }

@@ -14,48 +14,17 @@
 #include <string>
 #include <vector>
 
+#include "support/sopgpu_directories.h"
 #include "support/test_paths.h"
 
 namespace fs = std::filesystem;
+using ermak::test::read_file;
 using ermak::test::run_command;
+using ermak::test::sopgpu_ww_directory;
 
 namespace {
 
-std::string read_file(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
-// Whitespace-separated numbers per line (SOP-GPU's .dat files have no header).
-std::vector<std::vector<double>> read_rows(const fs::path& path) {
-  std::vector<std::vector<double>> rows;
-  std::istringstream in(read_file(path));
-  std::string line;
-  while (std::getline(in, line)) {
-    std::istringstream fields(line);
-    std::vector<double> row;
-    std::string f;
-    while (fields >> f) row.push_back(std::stod(f));
-    if (!row.empty()) rows.push_back(row);
-  }
-  return rows;
-}
-
-fs::path shared(const std::string& p) { return ermak::test::shared_data() / "sopgpu" / p; }
-
-// A working directory with the inputs where the configurations look for them.
-fs::path ww_directory(const std::string& name) {
-  const fs::path dir = ermak::test::fresh_directory(name);
-  fs::create_directories(dir / "topologies");
-  fs::create_directories(dir / "structures");
-  fs::copy_file(shared("ww/reference/ww.top"), dir / "topologies/ww.top");
-  fs::copy_file(shared("ww/reference/ww_cg.pdb"), dir / "structures/ww.pdb");
-  fs::copy_file(shared("ww/ww_1-100_equil.sop"), dir / "ww_equil.sop");
-  fs::copy_file(shared("ww/ww_1-100_pull.sop"), dir / "ww_pull.sop");
-  return dir;
-}
+std::vector<std::vector<double>> read_rows(const fs::path& path) { return ermak::test::read_number_rows(path); }
 
 int ermak_in(const fs::path& dir, const std::string& args, std::string* output) {
   return run_command("cd '" + dir.string() + "' && '" + ermak::test::ermak_binary().string() + "' run " + args +
@@ -110,7 +79,7 @@ void check_equilibrium_outputs(const fs::path& dir) {
 }  // namespace
 
 TEST(SopgpuRun, WwEquilibrationThenPullingFromTheFinalStructures) {
-  const fs::path dir = ww_directory("sopgpu_ww");
+  const fs::path dir = sopgpu_ww_directory("sopgpu_ww");
   std::string out;
   ASSERT_EQ(ermak_in(dir, kEquilShort, &out), 0) << out;
   check_equilibrium_outputs(dir);
@@ -157,8 +126,8 @@ TEST(SopgpuRun, WwEquilibrationThenPullingFromTheFinalStructures) {
 }
 
 TEST(SopgpuRun, ResumeContinuesBitForBitAndErmakOutputOnRequest) {
-  const fs::path straight = ww_directory("sopgpu_resume_straight");
-  const fs::path resumed = ww_directory("sopgpu_resume_resumed");
+  const fs::path straight = sopgpu_ww_directory("sopgpu_resume_straight");
+  const fs::path resumed = sopgpu_ww_directory("sopgpu_resume_resumed");
   const std::string common =
       "ww_equil.sop --set runnum=2 --set outputtiming=500 --set dcdfreq=1000 --set restartfreq=1000";
   std::string out;
@@ -174,13 +143,7 @@ TEST(SopgpuRun, ResumeContinuesBitForBitAndErmakOutputOnRequest) {
 }
 
 TEST(SopgpuRun, Pf8IndentationWritesItsFile) {
-  const fs::path dir = ermak::test::fresh_directory("sopgpu_pf8");
-  fs::create_directories(dir / "topologies");
-  fs::create_directories(dir / "structures");
-  fs::copy_file(shared("pf8/PF8.top"), dir / "topologies/PF8.top");
-  fs::copy_file(shared("pf8/PF8_sop.pdb"), dir / "structures/PF8_sop.pdb");
-  fs::copy_file(shared("pf8/PF8_vf_3.0_R_100.sop"), dir / "pf8.sop");
-  fs::copy_file(shared("pf8/PF8_vf_3.0_R_100_HI.sop"), dir / "pf8_hi.sop");
+  const fs::path dir = ermak::test::sopgpu_pf8_directory("sopgpu_pf8");
   std::string out;
   ASSERT_EQ(ermak_in(dir,
                      "pf8.sop --set numsteps=300 --set indentationOutputFreq=100 --set outputtiming=100 "
@@ -225,8 +188,8 @@ TEST(SopgpuRun, FilesWrittenBySeveralThreadsMatchThoseOfOne) {
       "ww_pull.sop --set runnum=64 --set deltax=0.1 --set pullFreq=100 --set k_trans=0.5 --set outputtiming=500 "
       "--set dcdfreq=500 --set restartfreq=1000";
   std::string out;
-  const fs::path one = ww_directory("sopgpu_threads_one"), two = ww_directory("sopgpu_threads_two"),
-                 resumed = ww_directory("sopgpu_threads_resumed");
+  const fs::path one = sopgpu_ww_directory("sopgpu_threads_one"), two = sopgpu_ww_directory("sopgpu_threads_two"),
+                 resumed = sopgpu_ww_directory("sopgpu_threads_resumed");
   ASSERT_EQ(ermak_in(one, equil + " --report-threads 1", &out), 0) << out;
   ASSERT_EQ(ermak_in(one, pull + " --set numsteps=2000 --report-threads 1", &out), 0) << out;
   ASSERT_EQ(ermak_in(two, equil + " --report-threads 2", &out), 0) << out;
