@@ -35,12 +35,21 @@ TEST(ConfigFingerprint, WhereTheRunIsComputedMayChange) {
   EXPECT_EQ(config_fingerprint(with(kResolved, "steps = 10", "steps = 20000")), base);
 }
 
+TEST(ConfigFingerprint, ADeviceLeftAtItsDefaultMayBeGivenOnResume) {
+  const std::string base = config_fingerprint(with(kResolved, "seed = 3", "seed = 3\n# device: $ERMAK_CUDA_DEVICE, else 0"));
+  EXPECT_EQ(config_fingerprint(with(kResolved, "seed = 3", "seed = 3\ndevice = 1")), base);
+}
+
 TEST(ConfigFingerprint, WhatTheRunComputesMayNot) {
   const std::string base = config_fingerprint(kResolved);
   EXPECT_NE(config_fingerprint(with(kResolved, "seed = 3", "seed = 4")), base);
   // A placement key's name in another section is not a placement key.
   EXPECT_NE(config_fingerprint(with(kResolved, "[minimize]\n", "[minimize]\nthreads = 2\n")), base);
   EXPECT_NE(config_fingerprint(with(kResolved, "[output]\n", "[output]\nbackend = \"x\"\n")), base);
+  // A SOP-GPU run's output settings are comments of its resolved configuration
+  // (config/sopgpu_config.cpp): they count.
+  const std::string sop = kResolved + "\n# SOP-GPU outputs (ermak run FILE.sop)\n# outputtiming 1000 dcdfreq 10000\n";
+  EXPECT_NE(config_fingerprint(with(sop, "outputtiming 1000", "outputtiming 500")), config_fingerprint(sop));
 }
 
 TEST(ConfigFingerprint, CheckpointsOfEarlierVersionsKeepTheirFingerprint) {

@@ -194,7 +194,17 @@ std::string config_fingerprint(const std::string& resolved) {
   std::string line, section;
   while (std::getline(lines, line)) {
     const auto first = line.find_first_not_of(" \t");
-    if (first == std::string::npos || line[first] == '#') continue;  // comments name the source file
+    if (first == std::string::npos) continue;
+    if (line[first] == '#') {
+      // Comments count (a .sop run's output settings are comments), except the source
+      // file's name and a placement key left at its default ("# device: …").
+      const auto colon = line.find(':', first);
+      const auto start = line.find_first_not_of("# ", first);
+      const std::string_view name = colon == std::string::npos || start == std::string::npos || start > colon
+                                        ? std::string_view{}
+                                        : std::string_view(line).substr(start, colon - start);
+      if ((section.empty() && name == "source") || placement_key(section, name)) continue;
+    }
     if (line[first] == '[') {
       const auto close = line.find(']', first);
       section = line.substr(first + 1, close == std::string::npos ? std::string::npos : close - first - 1);
