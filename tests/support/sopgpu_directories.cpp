@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <sstream>
+#include <utility>
 
 #include "support/test_paths.h"
 
@@ -13,31 +14,30 @@ namespace {
 
 fs::path sopgpu_data(const std::string& p) { return shared_data() / "sopgpu" / p; }
 
-fs::path fresh_layout(const std::string& name) {
+// A fresh directory with topologies/ and structures/, and the shared data's files copied
+// in (source under sopgpu/, destination in the directory).
+fs::path fresh_layout(const std::string& name, const std::vector<std::pair<std::string, std::string>>& files) {
   const fs::path dir = fresh_directory(name);
   fs::create_directories(dir / "topologies");
   fs::create_directories(dir / "structures");
+  for (const auto& [source, destination] : files) fs::copy_file(sopgpu_data(source), dir / destination);
   return dir;
 }
 
 }  // namespace
 
 fs::path sopgpu_ww_directory(const std::string& name) {
-  const fs::path dir = fresh_layout(name);
-  fs::copy_file(sopgpu_data("ww/reference/ww.top"), dir / "topologies/ww.top");
-  fs::copy_file(sopgpu_data("ww/reference/ww_cg.pdb"), dir / "structures/ww.pdb");
-  fs::copy_file(sopgpu_data("ww/ww_1-100_equil.sop"), dir / "ww_equil.sop");
-  fs::copy_file(sopgpu_data("ww/ww_1-100_pull.sop"), dir / "ww_pull.sop");
-  return dir;
+  return fresh_layout(name, {{"ww/reference/ww.top", "topologies/ww.top"},
+                             {"ww/reference/ww_cg.pdb", "structures/ww.pdb"},
+                             {"ww/ww_1-100_equil.sop", "ww_equil.sop"},
+                             {"ww/ww_1-100_pull.sop", "ww_pull.sop"}});
 }
 
 fs::path sopgpu_pf8_directory(const std::string& name) {
-  const fs::path dir = fresh_layout(name);
-  fs::copy_file(sopgpu_data("pf8/PF8.top"), dir / "topologies/PF8.top");
-  fs::copy_file(sopgpu_data("pf8/PF8_sop.pdb"), dir / "structures/PF8_sop.pdb");
-  fs::copy_file(sopgpu_data("pf8/PF8_vf_3.0_R_100.sop"), dir / "pf8.sop");
-  fs::copy_file(sopgpu_data("pf8/PF8_vf_3.0_R_100_HI.sop"), dir / "pf8_hi.sop");
-  return dir;
+  return fresh_layout(name, {{"pf8/PF8.top", "topologies/PF8.top"},
+                             {"pf8/PF8_sop.pdb", "structures/PF8_sop.pdb"},
+                             {"pf8/PF8_vf_3.0_R_100.sop", "pf8.sop"},
+                             {"pf8/PF8_vf_3.0_R_100_HI.sop", "pf8_hi.sop"}});
 }
 
 std::vector<std::vector<double>> read_number_rows(const fs::path& path, std::vector<std::vector<double>>* last_digits) {
