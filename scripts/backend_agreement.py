@@ -274,7 +274,7 @@ def probe_model(ermak, data, system, work):
     directory = work / f"model-{system}"
     shutil.rmtree(directory, ignore_errors=True)
     directory.mkdir(parents=True)
-    tables = {"input": input_table(data, system), "run": {"steps": 0, "backend": "cpu"},
+    tables = {"input": input_table(data, work, system), "run": {"steps": 0, "backend": "cpu"},
               "output": {"directory": str(directory / "out"), "trajectory_every": 0}}
     write_toml(directory / "run.toml", tables)
     run = subprocess.run([str(ermak), "run", "--quiet", str(directory / "run.toml")],
@@ -293,9 +293,9 @@ def built_model_folder(work, system):
     return work / f"model-{system}-topology"
 
 
-def input_table(data, system):
-    # DATA_WORK is where built models live (main() sets it).
-    return {key: str(built_model_folder(DATA_WORK, system) / path[2:]) if path.startswith("@/") else str(data / path)
+def input_table(data, work, system):
+    """The [input] table: the shared data's files, or those `ermak topology` built in work."""
+    return {key: str(built_model_folder(work, system) / path[2:]) if path.startswith("@/") else str(data / path)
             for key, path in SYSTEMS[system][0].items()}
 
 
@@ -309,8 +309,6 @@ def build_model(ermak, data, system, work):
         raise RuntimeError(f"{system}: ermak topology failed: {done.stderr.strip()}")
 
 
-DATA_WORK = Path(".")
-
 
 def log_uniform(rng, low, high):
     return math.exp(rng.uniform(math.log(low), math.log(high)))
@@ -323,7 +321,7 @@ def unit_vector(rng):
             return v / np.linalg.norm(v)
 
 
-def draw_case(rng, data, models, max_beads, max_replicas):
+def draw_case(rng, data, work, models, max_beads, max_replicas):
     """A random valid configuration: (tables, a short description of its features)."""
     names = [s for s in SYSTEMS if models[s].beads <= max_beads]
     system = rng.choices(names, weights=[SYSTEM_WEIGHTS[s] for s in names])[0]
@@ -344,7 +342,7 @@ def draw_case(rng, data, models, max_beads, max_replicas):
     if rng.random() < 0.25:
         run["rng"], run["rng_layout"] = rng.choice(GENERATORS)
         features.append(f"{run['rng']}/{run['rng_layout']}")
-    tables = {"input": input_table(data, system), "run": run}
+    tables = {"input": input_table(data, work, system), "run": run}
     if rng.random() < 0.15:
         tables["model"] = {"pair_cutoff_A": round(rng.uniform(12, 20), 2)}
         features.append(f"cutoff={tables['model']['pair_cutoff_A']}A")
@@ -571,8 +569,6 @@ def main():
     tolerance = Tolerance(args.position_tolerance_A, args.relative_tolerance, args.minimised_energy_tolerance)
     same_backend = args.a.split(":")[0] == args.b.split(":")[0]
 
-    global DATA_WORK
-    DATA_WORK = out
     models = {}
     for system in SYSTEMS:
         if system in BUILT_BY_TOPOLOGY:
@@ -593,7 +589,7 @@ def main():
     failures = 0
     for case in range(args.cases):
         rng = random.Random(args.seed * 1_000_003 + case)
-        system, tables, features = draw_case(rng, data, models, args.max_beads, args.max_replicas)
+        system, tables, features = draw_case(rng, data, out, models, args.max_beads, args.max_replicas)
         if args.only and case not in args.only:
             continue
         if args.list:
