@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "ermak/core/error.h"
 #include "ermak/core/vec3.h"
 #include "ermak/model/force_field.h"
 #include "ermak/protocol/external_force.h"
@@ -187,5 +188,16 @@ struct RunSpec {
   std::string resolved_toml;              // the resolved configuration, echoed into the log
   std::vector<std::string> notes;         // logged at the start (e.g. SOP-GPU keys without effect)
 };
+
+// An Error about a configuration key ("run.steps", "fixed.beads"), located where the key
+// was given (RunSpec::key_sources: the file and line, or "--set"), else at the file;
+// `shown_key` names it as the user wrote it where that differs (a .sop file's numsteps).
+inline Error key_error(const RunSpec& spec, const std::string& key, const std::string& what,
+                       const std::string& shown_key = "") {
+  const std::string& name = shown_key.empty() ? key : shown_key;
+  const auto it = spec.key_sources.find(key);
+  if (it != spec.key_sources.end()) return Error(it->second.file, it->second.line, name, what);
+  return Error(spec.config_path.string(), 0, name, what);
+}
 
 }  // namespace ermak

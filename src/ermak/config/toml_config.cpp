@@ -505,6 +505,9 @@ void read_rng_choice(const Section& s, RunSpec& spec) {
 
 // Returns whether the run temperature was given (heating may not give it a second time).
 bool read_run(const Section& s, RunSpec& spec) {
+  // Where steps and replicas were given, for the errors found only when the run starts.
+  for (const char* key : {"steps", "replicas"})
+    if (s.has(key)) spec.key_sources[s.field(key)] = s.source(key);
   assign(spec.steps, s.integer("steps", kNonNegative));
   assign(spec.replicas, s.integer("replicas", kPositiveInt32));
   assign(spec.seed, s.integer("seed", kNonNegative));

@@ -16,13 +16,6 @@
 namespace ermak {
 namespace {
 
-// An Error about a configuration key, located where the key was given.
-Error key_error(const RunSpec& spec, const std::string& key, const std::string& what) {
-  const auto it = spec.key_sources.find(key);
-  if (it != spec.key_sources.end()) return Error(it->second.file, it->second.line, key, what);
-  return Error(spec.config_path.string(), 0, key, what);
-}
-
 void check_beads(const RunSpec& spec, const std::string& key, const std::vector<std::int32_t>& beads,
                  std::int32_t n) {
   for (std::int32_t b : beads)

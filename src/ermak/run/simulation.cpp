@@ -119,10 +119,8 @@ OpenFileLimit check_open_file_limit(const RunSpec& spec, const RunReporter* extr
   const std::uint64_t room = limit.soft > limit.open_now + kDescriptorsForTheRun
                                  ? limit.soft - limit.open_now - kDescriptorsForTheRun
                                  : 0;
-  const auto it = spec.key_sources.find("run.replicas");
   const bool raisable = limit.hard > limit.soft;
-  throw Error(it != spec.key_sources.end() ? it->second.file : spec.config_path.string(),
-              it != spec.key_sources.end() ? it->second.line : 0, "run.replicas",
+  throw key_error(spec, "run.replicas",
               "this run keeps " + std::to_string(files.count) + " output files open (" + files.what + ", " +
                   std::to_string(spec.replicas) + " replicas) and needs " + std::to_string(needed) +
                   " open files with those it holds otherwise, but this process may open only " +
@@ -285,9 +283,7 @@ RunSummary run_logged(const RunSpec& spec, const RunOptions& options, RunReporte
   for (const auto& w : system.warnings) log->warn("warning: {}", w);
   for (std::int32_t b : spec.fixed_beads)
     if (b < 0 || b >= n) {
-      const auto it = spec.key_sources.find("fixed.beads");
-      throw Error(it != spec.key_sources.end() ? it->second.file : spec.config_path.string(),
-                  it != spec.key_sources.end() ? it->second.line : 0, "fixed.beads",
+      throw key_error(spec, "fixed.beads",
                   "bead " + std::to_string(b) + " is out of range: the model has " +
                       std::to_string(n) + " beads (0.." + std::to_string(n - 1) + ")");
     }
@@ -363,10 +359,11 @@ RunSummary run_logged(const RunSpec& spec, const RunOptions& options, RunReporte
                   "(on --resume only [run] steps and where the run is computed may change: [run] backend, "
                   "device, threads, cuda_kernels, [output] directory; docs/outputs.md#resuming-elsewhere)");
     if (spec.steps < cp.step)
-      throw Error(spec.config_path.string(), 0, spec.config_path.extension() == ".sop" ? "numsteps" : "run.steps",
+      throw key_error(spec, "run.steps",
                   "the checkpoint is at step " + std::to_string(cp.step) + ", beyond the " +
                       std::to_string(spec.steps) + " steps asked for; --resume continues a run, it cannot shorten "
-                      "one (give at least " + std::to_string(cp.step) + ")");
+                      "one (give at least " + std::to_string(cp.step) + ")",
+                      spec.config_path.extension() == ".sop" ? "numsteps" : "");
     if (cp.positions.bead_count != n || cp.positions.replica_count != replicas)
       throw Error(checkpoint_path.string(), 0, "", "checkpoint shape does not match the model");
     auto extra = [&](const std::string& key) -> const std::string& {
