@@ -443,6 +443,22 @@ TEST(ProtocolRun, ABrokenBondStopsTheRunWithAClearError) {
   EXPECT_NE(out.find("pull more slowly"), std::string::npos) << out;
 }
 
+// The steps an instability is placed between are the report that found it and the one
+// before, whose checks passed; not wherever the run happened to split its steps for the
+// progress line (which checks nothing), so the message is the same on every machine.
+TEST(ProtocolRun, ABrokenBondIsPlacedBetweenTwoReports) {
+  const auto dir = ermak::test::fresh_directory("proto-broken-bond-steps");
+  // A time step 250 times SOP-GPU's tears the chain within the first few steps.
+  const std::string config = ww_input() +
+                             "[run]\nsteps = 2600\nreplicas = 4\nseed = 7\ntimestep_tau = 20\n"
+                             "[output]\ndirectory = \"out\"\nenergy_every = 250\ntrajectory_every = 0\n"
+                             "checkpoint_every = 0\n";
+  int status = 0;
+  const std::string out = run_ermak("run --quiet " + write(dir / "run.toml", config).string(), &status);
+  EXPECT_EQ(status, 1) << out;
+  EXPECT_NE(out.find("a FENE bond broke between steps 0 and 250:"), std::string::npos) << out;
+}
+
 // Issue 4's "done when": the WW domain pulled fast on the CPU shows a force peak and ends
 // unfolded. 700 000 steps at 1000 µm/s (13.9 nm of base travel, κ = 35 pN/nm), one
 // replica: about 10–20 s on one core.

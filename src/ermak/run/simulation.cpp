@@ -678,6 +678,9 @@ RunSummary run_logged(const RunSpec& spec, const RunOptions& options, RunReporte
   const StopSignals stop_signals;
   int stopped_by = 0;
   std::int64_t step = first_step;
+  // The last step whose positions passed the stability checks: an error names the steps
+  // between it and the stop that found the problem, and progress-only chunks check nothing.
+  std::int64_t checked_step = first_step;
   while (step < last_step) {
     auto next_event = [&](std::int64_t every) {
       return every > 0 ? (step / every + 1) * every : last_step;
@@ -694,7 +697,6 @@ RunSummary run_logged(const RunSpec& spec, const RunOptions& options, RunReporte
                                     indentation_every ? next_event(indentation_every) : last_step});
     // Keep the progress line alive on long report intervals.
     target = std::min(target, step + std::max<std::int64_t>(1, std::int64_t(progress.steps_per_second() * 0.5) + 1));
-    const std::int64_t since = step;
     const auto advance_start = Clock::now();
     engine->advance(target - step);
     ++advances;
@@ -713,10 +715,11 @@ RunSummary run_logged(const RunSpec& spec, const RunOptions& options, RunReporte
     const auto stepped = Clock::now();
     advance_seconds += std::chrono::duration<double>(stepped - advance_start).count();
     if (suspect) {
-      check_finite(engine->state(), since);
-      check_bonds(engine->state(), since);
+      check_finite(engine->state(), checked_step);
+      check_bonds(engine->state(), checked_step);
       check_seconds += seconds_since(stepped);
     }
+    if (stop) checked_step = step;
     if (step == last_step && own_files) {
       if (report && !multiple(step, spec.output.energy_every_steps)) tables_with_end_rows.push_back("energies.tsv");
       if (pull_row && !multiple(step, pulling_every)) tables_with_end_rows.push_back("pulling.tsv");
