@@ -54,6 +54,24 @@ TEST(BackendAgreementScript, ADifferentRunIsFound) {
   EXPECT_TRUE(fs::exists(dir / "sweep/case_000/run.toml")) << "a failed case is kept to look at";
 }
 
+// A drawn configuration may be too harsh for its time step. Then both ways must stop with
+// the same error (the same steps, beads and replica; lengths to rounding) and the same
+// files up to there; one way stopping alone is a difference.
+TEST(BackendAgreementScript, RunsThatStopWithTheSameErrorAgree) {
+  const auto dir = ermak::test::fresh_directory("agreement-stopped");
+  const std::string harsh = "cpu:set=run.timestep_tau=20";
+  int status = 0;
+  std::string text = run_sweep(dir / "both", "--a " + harsh + " --b " + harsh + ":threads=2 --cases 2 "
+                                             "--max-beads 40 --max-replicas 4", &status);
+  EXPECT_EQ(status, 0) << text;
+  EXPECT_NE(text.find("# 2 of 2 cases agree"), std::string::npos) << text;
+  EXPECT_NE(text.find("(both stopped: a FENE bond broke between steps 0 and"), std::string::npos) << text;
+  text = run_sweep(dir / "one", "--a " + harsh + " --b cpu --cases 2 --max-beads 40 --max-replicas 4", &status);
+  EXPECT_EQ(status, 1) << text;
+  EXPECT_NE(text.find("# 0 of 2 cases agree"), std::string::npos) << text;
+  EXPECT_NE(text.find("exit status A 1"), std::string::npos) << text;
+}
+
 TEST(BackendAgreementScript, BadArgumentsAreNamed) {
   const auto dir = ermak::test::fresh_directory("agreement-bad");
   int status = 0;
