@@ -284,6 +284,21 @@ TEST(RunCli, AnErrorDuringTheRunIsInTheRunLog) {
   EXPECT_NE(log.find("] error: a FENE bond broke"), std::string::npos) << log.substr(log.size() > 600 ? log.size() - 600 : 0);
 }
 
+// Checkpoints are written on the report writer's thread while the engine goes on
+// (docs/outputs.md#reports-are-written-in-the-background); one that cannot be written must
+// still stop the run with its error, in the run log too.
+TEST(RunCli, ACheckpointThatCannotBeWrittenStopsTheRun) {
+  const auto dir = ermak::test::fresh_directory("run-checkpoint-fails");
+  fs::create_directories(dir / "out/checkpoint.ckpt.tmp");  // where the checkpoint is written first
+  int status = 0;
+  const std::string out = run_ermak("run --quiet " + write_config(dir).string(), &status);
+  EXPECT_EQ(status, 1) << out;
+  EXPECT_NE(out.find("checkpoint.ckpt.tmp: cannot create checkpoint"), std::string::npos) << out;
+  const std::string log = read_file(dir / "out/run.log");
+  EXPECT_NE(log.find("] error: "), std::string::npos) << log;
+  EXPECT_FALSE(fs::exists(dir / "out/checkpoint.ckpt"));
+}
+
 TEST(RunCli, RefusesToOverwriteWithoutForce) {
   const auto dir = ermak::test::fresh_directory("run-overwrite");
   int status = 0;

@@ -584,13 +584,17 @@ RunSummary run_logged(const RunSpec& spec, const RunOptions& options, RunReporte
   auto submit = [&](std::shared_ptr<Snapshot> snapshot) {
     writer.submit([snapshot, &write_snapshot] { write_snapshot(*snapshot); });
   };
-  // The driver's other stops, for the run log: checkpoints (waiting for the writer,
-  // flushing every file, the atomic write with its fsyncs) and the instability checks.
+  // The driver's other stops, for the run log: checkpoints (taking the state from the
+  // engine; the writer thread flushes every file and writes the checkpoint with its syncs)
+  // and the instability checks.
   double checkpoint_seconds = 0.0, check_seconds = 0.0, advance_seconds = 0.0;
-  std::int64_t checkpoints_written = 0, advances = 0;
-  // Every output file's size, after the writer has caught up and the files are flushed.
-  auto output_offsets = [&]() {
-    writer.drain();  // the files' sizes below must include every row taken so far
+  std::int64_t advances = 0;
+  // Written by the checkpoint jobs on the writer thread; read once the writer is drained.
+  double checkpoint_writing_seconds = 0.0;
+  std::int64_t checkpoints_written = 0;
+  // Every output file's size once flushed: on the writer thread, where the jobs before
+  // have written every row taken so far.
+  auto file_offsets = [&]() {
     Checkpoint::Offsets offsets;
     // One write per file, replicas side by side: at 10⁴ replicas most of a checkpoint.
     for_each_replica(std::int32_t(energy_files.size()), file_threads, [&](std::int32_t r) {
@@ -609,35 +613,51 @@ RunSummary run_logged(const RunSpec& spec, const RunOptions& options, RunReporte
     if (extra) extra->checkpoint(offsets);
     return offsets;
   };
+  // The same on the driver's thread, after waiting for the writer.
+  auto output_offsets = [&]() {
+    writer.drain();
+    return file_offsets();
+  };
   // The sizes before the rows a run's last step adds off its tables' intervals: a resume
   // that raises [run] steps cuts those rows away, so that the files end as those of one
   // longer run (docs/outputs.md#resume).
   std::optional<Checkpoint::Offsets> offsets_before_end_rows;
   std::vector<std::string> tables_with_end_rows;  // "energies.tsv", "pulling.tsv", …
+  // A checkpoint is taken like a report: the state is copied from the engine here, and the
+  // writer thread, once it has written every row and frame taken before, records the files'
+  // sizes and writes the checkpoint atomically while the engine goes on. At 10⁴ replicas
+  // the flushes and syncs take ~0.3 s, which at the default interval held the GPU up for
+  // 10–25 % of the run (docs/outputs.md#reports-are-written-in-the-background).
   auto write_checkpoint = [&]() {
     const auto start = Clock::now();
-    Checkpoint cp;
-    cp.output_offsets = output_offsets();
-    cp.seed = spec.seed;
-    cp.step = engine->state().step;
-    cp.config_fingerprint = fingerprint;
-    cp.positions = engine->state();
-    cp.neighbor_reference = engine->neighbor_reference();
-    cp.rng_name = engine->noise_name();
-    if (spec.rng != "philox") cp.rng_state = engine->noise_state();  // philox: seed and step suffice
+    auto cp = std::make_shared<Checkpoint>();
+    cp->seed = spec.seed;
+    cp->step = engine->state().step;
+    cp->config_fingerprint = fingerprint;
+    cp->positions = engine->state();
+    cp->neighbor_reference = engine->neighbor_reference();
+    cp->rng_name = engine->noise_name();
+    if (spec.rng != "philox") cp->rng_state = engine->noise_state();  // philox: seed and step suffice
     if (protocol) {
-      cp.extra = protocol_extra;
-      cp.extra.emplace_back("protocol.engine_state", encode_doubles(engine->protocol_state()));
+      cp->extra = protocol_extra;
+      cp->extra.emplace_back("protocol.engine_state", encode_doubles(engine->protocol_state()));
     }
-    if (offsets_before_end_rows) {
-      Checkpoint::Offsets before = cp.output_offsets;
-      for (std::size_t k = 0; k < before.size(); ++k)
-        for (const std::string& table : tables_with_end_rows)
-          if (before[k].first.ends_with("/" + table)) before[k].second = (*offsets_before_end_rows)[k].second;
-      cp.extra.emplace_back(kOffsetsBeforeEndRows, encode_offsets(before));
-    }
-    write_checkpoint_atomically(checkpoint_path, cp);
-    ++checkpoints_written;
+    writer.submit([cp, before_end_rows = offsets_before_end_rows, end_row_tables = tables_with_end_rows,
+                   &file_offsets, &checkpoint_path, &checkpoints_written, &checkpoint_writing_seconds,
+                   &seconds_since] {
+      const auto writing_start = Clock::now();
+      cp->output_offsets = file_offsets();
+      if (before_end_rows) {
+        Checkpoint::Offsets before = cp->output_offsets;
+        for (std::size_t k = 0; k < before.size(); ++k)
+          for (const std::string& table : end_row_tables)
+            if (before[k].first.ends_with("/" + table)) before[k].second = (*before_end_rows)[k].second;
+        cp->extra.emplace_back(kOffsetsBeforeEndRows, encode_offsets(before));
+      }
+      write_checkpoint_atomically(checkpoint_path, *cp);
+      ++checkpoints_written;
+      checkpoint_writing_seconds += seconds_since(writing_start);
+    });
     checkpoint_seconds += seconds_since(start);
   };
 
@@ -747,8 +767,8 @@ RunSummary run_logged(const RunSpec& spec, const RunOptions& options, RunReporte
   // A run of no steps (e.g. only the minimisation) still ends with a checkpoint, so that
   // --resume with a higher [run] steps continues from its state.
   if (!options.resume && first_step == last_step) write_checkpoint();
-  progress.finish();
   writer.drain();  // a failed write stops the run with its error here at the latest
+  progress.finish();  // the rate includes the last stops' writing and the final checkpoint
   // The run's rate: the steps and their reports, not the final files below (10⁴ replicas
   // write 10⁴ PDBs).
   RunSummary summary;
@@ -782,14 +802,21 @@ RunSummary run_logged(const RunSpec& spec, const RunOptions& options, RunReporte
   const ReportWriter::Totals written = writer.totals();
   log->info("reports: {} stops; {:.3f} s taking them from the engine, {:.3f} s writing them in the background "
             "({} thread{}), {:.3f} s waiting for the writer",
-            written.jobs, snapshot_seconds, written.writing_seconds, file_threads, file_threads == 1 ? "" : "s",
-            written.waiting_seconds);
-  log->info("steps: {} calls, {:.3f} s in the engine; checkpoints: {} in {:.3f} s (each waits for the writer, "
-            "flushes every file and syncs); {:.3f} s checking coordinates and bonds; {:.3f} s writing the final "
-            "structures after the run",
-            advances, advance_seconds, checkpoints_written, checkpoint_seconds, check_seconds, final_seconds);
-  const CheckpointAdvice advice =
-      checkpoint_advice(spec.output.checkpoint_every_steps, checkpoints_written, checkpoint_seconds, summary.wall_seconds);
+            written.jobs - checkpoints_written, snapshot_seconds, written.writing_seconds - checkpoint_writing_seconds,
+            file_threads, file_threads == 1 ? "" : "s", written.waiting_seconds);
+  log->info("steps: {} calls, {:.3f} s in the engine; checkpoints: {}, {:.3f} s taking them from the engine, {:.3f} s "
+            "writing them in the background (flushing every file, syncing the file system); {:.3f} s checking "
+            "coordinates and bonds; {:.3f} s writing the final structures after the run",
+            advances, advance_seconds, checkpoints_written, checkpoint_seconds, checkpoint_writing_seconds,
+            check_seconds, final_seconds);
+  // What checkpoints cost the run: the driver's share, and of its waits for the writer the
+  // part the checkpoints' writing takes of the writer's time.
+  const double waiting_for_checkpoints =
+      written.writing_seconds > 0.0
+          ? written.waiting_seconds * std::min(1.0, checkpoint_writing_seconds / written.writing_seconds)
+          : 0.0;
+  const CheckpointAdvice advice = checkpoint_advice(spec.output.checkpoint_every_steps, checkpoints_written,
+                                                    checkpoint_seconds + waiting_for_checkpoints, summary.wall_seconds);
   if (advice.costly)
     log->warn("checkpoints took {:.0f} % of the run; [output] checkpoint_every = {} (now {}) would make them ~{:.0f} %, "
               "at the price of more steps to redo after a crash (docs/outputs.md, \"Cost\")",
