@@ -32,6 +32,7 @@ struct State {
     const std::size_t k = index(replica, bead);
     x[k] = p.x; y[k] = p.y; z[k] = p.z;
   }
+  std::size_t bytes() const { return (x.size() + y.size() + z.size()) * sizeof(float); }
   // The listed beads of every replica, [replica · beads.size() + k] (Engine::bead_positions).
   std::vector<Vec3f> positions_of(const std::vector<std::int32_t>& beads) const {
     std::vector<Vec3f> out;

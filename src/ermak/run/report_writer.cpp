@@ -13,8 +13,8 @@ double seconds_since(std::chrono::steady_clock::time_point start) {
 
 }  // namespace
 
-ReportWriter::ReportWriter(std::size_t capacity)
-    : capacity_(std::max<std::size_t>(1, capacity)), thread_([this] { work(); }) {}
+ReportWriter::ReportWriter(std::size_t capacity, std::size_t byte_budget)
+    : capacity_(std::max<std::size_t>(1, capacity)), byte_budget_(byte_budget), thread_([this] { work(); }) {}
 
 ReportWriter::~ReportWriter() {
   {
@@ -29,15 +29,28 @@ void ReportWriter::rethrow_failure() {
   if (failure_) std::rethrow_exception(failure_);
 }
 
-void ReportWriter::submit(std::function<void()> job) {
+ReportWriter::Ticket ReportWriter::submit(std::function<void()> job, std::size_t bytes) {
   const auto start = std::chrono::steady_clock::now();
   std::unique_lock lock(mutex_);
-  job_done_.wait(lock, [&] { return failure_ || jobs_.size() < capacity_; });
+  job_done_.wait(lock, [&] {
+    return failure_ || jobs_.size() < capacity_ || (bytes > 0 && queued_bytes_ + bytes <= byte_budget_);
+  });
   totals_.waiting_seconds += seconds_since(start);
   rethrow_failure();
-  jobs_.push_back(std::move(job));
+  jobs_.push_back({std::move(job), bytes});
+  queued_bytes_ += bytes;
+  const Ticket ticket = ++submitted_;
   lock.unlock();
   job_ready_.notify_one();
+  return ticket;
+}
+
+void ReportWriter::wait_for(Ticket ticket) {
+  const auto start = std::chrono::steady_clock::now();
+  std::unique_lock lock(mutex_);
+  job_done_.wait(lock, [&] { return failure_ || finished_ >= ticket; });
+  totals_.waiting_seconds += seconds_since(start);
+  rethrow_failure();
 }
 
 void ReportWriter::drain() {
@@ -58,7 +71,7 @@ void ReportWriter::work() {
   for (;;) {
     job_ready_.wait(lock, [&] { return stop_ || !jobs_.empty(); });
     if (jobs_.empty()) return;  // stop_ and nothing left to write
-    std::function<void()> job = std::move(jobs_.front());
+    std::function<void()> job = std::move(jobs_.front().work);
     lock.unlock();
     std::exception_ptr failure;
     const auto start = std::chrono::steady_clock::now();
@@ -72,10 +85,13 @@ void ReportWriter::work() {
     lock.lock();
     ++totals_.jobs;
     totals_.writing_seconds += seconds;
+    queued_bytes_ -= jobs_.front().bytes;
     jobs_.pop_front();
+    ++finished_;
     if (failure) {
       failure_ = failure;
       jobs_.clear();  // rows after a failed one would leave a gap in the files
+      queued_bytes_ = 0;
     }
     job_done_.notify_all();
   }

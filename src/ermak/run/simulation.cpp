@@ -137,6 +137,10 @@ OpenFileLimit check_open_file_limit(const RunSpec& spec, const RunReporter* extr
 // Checkpoint extra: the output sizes before a finished run's off-interval last rows, in
 // the order of output_offsets (docs/outputs.md#resume).
 constexpr const char* kOffsetsBeforeEndRows = "resume.offsets_before_end_rows";
+// The memory the report writer's unfinished stops may hold beyond its first two: at 10⁴
+// WW replicas ~350 stops of energy rows (0.7 MB each) or ~60 of trajectory frames, enough
+// to cover a checkpoint's flushes and syncs (~0.6 s) without holding the engine up.
+constexpr std::size_t kReportQueueBytes = std::size_t(256) << 20;
 
 std::string encode_offsets(const Checkpoint::Offsets& offsets) {
   std::string text;
@@ -492,6 +496,12 @@ RunSummary run_logged(const RunSpec& spec, const RunOptions& options, RunReporte
     std::vector<double> plane_forces;
     std::vector<IndentationStatus> indentation_status;
     std::function<void()> extra_work;  // the extra reporter's files, written first
+    // What it holds until written, for the writer's memory budget.
+    std::size_t bytes() const {
+      return state.bytes() + end_to_end.size() * sizeof(Vec3d) + energy_terms.size() * sizeof(EnergyTerms) +
+             structure.size() * sizeof(StructureObservables) + tether_forces.size() * sizeof(Vec3d) +
+             plane_forces.size() * sizeof(double) + indentation_status.size() * sizeof(IndentationStatus);
+    }
   };
   using Clock = std::chrono::steady_clock;
   auto seconds_since = [](Clock::time_point start) {
@@ -580,9 +590,10 @@ RunSummary run_logged(const RunSpec& spec, const RunOptions& options, RunReporte
   };
   // Declared after every file it writes, so that it is destroyed (and its thread joined)
   // before them when the run ends or stops with an error.
-  ReportWriter writer(2);
+  ReportWriter writer(2, kReportQueueBytes);
   auto submit = [&](std::shared_ptr<Snapshot> snapshot) {
-    writer.submit([snapshot, &write_snapshot] { write_snapshot(*snapshot); });
+    const std::size_t bytes = snapshot->bytes();
+    writer.submit([snapshot, &write_snapshot] { write_snapshot(*snapshot); }, bytes);
   };
   // The driver's other stops, for the run log: checkpoints (taking the state from the
   // engine; the writer thread flushes every file and writes the checkpoint with its syncs)
@@ -628,8 +639,12 @@ RunSummary run_logged(const RunSpec& spec, const RunOptions& options, RunReporte
   // sizes and writes the checkpoint atomically while the engine goes on. At 10⁴ replicas
   // the flushes and syncs take ~0.3 s, which at the default interval held the GPU up for
   // 10–25 % of the run (docs/outputs.md#reports-are-written-in-the-background).
+  ReportWriter::Ticket checkpoint_in_flight = 0;
   auto write_checkpoint = [&]() {
     const auto start = Clock::now();
+    // One checkpoint at a time: a crash then loses at most one interval and the writing
+    // of the next checkpoint (docs/outputs.md#crash-safety).
+    writer.wait_for(checkpoint_in_flight);
     auto cp = std::make_shared<Checkpoint>();
     cp->seed = spec.seed;
     cp->step = engine->state().step;
@@ -642,7 +657,8 @@ RunSummary run_logged(const RunSpec& spec, const RunOptions& options, RunReporte
       cp->extra = protocol_extra;
       cp->extra.emplace_back("protocol.engine_state", encode_doubles(engine->protocol_state()));
     }
-    writer.submit([cp, before_end_rows = offsets_before_end_rows, end_row_tables = tables_with_end_rows,
+    const std::size_t bytes = cp->positions.bytes() + cp->neighbor_reference.bytes();
+    checkpoint_in_flight = writer.submit([cp, before_end_rows = offsets_before_end_rows, end_row_tables = tables_with_end_rows,
                    &file_offsets, &checkpoint_path, &checkpoints_written, &checkpoint_writing_seconds,
                    &seconds_since] {
       const auto writing_start = Clock::now();
@@ -657,7 +673,7 @@ RunSummary run_logged(const RunSpec& spec, const RunOptions& options, RunReporte
       write_checkpoint_atomically(checkpoint_path, *cp);
       ++checkpoints_written;
       checkpoint_writing_seconds += seconds_since(writing_start);
-    });
+    }, bytes);
     checkpoint_seconds += seconds_since(start);
   };
 
