@@ -636,14 +636,14 @@ RunSummary run_logged(const RunSpec& spec, const RunOptions& options, RunReporte
   std::vector<std::string> tables_with_end_rows;  // "energies.tsv", "pulling.tsv", …
   // A checkpoint is taken like a report: the state is copied from the engine here, and the
   // writer thread, once it has written every row and frame taken before, records the files'
-  // sizes and writes the checkpoint atomically while the engine goes on. At 10⁴ replicas
-  // the flushes and syncs take ~0.3 s, which at the default interval held the GPU up for
-  // 10–25 % of the run (docs/outputs.md#reports-are-written-in-the-background).
+  // sizes and writes the checkpoint atomically while the engine goes on. At 9000 WW replicas
+  // the flushes and syncs take ~0.6 s, which at the default interval held the GPU up for
+  // ~27 % of the run (docs/gpu.md#what-overlaps-the-steps).
   ReportWriter::Ticket checkpoint_in_flight = 0;
   auto write_checkpoint = [&]() {
     const auto start = Clock::now();
     // One checkpoint at a time: a crash then loses at most one interval and the writing
-    // of the next checkpoint (docs/outputs.md#crash-safety).
+    // of the next checkpoint (docs/outputs.md#checkpoint, "Taken in the background").
     writer.wait_for(checkpoint_in_flight);
     auto cp = std::make_shared<Checkpoint>();
     cp->seed = spec.seed;
