@@ -517,7 +517,7 @@ def plain_case(ermak, config, directory, sets_a, sets_b, tables, features, toler
     return problems, (dx, table, split_dx, split_table, seconds_a, seconds_b)
 
 
-def minimised_case(ermak, config, directory, sets_a, sets_b, tables, tolerance, bitwise, native):
+def minimised_case(ermak, config, directory, sets_a, sets_b, tables, features, tolerance, bitwise, native):
     """With [minimize]: each backend minimises (no steps); their energies must agree, but
     their structures only while their accept/reject decisions do (docs/gpu.md#numerics).
     Then the dynamics from A's minimised state, continued on A and on B, must agree."""
@@ -540,11 +540,18 @@ def minimised_case(ermak, config, directory, sets_a, sets_b, tables, tolerance, 
     xa = read_pdb_positions(directory / "min_a/replica_000/final.pdb")
     xb = read_pdb_positions(directory / "min_b/replica_000/final.pdb")
     dx = float(np.max(np.abs(xa - xb)))
+    outcomes = []
     for way, sets in (("cont_a", sets_a), ("cont_b", sets_b)):
         shutil.copytree(directory / "min_a", directory / way)
         code, err, _ = run_ermak(ermak, config, directory / way, sets, resume=True)
-        if code:
-            problems.append(f"{way}: exit status {code} ({err[-300:]})")
+        outcomes.append((code, err))
+    (code_a, err_a), (code_b, err_b) = outcomes
+    if code_a or code_b:
+        # As in plain_case: a harsh case must stop the same way on both.
+        if code_a != code_b or not same_error(err_a, err_b, tolerance):
+            problems.append(f"cont_a: exit status {code_a} ({err_a[-300:]}), cont_b: {code_b} ({err_b[-300:]})")
+        else:
+            features.append(f"(both stopped: {err_a.removeprefix('ermak: error: ')[:60]}…)")
     if problems:
         return problems, (dx, table, float("nan"), (float("nan"), ""), seconds_a, seconds_b)
     found, split_dx, split_table = compare_runs(directory / "cont_a", directory / "cont_b", tolerance, bitwise, native)
@@ -630,8 +637,8 @@ def main():
             features.append(kernels[1].split("=")[1])
         native = models[system].native_contacts
         if "minimize" in tables:
-            problems, result = minimised_case(ermak, config, directory, sets_a + kernels, sets_b, tables, tolerance,
-                                              args.bitwise, native)
+            problems, result = minimised_case(ermak, config, directory, sets_a + kernels, sets_b, tables, features,
+                                              tolerance, args.bitwise, native)
         else:
             problems, result = plain_case(ermak, config, directory, sets_a + kernels, sets_b, tables, features,
                                           tolerance, args.bitwise and same_backend, native, not args.no_split,

@@ -61,15 +61,18 @@ TEST(BackendAgreementScript, RunsThatStopWithTheSameErrorAgree) {
   const auto dir = ermak::test::fresh_directory("agreement-stopped");
   const std::string harsh = "cpu:set=run.timestep_tau=20";
   int status = 0;
-  std::string text = run_sweep(dir / "both", "--a " + harsh + " --b " + harsh + ":threads=2 --cases 2 "
+  // Seed 1's first four cases: case 3 minimises first, then both continuations stop.
+  std::string text = run_sweep(dir / "both", "--a " + harsh + " --b " + harsh + ":threads=2 --cases 4 "
                                              "--max-beads 40 --max-replicas 4", &status);
   EXPECT_EQ(status, 0) << text;
-  EXPECT_NE(text.find("# 2 of 2 cases agree"), std::string::npos) << text;
+  EXPECT_NE(text.find("# 4 of 4 cases agree"), std::string::npos) << text;
   EXPECT_NE(text.find("(both stopped: a FENE bond broke between steps 0 and"), std::string::npos) << text;
-  text = run_sweep(dir / "one", "--a " + harsh + " --b cpu --cases 2 --max-beads 40 --max-replicas 4", &status);
+  EXPECT_NE(text.find("minimize clamp schedule (both stopped: "), std::string::npos) << text;
+  text = run_sweep(dir / "one", "--a " + harsh + " --b cpu --cases 4 --max-beads 40 --max-replicas 4", &status);
   EXPECT_EQ(status, 1) << text;
-  EXPECT_NE(text.find("# 0 of 2 cases agree"), std::string::npos) << text;
+  EXPECT_NE(text.find("# 0 of 4 cases agree"), std::string::npos) << text;
   EXPECT_NE(text.find("exit status A 1"), std::string::npos) << text;
+  EXPECT_NE(text.find("cont_a: exit status 1"), std::string::npos) << text;
 }
 
 TEST(BackendAgreementScript, BadArgumentsAreNamed) {
