@@ -5,11 +5,15 @@ Each case is a random but valid `ermak run` configuration drawn from the feature
 combines — systems from one chain to a protofilament, 1 to 2000 replicas, heating,
 minimisation, fixed beads, every noise generator, pulling, force clamps and schedules,
 moving planes, indentation with and without a surface, output and checkpoint intervals.
+A share of the cases (--sop-share, default 0.15) are instead SOP-GPU's own WW
+equilibration and pulling and PF8 indentation configurations (`ermak run FILE.sop`) with
+random overrides of their runs, steps, pulling or constant force, directions, time step,
+temperature, cutoff and output intervals.
 Every case is run with way A and way B (default: the CUDA backend and the CPU backend),
 and once more stopped half way on A and resumed on B (docs/outputs.md#resuming-elsewhere).
-Every table (energies, pulling, plane, indentation) and every trajectory frame of A must
-equal B's to float rounding (or byte for byte with --bitwise), and so must the split
-run's. docs/validation.md#backend-agreement-sweep says what is compared and why the
+Every table (energies, pulling, plane, indentation; a .sop run's SOP-GPU files) and every
+trajectory frame of A must equal B's to float rounding (or byte for byte with --bitwise),
+and so must the split run's. docs/validation.md#backend-agreement-sweep says what is compared and why the
 tolerances are what they are.
 
 Usage:
@@ -65,6 +69,15 @@ GENERATORS = [("hybrid_taus", "per_thread"), ("ran2", "per_thread"), ("lcg", "pe
               ("lagged_fibonacci", "shared"), ("mt19937", "per_thread"), ("mt19937", "shared")]
 BLOCK_FAMILY_MAX_BEADS = 4096  # docs/gpu.md: "block" handles at most 4096 beads per replica
 TABLES = ("energies.tsv", "pulling.tsv", "plane.tsv", "indentation.tsv")
+# SOP-GPU working directories (docs/migrating-from-sop-gpu.md): the shared data's files and
+# where its configurations expect them.
+SOP_SYSTEMS = {
+    "ww": {"sopgpu/ww/reference/ww.top": "topologies/ww.top", "sopgpu/ww/reference/ww_cg.pdb": "structures/ww.pdb",
+           "sopgpu/ww/ww_1-100_equil.sop": "ww_equil.sop", "sopgpu/ww/ww_1-100_pull.sop": "ww_pull.sop"},
+    "pf8": {"sopgpu/pf8/PF8.top": "topologies/PF8.top", "sopgpu/pf8/PF8_sop.pdb": "structures/PF8_sop.pdb",
+            "sopgpu/pf8/PF8_vf_3.0_R_100.sop": "pf8.sop"},
+}
+SOP_TABLE_FOLDERS = ("dat", "pull", "indentation")  # the configurations' tables (no header)
 
 
 def fail_usage(message):
@@ -159,6 +172,21 @@ def read_dcd_frames(path):
 def read_pdb_positions(path):
     rows = [line for line in path.read_text().splitlines() if line.startswith(("ATOM", "HETATM"))]
     return np.array([[float(r[30:38]), float(r[38:46]), float(r[46:54])] for r in rows])
+
+
+def read_number_rows(path):
+    """A SOP-GPU table (whitespace-separated numbers, no header): (values [rows, columns],
+    the unit of each value's last printed digit)."""
+    values, digits = [], []
+    for line in path.read_text().splitlines():
+        fields = line.split()
+        if not fields:
+            continue
+        values.append([float(f) for f in fields])
+        digits.append([10.0 ** -len(f.split(".")[1]) if "." in f and "e" not in f.lower() else 0.0 for f in fields])
+    if len({len(v) for v in values}) > 1:
+        raise ValueError(f"{path}: rows of different lengths")
+    return np.array(values, dtype=float).reshape(len(values), -1), np.array(digits).reshape(len(values), -1)
 
 
 def read_table(path):
@@ -276,6 +304,67 @@ def same_error(err_a, err_b, tolerance):
     return True
 
 
+def compare_sop_runs(a_dir, b_dir, inputs, tolerance, bitwise):
+    """compare_runs for two SOP-GPU working directories: its tables (numbers printed with a
+    few decimals: the allowance adds a unit of the last digit), DCDs and PDBs; the inputs,
+    run logs and checkpoints are not compared."""
+    def outputs(directory):
+        return sorted(str(p.relative_to(directory)) for p in directory.rglob("*")
+                      if p.is_file() and str(p.relative_to(directory)) not in inputs
+                      and not p.name.endswith((".log", ".ckpt", ".tmp")))
+    problems = []
+    files_a, files_b = outputs(a_dir), outputs(b_dir)
+    if not files_a:
+        problems.append("no output files")
+    if files_a != files_b:
+        problems.append(f"different files: only in A {sorted(set(files_a) - set(files_b))[:4]}, "
+                        f"only in B {sorted(set(files_b) - set(files_a))[:4]}")
+    largest_dx, worst_table = 0.0, (0.0, "")
+    for name in sorted(set(files_a) & set(files_b)):
+        fa, fb = a_dir / name, b_dir / name
+        folder = Path(name).parts[0]
+        if bitwise:
+            if fa.read_bytes() != fb.read_bytes():
+                problems.append(f"{name}: bytes differ")
+        elif folder in SOP_TABLE_FOLDERS:
+            (va, digits), (vb, _) = read_number_rows(fa), read_number_rows(fb)
+            if va.shape != vb.shape:
+                problems.append(f"{name}: {va.shape} against {vb.shape} numbers")
+                continue
+            if not va.size:
+                continue
+            scale = np.maximum(np.max(np.abs(vb), axis=0), 1.0)
+            allowed = tolerance.relative * np.maximum(np.maximum(np.abs(va), np.abs(vb)), scale) + 1.01 * digits
+            ratio = np.abs(va - vb) / allowed
+            ratio[~np.isfinite(ratio)] = np.inf
+            worst = float(np.max(ratio))
+            row, c = np.unravel_index(int(np.argmax(ratio)), ratio.shape)
+            if worst > worst_table[0]:
+                worst_table = (worst, f"{name}:column {c}")
+            if not worst <= 1.0:
+                problems.append(f"{name}: row {row} column {c}: {va[row, c]:.7g} against {vb[row, c]:.7g}")
+        elif name.endswith(".dcd"):
+            xa, xb = read_dcd_frames(fa), read_dcd_frames(fb)
+            if xa.shape != xb.shape:
+                problems.append(f"{name}: frames {xa.shape} against {xb.shape}")
+                continue
+            dx = float(np.max(np.abs(xa - xb))) if xa.size else 0.0
+            largest_dx = max(largest_dx, dx)
+            if not dx <= tolerance.position_A:
+                problems.append(f"{name}: positions differ by {dx:.3g} Å")
+        elif name.endswith(".pdb"):
+            xa, xb = read_pdb_positions(fa), read_pdb_positions(fb)
+            if xa.shape != xb.shape:
+                problems.append(f"{name}: {len(xa)} against {len(xb)} atoms")
+                continue
+            dx = float(np.max(np.abs(xa - xb))) if xa.size else 0.0
+            if not dx <= tolerance.position_A + 1.5e-3:  # PDB keeps 3 decimals
+                problems.append(f"{name}: positions differ by {dx:.3g} Å")
+        elif fa.read_bytes() != fb.read_bytes():
+            problems.append(f"{name}: bytes differ")
+    return problems, largest_dx, worst_table
+
+
 # --------------------------------------------------------------------------- drawing cases
 
 class Model:
@@ -336,6 +425,51 @@ def unit_vector(rng):
         v = np.array([rng.gauss(0, 1) for _ in range(3)])
         if np.linalg.norm(v) > 0.1:
             return v / np.linalg.norm(v)
+
+
+def draw_sop_case(rng, data, max_beads, max_replicas):
+    """A SOP-GPU configuration of the shared data, unchanged, with random --set overrides:
+    (system, configuration file, overrides, features)."""
+    with_pf8 = max_beads >= 6928 and all((data / f).is_file() for f in SOP_SYSTEMS["pf8"])
+    pick = rng.random()  # drawn either way, so that --max-beads changes only PF8's cases
+    system = "pf8" if with_pf8 and pick < 0.2 else "ww"
+    sets = {"seed": rng.randrange(1, 10**7)}
+    if system == "ww":
+        config = rng.choice(["ww_equil.sop", "ww_pull.sop"])
+        runs = min(rng.choice([1, 2, 5, 17, 64, 150, 300]), max_replicas)
+        sets.update(numsteps=rng.randrange(500, 3001, 100), runnum=runs, firstrun=rng.randint(1, 9))
+        features = [f"{config} x{runs}", f"{sets['numsteps']} steps"]
+        if config == "ww_pull.sop":
+            sets["coordinates"] = "structures/<name>.pdb"  # not the equilibration's final files
+            if rng.random() < 0.3:  # deltax 0: a constant force (force clamp)
+                sets.update(deltax=0, fconst=round(rng.uniform(0.5, 2.0), 3))
+                features.append(f"fconst {sets['fconst']}")
+            else:
+                sets.update(deltax=round(rng.uniform(0.01, 0.2), 4), pullFreq=rng.choice([50, 100, 200]),
+                            k_trans=round(rng.uniform(0.05, 1.0), 3))
+                features.append("pulling")
+            if rng.random() < 0.3:
+                u = np.array([rng.gauss(0, 1) for _ in range(3)])
+                u /= np.linalg.norm(u)
+                sets.update(pullDirection="vector", pullVector=" ".join(f"{x:.4f}" for x in u))
+                features.append("pullVector")
+    else:
+        config = "pf8.sop"
+        sets.update(numsteps=rng.randrange(200, 601, 100), indentationDeltaX=round(rng.uniform(0.01, 0.1), 4),
+                    indentationOutputFreq=rng.choice([50, 100]))
+        features = ["pf8.sop indentation", f"{sets['numsteps']} steps"]
+    if rng.random() < 0.3:
+        sets["timestep"] = round(rng.uniform(0.02, 0.08), 4)
+        features.append(f"timestep {sets['timestep']}")
+    if rng.random() < 0.3:
+        sets["temperature"] = round(rng.uniform(0.5, 0.7), 3)
+        features.append(f"temperature {sets['temperature']}")
+    if rng.random() < 0.2:
+        sets["pairs_cutoff"] = round(rng.uniform(12.0, 20.0), 2)
+        features.append(f"pairs_cutoff {sets['pairs_cutoff']}")
+    sets.update(outputtiming=rng.choice([50, 100, 250, 500]), dcdfreq=rng.choice([100, 250, 500, 1000]),
+                restartfreq=rng.choice([200, 500, 1000]))
+    return system, config, sets, features
 
 
 def draw_case(rng, data, work, models, max_beads, max_replicas):
@@ -517,6 +651,72 @@ def plain_case(ermak, config, directory, sets_a, sets_b, tables, features, toler
     return problems, (dx, table, split_dx, split_table, seconds_a, seconds_b)
 
 
+def sop_way(text):
+    """A way's options for `ermak run FILE.sop`, whose --set takes SOP-GPU keys: the backend
+    and threads by their own options, the device by its key."""
+    backend, *options = text.split(":")
+    args = ["--backend", backend]
+    for option in options:
+        key, _, value = option.partition("=")
+        if key == "threads":
+            args += ["--threads", value]
+        elif key == "device":
+            args += ["--set", f"device={value}"]
+        elif key == "set" and "=" in value and "." not in value.split("=")[0]:
+            args += ["--set", value]
+        # kernels= and TOML keys have no .sop form: the run keeps its defaults
+    return args
+
+
+def sop_case(ermak, data, system, config, sets, directory, way_a, way_b, features, tolerance, split, bitwise):
+    """A SOP-GPU configuration run in its working directory on A and on B, and stopped half
+    way on A and resumed on B (`--resume` with the full numsteps)."""
+    inputs = set(SOP_SYSTEMS[system].values())
+
+    def working_directory(name):
+        folder = directory / name
+        for source, destination in SOP_SYSTEMS[system].items():
+            (folder / destination).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(data / source, folder / destination)
+        return folder
+
+    def run(folder, way, overrides, resume=False):
+        command = [str(ermak), "run", config, "--quiet"]
+        for key, value in overrides.items():
+            command += ["--set", f"{key}={value}"]
+        command += sop_way(way)  # after the case's overrides: a way's set= wins
+        if resume:
+            command.append("--resume")
+        started = time.monotonic()
+        done = subprocess.run(command, capture_output=True, text=True, cwd=folder)
+        return done.returncode, done.stderr.strip(), time.monotonic() - started
+
+    problems = []
+    dx = split_dx = float("nan")
+    table = split_table = (float("nan"), "")
+    code_a, err_a, seconds_a = run(working_directory("a"), way_a, sets)
+    code_b, err_b, seconds_b = run(working_directory("b"), way_b, sets)
+    if code_a or code_b:
+        if code_a != code_b or not same_error(err_a, err_b, tolerance):
+            problems.append(f"exit status A {code_a} ({err_a[-300:]}), B {code_b} ({err_b[-300:]})")
+            return problems, (dx, table, split_dx, split_table, seconds_a, seconds_b)
+        features.append(f"(both stopped: {err_a.removeprefix('ermak: error: ')[:60]}…)")
+    found, dx, table = compare_sop_runs(directory / "a", directory / "b", inputs, tolerance, bitwise)
+    problems += [f"A/B {p}" for p in found]
+    if split and not problems:
+        folder = working_directory("split")
+        code, err, _ = run(folder, way_a, {**sets, "numsteps": sets["numsteps"] // 2})
+        if code == 0:
+            code, err, _ = run(folder, way_b, sets, resume=True)
+        if code != code_b or (code and not same_error(err, err_b, tolerance)):
+            problems.append(f"split run: exit status {code} ({err[-300:]}), B {code_b}")
+        else:
+            found, split_dx, split_table = compare_sop_runs(folder, directory / "b", inputs, tolerance,
+                                                            bitwise and way_a.split(":")[0] == way_b.split(":")[0])
+            problems += [f"split {p}" for p in found]
+    return problems, (dx, table, split_dx, split_table, seconds_a, seconds_b)
+
+
 def minimised_case(ermak, config, directory, sets_a, sets_b, tables, features, tolerance, bitwise, native):
     """With [minimize]: each backend minimises (no steps); their energies must agree, but
     their structures only while their accept/reject decisions do (docs/gpu.md#numerics).
@@ -574,6 +774,8 @@ def main():
     parser.add_argument("--max-beads", type=int, default=10**9, help="only systems of at most this many beads")
     parser.add_argument("--max-replicas", type=int, default=10**9, help="at most this many replicas per case")
     parser.add_argument("--list", action="store_true", help="print the drawn cases without running them")
+    parser.add_argument("--sop-share", type=float, default=0.15,
+                        help="share of the cases that are SOP-GPU .sop configurations (default 0.15)")
     parser.add_argument("--position-tolerance-A", type=float, default=1e-2,
                         help="largest position difference of a frame (default 0.01 Å)")
     parser.add_argument("--relative-tolerance", type=float, default=1e-3)
@@ -584,6 +786,8 @@ def main():
     args = parser.parse_args()
     if args.cases < 1:
         fail_usage("--cases must be at least 1")
+    if not 0.0 <= args.sop_share <= 1.0:
+        fail_usage("--sop-share must be between 0 and 1")
     ermak, data, out = Path(args.ermak).resolve(), Path(args.data).resolve(), Path(args.out).resolve()
     if not ermak.is_file():
         fail_usage(f"--ermak {ermak}: no such binary (build first: scripts/setup.sh)")
@@ -619,7 +823,15 @@ def main():
     failures = 0
     for case in range(args.cases):
         rng = random.Random(args.seed * 1_000_003 + case)
-        system, tables, features = draw_case(rng, data, out, models, args.max_beads, args.max_replicas)
+        # Whether the case is a SOP-GPU configuration comes from a stream of its own, so that
+        # the TOML cases of a seed stay what they were.
+        sop = random.Random(args.seed * 1_000_003 + case + 0x50B).random() < args.sop_share
+        if sop:
+            system, sop_config, sop_sets, features = draw_sop_case(rng, data, args.max_beads, args.max_replicas)
+            replicas, steps = sop_sets.get("runnum", 1), sop_sets["numsteps"]
+        else:
+            system, tables, features = draw_case(rng, data, out, models, args.max_beads, args.max_replicas)
+            replicas, steps = tables["run"]["replicas"], tables["run"]["steps"]
         if args.only and case not in args.only:
             continue
         if args.list:
@@ -627,32 +839,37 @@ def main():
             continue
         directory = out / f"case_{case:03d}"
         directory.mkdir()
-        config = directory / "run.toml"
-        write_toml(config, tables)
-        kernels = []
-        if "cuda" in args.a and models[system].beads > BLOCK_FAMILY_MAX_BEADS:
-            kernels = []  # "block" would be refused for this size; leave the family to auto
-        elif "cuda" in args.a and ":kernels=" not in args.a and rng.random() < 0.35:
-            kernels = ["--set", f"run.cuda_kernels={rng.choice(['block', 'perbead'])}"]
-            features.append(kernels[1].split("=")[1])
-        native = models[system].native_contacts
-        if "minimize" in tables:
-            problems, result = minimised_case(ermak, config, directory, sets_a + kernels, sets_b, tables, features,
-                                              tolerance, args.bitwise, native)
+        minimised = not sop and "minimize" in tables
+        if sop:
+            problems, result = sop_case(ermak, data, system, sop_config, sop_sets, directory, args.a, args.b, features,
+                                        tolerance, not args.no_split, args.bitwise)
         else:
-            problems, result = plain_case(ermak, config, directory, sets_a + kernels, sets_b, tables, features,
-                                          tolerance, args.bitwise and same_backend, native, not args.no_split,
-                                          args.bitwise)
+            config = directory / "run.toml"
+            write_toml(config, tables)
+            kernels = []
+            if "cuda" in args.a and models[system].beads > BLOCK_FAMILY_MAX_BEADS:
+                kernels = []  # "block" would be refused for this size; leave the family to auto
+            elif "cuda" in args.a and ":kernels=" not in args.a and rng.random() < 0.35:
+                kernels = ["--set", f"run.cuda_kernels={rng.choice(['block', 'perbead'])}"]
+                features.append(kernels[1].split("=")[1])
+            native = models[system].native_contacts
+            if minimised:
+                problems, result = minimised_case(ermak, config, directory, sets_a + kernels, sets_b, tables,
+                                                  features, tolerance, args.bitwise, native)
+            else:
+                problems, result = plain_case(ermak, config, directory, sets_a + kernels, sets_b, tables, features,
+                                              tolerance, args.bitwise and same_backend, native, not args.no_split,
+                                              args.bitwise)
         dx, table, split_dx, split_table, seconds_a, seconds_b = result
         verdict = "ok" if not problems else "FAIL"
         failures += bool(problems)
-        n = models[system].beads
+        n = models[system].beads if system in models else 0
         print(f"case {case:3d} {verdict:4s} {' '.join(features)}: A/B dx {dx:.2g} Å, tables {table[0]:.2g} "
-              f"({table[1]}); {'from the minimised state' if 'minimize' in tables else 'split'} dx {split_dx:.2g} Å, "
+              f"({table[1]}); {'from the minimised state' if minimised else 'split'} dx {split_dx:.2g} Å, "
               f"tables {split_table[0]:.2g} ({split_table[1]}); {seconds_a:.1f} s, {seconds_b:.1f} s", flush=True)
         for p in problems[:6]:
             print(f"    {p}", flush=True)
-        rows.append(f"{case}\t{system}\t{n}\t{tables['run']['replicas']}\t{tables['run']['steps']}\t"
+        rows.append(f"{case}\t{system}{'.sop' if sop else ''}\t{n}\t{replicas}\t{steps}\t"
                     f"{' '.join(features[2:])}\t{dx:.3g}\t{table[0]:.3g}\t{table[1]}\t{split_dx:.3g}\t{split_table[0]:.3g}\t"
                     f"{split_table[1]}\t"
                     f"{seconds_a:.2f}\t{seconds_b:.2f}\t{verdict}")

@@ -43,6 +43,26 @@ TEST(BackendAgreementScript, ThreadCountsGiveTheSameBytes) {
     EXPECT_NE(table.find(feature), std::string::npos) << feature;
 }
 
+// SOP-GPU configurations (`ermak run FILE.sop`) drawn the same way: their SOP-GPU tables,
+// DCDs and PDBs, whole and stopped half way and resumed. Seed 1's first six are WW
+// equilibrations and pullings, one with a constant force and one along a vector.
+TEST(BackendAgreementScript, SopgpuConfigurationsGiveTheSameBytes) {
+  const auto dir = ermak::test::fresh_directory("agreement-sop");
+  int status = 0;
+  const std::string text = run_sweep(dir / "sweep", "--a cpu:threads=1 --b cpu:threads=2 --bitwise --cases 6 "
+                                                    "--sop-share 1 --max-beads 100 --max-replicas 40 --seed 1", &status);
+  EXPECT_EQ(status, 0) << text;
+  EXPECT_NE(text.find("# 6 of 6 cases agree"), std::string::npos) << text;
+  const std::string table = read_file(dir / "sweep/agreement.tsv");
+  for (const char* feature : {"ww.sop", "fconst", "pulling", "pullVector"})
+    EXPECT_NE(table.find(feature), std::string::npos) << feature << "\n" << table;
+  // A different seed in one way is found in the SOP-GPU files too.
+  const std::string differs = run_sweep(dir / "differs", "--a cpu --b cpu:set=seed=424242 --cases 1 --sop-share 1 "
+                                                         "--max-beads 100 --max-replicas 4 --seed 1", &status);
+  EXPECT_EQ(status, 1) << differs;
+  EXPECT_NE(differs.find("# 0 of 1 cases agree"), std::string::npos) << differs;
+}
+
 TEST(BackendAgreementScript, ADifferentRunIsFound) {
   const auto dir = ermak::test::fresh_directory("agreement-differs");
   int status = 0;
