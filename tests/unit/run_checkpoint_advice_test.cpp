@@ -32,3 +32,14 @@ TEST(CheckpointAdvice, OnlyTheIntervalsCheckpointsCanBeMadeRarer) {
   EXPECT_FALSE(checkpoint_advice(0, 3, 5.0, 10.0).costly);
   EXPECT_FALSE(checkpoint_advice(100000, 3, 5.0, 0.0).costly);
 }
+
+// Checkpoints written in the background cost the run their driver's share, plus the waits
+// for the writer in proportion to the writer's time they take.
+TEST(CheckpointAdvice, BackgroundCheckpointsCostTheirShareOfTheWaits) {
+  // WW × 9000 on an H100: 10 checkpoints, 0.025 s copying the state, 5.5 s of the writer's
+  // 9.0 s writing them, 0.64 s waiting for the writer: ~0.42 s.
+  EXPECT_NEAR(checkpoint_cost_seconds(0.025, 0.64, 9.0, 5.5), 0.025 + 0.64 * 5.5 / 9.0, 1e-12);
+  EXPECT_DOUBLE_EQ(checkpoint_cost_seconds(0.1, 0.0, 9.0, 5.5), 0.1);  // no waits: the driver's share
+  EXPECT_DOUBLE_EQ(checkpoint_cost_seconds(0.1, 2.0, 0.0, 0.0), 0.1);  // nothing written in the background
+  EXPECT_DOUBLE_EQ(checkpoint_cost_seconds(0.0, 2.0, 1.0, 1.0), 2.0);  // the writer did only checkpoints
+}

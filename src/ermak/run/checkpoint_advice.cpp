@@ -1,9 +1,16 @@
 #include "ermak/run/checkpoint_advice.h"
 
+#include <algorithm>
 #include <cmath>
 #include <initializer_list>
 
 namespace ermak {
+
+double checkpoint_cost_seconds(double driver_seconds, double writer_waiting_seconds, double writer_seconds,
+                               double checkpoint_writing_seconds) {
+  const double share = writer_seconds > 0.0 ? std::clamp(checkpoint_writing_seconds / writer_seconds, 0.0, 1.0) : 0.0;
+  return driver_seconds + writer_waiting_seconds * share;
+}
 
 CheckpointAdvice checkpoint_advice(std::int64_t every_steps, std::int64_t checkpoints, double checkpoint_seconds,
                                    double run_seconds) {

@@ -1,8 +1,8 @@
 #pragma once
 // Whether a run's checkpoints cost enough of its time to say so, and what interval would
-// make them cheap (docs/outputs.md, "Cost"). With 10⁴ replicas on a GPU a checkpoint
-// takes ~0.2–0.5 s (it flushes one file per replica), so the default interval of 10⁵
-// steps can cost a quarter of the run.
+// make them cheap (docs/outputs.md, "Cost"). With 10⁴ replicas a checkpoint takes ~0.5 s
+// (it flushes one file per replica and syncs); the report writer does that in the
+// background, so it costs the run only where the driver has to wait for the writer.
 #include <cstdint>
 
 namespace ermak {
@@ -15,6 +15,11 @@ struct CheckpointAdvice {
 
 constexpr double kCostlyFraction = 0.05;
 constexpr double kTargetFraction = 0.02;
+
+// What the checkpoints held the run up: the driver's share (copying the state) and, of
+// its waits for the report writer, the part the checkpoints take of the writer's time.
+double checkpoint_cost_seconds(double driver_seconds, double writer_waiting_seconds, double writer_seconds,
+                               double checkpoint_writing_seconds);
 
 // every_steps: the run's checkpoint interval; checkpoints: how many were written (the one
 // at the end included); a run with a single checkpoint (or none) gets no advice — only

@@ -825,14 +825,11 @@ RunSummary run_logged(const RunSpec& spec, const RunOptions& options, RunReporte
             "coordinates and bonds; {:.3f} s writing the final structures after the run",
             advances, advance_seconds, checkpoints_written, checkpoint_seconds, checkpoint_writing_seconds,
             check_seconds, final_seconds);
-  // What checkpoints cost the run: the driver's share, and of its waits for the writer the
-  // part the checkpoints' writing takes of the writer's time.
-  const double waiting_for_checkpoints =
-      written.writing_seconds > 0.0
-          ? written.waiting_seconds * std::min(1.0, checkpoint_writing_seconds / written.writing_seconds)
-          : 0.0;
-  const CheckpointAdvice advice = checkpoint_advice(spec.output.checkpoint_every_steps, checkpoints_written,
-                                                    checkpoint_seconds + waiting_for_checkpoints, summary.wall_seconds);
+  const CheckpointAdvice advice = checkpoint_advice(
+      spec.output.checkpoint_every_steps, checkpoints_written,
+      checkpoint_cost_seconds(checkpoint_seconds, written.waiting_seconds, written.writing_seconds,
+                              checkpoint_writing_seconds),
+      summary.wall_seconds);
   if (advice.costly)
     log->warn("checkpoints took {:.0f} % of the run; [output] checkpoint_every = {} (now {}) would make them ~{:.0f} %, "
               "at the price of more steps to redo after a crash (docs/outputs.md, \"Cost\")",
