@@ -49,8 +49,10 @@ TEST(BackendAgreementScript, ThreadCountsGiveTheSameBytes) {
 TEST(BackendAgreementScript, SopgpuConfigurationsGiveTheSameBytes) {
   const auto dir = ermak::test::fresh_directory("agreement-sop");
   int status = 0;
-  const std::string text = run_sweep(dir / "sweep", "--a cpu:threads=1 --b cpu:threads=2 --bitwise --cases 6 "
-                                                    "--sop-share 1 --max-beads 100 --max-replicas 40 --seed 1", &status);
+  const std::string text = run_sweep(dir / "sweep",
+                                     "--a cpu:threads=1 --b cpu:threads=2 --bitwise --cases 6 --sop-share 1 "
+                                     "--max-beads 100 --max-replicas 40 --seed 1",
+                                     &status);
   EXPECT_EQ(status, 0) << text;
   EXPECT_NE(text.find("# 6 of 6 cases agree"), std::string::npos) << text;
   const std::string table = read_file(dir / "sweep/agreement.tsv");

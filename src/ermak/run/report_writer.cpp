@@ -46,10 +46,8 @@ ReportWriter::Ticket ReportWriter::submit(std::function<void()> job, std::size_t
 }
 
 void ReportWriter::wait_for(Ticket ticket) {
-  const auto start = std::chrono::steady_clock::now();
   std::unique_lock lock(mutex_);
   job_done_.wait(lock, [&] { return failure_ || finished_ >= ticket; });
-  totals_.waiting_seconds += seconds_since(start);
   rethrow_failure();
 }
 

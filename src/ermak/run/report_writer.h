@@ -53,7 +53,8 @@ class ReportWriter {
   std::size_t capacity() const { return capacity_; }
   std::size_t byte_budget() const { return byte_budget_; }
   // For the run log: jobs finished, seconds spent running them (on the writer thread),
-  // and seconds the driver spent waiting in submit() and drain().
+  // and seconds the driver spent waiting in submit() and drain() (not in wait_for(),
+  // whose caller counts its own wait).
   struct Totals {
     std::int64_t jobs = 0;
     double writing_seconds = 0.0;

@@ -658,9 +658,8 @@ RunSummary run_logged(const RunSpec& spec, const RunOptions& options, RunReporte
       cp->extra.emplace_back("protocol.engine_state", encode_doubles(engine->protocol_state()));
     }
     const std::size_t bytes = cp->positions.bytes() + cp->neighbor_reference.bytes();
-    checkpoint_in_flight = writer.submit([cp, before_end_rows = offsets_before_end_rows, end_row_tables = tables_with_end_rows,
-                   &file_offsets, &checkpoint_path, &checkpoints_written, &checkpoint_writing_seconds,
-                   &seconds_since] {
+    auto job = [cp, before_end_rows = offsets_before_end_rows, end_row_tables = tables_with_end_rows, &file_offsets,
+                &checkpoint_path, &checkpoints_written, &checkpoint_writing_seconds, &seconds_since] {
       const auto writing_start = Clock::now();
       cp->output_offsets = file_offsets();
       if (before_end_rows) {
@@ -673,7 +672,8 @@ RunSummary run_logged(const RunSpec& spec, const RunOptions& options, RunReporte
       write_checkpoint_atomically(checkpoint_path, *cp);
       ++checkpoints_written;
       checkpoint_writing_seconds += seconds_since(writing_start);
-    }, bytes);
+    };
+    checkpoint_in_flight = writer.submit(std::move(job), bytes);
     checkpoint_seconds += seconds_since(start);
   };
 
@@ -820,8 +820,9 @@ RunSummary run_logged(const RunSpec& spec, const RunOptions& options, RunReporte
             "({} thread{}), {:.3f} s waiting for the writer",
             written.jobs - checkpoints_written, snapshot_seconds, written.writing_seconds - checkpoint_writing_seconds,
             file_threads, file_threads == 1 ? "" : "s", written.waiting_seconds);
-  log->info("steps: {} calls, {:.3f} s in the engine; checkpoints: {}, {:.3f} s taking them from the engine, {:.3f} s "
-            "writing them in the background (flushing every file, syncing the file system); {:.3f} s checking "
+  log->info("steps: {} calls, {:.3f} s in the engine; checkpoints: {}, {:.3f} s taking them (copying the state, "
+            "waiting for the one before), {:.3f} s writing them in the background (flushing every file, syncing the "
+            "file system); {:.3f} s checking "
             "coordinates and bonds; {:.3f} s writing the final structures after the run",
             advances, advance_seconds, checkpoints_written, checkpoint_seconds, checkpoint_writing_seconds,
             check_seconds, final_seconds);
