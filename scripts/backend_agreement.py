@@ -619,36 +619,62 @@ def run_ermak(ermak, config, directory, way_sets, extra=(), resume=False):
     return done.returncode, done.stderr.strip(), time.monotonic() - started
 
 
-def plain_case(ermak, config, directory, sets_a, sets_b, tables, features, tolerance, split_bitwise, native, split,
-               bitwise):
-    """A and B from step 0, then a run stopped half way on A and resumed on B against B."""
+def outcomes_differ(a, b, tolerance, features=None, labels=("exit status A", "B")):
+    """(exit status, stderr) of two runs: None when both finished, or when both stopped with
+    the same error (a drawn configuration may be too harsh for its time step, e.g. a bond
+    torn by a moving surface: then both ways must stop at the same report, and their files
+    up to there are compared) — noted in `features`; else the problem."""
+    (code_a, err_a), (code_b, err_b) = a, b
+    if not code_a and not code_b:
+        return None
+    if code_a == code_b and same_error(err_a, err_b, tolerance):
+        if features is not None:
+            features.append(f"(both stopped: {err_a.removeprefix('ermak: error: ')[:60]}…)")
+        return None
+    return f"{labels[0]} {code_a} ({err_a[-300:]}), {labels[1]} {code_b} ({err_b[-300:]})"
+
+
+def whole_and_split(run, compare, directory, features, tolerance, split, bitwise, split_bitwise):
+    """A case run whole on way A and on way B, then stopped half way on A and resumed on B,
+    compared against B. run(folder, way, half=False, resume=False) runs way "a" or "b" in
+    directory/folder and gives (exit status, stderr, seconds); compare(x, y, bitwise) gives
+    (problems, largest frame difference in Å, (worst table ratio, where))."""
     problems = []
     dx = split_dx = float("nan")
     table = split_table = (float("nan"), "")
-    code_a, err_a, seconds_a = run_ermak(ermak, config, directory / "a", sets_a)
-    code_b, err_b, seconds_b = run_ermak(ermak, config, directory / "b", sets_b)
-    if code_a or code_b:
-        # A drawn configuration may be too harsh for its time step (a bond breaks under a
-        # moving surface): then both ways must stop with the same error, at the same report,
-        # with the same files up to there.
-        if code_a != code_b or not same_error(err_a, err_b, tolerance):
-            problems.append(f"exit status A {code_a} ({err_a[-300:]}), B {code_b} ({err_b[-300:]})")
-            return problems, (dx, table, split_dx, split_table, seconds_a, seconds_b)
-        features.append(f"(both stopped: {err_a.removeprefix('ermak: error: ')[:60]}…)")
-    found, dx, table = compare_runs(directory / "a", directory / "b", tolerance, bitwise, native)
+    code_a, err_a, seconds_a = run("a", "a")
+    code_b, err_b, seconds_b = run("b", "b")
+    problem = outcomes_differ((code_a, err_a), (code_b, err_b), tolerance, features)
+    if problem:
+        return [problem], (dx, table, split_dx, split_table, seconds_a, seconds_b)
+    found, dx, table = compare(directory / "a", directory / "b", bitwise)
     problems += [f"A/B {p}" for p in found]
     if split and not problems:
-        half = str(tables["run"]["steps"] // 2)
-        code, err, _ = run_ermak(ermak, config, directory / "split", sets_a, ["--set", f"run.steps={half}"])
+        code, err, _ = run("split", "a", half=True)
         if code == 0:
-            code, err, _ = run_ermak(ermak, config, directory / "split", sets_b, resume=True)
-        if code != code_b or (code and not same_error(err, err_b, tolerance)):
-            problems.append(f"split run: exit status {code} ({err[-300:]}), B {code_b}")
+            code, err, _ = run("split", "b", resume=True)
+        problem = outcomes_differ((code, err), (code_b, err_b), tolerance, labels=("split run: exit status", "B"))
+        if problem:
+            problems.append(problem)
         else:
-            found, split_dx, split_table = compare_runs(directory / "split", directory / "b", tolerance, split_bitwise,
-                                                        native)
+            found, split_dx, split_table = compare(directory / "split", directory / "b", split_bitwise)
             problems += [f"split {p}" for p in found]
     return problems, (dx, table, split_dx, split_table, seconds_a, seconds_b)
+
+
+def plain_case(ermak, config, directory, sets_a, sets_b, tables, features, tolerance, split_bitwise, native, split,
+               bitwise):
+    """A TOML configuration: whole on A and B, and stopped half way on A and resumed on B."""
+    sets = {"a": sets_a, "b": sets_b}
+    half_steps = ["--set", f"run.steps={tables['run']['steps'] // 2}"]
+
+    def run(folder, way, half=False, resume=False):
+        return run_ermak(ermak, config, directory / folder, sets[way], half_steps if half else [], resume)
+
+    def compare(x, y, exact):
+        return compare_runs(x, y, tolerance, exact, native)
+
+    return whole_and_split(run, compare, directory, features, tolerance, split, bitwise, split_bitwise)
 
 
 def sop_way(text):
@@ -680,41 +706,25 @@ def sop_case(ermak, data, system, config, sets, directory, way_a, way_b, feature
             shutil.copyfile(data / source, folder / destination)
         return folder
 
-    def run(folder, way, overrides, resume=False):
+    ways = {"a": way_a, "b": way_b}
+
+    def run(folder, way, half=False, resume=False):
         command = [str(ermak), "run", config, "--quiet"]
-        for key, value in overrides.items():
+        for key, value in {**sets, "numsteps": sets["numsteps"] // 2 if half else sets["numsteps"]}.items():
             command += ["--set", f"{key}={value}"]
-        command += sop_way(way)  # after the case's overrides: a way's set= wins
+        command += sop_way(ways[way])  # after the case's overrides: a way's set= wins
         if resume:
             command.append("--resume")
         started = time.monotonic()
-        done = subprocess.run(command, capture_output=True, text=True, cwd=folder)
+        done = subprocess.run(command, capture_output=True, text=True,
+                              cwd=directory / folder if resume else working_directory(folder))
         return done.returncode, done.stderr.strip(), time.monotonic() - started
 
-    problems = []
-    dx = split_dx = float("nan")
-    table = split_table = (float("nan"), "")
-    code_a, err_a, seconds_a = run(working_directory("a"), way_a, sets)
-    code_b, err_b, seconds_b = run(working_directory("b"), way_b, sets)
-    if code_a or code_b:
-        if code_a != code_b or not same_error(err_a, err_b, tolerance):
-            problems.append(f"exit status A {code_a} ({err_a[-300:]}), B {code_b} ({err_b[-300:]})")
-            return problems, (dx, table, split_dx, split_table, seconds_a, seconds_b)
-        features.append(f"(both stopped: {err_a.removeprefix('ermak: error: ')[:60]}…)")
-    found, dx, table = compare_sop_runs(directory / "a", directory / "b", inputs, tolerance, bitwise)
-    problems += [f"A/B {p}" for p in found]
-    if split and not problems:
-        folder = working_directory("split")
-        code, err, _ = run(folder, way_a, {**sets, "numsteps": sets["numsteps"] // 2})
-        if code == 0:
-            code, err, _ = run(folder, way_b, sets, resume=True)
-        if code != code_b or (code and not same_error(err, err_b, tolerance)):
-            problems.append(f"split run: exit status {code} ({err[-300:]}), B {code_b}")
-        else:
-            found, split_dx, split_table = compare_sop_runs(folder, directory / "b", inputs, tolerance,
-                                                            bitwise and way_a.split(":")[0] == way_b.split(":")[0])
-            problems += [f"split {p}" for p in found]
-    return problems, (dx, table, split_dx, split_table, seconds_a, seconds_b)
+    def compare(x, y, exact):
+        return compare_sop_runs(x, y, inputs, tolerance, exact)
+
+    same_backend = way_a.split(":")[0] == way_b.split(":")[0]
+    return whole_and_split(run, compare, directory, features, tolerance, split, bitwise, bitwise and same_backend)
 
 
 def minimised_case(ermak, config, directory, sets_a, sets_b, tables, features, tolerance, bitwise, native):
@@ -745,13 +755,9 @@ def minimised_case(ermak, config, directory, sets_a, sets_b, tables, features, t
         shutil.copytree(directory / "min_a", directory / way)
         code, err, _ = run_ermak(ermak, config, directory / way, sets, resume=True)
         outcomes.append((code, err))
-    (code_a, err_a), (code_b, err_b) = outcomes
-    if code_a or code_b:
-        # As in plain_case: a harsh case must stop the same way on both.
-        if code_a != code_b or not same_error(err_a, err_b, tolerance):
-            problems.append(f"cont_a: exit status {code_a} ({err_a[-300:]}), cont_b: {code_b} ({err_b[-300:]})")
-        else:
-            features.append(f"(both stopped: {err_a.removeprefix('ermak: error: ')[:60]}…)")
+    problem = outcomes_differ(*outcomes, tolerance, features, labels=("cont_a: exit status", "cont_b:"))
+    if problem:
+        problems.append(problem)
     if problems:
         return problems, (dx, table, float("nan"), (float("nan"), ""), seconds_a, seconds_b)
     found, split_dx, split_table = compare_runs(directory / "cont_a", directory / "cont_b", tolerance, bitwise, native)
