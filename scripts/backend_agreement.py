@@ -202,10 +202,10 @@ def read_table(path):
     return header, steps, np.array(values, dtype=float).reshape(len(values), -1)
 
 
-def output_files(directory):
-    skip = {"run.log", "checkpoint.ckpt"}
-    return sorted(str(p.relative_to(directory)) for p in directory.rglob("*")
-                  if p.is_file() and p.name not in skip and not p.name.endswith(".tmp"))
+def output_files(directory, inputs=()):
+    """The files a run wrote, less its log and checkpoint (and a .sop run's input files)."""
+    return sorted(name for name in (str(p.relative_to(directory)) for p in directory.rglob("*") if p.is_file())
+                  if name not in inputs and not name.endswith((".log", ".ckpt", ".tmp")))
 
 
 # --------------------------------------------------------------------------- comparing runs
@@ -219,11 +219,24 @@ class Tolerance:
         self.minimised_energy = minimised_energy
 
 
-def compare_runs(a_dir, b_dir, tolerance, bitwise, native_contacts):
+def table_allowance(va, vb, tolerance, extra=0.0):
+    """What |a − b| may be: 10⁻³ (the relative tolerance) of the value or of its column's
+    scale over the run — a force near zero from a stiff tether magnifies position
+    differences of float rounding (10⁻⁵ Å) the most — plus `extra` (per value)."""
+    scale = np.maximum(np.max(np.abs(vb), axis=0), 1.0)
+    return tolerance.relative * np.maximum(np.maximum(np.abs(va), np.abs(vb)), scale) + extra
+
+
+def compare_runs(a_dir, b_dir, tolerance, bitwise, native_contacts=0, sop_inputs=None):
     """(problems, largest difference of trajectory positions in Å, (largest table difference over its
-    allowance, in which file and column))."""
+    allowance, in which file and column)). With sop_inputs, two SOP-GPU working directories:
+    their tables under dat/, pull/ and indentation/ (numbers printed with a few decimals, so
+    the allowance adds one unit of the last digit), DCDs and PDBs, not the inputs."""
+    sop = sop_inputs is not None
     problems = []
-    files_a, files_b = output_files(a_dir), output_files(b_dir)
+    files_a, files_b = output_files(a_dir, sop_inputs or ()), output_files(b_dir, sop_inputs or ())
+    if not files_a:
+        problems.append("no output files")
     if files_a != files_b:
         only_a = sorted(set(files_a) - set(files_b))
         only_b = sorted(set(files_b) - set(files_a))
@@ -236,7 +249,7 @@ def compare_runs(a_dir, b_dir, tolerance, bitwise, native_contacts):
                 problems.append(f"{name}: bytes differ")
             continue
         base = Path(name).name
-        if base == "trajectory.dcd":
+        if base == "trajectory.dcd" or (sop and base.endswith(".dcd")):
             xa, xb = read_dcd_frames(fa), read_dcd_frames(fb)
             if xa.shape != xb.shape:
                 problems.append(f"{name}: frames {xa.shape} against {xb.shape}")
@@ -246,7 +259,7 @@ def compare_runs(a_dir, b_dir, tolerance, bitwise, native_contacts):
             if not dx <= tolerance.position_A:
                 frame = int(np.argmax(np.max(np.abs(xa - xb), axis=(1, 2))))
                 problems.append(f"{name}: positions differ by {dx:.3g} Å (first bad frame {frame})")
-        elif base == "final.pdb" or (base == "model.pdb" and "replica" not in name):
+        elif base == "final.pdb" or (base == "model.pdb" and "replica" not in name) or (sop and base.endswith(".pdb")):
             xa, xb = read_pdb_positions(fa), read_pdb_positions(fb)
             if xa.shape != xb.shape:
                 problems.append(f"{name}: {len(xa)} against {len(xb)} atoms")
@@ -254,19 +267,23 @@ def compare_runs(a_dir, b_dir, tolerance, bitwise, native_contacts):
             dx = float(np.max(np.abs(xa - xb))) if xa.size else 0.0
             if not dx <= tolerance.position_A + 1.5e-3:  # PDB keeps 3 decimals
                 problems.append(f"{name}: positions differ by {dx:.3g} Å")
-        elif base in TABLES:
-            ha, sa, va = read_table(fa)
-            hb, sb, vb = read_table(fb)
-            if ha != hb or sa != sb or va.shape != vb.shape:
+        elif base in TABLES or (sop and Path(name).parts[0] in SOP_TABLE_FOLDERS):
+            if sop:
+                (va, digits), (vb, _) = read_number_rows(fa), read_number_rows(fb)
+                same_layout = va.shape == vb.shape
+                columns = [f"column {c}" for c in range(va.shape[1] if va.ndim == 2 else 0)]
+                steps = [f"row {k}" for k in range(len(va))]
+            else:
+                ha, steps, va = read_table(fa)
+                hb, steps_b, vb = read_table(fb)
+                same_layout = ha == hb and steps == steps_b and va.shape == vb.shape
+                columns = ha[0].lstrip("# ").split("\t")[1:] if ha else [""] * va.shape[1]
+            if not same_layout:
                 problems.append(f"{name}: headers, steps or shape differ ({va.shape} against {vb.shape})")
                 continue
             if not va.size:
                 continue
-            columns = ha[0].lstrip("# ").split("\t")[1:] if ha else [""] * va.shape[1]
-            # Relative to the column's own scale over the run: a force near zero from a stiff
-            # tether magnifies position differences of float rounding (10⁻⁵ Å) the most.
-            scale = np.maximum(np.max(np.abs(vb), axis=0), 1.0)
-            allowed = tolerance.relative * np.maximum(np.maximum(np.abs(va), np.abs(vb)), scale)
+            allowed = table_allowance(va, vb, tolerance, 1.01 * digits if sop else 0.0)
             for c, column in enumerate(columns):
                 if column == "Q" and native_contacts:
                     # A contact within rounding of the formed/broken threshold may count on
@@ -279,11 +296,11 @@ def compare_runs(a_dir, b_dir, tolerance, bitwise, native_contacts):
             ratio[~np.isfinite(ratio)] = np.inf
             worst = float(np.max(ratio))
             if worst > worst_table[0]:
-                worst_table = (worst, f"{base}:{columns[int(np.argmax(np.max(ratio, axis=0)))]}")
+                worst_table = (worst, f"{name if sop else base}:{columns[int(np.argmax(np.max(ratio, axis=0)))]}")
             if not worst <= 1.0:
                 row, c = np.unravel_index(int(np.argmax(ratio)), ratio.shape)
-                problems.append(f"{name}: {columns[c]} at step {sa[row]}: {va[row, c]:.7g} against "
-                                f"{vb[row, c]:.7g}")
+                problems.append(f"{name}: {columns[c]} at {'' if sop else 'step '}{steps[row]}: {va[row, c]:.7g} "
+                                f"against {vb[row, c]:.7g}")
         elif fa.read_bytes() != fb.read_bytes():
             problems.append(f"{name}: bytes differ")
     return problems, largest_dx, worst_table
@@ -302,67 +319,6 @@ def same_error(err_a, err_b, tolerance):
         if not abs(a - b) <= max(tolerance.relative * max(abs(a), abs(b)), tolerance.position_A):
             return False
     return True
-
-
-def compare_sop_runs(a_dir, b_dir, inputs, tolerance, bitwise):
-    """compare_runs for two SOP-GPU working directories: its tables (numbers printed with a
-    few decimals: the allowance adds a unit of the last digit), DCDs and PDBs; the inputs,
-    run logs and checkpoints are not compared."""
-    def outputs(directory):
-        return sorted(str(p.relative_to(directory)) for p in directory.rglob("*")
-                      if p.is_file() and str(p.relative_to(directory)) not in inputs
-                      and not p.name.endswith((".log", ".ckpt", ".tmp")))
-    problems = []
-    files_a, files_b = outputs(a_dir), outputs(b_dir)
-    if not files_a:
-        problems.append("no output files")
-    if files_a != files_b:
-        problems.append(f"different files: only in A {sorted(set(files_a) - set(files_b))[:4]}, "
-                        f"only in B {sorted(set(files_b) - set(files_a))[:4]}")
-    largest_dx, worst_table = 0.0, (0.0, "")
-    for name in sorted(set(files_a) & set(files_b)):
-        fa, fb = a_dir / name, b_dir / name
-        folder = Path(name).parts[0]
-        if bitwise:
-            if fa.read_bytes() != fb.read_bytes():
-                problems.append(f"{name}: bytes differ")
-        elif folder in SOP_TABLE_FOLDERS:
-            (va, digits), (vb, _) = read_number_rows(fa), read_number_rows(fb)
-            if va.shape != vb.shape:
-                problems.append(f"{name}: {va.shape} against {vb.shape} numbers")
-                continue
-            if not va.size:
-                continue
-            scale = np.maximum(np.max(np.abs(vb), axis=0), 1.0)
-            allowed = tolerance.relative * np.maximum(np.maximum(np.abs(va), np.abs(vb)), scale) + 1.01 * digits
-            ratio = np.abs(va - vb) / allowed
-            ratio[~np.isfinite(ratio)] = np.inf
-            worst = float(np.max(ratio))
-            row, c = np.unravel_index(int(np.argmax(ratio)), ratio.shape)
-            if worst > worst_table[0]:
-                worst_table = (worst, f"{name}:column {c}")
-            if not worst <= 1.0:
-                problems.append(f"{name}: row {row} column {c}: {va[row, c]:.7g} against {vb[row, c]:.7g}")
-        elif name.endswith(".dcd"):
-            xa, xb = read_dcd_frames(fa), read_dcd_frames(fb)
-            if xa.shape != xb.shape:
-                problems.append(f"{name}: frames {xa.shape} against {xb.shape}")
-                continue
-            dx = float(np.max(np.abs(xa - xb))) if xa.size else 0.0
-            largest_dx = max(largest_dx, dx)
-            if not dx <= tolerance.position_A:
-                problems.append(f"{name}: positions differ by {dx:.3g} Å")
-        elif name.endswith(".pdb"):
-            xa, xb = read_pdb_positions(fa), read_pdb_positions(fb)
-            if xa.shape != xb.shape:
-                problems.append(f"{name}: {len(xa)} against {len(xb)} atoms")
-                continue
-            dx = float(np.max(np.abs(xa - xb))) if xa.size else 0.0
-            if not dx <= tolerance.position_A + 1.5e-3:  # PDB keeps 3 decimals
-                problems.append(f"{name}: positions differ by {dx:.3g} Å")
-        elif fa.read_bytes() != fb.read_bytes():
-            problems.append(f"{name}: bytes differ")
-    return problems, largest_dx, worst_table
 
 
 # --------------------------------------------------------------------------- drawing cases
@@ -721,7 +677,7 @@ def sop_case(ermak, data, system, config, sets, directory, way_a, way_b, feature
         return done.returncode, done.stderr.strip(), time.monotonic() - started
 
     def compare(x, y, exact):
-        return compare_sop_runs(x, y, inputs, tolerance, exact)
+        return compare_runs(x, y, tolerance, exact, sop_inputs=inputs)
 
     same_backend = way_a.split(":")[0] == way_b.split(":")[0]
     return whole_and_split(run, compare, directory, features, tolerance, split, bitwise, bitwise and same_backend)
