@@ -495,10 +495,11 @@ RunSummary run_logged(const RunSpec& spec, const RunOptions& options, RunReporte
     std::vector<Vec3d> tether_forces;
     std::vector<double> plane_forces;
     std::vector<IndentationStatus> indentation_status;
-    std::function<void()> extra_work;  // the extra reporter's files, written first
+    RunReporter::Work extra_work;  // the extra reporter's files, written first
     // What it holds until written, for the writer's memory budget.
     std::size_t bytes() const {
-      return state.bytes() + end_to_end.size() * sizeof(Vec3d) + energy_terms.size() * sizeof(EnergyTerms) +
+      return extra_work.bytes + state.bytes() + end_to_end.size() * sizeof(Vec3d) +
+             energy_terms.size() * sizeof(EnergyTerms) +
              structure.size() * sizeof(StructureObservables) + tether_forces.size() * sizeof(Vec3d) +
              plane_forces.size() * sizeof(double) + indentation_status.size() * sizeof(IndentationStatus);
     }
@@ -581,7 +582,7 @@ RunSummary run_logged(const RunSpec& spec, const RunOptions& options, RunReporte
     });
   };
   auto write_snapshot = [&](const Snapshot& snapshot) {
-    if (snapshot.extra_work) snapshot.extra_work();
+    if (snapshot.extra_work.write) snapshot.extra_work.write();
     if (snapshot.energies) write_energies(snapshot);
     if (snapshot.pulling) write_pulling(snapshot);
     if (snapshot.planes) write_planes(snapshot);
@@ -694,7 +695,7 @@ RunSummary run_logged(const RunSpec& spec, const RunOptions& options, RunReporte
     log->info("{}", extra->describe());
   }
   if (!options.resume) {
-    std::function<void()> extra_work = extra ? extra->report(context) : nullptr;
+    RunReporter::Work extra_work = extra ? extra->report(context) : RunReporter::Work{};
     auto snapshot = take_snapshot(first_step, own_files, want_trajectory, pulling_every > 0, plane_every > 0,
                                   indentation_every > 0);
     snapshot->extra_work = std::move(extra_work);
@@ -764,8 +765,8 @@ RunSummary run_logged(const RunSpec& spec, const RunOptions& options, RunReporte
       if (!tables_with_end_rows.empty()) offsets_before_end_rows = output_offsets();
     }
     context.step = step;
-    std::function<void()> extra_work = extra ? extra->report(context) : nullptr;
-    if (extra_work || (own_files && report) || frame || pull_row || plane_row || indentation_row) {
+    RunReporter::Work extra_work = extra ? extra->report(context) : RunReporter::Work{};
+    if (extra_work.write || (own_files && report) || frame || pull_row || plane_row || indentation_row) {
       auto snapshot = take_snapshot(step, own_files && report, frame, pull_row, plane_row, indentation_row);
       snapshot->extra_work = std::move(extra_work);
       submit(std::move(snapshot));

@@ -2,6 +2,7 @@
 // The run driver: Spec → Topology + State → Engine steps → reporters → files
 // (DESIGN.md §3). It owns the output directory, the schedule of reports, trajectory
 // frames and checkpoints, and resuming.
+#include <cstddef>
 #include <filesystem>
 #include <functional>
 #include <memory>
@@ -70,9 +71,13 @@ class RunReporter {
   virtual void open(ReportContext& context, bool resume, const Offsets& offsets) = 0;
   // Called on the driver's thread at every stop (at context.step): copies what is due from
   // context.engine (the calls that synchronise with the GPU) and returns the work that
-  // formats and writes it, which must not touch the engine; an empty function when nothing
-  // is due.
-  virtual std::function<void()> report(ReportContext& context) = 0;
+  // formats and writes it, which must not touch the engine (an empty function when nothing
+  // is due), with the bytes its copies hold until written (the report writer's budget).
+  struct Work {
+    std::function<void()> write;
+    std::size_t bytes = 0;
+  };
+  virtual Work report(ReportContext& context) = 0;
   // Flushes the files and adds their sizes to a checkpoint's output offsets.
   virtual void checkpoint(Offsets& offsets) = 0;
   virtual void finish(ReportContext& context) = 0;

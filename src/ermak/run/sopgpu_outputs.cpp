@@ -203,7 +203,7 @@ void SopgpuReporter::write_indentation(const Snapshot& snapshot) {
   });
 }
 
-std::function<void()> SopgpuReporter::report(ReportContext& context) {
+RunReporter::Work SopgpuReporter::report(ReportContext& context) {
   const std::int64_t step = context.step;
   auto snapshot = std::make_shared<Snapshot>();
   snapshot->energies_due = multiple(step, outputs_.energy_every);
@@ -220,9 +220,13 @@ std::function<void()> SopgpuReporter::report(ReportContext& context) {
   if (snapshot->energies_due) snapshot->energies = context.engine.energies();
   if (snapshot->pulling_due) snapshot->tether_forces = context.engine.tether_forces();
   if (snapshot->indentation_due) snapshot->indentation = context.engine.indentation_status();
-  return [this, snapshot, topology = &context.topology, protocol = context.protocol] {
-    write(*snapshot, *topology, protocol);
-  };
+  const std::size_t bytes = snapshot->state.bytes() + snapshot->energies.size() * sizeof(EnergyTerms) +
+                            snapshot->tether_forces.size() * sizeof(Vec3d) +
+                            snapshot->indentation.size() * sizeof(IndentationStatus);
+  return {[this, snapshot, topology = &context.topology, protocol = context.protocol] {
+            write(*snapshot, *topology, protocol);
+          },
+          bytes};
 }
 
 void SopgpuReporter::write(const Snapshot& snapshot, const Topology& topology, const ProtocolSetup* protocol) {

@@ -24,7 +24,7 @@ class SopgpuReporter final : public RunReporter {
   std::int64_t files_kept_open() const override;
   void prepare(bool resume, bool force) override;
   void open(ReportContext& context, bool resume, const Offsets& offsets) override;
-  std::function<void()> report(ReportContext& context) override;
+  Work report(ReportContext& context) override;
   void checkpoint(Offsets& offsets) override;
   void finish(ReportContext& context) override;
   std::string describe() const override;
