@@ -176,14 +176,17 @@ def read_pdb_positions(path):
 
 def read_number_rows(path):
     """A SOP-GPU table (whitespace-separated numbers, no header): (values [rows, columns],
-    the unit of each value's last printed digit)."""
+    the unit of each value's last printed digit: 1 for an integer, such as the count of
+    formed native contacts, where one contact at its threshold may count on one backend
+    and not the other)."""
     values, digits = [], []
     for line in path.read_text().splitlines():
         fields = line.split()
         if not fields:
             continue
         values.append([float(f) for f in fields])
-        digits.append([10.0 ** -len(f.split(".")[1]) if "." in f and "e" not in f.lower() else 0.0 for f in fields])
+        digits.append([0.0 if "e" in f.lower() else 10.0 ** -len(f.split(".")[1]) if "." in f else 1.0
+                       for f in fields])
     if len({len(v) for v in values}) > 1:
         raise ValueError(f"{path}: rows of different lengths")
     return np.array(values, dtype=float).reshape(len(values), -1), np.array(digits).reshape(len(values), -1)
