@@ -182,7 +182,7 @@ void launch_eval(const EvalLaunch& L, bool energy, cudaStream_t stream) {
 }
 
 void launch_reduce_replicas(const EvalLaunch& L, bool energy, cudaStream_t stream) {
-  reduce_kernel<<<L.m.replicas, kReduceBlock, 0, stream>>>(L, energy);
+  reduce_kernel<<<L.m.replicas, tree_block_for(L.m.n), 0, stream>>>(L, energy);
   ERMAK_CUDA_LAUNCHED("reduce_kernel", stream);
 }
 

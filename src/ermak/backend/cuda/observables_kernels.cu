@@ -13,11 +13,12 @@ namespace {
 
 constexpr int kStructureBlock = 256;
 
-// In-place tree sum of s[0..kStructureBlock) into s[0]; every thread must call it.
+// In-place tree sum of s[0..blockDim.x) into s[0] (blockDim.x a power of two, at most
+// kStructureBlock: tree_block_for); every thread must call it.
 template <class T>
 __device__ void block_tree_sum(T* s) {
   __syncthreads();
-  for (int width = kStructureBlock / 2; width > 0; width /= 2) {
+  for (int width = blockDim.x / 2; width > 0; width /= 2) {
     if (int(threadIdx.x) < width) s[threadIdx.x] += s[threadIdx.x + width];
     __syncthreads();
   }
@@ -37,7 +38,7 @@ __global__ void __launch_bounds__(kStructureBlock) structure_kernel(const __grid
 
   double ax = 0.0, ay = 0.0, az = 0.0;
   long long formed = 0;
-  for (int i = threadIdx.x; i < n; i += kStructureBlock) {
+  for (int i = threadIdx.x; i < n; i += blockDim.x) {
     const float4 pi = pos[i];
     ax += pi.x; ay += pi.y; az += pi.z;
     const int nn = __ldg(m.natives.count + i);
@@ -59,7 +60,7 @@ __global__ void __launch_bounds__(kStructureBlock) structure_kernel(const __grid
   __syncthreads();  // everyone has read the sums before sx is reused
 
   double a2 = 0.0;
-  for (int i = threadIdx.x; i < n; i += kStructureBlock) {
+  for (int i = threadIdx.x; i < n; i += blockDim.x) {
     const float4 pi = pos[i];
     a2 += structure::squared_deviation_A2(pi.x, pi.y, pi.z, cx, cy, cz);
   }
@@ -78,7 +79,7 @@ __global__ void __launch_bounds__(kStructureBlock) structure_kernel(const __grid
 }  // namespace
 
 void launch_structure_observables(const StructureLaunch& L, cudaStream_t stream) {
-  structure_kernel<<<L.m.replicas, kStructureBlock, 0, stream>>>(L);
+  structure_kernel<<<L.m.replicas, tree_block_for(L.m.n), 0, stream>>>(L);
   ERMAK_CUDA_LAUNCHED("structure_kernel", stream);
 }
 
