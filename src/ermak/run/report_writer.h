@@ -39,9 +39,9 @@ class ReportWriter {
 
   // Queues a job that holds `bytes` of memory until it has run; waits while `capacity`
   // jobs are unfinished and the budget would be exceeded (a job of 0 bytes, size unknown,
-  // counts against `capacity` only). Returns the job's ticket (1, 2,
-  // … in submission order). Rethrows a failed job's exception instead of queueing when an
-  // earlier job failed.
+  // counts against `capacity` only). Returns the job's ticket: 1, 2, … in submission
+  // order. Rethrows a failed job's exception instead of queueing when an earlier job
+  // failed.
   using Ticket = std::uint64_t;
   Ticket submit(std::function<void()> job, std::size_t bytes = 0);
   // Waits until every submitted job has finished; rethrows a failed job's exception.
