@@ -11,6 +11,7 @@
 #include <limits>
 
 #include "ermak/core/error.h"
+#include "ermak/core/fnv1a.h"
 
 namespace ermak {
 namespace {
@@ -34,12 +35,7 @@ constexpr std::size_t kTrailerBytes = 8;
 static_assert(std::numeric_limits<float>::is_iec559, "checkpoints store IEEE-754 float32");
 
 std::uint64_t fnv1a64(const unsigned char* data, std::size_t size) {
-  std::uint64_t h = 0xcbf29ce484222325ull;
-  for (std::size_t k = 0; k < size; ++k) {
-    h ^= data[k];
-    h *= 0x100000001b3ull;
-  }
-  return h;
+  return ermak::fnv1a64(std::string_view(reinterpret_cast<const char*>(data), size));
 }
 
 class Writer {

@@ -15,6 +15,7 @@
 
 #include "ermak/backend/cuda_engine.h"
 #include "ermak/core/error.h"
+#include "ermak/core/fnv1a.h"
 #include "ermak/core/progress.h"
 #include "ermak/core/units.h"
 #include "ermak/io/checkpoint.h"
@@ -164,6 +165,10 @@ Checkpoint::Offsets offsets_without_end_rows(const Checkpoint& cp, const std::st
   return offsets;
 }
 
+// The fingerprint's FNV-1a basis: a digit short of FNV's own (kFnv1a64Basis), kept so that
+// every checkpoint written so far still matches.
+constexpr std::uint64_t kFingerprintBasis = 1469598103934665603ull;
+
 std::string fnv1a_hex(std::uint64_t hash) {
   char buffer[17];
   std::snprintf(buffer, sizeof buffer, "%016llx", (unsigned long long)hash);
@@ -191,7 +196,7 @@ bool placement_key(std::string_view section, std::string_view key) {
 }  // namespace
 
 std::string config_fingerprint(const std::string& resolved) {
-  std::uint64_t hash = 1469598103934665603ull;
+  std::uint64_t hash = kFingerprintBasis;
   std::istringstream lines(resolved);
   std::string line, section;
   while (std::getline(lines, line)) {
@@ -217,21 +222,19 @@ std::string config_fingerprint(const std::string& resolved) {
     // The generator is checked against the checkpoint's own rng section (a clearer message).
     if (key == "rng" || key == "rng_layout") continue;
     if (placement_key(section, key)) continue;
-    for (unsigned char c : line) { hash ^= c; hash *= 1099511628211ull; }
-    hash ^= '\n'; hash *= 1099511628211ull;
+    hash = fnv1a64("\n", fnv1a64(line, hash));
   }
   return fnv1a_hex(hash);
 }
 
 std::string legacy_config_fingerprint(const std::string& resolved) {
-  std::uint64_t hash = 1469598103934665603ull;
+  std::uint64_t hash = kFingerprintBasis;
   std::istringstream lines(resolved);
   std::string line;
   while (std::getline(lines, line)) {
     const std::string_view key = resolved_key(line);
     if (key == "steps" || key == "rng" || key == "rng_layout") continue;
-    for (unsigned char c : line) { hash ^= c; hash *= 1099511628211ull; }
-    hash ^= '\n'; hash *= 1099511628211ull;
+    hash = fnv1a64("\n", fnv1a64(line, hash));
   }
   return fnv1a_hex(hash);
 }
