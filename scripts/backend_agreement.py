@@ -19,7 +19,9 @@ tolerances are what they are.
 Usage:
   scripts/backend_agreement.py [--cases N] [--seed S] [--a cuda] [--b cpu] [--out DIR]
 Ways: cpu, cuda, with options after colons: cpu:threads=2, cuda:kernels=block, cuda:device=1,
-cpu:set=run.seed=5 (any --set override, e.g. to see that a difference is found).
+cpu:set=run.seed=5 (any --set override, e.g. to see that a difference is found; a key
+with a section applies to the TOML cases, one without, e.g. set=seed=5, to the .sop cases;
+kernels= applies to the TOML cases only).
 Exit status: 0 when every case agrees, 1 when one does not, 2 for bad arguments (or no numpy).
 Needs python3 with numpy.
 """
