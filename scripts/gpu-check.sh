@@ -128,9 +128,10 @@ stage profile 120 profile.log "
 # (one step of each, both sanitizers: their slots and atomics are shared memory). The
 # block family's tiles layout: protocols and stored noise under memcheck, racecheck on a
 # few steps of 20 WW replicas (blocks of several replicas, a partial last block). The
-# report stops' gathers and stability screen (stop_kernels.cu) under memcheck.
+# report stops' gathers and stability screen (stop_kernels.cu) under memcheck, also
+# overlapped with the next steps.
 CEILING='CeilingKernels.OneStepEqualsTheHostsSumOfTheSamePairs:CeilingKernels.TilesWithTheModelTakeOneStepOfThePlainDynamics:CeilingKernels.PairsOnceDiffersFromPairsTwice'
-SHORT="Systems/CudaVsCpu.TrajectoryAgreesFor1000Steps/ww_*:CudaEngine.BlockFamilyLanesInBlocksOfMoreThan512ThreadsAgreeWithCpu:Families/CudaFamily.IndentationAgreesWithCpu/*:Families/CudaFamily.MinimisationAgreesWithCpu/*:CudaEngineVariants.PerBeadMultiRoundAndBlockLaneCountsAgreeWithCpu:CudaEngineVariants.GridCellSortEqualsOneBlockPerReplica:Families/CudaFamily.ProtocolsAgreeWithCpu/block_tiles*:Families/CudaFamily.StoredNoiseAgreesWithCpu/block_tiles*:Families/CudaFamily.StopsWithoutAllPositionsSeeWhatTheStateShows/*:$CEILING"
+SHORT="Systems/CudaVsCpu.TrajectoryAgreesFor1000Steps/ww_*:CudaEngine.BlockFamilyLanesInBlocksOfMoreThan512ThreadsAgreeWithCpu:Families/CudaFamily.IndentationAgreesWithCpu/*:Families/CudaFamily.MinimisationAgreesWithCpu/*:CudaEngineVariants.PerBeadMultiRoundAndBlockLaneCountsAgreeWithCpu:CudaEngineVariants.GridCellSortEqualsOneBlockPerReplica:Families/CudaFamily.ProtocolsAgreeWithCpu/block_tiles*:Families/CudaFamily.StoredNoiseAgreesWithCpu/block_tiles*:Families/CudaFamily.StopsWithoutAllPositionsSeeWhatTheStateShows/*:Families/CudaFamily.OverlappedStopsGiveTheValuesOfStopsInTurn/*:$CEILING"
 stage sanitize 300 sanitize.log "
   echo '--- memcheck ---'
   compute-sanitizer --tool memcheck --error-exitcode 9 --print-limit 20 '$TESTS' --gtest_color=no --gtest_filter='$SHORT' --gtest_brief=1

@@ -403,18 +403,12 @@ Indentation make_indentation(const LoadedSystem& s, bool discrete, bool move_sur
   return ind;
 }
 
-// A generator whose noise is drawn ahead into the device's ring (docs/gpu.md#noise) and
-// read by the step kernels, with a fixed bead, against the CPU.
-// A report stop without a trajectory frame copies no positions back
-// (docs/gpu.md#what-overlaps-the-steps): the gathered beads and the tether and plane
-// forces from them must equal what the full state shows, and the stability screen on the GPU must
-// flag every state the run's exact checks reject (run/stability_checks.h) and pass a
-// healthy one.
-TEST_P(CudaFamily, StopsWithoutAllPositionsSeeWhatTheStateShows) {
-  const Topology& t = topology();
-  const std::int32_t n = t.bead_count(), replicas = 5;
-  EngineSetup setup = base_setup(t, replicas, 4242);
-  const auto& p0 = system_->system.initial_positions_A;
+// Tethers (a restraint in every replica, a moving cantilever in replica 1, another bead
+// in replica 3) and two groups of plane tethers (the second in replica 2 only): what the
+// report stops' protocol forces are tested with.
+void add_report_protocols(EngineSetup& setup, const LoadedSystem& system) {
+  const std::int32_t n = system.topology.bead_count();
+  const auto& p0 = system.initial_positions_A;
   HarmonicTether restraint;  // every replica
   restraint.bead = 0;
   restraint.anchor_start_A = p0[0];
@@ -442,6 +436,18 @@ TEST_P(CudaFamily, StopsWithoutAllPositionsSeeWhatTheStateShows) {
   plane2.group = 1;
   setup.plane_tethers = {plane, plane2};
   setup.plane_groups = 2;
+}
+
+// A report stop without a trajectory frame copies no positions back
+// (docs/gpu.md#what-overlaps-the-steps): the gathered beads and the tether and plane
+// forces from them must equal what the full state shows, and the stability screen on the GPU must
+// flag every state the run's exact checks reject (run/stability_checks.h) and pass a
+// healthy one.
+TEST_P(CudaFamily, StopsWithoutAllPositionsSeeWhatTheStateShows) {
+  const Topology& t = topology();
+  const std::int32_t n = t.bead_count(), replicas = 5;
+  EngineSetup setup = base_setup(t, replicas, 4242);
+  add_report_protocols(setup, system_->system);
   auto gpu = make_gpu(setup, family());
   gpu->set_state(start_state(system_->system, replicas));
   gpu->advance(300);
@@ -520,6 +526,93 @@ TEST_P(CudaFamily, StopsWithoutAllPositionsSeeWhatTheStateShows) {
   }
 }
 
+// A stop overlapped with the next steps (Engine::stop_and_advance, docs/gpu.md#what-
+// overlaps-the-steps) gives the values of the stop taken first and the steps after it,
+// bit for bit, also when the stop comes while earlier steps are still under way; a stop
+// the screen flags returns the stop's positions, which the engine has moved past. The
+// block family overlaps without a list (all pairs, tiles); with one, and in the per-bead
+// family, stop_and_advance takes the stop and the steps in turn.
+TEST_P(CudaFamily, OverlappedStopsGiveTheValuesOfStopsInTurn) {
+  const Topology& t = topology();
+  const std::int32_t n = t.bead_count(), replicas = 4;
+  EngineSetup setup = base_setup(t, replicas, 2024);
+  add_report_protocols(setup, system_->system);
+  auto in_turn = make_gpu(setup, family());
+  auto overlapped = make_gpu(setup, family());
+  EXPECT_EQ(overlapped->overlaps_stops(), family() == CudaKernelFamily::kBlock);
+  const State start = start_state(system_->system, replicas);
+  in_turn->set_state(start);
+  overlapped->set_state(start);
+  in_turn->advance(200);
+  overlapped->advance(200);
+  StopRequest request;
+  request.energies = true;
+  request.end_first = 0;
+  request.end_last = n - 1;
+  request.beads = {n - 1, 0, 5};
+  request.tether_forces = request.plane_forces = true;
+  auto same_vec = [](const auto& a, const auto& b) { return a.x == b.x && a.y == b.y && a.z == b.z; };
+  for (int stop = 0; stop < 5; ++stop) {
+    SCOPED_TRACE("stop " + std::to_string(stop));
+    request.positions = stop % 2 == 1;
+    const std::int64_t next = 150 + 7 * stop;
+    const StopValues a = take_stop_values(*in_turn, request);
+    in_turn->advance(next);
+    const StopValues b = overlapped->stop_and_advance(request, next);
+    EXPECT_FALSE(b.may_be_unstable);
+    ASSERT_EQ(a.energies.size(), std::size_t(replicas));
+    ASSERT_EQ(b.energies.size(), a.energies.size());
+    ASSERT_EQ(b.structure.size(), a.structure.size());
+    for (std::int32_t r = 0; r < replicas; ++r) {
+      const EnergyTerms &x = a.energies[r], &y = b.energies[r];
+      EXPECT_TRUE(x.fene == y.fene && x.native == y.native && x.repulsive == y.repulsive && x.protocol == y.protocol);
+      EXPECT_NE(x.protocol, 0.0);
+      const StructureObservables &u = a.structure[r], &v = b.structure[r];
+      EXPECT_TRUE(u.native_fraction == v.native_fraction && u.radius_of_gyration_A == v.radius_of_gyration_A &&
+                  u.end_to_end_A == v.end_to_end_A);
+    }
+    ASSERT_EQ(b.bead_positions.size(), request.beads.size() * replicas);
+    for (std::size_t k = 0; k < a.bead_positions.size(); ++k)
+      EXPECT_TRUE(same_vec(a.bead_positions[k], b.bead_positions[k])) << k;
+    ASSERT_EQ(b.tether_forces.size(), std::size_t(replicas + 2));
+    for (std::size_t k = 0; k < a.tether_forces.size(); ++k)
+      EXPECT_TRUE(same_vec(a.tether_forces[k], b.tether_forces[k])) << k;
+    EXPECT_EQ(a.plane_forces, b.plane_forces);
+    if (request.positions) EXPECT_TRUE(bit_identical(a.positions, b.positions));
+    else EXPECT_TRUE(b.positions.x.empty());
+  }
+  // The single calls after an overlapped stop see the steps since, not the stop.
+  const std::vector<Vec3f> ends = in_turn->bead_positions({n - 1, 0});
+  const std::vector<Vec3f> ends_after = overlapped->bead_positions({n - 1, 0});
+  const std::vector<Vec3d> forces = in_turn->tether_forces(), forces_after = overlapped->tether_forces();
+  ASSERT_EQ(ends_after.size(), ends.size());
+  for (std::size_t k = 0; k < ends.size(); ++k) EXPECT_TRUE(same_vec(ends[k], ends_after[k])) << k;
+  ASSERT_EQ(forces_after.size(), forces.size());
+  for (std::size_t k = 0; k < forces.size(); ++k) EXPECT_TRUE(same_vec(forces[k], forces_after[k])) << k;
+  EXPECT_EQ(in_turn->plane_forces(), overlapped->plane_forces());
+  const State at = in_turn->state();
+  EXPECT_TRUE(bit_identical(at, overlapped->state()));
+  // A non-finite coordinate: the screen flags the stop, and the values carry its positions.
+  State broken = at;
+  broken.z[broken.index(replicas - 1, n / 2)] = NAN;
+  overlapped->set_state(broken);
+  request.positions = false;
+  const StopValues flagged = overlapped->stop_and_advance(request, 5);
+  EXPECT_TRUE(flagged.may_be_unstable);
+  EXPECT_TRUE(bit_identical(flagged.positions, broken));
+  EXPECT_EQ(overlapped->state().step, broken.step + 5);
+  if (family() == CudaKernelFamily::kBlock && !GetParam().tiles) {  // with a list: in turn
+    setenv("ERMAK_CUDA_BLOCK_ALLPAIRS", "0", 1);
+    EXPECT_FALSE(make_gpu(setup, family())->overlaps_stops());
+    unsetenv("ERMAK_CUDA_BLOCK_ALLPAIRS");
+    setenv("ERMAK_OVERLAP_STOPS", "0", 1);
+    EXPECT_FALSE(make_gpu(setup, family())->overlaps_stops());
+    unsetenv("ERMAK_OVERLAP_STOPS");
+  }
+}
+
+// A generator whose noise is drawn ahead into the device's ring (docs/gpu.md#noise) and
+// read by the step kernels, with a fixed bead, against the CPU.
 TEST_P(CudaFamily, StoredNoiseAgreesWithCpu) {
   EngineSetup setup = base_setup(topology(), 3, 1357);
   setup.rng = "lagged_fibonacci";

@@ -108,6 +108,42 @@ TEST(CudaRun, PullingResumesBitForBitOnTheGpu) {
                              "replica_001/final.pdb"});
 }
 
+// Report stops overlapped with the next steps (docs/gpu.md#what-overlaps-the-steps, the
+// block family's default for WW) write the same bytes as stops taken in turn
+// (ERMAK_OVERLAP_STOPS=0): pulling rows every 250 steps, energies every 500, frames every
+// 750, checkpoints every 1000; and a torn chain is placed between the same two stops.
+TEST(CudaRun, OverlappedStopsWriteTheSameFiles) {
+  ERMAK_REQUIRE_GPU();  // without one, every run would fail for that reason instead
+  const std::string pulling = "[fixed]\nbeads = [0]\n[pulling]\npulled_beads = [33]\nspeed_um_per_s = 50000\n"
+                              "spring_pN_per_nm = 70\noutput_every = 250\n";
+  const std::string sets = " --set run.backend=cuda --set run.cuda_kernels=block --set output.trajectory_every=750";
+  auto run = [&](const char* name, const char* overlap, const std::string& extra_sets) {
+    const auto dir = ermak::test::fresh_directory(name);
+    if (*overlap) setenv("ERMAK_OVERLAP_STOPS", overlap, 1);  // the child inherits it
+    int status = 0;
+    const std::string out = run_ermak("run --quiet " + write_config(dir, pulling).string() + sets + extra_sets, &status);
+    unsetenv("ERMAK_OVERLAP_STOPS");
+    return std::pair{dir, out + "\nexit status " + std::to_string(status)};
+  };
+  const auto [in_turn, in_turn_out] = run("cuda-run-stops-in-turn", "0", "");
+  const auto [overlapped, overlapped_out] = run("cuda-run-stops-overlapped", "", "");
+  ASSERT_NE(in_turn_out.find("exit status 0"), std::string::npos) << in_turn_out;
+  ASSERT_NE(overlapped_out.find("exit status 0"), std::string::npos) << overlapped_out;
+  for (const std::string f : {"replica_000/pulling.tsv", "replica_002/pulling.tsv", "replica_001/energies.tsv",
+                              "replica_002/trajectory.dcd", "replica_001/final.pdb", "checkpoint.ckpt"}) {
+    const std::string a = read_file(in_turn / "out" / f);
+    EXPECT_FALSE(a.empty()) << f;
+    EXPECT_EQ(a, read_file(overlapped / "out" / f)) << f;
+  }
+  // A time step 250 times SOP-GPU's tears the chain within the first few steps.
+  const std::string tear = " --set run.timestep_tau=20 --set output.checkpoint_every=0";
+  const auto [torn_in_turn, torn_in_turn_out] = run("cuda-run-torn-in-turn", "0", tear);
+  const auto [torn, torn_out] = run("cuda-run-torn-overlapped", "", tear);
+  const std::string message = "a FENE bond broke between steps 0 and 250:";
+  EXPECT_NE(torn_in_turn_out.find(message), std::string::npos) << torn_in_turn_out;
+  EXPECT_NE(torn_out.find(message), std::string::npos) << torn_out;
+}
+
 TEST(CudaRun, ABadDeviceIndexIsAClearError) {
   ERMAK_REQUIRE_GPU();  // without one, every run would fail for that reason instead
   const auto dir = ermak::test::fresh_directory("cuda-run-bad-device");

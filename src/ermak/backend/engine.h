@@ -66,6 +66,32 @@ struct EngineStats {
   std::int64_t neighbor_pairs = 0;  // pairs in the current list, summed over replicas
 };
 
+// What a report stop takes from the engine (docs/gpu.md#what-overlaps-the-steps): the
+// run driver asks for it in one call so that an engine may take it in stream order and
+// go on stepping while the values come back.
+struct StopRequest {
+  bool positions = false;   // every position (a trajectory frame)
+  bool energies = false;    // EnergyTerms and StructureObservables of every replica
+  double formed_ratio = 1.2;
+  std::int32_t end_first = 0, end_last = 0;
+  std::vector<std::int32_t> beads;  // these beads' positions in every replica (pulled ends)
+  bool tether_forces = false, plane_forces = false, indentation = false;
+};
+
+// The values at one stop; what was not asked for stays empty. `positions` also holds
+// every position when the screen flags the stop and the engine has moved on since
+// (Engine::stop_and_advance), so that the exact checks see the stop's positions.
+struct StopValues {
+  bool may_be_unstable = false;
+  State positions;
+  std::vector<EnergyTerms> energies;
+  std::vector<StructureObservables> structure;
+  std::vector<Vec3f> bead_positions;  // [replica · beads.size() + k]
+  std::vector<Vec3d> tether_forces;
+  std::vector<double> plane_forces;
+  std::vector<IndentationStatus> indentation;
+};
+
 class Engine {
  public:
   virtual ~Engine() = default;
@@ -132,7 +158,28 @@ class Engine {
   virtual std::string noise_name() const = 0;
 
   virtual EngineStats stats() const = 0;
+
+  // Report stops overlapped with the next steps: true where stop_and_advance returns
+  // before the `next_steps` are done (the CUDA engine's block family without a list, the
+  // fast runs whose stops would otherwise idle the GPU). The driver then calls it instead
+  // of take_stop_values() followed by advance().
+  virtual bool overlaps_stops() const { return false; }
+  // The stop's values at the current step, then `next_steps` more steps; every other
+  // call waits for those steps. Same values and same trajectory as take_stop_values()
+  // followed by advance(next_steps).
+  virtual StopValues stop_and_advance(const StopRequest& request, std::int64_t next_steps);
 };
+
+// The stop's values from the calls above, at the current step (positions only when
+// asked for: where the screen flags a stop, the caller looks at state()).
+StopValues take_stop_values(Engine& engine, const StopRequest& request);
+
+// $ERMAK_OVERLAP_STOPS (docs/gpu.md#what-overlaps-the-steps): "0" never overlaps stops
+// (the CUDA engine's steps then end in advance(), as before overlapping, for measurements);
+// unset or "1" where the engine does (overlaps_stops()); "always" has the driver call
+// stop_and_advance on every engine (tests of the driver's overlapped path on the CPU).
+enum class OverlapStops { kNever, kWhereTheEngineDoes, kAlways };
+OverlapStops overlap_stops_setting();
 
 std::unique_ptr<Engine> make_cpu_engine(const EngineSetup& setup);
 

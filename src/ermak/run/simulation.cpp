@@ -518,32 +518,43 @@ RunSummary run_logged(const RunSpec& spec, const RunOptions& options, RunReporte
   const int file_threads = report_threads(backend == "cpu", std::min(omp_get_num_procs(), omp_get_max_threads()),
                                           options.report_threads);
   const std::int32_t end_first = 0, end_last = n - 1;
-  auto take_snapshot = [&](std::int64_t step, bool energies, bool frame, bool pulling, bool planes,
-                           bool indentation) {
+  // What a stop asks of the engine (backend/engine.h, StopRequest): every position only for
+  // a frame (from the GPU: 16 bytes per bead, ~0.5 ms at 10⁴ WW replicas); the pulling rows
+  // need the two ends.
+  auto stop_request = [&](bool energies, bool frame, bool pulling, bool planes, bool indentation) {
+    StopRequest request;
+    request.positions = frame;
+    request.energies = energies;
+    request.formed_ratio = spec.output.contact_formed_ratio;
+    request.end_first = end_first;
+    request.end_last = end_last;
+    if (pulling) request.beads = {protocol->end_first(), protocol->end_second()};
+    request.tether_forces = pulling;
+    request.plane_forces = planes;
+    request.indentation = indentation;
+    return request;
+  };
+  auto take_snapshot = [&](std::int64_t step, const StopRequest& request, StopValues&& values) {
     const auto start = Clock::now();
     auto snapshot = std::make_shared<Snapshot>();
     snapshot->step = step;
-    // Every position only for a frame (from the GPU: 16 bytes per bead, ~0.5 ms at 10⁴ WW
-    // replicas); the pulling rows need the two ends.
-    if (frame) snapshot->state = engine->state();
-    if (pulling) {
-      const std::vector<Vec3f> ends = engine->bead_positions({protocol->end_first(), protocol->end_second()});
+    snapshot->energies = request.energies;
+    snapshot->frame = request.positions;
+    snapshot->pulling = request.tether_forces;
+    snapshot->planes = request.plane_forces;
+    snapshot->indentation = request.indentation;
+    if (request.positions) snapshot->state = std::move(values.positions);
+    if (snapshot->pulling) {
+      const std::vector<Vec3f>& ends = values.bead_positions;
       snapshot->end_to_end.resize(std::size_t(replicas));
       for (std::size_t r = 0; r < std::size_t(replicas); ++r)
         snapshot->end_to_end[r] = ProtocolSetup::end_to_end(ends[2 * r], ends[2 * r + 1]);
     }
-    snapshot->energies = energies;
-    snapshot->frame = frame;
-    snapshot->pulling = pulling;
-    snapshot->planes = planes;
-    snapshot->indentation = indentation;
-    if (energies) {
-      snapshot->energy_terms = engine->energies();
-      snapshot->structure = engine->structure_observables(spec.output.contact_formed_ratio, end_first, end_last);
-    }
-    if (pulling) snapshot->tether_forces = engine->tether_forces();
-    if (planes) snapshot->plane_forces = engine->plane_forces();
-    if (indentation) snapshot->indentation_status = engine->indentation_status();
+    snapshot->energy_terms = std::move(values.energies);
+    snapshot->structure = std::move(values.structure);
+    snapshot->tether_forces = std::move(values.tether_forces);
+    snapshot->plane_forces = std::move(values.plane_forces);
+    snapshot->indentation_status = std::move(values.indentation);
     snapshot_seconds += seconds_since(start);
     return snapshot;
   };
@@ -699,8 +710,12 @@ RunSummary run_logged(const RunSpec& spec, const RunOptions& options, RunReporte
   }
   if (!options.resume) {
     RunReporter::Work extra_work = extra ? extra->report(context) : RunReporter::Work{};
-    auto snapshot = take_snapshot(first_step, own_files, want_trajectory, pulling_every > 0, plane_every > 0,
-                                  indentation_every > 0);
+    const StopRequest request =
+        stop_request(own_files, want_trajectory, pulling_every > 0, plane_every > 0, indentation_every > 0);
+    const auto start = Clock::now();
+    StopValues values = take_stop_values(*engine, request);
+    snapshot_seconds += seconds_since(start);
+    auto snapshot = take_snapshot(first_step, request, std::move(values));
     snapshot->extra_work = std::move(extra_work);
     submit(std::move(snapshot));
   }
@@ -721,25 +736,35 @@ RunSummary run_logged(const RunSpec& spec, const RunOptions& options, RunReporte
   // The last step whose positions passed the stability checks: an error names the steps
   // between it and the stop that found the problem, and progress-only chunks check nothing.
   std::int64_t checked_step = first_step;
-  while (step < last_step) {
-    auto next_event = [&](std::int64_t every) {
-      return every > 0 ? (step / every + 1) * every : last_step;
-    };
+  // The end of the next chunk of steps from `from`: the next step that something is due
+  // at, or a chunk that keeps the progress line alive on long report intervals.
+  auto next_target = [&](std::int64_t from) {
+    auto next_event = [&](std::int64_t every) { return every > 0 ? (from / every + 1) * every : last_step; };
     std::int64_t extra_target = last_step;
     if (extra)
       for (std::int64_t every : extra->intervals())
         if (every > 0) extra_target = std::min(extra_target, next_event(every));
-    std::int64_t target = std::min({last_step, extra_target, next_event(spec.output.energy_every_steps),
-                                    want_trajectory ? next_event(spec.output.trajectory_every_steps) : last_step,
-                                    next_event(spec.output.checkpoint_every_steps),
-                                    pulling_every ? next_event(pulling_every) : last_step,
-                                    plane_every ? next_event(plane_every) : last_step,
-                                    indentation_every ? next_event(indentation_every) : last_step});
-    // Keep the progress line alive on long report intervals.
-    target = std::min(target, step + std::max<std::int64_t>(1, std::int64_t(progress.steps_per_second() * 0.5) + 1));
+    const std::int64_t target = std::min({last_step, extra_target, next_event(spec.output.energy_every_steps),
+                                          want_trajectory ? next_event(spec.output.trajectory_every_steps) : last_step,
+                                          next_event(spec.output.checkpoint_every_steps),
+                                          pulling_every ? next_event(pulling_every) : last_step,
+                                          plane_every ? next_event(plane_every) : last_step,
+                                          indentation_every ? next_event(indentation_every) : last_step});
+    return std::min(target, from + std::max<std::int64_t>(1, std::int64_t(progress.steps_per_second() * 0.5) + 1));
+  };
+  // > step: the engine is stepping there since the last stop (Engine::stop_and_advance).
+  std::int64_t launched_to = -1;
+  const OverlapStops overlap = overlap_stops_setting();
+  while (step < last_step) {
     const auto advance_start = Clock::now();
-    engine->advance(target - step);
-    ++advances;
+    std::int64_t target = launched_to;
+    if (launched_to > step) {
+      launched_to = -1;
+    } else {
+      target = next_target(step);
+      engine->advance(target - step);
+      ++advances;
+    }
     step = target;
     const bool report = multiple(step, spec.output.energy_every_steps) || step == last_step;
     const bool frame = want_trajectory && multiple(step, spec.output.trajectory_every_steps);
@@ -748,15 +773,41 @@ RunSummary run_logged(const RunSpec& spec, const RunOptions& options, RunReporte
     const bool plane_row = plane_every && (multiple(step, plane_every) || step == last_step);
     const bool indentation_row = indentation_every && (multiple(step, indentation_every) || step == last_step);
     const bool stop = extra || report || frame || checkpoint || pull_row || plane_row || indentation_row;
-    // At a stop the stability screen waits for the steps, so their time ends there (an
-    // engine that returns from advance() early has the rest counted at the next stop).
-    // Only when it flags something do the exact checks look at every position.
-    const bool suspect = stop && engine->may_be_unstable();
+    // At a stop the engine screens for instabilities (waiting for the steps, so their time
+    // ends there; an engine that returns from advance() early has the rest counted at the
+    // next stop) and takes what the rows and frames need. Where the engine can, the next
+    // chunk starts behind the stop's values (docs/gpu.md#what-overlaps-the-steps): not
+    // when the extra reporter or a checkpoint needs the engine at this step, at the last
+    // step, or once a signal asks the run to stop here.
+    const StopRequest request = stop_request(own_files && report, frame, pull_row, plane_row, indentation_row);
+    StopValues values;
+    bool overlapped = false;
+    if (stop) {
+      overlapped = (overlap == OverlapStops::kAlways || (overlap == OverlapStops::kWhereTheEngineDoes &&
+                                                          engine->overlaps_stops())) &&
+                   !extra && !checkpoint && step < last_step && stop_signals.received() == 0;
+      if (overlapped) {  // its time is mostly the wait for the steps before
+        launched_to = next_target(step);
+        values = engine->stop_and_advance(request, launched_to - step);
+        ++advances;
+      } else {
+        advance_seconds += seconds_since(advance_start);
+        const auto start = Clock::now();
+        values = take_stop_values(*engine, request);
+        snapshot_seconds += seconds_since(start);
+      }
+    }
     const auto stepped = Clock::now();
-    advance_seconds += std::chrono::duration<double>(stepped - advance_start).count();
-    if (suspect) {
-      check_finite(engine->state(), checked_step);
-      check_bonds(engine->state(), checked_step);
+    if (!stop || overlapped) advance_seconds += std::chrono::duration<double>(stepped - advance_start).count();
+    // Only when the screen flags something do the exact checks look at every position (the
+    // stop's: the engine may have moved on).
+    if (values.may_be_unstable) {
+      if (overlapped && values.positions.x.empty())
+        throw Error("internal: the engine flagged the stop at step " + std::to_string(step) +
+                    " but returned no positions to check");
+      const State& at_stop = overlapped ? values.positions : engine->state();
+      check_finite(at_stop, checked_step);
+      check_bonds(at_stop, checked_step);
       check_seconds += seconds_since(stepped);
     }
     if (stop) checked_step = step;
@@ -770,7 +821,7 @@ RunSummary run_logged(const RunSpec& spec, const RunOptions& options, RunReporte
     context.step = step;
     RunReporter::Work extra_work = extra ? extra->report(context) : RunReporter::Work{};
     if (extra_work.write || (own_files && report) || frame || pull_row || plane_row || indentation_row) {
-      auto snapshot = take_snapshot(step, own_files && report, frame, pull_row, plane_row, indentation_row);
+      auto snapshot = take_snapshot(step, request, std::move(values));
       snapshot->extra_work = std::move(extra_work);
       submit(std::move(snapshot));
     }
@@ -779,7 +830,8 @@ RunSummary run_logged(const RunSpec& spec, const RunOptions& options, RunReporte
     // Long runs say how far they are in the run log (and, where no live line is drawn, a
     // batch job's output): after a minute, then every 10 minutes.
     if (auto line = progress.log_line_due()) (progress.drawing() ? run_log.file_only : log)->info("progress: {}", *line);
-    if (step < last_step && (stopped_by = stop_signals.received()) != 0) {  // at the last step: finish
+    // At the last step: finish; with steps under way: stop at their end, the next stop.
+    if (step < last_step && launched_to < 0 && (stopped_by = stop_signals.received()) != 0) {
       if (!checkpoint) write_checkpoint();
       break;
     }

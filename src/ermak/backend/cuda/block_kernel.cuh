@@ -186,8 +186,11 @@ __global__ void __launch_bounds__(kMaxThreads, kProtocolCode != kNoProtocol && k
   __shared__ int s_needed;
   __shared__ unsigned long long s_pairs;
 
-  const long long start = L.status[blockIdx.x].done;
-  if (start >= L.end_step) return;  // this block is already there (uniform)
+  const long long start = (L.status_in ? L.status_in : L.status)[blockIdx.x].done;
+  if (start >= L.end_step) {  // this block is already there (uniform)
+    if (threadIdx.x == 0 && L.status_in) L.status[blockIdx.x] = L.status_in[blockIdx.x];
+    return;
+  }
   const bool indentation = kTip && m.protocol.indentation;
   const int lane = threadIdx.x % S;                 // lane within the bead's group
   const int slot0 = threadIdx.x / S;                // first bead slot of this group

@@ -208,6 +208,9 @@ class CudaEngine final : public Engine {
     ERMAK_CUDA(cudaStreamCreateWithFlags(&side_.stream, cudaStreamNonBlocking));
     ERMAK_CUDA(cudaEventCreateWithFlags(&side_.fork, cudaEventDisableTiming));
     ERMAK_CUDA(cudaEventCreateWithFlags(&side_.join, cudaEventDisableTiming));
+    ERMAK_CUDA(cudaStreamCreateWithFlags(&report_stream_, cudaStreamNonBlocking));
+    ERMAK_CUDA(cudaEventCreateWithFlags(&stop_copied_, cudaEventDisableTiming));
+    ERMAK_CUDA(cudaEventCreateWithFlags(&stop_taken_, cudaEventDisableTiming));
     try {
       upload_model();
       setup_noise();
@@ -236,6 +239,8 @@ class CudaEngine final : public Engine {
 
   void set_state(const State& state) override {
     DeviceGuard guard(device_);
+    settle();
+    status_step_ = -1;
     if (state.bead_count != n_ || state.replica_count != R_)
       throw Error("CudaEngine::set_state: shape mismatch (" + std::to_string(state.replica_count) + "×" +
                   std::to_string(state.bead_count) + " for " + std::to_string(R_) + "×" + std::to_string(n_) + ")");
@@ -255,6 +260,7 @@ class CudaEngine final : public Engine {
 
   const State& state() override {
     DeviceGuard guard(device_);
+    settle();
     if (!host_valid_) {
       download_positions(pos_[step_ & 1].get(), host_);
       host_.step = step_;
@@ -264,8 +270,94 @@ class CudaEngine final : public Engine {
   }
 
   void advance(std::int64_t steps) override {
-    if (steps <= 0) return;
     DeviceGuard guard(device_);
+    launch_steps(steps);
+    settle();
+  }
+
+  bool overlaps_stops() const override { return async_steps_; }
+
+  // The stop runs beside the next steps (docs/gpu.md#what-overlaps-the-steps): in stream
+  // order behind the steps so far, the positions are copied on the device (16 B per
+  // bead) and the next steps launched; on the report stream, once that copy is done, the
+  // screen, gathers and reductions read the copy and their results go to page-locked
+  // memory. The host waits only for those. The launch before's block status is read there
+  // too: the next launch writes the other status array.
+  StopValues stop_and_advance(const StopRequest& request, std::int64_t next_steps) override {
+    if (!async_steps_ || request.indentation) return Engine::stop_and_advance(request, next_steps);
+    DeviceGuard guard(device_);
+    const std::int64_t stop_step = step_;
+    const std::size_t beads = std::size_t(n_) * R_;
+    const bool check_steps = steps_in_flight_;
+    const BlockStatus* status_at_stop = block_status_[status_parity_].get();
+    const std::uint64_t stop_version = positions_version_;
+    stop_positions_.resize(beads);
+    ERMAK_CUDA(cudaMemcpyAsync(stop_positions_.get(), pos_[step_ & 1].get(), beads * sizeof(float4),
+                               cudaMemcpyDeviceToDevice, stream_));
+    ERMAK_CUDA(cudaEventRecord(stop_copied_, stream_));
+    launch_steps(next_steps);
+
+    cudaStream_t side = report_stream_;
+    ERMAK_CUDA(cudaStreamWaitEvent(side, stop_copied_, 0));
+    const float4* at_stop = stop_positions_.get();
+    if (check_steps) {
+      stop_status_.resize(status_host_.size());
+      ERMAK_CUDA(cudaMemcpyAsync(stop_status_.data(), status_at_stop, status_host_.size() * sizeof(BlockStatus),
+                                 cudaMemcpyDeviceToHost, side));
+    }
+    enqueue_screen(at_stop, side);
+    if (request.positions) {
+      stop_positions_host_.resize(beads);
+      ERMAK_CUDA(cudaMemcpyAsync(stop_positions_host_.data(), at_stop, beads * sizeof(float4), cudaMemcpyDeviceToHost,
+                                 side));
+    }
+    if (!request.beads.empty() || request.tether_forces || request.plane_forces) {
+      gathered_version_ = ~std::uint64_t(0);  // not the current positions': gather these
+      enqueue_gather(request.beads, at_stop, side);
+      gathered_version_ = stop_version;
+    }
+    if (request.energies) {
+      check_structure_ends(n_, request.end_first, request.end_last);
+      evaluate(true, at_stop, stop_step, side);
+      stop_energies_host_.resize(std::size_t(R_) * kReplicaOut);
+      replica_out_.download(stop_energies_host_.data(), stop_energies_host_.size(), side);
+      enqueue_structure_observables(request.formed_ratio, request.end_first, request.end_last, at_stop, side);
+      stop_structure_host_.resize(std::size_t(R_) * kStructureOut);
+      structure_out_.download(stop_structure_host_.data(), stop_structure_host_.size(), side);
+    }
+    ERMAK_CUDA(cudaEventRecord(stop_taken_, side));
+    ERMAK_CUDA(cudaEventSynchronize(stop_taken_));
+    if (check_steps) check_block_status(stop_status_.data(), stop_status_.size(), stop_step);
+
+    StopValues values;
+    values.may_be_unstable = screen_flag_host_[0] != 0;
+    if (request.positions || values.may_be_unstable) {  // flagged: the exact checks need them
+      if (!request.positions) {
+        stop_positions_host_.resize(beads);
+        ERMAK_CUDA(cudaMemcpyAsync(stop_positions_host_.data(), at_stop, beads * sizeof(float4),
+                                   cudaMemcpyDeviceToHost, side));
+        ERMAK_CUDA(cudaStreamSynchronize(side));
+      }
+      values.positions = state_from(stop_positions_host_.data(), stop_step);
+    }
+    if (!request.beads.empty()) values.bead_positions = gathered_from_host(request.beads);
+    // On the host from the stop's gathered beads, as tether_forces() and plane_forces() do.
+    if (request.tether_forces)
+      values.tether_forces = report_tether_forces(setup_, stop_step, R_, gathered_from_host(tethered_beads_));
+    if (request.plane_forces)
+      values.plane_forces = report_plane_forces(setup_, stop_step, R_, gathered_from_host(plane_tethered_beads_));
+    if (request.energies) {
+      values.energies = energy_terms_from(stop_energies_host_.data());
+      values.structure = structure_from(stop_structure_host_.data());
+    }
+    return values;
+  }
+
+  // Launches `steps` steps; the block family without a list returns before they are done
+  // (settle() waits for them), the others when they are.
+  void launch_steps(std::int64_t steps) {
+    if (steps <= 0) return;
+    new_status_array_ = true;
     std::int64_t s = step_;
     const std::int64_t end = step_ + steps;
     while (s < end) {
@@ -293,12 +385,33 @@ class CudaEngine final : public Engine {
     ERMAK_CUDA(cudaGetLastError());
   }
 
+  // Waits for steps still under way and checks that every block reached them.
+  void settle() {
+    if (!steps_in_flight_) return;
+    steps_in_flight_ = false;
+    block_status_[status_parity_].download(status_host_.data(), status_host_.size(), stream_);
+    ERMAK_CUDA(cudaStreamSynchronize(stream_));
+    check_block_status(status_host_.data(), status_host_.size(), step_);
+  }
+
+  void check_block_status(const BlockStatus* status, std::size_t blocks, std::int64_t step) const {
+    for (std::size_t b = 0; b < blocks; ++b)
+      if (status[b].done != step)
+        throw Error("CUDA block family: a block stopped at step " + std::to_string(status[b].done) + " before " +
+                    std::to_string(step) + " without a reason");
+  }
+
   std::vector<EnergyTerms> energies() override {
     DeviceGuard guard(device_);
+    settle();
     evaluate(true);
     std::vector<double> out(std::size_t(R_) * kReplicaOut);
     replica_out_.download(out.data(), out.size(), stream_);
     ERMAK_CUDA(cudaStreamSynchronize(stream_));
+    return energy_terms_from(out.data());
+  }
+
+  std::vector<EnergyTerms> energy_terms_from(const double* out) const {
     std::vector<EnergyTerms> e(R_);
     for (std::int32_t r = 0; r < R_; ++r) {
       const double* o = &out[std::size_t(r) * kReplicaOut];
@@ -311,18 +424,28 @@ class CudaEngine final : public Engine {
                                                           std::int32_t end_last) override {
     check_structure_ends(n_, end_first, end_last);
     DeviceGuard guard(device_);
+    settle();
+    enqueue_structure_observables(formed_ratio, end_first, end_last, pos_[step_ & 1].get(), stream_);
+    std::vector<double> out(std::size_t(R_) * kStructureOut);
+    structure_out_.download(out.data(), out.size(), stream_);
+    ERMAK_CUDA(cudaStreamSynchronize(stream_));
+    return structure_from(out.data());
+  }
+
+  void enqueue_structure_observables(double formed_ratio, std::int32_t end_first, std::int32_t end_last,
+                                     const float4* pos, cudaStream_t stream) {
     StructureLaunch L;
     L.m = model_;
-    L.pos = pos_[step_ & 1].get();
+    L.pos = pos;
     L.formed_ratio = formed_ratio;
     L.native_contacts = (long long)topology_.native_contacts.size();
     L.end_first = end_first;
     L.end_last = end_last;
     L.out = structure_out_.get();
-    launch_structure_observables(L, stream_);
-    std::vector<double> out(std::size_t(R_) * kStructureOut);
-    structure_out_.download(out.data(), out.size(), stream_);
-    ERMAK_CUDA(cudaStreamSynchronize(stream_));
+    launch_structure_observables(L, stream);
+  }
+
+  std::vector<StructureObservables> structure_from(const double* out) const {
     std::vector<StructureObservables> result(R_);
     for (std::int32_t r = 0; r < R_; ++r) {
       const double* o = &out[std::size_t(r) * kStructureOut];
@@ -333,6 +456,7 @@ class CudaEngine final : public Engine {
 
   State forces() override {
     DeviceGuard guard(device_);
+    settle();
     evaluate(false);
     State out(n_, R_);
     out.step = step_;
@@ -352,17 +476,22 @@ class CudaEngine final : public Engine {
 
   bool may_be_unstable() override {
     DeviceGuard guard(device_);
+    settle();
+    enqueue_screen(pos_[step_ & 1].get(), stream_);
+    ERMAK_CUDA(cudaStreamSynchronize(stream_));
+    return screen_flag_host_[0] != 0;
+  }
+
+  // The screen of `pos`; its flag lands in screen_flag_host_.
+  void enqueue_screen(const float4* pos, cudaStream_t stream) {
     if (screen_flag_.size() == 0) {  // first call
-      bond_screen_.upload(make_bond_screen(topology_.bonds, setup_.sop.fene_R0_A), stream_);
+      bond_screen_.upload(make_bond_screen(topology_.bonds, setup_.sop.fene_R0_A), stream);
       screen_flag_.resize(1);
       screen_flag_host_.resize(1);
     }
-    screen_flag_.fill_zero(stream_);
-    launch_stability_screen(pos_[step_ & 1].get(), n_, R_, bond_screen_.get(), int(topology_.bonds.size()),
-                            screen_flag_.get(), stream_);
-    screen_flag_.download(screen_flag_host_.data(), 1, stream_);
-    ERMAK_CUDA(cudaStreamSynchronize(stream_));
-    return screen_flag_host_[0] != 0;
+    screen_flag_.fill_zero(stream);
+    launch_stability_screen(pos, n_, R_, bond_screen_.get(), int(topology_.bonds.size()), screen_flag_.get(), stream);
+    screen_flag_.download(screen_flag_host_.data(), 1, stream);
   }
 
   std::vector<double> plane_forces() override {
@@ -375,6 +504,7 @@ class CudaEngine final : public Engine {
     const Indentation& ind = setup_.indentation;
     if (!ind.enabled) return out;
     DeviceGuard guard(device_);
+    settle();
     evaluate(false);  // refreshes the molecule's force on the tip
     std::vector<double> tip(3 * std::size_t(R_)), molecule(3 * std::size_t(R_));
     std::vector<long long> turn(R_);
@@ -400,12 +530,14 @@ class CudaEngine final : public Engine {
 
   std::vector<std::uint8_t> noise_state() override {
     DeviceGuard guard(device_);
+    settle();
     ERMAK_CUDA(cudaStreamSynchronize(stream_));
     return noise_->save_state(noise_last_step_);
   }
 
   void restore_noise_state(const std::vector<std::uint8_t>& bytes) override {
     DeviceGuard guard(device_);
+    settle();
     ERMAK_CUDA(cudaStreamSynchronize(stream_));
     noise_->restore_state(bytes);
     noise_last_step_ = -1;  // the restored bytes hold the last steps
@@ -415,6 +547,7 @@ class CudaEngine final : public Engine {
 
   std::vector<double> protocol_state() override {
     DeviceGuard guard(device_);
+    settle();
     std::vector<double> tip(3 * std::size_t(R_));
     std::vector<long long> turn(R_);
     tip_.download(tip.data(), tip.size(), stream_);
@@ -430,6 +563,7 @@ class CudaEngine final : public Engine {
 
   void restore_protocol_state(const std::vector<double>& st) override {
     DeviceGuard guard(device_);
+    settle();
     if (st.size() != std::size_t(R_) * 4)
       throw Error("checkpoint: protocol state has " + std::to_string(st.size()) + " values, expected " +
                   std::to_string(R_ * 4));
@@ -446,6 +580,7 @@ class CudaEngine final : public Engine {
 
   MinimizeResult minimize(std::int64_t max_iterations, double tolerance, double max_displacement_A) override {
     DeviceGuard guard(device_);
+    settle();
     struct Replica {
       double step_A = 0, energy = 0;
       MinimizeResult result;
@@ -533,6 +668,7 @@ class CudaEngine final : public Engine {
 
   State neighbor_reference() override {
     DeviceGuard guard(device_);
+    settle();
     if (family_ == CudaKernelFamily::kBlock) {
       // Each launch builds its lists at its first step: the current positions.
       State ref = state();
@@ -548,6 +684,7 @@ class CudaEngine final : public Engine {
 
   void restore_neighbor_reference(const State& reference) override {
     DeviceGuard guard(device_);
+    settle();
     if (reference.bead_count != n_ || reference.replica_count != R_)
       throw Error("checkpoint: the neighbour-list reference has the wrong shape");
     rebuilds_offset_ = 0;
@@ -1126,7 +1263,13 @@ class CudaEngine final : public Engine {
       const std::size_t blocks = std::size_t(block_count(L));
       if (!block_.rows_in_shared && !block_.all_pairs) block_rows_.resize(blocks * std::size_t(slots_) * block_.group * n_);
       else block_rows_.release();
-      block_status_.resize(blocks);
+      block_status_[0].resize(blocks);
+      block_status_[1].resize(blocks);
+      status_step_ = -1;
+      // Overlapped stops (stop_and_advance) where a launch never stops early (no list to
+      // overflow) and the noise is drawn in the step (Philox: a stateful generator's ring
+      // is refilled between launches). ERMAK_OVERLAP_STOPS=0 turns it off (docs/gpu.md).
+      async_steps_ = block_.all_pairs && !model_.noise && overlap_stops_setting() != OverlapStops::kNever;
     } else {
       ref_.resize(beads);
       const bool rows16 = perbead_rows16(), clusters = use_cluster_rows();
@@ -1282,7 +1425,14 @@ class CudaEngine final : public Engine {
   }
 
   void release() noexcept {
+    if (stream_) cudaStreamSynchronize(stream_);  // steps may be under way (stop_and_advance)
+    if (report_stream_) cudaStreamSynchronize(report_stream_);
     destroy_graph();
+    if (report_stream_) cudaStreamDestroy(report_stream_);
+    if (stop_copied_) cudaEventDestroy(stop_copied_);
+    if (stop_taken_) cudaEventDestroy(stop_taken_);
+    report_stream_ = nullptr;
+    stop_copied_ = stop_taken_ = nullptr;
     if (stream_) cudaStreamDestroy(stream_);
     if (side_.stream) cudaStreamDestroy(side_.stream);
     if (side_.fork) cudaEventDestroy(side_.fork);
@@ -1308,6 +1458,13 @@ class CudaEngine final : public Engine {
     for (std::size_t k = 0; k < staging_.size(); ++k) { s.x[k] = staging_[k].x; s.y[k] = staging_[k].y; s.z[k] = staging_[k].z; }
   }
 
+  State state_from(const float4* host, std::int64_t step) const {
+    State s(n_, R_);
+    s.step = step;
+    for (std::size_t k = 0; k < std::size_t(n_) * R_; ++k) { s.x[k] = host[k].x; s.y[k] = host[k].y; s.z[k] = host[k].z; }
+    return s;
+  }
+
   void positions_changed() {
     host_valid_ = false;
     ++positions_version_;
@@ -1320,6 +1477,15 @@ class CudaEngine final : public Engine {
   // bead a stop has asked for so far and the protocols' beads (a stop's calls for rows,
   // tether and plane forces share one launch and one copy per positions version).
   std::vector<Vec3f> gathered_positions(const std::vector<std::int32_t>& beads) {
+    DeviceGuard guard(device_);
+    settle();
+    if (enqueue_gather(beads, pos_[step_ & 1].get(), stream_)) ERMAK_CUDA(cudaStreamSynchronize(stream_));
+    return gathered_from_host(beads);
+  }
+
+  // Gathers the beads into gather_host_ unless it holds them at these positions already;
+  // true when a copy was enqueued.
+  bool enqueue_gather(const std::vector<std::int32_t>& beads, const float4* pos, cudaStream_t stream) {
     // The protocols' beads are in every gather, so that a stop's rows and forces need one.
     for (const auto* list : {&tethered_beads_, &plane_tethered_beads_, &beads})
       for (const std::int32_t b : *list) {
@@ -1328,16 +1494,24 @@ class CudaEngine final : public Engine {
       }
     const std::size_t k = gather_list_.size();
     const bool grew = gather_beads_.size() != k;  // the list only grows; the first call uploads it
-    if (grew || gathered_version_ != positions_version_) {
-      DeviceGuard guard(device_);
-      if (grew) gather_beads_.upload(gather_list_, stream_);
-      gather_out_.resize(k * std::size_t(R_));
-      gather_host_.resize(k * std::size_t(R_));
-      launch_gather_beads(pos_[step_ & 1].get(), n_, R_, gather_beads_.get(), int(k), gather_out_.get(), stream_);
-      gather_out_.download(gather_host_.data(), k * std::size_t(R_), stream_);
-      ERMAK_CUDA(cudaStreamSynchronize(stream_));
-      gathered_version_ = positions_version_;
+    if (!grew && gathered_version_ == positions_version_) return false;
+    if (grew) {  // from pinned memory: a pageable upload would wait for the steps under way
+      gather_beads_host_.resize(k);
+      std::copy(gather_list_.begin(), gather_list_.end(), gather_beads_host_.data());
+      gather_beads_.resize(k);
+      gather_beads_.upload(gather_beads_host_.data(), k, stream);
     }
+    gather_out_.resize(k * std::size_t(R_));
+    gather_host_.resize(k * std::size_t(R_));
+    launch_gather_beads(pos, n_, R_, gather_beads_.get(), int(k), gather_out_.get(), stream);
+    gather_out_.download(gather_host_.data(), k * std::size_t(R_), stream);
+    gathered_version_ = positions_version_;
+    return true;
+  }
+
+  // The beads' positions from the last gather, [r · beads.size() + m].
+  std::vector<Vec3f> gathered_from_host(const std::vector<std::int32_t>& beads) const {
+    const std::size_t k = gather_list_.size();
     std::vector<std::size_t> slot(beads.size());
     for (std::size_t m = 0; m < beads.size(); ++m)
       slot[m] = std::size_t(std::lower_bound(gather_list_.begin(), gather_list_.end(), beads[m]) - gather_list_.begin());
@@ -1353,6 +1527,35 @@ class CudaEngine final : public Engine {
   // ---- block family ----
 
   void advance_block(std::int64_t s, std::int64_t e, physics::LangevinCoefficients coeff, double kT) {
+    if (async_steps_) {
+      // No list, so no block stops early: the launch goes behind the work before it, every
+      // block continuing from its status (`done`) left by the launch before; settle() or
+      // the next stop checks that they got there.
+      BlockLaunch L = block_launch(block_, block_.rows_in_shared);
+      if (status_step_ != s) {
+        status_host_.assign(std::size_t(block_count(L)), BlockStatus{});
+        for (auto& x : status_host_) x.done = s;
+        block_status_[status_parity_].upload(status_host_.data(), status_host_.size(), stream_);
+      }
+      L.in = pos_[s & 1].get();
+      L.out = pos_[e & 1].get();
+      L.global_rows = block_rows_.get();
+      L.end_step = e;
+      L.coeff = coeff;
+      L.kT = kT;
+      // The first launch of an advance writes the other status array, which a stop taken
+      // before it may still be reading from; later ones read and write that one.
+      L.status_in = block_status_[status_parity_].get();
+      if (new_status_array_) status_parity_ ^= 1;
+      new_status_array_ = false;
+      L.status = block_status_[status_parity_].get();
+      launch_block_steps(L, stream_);
+      status_step_ = e;
+      steps_in_flight_ = true;
+      block_pairs_ = std::int64_t(R_) * (std::int64_t(n_) * (n_ - 1) / 2 - std::int64_t(topology_.bonds.size()) -
+                                         std::int64_t(topology_.native_contacts.size()));
+      return;
+    }
     for (int attempt = 0;; ++attempt) {
       BlockLaunch L = block_launch(block_, block_.rows_in_shared);
       const int blocks = block_count(L);
@@ -1362,16 +1565,16 @@ class CudaEngine final : public Engine {
         status_host_ = st;
       }
       for (auto& x : status_host_) { x.rebuilds = 0; x.needed_slots = 0; }
-      block_status_.upload(status_host_.data(), status_host_.size(), stream_);
+      block_status_[0].upload(status_host_.data(), status_host_.size(), stream_);
       L.in = pos_[attempt == 0 ? (s & 1) : (e & 1)].get();
       L.out = pos_[e & 1].get();
       L.global_rows = block_rows_.get();
       L.end_step = e;
       L.coeff = coeff;
       L.kT = kT;
-      L.status = block_status_.get();
+      L.status = block_status_[0].get();
       launch_block_steps(L, stream_);
-      block_status_.download(status_host_.data(), status_host_.size(), stream_);
+      block_status_[0].download(status_host_.data(), status_host_.size(), stream_);
       ERMAK_CUDA(cudaStreamSynchronize(stream_));
       int needed = 0;
       for (const auto& x : status_host_) {
@@ -1460,11 +1663,14 @@ class CudaEngine final : public Engine {
 
   // ---- evaluation ----
 
-  void evaluate(bool energy) {
+  void evaluate(bool energy) { evaluate(energy, pos_[step_ & 1].get(), step_, stream_); }
+
+  // Forces (and energies) of `pos` at `step` (the protocols' anchors move with it).
+  void evaluate(bool energy, const float4* pos, std::int64_t step, cudaStream_t stream) {
     EvalLaunch L;
     L.m = model_;
-    L.pos = pos_[step_ & 1].get();
-    L.step = step_;
+    L.pos = pos;
+    L.step = step;
     if (family_ == CudaKernelFamily::kPerBead) {
       // The control's step must be the current one (minimisation moves keep the step).
       ensure_perbead_list();
@@ -1479,8 +1685,8 @@ class CudaEngine final : public Engine {
     L.bead_energy = bead_energy_.get();
     L.bead_tip = bead_tip_.get();
     L.replica_out = replica_out_.get();
-    launch_eval(L, energy, stream_);
-    launch_reduce_replicas(L, energy, stream_);
+    launch_eval(L, energy, stream);
+    launch_reduce_replicas(L, energy, stream);
   }
 
   EngineSetup setup_;
@@ -1511,8 +1717,22 @@ class CudaEngine final : public Engine {
   std::uint64_t positions_version_ = 0;  // counts changes of the positions
   std::uint64_t gathered_version_ = ~std::uint64_t(0);  // of gather_host_
   DeviceBuffer<int> gather_beads_;
+  PinnedHostBuffer<int> gather_beads_host_;
   DeviceBuffer<float4> gather_out_;
   PinnedHostBuffer<float4> gather_host_;
+  // Overlapped stops (stop_and_advance): the block family's steps may be under way (up to
+  // step_); the device's block status is at status_step_ for every block (−1: unknown).
+  bool async_steps_ = false;
+  bool steps_in_flight_ = false;
+  std::int64_t status_step_ = -1;
+  int status_parity_ = 0;  // block_status_[status_parity_] holds the last launch's status
+  bool new_status_array_ = false;
+  cudaStream_t report_stream_ = nullptr;
+  cudaEvent_t stop_copied_ = nullptr, stop_taken_ = nullptr;
+  PinnedHostBuffer<BlockStatus> stop_status_;
+  PinnedHostBuffer<double> stop_energies_host_, stop_structure_host_;
+  DeviceBuffer<float4> stop_positions_;  // the stop's positions, read on the report stream
+  PinnedHostBuffer<float4> stop_positions_host_;
 
   // model
   DeviceBuffer<int> bond_partner_, bond_count_, native_partner_, native_count_;
@@ -1548,7 +1768,7 @@ class CudaEngine final : public Engine {
   // block family
   BlockConfig block_;
   DeviceBuffer<std::uint16_t> block_rows_;
-  DeviceBuffer<BlockStatus> block_status_;
+  DeviceBuffer<BlockStatus> block_status_[2];  // the async launches alternate: status_parity_
   std::vector<BlockStatus> status_host_;
   std::int64_t block_rebuilds_ = 0, block_pairs_ = 0;
 

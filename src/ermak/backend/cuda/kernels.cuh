@@ -50,7 +50,11 @@ struct BlockLaunch {
   physics::LangevinCoefficients coeff{};
   double kT = 0.0;
   TipArrays tips;
-  BlockStatus* status = nullptr;  // [blocks]
+  BlockStatus* status = nullptr;  // [blocks], written when each block stops
+  // Where each block's `done` is read at the start (nullptr: `status`): the engine's
+  // overlapped stops alternate two status arrays, so that a stop can read the status of
+  // the launch before while the next launch runs (docs/gpu.md#what-overlaps-the-steps).
+  const BlockStatus* status_in = nullptr;
 };
 
 int block_count(const BlockLaunch& launch);

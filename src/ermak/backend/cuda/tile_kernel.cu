@@ -24,8 +24,11 @@ __global__ void __launch_bounds__(tiles::kMaxThreads, 2) tile_steps_kernel(const
   constexpr bool kProtocol = kProtocolCode != kNoProtocol;
   extern __shared__ __align__(16) float4 tile_smem[];
   const ModelData& m = L.m;
-  const long long start = L.status[blockIdx.x].done;
-  if (start >= L.end_step) return;  // this block is already there (uniform)
+  const long long start = (L.status_in ? L.status_in : L.status)[blockIdx.x].done;
+  if (start >= L.end_step) {  // this block is already there (uniform)
+    if (threadIdx.x == 0 && L.status_in) L.status[blockIdx.x] = L.status_in[blockIdx.x];
+    return;
+  }
   const int n = m.n, G = L.group, Q = pair_tile_quads(n), T = pair_tile_count(n);
   const int P = tiles::position_stride(n), S = tiles::partial_stride(n);
   const int first = blockIdx.x * G;
