@@ -113,33 +113,40 @@ std::vector<std::string> split_words(const std::string& text) {
 // A batch system's SIGTERM (or Ctrl-C) stops a run at a checkpoint within ~0.5 s of steps,
 // with exit status 128 + signal; --resume then gives the files of an uninterrupted run
 // (docs/outputs.md#stopping-a-run). 10⁶ steps: seconds on any CPU, so that the signal
-// arrives while the steps run.
+// arrives while the steps run. Also through the driver's overlapped stops
+// (ERMAK_OVERLAP_STOPS=always, docs/gpu.md#what-overlaps-the-steps), where the steps after
+// a stop may be under way when the signal comes.
 TEST(RunCli, SigtermStopsAtACheckpointAndResumeContinuesBitForBit) {
   const std::string longer =
       " --set run.steps=1000000 --set output.energy_every=10000 --set output.trajectory_every=50000"
       " --set output.checkpoint_every=500000";
   const auto whole = ermak::test::fresh_directory("run-signal-whole");
-  const auto split = ermak::test::fresh_directory("run-signal-split");
   int status = 0;
   std::string out = run_ermak("run --quiet " + write_config(whole).string() + longer, &status);
   ASSERT_EQ(status, 0) << out;
-  const fs::path config = write_config(split);
-  ASSERT_EQ(run_ermak_and_signal(config, split_words(longer), split / "out/run.log", SIGTERM), 128 + SIGTERM);
-  const std::string log = read_file(split / "out/run.log");
-  const auto at = log.find("stopped by SIGTERM at step ");
-  ASSERT_NE(at, std::string::npos) << log;
-  const long long stopped = std::stoll(log.substr(at + 27));
-  EXPECT_GT(stopped, 0);
-  EXPECT_LT(stopped, 1000000) << "the signal came after the last step";
-  EXPECT_TRUE(fs::exists(split / "out/checkpoint.ckpt"));
-  EXPECT_FALSE(fs::exists(split / "out/replica_000/final.pdb")) << "an unfinished run writes no final structures";
-  out = run_ermak("run --quiet --resume " + config.string() + longer, &status);
-  ASSERT_EQ(status, 0) << out;
-  EXPECT_NE(read_file(split / "out/run.log").find("finished: " + std::to_string(1000000 - stopped) + " steps"),
-            std::string::npos);
-  for (const char* f : {"replica_000/energies.tsv", "replica_001/energies.tsv", "replica_002/trajectory.dcd",
-                        "replica_000/final.pdb", "replica_002/final.pdb"})
-    EXPECT_EQ(read_file(whole / "out" / f), read_file(split / "out" / f)) << f;
+  for (const char* overlap : {"", "always"}) {
+    SCOPED_TRACE(std::string("ERMAK_OVERLAP_STOPS=") + overlap);
+    const auto split = ermak::test::fresh_directory(std::string("run-signal-split") + overlap);
+    if (*overlap) setenv("ERMAK_OVERLAP_STOPS", overlap, 1);  // the children inherit it
+    const fs::path config = write_config(split);
+    ASSERT_EQ(run_ermak_and_signal(config, split_words(longer), split / "out/run.log", SIGTERM), 128 + SIGTERM);
+    const std::string log = read_file(split / "out/run.log");
+    const auto at = log.find("stopped by SIGTERM at step ");
+    ASSERT_NE(at, std::string::npos) << log;
+    const long long stopped = std::stoll(log.substr(at + 27));
+    EXPECT_GT(stopped, 0);
+    EXPECT_LT(stopped, 1000000) << "the signal came after the last step";
+    EXPECT_TRUE(fs::exists(split / "out/checkpoint.ckpt"));
+    EXPECT_FALSE(fs::exists(split / "out/replica_000/final.pdb")) << "an unfinished run writes no final structures";
+    out = run_ermak("run --quiet --resume " + config.string() + longer, &status);
+    ASSERT_EQ(status, 0) << out;
+    EXPECT_NE(read_file(split / "out/run.log").find("finished: " + std::to_string(1000000 - stopped) + " steps"),
+              std::string::npos);
+    for (const char* f : {"replica_000/energies.tsv", "replica_001/energies.tsv", "replica_002/trajectory.dcd",
+                          "replica_000/final.pdb", "replica_002/final.pdb"})
+      EXPECT_EQ(read_file(whole / "out" / f), read_file(split / "out" / f)) << f;
+    unsetenv("ERMAK_OVERLAP_STOPS");
+  }
 }
 
 TEST(RunCli, CtrlCStopsWithExitStatus130) {
