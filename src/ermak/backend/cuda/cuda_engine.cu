@@ -305,17 +305,15 @@ class CudaEngine final : public Engine {
       ERMAK_CUDA(cudaMemcpyAsync(stop_status_.data(), status_at_stop, status_host_.size() * sizeof(BlockStatus),
                                  cudaMemcpyDeviceToHost, side));
     }
-    enqueue_screen(at_stop, side);
-    if (request.positions) {
+    auto positions_to_host = [&] {
       stop_positions_host_.resize(beads);
       ERMAK_CUDA(cudaMemcpyAsync(stop_positions_host_.data(), at_stop, beads * sizeof(float4), cudaMemcpyDeviceToHost,
                                  side));
-    }
-    if (!request.beads.empty() || request.tether_forces || request.plane_forces) {
-      gathered_version_ = ~std::uint64_t(0);  // not the current positions': gather these
-      enqueue_gather(request.beads, at_stop, side);
-      gathered_version_ = stop_version;
-    }
+    };
+    enqueue_screen(at_stop, side);
+    if (request.positions) positions_to_host();
+    if (!request.beads.empty() || request.tether_forces || request.plane_forces)
+      enqueue_gather(request.beads, at_stop, stop_version, side);
     if (request.energies) {
       check_structure_ends(n_, request.end_first, request.end_last);
       evaluate(true, at_stop, stop_step, side);
@@ -333,12 +331,11 @@ class CudaEngine final : public Engine {
     values.may_be_unstable = screen_flag_host_[0] != 0;
     if (request.positions || values.may_be_unstable) {  // flagged: the exact checks need them
       if (!request.positions) {
-        stop_positions_host_.resize(beads);
-        ERMAK_CUDA(cudaMemcpyAsync(stop_positions_host_.data(), at_stop, beads * sizeof(float4),
-                                   cudaMemcpyDeviceToHost, side));
+        positions_to_host();
         ERMAK_CUDA(cudaStreamSynchronize(side));
       }
-      values.positions = state_from(stop_positions_host_.data(), stop_step);
+      copy_positions(stop_positions_host_.data(), values.positions);
+      values.positions.step = stop_step;
     }
     if (!request.beads.empty()) values.bead_positions = gathered_from_host(request.beads);
     // On the host from the stop's gathered beads, as tether_forces() and plane_forces() do.
@@ -1454,15 +1451,13 @@ class CudaEngine final : public Engine {
     staging_.resize(std::size_t(n_) * R_);
     ERMAK_CUDA(cudaMemcpyAsync(staging_.data(), src, staging_.size() * sizeof(float4), cudaMemcpyDeviceToHost, stream_));
     ERMAK_CUDA(cudaStreamSynchronize(stream_));
-    if (s.bead_count != n_ || s.replica_count != R_) s = State(n_, R_);
-    for (std::size_t k = 0; k < staging_.size(); ++k) { s.x[k] = staging_[k].x; s.y[k] = staging_[k].y; s.z[k] = staging_[k].z; }
+    copy_positions(staging_.data(), s);
   }
 
-  State state_from(const float4* host, std::int64_t step) const {
-    State s(n_, R_);
-    s.step = step;
+  // Host float4 [R·n] into `s` (reshaped if needed; its step is left as it is).
+  void copy_positions(const float4* host, State& s) const {
+    if (s.bead_count != n_ || s.replica_count != R_) s = State(n_, R_);
     for (std::size_t k = 0; k < std::size_t(n_) * R_; ++k) { s.x[k] = host[k].x; s.y[k] = host[k].y; s.z[k] = host[k].z; }
-    return s;
   }
 
   void positions_changed() {
@@ -1479,13 +1474,15 @@ class CudaEngine final : public Engine {
   std::vector<Vec3f> gathered_positions(const std::vector<std::int32_t>& beads) {
     DeviceGuard guard(device_);
     settle();
-    if (enqueue_gather(beads, pos_[step_ & 1].get(), stream_)) ERMAK_CUDA(cudaStreamSynchronize(stream_));
+    if (enqueue_gather(beads, pos_[step_ & 1].get(), positions_version_, stream_))
+      ERMAK_CUDA(cudaStreamSynchronize(stream_));
     return gathered_from_host(beads);
   }
 
-  // Gathers the beads into gather_host_ unless it holds them at these positions already;
-  // true when a copy was enqueued.
-  bool enqueue_gather(const std::vector<std::int32_t>& beads, const float4* pos, cudaStream_t stream) {
+  // Gathers the beads of `pos`, positions version `version`, into gather_host_ unless it
+  // holds them already; true when a copy was enqueued.
+  bool enqueue_gather(const std::vector<std::int32_t>& beads, const float4* pos, std::uint64_t version,
+                      cudaStream_t stream) {
     // The protocols' beads are in every gather, so that a stop's rows and forces need one.
     for (const auto* list : {&tethered_beads_, &plane_tethered_beads_, &beads})
       for (const std::int32_t b : *list) {
@@ -1494,7 +1491,7 @@ class CudaEngine final : public Engine {
       }
     const std::size_t k = gather_list_.size();
     const bool grew = gather_beads_.size() != k;  // the list only grows; the first call uploads it
-    if (!grew && gathered_version_ == positions_version_) return false;
+    if (!grew && gathered_version_ == version) return false;
     if (grew) {  // from pinned memory: a pageable upload would wait for the steps under way
       gather_beads_host_.resize(k);
       std::copy(gather_list_.begin(), gather_list_.end(), gather_beads_host_.data());
@@ -1505,7 +1502,7 @@ class CudaEngine final : public Engine {
     gather_host_.resize(k * std::size_t(R_));
     launch_gather_beads(pos, n_, R_, gather_beads_.get(), int(k), gather_out_.get(), stream);
     gather_out_.download(gather_host_.data(), k * std::size_t(R_), stream);
-    gathered_version_ = positions_version_;
+    gathered_version_ = version;
     return true;
   }
 
