@@ -530,8 +530,8 @@ TEST_P(CudaFamily, StopsWithoutAllPositionsSeeWhatTheStateShows) {
 // overlaps-the-steps) gives the values of the stop taken first and the steps after it,
 // bit for bit, also when the stop comes while earlier steps are still under way; a stop
 // the screen flags returns the stop's positions, which the engine has moved past. The
-// block family overlaps without a list (all pairs, tiles); with one, and in the per-bead
-// family, stop_and_advance takes the stop and the steps in turn.
+// block family overlaps (all pairs, tiles, lists; with lists not under indentation); the
+// per-bead family takes the stop and the steps in turn.
 TEST_P(CudaFamily, OverlappedStopsGiveTheValuesOfStopsInTurn) {
   const Topology& t = topology();
   const std::int32_t n = t.bead_count(), replicas = 4;
@@ -601,14 +601,93 @@ TEST_P(CudaFamily, OverlappedStopsGiveTheValuesOfStopsInTurn) {
   EXPECT_TRUE(flagged.may_be_unstable);
   EXPECT_TRUE(bit_identical(flagged.positions, broken));
   EXPECT_EQ(overlapped->state().step, broken.step + 5);
-  if (family() == CudaKernelFamily::kBlock && !GetParam().tiles) {  // with a list: in turn
+  if (family() == CudaKernelFamily::kBlock && !GetParam().tiles) {
     setenv("ERMAK_CUDA_BLOCK_ALLPAIRS", "0", 1);
-    EXPECT_FALSE(make_gpu(setup, family())->overlaps_stops());
+    EXPECT_TRUE(make_gpu(setup, family())->overlaps_stops());
+    EngineSetup indenting = setup;
+    indenting.indentation = make_indentation(system_->system, false, false);
+    EXPECT_FALSE(make_gpu(indenting, family())->overlaps_stops()) << "lists under indentation: in turn";
     unsetenv("ERMAK_CUDA_BLOCK_ALLPAIRS");
     setenv("ERMAK_OVERLAP_STOPS", "0", 1);
     EXPECT_FALSE(make_gpu(setup, family())->overlaps_stops());
     unsetenv("ERMAK_OVERLAP_STOPS");
   }
+}
+
+// The block family with lists runs its launches ahead too: where a launch's rows
+// overflow (forced here by rows of 8 slots, ERMAK_CUDA_BLOCK_SLOTS), its blocks stop
+// short, and the launches behind them start from there. A settle (advance) runs them on
+// to the end; an overlapped stop takes back the steps launched behind it, runs on to the
+// stop and takes it in turn — in both cases the same bits as rows that never overflow,
+// across the segments of a heating schedule.
+TEST(CudaEngine, BlockListsThatOverflowInLaunchesRunAheadGiveTheSameBits) {
+  ERMAK_REQUIRE_GPU();
+  const auto sys = load_test_system("ww");
+  if (!sys) GTEST_SKIP() << "WW test data not found";
+  const Topology& t = sys->system.topology;
+  const std::int32_t n = t.bead_count(), replicas = 6;
+  EngineSetup setup = base_setup(t, replicas, 777);
+  setup.temperature.increment_kcal_per_mol = 0.01;
+  setup.temperature.every_steps = 64;
+  setup.temperature.stop_kcal_per_mol = 2.0;
+  add_report_protocols(setup, sys->system);
+  // Engines read these whenever they configure themselves (rows that grow reconfigure), so
+  // they stay set while the engines run.
+  struct ListsForced {
+    ListsForced() { setenv("ERMAK_CUDA_BLOCK_ALLPAIRS", "0", 1); }
+    ~ListsForced() { unsetenv("ERMAK_CUDA_BLOCK_ALLPAIRS"); unsetenv("ERMAK_CUDA_BLOCK_SLOTS"); }
+  } lists_forced;
+  setenv("ERMAK_OVERLAP_STOPS", "0", 1);
+  auto in_turn = make_gpu(setup, CudaKernelFamily::kBlock);  // rows of all n − 1 partners: no overflow
+  unsetenv("ERMAK_OVERLAP_STOPS");
+  setenv("ERMAK_CUDA_BLOCK_SLOTS", "8", 1);
+  auto settled = make_gpu(setup, CudaKernelFamily::kBlock);
+  auto overlapped = make_gpu(setup, CudaKernelFamily::kBlock);
+  ASSERT_EQ(cuda_kernel_layout(*overlapped).substr(0, 11), "block/list/") << cuda_kernel_layout(*overlapped);
+  EXPECT_FALSE(in_turn->overlaps_stops());
+  ASSERT_TRUE(overlapped->overlaps_stops());
+  const State start = start_state(sys->system, replicas);
+  for (auto* e : {in_turn.get(), settled.get(), overlapped.get()}) e->set_state(start);
+
+  // Through settle(): the launch overflows at its first build (step 0).
+  in_turn->advance(200);
+  settled->advance(200);
+  EXPECT_TRUE(bit_identical(in_turn->state(), settled->state()));
+  EXPECT_EQ(in_turn->stats().neighbor_pairs, settled->stats().neighbor_pairs);
+  EXPECT_GT(settled->stats().neighbor_rebuilds, 0);
+
+  // Through a stop: the first stop launches the steps that overflow, the second finds
+  // them stopped short.
+  in_turn->set_state(start);
+  StopRequest request;
+  request.energies = true;
+  request.end_first = 0;
+  request.end_last = n - 1;
+  request.beads = {n - 1, 0};
+  request.tether_forces = true;
+  for (int stop = 0; stop < 4; ++stop) {
+    SCOPED_TRACE("stop " + std::to_string(stop));
+    request.positions = stop == 1;
+    const std::int64_t next = 150 + 13 * stop;
+    const StopValues a = take_stop_values(*in_turn, request);
+    in_turn->advance(next);
+    const StopValues b = overlapped->stop_and_advance(request, next);
+    ASSERT_EQ(b.energies.size(), a.energies.size());
+    for (std::int32_t r = 0; r < replicas; ++r) {
+      const EnergyTerms &x = a.energies[r], &y = b.energies[r];
+      EXPECT_TRUE(x.fene == y.fene && x.native == y.native && x.repulsive == y.repulsive && x.protocol == y.protocol)
+          << r;
+      EXPECT_EQ(a.structure[r].radius_of_gyration_A, b.structure[r].radius_of_gyration_A) << r;
+    }
+    ASSERT_EQ(b.bead_positions.size(), a.bead_positions.size());
+    for (std::size_t k = 0; k < a.bead_positions.size(); ++k)
+      EXPECT_TRUE(a.bead_positions[k].x == b.bead_positions[k].x && a.bead_positions[k].y == b.bead_positions[k].y &&
+                  a.bead_positions[k].z == b.bead_positions[k].z)
+          << k;
+    if (request.positions) EXPECT_TRUE(bit_identical(a.positions, b.positions));
+  }
+  EXPECT_TRUE(bit_identical(in_turn->state(), overlapped->state()));
+  EXPECT_EQ(in_turn->stats().neighbor_pairs, overlapped->stats().neighbor_pairs);
 }
 
 // A generator whose noise is drawn ahead into the device's ring (docs/gpu.md#noise) and

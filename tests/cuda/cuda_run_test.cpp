@@ -109,36 +109,49 @@ TEST(CudaRun, PullingResumesBitForBitOnTheGpu) {
 }
 
 // Report stops overlapped with the next steps (docs/gpu.md#what-overlaps-the-steps, the
-// block family's default for WW) write the same bytes as stops taken in turn
+// block family's default) write the same bytes as stops taken in turn
 // (ERMAK_OVERLAP_STOPS=0): pulling rows every 250 steps, energies every 500, frames every
-// 750, checkpoints every 1000; and a torn chain is placed between the same two stops.
+// 750, checkpoints every 1000 — without a list (WW's default) and with lists whose rows
+// start too short (ERMAK_CUDA_BLOCK_SLOTS=8), so that a launch run ahead overflows (in
+// turn, the launch that overflows is repeated at once: the rows grow the same); and a torn
+// chain is placed between the same two stops.
 TEST(CudaRun, OverlappedStopsWriteTheSameFiles) {
   ERMAK_REQUIRE_GPU();  // without one, every run would fail for that reason instead
   const std::string pulling = "[fixed]\nbeads = [0]\n[pulling]\npulled_beads = [33]\nspeed_um_per_s = 50000\n"
                               "spring_pN_per_nm = 70\noutput_every = 250\n";
   const std::string sets = " --set run.backend=cuda --set run.cuda_kernels=block --set output.trajectory_every=750";
-  auto run = [&](const char* name, const char* overlap, const std::string& extra_sets) {
+  using Env = std::vector<std::pair<const char*, const char*>>;
+  auto run = [&](const char* name, const Env& env, const std::string& extra_sets) {
     const auto dir = ermak::test::fresh_directory(name);
-    if (*overlap) setenv("ERMAK_OVERLAP_STOPS", overlap, 1);  // the child inherits it
+    for (const auto& [k, v] : env) setenv(k, v, 1);  // the child inherits them
     int status = 0;
     const std::string out = run_ermak("run --quiet " + write_config(dir, pulling).string() + sets + extra_sets, &status);
-    unsetenv("ERMAK_OVERLAP_STOPS");
+    for (const auto& [k, v] : env) unsetenv(k);
     return std::pair{dir, out + "\nexit status " + std::to_string(status)};
   };
-  const auto [in_turn, in_turn_out] = run("cuda-run-stops-in-turn", "0", "");
-  const auto [overlapped, overlapped_out] = run("cuda-run-stops-overlapped", "", "");
-  ASSERT_NE(in_turn_out.find("exit status 0"), std::string::npos) << in_turn_out;
-  ASSERT_NE(overlapped_out.find("exit status 0"), std::string::npos) << overlapped_out;
-  for (const std::string f : {"replica_000/pulling.tsv", "replica_002/pulling.tsv", "replica_001/energies.tsv",
-                              "replica_002/trajectory.dcd", "replica_001/final.pdb", "checkpoint.ckpt"}) {
-    const std::string a = read_file(in_turn / "out" / f);
-    EXPECT_FALSE(a.empty()) << f;
-    EXPECT_EQ(a, read_file(overlapped / "out" / f)) << f;
+  const Env in_turn_env = {{"ERMAK_OVERLAP_STOPS", "0"}};
+  for (const bool lists : {false, true}) {
+    SCOPED_TRACE(lists ? "lists" : "all pairs");
+    Env overlapped_env;
+    if (lists) overlapped_env = {{"ERMAK_CUDA_BLOCK_ALLPAIRS", "0"}, {"ERMAK_CUDA_BLOCK_SLOTS", "8"}};
+    Env lists_in_turn_env = overlapped_env;
+    lists_in_turn_env.insert(lists_in_turn_env.end(), in_turn_env.begin(), in_turn_env.end());
+    const auto [in_turn, in_turn_out] = run("cuda-run-stops-in-turn", lists_in_turn_env, "");
+    const auto [overlapped, overlapped_out] = run("cuda-run-stops-overlapped", overlapped_env, "");
+    ASSERT_NE(in_turn_out.find("exit status 0"), std::string::npos) << in_turn_out;
+    ASSERT_NE(overlapped_out.find("exit status 0"), std::string::npos) << overlapped_out;
+    if (lists) EXPECT_NE(read_file(overlapped / "out/run.log").find("block/list/"), std::string::npos);
+    for (const std::string f : {"replica_000/pulling.tsv", "replica_002/pulling.tsv", "replica_001/energies.tsv",
+                                "replica_002/trajectory.dcd", "replica_001/final.pdb", "checkpoint.ckpt"}) {
+      const std::string a = read_file(in_turn / "out" / f);
+      EXPECT_FALSE(a.empty()) << f;
+      EXPECT_EQ(a, read_file(overlapped / "out" / f)) << f;
+    }
   }
   // A time step 250 times SOP-GPU's tears the chain within the first few steps.
   const std::string tear = " --set run.timestep_tau=20 --set output.checkpoint_every=0";
-  const auto [torn_in_turn, torn_in_turn_out] = run("cuda-run-torn-in-turn", "0", tear);
-  const auto [torn, torn_out] = run("cuda-run-torn-overlapped", "", tear);
+  const auto [torn_in_turn, torn_in_turn_out] = run("cuda-run-torn-in-turn", in_turn_env, tear);
+  const auto [torn, torn_out] = run("cuda-run-torn-overlapped", {}, tear);
   const std::string message = "a FENE bond broke between steps 0 and 250:";
   EXPECT_NE(torn_in_turn_out.find(message), std::string::npos) << torn_in_turn_out;
   EXPECT_NE(torn_out.find(message), std::string::npos) << torn_out;

@@ -160,8 +160,8 @@ class Engine {
   virtual EngineStats stats() const = 0;
 
   // Report stops overlapped with the next steps: true where stop_and_advance returns
-  // before the `next_steps` are done (the CUDA engine's block family without a list, the
-  // fast runs whose stops would otherwise idle the GPU). The driver then calls it instead
+  // before the `next_steps` are done (the CUDA engine's block family with Philox noise,
+  // the fast runs whose stops would otherwise idle the GPU). The driver then calls it instead
   // of take_stop_values() followed by advance().
   virtual bool overlaps_stops() const { return false; }
   // The stop's values at the current step, then `next_steps` more steps; every other

@@ -186,7 +186,9 @@ __global__ void __launch_bounds__(kMaxThreads, kProtocolCode != kNoProtocol && k
   __shared__ int s_needed;
   __shared__ unsigned long long s_pairs;
 
-  const long long start = (L.status_in ? L.status_in : L.status)[blockIdx.x].done;
+  const BlockStatus& start_status = (L.status_in ? L.status_in : L.status)[blockIdx.x];
+  const long long start = start_status.done;
+  const long long rebuilds_before = start_status.rebuilds;
   if (start >= L.end_step) {  // this block is already there (uniform)
     if (threadIdx.x == 0 && L.status_in) L.status[blockIdx.x] = L.status_in[blockIdx.x];
     return;
@@ -465,7 +467,7 @@ __global__ void __launch_bounds__(kMaxThreads, kProtocolCode != kNoProtocol && k
     BlockStatus st;
     st.done = s;
     st.needed_slots = s_needed;
-    st.rebuilds = rebuilds * replicas_here;
+    st.rebuilds = rebuilds_before + rebuilds * replicas_here;
     st.pairs = (long long)(s_pairs / 2);
     L.status[blockIdx.x] = st;
   }

@@ -325,7 +325,12 @@ class CudaEngine final : public Engine {
     }
     ERMAK_CUDA(cudaEventRecord(stop_taken_, side));
     ERMAK_CUDA(cudaEventSynchronize(stop_taken_));
-    if (check_steps) check_block_status(stop_status_.data(), stop_status_.size(), stop_step);
+    if (check_steps) {
+      if (lists_overflowed(stop_status_.data(), stop_status_.size(), stop_step))
+        return retake_stop_after_overflow(request, next_steps, stop_step);
+      note_list_status(stop_status_.data(), stop_status_.size());
+      check_block_status(stop_status_.data(), stop_status_.size(), stop_step);
+    }
 
     StopValues values;
     values.may_be_unstable = screen_flag_host_[0] != 0;
@@ -350,19 +355,16 @@ class CudaEngine final : public Engine {
     return values;
   }
 
-  // Launches `steps` steps; the block family without a list returns before they are done
-  // (settle() waits for them), the others when they are.
+  // Launches `steps` steps; the block family with Philox noise returns before they are
+  // done (settle() waits for them), the others when they are.
   void launch_steps(std::int64_t steps) {
     if (steps <= 0) return;
     new_status_array_ = true;
     std::int64_t s = step_;
     const std::int64_t end = step_ + steps;
     while (s < end) {
-      // Temperature is constant within a segment (it changes at multiples of every_steps).
-      std::int64_t e = end;
-      const TemperatureSchedule& t = setup_.temperature;
-      if (t.every_steps > 0 && t.increment_kcal_per_mol != 0.0) e = std::min(end, (s / t.every_steps + 1) * t.every_steps);
-      const double kT = t.at_step(s);
+      const std::int64_t e = temperature_segment_end(s, end);
+      const double kT = setup_.temperature.at_step(s);
       const auto coeff = physics::langevin_coefficients(setup_.langevin.timestep_tau, setup_.langevin.zeta, kT);
       // A stateful generator draws the noise of up to noise_ring steps ahead, then the
       // step kernels run those steps (docs/gpu.md#noise).
@@ -382,13 +384,86 @@ class CudaEngine final : public Engine {
     ERMAK_CUDA(cudaGetLastError());
   }
 
-  // Waits for steps still under way and checks that every block reached them.
+  // Temperature is constant within a segment: it changes at multiples of every_steps.
+  std::int64_t temperature_segment_end(std::int64_t s, std::int64_t end) const {
+    const TemperatureSchedule& t = setup_.temperature;
+    if (t.every_steps > 0 && t.increment_kcal_per_mol != 0.0) return std::min(end, (s / t.every_steps + 1) * t.every_steps);
+    return end;
+  }
+
+  // Waits for steps still under way and checks that every block reached them; blocks whose
+  // list rows overflowed on the way are run on to them now.
   void settle() {
     if (!steps_in_flight_) return;
     steps_in_flight_ = false;
     block_status_[status_parity_].download(status_host_.data(), status_host_.size(), stream_);
     ERMAK_CUDA(cudaStreamSynchronize(stream_));
+    note_list_status(status_host_.data(), status_host_.size());
+    if (lists_overflowed(status_host_.data(), status_host_.size(), step_)) {
+      finish_overflowed_blocks(pos_[step_ & 1].get(), step_);
+      return;
+    }
     check_block_status(status_host_.data(), status_host_.size(), step_);
+  }
+
+  // A block whose list rows overflowed stops there and says how many it needs.
+  static bool lists_overflowed(const BlockStatus* status, std::size_t blocks, std::int64_t step) {
+    for (std::size_t b = 0; b < blocks; ++b)
+      if (status[b].done < step && status[b].needed_slots > 0) return true;
+    return false;
+  }
+
+  // The list statistics of launches run ahead (their status counts the rebuilds since the
+  // status was last uploaded, async_rebuilds_base_ those before).
+  void note_list_status(const BlockStatus* status, std::size_t blocks) {
+    if (block_.all_pairs) return;
+    block_rebuilds_ = async_rebuilds_base_;
+    block_pairs_ = 0;
+    for (std::size_t b = 0; b < blocks; ++b) {
+      block_rebuilds_ += status[b].rebuilds;
+      block_pairs_ += status[b].pairs;
+    }
+  }
+
+  // An overflow in the steps before an overlapped stop: the stop's values are not of one
+  // step, and the steps launched behind it started from them. Both are taken back: the
+  // positions return to the stop's copy (the overflowed blocks' at the step where they
+  // stopped), the rows grow, those blocks run on to the stop in turn (the noise is a
+  // function of replica, bead and step, and rows are canonical: the same bits), and the
+  // stop is taken in turn before the next steps are launched again.
+  StopValues retake_stop_after_overflow(const StopRequest& request, std::int64_t next_steps, std::int64_t stop_step) {
+    ERMAK_CUDA(cudaStreamSynchronize(stream_));
+    steps_in_flight_ = false;
+    step_ = stop_step;
+    const std::size_t beads = std::size_t(n_) * R_;
+    ERMAK_CUDA(cudaMemcpyAsync(pos_[step_ & 1].get(), stop_positions_.get(), beads * sizeof(float4),
+                               cudaMemcpyDeviceToDevice, stream_));
+    host_valid_ = false;
+    ++positions_version_;
+    status_host_.assign(stop_status_.data(), stop_status_.data() + stop_status_.size());
+    note_list_status(status_host_.data(), status_host_.size());
+    finish_overflowed_blocks(pos_[step_ & 1].get(), step_);
+    return Engine::stop_and_advance(request, next_steps);
+  }
+
+  // Blocks that stopped short of `end` (status_host_) run on to it in turn, segment by
+  // segment of the temperature schedule, their positions read from and written to `pos`.
+  void finish_overflowed_blocks(float4* pos, std::int64_t end) {
+    std::int64_t from = end;
+    int needed = 0;
+    for (const auto& x : status_host_) {
+      from = std::min<std::int64_t>(from, x.done);
+      if (x.done < end) needed = std::max(needed, x.needed_slots);
+    }
+    if (needed > slots_) grow_slots(needed);  // reconfigures; positions are kept
+    while (from < end) {
+      const std::int64_t e = temperature_segment_end(from, end);
+      run_block_in_turn(from, e, pos, pos);
+      from = e;
+    }
+    status_step_ = -1;  // the next launch run ahead starts from a fresh status
+    host_valid_ = false;
+    ++positions_version_;
   }
 
   void check_block_status(const BlockStatus* status, std::size_t blocks, std::int64_t step) const {
@@ -689,6 +764,7 @@ class CudaEngine final : public Engine {
       // Rows are canonical (ascending partners, zero beyond the cutoff): the trajectory
       // does not depend on where they were built, so there is nothing to restore.
       block_rebuilds_ = 0;
+      status_step_ = -1;  // the count starts again from a fresh status
       return;
     }
     const int needed = needed_slots_for(reference);
@@ -899,7 +975,18 @@ class CudaEngine final : public Engine {
     return use_cluster_rows() ? std::min(slot_cap(), round_up(2 * bead_slots, 8)) : bead_slots;
   }
 
+  // ERMAK_CUDA_BLOCK_SLOTS: the block family's list rows start at this many slots, and a
+  // new state does not raise them, so that rows overflow and grow in the steps (a
+  // diagnostic, for the tests of that path); 0 = unset.
+  int forced_block_slots() const {
+    if (family_ != CudaKernelFamily::kBlock) return 0;
+    const int forced = env_int("ERMAK_CUDA_BLOCK_SLOTS", 0);
+    if (forced < 0) throw Error("ERMAK_CUDA_BLOCK_SLOTS must be 0 or positive");
+    return forced > 0 ? std::min(slot_cap(), round_up(forced, 8)) : 0;
+  }
+
   int needed_slots_for(const State& state) const {
+    if (const int forced = forced_block_slots()) return forced;
     const int cap = slot_cap();
     if (n_ <= 256) return cap;  // small: never overflow
     const ExclusionList exclusions = build_exclusions(topology_);
@@ -920,6 +1007,7 @@ class CudaEngine final : public Engine {
   }
 
   int initial_slots() const {
+    if (const int forced = forced_block_slots()) return forced;
     if (n_ <= 256) return slot_cap();
     if (!topology_.native_positions_A.empty()) {
       State native(n_, 1);
@@ -1263,10 +1351,13 @@ class CudaEngine final : public Engine {
       block_status_[0].resize(blocks);
       block_status_[1].resize(blocks);
       status_step_ = -1;
-      // Overlapped stops (stop_and_advance) where a launch never stops early (no list to
-      // overflow) and the noise is drawn in the step (Philox: a stateful generator's ring
-      // is refilled between launches). ERMAK_OVERLAP_STOPS=0 turns it off (docs/gpu.md).
-      async_steps_ = block_.all_pairs && !model_.noise && overlap_stops_setting() != OverlapStops::kNever;
+      // Launches run ahead and overlapped stops (stop_and_advance) where the noise is drawn
+      // in the step (Philox: a stateful generator's ring is refilled between launches).
+      // With lists, not under indentation: a launch whose rows overflow is taken back to
+      // the stop's positions, which do not hold the tips. ERMAK_OVERLAP_STOPS=0 turns it
+      // off (docs/gpu.md#what-overlaps-the-steps).
+      async_steps_ = !model_.noise && (block_.all_pairs || !setup_.indentation.enabled) &&
+                     overlap_stops_setting() != OverlapStops::kNever;
     } else {
       ref_.resize(beads);
       const bool rows16 = perbead_rows16(), clusters = use_cluster_rows();
@@ -1524,47 +1615,63 @@ class CudaEngine final : public Engine {
   // ---- block family ----
 
   void advance_block(std::int64_t s, std::int64_t e, physics::LangevinCoefficients coeff, double kT) {
-    if (async_steps_) {
-      // No list, so no block stops early: the launch goes behind the work before it, every
-      // block continuing from its status (`done`) left by the launch before; settle() or
-      // the next stop checks that they got there.
-      BlockLaunch L = block_launch(block_, block_.rows_in_shared);
-      if (status_step_ != s) {
-        status_host_.assign(std::size_t(block_count(L)), BlockStatus{});
-        for (auto& x : status_host_) x.done = s;
-        block_status_[status_parity_].upload(status_host_.data(), status_host_.size(), stream_);
-      }
-      L.in = pos_[s & 1].get();
-      L.out = pos_[e & 1].get();
-      L.global_rows = block_rows_.get();
-      L.end_step = e;
-      L.coeff = coeff;
-      L.kT = kT;
-      // The first launch of an advance writes the other status array, which a stop taken
-      // before it may still be reading from; later ones read and write that one.
-      L.status_in = block_status_[status_parity_].get();
-      if (new_status_array_) status_parity_ ^= 1;
-      new_status_array_ = false;
-      L.status = block_status_[status_parity_].get();
-      launch_block_steps(L, stream_);
-      status_step_ = e;
-      steps_in_flight_ = true;
-      block_pairs_ = std::int64_t(R_) * (std::int64_t(n_) * (n_ - 1) / 2 - std::int64_t(topology_.bonds.size()) -
-                                         std::int64_t(topology_.native_contacts.size()));
+    if (!async_steps_) {
+      status_host_.assign(std::size_t(block_count(block_launch(block_, block_.rows_in_shared))), BlockStatus{});
+      for (auto& x : status_host_) x.done = s;
+      run_block_in_turn(e, pos_[s & 1].get(), pos_[e & 1].get(), coeff, kT);
       return;
     }
+    // The launch goes behind the work before it, every block continuing from its status
+    // (`done`) left by the launch before; settle() or the next stop checks that they got
+    // there (and runs on the blocks whose list rows overflowed).
+    BlockLaunch L = block_launch(block_, block_.rows_in_shared);
+    if (status_step_ != s) {
+      status_host_.assign(std::size_t(block_count(L)), BlockStatus{});
+      for (auto& x : status_host_) x.done = s;
+      block_status_[status_parity_].upload(status_host_.data(), status_host_.size(), stream_);
+      async_rebuilds_base_ = block_rebuilds_;
+    }
+    L.in = pos_[s & 1].get();
+    L.out = pos_[e & 1].get();
+    L.global_rows = block_rows_.get();
+    L.end_step = e;
+    L.coeff = coeff;
+    L.kT = kT;
+    // The first launch of an advance writes the other status array, which a stop taken
+    // before it may still be reading from; later ones read and write that one.
+    L.status_in = block_status_[status_parity_].get();
+    if (new_status_array_) status_parity_ ^= 1;
+    new_status_array_ = false;
+    L.status = block_status_[status_parity_].get();
+    launch_block_steps(L, stream_);
+    status_step_ = e;
+    steps_in_flight_ = true;
+    if (block_.all_pairs) block_pairs_ = all_pairs_count();
+  }
+
+  // No list: every pair that is neither bonded nor native.
+  std::int64_t all_pairs_count() const {
+    return std::int64_t(R_) * (std::int64_t(n_) * (n_ - 1) / 2 - std::int64_t(topology_.bonds.size()) -
+                               std::int64_t(topology_.native_contacts.size()));
+  }
+
+  // The same at the temperature of step s.
+  void run_block_in_turn(std::int64_t s, std::int64_t e, const float4* in, float4* out) {
+    const double kT = setup_.temperature.at_step(s);
+    run_block_in_turn(e, in, out, physics::langevin_coefficients(setup_.langevin.timestep_tau, setup_.langevin.zeta, kT),
+                      kT);
+  }
+
+  // Runs every block from its status in status_host_ (`done`) to e, waiting for each
+  // launch; where list rows overflow, they grow and the blocks go on from where they stopped.
+  void run_block_in_turn(std::int64_t e, const float4* in, float4* out, physics::LangevinCoefficients coeff,
+                         double kT) {
     for (int attempt = 0;; ++attempt) {
       BlockLaunch L = block_launch(block_, block_.rows_in_shared);
-      const int blocks = block_count(L);
-      if (attempt == 0) {
-        std::vector<BlockStatus> st(blocks);
-        for (auto& x : st) { x.done = s; x.rebuilds = 0; x.pairs = 0; x.needed_slots = 0; }
-        status_host_ = st;
-      }
       for (auto& x : status_host_) { x.rebuilds = 0; x.needed_slots = 0; }
       block_status_[0].upload(status_host_.data(), status_host_.size(), stream_);
-      L.in = pos_[attempt == 0 ? (s & 1) : (e & 1)].get();
-      L.out = pos_[e & 1].get();
+      L.in = attempt == 0 ? in : out;
+      L.out = out;
       L.global_rows = block_rows_.get();
       L.end_step = e;
       L.coeff = coeff;
@@ -1580,13 +1687,11 @@ class CudaEngine final : public Engine {
       }
       block_pairs_ = 0;
       for (const auto& x : status_host_) block_pairs_ += x.pairs;
-      if (block_.all_pairs)  // no list: every pair that is neither bonded nor native
-        block_pairs_ = std::int64_t(R_) * (std::int64_t(n_) * (n_ - 1) / 2 - std::int64_t(topology_.bonds.size()) -
-                                           std::int64_t(topology_.native_contacts.size()));
+      if (block_.all_pairs) block_pairs_ = all_pairs_count();
       if (needed == 0) {
         for (const auto& x : status_host_)
-          if (x.done != e) throw Error("CUDA block family: a block stopped at step " + std::to_string(x.done) +
-                                       " before " + std::to_string(e) + " without a reason");
+          if (x.done < e) throw Error("CUDA block family: a block stopped at step " + std::to_string(x.done) +
+                                      " before " + std::to_string(e) + " without a reason");
         return;
       }
       if (attempt > 8) throw Error("CUDA block family: the neighbour list keeps overflowing");
@@ -1768,6 +1873,7 @@ class CudaEngine final : public Engine {
   DeviceBuffer<BlockStatus> block_status_[2];  // the async launches alternate: status_parity_
   std::vector<BlockStatus> status_host_;
   std::int64_t block_rebuilds_ = 0, block_pairs_ = 0;
+  std::int64_t async_rebuilds_base_ = 0;  // block_rebuilds_ when the block status was last uploaded
 
   // per-bead family
   DeviceBuffer<float4> ref_;

@@ -17,7 +17,8 @@ namespace ermak::cuda {
 struct BlockStatus {
   long long done = 0;      // step the block's positions are at
   int needed_slots = 0;    // > slots: a list row overflowed at `done`
-  int rebuilds = 0;        // list builds in the last launch (per block)
+  long long rebuilds = 0;  // list builds (per replica, summed), added to those of the
+                           // status the launch starts from (status_in, else status)
   long long pairs = 0;     // repulsive pairs in the block's lists at the last build
 };
 
