@@ -529,7 +529,8 @@ TEST_P(CudaFamily, StopsWithoutAllPositionsSeeWhatTheStateShows) {
 // A stop overlapped with the next steps (Engine::stop_and_advance, docs/gpu.md#what-
 // overlaps-the-steps) gives the values of the stop taken first and the steps after it,
 // bit for bit, also when the stop comes while earlier steps are still under way; a stop
-// the screen flags returns the stop's positions, which the engine has moved past. The
+// the screen flags returns the stop's positions, which the engine has moved past; a stop
+// in turn in one go (Engine::take_stop) gives the values of the single calls. The
 // block family overlaps (all pairs, tiles, lists; with lists not under indentation); the
 // per-bead family takes the stop and the steps in turn.
 TEST_P(CudaFamily, OverlappedStopsGiveTheValuesOfStopsInTurn) {
@@ -552,14 +553,8 @@ TEST_P(CudaFamily, OverlappedStopsGiveTheValuesOfStopsInTurn) {
   request.beads = {n - 1, 0, 5};
   request.tether_forces = request.plane_forces = true;
   auto same_vec = [](const auto& a, const auto& b) { return a.x == b.x && a.y == b.y && a.z == b.z; };
-  for (int stop = 0; stop < 5; ++stop) {
-    SCOPED_TRACE("stop " + std::to_string(stop));
-    request.positions = stop % 2 == 1;
-    const std::int64_t next = 150 + 7 * stop;
-    const StopValues a = take_stop_values(*in_turn, request);
-    in_turn->advance(next);
-    const StopValues b = overlapped->stop_and_advance(request, next);
-    EXPECT_FALSE(b.may_be_unstable);
+  auto expect_same = [&](const StopValues& a, const StopValues& b) {
+    EXPECT_EQ(a.may_be_unstable, b.may_be_unstable);
     ASSERT_EQ(a.energies.size(), std::size_t(replicas));
     ASSERT_EQ(b.energies.size(), a.energies.size());
     ASSERT_EQ(b.structure.size(), a.structure.size());
@@ -580,6 +575,20 @@ TEST_P(CudaFamily, OverlappedStopsGiveTheValuesOfStopsInTurn) {
     EXPECT_EQ(a.plane_forces, b.plane_forces);
     if (request.positions) EXPECT_TRUE(bit_identical(a.positions, b.positions));
     else EXPECT_TRUE(b.positions.x.empty());
+  };
+  for (int stop = 0; stop < 5; ++stop) {
+    SCOPED_TRACE("stop " + std::to_string(stop));
+    request.positions = stop % 2 == 1;
+    const std::int64_t next = 150 + 7 * stop;
+    const StopValues a = take_stop_values(*in_turn, request);
+    {
+      SCOPED_TRACE("the engine's own take_stop against the single calls");
+      expect_same(a, in_turn->take_stop(request));
+    }
+    in_turn->advance(next);
+    const StopValues b = overlapped->stop_and_advance(request, next);
+    EXPECT_FALSE(b.may_be_unstable);
+    expect_same(a, b);
   }
   // The single calls after an overlapped stop see the steps since, not the stop.
   const std::vector<Vec3f> ends = in_turn->bead_positions({n - 1, 0});
@@ -601,6 +610,10 @@ TEST_P(CudaFamily, OverlappedStopsGiveTheValuesOfStopsInTurn) {
   EXPECT_TRUE(flagged.may_be_unstable);
   EXPECT_TRUE(bit_identical(flagged.positions, broken));
   EXPECT_EQ(overlapped->state().step, broken.step + 5);
+  in_turn->set_state(broken);
+  const StopValues flagged_in_turn = in_turn->take_stop(request);
+  EXPECT_TRUE(flagged_in_turn.may_be_unstable);
+  if (!flagged_in_turn.positions.x.empty()) EXPECT_TRUE(bit_identical(flagged_in_turn.positions, broken));
   if (family() == CudaKernelFamily::kBlock && !GetParam().tiles) {
     setenv("ERMAK_CUDA_BLOCK_ALLPAIRS", "0", 1);
     EXPECT_TRUE(make_gpu(setup, family())->overlaps_stops());

@@ -159,14 +159,19 @@ class Engine {
 
   virtual EngineStats stats() const = 0;
 
+  // A report stop's values at the current step, in turn. The default takes them through
+  // the single calls above (take_stop_values); an engine may take them in one go. A stop
+  // the screen flags may carry its positions although not asked for.
+  virtual StopValues take_stop(const StopRequest& request);
+
   // Report stops overlapped with the next steps: true where stop_and_advance returns
   // before the `next_steps` are done (the CUDA engine's block family with Philox noise,
   // the fast runs whose stops would otherwise idle the GPU). The driver then calls it instead
-  // of take_stop_values() followed by advance().
+  // of take_stop() followed by advance().
   virtual bool overlaps_stops() const { return false; }
   // The stop's values at the current step, then `next_steps` more steps; every other
-  // call waits for those steps. Same values and same trajectory as take_stop_values()
-  // followed by advance(next_steps).
+  // call waits for those steps. Same values and same trajectory as take_stop() followed
+  // by advance(next_steps).
   virtual StopValues stop_and_advance(const StopRequest& request, std::int64_t next_steps);
 };
 

@@ -32,9 +32,11 @@ StopValues take_stop_values(Engine& engine, const StopRequest& request) {
   return values;
 }
 
+StopValues Engine::take_stop(const StopRequest& request) { return take_stop_values(*this, request); }
+
 StopValues Engine::stop_and_advance(const StopRequest& request, std::int64_t next_steps) {
-  StopValues values = take_stop_values(*this, request);
-  if (values.may_be_unstable && !request.positions) values.positions = state();
+  StopValues values = take_stop(request);
+  if (values.may_be_unstable && values.positions.x.empty()) values.positions = state();
   advance(next_steps);
   return values;
 }

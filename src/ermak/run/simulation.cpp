@@ -713,7 +713,7 @@ RunSummary run_logged(const RunSpec& spec, const RunOptions& options, RunReporte
     const StopRequest request =
         stop_request(own_files, want_trajectory, pulling_every > 0, plane_every > 0, indentation_every > 0);
     const auto start = Clock::now();
-    StopValues values = take_stop_values(*engine, request);
+    StopValues values = engine->take_stop(request);
     snapshot_seconds += seconds_since(start);
     auto snapshot = take_snapshot(first_step, request, std::move(values));
     snapshot->extra_work = std::move(extra_work);
@@ -793,7 +793,7 @@ RunSummary run_logged(const RunSpec& spec, const RunOptions& options, RunReporte
       } else {
         advance_seconds += seconds_since(advance_start);
         const auto start = Clock::now();
-        values = take_stop_values(*engine, request);
+        values = engine->take_stop(request);
         snapshot_seconds += seconds_since(start);
       }
     }
@@ -805,7 +805,7 @@ RunSummary run_logged(const RunSpec& spec, const RunOptions& options, RunReporte
       if (overlapped && values.positions.x.empty())
         throw Error("internal: the engine flagged the stop at step " + std::to_string(step) +
                     " but returned no positions to check");
-      const State& at_stop = overlapped ? values.positions : engine->state();
+      const State& at_stop = values.positions.x.empty() ? engine->state() : values.positions;
       check_finite(at_stop, checked_step);
       check_bonds(at_stop, checked_step);
       check_seconds += seconds_since(stepped);
