@@ -1099,6 +1099,49 @@ TEST(CudaEngine, ClearErrors) {
   EXPECT_THROW(make_cuda_engine(bad_bead), Error);
 }
 
+// The diagnostic variables of docs/gpu.md: a value out of range or not a number is
+// refused with the variable's name, not taken as a default.
+TEST(CudaEngine, DiagnosticVariablesWithBadValuesAreRefusedByName) {
+  ERMAK_REQUIRE_GPU();
+  const auto ww = load_test_system("ww");
+  const auto pf8 = load_test_system("pf8");
+  if (!ww || !pf8) GTEST_SKIP() << "test data not found";
+  struct BadValue {
+    const char* variable;
+    const char* value;
+    const char* message;  // part of the expected message
+    CudaKernelFamily family;
+    const TestSystem* system;
+  };
+  const BadValue cases[] = {
+      {"ERMAK_CUDA_BLOCK_SLOTS", "-8", "ERMAK_CUDA_BLOCK_SLOTS must be 0 or positive", CudaKernelFamily::kBlock, &*ww},
+      {"ERMAK_CUDA_BLOCK_SLOTS", "8x", "ERMAK_CUDA_BLOCK_SLOTS=\"8x\" is not an integer", CudaKernelFamily::kBlock,
+       &*ww},
+      {"ERMAK_CUDA_BLOCK_LANES", "3", "ERMAK_CUDA_BLOCK_LANES must be 1, 2, 4 or 8", CudaKernelFamily::kBlock, &*ww},
+      {"ERMAK_CUDA_CHUNK_STEPS", "0", "ERMAK_CUDA_CHUNK_STEPS must be between 1 and 256", CudaKernelFamily::kPerBead,
+       &*ww},
+      {"ERMAK_CUDA_CLUSTER_SPLIT", "3", "ERMAK_CUDA_CLUSTER_SPLIT must be 1, 2 or 4", CudaKernelFamily::kPerBead,
+       &*pf8},
+      {"ERMAK_CUDA_LANES", "3", "ERMAK_CUDA_LANES must be 2, 4, 8 or 16", CudaKernelFamily::kPerBead, &*ww},
+      {"ERMAK_CUDA_KERNEL", "fast", "ERMAK_CUDA_KERNEL=\"fast\": must be block, perbead or auto",
+       CudaKernelFamily::kAuto, &*ww},
+  };
+  for (const BadValue& c : cases) {
+    SCOPED_TRACE(std::string(c.variable) + "=" + c.value);
+    setenv(c.variable, c.value, 1);
+    std::string message = "(no error)";
+    try {
+      auto engine = make_gpu(base_setup(c.system->system.topology, 2, 1), c.family);
+      engine->set_state(start_state(c.system->system, 2));
+      engine->advance(4);
+    } catch (const Error& e) {
+      message = e.what();
+    }
+    unsetenv(c.variable);
+    EXPECT_NE(message.find(c.message), std::string::npos) << message;
+  }
+}
+
 }  // namespace
 }  // namespace ermak::cudatest
 

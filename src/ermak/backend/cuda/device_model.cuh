@@ -52,7 +52,7 @@ struct BondedList {
 };
 
 // Per-(replica, bead) index (CSR over slots r·n + i) into one protocol's item array,
-// items in input order (cuda_engine.cu make_bead_index).
+// items in input order (cuda_engine_memory.cu make_bead_index).
 struct BeadIndex {
   const int* offsets = nullptr;  // n + 1
   const int* items = nullptr;

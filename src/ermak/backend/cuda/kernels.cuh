@@ -1,6 +1,7 @@
 #pragma once
 // Launch interfaces of the CUDA backend's kernels (host side). The engine
-// (cuda_engine.cu) owns the memory and calls these; each .cu file owns its kernels.
+// (cuda_engine.cuh, defined in the cuda_engine*.cu files) owns the memory and calls
+// these; each .cu file owns its kernels.
 #include <cuda_runtime.h>
 
 #include <cstdint>
