@@ -13,7 +13,10 @@
 #
 # Environment: STAGES (default "info build cuda-tests bench sanitize agreement cpu-tests",
 # run in that order;
-# also "profile": Nsight Compute on the step kernels of each family),
+# also "profile": Nsight Compute on the step kernels of each family; and "arch": a second
+# build of the CUDA code as compute_80 PTX only, which the driver compiles for this GPU —
+# the code an A100 runs, without Hopper's instructions — with its CUDA tests and a bench,
+# docs/gpu.md#which-gpus),
 # BUDGET_SECONDS (default 600: stages that no longer fit are skipped), BUILD_DIR
 # (default build-gpu), BENCH_CASES, BENCH_SECONDS, AGREEMENT_CASES (default 60),
 # AGREEMENT_SEED (default 1).
@@ -103,6 +106,20 @@ stage bench 200 bench.log "
   echo '--- protocol runs: pulled (p) and indented (i) ---'
   '$BUILD/ermak' bench --backend cuda --cases wwx1p,wwx1000p,wwx10000p,pf8x1p,pf8x16p,ccmvx1p,wwx1000i,pf8x1i,ccmvx1i --seconds $BENCH_SECONDS"
 
+# Code for an earlier architecture (compute_80 PTX, compiled by the driver for this GPU):
+# the engine must see that it cannot wait on chip and launch the per-bead steps plainly.
+# (The bench loads kernels lazily here: eagerly, the driver would compile every kernel's
+# PTX before the first case.)
+ARCH_BUILD="$BUILD-ptx80"
+stage arch 420 arch.log "
+  cmake -S . -B '$ARCH_BUILD' -G Ninja -DCMAKE_BUILD_TYPE=Release -DERMAK_CUDA=ON \
+    -DCMAKE_CUDA_ARCHITECTURES=80-virtual &&
+  cmake --build '$ARCH_BUILD' -j $JOBS --target ermak ermak_cuda_tests &&
+  '$ARCH_BUILD/tests/ermak_cuda_tests' --gtest_color=no --gtest_brief=1 \
+    --gtest_filter='CudaDeviceCode.*:Systems/CudaVsCpu.*:Families/CudaFamily.*:CudaEngineVariants.*:CudaRun.*' &&
+  CUDA_MODULE_LOADING=LAZY '$ARCH_BUILD/ermak' bench --backend cuda --cases wwx1,wwx10000,pf8x1,pf8x16 \
+    --seconds $BENCH_SECONDS"
+
 NCU_SECTIONS='--section SpeedOfLight --section Occupancy --section LaunchStats --section WarpStateStats --section SchedulerStats --section ComputeWorkloadAnalysis --section MemoryWorkloadAnalysis'
 stage profile 120 profile.log "
   for c in pf8x1 pf8x16; do
@@ -178,6 +195,10 @@ stage cpu-tests 300 ctest.log "
   if [[ -f "$OUT/bench.log" ]]; then
     echo "## bench"
     grep -vE '^=== ' "$OUT/bench.log" | tail -45
+  fi
+  if [[ -f "$OUT/arch.log" ]]; then
+    echo "## compute_80 PTX build"
+    grep -E 'tests ran|PASSED|FAILED|^# GPU|^(ww|pf8) ' "$OUT/arch.log" | tail -12
   fi
   if [[ -f "$OUT/sanitize.log" ]]; then
     echo "## sanitizers"

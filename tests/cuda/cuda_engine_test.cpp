@@ -882,15 +882,15 @@ TEST(CudaEngine, BlockFamilyLanesInBlocksOfMoreThan512ThreadsAgreeWithCpu) {
 
 // The lanes per bead follow the run's size, with the edges of the lane rule
 // (docs/benchmarks.md#lanes-per-bead-between-100-and-1000-replicas), which scale with the
-// GPU's multiprocessors: S = 8 while beads × 8 ≤ SMs · 256, S = 4 while beads × 4 ≤ 0.55 ·
-// SMs · 1024, S = 2 while beads × 2 ≤ SMs · 1024, else 1 (WW: 34 beads; on an H100 the
-// edges are 124, 546 and 1987 replicas).
+// threads the GPU holds at once (budget: SMs × 2048 on an H100): S = 8 while beads × 8 ≤
+// budget / 8, S = 4 while beads × 4 ≤ 0.275 · budget, S = 2 while beads × 2 ≤ budget / 2,
+// else 1 (WW: 34 beads; on an H100 the edges are 124, 546 and 1987 replicas).
 TEST(CudaEngine, BlockFamilyLanesPerBeadFollowTheRunSize) {
   ERMAK_REQUIRE_GPU();
   const auto s = load_test_system("ww");
   if (!s) GTEST_SKIP() << "WW test data not found";
   const long long n = s->system.topology.bead_count();
-  const long long budget = 2LL * cuda_multiprocessor_count() * 1024;
+  const long long budget = cuda_resident_threads();
   ASSERT_GT(budget, 0);
   setenv("ERMAK_CUDA_BLOCK_TILES", "0", 1);  // the lanes kernels only (the tiles: the next test)
   auto lanes_at = [&](long long replicas) {
@@ -923,7 +923,7 @@ TEST(CudaEngine, BlockFamilyTilesWhereTheyWereMeasuredFaster) {
   const auto ubq = load_test_system("ubq");
   if (!ww || !ubq) GTEST_SKIP() << "test data not found";
   const long long n = ww->system.topology.bead_count();
-  const long long budget = 2LL * cuda_multiprocessor_count() * 1024;
+  const long long budget = cuda_resident_threads();
   // (The lane rule gives 4 lanes from budget / 8 / (8 n) + 1 replicas: 125 WW on an H100.)
   const long long first = std::max(budget / 8 / (8 * n) + 1, (budget / 32 + n - 1) / n);
   const long long last = budget / 2 / (2 * n);

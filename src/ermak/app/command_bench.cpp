@@ -144,6 +144,8 @@ Command add_bench_command(CLI::App& app) {
     if (o->ceiling) return run_ceiling(cases, systems, o->seconds);
     std::printf("# ermak bench  (shared data: %s, noise %s)\n", bench::shared_data_directory().c_str(),
                 o->noise.c_str());
+    if (std::string gpu; o->backend != "cpu" && cuda_backend_available(&gpu))
+      std::printf("# %s (this build: %s)\n", gpu.c_str(), cuda_built_architectures().c_str());
     const auto slash = o->noise.find('/');
     std::printf("%-11s %7s %8s %10s %12s %14s %8s %7s %10s %9s %11s %9s  %s\n", "system", "beads", "replicas", "steps",
                 "steps/s", "bead-steps/s", "backend", "threads", "pairs", "GPU-B/bead", "alloc-B/bead", "rebuilds",

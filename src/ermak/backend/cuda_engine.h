@@ -21,9 +21,29 @@ struct CudaEngineOptions {
   CudaKernelFamily family = CudaKernelFamily::kAuto;
 };
 
-// True when this build has the CUDA backend and a usable GPU is present; otherwise
-// false with the reason in *why (when given).
-bool cuda_backend_available(std::string* why = nullptr);
+// True when this build has the CUDA backend and `device` (−1: $ERMAK_CUDA_DEVICE, else 0,
+// as the engine picks it) exists and can run this build's device code; otherwise false
+// with the reason in *why (when given).
+bool cuda_backend_available(std::string* why = nullptr, int device = -1);
+
+// Which of this build's device code a GPU runs (docs/gpu.md#which-gpus): a build holds
+// machine code for some architectures and PTX for others (CMAKE_CUDA_ARCHITECTURES); a
+// GPU runs machine code of its own architecture, else PTX of an earlier one, compiled by
+// the driver at first use.
+struct CudaDeviceCode {
+  bool runs = false;
+  int compute_capability = 0;  // of the GPU, e.g. 90 for 9.0
+  int ptx_arch = 0;            // the architecture the running code was compiled for (90: sm_90 or compute_90)
+  int machine_arch = 0;        // the machine code's architecture on the GPU
+  std::string gpu;             // "GPU 0 (NVIDIA H100 80GB HBM3, compute capability 9.0)"
+  std::string code;            // "sm_90 machine code", "compute_80 PTX, compiled by the driver for sm_90"
+  std::string problem;         // why it does not run; empty when it does
+};
+// For `device` (−1: $ERMAK_CUDA_DEVICE, else 0); without CUDA, runs = false and the problem says so.
+CudaDeviceCode cuda_device_code(int device = -1);
+// The architectures this build's device code was compiled for, as given to CMake
+// ("90-real 90-virtual"); empty in a build without CUDA.
+std::string cuda_built_architectures();
 
 // A CUDA engine with the semantics of the CPU engine. Throws ermak::Error when the build
 // has no CUDA, no GPU is present, the device index is invalid, or the run does not fit
@@ -35,9 +55,10 @@ std::unique_ptr<Engine> make_cuda_engine(const EngineSetup& setup, const CudaEng
 // the driver (total − free); −1 without CUDA or GPU. Benchmarks take differences.
 long long cuda_memory_in_use_bytes(int device = -1);
 
-// Streaming multiprocessors of `device` (−1: $ERMAK_CUDA_DEVICE, else 0, as the engine
-// picks it); 0 without CUDA or GPU. The block family's layout rules scale with it (tests).
-int cuda_multiprocessor_count(int device = -1);
+// Threads `device` (−1: $ERMAK_CUDA_DEVICE, else 0, as the engine picks it) holds at once:
+// its streaming multiprocessors × the threads each holds (132 × 2048 on an H100); 0
+// without CUDA or GPU. The block family's layout rules scale with it (tests).
+long long cuda_resident_threads(int device = -1);
 
 // "block" or "perbead": the family an engine made by make_cuda_engine runs (for logs,
 // benchmarks and tests); empty for engines of other backends.

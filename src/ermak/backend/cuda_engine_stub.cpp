@@ -12,10 +12,18 @@ const char* const kNoCuda =
     "install the CUDA toolkit and rebuild, or use backend = \"cpu\"";
 }
 
-bool cuda_backend_available(std::string* why) {
+bool cuda_backend_available(std::string* why, int) {
   if (why) *why = kNoCuda;
   return false;
 }
+
+CudaDeviceCode cuda_device_code(int) {
+  CudaDeviceCode out;
+  out.problem = kNoCuda;
+  return out;
+}
+
+std::string cuda_built_architectures() { return {}; }
 
 std::unique_ptr<Engine> make_cuda_engine(const EngineSetup&, int) { throw Error(kNoCuda); }
 
@@ -31,7 +39,7 @@ long long cuda_engine_device_bytes(const Engine&) { return -1; }
 
 long long cuda_memory_in_use_bytes(int) { return -1; }
 
-int cuda_multiprocessor_count(int) { return 0; }
+long long cuda_resident_threads(int) { return 0; }
 
 }  // namespace ermak
 #endif

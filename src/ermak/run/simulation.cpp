@@ -239,20 +239,23 @@ std::string legacy_config_fingerprint(const std::string& resolved) {
   return fnv1a_hex(hash);
 }
 
-std::string resolve_backend(const std::string& backend, std::string* reason) {
-  if (backend != "auto") return backend;
+std::string resolve_backend(const std::string& backend, std::string* reason, int device) {
   std::string why;
-  if (cuda_backend_available(&why)) {
-    if (reason) *reason = "auto: a GPU is available";
-    return "cuda";
+  if (backend == "cuda") {
+    // Which GPU and which of the build's code it runs, for the log; the engine itself
+    // refuses a GPU that cannot run it.
+    if (reason && cuda_backend_available(&why, device)) *reason = why;
+    return backend;
   }
+  if (backend != "auto") return backend;
+  const bool gpu = cuda_backend_available(&why, device);
   if (reason) *reason = "auto: " + why;
-  return "cpu";
+  return gpu ? "cuda" : "cpu";
 }
 
 std::unique_ptr<Engine> make_engine(const std::string& backend, const EngineSetup& setup,
                                     const std::string& cuda_kernels) {
-  const std::string chosen = resolve_backend(backend);
+  const std::string chosen = resolve_backend(backend, nullptr, setup.device);
   if (chosen == "cpu") return make_cpu_engine(setup);
   if (chosen == "cuda") {
     CudaEngineOptions options;
@@ -322,7 +325,7 @@ RunSummary run_logged(const RunSpec& spec, const RunOptions& options, RunReporte
   setup.threads = spec.threads;
   setup.device = spec.device;
   std::string backend_reason;
-  const std::string backend = resolve_backend(spec.backend, &backend_reason);
+  const std::string backend = resolve_backend(spec.backend, &backend_reason, spec.device);
   log->info("backend: {}{}", backend, backend_reason.empty() ? "" : " (" + backend_reason + ")");
   std::unique_ptr<Engine> engine;
 

@@ -86,9 +86,10 @@ class RunReporter {
 
 RunSummary run_simulation(const RunSpec& spec, const RunOptions& options, RunReporter* extra = nullptr);
 
-// "auto" → "cuda" when this build has the CUDA backend and a GPU is usable, else "cpu"
-// (the reason in *reason); "cpu" and "cuda" stay as they are.
-std::string resolve_backend(const std::string& backend, std::string* reason = nullptr);
+// "auto" → "cuda" when this build has the CUDA backend and GPU `device` (−1:
+// $ERMAK_CUDA_DEVICE, else 0) can run its code, else "cpu" (the reason in *reason);
+// "cpu" and "cuda" stay as they are ("cuda": the GPU and the code it runs in *reason).
+std::string resolve_backend(const std::string& backend, std::string* reason = nullptr, int device = -1);
 
 // Makes the engine of a backend ("auto", "cpu" or "cuda"; setup.device picks the GPU,
 // cuda_kernels the CUDA kernel family: "auto", "block", "perbead"); a clear Error when

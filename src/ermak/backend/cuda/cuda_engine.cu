@@ -1,6 +1,7 @@
 // The CUDA engine (cuda_engine.cuh, docs/gpu.md): construction on a chosen device, the
 // state and what checkpoints keep of it, forces, minimisation; the backend's free functions.
 #include "ermak/backend/cuda/cuda_engine.cuh"
+#include "ermak/backend/cuda/device_code.cuh"
 
 namespace ermak {
 namespace cuda {
@@ -35,13 +36,8 @@ int resolve_device(int requested) {
   if (device < 0 || device >= count)
     throw Error("backend \"cuda\": GPU " + std::to_string(device) + " does not exist; this machine has " +
                 std::to_string(count) + " (" + device_list() + ")");
-  cudaDeviceProp prop{};
-  ERMAK_CUDA(cudaGetDeviceProperties(&prop, device));
-  if (prop.major < 9)
-    throw Error("backend \"cuda\": GPU " + std::to_string(device) + " (" + prop.name + ") has compute capability " +
-                std::to_string(prop.major) + "." + std::to_string(prop.minor) +
-                "; this ermak was built for 9.0 (H100/H200) and newer; rebuild with "
-                "-DCMAKE_CUDA_ARCHITECTURES=" + std::to_string(prop.major) + std::to_string(prop.minor));
+  if (const CudaDeviceCode code = cuda_device_code(device); !code.runs)
+    throw Error("backend \"cuda\": " + refusal(code));
   return device;
 }
 
@@ -409,7 +405,7 @@ void CudaEngine::positions_changed() {
 
 }  // namespace cuda
 
-bool cuda_backend_available(std::string* why) {
+bool cuda_backend_available(std::string* why, int device) {
   int count = 0;
   const cudaError_t status = cudaGetDeviceCount(&count);
   if (status != cudaSuccess) {
@@ -421,12 +417,18 @@ bool cuda_backend_available(std::string* why) {
     if (why) *why = "no CUDA GPU found";
     return false;
   }
-  for (int d = 0; d < count; ++d) {
-    cudaDeviceProp prop{};
-    if (cudaGetDeviceProperties(&prop, d) == cudaSuccess && prop.major >= 9) return true;
+  if (device < 0) device = cuda::env_int("ERMAK_CUDA_DEVICE", 0);
+  if (device >= count) {
+    if (why) *why = "GPU " + std::to_string(device) + " does not exist (" + cuda::device_list() + ")";
+    return false;
   }
-  if (why) *why = "no GPU of compute capability ≥ 9.0 (this build targets sm_90): " + cuda::device_list();
-  return false;
+  const CudaDeviceCode code = cuda_device_code(device);
+  if (!code.runs) {
+    if (why) *why = cuda::refusal(code);
+    return false;
+  }
+  if (why) *why = code.gpu + " runs " + code.code;
+  return true;
 }
 
 long long cuda_memory_in_use_bytes(int device) {
@@ -440,14 +442,15 @@ long long cuda_memory_in_use_bytes(int device) {
   return ok ? (long long)(total_bytes - free_bytes) : -1;
 }
 
-int cuda_multiprocessor_count(int device) {
+long long cuda_resident_threads(int device) {
   if (device < 0) device = cuda::env_int("ERMAK_CUDA_DEVICE", 0);
-  int sms = 0;
-  if (cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device) != cudaSuccess) {
+  int sms = 0, per_sm = 0;
+  if (cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device) != cudaSuccess ||
+      cudaDeviceGetAttribute(&per_sm, cudaDevAttrMaxThreadsPerMultiProcessor, device) != cudaSuccess) {
     cudaGetLastError();
     return 0;
   }
-  return sms;
+  return (long long)sms * per_sm;
 }
 
 std::unique_ptr<Engine> make_cuda_engine(const EngineSetup& setup, int device) {

@@ -61,15 +61,6 @@ constexpr int kChunksPerGraph = 4;
 constexpr std::size_t kNoiseRingBytes = std::size_t(32) << 20;  // non-Philox noise drawn ahead
 constexpr int kNoiseRingMaxSteps = 256;
 
-inline int env_int(const char* name, int fallback) {
-  const char* v = std::getenv(name);
-  if (!v || !*v) return fallback;
-  char* end = nullptr;
-  const long x = std::strtol(v, &end, 10);
-  if (*end != '\0') throw Error(std::string("environment variable ") + name + "=\"" + v + "\" is not an integer");
-  return int(x);
-}
-
 // The all-pairs limit; ERMAK_CUDA_ALLPAIRS_MAX_BEADS replaces it for measurements, up to
 // 255 (the fixed rows hold uint8 partner indices and counts).
 inline int all_pairs_max_beads() {
@@ -173,8 +164,11 @@ class CudaEngine final : public Engine {
   // docs/benchmarks.md#several-lanes-per-bead-in-blocks-of-up-to-1024-threads.)
   static int max_block_threads(int lanes) { return lanes == 2 || lanes == 4 ? 1024 : 512; }
   bool one_replica_fits(int lanes) const;
-  // Threads that fill the GPU with a short critical path: about two resident "waves".
-  long long thread_budget() const { return 2LL * prop_.multiProcessorCount * 1024; }
+  // Threads that fill the GPU with a short critical path: as many as it holds at once
+  // (2048 per SM on an H100, where the layout rules were measured; 1536 on an RTX 4090).
+  long long thread_budget() const {
+    return (long long)prop_.multiProcessorCount * prop_.maxThreadsPerMultiProcessor;
+  }
   bool use_tiles(const BlockConfig& c, bool lanes_forced) const;
   bool use_tile_beads_apart() const;
   BlockConfig block_config() const;

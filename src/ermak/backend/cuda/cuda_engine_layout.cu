@@ -339,7 +339,7 @@ void CudaEngine::choose_perbead_lanes(PerBeadLaunch& L) const {
   L.cluster_split = use_cluster_rows() && L.lanes == 4 && !L.multi_round ? choose_cluster_split() : 1;
   const int programmatic = env_int("ERMAK_CUDA_PDL", 1);
   if (programmatic != 0 && programmatic != 1) throw Error("ERMAK_CUDA_PDL must be 0 or 1");
-  L.programmatic_steps = programmatic == 1;
+  L.programmatic_steps = programmatic == 1 && perbead_waits_on_chip();
 }
 
 int CudaEngine::choose_cluster_split() const {

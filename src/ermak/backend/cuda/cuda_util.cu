@@ -2,6 +2,8 @@
 
 #include <cstdio>
 
+#include "ermak/backend/cuda_engine.h"
+
 namespace ermak::cuda {
 
 void throw_cuda_error(cudaError_t status, const char* call, const char* file, int line) {
@@ -10,9 +12,11 @@ void throw_cuda_error(cudaError_t status, const char* call, const char* file, in
     if (*p == '/') base = p + 1;
   std::string message = std::string("CUDA error in ") + call + " (" + base + ":" + std::to_string(line) +
                         "): " + cudaGetErrorName(status) + ": " + cudaGetErrorString(status);
-  if (status == cudaErrorNoKernelImageForDevice || status == cudaErrorUnsupportedPtxVersion)
-    message += " (this ermak was built for compute capability 9.0 (H100/H200) and newer; rebuild with "
-               "-DCMAKE_CUDA_ARCHITECTURES=<your GPU's> for an older GPU)";
+  if (status == cudaErrorNoKernelImageForDevice)
+    message += " (this ermak's device code was built for the CUDA architectures " + cuda_built_architectures() +
+               "; rebuild with -DCMAKE_CUDA_ARCHITECTURES=<your GPU's>: docs/gpu.md#which-gpus)";
+  if (status == cudaErrorUnsupportedPtxVersion)
+    message += " (the driver is older than the CUDA that built this ermak: update the driver)";
   if (status == cudaErrorMemoryAllocation) message += " (the GPU ran out of memory)";
   throw Error(message);
 }

@@ -7,6 +7,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstdlib>
 #include <string>
 #include <utility>
 #include <vector>
@@ -30,6 +31,17 @@ void check_launch(const char* kernel, cudaStream_t stream, const char* file, int
 #define ERMAK_CUDA_LAUNCHED(name, stream) ::ermak::cuda::check_launch(name, stream, __FILE__, __LINE__)
 
 std::string format_bytes(double bytes);
+
+// An integer environment variable (the ERMAK_CUDA_* diagnostics), `fallback` when unset
+// or empty; anything else than an integer is an Error naming the variable.
+inline int env_int(const char* name, int fallback) {
+  const char* v = std::getenv(name);
+  if (!v || !*v) return fallback;
+  char* end = nullptr;
+  const long x = std::strtol(v, &end, 10);
+  if (*end != '\0') throw Error(std::string("environment variable ") + name + "=\"" + v + "\" is not an integer");
+  return int(x);
+}
 
 // One device allocation of `count` elements of T.
 template <class T>

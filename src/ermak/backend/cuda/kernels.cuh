@@ -164,6 +164,11 @@ struct SideBranch {
   cudaStream_t stream = nullptr;
   cudaEvent_t fork = nullptr, join = nullptr;
 };
+// Whether the step and tip kernels that run on the current device wait on chip for the
+// grid before them (code compiled for compute capability ≥ 9.0): only then may they be
+// launched programmatically (PerBeadLaunch::programmatic_steps). Code built for an
+// earlier architecture — also as PTX compiled by the driver for a newer GPU — does not.
+bool perbead_waits_on_chip();
 // One step, node `node` of a chunk: step ctrl->step + node unless past target or stale.
 void launch_perbead_step(const PerBeadLaunch& launch, int node, cudaStream_t stream, const SideBranch& side);
 // ctrl->step = min(step + chunk, target, stale_since).

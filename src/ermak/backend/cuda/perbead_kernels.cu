@@ -26,6 +26,18 @@
 namespace ermak::cuda {
 namespace {
 
+// Programmatic dependent launches (docs/gpu.md#kernel-families): wait on chip for the
+// grid before this one (its completion and its writes), then let the next grid be
+// scheduled. The instructions exist from compute capability 9.0; code built for an
+// earlier architecture has neither, and the host then launches these kernels plainly
+// (perbead_waits_on_chip), where the stream alone orders them.
+__device__ __forceinline__ void wait_for_previous_grid() {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  asm volatile("griddepcontrol.wait;" ::: "memory");
+  asm volatile("griddepcontrol.launch_dependents;" ::: "memory");
+#endif
+}
+
 struct GlobalPos {
   const float4* base;
   __device__ float4 operator()(int j) const { return __ldg(base + j); }
@@ -277,8 +289,7 @@ __global__ void __launch_bounds__(kPerBeadBlock) perbead_tip_kernel(const __grid
                                                                     int step_blocks) {
   // Launched programmatically, as the step kernels (launch_per_step): wait for the kernels
   // before it (the last step, the tip's last move) first.
-  asm volatile("griddepcontrol.wait;" ::: "memory");
-  asm volatile("griddepcontrol.launch_dependents;" ::: "memory");
+  wait_for_previous_grid();
   Control* c = L.ctrl;
   const long long s = c->step + node;
   if (s >= c->target || c->stale_since <= s) return;  // as the step kernel after it
@@ -376,8 +387,7 @@ __global__ void __launch_bounds__(kPerBeadBlock, step_kernel_min_blocks<S, kMult
   // before it still run: wait for their completion and their writes before reading
   // anything, then let the next kernel's grid be scheduled as this one's blocks finish.
   // (Without the launch attribute both are no-ops.)
-  asm volatile("griddepcontrol.wait;" ::: "memory");
-  asm volatile("griddepcontrol.launch_dependents;" ::: "memory");
+  wait_for_previous_grid();
   Control* c = L.ctrl;
   const long long s = c->step + node;
   if (s >= c->target || c->stale_since <= s) return;  // the same for every thread of the grid
@@ -704,6 +714,14 @@ void launch_step_protocol(const PerBeadLaunch& L, int node, cudaStream_t stream,
       else launch_step_rows<kMultiRound, kItemsAndTip>(L, node, stream, side);
       break;
   }
+}
+
+bool perbead_waits_on_chip() {
+  // The PTX architecture the device's code of the step kernel came from: 90 for sm_90
+  // machine code, 80 for compute_80 PTX that the driver compiled for this GPU.
+  cudaFuncAttributes attributes{};
+  ERMAK_CUDA(cudaFuncGetAttributes(&attributes, perbead_step_kernel<4, false, kNoProtocol, std::uint32_t>));
+  return attributes.ptxVersion >= 90;
 }
 
 void launch_perbead_step(const PerBeadLaunch& L, int node, cudaStream_t stream, const SideBranch& side) {
