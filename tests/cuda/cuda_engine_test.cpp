@@ -724,8 +724,8 @@ TEST_P(CudaFamily, StoredNoiseAgreesWithCpu) {
   EXPECT_EQ(gpu->noise_state(), cpu->noise_state());
 }
 
-// The per-bead family does the tip's work in its step kernel, or (large runs; forced here
-// by ERMAK_CUDA_TIP_KERNEL=1) in a kernel of its own before it: both against the CPU.
+// The per-bead family does the tip's work in a kernel of its own before the step kernel
+// (the default), or in its step kernel (ERMAK_CUDA_TIP_KERNEL=0): both against the CPU.
 // With the tip kernel, the step kernel without other protocol code (runs 3–5) and the one
 // with per-bead items too (runs 6–7: a restraint on bead 0). With cluster rows, the
 // step kernel's tiles split each cluster over 4, 1 or 2 warps by turns.
@@ -735,7 +735,7 @@ TEST_P(CudaFamily, IndentationAgreesWithCpu) {
     const bool tip_kernel = run >= 3, tethered = run >= 6;
     const char* const splits[] = {"4", "1", "2"};
     const char* split = splits[(run / 2) % 3];
-    if (tip_kernel) setenv("ERMAK_CUDA_TIP_KERNEL", "1", 1);  // read whenever the engine configures itself
+    setenv("ERMAK_CUDA_TIP_KERNEL", tip_kernel ? "1" : "0", 1);  // read whenever the engine configures itself
     setenv("ERMAK_CUDA_CLUSTER_SPLIT", split, 1);
     SCOPED_TRACE("variant " + std::to_string(variant) + (tip_kernel ? ", tip kernel" : "") +
                  (tethered ? ", tethered" : "") + ", cluster split " + split);

@@ -130,11 +130,6 @@ class CudaEngine final : public Engine {
     bool tiles = false;  // each pair once in tiles of 4 × 4 beads (all pairs, lanes = 1)
     bool tile_beads_apart = false;  // the tiles' bead threads after their tile threads
   };
-  // Per-bead family, indentation: the tip's work in a kernel of its own before each step
-  // kernel from this many beads in the run (measured on an H100: CCMV, 28 620 beads,
-  // +13 %, 16 PF8 +5 %, 4 CCMV +4 %; PF8 × 1, 6928 beads, −8 %: the kernel boundary costs
-  // more than the step kernel's registers gain there; docs/benchmarks.md).
-  static constexpr long long kTipKernelMinBeads = 16384;
   // Per-bead family: cluster rows (docs/gpu.md#cluster-rows) for runs of at least this
   // many beads in all, a row per bead otherwise; ERMAK_CUDA_CLUSTER_ROWS=0|1 overrides.
   // Measured on an H100 with the step kernel's cluster tiles, split as

@@ -125,11 +125,17 @@ bool CudaEngine::use_grid_cell_sort() const {
   return true;
 }
 
+// Per-bead family, indentation: the tip's work in a kernel of its own before each step
+// kernel, whose one-block step of the tip then runs beside the step kernel; in the step
+// kernel instead, the replica's last block sums the reaction and moves the tip at the end
+// of every step. Measured on an H100 (2026-11-28, docs/benchmarks.md#protocol-runs-pulling):
+// its own kernel is faster at every size, fibrinogen (2964 beads) +36 %, PF8 +25 %, two
+// PF8 +14 %, CCMV +22 %. ERMAK_CUDA_TIP_KERNEL=0 keeps the tip in the step kernel.
 bool CudaEngine::tip_kernel() const {
   if (!setup_.indentation.enabled) return false;
   const int forced = env_int("ERMAK_CUDA_TIP_KERNEL", -1);
   if (forced != -1 && forced != 0 && forced != 1) throw Error("ERMAK_CUDA_TIP_KERNEL must be 0 or 1");
-  return forced == -1 ? (long long)n_ * R_ >= kTipKernelMinBeads : forced == 1;
+  return forced != 0;
 }
 
 // Small systems need no list at all (docs/gpu.md#kernel-families).
