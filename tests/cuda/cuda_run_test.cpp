@@ -194,3 +194,44 @@ TEST(CudaRun, ResumeOnTheOtherBackendContinuesTheSameRun) {
                           std::string(first) + " then " + then + ": " + f);
   }
 }
+
+// run.device = [a, b] (docs/gpu.md#several-gpus): the replicas split over two GPUs (GPU 0
+// twice where the machine has one) are the same run as on the CPU, to float rounding; the
+// split run resumes bit for bit on the same GPUs and, to float rounding, on one GPU.
+TEST(CudaRun, SeveralGpusShareTheReplicas) {
+  ERMAK_REQUIRE_GPU();  // without one, every run would fail for that reason instead
+  const std::string devices = ermak::cuda_device_count() >= 2 ? "[0,1]" : "[0,0]";
+  const std::string pulling = "[fixed]\nbeads = [0]\n[pulling]\npulled_beads = [33]\nspeed_um_per_s = 50000\n"
+                              "spring_pN_per_nm = 70\noutput_every = 250\n";
+  const std::string on_two = " --set run.backend=cuda --set 'run.device=" + devices + "'";
+  expect_resume_bit_for_bit("cuda-run-two-gpus", on_two, pulling,
+                            {"replica_000/pulling.tsv", "replica_002/pulling.tsv", "replica_002/energies.tsv",
+                             "replica_001/final.pdb", "replica_002/trajectory.dcd"});
+  const auto cpu = ermak::test::fresh_directory("cuda-run-two-gpus-cpu");
+  int status = 0;
+  std::string out = run_ermak("run --quiet " + write_config(cpu, pulling).string() + " --set run.backend=cpu", &status);
+  ASSERT_EQ(status, 0) << out;
+  const auto moved = ermak::test::fresh_directory("cuda-run-two-gpus-then-one");
+  const fs::path config = write_config(moved, pulling);
+  out = run_ermak("run --quiet " + config.string() + on_two + " --set run.steps=2000", &status);
+  ASSERT_EQ(status, 0) << out;
+  const std::string log = read_file(moved / "out/run.log");
+  EXPECT_NE(log.find("replicas split over 2 GPUs: 0-1 on GPU 0, 2 on GPU"), std::string::npos) << log;
+  out = run_ermak("run --quiet --resume " + config.string() + " --set run.backend=cuda --set run.device=0", &status);
+  ASSERT_EQ(status, 0) << out;
+  for (const char* f : {"replica_000/energies.tsv", "replica_002/energies.tsv", "replica_000/pulling.tsv",
+                        "replica_002/pulling.tsv"})
+    expect_tables_agree(read_file(cpu / "out" / f), read_file(moved / "out" / f), 1e-3, std::string("then one GPU: ") + f);
+}
+
+TEST(CudaRun, SeveralGpusNeedPhiloxNoise) {
+  ERMAK_REQUIRE_GPU();  // without one, every run would fail for that reason instead
+  const auto dir = ermak::test::fresh_directory("cuda-run-two-gpus-taus");
+  int status = 0;
+  const std::string out = run_ermak("run --quiet " + write_config(dir).string() +
+                                        " --set run.backend=cuda --set 'run.device=[0,0]' --set run.rng=hybrid_taus",
+                                    &status);
+  EXPECT_NE(status, 0);
+  EXPECT_NE(out.find("run.device"), std::string::npos) << out;
+  EXPECT_NE(out.find("philox"), std::string::npos) << out;
+}

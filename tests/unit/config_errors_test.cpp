@@ -154,6 +154,9 @@ TEST(ConfigErrors, BackendMustBeKnown) {
   expect_error(kInput + "[run]\nbackend = \"gpu\"\n", 4, "run.backend", "must be \"auto\", \"cpu\" or \"cuda\"");
   expect_error(kInput + "[run]\ncuda_kernels = \"warp\"\n", 4, "run.cuda_kernels", "must be \"auto\", \"block\" or \"perbead\"");
   expect_error(kInput + "[run]\ndevice = -1\n", 4, "run.device", "out of range");
+  expect_error(kInput + "[run]\ndevice = [0, -1]\n", 4, "run.device[1]", "out of range");
+  expect_error(kInput + "[run]\ndevice = []\n", 4, "run.device", "at least one GPU");
+  expect_error(kInput + "[run]\ndevice = \"every\"\n", 4, "run.device", "a GPU index, a list of them or \"all\"");
 }
 
 TEST(ConfigErrors, HeatingNeedsConsistentValues) {

@@ -132,6 +132,29 @@ contact_formed_ratio = 1.25
   EXPECT_EQ(spec.output.contact_formed_ratio, 1.25);
 }
 
+// run.device: one GPU, several that share the replicas, or every GPU (docs/gpu.md#several-gpus);
+// the resolved configuration writes back what was given.
+TEST(ConfigValues, DeviceIsOneGpuAListOrAll) {
+  const RunSpec list = parse(kMinimal + "[run]\ndevice = [2, 0, 1]\n");
+  EXPECT_EQ(list.devices, (std::vector<int>{2, 0, 1}));
+  EXPECT_FALSE(list.all_devices);
+  EXPECT_NE(list.resolved_toml.find("device = [2, 0, 1]"), std::string::npos) << list.resolved_toml;
+  EXPECT_EQ(parse_run_spec(list.resolved_toml, kConfig).devices, list.devices);
+  const RunSpec one = parse(kMinimal + "[run]\ndevice = [3]\n");
+  EXPECT_EQ(one.device, 3);
+  EXPECT_TRUE(one.devices.empty());
+  const RunSpec all = parse(kMinimal + "[run]\ndevice = \"all\"\n");
+  EXPECT_TRUE(all.all_devices);
+  EXPECT_TRUE(all.devices.empty());
+  EXPECT_TRUE(parse_run_spec(all.resolved_toml, kConfig).all_devices);
+  const RunSpec overridden = parse(kMinimal + "[run]\ndevice = \"all\"\n", {"run.device=[0,1]"});
+  EXPECT_FALSE(overridden.all_devices);
+  EXPECT_EQ(overridden.devices, (std::vector<int>{0, 1}));
+  const RunSpec back = parse(kMinimal + "[run]\ndevice = [0, 1]\n", {"run.device=1"});
+  EXPECT_TRUE(back.devices.empty());
+  EXPECT_EQ(back.device, 1);
+}
+
 TEST(ConfigUnits, TimestepInPicosecondsBecomesTauH) {
   const RunSpec spec = parse(kMinimal + "[run]\ntimestep_ps = 24.8\n");
   EXPECT_DOUBLE_EQ(spec.langevin.timestep_tau, 0.1);  // τ_H = 248 ps

@@ -11,6 +11,7 @@
 #include "ermak/app/commands.h"
 #include "ermak/backend/cuda_ceiling.h"
 #include "ermak/backend/cuda_engine.h"
+#include "ermak/backend/split_engine.h"
 #include "ermak/core/error.h"
 #include "ermak/core/units.h"
 #include "ermak/protocol/harmonic_tether.h"
@@ -111,11 +112,15 @@ Command add_bench_command(CLI::App& app) {
     double seconds = 2.0;
     std::string noise = "philox";
     bool ceiling = false;
+    std::string devices;
   };
   auto o = std::make_shared<Options>();
   cmd->add_option("--cases", o->cases, "Comma-separated SYSTEMxREPLICAS[p|i], systems: ww (34 beads), ubq (76), i27 (titin I27, 89), cp (CCMV coat protein, 149), lmb (lambda repressor dimer, 179), fabl (Fab light chain, 211), pf8 (6928), fg (fibrinogen, 2964 beads), ccmv (28 620-bead capsid 1CWP, NCS operators in its ORIGX frame, docs/benchmarks.md), ccmv4 (4 capsids, 114 480 beads); a trailing p pulls: first bead fixed, last bead on a 34.7 pN/nm spring moving at 1 um/s away from the first (e.g. wwx1000p); a trailing i indents: a 50 A tip on a 34.7 pN/nm cantilever moving down at 1 um/s from just above the molecule, which rests on a plane surface at the wall's minimum (e.g. ccmvx1i)")->capture_default_str();
   cmd->add_option("--threads", o->threads, "Comma-separated CPU thread counts (0 = all)")->capture_default_str();
   cmd->add_option("--backend", o->backend, "auto (the GPU when there is one), cpu or cuda")->capture_default_str();
+  cmd->add_option("--devices", o->devices,
+                  "GPUs that share each case's replicas, comma-separated (e.g. 0,1) or all (docs/gpu.md#several-gpus); "
+                  "default: one GPU, $ERMAK_CUDA_DEVICE or 0");
   cmd->add_option("--seconds", o->seconds, "Target timed duration per case")->capture_default_str();
   cmd->add_option("--noise", o->noise,
                   "Noise generator of the dynamics, GENERATOR or GENERATOR/LAYOUT (run.rng, docs/rng.md)")
@@ -159,6 +164,9 @@ Command add_bench_command(CLI::App& app) {
         setup.topology = &loaded.topology;
         setup.replicas = c.replicas;
         setup.threads = threads;
+        setup.devices = o->devices.empty() ? std::vector<int>{}
+                        : o->devices == "all" ? resolve_devices({}, true)
+                                              : parse_ints(o->devices);
         setup.seed = 12345;
         setup.rng = o->noise.substr(0, slash);
         setup.rng_layout = slash == std::string::npos ? "" : o->noise.substr(slash + 1);
@@ -241,7 +249,8 @@ Command add_bench_command(CLI::App& app) {
         for (std::size_t k = 0; k < final_state.x.size() && finite; ++k)
           finite = std::isfinite(final_state.x[k]) && std::isfinite(final_state.y[k]) && std::isfinite(final_state.z[k]);
         const double rate = double(steps) / t;
-        const bool on_gpu = engine->name() == "cuda" && gpu_before >= 0 && gpu_after >= 0;
+        // (The driver's count is of one GPU: not for a case split over several.)
+        const bool on_gpu = engine->name() == "cuda" && gpu_before >= 0 && gpu_after >= 0 && !as_split_engine(*engine);
         const double bytes_per_bead = on_gpu ? double(gpu_after - gpu_before) / (double(n) * c.replicas) : 0.0;
         // The engine's own count of what it allocated (the figure it checks against the
         // GPU's free memory): exact, where the driver's difference above also moves with

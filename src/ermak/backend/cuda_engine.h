@@ -51,6 +51,9 @@ std::string cuda_built_architectures();
 std::unique_ptr<Engine> make_cuda_engine(const EngineSetup& setup, int device = -1);
 std::unique_ptr<Engine> make_cuda_engine(const EngineSetup& setup, const CudaEngineOptions& options);
 
+// CUDA GPUs this process sees (CUDA_VISIBLE_DEVICES applies); 0 without CUDA or GPU.
+int cuda_device_count();
+
 // Bytes of GPU memory in use on `device` (−1: the default device) by every process, from
 // the driver (total − free); −1 without CUDA or GPU. Benchmarks take differences.
 long long cuda_memory_in_use_bytes(int device = -1);
@@ -61,16 +64,17 @@ long long cuda_memory_in_use_bytes(int device = -1);
 long long cuda_resident_threads(int device = -1);
 
 // "block" or "perbead": the family an engine made by make_cuda_engine runs (for logs,
-// benchmarks and tests); empty for engines of other backends.
+// benchmarks and tests; a run split over several GPUs: each GPU's, joined by " + ");
+// empty for engines of other backends.
 std::string cuda_kernel_family(const Engine& engine);
 
-// The family and its layout in a few characters, e.g. "block/ap/S1/g4" (docs/gpu.md#kernel-families);
-// empty for engines of other backends.
+// The family and its layout in a few characters, e.g. "block/ap/S1/g4" (docs/gpu.md#kernel-families;
+// several GPUs: each GPU's, joined by " + "); empty for engines of other backends.
 std::string cuda_kernel_layout(const Engine& engine);
 
 // Bytes of GPU memory that an engine made by make_cuda_engine has allocated for its run
-// (its own count, the figure it checks against the GPU's free memory); −1 for engines
-// of other backends.
+// (its own count, the figure it checks against the GPU's free memory; several GPUs: the
+// sum); −1 for engines of other backends.
 long long cuda_engine_device_bytes(const Engine& engine);
 
 }  // namespace ermak

@@ -37,6 +37,8 @@ std::string cuda_kernel_layout(const Engine&) { return {}; }
 
 long long cuda_engine_device_bytes(const Engine&) { return -1; }
 
+int cuda_device_count() { return 0; }
+
 long long cuda_memory_in_use_bytes(int) { return -1; }
 
 long long cuda_resident_threads(int) { return 0; }

@@ -41,6 +41,11 @@ struct EngineSetup {
   std::string rng = "philox";
   std::string rng_layout;  // "" = the generator's default
   std::int32_t replicas = 1;
+  // The run's index of this engine's replica 0, where the engine runs a slice of a run's
+  // replicas (several GPUs, backend/split_engine.h): replica r's noise is drawn with the
+  // counters of replica replica_offset + r, so that a slice moves exactly as those
+  // replicas of the whole run. Philox only (a stateful generator's streams are per run).
+  std::int32_t replica_offset = 0;
   std::vector<std::int32_t> fixed_beads;
   // Protocols (docs/protocols.md): data that every backend evaluates with physics/.
   std::vector<HarmonicTether> tethers;       // cantilever springs, restraints
@@ -52,6 +57,9 @@ struct EngineSetup {
   double neighbor_skin_A = 3.0;
   int threads = 0;                      // CPU backend: 0 = all available
   int device = -1;                      // CUDA backend: GPU index, −1 = $ERMAK_CUDA_DEVICE or 0
+  // CUDA backend: several GPUs sharing the replicas (make_engine splits the run over
+  // them, backend/split_engine.h); empty or one entry: `device` alone.
+  std::vector<int> devices;
 };
 
 struct MinimizeResult {
@@ -173,6 +181,15 @@ class Engine {
   // call waits for those steps. Same values and same trajectory as take_stop() followed
   // by advance(next_steps).
   virtual StopValues stop_and_advance(const StopRequest& request, std::int64_t next_steps);
+  // The positions at the stop of the last stop_and_advance, where the engine kept them
+  // (the CUDA engine's overlapped stops keep them on the GPU until its next stop); false
+  // where it keeps none. A run split over several engines needs them when one part's
+  // screen flagged a stop and another's passed it (backend/split_engine.h): the exact
+  // checks look at every replica at the stop.
+  virtual bool last_stop_positions(State& out) {
+    (void)out;
+    return false;
+  }
 };
 
 // The stop's values from the calls above, at the current step (positions only when

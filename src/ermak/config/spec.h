@@ -167,6 +167,10 @@ struct RunSpec {
   std::string backend = "auto";          // "auto": CUDA when built with it and a GPU answers, else CPU
   int threads = 0;                        // 0: all available
   int device = -1;                        // CUDA GPU index; −1: $ERMAK_CUDA_DEVICE, else 0
+  // Several GPUs sharing the replicas (device = [0, 1, …]; docs/gpu.md#several-gpus): the
+  // list as given, or every GPU the run sees (device = "all"); then `device` is unused.
+  std::vector<int> devices;
+  bool all_devices = false;
   std::string cuda_kernels = "auto";      // CUDA kernel family: "auto", "block", "perbead" (docs/gpu.md)
   // Generator of the beads' thermal noise (docs/rng.md#choosing-the-generator-of-a-run):
   // a name of rng::generator_names() and a layout it supports ("per_thread" or "shared"),

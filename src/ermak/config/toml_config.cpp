@@ -323,6 +323,17 @@ class Section {
     return out;
   }
 
+  // The value of `key` when it is a string (nullopt when absent or of another type).
+  std::optional<std::string> string_if_string(std::string_view key) const {
+    const toml::node* n = find(key);
+    if (!n || !n->as_string()) return std::nullopt;
+    return n->as_string()->get();
+  }
+  bool is_array(std::string_view key) const {
+    const toml::node* n = find(key);
+    return n && n->as_array();
+  }
+
   std::optional<std::string> string(std::string_view key) const {
     const toml::node* n = find(key);
     if (!n) return std::nullopt;
@@ -503,6 +514,32 @@ void read_rng_choice(const Section& s, RunSpec& spec) {
   }
 }
 
+// run.device: a GPU index, a list of them that share the replicas, or "all"
+// (docs/config.md#run, docs/gpu.md#several-gpus).
+void read_device(const Section& s, RunSpec& spec) {
+  if (!s.has("device")) return;
+  if (const auto name = s.string_if_string("device")) {
+    if (*name != "all")
+      throw s.error("device", fmt::format("must be a GPU index, a list of them or \"all\", got \"{}\"", *name));
+    spec.all_devices = true;
+    spec.devices.clear();
+    return;
+  }
+  spec.all_devices = false;
+  if (s.is_array("device")) {
+    const auto list = *s.integers("device", kNonNegativeInt32);
+    if (list.empty()) throw s.error("device", "must list at least one GPU");
+    spec.devices.assign(list.begin(), list.end());
+    if (spec.devices.size() == 1) {
+      spec.device = spec.devices.front();
+      spec.devices.clear();
+    }
+    return;
+  }
+  spec.devices.clear();
+  assign(spec.device, s.integer("device", kNonNegativeInt32));
+}
+
 // Returns whether the run temperature was given (heating may not give it a second time).
 bool read_run(const Section& s, RunSpec& spec) {
   // Where steps and replicas were given, for the errors found only when the run starts.
@@ -523,7 +560,7 @@ bool read_run(const Section& s, RunSpec& spec) {
     spec.backend = *backend;
   }
   assign(spec.threads, s.integer("threads", kNonNegativeInt32));
-  assign(spec.device, s.integer("device", kNonNegativeInt32));
+  read_device(s, spec);
   if (const auto kernels = s.string("cuda_kernels")) {
     if (*kernels != "auto" && *kernels != "block" && *kernels != "perbead")
       throw s.error("cuda_kernels",
@@ -1229,7 +1266,9 @@ std::string resolved_toml(const RunSpec& spec) {
   w.value("friction", shortest(spec.langevin.zeta), "zeta, kcal/mol*tau_H/A^2");
   w.value("backend", toml_string(spec.backend));
   w.value("threads", std::to_string(spec.threads), spec.threads == 0 ? "all available" : "");
-  if (spec.device >= 0) w.value("device", std::to_string(spec.device));
+  if (spec.all_devices) w.value("device", toml_string("all"), "every GPU; the replicas split between them");
+  else if (!spec.devices.empty()) w.value("device", "[" + fmt::format("{}", fmt::join(spec.devices, ", ")) + "]", "the replicas split between these GPUs");
+  else if (spec.device >= 0) w.value("device", std::to_string(spec.device));
   else w.comment("device: $ERMAK_CUDA_DEVICE, else 0");
   w.value("cuda_kernels", toml_string(spec.cuda_kernels));
   w.value("rng", toml_string(spec.rng), "generator of the thermal noise (docs/rng.md)");

@@ -14,6 +14,7 @@
 #include <string_view>
 
 #include "ermak/backend/cuda_engine.h"
+#include "ermak/backend/split_engine.h"
 #include "ermak/core/error.h"
 #include "ermak/core/fnv1a.h"
 #include "ermak/core/progress.h"
@@ -253,17 +254,33 @@ std::string resolve_backend(const std::string& backend, std::string* reason, int
   return gpu ? "cuda" : "cpu";
 }
 
+std::vector<int> resolve_devices(const std::vector<int>& listed, bool all) {
+  if (!all) return listed;
+  std::vector<int> every(std::size_t(std::max(cuda_device_count(), 0)));
+  for (std::size_t d = 0; d < every.size(); ++d) every[d] = int(d);
+  return every;
+}
+
 std::unique_ptr<Engine> make_engine(const std::string& backend, const EngineSetup& setup,
                                     const std::string& cuda_kernels) {
-  const std::string chosen = resolve_backend(backend, nullptr, setup.device);
+  const int first_device = setup.devices.empty() ? setup.device : setup.devices.front();
+  const std::string chosen = resolve_backend(backend, nullptr, first_device);
   if (chosen == "cpu") return make_cpu_engine(setup);
   if (chosen == "cuda") {
     CudaEngineOptions options;
-    options.device = setup.device;
+    options.device = first_device;
     if (cuda_kernels == "block") options.family = CudaKernelFamily::kBlock;
     else if (cuda_kernels == "perbead") options.family = CudaKernelFamily::kPerBead;
     else if (cuda_kernels != "auto")
       throw Error("unknown CUDA kernel family \"" + cuda_kernels + "\" (known: auto, block, perbead)");
+    // Several GPUs: a slice of the replicas each (no more GPUs than replicas).
+    const int gpus = std::min<int>(int(setup.devices.size()), setup.replicas);
+    if (gpus > 1)
+      return std::make_unique<SplitEngine>(setup, gpus, [&](const EngineSetup& part, int k) {
+        CudaEngineOptions on_gpu = options;
+        on_gpu.device = setup.devices[std::size_t(k)];
+        return make_cuda_engine(part, on_gpu);
+      });
     return make_cuda_engine(setup, options);
   }
   throw Error("unknown backend \"" + backend + "\" (known: auto, cpu, cuda)");
@@ -324,9 +341,40 @@ RunSummary run_logged(const RunSpec& spec, const RunOptions& options, RunReporte
   setup.neighbor_skin_A = spec.neighbor.skin_A;
   setup.threads = spec.threads;
   setup.device = spec.device;
+  setup.devices = resolve_devices(spec.devices, spec.all_devices);
+  if (spec.all_devices && setup.devices.empty() && spec.backend == "cuda")
+    throw key_error(spec, "run.device", "\"all\": this machine has no CUDA GPU this ermak can use");
+  if (setup.devices.size() == 1) {
+    setup.device = setup.devices.front();
+    setup.devices.clear();
+  }
   std::string backend_reason;
-  const std::string backend = resolve_backend(spec.backend, &backend_reason, spec.device);
+  const std::string backend =
+      resolve_backend(spec.backend, &backend_reason, setup.devices.empty() ? setup.device : setup.devices.front());
   log->info("backend: {}{}", backend, backend_reason.empty() ? "" : " (" + backend_reason + ")");
+  if (backend == "cuda" && setup.devices.size() > 1) {
+    // Every GPU of the list must run this build's code (the log names each).
+    for (std::size_t k = 1; k < setup.devices.size(); ++k) {
+      std::string why;
+      if (!cuda_backend_available(&why, setup.devices[k])) throw key_error(spec, "run.device", why);
+      log->info("backend: {}", why);
+    }
+    if (setup.rng != "philox" && replicas > 1)
+      throw key_error(spec, "run.device",
+                      "a run split over several GPUs needs the counter-based \"philox\" noise (run.rng = \"" +
+                          setup.rng + "\" keeps one stream per replica of the whole run): give one GPU, or "
+                          "run.rng = \"philox\"");
+    const auto slices = split_replicas(replicas, std::min<int>(int(setup.devices.size()), replicas));
+    std::string split;
+    for (std::size_t k = 0; k < slices.size(); ++k)
+      split += fmt::format("{}{} on GPU {}", k ? ", " : "",
+                           slices[k].count == 1 ? std::to_string(slices[k].first)
+                                                : fmt::format("{}-{}", slices[k].first,
+                                                              slices[k].first + slices[k].count - 1),
+                           setup.devices[k]);
+    log->info("replicas split over {} GPUs: {}{}", slices.size(), split,
+              slices.size() < setup.devices.size() ? " (no more GPUs than replicas)" : "");
+  }
   std::unique_ptr<Engine> engine;
 
   const std::string fingerprint = config_fingerprint(spec.resolved_toml);

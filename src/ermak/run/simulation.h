@@ -91,7 +91,12 @@ RunSummary run_simulation(const RunSpec& spec, const RunOptions& options, RunRep
 // "cpu" and "cuda" stay as they are ("cuda": the GPU and the code it runs in *reason).
 std::string resolve_backend(const std::string& backend, std::string* reason = nullptr, int device = -1);
 
-// Makes the engine of a backend ("auto", "cpu" or "cuda"; setup.device picks the GPU,
+// The GPUs of run.device's list, or every GPU this process sees when `all` (none
+// without CUDA or GPU).
+std::vector<int> resolve_devices(const std::vector<int>& listed, bool all);
+
+// Makes the engine of a backend ("auto", "cpu" or "cuda"; setup.device picks the GPU —
+// setup.devices several, which then share the replicas: backend/split_engine.h —
 // cuda_kernels the CUDA kernel family: "auto", "block", "perbead"); a clear Error when
 // it is not available in this build or on this machine.
 std::unique_ptr<Engine> make_engine(const std::string& backend, const EngineSetup& setup,

@@ -95,6 +95,9 @@ class CpuEngine final : public Engine {
     // generator fills the replica's noise once per step into the worker's scratch.
     noise_ = rng::make_noise_source(setup.rng, setup.rng_layout, setup.seed, setup.replicas, n_);
     noise_from_source_ = setup.rng != "philox";
+    if (setup.replica_offset != 0 && noise_from_source_)
+      throw Error("a slice of a run's replicas (several GPUs) needs the counter-based \"philox\" noise; run.rng = \"" +
+                  setup.rng + "\" keeps one stream per replica of the whole run");
     if (noise_from_source_)
       for (Workspace& w : workspaces_) { w.gx.resize(n_); w.gy.resize(n_); w.gz.resize(n_); }
     fene_ = {setup.sop.fene_k_kcal_per_mol_A2, setup.sop.fene_R0_A};
@@ -457,6 +460,10 @@ class CpuEngine final : public Engine {
     }
   }
 
+  // Replica r's index in the Philox counters: its index in the whole run
+  // (EngineSetup::replica_offset).
+  std::uint32_t noise_replica(std::int32_t r) const { return std::uint32_t(setup_.replica_offset + r); }
+
   // The tip's own overdamped step (after the beads'), then the retraction check.
   void step_tip(std::int32_t r, std::int64_t step) {
     const Indentation& ind = setup_.indentation;
@@ -467,7 +474,7 @@ class CpuEngine final : public Engine {
     double unused = 0;
     const Vec3d force = tip_molecule_force_[r] + ind.spring_kcal_per_mol_A2 * (base - tip_[r]) +
                         tip_surface_force<false>(ind, tip_[r], step, turnaround_[r], h, unused);
-    const Vec3f g = rng::gaussian3(setup_.seed, rng::Stream::kTipLangevin, std::uint32_t(r), 0u, std::uint64_t(step));
+    const Vec3f g = rng::gaussian3(setup_.seed, rng::Stream::kTipLangevin, noise_replica(r), 0u, std::uint64_t(step));
     Vec3d move = (h / ind.tip_zeta) * force + std::sqrt(2.0 * kT * h / ind.tip_zeta) * vec_cast<double>(g);
     if (ind.tip_along_direction_only) move = dot(move, ind.direction) * ind.direction;
     tip_[r] += move;
@@ -542,7 +549,7 @@ class CpuEngine final : public Engine {
     }
     constexpr std::int32_t kB = rng::kGaussianBatch;
     for (std::int32_t block = begin - begin % kB; block < end; block += kB) {
-      const rng::Gaussians8 g = rng::gaussian3_batch8(setup_.seed, rng::Stream::kBeadLangevin, std::uint32_t(r),
+      const rng::Gaussians8 g = rng::gaussian3_batch8(setup_.seed, rng::Stream::kBeadLangevin, noise_replica(r),
                                                       std::uint32_t(block), std::uint64_t(step));
       float gx[kB], gy[kB], gz[kB];
       g.x.store(gx); g.y.store(gy); g.z.store(gz);

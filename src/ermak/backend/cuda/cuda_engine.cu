@@ -2,6 +2,7 @@
 // state and what checkpoints keep of it, forces, minimisation; the backend's free functions.
 #include "ermak/backend/cuda/cuda_engine.cuh"
 #include "ermak/backend/cuda/device_code.cuh"
+#include "ermak/backend/split_engine.h"
 
 namespace ermak {
 namespace cuda {
@@ -96,6 +97,7 @@ void CudaEngine::set_state(const State& state) {
     throw Error("CudaEngine::set_state: shape mismatch (" + std::to_string(state.replica_count) + "×" +
                 std::to_string(state.bead_count) + " for " + std::to_string(R_) + "×" + std::to_string(n_) + ")");
   step_ = state.step;
+  stop_positions_step_ = -1;
   // Lists must hold the densest replica; grow before the first step if needed.
   const int needed = needed_slots_for(state);
   if (needed > slots_) {
@@ -464,19 +466,52 @@ std::unique_ptr<Engine> make_cuda_engine(const EngineSetup& setup, const CudaEng
   return std::make_unique<cuda::CudaEngine>(setup, options);
 }
 
+int cuda_device_count() {
+  int count = 0;
+  if (cudaGetDeviceCount(&count) != cudaSuccess) {
+    cudaGetLastError();
+    return 0;
+  }
+  return count;
+}
+
+namespace {
+
+// `describe` of a CUDA engine, or of each GPU's engine of a split run joined by " + ".
+std::string describe_cuda(const Engine& engine, std::string (*describe)(const cuda::CudaEngine&)) {
+  if (const auto* e = dynamic_cast<const cuda::CudaEngine*>(&engine)) return describe(*e);
+  const SplitEngine* split = as_split_engine(engine);
+  if (!split) return {};
+  std::string out;
+  for (const auto& part : split->parts()) {
+    const std::string one = describe_cuda(*part, describe);
+    if (one.empty()) return {};
+    out += (out.empty() ? "" : " + ") + one;
+  }
+  return out;
+}
+
+}  // namespace
+
 std::string cuda_kernel_family(const Engine& engine) {
-  const auto* e = dynamic_cast<const cuda::CudaEngine*>(&engine);
-  return e ? e->family_name() : std::string();
+  return describe_cuda(engine, [](const cuda::CudaEngine& e) { return e.family_name(); });
 }
 
 std::string cuda_kernel_layout(const Engine& engine) {
-  const auto* e = dynamic_cast<const cuda::CudaEngine*>(&engine);
-  return e ? e->kernel_layout() : std::string();
+  return describe_cuda(engine, [](const cuda::CudaEngine& e) { return e.kernel_layout(); });
 }
 
 long long cuda_engine_device_bytes(const Engine& engine) {
-  const auto* e = dynamic_cast<const cuda::CudaEngine*>(&engine);
-  return e ? (long long)e->device_bytes() : -1;
+  if (const auto* e = dynamic_cast<const cuda::CudaEngine*>(&engine)) return (long long)e->device_bytes();
+  const SplitEngine* split = as_split_engine(engine);
+  if (!split) return -1;
+  long long sum = 0;
+  for (const auto& part : split->parts()) {
+    const long long bytes = cuda_engine_device_bytes(*part);
+    if (bytes < 0) return -1;
+    sum += bytes;
+  }
+  return sum;
 }
 
 }  // namespace ermak

@@ -95,6 +95,7 @@ class CudaEngine final : public Engine {
   bool overlaps_stops() const override { return async_steps_; }
   StopValues stop_and_advance(const StopRequest& request, std::int64_t next_steps) override;
   StopValues take_stop(const StopRequest& request) override;
+  bool last_stop_positions(State& out) override;
   std::vector<EnergyTerms> energies() override;
   std::vector<StructureObservables> structure_observables(double formed_ratio, std::int32_t end_first,
                                                           std::int32_t end_last) override;
@@ -277,6 +278,7 @@ class CudaEngine final : public Engine {
   PinnedHostBuffer<BlockStatus> stop_status_;
   PinnedHostBuffer<double> stop_energies_host_, stop_structure_host_;
   DeviceBuffer<float4> stop_positions_;  // the stop's positions, read on the report stream
+  std::int64_t stop_positions_step_ = -1;  // their step (−1: none kept since the last set_state)
   PinnedHostBuffer<float4> stop_positions_host_;
 
   // model

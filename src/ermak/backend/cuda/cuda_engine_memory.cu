@@ -76,6 +76,9 @@ void CudaEngine::validate_setup() {
   for (const auto& t : setup_.tethers) check_bead(t.bead, "pulling");
   for (const auto& f : setup_.external_forces) check_bead(f.bead, "force clamp");
   for (const auto& t : setup_.plane_tethers) check_bead(t.bead, "plane pulling");
+  if (setup_.replica_offset != 0 && setup_.rng != "philox")
+    throw Error("a slice of a run's replicas (several GPUs) needs the counter-based \"philox\" noise; run.rng = \"" +
+                setup_.rng + "\" keeps one stream per replica of the whole run");
 }
 
 void CudaEngine::upload_model() {
@@ -137,6 +140,7 @@ void CudaEngine::upload_model() {
   m.slot_bead = slot_bead_.get();
   m.bead_slot = bead_slot_.get();
   m.philox_keys = rng::philox_keys(setup_.seed);
+  m.replica_offset = setup_.replica_offset;
   const float list_cutoff = float(setup_.sop.pair_cutoff_A + setup_.neighbor_skin_A);
   m.list_cutoff2 = list_cutoff * list_cutoff;
   m.half_skin2 = float(0.25 * setup_.neighbor_skin_A * setup_.neighbor_skin_A);

@@ -13,17 +13,20 @@ namespace cuda {
 // memory. The host waits only for those. The launch before's block status is read there
 // too: the next launch writes the other status array.
 StopValues CudaEngine::stop_and_advance(const StopRequest& request, std::int64_t next_steps) {
-  if (!async_steps_ || request.indentation) return Engine::stop_and_advance(request, next_steps);
+  if (!async_steps_) return Engine::stop_and_advance(request, next_steps);
   DeviceGuard guard(device_);
   const std::int64_t stop_step = step_;
   const std::size_t beads = std::size_t(n_) * R_;
-  const bool check_steps = steps_in_flight_;
-  const BlockStatus* status_at_stop = block_status_[status_parity_].get();
-  const std::uint64_t stop_version = positions_version_;
+  // Kept until the next stop (last_stop_positions), also for the stop taken in turn below.
   stop_positions_.resize(beads);
   ERMAK_CUDA(cudaMemcpyAsync(stop_positions_.get(), pos_[step_ & 1].get(), beads * sizeof(float4),
                              cudaMemcpyDeviceToDevice, stream_));
   ERMAK_CUDA(cudaEventRecord(stop_copied_, stream_));
+  stop_positions_step_ = stop_step;
+  if (request.indentation) return Engine::stop_and_advance(request, next_steps);
+  const bool check_steps = steps_in_flight_;
+  const BlockStatus* status_at_stop = block_status_[status_parity_].get();
+  const std::uint64_t stop_version = positions_version_;
   launch_steps(next_steps);
 
   cudaStream_t side = report_stream_;
@@ -43,6 +46,20 @@ StopValues CudaEngine::stop_and_advance(const StopRequest& request, std::int64_t
     check_block_status(stop_status_.data(), stop_status_.size(), stop_step);
   }
   return stop_values(request, stop_positions_.get(), stop_step, side);
+}
+
+bool CudaEngine::last_stop_positions(State& out) {
+  if (stop_positions_step_ < 0) return false;
+  DeviceGuard guard(device_);
+  ERMAK_CUDA(cudaEventSynchronize(stop_copied_));
+  const std::size_t beads = std::size_t(n_) * R_;
+  stop_positions_host_.resize(beads);
+  ERMAK_CUDA(cudaMemcpyAsync(stop_positions_host_.data(), stop_positions_.get(), beads * sizeof(float4),
+                             cudaMemcpyDeviceToHost, report_stream_));
+  ERMAK_CUDA(cudaStreamSynchronize(report_stream_));
+  copy_positions(stop_positions_host_.data(), out);
+  out.step = stop_positions_step_;
+  return true;
 }
 
 // A stop taken in turn: the same work as beside the steps, on the steps' stream over

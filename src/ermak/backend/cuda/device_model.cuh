@@ -93,6 +93,9 @@ struct ModelData {
   const int* slot_bead = nullptr;  // [n]
   const int* bead_slot = nullptr;  // [n]
   rng::PhiloxKeys philox_keys{};  // of the run's seed (Philox's round keys, precomputed)
+  // Replica r draws the Philox noise of replica replica_offset + r of the whole run
+  // (EngineSetup::replica_offset: an engine on one of several GPUs).
+  int replica_offset = 0;
   // Non-Philox generators (run.rng): the noise of step s, bead i of replica r is read from
   // noise[(s mod noise_ring)·replicas·n + r·n + i], written beforehand by DeviceNoise
   // (device_noise.cuh); nullptr: Philox, drawn in the step.
@@ -443,7 +446,7 @@ __device__ __forceinline__ float4 langevin_move(const ModelData& m, int r, int i
     const float4 stored = stored_noise(m, r, i, step);
     g = {stored.x, stored.y, stored.z};
   } else {
-    g = rng::gaussian3(m.philox_keys, rng::Stream::kBeadLangevin, std::uint32_t(r), std::uint32_t(i),
+    g = rng::gaussian3(m.philox_keys, rng::Stream::kBeadLangevin, std::uint32_t(m.replica_offset + r), std::uint32_t(i),
                        std::uint64_t(step));
   }
   const Vec3f d = physics::langevin_displacement({f.x, f.y, f.z}, g, coeff);
@@ -460,7 +463,7 @@ __device__ __forceinline__ float4 langevin_move_with(float4 p, float3 f, float4 
 
 __device__ __forceinline__ float4 bead_noise(const ModelData& m, int r, int i, long long step) {
   if (m.noise) return stored_noise(m, r, i, step);
-  const Vec3f g = rng::gaussian3(m.philox_keys, rng::Stream::kBeadLangevin, std::uint32_t(r), std::uint32_t(i),
+  const Vec3f g = rng::gaussian3(m.philox_keys, rng::Stream::kBeadLangevin, std::uint32_t(m.replica_offset + r), std::uint32_t(i),
                                  std::uint64_t(step));
   return make_float4(g.x, g.y, g.z, 0.0f);
 }
@@ -476,7 +479,8 @@ __device__ __forceinline__ bool moved_far(float4 p, float4 ref, float half_skin2
 // The indentation tip's noise at `step` (drawn apart from step_tip where another thread
 // can draw it while the reaction is summed).
 __device__ __forceinline__ Vec3f tip_noise(const ModelData& m, int r, long long step) {
-  return rng::gaussian3(m.philox_keys, rng::Stream::kTipLangevin, std::uint32_t(r), 0u, std::uint64_t(step));
+  return rng::gaussian3(m.philox_keys, rng::Stream::kTipLangevin, std::uint32_t(m.replica_offset + r), 0u,
+                        std::uint64_t(step));
 }
 
 // The indentation tip's overdamped step after the beads' (CpuEngine::step_tip), with its
