@@ -88,6 +88,16 @@ TEST(BenchCommand, MalformedCaseIsNamed) {
       << out;
 }
 
+// The lists of --threads and --devices (the GPUs that share each case's replicas) are
+// named when an entry is not an index.
+TEST(BenchCommand, MalformedListsAreNamed) {
+  std::string out;
+  EXPECT_NE(test::run_command(test::ermak_binary().string() + " bench --backend cpu --cases wwx1 --devices 0,x", &out), 0);
+  EXPECT_NE(out.find("--devices 0,x: \"x\" is not an integer >= 0"), std::string::npos) << out;
+  EXPECT_NE(test::run_command(test::ermak_binary().string() + " bench --backend cpu --cases wwx1 --threads=-2", &out), 0);
+  EXPECT_NE(out.find("--threads -2: \"-2\" is not an integer >= 0"), std::string::npos) << out;
+}
+
 TEST(BenchCommand, CeilingTakesPlainCasesOnTheGpu) {
   // docs/benchmarks.md#the-instruction-ceiling: the idealised kernels have no protocols, and
   // exist only on the GPU; without one the error says so (CI), with one each case prints

@@ -46,11 +46,24 @@ std::vector<Case> parse_cases(const std::string& text) {
   return cases;
 }
 
-std::vector<int> parse_ints(const std::string& text) {
+// A comma-separated list of integers ≥ 0 given to `option`.
+std::vector<int> parse_ints(const std::string& text, const std::string& option) {
   std::vector<int> out;
   std::stringstream list(text);
   std::string item;
-  while (std::getline(list, item, ',')) out.push_back(std::stoi(item));
+  while (std::getline(list, item, ',')) {
+    std::size_t used = 0;
+    int value = -1;
+    try {
+      value = std::stoi(item, &used);
+    } catch (const std::exception&) {
+      used = 0;
+    }
+    if (used != item.size() || value < 0)
+      throw Error(option + " " + text + ": \"" + item + "\" is not an integer >= 0 (a comma-separated list: 0,1)");
+    out.push_back(value);
+  }
+  if (out.empty()) throw Error(option + ": the list is empty");
   return out;
 }
 
@@ -149,8 +162,13 @@ Command add_bench_command(CLI::App& app) {
     if (o->ceiling) return run_ceiling(cases, systems, o->seconds);
     std::printf("# ermak bench  (shared data: %s, noise %s)\n", bench::shared_data_directory().c_str(),
                 o->noise.c_str());
-    if (std::string gpu; o->backend != "cpu" && cuda_backend_available(&gpu))
-      std::printf("# %s (this build: %s)\n", gpu.c_str(), cuda_built_architectures().c_str());
+    // The GPUs of --devices (each case's replicas split between them), else the default one.
+    const std::vector<int> devices = o->devices.empty()  ? std::vector<int>{-1}
+                                     : o->devices == "all" ? resolve_devices({}, true)
+                                                           : parse_ints(o->devices, "--devices");
+    for (const int device : devices)
+      if (std::string gpu; o->backend != "cpu" && cuda_backend_available(&gpu, device))
+        std::printf("# %s (this build: %s)\n", gpu.c_str(), cuda_built_architectures().c_str());
     const auto slash = o->noise.find('/');
     std::printf("%-11s %7s %8s %10s %12s %14s %8s %7s %10s %9s %11s %9s  %s\n", "system", "beads", "replicas", "steps",
                 "steps/s", "bead-steps/s", "backend", "threads", "pairs", "GPU-B/bead", "alloc-B/bead", "rebuilds",
@@ -159,14 +177,13 @@ Command add_bench_command(CLI::App& app) {
     for (const Case& c : cases) {
       LoadedSystem loaded = bench::load_bench_system(find_system(systems, c.system));
       const std::int32_t n = loaded.topology.bead_count();
-      for (int threads : parse_ints(o->threads)) {
+      for (int threads : parse_ints(o->threads, "--threads")) {
         EngineSetup setup;
         setup.topology = &loaded.topology;
         setup.replicas = c.replicas;
         setup.threads = threads;
-        setup.devices = o->devices.empty() ? std::vector<int>{}
-                        : o->devices == "all" ? resolve_devices({}, true)
-                                              : parse_ints(o->devices);
+        if (devices.size() > 1) setup.devices = devices;
+        else setup.device = devices.front();
         setup.seed = 12345;
         setup.rng = o->noise.substr(0, slash);
         setup.rng_layout = slash == std::string::npos ? "" : o->noise.substr(slash + 1);
@@ -223,7 +240,7 @@ Command add_bench_command(CLI::App& app) {
           gpu_warmed_up = true;
         }
         // GPU memory of the engine: the driver's count before and after it exists.
-        const long long gpu_before = cuda_memory_in_use_bytes();
+        const long long gpu_before = cuda_memory_in_use_bytes(setup.device);
         auto engine = make_engine(o->backend, setup);
         engine->set_state(state);
         // Warm up (first list build, caches), then size the timed run to ~seconds.
@@ -237,7 +254,7 @@ Command add_bench_command(CLI::App& app) {
           if (probe_time > 0.2) break;
           probe *= 4;
         }
-        const long long gpu_after = cuda_memory_in_use_bytes();  // lists are sized by the first builds
+        const long long gpu_after = cuda_memory_in_use_bytes(setup.device);  // lists are sized by the first builds
         const auto steps = std::max<std::int64_t>(1, std::int64_t(o->seconds * double(probe) / probe_time));
         const std::int64_t rebuilds_before = engine->stats().neighbor_rebuilds;
         const auto t0 = Clock::now();

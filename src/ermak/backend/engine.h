@@ -2,6 +2,7 @@
 // The interface both backends implement (DESIGN.md §3). An Engine owns the working
 // copy of all replicas' positions (host or device memory) and advances them; it never
 // writes files. Reporters ask for state and energies at report intervals only.
+#include <algorithm>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -67,6 +68,19 @@ struct MinimizeResult {
   double max_force_kcal_per_mol_A = 0.0;  // over all replicas, at the end
   bool converged = false;
 };
+
+// Replicas (or slices of them) minimised independently, as one result: the most
+// iterations, the largest remaining force, converged when every one converged.
+inline MinimizeResult combined(const std::vector<MinimizeResult>& results) {
+  MinimizeResult out;
+  out.converged = true;
+  for (const MinimizeResult& r : results) {
+    out.iterations = std::max(out.iterations, r.iterations);
+    out.max_force_kcal_per_mol_A = std::max(out.max_force_kcal_per_mol_A, r.max_force_kcal_per_mol_A);
+    out.converged = out.converged && r.converged;
+  }
+  return out;
+}
 
 // Counters reported by engines, for logs and benchmarks.
 struct EngineStats {

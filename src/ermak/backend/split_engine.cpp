@@ -124,6 +124,24 @@ void SplitEngine::wait_for_steps() const {
   if (first_error) std::rethrow_exception(first_error);
 }
 
+template <class T, class Ask>
+std::vector<T> SplitEngine::joined(const Ask& ask) {
+  wait_for_steps();
+  std::vector<std::vector<T>> parts(parts_.size());
+  each_part([&](std::size_t k) { parts[k] = ask(*parts_[k]); });
+  std::vector<T> out;
+  for (const auto& p : parts) append(out, p);
+  return out;
+}
+
+template <class Ask>
+State SplitEngine::joined_state(const Ask& ask) {
+  wait_for_steps();
+  std::vector<State> parts(parts_.size());
+  each_part([&](std::size_t k) { parts[k] = ask(*parts_[k]); });
+  return join_states(parts);
+}
+
 State SplitEngine::join_states(const std::vector<State>& parts) const {
   State out(beads_, setup_.replicas);
   out.step = parts.front().step;
@@ -164,10 +182,7 @@ void SplitEngine::set_state(const State& state) {
 }
 
 const State& SplitEngine::state() {
-  wait_for_steps();
-  std::vector<State> parts(parts_.size());
-  each_part([&](std::size_t k) { parts[k] = parts_[k]->state(); });
-  state_ = join_states(parts);
+  state_ = joined_state([](Engine& e) { return e.state(); });
   return state_;
 }
 
@@ -177,12 +192,7 @@ void SplitEngine::advance(std::int64_t steps) {
 }
 
 std::vector<Vec3f> SplitEngine::bead_positions(const std::vector<std::int32_t>& beads) {
-  wait_for_steps();
-  std::vector<std::vector<Vec3f>> parts(parts_.size());
-  each_part([&](std::size_t k) { parts[k] = parts_[k]->bead_positions(beads); });
-  std::vector<Vec3f> out;
-  for (const auto& p : parts) append(out, p);
-  return out;
+  return joined<Vec3f>([&](Engine& e) { return e.bead_positions(beads); });
 }
 
 bool SplitEngine::may_be_unstable() {
@@ -193,29 +203,17 @@ bool SplitEngine::may_be_unstable() {
 }
 
 std::vector<EnergyTerms> SplitEngine::energies() {
-  wait_for_steps();
-  std::vector<std::vector<EnergyTerms>> parts(parts_.size());
-  each_part([&](std::size_t k) { parts[k] = parts_[k]->energies(); });
-  std::vector<EnergyTerms> out;
-  for (const auto& p : parts) append(out, p);
-  return out;
+  return joined<EnergyTerms>([](Engine& e) { return e.energies(); });
 }
 
 std::vector<StructureObservables> SplitEngine::structure_observables(double formed_ratio, std::int32_t end_first,
                                                                      std::int32_t end_last) {
-  wait_for_steps();
-  std::vector<std::vector<StructureObservables>> parts(parts_.size());
-  each_part([&](std::size_t k) { parts[k] = parts_[k]->structure_observables(formed_ratio, end_first, end_last); });
-  std::vector<StructureObservables> out;
-  for (const auto& p : parts) append(out, p);
-  return out;
+  return joined<StructureObservables>(
+      [&](Engine& e) { return e.structure_observables(formed_ratio, end_first, end_last); });
 }
 
 State SplitEngine::forces() {
-  wait_for_steps();
-  std::vector<State> parts(parts_.size());
-  each_part([&](std::size_t k) { parts[k] = parts_[k]->forces(); });
-  return join_states(parts);
+  return joined_state([](Engine& e) { return e.forces(); });
 }
 
 MinimizeResult SplitEngine::minimize(std::int64_t max_iterations, double force_tolerance,
@@ -225,22 +223,11 @@ MinimizeResult SplitEngine::minimize(std::int64_t max_iterations, double force_t
   each_part([&](std::size_t k) {
     parts[k] = parts_[k]->minimize(max_iterations, force_tolerance, max_displacement_A);
   });
-  // As the engines combine their replicas: the longest, the largest force, all converged.
-  MinimizeResult out;
-  out.converged = true;
-  for (const auto& p : parts) {
-    out.iterations = std::max(out.iterations, p.iterations);
-    out.max_force_kcal_per_mol_A = std::max(out.max_force_kcal_per_mol_A, p.max_force_kcal_per_mol_A);
-    out.converged = out.converged && p.converged;
-  }
-  return out;
+  return combined(parts);
 }
 
 State SplitEngine::neighbor_reference() {
-  wait_for_steps();
-  std::vector<State> parts(parts_.size());
-  each_part([&](std::size_t k) { parts[k] = parts_[k]->neighbor_reference(); });
-  return join_states(parts);
+  return joined_state([](Engine& e) { return e.neighbor_reference(); });
 }
 
 void SplitEngine::restore_neighbor_reference(const State& reference) {
@@ -253,37 +240,19 @@ void SplitEngine::restore_neighbor_reference(const State& reference) {
 }
 
 std::vector<Vec3d> SplitEngine::tether_forces() {
-  wait_for_steps();
-  std::vector<std::vector<Vec3d>> parts(parts_.size());
-  each_part([&](std::size_t k) { parts[k] = parts_[k]->tether_forces(); });
-  std::vector<Vec3d> out;
-  for (const auto& p : parts) append(out, p);
-  return out;
+  return joined<Vec3d>([](Engine& e) { return e.tether_forces(); });
 }
 
 std::vector<double> SplitEngine::plane_forces() {
-  wait_for_steps();
-  std::vector<std::vector<double>> parts(parts_.size());
-  each_part([&](std::size_t k) { parts[k] = parts_[k]->plane_forces(); });
-  std::vector<double> out;
-  for (const auto& p : parts) append(out, p);
-  return out;
+  return joined<double>([](Engine& e) { return e.plane_forces(); });
 }
 
 std::vector<IndentationStatus> SplitEngine::indentation_status() {
-  wait_for_steps();
-  std::vector<std::vector<IndentationStatus>> parts(parts_.size());
-  each_part([&](std::size_t k) { parts[k] = parts_[k]->indentation_status(); });
-  std::vector<IndentationStatus> out;
-  for (const auto& p : parts) append(out, p);
-  return out;
+  return joined<IndentationStatus>([](Engine& e) { return e.indentation_status(); });
 }
 
 std::vector<double> SplitEngine::protocol_state() {
-  wait_for_steps();
-  std::vector<double> out;
-  for (auto& part : parts_) append(out, part->protocol_state());
-  return out;
+  return joined<double>([](Engine& e) { return e.protocol_state(); });
 }
 
 void SplitEngine::restore_protocol_state(const std::vector<double>& state) {

@@ -75,6 +75,12 @@ class SplitEngine final : public Engine {
   // rethrows the first part's error once all have ended.
   void each_part(const std::function<void(std::size_t)>& work);
   void wait_for_steps() const;  // the steps that stop_and_advance left under way
+  // Every part's answer to `ask`, put one after the other in replica order.
+  template <class T, class Ask>
+  std::vector<T> joined(const Ask& ask);
+  // Every part's positions-shaped answer to `ask`, as one State of the run.
+  template <class Ask>
+  State joined_state(const Ask& ask);
   State join_states(const std::vector<State>& parts) const;
   StopValues join_stops(std::vector<StopValues>& parts) const;
 

@@ -1,5 +1,6 @@
 #include "ermak/rng/rng_benchmark.h"
 
+#include <fmt/format.h>
 #include <omp.h>
 
 #include <chrono>
@@ -75,7 +76,8 @@ void table_rows(const RngBenchOptions& o, const std::vector<std::string>& genera
       for (const std::int64_t n64 : sizes) {
         const auto n = std::int32_t(n64);
         const GeneratorLayoutInfo info = generator_layout_info(generator, layout, n);
-        const std::string state = info.state_bytes_shared > 0 ? "[" + std::to_string(info.state_bytes_shared) + "]"
+        // (fmt, not "[" + … + "]": GCC 12 warns falsely about that concatenation, -Wrestrict.)
+        const std::string state = info.state_bytes_shared > 0 ? fmt::format("[{}]", info.state_bytes_shared)
                                                               : std::to_string(info.state_bytes_per_thread);
         std::printf("%-17s %-10s %12s %6g %6g %9d ", generator.c_str(), layout.c_str(), state.c_str(),
                     info.reads_per_4, info.writes_per_4, n);

@@ -245,19 +245,12 @@ class CpuEngine final : public Engine {
 
   MinimizeResult minimize(std::int64_t max_iterations, double force_tolerance,
                           double max_displacement_A) override {
-    MinimizeResult result;
     std::vector<MinimizeResult> per_replica(setup_.replicas);
 #pragma omp parallel for num_threads(threads_) schedule(dynamic, 1)
     for (std::int32_t r = 0; r < setup_.replicas; ++r)
       per_replica[r] = minimize_replica(r, max_iterations, force_tolerance, max_displacement_A,
                                         workspaces_[omp_get_thread_num()]);
-    result.converged = true;
-    for (const auto& m : per_replica) {
-      result.iterations = std::max(result.iterations, m.iterations);
-      result.max_force_kcal_per_mol_A = std::max(result.max_force_kcal_per_mol_A, m.max_force_kcal_per_mol_A);
-      result.converged = result.converged && m.converged;
-    }
-    return result;
+    return combined(per_replica);
   }
 
   State neighbor_reference() override {

@@ -309,14 +309,9 @@ MinimizeResult CudaEngine::minimize(std::int64_t max_iterations, double toleranc
   }
   host_valid_ = false;
   ++positions_version_;
-  MinimizeResult result;
-  result.converged = true;
-  for (const auto& x : rep) {
-    result.iterations = std::max(result.iterations, x.result.iterations);
-    result.max_force_kcal_per_mol_A = std::max(result.max_force_kcal_per_mol_A, x.result.max_force_kcal_per_mol_A);
-    result.converged = result.converged && x.result.converged;
-  }
-  return result;
+  std::vector<MinimizeResult> results;
+  for (const auto& x : rep) results.push_back(x.result);
+  return combined(results);
 }
 
 State CudaEngine::neighbor_reference() {
