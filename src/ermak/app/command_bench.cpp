@@ -157,15 +157,17 @@ Command add_bench_command(CLI::App& app) {
     // too many). Before any CUDA call; a value the user set stays.
     setenv("CUDA_MODULE_LOADING", "EAGER", 0);
     if (rng_options->enabled) return rng::run_rng_benchmark(*rng_options);
-    const std::vector<Case> cases = parse_cases(o->cases);  // a bad case stops before the table
+    // Bad cases and lists stop before the table.
+    const std::vector<Case> cases = parse_cases(o->cases);
+    const std::vector<int> thread_counts = parse_ints(o->threads, "--threads");
+    // The GPUs of --devices (each case's replicas split between them), else the default one.
+    std::vector<int> devices = o->devices.empty() || o->devices == "all" ? resolve_devices({}, !o->devices.empty())
+                                                                        : parse_ints(o->devices, "--devices");
+    if (devices.empty()) devices = {-1};  // no --devices, or "all" without a GPU
     const auto systems = bench::standard_systems();
     if (o->ceiling) return run_ceiling(cases, systems, o->seconds);
     std::printf("# ermak bench  (shared data: %s, noise %s)\n", bench::shared_data_directory().c_str(),
                 o->noise.c_str());
-    // The GPUs of --devices (each case's replicas split between them), else the default one.
-    const std::vector<int> devices = o->devices.empty()  ? std::vector<int>{-1}
-                                     : o->devices == "all" ? resolve_devices({}, true)
-                                                           : parse_ints(o->devices, "--devices");
     for (const int device : devices)
       if (std::string gpu; o->backend != "cpu" && cuda_backend_available(&gpu, device))
         std::printf("# %s (this build: %s)\n", gpu.c_str(), cuda_built_architectures().c_str());
@@ -177,7 +179,7 @@ Command add_bench_command(CLI::App& app) {
     for (const Case& c : cases) {
       LoadedSystem loaded = bench::load_bench_system(find_system(systems, c.system));
       const std::int32_t n = loaded.topology.bead_count();
-      for (int threads : parse_ints(o->threads, "--threads")) {
+      for (const int threads : thread_counts) {
         EngineSetup setup;
         setup.topology = &loaded.topology;
         setup.replicas = c.replicas;

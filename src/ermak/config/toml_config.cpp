@@ -1267,7 +1267,8 @@ std::string resolved_toml(const RunSpec& spec) {
   w.value("backend", toml_string(spec.backend));
   w.value("threads", std::to_string(spec.threads), spec.threads == 0 ? "all available" : "");
   if (spec.all_devices) w.value("device", toml_string("all"), "every GPU; the replicas split between them");
-  else if (!spec.devices.empty()) w.value("device", "[" + fmt::format("{}", fmt::join(spec.devices, ", ")) + "]", "the replicas split between these GPUs");
+  else if (!spec.devices.empty())
+    w.value("device", fmt::format("[{}]", fmt::join(spec.devices, ", ")), "the replicas split between these GPUs");
   else if (spec.device >= 0) w.value("device", std::to_string(spec.device));
   else w.comment("device: $ERMAK_CUDA_DEVICE, else 0");
   w.value("cuda_kernels", toml_string(spec.cuda_kernels));
