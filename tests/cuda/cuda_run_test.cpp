@@ -217,8 +217,12 @@ TEST(CudaRun, SeveralGpusShareTheReplicas) {
   ASSERT_EQ(status, 0) << out;
   const std::string log = read_file(moved / "out/run.log");
   EXPECT_NE(log.find("replicas split over 2 GPUs: 0-1 on GPU 0, 2 on GPU"), std::string::npos) << log;
+  EXPECT_EQ(log.find("note: this machine has"), std::string::npos) << log;
   out = run_ermak("run --quiet --resume " + config.string() + " --set run.backend=cuda --set run.device=0", &status);
   ASSERT_EQ(status, 0) << out;
+  // On one GPU of several, the log says how to use them all.
+  if (ermak::cuda_device_count() >= 2)
+    EXPECT_NE(read_file(moved / "out/run.log").find("note: this machine has"), std::string::npos);
   for (const char* f : {"replica_000/energies.tsv", "replica_002/energies.tsv", "replica_000/pulling.tsv",
                         "replica_002/pulling.tsv"})
     expect_tables_agree(read_file(cpu / "out" / f), read_file(moved / "out" / f), 1e-3, std::string("then one GPU: ") + f);

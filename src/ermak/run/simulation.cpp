@@ -352,6 +352,11 @@ RunSummary run_logged(const RunSpec& spec, const RunOptions& options, RunReporte
   const std::string backend =
       resolve_backend(spec.backend, &backend_reason, setup.devices.empty() ? setup.device : setup.devices.front());
   log->info("backend: {}{}", backend, backend_reason.empty() ? "" : " (" + backend_reason + ")");
+  if (backend == "cuda" && setup.devices.empty() && replicas > 1)
+    if (const int gpus = cuda_device_count(); gpus > 1)
+      log->info("note: this machine has {} GPUs and the run uses one; run.device = \"all\" would split its {} "
+                "replicas between them (docs/gpu.md#several-gpus)",
+                gpus, replicas);
   if (backend == "cuda" && setup.devices.size() > 1) {
     // Every GPU of the list must run this build's code (the log names each).
     for (std::size_t k = 1; k < setup.devices.size(); ++k) {
