@@ -146,9 +146,10 @@ stage profile 120 profile.log "
 # block family's tiles layout: protocols and stored noise under memcheck, racecheck on a
 # few steps of 20 WW replicas (blocks of several replicas, a partial last block). The
 # report stops' gathers and stability screen (stop_kernels.cu) under memcheck, also
-# overlapped with the next steps.
+# overlapped with the next steps. A run split over two engines (backend/split_engine.h;
+# both on GPU 0 where there is one) under memcheck.
 CEILING='CeilingKernels.OneStepEqualsTheHostsSumOfTheSamePairs:CeilingKernels.TilesWithTheModelTakeOneStepOfThePlainDynamics:CeilingKernels.PairsOnceDiffersFromPairsTwice'
-SHORT="Systems/CudaVsCpu.TrajectoryAgreesFor1000Steps/ww_*:CudaEngine.BlockFamilyLanesInBlocksOfMoreThan512ThreadsAgreeWithCpu:Families/CudaFamily.IndentationAgreesWithCpu/*:Families/CudaFamily.MinimisationAgreesWithCpu/*:CudaEngineVariants.PerBeadMultiRoundAndBlockLaneCountsAgreeWithCpu:CudaEngineVariants.GridCellSortEqualsOneBlockPerReplica:Families/CudaFamily.ProtocolsAgreeWithCpu/block_tiles*:Families/CudaFamily.StoredNoiseAgreesWithCpu/block_tiles*:Families/CudaFamily.StopsWithoutAllPositionsSeeWhatTheStateShows/*:Families/CudaFamily.OverlappedStopsGiveTheValuesOfStopsInTurn/*:CudaEngine.BlockListsThatOverflowInLaunchesRunAheadGiveTheSameBits:$CEILING"
+SHORT="Systems/CudaVsCpu.TrajectoryAgreesFor1000Steps/ww_*:CudaEngine.BlockFamilyLanesInBlocksOfMoreThan512ThreadsAgreeWithCpu:Families/CudaFamily.IndentationAgreesWithCpu/*:Families/CudaFamily.MinimisationAgreesWithCpu/*:CudaEngineVariants.PerBeadMultiRoundAndBlockLaneCountsAgreeWithCpu:CudaEngineVariants.GridCellSortEqualsOneBlockPerReplica:Families/CudaFamily.ProtocolsAgreeWithCpu/block_tiles*:Families/CudaFamily.StoredNoiseAgreesWithCpu/block_tiles*:Families/CudaFamily.StopsWithoutAllPositionsSeeWhatTheStateShows/*:Families/CudaFamily.OverlappedStopsGiveTheValuesOfStopsInTurn/*:CudaEngine.BlockListsThatOverflowInLaunchesRunAheadGiveTheSameBits:Families/CudaSplit.*:$CEILING"
 stage sanitize 300 sanitize.log "
   echo '--- memcheck ---'
   compute-sanitizer --tool memcheck --error-exitcode 9 --print-limit 20 '$TESTS' --gtest_color=no --gtest_filter='$SHORT' --gtest_brief=1
