@@ -5,4 +5,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 [[ -d build ]] || ERMAK_SKIP_APT=1 bash scripts/setup.sh
 cmake --build build -j "$(nproc)"
+# The tests read real inputs from the shared data beside the repository (README.md).
+data="${ERMAK_SHARED_DATA:-$PWD/../shared/data}"
+[[ -d "$data/sopgpu" ]] ||
+  echo "scripts/test.sh: no shared test data at $data: the tests that read it will fail (set ERMAK_SHARED_DATA)" >&2
 ctest --test-dir build --output-on-failure -j "$(nproc)" -LE cuda "$@"
