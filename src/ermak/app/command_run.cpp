@@ -35,7 +35,7 @@ Command add_run_command(CLI::App& app) {
                   "file, --set numsteps=1000 (written as in the file)");
   cmd->add_flag("--resume", options->run.resume,
                 "Continue from the run's checkpoint (bit for bit); the step count (run.steps, numsteps) may be raised, and "
-                "the run may move to another backend, device, thread count or output directory "
+                "the run may move to another backend, GPU (or number of GPUs), thread count or output directory "
                 "(docs/outputs.md#resuming-elsewhere)");
   cmd->add_flag("--force", options->run.force, "Overwrite the files of an existing run");
   cmd->add_flag("--quiet", options->run.quiet, "Log to the run log only");
