@@ -69,6 +69,14 @@ struct MinimizeResult {
   bool converged = false;
 };
 
+// Why a slice of a run's replicas (EngineSetup::replica_offset, several GPUs) cannot draw
+// the noise of generator `rng`: only Philox is a function of the replica's index; a
+// stateful generator keeps one stream per replica of the whole run.
+inline std::string sliced_noise_refusal(const std::string& rng) {
+  return "a run split over several GPUs needs the counter-based \"philox\" noise (run.rng = \"" + rng +
+         "\" keeps one stream per replica of the whole run): give one GPU, or run.rng = \"philox\"";
+}
+
 // Replicas (or slices of them) minimised independently, as one result: the most
 // iterations, the largest remaining force, converged when every one converged.
 inline MinimizeResult combined(const std::vector<MinimizeResult>& results) {

@@ -78,9 +78,7 @@ EngineSetup slice_setup(const EngineSetup& run, ReplicaSlice slice) {
 SplitEngine::SplitEngine(const EngineSetup& setup, int parts, const MakePart& make_part)
     : setup_(setup), beads_(setup.topology ? setup.topology->bead_count() : 0) {
   if (!setup.topology) throw Error("SplitEngine: no topology");
-  if (setup.rng != "philox")
-    throw Error("a run split over several GPUs needs the counter-based \"philox\" noise (run.rng = \"" + setup.rng +
-                "\" keeps one stream per replica of the whole run): give one GPU, or run.rng = \"philox\"");
+  if (setup.rng != "philox") throw Error(sliced_noise_refusal(setup.rng));
   slices_ = split_replicas(setup.replicas, parts);
   parts_.resize(slices_.size());
   // One after the other: each checks its GPU's memory before allocating.

@@ -364,11 +364,7 @@ RunSummary run_logged(const RunSpec& spec, const RunOptions& options, RunReporte
       if (!cuda_backend_available(&why, setup.devices[k])) throw key_error(spec, "run.device", why);
       log->info("backend: {}", why);
     }
-    if (setup.rng != "philox" && replicas > 1)
-      throw key_error(spec, "run.device",
-                      "a run split over several GPUs needs the counter-based \"philox\" noise (run.rng = \"" +
-                          setup.rng + "\" keeps one stream per replica of the whole run): give one GPU, or "
-                          "run.rng = \"philox\"");
+    if (setup.rng != "philox" && replicas > 1) throw key_error(spec, "run.device", sliced_noise_refusal(setup.rng));
     const auto slices = split_replicas(replicas, std::min<int>(int(setup.devices.size()), replicas));
     std::string split;
     for (std::size_t k = 0; k < slices.size(); ++k)

@@ -95,9 +95,7 @@ class CpuEngine final : public Engine {
     // generator fills the replica's noise once per step into the worker's scratch.
     noise_ = rng::make_noise_source(setup.rng, setup.rng_layout, setup.seed, setup.replicas, n_);
     noise_from_source_ = setup.rng != "philox";
-    if (setup.replica_offset != 0 && noise_from_source_)
-      throw Error("a slice of a run's replicas (several GPUs) needs the counter-based \"philox\" noise; run.rng = \"" +
-                  setup.rng + "\" keeps one stream per replica of the whole run");
+    if (setup.replica_offset != 0 && noise_from_source_) throw Error(sliced_noise_refusal(setup.rng));
     if (noise_from_source_)
       for (Workspace& w : workspaces_) { w.gx.resize(n_); w.gy.resize(n_); w.gz.resize(n_); }
     fene_ = {setup.sop.fene_k_kcal_per_mol_A2, setup.sop.fene_R0_A};

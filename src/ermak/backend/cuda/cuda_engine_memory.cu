@@ -76,9 +76,7 @@ void CudaEngine::validate_setup() {
   for (const auto& t : setup_.tethers) check_bead(t.bead, "pulling");
   for (const auto& f : setup_.external_forces) check_bead(f.bead, "force clamp");
   for (const auto& t : setup_.plane_tethers) check_bead(t.bead, "plane pulling");
-  if (setup_.replica_offset != 0 && setup_.rng != "philox")
-    throw Error("a slice of a run's replicas (several GPUs) needs the counter-based \"philox\" noise; run.rng = \"" +
-                setup_.rng + "\" keeps one stream per replica of the whole run");
+  if (setup_.replica_offset != 0 && setup_.rng != "philox") throw Error(sliced_noise_refusal(setup_.rng));
 }
 
 void CudaEngine::upload_model() {
