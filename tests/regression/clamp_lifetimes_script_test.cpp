@@ -47,10 +47,11 @@ TEST(ClampLifetimesScript, BadSettingsAreNamed) {
   const auto out = ermak::test::fresh_directory("clamp-lifetimes-bad") / "out";
   const std::string script = " bash " + (ermak::test::source_dir() / "scripts/clamp-lifetimes.sh").string() + " " +
                              out.string();
+  const std::string data = " ERMAK_SHARED_DATA=" + ermak::test::shared_data().string();
   std::string text;
-  EXPECT_EQ(run_command("env FORCES='125:1000 130' ERMAK=" + ermak::test::ermak_binary().string() + script, &text), 2);
+  EXPECT_EQ(run_command("env FORCES='125:1000 130'" + data + " ERMAK=" + ermak::test::ermak_binary().string() + script, &text), 2);
   EXPECT_NE(text.find("clamp-lifetimes: FORCES entries are F:STEPS, got '130'"), std::string::npos) << text;
-  EXPECT_EQ(run_command("env THRESHOLD_NM=-1 ERMAK=" + ermak::test::ermak_binary().string() + script, &text), 2);
+  EXPECT_EQ(run_command("env THRESHOLD_NM=-1" + data + " ERMAK=" + ermak::test::ermak_binary().string() + script, &text), 2);
   EXPECT_NE(text.find("clamp-lifetimes: THRESHOLD_NM must be a number > 0, got '-1'"), std::string::npos) << text;
   EXPECT_FALSE(fs::exists(out));
 }
