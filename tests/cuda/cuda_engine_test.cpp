@@ -1123,6 +1123,7 @@ TEST(CudaEngine, DiagnosticVariablesWithBadValuesAreRefusedByName) {
       {"ERMAK_CUDA_CLUSTER_SPLIT", "3", "ERMAK_CUDA_CLUSTER_SPLIT must be 1, 2 or 4", CudaKernelFamily::kPerBead,
        &*pf8},
       {"ERMAK_CUDA_LANES", "3", "ERMAK_CUDA_LANES must be 2, 4, 8 or 16", CudaKernelFamily::kPerBead, &*ww},
+      {"ERMAK_CUDA_WIDE_MOVES", "2", "ERMAK_CUDA_WIDE_MOVES must be 0 or 1", CudaKernelFamily::kPerBead, &*ww},
       {"ERMAK_CUDA_KERNEL", "fast", "ERMAK_CUDA_KERNEL=\"fast\": must be block, perbead or auto",
        CudaKernelFamily::kAuto, &*ww},
   };
@@ -1245,6 +1246,55 @@ TEST(CudaEngineVariants, ClusterRowsHoldTheSamePairsAsRowsPerBead) {
     const Result other = run("1", split);
     EXPECT_EQ(other.pairs, clusters.pairs);
     EXPECT_LE(max_abs_difference(other.end, clusters.end), kTrajectoryTolerance_A);
+  }
+}
+
+// With cluster tiles, the block's first threads move its beads a bead per lane after a
+// barrier (ERMAK_CUDA_WIDE_MOVES=1, the default there) instead of one lane in 4 of each
+// cluster's first warp: the same functions in the same order, so the same bits — PF8 × 2
+// plain, and with a fixed bead, a tether on one replica and a force clamp (the kernel
+// variant with per-bead protocol items), with each cluster on 1, 2 and 4 warps, through
+// list builds.
+TEST(CudaEngineVariants, WideMovesGiveTheSameBitsAsMovesInTheClusterWarps) {
+  ERMAK_REQUIRE_GPU();
+  const auto pf8 = load_test_system("pf8");
+  if (!pf8) GTEST_SKIP() << "PF8 test data not found";
+  const auto& p0 = pf8->system.initial_positions_A;
+  const State start = start_state(pf8->system, 2);
+  EngineSetup plain = base_setup(pf8->system.topology, 2, 2718);
+  EngineSetup with_protocol = plain;
+  with_protocol.fixed_beads = {0};
+  HarmonicTether cantilever;
+  cantilever.bead = 6927;
+  cantilever.replica = 1;
+  cantilever.anchor_start_A = p0[6927];
+  cantilever.anchor_velocity_A_per_tau = {0.0, 0.0, 0.5};
+  cantilever.spring_kcal_per_mol_A2 = 0.5;
+  with_protocol.tethers = {cantilever};
+  ExternalForce clamp;
+  clamp.bead = 3000;
+  clamp.direction = {1.0, 0.0, 0.0};
+  with_protocol.external_forces = {clamp};
+  with_protocol.force_schedule.points = {{0, 2.0}};
+  for (const char* split : {"1", "2", "4"})
+  for (const EngineSetup* setup : {&plain, &with_protocol}) {
+    SCOPED_TRACE(std::string(setup == &plain ? "plain" : "fixed bead, tether, clamp") + ", cluster split " + split);
+    auto run = [&](const char* wide) {
+      setenv("ERMAK_CUDA_CLUSTER_ROWS", "1", 1);
+      setenv("ERMAK_CUDA_CLUSTER_SPLIT", split, 1);
+      setenv("ERMAK_CUDA_WIDE_MOVES", wide, 1);
+      auto engine = make_gpu(*setup, CudaKernelFamily::kPerBead);
+      unsetenv("ERMAK_CUDA_CLUSTER_ROWS");
+      unsetenv("ERMAK_CUDA_CLUSTER_SPLIT");
+      unsetenv("ERMAK_CUDA_WIDE_MOVES");
+      engine->set_state(start);
+      engine->advance(400);
+      EXPECT_GT(engine->stats().neighbor_rebuilds, 1) << "the run should rebuild its list";
+      return engine->state();
+    };
+    const State narrow = run("0"), wide = run("1");
+    EXPECT_TRUE(bit_identical(narrow, wide));
+    EXPECT_GT(max_abs_difference(narrow, start), 0.1) << "the beads should have moved";
   }
 }
 

@@ -343,6 +343,9 @@ void CudaEngine::choose_perbead_lanes(PerBeadLaunch& L) const {
     else throw Error("environment variable ERMAK_CUDA_ROUNDS=\"" + v + "\": must be single or multi");
   }
   L.cluster_split = use_cluster_rows() && L.lanes == 4 && !L.multi_round ? choose_cluster_split() : 1;
+  const int wide = env_int("ERMAK_CUDA_WIDE_MOVES", 1);
+  if (wide != 0 && wide != 1) throw Error("ERMAK_CUDA_WIDE_MOVES must be 0 or 1");
+  L.wide_moves = wide == 1 && use_cluster_rows() && L.lanes == 4 && !L.multi_round;
   const int programmatic = env_int("ERMAK_CUDA_PDL", 1);
   if (programmatic != 0 && programmatic != 1) throw Error("ERMAK_CUDA_PDL must be 0 or 1");
   L.programmatic_steps = programmatic == 1 && perbead_waits_on_chip();

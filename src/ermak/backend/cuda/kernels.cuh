@@ -113,6 +113,11 @@ struct PerBeadLaunch {
   // Warps per cluster (1, 2, 4) where the step kernel reads cluster rows as tiles (lanes 4,
   // one round): each takes a share of the cluster row (docs/gpu.md#cluster-tiles); else 1.
   int cluster_split = 1;
+  // With cluster tiles (and no tip in the step kernel): the block's beads are moved a
+  // bead per lane by its first threads after a barrier, instead of by one lane in 4 of
+  // each cluster's first warp (docs/gpu.md#cluster-tiles). ERMAK_CUDA_WIDE_MOVES=0|1
+  // overrides.
+  bool wide_moves = false;
   // Step kernels (and the indentation tip kernel) launched with programmatic stream
   // serialization (docs/gpu.md#kernel-families): their blocks may be scheduled while the
   // kernel before them drains, and wait on chip (griddepcontrol.wait) until its writes are

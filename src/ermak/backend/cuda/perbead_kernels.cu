@@ -372,8 +372,14 @@ constexpr int step_kernel_min_blocks() {
 // kSplit warps per cluster (tiles only): warp w of a cluster's kSplit takes every
 // kSplit-th round of its row's entries; the shares meet in shared memory, added in warp
 // order (a fixed order), and the cluster's first warp goes on alone with the bonded
-// terms, the noise and the move.
-template <int S, bool kMultiRound, int kProtocolCode, class Index, int kSplit = 1>
+// terms (and, without kWideMoves, the noise and the move).
+//
+// kWideMoves (cluster tiles, no tip in this kernel): the cluster warps leave their
+// beads' forces in shared memory, and after a barrier the block's first threads move its
+// 64 / kSplit beads a bead per lane — the noise, protocol forces and move on every lane
+// instead of one in 4 of each cluster's first warp (docs/gpu.md#cluster-tiles). Same
+// functions, same order of the force's terms: the same bits.
+template <int S, bool kMultiRound, int kProtocolCode, class Index, int kSplit = 1, bool kWideMoves = false>
 __global__ void __launch_bounds__(kPerBeadBlock, step_kernel_min_blocks<S, kMultiRound, kProtocolCode, Index>())
     perbead_step_kernel(const __grid_constant__ PerBeadLaunch L, int node) {
   // kItemsAndTip: the tip's forces, its reaction and its step in this kernel;
@@ -383,6 +389,8 @@ __global__ void __launch_bounds__(kPerBeadBlock, step_kernel_min_blocks<S, kMult
                  kTipHere = kProtocolCode == kItemsAndTip, kTip = kTipHere || kTipGiven;
   constexpr bool kClusterTile = uses_cluster_tile<S, kMultiRound, Index>();
   static_assert(kSplit == 1 || kClusterTile, "a cluster split over warps only with cluster tiles");
+  static_assert(!kWideMoves || (kClusterTile && kProtocolCode != kItemsAndTip),
+                "wide moves only with cluster tiles and no tip in the step kernel");
   // Launched programmatically (launch_per_step), this grid may start while the kernels
   // before it still run: wait for their completion and their writes before reading
   // anything, then let the next kernel's grid be scheduled as this one's blocks finish.
@@ -412,12 +420,15 @@ __global__ void __launch_bounds__(kPerBeadBlock, step_kernel_min_blocks<S, kMult
   // while it runs (added after it, in the CPU engine's order: same bits).
   IndentationForces tip_forces;
   __shared__ double s_warp[kTipHere ? kPerBeadBlock / 32 : 1][3];
-  if (kTipGiven && indentation && owner && i < n) {
-    const float* f = L.tip_force + (std::size_t(r) * n + i) * 6;
-    tip_forces.tip = make_float3(f[0], f[1], f[2]);
-    tip_forces.surface = make_float3(f[3], f[4], f[5]);
-    tip_forces.has_surface = m.protocol.ind.surface.enabled;
-  }
+  auto given_tip_forces = [&](int bead) {
+    IndentationForces given;
+    const float* f = L.tip_force + (std::size_t(r) * n + bead) * 6;
+    given.tip = make_float3(f[0], f[1], f[2]);
+    given.surface = make_float3(f[3], f[4], f[5]);
+    given.has_surface = m.protocol.ind.surface.enabled;
+    return given;
+  };
+  if (kTipGiven && !kWideMoves && indentation && owner && i < n) tip_forces = given_tip_forces(i);
   if (kTipHere && indentation) {
     Vec3d on_tip{};
     const Vec3d tip{L.tips.tip[3 * r], L.tips.tip[3 * r + 1], L.tips.tip[3 * r + 2]};
@@ -524,24 +535,36 @@ __global__ void __launch_bounds__(kPerBeadBlock, step_kernel_min_blocks<S, kMult
     }
   }
 
-  if (owner && i < n) {
-    const std::size_t flat = std::size_t(r) * n + i;
-    const float4 pi = pos_in[i];
+  // Bead b's protocol forces, noise and move, from its force of the terms above.
+  auto move_bead = [&](int b, float3 force, const IndentationForces& tip_on_b) {
+    const std::size_t flat = std::size_t(r) * n + b;
+    const float4 pb = pos_in[b];
     if constexpr (kProtocolCode == kTipForcesOnly) {
-      if (indentation) add_indentation_forces(tip_forces, mine);
+      if (indentation) add_indentation_forces(tip_on_b, force);
     } else if constexpr (kProtocol) {
       // Tethers, clamp forces and plane tethers, then the tip's and the surface's forces.
       Vec3d unused_tip{};
       BeadEnergy unused;
-      add_protocol_forces<false, false>(m, r, i, pi, s, Vec3d{}, -1, mine, unused_tip, unused);
-      if (indentation) add_indentation_forces(tip_forces, mine);
+      add_protocol_forces<false, false>(m, r, b, pb, s, Vec3d{}, -1, force, unused_tip, unused);
+      if (indentation) add_indentation_forces(tip_on_b, force);
     }
-    float4 p = pi;
-    if (!m.fixed[i]) {
-      p = langevin_move(m, r, i, pi, mine, s, coeff);
+    float4 p = pb;
+    if (!m.fixed[b]) {
+      p = langevin_move(m, r, b, pb, force, s, coeff);
       if (moved_far(p, L.ref[flat], m.half_skin2)) atomicMin(&c->stale_since, s + 1);
     }
-    pos_out[i] = p;
+    pos_out[b] = p;
+  };
+  if constexpr (kWideMoves) {
+    constexpr int kBlockBeads = (kPerBeadBlock / 32 / kSplit) * kBeadsPerWarp;
+    __shared__ float3 s_force[kBlockBeads];
+    if (owner && i < n) s_force[i - blockIdx.x * kBlockBeads] = mine;
+    __syncthreads();
+    const int b = blockIdx.x * kBlockBeads + int(threadIdx.x);
+    if (threadIdx.x < kBlockBeads && b < n)
+      move_bead(b, s_force[threadIdx.x], kTipGiven && indentation ? given_tip_forces(b) : IndentationForces{});
+  } else if (owner && i < n) {
+    move_bead(i, mine, tip_forces);
   }
 
   if (kTipHere && indentation) {
@@ -680,6 +703,14 @@ void launch_step_variant(const PerBeadLaunch& L, int node, cudaStream_t stream, 
     case 2: launch(perbead_step_kernel<2, kMultiRound, kProtocol, Index>); break;
     case 4:
       if constexpr (uses_cluster_tile<4, kMultiRound, Index>()) {
+        if constexpr (kProtocol != kItemsAndTip) {
+          if (L.wide_moves) {
+            if (L.cluster_split == 2) launch(perbead_step_kernel<4, kMultiRound, kProtocol, Index, 2, true>);
+            else if (L.cluster_split == 4) launch(perbead_step_kernel<4, kMultiRound, kProtocol, Index, 4, true>);
+            else launch(perbead_step_kernel<4, kMultiRound, kProtocol, Index, 1, true>);
+            break;
+          }
+        }
         if (L.cluster_split == 2) { launch(perbead_step_kernel<4, kMultiRound, kProtocol, Index, 2>); break; }
         if (L.cluster_split == 4) { launch(perbead_step_kernel<4, kMultiRound, kProtocol, Index, 4>); break; }
       }
