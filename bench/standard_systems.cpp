@@ -2,6 +2,8 @@
 
 #include <cstdlib>
 
+#include "ermak/core/error.h"
+
 #include "ermak/io/assembly.h"
 #include "ermak/io/structure_model.h"
 #include "ermak/io/topology_builder.h"
@@ -96,7 +98,17 @@ std::vector<BenchSystem> standard_systems() {
 }
 
 LoadedSystem load_bench_system(const BenchSystem& system) {
-  return system.build ? system.build() : load_system(system.input, ModelBuildSpec{});
+  try {
+    return system.build ? system.build() : load_system(system.input, ModelBuildSpec{});
+  } catch (const Error& e) {
+    // Most systems come from the shared data; where that directory is missing, say where
+    // it was looked for and how to point at it, not only which file was not found.
+    const std::filesystem::path data = shared_data_directory();
+    if (std::filesystem::is_directory(data)) throw;
+    throw Error(std::string(e.what()) + " (system \"" + system.name + "\": the standard systems are read from " +
+                data.string() + ", which does not exist here: run from the repository's root, beside ../shared, or " +
+                "set ERMAK_SHARED_DATA to the data directory; docs/benchmarks.md)");
+  }
 }
 
 }  // namespace ermak::bench

@@ -88,6 +88,21 @@ TEST(BenchCommand, MalformedCaseIsNamed) {
       << out;
 }
 
+// A standard system whose shared data directory is missing names the directory and the
+// variable that points at it.
+TEST(BenchCommand, MissingSharedDataIsNamed) {
+  const auto missing = test::fresh_directory("bench-no-data") / "no-such-data";
+  std::string out;
+  EXPECT_NE(test::run_command("ERMAK_SHARED_DATA=" + missing.string() + " " + test::ermak_binary().string() +
+                                  " bench --backend cpu --threads 1 --cases wwx1 --seconds 0.01",
+                              &out),
+            0);
+  EXPECT_NE(out.find("the standard systems are read from " + missing.string() + ", which does not exist here"),
+            std::string::npos)
+      << out;
+  EXPECT_NE(out.find("set ERMAK_SHARED_DATA"), std::string::npos) << out;
+}
+
 // The lists of --threads and --devices (the GPUs that share each case's replicas) are
 // named when an entry is not an index.
 TEST(BenchCommand, MalformedListsAreNamed) {
