@@ -63,6 +63,9 @@ struct EngineSetup {
   std::vector<int> devices;
 };
 
+// The GPU an engine of `setup` runs on first: the first of `devices`, else `device`.
+inline int first_device(const EngineSetup& setup) { return setup.devices.empty() ? setup.device : setup.devices.front(); }
+
 struct MinimizeResult {
   std::int64_t iterations = 0;
   double max_force_kcal_per_mol_A = 0.0;  // over all replicas, at the end

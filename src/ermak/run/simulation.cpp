@@ -263,12 +263,11 @@ std::vector<int> resolve_devices(const std::vector<int>& listed, bool all) {
 
 std::unique_ptr<Engine> make_engine(const std::string& backend, const EngineSetup& setup,
                                     const std::string& cuda_kernels) {
-  const int first_device = setup.devices.empty() ? setup.device : setup.devices.front();
-  const std::string chosen = resolve_backend(backend, nullptr, first_device);
+  const std::string chosen = resolve_backend(backend, nullptr, first_device(setup));
   if (chosen == "cpu") return make_cpu_engine(setup);
   if (chosen == "cuda") {
     CudaEngineOptions options;
-    options.device = first_device;
+    options.device = first_device(setup);
     if (cuda_kernels == "block") options.family = CudaKernelFamily::kBlock;
     else if (cuda_kernels == "perbead") options.family = CudaKernelFamily::kPerBead;
     else if (cuda_kernels != "auto")
@@ -349,8 +348,7 @@ RunSummary run_logged(const RunSpec& spec, const RunOptions& options, RunReporte
     setup.devices.clear();
   }
   std::string backend_reason;
-  const std::string backend =
-      resolve_backend(spec.backend, &backend_reason, setup.devices.empty() ? setup.device : setup.devices.front());
+  const std::string backend = resolve_backend(spec.backend, &backend_reason, first_device(setup));
   log->info("backend: {}{}", backend, backend_reason.empty() ? "" : " (" + backend_reason + ")");
   if (backend == "cuda" && setup.devices.empty() && replicas > 1)
     if (const int gpus = cuda_device_count(); gpus > 1)
