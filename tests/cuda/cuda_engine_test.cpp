@@ -1124,6 +1124,8 @@ TEST(CudaEngine, DiagnosticVariablesWithBadValuesAreRefusedByName) {
        &*pf8},
       {"ERMAK_CUDA_LANES", "3", "ERMAK_CUDA_LANES must be 2, 4, 8 or 16", CudaKernelFamily::kPerBead, &*ww},
       {"ERMAK_CUDA_WIDE_MOVES", "2", "ERMAK_CUDA_WIDE_MOVES must be 0 or 1", CudaKernelFamily::kPerBead, &*ww},
+      {"ERMAK_CUDA_CLUSTER_ORDER", "-1", "ERMAK_CUDA_CLUSTER_ORDER must be 0 (chain order) to 1024 blocks",
+       CudaKernelFamily::kPerBead, &*ww},
       {"ERMAK_CUDA_KERNEL", "fast", "ERMAK_CUDA_KERNEL=\"fast\": must be block, perbead or auto",
        CudaKernelFamily::kAuto, &*ww},
   };
@@ -1254,8 +1256,9 @@ TEST(CudaEngineVariants, ClusterRowsHoldTheSamePairsAsRowsPerBead) {
 // cluster's first warp: the same functions in the same order, so the same bits — PF8 × 2
 // plain, and with a fixed bead, a tether on one replica and a force clamp (the kernel
 // variant with per-bead protocol items), with each cluster on 1, 2 and 4 warps, through
-// list builds.
-TEST(CudaEngineVariants, WideMovesGiveTheSameBitsAsMovesInTheClusterWarps) {
+// list builds. So do blocks that take their clusters in the order of their row lengths
+// (ERMAK_CUDA_CLUSTER_ORDER, on by default with wide moves).
+TEST(CudaEngineVariants, WideMovesAndClusterOrderGiveTheSameBitsAsMovesInTheClusterWarps) {
   ERMAK_REQUIRE_GPU();
   const auto pf8 = load_test_system("pf8");
   if (!pf8) GTEST_SKIP() << "PF8 test data not found";
@@ -1279,22 +1282,30 @@ TEST(CudaEngineVariants, WideMovesGiveTheSameBitsAsMovesInTheClusterWarps) {
   for (const char* split : {"1", "2", "4"})
   for (const EngineSetup* setup : {&plain, &with_protocol}) {
     SCOPED_TRACE(std::string(setup == &plain ? "plain" : "fixed bead, tether, clamp") + ", cluster split " + split);
-    auto run = [&](const char* wide) {
+    auto run = [&](const char* wide, const char* order) {
       setenv("ERMAK_CUDA_CLUSTER_ROWS", "1", 1);
       setenv("ERMAK_CUDA_CLUSTER_SPLIT", split, 1);
       setenv("ERMAK_CUDA_WIDE_MOVES", wide, 1);
+      setenv("ERMAK_CUDA_CLUSTER_ORDER", order, 1);
       auto engine = make_gpu(*setup, CudaKernelFamily::kPerBead);
       unsetenv("ERMAK_CUDA_CLUSTER_ROWS");
       unsetenv("ERMAK_CUDA_CLUSTER_SPLIT");
       unsetenv("ERMAK_CUDA_WIDE_MOVES");
+      unsetenv("ERMAK_CUDA_CLUSTER_ORDER");
       engine->set_state(start);
       engine->advance(400);
       EXPECT_GT(engine->stats().neighbor_rebuilds, 1) << "the run should rebuild its list";
       return engine->state();
     };
-    const State narrow = run("0"), wide = run("1");
+    const State narrow = run("0", "0"), wide = run("1", "0");
     EXPECT_TRUE(bit_identical(narrow, wide));
     EXPECT_GT(max_abs_difference(narrow, start), 0.1) << "the beads should have moved";
+    // The clusters in the order of their row lengths (docs/gpu.md#cluster-order): windows
+    // of 1 block, of 3 (PF8's last window part empty) and the default of 16.
+    for (const char* order : {"1", "3", "16"}) {
+      SCOPED_TRACE(std::string("cluster order window ") + order);
+      EXPECT_TRUE(bit_identical(narrow, run("1", order)));
+    }
   }
 }
 

@@ -147,6 +147,9 @@ class CudaEngine final : public Engine {
   // at 1 (−5 %, −12 % with 2). More warps hide the latency of short runs; more shares
   // cost a barrier and a sum per cluster, and split rows of few rounds each.
   static constexpr int kClusterSplit4BelowPerSM = 4, kClusterSplit2BelowPerSM = 32;
+  // Cluster order (docs/gpu.md#cluster-order): blocks per window of clusters sorted by row
+  // length; ERMAK_CUDA_CLUSTER_ORDER=0 (chain order) or another window overrides.
+  static constexpr int kClusterOrderWindow = 16;
   CudaKernelFamily choose_family(CudaKernelFamily requested) const;
   bool choose_cluster_rows() const;
   bool use_cluster_rows() const { return cluster_rows_mode_; }
@@ -325,6 +328,7 @@ class CudaEngine final : public Engine {
   DeviceBuffer<int> rows_, row_count_;
   DeviceBuffer<std::uint16_t> rows16_;
   DeviceBuffer<std::uint32_t> cluster_rows_;
+  DeviceBuffer<int> cluster_order_;  // PerBeadLaunch::cluster_order
   bool cluster_rows_mode_ = false;  // per-bead family: cluster rows instead of a row per bead
   DeviceBuffer<CellGrid> grids_;
   DeviceBuffer<int> cell_start_, cell_fill_, bead_cell_, cell_unsorted_, cell_sorted_, cell_bounds_, cell_tile_sum_;

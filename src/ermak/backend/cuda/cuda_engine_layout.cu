@@ -1,5 +1,7 @@
 // The CUDA engine's choice of kernel family and layout for a run (docs/gpu.md#kernel-families),
 // and the length of its list rows.
+#include <limits>
+
 #include "ermak/backend/cuda/cuda_engine.cuh"
 
 namespace ermak {
@@ -346,6 +348,17 @@ void CudaEngine::choose_perbead_lanes(PerBeadLaunch& L) const {
   const int wide = env_int("ERMAK_CUDA_WIDE_MOVES", 1);
   if (wide != 0 && wide != 1) throw Error("ERMAK_CUDA_WIDE_MOVES must be 0 or 1");
   L.wide_moves = wide == 1 && use_cluster_rows() && L.lanes == 4 && !L.multi_round;
+  // The cluster order (docs/gpu.md#cluster-order) where each cluster has one warp; with
+  // 2 or 4 (runs of one wave or a few) it lost 8–11 % on an H200: the sorted blocks load
+  // the first multiprocessors most.
+  constexpr int kUnset = std::numeric_limits<int>::min();
+  const int order = env_int("ERMAK_CUDA_CLUSTER_ORDER", kUnset);
+  if (order != kUnset && (order < 0 || order > 1024))
+    throw Error("ERMAK_CUDA_CLUSTER_ORDER must be 0 (chain order) to 1024 blocks");
+  L.cluster_order_window = !L.wide_moves      ? 0
+                           : order != kUnset  ? order
+                           : L.cluster_split == 1 ? kClusterOrderWindow
+                                                  : 0;
   const int programmatic = env_int("ERMAK_CUDA_PDL", 1);
   if (programmatic != 0 && programmatic != 1) throw Error("ERMAK_CUDA_PDL must be 0 or 1");
   L.programmatic_steps = programmatic == 1 && perbead_waits_on_chip();

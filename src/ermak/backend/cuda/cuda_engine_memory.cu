@@ -228,6 +228,7 @@ std::size_t CudaEngine::bytes_needed() const {
     b += beads * sizeof(float4)                     // reference positions
          + row_entries() * perbead_row_entry_bytes()  // rows
          + beads * sizeof(int)                       // row counts
+         + (std::size_t(R_) * cluster_count(n_) + std::size_t(R_) * 8 * kClusterOrderWindow) * sizeof(int)  // cluster order
          + 3 * beads * sizeof(int)                   // cells of beads, cell contents
          + std::size_t(R_) * (2 * cap + 1) * sizeof(int) + std::size_t(R_) * sizeof(CellGrid)
          + std::size_t(R_) * (6 + cell_scan_tiles(int(cap))) * sizeof(int)  // cooperative cell sort
@@ -327,6 +328,15 @@ void CudaEngine::configure_and_allocate() {
     PerBeadLaunch& L = perbead_;
     choose_perbead_lanes(L);
     const int blocks = perbead_blocks_per_replica(L);
+    if (L.cluster_order_window > 0) {
+      // Chain order until the first build sorts it.
+      const int places = perbead_cluster_order_slots(L);
+      std::vector<int> chain(std::size_t(R_) * places);
+      for (std::size_t k = 0; k < chain.size(); ++k) chain[k] = int(k % places);
+      cluster_order_.upload(chain, stream_);
+    } else {
+      cluster_order_.release();
+    }
     tip_partial_.resize(std::size_t(R_) * blocks * 3);
     tip_counter_.resize(R_);
     tip_counter_.fill_zero(stream_);
@@ -338,6 +348,7 @@ void CudaEngine::configure_and_allocate() {
     L.rows = rows_.get();
     L.rows16 = rows16_.get();
     L.cluster_rows = cluster_rows_.get();
+    L.cluster_order = cluster_order_.get();
     L.row_count = row_count_.get();
     L.slots = slots_;
     L.grids = grids_.get();

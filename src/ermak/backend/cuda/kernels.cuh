@@ -118,6 +118,16 @@ struct PerBeadLaunch {
   // each cluster's first warp (docs/gpu.md#cluster-tiles). ERMAK_CUDA_WIDE_MOVES=0|1
   // overrides.
   bool wide_moves = false;
+  // With wide moves: the order in which the step kernel's blocks take clusters
+  // (docs/gpu.md#cluster-order). Each window of `cluster_order_window` blocks of a replica
+  // holds its clusters sorted by row length, longest first, so that a block's warps meet
+  // its barrier at about the same time; and the grid runs every window's first block of
+  // every replica first, then the second ones, …, so that the longest blocks start
+  // first. [R][perbead_cluster_order_slots], rebuilt with the rows; values ≥ the
+  // replica's clusters are empty places. nullptr (window 0): chain order.
+  // ERMAK_CUDA_CLUSTER_ORDER=0|blocks per window overrides.
+  int* cluster_order = nullptr;
+  int cluster_order_window = 0;
   // Step kernels (and the indentation tip kernel) launched with programmatic stream
   // serialization (docs/gpu.md#kernel-families): their blocks may be scheduled while the
   // kernel before them drains, and wait on chip (griddepcontrol.wait) until its writes are
@@ -151,6 +161,8 @@ constexpr int kPerBeadBlock = 256;  // threads per block of the per-bead step ke
 
 int perbead_beads_per_block(int lanes, bool multi_round);
 int perbead_blocks_per_replica(const PerBeadLaunch& launch);  // the step kernel's grid.x
+// With a cluster order: its places per replica (blocks per replica × clusters per block).
+int perbead_cluster_order_slots(const PerBeadLaunch& launch);
 // The list build for every replica, when ctrl->stale_since ≤ ctrl->step (three kernels).
 // `from` (optional) builds from these positions instead of pos[step & 1].
 void launch_rebuild(const PerBeadLaunch& launch, cudaStream_t stream, const float4* from = nullptr);

@@ -229,6 +229,29 @@ __device__ __forceinline__ const Index* row_base(const PerBeadLaunch& L) {
   else return L.rows;
 }
 
+// The cluster order of the step kernel's blocks (docs/gpu.md#cluster-order), after a
+// build of cluster rows: one block per replica. Each window of `window` places holds its
+// clusters ranked by row length, longest first, ties in chain order — a fixed order for
+// given rows. Places past the replica's clusters (the grid's last window filled up) keep
+// their own index, which the step kernel reads as empty.
+__global__ void __launch_bounds__(256) order_clusters_kernel(const __grid_constant__ PerBeadLaunch L, int places,
+                                                             int window) {
+  if (!list_stale(L.ctrl)) return;
+  const int clusters = cluster_count(L.m.n);
+  const int* count = L.row_count + std::size_t(blockIdx.x) * clusters;
+  int* order = L.cluster_order + std::size_t(blockIdx.x) * places;
+  for (int c = threadIdx.x; c < places; c += blockDim.x) {
+    const int begin = c / window * window, end = min(begin + window, places);
+    const int key = c < clusters ? count[c] : -1;
+    int rank = 0;
+    for (int d = begin; d < end; ++d) {
+      const int other = d < clusters ? count[d] : -1;
+      rank += other > key || (other == key && d < c);
+    }
+    order[begin + rank] = c;
+  }
+}
+
 __global__ void rebuild_finish_kernel(Control* c, int slots) {
   if (c->stale_since > c->step) return;
   if (c->needed_slots > slots) return;  // stays stale: the host grows the rows
@@ -401,13 +424,29 @@ __global__ void __launch_bounds__(kPerBeadBlock, step_kernel_min_blocks<S, kMult
   if (s >= c->target || c->stale_since <= s) return;  // the same for every thread of the grid
   const ModelData& m = L.m;
   const int n = m.n;
-  const int r = blockIdx.y;
   const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
   constexpr int kPerRound = 32 / S;
   constexpr int kRounds = kMultiRound ? S : 1;
   constexpr int kBeadsPerWarp = kRounds * kPerRound;
+  constexpr int kBlockClusters = kPerBeadBlock / 32 / kSplit;  // with cluster tiles
   const int share = warp % kSplit;  // which share of its cluster row this warp takes
-  const int warp_base = ((blockIdx.x * (kPerBeadBlock / 32) + warp) / kSplit) * kBeadsPerWarp;
+  // The block's replica and place in it; with a cluster order (docs/gpu.md#cluster-order)
+  // the grid runs, in the order blocks are scheduled, rank 0 of every window of every
+  // replica, then rank 1, …, and the block's clusters come from the order.
+  int r = blockIdx.y, block = blockIdx.x;
+  const int* order = nullptr;
+  if constexpr (kWideMoves) {
+    if (L.cluster_order_window > 0) {
+      const int linear = blockIdx.y * gridDim.x + blockIdx.x, windows = gridDim.x / L.cluster_order_window;
+      r = linear % m.replicas;
+      const int rank = linear / m.replicas;
+      block = (rank % windows) * L.cluster_order_window + rank / windows;
+      order = L.cluster_order + std::size_t(r) * gridDim.x * kBlockClusters + std::size_t(block) * kBlockClusters;
+    }
+  }
+  // The warp's beads: its cluster's with cluster tiles (kSplit warps per cluster).
+  const int warp_group = order ? __ldg(order + warp / kSplit) : (block * (kPerBeadBlock / 32) + warp) / kSplit;
+  const int warp_base = warp_group * kBeadsPerWarp;
   const float4* pos_in = L.pos[s & 1] + std::size_t(r) * n;
   float4* pos_out = L.pos[(s + 1) & 1] + std::size_t(r) * n;
   const physics::LangevinCoefficients coeff = c->coeff;
@@ -556,13 +595,18 @@ __global__ void __launch_bounds__(kPerBeadBlock, step_kernel_min_blocks<S, kMult
     pos_out[b] = p;
   };
   if constexpr (kWideMoves) {
-    constexpr int kBlockBeads = (kPerBeadBlock / 32 / kSplit) * kBeadsPerWarp;
+    constexpr int kBlockBeads = kBlockClusters * kBeadsPerWarp;
     __shared__ float3 s_force[kBlockBeads];
-    if (owner && i < n) s_force[i - blockIdx.x * kBlockBeads] = mine;
+    // The block's beads in its clusters' order: cluster warp / kSplit's beads at 8 ·
+    // (warp / kSplit) on (chain order: bead i − block · kBlockBeads).
+    if (owner && i < n) s_force[(warp / kSplit) * kBeadsPerWarp + lane / S] = mine;
     __syncthreads();
-    const int b = blockIdx.x * kBlockBeads + int(threadIdx.x);
-    if (threadIdx.x < kBlockBeads && b < n)
-      move_bead(b, s_force[threadIdx.x], kTipGiven && indentation ? given_tip_forces(b) : IndentationForces{});
+    const int t = int(threadIdx.x), local_cluster = t / kBeadsPerWarp;
+    const int b = t < kBlockBeads ? (order ? __ldg(order + local_cluster) : block * kBlockClusters + local_cluster) *
+                                            kBeadsPerWarp + t % kBeadsPerWarp
+                                  : n;
+    if (b < n)
+      move_bead(b, s_force[t], kTipGiven && indentation ? given_tip_forces(b) : IndentationForces{});
   } else if (owner && i < n) {
     move_bead(i, mine, tip_forces);
   }
@@ -633,7 +677,14 @@ int perbead_beads_per_block(int lanes, bool multi_round) {
 
 int perbead_blocks_per_replica(const PerBeadLaunch& L) {
   const int per_block = perbead_beads_per_block(L.lanes, L.multi_round) / L.cluster_split;
-  return (L.m.n + per_block - 1) / per_block;
+  const int blocks = (L.m.n + per_block - 1) / per_block;
+  // With a cluster order, whole windows (the last one's extra blocks have no clusters).
+  const int window = std::max(1, L.cluster_order_window);
+  return (blocks + window - 1) / window * window;
+}
+
+int perbead_cluster_order_slots(const PerBeadLaunch& L) {
+  return perbead_blocks_per_replica(L) * (kPerBeadBlock / 32 / L.cluster_split);
 }
 
 void launch_rebuild(const PerBeadLaunch& L, cudaStream_t stream, const float4* from) {
@@ -644,6 +695,11 @@ void launch_rebuild(const PerBeadLaunch& L, cudaStream_t stream, const float4* f
   if (L.cluster_rows) {
     rebuild_cluster_rows_kernel<<<blocks, 256, 0, stream>>>(L, from);
     ERMAK_CUDA_LAUNCHED("rebuild_cluster_rows_kernel", stream);
+    if (L.cluster_order_window > 0) {
+      order_clusters_kernel<<<L.m.replicas, 256, 0, stream>>>(
+          L, perbead_cluster_order_slots(L), L.cluster_order_window * (kPerBeadBlock / 32 / L.cluster_split));
+      ERMAK_CUDA_LAUNCHED("order_clusters_kernel", stream);
+    }
   } else {
     rebuild_rows_kernel<<<blocks, 256, 0, stream>>>(L, from);
     ERMAK_CUDA_LAUNCHED("rebuild_rows_kernel", stream);
