@@ -1126,6 +1126,7 @@ TEST(CudaEngine, DiagnosticVariablesWithBadValuesAreRefusedByName) {
       {"ERMAK_CUDA_WIDE_MOVES", "2", "ERMAK_CUDA_WIDE_MOVES must be 0 or 1", CudaKernelFamily::kPerBead, &*ww},
       {"ERMAK_CUDA_CLUSTER_ORDER", "-1", "ERMAK_CUDA_CLUSTER_ORDER must be 0 (chain order) to 1024 blocks",
        CudaKernelFamily::kPerBead, &*ww},
+      {"ERMAK_CUDA_BLOCK_WARPS", "3", "ERMAK_CUDA_BLOCK_WARPS must be 2, 4 or 8", CudaKernelFamily::kPerBead, &*ww},
       {"ERMAK_CUDA_KERNEL", "fast", "ERMAK_CUDA_KERNEL=\"fast\": must be block, perbead or auto",
        CudaKernelFamily::kAuto, &*ww},
   };
@@ -1282,16 +1283,18 @@ TEST(CudaEngineVariants, WideMovesAndClusterOrderGiveTheSameBitsAsMovesInTheClus
   for (const char* split : {"1", "2", "4"})
   for (const EngineSetup* setup : {&plain, &with_protocol}) {
     SCOPED_TRACE(std::string(setup == &plain ? "plain" : "fixed bead, tether, clamp") + ", cluster split " + split);
-    auto run = [&](const char* wide, const char* order) {
+    auto run = [&](const char* wide, const char* order, const char* block_warps = "8") {
       setenv("ERMAK_CUDA_CLUSTER_ROWS", "1", 1);
       setenv("ERMAK_CUDA_CLUSTER_SPLIT", split, 1);
       setenv("ERMAK_CUDA_WIDE_MOVES", wide, 1);
       setenv("ERMAK_CUDA_CLUSTER_ORDER", order, 1);
+      setenv("ERMAK_CUDA_BLOCK_WARPS", block_warps, 1);
       auto engine = make_gpu(*setup, CudaKernelFamily::kPerBead);
       unsetenv("ERMAK_CUDA_CLUSTER_ROWS");
       unsetenv("ERMAK_CUDA_CLUSTER_SPLIT");
       unsetenv("ERMAK_CUDA_WIDE_MOVES");
       unsetenv("ERMAK_CUDA_CLUSTER_ORDER");
+      unsetenv("ERMAK_CUDA_BLOCK_WARPS");
       engine->set_state(start);
       engine->advance(400);
       EXPECT_GT(engine->stats().neighbor_rebuilds, 1) << "the run should rebuild its list";
@@ -1306,6 +1309,12 @@ TEST(CudaEngineVariants, WideMovesAndClusterOrderGiveTheSameBitsAsMovesInTheClus
       SCOPED_TRACE(std::string("cluster order window ") + order);
       EXPECT_TRUE(bit_identical(narrow, run("1", order)));
     }
+    // Blocks of 4 and 2 warps (clusters split over 2 warps only; otherwise 8).
+    for (const char* block_warps : {"4", "2"})
+      for (const char* order : {"0", "3"}) {
+        SCOPED_TRACE(std::string("warps per block ") + block_warps + ", cluster order window " + order);
+        EXPECT_TRUE(bit_identical(narrow, run("1", order, block_warps)));
+      }
   }
 }
 

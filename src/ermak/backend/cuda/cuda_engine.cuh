@@ -150,6 +150,9 @@ class CudaEngine final : public Engine {
   // Cluster order (docs/gpu.md#cluster-order): blocks per window of clusters sorted by row
   // length; ERMAK_CUDA_CLUSTER_ORDER=0 (chain order) or another window overrides.
   static constexpr int kClusterOrderWindow = 16;
+  // Step-kernel blocks of 4 warps instead of 8 for clusters split over 2 warps, from this
+  // many clusters per SM (docs/gpu.md#cluster-order); ERMAK_CUDA_BLOCK_WARPS=2|4|8 overrides.
+  static constexpr int kBlockWarps4FromPerSM = 24;
   CudaKernelFamily choose_family(CudaKernelFamily requested) const;
   bool choose_cluster_rows() const;
   bool use_cluster_rows() const { return cluster_rows_mode_; }

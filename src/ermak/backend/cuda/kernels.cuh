@@ -94,6 +94,9 @@ struct CellGrid {
   int cells;
 };
 
+constexpr int kPerBeadBlock = 256;  // threads per block of the per-bead step kernel
+constexpr int kPerBeadBlockWarps = kPerBeadBlock / 32;
+
 struct PerBeadLaunch {
   ModelData m;
   float4* pos[2] = {nullptr, nullptr};  // [R·n] each: step s reads pos[s&1], writes pos[(s+1)&1]
@@ -128,6 +131,9 @@ struct PerBeadLaunch {
   // ERMAK_CUDA_CLUSTER_ORDER=0|blocks per window overrides.
   int* cluster_order = nullptr;
   int cluster_order_window = 0;
+  // Warps per block of the step kernel: 8 (kPerBeadBlock threads), or 4 or 2 with wide
+  // moves and clusters split over 2 warps (ERMAK_CUDA_BLOCK_WARPS; docs/gpu.md#cluster-order).
+  int block_warps = kPerBeadBlockWarps;
   // Step kernels (and the indentation tip kernel) launched with programmatic stream
   // serialization (docs/gpu.md#kernel-families): their blocks may be scheduled while the
   // kernel before them drains, and wait on chip (griddepcontrol.wait) until its writes are
@@ -157,7 +163,6 @@ struct PerBeadLaunch {
                                         // kernel does the tip's work itself
 };
 
-constexpr int kPerBeadBlock = 256;  // threads per block of the per-bead step kernel
 
 int perbead_beads_per_block(int lanes, bool multi_round);
 int perbead_blocks_per_replica(const PerBeadLaunch& launch);  // the step kernel's grid.x

@@ -389,7 +389,7 @@ template <int S, bool kMultiRound, int kProtocolCode, class Index>
 constexpr int step_kernel_min_blocks() {
   constexpr bool bounded = kProtocolCode == kItemsAndTip ||
                            (kProtocolCode == kPerBeadItems && uses_cluster_tile<S, kMultiRound, Index>());
-  return bounded ? 65536 / 64 / kPerBeadBlock : 0;  // 0: no bound
+  return bounded ? 65536 / 64 / kPerBeadBlock : 0;  // 0: no bound (blocks of kPerBeadBlock threads)
 }
 
 // kSplit warps per cluster (tiles only): warp w of a cluster's kSplit takes every
@@ -402,8 +402,13 @@ constexpr int step_kernel_min_blocks() {
 // 64 / kSplit beads a bead per lane — the noise, protocol forces and move on every lane
 // instead of one in 4 of each cluster's first warp (docs/gpu.md#cluster-tiles). Same
 // functions, same order of the force's terms: the same bits.
-template <int S, bool kMultiRound, int kProtocolCode, class Index, int kSplit = 1, bool kWideMoves = false>
-__global__ void __launch_bounds__(kPerBeadBlock, step_kernel_min_blocks<S, kMultiRound, kProtocolCode, Index>())
+//
+// kBlockWarps (wide moves only): warps per block, 8 (kPerBeadBlock threads) or fewer for
+// runs of split clusters (PerBeadLaunch::block_warps), the register bound scaled to match.
+template <int S, bool kMultiRound, int kProtocolCode, class Index, int kSplit = 1, bool kWideMoves = false,
+          int kBlockWarps = kPerBeadBlock / 32>
+__global__ void __launch_bounds__(kBlockWarps * 32, step_kernel_min_blocks<S, kMultiRound, kProtocolCode, Index>() *
+                                                        (kPerBeadBlock / 32) / kBlockWarps)
     perbead_step_kernel(const __grid_constant__ PerBeadLaunch L, int node) {
   // kItemsAndTip: the tip's forces, its reaction and its step in this kernel;
   // kTipForcesGiven: computed by perbead_tip_kernel before it (large runs).
@@ -414,6 +419,7 @@ __global__ void __launch_bounds__(kPerBeadBlock, step_kernel_min_blocks<S, kMult
   static_assert(kSplit == 1 || kClusterTile, "a cluster split over warps only with cluster tiles");
   static_assert(!kWideMoves || (kClusterTile && kProtocolCode != kItemsAndTip),
                 "wide moves only with cluster tiles and no tip in the step kernel");
+  static_assert(kBlockWarps == kPerBeadBlock / 32 || kWideMoves, "smaller blocks only with wide moves");
   // Launched programmatically (launch_per_step), this grid may start while the kernels
   // before it still run: wait for their completion and their writes before reading
   // anything, then let the next kernel's grid be scheduled as this one's blocks finish.
@@ -428,7 +434,7 @@ __global__ void __launch_bounds__(kPerBeadBlock, step_kernel_min_blocks<S, kMult
   constexpr int kPerRound = 32 / S;
   constexpr int kRounds = kMultiRound ? S : 1;
   constexpr int kBeadsPerWarp = kRounds * kPerRound;
-  constexpr int kBlockClusters = kPerBeadBlock / 32 / kSplit;  // with cluster tiles
+  constexpr int kBlockClusters = kBlockWarps / kSplit;  // with cluster tiles
   const int share = warp % kSplit;  // which share of its cluster row this warp takes
   // The block's replica and place in it; with a cluster order (docs/gpu.md#cluster-order)
   // the grid runs, in the order blocks are scheduled, rank 0 of every window of every
@@ -445,7 +451,7 @@ __global__ void __launch_bounds__(kPerBeadBlock, step_kernel_min_blocks<S, kMult
     }
   }
   // The warp's beads: its cluster's with cluster tiles (kSplit warps per cluster).
-  const int warp_group = order ? __ldg(order + warp / kSplit) : (block * (kPerBeadBlock / 32) + warp) / kSplit;
+  const int warp_group = order ? __ldg(order + warp / kSplit) : (block * kBlockWarps + warp) / kSplit;
   const int warp_base = warp_group * kBeadsPerWarp;
   const float4* pos_in = L.pos[s & 1] + std::size_t(r) * n;
   float4* pos_out = L.pos[(s + 1) & 1] + std::size_t(r) * n;
@@ -532,11 +538,11 @@ __global__ void __launch_bounds__(kPerBeadBlock, step_kernel_min_blocks<S, kMult
         part = pair_forces_with<S, false, GlobalTopology, GlobalPos, ClusterRow, kPairBonds | kPairNatives>(
             m, m.bonds, m.natives, i, lane % S, own, GlobalPos{pos_in}, ClusterRow{row, entries, 0}, unused);
       }
-      __shared__ float4 s_cluster_pos[kClusterTile ? kPerBeadBlock / 32 : 1][kClusterBeads];
+      __shared__ float4 s_cluster_pos[kClusterTile ? kBlockWarps : 1][kClusterBeads];
       float3 repulsive =
           cluster_tile_repulsion<kSplit>(m.repulsion, pos_in, row, entries, own, lane, s_cluster_pos[warp], share);
       if constexpr (kSplit > 1) {
-        __shared__ float3 s_share[kPerBeadBlock / 32][32];
+        __shared__ float3 s_share[kBlockWarps][32];
         if (share != 0) s_share[warp][lane] = repulsive;
         __syncthreads();
         if (share == 0) {
@@ -676,7 +682,8 @@ int perbead_beads_per_block(int lanes, bool multi_round) {
 }
 
 int perbead_blocks_per_replica(const PerBeadLaunch& L) {
-  const int per_block = perbead_beads_per_block(L.lanes, L.multi_round) / L.cluster_split;
+  const int per_block =
+      perbead_beads_per_block(L.lanes, L.multi_round) / L.cluster_split * L.block_warps / (kPerBeadBlock / 32);
   const int blocks = (L.m.n + per_block - 1) / per_block;
   // With a cluster order, whole windows (the last one's extra blocks have no clusters).
   const int window = std::max(1, L.cluster_order_window);
@@ -684,7 +691,7 @@ int perbead_blocks_per_replica(const PerBeadLaunch& L) {
 }
 
 int perbead_cluster_order_slots(const PerBeadLaunch& L) {
-  return perbead_blocks_per_replica(L) * (kPerBeadBlock / 32 / L.cluster_split);
+  return perbead_blocks_per_replica(L) * (L.block_warps / L.cluster_split);
 }
 
 void launch_rebuild(const PerBeadLaunch& L, cudaStream_t stream, const float4* from) {
@@ -697,7 +704,7 @@ void launch_rebuild(const PerBeadLaunch& L, cudaStream_t stream, const float4* f
     ERMAK_CUDA_LAUNCHED("rebuild_cluster_rows_kernel", stream);
     if (L.cluster_order_window > 0) {
       order_clusters_kernel<<<L.m.replicas, 256, 0, stream>>>(
-          L, perbead_cluster_order_slots(L), L.cluster_order_window * (kPerBeadBlock / 32 / L.cluster_split));
+          L, perbead_cluster_order_slots(L), L.cluster_order_window * (L.block_warps / L.cluster_split));
       ERMAK_CUDA_LAUNCHED("order_clusters_kernel", stream);
     }
   } else {
@@ -712,11 +719,11 @@ void launch_rebuild(const PerBeadLaunch& L, cudaStream_t stream, const float4* f
 // where L asks for it: it may overlap the drain of the kernels before it, and starts with
 // griddepcontrol.wait (see perbead_step_kernel's first lines).
 template <class... Params, class... Args>
-void launch_per_step(void (*kernel)(Params...), const PerBeadLaunch& L, dim3 grid, cudaStream_t stream,
+void launch_per_step(void (*kernel)(Params...), const PerBeadLaunch& L, dim3 grid, int threads, cudaStream_t stream,
                      Args... args) {
   cudaLaunchConfig_t config{};
   config.gridDim = grid;
-  config.blockDim = dim3(kPerBeadBlock);
+  config.blockDim = dim3(threads);
   config.dynamicSmemBytes = 0;
   config.stream = stream;
   cudaLaunchAttribute attribute[1];
@@ -737,7 +744,7 @@ void launch_step_variant(const PerBeadLaunch& L, int node, cudaStream_t stream, 
     // same sum then, whatever the split).
     const int per_block = perbead_beads_per_block(L.lanes, kMultiRound);
     const int step_blocks = (L.m.n + per_block - 1) / per_block;
-    auto launch_tip = [&](auto kernel) { launch_per_step(kernel, L, tip_grid, stream, L, node, step_blocks); };
+    auto launch_tip = [&](auto kernel) { launch_per_step(kernel, L, tip_grid, kPerBeadBlock, stream, L, node, step_blocks); };
     switch (kMultiRound ? 1 : L.lanes) {
       case 1: launch_tip(perbead_tip_kernel<32>); break;
       case 2: launch_tip(perbead_tip_kernel<16>); break;
@@ -754,14 +761,21 @@ void launch_step_variant(const PerBeadLaunch& L, int node, cudaStream_t stream, 
     ERMAK_CUDA_LAUNCHED("perbead_tip_move_kernel", side.stream);
     ERMAK_CUDA(cudaEventRecord(side.join, side.stream));
   }
-  auto launch = [&](auto kernel) { launch_per_step(kernel, L, grid, stream, L, node); };
+  auto launch = [&](auto kernel) { launch_per_step(kernel, L, grid, kPerBeadBlock, stream, L, node); };
   switch (L.lanes) {
     case 2: launch(perbead_step_kernel<2, kMultiRound, kProtocol, Index>); break;
     case 4:
       if constexpr (uses_cluster_tile<4, kMultiRound, Index>()) {
         if constexpr (kProtocol != kItemsAndTip) {
           if (L.wide_moves) {
-            if (L.cluster_split == 2) launch(perbead_step_kernel<4, kMultiRound, kProtocol, Index, 2, true>);
+            auto launch_small = [&](auto kernel, int warps) {
+              launch_per_step(kernel, L, grid, warps * 32, stream, L, node);
+            };
+            if (L.cluster_split == 2 && L.block_warps == 2)
+              launch_small(perbead_step_kernel<4, kMultiRound, kProtocol, Index, 2, true, 2>, 2);
+            else if (L.cluster_split == 2 && L.block_warps == 4)
+              launch_small(perbead_step_kernel<4, kMultiRound, kProtocol, Index, 2, true, 4>, 4);
+            else if (L.cluster_split == 2) launch(perbead_step_kernel<4, kMultiRound, kProtocol, Index, 2, true>);
             else if (L.cluster_split == 4) launch(perbead_step_kernel<4, kMultiRound, kProtocol, Index, 4, true>);
             else launch(perbead_step_kernel<4, kMultiRound, kProtocol, Index, 1, true>);
             break;
