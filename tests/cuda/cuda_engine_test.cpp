@@ -1258,7 +1258,8 @@ TEST(CudaEngineVariants, ClusterRowsHoldTheSamePairsAsRowsPerBead) {
 // plain, and with a fixed bead, a tether on one replica and a force clamp (the kernel
 // variant with per-bead protocol items), with each cluster on 1, 2 and 4 warps, through
 // list builds. So do blocks that take their clusters in the order of their row lengths
-// (ERMAK_CUDA_CLUSTER_ORDER, on by default with wide moves).
+// (ERMAK_CUDA_CLUSTER_ORDER; by default where a cluster has one warp) and blocks of 4 and
+// 2 warps for split clusters (ERMAK_CUDA_BLOCK_WARPS).
 TEST(CudaEngineVariants, WideMovesAndClusterOrderGiveTheSameBitsAsMovesInTheClusterWarps) {
   ERMAK_REQUIRE_GPU();
   const auto pf8 = load_test_system("pf8");

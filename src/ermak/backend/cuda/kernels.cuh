@@ -163,7 +163,6 @@ struct PerBeadLaunch {
                                         // kernel does the tip's work itself
 };
 
-
 int perbead_beads_per_block(int lanes, bool multi_round);
 int perbead_blocks_per_replica(const PerBeadLaunch& launch);  // the step kernel's grid.x
 // With a cluster order: its places per replica (blocks per replica × clusters per block).

@@ -406,9 +406,9 @@ constexpr int step_kernel_min_blocks() {
 // kBlockWarps (wide moves only): warps per block, 8 (kPerBeadBlock threads) or fewer for
 // runs of split clusters (PerBeadLaunch::block_warps), the register bound scaled to match.
 template <int S, bool kMultiRound, int kProtocolCode, class Index, int kSplit = 1, bool kWideMoves = false,
-          int kBlockWarps = kPerBeadBlock / 32>
+          int kBlockWarps = kPerBeadBlockWarps>
 __global__ void __launch_bounds__(kBlockWarps * 32, step_kernel_min_blocks<S, kMultiRound, kProtocolCode, Index>() *
-                                                        (kPerBeadBlock / 32) / kBlockWarps)
+                                                        kPerBeadBlockWarps / kBlockWarps)
     perbead_step_kernel(const __grid_constant__ PerBeadLaunch L, int node) {
   // kItemsAndTip: the tip's forces, its reaction and its step in this kernel;
   // kTipForcesGiven: computed by perbead_tip_kernel before it (large runs).
@@ -419,7 +419,7 @@ __global__ void __launch_bounds__(kBlockWarps * 32, step_kernel_min_blocks<S, kM
   static_assert(kSplit == 1 || kClusterTile, "a cluster split over warps only with cluster tiles");
   static_assert(!kWideMoves || (kClusterTile && kProtocolCode != kItemsAndTip),
                 "wide moves only with cluster tiles and no tip in the step kernel");
-  static_assert(kBlockWarps == kPerBeadBlock / 32 || kWideMoves, "smaller blocks only with wide moves");
+  static_assert(kBlockWarps == kPerBeadBlockWarps || kWideMoves, "smaller blocks only with wide moves");
   // Launched programmatically (launch_per_step), this grid may start while the kernels
   // before it still run: wait for their completion and their writes before reading
   // anything, then let the next kernel's grid be scheduled as this one's blocks finish.
@@ -683,7 +683,7 @@ int perbead_beads_per_block(int lanes, bool multi_round) {
 
 int perbead_blocks_per_replica(const PerBeadLaunch& L) {
   const int per_block =
-      perbead_beads_per_block(L.lanes, L.multi_round) / L.cluster_split * L.block_warps / (kPerBeadBlock / 32);
+      perbead_beads_per_block(L.lanes, L.multi_round) / L.cluster_split * L.block_warps / kPerBeadBlockWarps;
   const int blocks = (L.m.n + per_block - 1) / per_block;
   // With a cluster order, whole windows (the last one's extra blocks have no clusters).
   const int window = std::max(1, L.cluster_order_window);
@@ -761,20 +761,19 @@ void launch_step_variant(const PerBeadLaunch& L, int node, cudaStream_t stream, 
     ERMAK_CUDA_LAUNCHED("perbead_tip_move_kernel", side.stream);
     ERMAK_CUDA(cudaEventRecord(side.join, side.stream));
   }
-  auto launch = [&](auto kernel) { launch_per_step(kernel, L, grid, kPerBeadBlock, stream, L, node); };
+  auto launch = [&](auto kernel, int warps = kPerBeadBlockWarps) {
+    launch_per_step(kernel, L, grid, warps * 32, stream, L, node);
+  };
   switch (L.lanes) {
     case 2: launch(perbead_step_kernel<2, kMultiRound, kProtocol, Index>); break;
     case 4:
       if constexpr (uses_cluster_tile<4, kMultiRound, Index>()) {
         if constexpr (kProtocol != kItemsAndTip) {
           if (L.wide_moves) {
-            auto launch_small = [&](auto kernel, int warps) {
-              launch_per_step(kernel, L, grid, warps * 32, stream, L, node);
-            };
             if (L.cluster_split == 2 && L.block_warps == 2)
-              launch_small(perbead_step_kernel<4, kMultiRound, kProtocol, Index, 2, true, 2>, 2);
+              launch(perbead_step_kernel<4, kMultiRound, kProtocol, Index, 2, true, 2>, 2);
             else if (L.cluster_split == 2 && L.block_warps == 4)
-              launch_small(perbead_step_kernel<4, kMultiRound, kProtocol, Index, 2, true, 4>, 4);
+              launch(perbead_step_kernel<4, kMultiRound, kProtocol, Index, 2, true, 4>, 4);
             else if (L.cluster_split == 2) launch(perbead_step_kernel<4, kMultiRound, kProtocol, Index, 2, true>);
             else if (L.cluster_split == 4) launch(perbead_step_kernel<4, kMultiRound, kProtocol, Index, 4, true>);
             else launch(perbead_step_kernel<4, kMultiRound, kProtocol, Index, 1, true>);
