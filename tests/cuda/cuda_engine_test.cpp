@@ -1296,6 +1296,13 @@ TEST(CudaEngineVariants, WideMovesAndClusterOrderGiveTheSameBitsAsMovesInTheClus
       unsetenv("ERMAK_CUDA_WIDE_MOVES");
       unsetenv("ERMAK_CUDA_CLUSTER_ORDER");
       unsetenv("ERMAK_CUDA_BLOCK_WARPS");
+      // The bench's kernel column names what ran: warps per cluster and per block, the order.
+      const bool wide_run = std::string(wide) == "1";
+      const std::string expected_layout =
+          std::string("perbead/clusters/k") + split + "/w" +
+          (wide_run && std::string(split) == "2" ? block_warps : "8") +
+          (wide_run && std::string(order) != "0" ? std::string("/o") + order : std::string());
+      EXPECT_EQ(cuda_kernel_layout(*engine), expected_layout);
       engine->set_state(start);
       engine->advance(400);
       EXPECT_GT(engine->stats().neighbor_rebuilds, 1) << "the run should rebuild its list";

@@ -10,9 +10,16 @@ namespace cuda {
 // The family and its layout, short (bench tables): "block/ap/S1/g4" (all pairs, one
 // lane per bead, 4 replicas per block), "block/list/S2/g4", "block/tiles/g8" (each pair
 // once in tiles) or "block/tiles/apart/g4" (bead threads apart from the tile threads);
-// "perbead/rows" or "perbead/clusters".
+// "perbead/rows" or "perbead/clusters/k2/w4" (cluster tiles: warps per cluster, warps per
+// step-kernel block) with "/o16" where the cluster order sorts windows of 16 blocks.
 std::string CudaEngine::kernel_layout() const {
-  if (family_ != CudaKernelFamily::kBlock) return use_cluster_rows() ? "perbead/clusters" : "perbead/rows";
+  if (family_ != CudaKernelFamily::kBlock) {
+    if (!use_cluster_rows()) return "perbead/rows";
+    std::string layout = "perbead/clusters/k" + std::to_string(perbead_.cluster_split) + "/w" +
+                         std::to_string(perbead_.wide_moves ? perbead_.block_warps : kPerBeadBlockWarps);
+    if (perbead_.cluster_order_window > 0) layout += "/o" + std::to_string(perbead_.cluster_order_window);
+    return layout;
+  }
   if (block_.tiles) return std::string("block/tiles/") + (block_.tile_beads_apart ? "apart/" : "") + "g" +
                            std::to_string(block_.group);
   return std::string("block/") + (block_.all_pairs ? "ap" : "list") + "/S" + std::to_string(block_.lanes) + "/g" +
@@ -357,8 +364,9 @@ void CudaEngine::choose_perbead_lanes(PerBeadLaunch& L) const {
     throw Error("ERMAK_CUDA_CLUSTER_ORDER must be 0 (chain order) to 1024 blocks");
   // Blocks of 4 warps (2 clusters) where clusters are split over 2 warps and the run has
   // at least kBlockWarps4FromPerSM clusters per SM; measured on an H100
-  // (docs/benchmarks.md#cluster-order): PF8 × 4 +4.8 %, one CCMV capsid +3.3 %, but one PF8
-  // −0.6 % and PF8 × 2 −1.9 %; blocks of 2 warps lost 7–17 % everywhere.
+  // (docs/benchmarks.md#cluster-order): PF8 × 3 +4.2 %, × 4 +4.5 %, one
+  // CCMV capsid +3.0 %, but one PF8 −0.5 % and PF8 × 2 −2.2 %; blocks of 2 warps lost 7–17 %
+  // everywhere.
   const long long run_clusters = (long long)cluster_count(n_) * R_;
   const int default_warps = run_clusters >= (long long)kBlockWarps4FromPerSM * prop_.multiProcessorCount
                                 ? 4
