@@ -149,10 +149,12 @@ stage profile 120 profile.log "
 # few steps of 20 WW replicas (blocks of several replicas, a partial last block). The
 # report stops' gathers and stability screen (stop_kernels.cu) under memcheck, also
 # overlapped with the next steps. A run split over two engines (backend/split_engine.h;
-# both on GPU 0 where there is one) under memcheck.
+# both on GPU 0 where there is one) under memcheck. The step kernel in blocks of 4 warps
+# (ERMAK_CUDA_BLOCK_WARPS, the default from 16 clusters per SM, which the short tests
+# do not reach): a few steps of one PF8 with clusters of one warp and of two.
 CEILING='CeilingKernels.OneStepEqualsTheHostsSumOfTheSamePairs:CeilingKernels.TilesWithTheModelTakeOneStepOfThePlainDynamics:CeilingKernels.PairsOnceDiffersFromPairsTwice'
 SHORT="Systems/CudaVsCpu.TrajectoryAgreesFor1000Steps/ww_*:CudaEngine.BlockFamilyLanesInBlocksOfMoreThan512ThreadsAgreeWithCpu:Families/CudaFamily.IndentationAgreesWithCpu/*:Families/CudaFamily.MinimisationAgreesWithCpu/*:CudaEngineVariants.PerBeadMultiRoundAndBlockLaneCountsAgreeWithCpu:CudaEngineVariants.GridCellSortEqualsOneBlockPerReplica:Families/CudaFamily.ProtocolsAgreeWithCpu/block_tiles*:Families/CudaFamily.StoredNoiseAgreesWithCpu/block_tiles*:Families/CudaFamily.StopsWithoutAllPositionsSeeWhatTheStateShows/*:Families/CudaFamily.OverlappedStopsGiveTheValuesOfStopsInTurn/*:CudaEngine.BlockListsThatOverflowInLaunchesRunAheadGiveTheSameBits:Families/CudaSplit.*:$CEILING"
-stage sanitize 300 sanitize.log "
+stage sanitize 360 sanitize.log "
   echo '--- memcheck ---'
   compute-sanitizer --tool memcheck --error-exitcode 9 --print-limit 20 '$TESTS' --gtest_color=no --gtest_filter='$SHORT' --gtest_brief=1
   m=\$?
@@ -170,8 +172,16 @@ stage sanitize 300 sanitize.log "
     ERMAK_CUDA_BLOCK_TILES=1 ERMAK_CUDA_TILE_BEADS_APART=\$apart compute-sanitizer --tool racecheck --error-exitcode 9 --print-limit 20 \
       '$BUILD/ermak' bench --backend cuda --cases wwx20 --seconds 0.01 | grep -v '^#' || b=9
   done
-  echo \"memcheck rc=\$m racecheck rc=\$r racecheck (large blocks) rc=\$b\"
-  exit \$((m + r + b))"
+  echo '--- memcheck and racecheck (per-bead family, cluster tiles in blocks of 4 warps: one PF8, clusters of one warp and of two; a few steps) ---'
+  w=0
+  for split in 1 2; do
+    ERMAK_CUDA_CLUSTER_SPLIT=\$split ERMAK_CUDA_BLOCK_WARPS=4 compute-sanitizer --tool memcheck --error-exitcode 9 --print-limit 20 \
+      '$BUILD/ermak' bench --backend cuda --cases pf8x1 --seconds 0.01 | grep -v '^#' || w=9
+  done
+  ERMAK_CUDA_CLUSTER_SPLIT=1 ERMAK_CUDA_BLOCK_WARPS=4 compute-sanitizer --tool racecheck --error-exitcode 9 --print-limit 20 \
+    '$BUILD/ermak' bench --backend cuda --cases pf8x1 --seconds 0.01 | grep -v '^#' || w=9
+  echo \"memcheck rc=\$m racecheck rc=\$r racecheck (large blocks) rc=\$b blocks of 4 warps rc=\$w\"
+  exit \$((m + r + b + w))"
 
 # 60 random configurations on the GPU and the CPU: 200–206 s on an H100 with 16 cores.
 stage agreement 240 agreement.log "

@@ -1259,7 +1259,7 @@ TEST(CudaEngineVariants, ClusterRowsHoldTheSamePairsAsRowsPerBead) {
 // variant with per-bead protocol items), with each cluster on 1, 2 and 4 warps, through
 // list builds. So do blocks that take their clusters in the order of their row lengths
 // (ERMAK_CUDA_CLUSTER_ORDER; by default where a cluster has one warp) and blocks of 4 and
-// 2 warps for split clusters (ERMAK_CUDA_BLOCK_WARPS).
+// 2 warps for clusters split over 2 warps, of 4 for clusters of one (ERMAK_CUDA_BLOCK_WARPS).
 TEST(CudaEngineVariants, WideMovesAndClusterOrderGiveTheSameBitsAsMovesInTheClusterWarps) {
   ERMAK_REQUIRE_GPU();
   const auto pf8 = load_test_system("pf8");
@@ -1300,7 +1300,9 @@ TEST(CudaEngineVariants, WideMovesAndClusterOrderGiveTheSameBitsAsMovesInTheClus
       const bool wide_run = std::string(wide) == "1";
       const std::string expected_layout =
           std::string("perbead/clusters/k") + split + "/w" +
-          (wide_run && std::string(split) == "2" ? block_warps : "8") +
+          (wide_run && (std::string(split) == "2" || (std::string(split) == "1" && std::string(block_warps) == "4"))
+               ? block_warps
+               : "8") +
           (wide_run && std::string(order) != "0" ? std::string("/o") + order : std::string());
       EXPECT_EQ(cuda_kernel_layout(*engine), expected_layout);
       engine->set_state(start);
@@ -1317,7 +1319,7 @@ TEST(CudaEngineVariants, WideMovesAndClusterOrderGiveTheSameBitsAsMovesInTheClus
       SCOPED_TRACE(std::string("cluster order window ") + order);
       EXPECT_TRUE(bit_identical(narrow, run("1", order)));
     }
-    // Blocks of 4 and 2 warps (clusters split over 2 warps only; otherwise 8).
+    // Blocks of 4 and 2 warps (split over 2 warps; clusters of one warp take 4, not 2).
     for (const char* block_warps : {"4", "2"})
       for (const char* order : {"0", "3"}) {
         SCOPED_TRACE(std::string("warps per block ") + block_warps + ", cluster order window " + order);

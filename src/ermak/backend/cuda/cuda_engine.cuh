@@ -150,11 +150,12 @@ class CudaEngine final : public Engine {
   // Cluster order (docs/gpu.md#cluster-order): blocks per window of clusters sorted by row
   // length; ERMAK_CUDA_CLUSTER_ORDER=0 (chain order) or another window overrides.
   static constexpr int kClusterOrderWindow = 16;
-  // Step-kernel blocks of 4 warps instead of 8 for clusters split over 2 warps, from this
-  // many clusters per SM (docs/gpu.md#cluster-order); ERMAK_CUDA_BLOCK_WARPS=2|4|8 overrides.
-  // On an H100 (132 SMs) 4 warps lost at 866 and 1732 clusters (one PF8, PF8 × 2) and won
-  // +1.5 to +4.5 % from 2226 to 4081 (fibrinogen × 6 … × 11, PF8 × 3, × 4, one CCMV); the
-  // line sits between, at 2112.
+  // Step-kernel blocks of 4 warps instead of 8 (wide moves), from this many clusters per SM
+  // (docs/gpu.md#cluster-order); ERMAK_CUDA_BLOCK_WARPS=2|4|8 overrides. On an H100 (132
+  // SMs) 4 warps lost at 866 and 1732 clusters (one PF8, PF8 × 2) and won +1.5 to +4.5 %
+  // from 2226 to 4081 (split over 2 warps: fibrinogen × 6 … × 11, PF8 × 3, × 4, one CCMV),
+  // the line between, at 2112; with clusters of one warp (from 4224) +0.7 to +3.7 % but
+  // PF8 × 8 −0.6 %.
   static constexpr int kBlockWarps4FromPerSM = 16;
   CudaKernelFamily choose_family(CudaKernelFamily requested) const;
   bool choose_cluster_rows() const;

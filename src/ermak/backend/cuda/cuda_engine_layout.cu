@@ -362,11 +362,11 @@ void CudaEngine::choose_perbead_lanes(PerBeadLaunch& L) const {
   const int order = env_int("ERMAK_CUDA_CLUSTER_ORDER", kUnset);
   if (order != kUnset && (order < 0 || order > 1024))
     throw Error("ERMAK_CUDA_CLUSTER_ORDER must be 0 (chain order) to 1024 blocks");
-  // Blocks of 4 warps (2 clusters) where clusters are split over 2 warps and the run has
-  // at least kBlockWarps4FromPerSM clusters per SM; measured on an H100
-  // (docs/benchmarks.md#cluster-order): PF8 × 3 +4.2 %, × 4 +4.5 %, one
-  // CCMV capsid +3.0 %, but one PF8 −0.5 % and PF8 × 2 −2.2 %; blocks of 2 warps lost 7–17 %
-  // everywhere.
+  // Blocks of 4 warps where the run has at least kBlockWarps4FromPerSM clusters per SM
+  // (clusters of one warp or split over 2); measured on an H100
+  // (docs/benchmarks.md#cluster-order): split over 2, PF8 × 3 +4.2 %, × 4 +4.5 %, one CCMV
+  // capsid +3.0 %, but one PF8 −0.5 % and PF8 × 2 −2.2 %; one warp, PF8 × 16 +2.4 %, 4 ×
+  // CCMV +3.7 %, PF8 × 8 −0.6 %. Blocks of 2 warps lost 7–17 % everywhere.
   const long long run_clusters = (long long)cluster_count(n_) * R_;
   const int default_warps = run_clusters >= (long long)kBlockWarps4FromPerSM * prop_.multiProcessorCount
                                 ? 4
@@ -374,7 +374,11 @@ void CudaEngine::choose_perbead_lanes(PerBeadLaunch& L) const {
   const int block_warps = env_int("ERMAK_CUDA_BLOCK_WARPS", default_warps);
   if (block_warps != 2 && block_warps != 4 && block_warps != kPerBeadBlockWarps)
     throw Error("ERMAK_CUDA_BLOCK_WARPS must be 2, 4 or 8");
-  L.block_warps = L.wide_moves && L.cluster_split == 2 ? block_warps : kPerBeadBlockWarps;
+  // Clusters of one warp come in blocks of 8 or 4 warps (2 lost everywhere with split ones).
+  L.block_warps = !L.wide_moves                             ? kPerBeadBlockWarps
+                  : L.cluster_split == 2                    ? block_warps
+                  : L.cluster_split == 1 && block_warps == 4 ? 4
+                                                            : kPerBeadBlockWarps;
   L.cluster_order_window = !L.wide_moves      ? 0
                            : order != kUnset  ? order
                            : L.cluster_split == 1 ? kClusterOrderWindow

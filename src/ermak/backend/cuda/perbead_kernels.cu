@@ -776,6 +776,7 @@ void launch_step_variant(const PerBeadLaunch& L, int node, cudaStream_t stream, 
               launch(perbead_step_kernel<4, kMultiRound, kProtocol, Index, 2, true, 4>, 4);
             else if (L.cluster_split == 2) launch(perbead_step_kernel<4, kMultiRound, kProtocol, Index, 2, true>);
             else if (L.cluster_split == 4) launch(perbead_step_kernel<4, kMultiRound, kProtocol, Index, 4, true>);
+            else if (L.block_warps == 4) launch(perbead_step_kernel<4, kMultiRound, kProtocol, Index, 1, true, 4>, 4);
             else launch(perbead_step_kernel<4, kMultiRound, kProtocol, Index, 1, true>);
             break;
           }
