@@ -101,6 +101,8 @@ stage bench 200 bench.log "
   ERMAK_CUDA_CLUSTER_SPLIT=1 '$BUILD/ermak' bench --backend cuda --cases pf8x1,pf8x2,ccmvx1 --seconds $BENCH_SECONDS
   echo '--- cluster tiles in chain order (ERMAK_CUDA_CLUSTER_ORDER=0), against the defaults (docs/gpu.md#cluster-order) ---'
   ERMAK_CUDA_CLUSTER_ORDER=0 '$BUILD/ermak' bench --backend cuda --cases pf8x8,pf8x16,fgx16 --seconds $BENCH_SECONDS
+  echo '--- step-kernel blocks of 8 warps (ERMAK_CUDA_BLOCK_WARPS=8), against the defaults of 4 (docs/gpu.md#cluster-order) ---'
+  ERMAK_CUDA_BLOCK_WARPS=8 '$BUILD/ermak' bench --backend cuda --cases pf8x16,ccmvx1,ccmv4x1 --seconds $BENCH_SECONDS
   echo '--- the CCMV capsid (one 28 620-bead capsid; four of them as one 114 480-bead structure) ---'
   '$BUILD/ermak' bench --backend cuda --cases ccmvx1,ccmv4x1,ccmv4x16 --seconds $BENCH_SECONDS
   echo '--- mid-sized proteins around the all-pairs limit of the block family (192 beads) ---'
