@@ -375,6 +375,36 @@ TEST(ProtocolRun, ExamplesRunAsShipped) {
   }
 }
 
+// Residue selections (docs/config.md#bead-selections) give the run of the indices they
+// name, byte for byte, and the log says what they resolved to: ubiquitin (chain A, residues
+// 1–76), residue 1 fixed and residue 76 pulled against beads 0 and 75.
+TEST(ProtocolRun, ResidueSelectionsRunLikeTheirBeadIndices) {
+  const std::string ubq = "[input]\nstructure = \"/usr/share/freesasa/test-data/1ubq.pdb\"\n";
+  auto config = [&](const std::string& fixed, const std::string& pulled) {
+    return ubq + "[run]\nsteps = 600\nseed = 5\nreplicas = 2\n[fixed]\nbeads = " + fixed +
+           "\n[pulling]\npulled_beads = " + pulled +
+           "\nspeed_um_per_s = 1000\nspring_pN_per_nm = 35\noutput_every = 200\n"
+           "[output]\ndirectory = \"out\"\nenergy_every = 300\ntrajectory_every = 0\n";
+  };
+  const auto by_residue = ermak::test::fresh_directory("proto-selection-residue");
+  const auto by_index = ermak::test::fresh_directory("proto-selection-index");
+  int status = 0;
+  std::string out = run_ermak("run --quiet " + write(by_residue / "run.toml", config("[\"A:1\"]", "[\"A:76\"]")).string(),
+                              &status);
+  ASSERT_EQ(status, 0) << out;
+  out = run_ermak("run --quiet " + write(by_index / "run.toml", config("[0]", "[75]")).string(), &status);
+  ASSERT_EQ(status, 0) << out;
+  for (const char* f : {"replica_000/pulling.tsv", "replica_001/pulling.tsv", "replica_001/energies.tsv"}) {
+    EXPECT_FALSE(read_file(by_index / "out" / f).empty()) << f;
+    EXPECT_EQ(read_file(by_residue / "out" / f), read_file(by_index / "out" / f)) << f;
+  }
+  const std::string log = read_file(by_residue / "out/run.log");
+  EXPECT_NE(log.find("bead selection pulling.pulled_beads: \"A:76\" → bead 75 (chain A residue 76 CA)"),
+            std::string::npos)
+      << log;
+  EXPECT_NE(log.find("pulled_beads = [\"A:76\"]"), std::string::npos) << "the resolved configuration keeps it";
+}
+
 TEST(ProtocolRun, BadProtocolInputGivesClearErrors) {
   const auto dir = ermak::test::fresh_directory("proto-bad");
   const std::string ubq = "[input]\nstructure = \"/usr/share/freesasa/test-data/1ubq.pdb\"\n";
@@ -414,6 +444,10 @@ TEST(ProtocolRun, BadProtocolInputGivesClearErrors) {
        {"bad.toml:5: plane_pulling.plane[0].beads: bead 99 is out of range"}},
       {"degenerate default ends", ubq + pulling + "pulled_beads = [0]\n",
        {"pulling.direction", "two different end beads"}},
+      {"selection of a missing residue", ubq + pulling + "pulled_beads = [\"A:77\"]\n",
+       {"bad.toml:6: pulling.pulled_beads: \"A:77\": chain A has no residue 77 (its residue numbers run 1 to 76)"}},
+      {"selection of a fixed residue", ubq + "[fixed]\nbeads = [\"A:70-76\"]\n" + pulling + "pulled_beads = [\"A:76\"]\n",
+       {"bad.toml:8: pulling.pulled_beads: bead 75 (chain A residue 76 CA) is also in fixed.beads"}},
   };
   for (const auto& c : cases) {
     write(dir / "bad.toml", c.text + "[run]\nsteps = 10\n[output]\ndirectory = \"out-bad\"\n");

@@ -93,7 +93,7 @@ TEST(ConfigErrors, WrongTypeNamesTheExpectedType) {
                "expected a number, got a string");
   expect_error(kInput + "[run]\nbackend = 1\n", 4, "run.backend", "expected a string, got an integer");
   expect_error(kInput + "[fixed]\nbeads = 3\n", 4, "fixed.beads",
-               "expected an array of integers, got an integer");
+               "expected an array of bead indices or residue selections, got an integer");
   expect_error(kInput + "[fixed]\nbeads = [1, 2.5]\n", 4, "fixed.beads[1]",
                "expected an integer, got a floating-point number");
   expect_error("[input]\nstructure = 3\n", 2, "input.structure", "expected a string");

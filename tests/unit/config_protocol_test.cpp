@@ -253,7 +253,7 @@ TEST(ConfigProtocol, ErrorsNameFileLineAndKey) {
                "must be \"end_to_end\" or a vector");
   expect_error(pull + "pulled_beads = [1]\ndirection = [1, 2]\n", 7, "pulling.direction", "three numbers");
   expect_error(pull + "pulled_beads = [1]\nends = [4, 4]\n", 7, "pulling.ends", "must be different");
-  expect_error(pull + "pulled_beads = [1]\nends = [4]\n", 7, "pulling.ends", "two bead indices");
+  expect_error(pull + "pulled_beads = [1]\nends = [4]\n", 7, "pulling.ends", "expected two beads [first, second]");
   expect_error(pull + "pulled_beads = [1]\nspeed_A_per_tau = 0.1\n", 7, "pulling.speed_A_per_tau", "not both");
   expect_error("[pulling]\npulled_beads = [1]\nspeed_um_per_s = -1\nspring_pN_per_nm = 35\n", 5,
                "pulling.speed_um_per_s", "out of range: must be >= 0");

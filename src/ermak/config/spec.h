@@ -189,6 +189,11 @@ struct RunSpec {
     int line = 0;
   };
   std::map<std::string, KeySource> key_sources;
+  // Bead lists given with residue selections (docs/config.md#bead-selections), by key
+  // ("fixed.beads", "pulling.pulled_beads", "plane_pulling.plane[1].beads"): their items as
+  // written — "75", "A:76", "A:1-10:*" — in order. Until run/bead_lists.h resolves them
+  // against the model, the key's index list is empty.
+  std::map<std::string, std::vector<std::string>> bead_selections;
   std::string resolved_toml;              // the resolved configuration, echoed into the log
   std::vector<std::string> notes;         // logged at the start (e.g. SOP-GPU keys without effect)
 };

@@ -21,6 +21,7 @@
 #include "ermak/core/error.h"
 #include "ermak/core/units.h"
 #include "ermak/core/vec3.h"
+#include "ermak/model/residue_selection.h"
 #include "ermak/protocol/indentation.h"
 #include "ermak/rng/noise_source.h"
 
@@ -619,16 +620,57 @@ void read_minimize(const Section& s, MinimizeSpec& m) {
   assign(m.max_displacement_A, s.real("max_displacement_A", kPositive, "Å"));
 }
 
-void read_fixed(const Section& s, std::vector<std::int32_t>& beads) {
-  const auto list = s.integers("beads", kNonNegativeInt32);
-  if (!list) return;
-  for (std::size_t i = 0; i < list->size(); ++i) {
-    // A repeated index is almost surely a typo for another bead.
-    if (std::find(list->begin(), list->begin() + i, (*list)[i]) != list->begin() + i)
-      throw s.error("beads", fmt::format("bead {} is listed twice", (*list)[i]));
-  }
-  beads.assign(list->begin(), list->end());
+void remember(RunSpec& spec, const Section& s, std::string_view key) {
+  if (s.has(key)) spec.key_sources[s.field(key)] = s.source(key);
 }
+
+// A list of distinct beads (docs/config.md#bead-selections): 0-based indices, or residue
+// selections such as "A:76", which need the model: then the items go to
+// spec.bead_selections (checked there by run/bead_lists.h) and the list returned is empty.
+// `required` makes an absent or empty list an error; `distinct` refuses repeated indices.
+std::vector<std::int32_t> bead_list(const Section& s, std::string_view key, bool required, RunSpec& spec,
+                                    bool distinct = true) {
+  const toml::node* n = s.node(key);
+  if (!n) {
+    if (required)
+      throw s.error(fmt::format("[{}] needs {} (0-based bead indices or residue selections such as \"A:76\")",
+                                s.name(), key));
+    return {};
+  }
+  const auto* array = n->as_array();
+  if (!array)
+    throw s.error(key, fmt::format("expected an array of bead indices or residue selections, got {}",
+                                   type_name(n->type())));
+  std::vector<std::int32_t> indices;
+  std::vector<std::string> items;
+  bool selections = false;
+  for (std::size_t i = 0; i < array->size(); ++i) {
+    const toml::node& item = *array->get(i);
+    const std::string where = fmt::format("{}[{}]", s.field(key), i);
+    if (const auto* text = item.as_string()) {
+      std::string why;
+      if (!parse_residue_selection(text->get(), &why)) throw s.error_node(item, where, why);
+      items.push_back(text->get());
+      selections = true;
+    } else {
+      indices.push_back(std::int32_t(s.integer_in(item, where, kNonNegativeInt32)));
+      items.push_back(std::to_string(indices.back()));
+    }
+  }
+  if (items.empty() && required) throw s.error(key, "must list at least one bead");
+  if (selections) {
+    spec.bead_selections[s.field(key)] = items;
+    remember(spec, s, key);
+    return {};
+  }
+  // A repeated index is almost surely a typo for another bead.
+  for (std::size_t i = 0; distinct && i < indices.size(); ++i)
+    if (std::find(indices.begin(), indices.begin() + i, indices[i]) != indices.begin() + i)
+      throw s.error(key, fmt::format("bead {} is listed twice", indices[i]));
+  return indices;
+}
+
+void read_fixed(const Section& s, RunSpec& spec) { spec.fixed_beads = bead_list(s, "beads", false, spec); }
 
 void read_output(const Section& s, OutputSpec& o) {
   assign(o.directory, s.path("directory"));
@@ -651,23 +693,6 @@ const UnitKey kSpeedInternal{"speed_A_per_tau", identity, "Å/tau_H"};
 const UnitKey kSpringPn{"spring_pN_per_nm", units::pN_per_nm_to_internal_spring, "pN/nm"};
 const UnitKey kSpringInternal{"spring_kcal_per_mol_A2", identity, "kcal/mol/Å²"};
 
-void remember(RunSpec& spec, const Section& s, std::string_view key) {
-  if (s.has(key)) spec.key_sources[s.field(key)] = s.source(key);
-}
-
-// A list of distinct bead indices; `required` makes an absent or empty list an error.
-std::vector<std::int32_t> bead_list(const Section& s, std::string_view key, bool required) {
-  const auto list = s.integers(key, kNonNegativeInt32);
-  if (!list) {
-    if (required) throw s.error(fmt::format("[{}] needs {} (0-based bead indices)", s.name(), key));
-    return {};
-  }
-  if (list->empty() && required) throw s.error(key, "must list at least one bead");
-  for (std::size_t i = 0; i < list->size(); ++i)
-    if (std::find(list->begin(), list->begin() + i, (*list)[i]) != list->begin() + i)
-      throw s.error(key, fmt::format("bead {} is listed twice", (*list)[i]));
-  return {list->begin(), list->end()};
-}
 
 Vec3d nonzero_vector(const Section& s, std::string_view key) {
   const Vec3d v = *s.vec3(key);
@@ -694,13 +719,15 @@ DirectionSpec read_direction(const Section& s) {
   return d;
 }
 
-std::vector<std::int32_t> read_ends(const Section& s) {
-  const auto ends = s.integers("ends", kNonNegativeInt32);
-  if (!ends) return {};
-  if (ends->size() != 2)
-    throw s.error("ends", fmt::format("expected two bead indices [first, second], got {} values", ends->size()));
-  if ((*ends)[0] == (*ends)[1]) throw s.error("ends", "the two ends must be different beads");
-  return {std::int32_t((*ends)[0]), std::int32_t((*ends)[1])};
+std::vector<std::int32_t> read_ends(const Section& s, RunSpec& spec) {
+  if (!s.has("ends")) return {};
+  const auto* array = s.node("ends")->as_array();
+  if (array && array->size() != 2)
+    throw s.error("ends", fmt::format("expected two beads [first, second], got {} values", array->size()));
+  const std::vector<std::int32_t> ends = bead_list(s, "ends", false, spec, false);
+  if (ends.empty()) return {};  // residue selections: checked once resolved
+  if (ends[0] == ends[1]) throw s.error("ends", "the two ends must be different beads");
+  return ends;
 }
 
 // Pulled beads must move: a bead that is also fixed would ignore its spring or force.
@@ -720,7 +747,7 @@ void read_pulling(const Section& s, RunSpec& spec) {
   if (!s.present()) return;
   PullingSpec& p = spec.pulling;
   p.enabled = true;
-  p.pulled_beads = bead_list(s, "pulled_beads", true);
+  p.pulled_beads = bead_list(s, "pulled_beads", true, spec);
   check_not_fixed(s, "pulled_beads", p.pulled_beads, spec.fixed_beads);
   const auto speed = either(s, kSpeedUm, kSpeedInternal, kNonNegative);
   if (!speed) throw s.error("[pulling] needs speed_um_per_s (the cantilever base speed)");
@@ -729,7 +756,7 @@ void read_pulling(const Section& s, RunSpec& spec) {
   if (!spring) throw s.error("[pulling] needs spring_pN_per_nm (the cantilever spring constant)");
   p.spring_kcal_per_mol_A2 = spring->value;
   p.direction = read_direction(s);
-  p.ends = read_ends(s);
+  p.ends = read_ends(s, spec);
   p.output_every_steps = read_output_every(s);
   for (const char* key : {"pulled_beads", "ends", "direction"}) remember(spec, s, key);
 }
@@ -762,7 +789,7 @@ void read_force_clamp(const Section& s, RunSpec& spec) {
   if (!s.present()) return;
   ForceClampSpec& c = spec.force_clamp;
   c.enabled = true;
-  c.pulled_beads = bead_list(s, "pulled_beads", true);
+  c.pulled_beads = bead_list(s, "pulled_beads", true, spec);
   check_not_fixed(s, "pulled_beads", c.pulled_beads, spec.fixed_beads);
   const auto force = either(s, {"force_pN", units::pN_to_internal_force, "pN"},
                             {"force_kcal_per_mol_A", identity, "kcal/mol/Å"}, kAny);
@@ -780,7 +807,7 @@ void read_force_clamp(const Section& s, RunSpec& spec) {
   else
     c.schedule = read_schedule(s, "schedule_kcal_per_mol_A", identity);
   c.direction = read_direction(s);
-  c.ends = read_ends(s);
+  c.ends = read_ends(s, spec);
   c.output_every_steps = read_output_every(s);
   for (const char* key : {"pulled_beads", "ends", "direction"}) remember(spec, s, key);
 }
@@ -801,7 +828,7 @@ void read_plane_pulling(const Context& ctx, const Section& s, RunSpec& spec) {
                         {"beads", "normal", "speed_um_per_s", "speed_A_per_tau", "spring_pN_per_nm",
                          "spring_kcal_per_mol_A2"});
     PlaneSpec p;
-    p.beads = bead_list(plane, "beads", true);
+    p.beads = bead_list(plane, "beads", true, spec);
     check_not_fixed(plane, "beads", p.beads, spec.fixed_beads);
     for (std::int32_t b : p.beads) {
       if (std::find(seen.begin(), seen.end(), b) != seen.end())
@@ -968,7 +995,7 @@ RunSpec build_spec(const Context& ctx, const toml::table& root, const fs::path& 
                         {"steps", "force_tolerance_pN", "force_tolerance_kcal_per_mol_A",
                          "max_displacement_A"}),
                 spec.minimize);
-  read_fixed(Section(ctx, root, "fixed", {"beads"}), spec.fixed_beads);
+  read_fixed(Section(ctx, root, "fixed", {"beads"}), spec);
   const Section neighbor(ctx, root, "neighbor", {"skin_A"});
   assign(spec.neighbor.skin_A, neighbor.real("skin_A", kPositive, "Å"));
   read_output(Section(ctx, root, "output",
@@ -1105,6 +1132,18 @@ std::string integer_list(const std::vector<std::int32_t>& values) {
   return fmt::format("[{}]", fmt::join(values, ", "));
 }
 
+// A bead list as the configuration gave it: indices, or with residue selections its items
+// as written (quoted), so that the resolved configuration reads back the same.
+bool has_bead_selections(const RunSpec& spec, const std::string& key) { return spec.bead_selections.count(key) > 0; }
+std::string bead_list_text(const RunSpec& spec, const std::string& key, const std::vector<std::int32_t>& values) {
+  const auto it = spec.bead_selections.find(key);
+  if (it == spec.bead_selections.end()) return integer_list(values);
+  std::vector<std::string> items;
+  for (const std::string& item : it->second)
+    items.push_back(looks_like_residue_selection(item) ? "\"" + item + "\"" : item);
+  return fmt::format("[{}]", fmt::join(items, ", "));
+}
+
 std::string vector_text(Vec3d v) {
   return fmt::format("[{}, {}, {}]", shortest(v.x), shortest(v.y), shortest(v.z));
 }
@@ -1155,31 +1194,34 @@ void write_schedule(TomlWriter& w, const std::vector<ForceSchedulePoint>& points
 void write_protocols(TomlWriter& w, const RunSpec& spec) {
   if (const PullingSpec& p = spec.pulling; p.enabled) {
     w.table("pulling");
-    w.value("pulled_beads", integer_list(p.pulled_beads));
+    w.value("pulled_beads", bead_list_text(spec, "pulling.pulled_beads", p.pulled_beads));
     write_speed(w, p.speed_A_per_tau);
     write_spring(w, p.spring_kcal_per_mol_A2);
     write_direction(w, p.direction);
-    if (!p.ends.empty()) w.value("ends", integer_list(p.ends));
+    if (!p.ends.empty() || has_bead_selections(spec, "pulling.ends"))
+      w.value("ends", bead_list_text(spec, "pulling.ends", p.ends));
     write_output_every(w, p.output_every_steps);
   }
   if (const ForceClampSpec& c = spec.force_clamp; c.enabled) {
     w.table("force_clamp");
-    w.value("pulled_beads", integer_list(c.pulled_beads));
+    w.value("pulled_beads", bead_list_text(spec, "force_clamp.pulled_beads", c.pulled_beads));
     if (c.constant)
       w.converted(c.schedule.front().force_kcal_per_mol_A, {"force_pN", units::pN_to_internal_force, "pN"},
                   units::internal_force_to_pN, "force_kcal_per_mol_A", "kcal/mol/A");
     else
       write_schedule(w, c.schedule);
     write_direction(w, c.direction);
-    if (!c.ends.empty()) w.value("ends", integer_list(c.ends));
+    if (!c.ends.empty() || has_bead_selections(spec, "force_clamp.ends"))
+      w.value("ends", bead_list_text(spec, "force_clamp.ends", c.ends));
     write_output_every(w, c.output_every_steps);
   }
   if (const PlanePullingSpec& pp = spec.plane_pulling; pp.enabled) {
     w.table("plane_pulling");
     write_output_every(w, pp.output_every_steps);
-    for (const PlaneSpec& p : pp.planes) {
+    for (std::size_t i = 0; i < pp.planes.size(); ++i) {
+      const PlaneSpec& p = pp.planes[i];
       w.array_table("plane_pulling.plane");
-      w.value("beads", integer_list(p.beads));
+      w.value("beads", bead_list_text(spec, fmt::format("plane_pulling.plane[{}].beads", i), p.beads));
       w.value("normal", vector_text(p.normal));
       write_speed(w, p.speed_A_per_tau);
       write_spring(w, p.spring_kcal_per_mol_A2);
@@ -1291,7 +1333,7 @@ std::string resolved_toml(const RunSpec& spec) {
   w.value("max_displacement_A", shortest(spec.minimize.max_displacement_A));
 
   w.table("fixed");
-  w.value("beads", integer_list(spec.fixed_beads));
+  w.value("beads", bead_list_text(spec, "fixed.beads", spec.fixed_beads));
 
   w.table("neighbor");
   w.value("skin_A", shortest(spec.neighbor.skin_A));

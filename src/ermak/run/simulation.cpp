@@ -27,6 +27,7 @@
 #include "ermak/io/topology_file.h"
 #include "ermak/io/tsv_writer.h"
 #include "ermak/protocol/protocol_setup.h"
+#include "ermak/run/bead_lists.h"
 #include "ermak/run/checkpoint_advice.h"
 #include "ermak/run/open_file_limit.h"
 #include "ermak/run/replica_loop.h"
@@ -294,7 +295,7 @@ struct RunPaths {
 };
 
 // The run itself, once its log is open (run_simulation).
-RunSummary run_logged(const RunSpec& spec, const RunOptions& options, RunReporter* extra, const RunPaths& paths,
+RunSummary run_logged(const RunSpec& given_spec, const RunOptions& options, RunReporter* extra, const RunPaths& paths,
                       const OpenFileLimit& file_limit, RunLog& run_log) {
   const fs::path& out = paths.out;
   const fs::path& checkpoint_path = paths.checkpoint;
@@ -302,8 +303,12 @@ RunSummary run_logged(const RunSpec& spec, const RunOptions& options, RunReporte
   const bool own_files = paths.own_files;
   auto& log = run_log.both;
 
-  LoadedSystem system = load_system(spec.input, spec.model_build);
+  LoadedSystem system = load_system(given_spec.input, given_spec.model_build);
   const Topology& topology = system.topology;
+  // Residue selections in the bead lists ("A:76") become indices of this model.
+  RunSpec resolved_spec = given_spec;
+  const std::vector<std::string> bead_selection_lines = resolve_bead_selections(resolved_spec, topology);
+  const RunSpec& spec = resolved_spec;
   const std::int32_t n = topology.bead_count();
   const std::int32_t replicas = spec.replicas;
   for (const auto& w : system.warnings) log->warn("warning: {}", w);
@@ -320,6 +325,7 @@ RunSummary run_logged(const RunSpec& spec, const RunOptions& options, RunReporte
   log->info("model: {} beads, {} bonds, {} native contacts, {} replicas", n, topology.bonds.size(),
             topology.native_contacts.size(), replicas);
   for (const std::string& note : spec.notes) log->info("note: {}", note);
+  for (const std::string& line : bead_selection_lines) log->info("bead selection {}", line);
   run_log.file_only->info("resolved configuration:\n{}", spec.resolved_toml);
   log->info("noise: generator {}, layout {}, seed {}{}", spec.rng, spec.rng_layout, spec.seed,
             spec.rng == "philox" ? " (counter-based)" : "");

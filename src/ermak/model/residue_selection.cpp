@@ -1,0 +1,137 @@
+#include "ermak/model/residue_selection.h"
+
+#include <algorithm>
+#include <cctype>
+#include <charconv>
+
+#include <fmt/format.h>
+
+namespace ermak {
+
+namespace {
+
+std::vector<std::string_view> split_colons(std::string_view text) {
+  std::vector<std::string_view> parts;
+  std::size_t start = 0;
+  for (;;) {
+    const std::size_t colon = text.find(':', start);
+    parts.push_back(text.substr(start, colon == std::string_view::npos ? colon : colon - start));
+    if (colon == std::string_view::npos) return parts;
+    start = colon + 1;
+  }
+}
+
+// "76", "-3" or "52B": a residue number with an optional one-letter insertion code.
+bool parse_residue_number(std::string_view text, int& number, char& insertion, bool allow_insertion) {
+  insertion = ' ';
+  if (!text.empty() && allow_insertion && std::isalpha(static_cast<unsigned char>(text.back()))) {
+    insertion = text.back();
+    text.remove_suffix(1);
+  }
+  if (text.empty()) return false;
+  const char* end = text.data() + text.size();
+  const auto [ptr, ec] = std::from_chars(text.data(), end, number);
+  return ec == std::errc() && ptr == end;
+}
+
+bool printable_name(std::string_view text) {
+  return !text.empty() && std::all_of(text.begin(), text.end(), [](char c) {
+    return std::isgraph(static_cast<unsigned char>(c)) && c != '"' && c != '\\';
+  });
+}
+
+std::string chain_list(const Topology& topology) {
+  std::vector<std::string> chains;
+  for (const BeadInfo& b : topology.beads)
+    if (std::find(chains.begin(), chains.end(), b.chain_id) == chains.end()) chains.push_back(b.chain_id);
+  return fmt::format("{}", fmt::join(chains, ", "));
+}
+
+std::string residue_text(int number, char insertion) {
+  return insertion == ' ' ? std::to_string(number) : std::to_string(number) + insertion;
+}
+
+}  // namespace
+
+bool looks_like_residue_selection(std::string_view text) { return text.find(':') != std::string_view::npos; }
+
+std::optional<ResidueSelection> parse_residue_selection(std::string_view text, std::string* why) {
+  const auto fail = [&](const std::string& reason) -> std::optional<ResidueSelection> {
+    *why = fmt::format("\"{}\" is not a residue selection: {} (write CHAIN:RESIDUE, e.g. \"A:76\", "
+                       "\"A:1-10\", \"B:*\", with an optional :ATOM such as :CB or :*)",
+                       text, reason);
+    return std::nullopt;
+  };
+  const auto parts = split_colons(text);
+  if (parts.size() < 2 || parts.size() > 3) return fail("expected two or three parts separated by ':'");
+  ResidueSelection s;
+  s.text = std::string(text);
+  if (!printable_name(parts[0])) return fail("the chain id is empty or has blanks or quotes");
+  s.chain_id = std::string(parts[0]);
+  const std::string_view residues = parts[1];
+  if (residues == "*") {
+    s.whole_chain = true;
+  } else {
+    // A range's dash follows the first number (which may itself start with '-').
+    const std::size_t dash = residues.find('-', 1);
+    if (dash == std::string_view::npos) {
+      if (!parse_residue_number(residues, s.first, s.insertion_code, true))
+        return fail("the residue must be a number with an optional insertion code, a range FIRST-LAST or *");
+      s.last = s.first;
+    } else {
+      char unused = ' ';
+      s.range = true;
+      if (!parse_residue_number(residues.substr(0, dash), s.first, unused, false) ||
+          !parse_residue_number(residues.substr(dash + 1), s.last, unused, false))
+        return fail("a range is FIRST-LAST, two residue numbers without insertion codes");
+      if (s.last < s.first) return fail("the range's last residue comes before its first");
+    }
+  }
+  if (parts.size() == 3) {
+    if (!printable_name(parts[2])) return fail("the atom name is empty or has blanks or quotes");
+    s.atom_name = std::string(parts[2]);
+  }
+  return s;
+}
+
+std::vector<std::int32_t> select_beads(const Topology& topology, const ResidueSelection& s, std::string* why) {
+  std::vector<std::int32_t> beads;
+  bool chain_found = false, residue_found = false;
+  int lowest = 0, highest = 0;
+  std::vector<std::string> atoms_seen;
+  for (std::int32_t i = 0; i < topology.bead_count(); ++i) {
+    const BeadInfo& b = topology.beads[std::size_t(i)];
+    if (b.chain_id != s.chain_id) continue;
+    if (!chain_found || b.residue_number < lowest) lowest = b.residue_number;
+    if (!chain_found || b.residue_number > highest) highest = b.residue_number;
+    chain_found = true;
+    const bool residue = s.whole_chain ||
+                         (s.range ? b.residue_number >= s.first && b.residue_number <= s.last
+                                  : b.residue_number == s.first && b.insertion_code == s.insertion_code);
+    if (!residue) continue;
+    residue_found = true;
+    if (std::find(atoms_seen.begin(), atoms_seen.end(), b.atom_name) == atoms_seen.end())
+      atoms_seen.push_back(b.atom_name);
+    if (s.atom_name == "*" || b.atom_name == s.atom_name) beads.push_back(i);
+  }
+  if (!beads.empty()) return beads;
+  if (!chain_found)
+    *why = fmt::format("\"{}\": the model has no chain \"{}\" (its chains: {})", s.text, s.chain_id,
+                       chain_list(topology));
+  else if (!residue_found)
+    *why = fmt::format("\"{}\": chain {} has no residue {} (its residue numbers run {} to {})", s.text, s.chain_id,
+                       s.range ? fmt::format("from {} to {}", s.first, s.last) : residue_text(s.first, s.insertion_code),
+                       lowest, highest);
+  else
+    *why = fmt::format("\"{}\": no bead named {} there (its beads: {}; :* takes them all)", s.text, s.atom_name,
+                       fmt::join(atoms_seen, ", "));
+  return beads;
+}
+
+std::string describe_bead(const Topology& topology, std::int32_t bead) {
+  const BeadInfo& b = topology.beads.at(std::size_t(bead));
+  return fmt::format("chain {} residue {} {}", b.chain_id, residue_text(b.residue_number, b.insertion_code),
+                     b.atom_name);
+}
+
+}  // namespace ermak

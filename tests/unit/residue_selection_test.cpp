@@ -1,0 +1,114 @@
+// model/residue_selection: the syntax of residue selections in bead lists
+// (docs/config.md#bead-selections) and which beads of a model they name, with the
+// messages for selections that name none.
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "ermak/model/residue_selection.h"
+
+namespace ermak {
+namespace {
+
+// Chain A: residues 1, 2, 3 (a CA and a CB bead each), 3A (inserted, CA); chain B: 10, 11 (CA).
+Topology two_chains() {
+  Topology t;
+  auto add = [&](const char* chain, int residue, char insertion, const char* atom) {
+    BeadInfo b;
+    b.chain_id = chain;
+    b.residue_number = residue;
+    b.insertion_code = insertion;
+    b.atom_name = atom;
+    t.beads.push_back(b);
+  };
+  for (int r = 1; r <= 3; ++r) {
+    add("A", r, ' ', "CA");
+    add("A", r, ' ', "CB");
+  }
+  add("A", 3, 'A', "CA");  // bead 6
+  add("B", 10, ' ', "CA");  // bead 7
+  add("B", 11, ' ', "CA");  // bead 8
+  return t;
+}
+
+ResidueSelection parsed(const std::string& text) {
+  std::string why;
+  const auto s = parse_residue_selection(text, &why);
+  EXPECT_TRUE(s.has_value()) << text << ": " << why;
+  return s.value_or(ResidueSelection{});
+}
+
+std::vector<std::int32_t> selected(const std::string& text) {
+  std::string why;
+  const auto beads = select_beads(two_chains(), parsed(text), &why);
+  EXPECT_FALSE(beads.empty()) << text << ": " << why;
+  return beads;
+}
+
+std::string refusal(const std::string& text) {
+  std::string why;
+  const auto beads = select_beads(two_chains(), parsed(text), &why);
+  EXPECT_TRUE(beads.empty()) << text;
+  return why;
+}
+
+std::string syntax_error(const std::string& text) {
+  std::string why;
+  EXPECT_FALSE(parse_residue_selection(text, &why).has_value()) << text;
+  return why;
+}
+
+TEST(ResidueSelection, ParsesResiduesRangesChainsAndAtoms) {
+  const ResidueSelection one = parsed("A:76");
+  EXPECT_EQ(one.chain_id, "A");
+  EXPECT_EQ(one.first, 76);
+  EXPECT_EQ(one.last, 76);
+  EXPECT_FALSE(one.range);
+  EXPECT_EQ(one.atom_name, "CA");
+  EXPECT_EQ(parsed("A:52B").insertion_code, 'B');
+  EXPECT_EQ(parsed("A:-3").first, -3);
+  const ResidueSelection range = parsed("AB:-5-10:*");
+  EXPECT_EQ(range.chain_id, "AB");
+  EXPECT_TRUE(range.range);
+  EXPECT_EQ(range.first, -5);
+  EXPECT_EQ(range.last, 10);
+  EXPECT_EQ(range.atom_name, "*");
+  EXPECT_TRUE(parsed("B:*").whole_chain);
+  EXPECT_EQ(parsed("A:7:CB").atom_name, "CB");
+}
+
+TEST(ResidueSelection, MalformedTextSaysWhatIsExpected) {
+  EXPECT_NE(syntax_error("A76").find("two or three parts"), std::string::npos);
+  EXPECT_NE(syntax_error("A:1:CA:x").find("two or three parts"), std::string::npos);
+  EXPECT_NE(syntax_error(":76").find("chain id is empty"), std::string::npos);
+  EXPECT_NE(syntax_error("A:seven").find("residue must be a number"), std::string::npos);
+  EXPECT_NE(syntax_error("A:5-2").find("last residue comes before its first"), std::string::npos);
+  EXPECT_NE(syntax_error("A:1A-5").find("without insertion codes"), std::string::npos);
+  EXPECT_NE(syntax_error("A:1:").find("atom name is empty"), std::string::npos);
+  EXPECT_NE(syntax_error("A:x").find("e.g. \"A:76\""), std::string::npos);
+}
+
+TEST(ResidueSelection, SelectsTheNamedBeadsInBeadOrder) {
+  EXPECT_EQ(selected("A:2"), (std::vector<std::int32_t>{2}));
+  EXPECT_EQ(selected("A:2:CB"), (std::vector<std::int32_t>{3}));
+  EXPECT_EQ(selected("A:3A"), (std::vector<std::int32_t>{6}));
+  EXPECT_EQ(selected("A:3"), (std::vector<std::int32_t>{4})) << "without its insertion code: not 3A";
+  EXPECT_EQ(selected("A:2-3"), (std::vector<std::int32_t>{2, 4, 6})) << "a range takes inserted residues";
+  EXPECT_EQ(selected("A:2-3:*"), (std::vector<std::int32_t>{2, 3, 4, 5, 6}));
+  EXPECT_EQ(selected("B:*"), (std::vector<std::int32_t>{7, 8}));
+  EXPECT_EQ(selected("A:*:CB"), (std::vector<std::int32_t>{1, 3, 5}));
+  EXPECT_EQ(describe_bead(two_chains(), 6), "chain A residue 3A CA");
+}
+
+TEST(ResidueSelection, SelectionsThatNameNoBeadSayWhatTheModelHas) {
+  EXPECT_NE(refusal("C:1").find("no chain \"C\" (its chains: A, B)"), std::string::npos) << refusal("C:1");
+  EXPECT_NE(refusal("B:12").find("chain B has no residue 12 (its residue numbers run 10 to 11)"), std::string::npos)
+      << refusal("B:12");
+  EXPECT_NE(refusal("B:20-30").find("no residue from 20 to 30"), std::string::npos) << refusal("B:20-30");
+  EXPECT_NE(refusal("B:10:CB").find("no bead named CB there (its beads: CA"), std::string::npos)
+      << refusal("B:10:CB");
+}
+
+}  // namespace
+}  // namespace ermak
