@@ -99,6 +99,8 @@ TEST(ResidueSelection, SelectsTheNamedBeadsInBeadOrder) {
   EXPECT_EQ(selected("B:*"), (std::vector<std::int32_t>{7, 8}));
   EXPECT_EQ(selected("A:*:CB"), (std::vector<std::int32_t>{1, 3, 5}));
   EXPECT_EQ(describe_bead(two_chains(), 6), "chain A residue 3A CA");
+  EXPECT_EQ(chain_summary(two_chains(), 12), "A 1–3 (7 beads), B 10–11 (2 beads)");
+  EXPECT_EQ(chain_summary(two_chains(), 1), "A 1–3 (7 beads), and 1 more");
 }
 
 TEST(ResidueSelection, SelectionsThatNameNoBeadSayWhatTheModelHas) {

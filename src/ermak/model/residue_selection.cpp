@@ -134,4 +134,29 @@ std::string describe_bead(const Topology& topology, std::int32_t bead) {
                      b.atom_name);
 }
 
+std::string chain_summary(const Topology& topology, std::size_t max_chains) {
+  struct Chain {
+    std::string id;
+    int lowest = 0, highest = 0;
+    std::size_t beads = 0;
+  };
+  std::vector<Chain> chains;
+  for (const BeadInfo& b : topology.beads) {
+    auto it = std::find_if(chains.begin(), chains.end(), [&](const Chain& c) { return c.id == b.chain_id; });
+    if (it == chains.end()) {
+      chains.push_back({b.chain_id, b.residue_number, b.residue_number, 0});
+      it = chains.end() - 1;
+    }
+    it->lowest = std::min(it->lowest, b.residue_number);
+    it->highest = std::max(it->highest, b.residue_number);
+    ++it->beads;
+  }
+  std::vector<std::string> parts;
+  for (std::size_t k = 0; k < chains.size() && k < max_chains; ++k)
+    parts.push_back(fmt::format("{} {}–{} ({} beads)", chains[k].id, chains[k].lowest, chains[k].highest,
+                                chains[k].beads));
+  if (chains.size() > max_chains) parts.push_back(fmt::format("and {} more", chains.size() - max_chains));
+  return fmt::format("{}", fmt::join(parts, ", "));
+}
+
 }  // namespace ermak

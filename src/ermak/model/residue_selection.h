@@ -42,4 +42,8 @@ std::vector<std::int32_t> select_beads(const Topology& topology, const ResidueSe
 // "chain A residue 76 CA", for messages and the run log.
 std::string describe_bead(const Topology& topology, std::int32_t bead);
 
+// The model's chains as selections see them, for the run log: "A 1–76 (76 beads), B 10–11
+// (2 beads)"; after max_chains chains, "and N more".
+std::string chain_summary(const Topology& topology, std::size_t max_chains);
+
 }  // namespace ermak

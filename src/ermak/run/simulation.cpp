@@ -27,6 +27,7 @@
 #include "ermak/io/topology_file.h"
 #include "ermak/io/tsv_writer.h"
 #include "ermak/protocol/protocol_setup.h"
+#include "ermak/model/residue_selection.h"
 #include "ermak/run/bead_lists.h"
 #include "ermak/run/checkpoint_advice.h"
 #include "ermak/run/open_file_limit.h"
@@ -324,6 +325,7 @@ RunSummary run_logged(const RunSpec& given_spec, const RunOptions& options, RunR
             spec.config_path.string());
   log->info("model: {} beads, {} bonds, {} native contacts, {} replicas", n, topology.bonds.size(),
             topology.native_contacts.size(), replicas);
+  log->info("chains (for bead selections such as \"A:76\"): {}", chain_summary(topology, 12));
   for (const std::string& note : spec.notes) log->info("note: {}", note);
   for (const std::string& line : bead_selection_lines) log->info("bead selection {}", line);
   run_log.file_only->info("resolved configuration:\n{}", spec.resolved_toml);
