@@ -693,7 +693,6 @@ const UnitKey kSpeedInternal{"speed_A_per_tau", identity, "Å/tau_H"};
 const UnitKey kSpringPn{"spring_pN_per_nm", units::pN_per_nm_to_internal_spring, "pN/nm"};
 const UnitKey kSpringInternal{"spring_kcal_per_mol_A2", identity, "kcal/mol/Å²"};
 
-
 Vec3d nonzero_vector(const Section& s, std::string_view key) {
   const Vec3d v = *s.vec3(key);
   if (norm2(v) == 0.0 || !std::isfinite(norm2(v)))
