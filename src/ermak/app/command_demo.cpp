@@ -31,10 +31,10 @@ backend = "cpu"
 steps = 200
 
 [fixed]
-beads = [0]              # Met1, the N terminus
+beads = ["A:1"]          # Met1, the N terminus (chain A, residue 1; or bead index 0)
 
 [pulling]
-pulled_beads = [75]      # Gly76, the C terminus
+pulled_beads = ["A:76"]  # Gly76, the C terminus (bead 75)
 speed_um_per_s = 500     # ~10³× an AFM's speed: the unfolding peak comes after ~10⁶ steps
                          # (base travel 19.8 nm in the run); slower speeds lower the peak force
 spring_pN_per_nm = 35    # cantilever spring (SOP-GPU's 0.05 kcal/mol/Å²)
