@@ -76,6 +76,8 @@ TEST(ResidueSelection, ParsesResiduesRangesChainsAndAtoms) {
   EXPECT_EQ(range.atom_name, "*");
   EXPECT_TRUE(parsed("B:*").whole_chain);
   EXPECT_EQ(parsed("A:7:CB").atom_name, "CB");
+  EXPECT_EQ(parsed("A:first").end, ResidueSelection::End::kFirst);
+  EXPECT_EQ(parsed("A:last:*").end, ResidueSelection::End::kLast);
 }
 
 TEST(ResidueSelection, MalformedTextSaysWhatIsExpected) {
@@ -98,6 +100,12 @@ TEST(ResidueSelection, SelectsTheNamedBeadsInBeadOrder) {
   EXPECT_EQ(selected("A:2-3:*"), (std::vector<std::int32_t>{2, 3, 4, 5, 6}));
   EXPECT_EQ(selected("B:*"), (std::vector<std::int32_t>{7, 8}));
   EXPECT_EQ(selected("A:*:CB"), (std::vector<std::int32_t>{1, 3, 5}));
+  // The termini by position in the model, whatever their numbers: chain A ends with 3A.
+  EXPECT_EQ(selected("A:first"), (std::vector<std::int32_t>{0}));
+  EXPECT_EQ(selected("A:first:*"), (std::vector<std::int32_t>{0, 1}));
+  EXPECT_EQ(selected("A:last"), (std::vector<std::int32_t>{6}));
+  EXPECT_EQ(selected("B:first"), (std::vector<std::int32_t>{7}));
+  EXPECT_EQ(selected("B:last"), (std::vector<std::int32_t>{8}));
   EXPECT_EQ(describe_bead(two_chains(), 6), "chain A residue 3A CA");
   EXPECT_EQ(chain_summary(two_chains(), 12), "A 1–3 (7 beads), B 10–11 (2 beads)");
   EXPECT_EQ(chain_summary(two_chains(), 1), "A 1–3 (7 beads), and 1 more");
@@ -105,6 +113,7 @@ TEST(ResidueSelection, SelectsTheNamedBeadsInBeadOrder) {
 
 TEST(ResidueSelection, SelectionsThatNameNoBeadSayWhatTheModelHas) {
   EXPECT_NE(refusal("C:1").find("no chain \"C\" (its chains: A, B)"), std::string::npos) << refusal("C:1");
+  EXPECT_NE(refusal("C:last").find("no chain \"C\""), std::string::npos) << refusal("C:last");
   EXPECT_NE(refusal("B:12").find("chain B has no residue 12 (its residue numbers run 10 to 11)"), std::string::npos)
       << refusal("B:12");
   EXPECT_NE(refusal("B:20-30").find("no residue from 20 to 30"), std::string::npos) << refusal("B:20-30");

@@ -58,7 +58,7 @@ bool looks_like_residue_selection(std::string_view text) { return text.find(':')
 std::optional<ResidueSelection> parse_residue_selection(std::string_view text, std::string* why) {
   const auto fail = [&](const std::string& reason) -> std::optional<ResidueSelection> {
     *why = fmt::format("\"{}\" is not a residue selection: {} (write CHAIN:RESIDUE, e.g. \"A:76\", "
-                       "\"A:1-10\", \"B:*\", with an optional :ATOM such as :CB or :*)",
+                       "\"A:1-10\", \"A:last\", \"B:*\", with an optional :ATOM such as :CB or :*)",
                        text, reason);
     return std::nullopt;
   };
@@ -71,12 +71,15 @@ std::optional<ResidueSelection> parse_residue_selection(std::string_view text, s
   const std::string_view residues = parts[1];
   if (residues == "*") {
     s.whole_chain = true;
+  } else if (residues == "first" || residues == "last") {
+    s.end = residues == "first" ? ResidueSelection::End::kFirst : ResidueSelection::End::kLast;
   } else {
     // A range's dash follows the first number (which may itself start with '-').
     const std::size_t dash = residues.find('-', 1);
     if (dash == std::string_view::npos) {
       if (!parse_residue_number(residues, s.first, s.insertion_code, true))
-        return fail("the residue must be a number with an optional insertion code, a range FIRST-LAST or *");
+        return fail("the residue must be a number with an optional insertion code, a range FIRST-LAST, first, last "
+                    "or *");
       s.last = s.first;
     } else {
       char unused = ' ';
@@ -94,7 +97,22 @@ std::optional<ResidueSelection> parse_residue_selection(std::string_view text, s
   return s;
 }
 
-std::vector<std::int32_t> select_beads(const Topology& topology, const ResidueSelection& s, std::string* why) {
+std::vector<std::int32_t> select_beads(const Topology& topology, const ResidueSelection& selection,
+                                       std::string* why) {
+  // "first"/"last": the residue of the chain's first or last bead, then as a single residue.
+  ResidueSelection s = selection;
+  if (s.end != ResidueSelection::End::kNone) {
+    std::int32_t end_bead = -1;
+    for (std::int32_t i = 0; i < topology.bead_count(); ++i)
+      if (topology.beads[std::size_t(i)].chain_id == s.chain_id) {
+        end_bead = i;
+        if (s.end == ResidueSelection::End::kFirst) break;
+      }
+    if (end_bead >= 0) {
+      s.first = s.last = topology.beads[std::size_t(end_bead)].residue_number;
+      s.insertion_code = topology.beads[std::size_t(end_bead)].insertion_code;
+    }
+  }
   std::vector<std::int32_t> beads;
   bool chain_found = false, residue_found = false;
   int lowest = 0, highest = 0;

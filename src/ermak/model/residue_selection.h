@@ -6,6 +6,7 @@
 //   "A:52B"      residue 52 with insertion code B
 //   "A:1-10"     residues 1 to 10 of chain A by number (inserted residues included)
 //   "B:*"        every residue of chain B
+//   "A:first", "A:last"   chain A's first and last residue in the model (its termini)
 //   "A:76:CB"    the bead with atom name CB (side-chain beads of two-bead models)
 //   "A:1-10:*"   every bead of those residues
 #include <cstdint>
@@ -22,6 +23,7 @@ struct ResidueSelection {
   std::string text;  // as written
   std::string chain_id;
   bool whole_chain = false;  // "B:*"
+  enum class End { kNone, kFirst, kLast } end = End::kNone;  // "A:first", "A:last"
   bool range = false;        // "A:1-10"
   int first = 0, last = 0;   // residue numbers (first == last without a range)
   char insertion_code = ' '; // single residues only
