@@ -18,6 +18,7 @@
 #include <string>
 #include <utility>
 
+#include "ermak/config/bead_list_checks.h"
 #include "ermak/core/error.h"
 #include "ermak/core/units.h"
 #include "ermak/core/vec3.h"
@@ -624,12 +625,11 @@ void remember(RunSpec& spec, const Section& s, std::string_view key) {
   if (s.has(key)) spec.key_sources[s.field(key)] = s.source(key);
 }
 
-// A list of distinct beads (docs/config.md#bead-selections): 0-based indices, or residue
-// selections such as "A:76", which need the model: then the items go to
-// spec.bead_selections (checked there by run/bead_lists.h) and the list returned is empty.
-// `required` makes an absent or empty list an error; `distinct` refuses repeated indices.
-std::vector<std::int32_t> bead_list(const Section& s, std::string_view key, bool required, RunSpec& spec,
-                                    bool distinct = true) {
+// A list of beads (docs/config.md#bead-selections): 0-based indices, or residue selections
+// such as "A:76", which need the model: then the items go to spec.bead_selections
+// (resolved by run/bead_lists.h) and the list returned is empty. `required` makes an
+// absent or empty list an error; config/bead_list_checks.h checks the lists together.
+std::vector<std::int32_t> bead_list(const Section& s, std::string_view key, bool required, RunSpec& spec) {
   const toml::node* n = s.node(key);
   if (!n) {
     if (required)
@@ -658,16 +658,10 @@ std::vector<std::int32_t> bead_list(const Section& s, std::string_view key, bool
     }
   }
   if (items.empty() && required) throw s.error(key, "must list at least one bead");
-  if (selections) {
-    spec.bead_selections[s.field(key)] = items;
-    remember(spec, s, key);
-    return {};
-  }
-  // A repeated index is almost surely a typo for another bead.
-  for (std::size_t i = 0; distinct && i < indices.size(); ++i)
-    if (std::find(indices.begin(), indices.begin() + i, indices[i]) != indices.begin() + i)
-      throw s.error(key, fmt::format("bead {} is listed twice", indices[i]));
-  return indices;
+  remember(spec, s, key);
+  if (!selections) return indices;
+  spec.bead_selections[s.field(key)] = items;
+  return {};
 }
 
 void read_fixed(const Section& s, RunSpec& spec) { spec.fixed_beads = bead_list(s, "beads", false, spec); }
@@ -723,19 +717,7 @@ std::vector<std::int32_t> read_ends(const Section& s, RunSpec& spec) {
   const auto* array = s.node("ends")->as_array();
   if (array && array->size() != 2)
     throw s.error("ends", fmt::format("expected two beads [first, second], got {} values", array->size()));
-  const std::vector<std::int32_t> ends = bead_list(s, "ends", false, spec, false);
-  if (ends.empty()) return {};  // residue selections: checked once resolved
-  if (ends[0] == ends[1]) throw s.error("ends", "the two ends must be different beads");
-  return ends;
-}
-
-// Pulled beads must move: a bead that is also fixed would ignore its spring or force.
-void check_not_fixed(const Section& s, std::string_view key, const std::vector<std::int32_t>& beads,
-                     const std::vector<std::int32_t>& fixed) {
-  for (std::int32_t b : beads)
-    if (std::find(fixed.begin(), fixed.end(), b) != fixed.end())
-      throw s.error(key, fmt::format("bead {} is also in fixed.beads: a bead cannot be both fixed and "
-                                     "pulled", b));
+  return bead_list(s, "ends", false, spec);
 }
 
 std::int64_t read_output_every(const Section& s) {
@@ -747,7 +729,6 @@ void read_pulling(const Section& s, RunSpec& spec) {
   PullingSpec& p = spec.pulling;
   p.enabled = true;
   p.pulled_beads = bead_list(s, "pulled_beads", true, spec);
-  check_not_fixed(s, "pulled_beads", p.pulled_beads, spec.fixed_beads);
   const auto speed = either(s, kSpeedUm, kSpeedInternal, kNonNegative);
   if (!speed) throw s.error("[pulling] needs speed_um_per_s (the cantilever base speed)");
   p.speed_A_per_tau = speed->value;
@@ -757,7 +738,7 @@ void read_pulling(const Section& s, RunSpec& spec) {
   p.direction = read_direction(s);
   p.ends = read_ends(s, spec);
   p.output_every_steps = read_output_every(s);
-  for (const char* key : {"pulled_beads", "ends", "direction"}) remember(spec, s, key);
+  remember(spec, s, "direction");
 }
 
 // schedule = [[step, force], ...]: steps ascending integers ≥ 0, forces in `unit`.
@@ -789,7 +770,6 @@ void read_force_clamp(const Section& s, RunSpec& spec) {
   ForceClampSpec& c = spec.force_clamp;
   c.enabled = true;
   c.pulled_beads = bead_list(s, "pulled_beads", true, spec);
-  check_not_fixed(s, "pulled_beads", c.pulled_beads, spec.fixed_beads);
   const auto force = either(s, {"force_pN", units::pN_to_internal_force, "pN"},
                             {"force_kcal_per_mol_A", identity, "kcal/mol/Å"}, kAny);
   const bool schedule_pN = s.has("schedule"), schedule_internal = s.has("schedule_kcal_per_mol_A");
@@ -808,7 +788,7 @@ void read_force_clamp(const Section& s, RunSpec& spec) {
   c.direction = read_direction(s);
   c.ends = read_ends(s, spec);
   c.output_every_steps = read_output_every(s);
-  for (const char* key : {"pulled_beads", "ends", "direction"}) remember(spec, s, key);
+  remember(spec, s, "direction");
 }
 
 void read_plane_pulling(const Context& ctx, const Section& s, RunSpec& spec) {
@@ -821,26 +801,18 @@ void read_plane_pulling(const Context& ctx, const Section& s, RunSpec& spec) {
   const auto* array = n->as_array();
   if (!array || !array->is_array_of_tables() || array->empty())
     throw s.error("plane", "expected an array of tables: write each plane as [[plane_pulling.plane]]");
-  std::vector<std::int32_t> seen;
   for (std::size_t i = 0; i < array->size(); ++i) {
     const Section plane(ctx, array->get(i), fmt::format("plane_pulling.plane[{}]", i),
                         {"beads", "normal", "speed_um_per_s", "speed_A_per_tau", "spring_pN_per_nm",
                          "spring_kcal_per_mol_A2"});
     PlaneSpec p;
     p.beads = bead_list(plane, "beads", true, spec);
-    check_not_fixed(plane, "beads", p.beads, spec.fixed_beads);
-    for (std::int32_t b : p.beads) {
-      if (std::find(seen.begin(), seen.end(), b) != seen.end())
-        throw plane.error("beads", fmt::format("bead {} is already tethered to another plane", b));
-      seen.push_back(b);
-    }
     if (!plane.has("normal")) throw plane.error(fmt::format("[[plane_pulling.plane]] {} needs normal = [x, y, z]", i));
     p.normal = nonzero_vector(plane, "normal");
     if (const auto speed = either(plane, kSpeedUm, kSpeedInternal, kAny)) p.speed_A_per_tau = speed->value;
     const auto spring = either(plane, kSpringPn, kSpringInternal, kPositive);
     if (!spring) throw plane.error(fmt::format("[[plane_pulling.plane]] {} needs spring_pN_per_nm", i));
     p.spring_kcal_per_mol_A2 = spring->value;
-    remember(spec, plane, "beads");
     pp.planes.push_back(std::move(p));
   }
 }
@@ -1001,8 +973,6 @@ RunSpec build_spec(const Context& ctx, const toml::table& root, const fs::path& 
                       {"directory", "energy_every", "trajectory_every", "checkpoint_every",
                        "contact_formed_ratio"}),
               spec.output);
-  const Section fixed_section(ctx, root, "fixed", {"beads"});
-  remember(spec, fixed_section, "beads");
   const Section pulling(ctx, root, "pulling",
                         {"pulled_beads", "speed_um_per_s", "speed_A_per_tau", "spring_pN_per_nm",
                          "spring_kcal_per_mol_A2", "direction", "ends", "output_every"});
@@ -1022,6 +992,7 @@ RunSpec build_spec(const Context& ctx, const toml::table& root, const fs::path& 
   read_force_clamp(clamp, spec);
   read_plane_pulling(ctx, plane, spec);
   read_indentation(ctx, indentation, spec);
+  check_bead_lists(spec);
   spec.resolved_toml = resolved_toml(spec);
   return spec;
 }
