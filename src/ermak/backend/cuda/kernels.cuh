@@ -131,8 +131,9 @@ struct PerBeadLaunch {
   // ERMAK_CUDA_CLUSTER_ORDER=0|blocks per window overrides.
   int* cluster_order = nullptr;
   int cluster_order_window = 0;
-  // Warps per block of the step kernel: 8 (kPerBeadBlock threads), or 4 or 2 with wide
-  // moves and clusters split over 2 warps (ERMAK_CUDA_BLOCK_WARPS; docs/gpu.md#cluster-order).
+  // Warps per block of the step kernel: 8 (kPerBeadBlock threads), or with wide moves 4
+  // (clusters of one warp or of two) or 2 (clusters of two) (ERMAK_CUDA_BLOCK_WARPS;
+  // docs/gpu.md#cluster-order).
   int block_warps = kPerBeadBlockWarps;
   // Step kernels (and the indentation tip kernel) launched with programmatic stream
   // serialization (docs/gpu.md#kernel-families): their blocks may be scheduled while the

@@ -404,7 +404,7 @@ constexpr int step_kernel_min_blocks() {
 // functions, same order of the force's terms: the same bits.
 //
 // kBlockWarps (wide moves only): warps per block, 8 (kPerBeadBlock threads) or fewer for
-// runs of split clusters (PerBeadLaunch::block_warps), the register bound scaled to match.
+// runs of many clusters (PerBeadLaunch::block_warps), the register bound scaled to match.
 template <int S, bool kMultiRound, int kProtocolCode, class Index, int kSplit = 1, bool kWideMoves = false,
           int kBlockWarps = kPerBeadBlockWarps>
 __global__ void __launch_bounds__(kBlockWarps * 32, step_kernel_min_blocks<S, kMultiRound, kProtocolCode, Index>() *
