@@ -247,13 +247,20 @@ void CudaEngine::check_memory(std::size_t need) const {
   std::size_t free_bytes = 0, total_bytes = 0;
   ERMAK_CUDA(cudaMemGetInfo(&free_bytes, &total_bytes));
   const std::size_t have = free_bytes + allocated_bytes_;
-  if (need > have * 97 / 100)
+  // 3 % stays free for the driver, graphs and the scratch of later list growth; the
+  // message says so, or a run that "needs 138.6 of 139.3 GiB" would look like a bug.
+  const std::size_t usable = have * 97 / 100;
+  if (need > usable) {
+    const std::size_t per_replica = need / std::size_t(R_);
+    const std::size_t fitting_replicas = per_replica ? usable / per_replica : 0;
     throw Error("backend \"cuda\": this run needs " + format_bytes(double(need)) + " of GPU memory (" +
                 std::to_string(R_) + " replicas × " + std::to_string(n_) + " beads, " +
                 format_bytes(double(need) / (double(n_) * R_)) + " per bead with " + std::to_string(slots_) +
                 " list slots per bead), but GPU " + std::to_string(device_) + " (" + prop_.name + ") has " +
                 format_bytes(double(have)) + " available of " + format_bytes(double(total_bytes)) +
-                "; use fewer replicas or another GPU");
+                ", of which ermak uses at most 97 % (" + format_bytes(double(usable)) + ", about " +
+                std::to_string(fitting_replicas) + " such replicas); use fewer replicas or another GPU");
+  }
 }
 
 // (Re)allocates everything that depends on slots_ and the family; keeps positions.
