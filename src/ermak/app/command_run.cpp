@@ -39,6 +39,10 @@ Command add_run_command(CLI::App& app) {
                 "(docs/outputs.md#resuming-elsewhere)");
   cmd->add_flag("--force", options->run.force, "Overwrite the files of an existing run");
   cmd->add_flag("--quiet", options->run.quiet, "Log to the run log only");
+  cmd->add_flag("--dry-run", options->run.dry_run,
+                "Check everything the run's start checks (configuration, model, bead selections, output directory, "
+                "open files, backend, GPU memory; the checkpoint with --resume), then time ~2 s of its steps and "
+                "estimate its duration; writes nothing (docs/outputs.md#dry-run)");
   cmd->add_option("--report-threads", options->run.report_threads,
                   "Threads that format and write the replicas' files at a report (0 = automatic: 1 on the CPU "
                   "backend, else up to 8 of the idle cores; docs/outputs.md)")
@@ -60,7 +64,7 @@ Command add_run_command(CLI::App& app) {
       SopgpuReporter reporter(sop.outputs, sop.spec);
       const RunSummary summary = run_simulation(sop.spec, options->run, &reporter);
       if (summary.stopped_by_signal != 0) return 128 + summary.stopped_by_signal;  // the shell's convention
-      if (!options->run.quiet)
+      if (!options->run.quiet && !options->run.dry_run)
         std::printf("SOP-GPU outputs as configured; ermak checkpoint %s\n", sop.outputs.checkpoint.c_str());
       return 0;
     }
@@ -70,7 +74,7 @@ Command add_run_command(CLI::App& app) {
     const RunSpec spec = load_run_spec(options->config, options->overrides);
     const RunSummary summary = run_simulation(spec, options->run);
     if (summary.stopped_by_signal != 0) return 128 + summary.stopped_by_signal;
-    if (!options->run.quiet)
+    if (!options->run.quiet && !options->run.dry_run)
       std::printf("outputs in %s\n", std::filesystem::absolute(summary.output_directory).c_str());
     return 0;
   };

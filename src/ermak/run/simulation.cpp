@@ -2,6 +2,7 @@
 
 #include <omp.h>
 #include <spdlog/sinks/basic_file_sink.h>
+#include <spdlog/sinks/null_sink.h>
 #include <spdlog/sinks/stdout_color_sinks.h>
 #include <spdlog/spdlog.h>
 
@@ -30,6 +31,7 @@
 #include "ermak/model/residue_selection.h"
 #include "ermak/run/bead_lists.h"
 #include "ermak/run/checkpoint_advice.h"
+#include "ermak/run/dry_run.h"
 #include "ermak/run/open_file_limit.h"
 #include "ermak/run/replica_loop.h"
 #include "ermak/run/report_writer.h"
@@ -72,6 +74,16 @@ RunLog make_logger(const fs::path& log_file, bool quiet, bool append) {
   log.both->flush_on(spdlog::level::info);
   log.file_only = std::make_shared<spdlog::logger>("run-file", file_sink);
   log.file_only->flush_on(spdlog::level::info);
+  return log;
+}
+
+// A dry run's log: the console only (it writes no file).
+RunLog make_console_logger() {
+  auto console = std::make_shared<spdlog::sinks::stderr_color_sink_mt>();
+  console->set_pattern("%v");
+  RunLog log;
+  log.both = std::make_shared<spdlog::logger>("run", console);
+  log.file_only = std::make_shared<spdlog::logger>("run-file", std::make_shared<spdlog::sinks::null_sink_mt>());
   return log;
 }
 
@@ -321,7 +333,8 @@ RunSummary run_logged(const RunSpec& given_spec, const RunOptions& options, RunR
     }
   validate_protocols(spec, topology);
 
-  log->info("ermak {} {} {}", ERMAK_VERSION, options.resume ? "resuming" : "starting",
+  log->info("ermak {} {} {}", ERMAK_VERSION,
+            options.dry_run ? (options.resume ? "dry run of resuming" : "dry run of") : options.resume ? "resuming" : "starting",
             spec.config_path.string());
   log->info("model: {} beads, {} bonds, {} native contacts, {} replicas", n, topology.bonds.size(),
             topology.native_contacts.size(), replicas);
@@ -331,7 +344,7 @@ RunSummary run_logged(const RunSpec& given_spec, const RunOptions& options, RunR
   run_log.file_only->info("resolved configuration:\n{}", spec.resolved_toml);
   log->info("noise: generator {}, layout {}, seed {}{}", spec.rng, spec.rng_layout, spec.seed,
             spec.rng == "philox" ? " (counter-based)" : "");
-  log->info("resolved configuration written to {}", log_path.string());
+  if (!options.dry_run) log->info("resolved configuration written to {}", log_path.string());
   if (file_limit.soft != file_limit.soft_at_start)
     log->info("open-file limit raised from {} to {} (the hard limit)", file_limit.soft_at_start, file_limit.soft);
 
@@ -482,7 +495,7 @@ RunSummary run_logged(const RunSpec& given_spec, const RunOptions& options, RunR
           files->push_back(TsvWriter::append(dir / name, offset_of(replica_dir_name(r) + "/" + name), table_columns(name)));
     }
     log_protocol();
-    log->info("resumed at step {}", cp.step);
+    log->info("{} at step {}", options.dry_run ? "would resume" : "resumed", cp.step);
   } else {
     if (own_files) {
       write_psf(out / "model.psf", topology, false, true);
@@ -505,7 +518,11 @@ RunSummary run_logged(const RunSpec& given_spec, const RunOptions& options, RunR
     // The minimisation runs without the protocols (their springs start relaxed at the
     // minimised positions; the tip and the surface are checked against them).
     State start = initial;
-    if (spec.minimize.max_steps > 0) {
+    if (spec.minimize.max_steps > 0 && options.dry_run) {
+      log->info("dry run: the minimisation ([minimize] steps = {}) is not run; the steps are timed from the "
+                "input coordinates",
+                spec.minimize.max_steps);
+    } else if (spec.minimize.max_steps > 0) {
       engine = make_engine(backend, setup, spec.cuda_kernels);
       engine->set_state(initial);
       const MinimizeResult m = engine->minimize(spec.minimize.max_steps,
@@ -540,6 +557,25 @@ RunSummary run_logged(const RunSpec& given_spec, const RunOptions& options, RunR
     }
   }
 
+
+  if (options.dry_run) {
+    DryRunFacts facts;
+    const std::string kernel = cuda_kernel_layout(*engine);
+    facts.backend = engine->name() + (kernel.empty() ? "" : " (" + kernel + ")");
+    facts.gpu_bytes = cuda_engine_device_bytes(*engine);
+    facts.beads_per_replica = n;
+    facts.replicas = replicas;
+    facts.first_step = engine->state().step;
+    facts.last_step = std::max(facts.first_step, spec.steps);
+    facts.timing = time_engine_steps(*engine, facts.last_step - facts.first_step, options.dry_run_seconds);
+    for (const std::string& line : describe_dry_run(facts)) log->info("{}", line);
+    RunSummary summary;
+    summary.output_directory = out;
+    summary.first_step = facts.first_step;
+    summary.last_step = facts.first_step;  // nothing was run
+    summary.steps_per_second = facts.timing.steps_per_second();
+    return summary;
+  }
 
   // A stop's reports in two halves (docs/gpu.md#what-overlaps-the-steps): `take_snapshot`
   // copies what is due from the engine on this thread (the calls that synchronise with
@@ -978,6 +1014,13 @@ RunSummary run_simulation(const RunSpec& spec, const RunOptions& options, RunRep
   }
   // Before anything is written: a run whose files do not fit under the open-file limit stops here.
   const OpenFileLimit file_limit = check_open_file_limit(spec, extra);
+  if (options.dry_run) {
+    // The same checks and the same start, but no file: the run's own files are off and the
+    // extra reporter only checks its files.
+    if (extra) extra->check_files(options.resume, options.force);
+    RunLog console = make_console_logger();
+    return run_logged(spec, options, nullptr, {out, checkpoint_path, log_path, false}, file_limit, console);
+  }
   if (extra) extra->prepare(options.resume, options.force);
   if (own_files) fs::create_directories(out);
   fs::create_directories(checkpoint_path.parent_path());

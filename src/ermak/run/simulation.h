@@ -22,6 +22,10 @@ struct RunOptions {
   // Threads that format and write the replicas' files at a report; 0: automatic
   // (run/replica_loop.h: 1 on the CPU backend, up to 8 otherwise).
   int report_threads = 0;
+  // Every check of the run's start, then a few seconds of steps to estimate the run's
+  // duration; writes nothing (run/dry_run.h, docs/outputs.md#dry-run).
+  bool dry_run = false;
+  double dry_run_seconds = 2.0;
 };
 
 struct RunSummary {
@@ -65,6 +69,8 @@ class RunReporter {
   // Before anything is written: a new run refuses to overwrite existing files unless
   // `force`; a resumed run checks that its files are there.
   virtual void prepare(bool resume, bool force) = 0;
+  // The checks of prepare() alone, creating nothing (a dry run).
+  virtual void check_files(bool resume, bool force) const = 0;
   // Once the engine holds the start state: open the files (new run: create and write the
   // start; resume: cut them to the checkpoint's offsets and append).
   using Offsets = std::vector<std::pair<std::string, std::uint64_t>>;

@@ -107,15 +107,20 @@ std::int64_t SopgpuReporter::files_kept_open() const {
   return files;
 }
 
+void SopgpuReporter::check_files(bool resume, bool force) const {
+  if (resume || force) return;
+  for (const fs::path& p : files_of_new_run())
+    if (fs::exists(p))
+      throw Error(p.string(), 0, "", "exists; pass --force to overwrite it or --resume to continue the run");
+}
+
 void SopgpuReporter::prepare(bool resume, bool force) {
+  check_files(resume, force);
   fs::create_directories(outputs_.reference_pdb.parent_path());
   for (const SopRunFiles& f : outputs_.runs) fs::create_directories(f.restart_pdb.parent_path());
-  for (const fs::path& p : files_of_new_run()) {
-    if (!resume && !force && fs::exists(p))
-      throw Error(p.string(), 0, "", "exists; pass --force to overwrite it or --resume to continue the run");
-    // SOP-GPU users' configurations write into dat/, dcd/, pull/, structures/ ...
+  // SOP-GPU users' configurations write into dat/, dcd/, pull/, structures/ ...
+  for (const fs::path& p : files_of_new_run())
     if (p.has_parent_path()) fs::create_directories(p.parent_path());
-  }
 }
 
 void SopgpuReporter::open(ReportContext& context, bool resume, const Offsets& offsets) {

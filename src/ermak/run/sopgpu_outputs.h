@@ -23,6 +23,7 @@ class SopgpuReporter final : public RunReporter {
   std::vector<std::int64_t> intervals() const override;
   std::int64_t files_kept_open() const override;
   void prepare(bool resume, bool force) override;
+  void check_files(bool resume, bool force) const override;
   void open(ReportContext& context, bool resume, const Offsets& offsets) override;
   Work report(ReportContext& context) override;
   void checkpoint(Offsets& offsets) override;

@@ -1,0 +1,72 @@
+#include "ermak/run/dry_run.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <chrono>
+
+#include "ermak/core/progress.h"
+
+namespace ermak {
+
+StepTiming time_engine_steps(Engine& engine, std::int64_t steps_left, double seconds) {
+  using Clock = std::chrono::steady_clock;
+  auto run = [&](std::int64_t steps) {
+    const auto start = Clock::now();
+    engine.advance(steps);
+    (void)engine.state();  // waits for the GPU's steps
+    return std::chrono::duration<double>(Clock::now() - start).count();
+  };
+  StepTiming timing;
+  // Warm up with chunks growing ×4 until one takes 0.2 s: the first chunk pays the first
+  // list build (and on a GPU the graph capture), which a long run pays once.
+  std::int64_t probe = 10, probe_steps = 0;
+  double probe_seconds = 0.0;
+  while (timing.warm_up_steps < steps_left) {
+    probe_steps = std::min(probe, steps_left - timing.warm_up_steps);
+    probe_seconds = run(probe_steps);
+    timing.warm_up_steps += probe_steps;
+    if (probe_seconds > 0.2) break;
+    probe *= 4;
+  }
+  const std::int64_t left = steps_left - timing.warm_up_steps;
+  if (left <= 0 || probe_seconds <= 0.0) return timing;
+  const double probe_rate = double(probe_steps) / probe_seconds;
+  timing.timed_steps = std::clamp<std::int64_t>(std::int64_t(seconds * probe_rate), 1, left);
+  timing.timed_seconds = run(timing.timed_steps);
+  return timing;
+}
+
+std::vector<std::string> describe_dry_run(const DryRunFacts& f) {
+  std::vector<std::string> lines;
+  const double beads = double(f.beads_per_replica) * double(f.replicas);
+  std::string memory;
+  if (f.gpu_bytes >= 0)
+    memory = fmt::format(", GPU memory {} ({:.0f} B per bead)",
+                         f.gpu_bytes >= (1ll << 30) ? fmt::format("{:.2f} GiB", double(f.gpu_bytes) / double(1ll << 30))
+                                                    : fmt::format("{:.1f} MiB", double(f.gpu_bytes) / double(1ll << 20)),
+                         beads > 0 ? double(f.gpu_bytes) / beads : 0.0);
+  lines.push_back(fmt::format("dry run: engine {}{}", f.backend, memory));
+  const std::int64_t steps = f.last_step - f.first_step;
+  const double rate = f.timing.steps_per_second();
+  if (steps == 0) {
+    lines.push_back(fmt::format("dry run: no steps to time (the run ends at step {})", f.last_step));
+  } else if (f.timing.timed_steps == 0) {
+    lines.push_back(fmt::format("dry run: the run's {} steps were all taken while warming up ({} steps): too few "
+                                "to time; the run itself takes about as long as this dry run",
+                                steps, f.timing.warm_up_steps));
+  } else {
+    lines.push_back(fmt::format("dry run: {} steps timed in {:.2f} s after {} to warm up: {:.4g} steps/s, {:.4g} "
+                                "bead-steps/s",
+                                f.timing.timed_steps, f.timing.timed_seconds, f.timing.warm_up_steps, rate,
+                                rate * beads));
+    lines.push_back(fmt::format("dry run: steps {} .. {} ({} steps) at that rate: about {}; reports, frames and "
+                                "checkpoints add to it (the run log's cost lines, docs/outputs.md#reports-are-written-in-the-background), and the "
+                                "rate moves as the structure changes (unfolding, compaction)",
+                                f.first_step, f.last_step, steps, ProgressMeter::format_duration(double(steps) / rate)));
+  }
+  lines.push_back("dry run: every check of the run's start passed; nothing was written");
+  return lines;
+}
+
+}  // namespace ermak
