@@ -21,10 +21,8 @@ namespace {
 
 // Every file under `out` but the run log (which holds times), as bytes.
 std::map<std::string, std::string> files_of(const fs::path& out) {
-  std::map<std::string, std::string> files;
-  for (const auto& entry : fs::recursive_directory_iterator(out))
-    if (entry.is_regular_file() && entry.path().filename() != "run.log")
-      files[fs::relative(entry.path(), out).string()] = read_file(entry.path());
+  std::map<std::string, std::string> files = ermak::test::files_under(out);
+  files.erase("run.log");
   return files;
 }
 

@@ -4,33 +4,20 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
-#include <map>
 #include <string>
 
 #include "support/sopgpu_directories.h"
 #include "support/test_paths.h"
 
 namespace fs = std::filesystem;
-using ermak::test::read_file;
+using ermak::test::files_under;
 using ermak::test::run_command;
 using ermak::test::run_ermak;
-
-namespace {
-
-// Every file below `dir` with its bytes.
-std::map<std::string, std::string> tree(const fs::path& dir) {
-  std::map<std::string, std::string> files;
-  for (const auto& entry : fs::recursive_directory_iterator(dir))
-    if (entry.is_regular_file()) files[fs::relative(entry.path(), dir).string()] = read_file(entry.path());
-  return files;
-}
-
-}  // namespace
 
 TEST(RunDryRun, EstimatesTheRunAndWritesNothing) {
   const auto dir = ermak::test::fresh_directory("dry-run-new");
   const fs::path config = ermak::test::write_ww_run_config(dir, 5, "[minimize]\nsteps = 50\n");
-  const auto before = tree(dir);
+  const auto before = files_under(dir);
   int status = 0;
   const std::string out =
       run_ermak("run --dry-run " + config.string() + " --set run.backend=\"cpu\" --set run.steps=100000000", &status);
@@ -42,7 +29,7 @@ TEST(RunDryRun, EstimatesTheRunAndWritesNothing) {
   EXPECT_NE(out.find("nothing was written"), std::string::npos) << out;
   EXPECT_EQ(out.find("outputs in"), std::string::npos) << out;
   EXPECT_FALSE(fs::exists(dir / "out"));
-  EXPECT_EQ(tree(dir), before);
+  EXPECT_EQ(files_under(dir), before);
 }
 
 TEST(RunDryRun, StopsWhereTheRunWouldAndLeavesAnExistingRunAlone) {
@@ -52,7 +39,7 @@ TEST(RunDryRun, StopsWhereTheRunWouldAndLeavesAnExistingRunAlone) {
   int status = 0;
   std::string out = run_ermak("run --quiet " + config.string() + cpu + " --set run.steps=2000", &status);
   ASSERT_EQ(status, 0) << out;
-  const auto before = tree(dir);
+  const auto before = files_under(dir);
   // A new run over it: refused as the run would be.
   out = run_ermak("run --dry-run " + config.string() + cpu, &status);
   EXPECT_NE(status, 0);
@@ -69,12 +56,12 @@ TEST(RunDryRun, StopsWhereTheRunWouldAndLeavesAnExistingRunAlone) {
   // --force on a dry run overwrites nothing either.
   out = run_ermak("run --dry-run --force " + config.string() + cpu, &status);
   ASSERT_EQ(status, 0) << out;
-  EXPECT_EQ(tree(dir), before) << "a dry run changed the run's files";
+  EXPECT_EQ(files_under(dir), before) << "a dry run changed the run's files";
 }
 
 TEST(RunDryRun, ASopgpuConfigurationWritesNothingEither) {
   const fs::path dir = ermak::test::sopgpu_ww_directory("dry-run-sop");
-  const auto before = tree(dir);
+  const auto before = files_under(dir);
   std::string out;
   const int status = run_command("cd '" + dir.string() + "' && '" + ermak::test::ermak_binary().string() +
                                      "' run ww_equil.sop --dry-run --backend cpu --threads 2 --set runnum=3 "
@@ -84,6 +71,6 @@ TEST(RunDryRun, ASopgpuConfigurationWritesNothingEither) {
   EXPECT_NE(out.find("steps 0 .. 100000000 (100000000 steps) at that rate: about "), std::string::npos) << out;
   EXPECT_NE(out.find("nothing was written"), std::string::npos) << out;
   // SOP-GPU's dat/, dcd/, output/ … are not even created.
-  EXPECT_EQ(tree(dir), before);
+  EXPECT_EQ(files_under(dir), before);
   for (const char* sub : {"dat", "dcd", "output"}) EXPECT_FALSE(fs::exists(dir / sub)) << sub;
 }

@@ -66,4 +66,11 @@ std::string read_file(const std::filesystem::path& path) {
   return s.str();
 }
 
+std::map<std::string, std::string> files_under(const std::filesystem::path& dir) {
+  std::map<std::string, std::string> files;
+  for (const auto& entry : std::filesystem::recursive_directory_iterator(dir))
+    if (entry.is_regular_file()) files[std::filesystem::relative(entry.path(), dir).string()] = read_file(entry.path());
+  return files;
+}
+
 }  // namespace ermak::test

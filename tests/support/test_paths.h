@@ -1,5 +1,6 @@
 #pragma once
 #include <filesystem>
+#include <map>
 #include <string>
 
 namespace ermak::test {
@@ -23,5 +24,7 @@ std::filesystem::path write_ww_run_config(const std::filesystem::path& dir, unsi
                                           const std::string& extra = "");
 // The whole file as bytes ("" when it cannot be read).
 std::string read_file(const std::filesystem::path& path);
+// Every regular file below `dir` (paths relative to it) with its bytes.
+std::map<std::string, std::string> files_under(const std::filesystem::path& dir);
 
 }  // namespace ermak::test

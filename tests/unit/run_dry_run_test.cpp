@@ -7,21 +7,12 @@
 #include <optional>
 #include <string>
 
-#include "ermak/io/load_system.h"
 #include "ermak/run/dry_run.h"
 #include "ermak/run/simulation.h"
-#include "support/test_paths.h"
+#include "support/test_systems.h"
 
 namespace ermak {
 namespace {
-
-std::optional<LoadedSystem> load_ww() {
-  InputSpec input;
-  input.topology = test::shared_data() / "sopgpu/ww/reference/ww.top";
-  input.coordinates = test::shared_data() / "sopgpu/ww/reference/ww_cg.pdb";
-  if (!std::filesystem::exists(input.topology) || !std::filesystem::exists(input.coordinates)) return std::nullopt;
-  return load_system(input, ModelBuildSpec{});
-}
 
 std::unique_ptr<Engine> ww_engine(const LoadedSystem& ww) {
   EngineSetup setup;
@@ -45,7 +36,7 @@ std::string joined(const std::vector<std::string>& lines) {
 }
 
 TEST(DryRun, CountsEveryStepItTakes) {
-  const auto ww = load_ww();
+  const auto ww = test::load_ww_reference();
   if (!ww) GTEST_SKIP() << "test data not found";
   auto engine = ww_engine(*ww);
   const StepTiming timing = time_engine_steps(*engine, 1000000000, 0.3);
@@ -61,7 +52,7 @@ TEST(DryRun, CountsEveryStepItTakes) {
 }
 
 TEST(DryRun, NeverStepsPastTheRunsEnd) {
-  const auto ww = load_ww();
+  const auto ww = test::load_ww_reference();
   if (!ww) GTEST_SKIP() << "test data not found";
   auto engine = ww_engine(*ww);
   // Chunks of 10, then 40 cut to the 15 left: all of it warm-up, nothing timed.

@@ -13,18 +13,10 @@
 #include "ermak/backend/split_engine.h"
 #include "ermak/core/error.h"
 #include "ermak/io/load_system.h"
-#include "support/test_paths.h"
+#include "support/test_systems.h"
 
 namespace ermak {
 namespace {
-
-std::optional<LoadedSystem> load_ww() {
-  InputSpec input;
-  input.topology = test::shared_data() / "sopgpu/ww/reference/ww.top";
-  input.coordinates = test::shared_data() / "sopgpu/ww/reference/ww_cg.pdb";
-  if (!std::filesystem::exists(input.topology) || !std::filesystem::exists(input.coordinates)) return std::nullopt;
-  return load_system(input, ModelBuildSpec{});
-}
 
 constexpr std::int32_t kReplicas = 7;
 
@@ -182,7 +174,7 @@ TEST(SplitReplicas, SliceSetupKeepsTheProtocolsOfItsReplicasRenumbered) {
 }
 
 TEST(SplitEngine, EveryReplicaMovesAsInOneEngineOfTheWholeRun) {
-  const auto ww = load_ww();
+  const auto ww = test::load_ww_reference();
   if (!ww) GTEST_SKIP() << "test data not found";
   const EngineSetup setup = protocol_setup(*ww);
   auto whole = make_cpu_engine(setup);
@@ -219,7 +211,7 @@ TEST(SplitEngine, EveryReplicaMovesAsInOneEngineOfTheWholeRun) {
 }
 
 TEST(SplitEngine, IndentationTipsAndMinimisationAsInOneEngine) {
-  const auto ww = load_ww();
+  const auto ww = test::load_ww_reference();
   if (!ww) GTEST_SKIP() << "test data not found";
   EngineSetup setup = protocol_setup(*ww);
   setup.tethers.clear();
@@ -265,7 +257,7 @@ TEST(SplitEngine, IndentationTipsAndMinimisationAsInOneEngine) {
 }
 
 TEST(SplitEngine, CheckpointOfASplitRunResumesInOneEngineAndBack) {
-  const auto ww = load_ww();
+  const auto ww = test::load_ww_reference();
   if (!ww) GTEST_SKIP() << "test data not found";
   const EngineSetup setup = protocol_setup(*ww);
   auto uninterrupted = split_cpu(setup, 3);
@@ -345,7 +337,7 @@ class OverlappingPart final : public Engine {
 // part's screen flags the stop, the others' kept positions complete the run's positions at
 // the stop for the exact checks.
 TEST(SplitEngine, OverlappingPartsTakeTheirStopsBesideTheirSteps) {
-  const auto ww = load_ww();
+  const auto ww = test::load_ww_reference();
   if (!ww) GTEST_SKIP() << "test data not found";
   const EngineSetup setup = protocol_setup(*ww);
   for (const int flagging_part : {-1, 1}) {
@@ -381,7 +373,7 @@ TEST(SplitEngine, OverlappingPartsTakeTheirStopsBesideTheirSteps) {
 }
 
 TEST(SplitEngine, StatefulGeneratorsAreRefusedWithTheFix) {
-  const auto ww = load_ww();
+  const auto ww = test::load_ww_reference();
   if (!ww) GTEST_SKIP() << "test data not found";
   EngineSetup setup = protocol_setup(*ww);
   setup.rng = "hybrid_taus";

@@ -5,12 +5,15 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <optional>
+#include <stdexcept>
 
 #include "ermak/analysis/observables.h"
 #include "ermak/backend/engine.h"
 #include "ermak/core/error.h"
 #include "ermak/io/load_system.h"
 #include "support/test_paths.h"
+#include "support/test_systems.h"
 
 using namespace ermak;
 
@@ -56,10 +59,9 @@ TEST(StructureTerms, ContactAtExactlyTheThresholdIsNotFormed) {
 }
 
 LoadedSystem ww() {
-  InputSpec input;
-  input.topology = test::shared_data() / "sopgpu/ww/reference/ww.top";
-  input.coordinates = test::shared_data() / "sopgpu/ww/reference/ww_cg.pdb";
-  return load_system(input, ModelBuildSpec{});
+  std::optional<LoadedSystem> system = test::load_ww_reference();
+  if (!system) throw std::runtime_error("WW reference data not found under " + test::shared_data().string());
+  return std::move(*system);
 }
 
 TEST(CpuEngineStructureObservables, EqualMeasureStructureOfEveryReplica) {
