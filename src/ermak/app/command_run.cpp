@@ -41,8 +41,8 @@ Command add_run_command(CLI::App& app) {
   cmd->add_flag("--quiet", options->run.quiet, "Log to the run log only");
   cmd->add_flag("--dry-run", options->run.dry_run,
                 "Check everything the run's start checks (configuration, model, bead selections, output directory, "
-                "open files, backend, GPU memory; the checkpoint with --resume), then time ~2 s of its steps and "
-                "estimate its duration; writes nothing (docs/outputs.md#dry-run)");
+                "open files, backend, GPU memory; the checkpoint with --resume), estimate the disk space of its files, "
+                "time ~2 s of its steps and estimate its duration; writes nothing (docs/outputs.md#dry-run)");
   cmd->add_option("--report-threads", options->run.report_threads,
                   "Threads that format and write the replicas' files at a report (0 = automatic: 1 on the CPU "
                   "backend, else up to 8 of the idle cores; docs/outputs.md)")

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <chrono>
 
+#include "ermak/core/byte_size.h"
 #include "ermak/core/progress.h"
 
 namespace ermak {
@@ -42,9 +43,7 @@ std::vector<std::string> describe_dry_run(const DryRunFacts& f) {
   const double beads = double(f.beads_per_replica) * double(f.replicas);
   std::string memory;
   if (f.gpu_bytes >= 0)
-    memory = fmt::format(", GPU memory {} ({:.0f} B per bead)",
-                         f.gpu_bytes >= (1ll << 30) ? fmt::format("{:.2f} GiB", double(f.gpu_bytes) / double(1ll << 30))
-                                                    : fmt::format("{:.1f} MiB", double(f.gpu_bytes) / double(1ll << 20)),
+    memory = fmt::format(", GPU memory {} ({:.0f} B per bead)", format_byte_size(double(f.gpu_bytes)),
                          beads > 0 ? double(f.gpu_bytes) / beads : 0.0);
   lines.push_back(fmt::format("dry run: engine {}{}", f.backend, memory));
   const std::int64_t steps = f.last_step - f.first_step;

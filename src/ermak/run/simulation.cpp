@@ -16,6 +16,7 @@
 
 #include "ermak/backend/cuda_engine.h"
 #include "ermak/backend/split_engine.h"
+#include "ermak/core/byte_size.h"
 #include "ermak/core/error.h"
 #include "ermak/core/fnv1a.h"
 #include "ermak/core/progress.h"
@@ -33,6 +34,7 @@
 #include "ermak/run/checkpoint_advice.h"
 #include "ermak/run/dry_run.h"
 #include "ermak/run/open_file_limit.h"
+#include "ermak/run/output_size.h"
 #include "ermak/run/replica_loop.h"
 #include "ermak/run/report_writer.h"
 #include "ermak/run/stability_checks.h"
@@ -85,6 +87,21 @@ RunLog make_console_logger() {
   log.both = std::make_shared<spdlog::logger>("run", console);
   log.file_only = std::make_shared<spdlog::logger>("run-file", std::make_shared<spdlog::sinks::null_sink_mt>());
   return log;
+}
+
+// The run log's line on the disk space the run's files take, and a warning when they do
+// not fit (run/output_size.h).
+void log_output_size(spdlog::logger& log, const RunSpec& spec, const ProtocolSetup* protocol, std::int32_t beads,
+                     std::int64_t first_step, std::int64_t last_step, bool resume) {
+  if (!spec.output.write_directory) return;
+  const OutputSizeEstimate estimate = estimate_output_size(spec, protocol, beads, first_step, last_step, resume);
+  const double free_bytes = free_bytes_at(spec.output.directory);
+  log.info("{}", describe_output_size(estimate, free_bytes, spec.output.directory));
+  if (free_bytes >= 0 && estimate.total() > free_bytes)
+    log.warn("warning: the run's files (about {}) need more than the {} free on the file system of {}: write fewer "
+             "rows or frames ([output] energy_every, trajectory_every; [pulling] output_every) or make room "
+             "(docs/outputs.md#disk-space)",
+             format_byte_size(estimate.total()), format_byte_size(free_bytes), spec.output.directory.string());
 }
 
 // Files of a run that must not be overwritten silently.
@@ -567,6 +584,7 @@ RunSummary run_logged(const RunSpec& given_spec, const RunOptions& options, RunR
     facts.replicas = replicas;
     facts.first_step = engine->state().step;
     facts.last_step = std::max(facts.first_step, spec.steps);
+    log_output_size(*log, spec, protocol ? &*protocol : nullptr, n, facts.first_step, facts.last_step, options.resume);
     facts.timing = time_engine_steps(*engine, facts.last_step - facts.first_step, options.dry_run_seconds);
     for (const std::string& line : describe_dry_run(facts)) log->info("{}", line);
     RunSummary summary;
@@ -788,6 +806,7 @@ RunSummary run_logged(const RunSpec& given_spec, const RunOptions& options, RunR
 
   const std::int64_t first_step = engine->state().step;
   const std::int64_t last_step = std::max(first_step, spec.steps);
+  if (own_files) log_output_size(*log, spec, protocol ? &*protocol : nullptr, n, first_step, last_step, options.resume);
   auto multiple = [](std::int64_t step, std::int64_t every) { return every > 0 && step % every == 0; };
   const std::int64_t pulling_every = wants_table("pulling.tsv") ? protocol->pulling_every() : 0;
   const std::int64_t plane_every = wants_table("plane.tsv") ? protocol->plane_every() : 0;

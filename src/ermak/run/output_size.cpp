@@ -1,0 +1,100 @@
+#include "ermak/run/output_size.h"
+
+#include <fmt/format.h>
+
+#include <system_error>
+#include <vector>
+
+#include "ermak/core/byte_size.h"
+#include "ermak/protocol/protocol_setup.h"
+
+namespace ermak {
+namespace fs = std::filesystem;
+
+namespace {
+
+// "%.8g" values run to 3–14 characters ("300", "123.45678", "-1.2345678e-05"), plus the
+// tab; the energy and pulling tables of WW and λ-repressor runs average 9.8–10 (measured),
+// so 11 errs on the side of more.
+constexpr double kBytesPerTsvValue = 11.0;
+
+// Rows of a table written every `every` steps from first to last: the multiples after
+// first, the start row of a new run, and the row a last step off the interval adds.
+double table_rows(std::int64_t every, std::int64_t first, std::int64_t last, bool resume) {
+  if (every <= 0) return 0;
+  double rows = double(last / every - first / every);
+  if (!resume) rows += 1;
+  if (last % every != 0 && last > first) rows += 1;
+  return rows;
+}
+
+double row_bytes(std::size_t value_columns, std::int64_t last_step) {
+  return double(fmt::format("{}", last_step).size()) + 1 + kBytesPerTsvValue * double(value_columns);
+}
+
+}  // namespace
+
+OutputSizeEstimate estimate_output_size(const RunSpec& spec, const ProtocolSetup* protocol, std::int32_t beads,
+                                        std::int64_t first_step, std::int64_t last_step, bool resume) {
+  OutputSizeEstimate e;
+  if (!spec.output.write_directory) return e;
+  const double replicas = double(spec.replicas), n = double(beads);
+  const std::int64_t energy_every = spec.output.energy_every_steps;
+  e.energies = replicas * table_rows(energy_every, first_step, last_step, resume) * row_bytes(10, last_step);
+  if (const std::int64_t every = spec.output.trajectory_every_steps; every > 0) {
+    // A frame: three records of 4n bytes between their 4-byte markers; the header
+    // (~300 bytes) once per file.
+    const double frames = double(last_step / every - first_step / every) + (resume ? 0 : 1);
+    e.trajectories = replicas * (frames * (12 * n + 24) + (resume ? 0 : 300));
+  }
+  if (protocol) {
+    if (protocol->pulling_file())
+      e.protocol_tables += replicas * table_rows(protocol->pulling_every(), first_step, last_step, resume) *
+                           row_bytes(ProtocolSetup::pulling_columns().size() - 1, last_step);
+    if (protocol->plane_file())
+      e.protocol_tables += replicas * table_rows(protocol->plane_every(), first_step, last_step, resume) *
+                           row_bytes(protocol->plane_columns().size() - 1, last_step);
+    if (protocol->indentation_file())
+      e.protocol_tables += replicas * table_rows(protocol->indentation_every(), first_step, last_step, resume) *
+                           row_bytes(ProtocolSetup::indentation_columns().size() - 1, last_step);
+  }
+  e.final_structures = replicas * (81 * n + 200);  // one 81-byte ATOM line per bead
+  if (!resume) e.model = 300 * n;                  // model.psf, model.pdb, model.etop
+  // Positions and the neighbour lists' reference positions (float x, y, z each), and a
+  // line of offsets per output file.
+  e.checkpoint = 24 * n * replicas + 64 * 4 * replicas;
+  return e;
+}
+
+double free_bytes_at(const fs::path& path) {
+  std::error_code error;
+  fs::path existing = fs::absolute(path, error);
+  if (error) return -1;
+  while (!existing.empty() && !fs::exists(existing, error)) {
+    if (existing == existing.parent_path()) return -1;
+    existing = existing.parent_path();
+  }
+  const fs::space_info space = fs::space(existing, error);
+  return error ? -1 : double(space.available);
+}
+
+std::string describe_output_size(const OutputSizeEstimate& e, double free_bytes, const fs::path& directory) {
+  std::vector<std::string> parts;
+  auto part = [&](const char* what, double bytes) {
+    if (bytes > 0) parts.push_back(fmt::format("{} {}", what, format_byte_size(bytes)));
+  };
+  part("energies.tsv", e.energies);
+  part("trajectory.dcd", e.trajectories);
+  part("protocol tables", e.protocol_tables);
+  part("final.pdb", e.final_structures);
+  part("model", e.model);
+  part("checkpoint (twice while one is replaced)", e.checkpoint);
+  std::string list;
+  for (std::size_t k = 0; k < parts.size(); ++k) list += (k ? ", " : "") + parts[k];
+  std::string line = fmt::format("disk: the run writes about {} ({})", format_byte_size(e.total()), list);
+  if (free_bytes >= 0)
+    line += fmt::format("; {} free on the file system of {}", format_byte_size(free_bytes), directory.string());
+  return line;
+}
+
+}  // namespace ermak
