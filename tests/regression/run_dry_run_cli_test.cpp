@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <fstream>
 #include <string>
 
 #include "support/sopgpu_directories.h"
@@ -73,4 +74,25 @@ TEST(RunDryRun, ASopgpuConfigurationWritesNothingEither) {
   // SOP-GPU's dat/, dcd/, output/ … are not even created.
   EXPECT_EQ(files_under(dir), before);
   for (const char* sub : {"dat", "dcd", "output"}) EXPECT_FALSE(fs::exists(dir / sub)) << sub;
+}
+
+TEST(RunDryRun, AnOutputDirectoryThroughAFileIsAnErrorOfTheKey) {
+  const auto dir = ermak::test::fresh_directory("dry-run-not-a-directory");
+  const fs::path config = ermak::test::write_ww_run_config(dir, 5);
+  { std::ofstream(dir / "afile") << "not a directory\n"; }
+  // Absolute paths: --set paths are relative to the working directory (docs/config.md).
+  for (const std::string dry : {"", " --dry-run"}) {
+    int status = 0;
+    std::string out =
+        run_ermak("run" + dry + " " + config.string() + " --set 'output.directory=\"" + (dir / "afile/out").string() + "\"'",
+                  &status);
+    EXPECT_EQ(status, 1) << out;  // a user's error, not an internal one
+    EXPECT_NE(out.find("output.directory: "), std::string::npos) << out;
+    EXPECT_NE(out.find("afile is a file, not a directory"), std::string::npos) << out;
+    out = run_ermak("run" + dry + " " + config.string() + " --set 'output.directory=\"" + (dir / "afile").string() + "\"'",
+                    &status);
+    EXPECT_EQ(status, 1) << out;
+    EXPECT_NE(out.find("afile exists and is not a directory"), std::string::npos) << out;
+  }
+  EXPECT_EQ(ermak::test::read_file(dir / "afile"), "not a directory\n");
 }

@@ -1,5 +1,6 @@
 #include <CLI/CLI.hpp>
 #include <cstdio>
+#include <filesystem>
 #include <iostream>
 #include <map>
 
@@ -29,6 +30,10 @@ int main(int argc, char** argv) {
     for (auto& [subcommand, command] : commands)
       if (subcommand->parsed()) return command();
   } catch (const ermak::Error& e) {
+    std::fprintf(stderr, "ermak: error: %s\n", e.what());
+    return 1;
+  } catch (const std::filesystem::filesystem_error& e) {
+    // A path the user gave or the machine's state (permissions, a full disk), not a bug.
     std::fprintf(stderr, "ermak: error: %s\n", e.what());
     return 1;
   } catch (const std::exception& e) {

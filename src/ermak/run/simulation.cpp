@@ -34,6 +34,7 @@
 #include "ermak/run/checkpoint_advice.h"
 #include "ermak/run/dry_run.h"
 #include "ermak/run/open_file_limit.h"
+#include "ermak/run/output_directories.h"
 #include "ermak/run/output_size.h"
 #include "ermak/run/replica_loop.h"
 #include "ermak/run/report_writer.h"
@@ -1033,17 +1034,24 @@ RunSummary run_simulation(const RunSpec& spec, const RunOptions& options, RunRep
   }
   // Before anything is written: a run whose files do not fit under the open-file limit stops here.
   const OpenFileLimit file_limit = check_open_file_limit(spec, extra);
+  // The places of the run's files ("" for those of a SOP-GPU configuration, which names no
+  // TOML key: the message then names the path).
+  const std::string checkpoint_key = spec.output.checkpoint_file.empty() ? "output.directory" : "";
+  const std::string log_key = spec.output.log_file.empty() ? "output.directory" : "";
   if (options.dry_run) {
     // The same checks and the same start, but no file: the run's own files are off and the
     // extra reporter only checks its files.
+    if (own_files) check_output_directory(spec, out, "output.directory");
+    check_output_directory(spec, checkpoint_path.parent_path(), checkpoint_key);
+    check_output_directory(spec, log_path.parent_path(), log_key);
     if (extra) extra->check_files(options.resume, options.force);
     RunLog console = make_console_logger();
     return run_logged(spec, options, nullptr, {out, checkpoint_path, log_path, false}, file_limit, console);
   }
   if (extra) extra->prepare(options.resume, options.force);
-  if (own_files) fs::create_directories(out);
-  fs::create_directories(checkpoint_path.parent_path());
-  fs::create_directories(log_path.parent_path());
+  if (own_files) make_output_directory(spec, out, "output.directory");
+  make_output_directory(spec, checkpoint_path.parent_path(), checkpoint_key);
+  make_output_directory(spec, log_path.parent_path(), log_key);
   RunLog run_log = make_logger(log_path, options.quiet, options.resume);
   // From here on the run log says why a run ended: a batch job's log then holds the error
   // that stderr alone would carry.
