@@ -5,6 +5,8 @@
 
 #include <filesystem>
 #include <fstream>
+#include <map>
+#include <sstream>
 #include <string>
 
 #include "support/sopgpu_directories.h"
@@ -95,4 +97,40 @@ TEST(RunDryRun, AnOutputDirectoryThroughAFileIsAnErrorOfTheKey) {
     EXPECT_NE(out.find("afile exists and is not a directory"), std::string::npos) << out;
   }
   EXPECT_EQ(ermak::test::read_file(dir / "afile"), "not a directory\n");
+}
+
+// "SOP-GPU files 53.2 KiB" in a run log → bytes.
+double logged_size(const std::string& log, const std::string& what) {
+  const std::size_t at = log.find(what + " ");
+  if (at == std::string::npos) return -1;
+  std::istringstream in(log.substr(at + what.size() + 1));
+  double value = 0;
+  std::string unit;
+  in >> value >> unit;
+  const std::map<std::string, double> scale = {{"B", 1.0}, {"KiB", 1024.0}, {"MiB", 1048576.0}, {"GiB", 1073741824.0}};
+  const auto it = scale.find(unit.substr(0, unit.find_first_of(",)")));
+  return it == scale.end() ? -1 : value * it->second;
+}
+
+TEST(RunDryRun, TheDiskEstimateOfASopgpuRunMatchesItsFiles) {
+  const fs::path dir = ermak::test::sopgpu_ww_directory("disk-sop");
+  const auto inputs = files_under(dir);
+  std::string out;
+  const int status = run_command("cd '" + dir.string() + "' && '" + ermak::test::ermak_binary().string() +
+                                     "' run ww_equil.sop --backend cpu --threads 2 --quiet --set runnum=3 "
+                                     "--set numsteps=20000 --set outputtiming=200 --set dcdfreq=1000",
+                                 &out);
+  ASSERT_EQ(status, 0) << out;
+  // The files the run wrote (the inputs left aside; ermak's checkpoint and log apart).
+  double written = 0;
+  std::string log;
+  for (const auto& [name, bytes] : files_under(dir)) {
+    if (inputs.count(name)) continue;
+    if (name.ends_with(".ermak.log")) log = bytes;
+    if (name.ends_with(".ermak.log") || name.ends_with(".ckpt")) continue;
+    written += double(bytes.size());
+  }
+  const double estimated = logged_size(log, "SOP-GPU files");
+  ASSERT_GT(estimated, 0) << log;
+  EXPECT_NEAR(estimated, written, 0.15 * written);
 }

@@ -88,9 +88,12 @@ TEST(OutputSize, AResumedRunCountsOnlyWhatItAdds) {
   const OutputSizeEstimate odd = estimate_output_size(spec, nullptr, beads, 0, 100500, false);
   EXPECT_DOUBLE_EQ(odd.energies, 10 * 102 * row);
   EXPECT_DOUBLE_EQ(odd.trajectories, fresh.trajectories);
-  // No directory files (a SOP-GPU configuration's own files): nothing counted.
+  // No directory files (a SOP-GPU configuration's, which its reporter counts): the
+  // checkpoint alone.
   spec.output.write_directory = false;
-  EXPECT_DOUBLE_EQ(estimate_output_size(spec, nullptr, beads, 0, 100000, false).total(), 0);
+  const OutputSizeEstimate sop = estimate_output_size(spec, nullptr, beads, 0, 100000, false);
+  EXPECT_GT(sop.checkpoint, 0);
+  EXPECT_DOUBLE_EQ(sop.total(), 2 * sop.checkpoint);
 }
 
 TEST(OutputSize, SizesReadLikeDf) {

@@ -37,8 +37,11 @@ double row_bytes(std::size_t value_columns, std::int64_t last_step) {
 OutputSizeEstimate estimate_output_size(const RunSpec& spec, const ProtocolSetup* protocol, std::int32_t beads,
                                         std::int64_t first_step, std::int64_t last_step, bool resume) {
   OutputSizeEstimate e;
-  if (!spec.output.write_directory) return e;
   const double replicas = double(spec.replicas), n = double(beads);
+  // Positions and the neighbour lists' reference positions (float x, y, z each), and a
+  // line of offsets per output file.
+  e.checkpoint = 24 * n * replicas + 64 * 4 * replicas;
+  if (!spec.output.write_directory) return e;
   const std::int64_t energy_every = spec.output.energy_every_steps;
   e.energies = replicas * table_rows(energy_every, first_step, last_step, resume) * row_bytes(10, last_step);
   if (const std::int64_t every = spec.output.trajectory_every_steps; every > 0) {
@@ -60,9 +63,6 @@ OutputSizeEstimate estimate_output_size(const RunSpec& spec, const ProtocolSetup
   }
   e.final_structures = replicas * (81 * n + 200);  // one 81-byte ATOM line per bead
   if (!resume) e.model = 300 * n;                  // model.psf, model.pdb, model.etop
-  // Positions and the neighbour lists' reference positions (float x, y, z each), and a
-  // line of offsets per output file.
-  e.checkpoint = 24 * n * replicas + 64 * 4 * replicas;
   return e;
 }
 
@@ -88,6 +88,7 @@ std::string describe_output_size(const OutputSizeEstimate& e, double free_bytes,
   part("protocol tables", e.protocol_tables);
   part("final.pdb", e.final_structures);
   part("model", e.model);
+  part("SOP-GPU files", e.sopgpu_files);
   part("checkpoint (twice while one is replaced)", e.checkpoint);
   std::string list;
   for (std::size_t k = 0; k < parts.size(); ++k) list += (k ? ", " : "") + parts[k];

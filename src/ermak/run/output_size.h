@@ -16,17 +16,19 @@ class ProtocolSetup;
 struct OutputSizeEstimate {
   // Bytes each kind of file gains from first_step to last_step, all replicas together.
   double energies = 0, trajectories = 0, protocol_tables = 0, final_structures = 0, model = 0;
+  // A SOP-GPU configuration's own files (RunReporter::bytes_to_write).
+  double sopgpu_files = 0;
   // One checkpoint; while one is written atomically the old one still exists, so the run
   // needs twice this at its peak.
   double checkpoint = 0;
   double total() const {
-    return energies + trajectories + protocol_tables + final_structures + model + 2 * checkpoint;
+    return energies + trajectories + protocol_tables + final_structures + model + sopgpu_files + 2 * checkpoint;
   }
 };
 
-// The output directory's own files ([output] write_directory; a SOP-GPU configuration's
-// files are not counted) of a run from `first_step` to `last_step` (`resume`: the files
-// exist up to first_step). TSV rows are counted at 11 bytes a value ("%.8g" and a tab);
+// The output directory's own files ([output] write_directory) and the checkpoint of a run
+// from `first_step` to `last_step` (`resume`: the files exist up to first_step); a SOP-GPU
+// configuration's own files are added by the caller (sopgpu_files). TSV rows are counted at 11 bytes a value ("%.8g" and a tab);
 // DCD frames exactly.
 OutputSizeEstimate estimate_output_size(const RunSpec& spec, const ProtocolSetup* protocol, std::int32_t beads,
                                         std::int64_t first_step, std::int64_t last_step, bool resume);

@@ -92,17 +92,20 @@ RunLog make_console_logger() {
 
 // The run log's line on the disk space the run's files take, and a warning when they do
 // not fit (run/output_size.h).
-void log_output_size(spdlog::logger& log, const RunSpec& spec, const ProtocolSetup* protocol, std::int32_t beads,
-                     std::int64_t first_step, std::int64_t last_step, bool resume) {
-  if (!spec.output.write_directory) return;
-  const OutputSizeEstimate estimate = estimate_output_size(spec, protocol, beads, first_step, last_step, resume);
-  const double free_bytes = free_bytes_at(spec.output.directory);
-  log.info("{}", describe_output_size(estimate, free_bytes, spec.output.directory));
+// `directory`: where the files go (the output directory, or a SOP-GPU configuration's
+// checkpoint directory).
+void log_output_size(spdlog::logger& log, const RunSpec& spec, const ProtocolSetup* protocol, const RunReporter* extra,
+                     const fs::path& directory, std::int32_t beads, std::int64_t first_step, std::int64_t last_step,
+                     bool resume) {
+  OutputSizeEstimate estimate = estimate_output_size(spec, protocol, beads, first_step, last_step, resume);
+  if (extra) estimate.sopgpu_files = extra->bytes_to_write(first_step, last_step, beads, resume);
+  const double free_bytes = free_bytes_at(directory);
+  log.info("{}", describe_output_size(estimate, free_bytes, directory));
   if (free_bytes >= 0 && estimate.total() > free_bytes)
     log.warn("warning: the run's files (about {}) need more than the {} free on the file system of {}: write fewer "
              "rows or frames ([output] energy_every, trajectory_every; [pulling] output_every) or make room "
              "(docs/outputs.md#disk-space)",
-             format_byte_size(estimate.total()), format_byte_size(free_bytes), spec.output.directory.string());
+             format_byte_size(estimate.total()), format_byte_size(free_bytes), directory.string());
 }
 
 // Files of a run that must not be overwritten silently.
@@ -323,6 +326,9 @@ namespace {
 struct RunPaths {
   fs::path out, checkpoint, log;
   bool own_files = true;
+  // The extra reporter whose files the disk estimate counts (run/output_size.h): a dry run
+  // writes none but still counts them.
+  const RunReporter* extra_files = nullptr;
 };
 
 // The run itself, once its log is open (run_simulation).
@@ -332,6 +338,8 @@ RunSummary run_logged(const RunSpec& given_spec, const RunOptions& options, RunR
   const fs::path& checkpoint_path = paths.checkpoint;
   const fs::path& log_path = paths.log;
   const bool own_files = paths.own_files;
+  const RunReporter* sizes_of = paths.extra_files;
+  const fs::path files_directory = given_spec.output.write_directory ? out : checkpoint_path.parent_path();
   auto& log = run_log.both;
 
   LoadedSystem system = load_system(given_spec.input, given_spec.model_build);
@@ -585,7 +593,8 @@ RunSummary run_logged(const RunSpec& given_spec, const RunOptions& options, RunR
     facts.replicas = replicas;
     facts.first_step = engine->state().step;
     facts.last_step = std::max(facts.first_step, spec.steps);
-    log_output_size(*log, spec, protocol ? &*protocol : nullptr, n, facts.first_step, facts.last_step, options.resume);
+    log_output_size(*log, spec, protocol ? &*protocol : nullptr, sizes_of, files_directory, n, facts.first_step,
+                    facts.last_step, options.resume);
     facts.timing = time_engine_steps(*engine, facts.last_step - facts.first_step, options.dry_run_seconds);
     for (const std::string& line : describe_dry_run(facts)) log->info("{}", line);
     RunSummary summary;
@@ -807,7 +816,8 @@ RunSummary run_logged(const RunSpec& given_spec, const RunOptions& options, RunR
 
   const std::int64_t first_step = engine->state().step;
   const std::int64_t last_step = std::max(first_step, spec.steps);
-  if (own_files) log_output_size(*log, spec, protocol ? &*protocol : nullptr, n, first_step, last_step, options.resume);
+  log_output_size(*log, spec, protocol ? &*protocol : nullptr, sizes_of, files_directory, n, first_step, last_step,
+                  options.resume);
   auto multiple = [](std::int64_t step, std::int64_t every) { return every > 0 && step % every == 0; };
   const std::int64_t pulling_every = wants_table("pulling.tsv") ? protocol->pulling_every() : 0;
   const std::int64_t plane_every = wants_table("plane.tsv") ? protocol->plane_every() : 0;
@@ -1046,7 +1056,7 @@ RunSummary run_simulation(const RunSpec& spec, const RunOptions& options, RunRep
     check_output_directory(spec, log_path.parent_path(), log_key);
     if (extra) extra->check_files(options.resume, options.force);
     RunLog console = make_console_logger();
-    return run_logged(spec, options, nullptr, {out, checkpoint_path, log_path, false}, file_limit, console);
+    return run_logged(spec, options, nullptr, {out, checkpoint_path, log_path, false, extra}, file_limit, console);
   }
   if (extra) extra->prepare(options.resume, options.force);
   if (own_files) make_output_directory(spec, out, "output.directory");
@@ -1056,7 +1066,7 @@ RunSummary run_simulation(const RunSpec& spec, const RunOptions& options, RunRep
   // From here on the run log says why a run ended: a batch job's log then holds the error
   // that stderr alone would carry.
   try {
-    return run_logged(spec, options, extra, {out, checkpoint_path, log_path, own_files}, file_limit, run_log);
+    return run_logged(spec, options, extra, {out, checkpoint_path, log_path, own_files, extra}, file_limit, run_log);
   } catch (const std::exception& e) {
     run_log.file_only->error("error: {}", e.what());
     throw;

@@ -88,6 +88,12 @@ class RunReporter {
   virtual void checkpoint(Offsets& offsets) = 0;
   virtual void finish(ReportContext& context) = 0;
   virtual std::string describe() const = 0;  // for the run log
+  // Bytes its files gain from first_step to last_step (run/output_size.h; 0: not counted).
+  virtual double bytes_to_write(std::int64_t first_step, std::int64_t last_step, std::int32_t beads,
+                                bool resume) const {
+    (void)first_step, (void)last_step, (void)beads, (void)resume;
+    return 0;
+  }
 };
 
 RunSummary run_simulation(const RunSpec& spec, const RunOptions& options, RunReporter* extra = nullptr);

@@ -88,6 +88,28 @@ std::vector<std::int64_t> SopgpuReporter::intervals() const {
           outputs_.indentation_every};
 }
 
+// Rows at the multiples of each interval (the start's too in a new run), each as long as a
+// row of typical values; the DCD frames exactly; the restart and final PDBs once per run
+// (a restart PDB is rewritten in place).
+double SopgpuReporter::bytes_to_write(std::int64_t first, std::int64_t last, std::int32_t beads, bool resume) const {
+  auto rows = [&](std::int64_t every) {
+    return every > 0 ? double(last / every - first / every) + (resume ? 0 : 1) : 0.0;
+  };
+  const double energy_row = double(energy_line(last, 0.6, 123.45678, -123.45678, 12.34567, 75, 12.34567).size());
+  const double pulling_row = 13 + 6 * 9.0;       // "{:12d}" and six "{:5.3f}" such as 12.345, with tabs
+  const double indentation_row = 13 + 14 * 11.0;  // the step and fourteen "{:8.5f}" such as -123.45678
+  const double pdb = 81.0 * beads + 200;
+  double per_run = rows(outputs_.energy_every) * energy_row + rows(outputs_.pulling_every) * pulling_row +
+                   rows(outputs_.indentation_every) * indentation_row + 2 * pdb;
+  if (outputs_.trajectory_every > 0) per_run += rows(outputs_.trajectory_every) * (12.0 * beads + 24) + (resume ? 0 : 300);
+  double bytes = double(outputs_.runs.size()) * per_run;
+  for (const SopRunFiles& f : outputs_.runs) {
+    if (f.pulling.empty()) bytes -= rows(outputs_.pulling_every) * pulling_row;
+    if (f.indentation.empty()) bytes -= rows(outputs_.indentation_every) * indentation_row;
+  }
+  return bytes + (resume ? 0 : pdb);  // the reference PDB
+}
+
 // The files a new run must not overwrite without --force. The reference and restart PDBs
 // are left out: SOP-GPU's own stages share them (the WW equilibration and pulling both
 // write <name>.ref.pdb and output/<name>_<run>_restart.pdb) and overwrite them, and they

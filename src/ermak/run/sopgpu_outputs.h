@@ -29,6 +29,8 @@ class SopgpuReporter final : public RunReporter {
   void checkpoint(Offsets& offsets) override;
   void finish(ReportContext& context) override;
   std::string describe() const override;
+  double bytes_to_write(std::int64_t first_step, std::int64_t last_step, std::int32_t beads,
+                        bool resume) const override;
 
   // One line of SOP-GPU's energy file (output_manager: step, T, U_total, U_native,
   // U_repulsive, U_native + U_repulsive, U_FENE, Native#, Rg), exposed for tests.
