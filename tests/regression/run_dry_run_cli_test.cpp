@@ -45,11 +45,11 @@ TEST(RunDryRun, StopsWhereTheRunWouldAndLeavesAnExistingRunAlone) {
   const auto before = files_under(dir);
   // A new run over it: refused as the run would be.
   out = run_ermak("run --dry-run " + config.string() + cpu, &status);
-  EXPECT_NE(status, 0);
+  EXPECT_EQ(status, 1);
   EXPECT_NE(out.find("already holds a run"), std::string::npos) << out;
   // Resuming with another seed: refused as the run would be.
   out = run_ermak("run --dry-run --resume " + config.string() + cpu + " --set run.seed=6", &status);
-  EXPECT_NE(status, 0);
+  EXPECT_EQ(status, 1);
   EXPECT_NE(out.find("differs from the one this checkpoint was written with"), std::string::npos) << out;
   // Resuming to 10⁶ steps: from the checkpoint's step.
   out = run_ermak("run --dry-run --resume " + config.string() + cpu + " --set run.steps=1000000", &status);
@@ -133,4 +133,43 @@ TEST(RunDryRun, TheDiskEstimateOfASopgpuRunMatchesItsFiles) {
   const double estimated = logged_size(log, "SOP-GPU files");
   ASSERT_GT(estimated, 0) << log;
   EXPECT_NEAR(estimated, written, 0.15 * written);
+}
+
+TEST(RunDryRun, AResumeFindsTheFilesItWouldContinue) {
+  const auto dir = ermak::test::fresh_directory("dry-run-resume-files");
+  const fs::path config = ermak::test::write_ww_run_config(dir, 5);
+  const std::string cpu = " --set run.backend=\"cpu\" --set run.steps=3000";
+  int status = 0;
+  ASSERT_EQ((run_ermak("run --quiet " + config.string() + cpu + " --set run.steps=2000", &status), status), 0);
+  // A table cut short, then one gone: the dry run stops where the resume would.
+  const fs::path table = dir / "out/replica_001/energies.tsv";
+  const std::string bytes = ermak::test::read_file(table);
+  { std::ofstream(table, std::ios::binary) << bytes.substr(0, bytes.size() / 2); }
+  std::string out = run_ermak("run --dry-run --resume " + config.string() + cpu, &status);
+  EXPECT_EQ(status, 1) << out;
+  EXPECT_NE(out.find("replica_001/energies.tsv: holds "), std::string::npos) << out;
+  EXPECT_NE(out.find("fewer than the"), std::string::npos) << out;
+  fs::remove(table);
+  out = run_ermak("run --dry-run --resume " + config.string() + cpu, &status);
+  EXPECT_EQ(status, 1) << out;
+  EXPECT_NE(out.find("replica_001/energies.tsv: missing"), std::string::npos) << out;
+  // The real resume refuses too.
+  out = run_ermak("run --quiet --resume " + config.string() + cpu, &status);
+  EXPECT_EQ(status, 1) << out;
+}
+
+TEST(RunDryRun, ASopgpuOutputDirectoryThroughAFileIsFoundBeforeAnythingIsMade) {
+  const fs::path dir = ermak::test::sopgpu_ww_directory("dry-run-sop-dat");
+  { std::ofstream(dir / "dat") << "a file where SOP-GPU's dat/ would go\n"; }
+  const auto before = files_under(dir);
+  for (const std::string dry : {" --dry-run", ""}) {
+    std::string out;
+    const int status = run_command("cd '" + dir.string() + "' && '" + ermak::test::ermak_binary().string() +
+                                       "' run ww_equil.sop" + dry + " --backend cpu --set runnum=2 --set numsteps=100",
+                                   &out);
+    EXPECT_EQ(status, 1) << out;
+    EXPECT_NE(out.find("dat exists and is not a directory"), std::string::npos) << out;
+    // Neither made output/ or any other directory first.
+    EXPECT_EQ(files_under(dir), before) << dry;
+  }
 }

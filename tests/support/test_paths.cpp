@@ -69,7 +69,10 @@ std::string read_file(const std::filesystem::path& path) {
 std::map<std::string, std::string> files_under(const std::filesystem::path& dir) {
   std::map<std::string, std::string> files;
   for (const auto& entry : std::filesystem::recursive_directory_iterator(dir))
-    if (entry.is_regular_file()) files[std::filesystem::relative(entry.path(), dir).string()] = read_file(entry.path());
+    if (entry.is_regular_file())
+      files[std::filesystem::relative(entry.path(), dir).string()] = read_file(entry.path());
+    else if (entry.is_directory())
+      files[std::filesystem::relative(entry.path(), dir).string() + "/"] = "";
   return files;
 }
 

@@ -24,7 +24,8 @@ std::filesystem::path write_ww_run_config(const std::filesystem::path& dir, unsi
                                           const std::string& extra = "");
 // The whole file as bytes ("" when it cannot be read).
 std::string read_file(const std::filesystem::path& path);
-// Every regular file below `dir` (paths relative to it) with its bytes.
+// Every regular file below `dir` (paths relative to it) with its bytes, and every
+// directory (its path and a trailing "/", no bytes).
 std::map<std::string, std::string> files_under(const std::filesystem::path& dir);
 
 }  // namespace ermak::test

@@ -96,6 +96,17 @@ TEST(OutputSize, AResumedRunCountsOnlyWhatItAdds) {
   EXPECT_DOUBLE_EQ(sop.total(), 2 * sop.checkpoint);
 }
 
+TEST(OutputSize, ACheckpointHoldsAStatefulGeneratorsState) {
+  RunSpec spec;
+  spec.replicas = 2;
+  const OutputSizeEstimate philox = estimate_output_size(spec, nullptr, 34, 0, 1000, false);
+  spec.rng = "mt19937";
+  spec.rng_layout = "per_thread";
+  const OutputSizeEstimate mt = estimate_output_size(spec, nullptr, 34, 0, 1000, false);
+  // 624 words and an index per bead (docs/rng.md#generators).
+  EXPECT_DOUBLE_EQ(mt.checkpoint - philox.checkpoint, 2.0 * 34 * 2500);
+}
+
 TEST(OutputSize, SizesReadLikeDf) {
   EXPECT_EQ(format_byte_size(512), "512 B");
   EXPECT_EQ(format_byte_size(54.2 * 1024 * 1024), "54.2 MiB");

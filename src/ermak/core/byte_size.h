@@ -1,6 +1,5 @@
 #pragma once
 // Sizes for people: "54.2 MiB", "1.37 GiB" (binary units, as `ls -h` and `df -h` print them).
-#include <cstdint>
 #include <string>
 
 namespace ermak {

@@ -2,7 +2,10 @@
 
 #include <unistd.h>
 
+#include <string>
 #include <system_error>
+
+#include "ermak/core/error.h"
 
 namespace ermak {
 namespace fs = std::filesystem;
@@ -30,6 +33,17 @@ void check_output_directory(const RunSpec& spec, const fs::path& dir, const std:
                         " is not writable (" + std::error_code(errno, std::generic_category()).message() +
                         "); choose another directory or fix its permissions");
   }
+}
+
+void check_file_to_continue(const fs::path& file, std::uint64_t offset) {
+  std::error_code error;
+  if (!fs::is_regular_file(file, error))
+    throw Error(file.string(), 0, "", "missing: --resume continues the run's files as its checkpoint left them");
+  const std::uintmax_t size = fs::file_size(file, error);
+  if (error || size < offset)
+    throw Error(file.string(), 0, "",
+                "holds " + std::to_string(size) + " bytes, fewer than the " + std::to_string(offset) +
+                    " it had at the checkpoint: --resume cannot continue it");
 }
 
 void make_output_directory(const RunSpec& spec, const fs::path& dir, const std::string& key) {

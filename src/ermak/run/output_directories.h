@@ -1,8 +1,10 @@
 #pragma once
-// The directories a run writes into ([output] directory, and a SOP-GPU configuration's
-// checkpoint and log places): checked before anything is written, so that a path through
-// a file or into a read-only tree is an error naming the configuration key, for a run and
-// for its dry run alike, not a file-system exception after the model was built.
+// Where a run writes, checked before anything is written: the directories ([output]
+// directory, a SOP-GPU configuration's checkpoint, log and output places), so that a path
+// through a file or into a read-only tree is an error naming the configuration key, for a
+// run and for its dry run alike, not a file-system exception after the model was built;
+// and the files a resumed run continues.
+#include <cstdint>
 #include <filesystem>
 #include <string>
 
@@ -16,5 +18,10 @@ void check_output_directory(const RunSpec& spec, const std::filesystem::path& di
 
 // check_output_directory, then creates it (and its parents).
 void make_output_directory(const RunSpec& spec, const std::filesystem::path& dir, const std::string& key);
+
+// A resumed run continues `file` from `offset` (its size at the checkpoint): throws
+// ermak::Error naming the file unless it is a regular file of at least that size. (The
+// writers' append() checks more — headers, whole frames — when they reopen it.)
+void check_file_to_continue(const std::filesystem::path& file, std::uint64_t offset);
 
 }  // namespace ermak

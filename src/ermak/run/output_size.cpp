@@ -7,6 +7,7 @@
 
 #include "ermak/core/byte_size.h"
 #include "ermak/protocol/protocol_setup.h"
+#include "ermak/rng/noise_source.h"
 
 namespace ermak {
 namespace fs = std::filesystem;
@@ -38,9 +39,13 @@ OutputSizeEstimate estimate_output_size(const RunSpec& spec, const ProtocolSetup
                                         std::int64_t first_step, std::int64_t last_step, bool resume) {
   OutputSizeEstimate e;
   const double replicas = double(spec.replicas), n = double(beads);
-  // Positions and the neighbour lists' reference positions (float x, y, z each), and a
-  // line of offsets per output file.
+  // Positions and the neighbour lists' reference positions (float x, y, z each), a line of
+  // offsets per output file, and a stateful generator's state (mt19937: 2500 bytes a bead).
   e.checkpoint = 24 * n * replicas + 64 * 4 * replicas;
+  if (spec.rng != "philox") {
+    const rng::GeneratorLayoutInfo noise = rng::generator_layout_info(spec.rng, spec.rng_layout, beads);
+    e.checkpoint += replicas * (n * double(noise.state_bytes_per_thread) + double(noise.state_bytes_shared));
+  }
   if (!spec.output.write_directory) return e;
   const std::int64_t energy_every = spec.output.energy_every_steps;
   e.energies = replicas * table_rows(energy_every, first_step, last_step, resume) * row_bytes(10, last_step);

@@ -103,9 +103,10 @@ void log_output_size(spdlog::logger& log, const RunSpec& spec, const ProtocolSet
   log.info("{}", describe_output_size(estimate, free_bytes, directory));
   if (free_bytes >= 0 && estimate.total() > free_bytes)
     log.warn("warning: the run's files (about {}) need more than the {} free on the file system of {}: write fewer "
-             "rows or frames ([output] energy_every, trajectory_every; [pulling] output_every) or make room "
-             "(docs/outputs.md#disk-space)",
-             format_byte_size(estimate.total()), format_byte_size(free_bytes), directory.string());
+             "rows or frames ({}) or make room (docs/outputs.md#disk-space)",
+             format_byte_size(estimate.total()), format_byte_size(free_bytes), directory.string(),
+             extra ? "outputtiming, dcdfreq, pullFreq, indentationOutputFreq"
+                   : "[output] energy_every, trajectory_every; [pulling] output_every");
 }
 
 // Files of a run that must not be overwritten silently.
@@ -438,11 +439,12 @@ RunSummary run_logged(const RunSpec& given_spec, const RunOptions& options, RunR
   std::vector<TsvWriter> pulling_files, plane_files, indentation_files;
   const std::vector<std::pair<std::vector<TsvWriter>*, std::string>> protocol_tables = {
       {&pulling_files, "pulling.tsv"}, {&plane_files, "plane.tsv"}, {&indentation_files, "indentation.tsv"}};
-  auto wants_table = [&](const std::string& name) {
-    return own_files && protocol && ((name == "pulling.tsv" && protocol->pulling_file()) ||
+  auto protocol_writes = [&](const std::string& name) {
+    return protocol && ((name == "pulling.tsv" && protocol->pulling_file()) ||
                         (name == "plane.tsv" && protocol->plane_file()) ||
                         (name == "indentation.tsv" && protocol->indentation_file()));
   };
+  auto wants_table = [&](const std::string& name) { return own_files && protocol_writes(name); };
   auto table_columns = [&](const std::string& name) {
     return name == "pulling.tsv" ? ProtocolSetup::pulling_columns()
            : name == "plane.tsv" ? protocol->plane_columns()
@@ -511,6 +513,18 @@ RunSummary run_logged(const RunSpec& given_spec, const RunOptions& options, RunR
         if (name == key) return offset;
       throw Error(checkpoint_path.string(), 0, key, "checkpoint lacks the output offset");
     };
+    if (options.dry_run) {
+      // The files the run would continue, without opening any for writing.
+      for (std::int32_t r = 0; r < (spec.output.write_directory ? replicas : 0); ++r) {
+        const std::string dir = replica_dir_name(r) + "/";
+        std::vector<std::string> names = {"energies.tsv"};
+        if (spec.output.trajectory_every_steps > 0) names.push_back("trajectory.dcd");
+        for (const auto& [files, name] : protocol_tables)
+          if (protocol_writes(name)) names.push_back(name);
+        for (const std::string& name : names) check_file_to_continue(out / (dir + name), offset_of(dir + name));
+      }
+      if (sizes_of) sizes_of->check_files(true, false, &cp.output_offsets);
+    }
     for (std::int32_t r = 0; r < (own_files ? replicas : 0); ++r) {
       const fs::path dir = out / replica_dir_name(r);
       energy_files.push_back(TsvWriter::append(dir / "energies.tsv", offset_of(replica_dir_name(r) + "/energies.tsv")));
@@ -545,8 +559,8 @@ RunSummary run_logged(const RunSpec& given_spec, const RunOptions& options, RunR
     // minimised positions; the tip and the surface are checked against them).
     State start = initial;
     if (spec.minimize.max_steps > 0 && options.dry_run) {
-      log->info("dry run: the minimisation ([minimize] steps = {}) is not run; the steps are timed from the "
-                "input coordinates",
+      log->info("dry run: the minimisation ([minimize] steps = {}) is not run; the protocols' start checks and "
+                "the timed steps use the input coordinates",
                 spec.minimize.max_steps);
     } else if (spec.minimize.max_steps > 0) {
       engine = make_engine(backend, setup, spec.cuda_kernels);

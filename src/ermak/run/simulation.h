@@ -69,11 +69,12 @@ class RunReporter {
   // Before anything is written: a new run refuses to overwrite existing files unless
   // `force`; a resumed run checks that its files are there.
   virtual void prepare(bool resume, bool force) = 0;
-  // The checks of prepare() alone, creating nothing (a dry run).
-  virtual void check_files(bool resume, bool force) const = 0;
   // Once the engine holds the start state: open the files (new run: create and write the
   // start; resume: cut them to the checkpoint's offsets and append).
   using Offsets = std::vector<std::pair<std::string, std::uint64_t>>;
+  // The checks of prepare() alone, creating nothing (a dry run); with a resumed run's
+  // checkpoint offsets, also that every file is there to be continued.
+  virtual void check_files(bool resume, bool force, const Offsets* offsets = nullptr) const = 0;
   virtual void open(ReportContext& context, bool resume, const Offsets& offsets) = 0;
   // Called on the driver's thread at every stop (at context.step): copies what is due from
   // context.engine (the calls that synchronise with the GPU) and returns the work that

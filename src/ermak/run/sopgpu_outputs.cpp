@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cinttypes>
 #include <cmath>
@@ -11,6 +12,7 @@
 #include "ermak/core/units.h"
 #include "ermak/io/pdb_coordinates.h"
 #include "ermak/protocol/protocol_setup.h"
+#include "ermak/run/output_directories.h"
 #include "ermak/run/replica_loop.h"
 
 namespace ermak {
@@ -95,7 +97,8 @@ double SopgpuReporter::bytes_to_write(std::int64_t first, std::int64_t last, std
   auto rows = [&](std::int64_t every) {
     return every > 0 ? double(last / every - first / every) + (resume ? 0 : 1) : 0.0;
   };
-  const double energy_row = double(energy_line(last, 0.6, 123.45678, -123.45678, 12.34567, 75, 12.34567).size());
+  // Energies of a few hundred to thousands of kcal/mol (a 10⁴-bead model's run to ±10⁴).
+  const double energy_row = double(energy_line(last, 0.6, 1234.56789, -1234.56789, 123.45678, 750, 12.34567).size());
   const double pulling_row = 13 + 6 * 9.0;       // "{:12d}" and six "{:5.3f}" such as 12.345, with tabs
   const double indentation_row = 13 + 14 * 11.0;  // the step and fourteen "{:8.5f}" such as -123.45678
   const double pdb = 81.0 * beads + 200;
@@ -129,20 +132,43 @@ std::int64_t SopgpuReporter::files_kept_open() const {
   return files;
 }
 
-void SopgpuReporter::check_files(bool resume, bool force) const {
-  if (resume || force) return;
-  for (const fs::path& p : files_of_new_run())
-    if (fs::exists(p))
-      throw Error(p.string(), 0, "", "exists; pass --force to overwrite it or --resume to continue the run");
+// Every directory the files go into (SOP-GPU users' configurations write into dat/, dcd/,
+// pull/, structures/ …), each once.
+std::vector<fs::path> SopgpuReporter::directories() const {
+  std::vector<fs::path> dirs;
+  auto add = [&](const fs::path& file) {
+    const fs::path dir = file.has_parent_path() ? file.parent_path() : fs::path(".");
+    if (std::find(dirs.begin(), dirs.end(), dir) == dirs.end()) dirs.push_back(dir);
+  };
+  add(outputs_.reference_pdb);
+  for (const SopRunFiles& f : outputs_.runs) add(f.restart_pdb);
+  for (const fs::path& p : files_of_new_run()) add(p);
+  return dirs;
+}
+
+void SopgpuReporter::check_files(bool resume, bool force, const Offsets* offsets) const {
+  for (const fs::path& dir : directories()) check_output_directory(spec_, dir, "");
+  if (!resume && !force)
+    for (const fs::path& p : files_of_new_run())
+      if (fs::exists(p))
+        throw Error(p.string(), 0, "", "exists; pass --force to overwrite it or --resume to continue the run");
+  if (!resume || !offsets) return;
+  auto offset_of = [&](const std::string& name) -> std::uint64_t {
+    for (const auto& [k, offset] : *offsets)
+      if (k == name) return offset;
+    throw Error(outputs_.checkpoint.string(), 0, name, "the checkpoint lacks this SOP-GPU output's offset");
+  };
+  for (const SopRunFiles& f : outputs_.runs) {
+    check_file_to_continue(f.energy, offset_of(key(f.run, "energy")));
+    check_file_to_continue(f.trajectory, offset_of(key(f.run, "dcd")));
+    if (!f.pulling.empty()) check_file_to_continue(f.pulling, offset_of(key(f.run, "pull")));
+    if (!f.indentation.empty()) check_file_to_continue(f.indentation, offset_of(key(f.run, "indentation")));
+  }
 }
 
 void SopgpuReporter::prepare(bool resume, bool force) {
   check_files(resume, force);
-  fs::create_directories(outputs_.reference_pdb.parent_path());
-  for (const SopRunFiles& f : outputs_.runs) fs::create_directories(f.restart_pdb.parent_path());
-  // SOP-GPU users' configurations write into dat/, dcd/, pull/, structures/ ...
-  for (const fs::path& p : files_of_new_run())
-    if (p.has_parent_path()) fs::create_directories(p.parent_path());
+  for (const fs::path& dir : directories()) make_output_directory(spec_, dir, "");
 }
 
 void SopgpuReporter::open(ReportContext& context, bool resume, const Offsets& offsets) {

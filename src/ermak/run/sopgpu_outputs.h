@@ -23,7 +23,7 @@ class SopgpuReporter final : public RunReporter {
   std::vector<std::int64_t> intervals() const override;
   std::int64_t files_kept_open() const override;
   void prepare(bool resume, bool force) override;
-  void check_files(bool resume, bool force) const override;
+  void check_files(bool resume, bool force, const Offsets* offsets = nullptr) const override;
   void open(ReportContext& context, bool resume, const Offsets& offsets) override;
   Work report(ReportContext& context) override;
   void checkpoint(Offsets& offsets) override;
@@ -55,6 +55,7 @@ class SopgpuReporter final : public RunReporter {
   };
 
   std::vector<std::filesystem::path> files_of_new_run() const;
+  std::vector<std::filesystem::path> directories() const;
   void write(const Snapshot& snapshot, const Topology& topology, const ProtocolSetup* protocol);
   void write_energies(const Snapshot& snapshot, const Topology& topology);
   void write_pulling(const Snapshot& snapshot, const ProtocolSetup& protocol);
