@@ -1,6 +1,7 @@
 #include "ermak/run/output_size.h"
 
 #include <fmt/format.h>
+#include <spdlog/spdlog.h>
 
 #include <system_error>
 #include <vector>
@@ -101,6 +102,18 @@ std::string describe_output_size(const OutputSizeEstimate& e, double free_bytes,
   if (free_bytes >= 0)
     line += fmt::format("; {} free on the file system of {}", format_byte_size(free_bytes), directory.string());
   return line;
+}
+
+void log_output_size(spdlog::logger& log, const OutputSizeEstimate& estimate, const fs::path& directory,
+                     bool sopgpu) {
+  const double free_bytes = free_bytes_at(directory);
+  log.info("{}", describe_output_size(estimate, free_bytes, directory));
+  if (free_bytes >= 0 && estimate.total() > free_bytes)
+    log.warn("warning: the run's files (about {}) need more than the {} free on the file system of {}: write fewer "
+             "rows or frames ({}) or make room (docs/outputs.md#disk-space)",
+             format_byte_size(estimate.total()), format_byte_size(free_bytes), directory.string(),
+             sopgpu ? "outputtiming, dcdfreq, pullFreq, indentationOutputFreq"
+                    : "[output] energy_every, trajectory_every; [pulling] output_every");
 }
 
 }  // namespace ermak

@@ -9,6 +9,10 @@
 
 #include "ermak/config/spec.h"
 
+namespace spdlog {
+class logger;
+}
+
 namespace ermak {
 
 class ProtocolSetup;
@@ -41,5 +45,11 @@ double free_bytes_at(const std::filesystem::path& path);
 // the file system of DIR".
 std::string describe_output_size(const OutputSizeEstimate& estimate, double free_bytes,
                                  const std::filesystem::path& directory);
+
+// The run log's line (describe_output_size, with the free space of `directory`'s file
+// system) and, when the files do not fit, a warning naming the keys that shrink them
+// (`sopgpu`: a SOP-GPU configuration's).
+void log_output_size(spdlog::logger& log, const OutputSizeEstimate& estimate, const std::filesystem::path& directory,
+                     bool sopgpu);
 
 }  // namespace ermak

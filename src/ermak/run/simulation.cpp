@@ -16,7 +16,6 @@
 
 #include "ermak/backend/cuda_engine.h"
 #include "ermak/backend/split_engine.h"
-#include "ermak/core/byte_size.h"
 #include "ermak/core/error.h"
 #include "ermak/core/fnv1a.h"
 #include "ermak/core/progress.h"
@@ -88,25 +87,6 @@ RunLog make_console_logger() {
   log.both = std::make_shared<spdlog::logger>("run", console);
   log.file_only = std::make_shared<spdlog::logger>("run-file", std::make_shared<spdlog::sinks::null_sink_mt>());
   return log;
-}
-
-// The run log's line on the disk space the run's files take, and a warning when they do
-// not fit (run/output_size.h).
-// `directory`: where the files go (the output directory, or a SOP-GPU configuration's
-// checkpoint directory).
-void log_output_size(spdlog::logger& log, const RunSpec& spec, const ProtocolSetup* protocol, const RunReporter* extra,
-                     const fs::path& directory, std::int32_t beads, std::int64_t first_step, std::int64_t last_step,
-                     bool resume) {
-  OutputSizeEstimate estimate = estimate_output_size(spec, protocol, beads, first_step, last_step, resume);
-  if (extra) estimate.sopgpu_files = extra->bytes_to_write(first_step, last_step, beads, resume);
-  const double free_bytes = free_bytes_at(directory);
-  log.info("{}", describe_output_size(estimate, free_bytes, directory));
-  if (free_bytes >= 0 && estimate.total() > free_bytes)
-    log.warn("warning: the run's files (about {}) need more than the {} free on the file system of {}: write fewer "
-             "rows or frames ({}) or make room (docs/outputs.md#disk-space)",
-             format_byte_size(estimate.total()), format_byte_size(free_bytes), directory.string(),
-             extra ? "outputtiming, dcdfreq, pullFreq, indentationOutputFreq"
-                   : "[output] energy_every, trajectory_every; [pulling] output_every");
 }
 
 // Files of a run that must not be overwritten silently.
@@ -340,6 +320,8 @@ RunSummary run_logged(const RunSpec& given_spec, const RunOptions& options, RunR
   const fs::path& log_path = paths.log;
   const bool own_files = paths.own_files;
   const RunReporter* sizes_of = paths.extra_files;
+  // Where the files go (the output directory, or a SOP-GPU configuration's checkpoint
+  // directory), for the disk estimate (run/output_size.h).
   const fs::path files_directory = given_spec.output.write_directory ? out : checkpoint_path.parent_path();
   auto& log = run_log.both;
 
@@ -598,6 +580,13 @@ RunSummary run_logged(const RunSpec& given_spec, const RunOptions& options, RunR
   }
 
 
+  // What the run's files take from first to last step, the extra reporter's included.
+  auto output_size = [&](std::int64_t first, std::int64_t last) {
+    OutputSizeEstimate estimate =
+        estimate_output_size(spec, protocol ? &*protocol : nullptr, n, first, last, options.resume);
+    if (sizes_of) estimate.sopgpu_files = sizes_of->bytes_to_write(first, last, n, options.resume);
+    return estimate;
+  };
   if (options.dry_run) {
     DryRunFacts facts;
     const std::string kernel = cuda_kernel_layout(*engine);
@@ -607,8 +596,7 @@ RunSummary run_logged(const RunSpec& given_spec, const RunOptions& options, RunR
     facts.replicas = replicas;
     facts.first_step = engine->state().step;
     facts.last_step = std::max(facts.first_step, spec.steps);
-    log_output_size(*log, spec, protocol ? &*protocol : nullptr, sizes_of, files_directory, n, facts.first_step,
-                    facts.last_step, options.resume);
+    log_output_size(*log, output_size(facts.first_step, facts.last_step), files_directory, sizes_of != nullptr);
     facts.timing = time_engine_steps(*engine, facts.last_step - facts.first_step, options.dry_run_seconds);
     for (const std::string& line : describe_dry_run(facts)) log->info("{}", line);
     RunSummary summary;
@@ -830,8 +818,7 @@ RunSummary run_logged(const RunSpec& given_spec, const RunOptions& options, RunR
 
   const std::int64_t first_step = engine->state().step;
   const std::int64_t last_step = std::max(first_step, spec.steps);
-  log_output_size(*log, spec, protocol ? &*protocol : nullptr, sizes_of, files_directory, n, first_step, last_step,
-                  options.resume);
+  log_output_size(*log, output_size(first_step, last_step), files_directory, sizes_of != nullptr);
   auto multiple = [](std::int64_t step, std::int64_t every) { return every > 0 && step % every == 0; };
   const std::int64_t pulling_every = wants_table("pulling.tsv") ? protocol->pulling_every() : 0;
   const std::int64_t plane_every = wants_table("plane.tsv") ? protocol->plane_every() : 0;
