@@ -1,8 +1,8 @@
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <limits>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -11,6 +11,7 @@
 #include "ermak/app/commands.h"
 #include "ermak/backend/cuda_ceiling.h"
 #include "ermak/backend/cuda_engine.h"
+#include "ermak/backend/engine_timing.h"
 #include "ermak/backend/split_engine.h"
 #include "ermak/core/error.h"
 #include "ermak/core/units.h"
@@ -246,23 +247,12 @@ Command add_bench_command(CLI::App& app) {
         auto engine = make_engine(o->backend, setup);
         engine->set_state(state);
         // Warm up (first list build, caches), then size the timed run to ~seconds.
-        using Clock = std::chrono::steady_clock;
-        std::int64_t probe = 10;
-        double probe_time = 0;
-        for (;;) {
-          const auto t0 = Clock::now();
-          engine->advance(probe);
-          probe_time = std::chrono::duration<double>(Clock::now() - t0).count();
-          if (probe_time > 0.2) break;
-          probe *= 4;
-        }
+        const EngineWarmUp warm = warm_up_engine(*engine, std::numeric_limits<std::int64_t>::max());
         const long long gpu_after = cuda_memory_in_use_bytes(setup.device);  // lists are sized by the first builds
-        const auto steps = std::max<std::int64_t>(1, std::int64_t(o->seconds * double(probe) / probe_time));
+        const auto steps = std::max<std::int64_t>(1, std::int64_t(o->seconds * warm.steps_per_second()));
         const std::int64_t rebuilds_before = engine->stats().neighbor_rebuilds;
-        const auto t0 = Clock::now();
-        engine->advance(steps);
-        const State& final_state = engine->state();  // synchronises
-        const double t = std::chrono::duration<double>(Clock::now() - t0).count();
+        const double t = time_engine_advance(*engine, steps);
+        const State& final_state = engine->state();
         // A run that blew up (a FENE bond broke, beads at NaN) times garbage: say so.
         bool finite = true;
         for (std::size_t k = 0; k < final_state.x.size() && finite; ++k)

@@ -3,38 +3,21 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <chrono>
 
+#include "ermak/backend/engine_timing.h"
 #include "ermak/core/byte_size.h"
 #include "ermak/core/progress.h"
 
 namespace ermak {
 
 StepTiming time_engine_steps(Engine& engine, std::int64_t steps_left, double seconds) {
-  using Clock = std::chrono::steady_clock;
-  auto run = [&](std::int64_t steps) {
-    const auto start = Clock::now();
-    engine.advance(steps);
-    (void)engine.state();  // waits for the GPU's steps
-    return std::chrono::duration<double>(Clock::now() - start).count();
-  };
   StepTiming timing;
-  // Warm up with chunks growing ×4 until one takes 0.2 s: the first chunk pays the first
-  // list build (and on a GPU the graph capture), which a long run pays once.
-  std::int64_t probe = 10, probe_steps = 0;
-  double probe_seconds = 0.0;
-  while (timing.warm_up_steps < steps_left) {
-    probe_steps = std::min(probe, steps_left - timing.warm_up_steps);
-    probe_seconds = run(probe_steps);
-    timing.warm_up_steps += probe_steps;
-    if (probe_seconds > 0.2) break;
-    probe *= 4;
-  }
-  const std::int64_t left = steps_left - timing.warm_up_steps;
-  if (left <= 0 || probe_seconds <= 0.0) return timing;
-  const double probe_rate = double(probe_steps) / probe_seconds;
-  timing.timed_steps = std::clamp<std::int64_t>(std::int64_t(seconds * probe_rate), 1, left);
-  timing.timed_seconds = run(timing.timed_steps);
+  const EngineWarmUp warm = warm_up_engine(engine, steps_left);
+  timing.warm_up_steps = warm.steps;
+  const std::int64_t left = steps_left - warm.steps;
+  if (left <= 0 || warm.steps_per_second() <= 0.0) return timing;
+  timing.timed_steps = std::clamp<std::int64_t>(std::int64_t(seconds * warm.steps_per_second()), 1, left);
+  timing.timed_seconds = time_engine_advance(engine, timing.timed_steps);
   return timing;
 }
 
