@@ -20,14 +20,11 @@ namespace {
 // so 11 errs on the side of more.
 constexpr double kBytesPerTsvValue = 11.0;
 
-// Rows of a table written every `every` steps from first to last: the multiples after
-// first, the start row of a new run, and the row a last step off the interval adds.
+// Rows of a table written every `every` steps from first to last: the stops at its
+// multiples and the row a last step off the interval adds.
 double table_rows(std::int64_t every, std::int64_t first, std::int64_t last, bool resume) {
   if (every <= 0) return 0;
-  double rows = double(last / every - first / every);
-  if (!resume) rows += 1;
-  if (last % every != 0 && last > first) rows += 1;
-  return rows;
+  return stops_at_multiples(every, first, last, resume) + (last % every != 0 && last > first ? 1 : 0);
 }
 
 double row_bytes(std::size_t value_columns, std::int64_t last_step) {
@@ -50,12 +47,8 @@ OutputSizeEstimate estimate_output_size(const RunSpec& spec, const ProtocolSetup
   if (!spec.output.write_directory) return e;
   const std::int64_t energy_every = spec.output.energy_every_steps;
   e.energies = replicas * table_rows(energy_every, first_step, last_step, resume) * row_bytes(10, last_step);
-  if (const std::int64_t every = spec.output.trajectory_every_steps; every > 0) {
-    // A frame: three records of 4n bytes between their 4-byte markers; the header
-    // (~300 bytes) once per file.
-    const double frames = double(last_step / every - first_step / every) + (resume ? 0 : 1);
-    e.trajectories = replicas * (frames * (12 * n + 24) + (resume ? 0 : 300));
-  }
+  if (const std::int64_t every = spec.output.trajectory_every_steps; every > 0)
+    e.trajectories = replicas * dcd_bytes(stops_at_multiples(every, first_step, last_step, resume), beads, !resume);
   if (protocol) {
     if (protocol->pulling_file())
       e.protocol_tables += replicas * table_rows(protocol->pulling_every(), first_step, last_step, resume) *
@@ -70,6 +63,15 @@ OutputSizeEstimate estimate_output_size(const RunSpec& spec, const ProtocolSetup
   e.final_structures = replicas * (81 * n + 200);  // one 81-byte ATOM line per bead
   if (!resume) e.model = 300 * n;                  // model.psf, model.pdb, model.etop
   return e;
+}
+
+double stops_at_multiples(std::int64_t every, std::int64_t first, std::int64_t last, bool resume) {
+  if (every <= 0) return 0;
+  return double(last / every - first / every) + (resume ? 0 : 1);
+}
+
+double dcd_bytes(double frames, std::int32_t beads, bool new_file) {
+  return frames * (12.0 * beads + 24) + (new_file ? 300 : 0);
 }
 
 double free_bytes_at(const fs::path& path) {

@@ -37,6 +37,14 @@ struct OutputSizeEstimate {
 OutputSizeEstimate estimate_output_size(const RunSpec& spec, const ProtocolSetup* protocol, std::int32_t beads,
                                         std::int64_t first_step, std::int64_t last_step, bool resume);
 
+// Stops at the multiples of `every` after first_step up to last_step, and the start's in a
+// new run (0 when every ≤ 0): a table's rows, a trajectory's frames.
+double stops_at_multiples(std::int64_t every, std::int64_t first_step, std::int64_t last_step, bool resume);
+
+// A DCD's growth by `frames` frames of `beads` beads: three records of 4N bytes between
+// 4-byte markers each, and the ~300-byte header of a new file.
+double dcd_bytes(double frames, std::int32_t beads, bool new_file);
+
 // Bytes free for this process on the file system that holds `path` (or its nearest
 // existing parent); −1 where that cannot be told.
 double free_bytes_at(const std::filesystem::path& path);

@@ -13,6 +13,7 @@
 #include "ermak/io/pdb_coordinates.h"
 #include "ermak/protocol/protocol_setup.h"
 #include "ermak/run/output_directories.h"
+#include "ermak/run/output_size.h"
 #include "ermak/run/replica_loop.h"
 
 namespace ermak {
@@ -94,9 +95,7 @@ std::vector<std::int64_t> SopgpuReporter::intervals() const {
 // row of typical values; the DCD frames exactly; the restart and final PDBs once per run
 // (a restart PDB is rewritten in place).
 double SopgpuReporter::bytes_to_write(std::int64_t first, std::int64_t last, std::int32_t beads, bool resume) const {
-  auto rows = [&](std::int64_t every) {
-    return every > 0 ? double(last / every - first / every) + (resume ? 0 : 1) : 0.0;
-  };
+  auto rows = [&](std::int64_t every) { return stops_at_multiples(every, first, last, resume); };
   // Energies of a few hundred to thousands of kcal/mol (a 10⁴-bead model's run to ±10⁴).
   const double energy_row = double(energy_line(last, 0.6, 1234.56789, -1234.56789, 123.45678, 750, 12.34567).size());
   const double pulling_row = 13 + 6 * 9.0;       // "{:12d}" and six "{:5.3f}" such as 12.345, with tabs
@@ -104,7 +103,7 @@ double SopgpuReporter::bytes_to_write(std::int64_t first, std::int64_t last, std
   const double pdb = 81.0 * beads + 200;
   double per_run = rows(outputs_.energy_every) * energy_row + rows(outputs_.pulling_every) * pulling_row +
                    rows(outputs_.indentation_every) * indentation_row + 2 * pdb;
-  if (outputs_.trajectory_every > 0) per_run += rows(outputs_.trajectory_every) * (12.0 * beads + 24) + (resume ? 0 : 300);
+  if (outputs_.trajectory_every > 0) per_run += dcd_bytes(rows(outputs_.trajectory_every), beads, !resume);
   double bytes = double(outputs_.runs.size()) * per_run;
   for (const SopRunFiles& f : outputs_.runs) {
     if (f.pulling.empty()) bytes -= rows(outputs_.pulling_every) * pulling_row;
