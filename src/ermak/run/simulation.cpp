@@ -1049,13 +1049,14 @@ RunSummary run_simulation(const RunSpec& spec, const RunOptions& options, RunRep
   // TOML key: the message then names the path).
   const std::string checkpoint_key = spec.output.checkpoint_file.empty() ? "output.directory" : "";
   const std::string log_key = spec.output.log_file.empty() ? "output.directory" : "";
+  // Every place the run writes, checked before any is made, for a run and a dry run alike.
+  if (own_files) check_output_directory(spec, out, "output.directory");
+  check_output_directory(spec, checkpoint_path.parent_path(), checkpoint_key);
+  check_output_directory(spec, log_path.parent_path(), log_key);
+  if (extra) extra->check_files(options.resume, options.force);
   if (options.dry_run) {
-    // The same checks and the same start, but no file: the run's own files are off and the
-    // extra reporter only checks its files.
-    if (own_files) check_output_directory(spec, out, "output.directory");
-    check_output_directory(spec, checkpoint_path.parent_path(), checkpoint_key);
-    check_output_directory(spec, log_path.parent_path(), log_key);
-    if (extra) extra->check_files(options.resume, options.force);
+    // The same start, but no file: the run's own files are off and the extra reporter
+    // writes none.
     RunLog console = make_console_logger();
     return run_logged(spec, options, nullptr, {out, checkpoint_path, log_path, false, extra}, file_limit, console);
   }
