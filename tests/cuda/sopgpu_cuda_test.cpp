@@ -21,7 +21,6 @@
 
 namespace fs = std::filesystem;
 using ermak::test::read_file;
-using ermak::test::run_command;
 using ermak::test::sopgpu_pf8_directory;
 using ermak::test::sopgpu_ww_directory;
 using ermak::test::read_number_rows;
@@ -29,9 +28,7 @@ using ermak::test::read_number_rows;
 namespace {
 
 int ermak_in(const fs::path& dir, const std::string& args, const std::string& backend, std::string* output) {
-  return run_command("cd '" + dir.string() + "' && '" + ermak::test::ermak_binary().string() + "' run " + args +
-                         " --backend " + backend + " --quiet",
-                     output);
+  return ermak::test::run_ermak_in(dir, "run " + args + " --backend " + backend + " --quiet", output);
 }
 
 // Every frame's coordinates of a DCD (docs/outputs.md#dcd: Fortran records; header, title,

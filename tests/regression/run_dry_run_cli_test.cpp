@@ -14,7 +14,7 @@
 
 namespace fs = std::filesystem;
 using ermak::test::files_under;
-using ermak::test::run_command;
+using ermak::test::run_ermak_in;
 using ermak::test::run_ermak;
 
 TEST(RunDryRun, EstimatesTheRunAndWritesNothing) {
@@ -66,10 +66,10 @@ TEST(RunDryRun, ASopgpuConfigurationWritesNothingEither) {
   const fs::path dir = ermak::test::sopgpu_ww_directory("dry-run-sop");
   const auto before = files_under(dir);
   std::string out;
-  const int status = run_command("cd '" + dir.string() + "' && '" + ermak::test::ermak_binary().string() +
-                                     "' run ww_equil.sop --dry-run --backend cpu --threads 2 --set runnum=3 "
-                                     "--set numsteps=100000000",
-                                 &out);
+  const int status = run_ermak_in(dir,
+                                  "run ww_equil.sop --dry-run --backend cpu --threads 2 --set runnum=3 "
+                                  "--set numsteps=100000000",
+                                  &out);
   ASSERT_EQ(status, 0) << out;
   EXPECT_NE(out.find("steps 0 .. 100000000 (100000000 steps) at that rate: about "), std::string::npos) << out;
   EXPECT_NE(out.find("nothing was written"), std::string::npos) << out;
@@ -116,10 +116,10 @@ TEST(RunDryRun, TheDiskEstimateOfASopgpuRunMatchesItsFiles) {
   const fs::path dir = ermak::test::sopgpu_ww_directory("disk-sop");
   const auto inputs = files_under(dir);
   std::string out;
-  const int status = run_command("cd '" + dir.string() + "' && '" + ermak::test::ermak_binary().string() +
-                                     "' run ww_equil.sop --backend cpu --threads 2 --quiet --set runnum=3 "
-                                     "--set numsteps=20000 --set outputtiming=200 --set dcdfreq=1000",
-                                 &out);
+  const int status = run_ermak_in(dir,
+                                  "run ww_equil.sop --backend cpu --threads 2 --quiet --set runnum=3 "
+                                  "--set numsteps=20000 --set outputtiming=200 --set dcdfreq=1000",
+                                  &out);
   ASSERT_EQ(status, 0) << out;
   // The files the run wrote (the inputs left aside; ermak's checkpoint and log apart).
   double written = 0;
@@ -164,9 +164,7 @@ TEST(RunDryRun, ASopgpuOutputDirectoryThroughAFileIsFoundBeforeAnythingIsMade) {
   const auto before = files_under(dir);
   for (const std::string dry : {" --dry-run", ""}) {
     std::string out;
-    const int status = run_command("cd '" + dir.string() + "' && '" + ermak::test::ermak_binary().string() +
-                                       "' run ww_equil.sop" + dry + " --backend cpu --set runnum=2 --set numsteps=100",
-                                   &out);
+    const int status = run_ermak_in(dir, "run ww_equil.sop" + dry + " --backend cpu --set runnum=2 --set numsteps=100", &out);
     EXPECT_EQ(status, 1) << out;
     EXPECT_NE(out.find("dat exists and is not a directory"), std::string::npos) << out;
     // Neither made output/ or any other directory first.

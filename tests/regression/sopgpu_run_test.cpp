@@ -19,7 +19,6 @@
 
 namespace fs = std::filesystem;
 using ermak::test::read_file;
-using ermak::test::run_command;
 using ermak::test::sopgpu_ww_directory;
 
 namespace {
@@ -27,9 +26,7 @@ namespace {
 std::vector<std::vector<double>> read_rows(const fs::path& path) { return ermak::test::read_number_rows(path); }
 
 int ermak_in(const fs::path& dir, const std::string& args, std::string* output) {
-  return run_command("cd '" + dir.string() + "' && '" + ermak::test::ermak_binary().string() + "' run " + args +
-                         " --backend cpu --threads 2 --quiet",
-                     output);
+  return ermak::test::run_ermak_in(dir, "run " + args + " --backend cpu --threads 2 --quiet", output);
 }
 
 const std::string kEquilShort =

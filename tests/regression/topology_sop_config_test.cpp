@@ -39,8 +39,7 @@ std::string read_file(const fs::path& path) {
 // `ermak topology ARGS` run in `dir`.
 std::string topology_in(const fs::path& dir, const std::string& args, int* status) {
   std::string output;
-  *status = test::run_command("cd '" + dir.string() + "' && " + test::ermak_binary().string() + " topology " + args,
-                              &output);
+  *status = test::run_ermak_in(dir, "topology " + args, &output);
   return output;
 }
 

@@ -66,6 +66,10 @@ std::string read_file(const std::filesystem::path& path) {
   return s.str();
 }
 
+int run_ermak_in(const std::filesystem::path& dir, const std::string& args, std::string* output) {
+  return run_command("cd '" + dir.string() + "' && '" + ermak_binary().string() + "' " + args, output);
+}
+
 std::map<std::string, std::string> files_under(const std::filesystem::path& dir) {
   std::map<std::string, std::string> files;
   for (const auto& entry : std::filesystem::recursive_directory_iterator(dir))

@@ -18,6 +18,9 @@ std::filesystem::path fresh_directory(const std::string& name);
 int run_command(const std::string& command, std::string* output = nullptr);
 // `ermak ARGS`: its stdout+stderr; the exit status in *status.
 std::string run_ermak(const std::string& args, int* status);
+// `ermak ARGS` run in `dir` (SOP-GPU configurations name their files relative to it): its
+// exit status; stdout+stderr go to `output`.
+int run_ermak_in(const std::filesystem::path& dir, const std::string& args, std::string* output = nullptr);
 // DIR/run.toml: SOP-GPU's WW domain (reference .top and PDB), 3 replicas, 4000 steps,
 // outputs in DIR/out (energies every 500, frames and checkpoints every 1000), then `extra`.
 std::filesystem::path write_ww_run_config(const std::filesystem::path& dir, unsigned seed,
