@@ -18,7 +18,7 @@
 #include "cuda/cuda_test_support.h"
 #include "ermak/backend/pair_tiles.h"
 #include "ermak/core/error.h"
-#include "ermak/run/simulation.h"
+#include "ermak/run/engine_choice.h"
 #include "ermak/run/stability_checks.h"
 #include "ermak/backend/protocol_reports.h"
 

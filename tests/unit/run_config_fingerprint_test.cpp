@@ -1,11 +1,11 @@
-// What a resumed run may change (run/simulation.h config_fingerprint,
+// What a resumed run may change (run/config_fingerprint.h config_fingerprint,
 // docs/outputs.md#resuming-elsewhere): the step counts and where the run is computed,
 // nothing that changes what it computes.
 #include <gtest/gtest.h>
 
 #include <string>
 
-#include "ermak/run/simulation.h"
+#include "ermak/run/config_fingerprint.h"
 
 using ermak::config_fingerprint;
 using ermak::legacy_config_fingerprint;

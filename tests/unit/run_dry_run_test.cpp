@@ -8,7 +8,7 @@
 #include <string>
 
 #include "ermak/run/dry_run.h"
-#include "ermak/run/simulation.h"
+#include "ermak/run/engine_choice.h"
 #include "support/test_systems.h"
 
 namespace ermak {

@@ -18,7 +18,7 @@
 #include "ermak/protocol/harmonic_tether.h"
 #include "ermak/protocol/indentation.h"
 #include "ermak/rng/rng_benchmark.h"
-#include "ermak/run/simulation.h"
+#include "ermak/run/engine_choice.h"
 
 namespace ermak::app {
 namespace {

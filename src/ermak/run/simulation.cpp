@@ -31,30 +31,23 @@
 #include "ermak/model/residue_selection.h"
 #include "ermak/run/bead_lists.h"
 #include "ermak/run/checkpoint_advice.h"
+#include "ermak/run/config_fingerprint.h"
 #include "ermak/run/dry_run.h"
+#include "ermak/run/engine_choice.h"
 #include "ermak/run/open_file_limit.h"
 #include "ermak/run/output_directories.h"
 #include "ermak/run/output_size.h"
+#include "ermak/run/replica_files.h"
 #include "ermak/run/replica_loop.h"
 #include "ermak/run/report_writer.h"
 #include "ermak/run/stability_checks.h"
 #include "ermak/run/stop_signals.h"
+#include "ermak/run/stop_snapshot.h"
 
 namespace ermak {
 namespace fs = std::filesystem;
 
 namespace {
-
-const std::vector<std::string> kEnergyColumns = {
-    "step",          "time[ns]",          "T[K]",          "U_FENE[kcal/mol]",
-    "U_native[kcal/mol]", "U_repulsive[kcal/mol]", "U_protocol[kcal/mol]", "U_total[kcal/mol]", "Q",
-    "Rg[A]",         "end_to_end[A]"};
-
-std::string replica_dir_name(std::int32_t r) {
-  char buffer[32];
-  std::snprintf(buffer, sizeof buffer, "replica_%03d", r);
-  return buffer;
-}
 
 struct RunLog {
   std::shared_ptr<spdlog::logger> both;       // run log and console
@@ -182,127 +175,6 @@ Checkpoint::Offsets offsets_without_end_rows(const Checkpoint& cp, const std::st
   return offsets;
 }
 
-// The fingerprint's FNV-1a basis: a digit short of FNV's own (kFnv1a64Basis), kept so that
-// every checkpoint written so far still matches.
-constexpr std::uint64_t kFingerprintBasis = 1469598103934665603ull;
-
-std::string fnv1a_hex(std::uint64_t hash) {
-  char buffer[17];
-  std::snprintf(buffer, sizeof buffer, "%016llx", (unsigned long long)hash);
-  return buffer;
-}
-
-// The key of a `key = value` line of the resolved TOML, or "" for any other line.
-std::string_view resolved_key(std::string_view line) {
-  const auto first = line.find_first_not_of(" \t");
-  if (first == std::string_view::npos || line[first] == '#' || line[first] == '[') return {};
-  const auto end = line.find_first_of(" =", first);
-  if (end == std::string_view::npos || line.find('=', end) == std::string_view::npos) return {};
-  return line.substr(first, end - first);
-}
-
-// Settings that say where and how fast a run is computed, not what it computes: a run
-// may continue on another backend, GPU, thread count or kernel family, and from its
-// output directory under another path (docs/outputs.md#resuming-elsewhere).
-bool placement_key(std::string_view section, std::string_view key) {
-  if (section == "run")
-    return key == "backend" || key == "device" || key == "threads" || key == "cuda_kernels";
-  return section == "output" && key == "directory";
-}
-
-}  // namespace
-
-std::string config_fingerprint(const std::string& resolved) {
-  std::uint64_t hash = kFingerprintBasis;
-  std::istringstream lines(resolved);
-  std::string line, section;
-  while (std::getline(lines, line)) {
-    const auto first = line.find_first_not_of(" \t");
-    if (first == std::string::npos) continue;
-    if (line[first] == '#') {
-      // Comments count (a .sop run's output settings are comments), except the source
-      // file's name and a placement key left at its default ("# device: …").
-      const auto colon = line.find(':', first);
-      const auto start = line.find_first_not_of("# ", first);
-      const std::string_view name = colon == std::string::npos || start == std::string::npos || start > colon
-                                        ? std::string_view{}
-                                        : std::string_view(line).substr(start, colon - start);
-      if ((section.empty() && name == "source") || placement_key(section, name)) continue;
-    }
-    if (line[first] == '[') {
-      const auto close = line.find(']', first);
-      section = line.substr(first + 1, close == std::string::npos ? std::string::npos : close - first - 1);
-      while (!section.empty() && section.front() == '[') section.erase(0, 1);
-    }
-    const std::string_view key = resolved_key(line);
-    if (key == "steps") continue;  // the run length may change on resume
-    // The generator is checked against the checkpoint's own rng section (a clearer message).
-    if (key == "rng" || key == "rng_layout") continue;
-    if (placement_key(section, key)) continue;
-    hash = fnv1a64("\n", fnv1a64(line, hash));
-  }
-  return fnv1a_hex(hash);
-}
-
-std::string legacy_config_fingerprint(const std::string& resolved) {
-  std::uint64_t hash = kFingerprintBasis;
-  std::istringstream lines(resolved);
-  std::string line;
-  while (std::getline(lines, line)) {
-    const std::string_view key = resolved_key(line);
-    if (key == "steps" || key == "rng" || key == "rng_layout") continue;
-    hash = fnv1a64("\n", fnv1a64(line, hash));
-  }
-  return fnv1a_hex(hash);
-}
-
-std::string resolve_backend(const std::string& backend, std::string* reason, int device) {
-  std::string why;
-  if (backend == "cuda") {
-    // Which GPU and which of the build's code it runs, for the log; the engine itself
-    // refuses a GPU that cannot run it.
-    if (reason && cuda_backend_available(&why, device)) *reason = why;
-    return backend;
-  }
-  if (backend != "auto") return backend;
-  const bool gpu = cuda_backend_available(&why, device);
-  if (reason) *reason = "auto: " + why;
-  return gpu ? "cuda" : "cpu";
-}
-
-std::vector<int> resolve_devices(const std::vector<int>& listed, bool all) {
-  if (!all) return listed;
-  std::vector<int> every(std::size_t(std::max(cuda_device_count(), 0)));
-  for (std::size_t d = 0; d < every.size(); ++d) every[d] = int(d);
-  return every;
-}
-
-std::unique_ptr<Engine> make_engine(const std::string& backend, const EngineSetup& setup,
-                                    const std::string& cuda_kernels) {
-  const std::string chosen = resolve_backend(backend, nullptr, first_device(setup));
-  if (chosen == "cpu") return make_cpu_engine(setup);
-  if (chosen == "cuda") {
-    CudaEngineOptions options;
-    options.device = first_device(setup);
-    if (cuda_kernels == "block") options.family = CudaKernelFamily::kBlock;
-    else if (cuda_kernels == "perbead") options.family = CudaKernelFamily::kPerBead;
-    else if (cuda_kernels != "auto")
-      throw Error("unknown CUDA kernel family \"" + cuda_kernels + "\" (known: auto, block, perbead)");
-    // Several GPUs: a slice of the replicas each (no more GPUs than replicas).
-    const int gpus = std::min<int>(int(setup.devices.size()), setup.replicas);
-    if (gpus > 1)
-      return std::make_unique<SplitEngine>(setup, gpus, [&](const EngineSetup& part, int k) {
-        CudaEngineOptions on_gpu = options;
-        on_gpu.device = setup.devices[std::size_t(k)];
-        return make_cuda_engine(part, on_gpu);
-      });
-    return make_cuda_engine(setup, options);
-  }
-  throw Error("unknown backend \"" + backend + "\" (known: auto, cpu, cuda)");
-}
-
-namespace {
-
 // Where a run's files go, decided before its log is opened.
 struct RunPaths {
   fs::path out, checkpoint, log;
@@ -357,59 +229,13 @@ RunSummary run_logged(const RunSpec& given_spec, const RunOptions& options, RunR
   if (file_limit.soft != file_limit.soft_at_start)
     log->info("open-file limit raised from {} to {} (the hard limit)", file_limit.soft_at_start, file_limit.soft);
 
-  EngineSetup setup;
-  setup.topology = &topology;
-  setup.sop = spec.sop;
-  setup.langevin = spec.langevin;
-  setup.temperature = spec.temperature;
-  setup.seed = spec.seed;
-  setup.rng = spec.rng;
-  setup.rng_layout = spec.rng_layout;
-  setup.replicas = replicas;
-  setup.fixed_beads = spec.fixed_beads;
-  setup.neighbor_skin_A = spec.neighbor.skin_A;
-  setup.threads = spec.threads;
-  setup.device = spec.device;
-  setup.devices = resolve_devices(spec.devices, spec.all_devices);
-  if (spec.all_devices && setup.devices.empty() && spec.backend == "cuda")
-    throw key_error(spec, "run.device", "\"all\": this machine has no CUDA GPU this ermak can use");
-  if (setup.devices.size() == 1) {
-    setup.device = setup.devices.front();
-    setup.devices.clear();
-  }
-  std::string backend_reason;
-  const std::string backend = resolve_backend(spec.backend, &backend_reason, first_device(setup));
-  log->info("backend: {}{}", backend, backend_reason.empty() ? "" : " (" + backend_reason + ")");
-  if (backend == "cuda" && setup.devices.empty() && replicas > 1)
-    if (const int gpus = cuda_device_count(); gpus > 1)
-      log->info("note: this machine has {} GPUs and the run uses one; run.device = \"all\" would split its {} "
-                "replicas between them (docs/gpu.md#several-gpus)",
-                gpus, replicas);
-  if (backend == "cuda" && setup.devices.size() > 1) {
-    // Every GPU of the list must run this build's code (the log names each).
-    for (std::size_t k = 1; k < setup.devices.size(); ++k) {
-      std::string why;
-      if (!cuda_backend_available(&why, setup.devices[k])) throw key_error(spec, "run.device", why);
-      log->info("backend: {}", why);
-    }
-    if (setup.rng != "philox" && replicas > 1) throw key_error(spec, "run.device", sliced_noise_refusal(setup.rng));
-    const auto slices = split_replicas(replicas, std::min<int>(int(setup.devices.size()), replicas));
-    std::string split;
-    for (std::size_t k = 0; k < slices.size(); ++k)
-      split += fmt::format("{}{} on GPU {}", k ? ", " : "",
-                           slices[k].count == 1 ? std::to_string(slices[k].first)
-                                                : fmt::format("{}-{}", slices[k].first,
-                                                              slices[k].first + slices[k].count - 1),
-                           setup.devices[k]);
-    log->info("replicas split over {} GPUs: {}{}", slices.size(), split,
-              slices.size() < setup.devices.size() ? " (no more GPUs than replicas)" : "");
-  }
+  EngineSetup setup = engine_setup_for(spec, topology);
+  const std::string backend = choose_backend(spec, setup, *log);
   std::unique_ptr<Engine> engine;
 
   const std::string fingerprint = config_fingerprint(spec.resolved_toml);
-  const double timestep_ps = units::tau_to_ps(spec.langevin.timestep_tau);
-  std::vector<TsvWriter> energy_files;
-  std::vector<DcdWriter> trajectories;
+  // Each replica's files in the output directory, once the protocols are known.
+  ReplicaFiles files(spec, nullptr);
   const bool want_trajectory = own_files && spec.output.trajectory_every_steps > 0;
 
   // Protocols (docs/protocols.md) are resolved at the run's start positions: after the
@@ -418,20 +244,6 @@ RunSummary run_logged(const RunSpec& given_spec, const RunOptions& options, RunR
                             spec.indentation.enabled;
   const std::vector<std::int32_t> reference_beads = protocol_reference_beads(spec, n);
   std::optional<ProtocolSetup> protocol;
-  std::vector<TsvWriter> pulling_files, plane_files, indentation_files;
-  const std::vector<std::pair<std::vector<TsvWriter>*, std::string>> protocol_tables = {
-      {&pulling_files, "pulling.tsv"}, {&plane_files, "plane.tsv"}, {&indentation_files, "indentation.tsv"}};
-  auto protocol_writes = [&](const std::string& name) {
-    return protocol && ((name == "pulling.tsv" && protocol->pulling_file()) ||
-                        (name == "plane.tsv" && protocol->plane_file()) ||
-                        (name == "indentation.tsv" && protocol->indentation_file()));
-  };
-  auto wants_table = [&](const std::string& name) { return own_files && protocol_writes(name); };
-  auto table_columns = [&](const std::string& name) {
-    return name == "pulling.tsv" ? ProtocolSetup::pulling_columns()
-           : name == "plane.tsv" ? protocol->plane_columns()
-                                 : ProtocolSetup::indentation_columns();
-  };
   // The protocols' start (step and reference positions), kept in every checkpoint.
   std::vector<std::pair<std::string, std::string>> protocol_extra;
   auto log_protocol = [&]() {
@@ -495,27 +307,17 @@ RunSummary run_logged(const RunSpec& given_spec, const RunOptions& options, RunR
         if (name == key) return offset;
       throw Error(checkpoint_path.string(), 0, key, "checkpoint lacks the output offset");
     };
+    files = ReplicaFiles(spec, protocol ? &*protocol : nullptr);
     if (options.dry_run) {
       // The files the run would continue, without opening any for writing.
       for (std::int32_t r = 0; r < (spec.output.write_directory ? replicas : 0); ++r) {
         const std::string dir = replica_dir_name(r) + "/";
-        std::vector<std::string> names = {"energies.tsv"};
-        if (spec.output.trajectory_every_steps > 0) names.push_back("trajectory.dcd");
-        for (const auto& [files, name] : protocol_tables)
-          if (protocol_writes(name)) names.push_back(name);
-        for (const std::string& name : names) check_file_to_continue(out / (dir + name), offset_of(dir + name));
+        for (const std::string& name : files.file_names())
+          check_file_to_continue(out / (dir + name), offset_of(dir + name));
       }
       if (sizes_of) sizes_of->check_files(true, false, &cp.output_offsets);
     }
-    for (std::int32_t r = 0; r < (own_files ? replicas : 0); ++r) {
-      const fs::path dir = out / replica_dir_name(r);
-      energy_files.push_back(TsvWriter::append(dir / "energies.tsv", offset_of(replica_dir_name(r) + "/energies.tsv")));
-      if (want_trajectory)
-        trajectories.push_back(DcdWriter::append(dir / "trajectory.dcd", n, offset_of(replica_dir_name(r) + "/trajectory.dcd")));
-      for (const auto& [files, name] : protocol_tables)
-        if (wants_table(name))
-          files->push_back(TsvWriter::append(dir / name, offset_of(replica_dir_name(r) + "/" + name), table_columns(name)));
-    }
+    if (own_files) files.append(out, replicas, n, offset_of);
     log_protocol();
     log->info("{} at step {}", options.dry_run ? "would resume" : "resumed", cp.step);
   } else {
@@ -567,16 +369,8 @@ RunSummary run_logged(const RunSpec& given_spec, const RunOptions& options, RunR
       engine->set_state(start);
     }
     log_protocol();
-    for (std::int32_t r = 0; r < (own_files ? replicas : 0); ++r) {
-      const fs::path dir = out / replica_dir_name(r);
-      fs::create_directories(dir);
-      energy_files.push_back(TsvWriter::create(dir / "energies.tsv", kEnergyColumns, true));
-      if (want_trajectory)
-        trajectories.push_back(DcdWriter::create(dir / "trajectory.dcd", n, 0,
-                                                 spec.output.trajectory_every_steps, timestep_ps, true));
-      for (const auto& [files, name] : protocol_tables)
-        if (wants_table(name)) files->push_back(TsvWriter::create(dir / name, table_columns(name), true));
-    }
+    files = ReplicaFiles(spec, protocol ? &*protocol : nullptr);
+    if (own_files) files.create(out, replicas, n);
   }
 
 
@@ -607,30 +401,6 @@ RunSummary run_logged(const RunSpec& given_spec, const RunOptions& options, RunR
     return summary;
   }
 
-  // A stop's reports in two halves (docs/gpu.md#what-overlaps-the-steps): `take_snapshot`
-  // copies what is due from the engine on this thread (the calls that synchronise with
-  // the GPU; energies and the structure observables are reduced by the engine, on the
-  // GPU for the CUDA backend), `write_snapshot` formats the rows and writes the files on
-  // the report writer's thread while the engine goes on.
-  struct Snapshot {
-    std::int64_t step = 0;
-    State state;  // every position: only when a trajectory frame is due
-    std::vector<Vec3d> end_to_end;  // per replica, for the pulling rows
-    bool energies = false, frame = false, pulling = false, planes = false, indentation = false;
-    std::vector<EnergyTerms> energy_terms;
-    std::vector<StructureObservables> structure;  // Q, Rg, end-to-end, with energy_terms
-    std::vector<Vec3d> tether_forces;
-    std::vector<double> plane_forces;
-    std::vector<IndentationStatus> indentation_status;
-    RunReporter::Work extra_work;  // the extra reporter's files, written first
-    // What it holds until written, for the writer's memory budget.
-    std::size_t bytes() const {
-      return extra_work.bytes + state.bytes() + end_to_end.size() * sizeof(Vec3d) +
-             energy_terms.size() * sizeof(EnergyTerms) +
-             structure.size() * sizeof(StructureObservables) + tether_forces.size() * sizeof(Vec3d) +
-             plane_forces.size() * sizeof(double) + indentation_status.size() * sizeof(IndentationStatus);
-    }
-  };
   using Clock = std::chrono::steady_clock;
   auto seconds_since = [](Clock::time_point start) {
     return std::chrono::duration<double>(Clock::now() - start).count();
@@ -641,98 +411,31 @@ RunSummary run_logged(const RunSpec& given_spec, const RunOptions& options, RunR
   // omp_get_max_threads() honours OMP_NUM_THREADS, which batch scripts set to a job's share.
   const int file_threads = report_threads(backend == "cpu", std::min(omp_get_num_procs(), omp_get_max_threads()),
                                           options.report_threads);
-  const std::int32_t end_first = 0, end_last = n - 1;
-  // What a stop asks of the engine (backend/engine.h, StopRequest): every position only for
-  // a frame (from the GPU: 16 bytes per bead, ~0.5 ms at 10⁴ WW replicas); the pulling rows
-  // need the two ends.
-  auto stop_request = [&](bool energies, bool frame, bool pulling, bool planes, bool indentation) {
-    StopRequest request;
-    request.positions = frame;
-    request.energies = energies;
-    request.formed_ratio = spec.output.contact_formed_ratio;
-    request.end_first = end_first;
-    request.end_last = end_last;
-    if (pulling) request.beads = {protocol->end_first(), protocol->end_second()};
-    request.tether_forces = pulling;
-    request.plane_forces = planes;
-    request.indentation = indentation;
-    return request;
+  const ProtocolSetup* protocol_setup = protocol ? &*protocol : nullptr;
+  // A stop's rows and frame (run/stop_snapshot.h): taken from the engine on this thread,
+  // written with the extra reporter's files on the report writer's thread.
+  struct StopReport {
+    StopSnapshot snapshot;
+    RunReporter::Work extra_work;  // the extra reporter's files, written first
   };
-  auto take_snapshot = [&](std::int64_t step, const StopRequest& request, StopValues&& values) {
+  auto take_snapshot = [&](std::int64_t step, const StopsDue& due, StopValues&& values) {
     const auto start = Clock::now();
-    auto snapshot = std::make_shared<Snapshot>();
-    snapshot->step = step;
-    snapshot->energies = request.energies;
-    snapshot->frame = request.positions;
-    snapshot->pulling = request.tether_forces;
-    snapshot->planes = request.plane_forces;
-    snapshot->indentation = request.indentation;
-    if (request.positions) snapshot->state = std::move(values.positions);
-    if (snapshot->pulling) {
-      const std::vector<Vec3f>& ends = values.bead_positions;
-      snapshot->end_to_end.resize(std::size_t(replicas));
-      for (std::size_t r = 0; r < std::size_t(replicas); ++r)
-        snapshot->end_to_end[r] = ProtocolSetup::end_to_end(ends[2 * r], ends[2 * r + 1]);
-    }
-    snapshot->energy_terms = std::move(values.energies);
-    snapshot->structure = std::move(values.structure);
-    snapshot->tether_forces = std::move(values.tether_forces);
-    snapshot->plane_forces = std::move(values.plane_forces);
-    snapshot->indentation_status = std::move(values.indentation);
+    auto report = std::make_shared<StopReport>();
+    report->snapshot = take_stop_snapshot(step, due, std::move(values));
     snapshot_seconds += seconds_since(start);
-    return snapshot;
-  };
-  auto write_energies = [&](const Snapshot& snapshot) {
-    const std::int64_t step = snapshot.step;
-    const double temperature_K = units::kcal_per_mol_to_kelvin(spec.temperature.at_step(step));
-    const double time_ns = units::tau_to_ns(double(step) * spec.langevin.timestep_tau);
-    for_each_replica(std::int32_t(energy_files.size()), file_threads, [&](std::int32_t r) {
-      const StructureObservables& obs = snapshot.structure[r];
-      const EnergyTerms& e = snapshot.energy_terms[r];
-      const double row[] = {time_ns, temperature_K, e.fene, e.native, e.repulsive, e.protocol, e.total(),
-                            obs.native_fraction, obs.radius_of_gyration_A, obs.end_to_end_A};
-      energy_files[r].row(step, row);
-    });
-  };
-  auto write_pulling = [&](const Snapshot& snapshot) {
-    for_each_replica(replicas, file_threads, [&](std::int32_t r) {
-      pulling_files[r].row(snapshot.step,
-                           protocol->pulling_row(r, snapshot.step, snapshot.end_to_end[r], snapshot.tether_forces));
-    });
-  };
-  auto write_planes = [&](const Snapshot& snapshot) {
-    const std::int64_t step = snapshot.step;
-    for_each_replica(replicas, file_threads, [&](std::int32_t r) {
-      plane_files[r].row(step, protocol->plane_row(r, step, snapshot.plane_forces));
-    });
-  };
-  auto write_indentation = [&](const Snapshot& snapshot) {
-    const std::int64_t step = snapshot.step;
-    for_each_replica(replicas, file_threads, [&](std::int32_t r) {
-      indentation_files[r].row(step, protocol->indentation_row(r, step, snapshot.indentation_status.at(r)));
-    });
-  };
-  auto write_frames = [&](const Snapshot& snapshot) {
-    const State& s = snapshot.state;
-    for_each_replica(replicas, file_threads, [&](std::int32_t r) {
-      const std::size_t o = s.index(r, 0);
-      trajectories[r].write_frame(&s.x[o], &s.y[o], &s.z[o]);
-    });
-  };
-  auto write_snapshot = [&](const Snapshot& snapshot) {
-    if (snapshot.extra_work.write) snapshot.extra_work.write();
-    if (snapshot.energies) write_energies(snapshot);
-    if (snapshot.pulling) write_pulling(snapshot);
-    if (snapshot.planes) write_planes(snapshot);
-    if (snapshot.indentation) write_indentation(snapshot);
-    if (snapshot.frame) write_frames(snapshot);
+    return report;
   };
   // Declared after every file it writes, so that it is destroyed (and its thread joined)
   // before them when the run ends or stops with an error.
   ReportWriter writer(2, kReportQueueBytes);
-  auto submit = [&](std::shared_ptr<Snapshot> snapshot) {
-    const std::size_t bytes = snapshot->bytes();
-    writer.submit([snapshot, &write_snapshot] { write_snapshot(*snapshot); }, bytes);
+  auto submit = [&](std::shared_ptr<StopReport> report) {
+    const std::size_t bytes = report->snapshot.bytes() + report->extra_work.bytes;
+    writer.submit(
+        [report, &files, &spec, protocol_setup, file_threads] {
+          if (report->extra_work.write) report->extra_work.write();
+          write_stop_snapshot(report->snapshot, files, spec, protocol_setup, file_threads);
+        },
+        bytes);
   };
   // The driver's other stops, for the run log: checkpoints (taking the state from the
   // engine; the writer thread flushes every file and writes the checkpoint with its syncs)
@@ -745,21 +448,8 @@ RunSummary run_logged(const RunSpec& given_spec, const RunOptions& options, RunR
   // Every output file's size once flushed: on the writer thread, where the jobs before
   // have written every row taken so far.
   auto file_offsets = [&]() {
-    Checkpoint::Offsets offsets;
-    // One write per file, replicas side by side: at 10⁴ replicas most of a checkpoint.
-    for_each_replica(std::int32_t(energy_files.size()), file_threads, [&](std::int32_t r) {
-      energy_files[r].flush();
-      if (want_trajectory) trajectories[r].flush();
-      for (const auto& [files, name] : protocol_tables)
-        if (!files->empty()) (*files)[r].flush();
-    });
-    for (std::int32_t r = 0; r < std::int32_t(energy_files.size()); ++r) {
-      offsets.emplace_back(replica_dir_name(r) + "/energies.tsv", energy_files[r].bytes_written());
-      if (want_trajectory)
-        offsets.emplace_back(replica_dir_name(r) + "/trajectory.dcd", trajectories[r].bytes_written());
-      for (const auto& [files, name] : protocol_tables)
-        if (!files->empty()) offsets.emplace_back(replica_dir_name(r) + "/" + name, (*files)[r].bytes_written());
-    }
+    files.flush(file_threads);
+    Checkpoint::Offsets offsets = files.offsets();
     if (extra) extra->checkpoint(offsets);
     return offsets;
   };
@@ -820,9 +510,10 @@ RunSummary run_logged(const RunSpec& given_spec, const RunOptions& options, RunR
   const std::int64_t last_step = std::max(first_step, spec.steps);
   log_output_size(*log, output_size(first_step, last_step), files_directory, sizes_of != nullptr);
   auto multiple = [](std::int64_t step, std::int64_t every) { return every > 0 && step % every == 0; };
-  const std::int64_t pulling_every = wants_table("pulling.tsv") ? protocol->pulling_every() : 0;
-  const std::int64_t plane_every = wants_table("plane.tsv") ? protocol->plane_every() : 0;
-  const std::int64_t indentation_every = wants_table("indentation.tsv") ? protocol->indentation_every() : 0;
+  const std::int64_t pulling_every = own_files && files.writes(ProtocolTable::kPulling) ? protocol->pulling_every() : 0;
+  const std::int64_t plane_every = own_files && files.writes(ProtocolTable::kPlane) ? protocol->plane_every() : 0;
+  const std::int64_t indentation_every =
+      own_files && files.writes(ProtocolTable::kIndentation) ? protocol->indentation_every() : 0;
   ReportContext context{*engine, topology, protocol ? &*protocol : nullptr, last_step, file_threads, first_step};
   if (extra) {
     if (options.resume) {
@@ -835,14 +526,14 @@ RunSummary run_logged(const RunSpec& given_spec, const RunOptions& options, RunR
   }
   if (!options.resume) {
     RunReporter::Work extra_work = extra ? extra->report(context) : RunReporter::Work{};
-    const StopRequest request =
-        stop_request(own_files, want_trajectory, pulling_every > 0, plane_every > 0, indentation_every > 0);
+    const StopsDue due{own_files, want_trajectory, pulling_every > 0, plane_every > 0, indentation_every > 0};
+    const StopRequest request = stop_request(due, spec, protocol_setup, n);
     const auto start = Clock::now();
     StopValues values = engine->take_stop(request);
     snapshot_seconds += seconds_since(start);
-    auto snapshot = take_snapshot(first_step, request, std::move(values));
-    snapshot->extra_work = std::move(extra_work);
-    submit(std::move(snapshot));
+    auto report = take_snapshot(first_step, due, std::move(values));
+    report->extra_work = std::move(extra_work);
+    submit(std::move(report));
   }
   // CUDA: the kernel family and its layout, e.g. "cuda (block/ap/S1/g11)" (docs/gpu.md#kernel-families).
   const std::string kernel = cuda_kernel_layout(*engine);
@@ -904,7 +595,8 @@ RunSummary run_logged(const RunSpec& given_spec, const RunOptions& options, RunR
     // chunk starts behind the stop's values (docs/gpu.md#what-overlaps-the-steps): not
     // when the extra reporter or a checkpoint needs the engine at this step, at the last
     // step, or once a signal asks the run to stop here.
-    const StopRequest request = stop_request(own_files && report, frame, pull_row, plane_row, indentation_row);
+    const StopsDue due{own_files && report, frame, pull_row, plane_row, indentation_row};
+    const StopRequest request = stop_request(due, spec, protocol_setup, n);
     StopValues values;
     bool overlapped = false;
     if (stop) {
@@ -946,9 +638,9 @@ RunSummary run_logged(const RunSpec& given_spec, const RunOptions& options, RunR
     context.step = step;
     RunReporter::Work extra_work = extra ? extra->report(context) : RunReporter::Work{};
     if (extra_work.write || (own_files && report) || frame || pull_row || plane_row || indentation_row) {
-      auto snapshot = take_snapshot(step, request, std::move(values));
-      snapshot->extra_work = std::move(extra_work);
-      submit(std::move(snapshot));
+      auto due_report = take_snapshot(step, due, std::move(values));
+      due_report->extra_work = std::move(extra_work);
+      submit(std::move(due_report));
     }
     if (checkpoint) write_checkpoint();
     progress.update(step);
@@ -1018,8 +710,8 @@ RunSummary run_logged(const RunSpec& given_spec, const RunOptions& options, RunR
               100.0 * advice.fraction, advice.suggested_every_steps, spec.output.checkpoint_every_steps,
               100.0 * kTargetFraction);
   std::string tables;
-  for (const auto& [files, name] : protocol_tables)
-    if (!files->empty()) tables += ", " + name;
+  for (ProtocolTable table : {ProtocolTable::kPulling, ProtocolTable::kPlane, ProtocolTable::kIndentation})
+    if (files.writes(table)) tables += ", " + table_file_name(table);
   if (own_files)
     log->info("outputs: {}/ (model.psf, model.pdb, replica_NNN/energies.tsv{}{}, final.pdb)",
               fs::absolute(out).string(), tables, spec.output.trajectory_every_steps > 0 ? ", trajectory.dcd" : "");

@@ -99,29 +99,4 @@ class RunReporter {
 
 RunSummary run_simulation(const RunSpec& spec, const RunOptions& options, RunReporter* extra = nullptr);
 
-// "auto" → "cuda" when this build has the CUDA backend and GPU `device` (−1:
-// $ERMAK_CUDA_DEVICE, else 0) can run its code, else "cpu" (the reason in *reason);
-// "cpu" and "cuda" stay as they are ("cuda": the GPU and the code it runs in *reason).
-std::string resolve_backend(const std::string& backend, std::string* reason = nullptr, int device = -1);
-
-// The GPUs of run.device's list, or every GPU this process sees when `all` (none
-// without CUDA or GPU).
-std::vector<int> resolve_devices(const std::vector<int>& listed, bool all);
-
-// Makes the engine of a backend ("auto", "cpu" or "cuda"; setup.device picks the GPU —
-// setup.devices several, which then share the replicas: backend/split_engine.h —
-// cuda_kernels the CUDA kernel family: "auto", "block", "perbead"); a clear Error when
-// it is not available in this build or on this machine.
-std::unique_ptr<Engine> make_engine(const std::string& backend, const EngineSetup& setup,
-                                    const std::string& cuda_kernels = "auto");
-
-// Stable 64-bit FNV-1a fingerprint of the parts of a resolved configuration that a
-// resumed run must share with the original: everything but the step count, the noise
-// generator (checked on its own) and where the run is computed ([run] backend, device,
-// threads, cuda_kernels; [output] directory).
-std::string config_fingerprint(const std::string& resolved_toml);
-// The fingerprint of checkpoints written before 2026-11-23 (only the step counts and the
-// generator left out), still accepted on --resume.
-std::string legacy_config_fingerprint(const std::string& resolved_toml);
-
 }  // namespace ermak

@@ -1,0 +1,87 @@
+#include "ermak/run/config_fingerprint.h"
+
+#include <cstdint>
+#include <cstdio>
+#include <sstream>
+#include <string_view>
+
+#include "ermak/core/fnv1a.h"
+
+namespace ermak {
+namespace {
+
+// The fingerprint's FNV-1a basis: a digit short of FNV's own (kFnv1a64Basis), kept so that
+// every checkpoint written so far still matches.
+constexpr std::uint64_t kFingerprintBasis = 1469598103934665603ull;
+
+std::string fnv1a_hex(std::uint64_t hash) {
+  char buffer[17];
+  std::snprintf(buffer, sizeof buffer, "%016llx", (unsigned long long)hash);
+  return buffer;
+}
+
+// The key of a `key = value` line of the resolved TOML, or "" for any other line.
+std::string_view resolved_key(std::string_view line) {
+  const auto first = line.find_first_not_of(" \t");
+  if (first == std::string_view::npos || line[first] == '#' || line[first] == '[') return {};
+  const auto end = line.find_first_of(" =", first);
+  if (end == std::string_view::npos || line.find('=', end) == std::string_view::npos) return {};
+  return line.substr(first, end - first);
+}
+
+// Settings that say where and how fast a run is computed, not what it computes: a run
+// may continue on another backend, GPU, thread count or kernel family, and from its
+// output directory under another path (docs/outputs.md#resuming-elsewhere).
+bool placement_key(std::string_view section, std::string_view key) {
+  if (section == "run")
+    return key == "backend" || key == "device" || key == "threads" || key == "cuda_kernels";
+  return section == "output" && key == "directory";
+}
+
+}  // namespace
+
+std::string config_fingerprint(const std::string& resolved) {
+  std::uint64_t hash = kFingerprintBasis;
+  std::istringstream lines(resolved);
+  std::string line, section;
+  while (std::getline(lines, line)) {
+    const auto first = line.find_first_not_of(" \t");
+    if (first == std::string::npos) continue;
+    if (line[first] == '#') {
+      // Comments count (a .sop run's output settings are comments), except the source
+      // file's name and a placement key left at its default ("# device: …").
+      const auto colon = line.find(':', first);
+      const auto start = line.find_first_not_of("# ", first);
+      const std::string_view name = colon == std::string::npos || start == std::string::npos || start > colon
+                                        ? std::string_view{}
+                                        : std::string_view(line).substr(start, colon - start);
+      if ((section.empty() && name == "source") || placement_key(section, name)) continue;
+    }
+    if (line[first] == '[') {
+      const auto close = line.find(']', first);
+      section = line.substr(first + 1, close == std::string::npos ? std::string::npos : close - first - 1);
+      while (!section.empty() && section.front() == '[') section.erase(0, 1);
+    }
+    const std::string_view key = resolved_key(line);
+    if (key == "steps") continue;  // the run length may change on resume
+    // The generator is checked against the checkpoint's own rng section (a clearer message).
+    if (key == "rng" || key == "rng_layout") continue;
+    if (placement_key(section, key)) continue;
+    hash = fnv1a64("\n", fnv1a64(line, hash));
+  }
+  return fnv1a_hex(hash);
+}
+
+std::string legacy_config_fingerprint(const std::string& resolved) {
+  std::uint64_t hash = kFingerprintBasis;
+  std::istringstream lines(resolved);
+  std::string line;
+  while (std::getline(lines, line)) {
+    const std::string_view key = resolved_key(line);
+    if (key == "steps" || key == "rng" || key == "rng_layout") continue;
+    hash = fnv1a64("\n", fnv1a64(line, hash));
+  }
+  return fnv1a_hex(hash);
+}
+
+}  // namespace ermak

@@ -1,0 +1,74 @@
+#pragma once
+// The files each replica of a run writes into the output directory (docs/outputs.md#layout):
+// replica_NNN/energies.tsv, trajectory.dcd and the protocols' tables, created by a new run
+// or continued on --resume from the sizes a checkpoint recorded.
+#include <cstdint>
+#include <filesystem>
+#include <functional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "ermak/io/dcd_writer.h"
+#include "ermak/io/tsv_writer.h"
+
+namespace ermak {
+
+struct RunSpec;
+class ProtocolSetup;
+
+// "replica_007": replica r's directory under the output directory.
+std::string replica_dir_name(std::int32_t r);
+
+// The columns of replica_NNN/energies.tsv (docs/outputs.md#energies).
+const std::vector<std::string>& energy_columns();
+
+// A protocol's table in every replica's directory.
+enum class ProtocolTable { kPulling, kPlane, kIndentation };
+std::string table_file_name(ProtocolTable table);  // "pulling.tsv", "plane.tsv", "indentation.tsv"
+
+class ReplicaFiles {
+ public:
+  // What a run of `spec` with `protocol` (null without any) writes for each replica.
+  ReplicaFiles(const RunSpec& spec, const ProtocolSetup* protocol);
+
+  // Every file of one replica, by name ("energies.tsv", "trajectory.dcd", "pulling.tsv", …),
+  // in the order of offsets().
+  std::vector<std::string> file_names() const;
+  bool writes(ProtocolTable table) const;
+
+  // A new run: makes each replica's directory under `out` and starts its files, replacing
+  // any that exist (the run has checked --force before).
+  void create(const std::filesystem::path& out, std::int32_t replicas, std::int32_t beads);
+  // A resumed run: continues each file from `offset_of("replica_NNN/energies.tsv")`, the
+  // size the checkpoint recorded (the file is cut there).
+  using OffsetOf = std::function<std::uint64_t(const std::string&)>;
+  void append(const std::filesystem::path& out, std::int32_t replicas, std::int32_t beads,
+              const OffsetOf& offset_of);
+
+  std::int32_t replicas() const { return std::int32_t(energies_.size()); }
+  TsvWriter& energies(std::int32_t r) { return energies_[std::size_t(r)]; }
+  DcdWriter& trajectory(std::int32_t r) { return trajectories_[std::size_t(r)]; }
+  TsvWriter& table(ProtocolTable table, std::int32_t r) { return tables_[index(table)][std::size_t(r)]; }
+
+  // Hands every buffered row to the OS, replicas side by side on `threads` threads.
+  void flush(int threads);
+  // Each file's size ("replica_NNN/NAME", bytes), replica by replica in file_names() order,
+  // for a checkpoint; after flush().
+  std::vector<std::pair<std::string, std::uint64_t>> offsets() const;
+
+ private:
+  static std::size_t index(ProtocolTable table) { return std::size_t(table); }
+  struct Plan {
+    bool trajectory = false;
+    std::int64_t trajectory_every_steps = 0;
+    double timestep_ps = 0.0;
+    bool tables[3] = {false, false, false};
+    std::vector<std::string> table_columns[3];
+  } plan_;
+  std::vector<TsvWriter> energies_;
+  std::vector<DcdWriter> trajectories_;
+  std::vector<TsvWriter> tables_[3];
+};
+
+}  // namespace ermak
