@@ -1,5 +1,5 @@
 // Analytic validation of the force-spectroscopy protocols (issue 4, docs/protocols.md,
-// docs/validation.md#protocols). Each test goes the way a run goes: a TOML configuration
+// docs/protocols.md#validation). Each test goes the way a run goes: a TOML configuration
 // in physical units (pN, pN/nm, µm/s) → config/toml_config → protocol/protocol_setup
 // (resolution at the start positions) → the CPU engine → the rows of the per-replica
 // tables (ProtocolSetup::*_row, what `ermak run` writes), and compares with exact results.

@@ -136,6 +136,8 @@ TEST(AnalysisCommand, PullingRunEndToEnd) {
                         "replica_001_force_extension.svg"})
     EXPECT_TRUE(fs::exists(a / f)) << f;
   EXPECT_FALSE(fs::exists(a / "extension_time.svg"));  // no force-clamp replica
+  EXPECT_NE(out.find("3 per-replica curves and 3 plots"), std::string::npos) << out;
+  EXPECT_NE(read_text(a / "summary.txt").find("replica_NNN_force_*.svg"), std::string::npos);
 
   // peaks.tsv: two peaks per replica at the rupture forces (smoothing lowers them by a
   // few pN), WLC contour lengths 10 and 20 nm, ΔLc = 10 nm.
@@ -257,6 +259,12 @@ TEST(AnalysisCommand, IndentationAndForceClamp) {
   EXPECT_NE(out.find("force clamp: 1 replica"), std::string::npos) << out;
   expect_svg(clamp / "analysis" / "extension_time.svg");
   EXPECT_NE(read_text(clamp / "analysis" / "summary.txt").find("Force clamp"), std::string::npos);
+  // A force clamp's replica gets its curve table, no plot of its own: the summary and the
+  // brief list only what was written.
+  EXPECT_TRUE(fs::exists(clamp / "analysis" / "replica_000_curve.tsv"));
+  EXPECT_FALSE(fs::exists(clamp / "analysis" / "replica_000_force_extension.svg"));
+  EXPECT_NE(out.find("extension_time.svg and 1 per-replica curve\n"), std::string::npos) << out;
+  EXPECT_EQ(read_text(clamp / "analysis" / "summary.txt").find("replica_NNN_force_*.svg"), std::string::npos);
 }
 
 TEST(AnalysisSvg, TicksLabelsAndEscaping) {

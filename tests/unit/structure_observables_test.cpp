@@ -1,4 +1,4 @@
-// Structure observables of the energy rows (docs/outputs.md#energies): measure_structure
+// Structure observables of the energy rows (docs/outputs.md#tsv-time-series): measure_structure
 // on a hand-made model with known answers, and the CPU engine's
 // Engine::structure_observables, which must be measure_structure itself (the CUDA
 // engine's reduction is compared with it in tests/cuda/structure_observables_cuda_test.cpp).

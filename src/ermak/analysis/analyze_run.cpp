@@ -727,8 +727,14 @@ AnalyzeResult analyze_run(const AnalyzeOptions& options_in) {
     describe_file(ip + "peak_force_histogram.svg", "histogram plot of the breaking forces");
   }
   summary += plane_report.files;
-  summary += "  replica_NNN_*curve.tsv       smoothed curve of each replica\n";
-  summary += "  replica_NNN_force_*.svg      plot of each replica: raw and smoothed curve, peaks, fits\n";
+  // Per replica: a curve table always, a plot where there is a curve to plot (a force
+  // clamp's replicas share extension_time.svg instead).
+  std::size_t replica_curves = 0, replica_plots = 0;
+  for (const auto& f : result.files)
+    if (f.filename().string().rfind("replica_", 0) == 0) ++(f.extension() == ".svg" ? replica_plots : replica_curves);
+  if (replica_curves > 0) summary += "  replica_NNN_*curve.tsv       smoothed curve of each replica\n";
+  if (replica_plots > 0)
+    summary += "  replica_NNN_force_*.svg      plot of each replica: raw and smoothed curve, peaks, fits\n";
   if (!result.warnings.empty()) {
     summary += "\nWarnings\n";
     for (const auto& w : result.warnings) summary += "  " + w + "\n";
@@ -736,13 +742,13 @@ AnalyzeResult analyze_run(const AnalyzeOptions& options_in) {
   write_text_file(out / "summary.txt", summary, overwrite);
   written(out / "summary.txt");
 
-  std::size_t replica_files = 0;
-  for (const auto& f : result.files)
-    if (f.filename().string().rfind("replica_", 0) == 0) ++replica_files;
   brief += fmt::format("wrote {}/: summary.txt", out.string());
   for (const auto& p : produced) brief += ", " + p;
-  brief += fmt::format(" and {} per-replica curve{} and plot{}\n", replica_files, replica_files == 1 ? "" : "s",
-                       replica_files == 1 ? "" : "s");
+  auto count = [](std::size_t n, const char* what) { return fmt::format("{} {}{}", n, what, n == 1 ? "" : "s"); };
+  if (replica_plots > 0)
+    brief += fmt::format(", {} and {}\n", count(replica_curves, "per-replica curve"), count(replica_plots, "plot"));
+  else
+    brief += fmt::format(" and {}\n", count(replica_curves, "per-replica curve"));
   result.brief = brief;
   return result;
 }

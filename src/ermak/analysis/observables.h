@@ -1,5 +1,5 @@
 #pragma once
-// Structural observables of one replica at report time (docs/outputs.md#energies):
+// Structural observables of one replica at report time (docs/outputs.md#tsv-time-series):
 // fraction of native contacts Q, radius of gyration, end-to-end distance. The per-item
 // math lives in structure_terms.h, shared with the CUDA engine's reduction.
 #include <cstdint>

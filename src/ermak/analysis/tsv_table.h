@@ -1,5 +1,5 @@
 #pragma once
-// Reading ermak's TSV time series (docs/outputs.md#tsv) back for analysis: a header line
+// Reading ermak's TSV time series (docs/outputs.md#tsv-time-series) back for analysis: a header line
 // "# " + tab-separated column names that carry their units in brackets ("force[pN]"),
 // then one row of numbers per line. Columns are looked up by name, so tables with extra
 // or reordered columns read the same.

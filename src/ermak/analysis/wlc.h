@@ -1,6 +1,6 @@
 #pragma once
 // Worm-like chain (WLC) in the Marko–Siggia interpolation and its least-squares fit to
-// the rising edge of a force–extension curve (docs/analysis.md#wlc).
+// the rising edge of a force–extension curve (docs/analysis.md#worm-like-chain-fits-lc-and-δlc).
 //
 //   F(x) = (kT/P) · [ 1/(4(1 − x/Lc)²) − 1/4 + x/Lc ],   x < Lc
 //

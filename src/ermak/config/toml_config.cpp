@@ -517,7 +517,7 @@ void read_rng_choice(const Section& s, RunSpec& spec) {
 }
 
 // run.device: a GPU index, a list of them that share the replicas, or "all"
-// (docs/config.md#run, docs/gpu.md#several-gpus).
+// (docs/config.md#run--the-dynamics, docs/gpu.md#several-gpus).
 void read_device(const Section& s, RunSpec& spec) {
   if (!s.has("device")) return;
   if (const auto name = s.string_if_string("device")) {

@@ -8,7 +8,7 @@
 
 namespace ermak {
 
-// A time-series table (docs/outputs.md#tsv): one header line "# " + tab-separated column
+// A time-series table (docs/outputs.md#tsv-time-series): one header line "# " + tab-separated column
 // names, each carrying its unit in brackets ("time[ns]", "force[pN]"; the caller names
 // them), then one line per row, values tab-separated, printed like printf "%.8g"
 // (integers such as the step count exactly, without exponent). Loads with

@@ -8,7 +8,7 @@
 // Beads stay in topology (chain) order: consecutive C-alpha beads are already close in
 // space (a Morton order was measured to fill fewer lanes). Rebuilt when any bead has
 // moved more than skin/2 since the build, so no pair within the cutoff is missed
-// (docs/model.md#neighbour-list).
+// (docs/model.md#repulsion).
 #include <cstdint>
 #include <vector>
 

@@ -3,7 +3,7 @@
 
 namespace ermak {
 
-// Temperature as a function of step (docs/config.md#heating): constant, or SOP-GPU-style
+// Temperature as a function of step (docs/config.md#heating--stepwise-heating-optional): constant, or SOP-GPU-style
 // stepwise heating T = start + increment·floor(step/every), capped at stop.
 struct TemperatureSchedule {
   double start_kcal_per_mol = 0.6;

@@ -1,5 +1,5 @@
 #pragma once
-// The files each replica of a run writes into the output directory (docs/outputs.md#layout):
+// The files each replica of a run writes into the output directory (docs/outputs.md#layout-of-an-output-directory):
 // replica_NNN/energies.tsv, trajectory.dcd and the protocols' tables, created by a new run
 // or continued on --resume from the sizes a checkpoint recorded.
 #include <cstdint>
@@ -20,7 +20,7 @@ class ProtocolSetup;
 // "replica_007": replica r's directory under the output directory.
 std::string replica_dir_name(std::int32_t r);
 
-// The columns of replica_NNN/energies.tsv (docs/outputs.md#energies).
+// The columns of replica_NNN/energies.tsv (docs/outputs.md#tsv-time-series).
 const std::vector<std::string>& energy_columns();
 
 // A protocol's table in every replica's directory.

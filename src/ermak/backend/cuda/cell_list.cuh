@@ -1,5 +1,5 @@
 #pragma once
-// The per-bead family's cell list (docs/gpu.md#neighbour-lists): the grid of a replica
+// The per-bead family's cell list (docs/gpu.md#kernel-families, "Per-bead family"): the grid of a replica
 // from its bounding box, and the cell of a position. Shared by the cell sort
 // (cell_list_kernels.cu) and the row builds (perbead_kernels.cu).
 #include <cmath>

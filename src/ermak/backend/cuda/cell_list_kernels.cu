@@ -1,4 +1,4 @@
-// The per-bead family's cell sort (docs/gpu.md#neighbour-lists): every replica's beads
+// The per-bead family's cell sort (docs/gpu.md#kernel-families, "Per-bead family"): every replica's beads
 // sorted by cell, ascending bead index within a cell, from which the row builds
 // (perbead_kernels.cu) collect each row in a fixed cell order. Two implementations with
 // the same result, bit for bit:
