@@ -110,7 +110,8 @@ TEST(ConfigErrors, OutOfRangeStatesTheAllowedRange) {
   expect_error(kInput + "[run]\ntemperature_kcal_per_mol = -0.6\n", 4,
                "run.temperature_kcal_per_mol", "must be > 0 kcal/mol");
   expect_error(kInput + "[run]\nfriction = 0\n", 4, "run.friction", "must be > 0");
-  expect_error(kInput + "[run]\nthreads = -1\n", 4, "run.threads", "between 0 and 2147483647");
+  expect_error(kInput + "[run]\nthreads = -1\n", 4, "run.threads", "between 0 and 1024");
+  expect_error(kInput + "[run]\nthreads = 100000\n", 4, "run.threads", "between 0 and 1024, got 100000");
   expect_error(kInput + "[model]\nnative_cutoff_A = -8\n", 4, "model.native_cutoff_A",
                "must be > 0 Å, got -8");
   expect_error(kInput + "[model]\nrepulsion_sigma_A = 0\n", 4, "model.repulsion_sigma_A",
@@ -148,6 +149,22 @@ TEST(ConfigErrors, InputNeedsExactlyOneModelSource) {
   expect_error("[input]\ntopology = \"t.top\"\n", 2, "input.topology", "needs input.coordinates");
   expect_error(kInput + "coordinates = \"c.pdb\"\n", 3, "input.coordinates", "goes with input.topology");
   expect_error("[input]\nstructure = \"\"\n", 2, "input.structure", "must not be empty");
+}
+
+TEST(ConfigErrors, StructureBuilderKeysWithATopologyAreAnError) {
+  const std::string topology = "[input]\ntopology = \"t.top\"\ncoordinates = \"c.pdb\"\n";
+  expect_error(topology + "[model]\nnative_cutoff_A = 10\n", 5, "model.native_cutoff_A",
+               "applies to a model built from input.structure");
+  expect_error(topology + "[model]\nnative_energy_kcal_per_mol = 2\n", 5, "model.native_energy_kcal_per_mol",
+               "ermak topology --eh");
+  expect_error(topology + "[model]\nchain_break_A = 5\n", 5, "model.chain_break_A", "--break-distance");
+  // The defaults, as a run's resolved configuration writes them, are accepted.
+  EXPECT_FALSE(error_of(topology + "[model]\nnative_cutoff_A = 8.0\nnative_energy_kcal_per_mol = 1.5\n"
+                                   "chain_break_A = 4.5\n").thrown);
+  // With a structure they build the model; ε_h must fit the model's single precision.
+  EXPECT_FALSE(error_of(kInput + "[model]\nnative_cutoff_A = 10\n").thrown);
+  expect_error(kInput + "[model]\nnative_energy_kcal_per_mol = 1e39\n", 4, "model.native_energy_kcal_per_mol",
+               "<= 3.4");
 }
 
 TEST(ConfigErrors, BackendMustBeKnown) {

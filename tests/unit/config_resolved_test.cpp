@@ -106,7 +106,6 @@ TEST(ConfigResolved, FullConfigWithHeatingRoundTrips) {
 topology = "models/ww.top"
 coordinates = "models/ww \"quoted\".pdb"
 [model]
-native_cutoff_A = 7.3
 fene_max_stretch_A = 2.1
 pair_cutoff_A = 18
 [run]
@@ -204,6 +203,17 @@ force_tolerance_kcal_per_mol_A = 0.939374429910246
   EXPECT_NE(t.find("temperature_kcal_per_mol = 0.29008593200507055  # = "), std::string::npos) << t;
   EXPECT_NE(t.find("force_tolerance_kcal_per_mol_A = 0.939374429910246  # = "), std::string::npos)
       << t;
+  expect_round_trip(spec);
+}
+
+// The structure builder's keys round-trip with a structure (with a topology only their
+// defaults are accepted: config_errors_test.cpp).
+TEST(ConfigResolved, StructureBuilderKeysRoundTrip) {
+  const RunSpec spec = parse_run_spec(
+      "[input]\nstructure = \"p.pdb\"\n[model]\nnative_cutoff_A = 7.3\nnative_energy_kcal_per_mol = 0.9\n"
+      "chain_break_A = 5.5\n",
+      "/d/run.toml");
+  EXPECT_NE(spec.resolved_toml.find("native_cutoff_A = 7.3\n"), std::string::npos) << spec.resolved_toml;
   expect_round_trip(spec);
 }
 

@@ -319,6 +319,20 @@ AnalyzeResult analyze_run(const AnalyzeOptions& options_in) {
   if (options.bins && *options.bins < 1) bad("--bins", "must be ≥ 1");
   if (options.plane_group < 0) bad("--plane-group", "must be ≥ 0");
   if (st.detach_force_pN && !(*st.detach_force_pN >= 0.0)) bad("--detach-force-pN", "must be ≥ 0");
+  if (st.contact_force_pN && !(*st.contact_force_pN > 0.0 && std::isfinite(*st.contact_force_pN)))
+    bad("--contact-force-pN", "must be > 0 and finite");
+  if (st.linear_range_nm) {
+    const auto [from, to] = *st.linear_range_nm;
+    if (!(std::isfinite(from) && std::isfinite(to) && from >= 0.0 && to > from))
+      bad("--linear-range-nm", fmt::format("must be two indentations a,b with 0 ≤ a < b, nm; got {},{}", from, to));
+  }
+  for (const auto& [option, value] : {std::pair{"--temperature-K", options.temperature_K},
+                                      {"--persistence-length-nm", st.wlc.persistence_length},
+                                      {"--min-peak-separation-nm", st.min_peak_separation_nm}})
+    if (!std::isfinite(value)) bad(option, "must be finite");
+  if (st.window_nm && !std::isfinite(*st.window_nm)) bad("--smooth-window-nm", "must be finite");
+  if (st.min_peak_drop_pN && !std::isfinite(*st.min_peak_drop_pN)) bad("--min-peak-drop-pN", "must be finite");
+  if (st.detach_force_pN && !std::isfinite(*st.detach_force_pN)) bad("--detach-force-pN", "must be finite");
   st.wlc.kT = kT_pN_nm(options.temperature_K);
   const double kT = st.wlc.kT;
   const bool overwrite = options.overwrite;

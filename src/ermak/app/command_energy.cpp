@@ -1,3 +1,4 @@
+#include <cmath>
 #include <cstdio>
 #include <string>
 
@@ -5,8 +6,24 @@
 #include "ermak/backend/cpu/reference_energy.h"
 #include "ermak/core/error.h"
 #include "ermak/io/load_system.h"
+#include "ermak/run/stability_checks.h"
 
 namespace ermak::app {
+
+namespace {
+
+// A length or a spring constant of the model: a number > 0 and finite (CLI11's
+// PositiveNumber lets nan and inf through, and a cutoff ≤ 0 made the pair search loop forever).
+const CLI::Validator kPositiveFinite(
+    [](std::string& text) {
+      double value = 0.0;
+      if (!CLI::detail::lexical_cast(text, value) || !(value > 0.0) || !std::isfinite(value))
+        return "must be a number > 0 and finite, got " + text;
+      return std::string();
+    },
+    "> 0");
+
+}  // namespace
 
 Command add_energy_command(CLI::App& app) {
   auto* cmd = app.add_subcommand(
@@ -21,16 +38,19 @@ Command add_energy_command(CLI::App& app) {
   cmd->add_option("--structure", o->input.structure, "All-atom PDB/mmCIF: builds the C-alpha SOP model");
   cmd->add_option("--topology", o->input.topology, "Topology: SOP-GPU .top or ermak .etop");
   cmd->add_option("--coordinates", o->input.coordinates, "Coarse-grained PDB with the bead coordinates");
-  cmd->add_option("--pair-cutoff", o->sop.pair_cutoff_A, "Repulsion cutoff, Å")->capture_default_str();
-  cmd->add_option("--sigma", o->sop.repulsion_sigma_A, "Repulsion radius σ, Å")->capture_default_str();
-  cmd->add_option("--fene-k", o->sop.fene_k_kcal_per_mol_A2, "FENE spring k, kcal/mol/Å²")->capture_default_str();
-  cmd->add_option("--fene-R0", o->sop.fene_R0_A, "FENE maximum stretch R0, Å")->capture_default_str();
+  cmd->add_option("--pair-cutoff", o->sop.pair_cutoff_A, "Repulsion cutoff, Å")->check(kPositiveFinite)->capture_default_str();
+  cmd->add_option("--sigma", o->sop.repulsion_sigma_A, "Repulsion radius σ, Å")->check(kPositiveFinite)->capture_default_str();
+  cmd->add_option("--fene-k", o->sop.fene_k_kcal_per_mol_A2, "FENE spring k, kcal/mol/Å²")->check(kPositiveFinite)->capture_default_str();
+  cmd->add_option("--fene-R0", o->sop.fene_R0_A, "FENE maximum stretch R0, Å")->check(kPositiveFinite)->capture_default_str();
   cmd->add_flag("--forces", o->forces, "Also print the force on every bead (kcal/mol/Å)");
   return [o]() {
     if (o->input.structure.empty() == o->input.topology.empty())
       throw Error("energy: give either --structure or --topology (with --coordinates)");
     LoadedSystem system = load_system(o->input, o->build);
     for (const auto& w : system.warnings) std::fprintf(stderr, "warning: %s\n", w.c_str());
+    // A bond beyond r0 ± R0 has no FENE energy: say which, instead of printing nan.
+    check_start_bonds(system.topology, system.initial_positions_A, o->sop.fene_R0_A,
+                      (o->input.coordinates.empty() ? o->input.structure : o->input.coordinates).string());
     const ReferenceEvaluation ref = evaluate_reference(system.topology, o->sop, system.initial_positions_A);
     const EnergyTerms& e = ref.energy;
     std::printf("# ermak energy: %d beads, %zu bonds, %zu native contacts; kcal/mol, evaluated in double\n",

@@ -51,7 +51,7 @@ Command add_run_command(CLI::App& app) {
                   ".sop only: also write ermak's own output directory (energies.tsv, tables, trajectories) to DIR");
   cmd->add_option("--backend", options->backend, ".sop only: cpu or cuda (default: cuda when available)")
       ->check(CLI::IsMember({"cpu", "cuda"}));
-  cmd->add_option("--threads", options->threads, ".sop only: CPU threads (0 = all)")->check(CLI::NonNegativeNumber);
+  cmd->add_option("--threads", options->threads, ".sop only: CPU threads (0 = all)")->check(CLI::Range(0, kMaxCpuThreads));
   return [options]() {
     if (is_sopgpu_config(options->config)) {
       SopLoadOptions load;

@@ -3,6 +3,7 @@
 #include <filesystem>
 #include <iostream>
 #include <map>
+#include <string>
 
 #include "ermak/app/commands.h"
 #include "ermak/core/error.h"
@@ -25,7 +26,28 @@ int main(int argc, char** argv) {
   add(ermak::app::add_rng_command);
   add(ermak::app::add_topology_command);
   add(ermak::app::add_analyze_command);
-  CLI11_PARSE(app, argc, argv);
+  // An unknown command by name, not CLI11's "A subcommand is required".
+  if (argc > 1 && argv[1][0] != '-') {
+    std::string known;
+    bool found = false;
+    for (const CLI::App* subcommand : app.get_subcommands({})) {
+      known += (known.empty() ? "" : ", ") + subcommand->get_name();
+      found = found || subcommand->get_name() == argv[1];
+    }
+    if (!found) {
+      std::fprintf(stderr, "ermak: error: unknown command \"%s\" (commands: %s; ermak --help)\n", argv[1],
+                   known.c_str());
+      return 1;
+    }
+  }
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    // --help and --version exit 0; a mistake on the command line is a user error (exit 1,
+    // as every other; CLI11's own codes would be 100-odd).
+    const int code = app.exit(e);
+    return code == 0 ? 0 : 1;
+  }
   try {
     for (auto& [subcommand, command] : commands)
       if (subcommand->parsed()) return command();

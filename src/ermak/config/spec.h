@@ -150,6 +150,9 @@ struct IndentationSpec {
   IndentationSurfaceSpec surface;
 };
 
+// The most CPU threads a run may ask for (run.threads, `ermak run --threads`).
+constexpr int kMaxCpuThreads = 1024;
+
 struct RunSpec {
   std::filesystem::path config_path;  // for messages and relative paths
   InputSpec input;
@@ -165,7 +168,7 @@ struct RunSpec {
   std::int32_t replicas = 1;
   std::vector<std::int32_t> fixed_beads;  // 0-based bead indices
   std::string backend = "auto";          // "auto": CUDA when built with it and a GPU answers, else CPU
-  int threads = 0;                        // 0: all available
+  int threads = 0;                        // 0: all available; at most kMaxCpuThreads
   int device = -1;                        // CUDA GPU index; −1: $ERMAK_CUDA_DEVICE, else 0
   // Several GPUs sharing the replicas (device = [0, 1, …]; docs/gpu.md#several-gpus): the
   // list as given, or every GPU the run sees (device = "all"); then `device` is unused.

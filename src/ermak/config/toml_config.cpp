@@ -176,6 +176,9 @@ constexpr Range kPositiveFloat{0.0, true, std::numeric_limits<float>::max()};
 constexpr Range kNonNegativeInt32{0.0, false, INT32_MAX};
 constexpr Range kPositiveInt32{1.0, false, INT32_MAX};
 constexpr Range kPositiveInt{1.0, false};
+// CPU threads: more than any machine's cores (the CPU backend warns above this machine's);
+// without a bound, 10⁵ threads crashed the OpenMP runtime.
+constexpr Range kThreads{0.0, false, double(kMaxCpuThreads)};
 
 // Bounds for messages: integers in full (2147483647), huge ones short (FLT_MAX: 3.40282e+38).
 std::string number_text(double v) {
@@ -480,10 +483,31 @@ void read_input(const Section& s, InputSpec& in) {
   }
 }
 
-void read_model(const Section& s, ModelBuildSpec& m, SopParameters& sop) {
+void read_model(const Section& s, const InputSpec& input, ModelBuildSpec& m, SopParameters& sop) {
   assign(m.native_cutoff_A, s.real("native_cutoff_A", kPositive, "Å"));
-  assign(m.native_energy_kcal_per_mol, s.real("native_energy_kcal_per_mol", kPositive, "kcal/mol"));
+  assign(m.native_energy_kcal_per_mol, s.real("native_energy_kcal_per_mol", kPositiveFloat, "kcal/mol"));
   assign(m.chain_break_A, s.real("chain_break_A", kPositive, "Å"));
+  // These three build a model from input.structure; a topology file carries its own bonds
+  // and contacts, so another value there would be silently ignored. (The defaults pass:
+  // a run's resolved configuration writes them for every input.)
+  if (!input.topology.empty()) {
+    const ModelBuildSpec defaults;
+    const struct {
+      const char* key;
+      double value, fallback;
+      const char* option;  // ermak topology's
+    } build_keys[] = {{"native_cutoff_A", m.native_cutoff_A, defaults.native_cutoff_A, "--r-limit"},
+                      {"native_energy_kcal_per_mol", m.native_energy_kcal_per_mol,
+                       defaults.native_energy_kcal_per_mol, "--eh"},
+                      {"chain_break_A", m.chain_break_A, defaults.chain_break_A, "--break-distance"}};
+    for (const auto& [key, value, fallback, option] : build_keys) {
+      if (s.has(key) && value != fallback)
+        throw s.error(key, fmt::format("applies to a model built from input.structure; input.topology's file "
+                                       "already holds the bonds and native contacts (build it again with "
+                                       "`ermak topology {}`, docs/topology.md)",
+                                       option));
+    }
+  }
   assign(sop.fene_k_kcal_per_mol_A2, s.real_float("fene_spring_kcal_per_mol_A2", "kcal/mol/Å²"));
   assign(sop.fene_R0_A, s.real_float("fene_max_stretch_A", "Å"));
   assign(sop.repulsion_eps_kcal_per_mol, s.real_float("repulsion_energy_kcal_per_mol", "kcal/mol"));
@@ -561,7 +585,7 @@ bool read_run(const Section& s, RunSpec& spec) {
       throw s.error("backend", fmt::format("must be \"auto\", \"cpu\" or \"cuda\", got \"{}\"", *backend));
     spec.backend = *backend;
   }
-  assign(spec.threads, s.integer("threads", kNonNegativeInt32));
+  assign(spec.threads, s.integer("threads", kThreads));
   read_device(s, spec);
   if (const auto kernels = s.string("cuda_kernels")) {
     if (*kernels != "auto" && *kernels != "block" && *kernels != "perbead")
@@ -946,7 +970,7 @@ RunSpec build_spec(const Context& ctx, const toml::table& root, const fs::path& 
                      {"native_cutoff_A", "native_energy_kcal_per_mol", "chain_break_A",
                       "fene_spring_kcal_per_mol_A2", "fene_max_stretch_A",
                       "repulsion_energy_kcal_per_mol", "repulsion_sigma_A", "pair_cutoff_A"}),
-             spec.model_build, spec.sop);
+             spec.input, spec.model_build, spec.sop);
   const bool run_temperature_given = read_run(
       Section(ctx, root, "run",
               {"steps", "replicas", "seed", "timestep_tau", "timestep_ps", "temperature_K",

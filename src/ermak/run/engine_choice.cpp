@@ -1,5 +1,6 @@
 #include "ermak/run/engine_choice.h"
 
+#include <omp.h>
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
@@ -85,6 +86,10 @@ std::string choose_backend(const RunSpec& spec, const EngineSetup& setup, spdlog
   std::string backend_reason;
   const std::string backend = resolve_backend(spec.backend, &backend_reason, first_device(setup));
   log.info("backend: {}{}", backend, backend_reason.empty() ? "" : " (" + backend_reason + ")");
+  if (backend == "cpu" && setup.threads > omp_get_num_procs())
+    log.warn("warning: run.threads = {} is more than the {} processors this run may use; its steps are slower "
+             "than with {} (run.threads = 0 uses them all)",
+             setup.threads, omp_get_num_procs(), omp_get_num_procs());
   if (backend == "cuda" && setup.devices.empty() && replicas > 1)
     if (const int gpus = cuda_device_count(); gpus > 1)
       log.info("note: this machine has {} GPUs and the run uses one; run.device = \"all\" would split its {} "

@@ -39,6 +39,7 @@ EngineSetup engine_setup_for(const RunSpec& spec, const Topology& topology);
 // The backend of the run ("cpu" or "cuda"), logged with the reason and, over several
 // GPUs, with each GPU and its replicas; refuses a GPU of the list that cannot run this
 // build's code, and a generator with state over several GPUs (docs/gpu.md#several-gpus).
+// On the CPU, warns when run.threads asks for more threads than the processors it may use.
 std::string choose_backend(const RunSpec& spec, const EngineSetup& setup, spdlog::logger& log);
 
 }  // namespace ermak

@@ -37,6 +37,7 @@
 #include "ermak/run/open_file_limit.h"
 #include "ermak/run/output_directories.h"
 #include "ermak/run/output_size.h"
+#include "ermak/run/previous_run.h"
 #include "ermak/run/replica_files.h"
 #include "ermak/run/replica_loop.h"
 #include "ermak/run/report_writer.h"
@@ -80,12 +81,6 @@ RunLog make_console_logger() {
   log.both = std::make_shared<spdlog::logger>("run", console);
   log.file_only = std::make_shared<spdlog::logger>("run-file", std::make_shared<spdlog::sinks::null_sink_mt>());
   return log;
-}
-
-// Files of a run that must not be overwritten silently.
-bool directory_has_run(const fs::path& dir) {
-  return fs::exists(dir / "run.log") || fs::exists(dir / "checkpoint.ckpt") ||
-         fs::exists(dir / "model.psf") || fs::exists(dir / replica_dir_name(0));
 }
 
 // Descriptors a run needs beyond its per-replica files, while it runs: the run log, the
@@ -213,6 +208,15 @@ RunSummary run_logged(const RunSpec& given_spec, const RunOptions& options, RunR
                       std::to_string(n) + " beads (0.." + std::to_string(n - 1) + ")");
     }
   validate_protocols(spec, topology);
+  // Start positions with a bond beyond r0 ± R0 would stop the run at its first check with a
+  // message about the dynamics; name the coordinates file instead.
+  if (!options.resume) {
+    const fs::path& coordinates = spec.input.coordinates.empty() ? spec.input.structure : spec.input.coordinates;
+    check_start_bonds(topology, system.initial_positions_A, spec.sop.fene_R0_A, coordinates.string());
+    for (std::size_t r = 0; r < system.replica_positions_A.size(); ++r)
+      check_start_bonds(topology, system.replica_positions_A[r], spec.sop.fene_R0_A,
+                        spec.input.replica_coordinates.at(r).string());
+  }
 
   log->info("ermak {} {} {}", ERMAK_VERSION,
             options.dry_run ? (options.resume ? "dry run of resuming" : "dry run of") : options.resume ? "resuming" : "starting",
@@ -392,6 +396,15 @@ RunSummary run_logged(const RunSpec& given_spec, const RunOptions& options, RunR
     facts.last_step = std::max(facts.first_step, spec.steps);
     log_output_size(*log, output_size(facts.first_step, facts.last_step), files_directory, sizes_of != nullptr);
     facts.timing = time_engine_steps(*engine, facts.last_step - facts.first_step, options.dry_run_seconds);
+    // The checks a run makes at its stops, on the timed steps' end: a run that goes unstable
+    // at once (a time step or force far too large) fails its dry run too.
+    try {
+      const State& after = engine->state();
+      check_finite(after, facts.first_step);
+      BondStretchCheck(topology, spec.sop.fene_R0_A)(after, facts.first_step);
+    } catch (const Error& e) {
+      throw Error(std::string("dry run: ") + e.what());
+    }
     for (const std::string& line : describe_dry_run(facts)) log->info("{}", line);
     RunSummary summary;
     summary.output_directory = out;
@@ -753,10 +766,13 @@ RunSummary run_simulation(const RunSpec& spec, const RunOptions& options, RunRep
     return run_logged(spec, options, nullptr, {out, checkpoint_path, log_path, false, extra}, file_limit, console);
   }
   if (extra) extra->prepare(options.resume, options.force);
+  // --force: the earlier run's files go first, so that none is left beside this run's.
+  const std::size_t removed = !options.resume && options.force && own_files ? remove_previous_run(out) : 0;
   if (own_files) make_output_directory(spec, out, "output.directory");
   make_output_directory(spec, checkpoint_path.parent_path(), checkpoint_key);
   make_output_directory(spec, log_path.parent_path(), log_key);
   RunLog run_log = make_logger(log_path, options.quiet, options.resume);
+  if (removed > 0) run_log.both->info("--force: removed {} files of the earlier run in {}", removed, out.string());
   // From here on the run log says why a run ended: a batch job's log then holds the error
   // that stderr alone would carry.
   try {

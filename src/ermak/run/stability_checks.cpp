@@ -1,10 +1,13 @@
 #include "ermak/run/stability_checks.h"
 
+#include <fmt/format.h>
+
 #include <cmath>
 #include <string>
 
 #include "ermak/backend/stability_screen.h"
 #include "ermak/core/error.h"
+#include "ermak/model/residue_selection.h"
 
 namespace ermak {
 namespace {
@@ -60,6 +63,21 @@ void BondStretchCheck::check_replica_exactly(const State& state, std::int32_t r,
                   " Å apart (native " + std::to_string(b.r0_A) + " Å, maximum stretch R0 = " +
                   std::to_string(max_stretch_A_) + " Å); the forces are too large for the time step: pull more "
                   "slowly, use a softer spring or a smaller force, or a smaller timestep");
+  }
+}
+
+void check_start_bonds(const Topology& topology, const std::vector<Vec3d>& positions_A, double max_stretch_A,
+                       const std::string& source) {
+  for (const Bond& b : topology.bonds) {
+    const double length = norm(positions_A[std::size_t(b.j)] - positions_A[std::size_t(b.i)]);
+    if (!(std::abs(length - b.r0_A) < max_stretch_A))
+      throw Error(source, 0, "",
+                  fmt::format("the bond of beads {} ({}) and {} ({}) is {:.3f} Å long, but the topology's r0 is "
+                              "{:.3f} Å: beyond r0 ± R0 "
+                              "({} Å), where the FENE energy is undefined (docs/model.md#fene); these coordinates "
+                              "do not fit the topology's bonds",
+                              b.i, describe_bead(topology, b.i), b.j, describe_bead(topology, b.j), length, b.r0_A,
+                              max_stretch_A));
   }
 }
 

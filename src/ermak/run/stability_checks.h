@@ -6,6 +6,7 @@
 // CUDA backend only when its screen on the GPU flags one (Engine::may_be_unstable,
 // docs/gpu.md#what-overlaps-the-steps).
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "ermak/backend/stability_screen.h"
@@ -36,5 +37,12 @@ class BondStretchCheck {
   std::vector<BondScreen> screen_;
   float max_stretch_A_;
 };
+
+// Before a run (or a single-point energy): throws ermak::Error, naming `source` (the
+// coordinates file), when a bond of the start positions is already stretched or compressed
+// by R0 or more from its r0 — the FENE energy is undefined there, so the coordinates do
+// not fit the topology's bonds (docs/model.md#fene).
+void check_start_bonds(const Topology& topology, const std::vector<Vec3d>& positions_A, double max_stretch_A,
+                       const std::string& source);
 
 }  // namespace ermak

@@ -1,0 +1,22 @@
+#pragma once
+// An output directory that already holds a run (docs/outputs.md#layout-of-an-output-directory):
+// a new run there needs --force, and with --force it first removes the earlier run's files,
+// so that no old checkpoint, final structure or replica directory is left beside the new
+// run's (a later --resume or `ermak analyze` would mix them).
+#include <cstddef>
+#include <filesystem>
+
+namespace ermak {
+
+// Whether `dir` holds what a run that started stepping leaves: a checkpoint, the model
+// files or a replica directory. A run log alone (a run stopped by an error in its start
+// checks) does not count: the next run replaces it.
+bool directory_has_run(const std::filesystem::path& dir);
+
+// Removes the files ermak run writes (run.log, checkpoint.ckpt and its temporary, model.psf,
+// model.pdb, model.etop, and in every replica_NNN/ directory energies.tsv, trajectory.dcd,
+// pulling.tsv, plane.tsv, indentation.tsv, final.pdb; a replica directory left empty goes
+// too). Other files, e.g. `ermak analyze`'s analysis/, stay. Returns how many files it removed.
+std::size_t remove_previous_run(const std::filesystem::path& dir);
+
+}  // namespace ermak

@@ -1,0 +1,133 @@
+// What `ermak run` checks before its first step, and what --force replaces
+// (docs/outputs.md#layout-of-an-output-directory, docs/outputs.md#dry-run): start coordinates
+// that break a bond name the file; a dry run whose timed steps go unstable fails; a start
+// that failed its checks leaves nothing that blocks the next run; --force removes the
+// earlier run's files; command-line mistakes exit with status 1.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include "support/test_paths.h"
+
+namespace fs = std::filesystem;
+using ermak::test::read_file;
+using ermak::test::run_ermak;
+
+namespace {
+
+// SOP-GPU's WW coordinates with bead `bead`'s x moved by `dx_A`.
+fs::path moved_ww_coordinates(const fs::path& dir, int bead, double dx_A) {
+  std::istringstream in(read_file(ermak::test::shared_data() / "sopgpu/ww/reference/ww_cg.pdb"));
+  std::ofstream out(dir / "moved.pdb");
+  std::string line;
+  int atom = 0;
+  while (std::getline(in, line)) {
+    if (line.rfind("ATOM", 0) == 0 && atom++ == bead) {
+      char x[16];
+      std::snprintf(x, sizeof x, "%8.3f", std::stod(line.substr(30, 8)) + dx_A);
+      line.replace(30, 8, x);
+    }
+    out << line << "\n";
+  }
+  return dir / "moved.pdb";
+}
+
+}  // namespace
+
+TEST(RunStartChecks, CoordinatesThatBreakABondNameTheFile) {
+  const auto dir = ermak::test::fresh_directory("start-stretched");
+  const fs::path moved = moved_ww_coordinates(dir, 10, 5.0);
+  const fs::path top = ermak::test::shared_data() / "sopgpu/ww/reference/ww.top";
+  {
+    std::ofstream c(dir / "run.toml");
+    c << "[input]\ntopology = \"" << top.string() << "\"\ncoordinates = \"" << moved.string()
+      << "\"\n[run]\nsteps = 100\n[output]\ndirectory = \"out\"\n";
+  }
+  int status = 0;
+  std::string out = run_ermak("run --quiet " + (dir / "run.toml").string(), &status);
+  EXPECT_EQ(status, 1) << out;
+  EXPECT_NE(out.find(moved.string() + ": the bond of beads 10 (chain A residue 16 CA) and 11"), std::string::npos) << out;
+  EXPECT_NE(out.find("do not fit the topology's bonds"), std::string::npos) << out;
+  // The run stopped in its start checks: no model files, nothing that needs --force next time.
+  EXPECT_FALSE(fs::exists(dir / "out/model.psf"));
+  // A single-point energy says the same instead of printing nan.
+  out = run_ermak("energy --topology " + top.string() + " --coordinates " + moved.string(), &status);
+  EXPECT_EQ(status, 1) << out;
+  EXPECT_NE(out.find("beyond r0 ± R0"), std::string::npos) << out;
+  // A bead moved within the bonds' reach starts.
+  const fs::path nudged = moved_ww_coordinates(dir, 10, 0.5);
+  out = run_ermak("energy --topology " + top.string() + " --coordinates " + nudged.string(), &status);
+  EXPECT_EQ(status, 0) << out;
+}
+
+TEST(RunStartChecks, AFailedStartDoesNotBlockTheNextRun) {
+  const auto dir = ermak::test::fresh_directory("start-failed");
+  const fs::path config = ermak::test::write_ww_run_config(dir, 5, "[fixed]\nbeads = [500]\n");
+  int status = 0;
+  std::string out = run_ermak("run --quiet " + config.string(), &status);
+  ASSERT_EQ(status, 1) << out;
+  EXPECT_NE(out.find("fixed.beads"), std::string::npos) << out;
+  EXPECT_TRUE(fs::exists(dir / "out/run.log")) << "the error is in the run log";
+  // The corrected configuration runs without --force: the directory holds no run yet.
+  ermak::test::write_ww_run_config(dir, 5, "");
+  out = run_ermak("run --quiet " + config.string() + " --set run.steps=100", &status);
+  EXPECT_EQ(status, 0) << out;
+}
+
+TEST(RunStartChecks, ForceReplacesEveryFileOfTheEarlierRun) {
+  const auto dir = ermak::test::fresh_directory("start-force");
+  const fs::path config = ermak::test::write_ww_run_config(dir, 5, "");
+  int status = 0;
+  std::string out = run_ermak("run --quiet " + config.string() + " --set run.steps=100", &status);
+  ASSERT_EQ(status, 0) << out;
+  ASSERT_TRUE(fs::exists(dir / "out/replica_002/final.pdb"));
+  fs::create_directories(dir / "out/analysis");
+  { std::ofstream(dir / "out/analysis/summary.txt") << "an earlier analysis\n"; }
+  { std::ofstream(dir / "out/replica_002/notes.txt") << "the user's own file\n"; }
+  // One replica now, and a start that fails after the model files: nothing of the earlier
+  // three replicas' run may be left beside what this one wrote.
+  out = run_ermak("run --force " + config.string() + " --set run.steps=100 --set run.replicas=1 --set "
+                  "run.temperature_K=1e300",
+                  &status);
+  EXPECT_EQ(status, 1) << out;
+  EXPECT_NE(out.find("--force: removed"), std::string::npos) << out;
+  EXPECT_FALSE(fs::exists(dir / "out/checkpoint.ckpt")) << "the earlier run's checkpoint";
+  EXPECT_FALSE(fs::exists(dir / "out/replica_000/final.pdb")) << "the earlier run's final structure";
+  EXPECT_FALSE(fs::exists(dir / "out/replica_001"));
+  EXPECT_FALSE(fs::exists(dir / "out/replica_002/energies.tsv"));
+  // Files ermak run does not write stay.
+  EXPECT_EQ(read_file(dir / "out/replica_002/notes.txt"), "the user's own file\n");
+  EXPECT_EQ(read_file(dir / "out/analysis/summary.txt"), "an earlier analysis\n");
+}
+
+TEST(RunStartChecks, ADryRunWhoseStepsGoUnstableFails) {
+  const auto dir = ermak::test::fresh_directory("start-dry-unstable");
+  const fs::path config = ermak::test::write_ww_run_config(dir, 5, "");
+  int status = 0;
+  const std::string out =
+      run_ermak("run --dry-run " + config.string() + " --set run.temperature_K=1e300", &status);
+  EXPECT_EQ(status, 1) << out;
+  EXPECT_NE(out.find("dry run: the simulation became unstable"), std::string::npos) << out;
+  EXPECT_FALSE(fs::exists(dir / "out"));
+}
+
+TEST(RunStartChecks, CommandLineMistakesExitWithStatusOne) {
+  int status = 0;
+  std::string out = run_ermak("bogus", &status);
+  EXPECT_EQ(status, 1) << out;
+  EXPECT_NE(out.find("unknown command \"bogus\""), std::string::npos) << out;
+  out = run_ermak("run", &status);
+  EXPECT_EQ(status, 1) << out;
+  out = run_ermak("run /nonexistent/run.toml", &status);
+  EXPECT_EQ(status, 1) << out;
+  out = run_ermak("energy --structure /nonexistent.pdb --pair-cutoff -1", &status);
+  EXPECT_EQ(status, 1) << out;
+  EXPECT_NE(out.find("--pair-cutoff: must be a number > 0 and finite"), std::string::npos) << out;
+  out = run_ermak("energy --structure /nonexistent.pdb --sigma nan", &status);
+  EXPECT_EQ(status, 1) << out;
+  out = run_ermak("--help", &status);
+  EXPECT_EQ(status, 0) << out;
+}
