@@ -131,3 +131,28 @@ TEST(RunStartChecks, CommandLineMistakesExitWithStatusOne) {
   out = run_ermak("--help", &status);
   EXPECT_EQ(status, 0) << out;
 }
+
+TEST(RunStartChecks, AnEtopStartsFromItsOwnCoordinatesAndADirectoryIsNotAFile) {
+  const auto dir = ermak::test::fresh_directory("start-etop");
+  const fs::path config = ermak::test::write_ww_run_config(dir, 5, "");
+  int status = 0;
+  std::string out = run_ermak("run --quiet " + config.string() + " --set run.steps=10", &status);
+  ASSERT_EQ(status, 0) << out;
+  // The run's model.etop holds the native coordinates: no input.coordinates needed.
+  {
+    std::ofstream c(dir / "etop.toml");
+    c << "[input]\ntopology = \"out/model.etop\"\n[run]\nsteps = 10\n[output]\ndirectory = \"out-etop\"\n";
+  }
+  out = run_ermak("run --quiet " + (dir / "etop.toml").string(), &status);
+  EXPECT_EQ(status, 0) << out;
+  EXPECT_TRUE(fs::exists(dir / "out-etop/replica_000/final.pdb"));
+  // A directory given for the coordinates.
+  {
+    std::ofstream c(dir / "dir.toml");
+    c << "[input]\ntopology = \"out/model.etop\"\ncoordinates = \"out\"\n[run]\nsteps = 10\n"
+      << "[output]\ndirectory = \"out-dir\"\n";
+  }
+  out = run_ermak("run --quiet " + (dir / "dir.toml").string(), &status);
+  EXPECT_EQ(status, 1) << out;
+  EXPECT_NE(out.find("input.coordinates: is a directory; give a file"), std::string::npos) << out;
+}

@@ -14,6 +14,7 @@
 #include "ermak/analysis/tsv_table.h"
 #include "ermak/analysis/wlc.h"
 #include "ermak/core/error.h"
+#include "support/test_paths.h"
 
 namespace ermak::analysis {
 namespace {
@@ -122,6 +123,32 @@ TEST(AnalysisTsv, MalformedInputIsAnErrorWithLine) {
   const TsvTable t = TsvTable::parse("# a\tb\n1\t2\n3\t4\n5", "t.tsv");
   EXPECT_EQ(t.rows(), 2u);
   EXPECT_EQ(t.warnings().size(), 1u);
+}
+
+TEST(AnalysisTsv, TimeSeriesStepsMustRise) {
+  // Rising steps, with a blank line and a comment between rows: accepted.
+  TsvTable::parse("# step\tf[pN]\n0\t1\n\n# note\n10\t2\n20\t3\n", "t.tsv").require_rising_steps();
+  // A table appended to itself: the error names the line where the steps fall back.
+  const TsvTable twice = TsvTable::parse("# step\tf[pN]\n0\t1\n10\t2\n# comment\n0\t1\n10\t2\n", "t.tsv");
+  try {
+    twice.require_rising_steps();
+    FAIL() << "no error";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.line(), 5);
+    EXPECT_EQ(e.field(), "step");
+    EXPECT_NE(std::string(e.what()).find("step 0 does not follow step 10"), std::string::npos) << e.what();
+  }
+  EXPECT_THROW(TsvTable::parse("# step\tf\n5\t1\n5\t2\n", "t.tsv").require_rising_steps(), Error);
+}
+
+TEST(AnalysisTsv, ADirectoryIsNotATable) {
+  const auto dir = ermak::test::fresh_directory("tsv-directory");
+  try {
+    TsvTable::read(dir);
+    FAIL() << "no error";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("is a directory, not a table"), std::string::npos) << e.what();
+  }
 }
 
 // --- smoothing and noise ---------------------------------------------------------------------

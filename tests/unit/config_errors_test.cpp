@@ -147,6 +147,8 @@ TEST(ConfigErrors, InputNeedsExactlyOneModelSource) {
   expect_error("[input]\ncoordinates = \"c.pdb\"\n", 1, "input", "missing model input");
   expect_error(kInput + "topology = \"t.top\"\n", 3, "input.topology", "not both");
   expect_error("[input]\ntopology = \"t.top\"\n", 2, "input.topology", "needs input.coordinates");
+  // An .etop stores its native coordinates, which are then the start (docs/formats.md).
+  EXPECT_FALSE(error_of("[input]\ntopology = \"t.etop\"\n").thrown);
   expect_error(kInput + "coordinates = \"c.pdb\"\n", 3, "input.coordinates", "goes with input.topology");
   expect_error("[input]\nstructure = \"\"\n", 2, "input.structure", "must not be empty");
 }

@@ -116,7 +116,12 @@ TEST(ResidueSelection, SelectionsThatNameNoBeadSayWhatTheModelHas) {
   EXPECT_NE(refusal("C:last").find("no chain \"C\""), std::string::npos) << refusal("C:last");
   EXPECT_NE(refusal("B:12").find("chain B has no residue 12 (its residue numbers run 10 to 11)"), std::string::npos)
       << refusal("B:12");
-  EXPECT_NE(refusal("B:20-30").find("no residue from 20 to 30"), std::string::npos) << refusal("B:20-30");
+  EXPECT_NE(refusal("B:20-30").find("the range 20 to 30 runs past chain B, whose residue numbers run 10 to 11"),
+            std::string::npos)
+      << refusal("B:20-30");
+  // A range that overlaps the chain but runs past its end is refused too, not clipped.
+  EXPECT_NE(refusal("B:11-12").find("runs past chain B"), std::string::npos) << refusal("B:11-12");
+  EXPECT_NE(refusal("A:0-2").find("runs past chain A"), std::string::npos) << refusal("A:0-2");
   EXPECT_NE(refusal("B:10:CB").find("no bead named CB there (its beads: CA"), std::string::npos)
       << refusal("B:10:CB");
 }

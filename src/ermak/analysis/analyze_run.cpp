@@ -393,6 +393,7 @@ AnalyzeResult analyze_run(const AnalyzeOptions& options_in) {
   for (const Replica& r : replicas) {
     if (r.pulling) {
       const TsvTable table = TsvTable::read(r.dir / "pulling.tsv");
+      table.require_rising_steps();
       for (const auto& w : table.warnings()) result.warnings.push_back(w);
       PullingRecord rec{r, analyze_pulling(table, st), {}};
       const PullingAnalysis& a = rec.a;
@@ -424,6 +425,7 @@ AnalyzeResult analyze_run(const AnalyzeOptions& options_in) {
     }
     if (r.indentation) {
       const TsvTable table = TsvTable::read(r.dir / "indentation.tsv");
+      table.require_rising_steps();
       for (const auto& w : table.warnings()) result.warnings.push_back(w);
       IndentationRecord rec{r, analyze_indentation(table, st), {}, {}};
       const IndentationAnalysis& a = rec.a;

@@ -188,6 +188,7 @@ PlaneReport write_plane_report(const std::vector<PlaneReplica>& replicas, const 
   std::vector<PlaneRecord> records;
   for (const PlaneReplica& r : replicas) {
     const TsvTable table = TsvTable::read(r.table);
+    table.require_rising_steps();
     for (const auto& w : table.warnings()) report.warnings.push_back(w);
     PlaneRecord rec{r, analyze_plane(table, group, options.settings), {}};
     const PlaneAnalysis& a = rec.a;

@@ -1,5 +1,7 @@
 #include "ermak/analysis/tsv_table.h"
 
+#include <fmt/format.h>
+
 #include <cerrno>
 #include <charconv>
 #include <cstring>
@@ -44,6 +46,7 @@ std::pair<std::string_view, std::string_view> split_column_name(std::string_view
 }
 
 TsvTable TsvTable::read(const std::filesystem::path& path) {
+  if (std::filesystem::is_directory(path)) throw Error(path.string(), 0, "", "is a directory, not a table");
   std::ifstream in(path, std::ios::binary);
   if (!in) throw Error(path.string(), 0, "", std::string("cannot open table: ") + std::strerror(errno));
   std::string text{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
@@ -111,10 +114,21 @@ TsvTable TsvTable::parse(std::string_view text, const std::string& source) {
       }
       t.data_[c].push_back(v);
     }
+    t.row_lines_.push_back(line_no);
     ++t.rows_;
   }
   if (!have_header) throw Error(source, 0, "", "empty table: no '# ' header line");
   return t;
+}
+
+void TsvTable::require_rising_steps() const {
+  const std::span<const double> step = column("step");
+  for (std::size_t i = 1; i < step.size(); ++i)
+    if (!(step[i] > step[i - 1]))
+      throw Error(source_, row_lines_[i], "step",
+                  fmt::format("step {} does not follow step {}: the rows are out of order or written twice "
+                              "(a damaged table)",
+                              step[i], step[i - 1]));
 }
 
 std::optional<std::size_t> TsvTable::find(std::string_view name) const {

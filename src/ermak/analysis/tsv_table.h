@@ -39,11 +39,17 @@ class TsvTable {
   std::span<const double> column(std::string_view name) const;
   std::span<const double> column(std::size_t index) const;
 
+  // A run's time series: throws ermak::Error (file:line, "step") unless the step column
+  // rises from row to row. Rows out of order, or a table appended to itself, would
+  // otherwise be analysed as one curve.
+  void require_rising_steps() const;
+
  private:
   std::string source_;
   std::vector<std::string> columns_;
   std::vector<std::vector<double>> data_;  // [column][row]
   std::size_t rows_ = 0;
+  std::vector<int> row_lines_;  // the file's line of each row, for messages
   std::vector<std::string> warnings_;
 };
 

@@ -5,6 +5,7 @@
 #include <toml++/toml.h>
 
 #include <algorithm>
+#include <cctype>
 #include <array>
 #include <charconv>
 #include <climits>
@@ -467,9 +468,16 @@ void read_input(const Section& s, InputSpec& in) {
     throw s.error(
         "missing model input: give input.structure (all-atom PDB/mmCIF) or input.topology "
         "(.top/.etop) with input.coordinates");
-  if (topology && !coordinates)
+  // An .etop from ermak topology stores the native coordinates, which are then the start
+  // (docs/formats.md); a SOP-GPU .top has none.
+  auto is_etop = [](const fs::path& path) {
+    std::string ext = path.extension().string();
+    for (char& c : ext) c = char(std::tolower(static_cast<unsigned char>(c)));
+    return ext == ".etop";
+  };
+  if (topology && !coordinates && !is_etop(*topology))
     throw s.error("topology", "input.topology needs input.coordinates (PDB with the initial "
-                              "coordinates)");
+                              "coordinates; only an .etop stores its own)");
   if (structure && coordinates)
     throw s.error("coordinates", "input.coordinates goes with input.topology; input.structure "
                                  "already has coordinates");

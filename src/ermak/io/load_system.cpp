@@ -33,6 +33,16 @@ std::vector<Vec3d> coordinates_for(const std::filesystem::path& coordinates, con
 }  // namespace
 
 LoadedSystem load_system(const InputSpec& input, const ModelBuildSpec& build) {
+  // A directory given for a file: say so, not what its reader makes of it.
+  auto not_a_directory = [](const std::filesystem::path& path, const std::string& key) {
+    if (!path.empty() && std::filesystem::is_directory(path))
+      throw Error(path.string(), 0, key, "is a directory; give a file");
+  };
+  not_a_directory(input.structure, "input.structure");
+  not_a_directory(input.topology, "input.topology");
+  not_a_directory(input.coordinates, "input.coordinates");
+  for (std::size_t r = 0; r < input.replica_coordinates.size(); ++r)
+    not_a_directory(input.replica_coordinates[r], "input.replica_coordinates[" + std::to_string(r) + "]");
   LoadedSystem system;
   std::string source;
   if (!input.structure.empty()) {

@@ -132,6 +132,13 @@ std::vector<std::int32_t> select_beads(const Topology& topology, const ResidueSe
       atoms_seen.push_back(b.atom_name);
     if (s.atom_name == "*" || b.atom_name == s.atom_name) beads.push_back(i);
   }
+  // A range must lie within the chain's numbering (gaps inside it are fine): "A:30-50" on
+  // a chain that ends at 39 is a mistake, not residues 30-39.
+  if (s.range && chain_found && (s.first < lowest || s.last > highest)) {
+    *why = fmt::format("\"{}\": the range {} to {} runs past chain {}, whose residue numbers run {} to {}", s.text,
+                       s.first, s.last, s.chain_id, lowest, highest);
+    return {};
+  }
   if (!beads.empty()) return beads;
   if (!chain_found)
     *why = fmt::format("\"{}\": the model has no chain \"{}\" (its chains: {})", s.text, s.chain_id,

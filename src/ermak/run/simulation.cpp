@@ -211,7 +211,9 @@ RunSummary run_logged(const RunSpec& given_spec, const RunOptions& options, RunR
   // Start positions with a bond beyond r0 ± R0 would stop the run at its first check with a
   // message about the dynamics; name the coordinates file instead.
   if (!options.resume) {
-    const fs::path& coordinates = spec.input.coordinates.empty() ? spec.input.structure : spec.input.coordinates;
+    const fs::path& coordinates = !spec.input.coordinates.empty() ? spec.input.coordinates
+                                  : !spec.input.structure.empty() ? spec.input.structure
+                                                                  : spec.input.topology;  // an .etop's own
     check_start_bonds(topology, system.initial_positions_A, spec.sop.fene_R0_A, coordinates.string());
     for (std::size_t r = 0; r < system.replica_positions_A.size(); ++r)
       check_start_bonds(topology, system.replica_positions_A[r], spec.sop.fene_R0_A,
