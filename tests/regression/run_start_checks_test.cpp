@@ -156,3 +156,18 @@ TEST(RunStartChecks, AnEtopStartsFromItsOwnCoordinatesAndADirectoryIsNotAFile) {
   EXPECT_EQ(status, 1) << out;
   EXPECT_NE(out.find("input.coordinates: is a directory; give a file"), std::string::npos) << out;
 }
+
+TEST(RunStartChecks, TheDemoSaysHowToRunItAgain) {
+  if (!fs::exists("/usr/share/freesasa/test-data/1ubq.pdb")) GTEST_SKIP() << "freesasa test data not installed";
+  const auto dir = ermak::test::fresh_directory("demo-again");
+  const std::string args = "demo -o " + (dir / "demo").string() + " --no-analysis --set run.steps=200";
+  int status = 0;
+  std::string out = run_ermak(args, &status);
+  ASSERT_EQ(status, 0) << out;
+  out = run_ermak(args, &status);
+  EXPECT_EQ(status, 1) << out;
+  EXPECT_NE(out.find("already holds a demo run; `ermak demo --force` runs it again"), std::string::npos) << out;
+  EXPECT_EQ(out.find("--resume"), std::string::npos) << out;
+  out = run_ermak(args + " --force", &status);
+  EXPECT_EQ(status, 0) << out;
+}

@@ -163,3 +163,26 @@ TEST(StabilityChecks, BrokenBondMessageSaysWhatToDo) {
   s.set_position(0, 1, {5.7f, 0, 0});
   EXPECT_NO_THROW(BondStretchCheck(t, 2.0f)(s, 1000));
 }
+
+// Start coordinates (check_start_coordinates): a bond beyond r0 ± R0 names the file and both
+// beads; so does a coordinate no PDB output could hold; what fits passes.
+TEST(StabilityChecks, StartCoordinatesThatBreakABondOrOverflowThePdbNameTheFile) {
+  Topology t;
+  t.beads.resize(2);
+  t.beads[0].residue_number = 1;
+  t.beads[1].residue_number = 2;
+  t.bonds.push_back({0, 1, 3.8f});
+  std::vector<Vec3d> at = {{0, 0, 0}, {5.7, 0, 0}};  // stretched by 1.9 Å < R0
+  EXPECT_NO_THROW(check_start_coordinates(t, at, 2.0, "c.pdb"));
+  at[1].x = 1.7;  // compressed by 2.1 Å
+  std::string m = message_of([&] { check_start_coordinates(t, at, 2.0, "c.pdb"); });
+  EXPECT_EQ(m.rfind("c.pdb: the bond of beads 0 (chain A residue 1 CA) and 1 (chain A residue 2 CA) is 1.700 Å", 0),
+            0u)
+      << m;
+  EXPECT_NE(m.find("do not fit the topology's bonds"), std::string::npos) << m;
+  at = {{0, 0, 0}, {3.8, 0, 2e7}};
+  m = message_of([&] { check_coordinates_fit_pdb(t, at, "c.pdb"); });
+  EXPECT_NE(m.find("c.pdb: bead 1 (chain A residue 2 CA) has the coordinate 20000000"), std::string::npos) << m;
+  at[1].z = std::numeric_limits<double>::quiet_NaN();
+  EXPECT_FALSE(message_of([&] { check_coordinates_fit_pdb(t, at, "c.pdb"); }).empty());
+}

@@ -11,6 +11,7 @@
 #include "ermak/analysis/analyze_run.h"
 #include "ermak/app/commands.h"
 #include "ermak/config/toml_config.h"
+#include "ermak/run/previous_run.h"
 #include "ermak/run/simulation.h"
 
 namespace ermak::app {
@@ -74,6 +75,11 @@ Command add_demo_command(CLI::App& app) {
     std::vector<std::string> overrides = o->overrides;
     overrides.insert(overrides.begin(), "output.directory=\"" + std::filesystem::absolute(o->output).string() + "\"");
     const RunSpec spec = parse_run_spec(kDemoConfig, std::filesystem::current_path() / "demo.toml", overrides);
+    // The demo has no --resume: say what it does have.
+    if (!o->force && directory_has_run(spec.output.directory))
+      throw Error(spec.output.directory.string(), 0, "",
+                  "already holds a demo run; `ermak demo --force` runs it again there, `ermak demo -o DIR` "
+                  "elsewhere");
     RunOptions options;
     options.force = o->force;
     const RunSummary summary = run_simulation(spec, options);

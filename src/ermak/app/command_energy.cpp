@@ -49,7 +49,7 @@ Command add_energy_command(CLI::App& app) {
     LoadedSystem system = load_system(o->input, o->build);
     for (const auto& w : system.warnings) std::fprintf(stderr, "warning: %s\n", w.c_str());
     // A bond beyond r0 ± R0 has no FENE energy: say which, instead of printing nan.
-    check_start_bonds(system.topology, system.initial_positions_A, o->sop.fene_R0_A,
+    check_start_coordinates(system.topology, system.initial_positions_A, o->sop.fene_R0_A,
                       (!o->input.coordinates.empty() ? o->input.coordinates
                        : !o->input.structure.empty() ? o->input.structure
                                                      : o->input.topology).string());

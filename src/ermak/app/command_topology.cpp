@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "ermak/app/commands.h"
+#include "ermak/run/stability_checks.h"
 #include "ermak/app/topology_from_sop.h"
 #include "ermak/core/error.h"
 #include "ermak/io/assembly.h"
@@ -163,6 +164,18 @@ int run_topology(const Options& o) {
   fs::create_directories(dir, ec);
   if (ec) throw Error(dir.string(), 0, "output", "cannot create the directory: " + ec.message());
   const Topology& t = built.topology;
+  // A coordinate the PDB cannot hold stops here, naming the input, before any file is
+  // written (and the PDB is written first, whole or not at all).
+  check_coordinates_fit_pdb(built.topology, built.topology.native_positions_A, o.input);
+  std::vector<float> x, y, z;
+  for (const Vec3d& p : t.native_positions_A) {
+    x.push_back(static_cast<float>(p.x));
+    y.push_back(static_cast<float>(p.y));
+    z.push_back(static_cast<float>(p.z));
+  }
+  write_pdb(pdb, t, x.data(), y.data(), z.data(),
+            "ermak topology " + info.name + " from " + fs::path(o.input).filename().string() + ", " +
+                (topo.model_type == ModelType::CAlphaCBeta ? "cacb" : "ca") + " model");
   write_topology_file(t, etop);
   const bool pairs = o.top_pairs == "all" || (o.top_pairs == "auto" && t.bead_count() <= kMaxBeadsForPairs);
   if (pairs) {
@@ -177,15 +190,6 @@ int run_topology(const Options& o) {
                                                    std::to_string(kMaxBeadsForPairs) + "; --top-pairs all writes them") +
                       "): SOP-GPU and ermak take every pair that is neither bonded nor native as repulsive";
   }
-  std::vector<float> x, y, z;
-  for (const Vec3d& p : t.native_positions_A) {
-    x.push_back(static_cast<float>(p.x));
-    y.push_back(static_cast<float>(p.y));
-    z.push_back(static_cast<float>(p.z));
-  }
-  write_pdb(pdb, t, x.data(), y.data(), z.data(),
-            "ermak topology " + info.name + " from " + fs::path(o.input).filename().string() + ", " +
-                (topo.model_type == ModelType::CAlphaCBeta ? "cacb" : "ca") + " model");
   write_psf(psf, t, o.psf_native, /*overwrite=*/true);
   info.outputs = {{"ermak topology", etop},
                   {"SOP-GPU topology", top},

@@ -6,6 +6,8 @@
 #include <cmath>
 #include <cstdio>
 #include <fstream>
+#include <sstream>
+#include <string>
 #include <string_view>
 
 #include "ermak/core/error.h"
@@ -169,9 +171,13 @@ void write_pdb(std::ostream& out, const Topology& topology, const float* x, cons
 void write_pdb(const std::filesystem::path& path, const Topology& topology, const float* x,
                const float* y, const float* z, const std::string& remark) {
   const std::string file = path.string();
+  // Every record formatted first: a coordinate that does not fit the format leaves no
+  // truncated file behind.
+  std::ostringstream records;
+  write_records(records, file, topology, x, y, z, remark);
   std::ofstream out(path, std::ios::binary);
   if (!out) throw Error(file, 0, "pdb", "cannot open the file for writing");
-  write_records(out, file, topology, x, y, z, remark);
+  out << records.view();
   if (!out.flush()) throw Error(file, 0, "pdb", "write failed");
 }
 

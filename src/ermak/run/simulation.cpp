@@ -214,9 +214,9 @@ RunSummary run_logged(const RunSpec& given_spec, const RunOptions& options, RunR
     const fs::path& coordinates = !spec.input.coordinates.empty() ? spec.input.coordinates
                                   : !spec.input.structure.empty() ? spec.input.structure
                                                                   : spec.input.topology;  // an .etop's own
-    check_start_bonds(topology, system.initial_positions_A, spec.sop.fene_R0_A, coordinates.string());
+    check_start_coordinates(topology, system.initial_positions_A, spec.sop.fene_R0_A, coordinates.string());
     for (std::size_t r = 0; r < system.replica_positions_A.size(); ++r)
-      check_start_bonds(topology, system.replica_positions_A[r], spec.sop.fene_R0_A,
+      check_start_coordinates(topology, system.replica_positions_A[r], spec.sop.fene_R0_A,
                         spec.input.replica_coordinates.at(r).string());
   }
 

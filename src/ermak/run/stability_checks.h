@@ -38,11 +38,15 @@ class BondStretchCheck {
   float max_stretch_A_;
 };
 
-// Before a run (or a single-point energy): throws ermak::Error, naming `source` (the
-// coordinates file), when a bond of the start positions is already stretched or compressed
-// by R0 or more from its r0 — the FENE energy is undefined there, so the coordinates do
-// not fit the topology's bonds (docs/model.md#fene).
-void check_start_bonds(const Topology& topology, const std::vector<Vec3d>& positions_A, double max_stretch_A,
-                       const std::string& source);
+// Throws ermak::Error, naming `source` (the coordinates file), when a position is beyond
+// what ermak's PDB files can hold (|x| ≥ 10⁷ Å) — checked before any output is written.
+void check_coordinates_fit_pdb(const Topology& topology, const std::vector<Vec3d>& positions_A,
+                               const std::string& source);
+
+// Before a run (or a single-point energy): check_coordinates_fit_pdb, and throws when a
+// bond is already stretched or compressed by R0 or more from its r0 — the FENE energy is
+// undefined there, so the coordinates do not fit the topology's bonds (docs/model.md#fene).
+void check_start_coordinates(const Topology& topology, const std::vector<Vec3d>& positions_A, double max_stretch_A,
+                             const std::string& source);
 
 }  // namespace ermak
