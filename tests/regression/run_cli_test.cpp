@@ -185,6 +185,7 @@ TEST(RunCli, ResumeRefusesAChangedConfiguration) {
   const std::string out = run_ermak("run --quiet --resume " + write_config(dir).string() + " --set run.seed=5", &status);
   EXPECT_NE(status, 0);
   EXPECT_NE(out.find("configuration differs"), std::string::npos) << out;
+  EXPECT_NE(out.find("written with: run.seed = 5, was 99 ("), std::string::npos) << "the message names the change: " << out;
   EXPECT_NE(out.find("resuming-elsewhere"), std::string::npos) << "the message says what may change";
   // Fewer steps than the checkpoint has done is a mistake, not a run of nothing.
   const std::string shorter = run_ermak("run --quiet --resume " + write_config(dir).string() + " --set run.steps=500", &status);

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <string>
+#include <vector>
 
 #include "ermak/run/config_fingerprint.h"
 
@@ -58,4 +59,27 @@ TEST(ConfigFingerprint, CheckpointsOfEarlierVersionsKeepTheirFingerprint) {
   EXPECT_EQ(legacy_config_fingerprint(kResolved), "b9ea9f0fd3ad918f");
   EXPECT_NE(legacy_config_fingerprint(with(kResolved, "backend = \"cpu\"", "backend = \"cuda\"")),
             "b9ea9f0fd3ad918f");
+}
+
+// What a refused resume names (run/config_fingerprint.h fingerprint_differences): the
+// settings that changed, appeared or went, not where the run is computed or its length.
+TEST(ConfigFingerprint, DifferencesNameTheChangedSettings) {
+  using ermak::fingerprint_differences;
+  using ermak::fingerprinted_text;
+  EXPECT_TRUE(fingerprint_differences(kResolved, kResolved).empty());
+  // The checkpoint keeps the fingerprinted text; the run compares its whole configuration.
+  const std::string kept = fingerprinted_text(kResolved);
+  EXPECT_EQ(kept.find("directory"), std::string::npos) << kept;
+  EXPECT_EQ(config_fingerprint(kept), config_fingerprint(kResolved));
+  EXPECT_TRUE(fingerprint_differences(kept, with(kResolved, "steps = 10", "steps = 99")).empty());
+  EXPECT_TRUE(fingerprint_differences(kept, with(kResolved, "backend = \"cpu\"", "backend = \"cuda\"")).empty());
+  EXPECT_EQ(fingerprint_differences(kept, with(kResolved, "seed = 3", "seed = 4")),
+            (std::vector<std::string>{"run.seed = 4, was 3"}));
+  EXPECT_EQ(fingerprint_differences(kept, with(kResolved, "[minimize]\nsteps = 0\n", "[minimize]\nsteps = 0\nx = 1\n")),
+            (std::vector<std::string>{"minimize.x = 1 is new"}));
+  EXPECT_EQ(fingerprint_differences(kept, with(kResolved, "seed = 3\n", "")),
+            (std::vector<std::string>{"run.seed = 3 is gone"}));
+  // At most `at_most` of them.
+  const std::string many = with(with(kResolved, "seed = 3", "seed = 4\na = 1\nb = 2"), "[minimize]\n", "[minimize]\nc = 3\n");
+  EXPECT_EQ(fingerprint_differences(kept, many, 2).size(), 2u);
 }

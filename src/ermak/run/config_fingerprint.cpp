@@ -4,6 +4,8 @@
 #include <cstdio>
 #include <sstream>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 #include "ermak/core/fnv1a.h"
 
@@ -38,10 +40,11 @@ bool placement_key(std::string_view section, std::string_view key) {
   return section == "output" && key == "directory";
 }
 
-}  // namespace
-
-std::string config_fingerprint(const std::string& resolved) {
-  std::uint64_t hash = kFingerprintBasis;
+// The lines of a resolved configuration that its fingerprint covers, each with its table
+// ("run", "plane_pulling.plane"; "" before the first): everything but the step count, the
+// noise generator (checked on its own), where the run is computed, and the source's name.
+std::vector<std::pair<std::string, std::string>> fingerprinted_lines(const std::string& resolved) {
+  std::vector<std::pair<std::string, std::string>> counted;
   std::istringstream lines(resolved);
   std::string line, section;
   while (std::getline(lines, line)) {
@@ -67,9 +70,70 @@ std::string config_fingerprint(const std::string& resolved) {
     // The generator is checked against the checkpoint's own rng section (a clearer message).
     if (key == "rng" || key == "rng_layout") continue;
     if (placement_key(section, key)) continue;
-    hash = fnv1a64("\n", fnv1a64(line, hash));
+    counted.emplace_back(section, line);
   }
+  return counted;
+}
+
+}  // namespace
+
+std::string config_fingerprint(const std::string& resolved) {
+  std::uint64_t hash = kFingerprintBasis;
+  for (const auto& [section, line] : fingerprinted_lines(resolved)) hash = fnv1a64("\n", fnv1a64(line, hash));
   return fnv1a_hex(hash);
+}
+
+std::string fingerprinted_text(const std::string& resolved) {
+  std::string text;
+  for (const auto& [section, line] : fingerprinted_lines(resolved)) text += line + "\n";
+  return text;
+}
+
+std::vector<std::string> fingerprint_differences(const std::string& before, const std::string& now,
+                                                 std::size_t at_most) {
+  // Each counted setting by name ("run.seed"; a comment by its text), in order; table
+  // headers only give the names their table.
+  auto settings = [](const std::string& resolved) {
+    std::vector<std::pair<std::string, std::string>> out;  // name, the line's value part
+    for (const auto& [section, line] : fingerprinted_lines(resolved)) {
+      const std::string_view key = resolved_key(line);
+      if (key.empty()) {
+        if (line[line.find_first_not_of(" \t")] == '[') continue;  // a table header (never blank here)
+        out.emplace_back((section.empty() ? "" : section + ": ") + line, "");
+        continue;
+      }
+      std::string value = line.substr(line.find('=') + 1);
+      value.erase(0, value.find_first_not_of(" \t"));
+      out.emplace_back(section.empty() ? std::string(key) : section + "." + std::string(key), value);
+    }
+    return out;
+  };
+  const auto old_settings = settings(before), new_settings = settings(now);
+  std::vector<std::string> differences;
+  auto add = [&](std::string text) {
+    if (differences.size() < at_most) differences.push_back(std::move(text));
+  };
+  std::vector<bool> matched(new_settings.size(), false);
+  for (const auto& [name, value] : old_settings) {
+    bool same_name = false, found = false;
+    for (std::size_t k = 0; k < new_settings.size() && !found; ++k) {
+      if (matched[k] || new_settings[k].first != name) continue;
+      if (new_settings[k].second == value) {
+        matched[k] = found = true;
+      } else if (!same_name) {
+        same_name = true;
+        matched[k] = true;
+        add(value.empty() ? name + " (changed)" : name + " = " + new_settings[k].second + ", was " + value);
+        found = true;
+      }
+    }
+    if (!found) add(value.empty() ? "\"" + name + "\" is gone" : name + " = " + value + " is gone");
+  }
+  for (std::size_t k = 0; k < new_settings.size(); ++k)
+    if (!matched[k])
+      add(new_settings[k].second.empty() ? "\"" + new_settings[k].first + "\" is new"
+                                         : new_settings[k].first + " = " + new_settings[k].second + " is new");
+  return differences;
 }
 
 std::string legacy_config_fingerprint(const std::string& resolved) {

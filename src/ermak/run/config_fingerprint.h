@@ -1,7 +1,9 @@
 #pragma once
 // What a resumed run must share with the run that wrote its checkpoint: a fingerprint of
 // the resolved configuration (docs/outputs.md#resuming-elsewhere).
+#include <cstddef>
 #include <string>
+#include <vector>
 
 namespace ermak {
 
@@ -10,6 +12,15 @@ namespace ermak {
 // generator (checked on its own) and where the run is computed ([run] backend, device,
 // threads, cuda_kernels; [output] directory).
 std::string config_fingerprint(const std::string& resolved_toml);
+// The lines config_fingerprint covers (with their table headers), which a checkpoint keeps
+// so that a resume that refuses can say what changed; without paths of where the run is
+// computed, so runs in two directories keep the same text.
+std::string fingerprinted_text(const std::string& resolved_toml);
+// What differs between two resolved configurations (or their fingerprinted_text) in what config_fingerprint covers, for
+// the message of a resume that refuses: "run.seed = 100, was 99", "model.x = 1 is new", …
+// (at most `at_most` of them, in the order of the earlier configuration).
+std::vector<std::string> fingerprint_differences(const std::string& before, const std::string& now,
+                                                 std::size_t at_most = 4);
 // The fingerprint of checkpoints written before 2026-11-23 (only the step counts and the
 // generator left out), still accepted on --resume.
 std::string legacy_config_fingerprint(const std::string& resolved_toml);

@@ -38,8 +38,9 @@ OutputSizeEstimate estimate_output_size(const RunSpec& spec, const ProtocolSetup
   OutputSizeEstimate e;
   const double replicas = double(spec.replicas), n = double(beads);
   // Positions and the neighbour lists' reference positions (float x, y, z each), a line of
-  // offsets per output file, and a stateful generator's state (mt19937: 2500 bytes a bead).
-  e.checkpoint = 24 * n * replicas + 64 * 4 * replicas;
+  // offsets per output file, the run's settings (at most the resolved configuration), and a
+  // stateful generator's state (mt19937: 2500 bytes a bead).
+  e.checkpoint = 24 * n * replicas + 64 * 4 * replicas + double(spec.resolved_toml.size());
   if (spec.rng != "philox") {
     const rng::GeneratorLayoutInfo noise = rng::generator_layout_info(spec.rng, spec.rng_layout, beads);
     e.checkpoint += replicas * (n * double(noise.state_bytes_per_thread) + double(noise.state_bytes_shared));

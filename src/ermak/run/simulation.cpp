@@ -143,6 +143,9 @@ OpenFileLimit check_open_file_limit(const RunSpec& spec, const RunReporter* extr
 // Checkpoint extra: the output sizes before a finished run's off-interval last rows, in
 // the order of output_offsets (docs/outputs.md#resume).
 constexpr const char* kOffsetsBeforeEndRows = "resume.offsets_before_end_rows";
+// Checkpoint extra: the settings of the run's fingerprint (run/config_fingerprint.h), so that
+// a resume with another configuration can name what changed.
+constexpr const char* kConfigSettings = "config.fingerprinted_settings";
 // The memory the report writer's unfinished stops may hold beyond its first two: at 10⁴
 // WW replicas ~350 stops of energy rows (0.7 MB each) or ~60 of trajectory frames, enough
 // to cover a checkpoint's flushes and syncs (~0.6 s) without holding the engine up.
@@ -240,6 +243,7 @@ RunSummary run_logged(const RunSpec& given_spec, const RunOptions& options, RunR
   std::unique_ptr<Engine> engine;
 
   const std::string fingerprint = config_fingerprint(spec.resolved_toml);
+  const std::string settings_text = fingerprinted_text(spec.resolved_toml);
   // Each replica's files in the output directory, once the protocols are known.
   ReplicaFiles files(spec, nullptr);
   const bool want_trajectory = own_files && spec.output.trajectory_every_steps > 0;
@@ -259,11 +263,18 @@ RunSummary run_logged(const RunSpec& given_spec, const RunOptions& options, RunR
 
   if (options.resume) {
     Checkpoint cp = read_checkpoint(checkpoint_path);
-    if (cp.config_fingerprint != fingerprint && cp.config_fingerprint != legacy_config_fingerprint(spec.resolved_toml))
+    if (cp.config_fingerprint != fingerprint && cp.config_fingerprint != legacy_config_fingerprint(spec.resolved_toml)) {
+      // Checkpoints since 2026-11-28 keep the settings they were written with: name what changed.
+      std::string changed;
+      for (const auto& [key, value] : cp.extra)
+        if (key == kConfigSettings)
+          for (const std::string& d : fingerprint_differences(value, spec.resolved_toml))
+            changed += (changed.empty() ? ": " : "; ") + d;
       throw Error(checkpoint_path.string(), 0, "",
-                  "the configuration differs from the one this checkpoint was written with "
-                  "(on --resume only [run] steps and where the run is computed may change: [run] backend, "
-                  "device, threads, cuda_kernels, [output] directory; docs/outputs.md#resuming-elsewhere)");
+                  "the configuration differs from the one this checkpoint was written with" + changed +
+                      " (on --resume only [run] steps and where the run is computed may change: [run] backend, "
+                      "device, threads, cuda_kernels, [output] directory; docs/outputs.md#resuming-elsewhere)");
+    }
     if (spec.steps < cp.step)
       throw key_error(spec, "run.steps",
                   "the checkpoint is at step " + std::to_string(cp.step) + ", beyond the " +
@@ -501,6 +512,7 @@ RunSummary run_logged(const RunSpec& given_spec, const RunOptions& options, RunR
       cp->extra = protocol_extra;
       cp->extra.emplace_back("protocol.engine_state", encode_doubles(engine->protocol_state()));
     }
+    cp->extra.emplace_back(kConfigSettings, settings_text);
     const std::size_t bytes = cp->positions.bytes() + cp->neighbor_reference.bytes();
     auto job = [cp, before_end_rows = offsets_before_end_rows, end_row_tables = tables_with_end_rows, &file_offsets,
                 &checkpoint_path, &checkpoints_written, &checkpoint_writing_seconds, &seconds_since] {
