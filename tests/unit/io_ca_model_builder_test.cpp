@@ -181,6 +181,25 @@ TEST(IoCaModel, AltlocKeepsHighestOccupancy) {
   EXPECT_DOUBLE_EQ(top.native_positions_A[2].x, 7.6);
 }
 
+// A residue whose records appear twice (no altloc labels) keeps its first C-alpha and says so;
+// labelled alternatives (above) do not warn.
+TEST(IoCaModel, ARepeatedResidueWarns) {
+  const std::string pdb = atom(1, " CA", "ALA", 'A', 1, 0, 0, 0) + atom(2, " CA", "SER", 'A', 2, 3.8, 0, 0) +
+                          atom(3, " CA", "ALA", 'A', 3, 7.6, 0, 0) + atom(4, " CA", "SER", 'A', 2, 53.8, 0, 0);
+  const auto file = write_file("io-repeated", "rep.pdb", pdb);
+  std::vector<std::string> warnings;
+  const Topology top = build_ca_model(file, ModelBuildSpec{}, &warnings);
+  ASSERT_EQ(top.bead_count(), 3);
+  EXPECT_DOUBLE_EQ(top.native_positions_A[1].x, 3.8);
+  EXPECT_TRUE(contains(warnings, "residue A:SER 2 has 2 C-alpha atoms without alternate-location labels"));
+  std::vector<std::string> none;
+  build_ca_model(write_file("io-altloc-quiet", "alt.pdb",
+                            atom(1, " CA", "ALA", 'A', 1, 0, 0, 0) + atom(2, " CA", "SER", 'A', 2, 3.8, 0, 0, 0.3, 'A') +
+                                atom(3, " CA", "SER", 'A', 2, 3.7, 0.5, 0, 0.7, 'B')),
+                 ModelBuildSpec{}, &none);
+  EXPECT_FALSE(contains(none, "without alternate-location labels"));
+}
+
 // mmCIF written here from gemmi's reading of the PDB: the same model must come out.
 TEST(IoCaModel, MmcifGivesSameModelAsPdb) {
   const gemmi::Structure st = gemmi::read_pdb_file(kUbiquitin.string());

@@ -72,6 +72,8 @@ std::vector<CaBead> collect_ca_beads(const gemmi::Model& model, std::vector<std:
                         " has no C-alpha atom; skipped");
       first = last + 1;
       if (!chosen_ca) continue;
+      if (std::string w = repeated_residue_warning(*chosen, residue_label(chain_id, *chosen)); !w.empty())
+        notes.push_back(std::move(w));
       CaBead bead;
       bead.info.chain_id = chain_id;
       bead.info.residue_number = chosen->seqid.num.has_value() ? *chosen->seqid.num : 0;

@@ -218,6 +218,15 @@ std::string parent_residue_name(const std::string& name) {
   return it == kStandard.end() ? name : it->second;
 }
 
+std::string repeated_residue_warning(const gemmi::Residue& residue, const std::string& label) {
+  int unlabelled = 0;
+  for (const gemmi::Atom& a : residue.atoms) unlabelled += a.name == "CA" && a.altloc == '\0';
+  if (unlabelled < 2) return "";
+  return "residue " + label + " has " + std::to_string(unlabelled) +
+         " C-alpha atoms without alternate-location labels (the residue appears twice in the file?); the first "
+         "is used";
+}
+
 bool is_amino_acid_residue(const gemmi::Residue& r) {
   const gemmi::ResidueInfo info = gemmi::find_tabulated_residue(r.name);
   return info.found() ? info.is_amino_acid() : has_backbone(r);
@@ -328,6 +337,10 @@ StructureModel extract_structure_model(const ParsedStructure& parsed, const std:
         }
         continue;
       }
+      if (chosen_ca)
+        if (std::string w = repeated_residue_warning(*chosen, chain_id + ":" + chosen->name + " " + chosen->seqid.str());
+            !w.empty())
+          out.warnings.push_back(std::move(w));
       if (!chosen_ca) {
         ++out.skipped_no_ca;
         out.warnings.push_back("residue " + chain_id + ":" + head.name + " " + head.seqid.str() +

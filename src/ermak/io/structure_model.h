@@ -137,4 +137,9 @@ std::string parent_residue_name(const std::string& name);
 // such as CHARMM's HSD) the residue has atoms N, CA and C.
 bool is_amino_acid_residue(const gemmi::Residue& residue);
 
+// A warning when `residue` has more than one C-alpha without an alternate-location label —
+// the residue is in the file twice (records repeated, a number reused), not a conformer,
+// and the builders keep the first; "" otherwise. `label` names it ("A:SER 43").
+std::string repeated_residue_warning(const gemmi::Residue& residue, const std::string& label);
+
 }  // namespace ermak
