@@ -90,7 +90,7 @@ TEST(RunStartChecks, ForceReplacesEveryFileOfTheEarlierRun) {
   // One replica now, and a start that fails after the model files: nothing of the earlier
   // three replicas' run may be left beside what this one wrote.
   out = run_ermak("run --force " + config.string() + " --set run.steps=100 --set run.replicas=1 --set "
-                  "run.temperature_K=1e300",
+                  "run.timestep_tau=8.0",
                   &status);
   EXPECT_EQ(status, 1) << out;
   EXPECT_NE(out.find("--force: removed"), std::string::npos) << out;
@@ -103,14 +103,16 @@ TEST(RunStartChecks, ForceReplacesEveryFileOfTheEarlierRun) {
   EXPECT_EQ(read_file(dir / "out/analysis/summary.txt"), "an earlier analysis\n");
 }
 
+// A time step 100 times SOP-GPU's: its noise passes the start's step-size check (0.44 Å <
+// R0/2), and the bonds break within the dry run's timed steps.
 TEST(RunStartChecks, ADryRunWhoseStepsGoUnstableFails) {
   const auto dir = ermak::test::fresh_directory("start-dry-unstable");
   const fs::path config = ermak::test::write_ww_run_config(dir, 5, "");
   int status = 0;
   const std::string out =
-      run_ermak("run --dry-run " + config.string() + " --set run.temperature_K=1e300", &status);
+      run_ermak("run --dry-run " + config.string() + " --set run.timestep_tau=8.0", &status);
   EXPECT_EQ(status, 1) << out;
-  EXPECT_NE(out.find("dry run: the simulation became unstable"), std::string::npos) << out;
+  EXPECT_NE(out.find("ermak: error: dry run: a FENE bond broke between steps 0 and"), std::string::npos) << out;
   EXPECT_FALSE(fs::exists(dir / "out"));
 }
 
@@ -170,4 +172,17 @@ TEST(RunStartChecks, TheDemoSaysHowToRunItAgain) {
   EXPECT_EQ(out.find("--resume"), std::string::npos) << out;
   out = run_ermak(args + " --force", &status);
   EXPECT_EQ(status, 0) << out;
+}
+
+TEST(RunStartChecks, StepsThatWouldBreakEveryBondAreRefusedAndFrozenOnesWarned) {
+  const auto dir = ermak::test::fresh_directory("start-step-size");
+  const fs::path config = ermak::test::write_ww_run_config(dir, 5, "");
+  int status = 0;
+  std::string out = run_ermak("run --dry-run " + config.string() + " --set run.temperature_K=1e300", &status);
+  EXPECT_EQ(status, 1) << out;
+  EXPECT_NE(out.find("a temperature up to 1e+300 K"), std::string::npos) << out;
+  EXPECT_NE(out.find("the bonds would break within steps"), std::string::npos) << out;
+  out = run_ermak("run --dry-run " + config.string() + " --set run.friction=1e300", &status);
+  EXPECT_EQ(status, 0) << out;
+  EXPECT_NE(out.find("the beads barely move"), std::string::npos) << out;
 }

@@ -42,6 +42,7 @@
 #include "ermak/run/replica_loop.h"
 #include "ermak/run/report_writer.h"
 #include "ermak/run/stability_checks.h"
+#include "ermak/run/step_size_check.h"
 #include "ermak/run/stop_signals.h"
 #include "ermak/run/stop_snapshot.h"
 
@@ -211,6 +212,7 @@ RunSummary run_logged(const RunSpec& given_spec, const RunOptions& options, RunR
                       std::to_string(n) + " beads (0.." + std::to_string(n - 1) + ")");
     }
   validate_protocols(spec, topology);
+  if (const std::string warning = check_step_size(spec); !warning.empty()) log->warn("{}", warning);
   // Start positions with a bond beyond r0 ± R0 would stop the run at its first check with a
   // message about the dynamics; name the coordinates file instead.
   if (!options.resume) {

@@ -1,0 +1,43 @@
+#include "ermak/run/step_size_check.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include "ermak/core/error.h"
+#include "ermak/core/units.h"
+#include "ermak/physics/langevin_step.h"
+
+namespace ermak {
+
+double largest_noise_amplitude_A(const RunSpec& spec) {
+  double kT = spec.temperature.start_kcal_per_mol;
+  if (spec.temperature.every_steps > 0) kT = std::max(kT, spec.temperature.stop_kcal_per_mol);
+  return std::sqrt(2.0 * kT * spec.langevin.timestep_tau / spec.langevin.zeta);
+}
+
+std::string check_step_size(const RunSpec& spec) {
+  const double amplitude_A = largest_noise_amplitude_A(spec);
+  const double highest_K = units::kcal_per_mol_to_kelvin(
+      spec.temperature.every_steps > 0 ? std::max(spec.temperature.start_kcal_per_mol, spec.temperature.stop_kcal_per_mol)
+                                       : spec.temperature.start_kcal_per_mol);
+  const std::string settings =
+      fmt::format("a time step of {:.4g} ps, a temperature up to {:.4g} K and a friction of {:.4g}",
+                  units::tau_to_ps(spec.langevin.timestep_tau), highest_K, spec.langevin.zeta);
+  const double half_R0_A = 0.5 * double(spec.sop.fene_R0_A);
+  if (!(amplitude_A < half_R0_A))
+    throw Error(spec.config_path.string(), 0, "",
+                fmt::format("{} move every bead by a random {:.3g} Å per component and step (sqrt(2 k_B T h/ζ); "
+                            "SOP-GPU's defaults: 0.044 Å), at least half the bonds' R0 ({} Å): the bonds would break "
+                            "within steps; lower run.timestep_ps or the temperature, or raise run.friction "
+                            "(docs/model.md#dynamics)",
+                            settings, amplitude_A, half_R0_A));
+  if (amplitude_A < 1e-4)
+    return fmt::format("warning: {} move a bead by only {:.3g} Å per component and step (SOP-GPU's defaults: "
+                       "0.044 Å); the beads barely move (docs/model.md#dynamics)",
+                       settings, amplitude_A);
+  return "";
+}
+
+}  // namespace ermak
