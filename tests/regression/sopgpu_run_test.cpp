@@ -210,3 +210,18 @@ TEST(SopgpuRun, FilesWrittenBySeveralThreadsMatchThoseOfOne) {
   // (the stages share it); besides, the reference PDB and the four inputs.
   EXPECT_EQ(compared, 64 * 8 + 5);
 }
+
+// A .sop run's errors name its own keys and lines, not the TOML keys they map to.
+TEST(SopgpuRun, ErrorsNameTheSopKeys) {
+  const fs::path dir = sopgpu_ww_directory("sopgpu_ww_keys");
+  std::string out;
+  EXPECT_EQ(ermak_in(dir,
+                     "ww_equil.sop --set runnum=2 --set pulling=on --set fixed=100 --set pulled=33 --set deltax=0.001 "
+                     "--set fixedEnd=0 --set pulledEnd=33 --set pullFreq=100 --set 'pullOutput=pull/<run>.dat' "
+                     "--dry-run",
+                     &out),
+            1)
+      << out;
+  EXPECT_NE(out.find("fixed: bead 100 is out of range"), std::string::npos) << out;
+  EXPECT_EQ(out.find("fixed.beads"), std::string::npos) << out;
+}

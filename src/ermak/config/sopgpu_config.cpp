@@ -818,7 +818,7 @@ SopRun parse_sopgpu_run(std::string_view text, const fs::path& file, const SopLo
   spec.output.log_file = out.log;
   // Bead lists are checked against the model later; point those messages at the .sop lines.
   for (const auto& [field, entry] : toml.origin())
-    if (spec.key_sources.count(field)) spec.key_sources[field] = {entry->file, entry->line};
+    if (spec.key_sources.count(field)) spec.key_sources[field] = {entry->file, entry->line, entry->key};
   spec.resolved_toml = resolved_toml(spec);
   // SOP-GPU output settings are part of what a resumed run must share (the step count
   // excepted): they go into the fingerprinted text as comments.

@@ -190,6 +190,7 @@ struct RunSpec {
   struct KeySource {
     std::string file;
     int line = 0;
+    std::string written_as;  // the key as that file names it, where not the TOML key (a .sop file's)
   };
   std::map<std::string, KeySource> key_sources;
   // Bead lists given with residue selections (docs/config.md#bead-selections), by key
@@ -206,10 +207,11 @@ struct RunSpec {
 // `shown_key` names it as the user wrote it where that differs (a .sop file's numsteps).
 inline Error key_error(const RunSpec& spec, const std::string& key, const std::string& what,
                        const std::string& shown_key = "") {
-  const std::string& name = shown_key.empty() ? key : shown_key;
   const auto it = spec.key_sources.find(key);
-  if (it != spec.key_sources.end()) return Error(it->second.file, it->second.line, name, what);
-  return Error(spec.config_path.string(), 0, name, what);
+  if (it != spec.key_sources.end())
+    return Error(it->second.file, it->second.line,
+                 !shown_key.empty() ? shown_key : !it->second.written_as.empty() ? it->second.written_as : key, what);
+  return Error(spec.config_path.string(), 0, shown_key.empty() ? key : shown_key, what);
 }
 
 }  // namespace ermak

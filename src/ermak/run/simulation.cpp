@@ -734,10 +734,11 @@ RunSummary run_logged(const RunSpec& given_spec, const RunOptions& options, RunR
                               checkpoint_writing_seconds),
       summary.wall_seconds);
   if (advice.costly)
-    log->warn("checkpoints took {:.0f} % of the run; [output] checkpoint_every = {} (now {}) would make them ~{:.0f} %, "
+    log->warn("checkpoints took {:.0f} % of the run; {} = {} (now {}) would make them ~{:.0f} %, "
               "at the price of more steps to redo after a crash (docs/outputs.md, \"Cost\")",
-              100.0 * advice.fraction, advice.suggested_every_steps, spec.output.checkpoint_every_steps,
-              100.0 * kTargetFraction);
+              100.0 * advice.fraction,
+              spec.config_path.extension() == ".sop" ? "restartfreq" : "[output] checkpoint_every",
+              advice.suggested_every_steps, spec.output.checkpoint_every_steps, 100.0 * kTargetFraction);
   std::string tables;
   for (ProtocolTable table : {ProtocolTable::kPulling, ProtocolTable::kPlane, ProtocolTable::kIndentation})
     if (files.writes(table)) tables += ", " + table_file_name(table);
