@@ -186,3 +186,28 @@ TEST(RunStartChecks, StepsThatWouldBreakEveryBondAreRefusedAndFrozenOnesWarned) 
   EXPECT_EQ(status, 0) << out;
   EXPECT_NE(out.find("the beads barely move"), std::string::npos) << out;
 }
+
+// A topology cut short inside [ bonds ] (SOP-GPU's WW .top, its first 60 lines: 19 of 33
+// bonds, no native contacts) runs, but says what is missing.
+TEST(RunStartChecks, ATopologyCutShortIsNamedInWarnings) {
+  const auto dir = ermak::test::fresh_directory("start-cut-top");
+  const fs::path ww = ermak::test::shared_data() / "sopgpu/ww/reference";
+  {
+    std::istringstream in(read_file(ww / "ww.top"));
+    std::ofstream out(dir / "cut.top");
+    std::string line;
+    for (int k = 0; k < 60 && std::getline(in, line); ++k) out << line << "\n";
+  }
+  int status = 0;
+  const std::string out = run_ermak(
+      "energy --topology " + (dir / "cut.top").string() + " --coordinates " + (ww / "ww_cg.pdb").string(), &status);
+  EXPECT_EQ(status, 0) << out;
+  EXPECT_NE(out.find("cut.top: 14 of 34 beads have no bond"), std::string::npos) << out;
+  EXPECT_NE(out.find("cut.top: the model has no native contacts"), std::string::npos) << out;
+  // Without coordinates, the energy command names its own option.
+  const std::string missing = run_ermak("energy --topology " + (dir / "cut.top").string(), &status);
+  EXPECT_EQ(status, 1) << missing;
+  EXPECT_NE(missing.find("--coordinates: a SOP-GPU .top topology has no coordinates; set --coordinates"),
+            std::string::npos)
+      << missing;
+}

@@ -46,7 +46,18 @@ Command add_energy_command(CLI::App& app) {
   return [o]() {
     if (o->input.structure.empty() == o->input.topology.empty())
       throw Error("energy: give either --structure or --topology (with --coordinates)");
-    LoadedSystem system = load_system(o->input, o->build);
+    // The loader names run-configuration keys ("input.coordinates"); here they are options.
+    LoadedSystem system;
+    try {
+      system = load_system(o->input, o->build);
+    } catch (const Error& e) {
+      if (e.field().rfind("input.", 0) != 0) throw;
+      std::string description = e.description();
+      for (const char* key : {"structure", "topology", "coordinates"})
+        for (std::size_t at; (at = description.find(std::string("input.") + key)) != std::string::npos;)
+          description.replace(at, 6 + std::string(key).size(), std::string("--") + key);
+      throw Error(e.file(), e.line(), "--" + e.field().substr(6), description);
+    }
     for (const auto& w : system.warnings) std::fprintf(stderr, "warning: %s\n", w.c_str());
     // A bond beyond r0 ± R0 has no FENE energy: say which, instead of printing nan.
     check_start_coordinates(system.topology, system.initial_positions_A, o->sop.fene_R0_A,

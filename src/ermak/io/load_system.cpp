@@ -91,6 +91,19 @@ LoadedSystem load_system(const InputSpec& input, const ModelBuildSpec& build) {
   }
   if (!system.replica_positions_A.empty()) system.initial_positions_A = system.replica_positions_A.front();
   validate_topology(system.topology, source);
+  // A model that holds together has a bond at every bead and native contacts; say so where
+  // it does not (a topology cut short, a chain of one residue) rather than run it silently.
+  const Topology& t = system.topology;
+  if (t.bead_count() > 1) {
+    std::vector<bool> bonded(std::size_t(t.bead_count()), false);
+    for (const Bond& b : t.bonds) bonded[std::size_t(b.i)] = bonded[std::size_t(b.j)] = true;
+    const auto loose = std::count(bonded.begin(), bonded.end(), false);
+    if (loose > 0)
+      system.warnings.push_back(source + ": " + std::to_string(loose) + " of " + std::to_string(t.bead_count()) +
+                                " beads have no bond (chains of one residue, or a topology cut short?)");
+    if (t.native_contacts.empty())
+      system.warnings.push_back(source + ": the model has no native contacts: nothing holds its structure together");
+  }
   return system;
 }
 
