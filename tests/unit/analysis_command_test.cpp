@@ -205,6 +205,27 @@ TEST(AnalysisCommand, ErrorsAreClear) {
   EXPECT_NE(analyze(run.string() + " --smooth-window-nm 1 --smooth-points 5", &out), 0);
   EXPECT_EQ(analyze(run.string() + " --persistence-length-nm -1", &out), 1);
   EXPECT_NE(out.find("--persistence-length-nm"), std::string::npos) << out;
+  EXPECT_EQ(analyze(run.string() + " --temperature-K inf", &out), 1);
+  EXPECT_NE(out.find("--temperature-K: must be finite"), std::string::npos) << out;
+  EXPECT_EQ(analyze(run.string() + " --linear-range-nm 5,1", &out), 1);
+  EXPECT_NE(out.find("--linear-range-nm: must be two indentations a,b with 0 ≤ a < b"), std::string::npos) << out;
+  EXPECT_EQ(analyze(run.string() + " --contact-force-pN -1", &out), 1);
+  // A table appended to itself.
+  const std::string table = pulling_table({100.0, 140.0}, 1);
+  write_text(run / "replica_000" / "pulling.tsv", table + table.substr(table.find('\n') + 1));
+  EXPECT_EQ(analyze(run.string() + " --force", &out), 1);
+  EXPECT_NE(out.find("does not follow step"), std::string::npos) << out;
+  // A directory where a table belongs.
+  fs::remove(run / "replica_000" / "pulling.tsv");
+  fs::create_directories(run / "replica_000" / "pulling.tsv");
+  EXPECT_EQ(analyze(run.string() + " --force", &out), 1);
+  EXPECT_NE(out.find("is a directory, not a table"), std::string::npos) << out;
+  // One row: left out with a warning, not taken for a force clamp.
+  fs::remove(run / "replica_000" / "pulling.tsv");
+  write_text(run / "replica_000" / "pulling.tsv", table.substr(0, table.find('\n', table.find('\n') + 1) + 1));
+  EXPECT_EQ(analyze(run.string() + " --force", &out), 0) << out;
+  EXPECT_NE(out.find("one row only; replica left out"), std::string::npos) << out;
+  EXPECT_EQ(out.find("force clamp"), std::string::npos) << out;
 }
 
 TEST(AnalysisCommand, IndentationAndForceClamp) {

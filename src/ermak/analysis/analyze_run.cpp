@@ -397,31 +397,36 @@ AnalyzeResult analyze_run(const AnalyzeOptions& options_in) {
       for (const auto& w : table.warnings()) result.warnings.push_back(w);
       PullingRecord rec{r, analyze_pulling(table, st), {}};
       const PullingAnalysis& a = rec.a;
-      if (a.rows == 0) result.warnings.push_back(table.source() + ": no rows");
-      const fs::path curve = out / (r.name + "_curve.tsv");
-      {
-        TsvWriter w = TsvWriter::create(curve, {"step", "time[ns]", "base[nm]", "extension[nm]", "end_to_end[nm]",
-                                                "force_along[pN]", "force[pN]"}, overwrite);
-        for (std::size_t i = 0; i < a.rows; ++i) {
-          const double rest[] = {a.time_ns[i], a.base_nm[i], a.extension_nm[i], a.end_to_end_nm[i], a.force_pN[i],
-                                 a.force_magnitude_pN[i]};
-          w.row(std::int64_t(std::llround(a.step[i])), rest);
+      if (a.rows < 2) {
+        // No curve to analyse (and one row cannot tell a ramp from a clamp): left out.
+        result.warnings.push_back(table.source() + (a.rows == 0 ? ": no rows" : ": one row only") +
+                                  "; replica left out of the analysis");
+      } else {
+        const fs::path curve = out / (r.name + "_curve.tsv");
+        {
+          TsvWriter w = TsvWriter::create(curve, {"step", "time[ns]", "base[nm]", "extension[nm]", "end_to_end[nm]",
+                                                  "force_along[pN]", "force[pN]"}, overwrite);
+          for (std::size_t i = 0; i < a.rows; ++i) {
+            const double rest[] = {a.time_ns[i], a.base_nm[i], a.extension_nm[i], a.end_to_end_nm[i], a.force_pN[i],
+                                   a.force_magnitude_pN[i]};
+            w.row(std::int64_t(std::llround(a.step[i])), rest);
+          }
+          w.flush();
         }
-        w.flush();
+        written(curve);
+        if (!a.force_clamp) {
+          const fs::path svg = out / (r.name + "_force_extension.svg");
+          plot_pulling_replica(a, r.name, kT, svg, overwrite);
+          written(svg);
+          const auto idx = decimate(a.force_pN, kPlotPoints);
+          rec.curve = {pick(a.extension_nm, idx), pick(a.force_pN, idx)};
+        } else {
+          const auto idx = decimate(a.extension_nm, kPlotPoints);
+          rec.curve = {pick(a.time_ns, idx), pick(a.extension_nm, idx)};
+        }
+        drop_series(rec.a);
+        pulls.push_back(std::move(rec));
       }
-      written(curve);
-      if (!a.force_clamp && a.rows > 0) {
-        const fs::path svg = out / (r.name + "_force_extension.svg");
-        plot_pulling_replica(a, r.name, kT, svg, overwrite);
-        written(svg);
-        const auto idx = decimate(a.force_pN, kPlotPoints);
-        rec.curve = {pick(a.extension_nm, idx), pick(a.force_pN, idx)};
-      } else if (a.rows > 0) {
-        const auto idx = decimate(a.extension_nm, kPlotPoints);
-        rec.curve = {pick(a.time_ns, idx), pick(a.extension_nm, idx)};
-      }
-      drop_series(rec.a);
-      pulls.push_back(std::move(rec));
     }
     if (r.indentation) {
       const TsvTable table = TsvTable::read(r.dir / "indentation.tsv");

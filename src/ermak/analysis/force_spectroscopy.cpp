@@ -45,7 +45,8 @@ PullingAnalysis analyze_pulling(const TsvTable& table, const CurveSettings& sett
   a.base_nm = copy(base);
   a.extension_raw_nm = copy(extension);
   a.force_raw_pN = copy(force_along);
-  if (a.rows == 0) return a;
+  // One row has no base travel to tell a ramp from a clamp, and no curve: nothing to analyse.
+  if (a.rows < 2) return a;
 
   const Smoother smooth = make_smoother(base, settings, table.source(), "cantilever-base");
   a.smoothing = smooth.info;
