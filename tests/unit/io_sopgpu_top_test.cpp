@@ -166,6 +166,22 @@ TEST(IoSopgpuTop, MalformedLinesNameFileLineAndField) {
   e = error_of(kAtoms + "[ pairs ]\n    0     1\n");
   EXPECT_EQ(e.line(), 7);
 
+  // Values of the model at their lines: r0 > 0, ε_h ≥ 0, finite, within single precision;
+  // a pair listed twice names both lines.
+  e = error_of(kAtoms + "[ bonds ]\n    0     1     1   -3.8\n");
+  EXPECT_EQ(e.line(), 7);
+  EXPECT_EQ(e.field(), "bonds.c0");
+  EXPECT_NE(std::string(e.what()).find("must be > 0 and finite, got -3.8"), std::string::npos) << e.what();
+  e = error_of(kAtoms + "[ native ]\n    0     2     1   5.0   -1.5\n");
+  EXPECT_EQ(e.field(), "native.c1");
+  EXPECT_NE(std::string(e.what()).find("must be >= 0 and finite, got -1.5"), std::string::npos) << e.what();
+  e = error_of(kAtoms + "[ native ]\n    0     2     1   1e39   1.5\n");
+  EXPECT_EQ(e.field(), "native.c0");
+  EXPECT_NE(std::string(e.what()).find("beyond single precision"), std::string::npos) << e.what();
+  e = error_of(kAtoms + "[ bonds ]\n    0     1     1   3.8\n[ native ]\n    1     0     1   5.0   1.5\n");
+  EXPECT_EQ(e.line(), 9);
+  EXPECT_NE(std::string(e.what()).find("pair (1, 0) is listed already, at line 7"), std::string::npos) << e.what();
+
   e = error_of("");
   EXPECT_NE(std::string(e.what()).find("bad.top"), std::string::npos);
 

@@ -5,6 +5,8 @@
 #include <cmath>
 #include <cstdio>
 #include <fstream>
+#include <map>
+#include <utility>
 #include <string>
 #include <string_view>
 
@@ -37,7 +39,16 @@ class LineParser {
   }
   float to_float(std::string_view text, const std::string& field) const {
     if (auto value = text::parse_number<float>(text)) return *value;
+    if (text::parse_number<double>(text))
+      throw Error(file_, line_, field, "'" + std::string(text) + "' is beyond single precision (±3.4e38)");
     throw Error(file_, line_, field, "'" + std::string(text) + "' is not a number");
+  }
+  // A length or well depth of the model: finite, and > 0 (or ≥ 0 where zero is allowed).
+  float checked(float value, const std::string& field, bool zero_allowed) const {
+    if (std::isfinite(value) && (value > 0.0f || (zero_allowed && value == 0.0f))) return value;
+    char shown[32];
+    std::snprintf(shown, sizeof shown, "%.7g", double(value));
+    throw Error(file_, line_, field, std::string("must be ") + (zero_allowed ? ">= 0" : "> 0") + " and finite, got " + shown);
   }
   void require_columns(std::size_t have, std::size_t min, std::size_t max,
                        const std::string& section, const char* layout) const {
@@ -126,7 +137,7 @@ TopContents read_top(const std::filesystem::path& path) {
         bond.i = parse.to_int(columns[0], "bonds.ai");
         bond.j = parse.to_int(columns[1], "bonds.aj");
         parse.to_int(columns[2], "bonds.funct");
-        bond.r0_A = parse.to_float(columns[3], "bonds.c0");
+        bond.r0_A = parse.checked(parse.to_float(columns[3], "bonds.c0"), "bonds.c0", false);
         for (std::size_t c = 4; c < columns.size(); ++c) parse.to_float(columns[c], "bonds.c" + std::to_string(c - 3));
         top.bonds.push_back(bond);
         bond_lines.push_back(line_number);
@@ -138,8 +149,8 @@ TopContents read_top(const std::filesystem::path& path) {
         contact.i = parse.to_int(columns[0], "native.ai");
         contact.j = parse.to_int(columns[1], "native.aj");
         parse.to_int(columns[2], "native.funct");
-        contact.r0_A = parse.to_float(columns[3], "native.c0");
-        contact.eh_kcal_per_mol = parse.to_float(columns[4], "native.c1");
+        contact.r0_A = parse.checked(parse.to_float(columns[3], "native.c0"), "native.c0", false);
+        contact.eh_kcal_per_mol = parse.checked(parse.to_float(columns[4], "native.c1"), "native.c1", true);
         for (std::size_t c = 5; c < columns.size(); ++c) parse.to_float(columns[c], "native.c" + std::to_string(c - 3));
         top.native_contacts.push_back(contact);
         native_lines.push_back(line_number);
@@ -167,10 +178,23 @@ TopContents read_top(const std::filesystem::path& path) {
                     "bead index " + std::to_string(index) + " out of range 0.." + std::to_string(n - 1));
     if (i == j) throw Error(file, line, section, "a bead cannot pair with itself");
   };
-  for (std::size_t k = 0; k < top.bonds.size(); ++k)
+  // A pair listed twice among bonds and native contacts, at the line of its second entry.
+  std::map<std::pair<int, int>, int> listed;  // pair → line
+  auto once = [&](int i, int j, int line, const char* section) {
+    const auto [it, inserted] = listed.emplace(std::minmax(i, j), line);
+    if (!inserted)
+      throw Error(file, line, section,
+                  "pair (" + std::to_string(i) + ", " + std::to_string(j) + ") is listed already, at line " +
+                      std::to_string(it->second) + " (a pair is either one bond or one native contact)");
+  };
+  for (std::size_t k = 0; k < top.bonds.size(); ++k) {
     check(top.bonds[k].i, top.bonds[k].j, bond_lines[k], "bonds");
-  for (std::size_t k = 0; k < top.native_contacts.size(); ++k)
+    once(top.bonds[k].i, top.bonds[k].j, bond_lines[k], "bonds");
+  }
+  for (std::size_t k = 0; k < top.native_contacts.size(); ++k) {
     check(top.native_contacts[k].i, top.native_contacts[k].j, native_lines[k], "native");
+    once(top.native_contacts[k].i, top.native_contacts[k].j, native_lines[k], "native");
+  }
   for (std::size_t k = 0; k < out.pairs.size(); ++k)
     check(out.pairs[k].first, out.pairs[k].second, pair_lines[k], "pairs");
   return out;
