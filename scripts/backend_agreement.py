@@ -698,8 +698,14 @@ def minimised_case(ermak, config, directory, sets_a, sets_b, tables, features, t
     code_a, err_a, seconds_a = run_ermak(ermak, config, directory / "min_a", sets_a, zero)
     code_b, err_b, seconds_b = run_ermak(ermak, config, directory / "min_b", sets_b, zero)
     if code_a or code_b:
-        problems.append(f"minimisation: exit status A {code_a} ({err_a[-300:]}), B {code_b} ({err_b[-300:]})")
-        return problems, (dx, table, dx, (float("nan"), ""), seconds_a, seconds_b)
+        # Both refused at the start with one error (a configuration too harsh for its time
+        # step): they agree; there is nothing to continue.
+        problem = outcomes_differ((code_a, err_a), (code_b, err_b), tolerance, features,
+                                  labels=("minimisation: exit status A", "B"))
+        if problem:
+            problems.append(problem)
+        return problems, (float("nan") if problem else 0.0, table, float("nan") if problem else 0.0,
+                          (float("nan") if problem else 0.0, ""), seconds_a, seconds_b)
     for replica in sorted(p.name for p in (directory / "min_a").glob("replica_*")):
         ha, _, ua = read_table(directory / "min_a" / replica / "energies.tsv")
         _, _, ub = read_table(directory / "min_b" / replica / "energies.tsv")

@@ -243,6 +243,20 @@ TEST(ConfigProtocol, OverridesReachNestedTables) {
   EXPECT_DOUBLE_EQ(s.indentation.speed_A_per_tau, units::um_per_s_to_A_per_tau(3));
 }
 
+TEST(ConfigProtocol, AnIndentationAwayFromTheSurfaceIsNoted) {
+  const std::string tip = "[indentation]\ntip_radius_nm = 1\ntip_position_A = [0, 0, 60]\nspring_pN_per_nm = 50\n"
+                          "speed_um_per_s = 1\n";
+  const std::string surface = "[indentation.surface]\npoint_A = [0, 0, -5]\nnormal = [0, 0, 1]\n";
+  auto noted = [](const RunSpec& spec) {
+    for (const std::string& note : spec.notes)
+      if (note.find("does not point towards the surface") != std::string::npos) return true;
+    return false;
+  };
+  EXPECT_FALSE(noted(parse(tip + "direction = [0, 0, -1]\n" + surface)));
+  EXPECT_TRUE(noted(parse(tip + "direction = [0, 0, 1]\n" + surface)));
+  EXPECT_FALSE(noted(parse(tip + "direction = [0, 0, 1]\n")));  // no surface: any direction
+}
+
 TEST(ConfigProtocol, ErrorsNameFileLineAndKey) {
   const std::string pull = "[pulling]\nspeed_um_per_s = 1\nspring_pN_per_nm = 35\n";  // lines 3–5
   expect_error(pull + "pulled_beads = [3, 3]\n", 6, "pulling.pulled_beads", "bead 3 is listed twice");

@@ -95,6 +95,22 @@ TEST(RngCommand, OuWritesTableAndPlotAndVerdict) {
   std::string first;
   std::getline(svg, first);
   EXPECT_EQ(first.rfind("<svg", 0), 0u);
+  // The same test again refuses to replace its files without --force, before any step.
+  const std::string again = ermak_cmd() + " rng ou --generator hybrid_taus --oscillators 500 --dt 10000 --samples 20 -o " +
+                            dir.string();
+  EXPECT_EQ(test::run_command(again, &out), 1) << out;
+  EXPECT_NE(out.find("ou_hybrid_taus_per_thread.tsv: exists; pass --force to replace it"), std::string::npos) << out;
+  EXPECT_EQ(test::run_command(again + " --force", &out), 0) << out;
+}
+
+TEST(RngCommand, CountsAndStepsMustBeWholeNumbersInRange) {
+  std::string out;
+  EXPECT_EQ(test::run_command(ermak_cmd() + " rng dump --generator philox --count -1", &out), 1) << out;
+  EXPECT_NE(out.find("--count: must be a whole number >= 0, got -1"), std::string::npos) << out;
+  EXPECT_EQ(test::run_command(ermak_cmd() + " rng ou --steps 0", &out), 1) << out;
+  EXPECT_NE(out.find("--steps: must be a whole number >= 1, got 0"), std::string::npos) << out;
+  EXPECT_EQ(test::run_command(ermak_cmd() + " rng dump --generator philox --count 1 --seed 18446744073709551615", &out), 0)
+      << out;
 }
 
 TEST(RngCommand, OuOnCudaWithoutAGpuSaysWhy) {

@@ -40,5 +40,20 @@ TEST(StepSizeCheck, HalfR0OrMoreIsRefusedAndTinyStepsWarned) {
   EXPECT_NE(check_step_size(spec).find("the beads barely move"), std::string::npos);
 }
 
+TEST(StepSizeCheck, AClampForceThatWouldBreakEveryBondIsRefused) {
+  RunSpec spec;
+  spec.force_clamp.enabled = true;
+  // (h/ζ)·F = 0.0016 Å²/(kcal/mol) · F: 1 Å at F = 625 kcal/mol/Å (about 43 nN).
+  spec.force_clamp.schedule = {{0, 10.0}, {1000, 600.0}};
+  EXPECT_EQ(check_step_size(spec), "");
+  spec.force_clamp.schedule.push_back({2000, -700.0});
+  try {
+    check_step_size(spec);
+    ADD_FAILURE() << "700 kcal/mol/Å was accepted";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("moves the clamped beads by 1.12 Å per step"), std::string::npos) << e.what();
+  }
+}
+
 }  // namespace
 }  // namespace ermak

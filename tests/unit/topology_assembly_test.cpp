@@ -185,6 +185,19 @@ TEST(TopologyAssembly, PdbMtrixNcsExpansion) {
   EXPECT_DOUBLE_EQ(m.residues[5].atoms[0].position_A.z, 20.0);
 }
 
+// The file's own operators must be rotations, as a symmetry file's must: a mirror (MTRIX 2)
+// would build the protein's mirror image.
+TEST(TopologyAssembly, FileOperatorsThatAreNotRotationsAreRefused) {
+  std::string pdb =
+      "MTRIX1   2  1.000000  0.000000  0.000000        0.00000     \n"
+      "MTRIX2   2  0.000000  1.000000  0.000000        0.00000     \n"
+      "MTRIX3   2  0.000000  0.000000 -1.000000       10.00000     \n";
+  pdb += ca_line("ALA", 'A', 1, 0, 0, 0) + ca_line("ALA", 'A', 2, 3.8, 0, 0) + "END\n";
+  StructureModel m = read_model(write_file("mtrix-mirror", "mirror.pdb", pdb));
+  const std::string e = error_of([&] { expand_assembly(m, "ncs"); });
+  EXPECT_NE(e.find("NCS operator 2: the 3x3 part is a reflection"), std::string::npos) << e;
+}
+
 // An old entry whose MTRIX operator is written in the submitted frame that ORIGX maps the
 // entry's coordinates to (as in 1CWP, docs/topology.md#ncs-operators-and-origx). ORIGX: 90
 // degrees about z, then (1, 2, 3); MTRIX: 180 degrees about the submitted frame's z axis.

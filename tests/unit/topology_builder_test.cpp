@@ -422,6 +422,16 @@ TEST(TopologyBuilder, EpsilonFromBfactorOrOccupancy) {
   o.eh_source = EpsilonSource::Occupancy;
   built = build("eh-o", pdb + "END\n", o);
   EXPECT_NEAR(built.topology.native_contacts[0].eh_kcal_per_mol, std::sqrt(1.0 * 0.81), 1e-6);
+  // Negative values are no well depths, not even two of them (a positive product).
+  std::string negative;
+  for (int k = 0; k < 4; ++k) negative += ca("ALA", 'A', k + 1, 3.8 * (k % 2), 3.8 * (k / 2), 0, -5.0, occ[k]);
+  o.eh_source = EpsilonSource::BFactor;
+  try {
+    build("eh-negative", negative + "END\n", o);
+    ADD_FAILURE() << "negative B-factors were accepted";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("has B-factor -5; eh, the geometric mean"), std::string::npos) << e.what();
+  }
 }
 
 std::filesystem::path extra_bonds(const std::string& test, const std::string& text) {

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "bench/standard_systems.h"
+#include "ermak/app/cli_checks.h"
 #include "ermak/app/commands.h"
 #include "ermak/backend/cuda_ceiling.h"
 #include "ermak/backend/cuda_engine.h"
@@ -135,7 +136,9 @@ Command add_bench_command(CLI::App& app) {
   cmd->add_option("--devices", o->devices,
                   "GPUs that share each case's replicas, comma-separated (e.g. 0,1) or all (docs/gpu.md#several-gpus); "
                   "default: one GPU, $ERMAK_CUDA_DEVICE or 0");
-  cmd->add_option("--seconds", o->seconds, "Target timed duration per case")->capture_default_str();
+  cmd->add_option("--seconds", o->seconds, "Target timed duration per case")
+      ->capture_default_str()
+      ->check(positive_finite());
   cmd->add_option("--noise", o->noise,
                   "Noise generator of the dynamics, GENERATOR or GENERATOR/LAYOUT (run.rng, docs/rng.md)")
       ->capture_default_str();
@@ -164,6 +167,10 @@ Command add_bench_command(CLI::App& app) {
     // The GPUs of --devices (each case's replicas split between them), else the default one.
     std::vector<int> devices = o->devices.empty() || o->devices == "all" ? resolve_devices({}, !o->devices.empty())
                                                                         : parse_ints(o->devices, "--devices");
+    // --devices on a run that cannot use a GPU would time the CPU under a GPU's name.
+    if (!o->devices.empty() && (o->backend == "cpu" || cuda_device_count() <= 0))
+      throw Error(o->backend == "cpu" ? "--devices: lists GPUs, but --backend is cpu"
+                                      : "--devices: this machine has no CUDA GPU this ermak can use");
     if (devices.empty()) devices = {-1};  // no --devices, or "all" without a GPU
     const auto systems = bench::standard_systems();
     if (o->ceiling) return run_ceiling(cases, systems, o->seconds);

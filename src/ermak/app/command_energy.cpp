@@ -2,6 +2,7 @@
 #include <cstdio>
 #include <string>
 
+#include "ermak/app/cli_checks.h"
 #include "ermak/app/commands.h"
 #include "ermak/backend/cpu/reference_energy.h"
 #include "ermak/core/error.h"
@@ -9,21 +10,6 @@
 #include "ermak/run/stability_checks.h"
 
 namespace ermak::app {
-
-namespace {
-
-// A length or a spring constant of the model: a number > 0 and finite (CLI11's
-// PositiveNumber lets nan and inf through, and a cutoff ≤ 0 made the pair search loop forever).
-const CLI::Validator kPositiveFinite(
-    [](std::string& text) {
-      double value = 0.0;
-      if (!CLI::detail::lexical_cast(text, value) || !(value > 0.0) || !std::isfinite(value))
-        return "must be a number > 0 and finite, got " + text;
-      return std::string();
-    },
-    "> 0");
-
-}  // namespace
 
 Command add_energy_command(CLI::App& app) {
   auto* cmd = app.add_subcommand(
@@ -38,10 +24,10 @@ Command add_energy_command(CLI::App& app) {
   cmd->add_option("--structure", o->input.structure, "All-atom PDB/mmCIF: builds the C-alpha SOP model");
   cmd->add_option("--topology", o->input.topology, "Topology: SOP-GPU .top or ermak .etop");
   cmd->add_option("--coordinates", o->input.coordinates, "Coarse-grained PDB with the bead coordinates");
-  cmd->add_option("--pair-cutoff", o->sop.pair_cutoff_A, "Repulsion cutoff, Å")->check(kPositiveFinite)->capture_default_str();
-  cmd->add_option("--sigma", o->sop.repulsion_sigma_A, "Repulsion radius σ, Å")->check(kPositiveFinite)->capture_default_str();
-  cmd->add_option("--fene-k", o->sop.fene_k_kcal_per_mol_A2, "FENE spring k, kcal/mol/Å²")->check(kPositiveFinite)->capture_default_str();
-  cmd->add_option("--fene-R0", o->sop.fene_R0_A, "FENE maximum stretch R0, Å")->check(kPositiveFinite)->capture_default_str();
+  cmd->add_option("--pair-cutoff", o->sop.pair_cutoff_A, "Repulsion cutoff, Å")->check(positive_finite())->capture_default_str();
+  cmd->add_option("--sigma", o->sop.repulsion_sigma_A, "Repulsion radius σ, Å")->check(positive_finite())->capture_default_str();
+  cmd->add_option("--fene-k", o->sop.fene_k_kcal_per_mol_A2, "FENE spring k, kcal/mol/Å²")->check(positive_finite())->capture_default_str();
+  cmd->add_option("--fene-R0", o->sop.fene_R0_A, "FENE maximum stretch R0, Å")->check(positive_finite())->capture_default_str();
   cmd->add_flag("--forces", o->forces, "Also print the force on every bead (kcal/mol/Å)");
   return [o]() {
     if (o->input.structure.empty() == o->input.topology.empty())

@@ -11,8 +11,10 @@
 #include <filesystem>
 #include <limits>
 #include <memory>
+#include <stdexcept>
 #include <vector>
 
+#include "ermak/app/cli_checks.h"
 #include "ermak/app/commands.h"
 #include "ermak/core/error.h"
 #include "ermak/rng/noise_source.h"
@@ -93,7 +95,7 @@ Command add_rng_command(CLI::App& app) {
     return s;
   }();
   dump_cmd->add_option("--generator", dump->generator, "Generator: " + names)->required();
-  dump_cmd->add_option("--seed", dump->seed, "User seed (64-bit)")->capture_default_str();
+  dump_cmd->add_option("--seed", dump->seed, "User seed (64-bit)")->capture_default_str()->check(whole_number_at_least(0));
   dump_cmd->add_flag("--raw", dump->raw, "Binary little-endian uint32 (without it: one decimal number per line)");
   dump_cmd->add_option("--layout", dump->layout, "per_thread or shared (default: the generator's default layout)");
   auto* stream_opt = dump_cmd->add_option("--stream", dump->stream,
@@ -102,7 +104,8 @@ Command add_rng_command(CLI::App& app) {
   auto* interleave_opt = dump_cmd->add_option("--interleave", dump->interleave,
                                               "Interleave streams 0..M-1, one word from each in turn");
   stream_opt->excludes(interleave_opt);
-  auto* count_opt = dump_cmd->add_option("--count", dump->count, "Number of words (default: endless)");
+  auto* count_opt =
+      dump_cmd->add_option("--count", dump->count, "Number of words (default: endless)")->check(whole_number_at_least(0));
   dump_cmd->add_option("--beads", dump->beads,
                        "System size that decides the lag pair of lagged_fibonacci (4 words per bead per step)")
       ->capture_default_str();
@@ -117,11 +120,16 @@ Command add_rng_command(CLI::App& app) {
   ou_cmd->add_option("--oscillators", ou->oscillators, "Number of oscillators N per ensemble")->capture_default_str();
   ou_cmd->add_option("--steps", ou->steps,
                      "Span of the curves in steps (default 2 tau/dt: 3.3e6 steps at dt = 1 ps; the equilibrium "
-                     "ensemble runs 1.5x that)");
+                     "ensemble runs 1.5x that)")
+      ->check(whole_number_at_least(1));
   ou_cmd->add_option("--samples", ou->samples, "Points per curve")->capture_default_str();
   ou_cmd->add_option("--dt", ou->dt_ps, "Time step [ps] (the paper: 1 ps; e.g. 100 for a quick run)")->capture_default_str();
-  ou_cmd->add_option("--seed", ou->seed, "User seed")->capture_default_str();
-  ou_cmd->add_option("--sigmas", ou->tolerance_sigmas, "Tolerance in standard errors")->capture_default_str();
+  ou_cmd->add_option("--seed", ou->seed, "User seed")->capture_default_str()->check(whole_number_at_least(0));
+  ou_cmd->add_option("--sigmas", ou->tolerance_sigmas, "Tolerance in standard errors")
+      ->capture_default_str()
+      ->check(positive_finite());
+  auto ou_force = std::make_shared<bool>(false);
+  ou_cmd->add_flag("--force", *ou_force, "Replace the test's files from an earlier run in the output directory");
   ou_cmd->add_option("-o,--output", *ou_dir, "Output directory")->capture_default_str();
   ou_cmd->add_option("--backend", ou->backend, "cpu or cuda (the device generators, docs/rng.md#gpu)")
       ->capture_default_str();
@@ -142,14 +150,24 @@ Command add_rng_command(CLI::App& app) {
       return 0;
     }
     if (dump_cmd->parsed()) return run_dump(*dump, count_opt->count() > 0);
-    const rng::OuResult result = rng::run_ou_application(*ou);
     const std::filesystem::path dir(*ou_dir);
-    std::filesystem::create_directories(dir);
-    std::string stem = "ou_" + result.source_name + (ou->backend == "cuda" ? "_cuda" : "");
+    // The files are named by the generator and layout; refuse to replace an earlier run's
+    // before minutes of steps are spent.
+    const std::string layout = ou->layout.empty() ? rng::default_layout(ou->generator) : ou->layout;
+    std::string stem = "ou_" + ou->generator + "/" + layout + (ou->backend == "cuda" ? "_cuda" : "");
     for (char& c : stem)
       if (c == '/') c = '_';
+    for (const char* ext : {".tsv", ".svg"})
+      if (!*ou_force && std::filesystem::exists(dir / (stem + ext)))
+        throw Error((dir / (stem + ext)).string(), 0, "", "exists; pass --force to replace it");
+    if (std::filesystem::exists(dir) && !std::filesystem::is_directory(dir))
+      throw Error(dir.string(), 0, "--output", "is a file, not a directory");
+    const rng::OuResult result = rng::run_ou_application(*ou);
+    std::filesystem::create_directories(dir);
     rng::write_ou_tsv(result, dir / (stem + ".tsv"));
     rng::write_ou_svg(result, dir / (stem + ".svg"));
+    if (result.source_name != ou->generator + "/" + layout)
+      throw std::logic_error("rng ou: the source is " + result.source_name + ", not " + ou->generator + "/" + layout);
     std::printf("tau = %.6g ns, kT/k_sp = %.6g nm^2, %lld steps (%lld per sample), %.2f s on %s\n", result.tau_ns,
                 result.variance_nm2, (long long)result.steps, (long long)result.sample_every, result.seconds,
                 result.device.empty() ? "the CPU" : result.device.c_str());

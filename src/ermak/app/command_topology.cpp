@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "ermak/app/cli_checks.h"
 #include "ermak/app/commands.h"
 #include "ermak/run/stability_checks.h"
 #include "ermak/app/topology_from_sop.h"
@@ -109,8 +110,9 @@ int run_topology(const Options& o) {
   info.options = topo;
   info.input = o.input;
   info.name = o.name.empty() ? fs::path(o.input).stem().string() : o.name;
-  if (info.name.empty() || info.name.find('/') != std::string::npos)
-    throw Error(std::string("--name: ") + "'" + info.name + "' cannot name output files");
+  if (info.name.empty() || info.name.find('/') != std::string::npos || info.name.front() == '.')
+    throw Error(std::string("--name: ") + "'" + info.name +
+                "' cannot name output files (no '/', and no leading '.': the files would be hidden)");
 
   // Outputs: decided, and checked, before anything is read or written.
   const fs::path dir = o.output_dir;
@@ -222,7 +224,7 @@ Command add_topology_command(CLI::App& app) {
                   "Directory for the outputs (created when missing); required unless INPUT is a .sop config");
   cmd->add_option("--name", o->name, "Prefix of the output files (default: the input's file stem)");
   cmd->add_option("--model", o->model, "Model number of a multi-model file (default: the first)")
-      ->check(CLI::PositiveNumber);
+      ->check(whole_number_at_least(1));
   cmd->add_flag("--keep-hetero", o->keep_hetero, "Include amino acids in HETATM records (MSE, ...)");
   cmd->add_option("--model-type", o->model_type, "ca: one bead per residue; cacb: plus a side-chain bead")
       ->check(CLI::IsMember({"ca", "cacb"}))
@@ -249,7 +251,10 @@ Command add_topology_command(CLI::App& app) {
   cmd->add_option("--ss-distance", o->ss_distance, "SG-SG distance below which cysteines are bonded, A")
       ->capture_default_str();
   cmd->add_option("--extra-bonds", o->extra_bonds, "File of additional bonds (docs/topology.md#extra-bonds-file)");
-  cmd->add_option("--assembly", o->assembly, "Build biological assembly ID of the file, or 'ncs' (NCS operators)");
+  cmd->add_option("--assembly", o->assembly, "Build biological assembly ID of the file, or 'ncs' (NCS operators)")
+      ->check(CLI::Validator(
+          [](std::string& id) { return id.empty() ? std::string("must name an assembly of the file, or ncs") : ""; },
+          "ID"));
   cmd->add_option("--ncs-frame", o->ncs_frame,
                   "Frame of the NCS operators of --assembly ncs: entry (the file's coordinates), or origx (the "
                   "submitted frame ORIGX maps them to; old entries such as 1CWP)")

@@ -13,6 +13,10 @@ int main(int argc, char** argv) {
                "Documentation: README.md and docs/ in the source tree."};
   app.set_version_flag("--version", ERMAK_VERSION);
   app.require_subcommand(1);
+  // Command-line mistakes read like every other user error.
+  app.failure_message([](const CLI::App*, const CLI::Error& e) {
+    return std::string("ermak: error: ") + e.what() + "\nRun with --help for more information.\n";
+  });
   std::map<CLI::App*, ermak::app::Command> commands;
   auto add = [&](ermak::app::Command (*adder)(CLI::App&)) {
     const std::size_t before = app.get_subcommands({}).size();

@@ -721,9 +721,12 @@ const UnitKey kSpringInternal{"spring_kcal_per_mol_A2", identity, "kcal/mol/Å²
 
 Vec3d nonzero_vector(const Section& s, std::string_view key) {
   const Vec3d v = *s.vec3(key);
-  if (norm2(v) == 0.0 || !std::isfinite(norm2(v)))
-    throw s.error(key, "the direction vector is zero; give a non-zero [x, y, z]");
-  return v;
+  if (norm2(v) == 0.0) throw s.error(key, "the direction vector is zero; give a non-zero [x, y, z]");
+  // Only its direction counts: a vector whose squared length overflows is scaled to its
+  // largest component (others stay as written, for the resolved configuration).
+  const double largest = std::max({std::abs(v.x), std::abs(v.y), std::abs(v.z)});
+  if (!std::isfinite(largest)) throw s.error(key, "the direction vector is not finite");
+  return std::isfinite(norm2(v)) ? v : (1.0 / largest) * v;
 }
 
 DirectionSpec read_direction(const Section& s) {
@@ -945,6 +948,12 @@ void read_indentation(const Context& ctx, const Section& s, RunSpec& spec) {
   read_surface(ctx, s, spec);
   if (ind.move_surface && !ind.surface.enabled)
     throw s.error("move_surface", "needs an [indentation.surface] to move");
+  // The tip presses the molecule onto the surface: its base should move against the
+  // surface's normal (which points from the surface to the molecule).
+  if (ind.surface.enabled && dot(ind.direction, ind.surface.normal) >= 0.0)
+    spec.notes.push_back(
+        "[indentation] direction does not point towards the surface (direction · surface normal >= 0): the tip "
+        "moves away from it, and no indentation presses the molecule onto the surface");
   remember(spec, s, "tip_position_A");
   remember(spec, s, "tip_radius_nm");
   remember(spec, s, "tip_radius_A");

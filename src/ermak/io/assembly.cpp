@@ -28,6 +28,35 @@ int count_chains(const std::vector<StructureResidue>& residues) {
   return static_cast<int>(names.size());
 }
 
+// A rigid motion: R·Rᵀ = I and det R = +1 (no scaling, no mirror image); "" when it is one,
+// else what it is instead.
+std::string rotation_problem(const SymmetryOperator& op) {
+  double worst = 0.0;
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < 3; ++j) {
+      double s = 0.0;
+      for (int k = 0; k < 3; ++k) s += op.r[i][k] * op.r[j][k];
+      worst = std::max(worst, std::abs(s - (i == j ? 1.0 : 0.0)));
+    }
+  const auto& r = op.r;
+  const double det = r[0][0] * (r[1][1] * r[2][2] - r[1][2] * r[2][1]) -
+                     r[0][1] * (r[1][0] * r[2][2] - r[1][2] * r[2][0]) +
+                     r[0][2] * (r[1][0] * r[2][1] - r[1][1] * r[2][0]);
+  if (!(worst <= 1e-3))
+    return "the 3x3 part is not a rotation (R times R-transpose differs from the identity by " + std::to_string(worst) +
+           ", more than the 0.001 allowed)";
+  if (det < 0) return "the 3x3 part is a reflection (det R = -1), not a rotation";
+  return "";
+}
+
+// The file's own operators (assemblies, NCS) must be rigid motions too: a mirror or a
+// scaling would build a model that is not the protein.
+void require_rotations(const std::vector<Job>& jobs, const std::string& source, const std::string& what) {
+  for (std::size_t k = 0; k < jobs.size(); ++k)
+    if (const std::string problem = rotation_problem(jobs[k].op); !problem.empty())
+      throw Error(source, 0, what + " operator " + std::to_string(k + 1), problem);
+}
+
 bool selected(const StructureResidue& r, const AssemblyRecord::Generator* g) {
   if (!g) return true;
   for (const std::string& c : g->chains)
@@ -159,6 +188,7 @@ ExpansionReport expand_assembly(StructureModel& model, const std::string& id, Nc
     for (const SymmetryOperator& op : model.ncs_operators)
       jobs.push_back({ncs_frame == NcsFrame::Origx ? conjugate_by_frame(op, *model.origx) : op, "", nullptr});
     for (Job& j : jobs) j.op.name.clear();  // numbered 1..n, identity first
+    require_rotations(jobs, model.source, "NCS");
     return apply(model, jobs,
                  "NCS operators (identity + " + std::to_string(model.ncs_operators.size()) + ")" +
                      (ncs_frame == NcsFrame::Origx ? " in the ORIGX frame" : ""));
@@ -181,6 +211,7 @@ ExpansionReport expand_assembly(StructureModel& model, const std::string& id, Nc
     for (const SymmetryOperator& op : g.operators) jobs.push_back({op, "", &g});
   if (jobs.empty())
     throw Error(model.source, 0, "assembly", "assembly '" + id + "' has no operators");
+  require_rotations(jobs, model.source, "assembly '" + id + "'");
   return apply(model, jobs, "assembly " + id);
 }
 
@@ -222,25 +253,8 @@ std::vector<SymmetryOperator> read_symmetry_file(const std::filesystem::path& pa
     }
     if (row == 0) first_line = line_number;
     if (++row < 3) continue;
-    // A rigid motion: R·Rᵀ = I and det R = +1 (no scaling, no mirror image).
-    double worst = 0.0;
-    for (int i = 0; i < 3; ++i)
-      for (int j = 0; j < 3; ++j) {
-        double s = 0.0;
-        for (int k = 0; k < 3; ++k) s += current.r[i][k] * current.r[j][k];
-        worst = std::max(worst, std::abs(s - (i == j ? 1.0 : 0.0)));
-      }
-    const auto& r = current.r;
-    const double det = r[0][0] * (r[1][1] * r[2][2] - r[1][2] * r[2][1]) -
-                       r[0][1] * (r[1][0] * r[2][2] - r[1][2] * r[2][0]) +
-                       r[0][2] * (r[1][0] * r[2][1] - r[1][1] * r[2][0]);
-    const std::string op_field = "operator " + std::to_string(ops.size() + 1);
-    if (worst > 1e-3)
-      throw Error(file, first_line, op_field,
-                  "the 3x3 part is not a rotation (R times R-transpose differs from the identity by " +
-                      std::to_string(worst) + ")");
-    if (det < 0)
-      throw Error(file, first_line, op_field, "the 3x3 part is a reflection (det R = -1), not a rotation");
+    if (const std::string problem = rotation_problem(current); !problem.empty())
+      throw Error(file, first_line, "operator " + std::to_string(ops.size() + 1), problem);
     current.name = std::to_string(ops.size() + 1);
     ops.push_back(current);
     current = SymmetryOperator{};

@@ -388,6 +388,14 @@ struct Builder {
           const bool b = options.eh_source == EpsilonSource::BFactor;
           const float vi = b ? top.beads[i].b_factor : top.beads[i].occupancy;
           const float vj = b ? top.beads[j].b_factor : top.beads[j].occupancy;
+          // ε_h = sqrt(vi·vj) is a well depth only for values ≥ 0: two negative ones would
+          // give a positive product from meaningless inputs.
+          for (const auto& [value, bead] : {std::pair{vi, i}, std::pair{vj, j}})
+            if (!(value >= 0.0f))
+              throw Error(model.source, 0, b ? "B-factor" : "occupancy",
+                          std::string("eh ") + (b ? "B" : "O") + ": " + model.residues[res_of[bead]].label() +
+                              " has " + (b ? "B-factor " : "occupancy ") + fmt("%g", value) +
+                              "; eh, the geometric mean of two beads' values, needs values >= 0");
           const float product = vi * vj;
           if (product < 0.0f)
             throw Error(model.source, 0, b ? "B-factor" : "occupancy",

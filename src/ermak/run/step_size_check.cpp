@@ -8,6 +8,7 @@
 #include "ermak/core/error.h"
 #include "ermak/core/units.h"
 #include "ermak/physics/langevin_step.h"
+#include "ermak/protocol/external_force.h"
 
 namespace ermak {
 
@@ -33,6 +34,19 @@ std::string check_step_size(const RunSpec& spec) {
                             "within steps; lower run.timestep_ps or the temperature, or raise run.friction "
                             "(docs/model.md#dynamics)",
                             settings, amplitude_A, half_R0_A));
+  // A clamp's force moves its beads by (h/ζ)·F per step on top of the noise.
+  if (spec.force_clamp.enabled) {
+    double largest_force = 0.0;
+    for (const ForceSchedulePoint& p : spec.force_clamp.schedule)
+      largest_force = std::max(largest_force, std::abs(p.force_kcal_per_mol_A));
+    const double drift_A = spec.langevin.timestep_tau / spec.langevin.zeta * largest_force;
+    if (!(drift_A < half_R0_A))
+      throw Error(spec.config_path.string(), 0, "force_clamp",
+                  fmt::format("a force of {:.4g} pN moves the clamped beads by {:.3g} Å per step ((h/ζ)·F), at least "
+                              "half the bonds' R0 ({} Å): the bonds would break within steps; use a smaller force "
+                              "(docs/protocols.md)",
+                              units::internal_force_to_pN(largest_force), drift_A, half_R0_A));
+  }
   if (amplitude_A < 1e-4)
     return fmt::format("warning: {} move a bead by only {:.3g} Å per component and step (SOP-GPU's defaults: "
                        "0.044 Å); the beads barely move (docs/model.md#dynamics)",
