@@ -108,6 +108,7 @@ TEST(TopologyCli, BadInputsGiveClearErrorsAndNonZeroExit) {
       {ww().string() + " --model 0", "--model: must be a whole number >= 1, got 0"},
       {ww().string() + " --name .", "--name: '.' cannot name output files"},
       {ww().string() + " --assembly ''", "--assembly: must name an assembly of the file, or ncs"},
+      {ww().string() + " --symmetry " + dir.string(), "symmetry: is a directory; give a file"},
   };
   for (const Case& c : cases) {
     int status = 0;

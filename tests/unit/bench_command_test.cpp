@@ -116,6 +116,9 @@ TEST(BenchCommand, MalformedListsAreNamed) {
   EXPECT_EQ(test::run_command(test::ermak_binary().string() + " bench --backend cpu --cases wwx1 --devices 0", &out), 1)
       << out;
   EXPECT_NE(out.find("--devices: lists GPUs, but --backend is cpu"), std::string::npos) << out;
+  EXPECT_EQ(test::run_command(test::ermak_binary().string() + " bench --cases wwx1 --noise foo", &out), 1) << out;
+  EXPECT_NE(out.find("--noise: unknown generator \"foo\""), std::string::npos) << out;
+  EXPECT_EQ(out.find("# ermak bench"), std::string::npos) << "no table header before the error: " << out;
 }
 
 TEST(BenchCommand, CeilingTakesPlainCasesOnTheGpu) {

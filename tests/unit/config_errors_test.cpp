@@ -221,6 +221,10 @@ TEST(ConfigErrors, OverrideErrorsNameSet) {
   check({"run.steps"}, "run.steps", "expected section.key=value");
   check({"run.steps="}, "run.steps", "missing value");
   check({"run..steps=3"}, "run..steps", "cannot read");
+  // An array, inline table or quoted string that is no TOML: its syntax error, not a string.
+  check({"run.steps=[1,2"}, "run.steps", "cannot read \"run.steps=[1,2\": TOML syntax error");
+  check({"fixed.beads=[3"}, "fixed.beads", "TOML syntax error");
+  check({"run.backend=\"cpu"}, "run.backend", "TOML syntax error");
   check({"run.temperature_K=300", "run.temperature_kcal_per_mol=0.6"}, "run.temperature_K",
         "not both");
 }

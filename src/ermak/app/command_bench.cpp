@@ -18,6 +18,7 @@
 #include "ermak/core/units.h"
 #include "ermak/protocol/harmonic_tether.h"
 #include "ermak/protocol/indentation.h"
+#include "ermak/rng/noise_source.h"
 #include "ermak/rng/rng_benchmark.h"
 #include "ermak/run/engine_choice.h"
 
@@ -172,6 +173,20 @@ Command add_bench_command(CLI::App& app) {
       throw Error(o->backend == "cpu" ? "--devices: lists GPUs, but --backend is cpu"
                                       : "--devices: this machine has no CUDA GPU this ermak can use");
     if (devices.empty()) devices = {-1};  // no --devices, or "all" without a GPU
+    // An unknown generator or layout stops before the table, naming the option.
+    {
+      const auto slash = o->noise.find('/');
+      const std::string generator = o->noise.substr(0, slash);
+      const auto names = rng::generator_names();
+      if (std::find(names.begin(), names.end(), generator) == names.end())
+        throw Error("--noise: unknown generator \"" + generator + "\" (ermak rng list shows them)");
+      if (slash != std::string::npos) {
+        const auto layouts = rng::layout_names(generator);
+        if (std::find(layouts.begin(), layouts.end(), o->noise.substr(slash + 1)) == layouts.end())
+          throw Error("--noise: " + generator + " has no layout \"" + o->noise.substr(slash + 1) +
+                      "\" (ermak rng list shows them)");
+      }
+    }
     const auto systems = bench::standard_systems();
     if (o->ceiling) return run_ceiling(cases, systems, o->seconds);
     std::printf("# ermak bench  (shared data: %s, noise %s)\n", bench::shared_data_directory().c_str(),

@@ -1080,7 +1080,10 @@ toml::table parse_override(const std::string& text) {
   if (value.empty()) throw Error(file, 0, key, "missing value after '='");
   try {
     return parse_toml(key + " = " + value, file);
-  } catch (const Error&) {
+  } catch (const Error& e) {
+    // An array, inline table or quoted string meant as TOML: its syntax error, not a string.
+    if (value.front() == '[' || value.front() == '{' || value.front() == '"' || value.front() == '\'')
+      throw Error(file, 0, key, fmt::format("cannot read \"{}\": {}", text, e.description()));
     try {
       return parse_toml(key + " = " + toml_string(value), file);
     } catch (const Error& e) {

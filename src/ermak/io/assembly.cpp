@@ -228,6 +228,7 @@ std::vector<SymmetryOperator> read_symmetry_file(const std::filesystem::path& pa
   const std::string file = path.string();
   std::error_code ec;
   if (!std::filesystem::exists(path, ec)) throw Error(file, 0, "symmetry", "file not found");
+  if (std::filesystem::is_directory(path, ec)) throw Error(file, 0, "symmetry", "is a directory; give a file");
   std::ifstream in(path);
   if (!in) throw Error(file, 0, "symmetry", "cannot open the file");
   std::vector<SymmetryOperator> ops;
