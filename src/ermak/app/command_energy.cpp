@@ -47,9 +47,7 @@ Command add_energy_command(CLI::App& app) {
     for (const auto& w : system.warnings) std::fprintf(stderr, "warning: %s\n", w.c_str());
     // A bond beyond r0 ± R0 has no FENE energy: say which, instead of printing nan.
     check_start_coordinates(system.topology, system.initial_positions_A, o->sop.fene_R0_A,
-                      (!o->input.coordinates.empty() ? o->input.coordinates
-                       : !o->input.structure.empty() ? o->input.structure
-                                                     : o->input.topology).string());
+                            start_coordinates_source(o->input).string());
     const ReferenceEvaluation ref = evaluate_reference(system.topology, o->sop, system.initial_positions_A);
     const EnergyTerms& e = ref.energy;
     std::printf("# ermak energy: %d beads, %zu bonds, %zu native contacts; kcal/mol, evaluated in double\n",

@@ -32,6 +32,10 @@ std::vector<Vec3d> coordinates_for(const std::filesystem::path& coordinates, con
 
 }  // namespace
 
+std::filesystem::path start_coordinates_source(const InputSpec& input) {
+  return !input.coordinates.empty() ? input.coordinates : !input.structure.empty() ? input.structure : input.topology;
+}
+
 LoadedSystem load_system(const InputSpec& input, const ModelBuildSpec& build) {
   // A directory given for a file: say so, not what its reader makes of it.
   auto not_a_directory = [](const std::filesystem::path& path, const std::string& key) {

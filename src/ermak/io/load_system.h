@@ -27,6 +27,10 @@ struct LoadedSystem {
 // input.replica_coordinates: one PDB per replica, each checked against the topology.
 // Throws ermak::Error naming the offending file (e.g. the coordinates file when its bead
 // count differs from the topology's); the result passes validate_topology.
+// The file the start coordinates come from, for messages: input.coordinates, else the
+// structure, else the topology (an .etop's own coordinates).
+std::filesystem::path start_coordinates_source(const InputSpec& input);
+
 LoadedSystem load_system(const InputSpec& input, const ModelBuildSpec& build);
 
 }  // namespace ermak

@@ -113,21 +113,18 @@ std::vector<std::string> fingerprint_differences(const std::string& before, cons
   auto add = [&](std::string text) {
     if (differences.size() < at_most) differences.push_back(std::move(text));
   };
+  // Each earlier setting against the first not yet matched setting of its name now.
   std::vector<bool> matched(new_settings.size(), false);
   for (const auto& [name, value] : old_settings) {
-    bool same_name = false, found = false;
-    for (std::size_t k = 0; k < new_settings.size() && !found; ++k) {
-      if (matched[k] || new_settings[k].first != name) continue;
-      if (new_settings[k].second == value) {
-        matched[k] = found = true;
-      } else if (!same_name) {
-        same_name = true;
-        matched[k] = true;
-        add(value.empty() ? name + " (changed)" : name + " = " + new_settings[k].second + ", was " + value);
-        found = true;
-      }
+    std::size_t k = 0;
+    while (k < new_settings.size() && (matched[k] || new_settings[k].first != name)) ++k;
+    if (k == new_settings.size()) {
+      add(value.empty() ? "\"" + name + "\" is gone" : name + " = " + value + " is gone");
+      continue;
     }
-    if (!found) add(value.empty() ? "\"" + name + "\" is gone" : name + " = " + value + " is gone");
+    matched[k] = true;
+    if (new_settings[k].second != value)
+      add(value.empty() ? name + " (changed)" : name + " = " + new_settings[k].second + ", was " + value);
   }
   for (std::size_t k = 0; k < new_settings.size(); ++k)
     if (!matched[k])

@@ -15,9 +15,7 @@
 #include <string_view>
 
 #include "ermak/backend/cuda_engine.h"
-#include "ermak/backend/split_engine.h"
 #include "ermak/core/error.h"
-#include "ermak/core/fnv1a.h"
 #include "ermak/core/progress.h"
 #include "ermak/core/units.h"
 #include "ermak/io/checkpoint.h"
@@ -215,15 +213,14 @@ RunSummary run_logged(const RunSpec& given_spec, const RunOptions& options, RunR
   if (const std::string warning = check_step_size(spec); !warning.empty()) log->warn("{}", warning);
   // Start positions with a bond beyond r0 ± R0 would stop the run at its first check with a
   // message about the dynamics; name the coordinates file instead.
-  if (!options.resume) {
-    const fs::path& coordinates = !spec.input.coordinates.empty() ? spec.input.coordinates
-                                  : !spec.input.structure.empty() ? spec.input.structure
-                                                                  : spec.input.topology;  // an .etop's own
-    check_start_coordinates(topology, system.initial_positions_A, spec.sop.fene_R0_A, coordinates.string());
-    for (std::size_t r = 0; r < system.replica_positions_A.size(); ++r)
-      check_start_coordinates(topology, system.replica_positions_A[r], spec.sop.fene_R0_A,
-                        spec.input.replica_coordinates.at(r).string());
-  }
+  // With input.replica_coordinates each replica starts from its own file (replica 0's is
+  // also initial_positions_A).
+  if (!options.resume && system.replica_positions_A.empty())
+    check_start_coordinates(topology, system.initial_positions_A, spec.sop.fene_R0_A,
+                            start_coordinates_source(spec.input).string());
+  for (std::size_t r = 0; !options.resume && r < system.replica_positions_A.size(); ++r)
+    check_start_coordinates(topology, system.replica_positions_A[r], spec.sop.fene_R0_A,
+                            spec.input.replica_coordinates.at(r).string());
 
   log->info("ermak {} {} {}", ERMAK_VERSION,
             options.dry_run ? (options.resume ? "dry run of resuming" : "dry run of") : options.resume ? "resuming" : "starting",

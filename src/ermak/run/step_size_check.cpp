@@ -7,22 +7,27 @@
 
 #include "ermak/core/error.h"
 #include "ermak/core/units.h"
-#include "ermak/physics/langevin_step.h"
 #include "ermak/protocol/external_force.h"
 
 namespace ermak {
 
+namespace {
+
+// k_B·T at the schedule's highest temperature, kcal/mol.
+double highest_kT(const RunSpec& spec) {
+  const TemperatureSchedule& t = spec.temperature;
+  return t.every_steps > 0 ? std::max(t.start_kcal_per_mol, t.stop_kcal_per_mol) : t.start_kcal_per_mol;
+}
+
+}  // namespace
+
 double largest_noise_amplitude_A(const RunSpec& spec) {
-  double kT = spec.temperature.start_kcal_per_mol;
-  if (spec.temperature.every_steps > 0) kT = std::max(kT, spec.temperature.stop_kcal_per_mol);
-  return std::sqrt(2.0 * kT * spec.langevin.timestep_tau / spec.langevin.zeta);
+  return std::sqrt(2.0 * highest_kT(spec) * spec.langevin.timestep_tau / spec.langevin.zeta);
 }
 
 std::string check_step_size(const RunSpec& spec) {
   const double amplitude_A = largest_noise_amplitude_A(spec);
-  const double highest_K = units::kcal_per_mol_to_kelvin(
-      spec.temperature.every_steps > 0 ? std::max(spec.temperature.start_kcal_per_mol, spec.temperature.stop_kcal_per_mol)
-                                       : spec.temperature.start_kcal_per_mol);
+  const double highest_K = units::kcal_per_mol_to_kelvin(highest_kT(spec));
   const std::string settings =
       fmt::format("a time step of {:.4g} ps, a temperature up to {:.4g} K and a friction of {:.4g}",
                   units::tau_to_ps(spec.langevin.timestep_tau), highest_K, spec.langevin.zeta);
