@@ -134,8 +134,11 @@ int run_topology_from_sop(const fs::path& config_file, bool force, bool quiet) {
       cfg.pairs_threshold_A ? cfg.pairs_threshold_A
                             : (cg ? std::nullopt : std::optional<double>(kSopTopPairsThreshold_A));
   std::vector<std::pair<int, int>> pairs;
-  const bool write_pairs = threshold && *threshold > 0.0;
-  if (write_pairs) pairs = pairs_within(t, *threshold, config_name);
+  // 0 when none is written: a plain double keeps gcc from a -Wmaybe-uninitialized false
+  // positive on the optional in the summary below.
+  const double pairs_threshold_A = threshold.value_or(0.0);
+  const bool write_pairs = pairs_threshold_A > 0.0;
+  if (write_pairs) pairs = pairs_within(t, pairs_threshold_A, config_name);
 
   for (const auto& [key, path] : outputs) {
     std::error_code ec;
@@ -185,7 +188,7 @@ int run_topology_from_sop(const fs::path& config_file, bool force, bool quiet) {
                                    std::to_string(t.native_contacts.size() - by_distance) + ")");
   line(out, "repulsive pairs", std::to_string(built.repulsive_pairs) + " (all other pairs); [ pairs ] in the .top: " +
                                    (write_pairs ? std::to_string(pairs.size()) + " within " +
-                                                      num(*threshold) + " A"
+                                                      num(pairs_threshold_A) + " A"
                                                 : std::string("none")));
   for (const std::string& n : cfg.notes) out += "note: " + n + "\n";
   for (const std::string& w : built.warnings) out += "warning: " + w + "\n";

@@ -253,12 +253,12 @@ void CudaEngine::check_memory(std::size_t need) const {
   if (need > usable) {
     const std::size_t per_replica = need / std::size_t(R_);
     const std::size_t fitting_replicas = per_replica ? usable / per_replica : 0;
-    throw Error("backend \"cuda\": this run needs " + format_bytes(double(need)) + " of GPU memory (" +
+    throw Error("backend \"cuda\": this run needs " + format_byte_size(double(need)) + " of GPU memory (" +
                 std::to_string(R_) + " replicas × " + std::to_string(n_) + " beads, " +
-                format_bytes(double(need) / (double(n_) * R_)) + " per bead with " + std::to_string(slots_) +
+                format_byte_size(double(need) / (double(n_) * R_)) + " per bead with " + std::to_string(slots_) +
                 " list slots per bead), but GPU " + std::to_string(device_) + " (" + prop_.name + ") has " +
-                format_bytes(double(have)) + " available of " + format_bytes(double(total_bytes)) +
-                ", of which ermak uses at most 97 % (" + format_bytes(double(usable)) + ", about " +
+                format_byte_size(double(have)) + " available of " + format_byte_size(double(total_bytes)) +
+                ", of which ermak uses at most 97 % (" + format_byte_size(double(usable)) + ", about " +
                 std::to_string(fitting_replicas) + " such replicas); use fewer replicas or another GPU");
   }
 }
@@ -286,9 +286,9 @@ void CudaEngine::configure_and_allocate() {
     BlockLaunch L = block_launch(block_, block_.rows_in_shared);
     if (block_shared_bytes(L) > block_max_shared_bytes(device_))
       throw Error("CUDA block family: a block of " + std::to_string(block_.group) + " replica(s) × " +
-                  std::to_string(n_) + " beads needs " + format_bytes(double(block_shared_bytes(L))) +
+                  std::to_string(n_) + " beads needs " + format_byte_size(double(block_shared_bytes(L))) +
                   " of shared memory, more than this GPU offers (" +
-                  format_bytes(double(block_max_shared_bytes(device_))) + "); use ERMAK_CUDA_KERNEL=perbead");
+                  format_byte_size(double(block_max_shared_bytes(device_))) + "); use ERMAK_CUDA_KERNEL=perbead");
     const std::size_t blocks = std::size_t(block_count(L));
     if (!block_.rows_in_shared && !block_.all_pairs)
       block_rows_.resize(blocks * std::size_t(slots_) * block_.group * n_);

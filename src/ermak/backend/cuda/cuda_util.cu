@@ -1,7 +1,5 @@
 #include "ermak/backend/cuda/cuda_util.cuh"
 
-#include <cstdio>
-
 #include "ermak/backend/cuda_engine.h"
 
 namespace ermak::cuda {
@@ -30,15 +28,6 @@ void check_launch(const char* kernel, cudaStream_t stream, const char* file, int
 #else
   (void)stream;
 #endif
-}
-
-std::string format_bytes(double bytes) {
-  const char* units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
-  int u = 0;
-  while (bytes >= 1024.0 && u < 4) { bytes /= 1024.0; ++u; }
-  char buffer[64];
-  std::snprintf(buffer, sizeof buffer, u == 0 ? "%.0f %s" : "%.2f %s", bytes, units[u]);
-  return buffer;
 }
 
 }  // namespace ermak::cuda

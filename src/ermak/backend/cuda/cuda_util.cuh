@@ -12,6 +12,7 @@
 #include <utility>
 #include <vector>
 
+#include "ermak/core/byte_size.h"
 #include "ermak/core/error.h"
 
 namespace ermak::cuda {
@@ -29,8 +30,6 @@ inline void check_cuda(cudaError_t status, const char* call, const char* file, i
 // (not while the stream is being captured into a graph, where waiting is not allowed).
 void check_launch(const char* kernel, cudaStream_t stream, const char* file, int line);
 #define ERMAK_CUDA_LAUNCHED(name, stream) ::ermak::cuda::check_launch(name, stream, __FILE__, __LINE__)
-
-std::string format_bytes(double bytes);
 
 // An integer environment variable (the ERMAK_CUDA_* diagnostics), `fallback` when unset
 // or empty; anything else than an integer is an Error naming the variable.
@@ -79,8 +78,8 @@ class DeviceBuffer {
       cudaGetLastError();  // clear the sticky-free allocation error
       std::size_t free_bytes = 0, total_bytes = 0;
       cudaMemGetInfo(&free_bytes, &total_bytes);
-      throw Error("CUDA: could not allocate " + format_bytes(double(count * sizeof(T))) + " of GPU memory (" +
-                  format_bytes(double(free_bytes)) + " free of " + format_bytes(double(total_bytes)) +
+      throw Error("CUDA: could not allocate " + format_byte_size(double(count * sizeof(T))) + " of GPU memory (" +
+                  format_byte_size(double(free_bytes)) + " free of " + format_byte_size(double(total_bytes)) +
                   "): " + cudaGetErrorString(status));
     }
     ptr_ = static_cast<T*>(p);
