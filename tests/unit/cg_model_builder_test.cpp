@@ -8,6 +8,7 @@
 #include <set>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "ermak/core/error.h"
 #include "ermak/io/cg_description.h"
@@ -41,9 +42,10 @@ StructureModel chain(const fs::path& dir, const char* residue = "ALA", const cha
   return extract_structure_model(read_structure_file(file), file.string(), {});
 }
 
-CgDescription two_beads(const fs::path& dir, const std::string& residue = "ALA") {
+CgDescription two_beads(const fs::path& dir, const std::string& residue = "ALA",
+                        const std::string& masses = "MASS 1 C 12.0\nMASS 2 N 14.0\n") {
   const fs::path file = dir / "two.inp";
-  std::ofstream(file) << "MASS 1 C 12.0\nMASS 2 N 14.0\nRESI " << residue
+  std::ofstream(file) << masses << "RESI " << residue
                       << "\nBEAD CA CA\nREPR N CA C\nCOOR CA\nCHAR 0.5\nCONN +CA CB\nENDBEAD\n"
                          "BEAD CB SC\nREPR CB\nCOOR CB\nENDBEAD\nENDRESI\n";
   return read_cg_description(file);
@@ -130,6 +132,33 @@ TEST(CgModelBuilder, ChainBreakUnknownResidueAndMissingCoordinateAtoms) {
         << e.what();
     EXPECT_NE(std::string(e.what()).find("two.inp:12: COOR"), std::string::npos) << e.what();
   }
+}
+
+// Masses only reach the outputs (B-factor column, PSF), but a description without MASS
+// records, or one whose MASS symbols match no REPR atom, gets a warning naming the beads.
+TEST(CgModelBuilder, BeadsWithoutMassAreNamedInAWarning) {
+  const fs::path dir = test::fresh_directory("cg-builder-masses");
+  const auto mass_warnings = [](const BuiltTopology& b) {
+    std::vector<std::string> found;
+    for (const std::string& w : b.warnings)
+      if (w.find("have mass 0") != std::string::npos) found.push_back(w);
+    return found;
+  };
+  EXPECT_TRUE(mass_warnings(build_cg_topology(chain(dir), two_beads(dir), {})).empty());
+
+  BuiltTopology b = build_cg_topology(chain(dir), two_beads(dir, "ALA", ""), {});
+  EXPECT_FLOAT_EQ(b.topology.beads[0].mass_amu, 0.0f);
+  std::vector<std::string> w = mass_warnings(b);
+  ASSERT_EQ(w.size(), 1u);  // once for the description, not once per residue
+  EXPECT_NE(w[0].find("bead(s) ALA/CA, ALA/CB have mass 0: "), std::string::npos) << w[0];
+  EXPECT_NE(w[0].find("two.inp has no MASS records"), std::string::npos) << w[0];
+
+  b = build_cg_topology(chain(dir), two_beads(dir, "ALA", "MASS 1 N 14.0\n"), {});
+  EXPECT_FLOAT_EQ(b.topology.beads[0].mass_amu, 14.0f);  // N of REPR N CA C
+  w = mass_warnings(b);
+  ASSERT_EQ(w.size(), 1u);
+  EXPECT_NE(w[0].find("bead(s) ALA/CB have mass 0: no MASS record of "), std::string::npos) << w[0];
+  EXPECT_NE(w[0].find("matches the first letter of their REPR atoms"), std::string::npos) << w[0];
 }
 
 }  // namespace

@@ -229,5 +229,29 @@ TEST(ConfigErrors, OverrideErrorsNameSet) {
         "not both");
 }
 
+// A value for a whole section, or a key inside a value: an error naming both, not the
+// file's (or an earlier --set's) section silently dropped.
+TEST(ConfigErrors, OverrideOfASectionByAValueOrTheReverse) {
+  const std::string input = kInput + "[run]\nsteps = 100\n[output]\ndirectory = \"out\"\n";
+  const auto check = [&](const std::vector<std::string>& overrides, const std::string& field,
+                         const std::string& what) {
+    SCOPED_TRACE(overrides.back());
+    const Caught e = error_of(input, overrides);
+    ASSERT_TRUE(e.thrown);
+    EXPECT_EQ(e.file, "--set") << e.message;
+    EXPECT_EQ(e.field, field) << e.message;
+    EXPECT_NE(e.message.find(what), std::string::npos) << e.message;
+  };
+  check({"output=1"}, "output",
+        "\"output=1\" gives a value where the configuration has the section [output]; set its keys as "
+        "output.KEY=VALUE");
+  check({"run.steps.every=3"}, "run.steps",
+        "\"run.steps.every=3\" sets a key inside run.steps, which is a value here (run.steps = 100), not a "
+        "section");
+  // A section first given as a value by an earlier --set is refused just the same.
+  check({"heating=1", "heating.start_K=300"}, "heating",
+        "\"heating.start_K=300\" sets a key inside heating, which is a value here (heating = 1)");
+}
+
 }  // namespace
 }  // namespace ermak

@@ -306,6 +306,20 @@ TEST(IoCaModel, ErrorsNameTheFile) {
   const auto broken_cif = write_file("io-badcif", "bad.cif", "data_x\nloop_\n_a.b\n'unterminated\n");
   const std::string c = error_message(broken_cif);
   EXPECT_NE(c.find("bad.cif:4:"), std::string::npos) << c;
+
+  // An atom list without coordinates or B-factors: gemmi reads no atom from it, and the
+  // message names the missing columns at the loop's line rather than "no atoms found".
+  const auto no_xyz = write_file("io-cif-columns", "noxyz.cif",
+                                 "data_x\n#\nloop_\n_atom_site.group_PDB\n_atom_site.id\n_atom_site.type_symbol\n"
+                                 "_atom_site.label_atom_id\n_atom_site.label_alt_id\n_atom_site.label_comp_id\n"
+                                 "_atom_site.label_asym_id\n_atom_site.label_seq_id\n_atom_site.occupancy\n"
+                                 "_atom_site.auth_seq_id\n"
+                                 "ATOM 1 C CA . ALA A 1 1.0 1\nATOM 2 C CA . ALA A 2 1.0 2\n");
+  const std::string x = error_message(no_xyz);
+  EXPECT_NE(x.find("noxyz.cif:3: _atom_site: the atom list lacks the column(s) _atom_site.Cartn_x, "
+                   "_atom_site.Cartn_y, _atom_site.Cartn_z, _atom_site.B_iso_or_equiv"),
+            std::string::npos)
+      << x;
 }
 
 TEST(IoCaModel, NativeContactsCellListEqualsBruteForce) {

@@ -102,6 +102,10 @@ TEST(CgDescription, MalformedRecordsGiveFileLineErrors) {
       {"RESI ALA\nENDRESI\n", 2, "ENDRESI", "has no BEAD"},
       {"RESI ALA\nBEAD CA CA\nCOOR CA\nENDBEAD\nCOOR CB\n", 5, "COOR", "outside BEAD"},
       {"ATOM CA\n", 1, "ATOM", "unknown record 'ATOM'"},
+      // A second REPR, COOR or CHAR would replace the first without a word.
+      {"RESI ALA\nBEAD CA CA\nCOOR CA\nCOOR CB\n", 4, "COOR", "COOR given twice for bead CA of ALA (first at line 3)"},
+      {"RESI ALA\nBEAD CA CA\nREPR CA\nCOOR CA\nREPR N\n", 5, "REPR", "REPR given twice for bead CA of ALA (first at line 3)"},
+      {"RESI ALA\nBEAD CA CA\nCHAR 1\nCOOR CA\nCHAR 0\n", 5, "CHAR", "CHAR given twice for bead CA of ALA (first at line 3)"},
       {"ENDRESI\n", 1, "ENDRESI", "ENDRESI without RESI"},
   };
   int k = 0;

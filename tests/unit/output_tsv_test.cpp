@@ -158,6 +158,19 @@ TEST(OutputTsv, AppendRejectsWrongHeaderAndOffsets) {
             std::string::npos);
   EXPECT_EQ(std::filesystem::file_size(path), size);  // failed attempts cut nothing
 
+  // A header edited shorter leaves the file shorter than the checkpoint's offset: the
+  // header, not "lost data", is named.
+  const std::string text = read_text(path);
+  const auto edited = dir / "edited.tsv";
+  std::ofstream(edited, std::ios::binary) << "# step\ttime\tenergy\n" << text.substr(text.find('\n') + 1);
+  try {
+    TsvWriter::append(edited, size, kColumns);
+    ADD_FAILURE() << "no error";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("table header 'step\ttime\tenergy' does not match"), std::string::npos)
+        << e.what();
+  }
+
   // Truncating right after the header keeps only the header.
   {
     TsvWriter w = TsvWriter::append(path, std::string("# step\ttime[ns]\tenergy[kcal/mol]\n").size());

@@ -55,5 +55,59 @@ TEST(StepSizeCheck, AClampForceThatWouldBreakEveryBondIsRefused) {
   }
 }
 
+// Caught at the start instead of as a broken bond after the first steps.
+TEST(StepSizeCheck, SpringsThatOvershootAndBasesThatOutrunTheBondsAreRefused) {
+  const auto message = [](const RunSpec& spec) -> std::string {
+    try {
+      check_step_size(spec);
+    } catch (const Error& e) {
+      return e.what();
+    }
+    return "";
+  };
+  RunSpec spec;
+  spec.config_path = "pull.toml";
+  spec.pulling.enabled = true;
+  spec.pulling.spring_kcal_per_mol_A2 = 0.072;  // SOP-GPU's 50 pN/nm
+  spec.pulling.speed_A_per_tau = 2.48e-6;       // 1 µm/s
+  EXPECT_EQ(message(spec), "");
+  // (h/ζ)·κ = 0.0016 · κ: 1 at κ = 625 kcal/mol/Å².
+  spec.pulling.spring_kcal_per_mol_A2 = 620.0;
+  EXPECT_EQ(message(spec), "");
+  spec.pulling.spring_kcal_per_mol_A2 = 630.0;
+  std::string m = message(spec);
+  EXPECT_NE(m.find("pull.toml: pulling.spring_pN_per_nm: a spring of 4.377e+05 pN/nm relaxes by 1.01 of its stretch per step"),
+            std::string::npos)
+      << m;
+  // v·h ≥ R0/2 = 1 Å: v ≥ 12.5 Å/τ_H (5.04·10⁶ µm/s).
+  spec.pulling.spring_kcal_per_mol_A2 = 0.072;
+  spec.pulling.speed_A_per_tau = 12.4;
+  EXPECT_EQ(message(spec), "");
+  spec.pulling.speed_A_per_tau = -12.6;
+  m = message(spec);
+  EXPECT_NE(m.find("pulling.speed_um_per_s: a speed of 5.081e+06 µm/s moves the spring's base by 1.01 Å per step"), std::string::npos)
+      << m;
+  spec.pulling.speed_A_per_tau = std::nan("");
+  EXPECT_NE(message(spec), "");
+  // Where the value was given, the error names that key and line.
+  spec.key_sources["pulling.speed_A_per_tau"] = {"--set", 0, {}};
+  EXPECT_EQ(message(spec).rfind("--set: pulling.speed_A_per_tau: a speed of", 0), 0u) << message(spec);
+
+  // Planes are named by their index; the indentation tip uses its own friction.
+  spec.pulling.enabled = false;
+  spec.plane_pulling.enabled = true;
+  spec.plane_pulling.planes.resize(2);
+  spec.plane_pulling.planes[0].spring_kcal_per_mol_A2 = 1.0;
+  spec.plane_pulling.planes[1].spring_kcal_per_mol_A2 = 700.0;
+  EXPECT_NE(message(spec).find("plane_pulling.plane[1].spring_pN_per_nm: a spring of"), std::string::npos) << message(spec);
+  spec.plane_pulling.enabled = false;
+  spec.indentation.enabled = true;
+  spec.indentation.spring_kcal_per_mol_A2 = 700.0;
+  spec.indentation.tip_friction = 1000.0;  // (h/ζ_tip)·κ = 0.056
+  EXPECT_EQ(message(spec), "");
+  spec.indentation.tip_friction = 50.0;
+  EXPECT_NE(message(spec).find("indentation.spring_pN_per_nm: a spring of"), std::string::npos) << message(spec);
+}
+
 }  // namespace
 }  // namespace ermak

@@ -326,6 +326,18 @@ TEST(TopologyAssembly, SymmetryFileErrors) {
   EXPECT_NE(e.find("ops.txt:2: operator 1: the 3x3 part is not a rotation"), std::string::npos) << e;
   e = error("sym-mirror", "-1 0 0 0\n0 1 0 0\n0 0 1 0\n");
   EXPECT_NE(e.find("reflection"), std::string::npos) << e;
+  // Blamed on the symmetry file at its line, not later on the structure's coordinates or
+  // overlapping beads.
+  e = error("sym-far", "1 0 0 0\n0 1 0 1e30\n0 0 1 0\n");
+  EXPECT_NE(e.find("ops.txt:2: operator 1 row 2: the translation 1e30 Å is beyond the ±10⁶ Å"), std::string::npos)
+      << e;
+  e = error("sym-nan", "1 0 0 nan\n0 1 0 0\n0 0 1 0\n");
+  EXPECT_NE(e.find("ops.txt:1: operator 1 row 1: "), std::string::npos) << e;
+  e = error("sym-twice",
+            "1 0 0 0\n0 1 0 0\n0 0 1 0\n\n-1 0 0 50\n0 -1 0 0\n0 0 1 0\n\n1 0 0 0\n0 1 0 0\n0 0 1 0.0000001\n");
+  EXPECT_NE(e.find("ops.txt:9: operator 3: the same as operator 1 (line 1): its copy would lie on top of that one"),
+            std::string::npos)
+      << e;
   e = error("sym-empty", "# nothing\n\n");
   EXPECT_NE(e.find("ops.txt: symmetry: the file holds no operator"), std::string::npos) << e;
   const auto missing = test::fresh_directory("topo-asm-missing") / "absent.txt";

@@ -229,9 +229,9 @@ class Section {
   // loaded.
   RunSpec::KeySource source(std::string_view key) const {
     const toml::node* n = find(key);
-    if (!n) return {ctx_.file, 0};
+    if (!n) return {ctx_.file, 0, {}};
     const auto& src = n->source();
-    return {src.path ? *src.path : ctx_.file, from_override(*n) ? 0 : static_cast<int>(src.begin.line)};
+    return {src.path ? *src.path : ctx_.file, from_override(*n) ? 0 : static_cast<int>(src.begin.line), {}};
   }
 
   std::optional<bool> boolean(std::string_view key) const {
@@ -770,6 +770,8 @@ void read_pulling(const Section& s, RunSpec& spec) {
   const auto spring = either(s, kSpringPn, kSpringInternal, kPositive);
   if (!spring) throw s.error("[pulling] needs spring_pN_per_nm (the cantilever spring constant)");
   p.spring_kcal_per_mol_A2 = spring->value;
+  remember(spec, s, speed->key);  // for the step-size check at the start (run/step_size_check.h)
+  remember(spec, s, spring->key);
   p.direction = read_direction(s);
   p.ends = read_ends(s, spec);
   p.output_every_steps = read_output_every(s);
@@ -814,6 +816,8 @@ void read_force_clamp(const Section& s, RunSpec& spec) {
     throw s.error(force ? std::string_view(force->key) : std::string_view("schedule_kcal_per_mol_A"),
                   "give one of force_clamp.force_pN, force_clamp.schedule (or their _kcal_per_mol_A forms)");
   c.constant = force.has_value();
+  for (std::string_view key : {"force_pN", "force_kcal_per_mol_A", "schedule", "schedule_kcal_per_mol_A"})
+    remember(spec, s, key);
   if (force)
     c.schedule = {ForceSchedulePoint{0, force->value}};
   else if (schedule_pN)
@@ -848,6 +852,8 @@ void read_plane_pulling(const Context& ctx, const Section& s, RunSpec& spec) {
     const auto spring = either(plane, kSpringPn, kSpringInternal, kPositive);
     if (!spring) throw plane.error(fmt::format("[[plane_pulling.plane]] {} needs spring_pN_per_nm", i));
     p.spring_kcal_per_mol_A2 = spring->value;
+    for (std::string_view key : {kSpeedUm.key, kSpeedInternal.key, kSpringPn.key, kSpringInternal.key})
+      remember(spec, plane, key);
     pp.planes.push_back(std::move(p));
   }
 }
@@ -929,6 +935,8 @@ void read_indentation(const Context& ctx, const Section& s, RunSpec& spec) {
   const auto speed = either(s, kSpeedUm, kSpeedInternal, kNonNegative);
   if (!speed) throw s.error("[indentation] needs speed_um_per_s (the cantilever base speed)");
   ind.speed_A_per_tau = speed->value;
+  remember(spec, s, speed->key);
+  remember(spec, s, spring->key);
   read_wall_shape(s, "tip_interaction", "tip_A", "tip_B", ind.tip);
   assign(ind.tip.sigma_A, s.real("tip_sigma_A", kPositive, "Å"));
   assign(ind.tip.epsilon_kcal_per_mol, s.real("tip_epsilon_kcal_per_mol", kPositive, "kcal/mol"));
@@ -1092,15 +1100,35 @@ toml::table parse_override(const std::string& text) {
   }
 }
 
+// A value as TOML writes it ("1", "\"out\"", "[1, 2]"), for messages.
+std::string existing_text(const toml::node& n) {
+  std::ostringstream out;
+  n.visit([&](auto&& v) { out << v; });
+  return out.str();
+}
+
 // Tables merge key by key; any other value replaces what was there. Moving the nodes
-// keeps their source ("--set"), which the error messages rely on.
-void merge(toml::table& into, toml::table& from) {
+// keeps their source ("--set"), which the error messages rely on. A value where there was
+// a section, or a section where there was a value, is an error: silently replacing one by
+// the other would drop the file's (or an earlier --set's) whole section.
+void merge(toml::table& into, toml::table& from, const std::string& override_text, const std::string& prefix = "") {
   for (auto&& [key, value] : from) {
+    const std::string name = prefix.empty() ? std::string(key.str()) : prefix + "." + std::string(key.str());
     toml::node* existing = into.get(key.str());
-    if (existing && existing->is_table() && value.is_table())
-      merge(*existing->as_table(), *value.as_table());
-    else
-      into.insert_or_assign(key, std::move(value));
+    if (existing && existing->is_table() && value.is_table()) {
+      merge(*existing->as_table(), *value.as_table(), override_text, name);
+      continue;
+    }
+    if (existing && existing->is_table())
+      throw Error(std::string(kOverrideSource), 0, name,
+                  fmt::format("\"{}\" gives a value where the configuration has the section [{}]; set its keys "
+                              "as {}.KEY=VALUE",
+                              override_text, name, name));
+    if (existing && value.is_table())
+      throw Error(std::string(kOverrideSource), 0, name,
+                  fmt::format("\"{}\" sets a key inside {}, which is a value here ({} = {}), not a section",
+                              override_text, name, name, existing_text(*existing)));
+    into.insert_or_assign(key, std::move(value));
   }
 }
 
@@ -1368,7 +1396,7 @@ RunSpec parse_run_spec(std::string_view toml_text, const fs::path& source_name,
   toml::table root = parse_toml(toml_text, ctx.file);
   for (const std::string& text : overrides) {
     toml::table override_table = parse_override(text);
-    merge(root, override_table);
+    merge(root, override_table, text);
   }
   return build_spec(ctx, root, source_name);
 }

@@ -15,6 +15,10 @@
 namespace ermak {
 namespace {
 
+// A symmetry file's translations: far beyond any assembly (a virus capsid spans ~10³ Å),
+// and copies moved this far still fit the model PDB's ±10⁷ Å.
+constexpr double kLargestTranslation_A = 1e6;
+
 // One operator applied to a selection of residues.
 struct Job {
   SymmetryOperator op;
@@ -47,6 +51,16 @@ std::string rotation_problem(const SymmetryOperator& op) {
            ", more than the 0.001 allowed)";
   if (det < 0) return "the 3x3 part is a reflection (det R = -1), not a rotation";
   return "";
+}
+
+// Two operators that move every atom of a 100 Å protein by less than ~0.01 Å alike.
+bool same_motion(const SymmetryOperator& a, const SymmetryOperator& b) {
+  for (int i = 0; i < 3; ++i) {
+    if (!(std::abs(a.t[i] - b.t[i]) < 1e-3)) return false;
+    for (int j = 0; j < 3; ++j)
+      if (!(std::abs(a.r[i][j] - b.r[i][j]) < 1e-5)) return false;
+  }
+  return true;
 }
 
 // The file's own operators (assemblies, NCS) must be rigid motions too: a mirror or a
@@ -232,6 +246,7 @@ std::vector<SymmetryOperator> read_symmetry_file(const std::filesystem::path& pa
   std::ifstream in(path);
   if (!in) throw Error(file, 0, "symmetry", "cannot open the file");
   std::vector<SymmetryOperator> ops;
+  std::vector<int> op_lines;  // first line of each operator
   SymmetryOperator current;
   int row = 0, first_line = 0, line_number = 0;
   std::string raw;
@@ -252,12 +267,23 @@ std::vector<SymmetryOperator> read_symmetry_file(const std::filesystem::path& pa
       if (c < 3) current.r[row][c] = *value;
       else current.t[row] = *value;
     }
+    // The copies' coordinates must fit the model's PDB (and stay far from float overflow).
+    if (!(std::abs(current.t[row]) < kLargestTranslation_A))
+      throw Error(file, line_number, field,
+                  "the translation " + std::string(columns[3]) + " Å is beyond the ±10⁶ Å a model can use "
+                  "(the PDB holds ±10⁷ Å)");
     if (row == 0) first_line = line_number;
     if (++row < 3) continue;
     if (const std::string problem = rotation_problem(current); !problem.empty())
       throw Error(file, first_line, "operator " + std::to_string(ops.size() + 1), problem);
+    for (std::size_t k = 0; k < ops.size(); ++k)
+      if (same_motion(ops[k], current))
+        throw Error(file, first_line, "operator " + std::to_string(ops.size() + 1),
+                    "the same as operator " + std::to_string(k + 1) + " (line " + std::to_string(op_lines[k]) +
+                        "): its copy would lie on top of that one");
     current.name = std::to_string(ops.size() + 1);
     ops.push_back(current);
+    op_lines.push_back(first_line);
     current = SymmetryOperator{};
     row = 0;
   }

@@ -53,7 +53,8 @@ ExpansionReport replicate_by_operators(StructureModel& model,
 // "R_k1 R_k2 R_k3 t_k" (x' = R x + t, t in Å), '#' comments and blank lines ignored.
 // Throws ermak::Error "file:line: field: what" for a line that is not four numbers, an
 // incomplete last operator, an R that is not a proper rotation (|R·Rᵀ − I| > 1e-3 or
-// det R < 0), or a file without operators.
+// det R < 0), a translation of 10⁶ Å or more, an operator equal to an earlier one, or a
+// file without operators.
 std::vector<SymmetryOperator> read_symmetry_file(const std::filesystem::path& file);
 
 // Name of the copy of chain `base` made by operator `suffix`: base + suffix ("A" + "12" →

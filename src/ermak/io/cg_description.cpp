@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 #include <fstream>
+#include <map>
 #include <optional>
 #include <string_view>
 
@@ -37,9 +38,9 @@ class Reader {
       else if (record_ == "ENDRESI") end_residue(args);
       else if (record_ == "BEAD") begin_bead(args);
       else if (record_ == "ENDBEAD") end_bead(args);
-      else if (record_ == "REPR") bead_here().represented = names(args, "atom names");
+      else if (record_ == "REPR") once_per_bead().represented = names(args, "atom names");
       else if (record_ == "COOR") {
-        bead_here().coordinate_atoms = names(args, "atom names");
+        once_per_bead().coordinate_atoms = names(args, "atom names");
         bead_->coor_line = line_;
       } else if (record_ == "CHAR") charge(args);
       else if (record_ == "CONN") connections(args);
@@ -124,6 +125,7 @@ class Reader {
     if (const CgBead* other = residue_->find(name))
       fail("residue " + residue_->name + " already has a bead " + name + " (line " + std::to_string(other->line) + ")");
     bead_ = CgBead{};
+    bead_records_.clear();
     bead_->name = name;
     bead_->type = std::string(args[1]);
     bead_->line = line_;
@@ -143,8 +145,19 @@ class Reader {
     return *bead_;
   }
 
-  void charge(const std::vector<std::string_view>& args) {
+  // REPR, COOR and CHAR describe a bead once: a second one would silently replace the
+  // first (a bead moved to other atoms), so it is refused.
+  CgBead& once_per_bead() {
     CgBead& b = bead_here();
+    const auto [seen, first] = bead_records_.emplace(record_, line_);
+    if (!first)
+      fail(record_ + " given twice for bead " + b.name + " of " + residue_->name + " (first at line " +
+           std::to_string(seen->second) + ")");
+    return b;
+  }
+
+  void charge(const std::vector<std::string_view>& args) {
+    CgBead& b = once_per_bead();
     expect_count(args, 1, "CHAR charge");
     const auto q = text::parse_number<double>(args[0]);
     if (!q) fail("charge '" + std::string(args[0]) + "' is not a number");
@@ -183,6 +196,7 @@ class Reader {
   CgDescription out_;
   std::optional<CgResidue> residue_;
   std::optional<CgBead> bead_;
+  std::map<std::string, int> bead_records_;  // REPR/COOR/CHAR of the open bead: their line
 };
 
 }  // namespace

@@ -57,9 +57,9 @@ struct CgDescription {
 // Reads a description. Records (first word, case-insensitive): MASS, RESI, BEAD, REPR,
 // COOR, CHAR, CONN, ENDBEAD, ENDRESI; `!` starts a comment; blank lines are skipped.
 // Throws ermak::Error "file:line: RECORD: what" for an unknown record, a record out of
-// place (BEAD outside RESI, REPR outside BEAD, ...), missing or malformed fields, a
-// RESI or BEAD not closed, a bead without COOR, duplicate residue or bead names, and an
-// in-residue CONN naming no bead of the residue.
+// place (BEAD outside RESI, REPR outside BEAD, ...), REPR/COOR/CHAR twice in a bead,
+// missing or malformed fields, a RESI or BEAD not closed, a bead without COOR, duplicate
+// residue or bead names, and an in-residue CONN naming no bead of the residue.
 CgDescription read_cg_description(const std::filesystem::path& file);
 
 }  // namespace ermak

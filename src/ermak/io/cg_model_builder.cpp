@@ -96,6 +96,7 @@ struct Builder {
   void make_beads() {
     std::map<std::string, std::int32_t> chain_index;
     std::map<std::string, std::string> used_alias;
+    std::vector<std::string> massless;  // "RESI/BEAD" of the types used, once each
     Topology& top = out.topology;
     for (std::size_t r = 0; r < model.residues.size(); ++r) {
       const StructureResidue& res = model.residues[r];
@@ -159,6 +160,10 @@ struct Builder {
         info.occupancy = static_cast<float>(bead.charge);
         info.b_factor = static_cast<float>(bead.mass_amu);
         info.mass_amu = static_cast<float>(bead.mass_amu);
+        if (!(bead.mass_amu > 0.0)) {
+          const std::string label = type.name + "/" + bead.name;
+          if (std::find(massless.begin(), massless.end(), label) == massless.end()) massless.push_back(label);
+        }
         top.beads.push_back(info);
         out.residue_of_bead.push_back(static_cast<std::int32_t>(r));
         out.sidechain_bead.push_back(bead.name == "CA" ? 0 : 1);
@@ -170,6 +175,23 @@ struct Builder {
     for (const auto& [from, to] : used_alias)
       out.warnings.push_back("residues " + from + " are coarse-grained as " + to + " (" + description.source +
                              " has no RESI " + from + ")");
+    if (!massless.empty()) out.warnings.push_back(massless_beads_warning(massless));
+  }
+
+  // The dynamics does not use masses, but the PDB's B-factor column and the PSF carry
+  // them (sop-top2's convention); a description without MASS records would give every
+  // bead 0 there without a word.
+  std::string massless_beads_warning(const std::vector<std::string>& massless) const {
+    const std::size_t listed_count = std::min(massless.size(), static_cast<std::size_t>(kListedWarnings));
+    std::string listed;
+    for (std::size_t k = 0; k < listed_count; ++k) listed += (k ? ", " : "") + massless[k];
+    if (massless.size() > listed_count) listed += " and " + std::to_string(massless.size() - listed_count) + " more";
+    const std::string why = description.masses.empty()
+                                ? description.source + " has no MASS records"
+                                : "no MASS record of " + description.source +
+                                      " matches the first letter of their REPR atoms";
+    return "bead(s) " + listed + " have mass 0: " + why +
+           " (masses are informational: the PDB's B-factor column gets 0, the PSF 1.0 amu)";
   }
 
   std::int32_t bead_of(std::size_t r, const std::string& name) const {

@@ -176,6 +176,37 @@ std::vector<const gemmi::Atom*> choose_conformer(const gemmi::Residue& r) {
   return chosen;
 }
 
+#ifdef ERMAK_HAVE_MMCIF
+// gemmi reads no atom at all from an _atom_site loop that lacks one of the columns it
+// needs (this list: gemmi 0.5's make_structure), which would surface as "no atoms found";
+// when no atom was read, the missing columns say what is wrong.
+void check_atom_site_columns(const gemmi::cif::Document& document, const std::string& file) {
+  if (document.blocks.empty()) return;
+  static const char* const kNeeded[] = {"id",         "type_symbol", "label_alt_id", "label_asym_id",
+                                        "Cartn_x",    "Cartn_y",     "Cartn_z",      "occupancy",
+                                        "B_iso_or_equiv", "auth_seq_id"};
+  std::set<std::string> present;
+  int line = 0;
+  for (const gemmi::cif::Item& item : document.blocks[0].items) {
+    std::vector<std::string> tags;
+    if (item.type == gemmi::cif::ItemType::Loop) tags = item.loop.tags;
+    if (item.type == gemmi::cif::ItemType::Pair) tags = {item.pair[0]};
+    for (const std::string& tag : tags)
+      if (tag.rfind("_atom_site.", 0) == 0) {
+        present.insert(tag.substr(std::string("_atom_site.").size()));
+        if (line == 0) line = item.line_number;
+      }
+  }
+  if (present.empty()) return;  // no atoms at all: the general message
+  std::string missing;
+  for (const char* column : kNeeded)
+    if (!present.count(column)) missing += (missing.empty() ? "_atom_site." : ", _atom_site.") + std::string(column);
+  if (!missing.empty())
+    throw Error(file, std::max(line, 0), "_atom_site",
+                "the atom list lacks the column(s) " + missing + ", without which no atom can be read");
+}
+#endif
+
 std::string chain_name_of(const gemmi::Chain& chain) {
   std::string id = chain.name;
   if (id.empty() && !chain.residues.empty()) id = chain.residues[0].segment;
@@ -245,8 +276,9 @@ ParsedStructure read_structure_file(const std::filesystem::path& file) {
       parsed.structure = gemmi::read_pdb_from_memory(text.data(), text.size(), name);
     } else {
 #ifdef ERMAK_HAVE_MMCIF
-      parsed.structure =
-          gemmi::make_structure(gemmi::cif::read_memory(text.data(), text.size(), name.c_str()));
+      const gemmi::cif::Document document = gemmi::cif::read_memory(text.data(), text.size(), name.c_str());
+      parsed.structure = gemmi::make_structure(document);
+      if (parsed.structure.models.empty()) check_atom_site_columns(document, name);
 #else
       throw Error(name, 0, "structure",
                   "this ermak was built without mmCIF support (install tao-pegtl-dev and rebuild)");

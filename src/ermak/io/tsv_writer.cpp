@@ -87,10 +87,12 @@ TsvWriter TsvWriter::append(const std::filesystem::path& path, std::uint64_t tru
   struct stat st{};
   if (::fstat(w.fd_, &st) != 0) fail(path, std::string("cannot stat table: ") + std::strerror(errno));
   const std::uint64_t file_bytes = static_cast<std::uint64_t>(st.st_size);
-  if (truncate_to_bytes > file_bytes)
-    fail(path, "table is shorter (" + std::to_string(file_bytes) +
-                   " bytes) than the checkpoint records (" + std::to_string(truncate_to_bytes) +
-                   " bytes): it was replaced or lost data");
+  // Checked after the header: an edited header is the likelier (and more useful) answer.
+  const auto fail_if_short = [&] {
+    if (truncate_to_bytes > file_bytes)
+      fail(path, "table is shorter (" + std::to_string(file_bytes) + " bytes) than the checkpoint records (" +
+                     std::to_string(truncate_to_bytes) + " bytes): it was replaced or lost data");
+  };
 
   // The header line (read in chunks: it is short, the rows after it may be gigabytes)
   // and the last kept byte are all that the checks need.
@@ -103,10 +105,11 @@ TsvWriter TsvWriter::append(const std::filesystem::path& path, std::uint64_t tru
   };
   std::string head;
   std::size_t header_end = std::string::npos;
-  while (header_end == std::string::npos && head.size() < truncate_to_bytes) {
+  const std::uint64_t header_limit = std::min(truncate_to_bytes, file_bytes);
+  while (header_end == std::string::npos && head.size() < header_limit) {
     char chunk[4096];
     const std::size_t want =
-        static_cast<std::size_t>(std::min<std::uint64_t>(sizeof chunk, truncate_to_bytes - head.size()));
+        static_cast<std::size_t>(std::min<std::uint64_t>(sizeof chunk, header_limit - head.size()));
     const std::size_t n = read_at(chunk, want, head.size());
     if (n == 0) break;
     const std::size_t before = head.size();
@@ -114,9 +117,11 @@ TsvWriter TsvWriter::append(const std::filesystem::path& path, std::uint64_t tru
     const std::size_t nl = head.find('\n', before);
     if (nl != std::string::npos) header_end = nl;
   }
-  if (head.rfind("# ", 0) != 0 || header_end == std::string::npos)
+  if (head.rfind("# ", 0) != 0 || header_end == std::string::npos) {
+    fail_if_short();
     fail(path, "resume offset " + std::to_string(truncate_to_bytes) +
                    " does not keep a complete '# ' header line; not an ermak table?");
+  }
   const std::string names = head.substr(2, header_end - 2);
   for (std::size_t start = 0;;) {
     const std::size_t tab = names.find('\t', start);
@@ -129,6 +134,7 @@ TsvWriter TsvWriter::append(const std::filesystem::path& path, std::uint64_t tru
     fail(path, "table header '" + names + "' does not match the columns of this run '" +
                    expected.substr(2, expected.size() - 3) + "'");
   }
+  fail_if_short();
   char last = 0;
   if (read_at(&last, 1, truncate_to_bytes - 1) != 1 || last != '\n')
     fail(path, "resume offset " + std::to_string(truncate_to_bytes) + " is not at the end of a line");

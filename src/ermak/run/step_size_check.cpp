@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <initializer_list>
 
 #include "ermak/core/error.h"
 #include "ermak/core/units.h"
@@ -17,6 +18,37 @@ namespace {
 double highest_kT(const RunSpec& spec) {
   const TemperatureSchedule& t = spec.temperature;
   return t.every_steps > 0 ? std::max(t.start_kcal_per_mol, t.stop_kcal_per_mol) : t.start_kcal_per_mol;
+}
+
+// The key of `section` that the configuration gave among `names` (its file and line are in
+// key_sources), else the first: errors then point at the line that set the value.
+std::string given_key(const RunSpec& spec, const std::string& section, std::initializer_list<const char*> names) {
+  for (const char* name : names)
+    if (spec.key_sources.count(section + "." + name)) return section + "." + name;
+  return section + "." + *names.begin();
+}
+
+// A cantilever or plane spring κ on a bead of friction ζ relaxes by (h/ζ)·κ of its
+// stretch per Euler step: at 1 the bead overshoots the spring's rest point every step,
+// at 2 the iteration diverges (docs/model.md#dynamics). A base that moves R0/2 or more per
+// step stretches the spring faster than any bond can follow.
+void check_spring(const RunSpec& spec, const std::string& section, double spring_kcal_per_mol_A2, double speed_A_per_tau,
+                  double friction, double half_R0_A) {
+  const double h = spec.langevin.timestep_tau;
+  const double relaxation = h / friction * spring_kcal_per_mol_A2;
+  if (!(relaxation < 1.0))
+    throw key_error(spec, given_key(spec, section, {"spring_pN_per_nm", "spring_kcal_per_mol_A2"}),
+                fmt::format("a spring of {:.4g} pN/nm relaxes by {:.3g} of its stretch per step ((h/ζ)·κ with ζ = "
+                            "{:.4g}), at least 1: the pulled bead would overshoot every step and the step diverges "
+                            "at 2; use a softer spring or a smaller run.timestep_ps (docs/protocols.md)",
+                            units::internal_spring_to_pN_per_nm(spring_kcal_per_mol_A2), relaxation, friction));
+  const double travel_A = std::abs(speed_A_per_tau) * h;
+  if (!(travel_A < half_R0_A))
+    throw key_error(spec, given_key(spec, section, {"speed_um_per_s", "speed_A_per_tau"}),
+                fmt::format("a speed of {:.4g} µm/s moves the spring's base by {:.3g} Å per step, at least half the "
+                            "bonds' R0 ({} Å): the bonds would break within steps; pull more slowly "
+                            "(docs/protocols.md)",
+                            units::A_per_tau_to_um_per_s(std::abs(speed_A_per_tau)), travel_A, half_R0_A));
 }
 
 }  // namespace
@@ -46,12 +78,25 @@ std::string check_step_size(const RunSpec& spec) {
       largest_force = std::max(largest_force, std::abs(p.force_kcal_per_mol_A));
     const double drift_A = spec.langevin.timestep_tau / spec.langevin.zeta * largest_force;
     if (!(drift_A < half_R0_A))
-      throw Error(spec.config_path.string(), 0, "force_clamp",
-                  fmt::format("a force of {:.4g} pN moves the clamped beads by {:.3g} Å per step ((h/ζ)·F), at least "
+      throw key_error(spec,
+                      given_key(spec, "force_clamp",
+                                {"force_pN", "force_kcal_per_mol_A", "schedule", "schedule_kcal_per_mol_A"}),
+                      fmt::format("a force of {:.4g} pN moves the clamped beads by {:.3g} Å per step ((h/ζ)·F), at least "
                               "half the bonds' R0 ({} Å): the bonds would break within steps; use a smaller force "
                               "(docs/protocols.md)",
                               units::internal_force_to_pN(largest_force), drift_A, half_R0_A));
   }
+  if (spec.pulling.enabled)
+    check_spring(spec, "pulling", spec.pulling.spring_kcal_per_mol_A2, spec.pulling.speed_A_per_tau,
+                 spec.langevin.zeta, half_R0_A);
+  if (spec.plane_pulling.enabled)
+    for (std::size_t k = 0; k < spec.plane_pulling.planes.size(); ++k)
+      check_spring(spec, fmt::format("plane_pulling.plane[{}]", k),
+                   spec.plane_pulling.planes[k].spring_kcal_per_mol_A2, spec.plane_pulling.planes[k].speed_A_per_tau,
+                   spec.langevin.zeta, half_R0_A);
+  if (spec.indentation.enabled)
+    check_spring(spec, "indentation", spec.indentation.spring_kcal_per_mol_A2, spec.indentation.speed_A_per_tau,
+                 spec.indentation.tip_friction, half_R0_A);
   if (amplitude_A < 1e-4)
     return fmt::format("warning: {} move a bead by only {:.3g} Å per component and step (SOP-GPU's defaults: "
                        "0.044 Å); the beads barely move (docs/model.md#dynamics)",
