@@ -148,8 +148,10 @@ TEST(CudaRun, OverlappedStopsWriteTheSameFiles) {
       EXPECT_EQ(a, read_file(overlapped / "out" / f)) << f;
     }
   }
-  // A time step 250 times SOP-GPU's tears the chain within the first few steps.
-  const std::string tear = " --set run.timestep_tau=20 --set output.checkpoint_every=0";
+  // A time step 250 times SOP-GPU's tears the chain within the first few steps (the base
+  // slowed to 0.5 Å a step: at 2.5 the start check would refuse the run).
+  const std::string tear =
+      " --set run.timestep_tau=20 --set output.checkpoint_every=0 --set pulling.speed_um_per_s=10000";
   const auto [torn_in_turn, torn_in_turn_out] = run("cuda-run-torn-in-turn", in_turn_env, tear);
   const auto [torn, torn_out] = run("cuda-run-torn-overlapped", {}, tear);
   const std::string message = "a FENE bond broke between steps 0 and 250:";
