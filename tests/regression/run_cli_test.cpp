@@ -51,6 +51,24 @@ TEST(RunCli, WritesEveryOutputWithUnitsInHeaders) {
   EXPECT_NE(log.find("seed = 99"), std::string::npos);
 }
 
+// DCD frames stay evenly spaced: a run whose length is not a multiple of the frame
+// interval says at its start where the last frame falls (docs/outputs.md#dcd).
+TEST(RunCli, ALastStepBetweenFramesIsNoted) {
+  const auto dir = ermak::test::fresh_directory("run-last-frame");
+  int status = 0;
+  const std::string out =
+      run_ermak("run --quiet " + write_config(dir).string() + " --set run.steps=2500 --set run.replicas=1", &status);
+  ASSERT_EQ(status, 0) << out;
+  EXPECT_NE(read_file(dir / "out/run.log")
+                .find("note: run.steps = 2500 is not a multiple of output.trajectory_every = 1000: the trajectories' "
+                      "last frame is step 2000; final.pdb and the tables' last rows hold step 2500"),
+            std::string::npos);
+  const std::string tsv = read_file(dir / "out/replica_000/energies.tsv");
+  EXPECT_NE(tsv.find("\n2500\t"), std::string::npos) << tsv;
+  // 12N + 24 bytes a frame after the 276-byte header (docs/outputs.md#dcd): frames 0, 1000, 2000.
+  EXPECT_EQ(fs::file_size(dir / "out/replica_000/trajectory.dcd"), 276u + 3u * (12u * 34u + 24u));
+}
+
 // One run to 4000 steps against a run stopped at 2000 and resumed (`rng` adds the noise
 // generator's keys, docs/rng.md#choosing-the-generator-of-a-run).
 void expect_resume_bit_for_bit(const std::string& tag, const std::string& rng) {

@@ -58,6 +58,8 @@ TEST(IoPdbCoordinates, WriteThenReadBack) {
   Topology top = read_sopgpu_top(test::shared_data() / "sopgpu/ww/reference/ww.top");
   top.beads[3].chain_id = "LONGNAME";
   top.beads[4].insertion_code = 'B';
+  top.beads[2].residue_name = "LYSX";  // CHARMM's 4-character names: columns 18-21
+  top.beads[7].residue_name = "LONGER";
   const auto cg = read_pdb_coordinates(test::shared_data() / "sopgpu/ww/reference/ww_cg.pdb");
   std::vector<float> x, y, z;
   for (const Vec3d& p : cg) {
@@ -85,6 +87,8 @@ TEST(IoPdbCoordinates, WriteThenReadBack) {
   EXPECT_EQ(lines[5][21], 'L');
   EXPECT_EQ(lines[5].substr(72, 4), "LONG");
   EXPECT_EQ(lines[6][26], 'B');
+  EXPECT_EQ(lines[4].substr(16, 6), " LYSXA");
+  EXPECT_EQ(lines[9].substr(16, 6), " LONGA");
   EXPECT_EQ(lines[7].substr(30, 8), "-12345.7");
   for (std::size_t k = 2; k < 36; ++k) EXPECT_EQ(lines[k].size(), 76u) << lines[k];
   EXPECT_EQ(lines.back(), "END");
@@ -107,7 +111,8 @@ TEST(IoPdbCoordinates, MoreThan99999AtomsKeepColumns) {
   EXPECT_EQ(lines[99998].substr(6, 5), "99999");
   EXPECT_EQ(lines[99999].substr(6, 5), "A0000");
   EXPECT_EQ(lines[9998].substr(22, 4), "9999");
-  EXPECT_EQ(lines[9999].substr(22, 4), "A000");  // residue 10000
+  EXPECT_EQ(lines[9999].substr(22, 4), "   0");  // residue 10000: its last four digits
+  EXPECT_EQ(lines[12344].substr(22, 4), "2345");
   const auto back = read_pdb_coordinates(file);
   ASSERT_EQ(back.size(), static_cast<std::size_t>(n));
   EXPECT_NEAR(back[n - 1].x, x[n - 1], 1e-3);
@@ -116,7 +121,8 @@ TEST(IoPdbCoordinates, MoreThan99999AtomsKeepColumns) {
 // VMD and MDAnalysis read what we write: checked with MDAnalysis where Python has it.
 TEST(IoPdbCoordinates, MdanalysisReadsWrittenPdb) {
   const int n = 100002;
-  const Topology top = chain_of(n);
+  Topology top = chain_of(n);
+  top.beads[n - 1].residue_name = "HSDX";
   std::vector<float> x(n, 1.0f), y(n, 2.0f), z(n, 3.0f);
   x[n - 1] = 7.25f;
   const auto dir = test::fresh_directory("io-pdb-mda");
@@ -126,11 +132,25 @@ TEST(IoPdbCoordinates, MdanalysisReadsWrittenPdb) {
       "import warnings; warnings.simplefilter('ignore')\n"
       "try:\n  import MDAnalysis as mda\nexcept ImportError:\n  print('SKIP'); raise SystemExit\n"
       "u = mda.Universe('" + (dir / "big.pdb").string() + "')\n"
-      "print(len(u.atoms), len(u.segments), u.atoms[-1].position[0], u.atoms[-1].segid, u.atoms[0].resname)\n";
+      "print(len(u.atoms), len(u.segments), u.atoms[-1].position[0], u.atoms[-1].segid, u.atoms[0].resname,\n"
+      "      u.atoms[-1].resname, u.atoms[-1].resid, len(u.residues))\n";
   std::ofstream(dir / "check.py") << script;
   ASSERT_EQ(test::run_command(test::python() + " " + (dir / "check.py").string(), &output), 0) << output;
   if (output.find("SKIP") != std::string::npos) GTEST_SKIP() << "MDAnalysis not installed";
-  EXPECT_NE(output.find("100002 2 7.25 B92 GLY"), std::string::npos) << output;
+  // Residue numbers past 9999 come back whole from their last four digits.
+  EXPECT_NE(output.find("100002 2 7.25 B92 GLY HSDX 100002 100002"), std::string::npos) << output;
+}
+
+// Chains whose names share their first four characters share a PDB segment id: named in
+// a warning (the PSF keeps them apart).
+TEST(IoPdbCoordinates, SegmentIdClashesAreNamed) {
+  Topology top = chain_of(8);  // A1 and B92
+  EXPECT_EQ(segment_id_clash(top), "");
+  for (int b = 0; b < 8; ++b) top.beads[b].chain_id = b < 3 ? "C60-1" : b < 6 ? "C60-2" : "C60";
+  const std::string w = segment_id_clash(top);
+  EXPECT_EQ(w.rfind("2 chains share a PDB segment id with another, e.g. C60-1 and C60-2 (segment id C60-)", 0), 0u)
+      << w;
+  EXPECT_NE(w.find("the PSF keeps every chain apart"), std::string::npos) << w;
 }
 
 TEST(IoPdbCoordinates, ErrorsNameFileAndLine) {

@@ -153,6 +153,7 @@ int run_topology(const Options& o) {
   BuiltTopology built = build_topology(model, topo);
   built.topology.name = info.name;
   validate_topology(built.topology, o.input);
+  if (const std::string clash = segment_id_clash(built.topology); !clash.empty()) built.warnings.push_back(clash);
   const bool ncs = o.assembly == "ncs" || o.assembly == "NCS";
   if (ncs && ncs_frame == NcsFrame::Entry && model.origx && built.close_bead_pairs > 0)
     built.warnings.push_back(

@@ -6,9 +6,11 @@
 #include <cmath>
 #include <cstdio>
 #include <fstream>
+#include <map>
 #include <sstream>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "ermak/core/error.h"
 
@@ -67,10 +69,21 @@ std::string atom_name_field(const std::string& name) {
 }
 
 std::string residue_name_field(const std::string& name) {
-  // Columns 18-20 right-aligned; a 4-character name borrows column 17 (altLoc, unused).
-  std::string field = name.substr(0, 4);
-  if (field.size() < 4) field.insert(0, 4 - field.size(), ' ');
-  return field;
+  // Column 17 (altLoc) blank, the name in columns 18-20 right-aligned; a 4-character name
+  // (CHARMM's) runs on into column 21, where VMD and MDAnalysis read it. Longer names
+  // keep their first four characters (the PSF keeps them whole).
+  if (name.size() >= 4) return " " + name.substr(0, 4);
+  return std::string(4 - name.size(), ' ') + name + " ";
+}
+
+// Columns 23-26. Above 9999 the last four digits, as CHARMM and VMD write them: MDAnalysis
+// restores the count from the wrap (it does not decode hybrid-36 residue numbers); below
+// -999 the field's smallest number. The PSF holds every number whole.
+std::string residue_number_field(long number) {
+  if (number > 9999) number %= 10000;
+  if (number < -999) number = -999;
+  const std::string text = std::to_string(number);
+  return std::string(4 - text.size(), ' ') + text;
 }
 
 void write_records(std::ostream& out, const std::string& file, const Topology& topology,
@@ -90,9 +103,8 @@ void write_records(std::ostream& out, const std::string& file, const Topology& t
     line += ' ';
     line += atom_name_field(bead.atom_name);
     line += residue_name_field(bead.residue_name);
-    line += ' ';
     line += bead.chain_id.empty() ? ' ' : bead.chain_id[0];
-    line += hybrid36(bead.residue_number, 4);
+    line += residue_number_field(bead.residue_number);
     line += bead.insertion_code ? bead.insertion_code : ' ';
     line += "   ";
     line += coordinate_field(x[b], file, b);
@@ -110,6 +122,28 @@ void write_records(std::ostream& out, const std::string& file, const Topology& t
 }
 
 }  // namespace
+
+std::string segment_id_clash(const Topology& topology) {
+  std::map<std::string, std::vector<std::string>> chains_of_segment;
+  std::string previous;
+  for (const BeadInfo& bead : topology.beads) {
+    if (bead.chain_id == previous) continue;
+    previous = bead.chain_id;
+    auto& names = chains_of_segment[bead.chain_id.substr(0, 4)];
+    if (std::find(names.begin(), names.end(), bead.chain_id) == names.end()) names.push_back(bead.chain_id);
+  }
+  std::size_t shared = 0;
+  std::string example;
+  for (const auto& [segment, names] : chains_of_segment) {
+    if (names.size() < 2) continue;
+    shared += names.size();
+    if (example.empty()) example = names[0] + " and " + names[1] + " (segment id " + segment + ")";
+  }
+  if (shared == 0) return "";
+  return std::to_string(shared) + " chains share a PDB segment id with another, e.g. " + example +
+         ": a PDB holds only the first four characters of a chain name, so VMD and MDAnalysis merge them when "
+         "they read the PDB; the PSF keeps every chain apart (load it as the topology)";
+}
 
 std::string hybrid36(long value, int width) {
   long decimal_limit = 1;

@@ -18,14 +18,21 @@ std::vector<Vec3d> read_pdb_coordinates(const std::filesystem::path& file);
 
 // One ATOM record per bead, with its residue information; chain id column 22 holds the
 // first character of chain_id and the segment id (columns 73-76) its first four, so
-// chains with longer names stay distinct for VMD/MDAnalysis. Serial numbers above 99999
-// and residue numbers above 9999 are written in hybrid-36 (as MDAnalysis, VMD and gemmi
-// read them); columns never shift. `remark` lines (split at '\n') go into REMARK records.
+// chains with names of up to four characters stay distinct for VMD/MDAnalysis. Serial
+// numbers above 99999 are written in hybrid-36 (which MDAnalysis, VMD and gemmi read),
+// residue numbers above 9999 as their last four digits (which MDAnalysis unwraps; it does
+// not decode hybrid-36 residue numbers), 4-character residue names in columns 18-21;
+// columns never shift. `remark` lines (split at '\n') go into REMARK records.
 // x, y, z: bead coordinates in Å, topology.bead_count() each.
 void write_pdb(const std::filesystem::path& file, const Topology& topology, const float* x,
                const float* y, const float* z, const std::string& remark = "");
 void write_pdb(std::ostream& out, const Topology& topology, const float* x, const float* y,
                const float* z, const std::string& remark = "");
+
+// "" when every chain keeps its own PDB segment id; else a warning naming chains whose
+// names share their first four characters (e.g. C60-1 … C60-4 of an assembly expanded by
+// a symmetry file), which the PDB cannot tell apart and the PSF can.
+std::string segment_id_clash(const Topology& topology);
 
 // Hybrid-36 encoding of `value` in `width` columns (decimal while it fits); exposed for tests.
 std::string hybrid36(long value, int width);

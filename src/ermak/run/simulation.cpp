@@ -347,6 +347,7 @@ RunSummary run_logged(const RunSpec& given_spec, const RunOptions& options, RunR
         z[i] = float(system.initial_positions_A[i].z);
       }
       write_pdb(out / "model.pdb", topology, x.data(), y.data(), z.data(), "ermak initial coordinates");
+      if (const std::string clash = segment_id_clash(topology); !clash.empty()) log->warn("model.pdb: {}", clash);
     }
     // Every replica starts at the input coordinates, or at its own (input.replica_coordinates).
     State initial(n, replicas);
@@ -742,6 +743,13 @@ RunSummary run_logged(const RunSpec& given_spec, const RunOptions& options, RunR
   if (own_files)
     log->info("outputs: {}/ (model.psf, model.pdb, replica_NNN/energies.tsv{}{}, final.pdb)",
               fs::absolute(out).string(), tables, spec.output.trajectory_every_steps > 0 ? ", trajectory.dcd" : "");
+  // A DCD's frames are evenly spaced (docs/outputs.md#dcd): the last one may fall
+  // before the run's last step, which the tables and final.pdb still reach.
+  const std::int64_t frame_every = spec.output.trajectory_every_steps;
+  if (own_files && frame_every > 0 && spec.steps % frame_every != 0)
+    log->info("note: run.steps = {} is not a multiple of output.trajectory_every = {}: the trajectories' last frame "
+              "is step {}; final.pdb and the tables' last rows hold step {}",
+              spec.steps, frame_every, spec.steps / frame_every * frame_every, spec.steps);
   return summary;
 }
 
