@@ -280,6 +280,54 @@ TEST(RunCli, ResumeMayMoveTheDirectoryAndChangeThreads) {
     EXPECT_EQ(read_file(whole / "out" / f), read_file(moved / "elsewhere" / f)) << f;
 }
 
+// A whole project (configuration, input files, output directory) copied elsewhere resumes
+// there: the model is compared by content, not by its files' paths. An edited model file
+// is refused, naming what the files now give (docs/outputs.md#resume).
+TEST(RunCli, AMovedProjectResumesAndAnEditedModelDoesNot) {
+  const fs::path ww = ermak::test::shared_data() / "sopgpu/ww/reference";
+  const auto project = [&](const fs::path& dir) {
+    fs::copy_file(ww / "ww.top", dir / "ww.top");
+    fs::copy_file(ww / "ww_cg.pdb", dir / "ww_cg.pdb");
+    std::ofstream(dir / "run.toml") << "[input]\ntopology = \"ww.top\"\ncoordinates = \"ww_cg.pdb\"\n"
+                                       "[run]\nreplicas = 2\nsteps = 4000\nseed = 5\nbackend = \"cpu\"\n"
+                                       "[output]\ndirectory = \"out\"\nenergy_every = 500\ntrajectory_every = 1000\n"
+                                       "checkpoint_every = 1000\n";
+    return (dir / "run.toml").string();
+  };
+  const auto whole = ermak::test::fresh_directory("run-project-whole");
+  const auto first = ermak::test::fresh_directory("run-project-first");
+  const auto moved = ermak::test::fresh_directory("run-project-moved");
+  int status = 0;
+  std::string out = run_ermak("run --quiet " + project(whole), &status);
+  ASSERT_EQ(status, 0) << out;
+  out = run_ermak("run --quiet " + project(first) + " --set run.steps=2000", &status);
+  ASSERT_EQ(status, 0) << out;
+  fs::remove_all(moved);
+  fs::copy(first, moved, fs::copy_options::recursive);
+  fs::remove_all(first);
+  out = run_ermak("run --quiet --resume " + (moved / "run.toml").string(), &status);
+  ASSERT_EQ(status, 0) << out;
+  for (const char* f : {"replica_000/energies.tsv", "replica_001/trajectory.dcd", "replica_001/final.pdb"})
+    EXPECT_EQ(read_file(whole / "out" / f), read_file(moved / "out" / f)) << f;
+
+  // One native contact's ε_h changed in the copied topology: refused, nothing cut.
+  std::string top = read_file(moved / "ww.top");
+  const std::string contact = "    0    30     1   10.72262    1.50000";
+  const auto line = top.find(contact);
+  ASSERT_NE(line, std::string::npos);
+  top.replace(line, contact.size(), "    0    30     1   10.72262    1.70000");
+  std::ofstream(moved / "ww.top", std::ios::binary) << top;
+  const std::string table = read_file(moved / "out/replica_000/energies.tsv");
+  out = run_ermak("run --quiet --resume " + (moved / "run.toml").string() + " --set run.steps=6000", &status);
+  EXPECT_NE(status, 0);
+  EXPECT_NE(out.find("the model differs from the one this run started with: the input files now give 34 beads, 33 "
+                     "bonds, 75 native contacts, the run's had 34 beads, 33 bonds, 75 native contacts but other "
+                     "bonds, contacts, parameters or bead names"),
+            std::string::npos)
+      << out;
+  EXPECT_EQ(read_file(moved / "out/replica_000/energies.tsv"), table);
+}
+
 TEST(RunCli, SameSeedSameTrajectoryWithOneOrTwoThreads) {
   const auto one = ermak::test::fresh_directory("run-threads-1");
   const auto two = ermak::test::fresh_directory("run-threads-2");
@@ -336,6 +384,49 @@ TEST(RunCli, RefusesToOverwriteWithoutForce) {
   EXPECT_NE(out.find("--force"), std::string::npos) << out;
   EXPECT_EQ(read_file(dir / "out/replica_000/energies.tsv"), before) << "nothing was touched";
   EXPECT_EQ((run_ermak("run --quiet --force " + config, &status), status), 0);
+}
+
+// A resume refused for one replica's file (missing, or its header edited) cuts none of
+// the others back (docs/outputs.md#resume); a directory whose run wrote no checkpoint
+// says that --force, not --resume, is the way on.
+TEST(RunCli, ARefusedResumeCutsNothing) {
+  const auto dir = ermak::test::fresh_directory("run-refused-resume");
+  int status = 0;
+  const std::string config = write_config(dir).string();
+  ASSERT_EQ((run_ermak("run --quiet " + config + " --set run.steps=2000", &status), status), 0);
+  // Files as a run killed after its last checkpoint leaves them: rows and frames beyond it.
+  for (const char* replica : {"replica_000", "replica_001", "replica_002"}) {
+    std::ofstream(dir / "out" / replica / "energies.tsv", std::ios::app) << "2500\t1\n";
+    std::ofstream(dir / "out" / replica / "trajectory.dcd", std::ios::app | std::ios::binary) << "extra";
+  }
+  const auto sizes = [&] {
+    std::vector<std::uintmax_t> out;
+    for (const char* f : {"replica_000/energies.tsv", "replica_000/trajectory.dcd", "replica_001/trajectory.dcd"})
+      out.push_back(fs::file_size(dir / "out" / f));
+    return out;
+  };
+  const auto before = sizes();
+  std::string energies = read_file(dir / "out/replica_002/energies.tsv");
+  energies.replace(energies.find("U_total"), 7, "U_tutal");  // same length: only the header check sees it
+  std::ofstream(dir / "out/replica_002/energies.tsv", std::ios::binary) << energies;
+  std::string out = run_ermak("run --quiet --resume " + config, &status);
+  EXPECT_NE(status, 0);
+  EXPECT_NE(out.find("replica_002/energies.tsv: table header"), std::string::npos) << out;
+  EXPECT_EQ(sizes(), before);
+  fs::remove(dir / "out/replica_002/energies.tsv");
+  out = run_ermak("run --quiet --resume " + config, &status);
+  EXPECT_NE(status, 0);
+  EXPECT_NE(out.find("replica_002/energies.tsv: missing"), std::string::npos) << out;
+  EXPECT_EQ(sizes(), before);
+
+  // No checkpoint (a run killed before its first): --force is the way on.
+  fs::remove(dir / "out/checkpoint.ckpt");
+  out = run_ermak("run --quiet " + config, &status);
+  EXPECT_NE(status, 0);
+  EXPECT_NE(out.find("already holds a run that wrote no checkpoint (it stopped before its first one), so it cannot "
+                     "be resumed; pass --force to start it again"),
+            std::string::npos)
+      << out;
 }
 
 TEST(RunCli, LastTrajectoryFrameReadByMdanalysisEqualsFinalCoordinates) {

@@ -139,6 +139,24 @@ TEST(SopgpuRun, ResumeContinuesBitForBitAndErmakOutputOnRequest) {
   EXPECT_FALSE(fs::exists(resumed / "ermak"));
 }
 
+// A resume continues the files the run started with: --ermak-output can be neither
+// dropped (its files would stay half-written) nor added.
+TEST(SopgpuRun, AResumeKeepsTheErmakOutputItStartedWith) {
+  const std::string common =
+      "ww_equil.sop --set runnum=2 --set outputtiming=500 --set dcdfreq=1000 --set restartfreq=1000";
+  std::string out;
+  const fs::path with = sopgpu_ww_directory("sopgpu_resume_with_ermak_output");
+  ASSERT_EQ(ermak_in(with, common + " --set numsteps=2000 --ermak-output ermak", &out), 0) << out;
+  EXPECT_EQ(ermak_in(with, common + " --set numsteps=4000 --resume", &out), 1) << out;
+  EXPECT_NE(out.find("this run also wrote ermak's own output directory (--ermak-output) when it started"),
+            std::string::npos)
+      << out;
+  const fs::path without = sopgpu_ww_directory("sopgpu_resume_without_ermak_output");
+  ASSERT_EQ(ermak_in(without, common + " --set numsteps=2000", &out), 0) << out;
+  EXPECT_EQ(ermak_in(without, common + " --set numsteps=4000 --resume --ermak-output ermak", &out), 1) << out;
+  EXPECT_NE(out.find("this run did not write ermak's output directory when it started"), std::string::npos) << out;
+}
+
 TEST(SopgpuRun, Pf8IndentationWritesItsFile) {
   const fs::path dir = ermak::test::sopgpu_pf8_directory("sopgpu_pf8");
   std::string out;
@@ -224,4 +242,13 @@ TEST(SopgpuRun, ErrorsNameTheSopKeys) {
       << out;
   EXPECT_NE(out.find("fixed: bead 100 is out of range"), std::string::npos) << out;
   EXPECT_EQ(out.find("fixed.beads"), std::string::npos) << out;
+}
+
+// Two outputs given one file would write over each other: refused, naming both keys.
+TEST(SopgpuRun, OutputsSharingAFileAreRefused) {
+  const fs::path dir = sopgpu_ww_directory("sopgpu_ww_same_file");
+  std::string out;
+  EXPECT_EQ(ermak_in(dir, "ww_equil.sop --set 'DCDfile=dat/<name>_<run>_equil.dat' --set numsteps=100", &out), 1)
+      << out;
+  EXPECT_NE(out.find("outputname of run 1 and DCDfile of run 1 are the same file"), std::string::npos) << out;
 }

@@ -9,7 +9,9 @@
 #include "ermak/run/config_fingerprint.h"
 
 using ermak::config_fingerprint;
+using ermak::config_fingerprint_with_input_paths;
 using ermak::legacy_config_fingerprint;
+using ermak::model_fingerprint;
 
 namespace {
 
@@ -59,6 +61,42 @@ TEST(ConfigFingerprint, CheckpointsOfEarlierVersionsKeepTheirFingerprint) {
   EXPECT_EQ(legacy_config_fingerprint(kResolved), "b9ea9f0fd3ad918f");
   EXPECT_NE(legacy_config_fingerprint(with(kResolved, "backend = \"cpu\"", "backend = \"cuda\"")),
             "b9ea9f0fd3ad918f");
+}
+
+// The input files' paths are not part of the fingerprint (a project moved elsewhere
+// resumes); the model they give is compared by content instead. Checkpoints of
+// 2026-11-23 to 11-28 carry the fingerprint with the paths, which stays accepted.
+TEST(ConfigFingerprint, InputPathsGiveWayToTheModelsContent) {
+  const std::string input = "[input]\ntopology = \"/a/ww.top\"\ncoordinates = \"/a/ww_cg.pdb\"\n\n";
+  const std::string resolved = input + kResolved;
+  const std::string moved = with(with(resolved, "/a/ww.top", "/b/ww.top"), "/a/ww_cg.pdb", "/b/ww_cg.pdb");
+  EXPECT_EQ(config_fingerprint(moved), config_fingerprint(resolved));
+  EXPECT_NE(config_fingerprint_with_input_paths(moved), config_fingerprint_with_input_paths(resolved));
+  EXPECT_NE(config_fingerprint_with_input_paths(resolved), config_fingerprint(resolved));
+  // Only the file keys of [input]: the same key name elsewhere still counts.
+  EXPECT_NE(config_fingerprint(with(kResolved, "[minimize]\n", "[minimize]\ntopology = \"x\"\n")),
+            config_fingerprint(kResolved));
+
+  ermak::Topology t;
+  t.beads.resize(3);
+  t.bonds = {{0, 1, 3.8f}, {1, 2, 3.8f}};
+  t.native_contacts = {{0, 2, 6.0f, 1.0f}};
+  t.native_positions_A = {{0, 0, 0}, {3.8, 0, 0}, {7.6, 0, 0}};
+  const std::string base = model_fingerprint(t);
+  ermak::Topology same = t;
+  same.native_positions_A[2].y = 1.0;  // coordinates: the checkpoint holds the positions
+  same.beads[1].b_factor = 50.0f;      // informational columns
+  same.beads[1].mass_amu = 12.0f;
+  EXPECT_EQ(model_fingerprint(same), base);
+  for (int change = 0; change < 5; ++change) {
+    ermak::Topology other = t;
+    if (change == 0) other.bonds[1].r0_A = 3.9f;
+    if (change == 1) other.native_contacts[0].eh_kcal_per_mol = 1.2f;
+    if (change == 2) other.native_contacts[0].r0_A = 7.2f;
+    if (change == 3) other.beads[2].residue_number = 7;  // bead selections resolve against it
+    if (change == 4) other.beads.resize(4);
+    EXPECT_NE(model_fingerprint(other), base) << change;
+  }
 }
 
 // What a refused resume names (run/config_fingerprint.h fingerprint_differences): the

@@ -172,6 +172,13 @@ DcdWriter DcdWriter::create(const std::filesystem::path& path, std::int32_t atom
 
 DcdWriter DcdWriter::append(const std::filesystem::path& path, std::int32_t atoms,
                             std::uint64_t truncate_to_bytes) {
+  DcdWriter w = open_to_continue(path, atoms, truncate_to_bytes);
+  w.cut_to_continue();
+  return w;
+}
+
+DcdWriter DcdWriter::open_to_continue(const std::filesystem::path& path, std::int32_t atoms,
+                                      std::uint64_t truncate_to_bytes) {
   DcdWriter w;
   w.path_ = path;
   w.fd_ = ::open(path.c_str(), O_RDWR | O_CLOEXEC);
@@ -237,11 +244,14 @@ DcdWriter DcdWriter::append(const std::filesystem::path& path, std::int32_t atom
     read_all_at(w.fd_, marker, 4, static_cast<off_t>(truncate_to_bytes - frame), path, "frames");
     if (get_i32(marker) != 4 * atoms) fail(path, "corrupt DCD frame before the resume offset");
   }
-  if (::ftruncate(w.fd_, static_cast<off_t>(truncate_to_bytes)) != 0)
-    fail(path, "cannot truncate DCD file: " + errno_text());
-  w.bytes_written_ = truncate_to_bytes;
-  w.update_header();
+  w.bytes_written_ = truncate_to_bytes;  // cut_to_continue() cuts the file there
   return w;
+}
+
+void DcdWriter::cut_to_continue() {
+  if (::ftruncate(fd_, static_cast<off_t>(bytes_written_)) != 0)
+    fail(path_, "cannot truncate DCD file: " + errno_text());
+  update_header();
 }
 
 DcdWriter::DcdWriter(DcdWriter&& other) noexcept { *this = std::move(other); }

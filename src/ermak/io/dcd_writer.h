@@ -45,6 +45,12 @@ class DcdWriter {
   // resumed file holds no duplicates.
   static DcdWriter append(const std::filesystem::path& path, std::int32_t atoms,
                           std::uint64_t truncate_to_bytes);
+  // append() in two steps, for a run that checks all its files before cutting any: the
+  // same checks, without cutting; then cut_to_continue() cuts the file to the offset and
+  // corrects the header (frames may be written only after it).
+  static DcdWriter open_to_continue(const std::filesystem::path& path, std::int32_t atoms,
+                                    std::uint64_t truncate_to_bytes);
+  void cut_to_continue();
 
   DcdWriter(DcdWriter&& other) noexcept;
   DcdWriter& operator=(DcdWriter&& other) noexcept;

@@ -80,6 +80,13 @@ TsvWriter TsvWriter::create(const std::filesystem::path& path, std::vector<std::
 
 TsvWriter TsvWriter::append(const std::filesystem::path& path, std::uint64_t truncate_to_bytes,
                             const std::vector<std::string>& expected_columns) {
+  TsvWriter w = open_to_continue(path, truncate_to_bytes, expected_columns);
+  w.cut_to_continue();
+  return w;
+}
+
+TsvWriter TsvWriter::open_to_continue(const std::filesystem::path& path, std::uint64_t truncate_to_bytes,
+                                      const std::vector<std::string>& expected_columns) {
   TsvWriter w;
   w.path_ = path;
   w.fd_ = ::open(path.c_str(), O_RDWR | O_CLOEXEC);
@@ -139,13 +146,16 @@ TsvWriter TsvWriter::append(const std::filesystem::path& path, std::uint64_t tru
   if (read_at(&last, 1, truncate_to_bytes - 1) != 1 || last != '\n')
     fail(path, "resume offset " + std::to_string(truncate_to_bytes) + " is not at the end of a line");
 
-  if (::ftruncate(w.fd_, static_cast<off_t>(truncate_to_bytes)) != 0)
-    fail(path, std::string("cannot truncate table: ") + std::strerror(errno));
-  if (::lseek(w.fd_, static_cast<off_t>(truncate_to_bytes), SEEK_SET) < 0)
-    fail(path, std::string("cannot seek in table: ") + std::strerror(errno));
-  w.file_bytes_ = truncate_to_bytes;
-  w.last_write_out_ = std::chrono::steady_clock::now();
+  w.file_bytes_ = truncate_to_bytes;  // cut_to_continue() cuts the file there
   return w;
+}
+
+void TsvWriter::cut_to_continue() {
+  if (::ftruncate(fd_, static_cast<off_t>(file_bytes_)) != 0)
+    fail(path_, std::string("cannot truncate table: ") + std::strerror(errno));
+  if (::lseek(fd_, static_cast<off_t>(file_bytes_), SEEK_SET) < 0)
+    fail(path_, std::string("cannot seek in table: ") + std::strerror(errno));
+  last_write_out_ = std::chrono::steady_clock::now();
 }
 
 TsvWriter::TsvWriter(TsvWriter&& other) noexcept { *this = std::move(other); }

@@ -30,6 +30,12 @@ class TsvWriter {
   // a line and not lie beyond the end of the file — and continues from there.
   static TsvWriter append(const std::filesystem::path& path, std::uint64_t truncate_to_bytes,
                           const std::vector<std::string>& expected_columns = {});
+  // append() in two steps, for a run that checks all its files before cutting any: the
+  // same checks, without cutting; then cut_to_continue() cuts the file to the offset and
+  // continues there (rows may be written only after it).
+  static TsvWriter open_to_continue(const std::filesystem::path& path, std::uint64_t truncate_to_bytes,
+                                    const std::vector<std::string>& expected_columns = {});
+  void cut_to_continue();
 
   TsvWriter(TsvWriter&& other) noexcept;
   TsvWriter& operator=(TsvWriter&& other) noexcept;

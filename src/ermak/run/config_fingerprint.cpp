@@ -40,10 +40,18 @@ bool placement_key(std::string_view section, std::string_view key) {
   return section == "output" && key == "directory";
 }
 
+// The input files, compared by the content of the model they give (model_fingerprint).
+bool input_path_key(std::string_view section, std::string_view key) {
+  return section == "input" &&
+         (key == "structure" || key == "topology" || key == "coordinates" || key == "replica_coordinates");
+}
+
 // The lines of a resolved configuration that its fingerprint covers, each with its table
 // ("run", "plane_pulling.plane"; "" before the first): everything but the step count, the
-// noise generator (checked on its own), where the run is computed, and the source's name.
-std::vector<std::pair<std::string, std::string>> fingerprinted_lines(const std::string& resolved) {
+// noise generator (checked on its own), where the run is computed, the source's name, and
+// (unless `with_input_paths`, as before 2026-11-29) the input files' paths.
+std::vector<std::pair<std::string, std::string>> fingerprinted_lines(const std::string& resolved,
+                                                                     bool with_input_paths = false) {
   std::vector<std::pair<std::string, std::string>> counted;
   std::istringstream lines(resolved);
   std::string line, section;
@@ -70,6 +78,7 @@ std::vector<std::pair<std::string, std::string>> fingerprinted_lines(const std::
     // The generator is checked against the checkpoint's own rng section (a clearer message).
     if (key == "rng" || key == "rng_layout") continue;
     if (placement_key(section, key)) continue;
+    if (!with_input_paths && input_path_key(section, key)) continue;
     counted.emplace_back(section, line);
   }
   return counted;
@@ -80,6 +89,12 @@ std::vector<std::pair<std::string, std::string>> fingerprinted_lines(const std::
 std::string config_fingerprint(const std::string& resolved) {
   std::uint64_t hash = kFingerprintBasis;
   for (const auto& [section, line] : fingerprinted_lines(resolved)) hash = fnv1a64("\n", fnv1a64(line, hash));
+  return fnv1a_hex(hash);
+}
+
+std::string config_fingerprint_with_input_paths(const std::string& resolved) {
+  std::uint64_t hash = kFingerprintBasis;
+  for (const auto& [section, line] : fingerprinted_lines(resolved, true)) hash = fnv1a64("\n", fnv1a64(line, hash));
   return fnv1a_hex(hash);
 }
 
@@ -143,6 +158,41 @@ std::string legacy_config_fingerprint(const std::string& resolved) {
     hash = fnv1a64("\n", fnv1a64(line, hash));
   }
   return fnv1a_hex(hash);
+}
+
+std::string model_fingerprint(const Topology& topology) {
+  std::uint64_t hash = kFnv1a64Basis;
+  auto add = [&hash](const auto& value) {
+    hash = fnv1a64(std::string_view(reinterpret_cast<const char*>(&value), sizeof value), hash);
+  };
+  auto add_text = [&hash](const std::string& text) { hash = fnv1a64(std::string_view(text.c_str(), text.size() + 1), hash); };
+  add(topology.bead_count());
+  for (const BeadInfo& b : topology.beads) {
+    add_text(b.chain_id);
+    add(b.residue_number);
+    add(b.insertion_code);
+    add_text(b.residue_name);
+    add_text(b.atom_name);
+  }
+  add(topology.bonds.size());
+  for (const Bond& b : topology.bonds) {
+    add(b.i);
+    add(b.j);
+    add(b.r0_A);
+  }
+  add(topology.native_contacts.size());
+  for (const NativeContact& c : topology.native_contacts) {
+    add(c.i);
+    add(c.j);
+    add(c.r0_A);
+    add(c.eh_kcal_per_mol);
+  }
+  return fnv1a_hex(hash);
+}
+
+std::string model_summary(const Topology& topology) {
+  return std::to_string(topology.bead_count()) + " beads, " + std::to_string(topology.bonds.size()) + " bonds, " +
+         std::to_string(topology.native_contacts.size()) + " native contacts";
 }
 
 }  // namespace ermak

@@ -65,31 +65,41 @@ void ReplicaFiles::create(const fs::path& out, std::int32_t replicas, std::int32
   for (std::int32_t r = 0; r < replicas; ++r) {
     const fs::path dir = out / replica_dir_name(r);
     fs::create_directories(dir);
-    energies_.push_back(TsvWriter::create(dir / "energies.tsv", energy_columns(), true));
+    // Never over an existing file (one atomic open with O_EXCL): a new run's directory holds
+    // none (--force removed the earlier run's), unless a second job started in it.
+    constexpr bool kOverwrite = false;
+    energies_.push_back(TsvWriter::create(dir / "energies.tsv", energy_columns(), kOverwrite));
     if (plan_.trajectory)
-      trajectories_.push_back(
-          DcdWriter::create(dir / "trajectory.dcd", beads, 0, plan_.trajectory_every_steps, plan_.timestep_ps, true));
+      trajectories_.push_back(DcdWriter::create(dir / "trajectory.dcd", beads, 0, plan_.trajectory_every_steps,
+                                                plan_.timestep_ps, kOverwrite));
     for (ProtocolTable table : kTables)
       if (writes(table))
         tables_[index(table)].push_back(
-            TsvWriter::create(dir / table_file_name(table), plan_.table_columns[index(table)], true));
+            TsvWriter::create(dir / table_file_name(table), plan_.table_columns[index(table)], kOverwrite));
   }
 }
 
 void ReplicaFiles::append(const fs::path& out, std::int32_t replicas, std::int32_t beads, const OffsetOf& offset_of) {
+  // Every file is opened and checked before any is cut back: a resume refused for one
+  // replica's file leaves the others as they were (docs/outputs.md#resume).
   for (std::int32_t r = 0; r < replicas; ++r) {
     const std::string dir = replica_dir_name(r);
-    energies_.push_back(TsvWriter::append(out / dir / "energies.tsv", offset_of(dir + "/energies.tsv")));
+    energies_.push_back(
+        TsvWriter::open_to_continue(out / dir / "energies.tsv", offset_of(dir + "/energies.tsv"), energy_columns()));
     if (plan_.trajectory)
       trajectories_.push_back(
-          DcdWriter::append(out / dir / "trajectory.dcd", beads, offset_of(dir + "/trajectory.dcd")));
+          DcdWriter::open_to_continue(out / dir / "trajectory.dcd", beads, offset_of(dir + "/trajectory.dcd")));
     for (ProtocolTable table : kTables)
       if (writes(table)) {
         const std::string name = table_file_name(table);
-        tables_[index(table)].push_back(
-            TsvWriter::append(out / dir / name, offset_of(dir + "/" + name), plan_.table_columns[index(table)]));
+        tables_[index(table)].push_back(TsvWriter::open_to_continue(out / dir / name, offset_of(dir + "/" + name),
+                                                                    plan_.table_columns[index(table)]));
       }
   }
+  for (TsvWriter& w : energies_) w.cut_to_continue();
+  for (DcdWriter& w : trajectories_) w.cut_to_continue();
+  for (auto& writers : tables_)
+    for (TsvWriter& w : writers) w.cut_to_continue();
 }
 
 void ReplicaFiles::flush(int threads) {

@@ -145,6 +145,10 @@ constexpr const char* kOffsetsBeforeEndRows = "resume.offsets_before_end_rows";
 // Checkpoint extra: the settings of the run's fingerprint (run/config_fingerprint.h), so that
 // a resume with another configuration can name what changed.
 constexpr const char* kConfigSettings = "config.fingerprinted_settings";
+// Checkpoint extras: the model the run started with, by content (run/config_fingerprint.h),
+// and its size for the message of a resume given another model.
+constexpr const char* kModelFingerprint = "model.fingerprint";
+constexpr const char* kModelSummary = "model.summary";
 // The memory the report writer's unfinished stops may hold beyond its first two: at 10⁴
 // WW replicas ~350 stops of energy rows (0.7 MB each) or ~60 of trajectory frames, enough
 // to cover a checkpoint's flushes and syncs (~0.6 s) without holding the engine up.
@@ -243,6 +247,7 @@ RunSummary run_logged(const RunSpec& given_spec, const RunOptions& options, RunR
 
   const std::string fingerprint = config_fingerprint(spec.resolved_toml);
   const std::string settings_text = fingerprinted_text(spec.resolved_toml);
+  const std::string model_print = model_fingerprint(topology);
   // Each replica's files in the output directory, once the protocols are known.
   ReplicaFiles files(spec, nullptr);
   const bool want_trajectory = own_files && spec.output.trajectory_every_steps > 0;
@@ -262,7 +267,9 @@ RunSummary run_logged(const RunSpec& given_spec, const RunOptions& options, RunR
 
   if (options.resume) {
     Checkpoint cp = read_checkpoint(checkpoint_path);
-    if (cp.config_fingerprint != fingerprint && cp.config_fingerprint != legacy_config_fingerprint(spec.resolved_toml)) {
+    if (cp.config_fingerprint != fingerprint &&
+        cp.config_fingerprint != config_fingerprint_with_input_paths(spec.resolved_toml) &&
+        cp.config_fingerprint != legacy_config_fingerprint(spec.resolved_toml)) {
       // Checkpoints since 2026-11-28 keep the settings they were written with: name what changed.
       std::string changed;
       for (const auto& [key, value] : cp.extra)
@@ -274,6 +281,19 @@ RunSummary run_logged(const RunSpec& given_spec, const RunOptions& options, RunR
                       " (on --resume only [run] steps and where the run is computed may change: [run] backend, "
                       "device, threads, cuda_kernels, [output] directory; docs/outputs.md#resuming-elsewhere)");
     }
+    // The model by content (checkpoints since 2026-11-29): the input files may have moved,
+    // but what they give must be what the run started with.
+    std::string model_then, model_then_summary;
+    for (const auto& [key, value] : cp.extra) {
+      if (key == kModelFingerprint) model_then = value;
+      if (key == kModelSummary) model_then_summary = value;
+    }
+    if (!model_then.empty() && model_then != model_print)
+      throw Error(checkpoint_path.string(), 0, "",
+                  "the model differs from the one this run started with: the input files now give " +
+                      model_summary(topology) + (model_then_summary.empty() ? "" : ", the run's had " + model_then_summary) +
+                      (model_then_summary == model_summary(topology) ? " but other bonds, contacts, parameters or bead names" : "") +
+                      "; --resume continues a run with its own model (docs/outputs.md#resume)");
     if (spec.steps < cp.step)
       throw key_error(spec, "run.steps",
                   "the checkpoint is at step " + std::to_string(cp.step) + ", beyond the " +
@@ -318,24 +338,38 @@ RunSummary run_logged(const RunSpec& given_spec, const RunOptions& options, RunR
     for (const auto& [key, value] : cp.extra)
       if (key == kOffsetsBeforeEndRows && spec.steps > cp.step)
         cp.output_offsets = offsets_without_end_rows(cp, value, checkpoint_path);
+    // The run continues the files it started with: neither drops nor adds ermak's own
+    // output directory (a SOP-GPU configuration's --ermak-output).
+    const bool wrote_own_files = std::any_of(cp.output_offsets.begin(), cp.output_offsets.end(),
+                                             [](const auto& o) { return o.first.rfind("replica_", 0) == 0; });
+    if (wrote_own_files && !spec.output.write_directory)
+      throw Error(checkpoint_path.string(), 0, "",
+                  "this run also wrote ermak's own output directory (--ermak-output) when it started; give it "
+                  "again so that --resume continues those files too");
     auto offset_of = [&](const std::string& key) -> std::uint64_t {
       for (const auto& [name, offset] : cp.output_offsets)
         if (name == key) return offset;
+      if (!wrote_own_files && key.rfind("replica_", 0) == 0)
+        throw Error(checkpoint_path.string(), 0, "",
+                    "this run did not write ermak's output directory when it started (--ermak-output was not "
+                    "given); --resume continues only the files a run started with");
       throw Error(checkpoint_path.string(), 0, key, "checkpoint lacks the output offset");
     };
     files = ReplicaFiles(spec, protocol ? &*protocol : nullptr);
-    if (options.dry_run) {
-      // The files the run would continue, without opening any for writing.
-      for (std::int32_t r = 0; r < (spec.output.write_directory ? replicas : 0); ++r) {
-        const std::string dir = replica_dir_name(r) + "/";
-        for (const std::string& name : files.file_names())
-          check_file_to_continue(out / (dir + name), offset_of(dir + name));
-      }
-      if (sizes_of) sizes_of->check_files(true, false, &cp.output_offsets);
+    // Every file the run continues is there and long enough before any is cut back to its
+    // checkpoint offset: a refused resume cuts nothing (docs/outputs.md#resume).
+    for (std::int32_t r = 0; r < (spec.output.write_directory ? replicas : 0); ++r) {  // a dry run's too
+      const std::string dir = replica_dir_name(r) + "/";
+      for (const std::string& name : files.file_names())
+        check_file_to_continue(out / (dir + name), offset_of(dir + name));
     }
+    if (options.dry_run && sizes_of) sizes_of->check_files(true, false, &cp.output_offsets);
     if (own_files) files.append(out, replicas, n, offset_of);
     log_protocol();
     log->info("{} at step {}", options.dry_run ? "would resume" : "resumed", cp.step);
+    if (cp.step >= spec.steps)
+      log->info("the run had already reached its {} steps: nothing to continue (raise run.steps to run longer)",
+                spec.steps);
   } else {
     if (own_files) {
       write_psf(out / "model.psf", topology, false, true);
@@ -513,6 +547,8 @@ RunSummary run_logged(const RunSpec& given_spec, const RunOptions& options, RunR
       cp->extra.emplace_back("protocol.engine_state", encode_doubles(engine->protocol_state()));
     }
     cp->extra.emplace_back(kConfigSettings, settings_text);
+    cp->extra.emplace_back(kModelFingerprint, model_print);
+    cp->extra.emplace_back(kModelSummary, model_summary(topology));
     const std::size_t bytes = cp->positions.bytes() + cp->neighbor_reference.bytes();
     auto job = [cp, before_end_rows = offsets_before_end_rows, end_row_tables = tables_with_end_rows, &file_offsets,
                 &checkpoint_path, &checkpoints_written, &checkpoint_writing_seconds, &seconds_since] {
@@ -767,8 +803,12 @@ RunSummary run_simulation(const RunSpec& spec, const RunOptions& options, RunRep
     if (!fs::exists(checkpoint_path))
       throw Error(checkpoint_path.string(), 0, "", "no checkpoint to resume from");
   } else if (((own_files && directory_has_run(out)) || fs::exists(checkpoint_path)) && !options.force) {
+    // Without a checkpoint (a run killed before its first) there is nothing to resume.
     throw Error(own_files ? out.string() : checkpoint_path.string(), 0, own_files ? "output.directory" : "",
-                "already holds a run; pass --force to overwrite it or --resume to continue it");
+                fs::exists(checkpoint_path)
+                    ? "already holds a run; pass --force to overwrite it or --resume to continue it"
+                    : "already holds a run that wrote no checkpoint (it stopped before its first one), so it "
+                      "cannot be resumed; pass --force to start it again");
   }
   // Before anything is written: a run whose files do not fit under the open-file limit stops here.
   const OpenFileLimit file_limit = check_open_file_limit(spec, extra);

@@ -7,6 +7,9 @@
 #include <cinttypes>
 #include <cmath>
 #include <cstring>
+#include <map>
+#include <utility>
+#include <vector>
 
 #include "ermak/core/error.h"
 #include "ermak/core/units.h"
@@ -146,6 +149,23 @@ std::vector<fs::path> SopgpuReporter::directories() const {
 }
 
 void SopgpuReporter::check_files(bool resume, bool force, const Offsets* offsets) const {
+  // Two outputs given one file name (DCDfile = outputname) would write over each other.
+  std::vector<std::pair<fs::path, std::string>> named = {{outputs_.reference_pdb, "reffilename"},
+                                                         {outputs_.checkpoint, "the checkpoint"},
+                                                         {outputs_.log, "the run log"}};
+  for (const SopRunFiles& f : outputs_.runs)
+    for (const auto& [path, key] : {std::pair{f.energy, "outputname"}, {f.trajectory, "DCDfile"},
+                                    {f.restart_pdb, "restartname"}, {f.final_pdb, "finalcoord"},
+                                    {f.pulling, "pullOutput"}, {f.indentation, "indentationOutput"}})
+      if (!path.empty()) named.emplace_back(path, std::string(key) + " of run " + f.run);
+  std::map<std::string, std::string> owner;
+  for (const auto& [path, what] : named) {
+    const auto [it, first] = owner.emplace(path.lexically_normal().string(), what);
+    if (!first)
+      throw Error(spec_.config_path.string(), 0, "",
+                  it->second + " and " + what + " are the same file, " + path.string() +
+                      ": give each output its own name");
+  }
   for (const fs::path& dir : directories()) check_output_directory(spec_, dir, "");
   if (!resume && !force)
     for (const fs::path& p : files_of_new_run())
