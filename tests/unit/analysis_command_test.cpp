@@ -286,6 +286,50 @@ TEST(AnalysisCommand, IndentationAndForceClamp) {
   EXPECT_FALSE(fs::exists(clamp / "analysis" / "replica_000_force_extension.svg"));
   EXPECT_NE(out.find("extension_time.svg and 1 per-replica curve\n"), std::string::npos) << out;
   EXPECT_EQ(read_text(clamp / "analysis" / "summary.txt").find("replica_NNN_force_*.svg"), std::string::npos);
+  EXPECT_NE(out.find("force clamp: 1 replica, 1 with a transition; half-way time "), std::string::npos) << out;
+
+  // A replica whose extension only wobbles (no transition) has no half-way time and is
+  // left out of its statistics; one still rising at its end is noted.
+  std::string flat = c.substr(0, c.find('\n') + 1), rising = flat;
+  for (int i = 0; i < 2000; ++i) {
+    const double wobble = 2.0 + 0.1 * gauss(rng), ramp = 2.0 + 0.01 * i + 0.1 * gauss(rng);
+    flat += std::to_string(i) + "\t" + std::to_string(0.05 * i) + "\t0\t" + std::to_string(wobble) + "\t" +
+            std::to_string(wobble) + "\t80\t0\t0\t80\t80\n";
+    rising += std::to_string(i) + "\t" + std::to_string(0.05 * i) + "\t0\t" + std::to_string(ramp) + "\t" +
+              std::to_string(ramp) + "\t80\t0\t0\t80\t80\n";
+  }
+  write_text(clamp / "replica_001" / "pulling.tsv", flat);
+  write_text(clamp / "replica_002" / "pulling.tsv", rising);
+  ASSERT_EQ(analyze(clamp.string() + " --force", &out), 0) << out;
+  EXPECT_NE(out.find("force clamp: 3 replicas, 2 with a transition"), std::string::npos) << out;
+  const std::string clamps = read_text(clamp / "analysis" / "summary.txt");
+  EXPECT_NE(clamps.find("no transition"), std::string::npos) << clamps;
+  EXPECT_NE(clamps.find("replicas with a transition: 2 of 3"), std::string::npos) << clamps;
+  EXPECT_NE(clamps.find("note: replica_002: the extension still changed by"), std::string::npos) << clamps;
+  EXPECT_EQ(clamps.find("note: replica_000:"), std::string::npos) << clamps;
+}
+
+// The loading rate the run log states is repeated in the summary; a replica whose table
+// stops early is named; statistics over fewer replicas than ran say so.
+TEST(AnalysisCommand, PullingSummaryNotesLoadingRateAndShortTables) {
+  const fs::path run = make_pulling_run("analyze-pulling-notes");
+  write_text(run / "run.log", "[info] pulling: beads 33 ends 0 33; loading rate κv = 8.675e+06 pN/s; output every "
+                              "1000 steps (pulling.tsv)\n");
+  // Replica 2 cut (after 1000 rows, step 999000) before its first rupture: no peak, and a
+  // table shorter than the others'..
+  const std::string table = read_text(run / "replica_002" / "pulling.tsv");
+  std::size_t cut = 0;
+  for (int line = 0; line < 1001; ++line) cut = table.find('\n', cut) + 1;
+  write_text(run / "replica_002" / "pulling.tsv", table.substr(0, cut));
+  std::string out;
+  ASSERT_EQ(analyze(run.string() + " --smooth-window-nm 0.25", &out), 0) << out;
+  const std::string summary = read_text(run / "analysis" / "summary.txt");
+  EXPECT_NE(summary.find("loading rate κv = 8.675e+06 pN/s"), std::string::npos) << summary;
+  EXPECT_NE(summary.find("note: replica_002's table ends at step 999000, before the others' 6000000"), std::string::npos)
+      << summary;
+  EXPECT_NE(summary.find("replicas with a peak: 2 of 3 (the statistics below are over these)"), std::string::npos)
+      << summary;
+  EXPECT_NE(summary.find("give one --min-peak-drop-pN"), std::string::npos) << summary;
 }
 
 TEST(AnalysisSvg, TicksLabelsAndEscaping) {

@@ -477,6 +477,8 @@ TEST(AnalysisPulling, ForceClampIsRecognisedAndTimed) {
   EXPECT_NEAR(a.extension_start_nm, 3.0, 1e-12);
   EXPECT_NEAR(a.extension_end_nm, 13.0, 1e-12);
   EXPECT_NEAR(a.half_extension_time_ns, 6.0, 0.011);
+  EXPECT_TRUE(a.clamp_transition);
+  EXPECT_NEAR(a.extension_change_last_tenth_nm, 0.0, 1e-12);  // a plateau
 }
 
 }  // namespace

@@ -140,6 +140,45 @@ TEST(IoCaModel, TwoChainsNoBondAcrossAndAllCloseInterchainPairsNative) {
   EXPECT_EQ(pairs, expected);
 }
 
+// One name for two molecules — chain A, then B, then A again — stays two chains: the
+// second A is named A-2 (with a warning), so that its first residue is not bonded to the
+// first part's last, the |Δresnum| rule does not apply across, and "A:1" names one bead.
+TEST(IoCaModel, AChainNameGivenTwiceStaysTwoChains) {
+  std::string pdb;
+  for (int k = 0; k < 3; ++k) pdb += atom(k + 1, " CA", "ALA", 'A', k + 1, 3.8 * k, 0, 0);
+  pdb += "TER\n";
+  for (int k = 0; k < 3; ++k) pdb += atom(k + 5, " CA", "ALA", 'B', k + 1, 3.8 * k, 30, 0);
+  pdb += "TER\n";
+  // The second A starts 3.8 Å from the first A's last bead, residue numbers 1.. again.
+  for (int k = 0; k < 3; ++k) pdb += atom(k + 9, " CA", "ALA", 'A', k + 1, 3.8 * (k + 3), 0, 0);
+  const auto file = write_file("io-chain-twice", "twice.pdb", pdb + "END\n");
+  std::vector<std::string> warnings;
+  const Topology top = build_ca_model(file, ModelBuildSpec{}, &warnings);
+  ASSERT_EQ(top.bead_count(), 9);
+  EXPECT_EQ(top.beads[0].chain_id, "A");
+  EXPECT_EQ(top.beads[3].chain_id, "B");
+  EXPECT_EQ(top.beads[6].chain_id, "A-2");
+  EXPECT_TRUE(contains(warnings, "chain A appears again after other chains: its second part is named A-2"));
+  for (const Bond& bond : top.bonds) EXPECT_FALSE(bond.i == 2 && bond.j == 6) << "bonded across the two parts";
+  EXPECT_EQ(top.bonds.size(), 6u);
+  // Beads 2 (A:3) and 6 (A-2:1) are 3.8 Å apart in different chains: native.
+  bool across = false;
+  for (const NativeContact& c : top.native_contacts) across = across || (c.i == 2 && c.j == 6);
+  EXPECT_TRUE(across);
+
+  // A blank chain column: each CHARMM segment is a chain of its own.
+  std::string charmm;
+  for (int k = 0; k < 6; ++k) {
+    const std::string line = atom(k + 1, " CA", "ALA", ' ', k % 3 + 1, 3.8 * k, 0, 0);
+    charmm += line.substr(0, 72) + (k < 3 ? "PRO3" : "PRO4") + "\n";  // segment id, columns 73-76
+  }
+  const Topology segments = build_ca_model(write_file("io-segments", "seg.pdb", charmm + "END\n"), ModelBuildSpec{});
+  ASSERT_EQ(segments.bead_count(), 6);
+  EXPECT_EQ(segments.beads[0].chain_id, "PRO3");
+  EXPECT_EQ(segments.beads[5].chain_id, "PRO4");
+  EXPECT_EQ(segments.bonds.size(), 4u);
+}
+
 TEST(IoCaModel, ChainBreakByGeometry) {
   std::string pdb = atom(1, " CA", "ALA", 'A', 1, 0, 0, 0) + atom(2, " CA", "ALA", 'A', 2, 3.8, 0, 0) +
                     atom(3, " CA", "ALA", 'A', 3, 9.8, 0, 0) + atom(4, " CA", "ALA", 'A', 4, 13.6, 0, 0);

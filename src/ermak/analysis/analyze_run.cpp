@@ -4,7 +4,10 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
+#include <fstream>
 #include <limits>
+#include <optional>
 #include <regex>
 #include <system_error>
 
@@ -85,7 +88,40 @@ struct PullingRecord {
   Replica replica;
   PullingAnalysis a;  // series cleared after the replica's files are written
   Line curve;         // decimated smoothed curve (extension, force) or (time, extension) for a clamp
+  double last_step = 0.0;  // of the table
 };
+
+// The loading rate the run log states for a pulling run ("loading rate κv = … pN/s",
+// protocol/protocol_setup.cpp); none when the log is absent or says nothing of it.
+std::optional<double> loading_rate_from_log(const fs::path& run_dir) {
+  std::ifstream log(run_dir / "run.log");
+  const std::string marker = "loading rate κv = ";
+  std::optional<double> rate;
+  for (std::string line; std::getline(log, line);) {
+    const auto at = line.find(marker);
+    if (at == std::string::npos) continue;
+    const char* start = line.c_str() + at + marker.size();
+    char* end = nullptr;
+    const double value = std::strtod(start, &end);
+    if (end != start && std::isfinite(value)) rate = value;
+  }
+  return rate;
+}
+
+// Replicas of a pulling run whose tables stop well before the others' (a replica that
+// crashed, or tables cut by hand): a missing peak there is no evidence of no unfolding.
+std::string cut_short_notes(const std::vector<PullingRecord>& records) {
+  double last = -std::numeric_limits<double>::infinity();
+  for (const auto& rec : records)
+    if (!rec.a.force_clamp) last = std::max(last, rec.last_step);
+  std::string notes;
+  for (const auto& rec : records)
+    if (!rec.a.force_clamp && rec.last_step < 0.99 * last)
+      notes += fmt::format("  note: {}'s table ends at step {}, before the others' {}: its peaks (or their absence) "
+                           "cover only that part of the pulling\n",
+                           rec.replica.name, g(rec.last_step, 12), g(last, 12));
+  return notes;
+}
 
 struct IndentationRecord {
   Replica replica;
@@ -424,6 +460,7 @@ AnalyzeResult analyze_run(const AnalyzeOptions& options_in) {
           const auto idx = decimate(a.extension_nm, kPlotPoints);
           rec.curve = {pick(a.time_ns, idx), pick(a.extension_nm, idx)};
         }
+        rec.last_step = rec.a.step.empty() ? 0.0 : rec.a.step.back();
         drop_series(rec.a);
         pulls.push_back(std::move(rec));
       }
@@ -488,6 +525,9 @@ AnalyzeResult analyze_run(const AnalyzeOptions& options_in) {
                            st.min_peak_drop_pN ? g(*st.min_peak_drop_pN) + " pN"
                                                : std::string("max(10 pN, 8 × noise of the smoothed force), per replica"),
                            g(st.min_peak_separation_nm));
+  if (n_ramp + indents.size() + planes.size() > 0 && !st.min_peak_drop_pN)
+    summary += "  (the automatic criterion follows each replica's whole record: for statistics to compare between "
+               "runs of other lengths or speeds, give one --min-peak-drop-pN)\n";
   if (n_ramp > 0)
     summary += fmt::format("  WLC (Marko–Siggia): T = {} K, kT = {} pN·nm, persistence length {}\n",
                            g(options.temperature_K), g(kT, 5),
@@ -591,7 +631,12 @@ AnalyzeResult analyze_run(const AnalyzeOptions& options_in) {
     }
     const SampleStatistics sfirst = describe(first_forces), smax = describe(max_forces), sdl = describe(delta_lcs);
     summary += "\nUnfolding forces over replicas\n";
-    summary += fmt::format("  replicas with a peak: {} of {}\n", first_forces.size(), n_ramp);
+    if (const auto rate = loading_rate_from_log(options.run_dir))
+      summary += fmt::format("  loading rate κv = {} pN/s (the cantilever's spring times its speed, from run.log)\n",
+                             g(*rate));
+    summary += fmt::format("  replicas with a peak: {} of {}{}\n", first_forces.size(), n_ramp,
+                           first_forces.size() < n_ramp ? " (the statistics below are over these)" : "");
+    summary += cut_short_notes(pulls);
     summary += stats_block("first peak", sfirst, "pN");
     summary += stats_block("largest peak", smax, "pN");
     summary += stats_block("all peaks", describe(all_forces), "pN");
@@ -614,20 +659,31 @@ AnalyzeResult analyze_run(const AnalyzeOptions& options_in) {
     summary += fmt::format("  {:<12} {:>9} {:>15} {:>13} {:>13} {:>16}\n", "replica", "rows", "mean force[pN]",
                            "x start[nm]", "x end[nm]", "t half-way[ns]");
     std::vector<double> half_times;
+    std::string no_plateau;
     for (const auto& rec : pulls) {
       if (!rec.a.force_clamp) continue;
       const PullingAnalysis& a = rec.a;
       summary += fmt::format("  {:<12} {:>9} {:>15} {:>13} {:>13} {:>16}\n", rec.replica.name, a.rows,
                              g(a.mean_force_pN), g(a.extension_start_nm), g(a.extension_end_nm),
-                             g(a.half_extension_time_ns, 6));
+                             a.clamp_transition ? g(a.half_extension_time_ns, 6) : "no transition");
+      if (!a.clamp_transition) continue;
       half_times.push_back(a.half_extension_time_ns);
+      const double change = a.extension_end_nm - a.extension_start_nm;
+      if (std::abs(a.extension_change_last_tenth_nm) > 0.05 * std::abs(change))
+        no_plateau += fmt::format("  note: {}: the extension still changed by {} nm over the last tenth of the run: "
+                                  "x end is no plateau, and t half-way grows with a longer run\n",
+                                  rec.replica.name, g(a.extension_change_last_tenth_nm, 3));
     }
-    summary += "  (t half-way: first time the smoothed extension has covered half of its change)\n";
+    summary += "  (t half-way: first time the smoothed extension has covered half of its change, for a change of at "
+               "least max(1 nm, 8 σ_x), σ_x the extension's noise about its smoothed curve)\n";
+    summary += no_plateau;
+    summary += fmt::format("  replicas with a transition: {} of {}; t half-way over those\n", half_times.size(), n_clamp);
     summary += stats_block("t half-way", describe(half_times), "ns");
     plot_clamp_overlay(pulls, out / "extension_time.svg", overwrite);
     written(out / "extension_time.svg");
     produced.push_back("extension_time.svg");
-    brief += fmt::format("force clamp: {} replica{}; half-way time {}\n", n_clamp, n_clamp == 1 ? "" : "s",
+    brief += fmt::format("force clamp: {} replica{}, {} with a transition; half-way time {}\n", n_clamp,
+                         n_clamp == 1 ? "" : "s", half_times.size(),
                          mean_sd(describe(half_times), "ns"));
   }
 

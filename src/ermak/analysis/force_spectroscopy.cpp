@@ -10,6 +10,12 @@
 namespace ermak::analysis {
 namespace {
 
+// The smallest change of a force clamp's extension taken for a transition (with 8 σ_x):
+// a few residues released, well above the thermal wobble of a folded domain's ends.
+constexpr double kClampTransitionMin_nm = 1.0;
+
+double sq(double x) { return x * x; }
+
 std::vector<double> copy(std::span<const double> v) { return {v.begin(), v.end()}; }
 
 std::string format(const char* fmt, double v) {
@@ -63,8 +69,18 @@ PullingAnalysis analyze_pulling(const TsvTable& table, const CurveSettings& sett
     a.mean_force_pN = sum / double(a.rows);
     a.extension_start_nm = a.extension_nm.front();
     a.extension_end_nm = a.extension_nm.back();
+    double squares = 0.0;
+    for (std::size_t i = 0; i < a.rows; ++i) squares += sq(a.extension_raw_nm[i] - a.extension_nm[i]);
+    a.extension_noise_nm = std::sqrt(squares / double(a.rows));
+    const double change = a.extension_end_nm - a.extension_start_nm;
+    a.clamp_transition = std::abs(change) >= std::max(kClampTransitionMin_nm, 8.0 * a.extension_noise_nm);
+    const double last_tenth_start = a.time_ns.front() + 0.9 * (a.time_ns.back() - a.time_ns.front());
+    std::size_t tenth = 0;
+    while (tenth + 1 < a.rows && a.time_ns[tenth] < last_tenth_start) ++tenth;
+    a.extension_change_last_tenth_nm = a.extension_end_nm - a.extension_nm[tenth];
+    if (!a.clamp_transition) return a;
     const double half = 0.5 * (a.extension_start_nm + a.extension_end_nm);
-    const bool up = a.extension_end_nm >= a.extension_start_nm;
+    const bool up = change >= 0.0;
     for (std::size_t i = 0; i < a.rows; ++i)
       if (up ? a.extension_nm[i] >= half : a.extension_nm[i] <= half) {
         a.half_extension_time_ns = a.time_ns[i];
@@ -193,8 +209,9 @@ IndentationAnalysis analyze_indentation(const TsvTable& table, const CurveSettin
       fy.push_back(a.spring_force_pN[i]);
       if (a.spring_force_pN[i] >= limit) break;
     }
-    a.linear_rule = "from the contact to the first force ≥ " + format("%g", settings.linear_fraction) +
-                    " × " + what + " (" + format("%.4g", limit) + " pN)";
+    a.linear_rule = "from the contact to the first force ≥ " + format("%g", settings.linear_fraction) + " × " +
+                    what + " (" + format("%g", settings.linear_fraction) + " × " + format("%.4g", reference) +
+                    " = " + format("%.4g", limit) + " pN)";
   } else {
     a.linear_rule = "no contact found (molecule force never reached " +
                     format("%.3g", a.contact_threshold_pN) + " pN): no linear regime";

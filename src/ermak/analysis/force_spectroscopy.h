@@ -76,10 +76,18 @@ struct PullingAnalysis {
   double final_fit_from_nm = 0.0, final_fit_to_nm = 0.0;
   double final_delta_contour_length = std::numeric_limits<double>::quiet_NaN();
   // Force clamp: mean force along the direction, smoothed extension at start and end,
-  // and the first time the smoothed extension covers half of its change.
+  // and the first time the smoothed extension covers half of its change — only when the
+  // change is a transition: at least max(1 nm, 8 σ_x), σ_x the rms of the raw extension
+  // about the smoothed one (docs/analysis.md#force-clamp); NaN otherwise.
   double mean_force_pN = 0.0;
   double extension_start_nm = 0.0, extension_end_nm = 0.0;
+  double extension_noise_nm = 0.0;  // σ_x
+  bool clamp_transition = false;
   double half_extension_time_ns = std::numeric_limits<double>::quiet_NaN();
+  // How much the smoothed extension still changed over the last tenth of the run: a
+  // transition whose end is no plateau (> 5 % of the change) has a half-way time that
+  // grows with the run's length.
+  double extension_change_last_tenth_nm = 0.0;
 };
 
 // Reads columns step, time[ns], base[nm], end_to_end[nm], extension[nm], force[pN],

@@ -74,7 +74,7 @@ void require_rotations(const std::vector<Job>& jobs, const std::string& source, 
 bool selected(const StructureResidue& r, const AssemblyRecord::Generator* g) {
   if (!g) return true;
   for (const std::string& c : g->chains)
-    if (c == "(all)" || c == r.chain_id) return true;
+    if (c == "(all)" || c == r.source_chain) return true;  // the file's name (chain_id may be A-2)
   return std::find(g->subchains.begin(), g->subchains.end(), r.subchain) != g->subchains.end();
 }
 

@@ -8,6 +8,7 @@
 #include <gemmi/resinfo.hpp>
 
 #include "ermak/core/error.h"
+#include "ermak/io/chain_names.h"
 #include "ermak/io/pair_search.h"
 #include "ermak/io/structure_model.h"
 
@@ -36,15 +37,11 @@ struct CaBead {
 
 std::vector<CaBead> collect_ca_beads(const gemmi::Model& model, std::vector<std::string>& notes) {
   std::vector<CaBead> beads;
-  std::int32_t chain_index = 0;
+  ChainNames chain_names;
   int skipped_ligands = 0;
   std::vector<std::string> untabulated;  // residue names taken as amino acids by backbone
   for (const gemmi::Chain& chain : model.chains) {
-    std::string chain_id = chain.name;
-    if (chain_id.empty()) chain_id = chain.residues.empty() ? "A" : chain.residues[0].segment;
-    if (chain_id.empty()) chain_id = "A";
     const auto& residues = chain.residues;
-    bool chain_has_beads = false;
     // Residues sharing a sequence id are alternative residues (microheterogeneity).
     for (std::size_t first = 0; first < residues.size();) {
       std::size_t last = first;
@@ -68,10 +65,12 @@ std::vector<CaBead> collect_ca_beads(const gemmi::Model& model, std::vector<std:
       }
       if (!any_amino_acid && !all_water) ++skipped_ligands;
       if (any_amino_acid && !chosen_ca)
-        notes.push_back("residue " + residue_label(chain_id, residues[first]) +
+        notes.push_back("residue " + residue_label(file_chain_name(chain, residues[first]), residues[first]) +
                         " has no C-alpha atom; skipped");
       first = last + 1;
       if (!chosen_ca) continue;
+      const ChainNames::Part& part = chain_names.part_of(chain, *chosen, notes);
+      const std::string& chain_id = part.name;
       if (std::string w = repeated_residue_warning(*chosen, residue_label(chain_id, *chosen)); !w.empty())
         notes.push_back(std::move(w));
       CaBead bead;
@@ -84,11 +83,9 @@ std::vector<CaBead> collect_ca_beads(const gemmi::Model& model, std::vector<std:
       bead.info.b_factor = chosen_ca->b_iso;
       bead.info.mass_amu = gemmi::find_tabulated_residue(chosen->name).weight;
       bead.position_A = {chosen_ca->pos.x, chosen_ca->pos.y, chosen_ca->pos.z};
-      bead.chain = chain_index;
+      bead.chain = part.index;
       beads.push_back(std::move(bead));
-      chain_has_beads = true;
     }
-    if (chain_has_beads) ++chain_index;
   }
   if (!untabulated.empty()) {
     std::string names;

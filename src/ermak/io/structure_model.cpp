@@ -20,6 +20,7 @@
 #endif
 
 #include "ermak/core/error.h"
+#include "ermak/io/chain_names.h"
 #include "ermak/io/text_fields.h"
 
 namespace ermak {
@@ -207,13 +208,6 @@ void check_atom_site_columns(const gemmi::cif::Document& document, const std::st
 }
 #endif
 
-std::string chain_name_of(const gemmi::Chain& chain) {
-  std::string id = chain.name;
-  if (id.empty() && !chain.residues.empty()) id = chain.residues[0].segment;
-  if (id.empty()) id = "A";
-  return id;
-}
-
 }  // namespace
 
 const StructureAtom* StructureResidue::find(const std::string& atom_name) const {
@@ -331,8 +325,8 @@ StructureModel extract_structure_model(const ParsedStructure& parsed, const std:
   std::map<std::string, int> mapped;         // "MSE→MET" → count
   std::vector<std::string> untabulated;      // names taken as amino acids by their backbone
   std::map<std::string, int> hetero_names;   // skipped amino-acid HETATM residue names
+  ChainNames chain_names;
   for (const gemmi::Chain& chain : model->chains) {
-    const std::string chain_id = chain_name_of(chain);
     const auto& residues = chain.residues;
     // Residues sharing a sequence id are alternatives (microheterogeneity): keep one.
     for (std::size_t first = 0; first < residues.size();) {
@@ -358,6 +352,7 @@ StructureModel extract_structure_model(const ParsedStructure& parsed, const std:
       }
       const gemmi::Residue& head = residues[first];
       first = last + 1;
+      const std::string file_chain = file_chain_name(chain, head);
       if (!any_amino_acid) {
         if (any_hetero_aa) {
           ++out.skipped_hetero_amino_acids;
@@ -369,6 +364,7 @@ StructureModel extract_structure_model(const ParsedStructure& parsed, const std:
         }
         continue;
       }
+      const std::string chain_id = chain_names.part_of(chain, head, out.warnings).name;
       if (chosen_ca)
         if (std::string w = repeated_residue_warning(*chosen, chain_id + ":" + chosen->name + " " + chosen->seqid.str());
             !w.empty())
@@ -381,7 +377,7 @@ StructureModel extract_structure_model(const ParsedStructure& parsed, const std:
       }
       StructureResidue residue;
       residue.chain_id = chain_id;
-      residue.source_chain = chain_id;
+      residue.source_chain = file_chain;
       residue.subchain = chosen->subchain;
       residue.number = chosen->seqid.num.has_value() ? *chosen->seqid.num : 0;
       residue.icode = chosen->seqid.icode == '\0' ? ' ' : chosen->seqid.icode;

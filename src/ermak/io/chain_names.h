@@ -1,0 +1,38 @@
+#pragma once
+// The chains of a structure file as the models name them (docs/formats.md#pdb-and-mmcif).
+// A file may give one name to two molecules — chain A, then others, then chain A again
+// after TER, or CHARMM segments under a blank chain column — which must stay two chains:
+// bonds, the native-contact rule (|Δresnum| within a chain) and bead selections ("A:1")
+// would otherwise join them.
+#include <map>
+#include <set>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <gemmi/model.hpp>
+
+namespace ermak {
+
+// A residue's chain as the file names it: the chain column, or for a blank one the
+// residue's segment id, or A.
+std::string file_chain_name(const gemmi::Chain& chain, const gemmi::Residue& residue);
+
+// Names and numbers the parts of a model that hold beads: one part per gemmi chain and,
+// for a blank chain column, per segment. The first part of a name keeps it; later parts
+// get NAME-2, NAME-3, … (the first unused), with a warning. Ask only for residues that
+// become beads, so that a chain's waters and ligands after TER make no part of their own.
+class ChainNames {
+ public:
+  struct Part {
+    std::string name;
+    int index = 0;  // 0, 1, … in the order the parts are first asked for
+  };
+  const Part& part_of(const gemmi::Chain& chain, const gemmi::Residue& residue, std::vector<std::string>& warnings);
+
+ private:
+  std::set<std::string> used_;
+  std::map<std::pair<const gemmi::Chain*, std::string>, Part> parts_;
+};
+
+}  // namespace ermak
