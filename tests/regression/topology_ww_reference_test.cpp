@@ -151,6 +151,13 @@ TEST(TopologyWwReference, CommandWritesSopGpusTopAndCoordinatesAndTheyRun) {
   EXPECT_EQ(read_topology_file(dir / "model/ww.etop").native_contacts.size(), 75u);
   const std::string summary = read_file(dir / "model/ww_summary.txt");
   EXPECT_NE(summary.find("timing"), std::string::npos);
+  // Depths from a column: their range is stated (raw B-factors make deep wells).
+  const std::string from_b = run_ermak("topology " + (ww_dir() / "ww.pdb").string() + " -o " +
+                                           (dir / "model-eh-b").string() + " --eh B",
+                                       &status);
+  ASSERT_EQ(status, 0) << from_b;
+  EXPECT_NE(from_b.find("epsilon_h        sqrt(B_i B_j) from the B-factor column; "), std::string::npos) << from_b;
+  EXPECT_NE(from_b.find(" kcal/mol over the contacts"), std::string::npos) << from_b;
 
   // `ermak run` takes the SOP-GPU pair (.top + coarse-grained PDB) and the .etop.
   for (const char* topology : {"ww.top", "ww.etop"}) {

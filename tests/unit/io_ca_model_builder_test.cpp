@@ -115,7 +115,7 @@ TEST(IoCaModel, FiveResiduesKnownContactsWaterAndLigandSkipped) {
   EXPECT_NEAR(top.native_contacts[1].r0_A, std::sqrt(2 * 3.8 * 3.8), 1e-5);
   EXPECT_FLOAT_EQ(top.native_contacts[1].eh_kcal_per_mol, 0.7f);
   EXPECT_TRUE(contains(warnings, "SER 6 has no C-alpha")) << warnings.size();
-  EXPECT_TRUE(contains(warnings, "skipped 2 non-protein"));
+  EXPECT_TRUE(contains(warnings, "skipped 2 non-protein residue(s) (ligands, nucleotides, ions): CA (1), NAG (1)"));
   EXPECT_TRUE(contains(warnings, file.string()));
 }
 
@@ -200,9 +200,11 @@ TEST(IoCaModel, FirstModelOnly) {
                              atom(3, " CA", "ALA", 'A', 3, 16.6, 9, 9);
   const auto file = write_file("io-models", "nmr.pdb",
                                "MODEL        1\n" + model1 + "ENDMDL\nMODEL        2\n" + model2 + "ENDMDL\nEND\n");
-  const Topology top = build_ca_model(file, ModelBuildSpec{});
+  std::vector<std::string> warnings;
+  const Topology top = build_ca_model(file, ModelBuildSpec{}, &warnings);
   ASSERT_EQ(top.bead_count(), 2);
   EXPECT_DOUBLE_EQ(top.native_positions_A[1].x, 3.8);
+  EXPECT_TRUE(contains(warnings, "the file has 2 models; model 1 (the first) is used"));
 }
 
 TEST(IoCaModel, AltlocKeepsHighestOccupancy) {

@@ -125,7 +125,8 @@ TEST(TopologyBuilder, FiveResidueChain) {
   EXPECT_EQ(b.repulsive_pairs, 10 - 4 - 2);
   EXPECT_EQ(b.chains.size(), 1u);
   EXPECT_EQ(b.chains[0].first_number, 1);
-  EXPECT_EQ(b.chains[0].last_number, 5);
+  EXPECT_EQ(b.chains[0].last_number, 5);  // A C-alpha trace: the side-chain criterion can find nothing, and says so.
+  EXPECT_TRUE(mentions(b.warnings, "the structure has no side-chain atoms (a C-alpha trace?)"));
 }
 
 // "Along the chain" compares residue numbers (SOP-GPU): renumbered 1 2 3 10 11, beads 1
@@ -205,6 +206,13 @@ TEST(TopologyBuilder, DisulfideFromGeometryRecordsOrNone) {
   const std::string record = "SSBOND   1 CYS A    3    CYS A   30                          1555   1555  2.04\n";
   b = build("ss-record", disulfide_pdb(record), o);
   EXPECT_EQ(std::count(b.bond_kinds.begin(), b.bond_kinds.end(), BondKind::Disulfide), 1);
+  EXPECT_FALSE(mentions(b.warnings, "SG atoms are"));
+  // A record whose sulfurs are far apart is kept, with a warning (SG 30 moved 7 Å away).
+  std::string far = disulfide_pdb(record);
+  far.replace(far.find("   3.740"), 8, "  10.740");
+  b = build("ss-record-far", far, o);
+  EXPECT_EQ(std::count(b.bond_kinds.begin(), b.bond_kinds.end(), BondKind::Disulfide), 1);
+  EXPECT_TRUE(mentions(b.warnings, "disulfide record A:3-A:30: its SG atoms are 9.04 Å apart")) << b.warnings.size();
 
   o.disulfides = DisulfideSource::None;
   b = build("ss-none", disulfide_pdb(record), o);

@@ -154,6 +154,9 @@ int run_topology(const Options& o) {
   built.topology.name = info.name;
   validate_topology(built.topology, o.input);
   if (const std::string clash = segment_id_clash(built.topology); !clash.empty()) built.warnings.push_back(clash);
+  if (const std::int32_t loose = count_unbonded_beads(built.topology); loose > 0)
+    built.warnings.push_back(std::to_string(loose) + " of " + std::to_string(built.topology.bead_count()) +
+                             " beads have no bond (a chain of one residue, or a residue cut off by chain breaks)");
   const bool ncs = o.assembly == "ncs" || o.assembly == "NCS";
   if (ncs && ncs_frame == NcsFrame::Entry && model.origx && built.close_bead_pairs > 0)
     built.warnings.push_back(

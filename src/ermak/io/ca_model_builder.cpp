@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <map>
 
 #include <gemmi/model.hpp>
 #include <gemmi/resinfo.hpp>
@@ -39,6 +40,7 @@ std::vector<CaBead> collect_ca_beads(const gemmi::Model& model, std::vector<std:
   std::vector<CaBead> beads;
   ChainNames chain_names;
   int skipped_ligands = 0;
+  std::map<std::string, int> skipped_names;
   std::vector<std::string> untabulated;  // residue names taken as amino acids by backbone
   for (const gemmi::Chain& chain : model.chains) {
     const auto& residues = chain.residues;
@@ -63,7 +65,10 @@ std::vector<CaBead> collect_ca_beads(const gemmi::Model& model, std::vector<std:
           chosen_ca = ca;
         }
       }
-      if (!any_amino_acid && !all_water) ++skipped_ligands;
+      if (!any_amino_acid && !all_water) {
+        ++skipped_ligands;
+        ++skipped_names[residues[first].name];
+      }
       if (any_amino_acid && !chosen_ca)
         notes.push_back("residue " + residue_label(file_chain_name(chain, residues[first]), residues[first]) +
                         " has no C-alpha atom; skipped");
@@ -94,8 +99,8 @@ std::vector<CaBead> collect_ca_beads(const gemmi::Model& model, std::vector<std:
                     " not in gemmi's table; taken as amino acids (they have N, CA and C atoms)");
   }
   if (skipped_ligands > 0)
-    notes.push_back("skipped " + std::to_string(skipped_ligands) +
-                    " non-protein residue(s) (ligands, nucleotides, ions)");
+    notes.push_back("skipped " + std::to_string(skipped_ligands) + " non-protein residue(s) (ligands, nucleotides, ions): " +
+                    counted_names(skipped_names));
   return beads;
 }
 
@@ -127,6 +132,9 @@ Topology build_ca_model(const std::filesystem::path& structure_file, const Model
   const gemmi::Structure& st = parsed.structure;
 
   std::vector<CaBead> beads;
+  if (st.models.size() > 1)  // an NMR ensemble: as ermak topology says (--model chooses there)
+    notes.push_back("the file has " + std::to_string(st.models.size()) + " models; model " + st.models[0].name +
+                    " (the first) is used");
   if (!st.models.empty()) beads = collect_ca_beads(st.models[0], notes);
   if (beads.empty())
     throw Error(name, 0, "structure",

@@ -99,9 +99,7 @@ LoadedSystem load_system(const InputSpec& input, const ModelBuildSpec& build) {
   // it does not (a topology cut short, a chain of one residue) rather than run it silently.
   const Topology& t = system.topology;
   if (t.bead_count() > 1) {
-    std::vector<bool> bonded(std::size_t(t.bead_count()), false);
-    for (const Bond& b : t.bonds) bonded[std::size_t(b.i)] = bonded[std::size_t(b.j)] = true;
-    const auto loose = std::count(bonded.begin(), bonded.end(), false);
+    const std::int32_t loose = count_unbonded_beads(t);
     if (loose > 0)
       system.warnings.push_back(source + ": " + std::to_string(loose) + " of " + std::to_string(t.bead_count()) +
                                 " beads have no bond (chains of one residue, or a topology cut short?)");

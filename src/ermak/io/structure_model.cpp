@@ -243,6 +243,16 @@ std::string parent_residue_name(const std::string& name) {
   return it == kStandard.end() ? name : it->second;
 }
 
+std::string counted_names(const std::map<std::string, int>& counts) {
+  std::string names;
+  std::size_t listed = 0;
+  for (const auto& [n, count] : counts) {
+    if (listed++ == 12) return names + " and " + std::to_string(counts.size() - 12) + " more names";
+    names += (names.empty() ? "" : ", ") + n + " (" + std::to_string(count) + ")";
+  }
+  return names;
+}
+
 std::string repeated_residue_warning(const gemmi::Residue& residue, const std::string& label) {
   int unlabelled = 0;
   for (const gemmi::Atom& a : residue.atoms) unlabelled += a.name == "CA" && a.altloc == '\0';
@@ -325,6 +335,7 @@ StructureModel extract_structure_model(const ParsedStructure& parsed, const std:
   std::map<std::string, int> mapped;         // "MSE→MET" → count
   std::vector<std::string> untabulated;      // names taken as amino acids by their backbone
   std::map<std::string, int> hetero_names;   // skipped amino-acid HETATM residue names
+  std::map<std::string, int> other_names;    // skipped ligands, ions, nucleotides, glycans
   ChainNames chain_names;
   for (const gemmi::Chain& chain : model->chains) {
     const auto& residues = chain.residues;
@@ -361,6 +372,7 @@ StructureModel extract_structure_model(const ParsedStructure& parsed, const std:
           ++out.skipped_water;
         } else {
           ++out.skipped_other;
+          ++other_names[head.name];
         }
         continue;
       }
@@ -427,15 +439,15 @@ StructureModel extract_structure_model(const ParsedStructure& parsed, const std:
   }
   if (out.skipped_hetero_amino_acids > 0) {
     std::string names;
-    for (const auto& [n, count] : hetero_names)
-      names += (names.empty() ? "" : ", ") + n + " (" + std::to_string(count) + ")";
+    names = counted_names(hetero_names);
     out.warnings.push_back("skipped " + std::to_string(out.skipped_hetero_amino_acids) +
                            " amino-acid residue(s) in HETATM records: " + names +
                            "; --keep-hetero includes them");
   }
   if (out.skipped_other > 0)
     out.warnings.push_back("skipped " + std::to_string(out.skipped_other) +
-                           " non-protein residue(s) (ligands, ions, nucleotides, glycans)");
+                           " non-protein residue(s) (ligands, ions, nucleotides, glycans): " +
+                           counted_names(other_names));
   if (out.residues.empty())
     throw Error(source, 0, "structure",
                 std::string("no amino-acid residue with a C-alpha atom found (is it a protein "

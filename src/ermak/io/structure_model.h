@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <optional>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -141,5 +142,9 @@ bool is_amino_acid_residue(const gemmi::Residue& residue);
 // the residue is in the file twice (records repeated, a number reused), not a conformer,
 // and the builders keep the first; "" otherwise. `label` names it ("A:SER 43").
 std::string repeated_residue_warning(const gemmi::Residue& residue, const std::string& label);
+
+// "DA (10), DC (9)": residue names with how often they were met (up to 12 names), for the
+// warnings that list what a builder skipped.
+std::string counted_names(const std::map<std::string, int>& counts);
 
 }  // namespace ermak

@@ -1,5 +1,7 @@
 #include "ermak/io/topology_builder.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cctype>
 #include <cmath>
@@ -205,7 +207,20 @@ struct Builder {
           if (a == by_source.end() || b == by_source.end()) continue;
           ++found;
           cysteines = model.residues[a->second].name == "CYS" && model.residues[b->second].name == "CYS";
-          if (cysteines) add_bond(disulfide_bead(a->second), disulfide_bead(b->second), BondKind::Disulfide);
+          if (!cysteines) continue;
+          add_bond(disulfide_bead(a->second), disulfide_bead(b->second), BondKind::Disulfide);
+          // The file's word is kept, but a record whose sulfurs are far apart is likely a
+          // wrong residue number, and would pull the two residues together.
+          const StructureAtom* sg_a = model.residues[a->second].find("SG");
+          const StructureAtom* sg_b = model.residues[b->second].find("SG");
+          if (sg_a && sg_b) {
+            const double distance_A = norm(sg_a->position_A - sg_b->position_A);
+            if (distance_A > options.disulfide_sg_distance_A)
+              warn.add("disulfide records far apart",
+                       fmt::format("disulfide record {}: its SG atoms are {:.2f} Å apart (a disulfide's are ~2.05 Å; "
+                                   "the geometric rule takes < {} Å), bonded as the file says",
+                                   label, distance_A, options.disulfide_sg_distance_A));
+          }
         }
         if (!cysteines)
           warn.add("disulfide records skipped", "disulfide record " + label + " does not join two cysteines; ignored");
@@ -343,6 +358,10 @@ struct Builder {
             atoms.push_back(a.position_A);
             owner.push_back(static_cast<std::int32_t>(r));
           }
+      if (atoms.empty())
+        warn.add("no side-chain atoms",
+                 "the structure has no side-chain atoms (a C-alpha trace?): the side-chain criterion "
+                 "(--sc-limit) finds no contact, and only the C-alpha distance rule applies");
       const bool cacb = options.model_type == ModelType::CAlphaCBeta;
       std::vector<std::uint64_t> residue_pairs;
       for_each_close_pair(atoms, options.sc_limit_A + 1e-3, [&](std::int32_t a, std::int32_t b, double) {

@@ -1,5 +1,7 @@
 #include "ermak/io/topology_summary.h"
 
+#include <algorithm>
+
 #include <cstdio>
 #include <map>
 
@@ -48,11 +50,24 @@ std::string format_topology_summary(const StructureModel& model, const BuiltTopo
   const std::string rule_text =
       "|resnum i - resnum j| > 2 within a chain (any pair across chains), not bonded, and " + criteria;
   line(out, "native rule      %s", rule_text.c_str());
-  line(out, "epsilon_h        %s", o.eh_source == EpsilonSource::Constant
-                                       ? (info.eh_text + " kcal/mol (every contact)").c_str()
-                                       : (o.eh_source == EpsilonSource::BFactor
-                                              ? "sqrt(B_i B_j) from the B-factor column"
-                                              : "sqrt(O_i O_j) from the occupancy column"));
+  // Per-contact depths from a column: their range, which raw B-factors can make deep.
+  std::string eh_range;
+  if (o.eh_source != EpsilonSource::Constant && !built.topology.native_contacts.empty()) {
+    float lo = built.topology.native_contacts.front().eh_kcal_per_mol, hi = lo;
+    for (const NativeContact& c : built.topology.native_contacts) {
+      lo = std::min(lo, c.eh_kcal_per_mol);
+      hi = std::max(hi, c.eh_kcal_per_mol);
+    }
+    char text[96];
+    std::snprintf(text, sizeof text, "; %.3g to %.3g kcal/mol over the contacts", lo, hi);
+    eh_range = text;
+  }
+  line(out, "epsilon_h        %s%s", o.eh_source == EpsilonSource::Constant
+                                         ? (info.eh_text + " kcal/mol (every contact)").c_str()
+                                         : (o.eh_source == EpsilonSource::BFactor
+                                                ? "sqrt(B_i B_j) from the B-factor column"
+                                                : "sqrt(O_i O_j) from the occupancy column"),
+       eh_range.c_str());
   line(out, "chain break      consecutive C-alphas farther than %g A apart are not bonded", o.break_distance_A);
   out += '\n';
 

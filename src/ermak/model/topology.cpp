@@ -9,6 +9,12 @@
 
 namespace ermak {
 
+std::int32_t count_unbonded_beads(const Topology& topology) {
+  std::vector<bool> bonded(std::size_t(topology.bead_count()), false);
+  for (const Bond& b : topology.bonds) bonded[std::size_t(b.i)] = bonded[std::size_t(b.j)] = true;
+  return static_cast<std::int32_t>(std::count(bonded.begin(), bonded.end(), false));
+}
+
 void validate_topology(const Topology& topology, const std::string& source) {
   const std::int32_t n = topology.bead_count();
   if (n == 0) throw Error(source, 0, "beads", "the topology has no beads");

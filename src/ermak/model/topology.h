@@ -46,6 +46,10 @@ struct Topology {
   std::int32_t bead_count() const { return static_cast<std::int32_t>(beads.size()); }
 };
 
+// Beads that no bond holds (a chain of one residue, a topology cut short): the model is
+// expected to have none, and the builders warn when it does.
+std::int32_t count_unbonded_beads(const Topology& topology);
+
 // Checks indices, duplicates and parameter ranges; throws ermak::Error naming `source`.
 void validate_topology(const Topology& topology, const std::string& source);
 
