@@ -96,7 +96,9 @@ namespace {
 
 void plot_histogram(const Histogram& h, std::span<const double> first, std::span<const double> maximum,
                     std::span<const double> all, const std::string& what, const fs::path& path, bool overwrite) {
-  SvgPlot plot("Distribution of " + what + " forces over replicas", "force [pN]", "replicas");
+  // The all-peaks outline counts peaks, several per replica: the axis says so then.
+  SvgPlot plot("Distribution of " + what + " forces over replicas", "force [pN]",
+               all.size() > first.size() ? "replicas (all peaks: peaks)" : "replicas");
   plot.integer_y(true);
   std::vector<double> first_counts, max_counts;
   const auto mc = count_in_bins(maximum, h.edges);
