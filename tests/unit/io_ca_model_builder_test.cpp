@@ -179,6 +179,22 @@ TEST(IoCaModel, AChainNameGivenTwiceStaysTwoChains) {
   EXPECT_EQ(segments.bonds.size(), 4u);
 }
 
+// A whole chain given twice under one name, which gemmi reads as one chain whose residues
+// each have two C-alphas: one warning for the chain rather than one per residue.
+TEST(IoCaModel, AChainGivenTwiceUnderOneNameIsOneWarning) {
+  std::string pdb;
+  for (int copy = 0; copy < 2; ++copy) {
+    for (int k = 0; k < 5; ++k) pdb += atom(copy * 5 + k + 1, " CA", "ALA", ' ', k + 1, 3.8 * k, 20.0 * copy, 0);
+    pdb += "TER\n";
+  }
+  std::vector<std::string> warnings;
+  const Topology top = build_ca_model(write_file("io-chain-copies", "copies.pdb", pdb + "END\n"), {}, &warnings);
+  EXPECT_EQ(top.bead_count(), 5);
+  EXPECT_TRUE(contains(warnings, "chain A: 5 residues have two C-alpha atoms without alternate-location labels "
+                                 "(A:ALA 1 to A:ALA 5): the chain appears twice under one name"));
+  EXPECT_FALSE(contains(warnings, "residue A:ALA 3 has 2 C-alpha atoms"));
+}
+
 TEST(IoCaModel, ChainBreakByGeometry) {
   std::string pdb = atom(1, " CA", "ALA", 'A', 1, 0, 0, 0) + atom(2, " CA", "ALA", 'A', 2, 3.8, 0, 0) +
                     atom(3, " CA", "ALA", 'A', 3, 9.8, 0, 0) + atom(4, " CA", "ALA", 'A', 4, 13.6, 0, 0);

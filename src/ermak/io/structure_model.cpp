@@ -262,6 +262,30 @@ std::string repeated_residue_warning(const gemmi::Residue& residue, const std::s
          "is used";
 }
 
+void RepeatedResidues::check(const gemmi::Residue& residue, const std::string& chain, const std::string& label) {
+  std::string warning = repeated_residue_warning(residue, label);
+  if (warning.empty()) return;
+  auto& list = found_[chain];
+  if (list.empty()) chains_.push_back(chain);
+  list.emplace_back(label, std::move(warning));
+}
+
+void RepeatedResidues::report(std::vector<std::string>& warnings) const {
+  constexpr std::size_t kNamedOneByOne = 3;
+  for (const std::string& chain : chains_) {
+    const auto& list = found_.at(chain);
+    if (list.size() <= kNamedOneByOne) {
+      for (const auto& [label, warning] : list) warnings.push_back(warning);
+      continue;
+    }
+    warnings.push_back("chain " + chain + ": " + std::to_string(list.size()) +
+                       " residues have two C-alpha atoms without alternate-location labels (" + list.front().first +
+                       " to " + list.back().first +
+                       "): the chain appears twice under one name (a blank or repeated chain id with TER between the "
+                       "copies?); the first copy is used — give each copy its own chain id");
+  }
+}
+
 bool is_amino_acid_residue(const gemmi::Residue& r) {
   const gemmi::ResidueInfo info = gemmi::find_tabulated_residue(r.name);
   return info.found() ? info.is_amino_acid() : has_backbone(r);
@@ -337,6 +361,7 @@ StructureModel extract_structure_model(const ParsedStructure& parsed, const std:
   std::map<std::string, int> hetero_names;   // skipped amino-acid HETATM residue names
   std::map<std::string, int> other_names;    // skipped ligands, ions, nucleotides, glycans
   ChainNames chain_names;
+  RepeatedResidues repeated;
   for (const gemmi::Chain& chain : model->chains) {
     const auto& residues = chain.residues;
     // Residues sharing a sequence id are alternatives (microheterogeneity): keep one.
@@ -377,10 +402,7 @@ StructureModel extract_structure_model(const ParsedStructure& parsed, const std:
         continue;
       }
       const std::string chain_id = chain_names.part_of(chain, head, out.warnings).name;
-      if (chosen_ca)
-        if (std::string w = repeated_residue_warning(*chosen, chain_id + ":" + chosen->name + " " + chosen->seqid.str());
-            !w.empty())
-          out.warnings.push_back(std::move(w));
+      if (chosen_ca) repeated.check(*chosen, chain_id, chain_id + ":" + chosen->name + " " + chosen->seqid.str());
       if (!chosen_ca) {
         ++out.skipped_no_ca;
         out.warnings.push_back("residue " + chain_id + ":" + head.name + " " + head.seqid.str() +
@@ -425,6 +447,7 @@ StructureModel extract_structure_model(const ParsedStructure& parsed, const std:
       out.residues.push_back(std::move(residue));
     }
   }
+  repeated.report(out.warnings);
   if (!mapped.empty()) {
     std::string list;
     for (const auto& [names, count] : mapped)

@@ -6,6 +6,7 @@
 #include <optional>
 #include <map>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <gemmi/model.hpp>
@@ -142,6 +143,20 @@ bool is_amino_acid_residue(const gemmi::Residue& residue);
 // the residue is in the file twice (records repeated, a number reused), not a conformer,
 // and the builders keep the first; "" otherwise. `label` names it ("A:SER 43").
 std::string repeated_residue_warning(const gemmi::Residue& residue, const std::string& label);
+
+// Residues found twice (repeated_residue_warning), gathered per chain: up to three are
+// named one by one; more in one chain become one warning, since that is a whole chain
+// given twice under one name (a blank or repeated chain id with TER between the copies),
+// which gemmi reads as one chain.
+class RepeatedResidues {
+ public:
+  void check(const gemmi::Residue& residue, const std::string& chain, const std::string& label);
+  void report(std::vector<std::string>& warnings) const;
+
+ private:
+  std::vector<std::string> chains_;  // in the order met
+  std::map<std::string, std::vector<std::pair<std::string, std::string>>> found_;  // chain → (label, warning)
+};
 
 // "DA (10), DC (9)": residue names with how often they were met (up to 12 names), for the
 // warnings that list what a builder skipped.
