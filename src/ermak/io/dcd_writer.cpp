@@ -245,6 +245,7 @@ DcdWriter DcdWriter::open_to_continue(const std::filesystem::path& path, std::in
     if (get_i32(marker) != 4 * atoms) fail(path, "corrupt DCD frame before the resume offset");
   }
   w.bytes_written_ = truncate_to_bytes;  // cut_to_continue() cuts the file there
+  w.bytes_to_cut_ = file_bytes - truncate_to_bytes;
   return w;
 }
 
@@ -267,6 +268,7 @@ DcdWriter& DcdWriter::operator=(DcdWriter&& other) noexcept {
     frames_ = other.frames_;
     header_bytes_ = other.header_bytes_;
     bytes_written_ = other.bytes_written_;
+    bytes_to_cut_ = other.bytes_to_cut_;
     frame_buffer_ = std::move(other.frame_buffer_);
   }
   return *this;

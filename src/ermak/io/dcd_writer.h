@@ -51,6 +51,8 @@ class DcdWriter {
   static DcdWriter open_to_continue(const std::filesystem::path& path, std::int32_t atoms,
                                     std::uint64_t truncate_to_bytes);
   void cut_to_continue();
+  // What cut_to_continue() cuts: the bytes the file holds beyond the offset.
+  std::uint64_t bytes_to_cut() const { return bytes_to_cut_; }
 
   DcdWriter(DcdWriter&& other) noexcept;
   DcdWriter& operator=(DcdWriter&& other) noexcept;
@@ -90,6 +92,7 @@ class DcdWriter {
   std::int64_t frames_ = 0;
   std::uint64_t header_bytes_ = 0;
   std::uint64_t bytes_written_ = 0;
+  std::uint64_t bytes_to_cut_ = 0;
   std::vector<unsigned char> frame_buffer_;  // reused: one write() per frame
 };
 

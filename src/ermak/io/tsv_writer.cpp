@@ -147,6 +147,7 @@ TsvWriter TsvWriter::open_to_continue(const std::filesystem::path& path, std::ui
     fail(path, "resume offset " + std::to_string(truncate_to_bytes) + " is not at the end of a line");
 
   w.file_bytes_ = truncate_to_bytes;  // cut_to_continue() cuts the file there
+  w.bytes_to_cut_ = file_bytes - truncate_to_bytes;
   return w;
 }
 
@@ -167,6 +168,7 @@ TsvWriter& TsvWriter::operator=(TsvWriter&& other) noexcept {
     path_ = std::move(other.path_);
     columns_ = std::move(other.columns_);
     file_bytes_ = other.file_bytes_;
+    bytes_to_cut_ = other.bytes_to_cut_;
     buffer_ = std::move(other.buffer_);
     other.buffer_.clear();
     last_write_out_ = other.last_write_out_;

@@ -36,6 +36,8 @@ class TsvWriter {
   static TsvWriter open_to_continue(const std::filesystem::path& path, std::uint64_t truncate_to_bytes,
                                     const std::vector<std::string>& expected_columns = {});
   void cut_to_continue();
+  // What cut_to_continue() cuts: the bytes the file holds beyond the offset.
+  std::uint64_t bytes_to_cut() const { return bytes_to_cut_; }
 
   TsvWriter(TsvWriter&& other) noexcept;
   TsvWriter& operator=(TsvWriter&& other) noexcept;
@@ -73,6 +75,7 @@ class TsvWriter {
   std::filesystem::path path_;
   std::vector<std::string> columns_;
   std::uint64_t file_bytes_ = 0;  // bytes already handed to the OS
+  std::uint64_t bytes_to_cut_ = 0;
   std::string buffer_;            // rows not yet written out
   std::chrono::steady_clock::time_point last_write_out_{};
 };

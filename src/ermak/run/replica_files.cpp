@@ -79,7 +79,8 @@ void ReplicaFiles::create(const fs::path& out, std::int32_t replicas, std::int32
   }
 }
 
-void ReplicaFiles::append(const fs::path& out, std::int32_t replicas, std::int32_t beads, const OffsetOf& offset_of) {
+ReplicaFiles::CutBack ReplicaFiles::append(const fs::path& out, std::int32_t replicas, std::int32_t beads,
+                                           const OffsetOf& offset_of) {
   // Every file is opened and checked before any is cut back: a resume refused for one
   // replica's file leaves the others as they were (docs/outputs.md#resume).
   for (std::int32_t r = 0; r < replicas; ++r) {
@@ -96,10 +97,17 @@ void ReplicaFiles::append(const fs::path& out, std::int32_t replicas, std::int32
                                                                     plan_.table_columns[index(table)]));
       }
   }
-  for (TsvWriter& w : energies_) w.cut_to_continue();
-  for (DcdWriter& w : trajectories_) w.cut_to_continue();
+  CutBack cut;
+  auto cut_back = [&cut](auto& writer) {
+    cut.files += writer.bytes_to_cut() > 0 ? 1 : 0;
+    cut.bytes += writer.bytes_to_cut();
+    writer.cut_to_continue();
+  };
+  for (TsvWriter& w : energies_) cut_back(w);
+  for (DcdWriter& w : trajectories_) cut_back(w);
   for (auto& writers : tables_)
-    for (TsvWriter& w : writers) w.cut_to_continue();
+    for (TsvWriter& w : writers) cut_back(w);
+  return cut;
 }
 
 void ReplicaFiles::flush(int threads) {

@@ -37,14 +37,19 @@ class ReplicaFiles {
   std::vector<std::string> file_names() const;
   bool writes(ProtocolTable table) const;
 
-  // A new run: makes each replica's directory under `out` and starts its files, replacing
-  // any that exist (the run has checked --force before).
+  // A new run: makes each replica's directory under `out` and starts its files, refusing
+  // any that exists (--force has removed an earlier run's; another job may be writing it).
   void create(const std::filesystem::path& out, std::int32_t replicas, std::int32_t beads);
   // A resumed run: continues each file from `offset_of("replica_NNN/energies.tsv")`, the
-  // size the checkpoint recorded (the file is cut there).
+  // size the checkpoint recorded (the file is cut there, once every file has been checked).
+  // Returns what was cut: rows and frames written after the checkpoint, written again.
   using OffsetOf = std::function<std::uint64_t(const std::string&)>;
-  void append(const std::filesystem::path& out, std::int32_t replicas, std::int32_t beads,
-              const OffsetOf& offset_of);
+  struct CutBack {
+    int files = 0;            // files that held more than their checkpoint offset
+    std::uint64_t bytes = 0;  // in all
+  };
+  CutBack append(const std::filesystem::path& out, std::int32_t replicas, std::int32_t beads,
+                 const OffsetOf& offset_of);
 
   std::int32_t replicas() const { return std::int32_t(energies_.size()); }
   TsvWriter& energies(std::int32_t r) { return energies_[std::size_t(r)]; }

@@ -15,6 +15,7 @@
 #include <string_view>
 
 #include "ermak/backend/cuda_engine.h"
+#include "ermak/core/byte_size.h"
 #include "ermak/core/error.h"
 #include "ermak/core/progress.h"
 #include "ermak/core/units.h"
@@ -364,9 +365,13 @@ RunSummary run_logged(const RunSpec& given_spec, const RunOptions& options, RunR
         check_file_to_continue(out / (dir + name), offset_of(dir + name));
     }
     if (options.dry_run && sizes_of) sizes_of->check_files(true, false, &cp.output_offsets);
-    if (own_files) files.append(out, replicas, n, offset_of);
+    const ReplicaFiles::CutBack cut = own_files ? files.append(out, replicas, n, offset_of) : ReplicaFiles::CutBack{};
     log_protocol();
     log->info("{} at step {}", options.dry_run ? "would resume" : "resumed", cp.step);
+    if (cut.files > 0)
+      log->info("cut {} that {} file{} held beyond the checkpoint (rows and frames written after it; the run writes "
+                "them again)",
+                format_byte_size(double(cut.bytes)), cut.files, cut.files == 1 ? "" : "s");
     if (cp.step >= spec.steps)
       log->info("the run had already reached its {} steps: nothing to continue (raise run.steps to run longer)",
                 spec.steps);
