@@ -330,6 +330,13 @@ TEST(AnalysisCommand, PullingSummaryNotesLoadingRateAndShortTables) {
   EXPECT_NE(summary.find("replicas with a peak: 2 of 3 (the statistics below are over these)"), std::string::npos)
       << summary;
   EXPECT_NE(summary.find("give one --min-peak-drop-pN"), std::string::npos) << summary;
+  EXPECT_EQ(summary.find("WLC fits have an rms above"), std::string::npos) << "the edges are worm-like chains";
+  // A persistence length far from the edges' 0.4 nm: the fits cannot follow them.
+  ASSERT_EQ(analyze(run.string() + " --force --smooth-window-nm 0.25 --persistence-length-nm 20", &out), 0) << out;
+  const std::string rough = read_text(run / "analysis" / "summary.txt");
+  EXPECT_NE(rough.find("WLC fits have an rms above max(10 pN, 3 × their replica's smoothed force noise)"),
+            std::string::npos)
+      << rough;
 }
 
 TEST(AnalysisSvg, TicksLabelsAndEscaping) {

@@ -123,6 +123,9 @@ std::string cut_short_notes(const std::vector<PullingRecord>& records) {
   return notes;
 }
 
+// The rms of a WLC fit above which (and above 3 σ_s) the summary calls it rough.
+constexpr double kRoughFit_pN = 10.0;
+
 struct IndentationRecord {
   Replica replica;
   IndentationAnalysis a;
@@ -590,9 +593,19 @@ AnalyzeResult analyze_run(const AnalyzeOptions& options_in) {
     written(out / "wlc_fits.tsv");
 
     summary += fmt::format("\nConstant-velocity pulling: {} replica{}\n", n_ramp, n_ramp == 1 ? "" : "s");
+    // Fits whose residual is far above the smoothed force's noise: the edge is no WLC (the
+    // native structure's stiffness, a lagging chain), and its Lc and dLc are uncertain.
+    std::size_t fits = 0, rough_fits = 0;
+    auto count_fit = [&](const WlcFit& f, const PullingAnalysis& a) {
+      if (!f.ok) return;
+      ++fits;
+      if (f.rms_residual > std::max(kRoughFit_pN, 3.0 * a.smoothing.noise_smoothed)) ++rough_fits;
+    };
     for (const auto& rec : pulls) {
       if (rec.a.force_clamp) continue;
       const PullingAnalysis& a = rec.a;
+      for (const PullingPeak& p : a.peaks) count_fit(p.fit, a);
+      if (a.final_fit) count_fit(*a.final_fit, a);
       summary += fmt::format("\n{}: {} rows; {}; force noise {} pN raw, {} pN smoothed; peak drop ≥ {} pN{}\n",
                              rec.replica.name, a.rows, a.smoothing.description, g(a.smoothing.noise_raw, 3),
                              g(a.smoothing.noise_smoothed, 3), g(a.smoothing.min_peak_drop, 3),
@@ -641,6 +654,11 @@ AnalyzeResult analyze_run(const AnalyzeOptions& options_in) {
     summary += stats_block("largest peak", smax, "pN");
     summary += stats_block("all peaks", describe(all_forces), "pN");
     summary += stats_block("ΔLc (successive edges)", sdl, "nm");
+    if (rough_fits > 0)
+      summary += fmt::format("  note: {} of {} WLC fits have an rms above max({} pN, 3 × their replica's smoothed "
+                             "force noise): their edges are no worm-like chain, and their Lc and ΔLc (in the "
+                             "statistics above) are uncertain; fit_rms in wlc_fits.tsv says which\n",
+                             rough_fits, fits, g(kRoughFit_pN));
     if (!final_lcs.empty()) summary += stats_block("Lc after the last peak", describe(final_lcs), "nm");
 
     if (all_forces.empty())
