@@ -176,6 +176,7 @@ TEST(AnalysisCommand, PullingRunEndToEnd) {
   const std::string summary = read_text(a / "summary.txt");
   for (const char* s : {"first peak: n = 3", "ΔLc", "replica_002", "force_extension.svg"})
     EXPECT_NE(summary.find(s), std::string::npos) << s;
+  EXPECT_NE(summary.find("T = 300 K (default; run.log gives none)"), std::string::npos) << summary;
   for (const char* f : {"force_extension.svg", "peak_force_histogram.svg", "replica_000_force_extension.svg"})
     expect_svg(a / f);
   EXPECT_NE(read_text(a / "force_extension.svg").find("<circle"), std::string::npos);  // peak markers
@@ -313,7 +314,8 @@ TEST(AnalysisCommand, IndentationAndForceClamp) {
 // stops early is named; statistics over fewer replicas than ran say so.
 TEST(AnalysisCommand, PullingSummaryNotesLoadingRateAndShortTables) {
   const fs::path run = make_pulling_run("analyze-pulling-notes");
-  write_text(run / "run.log", "[info] pulling: beads 33 ends 0 33; loading rate κv = 8.675e+06 pN/s; output every "
+  write_text(run / "run.log", "[run]\nsteps = 6000000\ntemperature_kcal_per_mol = 0.6  # = 301.93 K\n\n[output]\n"
+                              "[info] pulling: beads 33 ends 0 33; loading rate κv = 8.675e+06 pN/s; output every "
                               "1000 steps (pulling.tsv)\n");
   // Replica 2 cut (after 1000 rows, step 999000) before its first rupture: no peak, and a
   // table shorter than the others'..
@@ -325,6 +327,8 @@ TEST(AnalysisCommand, PullingSummaryNotesLoadingRateAndShortTables) {
   ASSERT_EQ(analyze(run.string() + " --smooth-window-nm 0.25", &out), 0) << out;
   const std::string summary = read_text(run / "analysis" / "summary.txt");
   EXPECT_NE(summary.find("loading rate κv = 8.675e+06 pN/s"), std::string::npos) << summary;
+  // The WLC's kT at the run's temperature, unless --temperature-K says otherwise.
+  EXPECT_NE(summary.find("T = 301.932 K (the run's, from run.log)"), std::string::npos) << summary;
   EXPECT_NE(summary.find("note: replica_002's table ends at step 999000, before the others' 6000000"), std::string::npos)
       << summary;
   EXPECT_NE(summary.find("replicas with a peak: 2 of 3 (the statistics below are over these)"), std::string::npos)
@@ -332,8 +336,12 @@ TEST(AnalysisCommand, PullingSummaryNotesLoadingRateAndShortTables) {
   EXPECT_NE(summary.find("give one --min-peak-drop-pN"), std::string::npos) << summary;
   EXPECT_EQ(summary.find("WLC fits have an rms above"), std::string::npos) << "the edges are worm-like chains";
   // A persistence length far from the edges' 0.4 nm: the fits cannot follow them.
-  ASSERT_EQ(analyze(run.string() + " --force --smooth-window-nm 0.25 --persistence-length-nm 20", &out), 0) << out;
+  ASSERT_EQ(analyze(run.string() + " --force --smooth-window-nm 0.25 --persistence-length-nm 20 --temperature-K 310",
+                    &out),
+            0)
+      << out;
   const std::string rough = read_text(run / "analysis" / "summary.txt");
+  EXPECT_NE(rough.find("T = 310 K (--temperature-K)"), std::string::npos) << rough;
   EXPECT_NE(rough.find("WLC fits have an rms above max(10 pN, 3 × their replica's smoothed force noise)"),
             std::string::npos)
       << rough;

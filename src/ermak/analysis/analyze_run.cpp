@@ -15,6 +15,7 @@
 #include "ermak/analysis/report_common.h"
 #include "ermak/analysis/svg_plot.h"
 #include "ermak/core/error.h"
+#include "ermak/core/units.h"
 #include "ermak/io/tsv_writer.h"
 
 namespace ermak::analysis {
@@ -106,6 +107,26 @@ std::optional<double> loading_rate_from_log(const fs::path& run_dir) {
     if (end != start && std::isfinite(value)) rate = value;
   }
   return rate;
+}
+
+// The run's temperature, K, from the resolved configuration its run.log echoes: the
+// [run] table's temperature_K or temperature_kcal_per_mol (a heating run: its start).
+std::optional<double> run_temperature_from_log(const fs::path& run_dir) {
+  std::ifstream log(run_dir / "run.log");
+  bool in_run = false;
+  for (std::string line; std::getline(log, line);) {
+    if (line.rfind("[", 0) == 0) in_run = line.rfind("[run]", 0) == 0;
+    if (!in_run) continue;
+    for (const auto& [key, to_K] : {std::pair{std::string("temperature_K = "), 1.0},
+                                    {std::string("temperature_kcal_per_mol = "), 1.0 / units::kBoltzmann_kcal_per_mol_K}}) {
+      if (line.rfind(key, 0) != 0) continue;
+      const char* start = line.c_str() + key.size();
+      char* end = nullptr;
+      const double value = std::strtod(start, &end);
+      if (end != start && std::isfinite(value) && value > 0.0) return value * to_K;
+    }
+  }
+  return std::nullopt;
 }
 
 // Replicas of a pulling run whose tables stop well before the others' (a replica that
@@ -372,6 +393,12 @@ AnalyzeResult analyze_run(const AnalyzeOptions& options_in) {
   if (st.window_nm && !std::isfinite(*st.window_nm)) bad("--smooth-window-nm", "must be finite");
   if (st.min_peak_drop_pN && !std::isfinite(*st.min_peak_drop_pN)) bad("--min-peak-drop-pN", "must be finite");
   if (st.detach_force_pN && !std::isfinite(*st.detach_force_pN)) bad("--detach-force-pN", "must be finite");
+  std::string temperature_source = options.temperature_from_run ? "default; run.log gives none" : "--temperature-K";
+  if (options.temperature_from_run)
+    if (const auto run_K = run_temperature_from_log(options.run_dir)) {
+      options.temperature_K = *run_K;
+      temperature_source = "the run's, from run.log";
+    }
   st.wlc.kT = kT_pN_nm(options.temperature_K);
   const double kT = st.wlc.kT;
   const bool overwrite = options.overwrite;
@@ -532,8 +559,8 @@ AnalyzeResult analyze_run(const AnalyzeOptions& options_in) {
     summary += "  (the automatic criterion follows each replica's whole record: for statistics to compare between "
                "runs of other lengths or speeds, give one --min-peak-drop-pN)\n";
   if (n_ramp > 0)
-    summary += fmt::format("  WLC (Marko–Siggia): T = {} K, kT = {} pN·nm, persistence length {}\n",
-                           g(options.temperature_K), g(kT, 5),
+    summary += fmt::format("  WLC (Marko–Siggia): T = {} K ({}), kT = {} pN·nm, persistence length {}\n",
+                           g(options.temperature_K, 6), temperature_source, g(kT, 5),
                            st.wlc.fit_persistence ? std::string("fitted") : g(st.wlc.persistence_length) + " nm (fixed)");
   if (!indents.empty())
     summary += fmt::format("  indentation: contact at a smoothed molecule force ≥ {}; linear regime {}\n",

@@ -17,6 +17,9 @@ struct AnalyzeOptions {
   std::filesystem::path out_dir;  // empty: run_dir/analysis
   CurveSettings settings;
   double temperature_K = 300.0;   // sets settings.wlc.kT
+  // Take the run's own temperature from its run.log (the resolved [run] temperature) when
+  // it has one, instead of temperature_K (ermak analyze without --temperature-K).
+  bool temperature_from_run = false;
   std::optional<std::size_t> bins;  // histogram bins; unset: ⌈√n⌉ in [5, 50]
   int plane_group = 0;            // plane pulling: analyse force_plane{g}[pN] (--plane-group)
   bool overwrite = false;         // replace existing output files

@@ -56,8 +56,9 @@ Command add_analyze_command(CLI::App& app) {
       ->capture_default_str();
   cmd->add_flag("--fit-persistence-length", o->fit_persistence,
                 "Fit P as well as the contour length in the WLC fits");
-  cmd->add_option("--temperature-K", o->temperature, "Temperature of the run, K (sets kT of the WLC)")
-      ->capture_default_str();
+  auto* temperature = cmd->add_option("--temperature-K", o->temperature,
+                                      "Temperature of the run, K (sets kT of the WLC; default: the run's, from its "
+                                      "run.log, else 300)");
   auto* bins = cmd->add_option("--bins", o->bins, "Histogram bins (default ⌈√n⌉, 5 to 50)");
   auto* contact = cmd->add_option("--contact-force-pN", o->contact,
                                   "Indentation: contact where the smoothed molecule force first reaches "
@@ -78,7 +79,7 @@ Command add_analyze_command(CLI::App& app) {
                                  "Plane pulling: detached when the smoothed force at the end is within this of 0 "
                                  "after a rupture event, pN (default: the peak criterion)");
   cmd->add_flag("--force", o->force, "Replace existing output files");
-  return [o, window, points, drop, bins, contact, range, detach]() {
+  return [o, window, points, drop, bins, contact, range, detach, temperature]() {
     analysis::AnalyzeOptions a;
     a.run_dir = o->run_dir;
     a.out_dir = o->out_dir;
@@ -94,6 +95,7 @@ Command add_analyze_command(CLI::App& app) {
     if (detach->count()) a.settings.detach_force_pN = o->detach;
     a.plane_group = o->plane_group;
     a.temperature_K = o->temperature;
+    a.temperature_from_run = temperature->count() == 0;
     if (bins->count()) a.bins = o->bins;
     a.overwrite = o->force;
     const analysis::AnalyzeResult r = analysis::analyze_run(a);
