@@ -101,7 +101,7 @@ Command add_demo_command(CLI::App& app) {
     if (o->no_analysis) return 0;
     analysis::AnalyzeOptions a;
     a.run_dir = dir;
-    a.temperature_K = 300.0;
+    a.temperature_from_run = true;  // as `ermak analyze DIR` does: the run's own (300 K)
     a.overwrite = o->force;
     const analysis::AnalyzeResult r = analysis::analyze_run(a);
     for (const auto& w : r.warnings) std::fprintf(stderr, "warning: %s\n", w.c_str());
