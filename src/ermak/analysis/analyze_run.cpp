@@ -92,41 +92,40 @@ struct PullingRecord {
   double last_step = 0.0;  // of the table
 };
 
-// The loading rate the run log states for a pulling run ("loading rate κv = … pN/s",
-// protocol/protocol_setup.cpp); none when the log is absent or says nothing of it.
-std::optional<double> loading_rate_from_log(const fs::path& run_dir) {
-  std::ifstream log(run_dir / "run.log");
-  const std::string marker = "loading rate κv = ";
-  std::optional<double> rate;
-  for (std::string line; std::getline(log, line);) {
-    const auto at = line.find(marker);
-    if (at == std::string::npos) continue;
-    const char* start = line.c_str() + at + marker.size();
+// What the run's own log says that the analysis uses: the loading rate of a pulling run
+// ("loading rate κv = … pN/s", protocol/protocol_setup.cpp) and the temperature of the
+// resolved [run] table it echoes (temperature_K or temperature_kcal_per_mol; a heating
+// run: its start). Unset where the log is absent or says nothing of them.
+struct RunLogFacts {
+  std::optional<double> loading_rate_pN_per_s;
+  std::optional<double> temperature_K;
+};
+
+RunLogFacts read_run_log(const fs::path& run_dir) {
+  // The number right after `at` in `line`, if one is there.
+  auto number_at = [](const std::string& line, std::size_t at) -> std::optional<double> {
+    const char* start = line.c_str() + at;
     char* end = nullptr;
     const double value = std::strtod(start, &end);
-    if (end != start && std::isfinite(value)) rate = value;
-  }
-  return rate;
-}
-
-// The run's temperature, K, from the resolved configuration its run.log echoes: the
-// [run] table's temperature_K or temperature_kcal_per_mol (a heating run: its start).
-std::optional<double> run_temperature_from_log(const fs::path& run_dir) {
+    if (end == start || !std::isfinite(value)) return std::nullopt;
+    return value;
+  };
+  const std::string rate_marker = "loading rate κv = ";
+  const std::pair<std::string, double> temperature_keys[] = {
+      {"temperature_K = ", 1.0}, {"temperature_kcal_per_mol = ", 1.0 / units::kBoltzmann_kcal_per_mol_K}};
+  RunLogFacts facts;
   std::ifstream log(run_dir / "run.log");
   bool in_run = false;
   for (std::string line; std::getline(log, line);) {
+    if (const auto at = line.find(rate_marker); at != std::string::npos)
+      if (const auto rate = number_at(line, at + rate_marker.size())) facts.loading_rate_pN_per_s = rate;
     if (line.rfind("[", 0) == 0) in_run = line.rfind("[run]", 0) == 0;
-    if (!in_run) continue;
-    for (const auto& [key, to_K] : {std::pair{std::string("temperature_K = "), 1.0},
-                                    {std::string("temperature_kcal_per_mol = "), 1.0 / units::kBoltzmann_kcal_per_mol_K}}) {
-      if (line.rfind(key, 0) != 0) continue;
-      const char* start = line.c_str() + key.size();
-      char* end = nullptr;
-      const double value = std::strtod(start, &end);
-      if (end != start && std::isfinite(value) && value > 0.0) return value * to_K;
-    }
+    if (!in_run || facts.temperature_K) continue;
+    for (const auto& [key, to_K] : temperature_keys)
+      if (line.rfind(key, 0) == 0)
+        if (const auto value = number_at(line, key.size()); value && *value > 0.0) facts.temperature_K = *value * to_K;
   }
-  return std::nullopt;
+  return facts;
 }
 
 // Replicas of a pulling run whose tables stop well before the others' (a replica that
@@ -393,12 +392,12 @@ AnalyzeResult analyze_run(const AnalyzeOptions& options_in) {
   if (st.window_nm && !std::isfinite(*st.window_nm)) bad("--smooth-window-nm", "must be finite");
   if (st.min_peak_drop_pN && !std::isfinite(*st.min_peak_drop_pN)) bad("--min-peak-drop-pN", "must be finite");
   if (st.detach_force_pN && !std::isfinite(*st.detach_force_pN)) bad("--detach-force-pN", "must be finite");
+  const RunLogFacts run_log = read_run_log(options.run_dir);
   std::string temperature_source = options.temperature_from_run ? "default; run.log gives none" : "--temperature-K";
-  if (options.temperature_from_run)
-    if (const auto run_K = run_temperature_from_log(options.run_dir)) {
-      options.temperature_K = *run_K;
-      temperature_source = "the run's, from run.log";
-    }
+  if (options.temperature_from_run && run_log.temperature_K) {
+    options.temperature_K = *run_log.temperature_K;
+    temperature_source = "the run's, from run.log";
+  }
   st.wlc.kT = kT_pN_nm(options.temperature_K);
   const double kT = st.wlc.kT;
   const bool overwrite = options.overwrite;
@@ -671,9 +670,9 @@ AnalyzeResult analyze_run(const AnalyzeOptions& options_in) {
     }
     const SampleStatistics sfirst = describe(first_forces), smax = describe(max_forces), sdl = describe(delta_lcs);
     summary += "\nUnfolding forces over replicas\n";
-    if (const auto rate = loading_rate_from_log(options.run_dir))
+    if (run_log.loading_rate_pN_per_s)
       summary += fmt::format("  loading rate κv = {} pN/s (the cantilever's spring times its speed, from run.log)\n",
-                             g(*rate));
+                             g(*run_log.loading_rate_pN_per_s));
     summary += fmt::format("  replicas with a peak: {} of {}{}\n", first_forces.size(), n_ramp,
                            first_forces.size() < n_ramp ? " (the statistics below are over these)" : "");
     summary += cut_short_notes(pulls);

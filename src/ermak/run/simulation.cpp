@@ -249,6 +249,7 @@ RunSummary run_logged(const RunSpec& given_spec, const RunOptions& options, RunR
   const std::string fingerprint = config_fingerprint(spec.resolved_toml);
   const std::string settings_text = fingerprinted_text(spec.resolved_toml);
   const std::string model_print = model_fingerprint(topology);
+  const std::string model_size = model_summary(topology);
   // Each replica's files in the output directory, once the protocols are known.
   ReplicaFiles files(spec, nullptr);
   const bool want_trajectory = own_files && spec.output.trajectory_every_steps > 0;
@@ -289,12 +290,13 @@ RunSummary run_logged(const RunSpec& given_spec, const RunOptions& options, RunR
       if (key == kModelFingerprint) model_then = value;
       if (key == kModelSummary) model_then_summary = value;
     }
-    if (!model_then.empty() && model_then != model_print)
+    if (!model_then.empty() && model_then != model_print) {
+      std::string then = model_then_summary.empty() ? "" : ", the run's had " + model_then_summary;
+      if (model_then_summary == model_size) then += " but other bonds, contacts, parameters or bead names";
       throw Error(checkpoint_path.string(), 0, "",
-                  "the model differs from the one this run started with: the input files now give " +
-                      model_summary(topology) + (model_then_summary.empty() ? "" : ", the run's had " + model_then_summary) +
-                      (model_then_summary == model_summary(topology) ? " but other bonds, contacts, parameters or bead names" : "") +
-                      "; --resume continues a run with its own model (docs/outputs.md#resume)");
+                  "the model differs from the one this run started with: the input files now give " + model_size +
+                      then + "; --resume continues a run with its own model (docs/outputs.md#resume)");
+    }
     if (spec.steps < cp.step)
       throw key_error(spec, "run.steps",
                   "the checkpoint is at step " + std::to_string(cp.step) + ", beyond the " +
@@ -553,7 +555,7 @@ RunSummary run_logged(const RunSpec& given_spec, const RunOptions& options, RunR
     }
     cp->extra.emplace_back(kConfigSettings, settings_text);
     cp->extra.emplace_back(kModelFingerprint, model_print);
-    cp->extra.emplace_back(kModelSummary, model_summary(topology));
+    cp->extra.emplace_back(kModelSummary, model_size);
     const std::size_t bytes = cp->positions.bytes() + cp->neighbor_reference.bytes();
     auto job = [cp, before_end_rows = offsets_before_end_rows, end_row_tables = tables_with_end_rows, &file_offsets,
                 &checkpoint_path, &checkpoints_written, &checkpoint_writing_seconds, &seconds_since] {

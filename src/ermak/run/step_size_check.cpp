@@ -38,17 +38,17 @@ void check_spring(const RunSpec& spec, const std::string& section, double spring
   const double relaxation = h / friction * spring_kcal_per_mol_A2;
   if (!(relaxation < 1.0))
     throw key_error(spec, given_key(spec, section, {"spring_pN_per_nm", "spring_kcal_per_mol_A2"}),
-                fmt::format("a spring of {:.4g} pN/nm relaxes by {:.3g} of its stretch per step ((h/ζ)·κ with ζ = "
-                            "{:.4g}), at least 1: the pulled bead would overshoot every step and the step diverges "
-                            "at 2; use a softer spring or a smaller run.timestep_ps (docs/protocols.md)",
-                            units::internal_spring_to_pN_per_nm(spring_kcal_per_mol_A2), relaxation, friction));
+                    fmt::format("a spring of {:.4g} pN/nm relaxes by {:.3g} of its stretch per step ((h/ζ)·κ with "
+                                "ζ = {:.4g}), at least 1: the pulled bead would overshoot every step and the step "
+                                "diverges at 2; use a softer spring or a smaller run.timestep_ps (docs/protocols.md)",
+                                units::internal_spring_to_pN_per_nm(spring_kcal_per_mol_A2), relaxation, friction));
   const double travel_A = std::abs(speed_A_per_tau) * h;
   if (!(travel_A < half_R0_A))
     throw key_error(spec, given_key(spec, section, {"speed_um_per_s", "speed_A_per_tau"}),
-                fmt::format("a speed of {:.4g} µm/s moves the spring's base by {:.3g} Å per step, at least half the "
-                            "bonds' R0 ({} Å): the bonds would break within steps; pull more slowly "
-                            "(docs/protocols.md)",
-                            units::A_per_tau_to_um_per_s(std::abs(speed_A_per_tau)), travel_A, half_R0_A));
+                    fmt::format("a speed of {:.4g} µm/s moves the spring's base by {:.3g} Å per step, at least half "
+                                "the bonds' R0 ({} Å): the bonds would break within steps; pull more slowly "
+                                "(docs/protocols.md)",
+                                units::A_per_tau_to_um_per_s(std::abs(speed_A_per_tau)), travel_A, half_R0_A));
 }
 
 }  // namespace
