@@ -82,13 +82,18 @@ void expect_resume_bit_for_bit(const std::string& tag, const std::string& rng) {
   ASSERT_EQ(status, 0) << out;
   // A crash after the checkpoint leaves extra output; resume must cut it away.
   { std::ofstream junk(split / "out/replica_001/energies.tsv", std::ios::app); junk << "12345\tjunk\n"; }
+  // A model file deleted in between is written again (the checkpoint vouches for the model).
+  fs::remove(split / "out/model.psf");
   out = run_ermak("run --quiet --resume " + write_config(split).string() + rng, &status);
   ASSERT_EQ(status, 0) << out;
   for (const char* f : {"replica_000/energies.tsv", "replica_001/energies.tsv", "replica_002/trajectory.dcd",
-                        "replica_000/final.pdb", "replica_002/final.pdb"})
-    EXPECT_EQ(read_file(whole / "out" / f), read_file(split / "out" / f)) << f;  // The resume says what it cut: the junk row, 11 bytes of one file.
-  EXPECT_NE(read_file(split / "out/run.log").find("cut 11 B that 1 file held beyond the checkpoint"),
-            std::string::npos);
+                        "replica_000/final.pdb", "replica_002/final.pdb", "model.psf", "model.pdb", "model.etop"})
+    EXPECT_EQ(read_file(whole / "out" / f), read_file(split / "out" / f)) << f;
+  const std::string log = read_file(split / "out/run.log");
+  EXPECT_NE(log.find("model.psf was missing: written again"), std::string::npos);
+  EXPECT_EQ(log.find("model.pdb was missing"), std::string::npos) << "files still there are left alone";
+  // The resume says what it cut: the junk row, 11 bytes of one file.
+  EXPECT_NE(log.find("cut 11 B that 1 file held beyond the checkpoint"), std::string::npos);
 }
 
 TEST(RunCli, ResumeContinuesBitForBit) { expect_resume_bit_for_bit("", ""); }

@@ -23,8 +23,6 @@
 #include "ermak/io/dcd_writer.h"
 #include "ermak/io/load_system.h"
 #include "ermak/io/pdb_coordinates.h"
-#include "ermak/io/psf_writer.h"
-#include "ermak/io/topology_file.h"
 #include "ermak/io/tsv_writer.h"
 #include "ermak/protocol/protocol_setup.h"
 #include "ermak/model/residue_selection.h"
@@ -33,6 +31,7 @@
 #include "ermak/run/config_fingerprint.h"
 #include "ermak/run/dry_run.h"
 #include "ermak/run/engine_choice.h"
+#include "ermak/run/model_files.h"
 #include "ermak/run/open_file_limit.h"
 #include "ermak/run/output_directories.h"
 #include "ermak/run/output_size.h"
@@ -368,6 +367,11 @@ RunSummary run_logged(const RunSpec& given_spec, const RunOptions& options, RunR
     }
     if (options.dry_run && sizes_of) sizes_of->check_files(true, false, &cp.output_offsets);
     const ReplicaFiles::CutBack cut = own_files ? files.append(out, replicas, n, offset_of) : ReplicaFiles::CutBack{};
+    // A model file deleted since the start (e.g. to save space) is written again: the
+    // checkpoint's model fingerprint has shown it is the same model.
+    if (own_files && !options.dry_run)
+      for (const std::string& name : write_model_files(out, topology, system.initial_positions_A, true))
+        log->info("{} was missing: written again", name);
     log_protocol();
     log->info("{} at step {}", options.dry_run ? "would resume" : "resumed", cp.step);
     if (cut.files > 0)
@@ -379,15 +383,7 @@ RunSummary run_logged(const RunSpec& given_spec, const RunOptions& options, RunR
                 spec.steps);
   } else {
     if (own_files) {
-      write_psf(out / "model.psf", topology, false, true);
-      write_topology_file(topology, out / "model.etop");
-      std::vector<float> x(n), y(n), z(n);
-      for (std::int32_t i = 0; i < n; ++i) {
-        x[i] = float(system.initial_positions_A[i].x);
-        y[i] = float(system.initial_positions_A[i].y);
-        z[i] = float(system.initial_positions_A[i].z);
-      }
-      write_pdb(out / "model.pdb", topology, x.data(), y.data(), z.data(), "ermak initial coordinates");
+      write_model_files(out, topology, system.initial_positions_A, false);
       if (const std::string clash = segment_id_clash(topology); !clash.empty()) log->warn("model.pdb: {}", clash);
     }
     // Every replica starts at the input coordinates, or at its own (input.replica_coordinates).
