@@ -62,7 +62,7 @@ std::vector<Vec3f> positions_of(const LoadedSystem& system) {
 TEST(CeilingKernels, OneStepEqualsTheHostsSumOfTheSamePairs) {
   ERMAK_REQUIRE_GPU();
   const auto ww = load_test_system("ww");
-  if (!ww) GTEST_SKIP() << "WW test data not found";
+  if (!ww) FAIL() << "WW test data not found" << " (the shared test data: set ERMAK_SHARED_DATA)";
   const std::vector<Vec3f> x = positions_of(ww->system);
   std::vector<Vec3f> odd(x.begin(), x.end() - 1);  // 33 beads: no opposite bead
   EngineSetup setup;
@@ -95,7 +95,7 @@ TEST(CeilingKernels, TilesWithTheModelTakeOneStepOfThePlainDynamics) {
   // host's, from WW's start structure.
   ERMAK_REQUIRE_GPU();
   const auto ww = load_test_system("ww");
-  if (!ww) GTEST_SKIP() << "WW test data not found";
+  if (!ww) FAIL() << "WW test data not found" << " (the shared test data: set ERMAK_SHARED_DATA)";
   const Topology& topology = ww->system.topology;
   const std::vector<Vec3f> x = positions_of(ww->system);
   const int n = int(x.size());
@@ -155,7 +155,7 @@ TEST(CeilingKernels, PairsOnceDiffersFromPairsTwice) {
   // The half sum is not the whole one: the once kernel really skips half of the partners.
   ERMAK_REQUIRE_GPU();
   const auto ww = load_test_system("ww");
-  if (!ww) GTEST_SKIP() << "WW test data not found";
+  if (!ww) FAIL() << "WW test data not found" << " (the shared test data: set ERMAK_SHARED_DATA)";
   const std::vector<Vec3f> x = positions_of(ww->system);
   EngineSetup setup;
   setup.replicas = 2;
@@ -172,7 +172,7 @@ TEST(CeilingKernels, PairsOnceDiffersFromPairsTwice) {
 TEST(CeilingKernels, TimingsCoverEveryKernel) {
   ERMAK_REQUIRE_GPU();
   const auto ww = load_test_system("ww");
-  if (!ww) GTEST_SKIP() << "WW test data not found";
+  if (!ww) FAIL() << "WW test data not found" << " (the shared test data: set ERMAK_SHARED_DATA)";
   const std::vector<Vec3f> x = positions_of(ww->system);
   EngineSetup setup;
   setup.topology = &ww->system.topology;

@@ -38,7 +38,7 @@ class CudaVsCpu : public ::testing::TestWithParam<Case> {
   void SetUp() override {
     ERMAK_REQUIRE_GPU();
     system_ = load_test_system(GetParam().system);
-    if (!system_) GTEST_SKIP() << "test data for " << GetParam().system << " not found";
+    if (!system_) FAIL() << "test data for " << GetParam().system << " not found" << " (the shared test data: set ERMAK_SHARED_DATA)";
   }
   std::optional<TestSystem> system_;
 };
@@ -138,7 +138,7 @@ class CudaFamily : public ::testing::TestWithParam<FamilyVariant> {
   void SetUp() override {
     ERMAK_REQUIRE_GPU();
     system_ = load_test_system("ww");
-    if (!system_) GTEST_SKIP() << "WW test data not found";
+    if (!system_) FAIL() << "WW test data not found" << " (the shared test data: set ERMAK_SHARED_DATA)";
     // Read whenever an engine configures itself.
     if (GetParam().cluster_rows) setenv("ERMAK_CUDA_CLUSTER_ROWS", "1", 1);
     if (GetParam().tiles) setenv("ERMAK_CUDA_BLOCK_TILES", "1", 1);
@@ -636,7 +636,7 @@ TEST_P(CudaFamily, OverlappedStopsGiveTheValuesOfStopsInTurn) {
 TEST(CudaEngine, BlockListsThatOverflowInLaunchesRunAheadGiveTheSameBits) {
   ERMAK_REQUIRE_GPU();
   const auto sys = load_test_system("ww");
-  if (!sys) GTEST_SKIP() << "WW test data not found";
+  if (!sys) FAIL() << "WW test data not found" << " (the shared test data: set ERMAK_SHARED_DATA)";
   const Topology& t = sys->system.topology;
   const std::int32_t n = t.bead_count(), replicas = 6;
   EngineSetup setup = base_setup(t, replicas, 777);
@@ -800,7 +800,7 @@ INSTANTIATE_TEST_SUITE_P(Families, CudaFamily,
 TEST(CudaEngine, BlockFamilyIsIndependentOfReplicaCountAndGrouping) {
   ERMAK_REQUIRE_GPU();
   const auto s = load_test_system("ww");
-  if (!s) GTEST_SKIP() << "WW test data not found";
+  if (!s) FAIL() << "WW test data not found" << " (the shared test data: set ERMAK_SHARED_DATA)";
   // Rows are canonical: replica 0 of a 20-replica run has the bits of a 1-replica run
   // (both at 8 lanes per bead; many replicas per block: the next test).
   auto run = [&](std::int32_t replicas) {
@@ -829,7 +829,7 @@ TEST(CudaEngine, BlockFamilyAllPairsAndListModesGiveTheSameBits) {
   // beyond bead 127).
   for (const char* name : {"ww", "ubq", "lmb"}) {
     const auto s = load_test_system(name);
-    if (!s) GTEST_SKIP() << name << " test data not found";
+    if (!s) FAIL() << name << " test data not found" << " (the shared test data: set ERMAK_SHARED_DATA)";
     SCOPED_TRACE(name);
     const std::int32_t replicas = 20;
     const EngineSetup setup = base_setup(s->system.topology, replicas, 77);
@@ -860,7 +860,7 @@ TEST(CudaEngine, BlockFamilyAllPairsAndListModesGiveTheSameBits) {
 TEST(CudaEngine, BlockFamilyLanesInBlocksOfMoreThan512ThreadsAgreeWithCpu) {
   ERMAK_REQUIRE_GPU();
   const auto s = load_test_system("lmb");
-  if (!s) GTEST_SKIP() << "1LMB test data not found";
+  if (!s) FAIL() << "1LMB test data not found" << " (the shared test data: set ERMAK_SHARED_DATA)";
   const EngineSetup setup = base_setup(s->system.topology, 1, 515);
   const State start = start_state(s->system, 1);
   const State reference = cpu_reference(setup, start, 1000);
@@ -888,7 +888,7 @@ TEST(CudaEngine, BlockFamilyLanesInBlocksOfMoreThan512ThreadsAgreeWithCpu) {
 TEST(CudaEngine, BlockFamilyLanesPerBeadFollowTheRunSize) {
   ERMAK_REQUIRE_GPU();
   const auto s = load_test_system("ww");
-  if (!s) GTEST_SKIP() << "WW test data not found";
+  if (!s) FAIL() << "WW test data not found" << " (the shared test data: set ERMAK_SHARED_DATA)";
   const long long n = s->system.topology.bead_count();
   const long long budget = cuda_resident_threads();
   ASSERT_GT(budget, 0);
@@ -921,7 +921,7 @@ TEST(CudaEngine, BlockFamilyTilesWhereTheyWereMeasuredFaster) {
   ERMAK_REQUIRE_GPU();
   const auto ww = load_test_system("ww");
   const auto ubq = load_test_system("ubq");
-  if (!ww || !ubq) GTEST_SKIP() << "test data not found";
+  if (!ww || !ubq) FAIL() << "test data not found" << " (the shared test data: set ERMAK_SHARED_DATA)";
   const long long n = ww->system.topology.bead_count();
   const long long budget = cuda_resident_threads();
   // (The lane rule gives 4 lanes from budget / 8 / (8 n) + 1 replicas: 125 WW on an H100.)
@@ -974,7 +974,7 @@ TEST(CudaEngine, BlockFamilyTilesWhereTheyWereMeasuredFaster) {
 TEST(CudaEngine, BlockFamilyWithManyReplicasPerBlockAgreesWithCpu) {
   ERMAK_REQUIRE_GPU();
   const auto s = load_test_system("ww");
-  if (!s) GTEST_SKIP() << "WW test data not found";
+  if (!s) FAIL() << "WW test data not found" << " (the shared test data: set ERMAK_SHARED_DATA)";
   const std::int32_t replicas = 999;  // 7, 4 or 2 per block: the last block is partial
   EngineSetup setup = base_setup(s->system.topology, replicas, 31);
   setup.fixed_beads = {0};
@@ -1016,7 +1016,7 @@ TEST(CudaEngine, BlockFamilyWithManyReplicasPerBlockAgreesWithCpu) {
 TEST(CudaEngine, PerBeadRowWidthDoesNotChangeTheTrajectory) {
   ERMAK_REQUIRE_GPU();
   const auto s = load_test_system("ww");
-  if (!s) GTEST_SKIP() << "WW test data not found";
+  if (!s) FAIL() << "WW test data not found" << " (the shared test data: set ERMAK_SHARED_DATA)";
   // 16- and 32-bit rows hold the same partners in the same order: the same bits, through
   // several list builds.
   auto run = [&](std::int32_t replicas, std::int64_t* rebuilds) {
@@ -1040,7 +1040,7 @@ TEST(CudaEngine, PerBeadRowWidthDoesNotChangeTheTrajectory) {
 TEST(CudaEngine, FamiliesAgreeWithEachOther) {
   ERMAK_REQUIRE_GPU();
   const auto s = load_test_system("ubq");
-  if (!s) GTEST_SKIP() << "ubiquitin test data not found";
+  if (!s) FAIL() << "ubiquitin test data not found" << " (the shared test data: set ERMAK_SHARED_DATA)";
   const EngineSetup setup = base_setup(s->system.topology, 2, 11);
   auto a = make_gpu(setup, CudaKernelFamily::kBlock);
   auto b = make_gpu(setup, CudaKernelFamily::kPerBead);
@@ -1056,7 +1056,7 @@ TEST(CudaEngine, AutomaticFamilyChoiceAndOverride) {
   ERMAK_REQUIRE_GPU();
   const auto ww = load_test_system("ww");
   const auto pf8 = load_test_system("pf8");
-  if (!ww || !pf8) GTEST_SKIP() << "test data not found";
+  if (!ww || !pf8) FAIL() << "test data not found" << " (the shared test data: set ERMAK_SHARED_DATA)";
   unsetenv("ERMAK_CUDA_KERNEL");
   EXPECT_EQ(cuda_kernel_family(*make_cuda_engine(base_setup(ww->system.topology, 1, 1))), "block");
   EXPECT_EQ(cuda_kernel_family(*make_cuda_engine(base_setup(pf8->system.topology, 1, 1))), "perbead");
@@ -1073,7 +1073,7 @@ TEST(CudaEngine, ClearErrors) {
   ERMAK_REQUIRE_GPU();
   const auto ww = load_test_system("ww");
   const auto pf8 = load_test_system("pf8");
-  if (!ww || !pf8) GTEST_SKIP() << "test data not found";
+  if (!ww || !pf8) FAIL() << "test data not found" << " (the shared test data: set ERMAK_SHARED_DATA)";
   auto message_of = [](auto&& f) -> std::string {
     try {
       f();
@@ -1108,7 +1108,7 @@ TEST(CudaEngine, DiagnosticVariablesWithBadValuesAreRefusedByName) {
   ERMAK_REQUIRE_GPU();
   const auto ww = load_test_system("ww");
   const auto pf8 = load_test_system("pf8");
-  if (!ww || !pf8) GTEST_SKIP() << "test data not found";
+  if (!ww || !pf8) FAIL() << "test data not found" << " (the shared test data: set ERMAK_SHARED_DATA)";
   struct BadValue {
     const char* variable;
     const char* value;
@@ -1159,7 +1159,7 @@ namespace {
 TEST(CudaEngineVariants, PerBeadMultiRoundAndBlockLaneCountsAgreeWithCpu) {
   ERMAK_REQUIRE_GPU();
   const auto s = load_test_system("ww");
-  if (!s) GTEST_SKIP() << "WW test data not found";
+  if (!s) FAIL() << "WW test data not found" << " (the shared test data: set ERMAK_SHARED_DATA)";
   const EngineSetup setup = base_setup(s->system.topology, 3, 606);
   const State start = start_state(s->system, 3);
   const State reference = cpu_reference(setup, start, 1000);
@@ -1214,7 +1214,7 @@ TEST(CudaEngineVariants, PerBeadMultiRoundAndBlockLaneCountsAgreeWithCpu) {
 TEST(CudaEngineVariants, ClusterRowsHoldTheSamePairsAsRowsPerBead) {
   ERMAK_REQUIRE_GPU();
   const auto pf8 = load_test_system("pf8");
-  if (!pf8) GTEST_SKIP() << "PF8 test data not found";
+  if (!pf8) FAIL() << "PF8 test data not found" << " (the shared test data: set ERMAK_SHARED_DATA)";
   const EngineSetup setup = base_setup(pf8->system.topology, 2, 4242);
   const State start = start_state(pf8->system, 2);
   struct Result {
@@ -1266,7 +1266,7 @@ TEST(CudaEngineVariants, ClusterRowsHoldTheSamePairsAsRowsPerBead) {
 TEST(CudaEngineVariants, WideMovesAndClusterOrderGiveTheSameBitsAsMovesInTheClusterWarps) {
   ERMAK_REQUIRE_GPU();
   const auto pf8 = load_test_system("pf8");
-  if (!pf8) GTEST_SKIP() << "PF8 test data not found";
+  if (!pf8) FAIL() << "PF8 test data not found" << " (the shared test data: set ERMAK_SHARED_DATA)";
   const auto& p0 = pf8->system.initial_positions_A;
   const State start = start_state(pf8->system, 2);
   EngineSetup plain = base_setup(pf8->system.topology, 2, 2718);
@@ -1344,7 +1344,7 @@ TEST(CudaEngineVariants, GridCellSortEqualsOneBlockPerReplica) {
   };
   for (const Case c : {Case{"pf8", 2, 600}, Case{"ww", 300, 800}}) {
     const auto loaded = load_test_system(c.system);
-    if (!loaded) GTEST_SKIP() << c.system << " test data not found";
+    if (!loaded) FAIL() << c.system << " test data not found" << " (the shared test data: set ERMAK_SHARED_DATA)";
     const EngineSetup setup = base_setup(loaded->system.topology, c.replicas, 5151);
     const State start = start_state(loaded->system, c.replicas);
     auto run = [&](const char* sort, std::int64_t& pairs, std::int64_t& rebuilds) {
@@ -1378,7 +1378,7 @@ TEST(CudaEngineVariants, GridCellSortEqualsOneBlockPerReplica) {
 TEST(CudaEngineVariants, ListHoldsExactlyThePairsWithinTheListCutoff) {
   ERMAK_REQUIRE_GPU();
   const auto pf8 = load_test_system("pf8");
-  if (!pf8) GTEST_SKIP() << "PF8 test data not found";
+  if (!pf8) FAIL() << "PF8 test data not found" << " (the shared test data: set ERMAK_SHARED_DATA)";
   const Topology& top = pf8->system.topology;
   const std::int32_t n = top.bead_count(), replicas = 2;
   const EngineSetup setup = base_setup(top, replicas, 99);
@@ -1424,7 +1424,7 @@ TEST(CudaEngineVariants, ListHoldsExactlyThePairsWithinTheListCutoff) {
 TEST(CudaEngineVariants, LargeBlockReplicaAgreesWithCpu) {
   ERMAK_REQUIRE_GPU();
   const auto fab = load_test_system("fab");
-  if (!fab) GTEST_SKIP() << "1A0Q not found";
+  if (!fab) FAIL() << "1A0Q not found" << " (the Debian package freesasa: scripts/setup.sh installs it)";
   const Topology& one = fab->system.topology;
   const std::int32_t n1 = one.bead_count();
   Topology big;

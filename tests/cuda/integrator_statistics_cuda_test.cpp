@@ -30,6 +30,10 @@ TEST_P(CudaIntegratorStatistics, FreeDiffusionMeanSquareDisplacementAndGaussianS
   test::check_free_diffusion_msd_and_gaussian_steps(gpu());
 }
 
+TEST_P(CudaIntegratorStatistics, EveryBeadDrawsItsOwnDocumentedNoise) {
+  test::check_every_bead_draws_its_own_documented_noise(gpu());
+}
+
 TEST_P(CudaIntegratorStatistics, OrnsteinUhlenbeckRelaxationOfTheMean) {
   test::check_ou_relaxation_of_the_mean(gpu());
 }

@@ -73,7 +73,7 @@ class CudaEngineNoise : public ::testing::TestWithParam<EngineCase> {
   void SetUp() override {
     ERMAK_REQUIRE_GPU();
     system_ = load_test_system("ww");
-    if (!system_) GTEST_SKIP() << "WW test data not found";
+    if (!system_) FAIL() << "WW test data not found" << " (the shared test data: set ERMAK_SHARED_DATA)";
   }
   EngineSetup setup(std::int32_t replicas) const {
     EngineSetup s = base_setup(system_->system.topology, replicas, 777);

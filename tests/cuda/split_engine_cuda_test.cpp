@@ -21,7 +21,7 @@ class CudaSplit : public ::testing::TestWithParam<CudaKernelFamily> {};
 TEST_P(CudaSplit, ReplicasOnTwoGpusMoveAsOnOne) {
   ERMAK_REQUIRE_GPU();
   const auto ww = load_test_system("ww");
-  if (!ww) GTEST_SKIP() << "test data not found";
+  if (!ww) FAIL() << "test data not found" << " (the shared test data: set ERMAK_SHARED_DATA)";
   const Topology& t = ww->system.topology;
   const std::int32_t n = t.bead_count();
   const auto& p0 = ww->system.initial_positions_A;

@@ -34,7 +34,7 @@ TEST_P(CudaStructureObservables, MatchMeasureStructureOfTheDownloadedState) {
   ERMAK_REQUIRE_GPU();
   const Case c = GetParam();
   const auto system = load_test_system(c.system);
-  if (!system) GTEST_SKIP() << "test data for " << c.system << " not found";
+  if (!system) FAIL() << "test data for " << c.system << " not found" << " (the shared test data: set ERMAK_SHARED_DATA)";
   const Topology& topology = system->system.topology;
   const std::int32_t n = topology.bead_count();
   auto gpu = make_gpu(base_setup(topology, c.replicas, 31), c.family);

@@ -28,6 +28,10 @@ TEST(IntegratorStatistics, FreeDiffusionMeanSquareDisplacementAndGaussianSteps) 
   test::check_free_diffusion_msd_and_gaussian_steps(kCpu);
 }
 
+TEST(IntegratorStatistics, EveryBeadDrawsItsOwnDocumentedNoise) {
+  test::check_every_bead_draws_its_own_documented_noise(kCpu);
+}
+
 TEST(IntegratorStatistics, OrnsteinUhlenbeckRelaxationOfTheMean) {
   test::check_ou_relaxation_of_the_mean(kCpu);
 }

@@ -13,11 +13,11 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <memory>
 #include <numbers>
 #include <optional>
-#include <random>
 #include <string>
 #include <vector>
 
@@ -288,24 +288,23 @@ TEST(ProtocolValidation, HarmonicWellUnderAForceRamp) {
 // zero-temperature answer r0 + Δ, k Δ/(1 − (Δ/R0)²) = F, is printed and must differ
 // measurably at low force (the thermal shift the test resolves).
 //
-// The replicas start from that distribution (r from its inverse CDF, cos θ from
-// e^{a cos θ}, φ uniform), so the run is stationary from the start up to O(h): at
-// h = 0.02 τ_H the Euler–Maruyama bias of ⟨r⟩ is O(h·k_eff/ζ ·σ_r²/R0) ≲ 2·10⁻⁴ Å, below
-// the statistical tolerance. Samples: R = 2000 replicas, 200 steps to settle the O(h)
-// change, then 100 samples every 25 steps; the standard error is the spread of the
-// per-replica means over √R (replicas are independent, so no correlation time is
-// assumed).
+// The replicas start aligned with the force at the T = 0 length, not from the answer, so a
+// run that did not move (or moved wrongly) cannot pass: at 100 pN that start's ⟨x⟩ lies
+// > 10 se from the Boltzmann one (asserted). They settle 3 τ_rot, τ_rot = ζ r0/F the
+// orientation's relaxation time (135 τ_H = 6700 steps at 100 pN; at least 200 steps),
+// then give 100 samples every 25 steps. At h = 0.02 τ_H the Euler–Maruyama bias of ⟨r⟩ is
+// O(h·k_eff/ζ ·σ_r²/R0) ≲ 2·10⁻⁴ Å, below the statistical tolerance. R = 2000 replicas;
+// the standard error is the spread of the per-replica means over √R (replicas are
+// independent, so no correlation time is assumed).
 
 struct FeneAverages {
   double mean_r, mean_x;
-  std::vector<double> grid, cdf;  // for sampling r
 };
 
 FeneAverages fene_boltzmann(double F, double kT, double k, double R0, double r0) {
   constexpr int kPoints = 200000;
   const double lo = r0 - R0, hi = r0 + R0;
-  FeneAverages out;
-  std::vector<double> logw(kPoints + 1);
+  std::vector<double> grid, logw(kPoints + 1);
   double max_logw = -1e300;
   for (int i = 0; i <= kPoints; ++i) {
     const double r = lo + (hi - lo) * (i + 0.5) / (kPoints + 1);
@@ -316,24 +315,19 @@ FeneAverages fene_boltzmann(double F, double kT, double k, double R0, double r0)
     const double log_sinh_over_a = arg < 1e-6 ? 0.0 : arg + std::log1p(-std::exp(-2 * arg)) - std::log(2 * arg);
     logw[i] = 2 * std::log(r) - U / kT + log_sinh_over_a;
     max_logw = std::max(max_logw, logw[i]);
-    out.grid.push_back(r);
+    grid.push_back(r);
   }
   double z = 0, sr = 0, sx = 0;
-  out.cdf.resize(kPoints + 1);
   for (int i = 0; i <= kPoints; ++i) {
-    const double r = out.grid[i];
+    const double r = grid[i];
     const double w = std::exp(logw[i] - max_logw);
     const double arg = F * r / kT;
     const double L = arg < 1e-4 ? arg / 3 : 1 / std::tanh(arg) - 1 / arg;
     z += w;
     sr += w * r;
     sx += w * r * L;
-    out.cdf[i] = z;
   }
-  for (double& c : out.cdf) c /= z;
-  out.mean_r = sr / z;
-  out.mean_x = sx / z;
-  return out;
+  return {sr / z, sx / z};
 }
 
 TEST(ProtocolValidation, ForceClampOnAFeneBondGivesTheBoltzmannExtension) {
@@ -343,21 +337,25 @@ TEST(ProtocolValidation, ForceClampOnAFeneBondGivesTheBoltzmannExtension) {
     SCOPED_TRACE("F = " + std::to_string(force_pN) + " pN");
     const double F = units::pN_to_internal_force(force_pN);
     const FeneAverages boltzmann = fene_boltzmann(F, kT, k, R0, r0);
-    // Start positions from the equilibrium distribution.
-    std::mt19937_64 gen{std::uint64_t(force_pN)};
-    std::uniform_real_distribution<double> uniform(0.0, 1.0);
+    // Mechanical (T = 0) extension: the start, and the reference of the sensitivity check.
+    double lo = 0, hi = R0;
+    for (int it = 0; it < 200; ++it) {
+      const double mid = 0.5 * (lo + hi);
+      (k * mid / (1 - (mid / R0) * (mid / R0)) < F ? lo : hi) = mid;
+    }
+    const double mechanical = r0 + lo;
+    // Every replica starts aligned with the force at the T = 0 length, far from the
+    // Boltzmann ⟨x⟩ at 100 pN (the check below), so that the engine must carry the bond to
+    // its thermal distribution: the orientation relaxes in τ_rot ≈ ζ r0 / F (135 τ_H at
+    // 100 pN), and 3 τ_rot of settling leave e⁻⁶ of the start's offset (the mean cosine
+    // relaxes at 2/τ_rot for small angles).
     State start(2, kReplicas);
     for (std::int32_t rep = 0; rep < kReplicas; ++rep) {
-      const double u = uniform(gen);
-      const auto it = std::lower_bound(boltzmann.cdf.begin(), boltzmann.cdf.end(), u);
-      const double r = boltzmann.grid[std::min<std::size_t>(it - boltzmann.cdf.begin(), boltzmann.grid.size() - 1)];
-      const double arg = F * r / kT, w = uniform(gen);
-      const double cos_theta = std::clamp(1 + std::log(w + (1 - w) * std::exp(-2 * arg)) / arg, -1.0, 1.0);
-      const double sin_theta = std::sqrt(1 - cos_theta * cos_theta), phi = 2 * std::numbers::pi * uniform(gen);
       start.set_position(rep, 0, {0, 0, 0});
-      start.set_position(rep, 1, vec_cast<float>(Vec3d{r * cos_theta, r * sin_theta * std::cos(phi),
-                                                       r * sin_theta * std::sin(phi)}));
+      start.set_position(rep, 1, {float(mechanical), 0, 0});
     }
+    const double zeta = 50.0, h = 0.02;
+    const int settle = std::max(kSettle, int(std::ceil(3.0 * zeta * r0 / F / h)));
     Topology bond = beads(2);
     bond.bonds.push_back({0, 1, float(r0)});
     ProtocolRun run(run_table(kReplicas, 77, "0.02") +
@@ -365,7 +363,8 @@ TEST(ProtocolValidation, ForceClampOnAFeneBondGivesTheBoltzmannExtension) {
                 std::to_string(force_pN) + "\n",
             bond, start);
     ASSERT_EQ(run.spec.langevin.timestep_tau, 0.02);
-    run.engine->advance(kSettle);
+    ASSERT_EQ(run.spec.langevin.zeta, zeta);
+    run.engine->advance(settle);
     std::vector<double> sum_r(kReplicas, 0.0), sum_x(kReplicas, 0.0);
     for (int sample = 0; sample < kSamples; ++sample) {
       run.engine->advance(kStride);
@@ -389,16 +388,13 @@ TEST(ProtocolValidation, ForceClampOnAFeneBondGivesTheBoltzmannExtension) {
     };
     const auto [mean_r, se_r] = mean_and_se(sum_r);
     const auto [mean_x, se_x] = mean_and_se(sum_x);
-    // Mechanical (T = 0) extension for the record and the sensitivity check.
-    double lo = 0, hi = R0;
-    for (int it = 0; it < 200; ++it) {
-      const double mid = 0.5 * (lo + hi);
-      (k * mid / (1 - (mid / R0) * (mid / R0)) < F ? lo : hi) = mid;
-    }
-    const double mechanical = r0 + lo;
     RecordProperty("F" + std::to_string(int(force_pN)) + "_mean_r_A", std::to_string(mean_r));
     RecordProperty("F" + std::to_string(int(force_pN)) + "_boltzmann_r_A", std::to_string(boltzmann.mean_r));
     RecordProperty("F" + std::to_string(int(force_pN)) + "_mechanical_r_A", std::to_string(mechanical));
+    RecordProperty("F" + std::to_string(int(force_pN)) + "_r_deviation_in_se",
+                   std::to_string((mean_r - boltzmann.mean_r) / se_r));
+    RecordProperty("F" + std::to_string(int(force_pN)) + "_x_deviation_in_se",
+                   std::to_string((mean_x - boltzmann.mean_x) / se_x));
     EXPECT_NEAR(mean_r, boltzmann.mean_r, kFiveSigma * se_r + 2e-4) << "mechanical " << mechanical;
     EXPECT_NEAR(mean_x, boltzmann.mean_x, kFiveSigma * se_x + 2e-4);
     // Sensitivity: at 100 pN the bond's orientation fluctuates (⟨cos θ⟩ = L(βFr) ≈ 0.89),
@@ -510,6 +506,93 @@ TEST(ProtocolValidation, IndentationOnARigidObstacleGivesTheCantileverSpring) {
                              beads(1), replicated(200, {{0.0f, 0.0f, 0.0f}}), Reaction::kMolecule);
 }
 
+// The tip alone (nothing within its reach) is a bead of friction ζ_tip on the cantilever
+// spring κ, an Ornstein–Uhlenbeck process as in (a): the lag of the tip behind the base,
+// e = base − tip, has the exact discrete mean vτ_t(1 − aⁿ) along the direction (a = 1 − ε,
+// ε = hκ/ζ_tip, τ_t = ζ_tip/κ) and mean 0 across it, and each free component's stationary
+// variance is v_d = (k_B T/κ)/(1 − ε/2). With `tip_along_direction_only` (the default)
+// the tip never leaves its line: the components across stay 0. The mean pins ζ_tip/κ, the
+// variance κ and the tip's noise amplitude, and the reported spring force must be κ e.
+// κ = 0.5 kcal/mol/Å² (347 pN/nm), ζ_tip = 10: ε = 0.004, τ_t = 250 steps; v = 7500 µm/s
+// (drag 12.9 pN). R = 1000 replicas, 1250 steps (5 τ_t) to settle the variance, then 100
+// samples every 250 steps; standard errors from the spread of the per-replica means over
+// √R (independent replicas, no correlation time assumed): ~2.5·10⁻³ kcal/mol/Å for the
+// mean force (5σ ≈ 7 % of ζ_tip v), 5σ ≈ 2.6 % of v_d for a variance.
+void expect_tip_alone_is_an_ornstein_uhlenbeck_bead(bool along_direction_only, std::uint64_t seed) {
+  constexpr int kReplicas = 1000, kSettle = 1250, kSamples = 100, kStride = 250;
+  const std::string toml =
+      run_table(kReplicas, seed) + "[fixed]\nbeads = [0]\n"
+      "[indentation]\ntip_radius_A = 20\ntip_position_A = [0, 0, 30]\ndirection = [0, 0, -1]\n"
+      "spring_kcal_per_mol_A2 = 0.5\nspeed_um_per_s = 7500\ntip_friction = 10\ntip_interaction = \"repulsive\"\n"
+      "tip_sigma_A = 2.0\ntip_epsilon_kcal_per_mol = 1.0\ntip_along_direction_only = " +
+      std::string(along_direction_only ? "true" : "false") +
+      "\n[indentation.surface]\npoint_A = [0, 0, -1000]\nnormal = [0, 0, 1]\ntip_interaction = false\n";
+  // The model's one bead is fixed 1000 Å away from the tip's path.
+  ProtocolRun run(toml, beads(1), replicated(kReplicas, {{1000.0f, 0.0f, 0.0f}}));
+  const double kappa = 0.5, zeta_t = 10.0, h = 0.08, kT = 0.6;
+  const double v = run.spec.indentation.speed_A_per_tau;
+  ASSERT_NEAR(v, 7500 * 2.48e-6, 1e-9) << "7500 µm/s in Å/τ_H (docs/units.md)";
+  const double eps = h * kappa / zeta_t, a = 1 - eps, tau_t = zeta_t / kappa, vd = (kT / kappa) / (1 - eps / 2);
+  const Vec3d d{0, 0, -1};
+  run.engine->advance(kSettle);
+  // Per replica: the means over its samples of the lag components' deviations from their
+  // exact means (along d, then x and y across it), of their squares, and of the reported
+  // spring force.
+  std::vector<std::array<double, 3>> dev(kReplicas, {0, 0, 0}), dev2(kReplicas, {0, 0, 0});
+  std::vector<double> force(kReplicas, 0.0);
+  double expected_force = 0, worst_report = 0, largest_across = 0;
+  for (int sample = 0; sample < kSamples; ++sample) {
+    run.engine->advance(kStride);
+    const std::int64_t n = kSettle + std::int64_t(sample + 1) * kStride;
+    const double mean_lag = v * tau_t * (1 - std::pow(a, double(n)));
+    expected_force += kappa * mean_lag / kSamples;
+    const auto status = run.engine->indentation_status();
+    for (std::int32_t r = 0; r < kReplicas; ++r) {
+      const Vec3d lag = status[r].base_A - status[r].tip_A;
+      const double c[3] = {dot(lag, d) - mean_lag, lag.x, lag.y};
+      for (int k = 0; k < 3; ++k) {
+        dev[r][k] += c[k] / kSamples;
+        dev2[r][k] += c[k] * c[k] / kSamples;
+      }
+      largest_across = std::max({largest_across, std::abs(lag.x), std::abs(lag.y)});
+      const double reported = run.protocol->indentation_row(r, n, status[r])[6] / units::pN_per_kcal_per_mol_A;
+      force[r] += reported / kSamples;
+      worst_report = std::max(worst_report, std::abs(reported - kappa * dot(lag, d)));
+    }
+  }
+  auto mean_and_se = [&](auto value_of) {
+    double m = 0, m2 = 0;
+    for (std::int32_t r = 0; r < kReplicas; ++r) {
+      const double x = value_of(r);
+      m += x;
+      m2 += x * x;
+    }
+    m /= kReplicas;
+    return std::pair{m, std::sqrt((m2 - kReplicas * m * m) / (kReplicas - 1) / kReplicas)};
+  };
+  EXPECT_LT(worst_report, 1e-4) << "spring_force[pN] is κ·(base − tip) along the direction";
+  const auto [mean_force, se_force] = mean_and_se([&](std::int32_t r) { return force[r]; });
+  EXPECT_NEAR(mean_force, expected_force, kFiveSigma * se_force) << "Stokes drag ζ_tip·v = " << zeta_t * v;
+  ::testing::Test::RecordProperty("force_deviation_in_se", std::to_string((mean_force - expected_force) / se_force));
+  if (along_direction_only) EXPECT_EQ(largest_across, 0.0) << "the tip stays on its line";
+  for (int k = 0; k < (along_direction_only ? 1 : 3); ++k) {
+    const auto [mean_dev, se_dev] = mean_and_se([&](std::int32_t r) { return dev[r][k]; });
+    EXPECT_NEAR(mean_dev, 0.0, kFiveSigma * se_dev) << "component " << k;
+    const auto [var, se_var] = mean_and_se([&](std::int32_t r) { return dev2[r][k]; });
+    EXPECT_NEAR(var, vd, kFiveSigma * se_var) << "component " << k;
+    ::testing::Test::RecordProperty("variance_deviation_in_se_" + std::to_string(k),
+                                    std::to_string((var - vd) / se_var));
+  }
+}
+
+TEST(ProtocolValidation, IndentationTipAloneIsAnOrnsteinUhlenbeckBeadOnItsLine) {
+  expect_tip_alone_is_an_ornstein_uhlenbeck_bead(true, 53);
+}
+
+TEST(ProtocolValidation, IndentationTipAloneIsAnOrnsteinUhlenbeckBeadInSpace) {
+  expect_tip_alone_is_an_ornstein_uhlenbeck_bead(false, 59);
+}
+
 // ---------------------------------------------------------------------------------------
 // (e) Plane pulling: a bead on a spring to a plane moving along its normal n is an
 // Ornstein–Uhlenbeck process along n (as in (a)) and diffuses freely within the plane.
@@ -534,13 +617,15 @@ TEST(ProtocolValidation, PlanePullingGivesTheSpringForce) {
     if (n > 0) run.engine->advance(10);
     const State& s = run.engine->state();
     const std::vector<double> forces = run.engine->plane_forces();
-    double f0 = 0, f1 = 0, s_along = 0, in_plane = 0;
+    double f0 = 0, f1 = 0, f1_squared = 0, x1_squared = 0, s_along = 0, in_plane = 0;
     double travel = 0;
     for (std::int32_t r = 0; r < kReplicas; ++r) {
       const std::vector<double> row = run.protocol->plane_row(r, n, forces);
       travel = row[1] * 10;
       f0 += row[2] / units::pN_per_kcal_per_mol_A;
       f1 += row[3] / units::pN_per_kcal_per_mol_A;
+      f1_squared += std::pow(row[3] / units::pN_per_kcal_per_mol_A, 2);
+      x1_squared += std::pow(double(s.position(r, 1).x) - 60.0, 2);
       const Vec3d p = vec_cast<double>(s.position(r, 0));
       const double along = dot(p, n_hat);
       s_along += along;
@@ -556,6 +641,15 @@ TEST(ProtocolValidation, PlanePullingGivesTheSpringForce) {
     EXPECT_NEAR(f0 / kReplicas, zeta * v * (1 - std::exp(-t / tau)),
                 kappa * (kFiveSigma * se + 1e-5 + v * tau * decay_bias_bound(eps)));
     EXPECT_NEAR(f1 / kReplicas, 0.0, kappa * kFiveSigma * std::sqrt(vd / kReplicas) + 1e-9);
+    // The static plane holds its bead: along its normal the bead is the OU process started
+    // at the plane, variance v_d(1 − a^{2n}) (a free bead would reach 2Dt, 7× more by the
+    // end), and the reported force is κ times its offset (5σ: Var·√(2/R) = 10 %).
+    if (n >= 10) {
+      const double var_n = vd * (1 - std::pow(a, 2 * n)), var_se = var_n * std::sqrt(2.0 / kReplicas);
+      EXPECT_NEAR(x1_squared / kReplicas, var_n, kFiveSigma * var_se) << "static plane's bead";
+      EXPECT_NEAR(f1_squared / kReplicas / (kappa * kappa), x1_squared / kReplicas, 1e-4 * var_n)
+          << "force_plane1 = κ × the bead's offset";
+    }
     // In-plane: two free components, mean 4Dt, per-replica variance 2(2Dt)².
     if (n > 0) EXPECT_NEAR(in_plane / kReplicas, 4 * D * t, kFiveSigma * 2 * D * t * std::sqrt(2.0 / kReplicas));
   }

@@ -183,6 +183,54 @@ void check_free_diffusion_msd_and_gaussian_steps(const EngineFactory& make_engin
   }
 }
 
+// Every bead's own noise: 27 free beads on a 25 Å grid (beyond the 20 Å pair cutoff, so
+// no force acts), 3 replicas, at step 2³² + 7 (the step counter's high word in use). The
+// first step moves bead i of replica r by exactly sqrt(2 k_B T h/ζ)·g(seed, bead stream,
+// r, i, step) (docs/model.md#noise): this pins the counter fields that (a)'s one bead at
+// step 0 leaves at zero — a bead/step mix-up or a lane of a vectorised or per-thread
+// kernel drawing another bead's noise fails here — and 27 beads cover whole and partial
+// groups of the CPU's 8-bead lanes and of the GPU kernels' warps.
+void check_every_bead_draws_its_own_documented_noise(const EngineFactory& make_engine) {
+  constexpr std::int32_t kReplicas = 3, kSide = 3, kBeads = kSide * kSide * kSide;
+  constexpr std::int64_t kStep = (std::int64_t(1) << 32) + 7;
+  Topology topology;
+  topology.name = "free beads on a grid";
+  topology.beads.resize(kBeads);
+  const EngineSetup setup = integrator_test_setup(topology, kReplicas, 0x5eed0000abcdull);
+  auto engine = make_engine(setup);
+  State start(kBeads, kReplicas);
+  for (std::int32_t r = 0; r < kReplicas; ++r)
+    for (std::int32_t i = 0; i < kBeads; ++i)
+      start.set_position(r, i, {25.0f * float(i % kSide) - 20.0f, 25.0f * float(i / kSide % kSide) + 0.5f,
+                                25.0f * float(i / (kSide * kSide)) - 7.25f});
+  start.step = kStep;
+  engine->set_state(start);
+  engine->advance(1);
+  const State& s = engine->state();
+  ASSERT_EQ(s.step, kStep + 1);
+  const float amplitude = float(std::sqrt(2.0 * kT * kH / kZeta));
+  int mismatches = 0;
+  for (std::int32_t r = 0; r < kReplicas; ++r)
+    for (std::int32_t i = 0; i < kBeads; ++i) {
+      const Vec3f g = rng::gaussian3(setup.seed, rng::Stream::kBeadLangevin, std::uint32_t(r), std::uint32_t(i),
+                                     std::uint64_t(kStep));
+      const Vec3f p0 = start.position(r, i), got = s.position(r, i);
+      const float want[3] = {p0.x + amplitude * g.x, p0.y + amplitude * g.y, p0.z + amplitude * g.z};
+      const float have[3] = {got.x, got.y, got.z};
+      for (int c = 0; c < 3; ++c) {
+        // Two float ulps of the coordinate (|x| ≤ 35 Å: ≤ 8e-6 Å): the same operations, maybe fused.
+        const float ulp = std::nextafter(std::abs(want[c]), INFINITY) - std::abs(want[c]);
+        if (std::abs(have[c] - want[c]) > 2 * ulp) {
+          if (mismatches < 5)
+            ADD_FAILURE() << "replica " << r << " bead " << i << " component " << c << ": moved to " << have[c]
+                          << ", its documented noise gives " << want[c];
+          ++mismatches;
+        }
+      }
+    }
+  EXPECT_EQ(mismatches, 0);
+}
+
 // ---------------------------------------------------------------------------------------
 // (b) Ornstein–Uhlenbeck: a bead on a spring to a fixed anchor
 

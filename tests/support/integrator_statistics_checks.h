@@ -24,6 +24,8 @@ EngineSetup integrator_test_setup(const Topology& topology, std::int32_t replica
 // (a) Free diffusion: the first step is the documented Philox noise; ⟨Δr²⟩ = 6Dt and
 // Gaussian displacements after 1, 10, 100, 1000 steps.
 void check_free_diffusion_msd_and_gaussian_steps(const EngineFactory& make_engine);
+// (a) Every bead of several replicas draws its own documented noise, at a step past 2³².
+void check_every_bead_draws_its_own_documented_noise(const EngineFactory& make_engine);
 // (b) Ornstein–Uhlenbeck (bead on a fixed spring): the replica mean relaxes as x0 aⁿ.
 void check_ou_relaxation_of_the_mean(const EngineFactory& make_engine);
 // (b) Ornstein–Uhlenbeck: stationary autocorrelation v a^k.

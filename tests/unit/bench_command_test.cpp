@@ -27,7 +27,7 @@ std::vector<std::string> row_of(const std::string& table, const std::string& sys
 }
 
 TEST(BenchCommand, PlainPulledAndIndentedCasesPrintTheirRows) {
-  if (!std::filesystem::exists(test::shared_data() / "sopgpu/ww/reference/ww.top")) GTEST_SKIP() << "WW data not found";
+  if (!std::filesystem::exists(test::shared_data() / "sopgpu/ww/reference/ww.top")) FAIL() << "WW data not found" << " (the shared test data: set ERMAK_SHARED_DATA)";
   std::string out;
   ASSERT_EQ(test::run_command("ERMAK_SHARED_DATA=" + test::shared_data().string() + " " +
                                   test::ermak_binary().string() +
@@ -56,8 +56,8 @@ TEST(BenchCommand, PlainPulledAndIndentedCasesPrintTheirRows) {
 TEST(BenchCommand, MidSizedProteinsHaveTheirBeadCounts) {
   const auto data = test::shared_data();
   for (const char* file : {"pdb/1TIT.pdb", "pdb/1LMB.pdb", "derived/1CWP_pdb2cif.cif"})
-    if (!std::filesystem::exists(data / file)) GTEST_SKIP() << file << " not found";
-  if (!std::filesystem::exists("/usr/share/freesasa/test-data/1a0q.pdb")) GTEST_SKIP() << "1A0Q not found";
+    if (!std::filesystem::exists(data / file)) FAIL() << file << " not found" << " (the shared test data: set ERMAK_SHARED_DATA)";
+  if (!std::filesystem::exists("/usr/share/freesasa/test-data/1a0q.pdb")) FAIL() << "1A0Q not found" << " (the Debian package freesasa: scripts/setup.sh installs it)";
   std::string out;
   ASSERT_EQ(test::run_command("ERMAK_SHARED_DATA=" + data.string() + " " + test::ermak_binary().string() +
                                   " bench --backend cpu --threads 1 --cases i27x1,cpx1,lmbx1,fablx1 --seconds 0.02",

@@ -37,7 +37,7 @@ std::string joined(const std::vector<std::string>& lines) {
 
 TEST(DryRun, CountsEveryStepItTakes) {
   const auto ww = test::load_ww_reference();
-  if (!ww) GTEST_SKIP() << "test data not found";
+  if (!ww) FAIL() << "test data not found" << " (the shared test data: set ERMAK_SHARED_DATA)";
   auto engine = ww_engine(*ww);
   const StepTiming timing = time_engine_steps(*engine, 1000000000, 0.3);
   EXPECT_GT(timing.warm_up_steps, 0);
@@ -53,7 +53,7 @@ TEST(DryRun, CountsEveryStepItTakes) {
 
 TEST(DryRun, NeverStepsPastTheRunsEnd) {
   const auto ww = test::load_ww_reference();
-  if (!ww) GTEST_SKIP() << "test data not found";
+  if (!ww) FAIL() << "test data not found" << " (the shared test data: set ERMAK_SHARED_DATA)";
   auto engine = ww_engine(*ww);
   // Chunks of 10, then 40 cut to the 15 left: all of it warm-up, nothing timed.
   const StepTiming timing = time_engine_steps(*engine, 25, 2.0);

@@ -175,7 +175,7 @@ TEST(SplitReplicas, SliceSetupKeepsTheProtocolsOfItsReplicasRenumbered) {
 
 TEST(SplitEngine, EveryReplicaMovesAsInOneEngineOfTheWholeRun) {
   const auto ww = test::load_ww_reference();
-  if (!ww) GTEST_SKIP() << "test data not found";
+  if (!ww) FAIL() << "test data not found" << " (the shared test data: set ERMAK_SHARED_DATA)";
   const EngineSetup setup = protocol_setup(*ww);
   auto whole = make_cpu_engine(setup);
   auto split = split_cpu(setup, 3);
@@ -212,7 +212,7 @@ TEST(SplitEngine, EveryReplicaMovesAsInOneEngineOfTheWholeRun) {
 
 TEST(SplitEngine, IndentationTipsAndMinimisationAsInOneEngine) {
   const auto ww = test::load_ww_reference();
-  if (!ww) GTEST_SKIP() << "test data not found";
+  if (!ww) FAIL() << "test data not found" << " (the shared test data: set ERMAK_SHARED_DATA)";
   EngineSetup setup = protocol_setup(*ww);
   setup.tethers.clear();
   setup.external_forces.clear();
@@ -258,7 +258,7 @@ TEST(SplitEngine, IndentationTipsAndMinimisationAsInOneEngine) {
 
 TEST(SplitEngine, CheckpointOfASplitRunResumesInOneEngineAndBack) {
   const auto ww = test::load_ww_reference();
-  if (!ww) GTEST_SKIP() << "test data not found";
+  if (!ww) FAIL() << "test data not found" << " (the shared test data: set ERMAK_SHARED_DATA)";
   const EngineSetup setup = protocol_setup(*ww);
   auto uninterrupted = split_cpu(setup, 3);
   uninterrupted->set_state(start_state(*ww));
@@ -338,7 +338,7 @@ class OverlappingPart final : public Engine {
 // the stop for the exact checks.
 TEST(SplitEngine, OverlappingPartsTakeTheirStopsBesideTheirSteps) {
   const auto ww = test::load_ww_reference();
-  if (!ww) GTEST_SKIP() << "test data not found";
+  if (!ww) FAIL() << "test data not found" << " (the shared test data: set ERMAK_SHARED_DATA)";
   const EngineSetup setup = protocol_setup(*ww);
   for (const int flagging_part : {-1, 1}) {
     SCOPED_TRACE(flagging_part);
@@ -374,7 +374,7 @@ TEST(SplitEngine, OverlappingPartsTakeTheirStopsBesideTheirSteps) {
 
 TEST(SplitEngine, StatefulGeneratorsAreRefusedWithTheFix) {
   const auto ww = test::load_ww_reference();
-  if (!ww) GTEST_SKIP() << "test data not found";
+  if (!ww) FAIL() << "test data not found" << " (the shared test data: set ERMAK_SHARED_DATA)";
   EngineSetup setup = protocol_setup(*ww);
   setup.rng = "hybrid_taus";
   try {

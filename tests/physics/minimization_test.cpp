@@ -1,0 +1,148 @@
+// Steepest-descent minimisation (Engine::minimize, the `[minimize]` table) against known
+// minima: a FENE bond relaxes to its native length r0 (U = 0), a native contact to its r0
+// (U = −ε_h), and a strained WW domain ends lower in energy with every free bead's force
+// below the tolerance when it reports convergence. Fixed beads keep their coordinates
+// bit for bit. (The CUDA engine is compared with this one in
+// tests/cuda/cuda_engine_test.cpp, MinimisationAgreesWithCpu.)
+//
+// Tolerances: where |F| < f_tol at the end, a minimum of curvature U'' lies within
+// f_tol/U'' of the end point (to first order): FENE U''(r0) = k, native contact
+// U''(r0) = 72 ε_h/r0² (docs/model.md#native-contacts), plus float rounding of the
+// coordinates (≤ 1e-6 Å at |x| < 10 Å).
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "ermak/backend/engine.h"
+#include "support/test_paths.h"
+#include "support/test_systems.h"
+
+namespace {
+
+using namespace ermak;
+
+constexpr double kForceTolerance = 1e-3;  // kcal/mol/Å
+constexpr double kMaxMove_A = 0.1;
+
+Topology two_beads() {
+  Topology t;
+  t.name = "two beads";
+  t.beads.resize(2);
+  return t;
+}
+
+// An engine over `topology` with bead 0 fixed and one replica per start of bead 1.
+std::unique_ptr<Engine> two_bead_engine(const Topology& topology, const std::vector<Vec3f>& starts) {
+  EngineSetup setup;
+  setup.topology = &topology;
+  setup.replicas = std::int32_t(starts.size());
+  setup.fixed_beads = {0};
+  setup.threads = 2;
+  auto engine = make_cpu_engine(setup);
+  State state(2, setup.replicas);
+  for (std::int32_t r = 0; r < setup.replicas; ++r) {
+    state.set_position(r, 0, {0.25f, -0.5f, 0.125f});
+    state.set_position(r, 1, Vec3f{0.25f, -0.5f, 0.125f} + starts[std::size_t(r)]);
+  }
+  engine->set_state(state);
+  return engine;
+}
+
+// Bead 0 unmoved, bead 1 on the line of its start at distance `r_min_A` from bead 0 (a
+// central force moves it only along that line), within `tolerance_A`.
+void expect_relaxed_to(Engine& engine, const std::vector<Vec3f>& starts, double r_min_A, double tolerance_A) {
+  const State& s = engine.state();
+  for (std::int32_t r = 0; r < s.replica_count; ++r) {
+    SCOPED_TRACE("replica " + std::to_string(r));
+    const Vec3f fixed = s.position(r, 0);
+    EXPECT_EQ(fixed.x, 0.25f);
+    EXPECT_EQ(fixed.y, -0.5f);
+    EXPECT_EQ(fixed.z, 0.125f);
+    const Vec3d d = vec_cast<double>(s.position(r, 1)) - vec_cast<double>(fixed);
+    const Vec3d expected = r_min_A / norm(vec_cast<double>(starts[std::size_t(r)])) * vec_cast<double>(starts[std::size_t(r)]);
+    EXPECT_NEAR(norm(d), r_min_A, tolerance_A);
+    EXPECT_LT(norm(d - expected), tolerance_A + 1e-5) << "moved off the line of the central force";
+  }
+}
+
+}  // namespace
+
+TEST(Minimization, AFeneBondRelaxesToItsNativeLength) {
+  Topology t = two_beads();
+  t.bonds.push_back({0, 1, 3.8f});
+  // Stretched by 0.85 Å and compressed by 0.6 Å (R0 = 2 Å), in three directions.
+  const std::vector<Vec3f> starts = {{4.6f, 0.3f, -0.2f}, {0.0f, -3.2f, 0.0f}, {1.0f, 2.0f, -3.9f}};
+  auto engine = two_bead_engine(t, starts);
+  const double before = engine->energies()[0].total();
+  const MinimizeResult result = engine->minimize(10000, kForceTolerance, kMaxMove_A);
+  ASSERT_TRUE(result.converged) << result.iterations << " iterations, max force " << result.max_force_kcal_per_mol_A;
+  EXPECT_LT(result.max_force_kcal_per_mol_A, kForceTolerance);
+  const double k = SopParameters{}.fene_k_kcal_per_mol_A2;
+  expect_relaxed_to(*engine, starts, 3.8, kForceTolerance / k + 1e-6);
+  for (const EnergyTerms& e : engine->energies()) {
+    EXPECT_LT(e.total(), before);
+    EXPECT_NEAR(e.fene, 0.0, 0.5 * k * std::pow(kForceTolerance / k + 1e-6, 2) * 1.01);
+  }
+}
+
+TEST(Minimization, ANativeContactRelaxesToItsNativeDistance) {
+  Topology t = two_beads();
+  const double r0 = 6.0, eh = 1.5;
+  t.native_contacts.push_back({0, 1, float(r0), float(eh)});
+  // 1.3 r0 (in the attractive tail) and 0.93 r0 (on the wall).
+  const std::vector<Vec3f> starts = {{7.8f, 0.0f, 0.0f}, {-3.0f, 3.0f, 3.6f}};
+  auto engine = two_bead_engine(t, starts);
+  const MinimizeResult result = engine->minimize(10000, kForceTolerance, kMaxMove_A);
+  ASSERT_TRUE(result.converged) << result.iterations << " iterations, max force " << result.max_force_kcal_per_mol_A;
+  const double curvature = 72 * eh / (r0 * r0);
+  expect_relaxed_to(*engine, starts, r0, kForceTolerance / curvature + 1e-6);
+  for (const EnergyTerms& e : engine->energies()) {
+    EXPECT_NEAR(e.native, -eh, 1e-6);
+    EXPECT_EQ(e.repulsive, 0.0) << "a native pair is not repelled";
+  }
+}
+
+// Strained 3 % about the centroid and displaced irregularly by up to 0.3 Å: the energy
+// drops, and "converged" means what it says — every free bead's force (the engine's own
+// evaluation after the minimisation) below the tolerance; the two fixed beads stay.
+TEST(Minimization, AStrainedWwDomainEndsLowerWithEveryForceBelowTheTolerance) {
+  const auto ww = test::load_ww_reference();
+  ASSERT_TRUE(ww) << "WW test data not found under " << test::shared_data();
+  const std::int32_t n = ww->topology.bead_count();
+  Vec3d centroid{0, 0, 0};
+  for (const Vec3d& p : ww->initial_positions_A) centroid += (1.0 / double(n)) * p;
+  State state(n, 1);
+  for (std::int32_t i = 0; i < n; ++i) {
+    const Vec3d p = centroid + 1.03 * (ww->initial_positions_A[i] - centroid) +
+                    0.3 * Vec3d{std::sin(1.3 * i), std::cos(0.7 * i), std::sin(2.9 * i + 0.5)};
+    state.set_position(0, i, vec_cast<float>(p));
+  }
+  EngineSetup setup;
+  setup.topology = &ww->topology;
+  setup.fixed_beads = {0, n - 1};
+  setup.threads = 2;
+  auto engine = make_cpu_engine(setup);
+  engine->set_state(state);
+  const double before = engine->energies()[0].total();
+  const double tolerance = 0.01;
+  const MinimizeResult result = engine->minimize(200000, tolerance, kMaxMove_A);
+  ASSERT_TRUE(result.converged) << result.iterations << " iterations, max force " << result.max_force_kcal_per_mol_A;
+  const double after = engine->energies()[0].total();
+  EXPECT_LT(after, before - 1.0) << "a strain of 3 % costs kcal/mol";
+  const State forces = engine->forces();
+  double largest = 0;
+  for (std::int32_t i = 1; i < n - 1; ++i)
+    largest = std::max(largest, std::sqrt(double(forces.x[i]) * forces.x[i] + double(forces.y[i]) * forces.y[i] +
+                                          double(forces.z[i]) * forces.z[i]));
+  EXPECT_LT(largest, tolerance);
+  EXPECT_NEAR(largest, result.max_force_kcal_per_mol_A, 1e-6) << "the reported force is the engine's";
+  for (std::int32_t i : {0, n - 1}) {
+    const Vec3f p = engine->state().position(0, i), q = state.position(0, i);
+    EXPECT_EQ(p.x, q.x);
+    EXPECT_EQ(p.y, q.y);
+    EXPECT_EQ(p.z, q.z);
+  }
+  RecordProperty("iterations", std::to_string(result.iterations));
+  RecordProperty("energy_before", std::to_string(before));
+  RecordProperty("energy_after", std::to_string(after));
+}
