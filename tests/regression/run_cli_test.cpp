@@ -474,7 +474,10 @@ TEST(RunCli, BadInputsGiveClearErrorsAndNonZeroExit) {
   const std::vector<BadInputCase> cases = {
       {"truncated pdb", "[input]\nstructure = \"truncated.pdb\"\n", "truncated.pdb"},
       {"no C-alpha", "[input]\nstructure = \"no_ca.pdb\"\n", "no_ca.pdb"},
-      {"missing file", "[input]\nstructure = \"absent.pdb\"\n", "absent.pdb"},
+      {"missing file", "[input]\nstructure = \"absent.pdb\"\n", "bad.toml:2: input.structure: file not found: "},
+      {"missing coordinates", "[input]\ntopology = \"" + (ermak::test::shared_data() / "sopgpu/ww/reference/ww.top").string() +
+                                  "\"\ncoordinates = \"absent.pdb\"\n",
+       "bad.toml:3: input.coordinates: file not found: "},
       {"unknown key", "[input]\nstructure = \"" + ubq + "\"\n[run]\nstepz = 10\n", "run.stepz"},
       {"negative timestep", "[input]\nstructure = \"" + ubq + "\"\n[run]\ntimestep_ps = -1.0\n", "run.timestep_ps"},
       {"fixed bead out of range", "[input]\nstructure = \"" + ubq + "\"\n[fixed]\nbeads = [500]\n", "fixed.beads"},

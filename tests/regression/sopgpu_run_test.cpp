@@ -137,6 +137,12 @@ TEST(SopgpuRun, ResumeContinuesBitForBitAndErmakOutputOnRequest) {
   // ermak's own directory, when asked, holds the same run.
   EXPECT_TRUE(fs::exists(straight / "ermak/replica_001/energies.tsv"));
   EXPECT_FALSE(fs::exists(resumed / "ermak"));
+  // With the run log that `ermak analyze` reads (the temperature of the resolved [run]):
+  // the same lines as the one beside the restart files.
+  const std::string copy = read_file(straight / "ermak/run.log");
+  EXPECT_NE(copy.find("temperature_K = 301.93"), std::string::npos) << copy.substr(0, 2000);
+  for (const auto& entry : fs::directory_iterator(straight / "output"))
+    if (entry.path().string().ends_with(".ermak.log")) EXPECT_EQ(read_file(entry.path()), copy);
 }
 
 // A resume continues the files the run started with: --ermak-output can be neither

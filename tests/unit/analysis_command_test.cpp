@@ -345,6 +345,13 @@ TEST(AnalysisCommand, PullingSummaryNotesLoadingRateAndShortTables) {
   EXPECT_NE(rough.find("WLC fits have an rms above max(10 pN, 3 × their replica's smoothed force noise)"),
             std::string::npos)
       << rough;
+  // A heating run's [run] table has no temperature: the start of its schedule is taken.
+  write_text(run / "run.log", "[run]\nsteps = 6000000\n# temperature: the [heating] start\n\n[heating]\n"
+                              "start_K = 310.0  # = 0.616033333 kcal/mol\nstop_K = 400.0\n");
+  ASSERT_EQ(analyze(run.string() + " --force --smooth-window-nm 0.25", &out), 0) << out;
+  const std::string heated = read_text(run / "analysis" / "summary.txt");
+  EXPECT_NE(heated.find("T = 310 K (the start of the run's heating schedule, from run.log)"), std::string::npos)
+      << heated;
 }
 
 TEST(AnalysisSvg, TicksLabelsAndEscaping) {

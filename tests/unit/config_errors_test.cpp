@@ -90,7 +90,9 @@ TEST(ConfigErrors, WrongTypeNamesTheExpectedType) {
   expect_error(kInput + "[run]\nsteps = 1e6\n", 4, "run.steps",
                "expected an integer, got a floating-point number");
   expect_error(kInput + "[run]\ntemperature_K = \"300\"\n", 4, "run.temperature_K",
-               "expected a number, got a string");
+               "expected a number, got a string ('300': write the number without quotes)");
+  expect_error(kInput + "[run]\ntemperature_K = \"300 K\"\n", 4, "run.temperature_K",
+               "expected a number, got a string ('300 K': the unit goes in the key's name");
   expect_error(kInput + "[run]\nbackend = 1\n", 4, "run.backend", "expected a string, got an integer");
   expect_error(kInput + "[fixed]\nbeads = 3\n", 4, "fixed.beads",
                "expected an array of bead indices or residue selections, got an integer");
@@ -217,6 +219,9 @@ TEST(ConfigErrors, OverrideErrorsNameSet) {
   check({"run.stepz=5"}, "run.stepz", "unknown key; known keys in [run]");
   check({"runn.steps=5"}, "runn", "unknown table");
   check({"run.steps=lots"}, "run.steps", "expected an integer, got a string");
+  check({"run.temperature_K=300K"}, "run.temperature_K", "('300K': the unit goes in the key's name");
+  check({"run.seed=9223372036854775808"}, "run.seed",
+        "expected an integer, got a string ('9223372036854775808' is out of range for a 64-bit integer)");
   check({"run.replicas=0"}, "run.replicas", "must be between 1 and");
   check({"run.steps"}, "run.steps", "expected section.key=value");
   check({"run.steps="}, "run.steps", "missing value");

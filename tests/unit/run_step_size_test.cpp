@@ -85,7 +85,7 @@ TEST(StepSizeCheck, SpringsThatOvershootAndBasesThatOutrunTheBondsAreRefused) {
   EXPECT_EQ(message(spec), "");
   spec.pulling.speed_A_per_tau = -12.6;
   m = message(spec);
-  EXPECT_NE(m.find("pulling.speed_um_per_s: a speed of 5.081e+06 µm/s moves the spring's base by 1.01 Å per step"), std::string::npos)
+  EXPECT_NE(m.find("pulling.speed_um_per_s: a speed of -5.081e+06 µm/s moves the spring's base by 1.01 Å per step"), std::string::npos)
       << m;
   spec.pulling.speed_A_per_tau = std::nan("");
   EXPECT_NE(message(spec), "");

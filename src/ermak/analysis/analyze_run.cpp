@@ -94,11 +94,13 @@ struct PullingRecord {
 
 // What the run's own log says that the analysis uses: the loading rate of a pulling run
 // ("loading rate κv = … pN/s", protocol/protocol_setup.cpp) and the temperature of the
-// resolved [run] table it echoes (temperature_K or temperature_kcal_per_mol; a heating
-// run: its start). Unset where the log is absent or says nothing of them.
+// resolved configuration it echoes: [run] temperature_K or temperature_kcal_per_mol, or
+// for a heating run (whose [run] table has none) [heating] start_K or start_kcal_per_mol.
+// Unset where the log is absent or says nothing of them.
 struct RunLogFacts {
   std::optional<double> loading_rate_pN_per_s;
   std::optional<double> temperature_K;
+  bool heating = false;  // temperature_K is the start of a heating schedule
 };
 
 RunLogFacts read_run_log(const fs::path& run_dir) {
@@ -111,19 +113,29 @@ RunLogFacts read_run_log(const fs::path& run_dir) {
     return value;
   };
   const std::string rate_marker = "loading rate κv = ";
-  const std::pair<std::string, double> temperature_keys[] = {
-      {"temperature_K = ", 1.0}, {"temperature_kcal_per_mol = ", 1.0 / units::kBoltzmann_kcal_per_mol_K}};
+  struct TemperatureKey {
+    std::string section, key;
+    double to_K;
+  };
+  const double per_kcal = 1.0 / units::kBoltzmann_kcal_per_mol_K;
+  const TemperatureKey temperature_keys[] = {{"[run]", "temperature_K = ", 1.0},
+                                             {"[run]", "temperature_kcal_per_mol = ", per_kcal},
+                                             {"[heating]", "start_K = ", 1.0},
+                                             {"[heating]", "start_kcal_per_mol = ", per_kcal}};
   RunLogFacts facts;
   std::ifstream log(run_dir / "run.log");
-  bool in_run = false;
+  std::string section;
   for (std::string line; std::getline(log, line);) {
     if (const auto at = line.find(rate_marker); at != std::string::npos)
       if (const auto rate = number_at(line, at + rate_marker.size())) facts.loading_rate_pN_per_s = rate;
-    if (line.rfind("[", 0) == 0) in_run = line.rfind("[run]", 0) == 0;
-    if (!in_run || facts.temperature_K) continue;
-    for (const auto& [key, to_K] : temperature_keys)
-      if (line.rfind(key, 0) == 0)
-        if (const auto value = number_at(line, key.size()); value && *value > 0.0) facts.temperature_K = *value * to_K;
+    if (line.rfind("[", 0) == 0) section = line.substr(0, line.find(']') + 1);
+    if (facts.temperature_K) continue;  // the first resolved configuration's (a resume echoes it again)
+    for (const auto& t : temperature_keys)
+      if (section == t.section && line.rfind(t.key, 0) == 0)
+        if (const auto value = number_at(line, t.key.size()); value && *value > 0.0) {
+          facts.temperature_K = *value * t.to_K;
+          facts.heating = t.section == "[heating]";
+        }
   }
   return facts;
 }
@@ -396,7 +408,8 @@ AnalyzeResult analyze_run(const AnalyzeOptions& options_in) {
   std::string temperature_source = options.temperature_from_run ? "default; run.log gives none" : "--temperature-K";
   if (options.temperature_from_run && run_log.temperature_K) {
     options.temperature_K = *run_log.temperature_K;
-    temperature_source = "the run's, from run.log";
+    temperature_source = run_log.heating ? "the start of the run's heating schedule, from run.log"
+                                         : "the run's, from run.log";
   }
   st.wlc.kT = kT_pN_nm(options.temperature_K);
   const double kT = st.wlc.kT;

@@ -148,6 +148,30 @@ std::string_view type_name(toml::node_type t) {
   }
 }
 
+// "expected a number, got a string" and what the string probably meant: a value with its
+// unit ("300K", "2.5 nm": units belong in the key's name), a number in quotes, or, where an
+// integer was expected, digits beyond the 64-bit range (a --set value toml++ could not
+// read as an integer).
+std::string wrong_type(const toml::node& n, std::string_view expected) {
+  std::string what = fmt::format("expected {}, got {}", expected, type_name(n.type()));
+  const auto* text = n.as_string();
+  if (!text) return what;
+  const std::string& t = text->get();
+  const std::size_t first = t.find_first_not_of("+-");
+  if (first == std::string::npos || !std::isdigit(static_cast<unsigned char>(t[first]))) return what;
+  const bool all_digits = t.find_first_not_of("0123456789", first) == std::string::npos;
+  const bool all_number = t.find_first_not_of("0123456789._eE+-", first) == std::string::npos;
+  if (all_digits && expected == "an integer")
+    what += fmt::format(" ('{}' is out of range for a 64-bit integer)", t);
+  else if (all_number)
+    what += fmt::format(" ('{}': write the number without quotes)", t);
+  else
+    what += fmt::format(" ('{}': the unit goes in the key's name, e.g. temperature_K = 300, and the value is a "
+                        "plain number)",
+                        t);
+  return what;
+}
+
 template <typename Names>
 std::string join(const Names& names, std::string_view before = "", std::string_view after = "") {
   std::string out;
@@ -264,7 +288,7 @@ class Section {
     else if (const auto* f = n.as_floating_point())
       v = f->get();
     else
-      throw error_at(ctx_, n, where, fmt::format("expected a number, got {}", type_name(n.type())));
+      throw error_at(ctx_, n, where, wrong_type(n, "a number"));
     if (!std::isfinite(v)) throw error_at(ctx_, n, where, fmt::format("must be a finite number, got {}", v));
     return v;
   }
@@ -300,7 +324,7 @@ class Section {
     else if (const auto* f = n->as_floating_point())
       v = f->get();
     else
-      throw error(key, fmt::format("expected a number, got {}", type_name(n->type())));
+      throw error(key, wrong_type(*n, "a number"));
     if (!std::isfinite(v)) throw error(key, fmt::format("must be a finite number, got {}", v));
     if (!range.contains(v))
       throw error(key, fmt::format("out of range: must be {}, got {}", describe(range, unit), v));
@@ -395,7 +419,7 @@ class Section {
   std::int64_t integer_value(const toml::node& n, const std::string& where, Range range) const {
     const auto* i = n.as_integer();
     if (!i) {
-      std::string what = fmt::format("expected an integer, got {}", type_name(n.type()));
+      std::string what = wrong_type(n, "an integer");
       if (n.is_floating_point())
         what += " (write whole numbers without '.' or exponent, e.g. 1000000 or 1_000_000)";
       throw error_at(ctx_, n, where, what);
@@ -991,6 +1015,8 @@ RunSpec build_spec(const Context& ctx, const toml::table& root, const fs::path& 
 
   const Section input(ctx, root, "input", {"structure", "topology", "coordinates", "replica_coordinates"});
   read_input(input, spec.input);
+  for (const char* key : {"structure", "topology", "coordinates", "replica_coordinates"})
+    remember(spec, input, key);  // a file not found is reported at its line (run/simulation.cpp)
   read_model(Section(ctx, root, "model",
                      {"native_cutoff_A", "native_energy_kcal_per_mol", "chain_break_A",
                       "fene_spring_kcal_per_mol_A2", "fene_max_stretch_A",

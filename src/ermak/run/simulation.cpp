@@ -54,11 +54,17 @@ struct RunLog {
   std::shared_ptr<spdlog::logger> file_only;  // run log only (long dumps)
 };
 
-RunLog make_logger(const fs::path& log_file, bool quiet, bool append) {
-  std::vector<spdlog::sink_ptr> sinks;
-  auto file_sink = std::make_shared<spdlog::sinks::basic_file_sink_mt>(log_file.string(), !append);
-  file_sink->set_pattern("[%Y-%m-%d %H:%M:%S] %v");
-  sinks.push_back(file_sink);
+// The run log at `log_file`, and (a SOP-GPU configuration with --ermak-output, whose log
+// sits beside its restart files) the same lines in `copy_file` too, so that the output
+// directory holds the run.log that `ermak analyze` reads (temperature, loading rate).
+RunLog make_logger(const fs::path& log_file, bool quiet, bool append, const fs::path& copy_file = {}) {
+  std::vector<spdlog::sink_ptr> files;
+  for (const fs::path& path : {log_file, copy_file}) {
+    if (path.empty()) continue;
+    files.push_back(std::make_shared<spdlog::sinks::basic_file_sink_mt>(path.string(), !append));
+    files.back()->set_pattern("[%Y-%m-%d %H:%M:%S] %v");
+  }
+  std::vector<spdlog::sink_ptr> sinks = files;
   if (!quiet) {
     auto console = std::make_shared<spdlog::sinks::stderr_color_sink_mt>();
     console->set_pattern("%v");
@@ -67,7 +73,7 @@ RunLog make_logger(const fs::path& log_file, bool quiet, bool append) {
   RunLog log;
   log.both = std::make_shared<spdlog::logger>("run", sinks.begin(), sinks.end());
   log.both->flush_on(spdlog::level::info);
-  log.file_only = std::make_shared<spdlog::logger>("run-file", file_sink);
+  log.file_only = std::make_shared<spdlog::logger>("run-file", files.begin(), files.end());
   log.file_only->flush_on(spdlog::level::info);
   return log;
 }
@@ -198,6 +204,18 @@ RunSummary run_logged(const RunSpec& given_spec, const RunOptions& options, RunR
   const fs::path files_directory = given_spec.output.write_directory ? out : checkpoint_path.parent_path();
   auto& log = run_log.both;
 
+  // An input file that is not there is reported at the configuration line that names it
+  // (the loaders name only the file).
+  {
+    const InputSpec& in = given_spec.input;
+    std::vector<std::pair<std::string, fs::path>> inputs = {
+        {"input.structure", in.structure}, {"input.topology", in.topology}, {"input.coordinates", in.coordinates}};
+    for (const fs::path& p : in.replica_coordinates) inputs.emplace_back("input.replica_coordinates", p);
+    for (const auto& [key, path] : inputs)
+      if (!path.empty() && !fs::exists(path) && given_spec.key_sources.count(key))
+        throw key_error(given_spec, key,
+                        "file not found: " + path.string() + " (a relative path is relative to the configuration file)");
+  }
   LoadedSystem system = load_system(given_spec.input, given_spec.model_build);
   const Topology& topology = system.topology;
   // Residue selections in the bead lists ("A:76") become indices of this model.
@@ -836,7 +854,9 @@ RunSummary run_simulation(const RunSpec& spec, const RunOptions& options, RunRep
   if (own_files) make_output_directory(spec, out, "output.directory");
   make_output_directory(spec, checkpoint_path.parent_path(), checkpoint_key);
   make_output_directory(spec, log_path.parent_path(), log_key);
-  RunLog run_log = make_logger(log_path, options.quiet, options.resume);
+  const fs::path log_copy = own_files && fs::absolute(log_path) != fs::absolute(out / "run.log") ? out / "run.log"
+                                                                                                  : fs::path{};
+  RunLog run_log = make_logger(log_path, options.quiet, options.resume, log_copy);
   if (removed > 0) run_log.both->info("--force: removed {} files of the earlier run in {}", removed, out.string());
   // From here on the run log says why a run ended: a batch job's log then holds the error
   // that stderr alone would carry.

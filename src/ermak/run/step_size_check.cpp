@@ -48,7 +48,7 @@ void check_spring(const RunSpec& spec, const std::string& section, double spring
                     fmt::format("a speed of {:.4g} µm/s moves the spring's base by {:.3g} Å per step, at least half "
                                 "the bonds' R0 ({} Å): the bonds would break within steps; pull more slowly "
                                 "(docs/protocols.md)",
-                                units::A_per_tau_to_um_per_s(std::abs(speed_A_per_tau)), travel_A, half_R0_A));
+                                units::A_per_tau_to_um_per_s(speed_A_per_tau), travel_A, half_R0_A));
 }
 
 }  // namespace
