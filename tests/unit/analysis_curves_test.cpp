@@ -400,7 +400,8 @@ TEST(AnalysisStatistics, LineFit) {
 // with k2·(t − t_contact2) (a softer state after a break); the base goes in to b_max
 // and comes back.
 std::string indentation_table(double kappa, double t_contact, double k1, double f_break, double k2,
-                              double t_contact2, double b_max, double db, double sigma, unsigned seed) {
+                              double t_contact2, double b_max, double db, double sigma, unsigned seed,
+                              double molecule_sigma_in_contact = -1.0) {
   std::mt19937_64 rng(seed);
   std::normal_distribution<double> gauss(0.0, 1.0);
   std::string text = "# step\ttime[ns]\tbase[nm]\ttip[nm]\ttip_x[nm]\ttip_y[nm]\ttip_z[nm]\tspring_force[pN]\tmolecule_force[pN]\n";
@@ -421,7 +422,9 @@ std::string indentation_table(double kappa, double t_contact, double k1, double 
     const double fm = f;  // molecule force balances the spring in equilibrium
     text += std::to_string(i * 10) + "\t" + std::to_string(i * 0.01) + "\t" + std::to_string(b) + "\t" +
             std::to_string(t) + "\t0\t0\t" + std::to_string(-t) + "\t" + std::to_string(f + sigma * gauss(rng)) +
-            "\t" + std::to_string(fm + sigma * gauss(rng)) + "\n";
+            "\t" + std::to_string(fm + (molecule_sigma_in_contact >= 0.0 && t > t_contact ? molecule_sigma_in_contact : sigma) *
+                                             gauss(rng)) +
+            "\n";
   }
   return text;
 }
@@ -449,6 +452,27 @@ TEST(AnalysisIndentation, SpringConstantContactAndBreakingEvent) {
   const IndentationAnalysis b = analyze_indentation(table, settings);
   ASSERT_TRUE(b.linear.ok);
   EXPECT_NEAR(b.linear.slope, 8.0, 0.3);
+}
+
+// A short-ranged tip makes the molecule's force spiky once it presses (λ repressor under a
+// tip of σ = 1 Å: spikes of ~100 pN), while before contact it is zero: the default
+// threshold follows the noise before contact, not the spikes (it used to land at ~180 pN
+// and the contact ~1 nm late).
+TEST(AnalysisIndentation, ContactFromTheNoiseBeforeIt) {
+  // As above, but 0.3 pN of noise before contact and 150 pN (per row) in contact.
+  const std::string text = indentation_table(50.0, 5.0, 20.0, 150.0, 8.0, 9.0, 20.0, 0.005, 0.3, 5, 150.0);
+  const TsvTable table = TsvTable::parse(text, "indentation.tsv");
+  CurveSettings settings;
+  settings.window_nm = 0.2;
+  const IndentationAnalysis a = analyze_indentation(table, settings);
+  ASSERT_TRUE(a.contact_found);
+  EXPECT_LT(a.contact_threshold_pN, 10.0);
+  EXPECT_NEAR(a.contact_tip_nm, 5.0, 0.4);
+  // A threshold given by the user is kept as given.
+  settings.contact_force_pN = 60.0;
+  const IndentationAnalysis b = analyze_indentation(table, settings);
+  EXPECT_EQ(b.contact_threshold_pN, 60.0);
+  EXPECT_GT(b.contact_tip_nm, a.contact_tip_nm);
 }
 
 TEST(AnalysisIndentation, MissingColumnIsAClearError) {

@@ -576,7 +576,7 @@ AnalyzeResult analyze_run(const AnalyzeOptions& options_in) {
                            st.wlc.fit_persistence ? std::string("fitted") : g(st.wlc.persistence_length) + " nm (fixed)");
   if (!indents.empty())
     summary += fmt::format("  indentation: contact at a smoothed molecule force ≥ {}; linear regime {}\n",
-                           st.contact_force_pN ? g(*st.contact_force_pN) + " pN" : std::string("max(5 pN, 3 × its noise)"),
+                           st.contact_force_pN ? g(*st.contact_force_pN) + " pN" : std::string("max(5 pN, 3 × its noise before contact)"),
                            st.linear_range_nm ? fmt::format("over indentation {} to {} nm", g(st.linear_range_nm->first),
                                                             g(st.linear_range_nm->second))
                                               : fmt::format("from the contact to {} × the first peak force",

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <optional>
 
 #include "ermak/analysis/curve_smoothing.h"
 #include "ermak/core/error.h"
@@ -148,17 +149,36 @@ IndentationAnalysis analyze_indentation(const TsvTable& table, const CurveSettin
   const std::span<const double> spring_approach(spring.data(), a.turnaround + 1);
   set_peak_criterion(a.smoothing, spring_approach, settings);
 
-  // Contact: the smoothed molecule force first reaches the threshold on the approach.
-  const double molecule_noise = block_mean_noise_sd(std::span<const double>(molecule.data(), a.turnaround + 1),
-                                                    std::size_t(std::llround(std::max(a.smoothing.rows_per_window, 1.0))));
-  a.contact_threshold_pN = settings.contact_force_pN.value_or(std::max(5.0, 3.0 * molecule_noise));
-  for (std::size_t i = 0; i <= a.turnaround; ++i)
-    if (a.molecule_force_pN[i] >= a.contact_threshold_pN) {
-      a.contact_found = true;
-      a.contact_row = i;
-      a.contact_step = std::int64_t(std::llround(step[i]));
-      break;
+  // Contact: the smoothed molecule force first reaches the threshold on the approach. The
+  // default threshold is 3 × the noise of the force *before* contact: the noise of the
+  // whole approach is first used to find a contact, then the rows before it (less one
+  // window) give the baseline's noise and the search is repeated. A short-ranged tip
+  // (σ ≈ 1 Å) makes the force on a pressed molecule spiky, and that noise would otherwise
+  // set the threshold at a large part of the force and the contact nanometres late.
+  const std::size_t window_rows = std::size_t(std::llround(std::max(a.smoothing.rows_per_window, 1.0)));
+  auto first_reaching = [&](double threshold) -> std::optional<std::size_t> {
+    for (std::size_t i = 0; i <= a.turnaround; ++i)
+      if (a.molecule_force_pN[i] >= threshold) return i;
+    return std::nullopt;
+  };
+  const double approach_noise =
+      block_mean_noise_sd(std::span<const double>(molecule.data(), a.turnaround + 1), window_rows);
+  a.contact_threshold_pN = settings.contact_force_pN.value_or(std::max(5.0, 3.0 * approach_noise));
+  std::optional<std::size_t> contact = first_reaching(a.contact_threshold_pN);
+  if (!settings.contact_force_pN && contact && *contact > 4 * window_rows) {
+    const double baseline_noise =
+        block_mean_noise_sd(std::span<const double>(molecule.data(), *contact - window_rows), window_rows);
+    const double threshold = std::max(5.0, 3.0 * baseline_noise);
+    if (threshold < a.contact_threshold_pN) {
+      a.contact_threshold_pN = threshold;
+      contact = first_reaching(threshold);
     }
+  }
+  if (contact) {
+    a.contact_found = true;
+    a.contact_row = *contact;
+    a.contact_step = std::int64_t(std::llround(step[*contact]));
+  }
   a.contact_tip_nm = a.tip_nm[a.contact_found ? a.contact_row : 0];
   a.indentation_nm.resize(a.rows);
   a.indentation_raw_nm.resize(a.rows);

@@ -62,7 +62,7 @@ Command add_analyze_command(CLI::App& app) {
   auto* bins = cmd->add_option("--bins", o->bins, "Histogram bins (default ⌈√n⌉, 5 to 50)");
   auto* contact = cmd->add_option("--contact-force-pN", o->contact,
                                   "Indentation: contact where the smoothed molecule force first reaches "
-                                  "this, pN (default: max(5, 3 × its noise))");
+                                  "this, pN (default: max(5, 3 × its noise before contact))");
   auto* range = cmd->add_option("--linear-range-nm", o->linear_range,
                                 "Indentation: fit the spring constant over this indentation window a,b, nm")
                     ->expected(2)
