@@ -536,7 +536,7 @@ SopRun parse_sopgpu_run(std::string_view text, const fs::path& file, const SopLo
   if (!v.has("coordinates")) throw v.missing("coordinates", "the PDB with the initial coordinates");
   toml.value("topology", toml_quoted(resolve(*v.word("topology")).string()), at("topology"));
   const std::string coordinates = *v.word("coordinates");
-  result.coordinates_source = {at("coordinates")->file, at("coordinates")->line};
+  result.coordinates_source = {at("coordinates")->file, at("coordinates")->line, ""};
   toml.value("coordinates", toml_quoted(resolve(per_run(coordinates, 0)).string()), at("coordinates"));
   if (coordinates.find("<run>") != std::string::npos && replicas > 1) {
     std::vector<std::string> files;
@@ -817,8 +817,10 @@ SopRun parse_sopgpu_run(std::string_view text, const fs::path& file, const SopLo
   spec.output.checkpoint_file = out.checkpoint;
   spec.output.log_file = out.log;
   // Bead lists are checked against the model later; point those messages at the .sop lines.
-  for (const auto& [field, entry] : toml.origin())
+  for (const auto& [field, entry] : toml.origin()) {
     if (spec.key_sources.count(field)) spec.key_sources[field] = {entry->file, entry->line, entry->key};
+    spec.file_key_names[field] = entry->key;
+  }
   spec.resolved_toml = resolved_toml(spec);
   // SOP-GPU output settings are part of what a resumed run must share (the step count
   // excepted): they go into the fingerprinted text as comments.

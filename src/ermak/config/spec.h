@@ -193,6 +193,9 @@ struct RunSpec {
     std::string written_as;  // the key as that file names it, where not the TOML key (a .sop file's)
   };
   std::map<std::string, KeySource> key_sources;
+  // A SOP-GPU configuration's keys by the TOML key each became ("pulling.speed_A_per_tau" →
+  // "deltax"), for messages about keys that are not in key_sources; empty for TOML.
+  std::map<std::string, std::string> file_key_names;
   // Bead lists given with residue selections (docs/config.md#bead-selections), by key
   // ("fixed.beads", "pulling.pulled_beads", "plane_pulling.plane[1].beads"): their items as
   // written — "75", "A:76", "A:1-10:*" — in order. Until run/bead_lists.h resolves them
@@ -212,6 +215,27 @@ inline Error key_error(const RunSpec& spec, const std::string& key, const std::s
     return Error(it->second.file, it->second.line,
                  !shown_key.empty() ? shown_key : !it->second.written_as.empty() ? it->second.written_as : key, what);
   return Error(spec.config_path.string(), 0, shown_key.empty() ? key : shown_key, what);
+}
+
+// How a SOP-GPU configuration names the setting that became `key` ("deltax" for
+// "pulling.speed_um_per_s"), or "" (a TOML configuration, a default). The resolved
+// configuration may show a key in another unit form than the one the .sop became
+// (speed_um_per_s, speed_A_per_tau): a key of the same table and stem (the name before
+// its first '_') matches when it is the only one.
+inline std::string key_as_written(const RunSpec& spec, const std::string& key) {
+  if (const auto it = spec.file_key_names.find(key); it != spec.file_key_names.end()) return it->second;
+  const auto dot = key.rfind('.');
+  const std::string table = dot == std::string::npos ? "" : key.substr(0, dot + 1);
+  const std::string stem = key.substr(table.size(), key.find('_', table.size()) - table.size());
+  std::string found;
+  int matches = 0;
+  for (const auto& [field, written] : spec.file_key_names)
+    if (field.rfind(table, 0) == 0 && field.find('.', table.size()) == std::string::npos &&
+        field.substr(table.size(), field.find('_', table.size()) - table.size()) == stem) {
+      found = written;
+      ++matches;
+    }
+  return matches == 1 ? found : "";
 }
 
 }  // namespace ermak

@@ -105,7 +105,9 @@ std::string fingerprinted_text(const std::string& resolved) {
 }
 
 std::vector<std::string> fingerprint_differences(const std::string& before, const std::string& now,
-                                                 std::size_t at_most) {
+                                                 std::size_t at_most,
+                                                 const std::function<std::string(const std::string&)>& shown_name) {
+  auto shown = [&](const std::string& name) { return shown_name ? shown_name(name) : name; };
   // Each counted setting by name ("run.seed"; a comment by its text), in order; table
   // headers only give the names their table.
   auto settings = [](const std::string& resolved) {
@@ -139,7 +141,7 @@ std::vector<std::string> fingerprint_differences(const std::string& before, cons
     }
     matched[k] = true;
     if (new_settings[k].second != value)
-      add(value.empty() ? name + " (changed)" : name + " = " + new_settings[k].second + ", was " + value);
+      add(value.empty() ? name + " (changed)" : shown(name) + " = " + new_settings[k].second + ", was " + value);
   }
   for (std::size_t k = 0; k < new_settings.size(); ++k)
     if (!matched[k])

@@ -2,6 +2,7 @@
 // What a resumed run must share with the run that wrote its checkpoint: a fingerprint of
 // the resolved configuration (docs/outputs.md#resuming-elsewhere).
 #include <cstddef>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -21,9 +22,12 @@ std::string config_fingerprint(const std::string& resolved_toml);
 std::string fingerprinted_text(const std::string& resolved_toml);
 // What differs between two resolved configurations (or their fingerprinted_text) in what config_fingerprint covers, for
 // the message of a resume that refuses: "run.seed = 100, was 99", "model.x = 1 is new", …
-// (at most `at_most` of them, in the order of the earlier configuration).
-std::vector<std::string> fingerprint_differences(const std::string& before, const std::string& now,
-                                                 std::size_t at_most = 4);
+// (at most `at_most` of them, in the order of the earlier configuration). `shown_name`, if
+// given, names a setting ("pulling.speed_um_per_s") as the user wrote it (a .sop file's
+// "deltax"), or returns it unchanged.
+std::vector<std::string> fingerprint_differences(
+    const std::string& before, const std::string& now, std::size_t at_most = 4,
+    const std::function<std::string(const std::string&)>& shown_name = {});
 // The fingerprint of checkpoints written from 2026-11-23 to 2026-11-28, which also covered
 // the input files' paths ([input] structure, topology, coordinates, replica_coordinates):
 // since, the model is compared by content (model_fingerprint), so a project moved or copied

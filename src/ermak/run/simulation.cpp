@@ -293,7 +293,11 @@ RunSummary run_logged(const RunSpec& given_spec, const RunOptions& options, RunR
       std::string changed;
       for (const auto& [key, value] : cp.extra)
         if (key == kConfigSettings)
-          for (const std::string& d : fingerprint_differences(value, spec.resolved_toml))
+          for (const std::string& d :
+               fingerprint_differences(value, spec.resolved_toml, 4, [&](const std::string& name) {
+                 const std::string written = key_as_written(spec, name);
+                 return written.empty() ? name : name + " (" + written + " in " + spec.config_path.filename().string() + ")";
+               }))
             changed += (changed.empty() ? ": " : "; ") + d;
       throw Error(checkpoint_path.string(), 0, "",
                   "the configuration differs from the one this checkpoint was written with" + changed +
