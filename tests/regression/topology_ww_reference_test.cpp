@@ -106,6 +106,40 @@ TEST(TopologyWwReference, SameBeadsBondsNativesAndPairsAsSopGpu) {
   }
 }
 
+// SOP-GPU's protofilament model: its C-alpha trace PF8_sop.pdb names histidines HSD (CA
+// only). They are amino acids, so the model is SOP-GPU's PF8.top — the same beads, bonds
+// and native-contact pairs (PF8.top's ε_h, 1.0 between dimers and 1.9 otherwise, were set
+// by hand, and its r0 come from other coordinates to ~3·10⁻⁵ Å: compared loosely).
+TEST(TopologyPf8Reference, CalphaTraceWithCharmmHistidinesGivesSopGpusModel) {
+  const fs::path pdb = test::shared_data() / "sopgpu/pf8/PF8_sop.pdb";
+  const StructureModel model = extract_structure_model(read_structure_file(pdb), pdb.string(), {});
+  TopologyOptions options;
+  options.r_limit_A = 8.0;
+  options.sc_limit_A = 5.2;
+  const BuiltTopology built = build_topology(model, options);
+  const Topology& ours = built.topology;
+  const Topology ref = read_sopgpu_top(test::shared_data() / "sopgpu/pf8/PF8.top");
+  ASSERT_EQ(ours.bead_count(), 6928);
+  ASSERT_EQ(ref.bead_count(), 6928);
+  EXPECT_EQ(built.chain_breaks, 0);
+  int hsd = 0;
+  for (int b = 0; b < ref.bead_count(); ++b) {
+    EXPECT_EQ(ours.beads[b].residue_number, ref.beads[b].residue_number) << b;
+    hsd += ours.beads[b].residue_name == "HSD";
+  }
+  EXPECT_EQ(hsd, 184);
+  auto pairs = [](const auto& list) {
+    std::vector<std::pair<int, int>> p;
+    for (const auto& x : list) p.emplace_back(x.i, x.j);
+    return p;
+  };
+  EXPECT_EQ(pairs(ours.bonds), pairs(ref.bonds));
+  ASSERT_EQ(ours.native_contacts.size(), 21734u);
+  EXPECT_EQ(pairs(ours.native_contacts), pairs(ref.native_contacts));
+  for (std::size_t k = 0; k < ref.native_contacts.size(); ++k)
+    ASSERT_NEAR(ours.native_contacts[k].r0_A, ref.native_contacts[k].r0_A, 1e-4) << k;
+}
+
 // SOP-GPU's eh B / eh O: sqrt of the product of the two C-alphas' column values.
 TEST(TopologyWwReference, EpsilonFromBfactorAndOccupancyColumns) {
   const Topology ref = read_sopgpu_top(ww_dir() / "reference/ww.top");

@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <fstream>
 #include <random>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -324,7 +325,16 @@ TEST(IoCaModel, CharmmStyleModelKeepsEveryAminoAcid) {
   const Topology top = build_ca_model(test::shared_data() / "derived/fibrinogen_fullfg_sopgpu_model.pdb",
                                       ModelBuildSpec{}, &warnings);
   EXPECT_EQ(top.bead_count(), 2964);
-  EXPECT_TRUE(contains(warnings, "HSD"));
+  // CHARMM's histidines (HSD) are histidines: kept under their name, with HIS's mass, and
+  // not reported as unknown residues.
+  int histidines = 0;
+  for (const BeadInfo& b : top.beads)
+    if (b.residue_name == "HSD") {
+      ++histidines;
+      EXPECT_NEAR(b.mass_amu, 156.16, 0.01);  // gemmi's weight of HIS
+    }
+  EXPECT_GT(histidines, 0);
+  EXPECT_FALSE(contains(warnings, "HSD"));
   EXPECT_TRUE(contains(warnings, "skipped 44 non-protein"));
   for (const Bond& b : top.bonds) EXPECT_EQ(top.beads[b.i].chain_id, top.beads[b.j].chain_id);
 }
@@ -379,16 +389,42 @@ TEST(IoCaModel, ErrorsNameTheFile) {
       << x;
 }
 
+// The i, i+2 exclusion counts along the bonded chain (model/chain_positions.h), as
+// ermak topology does: residues 3 and 10 with a chain break between them (5.09 Å > 4.5 Å)
+// are 7 apart, so the pairs across the break may be native; numbered 3 and 4 they are
+// neighbours in sequence. A numbering gap within a bonded chain changes nothing.
+TEST(IoCaModel, NativeContactsCountAlongTheBondedChain) {
+  auto contacts_of = [](const std::string& tag, const int numbers[5], double x3) {
+    const double xyz[5][3] = {{0, 0, 0}, {3.8, 0, 0}, {3.8, 3.8, 0}, {x3, 5.5, 0}, {x3, 9.3, 0}};
+    const char* names[5] = {"ALA", "GLY", "LYS", "SER", "TRP"};
+    std::string pdb;
+    for (int k = 0; k < 5; ++k) pdb += atom(k + 1, "CA", names[k], 'A', numbers[k], xyz[k][0], xyz[k][1], xyz[k][2]);
+    const Topology top = build_ca_model(write_file("ca-along-" + tag, "x.pdb", pdb + "END\n"), ModelBuildSpec{});
+    std::set<std::pair<int, int>> pairs;
+    for (const NativeContact& c : top.native_contacts) pairs.insert({c.i, c.j});
+    return std::pair{top.bonds.size(), pairs};
+  };
+  const int gap[5] = {1, 2, 3, 10, 11}, consecutive[5] = {1, 2, 3, 4, 5};
+  EXPECT_EQ(contacts_of("gap", gap, -1.0), (std::pair{std::size_t(3), std::set<std::pair<int, int>>{{0, 3}, {1, 3}, {2, 3}, {2, 4}}}));
+  EXPECT_EQ(contacts_of("consecutive", consecutive, -1.0), (std::pair{std::size_t(3), std::set<std::pair<int, int>>{{0, 3}}}));
+  // Bead 3 moved to 3.8 Å from bead 2 (bonded): the renumbered chain is unbroken.
+  const auto bonded = contacts_of("renumbered", gap, 3.8 - 1.7);
+  EXPECT_EQ(bonded.first, 4u);
+  for (const auto& [i, j] : bonded.second) EXPECT_GT(j - i, 2) << i << "-" << j;
+}
+
 TEST(IoCaModel, NativeContactsCellListEqualsBruteForce) {
   std::mt19937 rng(7);
   std::uniform_real_distribution<double> coord(-30.0, 30.0);
   std::vector<Vec3d> positions(1500);
   std::vector<std::int32_t> chain(positions.size());
+  std::vector<ChainResidue> residues(positions.size());
   for (std::size_t k = 0; k < positions.size(); ++k) {
     positions[k] = {coord(rng), coord(rng), coord(rng)};
     chain[k] = static_cast<std::int32_t>(k / 400);
+    residues[k] = {chain[k], int(k), true};
   }
-  const auto contacts = find_native_contacts(positions, chain, 8.0, 1.0);
+  const auto contacts = find_native_contacts(positions, residues, 8.0, 1.0);
   std::vector<std::pair<int, int>> brute;
   for (std::size_t i = 0; i < positions.size(); ++i)
     for (std::size_t j = i + 1; j < positions.size(); ++j)
@@ -410,9 +446,10 @@ TEST(IoCaModel, NativeContactsOfHundredThousandBeadsTakeSeconds) {
   std::vector<Vec3d> positions(n);
   for (auto& p : positions) p = {coord(rng), coord(rng), coord(rng)};
   positions[n - 1] = {1e6, -1e6, 5e5};  // a far outlier must not blow up memory
-  std::vector<std::int32_t> chain(n, 0);
+  std::vector<ChainResidue> residues(n);
+  for (std::size_t k = 0; k < n; ++k) residues[k] = {0, int(k), true};
   const auto start = std::chrono::steady_clock::now();
-  const auto contacts = find_native_contacts(positions, chain, 8.0, 1.0);
+  const auto contacts = find_native_contacts(positions, residues, 8.0, 1.0);
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   EXPECT_GT(contacts.size(), n);
   EXPECT_LT(seconds, 10.0);

@@ -129,16 +129,28 @@ TEST(TopologyBuilder, FiveResidueChain) {
   EXPECT_TRUE(mentions(b.warnings, "the structure has no side-chain atoms (a C-alpha trace?)"));
 }
 
-// "Along the chain" compares residue numbers (SOP-GPU): renumbered 1 2 3 10 11, beads 1
-// and 3 (residues 2 and 10, 5.37 Å) and beads 2 and 4 (3 and 11, 5.37 Å) become native
-// although they are two beads apart; the bonds follow the geometry, not the numbers.
-TEST(TopologyBuilder, SequenceSeparationUsesResidueNumbers) {
-  const int numbers[5] = {1, 2, 3, 10, 11};
+// "Along the chain" (model/chain_positions.h): bonded neighbours are one apart whatever
+// their numbers, so a renumbered but unbroken chain (1 2 3 10 11, a Kabat-style gap) keeps
+// its i, i+2 pairs repulsive, as the consecutively numbered one does; across a chain
+// break the residue numbers count (SOP-GPU's rule there).
+TEST(TopologyBuilder, SequenceSeparationFollowsTheBondedChain) {
+  const int renumbered[5] = {1, 2, 3, 10, 11};
   TopologyOptions o;
   o.r_limit_A = 6.0;
-  const BuiltTopology b = build("renumbered", five(numbers), o);
+  const BuiltTopology b = build("renumbered", five(renumbered), o);
   EXPECT_EQ(b.topology.bonds.size(), 4u);
-  EXPECT_EQ(contact_set(b.topology), (std::set<std::pair<int, int>>{{0, 3}, {0, 4}, {1, 3}, {2, 4}}));
+  EXPECT_EQ(contact_set(b.topology), (std::set<std::pair<int, int>>{{0, 3}, {0, 4}}));
+  // Residues 3 and 10 5.09 Å apart (a chain break, 4.5 Å): 7 residues lie between them.
+  auto broken = [](int fourth, int fifth) {
+    return ca("ALA", 'A', 1, 0, 0, 0) + ca("GLY", 'A', 2, 3.8, 0, 0) + ca("LYS", 'A', 3, 3.8, 3.8, 0) +
+           ca("SER", 'A', fourth, -1.0, 5.5, 0) + ca("TRP", 'A', fifth, -1.0, 9.3, 0) + "END\n";
+  };
+  const BuiltTopology gap = build("gap", broken(10, 11), TopologyOptions{});
+  EXPECT_EQ(gap.topology.bonds.size(), 3u);
+  EXPECT_EQ(contact_set(gap.topology), (std::set<std::pair<int, int>>{{0, 3}, {1, 3}, {2, 3}, {2, 4}}));
+  // The same break with consecutive numbers: residues 3 and 4 are neighbours in sequence.
+  EXPECT_EQ(contact_set(build("gap-consecutive", broken(4, 5), TopologyOptions{}).topology),
+            (std::set<std::pair<int, int>>{{0, 3}}));
 }
 
 // Two residues whose C-alphas are 10 Å apart but whose side chains touch: native only

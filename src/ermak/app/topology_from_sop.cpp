@@ -168,7 +168,7 @@ int run_topology_from_sop(const fs::path& config_file, bool force, bool quiet) {
   line(out, "structure", cfg.structure.string() + " (" + std::to_string(model.residues.size()) + " residues)");
   line(out, "model", model_text);
   line(out, "native rule",
-       std::string(cg ? "not bonded and no common bonded neighbour" : "|resnum i - resnum j| > 2 within a chain, "
+       std::string(cg ? "not bonded and no common bonded neighbour" : "more than 2 residues apart along a chain, "
                                                                        "not bonded") +
            "; bead distance < " + num(cfg.r_limit_A) + " A" +
            (cfg.sc_limit_A > 0 ? " or " + std::string(cg ? "represented" : "side-chain heavy") + "-atom distance < " +

@@ -57,7 +57,7 @@ std::vector<CaBead> collect_ca_beads(const gemmi::Model& model, std::vector<std:
         all_water = all_water && r.is_water();
         if (!is_amino_acid_residue(r)) continue;
         any_amino_acid = true;
-        if (!gemmi::find_tabulated_residue(r.name).found() &&
+        if (!amino_acid_info(r.name).found() &&
             std::find(untabulated.begin(), untabulated.end(), r.name) == untabulated.end())
           untabulated.push_back(r.name);
         const gemmi::Atom* ca = best_ca(r);
@@ -86,7 +86,7 @@ std::vector<CaBead> collect_ca_beads(const gemmi::Model& model, std::vector<std:
       bead.info.atom_name = "CA";
       bead.info.occupancy = chosen_ca->occ;
       bead.info.b_factor = chosen_ca->b_iso;
-      bead.info.mass_amu = gemmi::find_tabulated_residue(chosen->name).weight;
+      bead.info.mass_amu = amino_acid_info(chosen->name).weight;
       bead.position_A = {chosen_ca->pos.x, chosen_ca->pos.y, chosen_ca->pos.z};
       bead.chain = part.index;
       beads.push_back(std::move(bead));
@@ -108,15 +108,15 @@ std::vector<CaBead> collect_ca_beads(const gemmi::Model& model, std::vector<std:
 }  // namespace
 
 std::vector<NativeContact> find_native_contacts(const std::vector<Vec3d>& positions_A,
-                                                const std::vector<std::int32_t>& chain_of_bead,
-                                                double cutoff_A, double eh_kcal_per_mol) {
+                                                const std::vector<ChainResidue>& residues, double cutoff_A,
+                                                double eh_kcal_per_mol) {
   std::vector<NativeContact> contacts;
   const std::size_t n = positions_A.size();
-  if (chain_of_bead.size() != n)
-    throw Error("", 0, "chain_of_bead", "needs one chain index per position");
+  if (residues.size() != n) throw Error("", 0, "residues", "needs one residue per position");
   if (n < 2 || !(cutoff_A > 0.0)) return contacts;
+  const std::vector<std::int64_t> along_chain = chain_positions(residues);
   for_each_close_pair(positions_A, cutoff_A, [&](std::int32_t i, std::int32_t j, double d2) {
-    if (chain_of_bead[i] == chain_of_bead[j] && j - i <= 2) return;
+    if (within_two_along_chain(residues, along_chain, std::size_t(i), std::size_t(j))) return;
     contacts.push_back({i, j, static_cast<float>(std::sqrt(d2)), static_cast<float>(eh_kcal_per_mol)});
   });
   std::sort(contacts.begin(), contacts.end(), [](const NativeContact& a, const NativeContact& b) {
@@ -143,11 +143,11 @@ Topology build_ca_model(const std::filesystem::path& structure_file, const Model
 
   Topology topology;
   topology.name = structure_file.stem().string();
-  std::vector<std::int32_t> chain_of_bead;
+  std::vector<ChainResidue> residues;
   for (const CaBead& bead : beads) {
     topology.beads.push_back(bead.info);
     topology.native_positions_A.push_back(bead.position_A);
-    chain_of_bead.push_back(bead.chain);
+    residues.push_back({bead.chain, bead.info.residue_number, false});
   }
   for (std::size_t b = 0; b + 1 < beads.size(); ++b) {
     if (beads[b].chain != beads[b + 1].chain) continue;
@@ -165,8 +165,9 @@ Topology build_ca_model(const std::filesystem::path& structure_file, const Model
     }
     topology.bonds.push_back({static_cast<std::int32_t>(b), static_cast<std::int32_t>(b + 1),
                               static_cast<float>(distance_A)});
+    residues[b + 1].bonded_to_previous = true;
   }
-  topology.native_contacts = find_native_contacts(topology.native_positions_A, chain_of_bead,
+  topology.native_contacts = find_native_contacts(topology.native_positions_A, residues,
                                                   spec.native_cutoff_A,
                                                   spec.native_energy_kcal_per_mol);
   if (warnings)

@@ -7,6 +7,7 @@
 
 #include "ermak/config/spec.h"
 #include "ermak/core/vec3.h"
+#include "ermak/model/chain_positions.h"
 #include "ermak/model/topology.h"
 
 namespace ermak {
@@ -23,12 +24,14 @@ namespace ermak {
 Topology build_ca_model(const std::filesystem::path& structure_file, const ModelBuildSpec& spec,
                         std::vector<std::string>* warnings = nullptr);
 
-// Native contacts of beads at `positions_A`: every pair with distance < cutoff_A that
-// lies in different chains, or in one chain more than two beads apart. `chain_of_bead`
-// numbers the chains; the beads of each chain must be contiguous (bead order is chain
-// order). Uses a cell list, O(N) for a compact structure. Sorted by (i, j), i < j.
+// Native contacts of beads at `positions_A`, one bead per residue of `residues` (the same
+// order; the beads of each chain contiguous): every pair with distance < cutoff_A that lies
+// in different chains, or in one chain more than two apart along it
+// (model/chain_positions.h: bonded neighbours are one apart, a chain break counts the
+// residue numbers' difference). Uses a cell list, O(N) for a compact structure. Sorted by
+// (i, j), i < j.
 std::vector<NativeContact> find_native_contacts(const std::vector<Vec3d>& positions_A,
-                                                const std::vector<std::int32_t>& chain_of_bead,
-                                                double cutoff_A, double eh_kcal_per_mol);
+                                                const std::vector<ChainResidue>& residues, double cutoff_A,
+                                                double eh_kcal_per_mol);
 
 }  // namespace ermak

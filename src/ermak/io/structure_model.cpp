@@ -286,8 +286,17 @@ void RepeatedResidues::report(std::vector<std::string>& warnings) const {
   }
 }
 
+gemmi::ResidueInfo amino_acid_info(const std::string& name) {
+  static const std::map<std::string, std::string> kForceFieldNames = {
+      {"HSD", "HIS"},  {"HSE", "HIS"},  {"HSP", "HIS"},  {"HID", "HIS"},  {"HIE", "HIS"},  {"HIP", "HIS"},
+      {"HISD", "HIS"}, {"HISE", "HIS"}, {"HISH", "HIS"}, {"HISA", "HIS"}, {"HISB", "HIS"}, {"CYX", "CYS"},
+      {"CYM", "CYS"},  {"ASH", "ASP"},  {"GLH", "GLU"},  {"LYN", "LYS"}};
+  const auto alias = kForceFieldNames.find(name);
+  return gemmi::find_tabulated_residue(alias == kForceFieldNames.end() ? name : alias->second);
+}
+
 bool is_amino_acid_residue(const gemmi::Residue& r) {
-  const gemmi::ResidueInfo info = gemmi::find_tabulated_residue(r.name);
+  const gemmi::ResidueInfo info = amino_acid_info(r.name);
   return info.found() ? info.is_amino_acid() : has_backbone(r);
 }
 
@@ -418,7 +427,7 @@ StructureModel extract_structure_model(const ParsedStructure& parsed, const std:
       residue.file_name = chosen->name;
       residue.name = parent_residue_name(chosen->name);
       residue.hetatm = chosen->het_flag == 'H';
-      const gemmi::ResidueInfo info = gemmi::find_tabulated_residue(chosen->name);
+      const gemmi::ResidueInfo info = amino_acid_info(chosen->name);
       residue.weight_amu = info.found() ? info.weight : 0.0f;
       if (!info.found() &&
           std::find(untabulated.begin(), untabulated.end(), chosen->name) == untabulated.end())

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include <gemmi/model.hpp>
+#include <gemmi/resinfo.hpp>
 
 #include "ermak/core/vec3.h"
 
@@ -135,8 +136,15 @@ StructureModel extract_structure_model(const ParsedStructure& parsed, const std:
 // when it is standard or gemmi does not know a parent.
 std::string parent_residue_name(const std::string& name);
 
-// True when gemmi's table calls `name` an amino acid, or (names gemmi does not know,
-// such as CHARMM's HSD) the residue has atoms N, CA and C.
+// gemmi's table entry of a residue name; for the protonation-state names of the force
+// fields (CHARMM HSD, HSE, HSP; AMBER HID, HIE, HIP, CYX, CYM, ASH, GLH, LYN; GROMACS
+// HISD, HISE, HISH, HISA, HISB), which the table does not hold, that of the standard
+// residue (HIS, CYS, ASP, GLU, LYS): SOP-GPU's own C-alpha models (PF8_sop.pdb) name
+// histidines HSD.
+gemmi::ResidueInfo amino_acid_info(const std::string& name);
+
+// True when the table (amino_acid_info) calls the residue an amino acid, or (names it does
+// not know) the residue has atoms N, CA and C.
 bool is_amino_acid_residue(const gemmi::Residue& residue);
 
 // A warning when `residue` has more than one C-alpha without an alternate-location label —

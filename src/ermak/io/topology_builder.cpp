@@ -14,6 +14,7 @@
 #include "ermak/core/error.h"
 #include "ermak/io/pair_search.h"
 #include "ermak/io/text_fields.h"
+#include "ermak/model/chain_positions.h"
 
 namespace ermak {
 namespace {
@@ -83,9 +84,12 @@ struct Builder {
                     " are at the same position (duplicated atoms or overlapping copies?)");
   }
 
+  // Residues along each chain (model/chain_positions.h), set by backbone_bonds.
+  std::vector<ChainResidue> chain_residues;
+  std::vector<std::int64_t> along_chain;
+
   bool near_in_sequence(std::int32_t ra, std::int32_t rb) const {
-    return chain_of_residue[ra] == chain_of_residue[rb] &&
-           std::abs(model.residues[ra].number - model.residues[rb].number) <= 2;
+    return within_two_along_chain(chain_residues, along_chain, std::size_t(ra), std::size_t(rb));
   }
 
   bool add_bond(std::int32_t i, std::int32_t j, BondKind kind) {
@@ -161,6 +165,9 @@ struct Builder {
   }
 
   void backbone_bonds() {
+    chain_residues.resize(model.residues.size());
+    for (std::size_t r = 0; r < model.residues.size(); ++r)
+      chain_residues[r] = {chain_of_residue[r], model.residues[r].number, false};
     for (std::size_t r = 1; r < model.residues.size(); ++r) {
       if (chain_of_residue[r] != chain_of_residue[r - 1]) continue;
       const std::int32_t a = ca_bead[r - 1], b = ca_bead[r];
@@ -173,7 +180,9 @@ struct Builder {
         continue;
       }
       add_bond(a, b, BondKind::Backbone);
+      chain_residues[r].bonded_to_previous = true;
     }
+    along_chain = chain_positions(chain_residues);
     if (options.model_type == ModelType::CAlphaCBeta)
       for (std::size_t r = 0; r < model.residues.size(); ++r)
         if (sc_bead[r] != kNone) add_bond(ca_bead[r], sc_bead[r], BondKind::CaCb);
