@@ -156,11 +156,14 @@ Topology build_ca_model(const std::filesystem::path& structure_file, const Model
       char distances[96];
       std::snprintf(distances, sizeof distances, "C-alpha distance %.2f A > chain_break_A %g A",
                     distance_A, spec.chain_break_A);
-      notes.push_back("chain break between " + beads[b].info.chain_id + ":" +
-                      beads[b].info.residue_name + " " + std::to_string(beads[b].info.residue_number) +
-                      " and " + beads[b + 1].info.residue_name + " " +
-                      std::to_string(beads[b + 1].info.residue_number) + " (" + distances +
-                      "): no bond");
+      // Residues as the structure numbers them, insertion code included ("VAL 100B").
+      auto number = [](const BeadInfo& info) {
+        return std::to_string(info.residue_number) +
+               (info.insertion_code == ' ' || info.insertion_code == '\0' ? "" : std::string(1, info.insertion_code));
+      };
+      notes.push_back("chain break between " + beads[b].info.chain_id + ":" + beads[b].info.residue_name + " " +
+                      number(beads[b].info) + " and " + beads[b + 1].info.residue_name + " " +
+                      number(beads[b + 1].info) + " (" + distances + "): no bond");
       continue;
     }
     topology.bonds.push_back({static_cast<std::int32_t>(b), static_cast<std::int32_t>(b + 1),
