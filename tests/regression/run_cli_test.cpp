@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include <fstream>
+#include <functional>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -101,9 +102,10 @@ TEST(RunCli, ResumeContinuesBitForBit) { expect_resume_bit_for_bit("", ""); }
 namespace {
 
 // `ermak run --quiet CONFIG ARGS…` as a child process, sent `signal_number` once its run
-// log says that the steps began (and 0.3 s later); its exit status (−1: killed).
+// log says that the steps began (and 0.3 s later, after `while_running`); its exit status
+// (−1: killed).
 int run_ermak_and_signal(const fs::path& config, const std::vector<std::string>& args, const fs::path& log,
-                         int signal_number) {
+                         int signal_number, const std::function<void()>& while_running = {}) {
   std::vector<std::string> words = {ermak::test::ermak_binary().string(), "run", "--quiet", config.string()};
   words.insert(words.end(), args.begin(), args.end());
   std::vector<char*> argv;
@@ -120,6 +122,7 @@ int run_ermak_and_signal(const fs::path& config, const std::vector<std::string>&
   for (int i = 0; i < 6000 && ermak::test::read_file(log).find("running steps") == std::string::npos; ++i)
     usleep(10000);
   usleep(300000);
+  if (while_running) while_running();
   kill(pid, signal_number);
   int status = 0;
   waitpid(pid, &status, 0);
@@ -172,6 +175,35 @@ TEST(RunCli, SigtermStopsAtACheckpointAndResumeContinuesBitForBit) {
       EXPECT_EQ(read_file(whole / "out" / f), read_file(split / "out" / f)) << f;
     unsetenv("ERMAK_OVERLAP_STOPS");
   }
+}
+
+// A second run on the files of a run that is still going — --resume, --force, or its dry
+// run — is refused before it touches them (docs/outputs.md#one-run-at-a-time); the first
+// run then stops and resumes as usual.
+TEST(RunCli, ASecondRunOnTheFilesOfARunningOneIsRefused) {
+  const auto dir = ermak::test::fresh_directory("run-locked");
+  const fs::path config = write_config(dir);
+  const std::string longer = " --set run.steps=1000000 --set output.checkpoint_every=500000";
+  std::vector<std::string> refusals;
+  const int status = run_ermak_and_signal(config, split_words(longer), dir / "out/run.log", SIGTERM, [&] {
+    for (const char* how : {"--resume", "--force", "--resume --dry-run", "--force --dry-run"}) {
+      int second = 0;
+      refusals.push_back(std::string(how) + ": " +
+                         run_ermak("run --quiet " + std::string(how) + " " + config.string() + longer, &second));
+      EXPECT_EQ(second, 1) << refusals.back();
+    }
+  });
+  EXPECT_EQ(status, 128 + SIGTERM);
+  ASSERT_EQ(refusals.size(), 4u);
+  for (const std::string& r : refusals)
+    EXPECT_NE(r.find("checkpoint.ckpt.lock: another ermak run is using these files (pid "), std::string::npos) << r;
+  const std::string log = read_file(dir / "out/run.log");
+  EXPECT_NE(log.find("stopped by SIGTERM at step "), std::string::npos) << "the first run's log is its own";
+  EXPECT_EQ(log.find("--force: removed"), std::string::npos) << log;
+  int resumed = 0;
+  const std::string out = run_ermak("run --quiet --resume " + config.string() + longer, &resumed);
+  EXPECT_EQ(resumed, 0) << out;
+  EXPECT_FALSE(fs::exists(dir / "out/checkpoint.ckpt.lock")) << "a run that ended removes its lock file";
 }
 
 TEST(RunCli, CtrlCStopsWithExitStatus130) {

@@ -38,6 +38,7 @@
 #include "ermak/run/previous_run.h"
 #include "ermak/run/replica_files.h"
 #include "ermak/run/replica_loop.h"
+#include "ermak/run/run_lock.h"
 #include "ermak/run/report_writer.h"
 #include "ermak/run/stability_checks.h"
 #include "ermak/run/step_size_check.h"
@@ -824,9 +825,15 @@ RunSummary run_simulation(const RunSpec& spec, const RunOptions& options, RunRep
   const fs::path checkpoint_path =
       spec.output.checkpoint_file.empty() ? out / "checkpoint.ckpt" : spec.output.checkpoint_file;
   const fs::path log_path = spec.output.log_file.empty() ? out / "run.log" : spec.output.log_file;
+  // A run still going on these files is named first (whatever else this one would say);
+  // the lock itself is taken below, before anything is written (run/run_lock.h).
+  const fs::path lock_file = run_lock_file(checkpoint_path);
+  RunLock::check_free(lock_file);
   if (options.resume) {
     if (!fs::exists(checkpoint_path))
-      throw Error(checkpoint_path.string(), 0, "", "no checkpoint to resume from");
+      throw Error(checkpoint_path.string(), 0, "",
+                  "no checkpoint to resume from (the run stopped before its first checkpoint, or none ran with "
+                  "these outputs): start it again with --force");
   } else if (((own_files && directory_has_run(out)) || fs::exists(checkpoint_path)) && !options.force) {
     // Without a checkpoint (a run killed before its first) there is nothing to resume.
     throw Error(own_files ? out.string() : checkpoint_path.string(), 0, own_files ? "output.directory" : "",
@@ -852,6 +859,10 @@ RunSummary run_simulation(const RunSpec& spec, const RunOptions& options, RunRep
     RunLog console = make_console_logger();
     return run_logged(spec, options, nullptr, {out, checkpoint_path, log_path, false, extra}, file_limit, console);
   }
+  // From here on this process alone writes these files (run/run_lock.h): a second run on
+  // them — a resume or --force while this one runs — stops here before it touches any.
+  make_output_directory(spec, checkpoint_path.parent_path(), checkpoint_key);
+  const RunLock lock(lock_file);
   if (extra) extra->prepare(options.resume, options.force);
   // --force: the earlier run's files go first, so that none is left beside this run's.
   const std::size_t removed = !options.resume && options.force && own_files ? remove_previous_run(out) : 0;
