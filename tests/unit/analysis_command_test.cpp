@@ -268,6 +268,28 @@ TEST(AnalysisCommand, IndentationAndForceClamp) {
   EXPECT_EQ(curve.column("retraction")[6000], 1.0);
   EXPECT_EQ(curve.column("retraction")[3000], 0.0);
 
+  // A curve that is mostly noise (a spiky tip force, rows every 0.1 nm: two per smoothing
+  // window): the fitted k is shown but flagged and kept out of the statistics and the
+  // headline, and the summary says the windows hold too few rows.
+  const fs::path noisy = test::fresh_directory("analyze-indentation-noisy");
+  std::string rough = text.substr(0, text.find('\n') + 1);
+  for (int i = 0; i <= 300; ++i) {
+    const double b = i <= 150 ? 0.1 * i : 0.1 * (300 - i);
+    const double f = 0.5 * std::max(0.0, b - 2.0) + 60.0 * gauss(rng);
+    char line[256];
+    std::snprintf(line, sizeof line, "%d\t%.4f\t%.6f\t%.6f\t0\t0\t%.6f\t%.6f\t%.6f\n", 100 * i, 0.01 * i, b, b, -b, f,
+                  f + 5.0 * gauss(rng));
+    rough += line;
+  }
+  write_text(noisy / "replica_000" / "indentation.tsv", rough);
+  ASSERT_EQ(analyze(noisy.string() + " --contact-force-pN 20", &out), 0) << out;
+  EXPECT_NE(out.find("indentation: 1 replica; spring constant n/a (1 unreliable fit left out)"), std::string::npos)
+      << out;
+  const std::string noisy_summary = read_text(noisy / "analysis" / "summary.txt");
+  EXPECT_NE(noisy_summary.find("    unreliable ("), std::string::npos) << noisy_summary;
+  EXPECT_NE(noisy_summary.find("note: a smoothing window holds only 2"), std::string::npos) << noisy_summary;
+  EXPECT_EQ(summary.find("note: a smoothing window holds only"), std::string::npos) << "40 rows a window above";
+
   // Force clamp: the base never moves; extension against time.
   const fs::path clamp = test::fresh_directory("analyze-clamp");
   std::string c = "# step\ttime[ns]\tbase[nm]\tend_to_end[nm]\textension[nm]\tforce_x[pN]\tforce_y[pN]\tforce_z[pN]\tforce[pN]\tforce_along[pN]\n";

@@ -92,6 +92,21 @@ struct PullingRecord {
   double last_step = 0.0;  // of the table
 };
 
+// A spring-constant fit below this R² describes noise more than the curve: shown, but left
+// out of the statistics (docs/analysis.md#nano-indentation).
+constexpr double kReliableSpringR2 = 0.5;
+
+// Smoothing windows of a few rows average too little noise away for the noise estimates,
+// the peak criterion and the contact to mean much: say so, and what to change.
+std::string few_rows_note(const SmoothingInfo& smoothing, const char* output_key) {
+  constexpr double kFewRows = 10.0;
+  if (!(smoothing.rows_per_window < kFewRows)) return "";
+  return fmt::format("  note: a smoothing window holds only {} rows on average (fewer than {}): the noise, the peak "
+                     "criterion and the contact rest on too few rows; give a wider --smooth-window-nm or write rows "
+                     "more often ({})\n",
+                     g(smoothing.rows_per_window, 3), g(kFewRows), output_key);
+}
+
 // What the run's own log says that the analysis uses: the loading rate of a pulling run
 // ("loading rate κv = … pN/s", protocol/protocol_setup.cpp) and the temperature of the
 // resolved configuration it echoes: [run] temperature_K or temperature_kcal_per_mol, or
@@ -649,6 +664,7 @@ AnalyzeResult analyze_run(const AnalyzeOptions& options_in) {
                              rec.replica.name, a.rows, a.smoothing.description, g(a.smoothing.noise_raw, 3),
                              g(a.smoothing.noise_smoothed, 3), g(a.smoothing.min_peak_drop, 3),
                              a.smoothing.min_peak_drop_automatic ? " (automatic)" : "");
+      summary += few_rows_note(a.smoothing, "pulling.output_every");
       if (a.peaks.empty()) {
         summary += "  no unfolding peaks\n";
       } else {
@@ -746,6 +762,7 @@ AnalyzeResult analyze_run(const AnalyzeOptions& options_in) {
 
   // --- indentation ------------------------------------------------------------------------
   std::vector<double> i_first, i_max, i_all, springs;
+  std::size_t unreliable_springs = 0;
   if (!indents.empty()) {
     {
       TsvWriter w = TsvWriter::create(out / (ip + "peaks.tsv"),
@@ -768,6 +785,7 @@ AnalyzeResult analyze_run(const AnalyzeOptions& options_in) {
       summary += fmt::format("\n{}: {} rows ({} approach); {}; peak drop ≥ {} pN{}\n", rec.replica.name, a.rows,
                              a.turnaround + 1, a.smoothing.description, g(a.smoothing.min_peak_drop, 3),
                              a.smoothing.min_peak_drop_automatic ? " (automatic)" : "");
+      summary += few_rows_note(a.smoothing, "indentation.output_every");
       if (a.contact_found)
         summary += fmt::format("  contact: step {}, tip at {} nm (molecule force ≥ {} pN)\n",
                                a.contact_step, g(a.contact_tip_nm), g(a.contact_threshold_pN, 3));
@@ -777,10 +795,26 @@ AnalyzeResult analyze_run(const AnalyzeOptions& options_in) {
       summary += fmt::format("  linear regime: {}; indentation {} to {} nm\n", a.linear_rule, g(a.linear_from_nm),
                              g(a.linear_to_nm));
       if (a.linear.ok) {
-        summary += fmt::format("  spring constant k = {} ± {} pN/nm (R² = {}, {} points; zero-force intercept at {} nm)\n",
+        // A fit that does not describe the curve (the regime holds mostly noise) is shown but
+        // kept out of the statistics and the headline.
+        std::string unreliable;
+        if (!(a.linear.slope > 0.0))
+          unreliable = "not positive";
+        else if (!(a.linear.r_squared >= kReliableSpringR2))
+          unreliable = "R² below " + g(kReliableSpringR2);
+        else if (!(a.linear.slope_se < a.linear.slope))
+          unreliable = "its standard error exceeds it";
+        summary += fmt::format("  spring constant k = {} ± {} pN/nm (R² = {}, {} points; zero-force intercept at {} nm){}\n",
                                g(a.linear.slope), g(a.linear.slope_se, 2), g(a.linear.r_squared, 4), a.linear.n,
-                               g(a.contact_extrapolated_nm));
-        springs.push_back(a.linear.slope);
+                               g(a.contact_extrapolated_nm),
+                               unreliable.empty() ? ""
+                                                  : "\n    unreliable (" + unreliable +
+                                                        "): left out of the statistics; give --linear-range-nm or "
+                                                        "--contact-force-pN, or a wider --smooth-window-nm");
+        if (unreliable.empty())
+          springs.push_back(a.linear.slope);
+        else
+          ++unreliable_springs;
       } else {
         summary += "  spring constant: no fit (fewer than 3 points in the linear regime)\n";
       }
@@ -799,15 +833,22 @@ AnalyzeResult analyze_run(const AnalyzeOptions& options_in) {
       }
     }
     summary += "\nIndentation over replicas\n";
+    if (unreliable_springs > 0)
+      summary += fmt::format("  spring constants: {} of {} fits unreliable and left out (see each replica above)\n",
+                             unreliable_springs, unreliable_springs + springs.size());
     summary += stats_block("spring constant k", describe(springs), "pN/nm");
     summary += stats_block("first breaking force", describe(i_first), "pN");
     summary += stats_block("largest breaking force", describe(i_max), "pN");
     plot_indentation_overlay(indents, out / "force_indentation.svg", overwrite);
     written(out / "force_indentation.svg");
     produced.insert(produced.end(), {ip + "peaks.tsv", "force_indentation.svg"});
-    brief += fmt::format("indentation: {} replica{}; spring constant {}; {} breaking event{}\n", indents.size(),
-                         indents.size() == 1 ? "" : "s", mean_sd(describe(springs), "pN/nm"), i_all.size(),
-                         i_all.size() == 1 ? "" : "s");
+    brief += fmt::format("indentation: {} replica{}; spring constant {}{}; {} breaking event{}\n", indents.size(),
+                         indents.size() == 1 ? "" : "s",
+                         springs.empty() ? std::string("n/a") : mean_sd(describe(springs), "pN/nm"),
+                         unreliable_springs > 0 ? fmt::format(" ({} unreliable fit{} left out)", unreliable_springs,
+                                                              unreliable_springs == 1 ? "" : "s")
+                                                : std::string(),
+                         i_all.size(), i_all.size() == 1 ? "" : "s");
   }
 
   // --- histograms -------------------------------------------------------------------------
