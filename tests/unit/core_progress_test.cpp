@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
+#include <thread>
 
 #include "ermak/core/progress.h"
 
@@ -33,6 +34,27 @@ TEST(Progress, LogLinesComeAtTheirIntervals) {
   EXPECT_NE(line->find(", ETA "), std::string::npos) << *line;
   meter.update(3000);
   EXPECT_FALSE(meter.log_line_due().has_value()) << "the next line is an hour away";
+}
+
+// A run that slows down (a machine that became busy): the line's rate and ETA are those
+// of the interval since the previous line, and the run's average is added.
+TEST(Progress, TheEtaFollowsTheLastInterval) {
+  ProgressMeter meter(0, 1000000, 34, std::chrono::seconds(0), std::chrono::seconds(0));
+  std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  meter.update(10000);  // ~10⁵ steps/s
+  const auto first = meter.log_line_due();
+  ASSERT_TRUE(first.has_value());
+  EXPECT_EQ(first->find("over the run"), std::string::npos) << *first;
+  std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  meter.update(10100);  // ~10³ steps/s since
+  const auto second = meter.log_line_due();
+  ASSERT_TRUE(second.has_value());
+  EXPECT_NE(second->find(" over the run), elapsed "), std::string::npos) << *second;
+  // 989 900 steps at ≤ ~10³ steps/s: at least several minutes (the average would say ~20 s).
+  const std::string eta = second->substr(second->find("ETA ") + 4);
+  EXPECT_TRUE(eta.find('h') != std::string::npos || eta.find('d') != std::string::npos ||
+              std::stoi(eta.substr(0, eta.find('m'))) >= 5)
+      << *second;
 }
 
 }  // namespace

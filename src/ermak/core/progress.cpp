@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <cmath>
 #include <cstdio>
 
 namespace ermak {
@@ -9,8 +10,8 @@ namespace ermak {
 ProgressMeter::ProgressMeter(std::int64_t first_step, std::int64_t last_step, std::int64_t bead_steps_per_step,
                              std::chrono::seconds first_log_after, std::chrono::seconds log_every)
     : first_(first_step), last_(last_step), bead_factor_(bead_steps_per_step), current_(first_step),
-      start_(Clock::now()), last_draw_(start_), next_log_(start_ + first_log_after), log_every_(log_every),
-      terminal_(isatty(STDERR_FILENO) == 1) {}
+      last_log_step_(first_step), start_(Clock::now()), last_draw_(start_), next_log_(start_ + first_log_after),
+      last_log_time_(start_), log_every_(log_every), terminal_(isatty(STDERR_FILENO) == 1) {}
 
 double ProgressMeter::elapsed_seconds() const {
   return std::chrono::duration<double>(Clock::now() - start_).count();
@@ -50,13 +51,21 @@ std::optional<std::string> ProgressMeter::log_line_due() {
   const auto now = Clock::now();
   if (now < next_log_) return std::nullopt;
   next_log_ = now + log_every_;
-  const double rate = steps_per_second();
+  const double interval = std::chrono::duration<double>(now - last_log_time_).count();
+  const double elapsed = std::chrono::duration<double>(now - start_).count();
+  const double average = elapsed > 0 ? double(current_ - first_) / elapsed : 0.0;
+  const double rate = interval > 0 ? double(current_ - last_log_step_) / interval : average;
+  last_log_time_ = now;
+  last_log_step_ = current_;
   const double eta = rate > 0 ? double(last_ - current_) / rate : -1;
   const double percent = last_ > first_ ? 100.0 * double(current_ - first_) / double(last_ - first_) : 100.0;
-  char buffer[160];
-  std::snprintf(buffer, sizeof buffer, "step %lld of %lld (%.1f %%), %.4g steps/s, elapsed %s, ETA %s",
-                (long long)current_, (long long)last_, percent, rate, format_duration(elapsed_seconds()).c_str(),
-                format_duration(eta).c_str());
+  char average_text[64] = "";
+  if (std::abs(rate - average) > 0.05 * average)
+    std::snprintf(average_text, sizeof average_text, " (%.4g over the run)", average);
+  char buffer[224];
+  std::snprintf(buffer, sizeof buffer, "step %lld of %lld (%.1f %%), %.4g steps/s%s, elapsed %s, ETA %s",
+                (long long)current_, (long long)last_, percent, rate, average_text,
+                format_duration(elapsed).c_str(), format_duration(eta).c_str());
   return std::string(buffer);
 }
 

@@ -22,7 +22,10 @@ class ProgressMeter {
   double elapsed_seconds() const;
   static std::string format_duration(double seconds);
   // "step S of L (P %), R steps/s, elapsed E, ETA T" when the next log line is due (then
-  // not again before the interval), else nothing; the step is the last update()'s.
+  // not again before the interval), else nothing; the step is the last update()'s. R and
+  // the ETA are those of the interval since the previous line (the machine's load or the
+  // run's speed may have changed), with the run's average added where it differs by more
+  // than 5 %.
   std::optional<std::string> log_line_due();
   // Whether update() draws a live line (stderr is a terminal).
   bool drawing() const { return terminal_; }
@@ -31,7 +34,8 @@ class ProgressMeter {
   using Clock = std::chrono::steady_clock;
   std::int64_t first_, last_, bead_factor_;
   std::int64_t current_;
-  Clock::time_point start_, last_draw_, next_log_;
+  std::int64_t last_log_step_;
+  Clock::time_point start_, last_draw_, next_log_, last_log_time_;
   std::chrono::seconds log_every_;
   bool terminal_;
 };
