@@ -395,6 +395,9 @@ std::vector<double> ProtocolSetup::indentation_row(std::int32_t /*r*/, std::int6
           -dot(st.surface_force, d) * pN};
 }
 
+// A tip drag above this is a large part of what a protein resists with (ProtocolSetup::describe).
+constexpr double kLargeTipDrag_pN = 50.0;
+
 std::vector<std::string> ProtocolSetup::describe() const {
   std::vector<std::string> lines;
   const double h = spec_.langevin.timestep_tau;
@@ -441,25 +444,44 @@ std::vector<std::string> ProtocolSetup::describe() const {
   if (spec_.indentation.enabled) {
     const IndentationSpec& in = spec_.indentation;
     const Indentation& ind = indentation_;
+    // "ε[1(σ/ρ)¹² − 2(σ/ρ)⁶]": the wall's coefficients with their signs.
+    auto wall_text = [](double a, double b) {
+      return fmt::format("ε[{:g}(σ/ρ)¹² {} {:g}(σ/ρ)⁶]", a, b < 0 ? "−" : "+", std::abs(b));
+    };
     lines.push_back(fmt::format(
         "indentation: tip R = {:.6g} nm at {} Å, ζ_tip = {:.6g}, base at {} Å moving {:.6g} µm/s along {}, κ = {:.6g} "
-        "pN/nm; tip ε[{:g}(σ/ρ)¹² + {:g}(σ/ρ)⁶] σ = {:.6g} Å ε = {:.6g} kcal/mol; {}{}; output every {} steps "
+        "pN/nm; tip {} σ = {:.6g} Å ε = {:.6g} kcal/mol; {}{}; output every {} steps "
         "(indentation.tsv)",
         in.tip_radius_A / units::A_per_nm, vec_text(in.tip_position_A, 6), in.tip_friction,
         vec_text(in.base_position_A, 6), units::A_per_tau_to_um_per_s(in.speed_A_per_tau), vec_text(ind.direction),
-        units::internal_spring_to_pN_per_nm(in.spring_kcal_per_mol_A2), in.tip.A, in.tip.B, in.tip.sigma_A,
+        units::internal_spring_to_pN_per_nm(in.spring_kcal_per_mol_A2), wall_text(in.tip.A, in.tip.B), in.tip.sigma_A,
         in.tip.epsilon_kcal_per_mol,
         in.retract == RetractAt::kNever   ? "no retraction"
-        : in.retract == RetractAt::kDepth ? fmt::format("retraction at depth {:.6g} nm", in.retract_depth_A / units::A_per_nm)
+        : in.retract == RetractAt::kDepth ? fmt::format("retraction after {:.6g} nm of base travel",
+                                                        in.retract_depth_A / units::A_per_nm)
         : in.retract == RetractAt::kForce
             ? fmt::format("retraction at {:.6g} pN", units::internal_force_to_pN(in.retract_force_kcal_per_mol_A))
             : fmt::format("retraction at step {}", in.retract_step),
         in.move_surface ? ", the surface moves instead of the base" : "", indentation_every()));
+    // Before contact the spring holds the tip against its friction: a force of ζ_tip·v that
+    // the curve carries as an offset (docs/protocols.md#indentation), reached within a few
+    // τ_t = ζ_tip/κ. At simulation speeds a large tip's default (Stokes) friction makes it
+    // hundreds of pN.
+    const double drag_pN = units::internal_force_to_pN(in.tip_friction * std::abs(in.speed_A_per_tau));
+    const double relax_steps = in.tip_friction / in.spring_kcal_per_mol_A2 / spec_.langevin.timestep_tau;
+    lines.push_back(fmt::format("indentation: before contact the spring drags the tip: ζ_tip·v = {:.3g} pN, reached "
+                                "within ~3 ζ_tip/κ = {:.3g} steps{}",
+                                drag_pN, 3 * relax_steps,
+                                drag_pN > kLargeTipDrag_pN
+                                    ? fmt::format("; note: that drag is large against the forces of a protein (above "
+                                                  "{:g} pN): give a smaller indentation.tip_friction or a lower speed",
+                                                  kLargeTipDrag_pN)
+                                    : std::string()));
     if (in.surface.enabled)
-      lines.push_back(fmt::format("surface: {} through {} Å, normal {}, ε[{:g}(σ/ρ)¹² + {:g}(σ/ρ)⁶] σ = {:.6g} Å ε = "
+      lines.push_back(fmt::format("surface: {} through {} Å, normal {}, {} σ = {:.6g} Å ε = "
                                   "{:.6g} kcal/mol{}",
                                   in.surface.beads ? "grid of beads" : "plane", vec_text(in.surface.point_A, 6),
-                                  vec_text(ind.surface.normal), in.surface.wall.A, in.surface.wall.B,
+                                  vec_text(ind.surface.normal), wall_text(in.surface.wall.A, in.surface.wall.B),
                                   in.surface.wall.sigma_A, in.surface.wall.epsilon_kcal_per_mol,
                                   in.surface.beads ? fmt::format(", {}×{} beads {:.6g} Å apart", in.surface.grid_size,
                                                                  in.surface.grid_size, in.surface.spacing_A)
