@@ -339,6 +339,16 @@ TEST(IoCaModel, CharmmStyleModelKeepsEveryAminoAcid) {
   for (const Bond& b : top.bonds) EXPECT_EQ(top.beads[b.i].chain_id, top.beads[b.j].chain_id);
 }
 
+// A capsid deposited as its asymmetric unit: the model is the file's chains, and the
+// warning points to ermak topology --assembly ncs for the whole particle.
+TEST(IoCaModel, AnAsymmetricUnitWithNcsOperatorsSaysHowToBuildTheParticle) {
+  std::vector<std::string> warnings;
+  const Topology top = build_ca_model(test::shared_data() / "derived/1CWP_pdb2cif.cif", ModelBuildSpec{}, &warnings);
+  EXPECT_EQ(top.bead_count(), 477);
+  EXPECT_TRUE(contains(warnings, "the file lists 59 NCS operators that generate further copies of its chains"));
+  EXPECT_TRUE(contains(warnings, "--assembly ncs"));
+}
+
 TEST(IoCaModel, ErrorsNameTheFile) {
   const auto missing = test::fresh_directory("io-missing") / "absent.pdb";
   EXPECT_NE(error_message(missing).find("absent.pdb"), std::string::npos);

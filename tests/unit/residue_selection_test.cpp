@@ -109,6 +109,12 @@ TEST(ResidueSelection, SelectsTheNamedBeadsInBeadOrder) {
   EXPECT_EQ(describe_bead(two_chains(), 6), "chain A residue 3A CA");
   EXPECT_EQ(chain_summary(two_chains(), 12), "A 1–3 (7 beads), B 10–11 (2 beads)");
   EXPECT_EQ(chain_summary(two_chains(), 1), "A 1–3 (7 beads), and 1 more");
+  // The extent the run log and the topology summary print, for placing tips and surfaces.
+  std::vector<Vec3d> at(9);
+  for (std::size_t i = 0; i < at.size(); ++i) at[i] = {double(i), -2.0 * double(i), i == 7 ? -5.0 : 1.0};
+  EXPECT_EQ(extent_summary(two_chains(), at),
+            "x 0.0 … 8.0, y -16.0 … 0.0, z -5.0 … 1.0 Å; centre (4.00, -8.00, 0.33) Å; lowest z: B:10 (bead 7), "
+            "highest z: A:1 (bead 0)");
 }
 
 TEST(ResidueSelection, SelectionsThatNameNoBeadSayWhatTheModelHas) {

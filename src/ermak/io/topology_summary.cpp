@@ -1,9 +1,10 @@
 #include "ermak/io/topology_summary.h"
 
 #include <algorithm>
-
 #include <cstdio>
 #include <map>
+
+#include "ermak/model/residue_selection.h"
 
 namespace ermak {
 namespace {
@@ -76,6 +77,7 @@ std::string format_topology_summary(const StructureModel& model, const BuiltTopo
   line(out, "residues         %d", built.residues);
   line(out, "beads            %d (%d backbone CA, %d side-chain CB)", top.bead_count(),
        top.bead_count() - sidechain, sidechain);
+  line(out, "extent           %s", extent_summary(top, top.native_positions_A).c_str());
   std::map<BondKind, int> bonds;
   for (BondKind k : built.bond_kinds) ++bonds[k];
   line(out, "bonds            %zu (backbone %d, CA-CB %d, disulfide %d, extra %d)", top.bonds.size(),

@@ -184,4 +184,30 @@ std::string chain_summary(const Topology& topology, std::size_t max_chains) {
   return fmt::format("{}", fmt::join(parts, ", "));
 }
 
+std::string extent_summary(const Topology& topology, const std::vector<Vec3d>& positions_A) {
+  if (positions_A.empty()) return "no beads";
+  Vec3d lo = positions_A[0], hi = positions_A[0], sum{0, 0, 0};
+  std::size_t lowest = 0, highest = 0;
+  for (std::size_t i = 0; i < positions_A.size(); ++i) {
+    const Vec3d& p = positions_A[i];
+    lo = {std::min(lo.x, p.x), std::min(lo.y, p.y), std::min(lo.z, p.z)};
+    hi = {std::max(hi.x, p.x), std::max(hi.y, p.y), std::max(hi.z, p.z)};
+    sum += p;
+    if (p.z < positions_A[lowest].z) lowest = i;
+    if (p.z > positions_A[highest].z) highest = i;
+  }
+  const Vec3d centre = (1.0 / double(positions_A.size())) * sum;
+  // + 0.0 prints a negative zero as 0.0.
+  lo = lo + Vec3d{0.0, 0.0, 0.0};
+  hi = hi + Vec3d{0.0, 0.0, 0.0};
+  auto bead = [&](std::size_t i) {
+    const BeadInfo& b = topology.beads[i];
+    return fmt::format("{}:{} (bead {})", b.chain_id, b.residue_number, i);
+  };
+  return fmt::format("x {:.1f} … {:.1f}, y {:.1f} … {:.1f}, z {:.1f} … {:.1f} Å; centre ({:.2f}, {:.2f}, {:.2f}) Å; "
+                     "lowest z: {}, highest z: {}",
+                     lo.x, hi.x, lo.y, hi.y, lo.z, hi.z, centre.x + 0.0, centre.y + 0.0, centre.z + 0.0, bead(lowest),
+                     bead(highest));
+}
+
 }  // namespace ermak

@@ -48,4 +48,8 @@ std::string describe_bead(const Topology& topology, std::int32_t bead);
 // (2 beads)"; after max_chains chains, "and N more".
 std::string chain_summary(const Topology& topology, std::size_t max_chains);
 
+// Where the model lies, for placing a tip, a surface or fixed beads: "x −120.3 … 115.1,
+// y …, z … Å; centre (…) Å; lowest z: A1:42 (bead 17), highest z: C60:190 (bead 28 619)".
+std::string extent_summary(const Topology& topology, const std::vector<Vec3d>& positions_A);
+
 }  // namespace ermak

@@ -251,6 +251,7 @@ RunSummary run_logged(const RunSpec& given_spec, const RunOptions& options, RunR
   log->info("model: {} beads, {} bonds, {} native contacts, {} replicas", n, topology.bonds.size(),
             topology.native_contacts.size(), replicas);
   log->info("chains (for bead selections such as \"A:76\"): {}", chain_summary(topology, 12));
+  log->info("extent at the input coordinates: {}", extent_summary(topology, system.initial_positions_A));
   for (const std::string& note : spec.notes) log->info("note: {}", note);
   for (const std::string& line : bead_selection_lines) log->info("bead selection {}", line);
   run_log.file_only->info("resolved configuration:\n{}", spec.resolved_toml);
@@ -632,6 +633,13 @@ RunSummary run_logged(const RunSpec& given_spec, const RunOptions& options, RunR
               backend_name, out.string(), spec.output.energy_every_steps);
   else
     log->info("running steps {} .. {} on backend {}", first_step, last_step, backend_name);
+  // A DCD's frames are evenly spaced (docs/outputs.md#dcd): the last one may fall
+  // before the run's last step, which the tables and final.pdb still reach.
+  const std::int64_t frame_every = spec.output.trajectory_every_steps;
+  if (own_files && frame_every > 0 && spec.steps % frame_every != 0)
+    log->info("note: run.steps = {} is not a multiple of output.trajectory_every = {}: the trajectories' last frame "
+              "will be step {}; final.pdb and the tables' last rows hold step {}",
+              spec.steps, frame_every, spec.steps / frame_every * frame_every, spec.steps);
 
   const BondStretchCheck check_bonds(topology, spec.sop.fene_R0_A);
   ProgressMeter progress(first_step, last_step, std::int64_t(n) * replicas);
@@ -805,13 +813,6 @@ RunSummary run_logged(const RunSpec& given_spec, const RunOptions& options, RunR
   if (own_files)
     log->info("outputs: {}/ (model.psf, model.pdb, replica_NNN/energies.tsv{}{}, final.pdb)",
               fs::absolute(out).string(), tables, spec.output.trajectory_every_steps > 0 ? ", trajectory.dcd" : "");
-  // A DCD's frames are evenly spaced (docs/outputs.md#dcd): the last one may fall
-  // before the run's last step, which the tables and final.pdb still reach.
-  const std::int64_t frame_every = spec.output.trajectory_every_steps;
-  if (own_files && frame_every > 0 && spec.steps % frame_every != 0)
-    log->info("note: run.steps = {} is not a multiple of output.trajectory_every = {}: the trajectories' last frame "
-              "is step {}; final.pdb and the tables' last rows hold step {}",
-              spec.steps, frame_every, spec.steps / frame_every * frame_every, spec.steps);
   return summary;
 }
 
