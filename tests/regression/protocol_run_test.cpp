@@ -435,6 +435,11 @@ TEST(ProtocolRun, BadProtocolInputGivesClearErrors) {
        ubq + "[indentation]\ntip_radius_nm = 1.0\ntip_position_A = [30.0, 30.0, 80.0]\ndirection = [0, 0, -1]\n"
              "spring_pN_per_nm = 50\nspeed_um_per_s = 100\n[indentation.surface]\npoint_A = [0, 0, 10]\nnormal = [0, 0, 1]\n",
        {"bad.toml:10: indentation.surface.point_A", "behind the surface"}},
+      {"bead deep in the surface's wall",
+       ubq + "[indentation]\ntip_radius_nm = 1.0\ntip_position_A = [30.0, 30.0, 80.0]\ndirection = [0, 0, -1]\n"
+             "spring_pN_per_nm = 50\nspeed_um_per_s = 100\n[indentation.surface]\npoint_A = [0, 0, 0]\nnormal = [0, 0, 1]\n",
+       {"bad.toml:10: indentation.surface.point_A", "from the surface, deep in its wall (σ = 10 Å)",
+        "place the surface farther from the molecule"}},
       {"tip behind the surface it feels",
        ubq + "[indentation]\ntip_radius_nm = 1.0\ntip_position_A = [30.0, 30.0, -40.0]\ndirection = [0, 0, 1]\n"
              "spring_pN_per_nm = 50\nspeed_um_per_s = 100\n[indentation.surface]\npoint_A = [0, 0, -10]\nnormal = [0, 0, 1]\n",

@@ -12,6 +12,7 @@
 
 #include "ermak/core/error.h"
 #include "ermak/core/units.h"
+#include "ermak/physics/tip.h"
 
 namespace ermak {
 namespace {
@@ -271,6 +272,24 @@ ProtocolSetup::ProtocolSetup(const RunSpec& spec, const Topology& topology, cons
                               fmt::format("{} of replica {} is {:.4g} Å behind the surface (the normal must point "
                                           "from the surface toward the molecule)",
                                           bead_name(topology, i), r, -height));
+            // A free bead that starts deep in the plane's wall is thrown by it at the first
+            // step (then the run stops with a broken bond): a move of R0/2 or more per step
+            // is refused here, as for springs (run/step_size_check.h).
+            const bool fixed = std::find(spec.fixed_beads.begin(), spec.fixed_beads.end(), i) != spec.fixed_beads.end();
+            if (!in.surface.beads && !fixed) {
+              double unused = 0;
+              const physics::WallParametersT<double> wall{in.surface.wall.A, in.surface.wall.B, in.surface.wall.sigma_A,
+                                                          in.surface.wall.epsilon_kcal_per_mol, 0.0};
+              const double push = physics::wall_force<false>(height, wall, unused);
+              const double move_A = std::abs(push) * spec.langevin.timestep_tau / spec.langevin.zeta;
+              if (!(move_A < 0.5 * double(spec.sop.fene_R0_A)))
+                throw key_error(spec, "indentation.surface.point_A",
+                                fmt::format("{} of replica {} starts {:.4g} Å from the surface, deep in its wall (σ = "
+                                            "{:.4g} Å), which would move it by {:.3g} Å in the first step and break "
+                                            "its bonds; place the surface farther from the molecule (about σ below "
+                                            "its lowest bead) or fix the beads that touch it",
+                                            bead_name(topology, i), r, height, in.surface.wall.sigma_A, move_A));
+            }
           }
         }
     }
