@@ -591,7 +591,8 @@ AnalyzeResult analyze_run(const AnalyzeOptions& options_in) {
                            st.wlc.fit_persistence ? std::string("fitted") : g(st.wlc.persistence_length) + " nm (fixed)");
   if (!indents.empty())
     summary += fmt::format("  indentation: contact at a smoothed molecule force ≥ {}; linear regime {}\n",
-                           st.contact_force_pN ? g(*st.contact_force_pN) + " pN" : std::string("max(5 pN, 3 × its noise before contact)"),
+                           st.contact_force_pN ? g(*st.contact_force_pN) + " pN"
+                                               : std::string("max(5 pN, 3 × its noise before contact)"),
                            st.linear_range_nm ? fmt::format("over indentation {} to {} nm", g(st.linear_range_nm->first),
                                                             g(st.linear_range_nm->second))
                                               : fmt::format("from the contact to {} × the first peak force",
@@ -804,7 +805,8 @@ AnalyzeResult analyze_run(const AnalyzeOptions& options_in) {
           unreliable = "R² below " + g(kReliableSpringR2);
         else if (!(a.linear.slope_se < a.linear.slope))
           unreliable = "its standard error exceeds it";
-        summary += fmt::format("  spring constant k = {} ± {} pN/nm (R² = {}, {} points; zero-force intercept at {} nm){}\n",
+        summary += fmt::format("  spring constant k = {} ± {} pN/nm (R² = {}, {} points; zero-force intercept at {} "
+                               "nm){}\n",
                                g(a.linear.slope), g(a.linear.slope_se, 2), g(a.linear.r_squared, 4), a.linear.n,
                                g(a.contact_extrapolated_nm),
                                unreliable.empty() ? ""

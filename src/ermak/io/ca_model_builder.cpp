@@ -139,7 +139,8 @@ Topology build_ca_model(const std::filesystem::path& structure_file, const Model
   if (!st.models.empty()) beads = collect_ca_beads(st.models[0], notes);
   // A virus capsid or other particle deposited as its asymmetric unit: this builder takes
   // the chains as the file has them; ermak topology expands them (docs/topology.md).
-  const auto to_generate = std::count_if(st.ncs.begin(), st.ncs.end(), [](const gemmi::NcsOp& op) { return !op.given; });
+  const auto to_generate =
+      std::count_if(st.ncs.begin(), st.ncs.end(), [](const gemmi::NcsOp& op) { return !op.given; });
   if (to_generate > 0)
     notes.push_back("the file lists " + std::to_string(to_generate) +
                     " NCS operators that generate further copies of its chains (a capsid or other particle "

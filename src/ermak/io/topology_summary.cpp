@@ -49,7 +49,9 @@ std::string format_topology_summary(const StructureModel& model, const BuiltTopo
     criteria += (criteria.empty() ? "" : " or ") + std::string(rule);
   }
   const std::string rule_text =
-      "more than 2 residues apart along a chain (bonded neighbours 1 apart whatever their numbers, across a break the numbers' difference; any pair across chains), not bonded, and " + criteria;
+      "more than 2 residues apart along a chain (bonded neighbours 1 apart whatever their numbers, across a break "
+      "the numbers' difference; any pair across chains), not bonded, and " +
+      criteria;
   line(out, "native rule      %s", rule_text.c_str());
   // Per-contact depths from a column: their range, which raw B-factors can make deep.
   std::string eh_range;

@@ -45,7 +45,8 @@ fs::path run_lock_file(const fs::path& checkpoint) { return fs::path(checkpoint.
 
 RunLock::RunLock(const fs::path& lock_file) : file_(lock_file) {
   fd_ = ::open(lock_file.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
-  if (fd_ < 0) throw Error(lock_file.string(), 0, "", std::string("cannot create the run's lock file: ") + std::strerror(errno));
+  if (fd_ < 0)
+    throw Error(lock_file.string(), 0, "", std::string("cannot create the run's lock file: ") + std::strerror(errno));
   if (::flock(fd_, LOCK_EX | LOCK_NB) != 0) {
     const int error = errno;
     ::close(fd_);

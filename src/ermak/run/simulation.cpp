@@ -215,7 +215,8 @@ RunSummary run_logged(const RunSpec& given_spec, const RunOptions& options, RunR
     for (const auto& [key, path] : inputs)
       if (!path.empty() && !fs::exists(path) && given_spec.key_sources.count(key))
         throw key_error(given_spec, key,
-                        "file not found: " + path.string() + " (a relative path is relative to the configuration file)");
+                        "file not found: " + path.string() +
+                            " (a relative path is relative to the configuration file)");
   }
   LoadedSystem system = load_system(given_spec.input, given_spec.model_build);
   const Topology& topology = system.topology;
@@ -298,7 +299,8 @@ RunSummary run_logged(const RunSpec& given_spec, const RunOptions& options, RunR
           for (const std::string& d :
                fingerprint_differences(value, spec.resolved_toml, 4, [&](const std::string& name) {
                  const std::string written = key_as_written(spec, name);
-                 return written.empty() ? name : name + " (" + written + " in " + spec.config_path.filename().string() + ")";
+                 return written.empty() ? name
+                                        : name + " (" + written + " in " + spec.config_path.filename().string() + ")";
                }))
             changed += (changed.empty() ? ": " : "; ") + d;
       throw Error(checkpoint_path.string(), 0, "",
