@@ -67,6 +67,41 @@ TEST(BeadLists, SelectionsWaitForTheModelAndResolveInOrder) {
   EXPECT_EQ(plain.pulling.pulled_beads, (std::vector<std::int32_t>{4}));
 }
 
+// Position selections pick beads by a coordinate at the input positions (a capsid's
+// bottom layer), keep their text in the resolved configuration, and name the model's
+// range when they select nothing.
+TEST(BeadLists, PositionSelectionsPickBeadsByCoordinate) {
+  std::vector<Vec3d> at(8);
+  for (std::size_t i = 0; i < at.size(); ++i) at[i] = {0.5 * double(i), 10.0 - double(i), -2.0 * double(i)};
+  RunSpec spec = parse("[fixed]\nbeads = [\"z<-11\", \"A:2\"]\n" + kPull + "pulled_beads = [\"y > 9.5\"]\n");
+  EXPECT_NE(spec.resolved_toml.find("beads = [\"z<-11\", \"A:2\"]"), std::string::npos) << spec.resolved_toml;
+  const auto log = resolve_bead_selections(spec, two_chains(), at);
+  EXPECT_EQ(spec.fixed_beads, (std::vector<std::int32_t>{6, 7, 1}));  // z = −12, −14; then A:2
+  EXPECT_EQ(spec.pulling.pulled_beads, (std::vector<std::int32_t>{0}));  // y = 10 (strictly above 9.5)
+  EXPECT_NE(log[0].find("\"z<-11\" → 2 beads, 6 (chain B residue 2 CA) to 7 (chain B residue 3 CA)"),
+            std::string::npos)
+      << log[0];
+  RunSpec none = parse("[fixed]\nbeads = [\"y > 50\"]\n");
+  try {
+    resolve_bead_selections(none, two_chains(), at);
+    ADD_FAILURE() << "no error for a selection of nothing";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("cfg/run.toml:4: fixed.beads: \"y > 50\" selects no bead: the model's y runs "
+                                         "from 3.00 to 10.00 Å"),
+              std::string::npos)
+        << e.what();
+  }
+  // Syntax errors at the item's line, before any model is read.
+  for (const char* bad : {"z<", "z<abc", "z<-1e400"})
+    try {
+      parse(std::string("[fixed]\nbeads = [\"") + bad + "\"]\n");
+      ADD_FAILURE() << bad;
+    } catch (const Error& e) {
+      EXPECT_NE(std::string(e.what()).find("is not a position selection"), std::string::npos) << e.what();
+      EXPECT_EQ(e.line(), 4) << e.what();
+    }
+}
+
 TEST(BeadLists, ResolvedConfigurationKeepsTheSelectionsAsWritten) {
   const RunSpec a = parse("[fixed]\nbeads = [\"A:1-2\"]\n" + kPull + "pulled_beads = [\"B:3\", 4]\n" +
                           "[plane_pulling]\n[[plane_pulling.plane]]\nbeads = [\"B:1\"]\nnormal = [1, 0, 0]\n"

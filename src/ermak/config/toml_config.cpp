@@ -705,7 +705,10 @@ std::vector<std::int32_t> bead_list(const Section& s, std::string_view key, bool
     const std::string where = fmt::format("{}[{}]", s.field(key), i);
     if (const auto* text = item.as_string()) {
       std::string why;
-      if (!parse_residue_selection(text->get(), &why)) throw s.error_node(item, where, why);
+      const bool parsed = looks_like_position_selection(text->get())
+                              ? parse_position_selection(text->get(), &why).has_value()
+                              : parse_residue_selection(text->get(), &why).has_value();
+      if (!parsed) throw s.error_node(item, where, why);
       items.push_back(text->get());
       selections = true;
     } else {
@@ -1208,7 +1211,7 @@ std::string bead_list_text(const RunSpec& spec, const std::string& key, const st
   if (it == spec.bead_selections.end()) return integer_list(values);
   std::vector<std::string> items;
   for (const std::string& item : it->second)
-    items.push_back(looks_like_residue_selection(item) ? "\"" + item + "\"" : item);
+    items.push_back(looks_like_bead_selection(item) ? "\"" + item + "\"" : item);
   return fmt::format("[{}]", fmt::join(items, ", "));
 }
 

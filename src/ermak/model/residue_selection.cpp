@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cctype>
 #include <charconv>
+#include <cmath>
+#include <limits>
 
 #include <fmt/format.h>
 
@@ -54,6 +56,57 @@ std::string residue_text(int number, char insertion) {
 }  // namespace
 
 bool looks_like_residue_selection(std::string_view text) { return text.find(':') != std::string_view::npos; }
+
+bool looks_like_position_selection(std::string_view text) {
+  const std::size_t axis = text.find_first_not_of(' ');
+  if (axis == std::string_view::npos || (text[axis] != 'x' && text[axis] != 'y' && text[axis] != 'z')) return false;
+  const std::size_t op = text.find_first_not_of(' ', axis + 1);
+  return op != std::string_view::npos && (text[op] == '<' || text[op] == '>');
+}
+
+std::optional<PositionSelection> parse_position_selection(std::string_view text, std::string* why) {
+  const auto fail = [&]() -> std::optional<PositionSelection> {
+    *why = fmt::format("\"{}\" is not a position selection (write an axis, < or > and a coordinate in Å, e.g. "
+                       "\"z<-131.5\" for every bead below z = −131.5 Å at the input coordinates)",
+                       text);
+    return std::nullopt;
+  };
+  if (!looks_like_position_selection(text)) return fail();
+  PositionSelection s;
+  s.text = std::string(text);
+  const std::size_t axis = text.find_first_not_of(' ');
+  s.axis = text[axis] - 'x';
+  const std::size_t op = text.find_first_not_of(' ', axis + 1);
+  s.below = text[op] == '<';
+  std::string_view number = text.substr(op + 1);
+  while (!number.empty() && number.front() == ' ') number.remove_prefix(1);
+  while (!number.empty() && number.back() == ' ') number.remove_suffix(1);
+  if (number.empty()) return fail();
+  const char* end = number.data() + number.size();
+  const auto [ptr, ec] = std::from_chars(number.data(), end, s.value_A);
+  if (ec != std::errc() || ptr != end || !std::isfinite(s.value_A)) return fail();
+  return s;
+}
+
+std::vector<std::int32_t> select_beads_at(const std::vector<Vec3d>& positions_A, const PositionSelection& selection,
+                                          std::string* why) {
+  std::vector<std::int32_t> beads;
+  double lo = std::numeric_limits<double>::infinity(), hi = -lo;
+  for (std::size_t i = 0; i < positions_A.size(); ++i) {
+    const Vec3d& p = positions_A[i];
+    const double c = selection.axis == 0 ? p.x : selection.axis == 1 ? p.y : p.z;
+    lo = std::min(lo, c);
+    hi = std::max(hi, c);
+    if (selection.below ? c < selection.value_A : c > selection.value_A) beads.push_back(std::int32_t(i));
+  }
+  if (beads.empty())
+    *why = positions_A.empty()
+               ? fmt::format("\"{}\" selects by position, and no positions are known here", selection.text)
+               : fmt::format("\"{}\" selects no bead: the model's {} runs from {:.2f} to {:.2f} Å at the input "
+                             "coordinates (the run log's extent line)",
+                             selection.text, char('x' + selection.axis), lo, hi);
+  return beads;
+}
 
 std::optional<ResidueSelection> parse_residue_selection(std::string_view text, std::string* why) {
   const auto fail = [&](const std::string& reason) -> std::optional<ResidueSelection> {

@@ -1,5 +1,5 @@
 #pragma once
-// Residue selections in the configuration's bead lists (docs/config.md#bead-selections):
+// Residue and position selections in the configuration's bead lists (docs/config.md#bead-selections):
 // users name the residues of their PDB file instead of counting 0-based bead indices.
 //
 //   "A:76"       the CA bead of chain A's residue 76
@@ -9,6 +9,8 @@
 //   "A:first", "A:last"   chain A's first and last residue in the model (its termini)
 //   "A:76:CB"    the bead with atom name CB (side-chain beads of two-bead models)
 //   "A:1-10:*"   every bead of those residues
+//   "z<-131.5"   every bead whose z (Å) at the input coordinates is below −131.5 (also
+//                x, y and >): a capsid's bottom layer, whatever its chains
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -32,6 +34,29 @@ struct ResidueSelection {
 
 // True for an item of a bead list that is a selection (it has a ':'), not an index.
 bool looks_like_residue_selection(std::string_view text);
+
+// A selection by position (docs/config.md#bead-selections): "z<-131.5", "x > 20".
+struct PositionSelection {
+  std::string text;  // as written
+  int axis = 2;      // 0, 1, 2 for x, y, z
+  bool below = true; // '<' (else '>'); both strict
+  double value_A = 0.0;
+};
+
+// True for an item that starts with x, y or z and a '<' or '>' (blanks allowed between).
+bool looks_like_position_selection(std::string_view text);
+// True for either kind of selection.
+inline bool looks_like_bead_selection(std::string_view text) {
+  return looks_like_residue_selection(text) || looks_like_position_selection(text);
+}
+
+// The selection written in `text`, or nullopt with the reason in `why`.
+std::optional<PositionSelection> parse_position_selection(std::string_view text, std::string* why);
+
+// The beads at `positions_A` (one per bead) on the selected side, in bead order; empty with
+// the reason in `why` when there are none (the message gives the model's range on that axis).
+std::vector<std::int32_t> select_beads_at(const std::vector<Vec3d>& positions_A, const PositionSelection& selection,
+                                          std::string* why);
 
 // The selection written in `text`, or nullopt with the reason in `why`.
 std::optional<ResidueSelection> parse_residue_selection(std::string_view text, std::string* why);

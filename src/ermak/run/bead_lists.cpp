@@ -32,7 +32,8 @@ std::string bead_text(const Topology& topology, std::int32_t bead) {
 
 }  // namespace
 
-std::vector<std::string> resolve_bead_selections(RunSpec& spec, const Topology& topology) {
+std::vector<std::string> resolve_bead_selections(RunSpec& spec, const Topology& topology,
+                                                 const std::vector<Vec3d>& positions_A) {
   std::vector<std::string> log_lines;
   if (spec.bead_selections.empty()) return log_lines;
   const auto lists = bead_lists(spec);
@@ -43,16 +44,23 @@ std::vector<std::string> resolve_bead_selections(RunSpec& spec, const Topology& 
     list->clear();
     std::vector<std::string> shown;
     for (const std::string& item : items) {
-      if (!looks_like_residue_selection(item)) {
+      if (!looks_like_bead_selection(item)) {
         std::int32_t index = 0;
         std::from_chars(item.data(), item.data() + item.size(), index);
         list->push_back(index);
         continue;
       }
       std::string why;
-      const auto selection = parse_residue_selection(item, &why);
-      if (!selection) throw key_error(spec, key, why);
-      const std::vector<std::int32_t> beads = select_beads(topology, *selection, &why);
+      std::vector<std::int32_t> beads;
+      if (looks_like_position_selection(item)) {
+        const auto selection = parse_position_selection(item, &why);
+        if (!selection) throw key_error(spec, key, why);
+        beads = select_beads_at(positions_A, *selection, &why);
+      } else {
+        const auto selection = parse_residue_selection(item, &why);
+        if (!selection) throw key_error(spec, key, why);
+        beads = select_beads(topology, *selection, &why);
+      }
       if (beads.empty()) throw key_error(spec, key, why);
       list->insert(list->end(), beads.begin(), beads.end());
       shown.push_back(beads.size() == 1 ? fmt::format("\"{}\" → bead {}", item, bead_text(topology, beads[0]))

@@ -222,7 +222,7 @@ RunSummary run_logged(const RunSpec& given_spec, const RunOptions& options, RunR
   const Topology& topology = system.topology;
   // Residue selections in the bead lists ("A:76") become indices of this model.
   RunSpec resolved_spec = given_spec;
-  const std::vector<std::string> bead_selection_lines = resolve_bead_selections(resolved_spec, topology);
+  const std::vector<std::string> bead_selection_lines = resolve_bead_selections(resolved_spec, topology, system.initial_positions_A);
   const RunSpec& spec = resolved_spec;
   const std::int32_t n = topology.bead_count();
   const std::int32_t replicas = spec.replicas;
