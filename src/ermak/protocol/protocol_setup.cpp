@@ -248,6 +248,9 @@ ProtocolSetup::ProtocolSetup(const RunSpec& spec, const Topology& topology, cons
     }
     if (validate) {
       const std::int32_t n = start.bead_count;
+      std::vector<char> fixed(std::size_t(n), 0);  // fixed beads do not move: no wall check
+      for (const std::int32_t b : spec.fixed_beads)
+        if (b >= 0 && b < n) fixed[std::size_t(b)] = 1;
       for (std::int32_t r = 0; r < replicas_; ++r)
         for (std::int32_t i = 0; i < n; ++i) {
           const Vec3d p = position(start, r, i);
@@ -275,8 +278,7 @@ ProtocolSetup::ProtocolSetup(const RunSpec& spec, const Topology& topology, cons
             // A free bead that starts deep in the plane's wall is thrown by it at the first
             // step (then the run stops with a broken bond): a move of R0/2 or more per step
             // is refused here, as for springs (run/step_size_check.h).
-            const bool fixed = std::find(spec.fixed_beads.begin(), spec.fixed_beads.end(), i) != spec.fixed_beads.end();
-            if (!in.surface.beads && !fixed) {
+            if (!in.surface.beads && !fixed[std::size_t(i)]) {
               double unused = 0;
               const physics::WallParametersT<double> wall{in.surface.wall.A, in.surface.wall.B, in.surface.wall.sigma_A,
                                                           in.surface.wall.epsilon_kcal_per_mol, 0.0};

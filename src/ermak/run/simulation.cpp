@@ -222,7 +222,8 @@ RunSummary run_logged(const RunSpec& given_spec, const RunOptions& options, RunR
   const Topology& topology = system.topology;
   // Residue selections in the bead lists ("A:76") become indices of this model.
   RunSpec resolved_spec = given_spec;
-  const std::vector<std::string> bead_selection_lines = resolve_bead_selections(resolved_spec, topology, system.initial_positions_A);
+  const std::vector<std::string> bead_selection_lines =
+      resolve_bead_selections(resolved_spec, topology, system.initial_positions_A);
   const RunSpec& spec = resolved_spec;
   const std::int32_t n = topology.bead_count();
   const std::int32_t replicas = spec.replicas;
@@ -870,7 +871,6 @@ RunSummary run_simulation(const RunSpec& spec, const RunOptions& options, RunRep
   // --force: the earlier run's files go first, so that none is left beside this run's.
   const std::size_t removed = !options.resume && options.force && own_files ? remove_previous_run(out) : 0;
   if (own_files) make_output_directory(spec, out, "output.directory");
-  make_output_directory(spec, checkpoint_path.parent_path(), checkpoint_key);
   make_output_directory(spec, log_path.parent_path(), log_key);
   const fs::path log_copy = own_files && fs::absolute(log_path) != fs::absolute(out / "run.log") ? out / "run.log"
                                                                                                   : fs::path{};
