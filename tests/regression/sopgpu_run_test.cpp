@@ -145,6 +145,33 @@ TEST(SopgpuRun, ResumeContinuesBitForBitAndErmakOutputOnRequest) {
     if (entry.path().string().ends_with(".ermak.log")) EXPECT_EQ(read_file(entry.path()), copy);
 }
 
+// A project directory moved between the start and the resume (a run carried from scratch to
+// another disk) continues there, bit for bit: the .sop's file names are compared as the file
+// writes them, relative to where the run is started, not by the absolute paths they had.
+TEST(SopgpuRun, AMovedProjectResumesBitForBit) {
+  const fs::path straight = sopgpu_ww_directory("sopgpu_moved_straight");
+  const fs::path started = sopgpu_ww_directory("sopgpu_moved_started");
+  const fs::path moved = started.parent_path() / "sopgpu_moved_elsewhere";
+  fs::remove_all(moved);
+  const std::string common =
+      "ww_equil.sop --set runnum=2 --set outputtiming=500 --set dcdfreq=1000 --set restartfreq=1000 "
+      "--ermak-output ermak";
+  std::string out;
+  ASSERT_EQ(ermak_in(straight, common + " --set numsteps=4000", &out), 0) << out;
+  ASSERT_EQ(ermak_in(started, common + " --set numsteps=2000", &out), 0) << out;
+  fs::rename(started, moved);
+  ASSERT_EQ(ermak_in(moved, common + " --set numsteps=4000 --resume", &out), 0) << out;
+  for (const char* file : {"dat/ww_1_equil.dat", "dat/ww_2_equil.dat", "dcd/ww_1_equil.dcd", "dcd/ww_2_equil.dcd",
+                           "structures/ww_2_equil_final.pdb", "ermak/replica_002/energies.tsv",
+                           "ermak/replica_002/trajectory.dcd"})
+    EXPECT_EQ(read_file(straight / file), read_file(moved / file)) << file;
+  EXPECT_FALSE(fs::exists(started));
+  // A changed file name is still a changed run.
+  EXPECT_EQ(ermak_in(moved, common + " --set numsteps=6000 --resume --set 'outputname=dat/other_<run>.dat'", &out), 1)
+      << out;
+  EXPECT_NE(out.find("dat/other_1.dat"), std::string::npos) << out;
+}
+
 // A resume continues the files the run started with: --ermak-output can be neither
 // dropped (its files would stay half-written) nor added.
 TEST(SopgpuRun, AResumeKeepsTheErmakOutputItStartedWith) {

@@ -779,15 +779,22 @@ SopRun parse_sopgpu_run(std::string_view text, const fs::path& file, const SopLo
   toml.value("checkpoint_every", std::to_string(out.restart_every), at("restartfreq"));
 
   // --- per-run file names ---
+  // Each run's names as the file gives them (relative to the working directory, as SOP-GPU
+  // opens them) and resolved: a resumed run must write the same names, wherever the
+  // project directory has moved.
+  std::vector<SopRunFiles> runs_as_written;
   for (std::size_t r = 0; r < replicas; ++r) {
     SopRunFiles f;
     f.run = run_names[r];
-    f.energy = resolve(per_run(energy_mask, r));
-    f.trajectory = resolve(per_run(dcd_mask, r));
-    f.restart_pdb = resolve(per_run(restart_mask, r) + ".pdb");
-    f.final_pdb = resolve(per_run(final_mask, r));
-    if (!pulling_mask.empty()) f.pulling = resolve(per_run(pulling_mask, r));
-    if (!indentation_mask.empty()) f.indentation = resolve(per_run(indentation_mask, r));
+    f.energy = per_run(energy_mask, r);
+    f.trajectory = per_run(dcd_mask, r);
+    f.restart_pdb = per_run(restart_mask, r) + ".pdb";
+    f.final_pdb = per_run(final_mask, r);
+    if (!pulling_mask.empty()) f.pulling = per_run(pulling_mask, r);
+    if (!indentation_mask.empty()) f.indentation = per_run(indentation_mask, r);
+    runs_as_written.push_back(f);
+    for (fs::path* p : {&f.energy, &f.trajectory, &f.restart_pdb, &f.final_pdb, &f.pulling, &f.indentation})
+      if (!p->empty()) *p = resolve(p->string());
     out.runs.push_back(std::move(f));
   }
 
@@ -823,15 +830,20 @@ SopRun parse_sopgpu_run(std::string_view text, const fs::path& file, const SopLo
   }
   spec.resolved_toml = resolved_toml(spec);
   // SOP-GPU output settings are part of what a resumed run must share (the step count
-  // excepted): they go into the fingerprinted text as comments.
-  std::string extra = "\n# SOP-GPU outputs (ermak run FILE.sop)\n";
-  extra += fmt::format("# outputtiming {} dcdfreq {} restartfreq {} pullFreq {} indentationOutputFreq {}\n",
-                       out.energy_every, out.trajectory_every, out.restart_every, out.pulling_every,
-                       out.indentation_every);
-  for (const SopRunFiles& f : out.runs)
-    extra += fmt::format("# run {}: {} {} {} {} {} {}\n", f.run, f.energy.string(), f.trajectory.string(),
-                         f.restart_pdb.string(), f.final_pdb.string(), f.pulling.string(), f.indentation.string());
-  spec.resolved_toml += extra;
+  // excepted): they go into the fingerprinted text as comments, the file names as written
+  // (checkpoints before 2026-11-29 have them resolved: the earlier form).
+  auto outputs_text = [&](const std::vector<SopRunFiles>& runs) {
+    std::string extra = "\n# SOP-GPU outputs (ermak run FILE.sop)\n";
+    extra += fmt::format("# outputtiming {} dcdfreq {} restartfreq {} pullFreq {} indentationOutputFreq {}\n",
+                         out.energy_every, out.trajectory_every, out.restart_every, out.pulling_every,
+                         out.indentation_every);
+    for (const SopRunFiles& f : runs)
+      extra += fmt::format("# run {}: {} {} {} {} {} {}\n", f.run, f.energy.string(), f.trajectory.string(),
+                           f.restart_pdb.string(), f.final_pdb.string(), f.pulling.string(), f.indentation.string());
+    return extra;
+  };
+  spec.earlier_resolved_toml.push_back(spec.resolved_toml + outputs_text(out.runs));
+  spec.resolved_toml += outputs_text(runs_as_written);
   note(fmt::format("SOP-GPU runs numsteps + one output interval (its loop includes the last interval); ermak runs "
                    "exactly numsteps = {}",
                    numsteps));

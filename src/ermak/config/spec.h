@@ -202,6 +202,10 @@ struct RunSpec {
   // against the model, the key's index list is empty.
   std::map<std::string, std::vector<std::string>> bead_selections;
   std::string resolved_toml;              // the resolved configuration, echoed into the log
+  // Other forms of resolved_toml that earlier versions fingerprinted for the same run, so
+  // that their checkpoints still resume (a .sop run's output files by absolute path,
+  // before 2026-11-29).
+  std::vector<std::string> earlier_resolved_toml;
   std::vector<std::string> notes;         // logged at the start (e.g. SOP-GPU keys without effect)
 };
 

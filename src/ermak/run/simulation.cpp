@@ -290,9 +290,13 @@ RunSummary run_logged(const RunSpec& given_spec, const RunOptions& options, RunR
 
   if (options.resume) {
     Checkpoint cp = read_checkpoint(checkpoint_path);
-    if (cp.config_fingerprint != fingerprint &&
-        cp.config_fingerprint != config_fingerprint_with_input_paths(spec.resolved_toml) &&
-        cp.config_fingerprint != legacy_config_fingerprint(spec.resolved_toml)) {
+    auto written_by = [&](const std::string& resolved) {
+      return cp.config_fingerprint == config_fingerprint(resolved) ||
+             cp.config_fingerprint == config_fingerprint_with_input_paths(resolved) ||
+             cp.config_fingerprint == legacy_config_fingerprint(resolved);
+    };
+    if (!written_by(spec.resolved_toml) &&
+        std::none_of(spec.earlier_resolved_toml.begin(), spec.earlier_resolved_toml.end(), written_by)) {
       // Checkpoints since 2026-11-28 keep the settings they were written with: name what changed.
       std::string changed;
       for (const auto& [key, value] : cp.extra)
