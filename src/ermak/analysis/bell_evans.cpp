@@ -1,0 +1,208 @@
+#include "ermak/analysis/bell_evans.h"
+
+#include <algorithm>
+#include <cmath>
+#include <functional>
+#include <limits>
+#include <set>
+#include <vector>
+
+namespace ermak::analysis {
+namespace {
+
+// ln(e^y − 1) for y > 0, without overflow for large y.
+double log_expm1(double y) { return y < 30.0 ? std::log(std::expm1(y)) : y + std::log1p(-std::exp(-y)); }
+
+// Both likelihoods have the form  L(ℓ, x) = events·ℓ + x·S/kT − e^ℓ·Σ g_i(x) (+ terms free of
+// the fit), ℓ = ln k0: ramps g_i = kT/(x·r_i)·(e^{F_i x/kT} − 1) over the forces, clamps
+// g_i = t_i·e^{F_i x/kT} over all trajectories with S over the unfolded ones. Given
+// ln g_i(x) and its first two derivatives, maximise it.
+struct Terms {
+  std::function<double(std::size_t, double)> ln_g, d_ln_g, d2_ln_g;
+  std::size_t count = 0;     // i = 0 … count − 1
+  double events = 0.0;       // the coefficient of ℓ
+  double force_sum_pN = 0.0; // S
+};
+
+BellFit maximise(const Terms& t, double kT) {
+  BellFit fit;
+  auto ln_G = [&](double x) {
+    double top = -std::numeric_limits<double>::infinity();
+    std::vector<double> lg(t.count);
+    for (std::size_t i = 0; i < t.count; ++i) top = std::max(top, lg[i] = t.ln_g(i, x));
+    double sum = 0.0;
+    for (double v : lg) sum += std::exp(v - top);
+    return top + std::log(sum);
+  };
+  // The profile log-likelihood (ℓ at its optimum ln(events/G)), up to a constant.
+  auto profile = [&](double ln_x) {
+    const double x = std::exp(ln_x);
+    return x * t.force_sum_pN / kT - t.events * ln_G(x);
+  };
+  const double lo = std::log(1e-3), hi = std::log(20.0);
+  const int grid = 240;
+  int best = 0;
+  double best_value = -std::numeric_limits<double>::infinity();
+  for (int k = 0; k <= grid; ++k) {
+    const double v = profile(lo + (hi - lo) * k / grid);
+    if (v > best_value) best_value = v, best = k;
+  }
+  if (best == 0) {
+    fit.why_not = "the forces do not depend on the loading rate or force as Bell's law needs (x_β → 0)";
+    return fit;
+  }
+  if (best == grid) {
+    fit.why_not = "x_β beyond 20 nm: the data pin no barrier";
+    return fit;
+  }
+  // Golden-section search between the grid points around the best one.
+  double a = lo + (hi - lo) * (best - 1) / grid, b = lo + (hi - lo) * (best + 1) / grid;
+  const double phi = 0.5 * (std::sqrt(5.0) - 1.0);
+  double c = b - phi * (b - a), d = a + phi * (b - a);
+  double fc = profile(c), fd = profile(d);
+  for (int it = 0; it < 200 && b - a > 1e-13; ++it) {
+    if (fc > fd) {
+      b = d, d = c, fd = fc;
+      c = b - phi * (b - a), fc = profile(c);
+    } else {
+      a = c, c = d, fc = fd;
+      d = a + phi * (b - a), fd = profile(d);
+    }
+  }
+  const double x = std::exp(0.5 * (a + b));
+  const double lnG = ln_G(x);
+  // Observed information in (ℓ, x): [[E, E·m1], [E·m1, E·m2]], with w_i = g_i/G,
+  // m1 = Σ w (ln g)', m2 = Σ w ((ln g)'² + (ln g)'').
+  double m1 = 0.0, m2 = 0.0;
+  for (std::size_t i = 0; i < t.count; ++i) {
+    const double w = std::exp(t.ln_g(i, x) - lnG);
+    const double d1 = t.d_ln_g(i, x);
+    m1 += w * d1;
+    m2 += w * (d1 * d1 + t.d2_ln_g(i, x));
+  }
+  const double spread = m2 - m1 * m1;
+  if (!(spread > 0.0) || !std::isfinite(spread)) {
+    fit.why_not = "the likelihood has no curvature at its maximum (the data do not determine x_β)";
+    return fit;
+  }
+  fit.ok = true;
+  fit.x_nm = x;
+  fit.k0_per_s = std::exp(std::log(t.events) - lnG);
+  fit.x_se_nm = std::sqrt(1.0 / (t.events * spread));
+  fit.ln_k0_se = std::sqrt(m2 / (t.events * spread));
+  fit.correlation = -m1 / std::sqrt(m2);
+  fit.log_likelihood = t.events * std::log(fit.k0_per_s) + x * t.force_sum_pN / kT - t.events;
+  return fit;
+}
+
+std::size_t distinct(std::span<const double> v) { return std::set<double>(v.begin(), v.end()).size(); }
+
+}  // namespace
+
+BellFit fit_bell_evans_ramps(std::span<const double> forces_pN, std::span<const double> rates_pN_per_s,
+                             double kT) {
+  BellFit fit;
+  fit.n = fit.events = forces_pN.size();
+  if (forces_pN.size() != rates_pN_per_s.size()) {
+    fit.why_not = "as many loading rates as forces are needed";
+    return fit;
+  }
+  for (std::size_t i = 0; i < forces_pN.size(); ++i)
+    if (!(forces_pN[i] > 0.0 && std::isfinite(forces_pN[i]) && rates_pN_per_s[i] > 0.0 &&
+          std::isfinite(rates_pN_per_s[i]))) {
+      fit.why_not = "forces and loading rates must be > 0 and finite";
+      return fit;
+    }
+  if (forces_pN.size() < 3 || distinct(rates_pN_per_s) < 2) {
+    fit.why_not = "needs at least 3 rupture forces at 2 or more loading rates";
+    return fit;
+  }
+  Terms t;
+  t.count = forces_pN.size();
+  t.events = double(t.count);
+  for (double f : forces_pN) t.force_sum_pN += f;
+  // ln g = ln(kT/r) + ln(e^{bx} − 1) − ln x, b = F/kT.
+  t.ln_g = [&](std::size_t i, double x) {
+    return std::log(kT / rates_pN_per_s[i]) + log_expm1(forces_pN[i] / kT * x) - std::log(x);
+  };
+  t.d_ln_g = [&](std::size_t i, double x) {
+    const double b = forces_pN[i] / kT;
+    return b / -std::expm1(-b * x) - 1.0 / x;
+  };
+  t.d2_ln_g = [&](std::size_t i, double x) {
+    const double b = forces_pN[i] / kT, q = -std::expm1(-b * x);
+    return -b * b * std::exp(-b * x) / (q * q) + 1.0 / (x * x);
+  };
+  BellFit out = maximise(t, kT);
+  out.n = out.events = fit.n;
+  return out;
+}
+
+BellFit fit_bell_lifetimes(std::span<const double> forces_pN, std::span<const double> times_s,
+                           std::span<const std::uint8_t> unfolded, double kT) {
+  BellFit fit;
+  fit.n = forces_pN.size();
+  if (forces_pN.size() != times_s.size() || forces_pN.size() != unfolded.size()) {
+    fit.why_not = "as many times and outcomes as forces are needed";
+    return fit;
+  }
+  Terms t;
+  t.count = forces_pN.size();
+  for (std::size_t i = 0; i < t.count; ++i) {
+    if (!(std::isfinite(forces_pN[i]) && times_s[i] > 0.0 && std::isfinite(times_s[i]))) {
+      fit.why_not = "forces must be finite and times > 0";
+      return fit;
+    }
+    if (unfolded[i]) {
+      t.events += 1.0;
+      t.force_sum_pN += forces_pN[i];
+    }
+  }
+  fit.events = std::size_t(t.events);
+  if (fit.events < 3 || distinct(forces_pN) < 2) {
+    fit.why_not = "needs at least 3 unfolding events at 2 or more forces";
+    return fit;
+  }
+  t.ln_g = [&](std::size_t i, double x) { return std::log(times_s[i]) + forces_pN[i] / kT * x; };
+  t.d_ln_g = [&](std::size_t i, double) { return forces_pN[i] / kT; };
+  t.d2_ln_g = [](std::size_t, double) { return 0.0; };
+  BellFit out = maximise(t, kT);
+  out.n = fit.n;
+  out.events = fit.events;
+  return out;
+}
+
+namespace {
+// a = k0·kT/(x_β·r): the Bell–Evans distribution in u = F·x_β/kT is S(u) = exp(−a(e^u − 1)).
+double scale_a(const BellFit& fit, double rate, double kT) { return fit.k0_per_s * kT / (fit.x_nm * rate); }
+}  // namespace
+
+double bell_evans_mode_pN(const BellFit& fit, double rate, double kT) {
+  const double a = scale_a(fit, rate, kT);
+  return a >= 1.0 ? 0.0 : kT / fit.x_nm * -std::log(a);
+}
+
+double bell_evans_mean_pN(const BellFit& fit, double rate, double kT) {
+  // ∫₀^∞ S dF = (kT/x_β) ∫₀^∞ exp(−a(e^u − 1)) du, by Simpson's rule up to where the
+  // exponent reaches −60.
+  const double a = scale_a(fit, rate, kT);
+  const double u_max = std::log1p(60.0 / a);
+  const int n = 4000;
+  const double h = u_max / n;
+  double sum = 0.0;
+  for (int k = 0; k <= n; ++k) {
+    const double s = std::exp(-a * std::expm1(k * h));
+    sum += (k == 0 || k == n ? 1.0 : k % 2 ? 4.0 : 2.0) * s;
+  }
+  return kT / fit.x_nm * sum * h / 3.0;
+}
+
+double bell_evans_survival(const BellFit& fit, double force_pN, double rate, double kT) {
+  return std::exp(-scale_a(fit, rate, kT) * std::expm1(force_pN * fit.x_nm / kT));
+}
+
+double bell_evans_force_at_survival(const BellFit& fit, double u, double rate, double kT) {
+  return kT / fit.x_nm * std::log1p(-std::log(u) / scale_a(fit, rate, kT));
+}
+
+}  // namespace ermak::analysis
