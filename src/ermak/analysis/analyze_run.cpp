@@ -13,6 +13,7 @@
 
 #include "ermak/analysis/plane_report.h"
 #include "ermak/analysis/report_common.h"
+#include "ermak/analysis/run_directory.h"
 #include "ermak/analysis/svg_plot.h"
 #include "ermak/core/error.h"
 #include "ermak/core/units.h"
@@ -23,50 +24,6 @@ namespace {
 
 namespace fs = std::filesystem;
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
-
-struct Replica {
-  int index = 0;
-  std::string name;  // replica_NNN
-  fs::path dir;
-  bool pulling = false, indentation = false, plane = false;
-};
-
-std::vector<Replica> discover(const fs::path& run_dir) {
-  std::error_code ec;
-  if (!fs::is_directory(run_dir, ec))
-    throw Error(run_dir.string(), 0, "", "not a directory (give the output directory of a run)");
-  std::vector<Replica> out;
-  const std::regex pattern("replica_([0-9]+)");
-  for (const auto& entry : fs::directory_iterator(run_dir)) {
-    std::smatch m;
-    const std::string name = entry.path().filename().string();
-    if (!entry.is_directory() || !std::regex_match(name, m, pattern)) continue;
-    Replica r;
-    r.index = std::stoi(m[1].str());
-    r.name = name;
-    r.dir = entry.path();
-    r.pulling = fs::exists(r.dir / "pulling.tsv");
-    r.indentation = fs::exists(r.dir / "indentation.tsv");
-    r.plane = fs::exists(r.dir / "plane.tsv");
-    if (r.pulling || r.indentation || r.plane) out.push_back(r);
-  }
-  if (out.empty() && (fs::exists(run_dir / "pulling.tsv") || fs::exists(run_dir / "indentation.tsv") ||
-                      fs::exists(run_dir / "plane.tsv"))) {
-    Replica r;  // RUN_DIR is one replica's directory
-    r.name = "replica_000";
-    r.dir = run_dir;
-    r.pulling = fs::exists(run_dir / "pulling.tsv");
-    r.indentation = fs::exists(run_dir / "indentation.tsv");
-    r.plane = fs::exists(run_dir / "plane.tsv");
-    out.push_back(r);
-  }
-  if (out.empty())
-    throw Error(run_dir.string(), 0, "",
-                "no replica_NNN/pulling.tsv, indentation.tsv or plane.tsv here: not the output "
-                "directory of a pulling, force-clamp, indentation or plane-pulling run");
-  std::sort(out.begin(), out.end(), [](const Replica& a, const Replica& b) { return a.index < b.index; });
-  return out;
-}
 
 // The fitted WLC from x_from up to where it reaches 1.12 × f_top.
 Line wlc_line(const WlcFit& fit, double x_from, double f_top, double kT) {
@@ -105,54 +62,6 @@ std::string few_rows_note(const SmoothingInfo& smoothing, const char* output_key
                      "criterion and the contact rest on too few rows; give a wider --smooth-window-nm or write rows "
                      "more often ({})\n",
                      g(smoothing.rows_per_window, 3), g(kFewRows), output_key);
-}
-
-// What the run's own log says that the analysis uses: the loading rate of a pulling run
-// ("loading rate κv = … pN/s", protocol/protocol_setup.cpp) and the temperature of the
-// resolved configuration it echoes: [run] temperature_K or temperature_kcal_per_mol, or
-// for a heating run (whose [run] table has none) [heating] start_K or start_kcal_per_mol.
-// Unset where the log is absent or says nothing of them.
-struct RunLogFacts {
-  std::optional<double> loading_rate_pN_per_s;
-  std::optional<double> temperature_K;
-  bool heating = false;  // temperature_K is the start of a heating schedule
-};
-
-RunLogFacts read_run_log(const fs::path& run_dir) {
-  // The number right after `at` in `line`, if one is there.
-  auto number_at = [](const std::string& line, std::size_t at) -> std::optional<double> {
-    const char* start = line.c_str() + at;
-    char* end = nullptr;
-    const double value = std::strtod(start, &end);
-    if (end == start || !std::isfinite(value)) return std::nullopt;
-    return value;
-  };
-  const std::string rate_marker = "loading rate κv = ";
-  struct TemperatureKey {
-    std::string section, key;
-    double to_K;
-  };
-  const double per_kcal = 1.0 / units::kBoltzmann_kcal_per_mol_K;
-  const TemperatureKey temperature_keys[] = {{"[run]", "temperature_K = ", 1.0},
-                                             {"[run]", "temperature_kcal_per_mol = ", per_kcal},
-                                             {"[heating]", "start_K = ", 1.0},
-                                             {"[heating]", "start_kcal_per_mol = ", per_kcal}};
-  RunLogFacts facts;
-  std::ifstream log(run_dir / "run.log");
-  std::string section;
-  for (std::string line; std::getline(log, line);) {
-    if (const auto at = line.find(rate_marker); at != std::string::npos)
-      if (const auto rate = number_at(line, at + rate_marker.size())) facts.loading_rate_pN_per_s = rate;
-    if (line.rfind("[", 0) == 0) section = line.substr(0, line.find(']') + 1);
-    if (facts.temperature_K) continue;  // the first resolved configuration's (a resume echoes it again)
-    for (const auto& t : temperature_keys)
-      if (section == t.section && line.rfind(t.key, 0) == 0)
-        if (const auto value = number_at(line, t.key.size()); value && *value > 0.0) {
-          facts.temperature_K = *value * t.to_K;
-          facts.heating = t.section == "[heating]";
-        }
-  }
-  return facts;
 }
 
 // Replicas of a pulling run whose tables stop well before the others' (a replica that
@@ -431,7 +340,7 @@ AnalyzeResult analyze_run(const AnalyzeOptions& options_in) {
   const bool overwrite = options.overwrite;
 
   AnalyzeResult result;
-  const std::vector<Replica> replicas = discover(options.run_dir);
+  const std::vector<Replica> replicas = discover_replicas(options.run_dir);
   result.out_dir = options.out_dir.empty() ? options.run_dir / "analysis" : options.out_dir;
   const fs::path& out = result.out_dir;
   const bool any_pulling = std::any_of(replicas.begin(), replicas.end(), [](const Replica& r) { return r.pulling; });

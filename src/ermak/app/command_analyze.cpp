@@ -5,10 +5,20 @@
 #include <vector>
 
 #include "ermak/analysis/analyze_run.h"
+#include "ermak/analysis/force_spectrum.h"
 #include "ermak/app/commands.h"
 #include "ermak/core/error.h"
 
 namespace ermak::app {
+
+namespace {
+int report(const analysis::AnalyzeResult& r) {
+  for (const auto& w : r.warnings) std::fprintf(stderr, "warning: %s\n", w.c_str());
+  std::fputs(r.brief.c_str(), stdout);
+  std::printf("see %s for the details\n", (r.out_dir / "summary.txt").c_str());
+  return 0;
+}
+}  // namespace
 
 Command add_analyze_command(CLI::App& app) {
   auto* cmd = app.add_subcommand(
@@ -16,9 +26,14 @@ Command add_analyze_command(CLI::App& app) {
       "Force-spectroscopy analysis of a pulling, force-clamp, indentation or plane-pulling run: "
       "smoothed curves, unfolding/breaking/rupture peaks, worm-like-chain fits (contour lengths, ΔLc), "
       "peak-force statistics and histograms, indentation spring constant, work of the pulling plane; "
-      "TSV tables, SVG plots and summary.txt (docs/analysis.md)");
+      "TSV tables, SVG plots and summary.txt; with several run directories, the dynamic force spectrum "
+      "(rupture force against loading rate, or lifetime against force) and Bell's rate fitted to it "
+      "(docs/analysis.md)");
   struct Options {
-    std::string run_dir, out_dir;
+    std::vector<std::string> run_dirs;
+    std::string out_dir;
+    std::string spectrum_peak = "largest";
+    double unfolded_extension = 0.0;
     double window_nm = 0.0;
     std::size_t points = 0;
     double min_drop = 0.0;
@@ -35,10 +50,12 @@ Command add_analyze_command(CLI::App& app) {
     bool force = false;
   };
   auto o = std::make_shared<Options>();
-  cmd->add_option("RUN_DIR", o->run_dir, "Output directory of the run (holding replica_NNN/pulling.tsv, "
-                                         "indentation.tsv or plane.tsv)")
+  cmd->add_option("RUN_DIR", o->run_dirs,
+                  "Output directory of the run (holding replica_NNN/pulling.tsv, indentation.tsv or plane.tsv); "
+                  "several pulling or force-clamp runs give their dynamic force spectrum")
       ->required();
-  cmd->add_option("-o,--output", o->out_dir, "Where to write the analysis (default RUN_DIR/analysis)");
+  cmd->add_option("-o,--output", o->out_dir,
+                  "Where to write the analysis (default RUN_DIR/analysis; required with several run directories)");
   auto* window = cmd->add_option("--smooth-window-nm", o->window_nm,
                                  "Smoothing: centred running average over this much cantilever-base (or plane) "
                                  "travel, nm (default 0.2; force clamp: 1 % of the rows)");
@@ -78,19 +95,47 @@ Command add_analyze_command(CLI::App& app) {
   auto* detach = cmd->add_option("--detach-force-pN", o->detach,
                                  "Plane pulling: detached when the smoothed force at the end is within this of 0 "
                                  "after a rupture event, pN (default: the peak criterion)");
+  auto* spectrum_peak =
+      cmd->add_option("--spectrum-peak", o->spectrum_peak,
+                      "Spectrum of pulling runs: a replica's rupture force is its first or its largest unfolding peak")
+          ->check(CLI::IsMember({"first", "largest"}))
+          ->capture_default_str();
+  auto* unfolded = cmd->add_option("--unfolded-extension-nm", o->unfolded_extension,
+                                   "Spectrum of force-clamp runs: a trajectory has unfolded when its extension "
+                                   "(the table's rows) first reaches this, nm");
   cmd->add_flag("--force", o->force, "Replace existing output files");
-  return [o, window, points, drop, bins, contact, range, detach, temperature]() {
+  return [o, window, points, drop, bins, contact, range, detach, temperature, spectrum_peak, unfolded]() {
+    analysis::CurveSettings settings;
+    if (window->count()) settings.window_nm = o->window_nm;
+    if (points->count()) settings.points = o->points;
+    if (drop->count()) settings.min_peak_drop_pN = o->min_drop;
+    settings.min_peak_separation_nm = o->separation;
+    settings.wlc.persistence_length = o->persistence;
+    settings.wlc.fit_persistence = o->fit_persistence;
+    if (o->run_dirs.size() > 1) {
+      for (const auto* indentation_or_plane : {contact, range, detach, bins})
+        if (indentation_or_plane->count())
+          throw Error(indentation_or_plane->get_name() + ": applies to the analysis of one run directory, not to "
+                                                         "the spectrum of several");
+      analysis::SpectrumOptions s;
+      for (const std::string& d : o->run_dirs) s.run_dirs.push_back(d);
+      s.out_dir = o->out_dir;
+      s.settings = settings;
+      if (temperature->count()) s.temperature_K = o->temperature;
+      s.peak = o->spectrum_peak == "first" ? analysis::SpectrumPeak::first : analysis::SpectrumPeak::largest;
+      if (unfolded->count()) s.unfolded_extension_nm = o->unfolded_extension;
+      s.overwrite = o->force;
+      return report(analysis::analyze_force_spectrum(s));
+    }
+    for (const auto* spectrum_only : {spectrum_peak, unfolded})
+      if (spectrum_only->count())
+        throw Error(spectrum_only->get_name() + ": applies to the spectrum of several run directories");
     analysis::AnalyzeOptions a;
-    a.run_dir = o->run_dir;
+    a.run_dir = o->run_dirs.front();
     a.out_dir = o->out_dir;
-    if (window->count()) a.settings.window_nm = o->window_nm;
-    if (points->count()) a.settings.points = o->points;
-    if (drop->count()) a.settings.min_peak_drop_pN = o->min_drop;
+    a.settings = settings;
     if (contact->count()) a.settings.contact_force_pN = o->contact;
     if (range->count()) a.settings.linear_range_nm = std::make_pair(o->linear_range.at(0), o->linear_range.at(1));
-    a.settings.min_peak_separation_nm = o->separation;
-    a.settings.wlc.persistence_length = o->persistence;
-    a.settings.wlc.fit_persistence = o->fit_persistence;
     a.settings.linear_fraction = o->linear_fraction;
     if (detach->count()) a.settings.detach_force_pN = o->detach;
     a.plane_group = o->plane_group;
@@ -98,11 +143,7 @@ Command add_analyze_command(CLI::App& app) {
     a.temperature_from_run = temperature->count() == 0;
     if (bins->count()) a.bins = o->bins;
     a.overwrite = o->force;
-    const analysis::AnalyzeResult r = analysis::analyze_run(a);
-    for (const auto& w : r.warnings) std::fprintf(stderr, "warning: %s\n", w.c_str());
-    std::fputs(r.brief.c_str(), stdout);
-    std::printf("see %s for the details\n", (r.out_dir / "summary.txt").c_str());
-    return 0;
+    return report(analysis::analyze_run(a));
   };
 }
 

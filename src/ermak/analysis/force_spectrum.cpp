@@ -1,0 +1,435 @@
+#include "ermak/analysis/force_spectrum.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <string>
+#include <system_error>
+
+#include "ermak/analysis/bell_evans.h"
+#include "ermak/analysis/report_common.h"
+#include "ermak/analysis/run_directory.h"
+#include "ermak/analysis/statistics.h"
+#include "ermak/analysis/svg_plot.h"
+#include "ermak/analysis/tsv_table.h"
+#include "ermak/analysis/wlc.h"
+#include "ermak/core/error.h"
+#include "ermak/io/tsv_writer.h"
+
+namespace ermak::analysis {
+namespace {
+
+namespace fs = std::filesystem;
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+
+// One run: its replicas' rupture forces (ramps) or lifetimes (clamps).
+struct RunSpectrum {
+  fs::path dir;
+  double temperature_K = 300.0;
+  std::string temperature_source;
+  bool clamp = false;
+  std::size_t replicas = 0;  // analysed
+  // ramps
+  double rate_pN_per_s = kNaN;
+  std::vector<int> replica;      // per force or trajectory
+  std::vector<double> force_pN;  // the chosen peak's force; a clamp's mean force
+  std::vector<int> peak;         // ramps: which peak of its replica (0 = first)
+  std::size_t without_peak = 0;
+  // clamps
+  std::vector<double> time_s;           // to unfolding, or the run's length when censored
+  std::vector<std::uint8_t> unfolded;
+  std::size_t starts_unfolded = 0;      // left out: already past the threshold at the first row
+};
+
+RunSpectrum read_run(const fs::path& dir, const SpectrumOptions& options, std::vector<std::string>& warnings) {
+  RunSpectrum run;
+  run.dir = dir;
+  const RunLogFacts facts = read_run_log(dir);
+  if (options.temperature_K) {
+    run.temperature_K = *options.temperature_K;
+    run.temperature_source = "--temperature-K";
+  } else if (facts.temperature_K) {
+    run.temperature_K = *facts.temperature_K;
+    run.temperature_source = facts.heating ? "start of its heating schedule, run.log" : "run.log";
+  } else {
+    run.temperature_source = "default; run.log gives none";
+  }
+  CurveSettings settings = options.settings;
+  settings.wlc.kT = kT_pN_nm(run.temperature_K);
+  bool kind_known = false;
+  for (const Replica& r : discover_replicas(dir)) {
+    if (!r.pulling) continue;
+    const TsvTable table = TsvTable::read(r.dir / "pulling.tsv");
+    table.require_rising_steps();
+    for (const auto& w : table.warnings()) warnings.push_back(w);
+    const PullingAnalysis a = analyze_pulling(table, settings);
+    if (a.rows < 2) {
+      warnings.push_back(table.source() + ": fewer than two rows; replica left out of the spectrum");
+      continue;
+    }
+    if (kind_known && a.force_clamp != run.clamp)
+      throw Error(table.source(), 0, "",
+                  "this run mixes force-clamp and constant-velocity replicas; a spectrum takes runs of one kind");
+    run.clamp = a.force_clamp;
+    kind_known = true;
+    ++run.replicas;
+    if (!run.clamp) {
+      if (a.peaks.empty()) {
+        ++run.without_peak;
+        continue;
+      }
+      std::size_t k = 0;
+      if (options.peak == SpectrumPeak::largest)
+        for (std::size_t j = 1; j < a.peaks.size(); ++j)
+          if (a.peaks[j].peak.force > a.peaks[k].peak.force) k = j;
+      run.replica.push_back(r.index);
+      run.force_pN.push_back(a.peaks[k].peak.force);
+      run.peak.push_back(int(k));
+      continue;
+    }
+    // First passage of the recorded extension: a running average would let a trajectory
+    // that unfolds within half a window of the start look unfolded from its first row.
+    const double threshold = *options.unfolded_extension_nm;
+    const std::vector<double>& x = a.extension_raw_nm;
+    if (x.front() >= threshold) {
+      ++run.starts_unfolded;
+      warnings.push_back(fmt::format("{}: the extension starts at {} nm, at or beyond --unfolded-extension-nm {}: "
+                                     "replica left out of the lifetimes",
+                                     table.source(), g(x.front()), g(threshold)));
+      continue;
+    }
+    std::size_t i = 0;
+    while (i < a.rows && x[i] < threshold) ++i;
+    const bool unfolded = i < a.rows;
+    run.replica.push_back(r.index);
+    run.force_pN.push_back(a.mean_force_pN);
+    run.time_s.push_back((a.time_ns[unfolded ? i : a.rows - 1] - a.time_ns.front()) * 1e-9);
+    run.unfolded.push_back(unfolded ? 1 : 0);
+  }
+  if (!kind_known)
+    throw Error(dir.string(), 0, "",
+                "no replica_NNN/pulling.tsv with rows here: a dynamic force spectrum takes constant-velocity "
+                "pulling or force-clamp runs");
+  if (!run.clamp) {
+    if (!facts.loading_rate_pN_per_s)
+      throw Error((dir / "run.log").string(), 0, "",
+                  "states no loading rate (\"loading rate κv = … pN/s\"), which the spectrum needs for each run: "
+                  "analyse output directories of `ermak run` with their run.log");
+    run.rate_pN_per_s = *facts.loading_rate_pN_per_s;
+  }
+  return run;
+}
+
+// Segments (x, lo)–(x, hi) as one polyline broken by NaN points.
+void add_segment(Line& line, double x, double lo, double hi) {
+  line.x.insert(line.x.end(), {x, x, kNaN});
+  line.y.insert(line.y.end(), {lo, hi, kNaN});
+}
+
+}  // namespace
+
+AnalyzeResult analyze_force_spectrum(const SpectrumOptions& options) {
+  auto bad = [](const std::string& option, const std::string& what) { throw Error(option + ": " + what); };
+  if (options.run_dirs.size() < 2) bad("RUN_DIR", "a dynamic force spectrum needs two or more runs");
+  if (options.out_dir.empty())
+    bad("-o,--output", "with several run directories, name the directory for the spectrum");
+  if (options.temperature_K && !(*options.temperature_K > 0.0 && std::isfinite(*options.temperature_K)))
+    bad("--temperature-K", "must be > 0 and finite");
+  if (options.unfolded_extension_nm &&
+      !(*options.unfolded_extension_nm > 0.0 && std::isfinite(*options.unfolded_extension_nm)))
+    bad("--unfolded-extension-nm", "must be > 0 and finite");
+
+  AnalyzeResult result;
+  result.out_dir = options.out_dir;
+  const fs::path& out = result.out_dir;
+
+  // --- every run, analysed as `ermak analyze` does ------------------------------------------
+  std::vector<RunSpectrum> runs;
+  for (const fs::path& dir : options.run_dirs) {
+    // Clamp runs need the threshold; find out the kind first with a placeholder, which is
+    // only used when the run is a clamp and the option was given.
+    SpectrumOptions o = options;
+    if (!o.unfolded_extension_nm) o.unfolded_extension_nm = std::numeric_limits<double>::infinity();
+    RunSpectrum run = read_run(dir, o, result.warnings);
+    if (run.clamp && !options.unfolded_extension_nm)
+      bad("--unfolded-extension-nm",
+          "force-clamp runs need the extension at which a trajectory counts as unfolded, nm (for example 8 for "
+          "the WW domain pulled by its ends; docs/analysis.md#dynamic-force-spectrum)");
+    if (!runs.empty() && run.clamp != runs.front().clamp)
+      throw Error(dir.string(), 0, "",
+                  std::string("a ") + (run.clamp ? "force-clamp" : "constant-velocity") + " run, but " +
+                      runs.front().dir.string() + " is a " + (run.clamp ? "constant-velocity" : "force-clamp") +
+                      " run: a spectrum takes runs of one kind");
+    if (!runs.empty() && std::abs(run.temperature_K - runs.front().temperature_K) > 0.05)
+      throw Error(dir.string(), 0, "",
+                  fmt::format("the run is at {} K ({}), {} at {} K ({}): Bell's law is fitted at one temperature "
+                              "(give --temperature-K to analyse them as one)",
+                              g(run.temperature_K), run.temperature_source, runs.front().dir.string(),
+                              g(runs.front().temperature_K), runs.front().temperature_source));
+    runs.push_back(std::move(run));
+  }
+  const bool clamp = runs.front().clamp;
+  const double temperature_K = runs.front().temperature_K;
+  const double kT = kT_pN_nm(temperature_K);
+
+  // --- the files; none may exist unless overwrite --------------------------------------------
+  const std::vector<fs::path> planned = {
+      out / "summary.txt", out / "spectrum.tsv", out / (clamp ? "lifetimes.tsv" : "rupture_forces.tsv"),
+      out / (clamp ? "lifetime_force.svg" : "force_loading_rate.svg")};
+  if (!options.overwrite)
+    for (const fs::path& p : planned)
+      if (fs::exists(p))
+        throw Error(out.string(), 0, "",
+                    "output files exist (" + p.filename().string() +
+                        "); use --force to replace them or -o for another directory");
+  std::error_code ec;
+  fs::create_directories(out, ec);
+  if (ec) throw Error(out.string(), 0, "", "cannot create the output directory: " + ec.message());
+
+  // --- the fit over all replicas ----------------------------------------------------------------
+  std::vector<double> all_force, all_rate, all_time;
+  std::vector<std::uint8_t> all_unfolded;
+  for (const RunSpectrum& r : runs)
+    for (std::size_t i = 0; i < r.force_pN.size(); ++i) {
+      all_force.push_back(r.force_pN[i]);
+      if (clamp) {
+        all_time.push_back(r.time_s[i]);
+        all_unfolded.push_back(r.unfolded[i]);
+      } else {
+        all_rate.push_back(r.rate_pN_per_s);
+      }
+    }
+  const BellFit fit = clamp ? fit_bell_lifetimes(all_force, all_time, all_unfolded, kT)
+                            : fit_bell_evans_ramps(all_force, all_rate, kT);
+
+  std::string summary = "ermak analyze: dynamic force spectrum\n\n";
+  summary += fmt::format("runs: {} ({}), at {} K (kT = {} pN·nm; {})\n", runs.size(),
+                         clamp ? "force clamps" : "constant-velocity pulling", g(temperature_K), g(kT),
+                         runs.front().temperature_source);
+  if (!clamp)
+    summary += fmt::format("rupture force of a replica: its {} unfolding peak (--spectrum-peak), found as `ermak "
+                           "analyze RUN_DIR` finds it with the same options\n",
+                           options.peak == SpectrumPeak::first ? "first" : "largest");
+  else
+    summary += fmt::format("lifetime of a replica: the time until its extension (as recorded) first reaches {} nm "
+                           "(--unfolded-extension-nm); a replica that never does is censored at its last row\n",
+                           g(*options.unfolded_extension_nm));
+
+  // --- per run: spectrum.tsv and the table of the summary -------------------------------------
+  Line spread_lines, observed_x, observed_y, points_x, points_y;
+  {
+    std::vector<std::string> columns =
+        clamp ? std::vector<std::string>{"run", "force[pN]", "replicas", "unfolded", "lifetime[s]", "lifetime_se[s]",
+                                         "median_time[s]", "model_lifetime[s]"}
+              : std::vector<std::string>{"run", "loading_rate[pN/s]", "replicas", "with_peak", "force_mean[pN]",
+                                         "force_sd[pN]", "force_sem[pN]", "force_median[pN]", "model_mean[pN]",
+                                         "model_mode[pN]"};
+    TsvWriter w = TsvWriter::create(out / "spectrum.tsv", columns, options.overwrite);
+    if (clamp)
+      summary += fmt::format("\n  {:>3} {:>10} {:>8} {:>9} {:>20} {:>12} {:>14}  {}\n", "run", "force[pN]", "replicas",
+                             "unfolded", "lifetime[s]", "median[s]", "Bell τ[s]", "directory");
+    else
+      summary += fmt::format("\n  {:>3} {:>12} {:>8} {:>9} {:>22} {:>10} {:>10} {:>10}  {}\n", "run", "κv[pN/s]",
+                             "replicas", "with peak", "force mean ± sd (sem)", "median", "Bell mean", "Bell mode",
+                             "directory");
+    for (std::size_t k = 0; k < runs.size(); ++k) {
+      const RunSpectrum& r = runs[k];
+      if (clamp) {
+        const SampleStatistics f = describe(r.force_pN);
+        double sum_t = 0.0;
+        std::size_t events = 0;
+        std::vector<double> unfolded_times;
+        for (std::size_t i = 0; i < r.time_s.size(); ++i) {
+          sum_t += r.time_s[i];
+          if (r.unfolded[i]) ++events, unfolded_times.push_back(r.time_s[i]);
+        }
+        // The exponential lifetime's maximum-likelihood estimate with censoring.
+        const double tau = events ? sum_t / double(events) : kNaN;
+        const double tau_se = events ? tau / std::sqrt(double(events)) : kNaN;
+        // The median of all times is a lifetime statistic only when at least half unfolded.
+        std::vector<double> times = r.time_s;
+        std::sort(times.begin(), times.end());
+        const double median = 2 * events > times.size() ? times[times.size() / 2] : kNaN;
+        const double model = fit.ok ? 1.0 / (fit.k0_per_s * std::exp(f.mean * fit.x_nm / kT)) : kNaN;
+        const double row[] = {f.mean, double(r.time_s.size()), double(events), tau, tau_se, median, model};
+        w.row(std::int64_t(k), row);
+        summary += fmt::format("  {:>3} {:>10} {:>8} {:>9} {:>20} {:>12} {:>14}  {}\n", k, g(f.mean), r.time_s.size(),
+                               events, events ? g(tau) + " ± " + g(tau_se, 2) : "n/a", g(median), g(model),
+                               r.dir.string());
+        if (events) {
+          add_segment(spread_lines, f.mean, std::log10(tau - tau_se > 0 ? tau - tau_se : tau / 10),
+                      std::log10(tau + tau_se));
+          observed_x.x.push_back(f.mean);
+          observed_x.y.push_back(std::log10(tau));
+        }
+        for (double t : unfolded_times) {
+          points_x.x.push_back(f.mean);
+          points_x.y.push_back(std::log10(t));
+        }
+      } else {
+        const SampleStatistics s = describe(r.force_pN);
+        const double model_mean = fit.ok ? bell_evans_mean_pN(fit, r.rate_pN_per_s, kT) : kNaN;
+        const double model_mode = fit.ok ? bell_evans_mode_pN(fit, r.rate_pN_per_s, kT) : kNaN;
+        const double row[] = {r.rate_pN_per_s, double(r.replicas), double(r.force_pN.size()), s.mean, s.sd,
+                              s.sem, s.median, model_mean, model_mode};
+        w.row(std::int64_t(k), row);
+        summary += fmt::format("  {:>3} {:>12} {:>8} {:>9} {:>22} {:>10} {:>10} {:>10}  {}\n", k, g(r.rate_pN_per_s),
+                               r.replicas, r.force_pN.size(),
+                               s.n ? g(s.mean) + " ± " + g(s.sd, 3) + " (" + g(s.sem, 2) + ")" : "n/a", g(s.median),
+                               g(model_mean), g(model_mode), r.dir.string());
+        const double x = std::log10(r.rate_pN_per_s);
+        if (s.n > 1) add_segment(spread_lines, x, s.mean - s.sd, s.mean + s.sd);
+        if (s.n) {
+          observed_x.x.push_back(x);
+          observed_x.y.push_back(s.mean);
+        }
+        for (double f : r.force_pN) {
+          points_x.x.push_back(x);
+          points_x.y.push_back(f);
+        }
+      }
+    }
+    w.flush();
+  }
+  result.files.push_back(out / "spectrum.tsv");
+
+  // --- every force or lifetime --------------------------------------------------------------------
+  {
+    const fs::path path = out / (clamp ? "lifetimes.tsv" : "rupture_forces.tsv");
+    TsvWriter w = TsvWriter::create(path,
+                                    clamp ? std::vector<std::string>{"run", "replica", "force[pN]", "time[s]", "unfolded"}
+                                          : std::vector<std::string>{"run", "replica", "loading_rate[pN/s]",
+                                                                     "force[pN]", "peak"},
+                                    options.overwrite);
+    for (std::size_t k = 0; k < runs.size(); ++k) {
+      const RunSpectrum& r = runs[k];
+      for (std::size_t i = 0; i < r.force_pN.size(); ++i) {
+        if (clamp) {
+          const double row[] = {double(r.replica[i]), r.force_pN[i], r.time_s[i], double(r.unfolded[i])};
+          w.row(std::int64_t(k), row);
+        } else {
+          const double row[] = {double(r.replica[i]), r.rate_pN_per_s, r.force_pN[i], double(r.peak[i])};
+          w.row(std::int64_t(k), row);
+        }
+      }
+    }
+    w.flush();
+    result.files.push_back(path);
+  }
+
+  // --- the fit -------------------------------------------------------------------------------------
+  std::string fit_text;
+  if (fit.ok) {
+    const double factor = std::exp(fit.ln_k0_se);
+    fit_text = fmt::format("x_β = {} ± {} nm, k0 = {} /s (×/÷ {})", g(fit.x_nm), g(fit.x_se_nm, 2), g(fit.k0_per_s, 3),
+                           g(factor, 3));
+    summary += fmt::format("\nBell's rate k(F) = k0·exp(F·x_β/kT), maximum likelihood over {} {}:\n", fit.n,
+                           clamp ? fmt::format("trajectories ({} unfolded, the rest censored)", fit.events)
+                                 : std::string("rupture forces"));
+    summary += fmt::format("  x_β = {} ± {} nm (distance to the barrier along the force)\n", g(fit.x_nm),
+                           g(fit.x_se_nm, 2));
+    summary += fmt::format("  k0  = {} /s, ln k0 = {} ± {} (the rate at zero force; {})\n", g(fit.k0_per_s, 3),
+                           g(std::log(fit.k0_per_s)), g(fit.ln_k0_se, 2),
+                           clamp ? fmt::format("τ0 = 1/k0 = {} s", g(1.0 / fit.k0_per_s, 3))
+                                 : std::string("extrapolated far below the forces measured"));
+    summary += fmt::format("  correlation of x_β and ln k0: {}; log-likelihood {}\n", g(fit.correlation, 3),
+                           g(fit.log_likelihood, 6));
+    if (!clamp) {
+      // The classic reading: the mean force against ln κv, slope kT/x_β.
+      std::vector<double> lx, my;
+      for (const RunSpectrum& r : runs)
+        if (!r.force_pN.empty()) {
+          lx.push_back(std::log(r.rate_pN_per_s));
+          my.push_back(describe(r.force_pN).mean);
+        }
+      const LinearFit line = fit_line(lx, my);
+      if (line.ok && line.slope > 0.0)
+        summary += fmt::format("  from the mean forces alone (least squares against ln κv, {} rates): slope {} pN "
+                               "per e-fold, x_β = kT/slope = {} nm\n",
+                               line.n, g(line.slope), g(kT / line.slope));
+      summary += "  compare each run's force mean with the model's (Bell mean) in the table above: a mean far off "
+                 "(several sem) says one barrier with a force-independent x_β does not describe that loading rate\n";
+    } else {
+      summary += "  compare each force's lifetime with the model's (Bell τ) in the table above\n";
+    }
+  } else {
+    fit_text = "Bell's rate not fitted: " + fit.why_not;
+    summary += "\n" + fit_text + "\n";
+  }
+
+  // --- notes ------------------------------------------------------------------------------------------
+  std::string notes;
+  if (!clamp) {
+    std::size_t without = 0, analysed = 0;
+    for (const RunSpectrum& r : runs) without += r.without_peak, analysed += r.replicas;
+    if (without)
+      notes += fmt::format("- {} of {} replicas show no unfolding peak and are not in the fit (a replica that "
+                           "unfolds without a force drop above the peak criterion, or not at all, has no rupture "
+                           "force; the fit then leans towards the higher forces)\n",
+                           without, analysed);
+    notes += "- the loading rate is the nominal κv of each run (run.log); the molecule's own compliance makes the "
+             "rate at which the force rises before a peak lower, so x_β and k0 are those of the nominal rates\n";
+    notes += "- each replica's peak criterion is automatic (8 × the noise of its smoothed force) unless "
+             "--min-peak-drop-pN is given; for runs of very different speeds one --min-peak-drop-pN treats them "
+             "alike\n";
+  } else {
+    std::size_t left = 0;
+    for (const RunSpectrum& r : runs) left += r.starts_unfolded;
+    if (left) notes += fmt::format("- {} replicas started beyond the threshold and are left out\n", left);
+    notes += "- the lifetime of each force is Σt / (number unfolded), the exponential model's maximum-likelihood "
+             "estimate with censoring, its standard error lifetime/√(number unfolded)\n";
+  }
+  summary += "\nNotes:\n" + notes;
+
+  // --- the plot ----------------------------------------------------------------------------------------
+  {
+    SvgPlot plot(clamp ? "Lifetime against force" : "Rupture force against loading rate",
+                 clamp ? "force [pN]" : "log10 loading rate κv [pN/s]",
+                 clamp ? "log10 lifetime [s]" : "rupture force [pN]");
+    plot.markers(points_x.x, points_x.y, Marker::circle, 3.0, marker_style("#999999"),
+                 clamp ? "unfolding times" : "replicas' rupture forces");
+    plot.line(spread_lines.x, spread_lines.y, style(palette_color(0), 2.0), clamp ? "lifetime ± se" : "mean ± sd");
+    plot.markers(observed_x.x, observed_x.y, Marker::square, 7.0, marker_style(palette_color(0)),
+                 clamp ? "lifetime (censored MLE)" : "mean");
+    if (fit.ok) {
+      const auto [lo, hi] = std::minmax_element(observed_x.x.begin(), observed_x.x.end());
+      if (lo != observed_x.x.end()) {
+        const double pad = clamp ? 0.05 * (*hi - *lo + 10.0) : 0.3;
+        Line mean_line, mode_line;
+        for (int k = 0; k <= 100; ++k) {
+          const double x = *lo - pad + (*hi - *lo + 2 * pad) * k / 100.0;
+          mean_line.x.push_back(x);
+          if (clamp) {
+            mean_line.y.push_back(-std::log10(fit.k0_per_s) - x * fit.x_nm / kT / std::log(10.0));
+          } else {
+            mean_line.y.push_back(bell_evans_mean_pN(fit, std::pow(10.0, x), kT));
+            mode_line.x.push_back(x);
+            mode_line.y.push_back(bell_evans_mode_pN(fit, std::pow(10.0, x), kT));
+          }
+        }
+        plot.line(mean_line.x, mean_line.y, style(palette_color(1), 2.0),
+                  clamp ? "Bell: τ = 1/(k0·exp(F·x_β/kT))" : "Bell–Evans mean");
+        if (!clamp) plot.line(mode_line.x, mode_line.y, style(palette_color(1), 1.5, "6,4"), "Bell–Evans mode");
+      }
+      plot.legend_note(fmt::format("x_β = {} ± {} nm", g(fit.x_nm, 3), g(fit.x_se_nm, 2)));
+      plot.legend_note(fmt::format("k0 = {} /s", g(fit.k0_per_s, 3)));
+    }
+    const fs::path path = out / (clamp ? "lifetime_force.svg" : "force_loading_rate.svg");
+    plot.write(path, options.overwrite);
+    result.files.push_back(path);
+  }
+
+  summary += "\nFiles:\n";
+  result.files.push_back(out / "summary.txt");
+  for (const fs::path& p : result.files) summary += "  " + p.filename().string() + "\n";
+  write_text_file(out / "summary.txt", summary, options.overwrite);
+
+  result.brief = fmt::format("dynamic force spectrum of {} {} runs at {} K: {}\n", runs.size(),
+                             clamp ? "force-clamp" : "pulling", g(temperature_K), fit_text);
+  return result;
+}
+
+}  // namespace ermak::analysis

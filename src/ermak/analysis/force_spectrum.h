@@ -1,0 +1,34 @@
+#pragma once
+// `ermak analyze RUN_DIR RUN_DIR …`: the dynamic force spectrum of several runs of one
+// protein (docs/analysis.md#dynamic-force-spectrum) — constant-velocity pulling at several
+// loading rates (rupture force against κv) or force clamps at several forces (lifetime
+// against force) — with Bell's rate fitted to all replicas at once (analysis/bell_evans.h).
+#include <filesystem>
+#include <optional>
+#include <vector>
+
+#include "ermak/analysis/analyze_run.h"
+#include "ermak/analysis/force_spectroscopy.h"
+
+namespace ermak::analysis {
+
+enum class SpectrumPeak { first, largest };
+
+struct SpectrumOptions {
+  std::vector<std::filesystem::path> run_dirs;  // two or more
+  std::filesystem::path out_dir;                // required
+  CurveSettings settings;                       // the same for every run
+  std::optional<double> temperature_K;          // --temperature-K; unset: each run's from its run.log
+  SpectrumPeak peak = SpectrumPeak::largest;    // ramps: which peak of a replica is its rupture force
+  std::optional<double> unfolded_extension_nm;  // clamps: unfolded when the recorded extension first reaches this
+  bool overwrite = false;
+};
+
+// Analyses every replica of every run as `ermak analyze` does (the same smoothing and peak
+// criterion), fits Bell's rate and writes OUT_DIR/summary.txt, spectrum.tsv,
+// rupture_forces.tsv or lifetimes.tsv, and force_loading_rate.svg or lifetime_force.svg.
+// Throws ermak::Error for bad options, runs of different kinds or temperatures, a ramp run
+// whose run.log states no loading rate, and existing outputs without overwrite.
+AnalyzeResult analyze_force_spectrum(const SpectrumOptions& options);
+
+}  // namespace ermak::analysis

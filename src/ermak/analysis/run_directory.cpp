@@ -1,0 +1,91 @@
+#include "ermak/analysis/run_directory.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <fstream>
+#include <regex>
+#include <system_error>
+
+#include "ermak/core/error.h"
+#include "ermak/core/units.h"
+
+namespace ermak::analysis {
+
+namespace fs = std::filesystem;
+
+std::vector<Replica> discover_replicas(const fs::path& run_dir) {
+  std::error_code ec;
+  if (!fs::is_directory(run_dir, ec))
+    throw Error(run_dir.string(), 0, "", "not a directory (give the output directory of a run)");
+  std::vector<Replica> out;
+  const std::regex pattern("replica_([0-9]+)");
+  for (const auto& entry : fs::directory_iterator(run_dir)) {
+    std::smatch m;
+    const std::string name = entry.path().filename().string();
+    if (!entry.is_directory() || !std::regex_match(name, m, pattern)) continue;
+    Replica r;
+    r.index = std::stoi(m[1].str());
+    r.name = name;
+    r.dir = entry.path();
+    r.pulling = fs::exists(r.dir / "pulling.tsv");
+    r.indentation = fs::exists(r.dir / "indentation.tsv");
+    r.plane = fs::exists(r.dir / "plane.tsv");
+    if (r.pulling || r.indentation || r.plane) out.push_back(r);
+  }
+  if (out.empty() && (fs::exists(run_dir / "pulling.tsv") || fs::exists(run_dir / "indentation.tsv") ||
+                      fs::exists(run_dir / "plane.tsv"))) {
+    Replica r;  // RUN_DIR is one replica's directory
+    r.name = "replica_000";
+    r.dir = run_dir;
+    r.pulling = fs::exists(run_dir / "pulling.tsv");
+    r.indentation = fs::exists(run_dir / "indentation.tsv");
+    r.plane = fs::exists(run_dir / "plane.tsv");
+    out.push_back(r);
+  }
+  if (out.empty())
+    throw Error(run_dir.string(), 0, "",
+                "no replica_NNN/pulling.tsv, indentation.tsv or plane.tsv here: not the output "
+                "directory of a pulling, force-clamp, indentation or plane-pulling run");
+  std::sort(out.begin(), out.end(), [](const Replica& a, const Replica& b) { return a.index < b.index; });
+  return out;
+}
+
+RunLogFacts read_run_log(const fs::path& run_dir) {
+  // The number right after `at` in `line`, if one is there.
+  auto number_at = [](const std::string& line, std::size_t at) -> std::optional<double> {
+    const char* start = line.c_str() + at;
+    char* end = nullptr;
+    const double value = std::strtod(start, &end);
+    if (end == start || !std::isfinite(value)) return std::nullopt;
+    return value;
+  };
+  const std::string rate_marker = "loading rate κv = ";
+  struct TemperatureKey {
+    std::string section, key;
+    double to_K;
+  };
+  const double per_kcal = 1.0 / units::kBoltzmann_kcal_per_mol_K;
+  const TemperatureKey temperature_keys[] = {{"[run]", "temperature_K = ", 1.0},
+                                             {"[run]", "temperature_kcal_per_mol = ", per_kcal},
+                                             {"[heating]", "start_K = ", 1.0},
+                                             {"[heating]", "start_kcal_per_mol = ", per_kcal}};
+  RunLogFacts facts;
+  std::ifstream log(run_dir / "run.log");
+  std::string section;
+  for (std::string line; std::getline(log, line);) {
+    if (const auto at = line.find(rate_marker); at != std::string::npos)
+      if (const auto rate = number_at(line, at + rate_marker.size())) facts.loading_rate_pN_per_s = rate;
+    if (line.rfind("[", 0) == 0) section = line.substr(0, line.find(']') + 1);
+    if (facts.temperature_K) continue;  // the first resolved configuration's (a resume echoes it again)
+    for (const auto& t : temperature_keys)
+      if (section == t.section && line.rfind(t.key, 0) == 0)
+        if (const auto value = number_at(line, t.key.size()); value && *value > 0.0) {
+          facts.temperature_K = *value * t.to_K;
+          facts.heating = t.section == "[heating]";
+        }
+  }
+  return facts;
+}
+
+}  // namespace ermak::analysis

@@ -1,0 +1,36 @@
+#pragma once
+// A run's output directory as the analysis reads it: its replicas' tables
+// (replica_NNN/pulling.tsv, indentation.tsv, plane.tsv) and what its run.log states that the
+// analysis uses (docs/analysis.md#input).
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace ermak::analysis {
+
+struct Replica {
+  int index = 0;
+  std::string name;  // replica_NNN
+  std::filesystem::path dir;
+  bool pulling = false, indentation = false, plane = false;
+};
+
+// The replicas of a run directory, by index; RUN_DIR itself as replica 0 when it holds the
+// tables directly. Throws ermak::Error for a directory without any table.
+std::vector<Replica> discover_replicas(const std::filesystem::path& run_dir);
+
+// What the run's own log says that the analysis uses: the loading rate of a pulling run
+// ("loading rate κv = … pN/s", protocol/protocol_setup.cpp) and the temperature of the
+// resolved configuration it echoes: [run] temperature_K or temperature_kcal_per_mol, or
+// for a heating run (whose [run] table has none) [heating] start_K or start_kcal_per_mol.
+// Unset where the log is absent or says nothing of them.
+struct RunLogFacts {
+  std::optional<double> loading_rate_pN_per_s;
+  std::optional<double> temperature_K;
+  bool heating = false;  // temperature_K is the start of a heating schedule
+};
+
+RunLogFacts read_run_log(const std::filesystem::path& run_dir);
+
+}  // namespace ermak::analysis

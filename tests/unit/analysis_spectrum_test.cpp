@@ -1,0 +1,207 @@
+// `ermak analyze RUN_DIR RUN_DIR …` (analysis/force_spectrum): the dynamic force spectrum of
+// synthetic runs whose rupture forces and lifetimes are drawn from Bell's law with known
+// x_β and k0 — each run a directory as `ermak run` leaves it (run.log with the loading rate
+// and temperature, replica_NNN/pulling.tsv) — found through the whole analysis (peak finder,
+// clamp first passage) and fitted back within the fit's standard errors; and the errors for
+// mixed, incomplete or mistaken input.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <fstream>
+#include <random>
+#include <regex>
+#include <string>
+#include <vector>
+
+#include "ermak/analysis/bell_evans.h"
+#include "ermak/analysis/force_spectrum.h"
+#include "ermak/analysis/wlc.h"
+#include "ermak/core/error.h"
+#include "support/test_paths.h"
+
+namespace ermak::analysis {
+namespace {
+
+namespace fs = std::filesystem;
+const double kT = kT_pN_nm(300.0);
+constexpr double kSpring_pN_per_nm = 40.0;
+
+void write_run_log(const fs::path& dir, double rate_pN_per_s) {
+  std::ofstream log(dir / "run.log");
+  log << "[run]\ntemperature_K = 300\n";
+  if (rate_pN_per_s > 0) log << "pulling: loading rate κv = " << rate_pN_per_s << " pN/s\n";
+}
+
+std::ofstream pulling_table(const fs::path& run, int replica) {
+  char name[32];
+  std::snprintf(name, sizeof name, "replica_%03d", replica);
+  fs::create_directories(run / name);
+  std::ofstream t(run / name / "pulling.tsv");
+  t << "# step\ttime[ns]\tbase[nm]\tend_to_end[nm]\textension[nm]\tforce[pN]\tforce_along[pN]\n";
+  return t;
+}
+
+// A ramp: the base travels 10 nm in 1000 rows; the force rises as κ·base until the rupture
+// force, then drops to the chain's slack (it rises again only past 8 nm of travel, to
+// ≤ 80 pN, below every rupture force drawn here), with 0.3 pN of noise.
+void write_ramp_replica(const fs::path& run, int replica, double rate, double rupture, std::mt19937_64& rng) {
+  std::normal_distribution<double> noise(0.0, 0.3);
+  std::ofstream t = pulling_table(run, replica);
+  const double v_nm_per_ns = rate / kSpring_pN_per_nm * 1e-9;
+  bool broken = false;
+  for (int i = 0; i <= 1000; ++i) {
+    const double base = 0.01 * i;
+    double f = kSpring_pN_per_nm * base;
+    if (f >= rupture) broken = true;
+    if (broken) f = kSpring_pN_per_nm * std::max(0.0, base - 8.0);
+    const double x = base - f / kSpring_pN_per_nm;
+    f += noise(rng);
+    t << i * 100 << '\t' << base / v_nm_per_ns << '\t' << base << '\t' << x + 2.0 << '\t' << x << '\t' << std::abs(f)
+      << '\t' << f << '\n';
+  }
+}
+
+double fitted(const std::string& summary, const std::string& what) {
+  std::smatch m;
+  if (!std::regex_search(summary, m, std::regex(what + " = ([-0-9.e+]+) ± ([0-9.e+-]+)")))
+    ADD_FAILURE() << what << " not in the summary:\n" << summary;
+  return m.empty() ? NAN : std::stod(m[1]);
+}
+double fitted_se(const std::string& summary, const std::string& what) {
+  std::smatch m;
+  std::regex_search(summary, m, std::regex(what + " = [-0-9.e+]+ ± ([0-9.e+-]+)"));
+  return m.empty() ? NAN : std::stod(m[1]);
+}
+
+TEST(ForceSpectrum, RampRunsGiveBackBellEvansParameters) {
+  BellFit truth;
+  truth.ok = true;
+  truth.x_nm = 0.5;
+  truth.k0_per_s = 0.05;
+  const std::vector<double> rates = {1e4, 1e5, 1e6};
+  const fs::path root = test::fresh_directory("spectrum_ramps");
+  std::mt19937_64 rng(42);
+  std::uniform_real_distribution<double> uniform(0.0, 1.0);
+  SpectrumOptions o;
+  for (std::size_t k = 0; k < rates.size(); ++k) {
+    const fs::path run = root / ("v" + std::to_string(k));
+    fs::create_directories(run);
+    write_run_log(run, rates[k]);
+    for (int r = 0; r < 80; ++r)
+      write_ramp_replica(run, r, rates[k], bell_evans_force_at_survival(truth, 1.0 - uniform(rng), rates[k], kT), rng);
+    o.run_dirs.push_back(run);
+  }
+  o.out_dir = root / "spectrum";
+  o.settings.points = 1;  // the raw rows: no smoothing to round off the sawtooth's corners
+  const AnalyzeResult r = analyze_force_spectrum(o);
+  const std::string summary = test::read_file(o.out_dir / "summary.txt");
+  EXPECT_NE(r.brief.find("x_β"), std::string::npos) << r.brief;
+  const double x = fitted(summary, "x_β"), se = fitted_se(summary, "x_β");
+  EXPECT_NEAR(x, truth.x_nm, 4.0 * se) << summary;
+  EXPECT_LT(se, 0.15 * truth.x_nm);
+  const double ln_k0 = fitted(summary, "ln k0"), ln_se = fitted_se(summary, "ln k0");
+  // The peak finder reads the noisy maximum (≈ +0.5 pN): a bias far below the spread.
+  EXPECT_NEAR(ln_k0, std::log(truth.k0_per_s), 4.0 * ln_se) << summary;
+  // Every replica has its peak, each run's row in spectrum.tsv, each force in rupture_forces.tsv.
+  const auto spectrum = test::read_file(o.out_dir / "spectrum.tsv");
+  EXPECT_EQ(std::count(spectrum.begin(), spectrum.end(), '\n'), 4) << spectrum;
+  const auto forces = test::read_file(o.out_dir / "rupture_forces.tsv");
+  EXPECT_EQ(std::count(forces.begin(), forces.end(), '\n'), 241);
+  EXPECT_TRUE(fs::exists(o.out_dir / "force_loading_rate.svg"));
+  EXPECT_EQ(summary.find("show no unfolding peak"), std::string::npos) << summary;
+
+  // Nothing is replaced without overwrite; the first peak is the largest here.
+  EXPECT_THROW(analyze_force_spectrum(o), Error);
+  o.overwrite = true;
+  o.peak = SpectrumPeak::first;
+  analyze_force_spectrum(o);
+  EXPECT_NEAR(fitted(test::read_file(o.out_dir / "summary.txt"), "x_β"), x, 1e-9);
+}
+
+// A clamp: extension 1 nm until the unfolding time, then 10 nm; 500 rows over the run.
+void write_clamp_replica(const fs::path& run, int replica, double force, double unfold_s, double run_s,
+                         std::mt19937_64& rng) {
+  std::normal_distribution<double> noise(0.0, 0.05);
+  std::ofstream t = pulling_table(run, replica);
+  for (int i = 0; i <= 500; ++i) {
+    const double time_s = run_s * i / 500.0;
+    const double x = (time_s >= unfold_s ? 10.0 : 1.0) + noise(rng);
+    t << i * 1000 << '\t' << time_s * 1e9 << '\t' << 0.0 << '\t' << x + 2.0 << '\t' << x << '\t' << force << '\t'
+      << force << '\n';
+  }
+}
+
+TEST(ForceSpectrum, ClampRunsGiveBackBellsLawWithCensoredTrajectories) {
+  const double x_true = 0.6, k125 = 2e4;  // τ(125 pN) = 50 µs
+  const double k0 = k125 * std::exp(-125.0 * x_true / kT);
+  const std::vector<double> forces = {105.0, 115.0, 125.0};
+  const double run_s = 1.5e-3;
+  const fs::path root = test::fresh_directory("spectrum_clamps");
+  std::mt19937_64 rng(5);
+  SpectrumOptions o;
+  int censored = 0;
+  for (std::size_t k = 0; k < forces.size(); ++k) {
+    const fs::path run = root / ("f" + std::to_string(k));
+    fs::create_directories(run);
+    write_run_log(run, 0.0);  // a clamp states no loading rate
+    std::exponential_distribution<double> lifetime(k0 * std::exp(forces[k] * x_true / kT));
+    for (int r = 0; r < 80; ++r) {
+      const double t = lifetime(rng);
+      censored += t > run_s;
+      write_clamp_replica(run, r, forces[k], t, run_s, rng);
+    }
+    o.run_dirs.push_back(run);
+  }
+  ASSERT_GT(censored, 5);
+  o.out_dir = root / "spectrum";
+  // Without the threshold a clamp spectrum is refused, naming the option.
+  try {
+    analyze_force_spectrum(o);
+    ADD_FAILURE() << "no error without --unfolded-extension-nm";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("--unfolded-extension-nm"), std::string::npos) << e.what();
+  }
+  o.unfolded_extension_nm = 5.0;
+  analyze_force_spectrum(o);
+  const std::string summary = test::read_file(o.out_dir / "summary.txt");
+  const double x = fitted(summary, "x_β"), se = fitted_se(summary, "x_β");
+  EXPECT_NEAR(x, x_true, 4.0 * se) << summary;
+  EXPECT_LT(se, 0.15 * x_true);
+  EXPECT_NEAR(fitted(summary, "ln k0"), std::log(k0), 4.0 * fitted_se(summary, "ln k0")) << summary;
+  EXPECT_NE(summary.find(std::to_string(240 - censored) + " unfolded, the rest censored"), std::string::npos)
+      << summary;
+  const auto lifetimes = test::read_file(o.out_dir / "lifetimes.tsv");
+  EXPECT_EQ(std::count(lifetimes.begin(), lifetimes.end(), '\n'), 241);
+  EXPECT_TRUE(fs::exists(o.out_dir / "lifetime_force.svg"));
+}
+
+TEST(ForceSpectrum, MistakenInputIsNamed) {
+  const fs::path root = test::fresh_directory("spectrum_errors");
+  std::mt19937_64 rng(1);
+  const fs::path ramp = root / "ramp", clamp = root / "clamp", no_log = root / "no_log";
+  for (const fs::path& d : {ramp, clamp, no_log}) fs::create_directories(d);
+  write_run_log(ramp, 1e5);
+  write_ramp_replica(ramp, 0, 1e5, 150.0, rng);
+  write_run_log(clamp, 0.0);
+  write_clamp_replica(clamp, 0, 120.0, 1e-4, 1e-3, rng);
+  write_ramp_replica(no_log, 0, 1e6, 170.0, rng);
+  std::string out;
+  EXPECT_EQ(test::run_ermak_in(root, "analyze ramp clamp -o s --unfolded-extension-nm 5", &out), 1);
+  EXPECT_NE(out.find("a spectrum takes runs of one kind"), std::string::npos) << out;
+  EXPECT_EQ(test::run_ermak_in(root, "analyze ramp no_log -o s", &out), 1);
+  EXPECT_NE(out.find("no_log/run.log: states no loading rate"), std::string::npos) << out;
+  EXPECT_EQ(test::run_ermak_in(root, "analyze ramp no_log", &out), 1);
+  EXPECT_NE(out.find("name the directory for the spectrum"), std::string::npos) << out;
+  EXPECT_EQ(test::run_ermak_in(root, "analyze ramp --spectrum-peak first", &out), 1);
+  EXPECT_NE(out.find("applies to the spectrum of several run directories"), std::string::npos) << out;
+  EXPECT_EQ(test::run_ermak_in(root, "analyze ramp ramp -o s --linear-fraction 0.5 --contact-force-pN 3", &out), 1);
+  EXPECT_NE(out.find("--contact-force-pN: applies to the analysis of one run directory"), std::string::npos) << out;
+  // One rate twice is no spectrum: written, with the reason instead of a fit.
+  EXPECT_EQ(test::run_ermak_in(root, "analyze ramp ramp -o s", &out), 0) << out;
+  EXPECT_NE(out.find("Bell's rate not fitted: needs at least 3 rupture forces at 2 or more loading rates"),
+            std::string::npos)
+      << out;
+}
+
+}  // namespace
+}  // namespace ermak::analysis
