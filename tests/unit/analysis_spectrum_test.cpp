@@ -186,21 +186,77 @@ TEST(ForceSpectrum, MistakenInputIsNamed) {
   write_clamp_replica(clamp, 0, 120.0, 1e-4, 1e-3, rng);
   write_ramp_replica(no_log, 0, 1e6, 170.0, rng);
   std::string out;
-  EXPECT_EQ(test::run_ermak_in(root, "analyze ramp clamp -o s --unfolded-extension-nm 5", &out), 1);
+  EXPECT_EQ(test::run_ermak_in(root, "analyze clamp ramp -o s --unfolded-extension-nm 5", &out), 1);
   EXPECT_NE(out.find("a spectrum takes runs of one kind"), std::string::npos) << out;
   EXPECT_EQ(test::run_ermak_in(root, "analyze ramp no_log -o s", &out), 1);
-  EXPECT_NE(out.find("no_log/run.log: states no loading rate"), std::string::npos) << out;
+  EXPECT_NE(out.find("no_log/run.log: not found"), std::string::npos) << out;
   EXPECT_EQ(test::run_ermak_in(root, "analyze ramp no_log", &out), 1);
   EXPECT_NE(out.find("name the directory for the spectrum"), std::string::npos) << out;
   EXPECT_EQ(test::run_ermak_in(root, "analyze ramp --spectrum-peak first", &out), 1);
   EXPECT_NE(out.find("applies to the spectrum of several run directories"), std::string::npos) << out;
   EXPECT_EQ(test::run_ermak_in(root, "analyze ramp ramp -o s --linear-fraction 0.5 --contact-force-pN 3", &out), 1);
   EXPECT_NE(out.find("--contact-force-pN: applies to the analysis of one run directory"), std::string::npos) << out;
+  EXPECT_EQ(test::run_ermak_in(root, "analyze ramp no_log -o s --plane-group 1", &out), 1);
+  EXPECT_NE(out.find("--plane-group: applies to the analysis of one run directory"), std::string::npos) << out;
+  // A run given twice would enter the fit twice.
+  EXPECT_EQ(test::run_ermak_in(root, "analyze ramp ./ramp/ -o s", &out), 1);
+  EXPECT_NE(out.find("given twice (also as ramp)"), std::string::npos) << out;
+  // Options of the other kind of run are refused, not ignored.
+  const fs::path ramp2 = root / "ramp2";
+  fs::create_directories(ramp2);
+  write_run_log(ramp2, 1e5);
+  write_ramp_replica(ramp2, 0, 1e5, 150.0, rng);
+  EXPECT_EQ(test::run_ermak_in(root, "analyze ramp ramp2 -o s --unfolded-extension-nm 5", &out), 1);
+  EXPECT_NE(out.find("--unfolded-extension-nm: applies to force-clamp runs"), std::string::npos) << out;
   // One rate twice is no spectrum: written, with the reason instead of a fit.
-  EXPECT_EQ(test::run_ermak_in(root, "analyze ramp ramp -o s", &out), 0) << out;
+  EXPECT_EQ(test::run_ermak_in(root, "analyze ramp ramp2 -o s", &out), 0) << out;
   EXPECT_NE(out.find("Bell's rate not fitted: needs at least 3 rupture forces at 2 or more loading rates"),
             std::string::npos)
       << out;
+  // A run without its run.log says so.
+  fs::remove(ramp2 / "run.log");
+  EXPECT_EQ(test::run_ermak_in(root, "analyze ramp ramp2 -o s --force", &out), 1);
+  EXPECT_NE(out.find("ramp2/run.log: not found"), std::string::npos) << out;
+}
+
+// A force schedule holds the base still too, but is no clamp at one force: refused. Clamp
+// times far less spread than exponential lifetimes (a lag, a chain dragged open) are fitted
+// with a note saying what they are.
+TEST(ForceSpectrum, SchedulesAreRefusedAndLagTimesAreNoted) {
+  const fs::path root = test::fresh_directory("spectrum_schedules");
+  std::mt19937_64 rng(2);
+  SpectrumOptions o;
+  o.unfolded_extension_nm = 5.0;
+  o.out_dir = root / "s";
+  for (int k = 0; k < 2; ++k) {
+    const fs::path run = root / ("f" + std::to_string(k));
+    fs::create_directories(run);
+    write_run_log(run, 0.0);
+    for (int r = 0; r < 6; ++r) write_clamp_replica(run, r, 140.0 + 10 * k, (10 + r % 2) * 1e-6, 1e-4, rng);
+    o.run_dirs.push_back(run);
+  }
+  analyze_force_spectrum(o);
+  const std::string summary = test::read_file(o.out_dir / "summary.txt");
+  EXPECT_NE(summary.find("vary far less than exponential lifetimes do (CV 0.0"), std::string::npos) << summary;
+  const fs::path ramped = root / "ramped";
+  fs::create_directories(ramped);
+  write_run_log(ramped, 0.0);
+  {
+    std::ofstream t = pulling_table(ramped, 0);
+    for (int i = 0; i <= 100; ++i)
+      t << i * 100 << '\t' << i * 2.0 << '\t' << 0.0 << '\t' << 3.0 << '\t' << 1.0 << '\t' << 3.0 * i << '\t'
+        << 3.0 * i << '\n';
+  }
+  o.run_dirs.push_back(ramped);
+  o.overwrite = true;
+  try {
+    analyze_force_spectrum(o);
+    ADD_FAILURE() << "a force schedule was fitted as a clamp";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("force_along[pN]: the clamp force runs from 0 to 300 pN: a force schedule"),
+              std::string::npos)
+        << e.what();
+  }
 }
 
 }  // namespace

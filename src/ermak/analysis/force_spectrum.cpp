@@ -92,6 +92,14 @@ RunSpectrum read_run(const fs::path& dir, const SpectrumOptions& options, std::v
     }
     // First passage of the recorded extension: a running average would let a trajectory
     // that unfolds within half a window of the start look unfolded from its first row.
+    // A force schedule also holds the base still, but its force changes: Bell's lifetime at
+    // one force does not describe it.
+    const auto [f_lo, f_hi] = std::minmax_element(a.force_raw_pN.begin(), a.force_raw_pN.end());
+    if (*f_hi - *f_lo > std::max(0.5, 0.01 * std::abs(a.mean_force_pN)))
+      throw Error(table.source(), 0, "force_along[pN]",
+                  fmt::format("the clamp force runs from {} to {} pN: a force schedule, not a clamp at one force; "
+                              "the spectrum fits lifetimes at constant forces",
+                              g(*f_lo), g(*f_hi)));
     const double threshold = *options.unfolded_extension_nm;
     const std::vector<double>& x = a.extension_raw_nm;
     if (x.front() >= threshold) {
@@ -114,6 +122,9 @@ RunSpectrum read_run(const fs::path& dir, const SpectrumOptions& options, std::v
                 "no replica_NNN/pulling.tsv with rows here: a dynamic force spectrum takes constant-velocity "
                 "pulling or force-clamp runs");
   if (!run.clamp) {
+    if (!fs::exists(dir / "run.log"))
+      throw Error((dir / "run.log").string(), 0, "",
+                  "not found: the spectrum takes each pulling run's loading rate κv from its run.log");
     if (!facts.loading_rate_pN_per_s)
       throw Error((dir / "run.log").string(), 0, "",
                   "states no loading rate (\"loading rate κv = … pN/s\"), which the spectrum needs for each run: "
@@ -148,7 +159,16 @@ AnalyzeResult analyze_force_spectrum(const SpectrumOptions& options) {
 
   // --- every run, analysed as `ermak analyze` does ------------------------------------------
   std::vector<RunSpectrum> runs;
+  std::vector<fs::path> seen;
   for (const fs::path& dir : options.run_dirs) {
+    std::error_code canonical_error;
+    const fs::path same = fs::weakly_canonical(dir, canonical_error);
+    for (std::size_t k = 0; k < seen.size(); ++k)
+      if (!canonical_error && same == seen[k])
+        throw Error(dir.string(), 0, "",
+                    "given twice (also as " + options.run_dirs[k].string() +
+                        "): each run's replicas may enter the fit once");
+    seen.push_back(same);
     // Clamp runs need the threshold; find out the kind first with a placeholder, which is
     // only used when the run is a clamp and the option was given.
     SpectrumOptions o = options;
@@ -163,6 +183,10 @@ AnalyzeResult analyze_force_spectrum(const SpectrumOptions& options) {
                   std::string("a ") + (run.clamp ? "force-clamp" : "constant-velocity") + " run, but " +
                       runs.front().dir.string() + " is a " + (run.clamp ? "constant-velocity" : "force-clamp") +
                       " run: a spectrum takes runs of one kind");
+    if (!run.clamp && options.unfolded_extension_nm)
+      bad("--unfolded-extension-nm", "applies to force-clamp runs; " + dir.string() + " is a pulling run");
+    if (run.clamp && options.peak_given)
+      bad("--spectrum-peak", "applies to pulling runs; " + dir.string() + " is a force-clamp run");
     if (!runs.empty() && std::abs(run.temperature_K - runs.front().temperature_K) > 0.05)
       throw Error(dir.string(), 0, "",
                   fmt::format("the run is at {} K ({}), {} at {} K ({}): Bell's law is fitted at one temperature "
@@ -219,18 +243,19 @@ AnalyzeResult analyze_force_spectrum(const SpectrumOptions& options) {
                            g(*options.unfolded_extension_nm));
 
   // --- per run: spectrum.tsv and the table of the summary -------------------------------------
+  std::string few_spread_notes, off_model_notes;
   Line spread_lines, observed_x, observed_y, points_x, points_y;
   {
     std::vector<std::string> columns =
         clamp ? std::vector<std::string>{"run", "force[pN]", "replicas", "unfolded", "lifetime[s]", "lifetime_se[s]",
-                                         "median_time[s]", "model_lifetime[s]"}
+                                         "median_time[s]", "cv", "model_lifetime[s]"}
               : std::vector<std::string>{"run", "loading_rate[pN/s]", "replicas", "with_peak", "force_mean[pN]",
                                          "force_sd[pN]", "force_sem[pN]", "force_median[pN]", "model_mean[pN]",
                                          "model_mode[pN]"};
     TsvWriter w = TsvWriter::create(out / "spectrum.tsv", columns, options.overwrite);
     if (clamp)
-      summary += fmt::format("\n  {:>3} {:>10} {:>8} {:>9} {:>20} {:>12} {:>14}  {}\n", "run", "force[pN]", "replicas",
-                             "unfolded", "lifetime[s]", "median[s]", "Bell τ[s]", "directory");
+      summary += fmt::format("\n  {:>3} {:>10} {:>8} {:>9} {:>20} {:>12} {:>6} {:>14}  {}\n", "run", "force[pN]",
+                             "replicas", "unfolded", "lifetime[s]", "median[s]", "CV", "Bell τ[s]", "directory");
     else
       summary += fmt::format("\n  {:>3} {:>12} {:>8} {:>9} {:>22} {:>10} {:>10} {:>10}  {}\n", "run", "κv[pN/s]",
                              "replicas", "with peak", "force mean ± sd (sem)", "median", "Bell mean", "Bell mode",
@@ -249,16 +274,26 @@ AnalyzeResult analyze_force_spectrum(const SpectrumOptions& options) {
         // The exponential lifetime's maximum-likelihood estimate with censoring.
         const double tau = events ? sum_t / double(events) : kNaN;
         const double tau_se = events ? tau / std::sqrt(double(events)) : kNaN;
-        // The median of all times is a lifetime statistic only when at least half unfolded.
-        std::vector<double> times = r.time_s;
-        std::sort(times.begin(), times.end());
-        const double median = 2 * events > times.size() ? times[times.size() / 2] : kNaN;
+        // The median of all times is a lifetime statistic only when more than half unfolded
+        // (the censored times all lie above it).
+        const double median = 2 * events > r.time_s.size() ? describe(r.time_s).median : kNaN;
+        // Exponential lifetimes have a coefficient of variation of 1; far less says a lag
+        // or a chain dragged open rather than one barrier crossed (computed over the
+        // unfolded times when none is censored, where it means that).
+        const SampleStatistics unfolded_stats = describe(unfolded_times);
+        const double cv = events == r.time_s.size() && events >= 2 ? unfolded_stats.sd / unfolded_stats.mean : kNaN;
+        if (std::isfinite(cv) && cv < 0.5 && events >= 5)
+          few_spread_notes += fmt::format(
+              "- {} pN ({}): the unfolding times vary far less than exponential lifetimes do (CV {}, "
+              "1 for one barrier): a lag before unfolding or a chain dragged open, which Bell's law does not "
+              "describe; use lower forces\n",
+              g(f.mean), r.dir.string(), g(cv, 2));
         const double model = fit.ok ? 1.0 / (fit.k0_per_s * std::exp(f.mean * fit.x_nm / kT)) : kNaN;
-        const double row[] = {f.mean, double(r.time_s.size()), double(events), tau, tau_se, median, model};
+        const double row[] = {f.mean, double(r.replicas), double(events), tau, tau_se, median, cv, model};
         w.row(std::int64_t(k), row);
-        summary += fmt::format("  {:>3} {:>10} {:>8} {:>9} {:>20} {:>12} {:>14}  {}\n", k, g(f.mean), r.time_s.size(),
-                               events, events ? g(tau) + " ± " + g(tau_se, 2) : "n/a", g(median), g(model),
-                               r.dir.string());
+        summary += fmt::format("  {:>3} {:>10} {:>8} {:>9} {:>20} {:>12} {:>6} {:>14}  {}\n", k, g(f.mean),
+                               r.replicas, events, events ? g(tau) + " ± " + g(tau_se, 2) : "n/a", g(median),
+                               g(cv, 2), g(model), r.dir.string());
         if (events) {
           add_segment(spread_lines, f.mean, std::log10(tau - tau_se > 0 ? tau - tau_se : tau / 10),
                       std::log10(tau + tau_se));
@@ -280,6 +315,12 @@ AnalyzeResult analyze_force_spectrum(const SpectrumOptions& options) {
                                r.replicas, r.force_pN.size(),
                                s.n ? g(s.mean) + " ± " + g(s.sd, 3) + " (" + g(s.sem, 2) + ")" : "n/a", g(s.median),
                                g(model_mean), g(model_mode), r.dir.string());
+        if (fit.ok && s.n > 1 && std::abs(s.mean - model_mean) > 3.0 * s.sem)
+          off_model_notes += fmt::format(
+              "- {} (κv = {} pN/s): mean force {} pN, {} sem from the model's {} pN: one barrier with a fixed x_β "
+              "does not describe this rate (a chain dragged open at high rates; with --spectrum-peak first, "
+              "different transitions at different speeds)\n",
+              r.dir.string(), g(r.rate_pN_per_s), g(s.mean), g((s.mean - model_mean) / s.sem, 2), g(model_mean));
         const double x = std::log10(r.rate_pN_per_s);
         if (s.n > 1) add_segment(spread_lines, x, s.mean - s.sd, s.mean + s.sd);
         if (s.n) {
@@ -368,7 +409,8 @@ AnalyzeResult analyze_force_spectrum(const SpectrumOptions& options) {
     if (without)
       notes += fmt::format("- {} of {} replicas show no unfolding peak and are not in the fit (a replica that "
                            "unfolds without a force drop above the peak criterion, or not at all, has no rupture "
-                           "force; the fit then leans towards the higher forces)\n",
+                           "force; one that had not unfolded by the end of its run would have ruptured above every "
+                           "force it reached, so leaving it out biases the fit towards lower forces)\n",
                            without, analysed);
     notes += "- the loading rate is the nominal κv of each run (run.log); the molecule's own compliance makes the "
              "rate at which the force rises before a peak lower, so x_β and k0 are those of the nominal rates\n";
@@ -382,7 +424,7 @@ AnalyzeResult analyze_force_spectrum(const SpectrumOptions& options) {
     notes += "- the lifetime of each force is Σt / (number unfolded), the exponential model's maximum-likelihood "
              "estimate with censoring, its standard error lifetime/√(number unfolded)\n";
   }
-  summary += "\nNotes:\n" + notes;
+  summary += "\nNotes:\n" + off_model_notes + few_spread_notes + notes;
 
   // --- the plot ----------------------------------------------------------------------------------------
   {
@@ -416,6 +458,8 @@ AnalyzeResult analyze_force_spectrum(const SpectrumOptions& options) {
       }
       plot.legend_note(fmt::format("x_β = {} ± {} nm", g(fit.x_nm, 3), g(fit.x_se_nm, 2)));
       plot.legend_note(fmt::format("k0 = {} /s", g(fit.k0_per_s, 3)));
+    } else {
+      plot.legend_note("Bell's rate not fitted: " + fit.why_not);
     }
     const fs::path path = out / (clamp ? "lifetime_force.svg" : "force_loading_rate.svg");
     plot.write(path, options.overwrite);

@@ -20,6 +20,7 @@ struct SpectrumOptions {
   CurveSettings settings;                       // the same for every run
   std::optional<double> temperature_K;          // --temperature-K; unset: each run's from its run.log
   SpectrumPeak peak = SpectrumPeak::largest;    // ramps: which peak of a replica is its rupture force
+  bool peak_given = false;                      // --spectrum-peak was given (an error for clamp runs)
   std::optional<double> unfolded_extension_nm;  // clamps: unfolded when the recorded extension first reaches this
   bool overwrite = false;
 };

@@ -74,8 +74,8 @@ Command add_analyze_command(CLI::App& app) {
   cmd->add_flag("--fit-persistence-length", o->fit_persistence,
                 "Fit P as well as the contour length in the WLC fits");
   auto* temperature = cmd->add_option("--temperature-K", o->temperature,
-                                      "Temperature of the run, K (sets kT of the WLC; default: the run's, from its "
-                                      "run.log, else 300)");
+                                      "Temperature of the run, K (sets kT of the WLC fits and of a spectrum's Bell fit, "
+                                      "for every run given; default: each run's, from its run.log, else 300)");
   auto* bins = cmd->add_option("--bins", o->bins, "Histogram bins (default ⌈√n⌉, 5 to 50)");
   auto* contact = cmd->add_option("--contact-force-pN", o->contact,
                                   "Indentation: contact where the smoothed molecule force first reaches "
@@ -84,11 +84,11 @@ Command add_analyze_command(CLI::App& app) {
                                 "Indentation: fit the spring constant over this indentation window a,b, nm")
                     ->expected(2)
                     ->delimiter(',');
-  cmd->add_option("--linear-fraction", o->linear_fraction,
+  auto* linear_fraction = cmd->add_option("--linear-fraction", o->linear_fraction,
                   "Indentation: without --linear-range-nm the linear regime runs from the contact to this "
                   "fraction of the first peak force")
       ->capture_default_str();
-  cmd->add_option("--plane-group", o->plane_group,
+  auto* plane_group = cmd->add_option("--plane-group", o->plane_group,
                   "Plane pulling: analyse the force of this plane group, force_plane<G>[pN]; group 0 is the "
                   "first [[plane_pulling.plane]] of the config (usually the moving one)")
       ->capture_default_str();
@@ -104,7 +104,8 @@ Command add_analyze_command(CLI::App& app) {
                                    "Spectrum of force-clamp runs: a trajectory has unfolded when its extension "
                                    "(the table's rows) first reaches this, nm");
   cmd->add_flag("--force", o->force, "Replace existing output files");
-  return [o, window, points, drop, bins, contact, range, detach, temperature, spectrum_peak, unfolded]() {
+  return [o, window, points, drop, bins, contact, range, detach, temperature, spectrum_peak, unfolded, linear_fraction,
+          plane_group]() {
     analysis::CurveSettings settings;
     if (window->count()) settings.window_nm = o->window_nm;
     if (points->count()) settings.points = o->points;
@@ -113,7 +114,7 @@ Command add_analyze_command(CLI::App& app) {
     settings.wlc.persistence_length = o->persistence;
     settings.wlc.fit_persistence = o->fit_persistence;
     if (o->run_dirs.size() > 1) {
-      for (const auto* indentation_or_plane : {contact, range, detach, bins})
+      for (const auto* indentation_or_plane : {contact, range, detach, bins, linear_fraction, plane_group})
         if (indentation_or_plane->count())
           throw Error(indentation_or_plane->get_name() + ": applies to the analysis of one run directory, not to "
                                                          "the spectrum of several");
@@ -123,6 +124,7 @@ Command add_analyze_command(CLI::App& app) {
       s.settings = settings;
       if (temperature->count()) s.temperature_K = o->temperature;
       s.peak = o->spectrum_peak == "first" ? analysis::SpectrumPeak::first : analysis::SpectrumPeak::largest;
+      s.peak_given = spectrum_peak->count() > 0;
       if (unfolded->count()) s.unfolded_extension_nm = o->unfolded_extension;
       s.overwrite = o->force;
       return report(analysis::analyze_force_spectrum(s));
