@@ -5,7 +5,8 @@
 # h = 19.84 ps)
 # at several forces; the unfolding time of each trajectory is its first passage past an
 # extension of THRESHOLD_NM, and scripts/clamp_lifetimes_table.py tabulates the lifetimes
-# against the force and checks Bell's law (below; exit status 1 when a check fails).
+# against the force and checks Bell's law (below; exit status 1 when a check fails); the
+# same lifetimes' dynamic force spectrum (Bell's x_β and k0) goes to OUTDIR/spectrum/.
 # A GPU job: a few minutes on one H100 with the defaults.
 #
 #   scripts/clamp-lifetimes.sh [OUTDIR]          # default: ww-clamp-lifetimes/
@@ -72,6 +73,15 @@ for fs in $FORCES; do
   fi
   runs+=("$force=$dir")
 done
+
+# The same lifetimes through `ermak analyze`'s dynamic force spectrum: Bell's x_β and k0 by
+# maximum likelihood over every trajectory (docs/analysis.md#dynamic-force-spectrum);
+# informational, the checks follow.
+if ((${#runs[@]} >= 2)); then
+  echo "spectrum of ${#runs[@]} forces ($OUTDIR/spectrum/summary.txt):"
+  "$ERMAK" analyze "${runs[@]#*=}" -o "$OUTDIR/spectrum" --unfolded-extension-nm "$THRESHOLD_NM" --force | head -1 ||
+    echo "spectrum: ermak analyze failed (above)"
+fi
 
 PYTHON=python3
 [[ -x /usr/bin/python3 ]] && PYTHON=/usr/bin/python3

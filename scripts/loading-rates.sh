@@ -3,7 +3,8 @@
 # termini at several speeds over the same cantilever-base travel, each run analysed by
 # `ermak analyze`, a table of unfolding force against loading rate, and the rung's checks
 # (below; exit status 1 when one fails); the table also goes to OUTDIR/loading_rates.tsv
-# and, with matplotlib, a plot to OUTDIR/loading_rates.svg.
+# and, with matplotlib, a plot to OUTDIR/loading_rates.svg. The finished speeds' dynamic
+# force spectrum (Bell's x_β and k0) goes to OUTDIR/spectrum/.
 #   SYSTEM=ww (default): SOP-GPU's WW domain as in its own example (examples/ww_pulling.toml:
 #     bead 0 fixed, bead 33 on a 34.7 pN/nm spring, T = 0.6 kcal/mol, h = 0.08 τ_H) over
 #     24.8 nm, down to SOP-GPU's 2.5 µm/s (5·10⁸ steps). A GPU job: about 15 minutes on
@@ -88,6 +89,19 @@ for v in $SPEEDS; do
     "$ERMAK" analyze "$dir" --temperature-K "$TEMPERATURE_K" --force >/dev/null
   fi
 done
+
+# The dynamic force spectrum of the finished speeds: Bell's x_β and k0 fitted to every
+# replica's largest peak (docs/analysis.md#dynamic-force-spectrum); informational, the
+# rung's checks follow.
+finished=()
+for v in $SPEEDS; do
+  (($(cat "$OUTDIR/v$v/reached_step" 2>/dev/null || echo 0) == $(steps_for "$v"))) && finished+=("$OUTDIR/v$v")
+done
+if ((${#finished[@]} >= 2)); then
+  echo "spectrum of ${#finished[@]} speeds ($OUTDIR/spectrum/summary.txt):"
+  "$ERMAK" analyze "${finished[@]}" -o "$OUTDIR/spectrum" --temperature-K "$TEMPERATURE_K" --force | head -1 ||
+    echo "spectrum: ermak analyze failed (above)"
+fi
 
 # The table and the rung's checks (scripts/loading_rates_table.py).
 dirs=()

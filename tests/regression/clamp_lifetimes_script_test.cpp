@@ -38,6 +38,10 @@ TEST(ClampLifetimesScript, RunsTabulatesAndChecks) {
   EXPECT_EQ(header, "# force[pN]\treplicas\tunfolded\trun[ns]\ttau[ns]\ttau_se[ns]\tmedian[ns]\tcv");
   EXPECT_EQ(first.rfind("190\t2\t0\t396.8\tinf\t", 0), 0u) << first;  // weakest force first
   EXPECT_EQ(second.rfind("200\t2\t0\t396.8\t", 0), 0u) << second;
+  // The same trajectories through `ermak analyze`'s spectrum (none unfolded: no fit).
+  EXPECT_NE(text.find("spectrum of 2 forces"), std::string::npos) << text;
+  EXPECT_NE(read_file(out / "spectrum/lifetimes.tsv").find("# run\treplica\tforce[pN]\ttime[s]\tunfolded"),
+            std::string::npos);
   EXPECT_EQ(run_command(command, &text), 1) << text;
   EXPECT_NE(text.find("F = 190 pN: done"), std::string::npos) << text;
 }

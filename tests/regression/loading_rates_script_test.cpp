@@ -46,6 +46,9 @@ TEST(LoadingRatesScript, RunsContinuesAnalysesAndChecks) {
   EXPECT_NE(read_file(out / "v12500/run.log").find("finished: 40000 steps"), std::string::npos);
   EXPECT_TRUE(fs::exists(out / "v12500/analysis/summary.txt"));
   EXPECT_NE(text.find("rung 5: FAILED: 0 speed(s) with peaks"), std::string::npos) << text;
+  // Both speeds finished: their dynamic force spectrum (no peaks at these speeds: no fit).
+  EXPECT_NE(text.find("spectrum of 2 speeds"), std::string::npos) << text;
+  EXPECT_NE(read_file(out / "spectrum/summary.txt").find("Bell's rate not fitted"), std::string::npos);
   // The table: a header and one row per speed, slowest first, with the loading rate κv.
   std::istringstream tsv(read_file(out / "loading_rates.tsv"));
   std::string header, first, second, extra;
