@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "ermak/analysis/bell_evans.h"
+#include "ermak/analysis/dudko_hummer_szabo.h"
 #include "ermak/analysis/statistics.h"
 #include "ermak/analysis/wlc.h"
 
@@ -176,6 +177,74 @@ TEST(BellEvans, TooLittleDataIsSaidNotFitted) {
   fit = fit_bell_lifetimes(f, times, none, kT);
   EXPECT_FALSE(fit.ok);
   EXPECT_NE(fit.why_not.find("3 unfolding events"), std::string::npos) << fit.why_not;
+}
+
+// Dudko–Hummer–Szabo: forces drawn from its survival (ν = 2/3, x‡ = 0.5 nm, ΔG‡ = 25 kT,
+// k0 = 10⁻³ /s: a critical force of 310 pN) are fitted back — x‡, ΔG‡ and ln k0 within 4
+// standard errors — and with ν = 1 the rate is Bell's.
+DhsFit dhs_truth(double nu, double x, double barrier_kT, double k0) {
+  DhsFit t;
+  t.ok = true;
+  t.nu = nu;
+  t.x_nm = x;
+  t.barrier_kT = barrier_kT;
+  t.k0_per_s = k0;
+  return t;
+}
+
+TEST(DudkoHummerSzabo, RampFitRecoversTheBarrier) {
+  const DhsFit t = dhs_truth(2.0 / 3.0, 0.5, 25.0, 1e-3);
+  std::mt19937_64 rng(17);
+  std::uniform_real_distribution<double> uniform(0.0, 1.0);
+  std::vector<double> forces, rates;
+  for (double r : {1e3, 1e4, 1e5, 1e6, 1e7})
+    for (int k = 0; k < 800; ++k) {
+      forces.push_back(dhs_force_at_survival(t, 1.0 - uniform(rng), r, kT));
+      rates.push_back(r);
+    }
+  const DhsFit fit = fit_dhs_ramps(forces, rates, kT, 2.0 / 3.0);
+  ASSERT_TRUE(fit.ok) << fit.why_not;
+  EXPECT_NEAR(fit.x_nm, t.x_nm, 4.0 * fit.x_se_nm);
+  EXPECT_NEAR(fit.barrier_kT, t.barrier_kT, 4.0 * fit.barrier_se_kT);
+  EXPECT_NEAR(std::log(fit.k0_per_s), std::log(t.k0_per_s), 4.0 * fit.ln_k0_se);
+  EXPECT_LT(fit.x_se_nm, 0.15 * t.x_nm);
+  // The three-parameter model fits these forces better than Bell's law (the curvature of
+  // the spectrum), by far more than its extra parameter.
+  const BellFit bell = fit_bell_evans_ramps(forces, rates, kT);
+  ASSERT_TRUE(bell.ok);
+  EXPECT_GT(fit.log_likelihood - bell.log_likelihood, 10.0);
+  // The model's mean is the sample's.
+  std::vector<double> at_1e5(forces.begin() + 1600, forces.begin() + 2400);
+  const SampleStatistics d = describe(at_1e5);
+  EXPECT_NEAR(dhs_mean_force_pN(t, 1e5, kT), d.mean, 4.0 * d.sem);
+}
+
+TEST(DudkoHummerSzabo, LifetimeFitRecoversTheBarrierAndNuOneIsBell) {
+  const DhsFit t = dhs_truth(0.5, 0.6, 20.0, 1e-2);
+  std::mt19937_64 rng(23);
+  std::vector<double> forces, times;
+  std::vector<std::uint8_t> unfolded;
+  for (double f : {60.0, 80.0, 100.0, 120.0}) {
+    std::exponential_distribution<double> lifetime(dhs_rate_per_s(t, f, kT));
+    for (int k = 0; k < 600; ++k) {
+      const double tau = lifetime(rng);
+      forces.push_back(f);
+      times.push_back(std::min(tau, 30.0));
+      unfolded.push_back(tau < 30.0);
+    }
+  }
+  const DhsFit fit = fit_dhs_lifetimes(forces, times, unfolded, kT, 0.5);
+  ASSERT_TRUE(fit.ok) << fit.why_not;
+  EXPECT_NEAR(fit.x_nm, t.x_nm, 4.0 * fit.x_se_nm);
+  EXPECT_NEAR(fit.barrier_kT, t.barrier_kT, 4.0 * fit.barrier_se_kT);
+  EXPECT_NEAR(std::log(fit.k0_per_s), std::log(t.k0_per_s), 4.0 * fit.ln_k0_se);
+  // ν = 1: the rate and survival are Bell's whatever ΔG‡.
+  const DhsFit one = dhs_truth(1.0, 0.6, 40.0, 1e-2);
+  BellFit bell;
+  bell.x_nm = 0.6;
+  bell.k0_per_s = 1e-2;
+  EXPECT_NEAR(dhs_rate_per_s(one, 90.0, kT), 1e-2 * std::exp(90.0 * 0.6 / kT), 1e-9 * dhs_rate_per_s(one, 90.0, kT));
+  EXPECT_NEAR(dhs_survival(one, 90.0, 1e5, kT), bell_evans_survival(bell, 90.0, 1e5, kT), 1e-12);
 }
 
 }  // namespace

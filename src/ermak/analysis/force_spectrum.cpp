@@ -10,6 +10,7 @@
 #include <system_error>
 
 #include "ermak/analysis/bell_evans.h"
+#include "ermak/analysis/dudko_hummer_szabo.h"
 #include "ermak/analysis/report_common.h"
 #include "ermak/analysis/run_directory.h"
 #include "ermak/analysis/statistics.h"
@@ -228,6 +229,13 @@ AnalyzeResult analyze_force_spectrum(const SpectrumOptions& options) {
     }
   const BellFit fit = clamp ? fit_bell_lifetimes(all_force, all_time, all_unfolded, kT)
                             : fit_bell_evans_ramps(all_force, all_rate, kT);
+  // Dudko–Hummer–Szabo for a linear-cubic (ν = 2/3) and a cusp (ν = 1/2) barrier; the table
+  // and the plot show the linear-cubic one.
+  std::vector<DhsFit> dhs;
+  for (double nu : {2.0 / 3.0, 0.5})
+    dhs.push_back(clamp ? fit_dhs_lifetimes(all_force, all_time, all_unfolded, kT, nu)
+                        : fit_dhs_ramps(all_force, all_rate, kT, nu));
+  const DhsFit& cubic = dhs.front();
 
   std::string summary = "ermak analyze: dynamic force spectrum\n\n";
   summary += fmt::format("runs: {} ({}), at {} K (kT = {} pN·nm; {})\n", runs.size(),
@@ -248,10 +256,10 @@ AnalyzeResult analyze_force_spectrum(const SpectrumOptions& options) {
   {
     std::vector<std::string> columns =
         clamp ? std::vector<std::string>{"run", "force[pN]", "replicas", "unfolded", "lifetime[s]", "lifetime_se[s]",
-                                         "median_time[s]", "cv", "model_lifetime[s]"}
+                                         "median_time[s]", "cv", "model_lifetime[s]", "dhs_lifetime[s]"}
               : std::vector<std::string>{"run", "loading_rate[pN/s]", "replicas", "with_peak", "force_mean[pN]",
                                          "force_sd[pN]", "force_sem[pN]", "force_median[pN]", "model_mean[pN]",
-                                         "model_mode[pN]"};
+                                         "model_mode[pN]", "dhs_mean[pN]"};
     TsvWriter w = TsvWriter::create(out / "spectrum.tsv", columns, options.overwrite);
     if (clamp)
       summary += fmt::format("\n  {:>3} {:>10} {:>8} {:>9} {:>20} {:>12} {:>6} {:>14}  {}\n", "run", "force[pN]",
@@ -289,7 +297,8 @@ AnalyzeResult analyze_force_spectrum(const SpectrumOptions& options) {
               "describe; use lower forces\n",
               g(f.mean), r.dir.string(), g(cv, 2));
         const double model = fit.ok ? 1.0 / (fit.k0_per_s * std::exp(f.mean * fit.x_nm / kT)) : kNaN;
-        const double row[] = {f.mean, double(r.replicas), double(events), tau, tau_se, median, cv, model};
+        const double dhs_model = cubic.ok ? 1.0 / dhs_rate_per_s(cubic, f.mean, kT) : kNaN;
+        const double row[] = {f.mean, double(r.replicas), double(events), tau, tau_se, median, cv, model, dhs_model};
         w.row(std::int64_t(k), row);
         summary += fmt::format("  {:>3} {:>10} {:>8} {:>9} {:>20} {:>12} {:>6} {:>14}  {}\n", k, g(f.mean),
                                r.replicas, events, events ? g(tau) + " ± " + g(tau_se, 2) : "n/a", g(median),
@@ -308,8 +317,9 @@ AnalyzeResult analyze_force_spectrum(const SpectrumOptions& options) {
         const SampleStatistics s = describe(r.force_pN);
         const double model_mean = fit.ok ? bell_evans_mean_pN(fit, r.rate_pN_per_s, kT) : kNaN;
         const double model_mode = fit.ok ? bell_evans_mode_pN(fit, r.rate_pN_per_s, kT) : kNaN;
+        const double dhs_mean = cubic.ok ? dhs_mean_force_pN(cubic, r.rate_pN_per_s, kT) : kNaN;
         const double row[] = {r.rate_pN_per_s, double(r.replicas), double(r.force_pN.size()), s.mean, s.sd,
-                              s.sem, s.median, model_mean, model_mode};
+                              s.sem, s.median, model_mean, model_mode, dhs_mean};
         w.row(std::int64_t(k), row);
         summary += fmt::format("  {:>3} {:>12} {:>8} {:>9} {:>22} {:>10} {:>10} {:>10}  {}\n", k, g(r.rate_pN_per_s),
                                r.replicas, r.force_pN.size(),
@@ -401,6 +411,32 @@ AnalyzeResult analyze_force_spectrum(const SpectrumOptions& options) {
     summary += "\n" + fit_text + "\n";
   }
 
+  // Beyond Bell: the DHS fits, and which model the data favour (Akaike: 2 parameters vs 3).
+  summary += "\nDudko–Hummer–Szabo, k(F) = k0·c^{1/ν−1}·exp(ΔG‡/kT·(1 − c^{1/ν})), c = 1 − ν·F·x‡/ΔG‡:\n";
+  for (const DhsFit& d : dhs) {
+    const std::string shape = d.nu > 0.6 ? "ν = 2/3 (linear-cubic barrier)" : "ν = 1/2 (cusp barrier)";
+    if (!d.ok) {
+      summary += fmt::format("  {}: not fitted: {}\n", shape, d.why_not);
+      continue;
+    }
+    summary += fmt::format("  {}: x‡ = {} ± {} nm, ΔG‡ = {} ± {} kT ({} kcal/mol), k0 = {} /s (ln k0 ± {}); "
+                           "log-likelihood {}",
+                           shape, g(d.x_nm), g(d.x_se_nm, 2), g(d.barrier_kT), g(d.barrier_se_kT, 2),
+                           g(d.barrier_kT * temperature_K * 0.0019872036, 3), g(d.k0_per_s, 3), g(d.ln_k0_se, 2),
+                           g(d.log_likelihood, 6));
+    if (fit.ok) {
+      // Akaike's criterion, 2·(parameters) − 2·ln L: a difference below 2 prefers neither.
+      const double delta_aic = 2.0 * (3 - d.log_likelihood) - 2.0 * (2 - fit.log_likelihood);
+      summary += fmt::format(", {} than Bell's by {}; AIC {}", d.log_likelihood > fit.log_likelihood ? "higher" : "lower",
+                             g(std::abs(d.log_likelihood - fit.log_likelihood), 3),
+                             std::abs(delta_aic) < 2.0 ? fmt::format("prefers neither (difference {} < 2)",
+                                                                     g(std::abs(delta_aic), 3))
+                             : delta_aic < 0.0 ? fmt::format("prefers it by {}", g(-delta_aic, 3))
+                                               : fmt::format("prefers Bell's law by {}", g(delta_aic, 3)));
+    }
+    summary += "\n";
+  }
+
   // --- notes ------------------------------------------------------------------------------------------
   std::string notes;
   if (!clamp) {
@@ -454,6 +490,16 @@ AnalyzeResult analyze_force_spectrum(const SpectrumOptions& options) {
         }
         plot.line(mean_line.x, mean_line.y, style(palette_color(1), 2.0),
                   clamp ? "Bell: τ = 1/(k0·exp(F·x_β/kT))" : "Bell–Evans mean");
+        if (cubic.ok) {
+          Line dhs_line;
+          for (double x : mean_line.x) {
+            dhs_line.x.push_back(x);
+            dhs_line.y.push_back(clamp ? -std::log10(dhs_rate_per_s(cubic, x, kT))
+                                       : dhs_mean_force_pN(cubic, std::pow(10.0, x), kT));
+          }
+          plot.line(dhs_line.x, dhs_line.y, style(palette_color(2), 2.0, "2,3"),
+                    clamp ? "Dudko–Hummer–Szabo (ν = 2/3) lifetime" : "Dudko–Hummer–Szabo (ν = 2/3) mean");
+        }
         if (!clamp) plot.line(mode_line.x, mode_line.y, style(palette_color(1), 1.5, "6,4"), "Bell–Evans mode");
       }
       plot.legend_note(fmt::format("x_β = {} ± {} nm", g(fit.x_nm, 3), g(fit.x_se_nm, 2)));

@@ -27,7 +27,8 @@ Command add_analyze_command(CLI::App& app) {
       "smoothed curves, unfolding/breaking/rupture peaks, worm-like-chain fits (contour lengths, ΔLc), "
       "peak-force statistics and histograms, indentation spring constant, work of the pulling plane; "
       "TSV tables, SVG plots and summary.txt; with several run directories, the dynamic force spectrum "
-      "(rupture force against loading rate, or lifetime against force) and Bell's rate fitted to it "
+      "(rupture force against loading rate, or lifetime against force) with Bell's and Dudko–Hummer–Szabo's "
+      "rates fitted to it "
       "(docs/analysis.md)");
   struct Options {
     std::vector<std::string> run_dirs;
