@@ -108,4 +108,26 @@ TEST(CpuEngineStructureObservables, EndsOutsideTheModelAreAnError) {
   EXPECT_THROW(engine->structure_observables(1.5, -1, 0), Error);
 }
 
+// The energy tables' end-to-end runs between the chain's termini: the first and the last
+// C-alpha, also when a C-alpha–C-beta model ends in a side-chain bead; a model without
+// C-alpha names (or all C-alphas) uses its first and last bead.
+TEST(ChainEnds, AreTheFirstAndLastCalphaBeads) {
+  Topology t;
+  for (const char* name : {"CA", "CA", "CB", "CA", "CB"}) {
+    BeadInfo b;
+    b.atom_name = name;
+    t.beads.push_back(b);
+  }
+  EXPECT_EQ(chain_ends(t).first, 0);
+  EXPECT_EQ(chain_ends(t).last, 3);
+  t.beads.front().atom_name = "CB";
+  EXPECT_EQ(chain_ends(t).first, 1);
+  for (BeadInfo& b : t.beads) b.atom_name = "P";
+  EXPECT_EQ(chain_ends(t).first, 0);
+  EXPECT_EQ(chain_ends(t).last, 4);
+  const LoadedSystem s = ww();
+  EXPECT_EQ(chain_ends(s.topology).first, 0);
+  EXPECT_EQ(chain_ends(s.topology).last, s.topology.bead_count() - 1);
+}
+
 }  // namespace

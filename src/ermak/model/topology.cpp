@@ -80,4 +80,17 @@ ExclusionList build_exclusions(const Topology& topology) {
   return list;
 }
 
+ChainEnds chain_ends(const Topology& topology) {
+  const std::int32_t n = topology.bead_count();
+  ChainEnds ends{0, n > 0 ? n - 1 : 0};
+  std::int32_t first = -1, last = -1;
+  for (std::int32_t i = 0; i < n; ++i)
+    if (topology.beads[std::size_t(i)].atom_name == "CA") {
+      if (first < 0) first = i;
+      last = i;
+    }
+  if (first >= 0) ends = {first, last};
+  return ends;
+}
+
 }  // namespace ermak

@@ -46,6 +46,15 @@ struct Topology {
   std::int32_t bead_count() const { return static_cast<std::int32_t>(beads.size()); }
 };
 
+// The beads between which the energy tables' end-to-end distance is measured
+// (docs/outputs.md#tsv-time-series): the first and the last backbone (C-alpha) bead — the
+// chain's termini also in a C-alpha–C-beta model, whose last bead may be a side chain — or
+// the first and the last bead of a model without C-alpha names.
+struct ChainEnds {
+  std::int32_t first = 0, last = 0;
+};
+ChainEnds chain_ends(const Topology& topology);
+
 // Beads that no bond holds (a chain of one residue, a topology cut short): the model is
 // expected to have none, and the builders warn when it does.
 std::int32_t count_unbonded_beads(const Topology& topology);

@@ -271,6 +271,7 @@ RunSummary run_logged(const RunSpec& given_spec, const RunOptions& options, RunR
   const std::string settings_text = fingerprinted_text(spec.resolved_toml);
   const std::string model_print = model_fingerprint(topology);
   const std::string model_size = model_summary(topology);
+  const ChainEnds energy_ends = chain_ends(topology);  // the energy tables' end-to-end
   // Each replica's files in the output directory, once the protocols are known.
   ReplicaFiles files(spec, nullptr);
   const bool want_trajectory = own_files && spec.output.trajectory_every_steps > 0;
@@ -624,7 +625,7 @@ RunSummary run_logged(const RunSpec& given_spec, const RunOptions& options, RunR
   if (!options.resume) {
     RunReporter::Work extra_work = extra ? extra->report(context) : RunReporter::Work{};
     const StopsDue due{own_files, want_trajectory, pulling_every > 0, plane_every > 0, indentation_every > 0};
-    const StopRequest request = stop_request(due, spec, protocol_setup, n);
+    const StopRequest request = stop_request(due, spec, protocol_setup, energy_ends);
     const auto start = Clock::now();
     StopValues values = engine->take_stop(request);
     snapshot_seconds += seconds_since(start);
@@ -700,7 +701,7 @@ RunSummary run_logged(const RunSpec& given_spec, const RunOptions& options, RunR
     // when the extra reporter or a checkpoint needs the engine at this step, at the last
     // step, or once a signal asks the run to stop here.
     const StopsDue due{own_files && report, frame, pull_row, plane_row, indentation_row};
-    const StopRequest request = stop_request(due, spec, protocol_setup, n);
+    const StopRequest request = stop_request(due, spec, protocol_setup, energy_ends);
     StopValues values;
     bool overlapped = false;
     if (stop) {

@@ -11,13 +11,13 @@
 namespace ermak {
 
 StopRequest stop_request(const StopsDue& due, const RunSpec& spec, const ProtocolSetup* protocol,
-                         std::int32_t beads) {
+                         ChainEnds chain) {
   StopRequest request;
   request.positions = due.frame;
   request.energies = due.energies;
   request.formed_ratio = spec.output.contact_formed_ratio;
-  request.end_first = 0;
-  request.end_last = beads - 1;
+  request.end_first = chain.first;
+  request.end_last = chain.last;
   if (due.pulling) request.beads = {protocol->end_first(), protocol->end_second()};
   request.tether_forces = due.pulling;
   request.plane_forces = due.planes;

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "ermak/backend/engine.h"
+#include "ermak/model/topology.h"
 
 namespace ermak {
 
@@ -21,9 +22,9 @@ struct StopsDue {
 
 // What a stop asks of the engine (backend/engine.h): every position only for a frame
 // (from the GPU: 16 bytes per bead, ~0.5 ms at 10⁴ WW replicas); the pulling rows need the
-// protocol's two ends, the energy rows the chain's (beads 0 and beads − 1).
+// protocol's two ends, the energy rows the chain's (model/topology.h: chain_ends).
 StopRequest stop_request(const StopsDue& due, const RunSpec& spec, const ProtocolSetup* protocol,
-                         std::int32_t beads);
+                         ChainEnds chain);
 
 struct StopSnapshot {
   std::int64_t step = 0;
