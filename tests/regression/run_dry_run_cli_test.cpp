@@ -171,3 +171,25 @@ TEST(RunDryRun, ASopgpuOutputDirectoryThroughAFileIsFoundBeforeAnythingIsMade) {
     EXPECT_EQ(files_under(dir), before) << dry;
   }
 }
+
+// A heating schedule is stated in words, and a run that ends before its stop temperature is
+// warned about (an audit's run ended at 325 K of a 300 → 400 K schedule without a word).
+TEST(RunDryRun, AHeatingScheduleIsStatedAndAShortRunWarned) {
+  const auto dir = ermak::test::fresh_directory("dry-run-heating");
+  const fs::path config = ermak::test::write_ww_run_config(
+      dir, 5, "[heating]\nstart_K = 300\nstop_K = 400\nincrement_K = 5\nevery_steps = 20000\n");
+  int status = 0;
+  std::string out = run_ermak("run --dry-run " + config.string() + " --set run.backend=\"cpu\" --set run.steps=500000",
+                              &status);
+  ASSERT_EQ(status, 0) << out;
+  EXPECT_NE(out.find("heating: 300.00 K to 400.00 K by +5.00 K every 20000 steps; at 400.00 K from step 400000"),
+            std::string::npos)
+      << out;
+  EXPECT_EQ(out.find("before the schedule's stop temperature"), std::string::npos) << out;
+  out = run_ermak("run --dry-run " + config.string() + " --set run.backend=\"cpu\" --set run.steps=100000", &status);
+  ASSERT_EQ(status, 0) << out;
+  EXPECT_NE(out.find("warning: heating: the run's 100000 steps end at 325.00 K, before the schedule's stop "
+                     "temperature 400.00 K (step 400000); give run.steps ≥ 400000 to reach it"),
+            std::string::npos)
+      << out;
+}

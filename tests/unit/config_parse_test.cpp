@@ -272,6 +272,9 @@ every_steps = 1000
   EXPECT_DOUBLE_EQ(t.at_step(10000), 400 * kB);
   EXPECT_DOUBLE_EQ(t.at_step(50000), 400 * kB);  // capped at stop
   EXPECT_EQ(spec.langevin.temperature_kcal_per_mol, t.start_kcal_per_mol);
+  // The run log's "at 400 K from step 10000", whole stairs in K converted to kcal/mol.
+  EXPECT_TRUE(t.heating());
+  EXPECT_EQ(t.stop_step(), 10000);
 }
 
 TEST(ConfigHeating, StartDefaultsToTheRunTemperature) {
@@ -300,11 +303,18 @@ every_steps = 100
   EXPECT_EQ(spec.langevin.temperature_kcal_per_mol, 1.0);
   EXPECT_DOUBLE_EQ(spec.temperature.at_step(250), 0.8);
   EXPECT_DOUBLE_EQ(spec.temperature.at_step(10000), 0.5);
+  EXPECT_EQ(spec.temperature.stop_step(), 500);
+  TemperatureSchedule part = spec.temperature;  // a stop between stairs: reached at the next one
+  part.stop_kcal_per_mol = 0.75;
+  EXPECT_EQ(part.stop_step(), 300);
+  EXPECT_DOUBLE_EQ(part.at_step(299), 0.8);
+  EXPECT_DOUBLE_EQ(part.at_step(300), 0.75);
 }
 
 TEST(ConfigHeating, WithoutHeatingTheScheduleIsConstant) {
   const RunSpec spec = parse(kMinimal + "[run]\ntemperature_K = 310\n");
   EXPECT_EQ(spec.temperature.every_steps, 0);
+  EXPECT_FALSE(spec.temperature.heating());
   EXPECT_EQ(spec.temperature.increment_kcal_per_mol, 0.0);
   EXPECT_EQ(spec.temperature.at_step(0), spec.langevin.temperature_kcal_per_mol);
   EXPECT_EQ(spec.temperature.at_step(1'000'000), spec.langevin.temperature_kcal_per_mol);

@@ -11,6 +11,9 @@ struct TemperatureSchedule {
   std::int64_t every_steps = 0;        // 0: constant temperature
   double stop_kcal_per_mol = 0.0;      // used only when heating
   double at_step(std::int64_t step) const;
+  bool heating() const { return every_steps > 0 && increment_kcal_per_mol != 0.0; }
+  // The first step at the stop temperature (heating only).
+  std::int64_t stop_step() const;
 };
 
 }  // namespace ermak

@@ -257,6 +257,18 @@ RunSummary run_logged(const RunSpec& given_spec, const RunOptions& options, RunR
   for (const std::string& note : spec.notes) log->info("note: {}", note);
   for (const std::string& line : bead_selection_lines) log->info("bead selection {}", line);
   run_log.file_only->info("resolved configuration:\n{}", spec.resolved_toml);
+  if (const TemperatureSchedule& heat = spec.temperature; heat.heating()) {
+    // The schedule in words, and whether the run reaches its stop (docs/config.md#heating).
+    const double per_K = 1.0 / units::kBoltzmann_kcal_per_mol_K;
+    const std::int64_t at_stop = heat.stop_step();
+    log->info("heating: {:.2f} K to {:.2f} K by {:+.2f} K every {} steps; at {:.2f} K from step {}",
+              heat.start_kcal_per_mol * per_K, heat.stop_kcal_per_mol * per_K, heat.increment_kcal_per_mol * per_K,
+              heat.every_steps, heat.stop_kcal_per_mol * per_K, at_stop);
+    if (spec.steps < at_stop)
+      log->warn("warning: heating: the run's {} steps end at {:.2f} K, before the schedule's stop temperature "
+                "{:.2f} K (step {}); give run.steps ≥ {} to reach it",
+                spec.steps, heat.at_step(spec.steps) * per_K, heat.stop_kcal_per_mol * per_K, at_stop, at_stop);
+  }
   log->info("noise: generator {}, layout {}, seed {}{}", spec.rng, spec.rng_layout, spec.seed,
             spec.rng == "philox" ? " (counter-based)" : "");
   if (!options.dry_run) log->info("resolved configuration written to {}", log_path.string());
