@@ -15,6 +15,7 @@
 
 #include "ermak/analysis/bell_evans.h"
 #include "ermak/analysis/force_spectrum.h"
+#include "ermak/analysis/tsv_table.h"
 #include "ermak/analysis/wlc.h"
 #include "ermak/core/error.h"
 #include "support/test_paths.h"
@@ -116,6 +117,18 @@ TEST(ForceSpectrum, RampRunsGiveBackBellEvansParameters) {
   o.peak = SpectrumPeak::first;
   analyze_force_spectrum(o);
   EXPECT_NEAR(fitted(test::read_file(o.out_dir / "summary.txt"), "x_β"), x, 1e-9);
+
+  // Each force at the slope of its own rise: these sawtooths rise at exactly κv, so the
+  // rates at the peaks are the nominal ones (to the 0.3 pN noise) and the fit is the same.
+  o.rate_at_peak = true;
+  analyze_force_spectrum(o);
+  const std::string own = test::read_file(o.out_dir / "summary.txt");
+  EXPECT_NEAR(fitted(own, "x_β"), x, 0.2 * se) << own;
+  EXPECT_NE(own.find("--loading-rate peak): 1 of the nominal κv"), std::string::npos) << own;
+  const TsvTable table = TsvTable::read(o.out_dir / "rupture_forces.tsv");
+  const auto nominal = table.column("loading_rate[pN/s]"), at_peak = table.column("rate_at_peak[pN/s]");
+  ASSERT_EQ(at_peak.size(), 240u);
+  for (std::size_t i = 0; i < at_peak.size(); ++i) EXPECT_NEAR(at_peak[i], nominal[i], 0.02 * nominal[i]) << i;
 }
 
 // A clamp: extension 1 nm until the unfolding time, then 10 nm; 500 rows over the run.

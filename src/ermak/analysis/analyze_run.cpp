@@ -516,7 +516,8 @@ AnalyzeResult analyze_run(const AnalyzeOptions& options_in) {
     {
       TsvWriter w = TsvWriter::create(out / "peaks.tsv",
                                       {"step", "replica", "peak", "time[ns]", "force[pN]", "extension[nm]", "drop[pN]",
-                                       "Lc[nm]", "dLc[nm]", "P[nm]", "fit_rms[pN]", "fit_points"},
+                                       "Lc[nm]", "dLc[nm]", "P[nm]", "fit_rms[pN]", "fit_points",
+                                       "loading_rate[pN/s]"},
                                       overwrite);
       for (const auto& rec : pulls)
         for (std::size_t k = 0; k < rec.a.peaks.size(); ++k) {
@@ -525,7 +526,7 @@ AnalyzeResult analyze_run(const AnalyzeOptions& options_in) {
           const double rest[] = {double(rec.replica.index), double(k), p.time_ns, p.peak.force, p.peak.position,
                                  p.peak.drop, ok ? p.fit.contour_length : kNaN, p.delta_contour_length,
                                  ok ? p.fit.persistence_length : kNaN, ok ? p.fit.rms_residual : kNaN,
-                                 double(p.fit.points)};
+                                 double(p.fit.points), p.loading_rate_pN_per_s};
           w.row(p.step, rest);
         }
       w.flush();

@@ -101,6 +101,17 @@ PullingAnalysis analyze_pulling(const TsvTable& table, const CurveSettings& sett
                      &p.fit_from_nm, &p.fit_to_nm);
     if (k > 0 && p.fit.ok && a.peaks.back().fit.ok)
       p.delta_contour_length = p.fit.contour_length - a.peaks.back().fit.contour_length;
+    {
+      const double half = 0.5 * (a.force_pN[p.peak.trough_before] + p.peak.force);
+      std::vector<double> t_s, f;
+      for (std::size_t i = p.peak.trough_before; i <= p.peak.index; ++i)
+        if (a.force_pN[i] >= half) {
+          t_s.push_back(a.time_ns[i] * 1e-9);
+          f.push_back(a.force_pN[i]);
+        }
+      const LinearFit rise = fit_line(t_s, f);
+      if (rise.ok) p.loading_rate_pN_per_s = rise.slope;
+    }
     a.peaks.push_back(p);
   }
   // The rising edge after the last peak, if the force rises there like before a peak.

@@ -38,6 +38,7 @@ struct RunSpectrum {
   std::vector<int> replica;      // per force or trajectory
   std::vector<double> force_pN;  // the chosen peak's force; a clamp's mean force
   std::vector<int> peak;         // ramps: which peak of its replica (0 = first)
+  std::vector<double> peak_rate_pN_per_s;  // ramps: dF/dt before that peak (NaN: too few rows)
   std::size_t without_peak = 0;
   // clamps
   std::vector<double> time_s;           // to unfolding, or the run's length when censored
@@ -89,6 +90,7 @@ RunSpectrum read_run(const fs::path& dir, const SpectrumOptions& options, std::v
       run.replica.push_back(r.index);
       run.force_pN.push_back(a.peaks[k].peak.force);
       run.peak.push_back(int(k));
+      run.peak_rate_pN_per_s.push_back(a.peaks[k].loading_rate_pN_per_s);
       continue;
     }
     // First passage of the recorded extension: a running average would let a trajectory
@@ -188,6 +190,8 @@ AnalyzeResult analyze_force_spectrum(const SpectrumOptions& options) {
       bad("--unfolded-extension-nm", "applies to force-clamp runs; " + dir.string() + " is a pulling run");
     if (run.clamp && options.peak_given)
       bad("--spectrum-peak", "applies to pulling runs; " + dir.string() + " is a force-clamp run");
+    if (run.clamp && options.rate_at_peak)
+      bad("--loading-rate", "applies to pulling runs; " + dir.string() + " is a force-clamp run");
     if (!runs.empty() && std::abs(run.temperature_K - runs.front().temperature_K) > 0.05)
       throw Error(dir.string(), 0, "",
                   fmt::format("the run is at {} K ({}), {} at {} K ({}): Bell's law is fitted at one temperature "
@@ -217,14 +221,21 @@ AnalyzeResult analyze_force_spectrum(const SpectrumOptions& options) {
   // --- the fit over all replicas ----------------------------------------------------------------
   std::vector<double> all_force, all_rate, all_time;
   std::vector<std::uint8_t> all_unfolded;
+  std::size_t no_rate_at_peak = 0;
   for (const RunSpectrum& r : runs)
     for (std::size_t i = 0; i < r.force_pN.size(); ++i) {
-      all_force.push_back(r.force_pN[i]);
       if (clamp) {
+        all_force.push_back(r.force_pN[i]);
         all_time.push_back(r.time_s[i]);
         all_unfolded.push_back(r.unfolded[i]);
-      } else {
+      } else if (!options.rate_at_peak) {
+        all_force.push_back(r.force_pN[i]);
         all_rate.push_back(r.rate_pN_per_s);
+      } else if (r.peak_rate_pN_per_s[i] > 0.0) {
+        all_force.push_back(r.force_pN[i]);
+        all_rate.push_back(r.peak_rate_pN_per_s[i]);
+      } else {
+        ++no_rate_at_peak;  // a rising edge of < 3 rows, or one that does not rise
       }
     }
   const BellFit fit = clamp ? fit_bell_lifetimes(all_force, all_time, all_unfolded, kT)
@@ -243,8 +254,10 @@ AnalyzeResult analyze_force_spectrum(const SpectrumOptions& options) {
                          runs.front().temperature_source);
   if (!clamp)
     summary += fmt::format("rupture force of a replica: its {} unfolding peak (--spectrum-peak), found as `ermak "
-                           "analyze RUN_DIR` finds it with the same options\n",
-                           options.peak == SpectrumPeak::first ? "first" : "largest");
+                           "analyze RUN_DIR` finds it with the same options; loading rate: {}\n",
+                           options.peak == SpectrumPeak::first ? "first" : "largest",
+                           options.rate_at_peak ? "the slope before each peak (--loading-rate peak)"
+                                                : "the run's nominal κv (--loading-rate nominal)");
   else
     summary += fmt::format("lifetime of a replica: the time until its extension (as recorded) first reaches {} nm "
                            "(--unfolded-extension-nm); a replica that never does is censored at its last row\n",
@@ -265,7 +278,8 @@ AnalyzeResult analyze_force_spectrum(const SpectrumOptions& options) {
       summary += fmt::format("\n  {:>3} {:>10} {:>8} {:>9} {:>20} {:>12} {:>6} {:>14}  {}\n", "run", "force[pN]",
                              "replicas", "unfolded", "lifetime[s]", "median[s]", "CV", "Bell τ[s]", "directory");
     else
-      summary += fmt::format("\n  {:>3} {:>12} {:>8} {:>9} {:>22} {:>10} {:>10} {:>10}  {}\n", "run", "κv[pN/s]",
+      summary += fmt::format("\n  {:>3} {:>12} {:>8} {:>9} {:>22} {:>10} {:>10} {:>10}  {}\n", "run",
+                             options.rate_at_peak ? "dF/dt[pN/s]" : "κv[pN/s]",
                              "replicas", "with peak", "force mean ± sd (sem)", "median", "Bell mean", "Bell mode",
                              "directory");
     for (std::size_t k = 0; k < runs.size(); ++k) {
@@ -314,14 +328,20 @@ AnalyzeResult analyze_force_spectrum(const SpectrumOptions& options) {
           points_x.y.push_back(std::log10(t));
         }
       } else {
+        // The run's rate: its nominal κv, or with --loading-rate peak the median of its
+        // forces' own rates (the model's values are those at that rate).
+        std::vector<double> own;
+        for (double rate : r.peak_rate_pN_per_s)
+          if (rate > 0.0) own.push_back(rate);
+        const double rate = options.rate_at_peak ? describe(own).median : r.rate_pN_per_s;
         const SampleStatistics s = describe(r.force_pN);
-        const double model_mean = fit.ok ? bell_evans_mean_pN(fit, r.rate_pN_per_s, kT) : kNaN;
-        const double model_mode = fit.ok ? bell_evans_mode_pN(fit, r.rate_pN_per_s, kT) : kNaN;
-        const double dhs_mean = cubic.ok ? dhs_mean_force_pN(cubic, r.rate_pN_per_s, kT) : kNaN;
-        const double row[] = {r.rate_pN_per_s, double(r.replicas), double(r.force_pN.size()), s.mean, s.sd,
+        const double model_mean = fit.ok ? bell_evans_mean_pN(fit, rate, kT) : kNaN;
+        const double model_mode = fit.ok ? bell_evans_mode_pN(fit, rate, kT) : kNaN;
+        const double dhs_mean = cubic.ok ? dhs_mean_force_pN(cubic, rate, kT) : kNaN;
+        const double row[] = {rate, double(r.replicas), double(r.force_pN.size()), s.mean, s.sd,
                               s.sem, s.median, model_mean, model_mode, dhs_mean};
         w.row(std::int64_t(k), row);
-        summary += fmt::format("  {:>3} {:>12} {:>8} {:>9} {:>22} {:>10} {:>10} {:>10}  {}\n", k, g(r.rate_pN_per_s),
+        summary += fmt::format("  {:>3} {:>12} {:>8} {:>9} {:>22} {:>10} {:>10} {:>10}  {}\n", k, g(rate),
                                r.replicas, r.force_pN.size(),
                                s.n ? g(s.mean) + " ± " + g(s.sd, 3) + " (" + g(s.sem, 2) + ")" : "n/a", g(s.median),
                                g(model_mean), g(model_mode), r.dir.string());
@@ -330,16 +350,18 @@ AnalyzeResult analyze_force_spectrum(const SpectrumOptions& options) {
               "- {} (κv = {} pN/s): mean force {} pN, {} sem from the model's {} pN: one barrier with a fixed x_β "
               "does not describe this rate (a chain dragged open at high rates; with --spectrum-peak first, "
               "different transitions at different speeds)\n",
-              r.dir.string(), g(r.rate_pN_per_s), g(s.mean), g((s.mean - model_mean) / s.sem, 2), g(model_mean));
-        const double x = std::log10(r.rate_pN_per_s);
+              r.dir.string(), g(rate), g(s.mean), g((s.mean - model_mean) / s.sem, 2), g(model_mean));
+        const double x = std::log10(rate);
         if (s.n > 1) add_segment(spread_lines, x, s.mean - s.sd, s.mean + s.sd);
         if (s.n) {
           observed_x.x.push_back(x);
           observed_x.y.push_back(s.mean);
         }
-        for (double f : r.force_pN) {
-          points_x.x.push_back(x);
-          points_x.y.push_back(f);
+        for (std::size_t i = 0; i < r.force_pN.size(); ++i) {
+          const double own_rate = options.rate_at_peak ? r.peak_rate_pN_per_s[i] : rate;
+          if (!(own_rate > 0.0)) continue;
+          points_x.x.push_back(std::log10(own_rate));
+          points_x.y.push_back(r.force_pN[i]);
         }
       }
     }
@@ -353,7 +375,7 @@ AnalyzeResult analyze_force_spectrum(const SpectrumOptions& options) {
     TsvWriter w = TsvWriter::create(path,
                                     clamp ? std::vector<std::string>{"run", "replica", "force[pN]", "time[s]", "unfolded"}
                                           : std::vector<std::string>{"run", "replica", "loading_rate[pN/s]",
-                                                                     "force[pN]", "peak"},
+                                                                     "force[pN]", "peak", "rate_at_peak[pN/s]"},
                                     options.overwrite);
     for (std::size_t k = 0; k < runs.size(); ++k) {
       const RunSpectrum& r = runs[k];
@@ -362,7 +384,8 @@ AnalyzeResult analyze_force_spectrum(const SpectrumOptions& options) {
           const double row[] = {double(r.replica[i]), r.force_pN[i], r.time_s[i], double(r.unfolded[i])};
           w.row(std::int64_t(k), row);
         } else {
-          const double row[] = {double(r.replica[i]), r.rate_pN_per_s, r.force_pN[i], double(r.peak[i])};
+          const double row[] = {double(r.replica[i]), r.rate_pN_per_s, r.force_pN[i], double(r.peak[i]),
+                                r.peak_rate_pN_per_s[i]};
           w.row(std::int64_t(k), row);
         }
       }
@@ -393,7 +416,10 @@ AnalyzeResult analyze_force_spectrum(const SpectrumOptions& options) {
       std::vector<double> lx, my;
       for (const RunSpectrum& r : runs)
         if (!r.force_pN.empty()) {
-          lx.push_back(std::log(r.rate_pN_per_s));
+          std::vector<double> own;
+          for (double rate : r.peak_rate_pN_per_s)
+            if (rate > 0.0) own.push_back(rate);
+          lx.push_back(std::log(options.rate_at_peak ? describe(own).median : r.rate_pN_per_s));
           my.push_back(describe(r.force_pN).mean);
         }
       const LinearFit line = fit_line(lx, my);
@@ -448,8 +474,25 @@ AnalyzeResult analyze_force_spectrum(const SpectrumOptions& options) {
                            "force; one that had not unfolded by the end of its run would have ruptured above every "
                            "force it reached, so leaving it out biases the fit towards lower forces)\n",
                            without, analysed);
-    notes += "- the loading rate is the nominal κv of each run (run.log); the molecule's own compliance makes the "
-             "rate at which the force rises before a peak lower, so x_β and k0 are those of the nominal rates\n";
+    if (!options.rate_at_peak) {
+      notes += "- the loading rate is the nominal κv of each run (run.log); the molecule's own compliance makes the "
+               "rate at which the force rises before a peak lower, so x_β and k0 are those of the nominal rates "
+               "(--loading-rate peak fits each force at the slope of its own rise)\n";
+    } else {
+      std::vector<double> ratio;
+      for (const RunSpectrum& r : runs)
+        for (double rate : r.peak_rate_pN_per_s)
+          if (rate > 0.0) ratio.push_back(rate / r.rate_pN_per_s);
+      const SampleStatistics q = describe(ratio);
+      notes += fmt::format("- each force at its own loading rate, the slope of the smoothed force against time over "
+                           "the upper half of the rise before its peak (--loading-rate peak): {} of the nominal κv "
+                           "(median; {} to {})\n",
+                           g(q.median, 3), g(q.min, 3), g(q.max, 3));
+      if (no_rate_at_peak)
+        notes += fmt::format("- {} forces are left out: their rise has fewer than 3 rows above its half-way force, or "
+                             "does not rise\n",
+                             no_rate_at_peak);
+    }
     notes += "- each replica's peak criterion is automatic (8 × the noise of its smoothed force) unless "
              "--min-peak-drop-pN is given; for runs of very different speeds one --min-peak-drop-pN treats them "
              "alike\n";

@@ -21,6 +21,9 @@ struct SpectrumOptions {
   std::optional<double> temperature_K;          // --temperature-K; unset: each run's from its run.log
   SpectrumPeak peak = SpectrumPeak::largest;    // ramps: which peak of a replica is its rupture force
   bool peak_given = false;                      // --spectrum-peak was given (an error for clamp runs)
+  // Ramps: the loading rate of each force — the run's nominal κv, or the slope of the force
+  // against time just before its peak (PullingPeak::loading_rate_pN_per_s).
+  bool rate_at_peak = false;
   std::optional<double> unfolded_extension_nm;  // clamps: unfolded when the recorded extension first reaches this
   bool overwrite = false;
 };

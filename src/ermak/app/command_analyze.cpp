@@ -34,6 +34,7 @@ Command add_analyze_command(CLI::App& app) {
     std::vector<std::string> run_dirs;
     std::string out_dir;
     std::string spectrum_peak = "largest";
+    std::string loading_rate = "nominal";
     double unfolded_extension = 0.0;
     double window_nm = 0.0;
     std::size_t points = 0;
@@ -101,12 +102,18 @@ Command add_analyze_command(CLI::App& app) {
                       "Spectrum of pulling runs: a replica's rupture force is its first or its largest unfolding peak")
           ->check(CLI::IsMember({"first", "largest"}))
           ->capture_default_str();
+  auto* loading_rate =
+      cmd->add_option("--loading-rate", o->loading_rate,
+                      "Spectrum of pulling runs: each force at the run's nominal κv, or at the slope of the force "
+                      "against time just before its peak")
+          ->check(CLI::IsMember({"nominal", "peak"}))
+          ->capture_default_str();
   auto* unfolded = cmd->add_option("--unfolded-extension-nm", o->unfolded_extension,
                                    "Spectrum of force-clamp runs: a trajectory has unfolded when its extension "
                                    "(the table's rows) first reaches this, nm");
   cmd->add_flag("--force", o->force, "Replace existing output files");
   return [o, window, points, drop, bins, contact, range, detach, temperature, spectrum_peak, unfolded, linear_fraction,
-          plane_group]() {
+          plane_group, loading_rate]() {
     analysis::CurveSettings settings;
     if (window->count()) settings.window_nm = o->window_nm;
     if (points->count()) settings.points = o->points;
@@ -126,11 +133,12 @@ Command add_analyze_command(CLI::App& app) {
       if (temperature->count()) s.temperature_K = o->temperature;
       s.peak = o->spectrum_peak == "first" ? analysis::SpectrumPeak::first : analysis::SpectrumPeak::largest;
       s.peak_given = spectrum_peak->count() > 0;
+      s.rate_at_peak = o->loading_rate == "peak";
       if (unfolded->count()) s.unfolded_extension_nm = o->unfolded_extension;
       s.overwrite = o->force;
       return report(analysis::analyze_force_spectrum(s));
     }
-    for (const auto* spectrum_only : {spectrum_peak, unfolded})
+    for (const auto* spectrum_only : {spectrum_peak, unfolded, loading_rate})
       if (spectrum_only->count())
         throw Error(spectrum_only->get_name() + ": applies to the spectrum of several run directories");
     analysis::AnalyzeOptions a;
