@@ -238,6 +238,22 @@ TEST(DudkoHummerSzabo, LifetimeFitRecoversTheBarrierAndNuOneIsBell) {
   EXPECT_NEAR(fit.x_nm, t.x_nm, 4.0 * fit.x_se_nm);
   EXPECT_NEAR(fit.barrier_kT, t.barrier_kT, 4.0 * fit.barrier_se_kT);
   EXPECT_NEAR(std::log(fit.k0_per_s), std::log(t.k0_per_s), 4.0 * fit.ln_k0_se);
+  // Two forces pin two rates: three parameters are not determined (Bell's two are).
+  std::vector<double> two_f, two_t;
+  std::vector<std::uint8_t> two_u;
+  for (std::size_t i = 0; i < forces.size(); ++i)
+    if (forces[i] == 60.0 || forces[i] == 120.0) {
+      two_f.push_back(forces[i]);
+      two_t.push_back(times[i]);
+      two_u.push_back(unfolded[i]);
+    }
+  const DhsFit two = fit_dhs_lifetimes(two_f, two_t, two_u, kT, 0.5);
+  EXPECT_FALSE(two.ok);
+  EXPECT_NE(two.why_not.find("3 or more forces"), std::string::npos) << two.why_not;
+  EXPECT_TRUE(fit_bell_lifetimes(two_f, two_t, two_u, kT).ok);
+  // The critical force of the fit lies above every force it was fitted to.
+  EXPECT_GT(fit.critical_force_pN(kT), fit.largest_force_pN);
+  EXPECT_EQ(fit.largest_force_pN, 120.0);
   // ν = 1: the rate and survival are Bell's whatever ΔG‡.
   const DhsFit one = dhs_truth(1.0, 0.6, 40.0, 1e-2);
   BellFit bell;

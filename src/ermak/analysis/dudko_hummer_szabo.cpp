@@ -17,6 +17,10 @@ constexpr double kInf = std::numeric_limits<double>::infinity();
 
 double log_expm1(double y) { return y < 30.0 ? std::log(std::expm1(y)) : y + std::log1p(-std::exp(-y)); }
 
+// 1 − c^{1/ν} for c = 1 − ε, without the cancellation of 1 − pow(1 − ε, 1/ν) at small ε
+// (large barriers).
+double one_minus_c_power(double epsilon, double nu) { return -std::expm1(std::log1p(-epsilon) / nu); }
+
 // The data of either fit: item i at force F_i with weight w_i — ramps: kT/r_i, so that
 // ∫k dF/r = k0·(w_i/x‡)·(e^{ΔG‡/kT·(1 − c^{1/ν})} − 1); clamps: the time t_i, so that the
 // integrated rate is k0·t_i·h_i — and whether it is an event (a rupture, an unfolding).
@@ -41,9 +45,10 @@ Terms terms(const Data& d, double x, double v) {
   std::vector<double> ln_g(d.force.size());
   double top = -kInf;
   for (std::size_t i = 0; i < d.force.size(); ++i) {
-    const double c = 1.0 - d.nu * d.force[i] * x / (v * d.kT);
+    const double epsilon = d.nu * d.force[i] * x / (v * d.kT);
+    const double c = 1.0 - epsilon;
     if (!(c > 0.0)) return t;
-    const double exponent = v * (1.0 - std::pow(c, 1.0 / d.nu));
+    const double exponent = v * one_minus_c_power(epsilon, d.nu);
     const double ln_h = (1.0 / d.nu - 1.0) * std::log(c) + exponent;
     if (d.event[i]) t.sum_ln_h += ln_h;
     ln_g[i] = d.ramp ? std::log(d.weight[i] / x) + (exponent > 0.0 ? log_expm1(exponent) : -kInf)
@@ -145,7 +150,8 @@ DhsFit fit(const Data& d, double bell_x_nm) {
     return out;
   }
   if (best[1] > 12.0) {
-    out.why_not = "the barrier height is not determined: the data follow Bell's law (ΔG‡ → ∞)";
+    out.why_not = "the likelihood is largest as ΔG‡ → ∞, where the rate becomes Bell's (which says nothing on "
+                  "whether Bell's law itself fits)";
     return out;
   }
   if (best[1] < -12.0) {
@@ -187,6 +193,7 @@ DhsFit fit(const Data& d, double bell_x_nm) {
   out.x_se_nm = std::sqrt(cov[1][1]);
   out.barrier_se_kT = std::sqrt(cov[2][2]);
   out.log_likelihood = centre;
+  out.largest_force_pN = d.f_max;
   return out;
 }
 
@@ -233,8 +240,9 @@ DhsFit fit_dhs_lifetimes(std::span<const double> forces_pN, std::span<const doub
     out.why_not = bell.why_not;
     return out;
   }
-  if (bell.events < 4) {
-    out.why_not = "needs at least 4 unfolding events at 2 or more forces";
+  // Each force pins one rate: three parameters need three forces.
+  if (bell.events < 4 || distinct(forces_pN) < 3) {
+    out.why_not = "needs at least 4 unfolding events at 3 or more forces";
     return out;
   }
   Data d;
@@ -256,8 +264,7 @@ namespace {
 double critical_force(const DhsFit& f, double kT) { return f.barrier_kT * kT / (f.nu * f.x_nm); }
 // The exponent ΔG‡/kT·(1 − c^{1/ν}) at force F (F below the critical force).
 double exponent_at(const DhsFit& f, double force, double kT) {
-  const double c = std::max(0.0, 1.0 - force / critical_force(f, kT));
-  return f.barrier_kT * (1.0 - std::pow(c, 1.0 / f.nu));
+  return f.barrier_kT * one_minus_c_power(std::min(1.0, force / critical_force(f, kT)), f.nu);
 }
 }  // namespace
 

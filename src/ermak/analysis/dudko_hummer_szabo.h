@@ -24,6 +24,10 @@ struct DhsFit {
   double k0_per_s = 0.0, ln_k0_se = 0.0;         // k0 and the standard error of ln k0
   double barrier_kT = 0.0, barrier_se_kT = 0.0;  // ΔG‡ / kT
   double log_likelihood = 0.0;                   // comparable with BellFit's (same omitted terms)
+  double largest_force_pN = 0.0;                 // of the data; compare with critical_force_pN()
+  // F_c = ΔG‡·kT/(ν·x‡), where the barrier vanishes. A fit whose F_c sits at the largest
+  // force measured is held by that bound, and its standard errors understate the spread.
+  double critical_force_pN(double kT_pN_nm) const { return barrier_kT * kT_pN_nm / (nu * x_nm); }
 };
 
 DhsFit fit_dhs_ramps(std::span<const double> forces_pN, std::span<const double> rates_pN_per_s, double kT_pN_nm,
@@ -31,9 +35,10 @@ DhsFit fit_dhs_ramps(std::span<const double> forces_pN, std::span<const double> 
 DhsFit fit_dhs_lifetimes(std::span<const double> forces_pN, std::span<const double> times_s,
                          std::span<const std::uint8_t> unfolded, double kT_pN_nm, double nu);
 
-// The rate k(F) (0 at and beyond the critical force ΔG‡/(ν·x‡) is never reached: the rate
-// there is the limit of the formula, infinite for ν < 1); the ramp's survival, its mean force
-// ∫S dF, and the force of a given survival u in (0, 1] (inverse-CDF sampling, tests).
+// The rate k(F) below the critical force F_c (for ν < 1 the formula falls to 0 just at F_c, an
+// artefact of the model there; beyond F_c the barrier is gone and the rate is returned as
+// infinite); the ramp's survival, its mean force ∫S dF, and the force of a given survival u in
+// (0, 1] (inverse-CDF sampling, tests).
 double dhs_rate_per_s(const DhsFit& fit, double force_pN, double kT_pN_nm);
 double dhs_survival(const DhsFit& fit, double force_pN, double rate_pN_per_s, double kT_pN_nm);
 double dhs_mean_force_pN(const DhsFit& fit, double rate_pN_per_s, double kT_pN_nm);

@@ -312,6 +312,11 @@ AnalyzeResult analyze_force_spectrum(const SpectrumOptions& options) {
               g(f.mean), r.dir.string(), g(cv, 2));
         const double model = fit.ok ? 1.0 / (fit.k0_per_s * std::exp(f.mean * fit.x_nm / kT)) : kNaN;
         const double dhs_model = cubic.ok ? 1.0 / dhs_rate_per_s(cubic, f.mean, kT) : kNaN;
+        if (fit.ok && events >= 2 && std::abs(tau - model) > 3.0 * tau_se)
+          off_model_notes += fmt::format(
+              "- {} ({} pN): lifetime {} s, {} se from Bell's {} s: one barrier with a fixed x_β does not describe "
+              "this force (a lag or a chain dragged open at high forces, other pathways at any)\n",
+              r.dir.string(), g(f.mean), g(tau), g((tau - model) / tau_se, 2), g(model));
         const double row[] = {f.mean, double(r.replicas), double(events), tau, tau_se, median, cv, model, dhs_model};
         w.row(std::int64_t(k), row);
         summary += fmt::format("  {:>3} {:>10} {:>8} {:>9} {:>20} {:>12} {:>6} {:>14}  {}\n", k, g(f.mean),
@@ -347,10 +352,11 @@ AnalyzeResult analyze_force_spectrum(const SpectrumOptions& options) {
                                g(model_mean), g(model_mode), r.dir.string());
         if (fit.ok && s.n > 1 && std::abs(s.mean - model_mean) > 3.0 * s.sem)
           off_model_notes += fmt::format(
-              "- {} (κv = {} pN/s): mean force {} pN, {} sem from the model's {} pN: one barrier with a fixed x_β "
-              "does not describe this rate (a chain dragged open at high rates; with --spectrum-peak first, "
-              "different transitions at different speeds)\n",
-              r.dir.string(), g(rate), g(s.mean), g((s.mean - model_mean) / s.sem, 2), g(model_mean));
+              "- {} (rate {} pN/s): mean force {} pN, {} sem from Bell's {} pN (Dudko–Hummer–Szabo, ν = 2/3: {} "
+              "pN): one barrier with a fixed x_β does not describe this rate (at high rates a chain dragged "
+              "open; at any rate other transitions or pathways; with --spectrum-peak first, different "
+              "transitions at different speeds)\n",
+              r.dir.string(), g(rate), g(s.mean), g((s.mean - model_mean) / s.sem, 2), g(model_mean), g(dhs_mean));
         const double x = std::log10(rate);
         if (s.n > 1) add_segment(spread_lines, x, s.mean - s.sd, s.mean + s.sd);
         if (s.n) {
@@ -445,22 +451,27 @@ AnalyzeResult analyze_force_spectrum(const SpectrumOptions& options) {
       summary += fmt::format("  {}: not fitted: {}\n", shape, d.why_not);
       continue;
     }
-    summary += fmt::format("  {}: x‡ = {} ± {} nm, ΔG‡ = {} ± {} kT ({} kcal/mol), k0 = {} /s (ln k0 ± {}); "
-                           "log-likelihood {}",
+    const double f_c = d.critical_force_pN(kT);
+    summary += fmt::format("  {}: x‡ = {} ± {} nm, ΔG‡ = {} ± {} kT ({} kcal/mol), k0 = {} /s (ln k0 ± {}), "
+                           "critical force {} pN; log-likelihood {}",
                            shape, g(d.x_nm), g(d.x_se_nm, 2), g(d.barrier_kT), g(d.barrier_se_kT, 2),
                            g(d.barrier_kT * temperature_K * 0.0019872036, 3), g(d.k0_per_s, 3), g(d.ln_k0_se, 2),
-                           g(d.log_likelihood, 6));
+                           g(f_c), g(d.log_likelihood, 6));
     if (fit.ok) {
       // Akaike's criterion, 2·(parameters) − 2·ln L: a difference below 2 prefers neither.
       const double delta_aic = 2.0 * (3 - d.log_likelihood) - 2.0 * (2 - fit.log_likelihood);
       summary += fmt::format(", {} than Bell's by {}; AIC {}", d.log_likelihood > fit.log_likelihood ? "higher" : "lower",
                              g(std::abs(d.log_likelihood - fit.log_likelihood), 3),
                              std::abs(delta_aic) < 2.0 ? fmt::format("prefers neither (difference {} < 2)",
-                                                                     g(std::abs(delta_aic), 3))
+                                                                     g(std::abs(delta_aic), 4))
                              : delta_aic < 0.0 ? fmt::format("prefers it by {}", g(-delta_aic, 3))
                                                : fmt::format("prefers Bell's law by {}", g(delta_aic, 3)));
     }
     summary += "\n";
+    if (d.largest_force_pN > 0.98 * f_c)
+      summary += fmt::format("    the critical force sits at the largest force measured ({} pN, {} % of it): the fit "
+                             "is held by that bound, and its standard errors understate the uncertainty\n",
+                             g(d.largest_force_pN), g(100.0 * d.largest_force_pN / f_c, 3));
   }
 
   // --- notes ------------------------------------------------------------------------------------------
