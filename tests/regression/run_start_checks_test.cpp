@@ -9,6 +9,7 @@
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <vector>
 
 #include "support/test_paths.h"
 
@@ -61,6 +62,40 @@ TEST(RunStartChecks, CoordinatesThatBreakABondNameTheFile) {
   const fs::path nudged = moved_ww_coordinates(dir, 10, 0.5);
   out = run_ermak("energy --topology " + top.string() + " --coordinates " + nudged.string(), &status);
   EXPECT_EQ(status, 0) << out;
+}
+
+// Two beads on top of each other have no SOP energy: `ermak energy` names them instead of
+// printing nan, and warns of a pair closer than 1 Å (an audit's run printed "native -nan").
+TEST(RunStartChecks, TheEnergyOfOverlappingBeadsNamesThem) {
+  const auto dir = ermak::test::fresh_directory("energy-overlap");
+  const fs::path top = ermak::test::shared_data() / "sopgpu/ww/reference/ww.top";
+  std::istringstream in(read_file(ermak::test::shared_data() / "sopgpu/ww/reference/ww_cg.pdb"));
+  std::vector<std::string> lines;
+  std::vector<std::size_t> atoms;
+  for (std::string line; std::getline(in, line);) {
+    if (line.rfind("ATOM", 0) == 0) atoms.push_back(lines.size());
+    lines.push_back(line);
+  }
+  auto write = [&](const char* name, double dx_A) {
+    std::string& five = lines[atoms[5]];
+    const std::string& twenty = lines[atoms[20]];
+    char x[16];
+    std::snprintf(x, sizeof x, "%8.3f", std::stod(twenty.substr(30, 8)) + dx_A);
+    five = five.substr(0, 30) + x + twenty.substr(38, 16) + five.substr(54);
+    std::ofstream out(dir / name);
+    for (const auto& l : lines) out << l << "\n";
+    return dir / name;
+  };
+  int status = 0;
+  const fs::path same = write("same.pdb", 0.0);
+  std::string out = run_ermak("energy --fene-R0 5 --topology " + top.string() + " --coordinates " + same.string(), &status);
+  EXPECT_EQ(status, 1) << out;
+  EXPECT_NE(out.find(same.string() + ": the energy is not finite: beads 5 and 20 are 0 Å apart"), std::string::npos)
+      << out;
+  const fs::path near = write("near.pdb", 0.01);
+  out = run_ermak("energy --fene-R0 5 --topology " + top.string() + " --coordinates " + near.string(), &status);
+  EXPECT_EQ(status, 0) << out;
+  EXPECT_NE(out.find("beads 5 and 20 are 0.01 Å apart (the closest pair)"), std::string::npos) << out;
 }
 
 TEST(RunStartChecks, AFailedStartDoesNotBlockTheNextRun) {

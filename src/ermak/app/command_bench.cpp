@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include <omp.h>
+
 #include "bench/standard_systems.h"
 #include "ermak/app/cli_checks.h"
 #include "ermak/app/commands.h"
@@ -291,10 +293,13 @@ Command add_bench_command(CLI::App& app) {
         const long long rebuilds = (long long)(engine->stats().neighbor_rebuilds - rebuilds_before);
         // CUDA: the kernel family and its layout (docs/gpu.md#kernel-families).
         const std::string kernel = cuda_kernel_layout(*engine);
-        std::printf("%-11s %7d %8d %10lld %12.4g %14.4g %8s %7d %10lld %9s %11s %9lld  %s\n",
+        // The CPU threads the engine used (0 asks for all: OpenMP's count); none on a GPU.
+        const std::string used_threads =
+            engine->name() != "cpu" ? "-" : std::to_string(threads > 0 ? threads : omp_get_max_threads());
+        std::printf("%-11s %7d %8d %10lld %12.4g %14.4g %8s %7s %10lld %9s %11s %9lld  %s\n",
                     (c.system + (c.pulled ? "+pull" : c.indented ? "+indent" : "")).c_str(), n, c.replicas,
                     (long long)steps, rate, rate * n * c.replicas, engine->name().c_str(),
-                    threads, (long long)engine->stats().neighbor_pairs,
+                    used_threads.c_str(), (long long)engine->stats().neighbor_pairs,
                     on_gpu ? std::to_string(std::llround(bytes_per_bead)).c_str() : "-", allocated_per_bead.c_str(),
                     rebuilds, kernel.empty() ? "-" : kernel.c_str());
         if (!finite)

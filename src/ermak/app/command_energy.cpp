@@ -1,6 +1,11 @@
+#include <fmt/format.h>
+
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <limits>
 #include <string>
+#include <vector>
 
 #include "ermak/app/cli_checks.h"
 #include "ermak/app/commands.h"
@@ -10,6 +15,31 @@
 #include "ermak/run/stability_checks.h"
 
 namespace ermak::app {
+namespace {
+
+struct ClosestPair {
+  int i = 0, j = 0;
+  double distance_A = std::numeric_limits<double>::infinity();
+};
+
+// The closest two beads, by a sweep along x (n log n for any structure a file holds).
+ClosestPair closest_pair(const std::vector<Vec3d>& p) {
+  std::vector<int> order(p.size());
+  for (std::size_t k = 0; k < order.size(); ++k) order[k] = int(k);
+  std::sort(order.begin(), order.end(), [&](int a, int b) { return p[std::size_t(a)].x < p[std::size_t(b)].x; });
+  ClosestPair best;
+  for (std::size_t a = 0; a < order.size(); ++a)
+    for (std::size_t b = a + 1; b < order.size(); ++b) {
+      const Vec3d& u = p[std::size_t(order[a])];
+      const Vec3d& v = p[std::size_t(order[b])];
+      if (v.x - u.x >= best.distance_A) break;
+      const double d = std::sqrt((u.x - v.x) * (u.x - v.x) + (u.y - v.y) * (u.y - v.y) + (u.z - v.z) * (u.z - v.z));
+      if (d < best.distance_A) best = {std::min(order[a], order[b]), std::max(order[a], order[b]), d};
+    }
+  return best;
+}
+
+}  // namespace
 
 Command add_energy_command(CLI::App& app) {
   auto* cmd = app.add_subcommand(
@@ -50,6 +80,20 @@ Command add_energy_command(CLI::App& app) {
                             start_coordinates_source(o->input).string());
     const ReferenceEvaluation ref = evaluate_reference(system.topology, o->sop, system.initial_positions_A);
     const EnergyTerms& e = ref.energy;
+    // Beads on top of each other make the r⁻⁶/r⁻¹² terms overflow: name the closest pair
+    // instead of printing nan, and warn when one is closer than 1 Å.
+    const ClosestPair closest = closest_pair(system.initial_positions_A);
+    bool finite = std::isfinite(e.total());
+    for (const Vec3d& f : ref.forces) finite = finite && std::isfinite(f.x) && std::isfinite(f.y) && std::isfinite(f.z);
+    const std::string where = start_coordinates_source(o->input).string();
+    if (!finite)
+      throw Error(where, 0, "",
+                  fmt::format("the energy is not finite: beads {} and {} are {:.3g} Å apart (the closest pair); "
+                              "beads on top of each other have no SOP energy",
+                              closest.i, closest.j, closest.distance_A));
+    if (closest.distance_A < 1.0)
+      std::fprintf(stderr, "warning: %s: beads %d and %d are %.3g Å apart (the closest pair): their terms dominate\n",
+                   where.c_str(), closest.i, closest.j, closest.distance_A);
     std::printf("# ermak energy: %d beads, %zu bonds, %zu native contacts; kcal/mol, evaluated in double\n",
                 system.topology.bead_count(), system.topology.bonds.size(),
                 system.topology.native_contacts.size());
