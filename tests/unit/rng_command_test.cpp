@@ -109,6 +109,16 @@ TEST(RngCommand, CountsAndStepsMustBeWholeNumbersInRange) {
   EXPECT_NE(out.find("--count: must be a whole number >= 0, got -1"), std::string::npos) << out;
   EXPECT_EQ(test::run_command(ermak_cmd() + " rng ou --steps 0", &out), 1) << out;
   EXPECT_NE(out.find("--steps: must be a whole number >= 1, got 0"), std::string::npos) << out;
+  // Options that name what the user set (an audit found --interleave 0 taken as --stream 0,
+  // and --dt 0 or --beads 0 reported by internal names).
+  for (const auto& [args, message] :
+       {std::pair{" rng dump --interleave 0 --count 1", "--interleave: must be a whole number >= 1, got 0"},
+        {" rng dump --beads 0 --count 1", "--beads: must be a whole number >= 1, got 0"},
+        {" rng ou --dt 0", "--dt: must be a number > 0 and finite, got 0"},
+        {" bench --rng --rng-seconds 0", "--rng-seconds: must be a number > 0 and finite, got 0"}}) {
+    EXPECT_EQ(test::run_command(ermak_cmd() + args, &out), 1) << args << out;
+    EXPECT_NE(out.find(message), std::string::npos) << args << out;
+  }
   EXPECT_EQ(test::run_command(ermak_cmd() + " rng dump --generator philox --count 1 --seed 18446744073709551615", &out), 0)
       << out;
 }

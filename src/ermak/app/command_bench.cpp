@@ -152,7 +152,9 @@ Command add_bench_command(CLI::App& app) {
   cmd->add_flag("--rng", rng_options->enabled, "Benchmark the random number generators instead (docs/rng.md#speed)");
   cmd->add_option("--rng-sizes", rng_options->sizes, "With --rng: comma-separated oscillator counts")->capture_default_str();
   cmd->add_option("--rng-generators", rng_options->generators, "With --rng: comma-separated generators, or all")->capture_default_str();
-  cmd->add_option("--rng-seconds", rng_options->seconds, "With --rng: timed duration per case")->capture_default_str();
+  cmd->add_option("--rng-seconds", rng_options->seconds, "With --rng: timed duration per case")
+      ->capture_default_str()
+      ->check(positive_finite());
   cmd->add_option("--rng-max-state-mb", rng_options->max_state_mb, "With --rng: skip cases with more generator state")->capture_default_str();
   cmd->add_option("--rng-backend", rng_options->backends,
                   "With --rng: cpu, cuda or cpu,cuda (auto: the CPU, and the GPU when one is present)")

@@ -102,13 +102,15 @@ Command add_rng_command(CLI::App& app) {
                                           "Which stream: the thread (bead) of replica 0 for per_thread, the replica "
                                           "for shared")->capture_default_str();
   auto* interleave_opt = dump_cmd->add_option("--interleave", dump->interleave,
-                                              "Interleave streams 0..M-1, one word from each in turn");
+                                              "Interleave streams 0..M-1, one word from each in turn")
+                            ->check(whole_number_at_least(1));
   stream_opt->excludes(interleave_opt);
   auto* count_opt =
       dump_cmd->add_option("--count", dump->count, "Number of words (default: endless)")->check(whole_number_at_least(0));
   dump_cmd->add_option("--beads", dump->beads,
                        "System size that decides the lag pair of lagged_fibonacci (4 words per bead per step)")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->check(whole_number_at_least(1));
 
   auto ou = std::make_shared<rng::OuOptions>();
   auto ou_dir = std::make_shared<std::string>("rng-ou");
@@ -123,7 +125,9 @@ Command add_rng_command(CLI::App& app) {
                      "ensemble runs 1.5x that)")
       ->check(whole_number_at_least(1));
   ou_cmd->add_option("--samples", ou->samples, "Points per curve")->capture_default_str();
-  ou_cmd->add_option("--dt", ou->dt_ps, "Time step [ps] (the paper: 1 ps; e.g. 100 for a quick run)")->capture_default_str();
+  ou_cmd->add_option("--dt", ou->dt_ps, "Time step [ps] (the paper: 1 ps; e.g. 100 for a quick run)")
+      ->capture_default_str()
+      ->check(positive_finite());
   ou_cmd->add_option("--seed", ou->seed, "User seed")->capture_default_str()->check(whole_number_at_least(0));
   ou_cmd->add_option("--sigmas", ou->tolerance_sigmas, "Tolerance in standard errors")
       ->capture_default_str()
