@@ -561,10 +561,13 @@ AnalyzeResult analyze_run(const AnalyzeOptions& options_in) {
     // Fits whose residual is far above the smoothed force's noise: the edge is no WLC (the
     // native structure's stiffness, a lagging chain), and its Lc and dLc are uncertain.
     std::size_t fits = 0, rough_fits = 0;
+    auto is_rough = [&](const WlcFit& f, const PullingAnalysis& a) {
+      return f.ok && f.rms_residual > std::max(kRoughFit_pN, 3.0 * a.smoothing.noise_smoothed);
+    };
     auto count_fit = [&](const WlcFit& f, const PullingAnalysis& a) {
       if (!f.ok) return;
       ++fits;
-      if (f.rms_residual > std::max(kRoughFit_pN, 3.0 * a.smoothing.noise_smoothed)) ++rough_fits;
+      if (is_rough(f, a)) ++rough_fits;
     };
     for (const auto& rec : pulls) {
       if (rec.a.force_clamp) continue;
@@ -590,7 +593,7 @@ AnalyzeResult analyze_run(const AnalyzeOptions& options_in) {
                                  p.fit.ok ? g(p.fit.contour_length) : "n/a", g(p.delta_contour_length),
                                  p.fit.ok ? g(p.fit.persistence_length, 3) : "n/a",
                                  p.fit.ok ? g(p.fit.rms_residual, 3) : "n/a",
-                                 p.fit.ok ? "" : "  (fit: " + p.fit.note + ")");
+                                 !p.fit.ok ? "  (fit: " + p.fit.note + ")" : is_rough(p.fit, a) ? "  (rough)" : "");
           all_forces.push_back(p.peak.force);
           fmax = std::max(fmax, p.peak.force);
           if (std::isfinite(p.delta_contour_length)) delta_lcs.push_back(p.delta_contour_length);
@@ -622,8 +625,9 @@ AnalyzeResult analyze_run(const AnalyzeOptions& options_in) {
     summary += stats_block("ΔLc (successive edges)", sdl, "nm");
     if (rough_fits > 0)
       summary += fmt::format("  note: {} of {} WLC fits have an rms above max({} pN, 3 × their replica's smoothed "
-                             "force noise): their edges are no worm-like chain, and their Lc and ΔLc (in the "
-                             "statistics above) are uncertain; fit_rms in wlc_fits.tsv says which\n",
+                             "force noise), marked (rough) above: their edges are no worm-like chain (the first edge "
+                             "of a folded protein, mostly its native stiffness, always is), and their Lc and ΔLc (in "
+                             "the statistics above) are effective values; fit_rms in wlc_fits.tsv says which\n",
                              rough_fits, fits, g(kRoughFit_pN));
     if (!final_lcs.empty()) summary += stats_block("Lc after the last peak", describe(final_lcs), "nm");
 
