@@ -11,6 +11,7 @@
 #include <regex>
 #include <system_error>
 
+#include "ermak/analysis/melting_curve.h"
 #include "ermak/analysis/plane_report.h"
 #include "ermak/analysis/report_common.h"
 #include "ermak/analysis/run_directory.h"
@@ -337,6 +338,10 @@ AnalyzeResult analyze_run(const AnalyzeOptions& options_in) {
   }
   st.wlc.kT = kT_pN_nm(options.temperature_K);
   const double kT = st.wlc.kT;
+  // A heating or cooling run without protocol tables: its melting curve.
+  if (run_log.heating)
+    if (const auto tables = energy_tables_of_a_run_without_protocol(options.run_dir); !tables.empty())
+      return analyze_melting_run(options, tables);
   const bool overwrite = options.overwrite;
 
   AnalyzeResult result;

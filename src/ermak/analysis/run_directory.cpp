@@ -88,4 +88,23 @@ RunLogFacts read_run_log(const fs::path& run_dir) {
   return facts;
 }
 
+std::vector<fs::path> energy_tables_of_a_run_without_protocol(const fs::path& run_dir) {
+  std::error_code ec;
+  if (!fs::is_directory(run_dir, ec)) return {};
+  std::vector<std::pair<int, fs::path>> found;
+  const std::regex pattern("replica_([0-9]+)");
+  for (const auto& entry : fs::directory_iterator(run_dir)) {
+    std::smatch m;
+    const std::string name = entry.path().filename().string();
+    if (!entry.is_directory() || !std::regex_match(name, m, pattern)) continue;
+    for (const char* table : {"pulling.tsv", "indentation.tsv", "plane.tsv"})
+      if (fs::exists(entry.path() / table)) return {};
+    if (fs::exists(entry.path() / "energies.tsv")) found.emplace_back(std::stoi(m[1].str()), entry.path() / "energies.tsv");
+  }
+  std::sort(found.begin(), found.end());
+  std::vector<fs::path> out;
+  for (auto& [index, path] : found) out.push_back(std::move(path));
+  return out;
+}
+
 }  // namespace ermak::analysis

@@ -20,6 +20,10 @@ struct Replica {
 // tables directly. Throws ermak::Error for a directory without any table.
 std::vector<Replica> discover_replicas(const std::filesystem::path& run_dir);
 
+// The replicas' replica_NNN/energies.tsv, by index, when no replica holds a protocol table
+// (a plain, heating or cooling run); empty otherwise.
+std::vector<std::filesystem::path> energy_tables_of_a_run_without_protocol(const std::filesystem::path& run_dir);
+
 // What the run's own log says that the analysis uses: the loading rate of a pulling run
 // ("loading rate κv = … pN/s", protocol/protocol_setup.cpp) and the temperature of the
 // resolved configuration it echoes: [run] temperature_K or temperature_kcal_per_mol, or

@@ -26,7 +26,8 @@ Command add_analyze_command(CLI::App& app) {
       "Force-spectroscopy analysis of a pulling, force-clamp, indentation or plane-pulling run: "
       "smoothed curves, unfolding/breaking/rupture peaks, worm-like-chain fits (contour lengths, ΔLc), "
       "peak-force statistics and histograms, indentation spring constant, work of the pulling plane; "
-      "TSV tables, SVG plots and summary.txt; with several run directories, the dynamic force spectrum "
+      "TSV tables, SVG plots and summary.txt; a heating run's melting curve (Q, heat capacity, melting "
+      "temperature); with several run directories, the dynamic force spectrum "
       "(rupture force against loading rate, or lifetime against force) with Bell's and Dudko–Hummer–Szabo's "
       "rates fitted to it "
       "(docs/analysis.md)");
@@ -53,8 +54,9 @@ Command add_analyze_command(CLI::App& app) {
   };
   auto o = std::make_shared<Options>();
   cmd->add_option("RUN_DIR", o->run_dirs,
-                  "Output directory of the run (holding replica_NNN/pulling.tsv, indentation.tsv or plane.tsv); "
-                  "several pulling or force-clamp runs give their dynamic force spectrum")
+                  "Output directory of the run (holding replica_NNN/pulling.tsv, indentation.tsv or plane.tsv, or a "
+                  "heating run's energies.tsv); several pulling or force-clamp runs give their dynamic force "
+                  "spectrum")
       ->required();
   cmd->add_option("-o,--output", o->out_dir,
                   "Where to write the analysis (default RUN_DIR/analysis; required with several run directories)");

@@ -1,0 +1,47 @@
+#pragma once
+// `ermak analyze` of a heating (or cooling) run (docs/analysis.md#melting-curve): the
+// replicas' energies.tsv grouped by the schedule's temperature stairs — the fraction of
+// native contacts Q, Rg and the potential energy averaged over the second half of each stair
+// and over replicas — the configurational heat capacity var(U)/(k_B·T²) of each stair, and
+// the melting temperature where Q falls through 1/2 and where the heat capacity peaks.
+#include <filesystem>
+#include <optional>
+#include <span>
+#include <vector>
+
+#include "ermak/analysis/analyze_run.h"
+#include "ermak/analysis/tsv_table.h"
+
+namespace ermak::analysis {
+
+struct MeltingStair {
+  double temperature_K = 0.0;
+  std::size_t replicas = 0;     // replicas with rows at this temperature
+  std::size_t rows = 0;         // rows used (the second half of each replica's stair), all replicas
+  double q_mean = 0.0, q_sem = 0.0;
+  double rg_mean_A = 0.0, rg_sem_A = 0.0;
+  double energy_mean_kcal_per_mol = 0.0;
+  // var(U_total)/(k_B·T²) within each replica's rows, averaged over replicas, kcal/mol/K
+  // (NaN with fewer than 2 rows per replica).
+  double heat_capacity_kcal_per_mol_K = 0.0;
+  double heat_capacity_sem = 0.0;  // over replicas
+};
+
+struct MeltingAnalysis {
+  std::vector<MeltingStair> stairs;  // in the order the schedule visits them
+  // Where the stairs' mean Q first falls through 1/2 (linear interpolation between stairs);
+  // unset when it never does.
+  std::optional<double> half_q_temperature_K;
+  // The stair of the largest heat capacity, when it is not the first or the last and lies more
+  // than 3 sem above both (a peak, not the noise of a few rows per stair).
+  std::optional<double> heat_capacity_peak_K;
+};
+
+// The replicas' energies tables (columns step, T[K], U_total[kcal/mol], Q, Rg[A]).
+MeltingAnalysis analyze_melting(std::span<const TsvTable> replicas);
+
+// Writes OUT/melting.tsv, melting_curve.svg, heat_capacity.svg and summary.txt for the run
+// directory's replica_NNN/energies.tsv (docs/analysis.md#melting-curve).
+AnalyzeResult analyze_melting_run(const AnalyzeOptions& options, const std::vector<std::filesystem::path>& tables);
+
+}  // namespace ermak::analysis

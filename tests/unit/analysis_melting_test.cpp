@@ -1,0 +1,93 @@
+// analysis/melting_curve: the melting curve of a heating run from synthetic energy tables
+// with a known two-state Q(T), a known heat capacity and a transient at the start of every
+// stair that the analysis must leave out; and `ermak analyze` on such a run directory.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <fstream>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "ermak/analysis/melting_curve.h"
+#include "ermak/analysis/tsv_table.h"
+#include "ermak/core/units.h"
+#include "support/test_paths.h"
+
+namespace ermak::analysis {
+namespace {
+
+namespace fs = std::filesystem;
+
+double q_of(double t) { return 0.2 + 0.75 / (1.0 + std::exp((t - 410.0) / 15.0)); }  // Q = 1/2 at 416.1 K
+double c_of(double t) { return 0.05 + 0.5 * std::exp(-std::pow((t - 420.0) / 20.0, 2)); }  // kcal/mol/K
+
+// Stairs 300, 320, …, 500 K of 400 rows; the first half of each stair holds a transient
+// (Q = 1, U offset by +50) that the analysis must not see.
+std::string energies_table(std::mt19937_64& rng) {
+  std::normal_distribution<double> unit(0.0, 1.0);
+  std::string text = "# step\ttime[ns]\tT[K]\tU_FENE[kcal/mol]\tU_native[kcal/mol]\tU_repulsive[kcal/mol]\t"
+                     "U_protocol[kcal/mol]\tU_total[kcal/mol]\tQ\tRg[A]\tend_to_end[A]\n";
+  long step = 0;
+  for (double t = 300.0; t <= 500.0; t += 20.0)
+    for (int i = 0; i < 400; ++i, step += 100) {
+      const bool settling = i < 200;
+      const double sd_u = std::sqrt(c_of(t) * units::kBoltzmann_kcal_per_mol_K * t * t);
+      const double u = -100.0 + 0.2 * t + sd_u * unit(rng) + (settling ? 50.0 : 0.0);
+      const double q = settling ? 1.0 : q_of(t) + 0.02 * unit(rng);
+      text += std::to_string(step) + "\t0\t" + std::to_string(t) + "\t0\t0\t0\t0\t" + std::to_string(u) + "\t" +
+              std::to_string(q) + "\t10\t20\n";
+    }
+  return text;
+}
+
+TEST(MeltingCurve, StairsGiveTheTwoStateCurveAndTheHeatCapacity) {
+  std::mt19937_64 rng(4);
+  std::vector<TsvTable> replicas;
+  for (int r = 0; r < 3; ++r) replicas.push_back(TsvTable::parse(energies_table(rng), "replica_00" + std::to_string(r)));
+  const MeltingAnalysis m = analyze_melting(replicas);
+  ASSERT_EQ(m.stairs.size(), 11u);
+  for (const MeltingStair& s : m.stairs) {
+    EXPECT_EQ(s.replicas, 3u);
+    EXPECT_EQ(s.rows, 600u);  // the second half of 400 rows, three replicas
+    // The transient (Q = 1) is left out: Q is the curve's to its noise (0.02/√600).
+    EXPECT_NEAR(s.q_mean, q_of(s.temperature_K), 0.01) << s.temperature_K;
+    // var(U)/(k_B T²) from 3 × 200 rows: within 25 % (the estimate's sd is ~6 %).
+    EXPECT_NEAR(s.heat_capacity_kcal_per_mol_K, c_of(s.temperature_K), 0.25 * c_of(s.temperature_K))
+        << s.temperature_K;
+  }
+  ASSERT_TRUE(m.half_q_temperature_K);
+  EXPECT_NEAR(*m.half_q_temperature_K, 416.1, 1.5);  // linear between the 400 and 420 K stairs: 416.2
+  ASSERT_TRUE(m.heat_capacity_peak_K);
+  EXPECT_EQ(*m.heat_capacity_peak_K, 420.0);
+}
+
+TEST(MeltingCurve, AnalyzeWritesTheCurveOfAHeatingRun) {
+  const fs::path run = test::fresh_directory("melting_run");
+  {
+    std::ofstream log(run / "run.log");
+    log << "[heating]\nstart_K = 300\nstop_K = 500\nincrement_K = 20\nevery_steps = 40000\n";
+  }
+  std::mt19937_64 rng(9);
+  for (int r = 0; r < 2; ++r) {
+    fs::create_directories(run / ("replica_00" + std::to_string(r)));
+    std::ofstream(run / ("replica_00" + std::to_string(r)) / "energies.tsv") << energies_table(rng);
+  }
+  std::string out;
+  ASSERT_EQ(test::run_ermak_in(run, "analyze .", &out), 0) << out;
+  EXPECT_NE(out.find("melting curve of 11 temperatures: Q = 1/2 at 416"), std::string::npos) << out;
+  for (const char* f : {"summary.txt", "melting.tsv", "melting_curve.svg", "heat_capacity.svg"})
+    EXPECT_TRUE(fs::exists(run / "analysis" / f)) << f;
+  const TsvTable t = TsvTable::read(run / "analysis" / "melting.tsv");
+  EXPECT_EQ(t.rows(), 11u);
+  EXPECT_EQ(t.column("T[K]")[0], 300.0);
+  // Not replaced without --force; a run without [heating] is no melting curve (no tables).
+  EXPECT_EQ(test::run_ermak_in(run, "analyze .", &out), 1) << out;
+  EXPECT_NE(out.find("output files exist"), std::string::npos) << out;
+  std::ofstream(run / "run.log") << "[run]\ntemperature_K = 300\n";
+  EXPECT_EQ(test::run_ermak_in(run, "analyze . -o other", &out), 1) << out;
+  EXPECT_NE(out.find("no replica_NNN/pulling.tsv, indentation.tsv or plane.tsv here"), std::string::npos) << out;
+}
+
+}  // namespace
+}  // namespace ermak::analysis
