@@ -377,21 +377,7 @@ AnalyzeResult analyze_run(const AnalyzeOptions& options_in) {
       }
   }
   for (const fs::path& p : plane_report_files(out, planes)) planned.push_back(p);
-  if (!overwrite) {
-    std::vector<std::string> existing;
-    for (const fs::path& p : planned)
-      if (fs::exists(p)) existing.push_back(p.filename().string());
-    if (!existing.empty()) {
-      std::string list;
-      for (std::size_t k = 0; k < existing.size() && k < 5; ++k) list += (k ? ", " : "") + existing[k];
-      if (existing.size() > 5) list += fmt::format(" and {} more", existing.size() - 5);
-      throw Error(out.string(), 0, "",
-                  "output files exist (" + list + "); use --force to replace them or -o for another directory");
-    }
-  }
-  std::error_code ec;
-  fs::create_directories(out, ec);
-  if (ec) throw Error(out.string(), 0, "", "cannot create the output directory: " + ec.message());
+  prepare_output_directory(out, planned, overwrite);
   auto written = [&](const fs::path& p) { result.files.push_back(p); };
 
   // --- per replica: analyse, write its curve and plot, keep what the summary needs ---------

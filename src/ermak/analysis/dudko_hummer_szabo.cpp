@@ -199,6 +199,20 @@ DhsFit fit(const Data& d, double bell_x_nm) {
 
 std::size_t distinct(std::span<const double> v) { return std::set<double>(v.begin(), v.end()).size(); }
 
+Data make_data(bool ramp, double nu, double kT, std::span<const double> forces, std::vector<double> weight,
+               std::vector<std::uint8_t> event) {
+  Data d;
+  d.ramp = ramp;
+  d.nu = nu;
+  d.kT = kT;
+  d.force.assign(forces.begin(), forces.end());
+  d.weight = std::move(weight);
+  d.event = std::move(event);
+  for (std::uint8_t e : d.event) d.events += e ? 1.0 : 0.0;
+  d.f_max = std::max(0.0, *std::max_element(forces.begin(), forces.end()));
+  return d;
+}
+
 }  // namespace
 
 DhsFit fit_dhs_ramps(std::span<const double> forces_pN, std::span<const double> rates_pN_per_s, double kT,
@@ -215,16 +229,10 @@ DhsFit fit_dhs_ramps(std::span<const double> forces_pN, std::span<const double> 
     out.why_not = "needs at least 4 rupture forces at 2 or more loading rates";
     return out;
   }
-  Data d;
-  d.ramp = true;
-  d.nu = nu;
-  d.kT = kT;
-  d.force.assign(forces_pN.begin(), forces_pN.end());
-  for (double r : rates_pN_per_s) d.weight.push_back(kT / r);
-  d.event.assign(forces_pN.size(), 1);
-  d.events = double(forces_pN.size());
-  d.f_max = *std::max_element(forces_pN.begin(), forces_pN.end());
-  DhsFit f = fit(d, bell.x_nm);
+  std::vector<double> weight;
+  for (double r : rates_pN_per_s) weight.push_back(kT / r);
+  DhsFit f = fit(make_data(true, nu, kT, forces_pN, std::move(weight), std::vector<std::uint8_t>(forces_pN.size(), 1)),
+                 bell.x_nm);
   f.n = f.events = out.n;
   return f;
 }
@@ -245,16 +253,9 @@ DhsFit fit_dhs_lifetimes(std::span<const double> forces_pN, std::span<const doub
     out.why_not = "needs at least 4 unfolding events at 3 or more forces";
     return out;
   }
-  Data d;
-  d.ramp = false;
-  d.nu = nu;
-  d.kT = kT;
-  d.force.assign(forces_pN.begin(), forces_pN.end());
-  d.weight.assign(times_s.begin(), times_s.end());
-  d.event.assign(unfolded.begin(), unfolded.end());
-  d.events = double(bell.events);
-  d.f_max = std::max(0.0, *std::max_element(forces_pN.begin(), forces_pN.end()));
-  DhsFit f = fit(d, bell.x_nm);
+  DhsFit f = fit(make_data(false, nu, kT, forces_pN, {times_s.begin(), times_s.end()},
+                           {unfolded.begin(), unfolded.end()}),
+                 bell.x_nm);
   f.n = out.n;
   f.events = out.events;
   return f;

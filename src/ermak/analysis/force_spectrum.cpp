@@ -208,15 +208,7 @@ AnalyzeResult analyze_force_spectrum(const SpectrumOptions& options) {
   const std::vector<fs::path> planned = {
       out / "summary.txt", out / "spectrum.tsv", out / (clamp ? "lifetimes.tsv" : "rupture_forces.tsv"),
       out / (clamp ? "lifetime_force.svg" : "force_loading_rate.svg")};
-  if (!options.overwrite)
-    for (const fs::path& p : planned)
-      if (fs::exists(p))
-        throw Error(out.string(), 0, "",
-                    "output files exist (" + p.filename().string() +
-                        "); use --force to replace them or -o for another directory");
-  std::error_code ec;
-  fs::create_directories(out, ec);
-  if (ec) throw Error(out.string(), 0, "", "cannot create the output directory: " + ec.message());
+  prepare_output_directory(out, planned, options.overwrite);
 
   // --- the fit over all replicas ----------------------------------------------------------------
   std::vector<double> all_force, all_rate, all_time;

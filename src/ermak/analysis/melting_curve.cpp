@@ -128,12 +128,6 @@ AnalyzeResult analyze_melting_run(const AnalyzeOptions& options, const std::vect
   const fs::path& out = result.out_dir;
   const std::vector<fs::path> planned = {out / "summary.txt", out / "melting.tsv", out / "melting_curve.svg",
                                          out / "heat_capacity.svg"};
-  if (!options.overwrite)
-    for (const fs::path& p : planned)
-      if (fs::exists(p))
-        throw Error(out.string(), 0, "",
-                    "output files exist (" + p.filename().string() +
-                        "); use --force to replace them or -o for another directory");
   std::vector<TsvTable> tables;
   for (const fs::path& p : paths) {
     tables.push_back(TsvTable::read(p));
@@ -145,9 +139,7 @@ AnalyzeResult analyze_melting_run(const AnalyzeOptions& options, const std::vect
     throw Error(options.run_dir.string(), 0, "",
                 "the energy tables hold fewer than two temperatures: no melting curve (a heating run's "
                 "replica_NNN/energies.tsv, with energy_every well below [heating] every_steps)");
-  std::error_code ec;
-  fs::create_directories(out, ec);
-  if (ec) throw Error(out.string(), 0, "", "cannot create the output directory: " + ec.message());
+  prepare_output_directory(out, planned, options.overwrite);
 
   {
     TsvWriter w = TsvWriter::create(out / "melting.tsv",

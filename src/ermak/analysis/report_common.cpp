@@ -4,7 +4,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <system_error>
 
+#include "ermak/core/error.h"
 #include "ermak/io/tsv_writer.h"
 
 namespace ermak::analysis {
@@ -179,6 +181,25 @@ std::string write_force_histogram(const fs::path& out, const std::string& prefix
   files.push_back(svg);
   return fmt::format("  histogram: {} bins of {} pN from {} to {} pN ({}forces_histogram.tsv)\n", h.counts.size(),
                      g((hi - lo) / double(h.counts.size())), g(lo), g(hi), prefix);
+}
+
+void prepare_output_directory(const std::filesystem::path& out, const std::vector<std::filesystem::path>& planned,
+                              bool overwrite) {
+  if (!overwrite) {
+    std::vector<std::string> existing;
+    for (const auto& p : planned)
+      if (std::filesystem::exists(p)) existing.push_back(p.filename().string());
+    if (!existing.empty()) {
+      std::string list;
+      for (std::size_t k = 0; k < existing.size() && k < 5; ++k) list += (k ? ", " : "") + existing[k];
+      if (existing.size() > 5) list += fmt::format(" and {} more", existing.size() - 5);
+      throw Error(out.string(), 0, "",
+                  "output files exist (" + list + "); use --force to replace them or -o for another directory");
+    }
+  }
+  std::error_code ec;
+  std::filesystem::create_directories(out, ec);
+  if (ec) throw Error(out.string(), 0, "", "cannot create the output directory: " + ec.message());
 }
 
 }  // namespace ermak::analysis

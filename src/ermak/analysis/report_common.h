@@ -28,6 +28,11 @@ struct Line {
 // (x, y) thinned by decimate(y, kPlotPoints).
 Line decimated_line(const std::vector<double>& x, const std::vector<double>& y);
 
+// Before writing anything: unless overwrite, none of `planned` may exist (ermak::Error naming
+// up to five of those that do); then OUT is created.
+void prepare_output_directory(const std::filesystem::path& out, const std::vector<std::filesystem::path>& planned,
+                              bool overwrite);
+
 // A number for summary.txt with `digits` significant digits; "n/a" when not finite.
 std::string g(double v, int digits = 4);
 // "m ± sd unit (mean ± sd; sem …, n = …, range … to …)", for the terminal.
