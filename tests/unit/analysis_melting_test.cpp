@@ -7,6 +7,7 @@
 #include <fstream>
 #include <random>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "ermak/analysis/melting_curve.h"
@@ -60,6 +61,42 @@ TEST(MeltingCurve, StairsGiveTheTwoStateCurveAndTheHeatCapacity) {
   EXPECT_NEAR(*m.half_q_temperature_K, 416.1, 1.5);  // linear between the 400 and 420 K stairs: 416.2
   ASSERT_TRUE(m.heat_capacity_peak_K);
   EXPECT_EQ(*m.heat_capacity_peak_K, 420.0);
+}
+
+// A run stopped during a stair, energies written too rarely, and a cooling schedule.
+TEST(MeltingCurve, IncompleteStairsAreLeftOutAndCoolingRisesThroughAHalf) {
+  auto table = [](const std::vector<std::pair<double, int>>& stairs, double q_from, double q_step) {
+    std::string text = "# step\ttime[ns]\tT[K]\tU_total[kcal/mol]\tQ\tRg[A]\n";
+    long step = 0;
+    double q = q_from;
+    for (const auto& [t, rows] : stairs) {
+      for (int i = 0; i < rows; ++i, step += 1000)
+        text += std::to_string(step) + "\t0\t" + std::to_string(t) + "\t" + std::to_string(-50.0 + (i % 2)) +
+                "\t" + std::to_string(q) + "\t10\n";
+      q += q_step;
+    }
+    return TsvTable::parse(text, "energies.tsv");
+  };
+  // Stairs of 10 rows (10 000 steps); the run stopped 4 rows into the 340 K stair.
+  std::vector<TsvTable> stopped = {table({{300, 10}, {320, 10}, {340, 4}}, 0.9, -0.3)};
+  MeltingAnalysis m = analyze_melting(stopped, {10000, 400.0});
+  ASSERT_EQ(m.stairs.size(), 2u);
+  EXPECT_EQ(m.cut_short_K, std::vector<double>{340.0});
+  EXPECT_EQ(m.stairs[0].rows, 5u);  // the step-0 row left out: rows 1..9, their second half 5..9
+  // Without the schedule the short stair is kept; at the stop temperature it is the hold.
+  EXPECT_EQ(analyze_melting(stopped).stairs.size(), 3u);
+  EXPECT_EQ(analyze_melting(stopped, {10000, 340.0}).stairs.size(), 3u);
+  // Two rows per stair leave one in the second half: too few.
+  std::vector<TsvTable> sparse = {table({{300, 2}, {320, 2}, {340, 10}, {360, 10}}, 0.9, -0.1)};
+  m = analyze_melting(sparse, {2000, 360.0});
+  EXPECT_EQ(m.too_few_rows_K, (std::vector<double>{300.0, 320.0}));
+  EXPECT_EQ(m.stairs.size(), 2u);
+  // Cooling: Q rises through 1/2 between 340 and 320 K.
+  std::vector<TsvTable> cooling = {table({{360, 10}, {340, 10}, {320, 10}, {300, 10}}, 0.2, 0.2)};
+  m = analyze_melting(cooling, {10000, 300.0});
+  EXPECT_TRUE(m.cooling);
+  ASSERT_TRUE(m.half_q_temperature_K);
+  EXPECT_NEAR(*m.half_q_temperature_K, 330.0, 1e-9);  // Q 0.4 at 340 K, 0.6 at 320 K
 }
 
 TEST(MeltingCurve, AnalyzeWritesTheCurveOfAHeatingRun) {

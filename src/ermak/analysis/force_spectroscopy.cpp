@@ -102,13 +102,17 @@ PullingAnalysis analyze_pulling(const TsvTable& table, const CurveSettings& sett
     if (k > 0 && p.fit.ok && a.peaks.back().fit.ok)
       p.delta_contour_length = p.fit.contour_length - a.peaks.back().fit.contour_length;
     {
+      // The last unbroken climb through the half-way force: from the last row below it to
+      // the peak (an earlier climb that fell back below half-way is not this rise).
       const double half = 0.5 * (a.force_pN[p.peak.trough_before] + p.peak.force);
+      std::size_t from = p.peak.trough_before;
+      for (std::size_t i = p.peak.trough_before; i < p.peak.index; ++i)
+        if (a.force_pN[i] < half) from = i + 1;
       std::vector<double> t_s, f;
-      for (std::size_t i = p.peak.trough_before; i <= p.peak.index; ++i)
-        if (a.force_pN[i] >= half) {
-          t_s.push_back(a.time_ns[i] * 1e-9);
-          f.push_back(a.force_pN[i]);
-        }
+      for (std::size_t i = from; i <= p.peak.index; ++i) {
+        t_s.push_back(a.time_ns[i] * 1e-9);
+        f.push_back(a.force_pN[i]);
+      }
       const LinearFit rise = fit_line(t_s, f);
       if (rise.ok) p.loading_rate_pN_per_s = rise.slope;
     }

@@ -60,8 +60,8 @@ struct PullingPeak {
   double delta_contour_length = std::numeric_limits<double>::quiet_NaN();  // Lc − Lc of the previous peak
   double fit_from_nm = 0.0, fit_to_nm = 0.0;  // extension range of the fitted edge
   // The rate at which the force rose just before the peak, pN/s: the least-squares slope of
-  // the smoothed force against time over the upper half of the rising edge (the rows of
-  // [trough_before, index] with F ≥ (F_trough + F_peak)/2); below the nominal κv where the
+  // the smoothed force against time over the upper half of the rising edge — the rows after
+  // the last one below (F_trough + F_peak)/2, up to the peak; below the nominal κv where the
   // molecule gives. NaN with fewer than 3 such rows (docs/analysis.md#unfolding-events-force-peaks).
   double loading_rate_pN_per_s = std::numeric_limits<double>::quiet_NaN();
 };

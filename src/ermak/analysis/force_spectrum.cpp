@@ -40,6 +40,7 @@ struct RunSpectrum {
   std::vector<int> peak;         // ramps: which peak of its replica (0 = first)
   std::vector<double> peak_rate_pN_per_s;  // ramps: dF/dt before that peak (NaN: too few rows)
   std::size_t without_peak = 0;
+  std::size_t without_rate = 0;  // --loading-rate peak: a chosen peak whose rise gives no rate
   // clamps
   std::vector<double> time_s;           // to unfolding, or the run's length when censored
   std::vector<std::uint8_t> unfolded;
@@ -87,6 +88,10 @@ RunSpectrum read_run(const fs::path& dir, const SpectrumOptions& options, std::v
       if (options.peak == SpectrumPeak::largest)
         for (std::size_t j = 1; j < a.peaks.size(); ++j)
           if (a.peaks[j].peak.force > a.peaks[k].peak.force) k = j;
+      if (options.rate_at_peak && !(a.peaks[k].loading_rate_pN_per_s > 0.0)) {
+        ++run.without_rate;  // left out of every statistic alike
+        continue;
+      }
       run.replica.push_back(r.index);
       run.force_pN.push_back(a.peaks[k].peak.force);
       run.peak.push_back(int(k));
@@ -213,21 +218,15 @@ AnalyzeResult analyze_force_spectrum(const SpectrumOptions& options) {
   // --- the fit over all replicas ----------------------------------------------------------------
   std::vector<double> all_force, all_rate, all_time;
   std::vector<std::uint8_t> all_unfolded;
-  std::size_t no_rate_at_peak = 0;
   for (const RunSpectrum& r : runs)
     for (std::size_t i = 0; i < r.force_pN.size(); ++i) {
       if (clamp) {
         all_force.push_back(r.force_pN[i]);
         all_time.push_back(r.time_s[i]);
         all_unfolded.push_back(r.unfolded[i]);
-      } else if (!options.rate_at_peak) {
-        all_force.push_back(r.force_pN[i]);
-        all_rate.push_back(r.rate_pN_per_s);
-      } else if (r.peak_rate_pN_per_s[i] > 0.0) {
-        all_force.push_back(r.force_pN[i]);
-        all_rate.push_back(r.peak_rate_pN_per_s[i]);
       } else {
-        ++no_rate_at_peak;  // a rising edge of < 3 rows, or one that does not rise
+        all_force.push_back(r.force_pN[i]);
+        all_rate.push_back(options.rate_at_peak ? r.peak_rate_pN_per_s[i] : r.rate_pN_per_s);
       }
     }
   const BellFit fit = clamp ? fit_bell_lifetimes(all_force, all_time, all_unfolded, kT)
@@ -422,9 +421,10 @@ AnalyzeResult analyze_force_spectrum(const SpectrumOptions& options) {
         }
       const LinearFit line = fit_line(lx, my);
       if (line.ok && line.slope > 0.0)
-        summary += fmt::format("  from the mean forces alone (least squares against ln κv, {} rates): slope {} pN "
+        summary += fmt::format("  from the mean forces alone (least squares against ln {}, {} rates): slope {} pN "
                                "per e-fold, x_β = kT/slope = {} nm\n",
-                               line.n, g(line.slope), g(kT / line.slope));
+                               options.rate_at_peak ? "each run's median rate at its peaks" : "κv", line.n,
+                               g(line.slope), g(kT / line.slope));
       summary += "  compare each run's force mean with the model's (Bell mean) in the table above: a mean far off "
                  "(several sem) says one barrier with a force-independent x_β does not describe that loading rate\n";
     } else {
@@ -491,10 +491,13 @@ AnalyzeResult analyze_force_spectrum(const SpectrumOptions& options) {
                            "the upper half of the rise before its peak (--loading-rate peak): {} of the nominal κv "
                            "(median; {} to {})\n",
                            g(q.median, 3), g(q.min, 3), g(q.max, 3));
-      if (no_rate_at_peak)
-        notes += fmt::format("- {} forces are left out: their rise has fewer than 3 rows above its half-way force, or "
-                             "does not rise\n",
-                             no_rate_at_peak);
+      std::size_t without_rate = 0;
+      for (const RunSpectrum& r : runs) without_rate += r.without_rate;
+      if (without_rate)
+        notes += fmt::format("- {} rupture force{} left out of everything (table, fit, notes): the rise before the "
+                             "peak has fewer than 3 rows above its half-way force, or does not rise — the fastest "
+                             "rises, so the rates kept lean low\n",
+                             without_rate, without_rate == 1 ? " is" : "s are");
     }
     notes += "- each replica's peak criterion is automatic (8 × the noise of its smoothed force) unless "
              "--min-peak-drop-pN is given; for runs of very different speeds one --min-peak-drop-pN treats them "

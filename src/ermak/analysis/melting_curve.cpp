@@ -10,6 +10,7 @@
 #include <system_error>
 
 #include "ermak/analysis/report_common.h"
+#include "ermak/analysis/run_directory.h"
 #include "ermak/analysis/statistics.h"
 #include "ermak/analysis/svg_plot.h"
 #include "ermak/core/error.h"
@@ -22,86 +23,116 @@ namespace {
 namespace fs = std::filesystem;
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
-// One replica's rows at one temperature: the means over the second half of the stair.
+// One replica's rows at one temperature: the second half of the stair.
 struct ReplicaStair {
   double temperature_K = 0.0;
-  std::size_t rows = 0;
   double q = 0.0, rg = 0.0, u = 0.0, u_variance = kNaN;
+  std::vector<double> us;  // U_total of the rows used
 };
 
-std::vector<ReplicaStair> replica_stairs(const TsvTable& t) {
-  const auto temperature = t.column("T[K]"), q = t.column("Q"), rg = t.column("Rg[A]"),
+struct ReplicaStairs {
+  std::vector<ReplicaStair> stairs;
+  std::vector<double> cut_short_K, too_few_rows_K;
+};
+
+ReplicaStairs replica_stairs(const TsvTable& t, const MeltingSchedule& schedule) {
+  const auto step = t.column("step"), temperature = t.column("T[K]"), q = t.column("Q"), rg = t.column("Rg[A]"),
              u = t.column("U_total[kcal/mol]");
-  std::vector<ReplicaStair> out;
-  for (std::size_t a = 0; a < t.rows();) {
+  ReplicaStairs out;
+  // The step-0 row is the input structure, not a state at any temperature of the schedule.
+  std::size_t a = t.rows() > 0 && step[0] == 0.0 ? 1 : 0;
+  const double spacing = t.rows() > 2 ? step[2] - step[1] : 0.0;
+  while (a < t.rows()) {
     std::size_t b = a;
     while (b < t.rows() && temperature[b] == temperature[a]) ++b;
-    // A lone last row at a new temperature is where the run stopped, not a stair it ran.
-    if (b - a == 1 && b == t.rows() && a > 0) break;
+    const double temp = temperature[a];
+    // The stair the run stopped in: shorter than a scheduled stair, unless it is the hold
+    // at the stop temperature (which runs to the end of the run).
+    const bool last = b == t.rows();
+    const bool at_stop = schedule.stop_K && std::abs(temp - *schedule.stop_K) < 1e-6 * std::max(1.0, temp);
+    if (last && schedule.every_steps && !at_stop && step[b - 1] - step[a] + spacing < double(*schedule.every_steps)) {
+      out.cut_short_K.push_back(temp);
+      break;
+    }
     // The second half of the stair: the first half lets the chain settle at the new
     // temperature.
     const std::size_t from = a + (b - a) / 2;
-    ReplicaStair s;
-    s.temperature_K = temperature[a];
-    s.rows = b - from;
-    std::vector<double> us;
-    for (std::size_t i = from; i < b; ++i) {
-      s.q += q[i];
-      s.rg += rg[i];
-      us.push_back(u[i]);
+    if (b - from < 2) {
+      out.too_few_rows_K.push_back(temp);
+      a = b;
+      continue;
     }
-    s.q /= double(s.rows);
-    s.rg /= double(s.rows);
-    const SampleStatistics us_stats = describe(us);
-    s.u = us_stats.mean;
-    if (us.size() >= 2) s.u_variance = us_stats.sd * us_stats.sd;
-    out.push_back(s);
+    ReplicaStair st;
+    st.temperature_K = temp;
+    for (std::size_t i = from; i < b; ++i) {
+      st.q += q[i];
+      st.rg += rg[i];
+      st.us.push_back(u[i]);
+    }
+    st.q /= double(b - from);
+    st.rg /= double(b - from);
+    const SampleStatistics us_stats = describe(st.us);
+    st.u = us_stats.mean;
+    st.u_variance = us_stats.sd * us_stats.sd;
+    out.stairs.push_back(std::move(st));
     a = b;
   }
   return out;
 }
 
+void add_once(std::vector<double>& list, double value) {
+  if (std::find(list.begin(), list.end(), value) == list.end()) list.push_back(value);
+}
+
 }  // namespace
 
-MeltingAnalysis analyze_melting(std::span<const TsvTable> replicas) {
+MeltingAnalysis analyze_melting(std::span<const TsvTable> replicas, const MeltingSchedule& schedule) {
   MeltingAnalysis m;
   // Stairs by temperature, in the order the first replica visits them.
   std::vector<double> order;
   std::map<double, std::vector<ReplicaStair>> by_temperature;
-  for (const TsvTable& t : replicas)
-    for (const ReplicaStair& s : replica_stairs(t)) {
-      auto& list = by_temperature[s.temperature_K];
-      if (list.empty() && std::find(order.begin(), order.end(), s.temperature_K) == order.end())
-        order.push_back(s.temperature_K);
-      list.push_back(s);
+  for (const TsvTable& t : replicas) {
+    ReplicaStairs r = replica_stairs(t, schedule);
+    for (double k : r.cut_short_K) add_once(m.cut_short_K, k);
+    for (double k : r.too_few_rows_K) add_once(m.too_few_rows_K, k);
+    for (ReplicaStair& s : r.stairs) {
+      add_once(order, s.temperature_K);
+      by_temperature[s.temperature_K].push_back(std::move(s));
     }
+  }
+  const double k_B = units::kBoltzmann_kcal_per_mol_K;
   for (double temperature : order) {
     const auto& list = by_temperature[temperature];
     MeltingStair st;
     st.temperature_K = temperature;
     st.replicas = list.size();
-    std::vector<double> q, rg, u, cv;
+    std::vector<double> q, rg, u, cv, pooled;
     for (const ReplicaStair& s : list) {
-      st.rows += s.rows;
+      st.rows += s.us.size();
       q.push_back(s.q);
       rg.push_back(s.rg);
       u.push_back(s.u);
       // Configurational heat capacity: var(U)/(k_B·T²).
-      cv.push_back(s.u_variance / (units::kBoltzmann_kcal_per_mol_K * temperature * temperature));
+      cv.push_back(s.u_variance / (k_B * temperature * temperature));
+      pooled.insert(pooled.end(), s.us.begin(), s.us.end());
     }
-    const SampleStatistics sq = describe(q), srg = describe(rg), scv = describe(cv);
+    const SampleStatistics sq = describe(q), srg = describe(rg), scv = describe(cv), sp = describe(pooled);
     st.q_mean = sq.mean;
     st.q_sem = sq.sem;
     st.rg_mean_A = srg.mean;
     st.rg_sem_A = srg.sem;
     st.energy_mean_kcal_per_mol = describe(u).mean;
-    st.heat_capacity_kcal_per_mol_K = scv.n ? scv.mean : kNaN;
+    st.heat_capacity_kcal_per_mol_K = scv.mean;
     st.heat_capacity_sem = scv.sem;
+    st.heat_capacity_pooled = sp.sd * sp.sd / (k_B * temperature * temperature);
     m.stairs.push_back(st);
   }
+  m.cooling = m.stairs.size() >= 2 && m.stairs.back().temperature_K < m.stairs.front().temperature_K;
+  // Q falls through 1/2 on heating, rises through it on cooling.
   for (std::size_t k = 1; k < m.stairs.size() && !m.half_q_temperature_K; ++k) {
     const MeltingStair &a = m.stairs[k - 1], &b = m.stairs[k];
-    if ((a.q_mean - 0.5) * (b.q_mean - 0.5) <= 0.0 && a.q_mean != b.q_mean)
+    const bool through = m.cooling ? a.q_mean < 0.5 && b.q_mean >= 0.5 : a.q_mean >= 0.5 && b.q_mean < 0.5;
+    if (through)
       m.half_q_temperature_K =
           a.temperature_K + (0.5 - a.q_mean) / (b.q_mean - a.q_mean) * (b.temperature_K - a.temperature_K);
   }
@@ -114,9 +145,12 @@ MeltingAnalysis analyze_melting(std::span<const TsvTable> replicas) {
     const auto top = std::max_element(by_t.begin(), by_t.end(), [](auto* a, auto* b) {
       return a->heat_capacity_kcal_per_mol_K < b->heat_capacity_kcal_per_mol_K;
     });
-    const double ends = std::max(by_t.front()->heat_capacity_kcal_per_mol_K, by_t.back()->heat_capacity_kcal_per_mol_K);
-    if (top != by_t.begin() && top != by_t.end() - 1 && std::isfinite((*top)->heat_capacity_sem) &&
-        (*top)->heat_capacity_kcal_per_mol_K - 3.0 * (*top)->heat_capacity_sem > ends)
+    // More than 3 sem (of the top stair and of each end, combined) above both ends.
+    auto clear_of = [&](const MeltingStair* end) {
+      const double se = std::hypot((*top)->heat_capacity_sem, end->heat_capacity_sem);
+      return std::isfinite(se) && (*top)->heat_capacity_kcal_per_mol_K - end->heat_capacity_kcal_per_mol_K > 3.0 * se;
+    };
+    if (top != by_t.begin() && top != by_t.end() - 1 && clear_of(by_t.front()) && clear_of(by_t.back()))
       m.heat_capacity_peak_K = (*top)->temperature_K;
   }
   return m;
@@ -134,7 +168,8 @@ AnalyzeResult analyze_melting_run(const AnalyzeOptions& options, const std::vect
     tables.back().require_rising_steps();
     for (const auto& w : tables.back().warnings()) result.warnings.push_back(w);
   }
-  const MeltingAnalysis m = analyze_melting(tables);
+  const RunLogFacts facts = read_run_log(options.run_dir);
+  const MeltingAnalysis m = analyze_melting(tables, {facts.heating_every_steps, facts.heating_stop_K});
   if (m.stairs.size() < 2)
     throw Error(options.run_dir.string(), 0, "",
                 "the energy tables hold fewer than two temperatures: no melting curve (a heating run's "
@@ -144,12 +179,13 @@ AnalyzeResult analyze_melting_run(const AnalyzeOptions& options, const std::vect
   {
     TsvWriter w = TsvWriter::create(out / "melting.tsv",
                                     {"T[K]", "replicas", "rows", "Q", "Q_sem", "Rg[A]", "Rg_sem[A]",
-                                     "U_total[kcal/mol]", "heat_capacity[kcal/mol/K]", "heat_capacity_sem"},
+                                     "U_total[kcal/mol]", "heat_capacity[kcal/mol/K]", "heat_capacity_sem",
+                                     "heat_capacity_pooled[kcal/mol/K]"},
                                     options.overwrite);
     for (const MeltingStair& s : m.stairs) {
       const double row[] = {s.temperature_K, double(s.replicas), double(s.rows), s.q_mean, s.q_sem, s.rg_mean_A,
                             s.rg_sem_A, s.energy_mean_kcal_per_mol, s.heat_capacity_kcal_per_mol_K,
-                            s.heat_capacity_sem};
+                            s.heat_capacity_sem, s.heat_capacity_pooled};
       w.row(row);
     }
     w.flush();
@@ -168,7 +204,8 @@ AnalyzeResult analyze_melting_run(const AnalyzeOptions& options, const std::vect
     cv.y.push_back(s.heat_capacity_kcal_per_mol_K);
   }
   {
-    SvgPlot plot("Melting curve", "temperature [K]", "fraction of native contacts Q");
+    SvgPlot plot(m.cooling ? "Folding curve (cooling)" : "Melting curve", "temperature [K]",
+                 "fraction of native contacts Q");
     plot.set_y_range(0.0, 1.05);
     plot.line(q_err.x, q_err.y, style(palette_color(0), 1.5), "± sem over replicas");
     plot.markers(q.x, q.y, Marker::circle, 5.0, marker_style(palette_color(0)), "Q, second half of each stair");
@@ -180,53 +217,79 @@ AnalyzeResult analyze_melting_run(const AnalyzeOptions& options, const std::vect
     result.files.push_back(out / "melting_curve.svg");
   }
   {
+    Line pooled;
+    for (const MeltingStair& s : m.stairs) {
+      pooled.x.push_back(s.temperature_K);
+      pooled.y.push_back(s.heat_capacity_pooled);
+    }
     SvgPlot plot("Configurational heat capacity", "temperature [K]", "var(U)/(k_B T²) [kcal/mol/K]");
     plot.include_zero_y(true);
-    plot.markers(cv.x, cv.y, Marker::square, 5.0, marker_style(palette_color(2)), "each stair");
+    plot.markers(cv.x, cv.y, Marker::square, 5.0, marker_style(palette_color(2)), "within replicas (mean)");
+    plot.markers(pooled.x, pooled.y, Marker::diamond, 5.0, marker_style(palette_color(3)), "all replicas' rows pooled");
     if (m.heat_capacity_peak_K) plot.legend_note(fmt::format("peak at {} K", g(*m.heat_capacity_peak_K)));
     plot.write(out / "heat_capacity.svg", options.overwrite);
     result.files.push_back(out / "heat_capacity.svg");
   }
 
-  std::string summary = "ermak analyze: melting curve of a heating run\n\n";
+  const char* kind = m.cooling ? "cooling" : "heating";
+  std::string summary = fmt::format("ermak analyze: {} curve of a {} run\n\n", m.cooling ? "folding" : "melting", kind);
   summary += fmt::format("run: {} ({} replica{}, energies.tsv each)\n", options.run_dir.string(), tables.size(),
                          tables.size() == 1 ? "" : "s");
-  summary += "per temperature stair: the rows of its second half (the first lets the chain settle), averaged per "
-             "replica, then over replicas (± sem); heat capacity var(U_total)/(k_B·T²) within each replica's rows, "
-             "averaged over replicas\n\n";
-  summary += fmt::format("  {:>9} {:>8} {:>6} {:>18} {:>18} {:>14} {:>20}\n", "T[K]", "replicas", "rows", "Q ± sem",
-                         "Rg[A] ± sem", "U[kcal/mol]", "C[kcal/mol/K]");
+  summary += "per temperature stair: the rows of its second half (the first lets the chain settle; the step-0 row, "
+             "the input structure, is never used), averaged per replica, then over replicas (± sem); heat capacity "
+             "var(U_total)/(k_B·T²) within each replica's rows, averaged over replicas (± sem), and of all "
+             "replicas' rows pooled\n\n";
+  summary += fmt::format("  {:>9} {:>8} {:>6} {:>18} {:>18} {:>14} {:>20} {:>12}\n", "T[K]", "replicas", "rows",
+                         "Q ± sem", "Rg[A] ± sem", "U[kcal/mol]", "C[kcal/mol/K]", "C pooled");
   for (const MeltingStair& s : m.stairs)
-    summary += fmt::format("  {:>9} {:>8} {:>6} {:>18} {:>18} {:>14} {:>20}\n", g(s.temperature_K, 6), s.replicas,
-                           s.rows, g(s.q_mean, 3) + " ± " + g(s.q_sem, 2), g(s.rg_mean_A, 4) + " ± " + g(s.rg_sem_A, 2),
-                           g(s.energy_mean_kcal_per_mol, 5),
-                           g(s.heat_capacity_kcal_per_mol_K, 3) + " ± " + g(s.heat_capacity_sem, 2));
+    summary += fmt::format("  {:>9} {:>8} {:>6} {:>18} {:>18} {:>14} {:>20} {:>12}\n", g(s.temperature_K, 6),
+                           s.replicas, s.rows, g(s.q_mean, 3) + " ± " + g(s.q_sem, 2),
+                           g(s.rg_mean_A, 4) + " ± " + g(s.rg_sem_A, 2), g(s.energy_mean_kcal_per_mol, 5),
+                           g(s.heat_capacity_kcal_per_mol_K, 3) + " ± " + g(s.heat_capacity_sem, 2),
+                           g(s.heat_capacity_pooled, 3));
+  auto temperatures = [](const std::vector<double>& list) {
+    std::string text;
+    for (double t : list) text += (text.empty() ? "" : ", ") + g(t) + " K";
+    return text;
+  };
+  if (!m.cut_short_K.empty())
+    summary += fmt::format("  left out: {} — the stair the run stopped in (shorter than every_steps); resume the "
+                           "run to complete it\n",
+                           temperatures(m.cut_short_K));
+  if (!m.too_few_rows_K.empty())
+    summary += fmt::format("  left out: {} — fewer than 2 rows per replica in the stair's second half; write "
+                           "energies more often (output.energy_every ≤ every_steps/4)\n",
+                           temperatures(m.too_few_rows_K));
   std::string brief;
+  const char* through = m.cooling ? "rises through" : "falls through";
+  const std::string name = m.cooling ? "folding" : "melting";
   if (m.half_q_temperature_K) {
-    summary += fmt::format("\nmelting temperature (Q falls through 1/2): {} K\n", g(*m.half_q_temperature_K));
-    brief = fmt::format("melting curve of {} temperatures: Q = 1/2 at {} K", m.stairs.size(),
+    summary += fmt::format("\n{} temperature (Q {} 1/2): {} K\n", name, through, g(*m.half_q_temperature_K));
+    brief = fmt::format("{} curve of {} temperatures: Q = 1/2 at {} K", name, m.stairs.size(),
                         g(*m.half_q_temperature_K));
   } else {
-    const auto [lo, hi] = std::minmax_element(m.stairs.begin(), m.stairs.end(), [](const auto& a, const auto& b) {
-      return a.q_mean < b.q_mean;
-    });
-    summary += fmt::format("\nQ does not pass 1/2 between {} and {} K (it runs from {} to {}): no melting "
-                           "temperature in this range\n",
-                           g(m.stairs.front().temperature_K), g(m.stairs.back().temperature_K), g(hi->q_mean, 3),
-                           g(lo->q_mean, 3));
-    brief = fmt::format("melting curve of {} temperatures: Q stays {} 1/2", m.stairs.size(),
-                        lo->q_mean > 0.5 ? "above" : "below");
+    summary += fmt::format("\nQ does not {} 1/2 between {} and {} K (from {} at the first stair to {} at the last): "
+                           "no {} temperature in this range\n",
+                           m.cooling ? "rise through" : "fall through", g(m.stairs.front().temperature_K),
+                           g(m.stairs.back().temperature_K), g(m.stairs.front().q_mean, 3),
+                           g(m.stairs.back().q_mean, 3), name);
+    brief = fmt::format("{} curve of {} temperatures: Q does not {} 1/2", name, m.stairs.size(),
+                        m.cooling ? "rise through" : "fall through");
   }
   if (m.heat_capacity_peak_K) {
-    summary += fmt::format("heat capacity peak: {} K\n", g(*m.heat_capacity_peak_K));
+    summary += fmt::format("heat capacity peak (within replicas): {} K\n", g(*m.heat_capacity_peak_K));
     brief += fmt::format("; heat capacity peak at {} K", g(*m.heat_capacity_peak_K));
+  } else if (tables.size() < 2) {
+    summary += "heat capacity peak: needs 2 or more replicas (its test uses the sem over replicas)\n";
   } else {
-    summary += "heat capacity: no peak inside the range more than 3 sem above both ends (a few rows per stair "
-               "leave var(U) noisy: write energies more often or run longer stairs)\n";
+    summary += "heat capacity: no stair inside the range lies more than 3 combined sem above both ends (a few rows "
+               "per stair leave var(U) noisy: write energies more often or run longer stairs)\n";
   }
   summary += "\nNotes:\n- Q counts the native contacts within output.contact_formed_ratio × r0 (1.5 by default); "
-             "a stair too short for the chain to settle shifts the curve to higher temperatures (compare a run "
-             "with longer [heating] every_steps)\n";
+             "a stair too short for the chain to settle shifts the curve (compare runs with other [heating] "
+             "every_steps)\n"
+             "- near the transition replicas may sit folded or unfolded for a whole stair: the within-replica heat "
+             "capacity misses that difference, the pooled one holds it\n";
   summary += "\nFiles:\n";
   result.files.push_back(out / "summary.txt");
   for (const fs::path& p : result.files) summary += "  " + p.filename().string() + "\n";

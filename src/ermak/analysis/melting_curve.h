@@ -4,6 +4,7 @@
 // native contacts Q, Rg and the potential energy averaged over the second half of each stair
 // and over replicas — the configurational heat capacity var(U)/(k_B·T²) of each stair, and
 // the melting temperature where Q falls through 1/2 and where the heat capacity peaks.
+#include <cstdint>
 #include <filesystem>
 #include <optional>
 #include <span>
@@ -25,12 +26,28 @@ struct MeltingStair {
   // (NaN with fewer than 2 rows per replica).
   double heat_capacity_kcal_per_mol_K = 0.0;
   double heat_capacity_sem = 0.0;  // over replicas
+  // var(U_total) of all replicas' rows pooled, /(k_B·T²): it also holds the differences
+  // between replicas, which near the transition (replicas folded and unfolded for a whole
+  // stair) the within-replica estimate misses.
+  double heat_capacity_pooled = 0.0;
+};
+
+// What run.log says of the schedule (analysis/run_directory.h), for telling a stair the run
+// stopped in from a whole one.
+struct MeltingSchedule {
+  std::optional<std::int64_t> every_steps;
+  std::optional<double> stop_K;
 };
 
 struct MeltingAnalysis {
   std::vector<MeltingStair> stairs;  // in the order the schedule visits them
-  // Where the stairs' mean Q first falls through 1/2 (linear interpolation between stairs);
-  // unset when it never does.
+  bool cooling = false;              // the schedule runs downwards
+  // Temperatures left out: a stair the run stopped in (shorter than every_steps, not the
+  // hold at the stop temperature), or one whose second half holds fewer than 2 rows per
+  // replica (energies written too rarely); the step-0 row (the input structure) is never used.
+  std::vector<double> cut_short_K, too_few_rows_K;
+  // Where the stairs' mean Q first falls through 1/2 on heating (rises through it on
+  // cooling), by linear interpolation between stairs; unset when it never does.
   std::optional<double> half_q_temperature_K;
   // The stair of the largest heat capacity, when it is not the first or the last and lies more
   // than 3 sem above both (a peak, not the noise of a few rows per stair).
@@ -38,7 +55,7 @@ struct MeltingAnalysis {
 };
 
 // The replicas' energies tables (columns step, T[K], U_total[kcal/mol], Q, Rg[A]).
-MeltingAnalysis analyze_melting(std::span<const TsvTable> replicas);
+MeltingAnalysis analyze_melting(std::span<const TsvTable> replicas, const MeltingSchedule& schedule = {});
 
 // Writes OUT/melting.tsv, melting_curve.svg, heat_capacity.svg and summary.txt for the run
 // directory's replica_NNN/energies.tsv (docs/analysis.md#melting-curve).

@@ -77,6 +77,13 @@ RunLogFacts read_run_log(const fs::path& run_dir) {
     if (const auto at = line.find(rate_marker); at != std::string::npos)
       if (const auto rate = number_at(line, at + rate_marker.size())) facts.loading_rate_pN_per_s = rate;
     if (line.rfind("[", 0) == 0) section = line.substr(0, line.find(']') + 1);
+    if (section == "[heating]" && !facts.heating_every_steps && line.rfind("every_steps = ", 0) == 0)
+      if (const auto v = number_at(line, 14); v && *v >= 1.0) facts.heating_every_steps = std::int64_t(*v);
+    if (section == "[heating]" && !facts.heating_stop_K) {
+      if (line.rfind("stop_K = ", 0) == 0) facts.heating_stop_K = number_at(line, 9);
+      if (line.rfind("stop_kcal_per_mol = ", 0) == 0)
+        if (const auto v = number_at(line, 20)) facts.heating_stop_K = *v * per_kcal;
+    }
     if (facts.temperature_K) continue;  // the first resolved configuration's (a resume echoes it again)
     for (const auto& t : temperature_keys)
       if (section == t.section && line.rfind(t.key, 0) == 0)

@@ -2,6 +2,7 @@
 // A run's output directory as the analysis reads it: its replicas' tables
 // (replica_NNN/pulling.tsv, indentation.tsv, plane.tsv) and what its run.log states that the
 // analysis uses (docs/analysis.md#input).
+#include <cstdint>
 #include <filesystem>
 #include <optional>
 #include <string>
@@ -33,6 +34,10 @@ struct RunLogFacts {
   std::optional<double> loading_rate_pN_per_s;
   std::optional<double> temperature_K;
   bool heating = false;  // temperature_K is the start of a heating schedule
+  // The heating schedule's stair length and stop temperature ([heating] every_steps, stop_K
+  // or stop_kcal_per_mol), where the log gives them.
+  std::optional<std::int64_t> heating_every_steps;
+  std::optional<double> heating_stop_K;
 };
 
 RunLogFacts read_run_log(const std::filesystem::path& run_dir);
