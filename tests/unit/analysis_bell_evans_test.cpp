@@ -219,6 +219,24 @@ TEST(DudkoHummerSzabo, RampFitRecoversTheBarrier) {
   EXPECT_NEAR(dhs_mean_force_pN(t, 1e5, kT), d.mean, 4.0 * d.sem);
 }
 
+// Forces drawn from Bell's law: DHS either finds its barrier running off to infinity (where its
+// rate becomes Bell's) or gains little over Bell's fit, never enough to be preferred by far.
+TEST(DudkoHummerSzabo, OnBellsForcesItGainsLittle) {
+  std::mt19937_64 rng(31);
+  for (int trial = 0; trial < 5; ++trial) {
+    const RampSample s = sample_ramps(kRampTruth, kRates, 300, rng);
+    const BellFit bell = fit_bell_evans_ramps(s.forces, s.rates, kT);
+    ASSERT_TRUE(bell.ok);
+    const DhsFit dhs = fit_dhs_ramps(s.forces, s.rates, kT, 2.0 / 3.0);
+    if (!dhs.ok) {
+      EXPECT_FALSE(dhs.why_not.empty());
+      continue;
+    }
+    EXPECT_GE(dhs.log_likelihood, bell.log_likelihood - 1e-6) << "trial " << trial;  // nests Bell as ΔG‡ → ∞
+    EXPECT_LT(dhs.log_likelihood - bell.log_likelihood, 5.0) << "trial " << trial;
+  }
+}
+
 TEST(DudkoHummerSzabo, LifetimeFitRecoversTheBarrierAndNuOneIsBell) {
   const DhsFit t = dhs_truth(0.5, 0.6, 20.0, 1e-2);
   std::mt19937_64 rng(23);

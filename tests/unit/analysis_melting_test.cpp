@@ -118,6 +118,10 @@ TEST(MeltingCurve, AnalyzeWritesTheCurveOfAHeatingRun) {
   const TsvTable t = TsvTable::read(run / "analysis" / "melting.tsv");
   EXPECT_EQ(t.rows(), 11u);
   EXPECT_EQ(t.column("T[K]")[0], 300.0);
+  // The curve options of a pulling analysis do not apply, and are refused rather than ignored.
+  EXPECT_EQ(test::run_ermak_in(run, "analyze . -o other --smooth-points 5", &out), 1) << out;
+  EXPECT_NE(out.find("--smooth-points: does not apply to the melting curve of a heating run"), std::string::npos)
+      << out;
   // Not replaced without --force; a run without [heating] is no melting curve (no tables).
   EXPECT_EQ(test::run_ermak_in(run, "analyze .", &out), 1) << out;
   EXPECT_NE(out.find("output files exist"), std::string::npos) << out;

@@ -223,9 +223,15 @@ TEST(ForceSpectrum, MistakenInputIsNamed) {
   EXPECT_NE(out.find("--unfolded-extension-nm: applies to force-clamp runs"), std::string::npos) << out;
   // One rate twice is no spectrum: written, with the reason instead of a fit.
   EXPECT_EQ(test::run_ermak_in(root, "analyze ramp ramp2 -o s", &out), 0) << out;
-  EXPECT_NE(out.find("Bell's rate not fitted: needs at least 3 rupture forces at 2 or more loading rates"),
+  EXPECT_NE(out.find("Bell's rate not fitted: needs runs at 2 or more loading rates κv (these runs have 1)"),
             std::string::npos)
       << out;
+  // Each force at its own rate does not make two runs at one κv a spectrum.
+  EXPECT_EQ(test::run_ermak_in(root, "analyze ramp ramp2 -o s --force --loading-rate peak", &out), 0) << out;
+  EXPECT_NE(out.find("needs runs at 2 or more loading rates κv (these runs have 1)"), std::string::npos) << out;
+  // The curve options are checked here as for one run.
+  EXPECT_EQ(test::run_ermak_in(root, "analyze ramp ramp2 -o s --force --min-peak-drop-pN -3", &out), 1) << out;
+  EXPECT_NE(out.find("--min-peak-drop-pN: must be > 0 and finite"), std::string::npos) << out;
   // A run without its run.log says so.
   fs::remove(ramp2 / "run.log");
   EXPECT_EQ(test::run_ermak_in(root, "analyze ramp ramp2 -o s --force", &out), 1);

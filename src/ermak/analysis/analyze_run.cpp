@@ -304,13 +304,9 @@ AnalyzeResult analyze_run(const AnalyzeOptions& options_in) {
   AnalyzeOptions options = options_in;
   CurveSettings& st = options.settings;
   auto bad = [](const std::string& option, const std::string& what) { throw Error(option + ": " + what); };
+  if (!std::isfinite(options.temperature_K)) bad("--temperature-K", "must be finite");
   if (!(options.temperature_K > 0.0)) bad("--temperature-K", "must be > 0");
-  if (!(st.wlc.persistence_length > 0.0)) bad("--persistence-length-nm", "must be > 0");
-  if (st.window_nm && !(*st.window_nm > 0.0)) bad("--smooth-window-nm", "must be > 0");
-  if (st.points && *st.points < 1) bad("--smooth-points", "must be ≥ 1");
-  if (st.window_nm && st.points) bad("--smooth-window-nm", "give either a window in nm or a number of points");
-  if (st.min_peak_drop_pN && !(*st.min_peak_drop_pN > 0.0)) bad("--min-peak-drop-pN", "must be > 0");
-  if (!(st.min_peak_separation_nm >= 0.0)) bad("--min-peak-separation-nm", "must be ≥ 0");
+  check_curve_settings(st);
   if (!(st.linear_fraction > 0.0 && st.linear_fraction <= 1.0)) bad("--linear-fraction", "must lie in (0, 1]");
   if (options.bins && *options.bins < 1) bad("--bins", "must be ≥ 1");
   if (options.plane_group < 0) bad("--plane-group", "must be ≥ 0");
@@ -322,12 +318,6 @@ AnalyzeResult analyze_run(const AnalyzeOptions& options_in) {
     if (!(std::isfinite(from) && std::isfinite(to) && from >= 0.0 && to > from))
       bad("--linear-range-nm", fmt::format("must be two indentations a,b with 0 ≤ a < b, nm; got {},{}", from, to));
   }
-  for (const auto& [option, value] : {std::pair{"--temperature-K", options.temperature_K},
-                                      {"--persistence-length-nm", st.wlc.persistence_length},
-                                      {"--min-peak-separation-nm", st.min_peak_separation_nm}})
-    if (!std::isfinite(value)) bad(option, "must be finite");
-  if (st.window_nm && !std::isfinite(*st.window_nm)) bad("--smooth-window-nm", "must be finite");
-  if (st.min_peak_drop_pN && !std::isfinite(*st.min_peak_drop_pN)) bad("--min-peak-drop-pN", "must be finite");
   if (st.detach_force_pN && !std::isfinite(*st.detach_force_pN)) bad("--detach-force-pN", "must be finite");
   const RunLogFacts run_log = read_run_log(options.run_dir);
   std::string temperature_source = options.temperature_from_run ? "default; run.log gives none" : "--temperature-K";
@@ -338,10 +328,15 @@ AnalyzeResult analyze_run(const AnalyzeOptions& options_in) {
   }
   st.wlc.kT = kT_pN_nm(options.temperature_K);
   const double kT = st.wlc.kT;
-  // A heating or cooling run without protocol tables: its melting curve.
+  // A heating or cooling run without protocol tables: its melting curve, which takes none of
+  // the curve options.
   if (run_log.heating)
-    if (const auto tables = energy_tables_of_a_run_without_protocol(options.run_dir); !tables.empty())
+    if (const auto tables = energy_tables_of_a_run_without_protocol(options.run_dir); !tables.empty()) {
+      if (!options.given_options.empty())
+        bad(options.given_options.front(), "does not apply to the melting curve of a heating run (" +
+                                               options.run_dir.string() + " has no protocol tables)");
       return analyze_melting_run(options, tables);
+    }
   const bool overwrite = options.overwrite;
 
   AnalyzeResult result;

@@ -23,6 +23,9 @@ struct AnalyzeOptions {
   std::optional<std::size_t> bins;  // histogram bins; unset: ⌈√n⌉ in [5, 50]
   int plane_group = 0;            // plane pulling: analyse force_plane{g}[pN] (--plane-group)
   bool overwrite = false;         // replace existing output files
+  // The options the user gave that shape curves (--smooth-window-nm, …), by name: a heating
+  // run's melting curve takes none of them and refuses them.
+  std::vector<std::string> given_options;
 };
 
 struct AnalyzeResult {

@@ -7,11 +7,10 @@
 #include <set>
 #include <vector>
 
+#include "ermak/analysis/fit_numerics.h"
+
 namespace ermak::analysis {
 namespace {
-
-// ln(e^y − 1) for y > 0, without overflow for large y.
-double log_expm1(double y) { return y < 30.0 ? std::log(std::expm1(y)) : y + std::log1p(-std::exp(-y)); }
 
 // Both likelihoods have the form  L(ℓ, x) = events·ℓ + x·S/kT − e^ℓ·Σ g_i(x) (+ terms free of
 // the fit), ℓ = ln k0: ramps g_i = kT/(x·r_i)·(e^{F_i x/kT} − 1) over the forces, clamps
@@ -95,7 +94,6 @@ BellFit maximise(const Terms& t, double kT) {
   return fit;
 }
 
-std::size_t distinct(std::span<const double> v) { return std::set<double>(v.begin(), v.end()).size(); }
 
 }  // namespace
 
@@ -113,7 +111,7 @@ BellFit fit_bell_evans_ramps(std::span<const double> forces_pN, std::span<const 
       fit.why_not = "forces and loading rates must be > 0 and finite";
       return fit;
     }
-  if (forces_pN.size() < 3 || distinct(rates_pN_per_s) < 2) {
+  if (forces_pN.size() < 3 || distinct_count(rates_pN_per_s) < 2) {
     fit.why_not = "needs at least 3 rupture forces at 2 or more loading rates";
     return fit;
   }
@@ -159,7 +157,7 @@ BellFit fit_bell_lifetimes(std::span<const double> forces_pN, std::span<const do
     }
   }
   fit.events = std::size_t(t.events);
-  if (fit.events < 3 || distinct(forces_pN) < 2) {
+  if (fit.events < 3 || distinct_count(forces_pN) < 2) {
     fit.why_not = "needs at least 3 unfolding events at 2 or more forces";
     return fit;
   }
@@ -187,14 +185,7 @@ double bell_evans_mean_pN(const BellFit& fit, double rate, double kT) {
   // exponent reaches −60.
   const double a = scale_a(fit, rate, kT);
   const double u_max = std::log1p(60.0 / a);
-  const int n = 4000;
-  const double h = u_max / n;
-  double sum = 0.0;
-  for (int k = 0; k <= n; ++k) {
-    const double s = std::exp(-a * std::expm1(k * h));
-    sum += (k == 0 || k == n ? 1.0 : k % 2 ? 4.0 : 2.0) * s;
-  }
-  return kT / fit.x_nm * sum * h / 3.0;
+  return kT / fit.x_nm * simpson([a](double u) { return std::exp(-a * std::expm1(u)); }, 0.0, u_max);
 }
 
 double bell_evans_survival(const BellFit& fit, double force_pN, double rate, double kT) {

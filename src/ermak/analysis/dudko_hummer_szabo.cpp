@@ -9,13 +9,12 @@
 #include <vector>
 
 #include "ermak/analysis/bell_evans.h"
+#include "ermak/analysis/fit_numerics.h"
 
 namespace ermak::analysis {
 namespace {
 
 constexpr double kInf = std::numeric_limits<double>::infinity();
-
-double log_expm1(double y) { return y < 30.0 ? std::log(std::expm1(y)) : y + std::log1p(-std::exp(-y)); }
 
 // 1 − c^{1/ν} for c = 1 − ε, without the cancellation of 1 − pow(1 − ε, 1/ν) at small ε
 // (large barriers).
@@ -180,6 +179,14 @@ DhsFit fit(const Data& d, double bell_x_nm) {
                                          (4.0 * h[i] * h[j]);
       info[i][j] = info[j][i] = -second;
     }
+  bool finite_info = true;
+  for (const auto& row : info)
+    for (double v : row) finite_info = finite_info && std::isfinite(v);
+  if (!finite_info) {
+    // A step of 10⁻⁴ in x‡ or ΔG‡ crossed the critical-force bound: the fit sits on it.
+    out.why_not = "the critical force ΔG‡/(ν·x‡) sits at the largest force measured: the fit is held by that bound";
+    return out;
+  }
   std::array<std::array<double, 3>, 3> cov{};
   if (!invert_positive(info, cov)) {
     out.why_not = "the likelihood has no curvature at its maximum (the data do not determine x‡ and ΔG‡ together)";
@@ -197,7 +204,6 @@ DhsFit fit(const Data& d, double bell_x_nm) {
   return out;
 }
 
-std::size_t distinct(std::span<const double> v) { return std::set<double>(v.begin(), v.end()).size(); }
 
 Data make_data(bool ramp, double nu, double kT, std::span<const double> forces, std::vector<double> weight,
                std::vector<std::uint8_t> event) {
@@ -225,7 +231,7 @@ DhsFit fit_dhs_ramps(std::span<const double> forces_pN, std::span<const double> 
     out.why_not = bell.why_not;
     return out;
   }
-  if (forces_pN.size() < 4 || distinct(rates_pN_per_s) < 2) {
+  if (forces_pN.size() < 4 || distinct_count(rates_pN_per_s) < 2) {
     out.why_not = "needs at least 4 rupture forces at 2 or more loading rates";
     return out;
   }
@@ -249,7 +255,7 @@ DhsFit fit_dhs_lifetimes(std::span<const double> forces_pN, std::span<const doub
     return out;
   }
   // Each force pins one rate: three parameters need three forces.
-  if (bell.events < 4 || distinct(forces_pN) < 3) {
+  if (bell.events < 4 || distinct_count(forces_pN) < 3) {
     out.why_not = "needs at least 4 unfolding events at 3 or more forces";
     return out;
   }
@@ -262,7 +268,7 @@ DhsFit fit_dhs_lifetimes(std::span<const double> forces_pN, std::span<const doub
 }
 
 namespace {
-double critical_force(const DhsFit& f, double kT) { return f.barrier_kT * kT / (f.nu * f.x_nm); }
+double critical_force(const DhsFit& f, double kT) { return f.critical_force_pN(kT); }
 // The exponent ΔG‡/kT·(1 − c^{1/ν}) at force F (F below the critical force).
 double exponent_at(const DhsFit& f, double force, double kT) {
   return f.barrier_kT * one_minus_c_power(std::min(1.0, force / critical_force(f, kT)), f.nu);
@@ -290,11 +296,7 @@ double dhs_force_at_survival(const DhsFit& f, double u, double rate, double kT) 
 double dhs_mean_force_pN(const DhsFit& f, double rate, double kT) {
   // ∫₀ S dF up to where S < e^{-60} (or the critical force), by Simpson's rule.
   const double top = dhs_force_at_survival(f, std::exp(-60.0), rate, kT);
-  const int n = 4000;
-  const double h = top / n;
-  double sum = 0.0;
-  for (int k = 0; k <= n; ++k) sum += (k == 0 || k == n ? 1.0 : k % 2 ? 4.0 : 2.0) * dhs_survival(f, k * h, rate, kT);
-  return sum * h / 3.0;
+  return simpson([&](double force) { return dhs_survival(f, force, rate, kT); }, 0.0, top);
 }
 
 }  // namespace ermak::analysis

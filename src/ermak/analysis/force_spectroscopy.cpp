@@ -108,10 +108,12 @@ PullingAnalysis analyze_pulling(const TsvTable& table, const CurveSettings& sett
       std::size_t from = p.peak.trough_before;
       for (std::size_t i = p.peak.trough_before; i < p.peak.index; ++i)
         if (a.force_pN[i] < half) from = i + 1;
+      // The rows are chosen on the smoothed curve, the slope fitted to the raw force: a
+      // centred average reaches past the peak into the drop and flattens the top.
       std::vector<double> t_s, f;
       for (std::size_t i = from; i <= p.peak.index; ++i) {
         t_s.push_back(a.time_ns[i] * 1e-9);
-        f.push_back(a.force_pN[i]);
+        f.push_back(a.force_raw_pN[i]);
       }
       const LinearFit rise = fit_line(t_s, f);
       if (rise.ok) p.loading_rate_pN_per_s = rise.slope;
@@ -133,6 +135,20 @@ PullingAnalysis analyze_pulling(const TsvTable& table, const CurveSettings& sett
     }
   }
   return a;
+}
+
+void check_curve_settings(const CurveSettings& st) {
+  auto bad = [](const std::string& option, const std::string& what) { throw Error(option + ": " + what); };
+  if (!(st.wlc.persistence_length > 0.0 && std::isfinite(st.wlc.persistence_length)))
+    bad("--persistence-length-nm", "must be > 0 and finite");
+  if (st.window_nm && !(*st.window_nm > 0.0 && std::isfinite(*st.window_nm)))
+    bad("--smooth-window-nm", "must be > 0 and finite");
+  if (st.points && *st.points < 1) bad("--smooth-points", "must be ≥ 1");
+  if (st.window_nm && st.points) bad("--smooth-window-nm", "give either a window in nm or a number of points");
+  if (st.min_peak_drop_pN && !(*st.min_peak_drop_pN > 0.0 && std::isfinite(*st.min_peak_drop_pN)))
+    bad("--min-peak-drop-pN", "must be > 0 and finite");
+  if (!(st.min_peak_separation_nm >= 0.0 && std::isfinite(st.min_peak_separation_nm)))
+    bad("--min-peak-separation-nm", "must be ≥ 0 and finite");
 }
 
 IndentationAnalysis analyze_indentation(const TsvTable& table, const CurveSettings& settings) {

@@ -42,6 +42,10 @@ struct CurveSettings {
   std::optional<double> detach_force_pN;
 };
 
+// Throws ermak::Error naming the option (`--smooth-window-nm`, …) for settings out of range:
+// the checks both `ermak analyze` paths (one run, a spectrum of several) make.
+void check_curve_settings(const CurveSettings& settings);
+
 // How a curve was smoothed and how large the noise is; for the summary.
 struct SmoothingInfo {
   std::string description;     // e.g. "running average over 0.2 nm of base travel"
@@ -60,7 +64,7 @@ struct PullingPeak {
   double delta_contour_length = std::numeric_limits<double>::quiet_NaN();  // Lc − Lc of the previous peak
   double fit_from_nm = 0.0, fit_to_nm = 0.0;  // extension range of the fitted edge
   // The rate at which the force rose just before the peak, pN/s: the least-squares slope of
-  // the smoothed force against time over the upper half of the rising edge — the rows after
+  // the raw force against time over the upper half of the smoothed rising edge — the rows after
   // the last one below (F_trough + F_peak)/2, up to the peak; below the nominal κv where the
   // molecule gives. NaN with fewer than 3 such rows (docs/analysis.md#unfolding-events-force-peaks).
   double loading_rate_pN_per_s = std::numeric_limits<double>::quiet_NaN();

@@ -39,6 +39,10 @@ struct RunSpectrum {
   std::vector<double> force_pN;  // the chosen peak's force; a clamp's mean force
   std::vector<int> peak;         // ramps: which peak of its replica (0 = first)
   std::vector<double> peak_rate_pN_per_s;  // ramps: dF/dt before that peak (NaN: too few rows)
+  double clamp_force_pN = kNaN;            // clamps: the run's force, the mean over its replicas
+  // The run's rate in the tables: κv, or with --loading-rate peak the median of its forces'
+  // own rates.
+  double table_rate_pN_per_s = kNaN;
   std::size_t without_peak = 0;
   std::size_t without_rate = 0;  // --loading-rate peak: a chosen peak whose rise gives no rate
   // clamps
@@ -138,6 +142,14 @@ RunSpectrum read_run(const fs::path& dir, const SpectrumOptions& options, std::v
                   "states no loading rate (\"loading rate κv = … pN/s\"), which the spectrum needs for each run: "
                   "analyse output directories of `ermak run` with their run.log");
     run.rate_pN_per_s = *facts.loading_rate_pN_per_s;
+    run.table_rate_pN_per_s =
+        options.rate_at_peak ? describe(run.peak_rate_pN_per_s).median : run.rate_pN_per_s;
+  } else {
+    // A clamp holds one force: every trajectory of the run is fitted at the run's (their
+    // own means differ only by the rows' float rounding), so that the fits count forces,
+    // not trajectories.
+    run.clamp_force_pN = describe(run.force_pN).mean;
+    for (double& f : run.force_pN) f = run.clamp_force_pN;
   }
   return run;
 }
@@ -155,6 +167,7 @@ AnalyzeResult analyze_force_spectrum(const SpectrumOptions& options) {
   if (options.run_dirs.size() < 2) bad("RUN_DIR", "a dynamic force spectrum needs two or more runs");
   if (options.out_dir.empty())
     bad("-o,--output", "with several run directories, name the directory for the spectrum");
+  check_curve_settings(options.settings);
   if (options.temperature_K && !(*options.temperature_K > 0.0 && std::isfinite(*options.temperature_K)))
     bad("--temperature-K", "must be > 0 and finite");
   if (options.unfolded_extension_nm &&
@@ -229,14 +242,36 @@ AnalyzeResult analyze_force_spectrum(const SpectrumOptions& options) {
         all_rate.push_back(options.rate_at_peak ? r.peak_rate_pN_per_s[i] : r.rate_pN_per_s);
       }
     }
-  const BellFit fit = clamp ? fit_bell_lifetimes(all_force, all_time, all_unfolded, kT)
-                            : fit_bell_evans_ramps(all_force, all_rate, kT);
+  // The spectrum's levels are its runs' loading rates (κv, even where each force has its own
+  // rate at its peak) or clamp forces: a fit needs two of them (DHS on clamps three).
+  std::vector<double> levels;
+  for (const RunSpectrum& r : runs)
+    if (!r.force_pN.empty()) {
+      const double level = clamp ? r.clamp_force_pN : r.rate_pN_per_s;
+      if (std::find(levels.begin(), levels.end(), level) == levels.end()) levels.push_back(level);
+    }
+  const std::string too_few_levels =
+      fmt::format("needs runs at 2 or more {} (these runs have {})", clamp ? "forces" : "loading rates κv",
+                  levels.size());
+  BellFit fit;
+  if (levels.size() >= 2)
+    fit = clamp ? fit_bell_lifetimes(all_force, all_time, all_unfolded, kT) : fit_bell_evans_ramps(all_force, all_rate, kT);
+  else
+    fit.why_not = too_few_levels;
   // Dudko–Hummer–Szabo for a linear-cubic (ν = 2/3) and a cusp (ν = 1/2) barrier; the table
   // and the plot show the linear-cubic one.
   std::vector<DhsFit> dhs;
-  for (double nu : {2.0 / 3.0, 0.5})
+  for (double nu : {2.0 / 3.0, 0.5}) {
+    if (levels.size() < 2) {
+      DhsFit none;
+      none.nu = nu;
+      none.why_not = too_few_levels;
+      dhs.push_back(none);
+      continue;
+    }
     dhs.push_back(clamp ? fit_dhs_lifetimes(all_force, all_time, all_unfolded, kT, nu)
                         : fit_dhs_ramps(all_force, all_rate, kT, nu));
+  }
   const DhsFit& cubic = dhs.front();
 
   std::string summary = "ermak analyze: dynamic force spectrum\n\n";
@@ -256,7 +291,7 @@ AnalyzeResult analyze_force_spectrum(const SpectrumOptions& options) {
 
   // --- per run: spectrum.tsv and the table of the summary -------------------------------------
   std::string few_spread_notes, off_model_notes;
-  Line spread_lines, observed_x, observed_y, points_x, points_y;
+  Line spread_lines, observed_x, points_x;
   {
     std::vector<std::string> columns =
         clamp ? std::vector<std::string>{"run", "force[pN]", "replicas", "unfolded", "lifetime[s]", "lifetime_se[s]",
@@ -324,12 +359,8 @@ AnalyzeResult analyze_force_spectrum(const SpectrumOptions& options) {
           points_x.y.push_back(std::log10(t));
         }
       } else {
-        // The run's rate: its nominal κv, or with --loading-rate peak the median of its
-        // forces' own rates (the model's values are those at that rate).
-        std::vector<double> own;
-        for (double rate : r.peak_rate_pN_per_s)
-          if (rate > 0.0) own.push_back(rate);
-        const double rate = options.rate_at_peak ? describe(own).median : r.rate_pN_per_s;
+        // The model's values are those at the run's table rate.
+        const double rate = r.table_rate_pN_per_s;
         const SampleStatistics s = describe(r.force_pN);
         const double model_mean = fit.ok ? bell_evans_mean_pN(fit, rate, kT) : kNaN;
         const double model_mode = fit.ok ? bell_evans_mode_pN(fit, rate, kT) : kNaN;
@@ -413,10 +444,7 @@ AnalyzeResult analyze_force_spectrum(const SpectrumOptions& options) {
       std::vector<double> lx, my;
       for (const RunSpectrum& r : runs)
         if (!r.force_pN.empty()) {
-          std::vector<double> own;
-          for (double rate : r.peak_rate_pN_per_s)
-            if (rate > 0.0) own.push_back(rate);
-          lx.push_back(std::log(options.rate_at_peak ? describe(own).median : r.rate_pN_per_s));
+          lx.push_back(std::log(r.table_rate_pN_per_s));
           my.push_back(describe(r.force_pN).mean);
         }
       const LinearFit line = fit_line(lx, my);
@@ -484,11 +512,10 @@ AnalyzeResult analyze_force_spectrum(const SpectrumOptions& options) {
     } else {
       std::vector<double> ratio;
       for (const RunSpectrum& r : runs)
-        for (double rate : r.peak_rate_pN_per_s)
-          if (rate > 0.0) ratio.push_back(rate / r.rate_pN_per_s);
+        for (double rate : r.peak_rate_pN_per_s) ratio.push_back(rate / r.rate_pN_per_s);
       const SampleStatistics q = describe(ratio);
-      notes += fmt::format("- each force at its own loading rate, the slope of the smoothed force against time over "
-                           "the upper half of the rise before its peak (--loading-rate peak): {} of the nominal κv "
+      notes += fmt::format("- each force at its own loading rate, the slope of the force against time over the upper "
+                           "half of the last climb to its peak (--loading-rate peak): {} of the nominal κv "
                            "(median; {} to {})\n",
                            g(q.median, 3), g(q.min, 3), g(q.max, 3));
       std::size_t without_rate = 0;
@@ -514,7 +541,9 @@ AnalyzeResult analyze_force_spectrum(const SpectrumOptions& options) {
   // --- the plot ----------------------------------------------------------------------------------------
   {
     SvgPlot plot(clamp ? "Lifetime against force" : "Rupture force against loading rate",
-                 clamp ? "force [pN]" : "log10 loading rate κv [pN/s]",
+                 clamp                 ? "force [pN]"
+                 : options.rate_at_peak ? "log10 loading rate at the peak [pN/s]"
+                                        : "log10 loading rate κv [pN/s]",
                  clamp ? "log10 lifetime [s]" : "rupture force [pN]");
     plot.markers(points_x.x, points_x.y, Marker::circle, 3.0, marker_style("#999999"),
                  clamp ? "unfolding times" : "replicas' rupture forces");

@@ -14,20 +14,32 @@ namespace ermak::analysis {
 
 namespace fs = std::filesystem;
 
+namespace {
+// The replica_NNN subdirectories of a run directory, with their numbers, by number. A number
+// too long for an int is not a replica's (ermak writes 3 to 6 digits).
+std::vector<std::pair<int, fs::path>> replica_directories(const fs::path& run_dir) {
+  std::vector<std::pair<int, fs::path>> out;
+  const std::regex pattern("replica_([0-9]{1,9})");
+  for (const auto& entry : fs::directory_iterator(run_dir)) {
+    std::smatch m;
+    const std::string name = entry.path().filename().string();
+    if (entry.is_directory() && std::regex_match(name, m, pattern)) out.emplace_back(std::stoi(m[1].str()), entry.path());
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+}  // namespace
+
 std::vector<Replica> discover_replicas(const fs::path& run_dir) {
   std::error_code ec;
   if (!fs::is_directory(run_dir, ec))
     throw Error(run_dir.string(), 0, "", "not a directory (give the output directory of a run)");
   std::vector<Replica> out;
-  const std::regex pattern("replica_([0-9]+)");
-  for (const auto& entry : fs::directory_iterator(run_dir)) {
-    std::smatch m;
-    const std::string name = entry.path().filename().string();
-    if (!entry.is_directory() || !std::regex_match(name, m, pattern)) continue;
+  for (const auto& [index, dir] : replica_directories(run_dir)) {
     Replica r;
-    r.index = std::stoi(m[1].str());
-    r.name = name;
-    r.dir = entry.path();
+    r.index = index;
+    r.name = dir.filename().string();
+    r.dir = dir;
     r.pulling = fs::exists(r.dir / "pulling.tsv");
     r.indentation = fs::exists(r.dir / "indentation.tsv");
     r.plane = fs::exists(r.dir / "plane.tsv");
@@ -98,19 +110,12 @@ RunLogFacts read_run_log(const fs::path& run_dir) {
 std::vector<fs::path> energy_tables_of_a_run_without_protocol(const fs::path& run_dir) {
   std::error_code ec;
   if (!fs::is_directory(run_dir, ec)) return {};
-  std::vector<std::pair<int, fs::path>> found;
-  const std::regex pattern("replica_([0-9]+)");
-  for (const auto& entry : fs::directory_iterator(run_dir)) {
-    std::smatch m;
-    const std::string name = entry.path().filename().string();
-    if (!entry.is_directory() || !std::regex_match(name, m, pattern)) continue;
-    for (const char* table : {"pulling.tsv", "indentation.tsv", "plane.tsv"})
-      if (fs::exists(entry.path() / table)) return {};
-    if (fs::exists(entry.path() / "energies.tsv")) found.emplace_back(std::stoi(m[1].str()), entry.path() / "energies.tsv");
-  }
-  std::sort(found.begin(), found.end());
   std::vector<fs::path> out;
-  for (auto& [index, path] : found) out.push_back(std::move(path));
+  for (const auto& [index, dir] : replica_directories(run_dir)) {
+    for (const char* table : {"pulling.tsv", "indentation.tsv", "plane.tsv"})
+      if (fs::exists(dir / table)) return {};
+    if (fs::exists(dir / "energies.tsv")) out.push_back(dir / "energies.tsv");
+  }
   return out;
 }
 

@@ -69,13 +69,13 @@ Command add_analyze_command(CLI::App& app) {
   auto* drop = cmd->add_option("--min-peak-drop-pN", o->min_drop,
                                "A peak must be followed by a force drop of at least this, pN "
                                "(default: max(10, 8 × noise of the smoothed force))");
-  cmd->add_option("--min-peak-separation-nm", o->separation,
+  auto* separation = cmd->add_option("--min-peak-separation-nm", o->separation,
                   "Peaks closer than this in extension (indentation) are merged, nm")
       ->capture_default_str();
-  cmd->add_option("--persistence-length-nm", o->persistence,
+  auto* persistence = cmd->add_option("--persistence-length-nm", o->persistence,
                   "WLC persistence length P, nm (fixed; with --fit-persistence-length fitted within 0.02 to 50 nm)")
       ->capture_default_str();
-  cmd->add_flag("--fit-persistence-length", o->fit_persistence,
+  auto* fit_persistence = cmd->add_flag("--fit-persistence-length", o->fit_persistence,
                 "Fit P as well as the contour length in the WLC fits");
   auto* temperature = cmd->add_option("--temperature-K", o->temperature,
                                       "Temperature of the run, K (sets kT of the WLC fits and of a spectrum's Bell fit, "
@@ -115,7 +115,7 @@ Command add_analyze_command(CLI::App& app) {
                                    "(the table's rows) first reaches this, nm");
   cmd->add_flag("--force", o->force, "Replace existing output files");
   return [o, window, points, drop, bins, contact, range, detach, temperature, spectrum_peak, unfolded, linear_fraction,
-          plane_group, loading_rate]() {
+          plane_group, loading_rate, separation, persistence, fit_persistence]() {
     analysis::CurveSettings settings;
     if (window->count()) settings.window_nm = o->window_nm;
     if (points->count()) settings.points = o->points;
@@ -156,6 +156,9 @@ Command add_analyze_command(CLI::App& app) {
     a.temperature_from_run = temperature->count() == 0;
     if (bins->count()) a.bins = o->bins;
     a.overwrite = o->force;
+    for (const CLI::Option* given : {window, points, drop, separation, persistence, fit_persistence, temperature, bins,
+                                     contact, range, linear_fraction, plane_group, detach})
+      if (given->count()) a.given_options.push_back(given->get_name());
     return report(analysis::analyze_run(a));
   };
 }

@@ -22,7 +22,8 @@ struct ClosestPair {
   double distance_A = std::numeric_limits<double>::infinity();
 };
 
-// The closest two beads, by a sweep along x (n log n for any structure a file holds).
+// The closest two beads, by a sweep along x: n log n for a protein, up to n² for beads that
+// share one x (a flat sheet in the y-z plane).
 ClosestPair closest_pair(const std::vector<Vec3d>& p) {
   std::vector<int> order(p.size());
   for (std::size_t k = 0; k < order.size(); ++k) order[k] = int(k);
