@@ -5,6 +5,7 @@
 // distribution's mean and mode are those of the samples.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <random>
@@ -63,6 +64,47 @@ TEST(BellEvans, RampFitRecoversXAndK0) {
   EXPECT_GT(fit.x_se_nm, 0.0);
   // x_β and ln k0 are strongly anticorrelated (both move the forces up).
   EXPECT_LT(fit.correlation, -0.5);
+}
+
+// Ramps that end before every replica ruptured: those still folded at the end enter as
+// censored at the largest force they reached (their survival), and the fit recovers the
+// truth; leaving them out instead drops the strongest and biases the forces low.
+TEST(BellEvans, CensoredRampsEnterThroughTheirSurvival) {
+  std::mt19937_64 rng(77);
+  const RampSample s = sample_ramps(kRampTruth, kRates, 500, rng);
+  std::vector<double> forces = s.forces;
+  std::vector<std::uint8_t> ruptured(forces.size(), 1);
+  // Each rate's ramp ends at the force its 70th percentile reaches (the rest censored there).
+  std::vector<double> kept_f, kept_r;
+  for (std::size_t r = 0; r < kRates.size(); ++r) {
+    std::vector<double> at(forces.begin() + 500 * r, forces.begin() + 500 * (r + 1));
+    std::sort(at.begin(), at.end());
+    const double end_force = at[350];
+    for (std::size_t i = 500 * r; i < 500 * (r + 1); ++i)
+      if (forces[i] > end_force) {
+        forces[i] = end_force;
+        ruptured[i] = 0;
+      } else {
+        kept_f.push_back(forces[i]);
+        kept_r.push_back(kRates[r]);
+      }
+  }
+  const BellFit fit = fit_bell_evans_ramps(forces, s.rates, kT, ruptured);
+  ASSERT_TRUE(fit.ok) << fit.why_not;
+  EXPECT_EQ(fit.n, 2000u);
+  EXPECT_EQ(fit.events, kept_f.size());
+  EXPECT_NEAR(fit.x_nm, kRampTruth.x_nm, 4.0 * fit.x_se_nm);
+  EXPECT_NEAR(std::log(fit.k0_per_s), std::log(kRampTruth.k0_per_s), 4.0 * fit.ln_k0_se);
+  // The truncated sample alone (the censored left out) is biased low.
+  const BellFit dropped = fit_bell_evans_ramps(kept_f, kept_r, kT);
+  ASSERT_TRUE(dropped.ok);
+  // Its distribution's mean force at 8.7·10⁵ pN/s is ~4 pN low; the censored fit's is not.
+  const double truth_mean = bell_evans_mean_pN(kRampTruth, 8.7e5, kT);
+  EXPECT_LT(bell_evans_mean_pN(dropped, 8.7e5, kT), truth_mean - 3.0);
+  EXPECT_NEAR(bell_evans_mean_pN(fit, 8.7e5, kT), truth_mean, 1.5);
+  // DHS takes the same censoring.
+  const DhsFit dhs = fit_dhs_ramps(forces, s.rates, kT, 2.0 / 3.0, ruptured);
+  EXPECT_EQ(dhs.events, kept_f.size());
 }
 
 TEST(BellEvans, RampStandardErrorsAreCalibrated) {

@@ -45,13 +45,14 @@ std::ofstream pulling_table(const fs::path& run, int replica) {
 // A ramp: the base travels 10 nm in 1000 rows; the force rises as κ·base until the rupture
 // force, then drops to the chain's slack (it rises again only past 8 nm of travel, to
 // ≤ 80 pN, below every rupture force drawn here), with 0.3 pN of noise.
-void write_ramp_replica(const fs::path& run, int replica, double rate, double rupture, std::mt19937_64& rng) {
+void write_ramp_replica(const fs::path& run, int replica, double rate, double rupture, std::mt19937_64& rng,
+                        double travel_nm = 10.0) {
   std::normal_distribution<double> noise(0.0, 0.3);
   std::ofstream t = pulling_table(run, replica);
   const double v_nm_per_ns = rate / kSpring_pN_per_nm * 1e-9;
   bool broken = false;
   for (int i = 0; i <= 1000; ++i) {
-    const double base = 0.01 * i;
+    const double base = travel_nm * 0.001 * i;
     double f = kSpring_pN_per_nm * base;
     if (f >= rupture) broken = true;
     if (broken) f = kSpring_pN_per_nm * std::max(0.0, base - 8.0);
@@ -129,6 +130,51 @@ TEST(ForceSpectrum, RampRunsGiveBackBellEvansParameters) {
   const auto nominal = table.column("loading_rate[pN/s]"), at_peak = table.column("rate_at_peak[pN/s]");
   ASSERT_EQ(at_peak.size(), 240u);
   for (std::size_t i = 0; i < at_peak.size(); ++i) EXPECT_NEAR(at_peak[i], nominal[i], 0.02 * nominal[i]) << i;
+}
+
+// Ramps that end at 120 pN (3 nm of travel), before the stronger replicas rupture: with
+// --no-peak censored those enter through their survival and the fit finds the truth.
+TEST(ForceSpectrum, RampsEndingBeforeEveryRuptureAreCensored) {
+  BellFit truth;
+  truth.ok = true;
+  truth.x_nm = 0.5;
+  truth.k0_per_s = 0.05;
+  const std::vector<double> rates = {1e4, 1e5, 1e6};
+  const fs::path root = test::fresh_directory("spectrum_censored");
+  std::mt19937_64 rng(8);
+  std::uniform_real_distribution<double> uniform(0.0, 1.0);
+  SpectrumOptions o;
+  int beyond = 0;
+  for (std::size_t k = 0; k < rates.size(); ++k) {
+    const fs::path run = root / ("v" + std::to_string(k));
+    fs::create_directories(run);
+    write_run_log(run, rates[k]);
+    for (int r = 0; r < 80; ++r) {
+      const double f = bell_evans_force_at_survival(truth, 1.0 - uniform(rng), rates[k], kT);
+      beyond += f > 118.0;
+      write_ramp_replica(run, r, rates[k], f, rng, 3.0);
+    }
+    o.run_dirs.push_back(run);
+  }
+  ASSERT_GT(beyond, 30);  // most of the fastest ramp's forces lie beyond its end
+  o.out_dir = root / "spectrum";
+  o.settings.points = 1;
+  o.censor_without_peak = true;
+  analyze_force_spectrum(o);
+  const std::string summary = test::read_file(o.out_dir / "summary.txt");
+  const double x = fitted(summary, "x_β"), se = fitted_se(summary, "x_β");
+  EXPECT_NEAR(x, truth.x_nm, 4.0 * se) << summary;
+  EXPECT_NEAR(fitted(summary, "ln k0"), std::log(truth.k0_per_s), 4.0 * fitted_se(summary, "ln k0")) << summary;
+  EXPECT_NE(summary.find("enter the fits as censored at the largest force they reached"), std::string::npos)
+      << summary;
+  const TsvTable table = TsvTable::read(o.out_dir / "rupture_forces.tsv");
+  const auto ruptured = table.column("ruptured");
+  EXPECT_EQ(table.rows(), 240u);
+  EXPECT_GT(std::count(ruptured.begin(), ruptured.end(), 0.0), 30);
+  // Not with per-peak rates, nor for clamps.
+  o.rate_at_peak = true;
+  o.overwrite = true;
+  EXPECT_THROW(analyze_force_spectrum(o), Error);
 }
 
 // A clamp: extension 1 nm until the unfolding time, then 10 nm; 500 rows over the run.

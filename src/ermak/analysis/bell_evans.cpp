@@ -98,27 +98,34 @@ BellFit maximise(const Terms& t, double kT) {
 }  // namespace
 
 BellFit fit_bell_evans_ramps(std::span<const double> forces_pN, std::span<const double> rates_pN_per_s,
-                             double kT) {
+                             double kT, std::span<const std::uint8_t> ruptured) {
   BellFit fit;
   fit.n = fit.events = forces_pN.size();
-  if (forces_pN.size() != rates_pN_per_s.size()) {
-    fit.why_not = "as many loading rates as forces are needed";
+  if (forces_pN.size() != rates_pN_per_s.size() || (!ruptured.empty() && ruptured.size() != forces_pN.size())) {
+    fit.why_not = "as many loading rates (and outcomes) as forces are needed";
     return fit;
   }
+  auto event = [&](std::size_t i) { return ruptured.empty() || ruptured[i] != 0; };
   for (std::size_t i = 0; i < forces_pN.size(); ++i)
     if (!(forces_pN[i] > 0.0 && std::isfinite(forces_pN[i]) && rates_pN_per_s[i] > 0.0 &&
           std::isfinite(rates_pN_per_s[i]))) {
       fit.why_not = "forces and loading rates must be > 0 and finite";
       return fit;
     }
-  if (forces_pN.size() < 3 || distinct_count(rates_pN_per_s) < 2) {
+  Terms t;
+  t.count = forces_pN.size();
+  // A censored ramp (no rupture up to F) enters through its survival alone: its g, not its
+  // rate (docs/analysis.md#dynamic-force-spectrum).
+  for (std::size_t i = 0; i < t.count; ++i)
+    if (event(i)) {
+      t.events += 1.0;
+      t.force_sum_pN += forces_pN[i];
+    }
+  fit.events = std::size_t(t.events);
+  if (fit.events < 3 || distinct_count(rates_pN_per_s) < 2) {
     fit.why_not = "needs at least 3 rupture forces at 2 or more loading rates";
     return fit;
   }
-  Terms t;
-  t.count = forces_pN.size();
-  t.events = double(t.count);
-  for (double f : forces_pN) t.force_sum_pN += f;
   // ln g = ln(kT/r) + ln(e^{bx} − 1) − ln x, b = F/kT.
   t.ln_g = [&](std::size_t i, double x) {
     return std::log(kT / rates_pN_per_s[i]) + log_expm1(forces_pN[i] / kT * x) - std::log(x);
@@ -132,7 +139,8 @@ BellFit fit_bell_evans_ramps(std::span<const double> forces_pN, std::span<const 
     return -b * b * std::exp(-b * x) / (q * q) + 1.0 / (x * x);
   };
   BellFit out = maximise(t, kT);
-  out.n = out.events = fit.n;
+  out.n = fit.n;
+  out.events = fit.events;
   return out;
 }
 

@@ -33,9 +33,11 @@ struct BellFit {
 };
 
 // Rupture forces of ramps: force i (pN, > 0) at loading rate i (pN/s, > 0). Needs at least
-// two distinct loading rates and 3 forces; kT in pN·nm.
+// two distinct loading rates and 3 ruptures; kT in pN·nm. `ruptured` (empty: all) marks the
+// ruptures; an item with 0 is censored — it had not ruptured up to force i — and contributes
+// its survival S(F_i).
 BellFit fit_bell_evans_ramps(std::span<const double> forces_pN, std::span<const double> rates_pN_per_s,
-                             double kT_pN_nm);
+                             double kT_pN_nm, std::span<const std::uint8_t> ruptured = {});
 
 // Lifetimes under a constant force: trajectory i held at forces_pN[i] for times_s[i],
 // unfolded[i] != 0 when it unfolded then (else it was still folded at the end of its run).

@@ -222,24 +222,27 @@ Data make_data(bool ramp, double nu, double kT, std::span<const double> forces, 
 }  // namespace
 
 DhsFit fit_dhs_ramps(std::span<const double> forces_pN, std::span<const double> rates_pN_per_s, double kT,
-                     double nu) {
+                     double nu, std::span<const std::uint8_t> ruptured) {
   DhsFit out;
   out.nu = nu;
-  out.n = out.events = forces_pN.size();
-  const BellFit bell = fit_bell_evans_ramps(forces_pN, rates_pN_per_s, kT);
+  out.n = forces_pN.size();
+  const BellFit bell = fit_bell_evans_ramps(forces_pN, rates_pN_per_s, kT, ruptured);
+  out.events = bell.events;
   if (!bell.ok) {
     out.why_not = bell.why_not;
     return out;
   }
-  if (forces_pN.size() < 4 || distinct_count(rates_pN_per_s) < 2) {
+  if (bell.events < 4 || distinct_count(rates_pN_per_s) < 2) {
     out.why_not = "needs at least 4 rupture forces at 2 or more loading rates";
     return out;
   }
   std::vector<double> weight;
   for (double r : rates_pN_per_s) weight.push_back(kT / r);
-  DhsFit f = fit(make_data(true, nu, kT, forces_pN, std::move(weight), std::vector<std::uint8_t>(forces_pN.size(), 1)),
-                 bell.x_nm);
-  f.n = f.events = out.n;
+  std::vector<std::uint8_t> events(ruptured.begin(), ruptured.end());
+  if (events.empty()) events.assign(forces_pN.size(), 1);
+  DhsFit f = fit(make_data(true, nu, kT, forces_pN, std::move(weight), std::move(events)), bell.x_nm);
+  f.n = out.n;
+  f.events = out.events;
   return f;
 }
 

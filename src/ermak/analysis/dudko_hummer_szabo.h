@@ -30,8 +30,9 @@ struct DhsFit {
   double critical_force_pN(double kT_pN_nm) const { return barrier_kT * kT_pN_nm / (nu * x_nm); }
 };
 
+// `ruptured` as for fit_bell_evans_ramps (empty: all ruptured).
 DhsFit fit_dhs_ramps(std::span<const double> forces_pN, std::span<const double> rates_pN_per_s, double kT_pN_nm,
-                     double nu);
+                     double nu, std::span<const std::uint8_t> ruptured = {});
 DhsFit fit_dhs_lifetimes(std::span<const double> forces_pN, std::span<const double> times_s,
                          std::span<const std::uint8_t> unfolded, double kT_pN_nm, double nu);
 

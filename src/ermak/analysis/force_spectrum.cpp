@@ -44,6 +44,8 @@ struct RunSpectrum {
   // own rates.
   double table_rate_pN_per_s = kNaN;
   std::size_t without_peak = 0;
+  std::vector<int> censored_replica;       // --no-peak censored: the replicas without a peak,
+  std::vector<double> censored_force_pN;   // and the largest smoothed force each reached
   std::size_t without_rate = 0;  // --loading-rate peak: a chosen peak whose rise gives no rate
   // clamps
   std::vector<double> time_s;           // to unfolding, or the run's length when censored
@@ -86,6 +88,10 @@ RunSpectrum read_run(const fs::path& dir, const SpectrumOptions& options, std::v
     if (!run.clamp) {
       if (a.peaks.empty()) {
         ++run.without_peak;
+        if (options.censor_without_peak) {
+          run.censored_replica.push_back(r.index);
+          run.censored_force_pN.push_back(*std::max_element(a.force_pN.begin(), a.force_pN.end()));
+        }
         continue;
       }
       std::size_t k = 0;
@@ -168,6 +174,9 @@ AnalyzeResult analyze_force_spectrum(const SpectrumOptions& options) {
   if (options.out_dir.empty())
     bad("-o,--output", "with several run directories, name the directory for the spectrum");
   check_curve_settings(options.settings);
+  if (options.censor_without_peak && options.rate_at_peak)
+    bad("--no-peak", "censored needs the runs' nominal κv: a replica without a peak has no rate of its own "
+                     "(leave out --loading-rate peak)");
   if (options.temperature_K && !(*options.temperature_K > 0.0 && std::isfinite(*options.temperature_K)))
     bad("--temperature-K", "must be > 0 and finite");
   if (options.unfolded_extension_nm &&
@@ -210,6 +219,9 @@ AnalyzeResult analyze_force_spectrum(const SpectrumOptions& options) {
       bad("--spectrum-peak", "applies to pulling runs; " + dir.string() + " is a force-clamp run");
     if (run.clamp && options.rate_at_peak)
       bad("--loading-rate", "applies to pulling runs; " + dir.string() + " is a force-clamp run");
+    if (run.clamp && options.censor_without_peak)
+      bad("--no-peak", "applies to pulling runs (a clamp censors its own trajectories); " + dir.string() +
+                           " is a force-clamp run");
     if (!runs.empty() && std::abs(run.temperature_K - runs.front().temperature_K) > 0.05)
       throw Error(dir.string(), 0, "",
                   fmt::format("the run is at {} K ({}), {} at {} K ({}): Bell's law is fitted at one temperature "
@@ -230,8 +242,9 @@ AnalyzeResult analyze_force_spectrum(const SpectrumOptions& options) {
 
   // --- the fit over all replicas ----------------------------------------------------------------
   std::vector<double> all_force, all_rate, all_time;
-  std::vector<std::uint8_t> all_unfolded;
-  for (const RunSpectrum& r : runs)
+  std::vector<std::uint8_t> all_unfolded, all_ruptured;
+  std::size_t censored = 0;
+  for (const RunSpectrum& r : runs) {
     for (std::size_t i = 0; i < r.force_pN.size(); ++i) {
       if (clamp) {
         all_force.push_back(r.force_pN[i]);
@@ -240,8 +253,18 @@ AnalyzeResult analyze_force_spectrum(const SpectrumOptions& options) {
       } else {
         all_force.push_back(r.force_pN[i]);
         all_rate.push_back(options.rate_at_peak ? r.peak_rate_pN_per_s[i] : r.rate_pN_per_s);
+        all_ruptured.push_back(1);
       }
     }
+    // Replicas without a peak (--no-peak censored): survival up to their largest force.
+    for (double f : r.censored_force_pN) {
+      if (!(f > 0.0)) continue;
+      all_force.push_back(f);
+      all_rate.push_back(r.rate_pN_per_s);
+      all_ruptured.push_back(0);
+      ++censored;
+    }
+  }
   // The spectrum's levels are its runs' loading rates (κv, even where each force has its own
   // rate at its peak) or clamp forces: a fit needs two of them (DHS on clamps three).
   std::vector<double> levels;
@@ -255,7 +278,8 @@ AnalyzeResult analyze_force_spectrum(const SpectrumOptions& options) {
                   levels.size());
   BellFit fit;
   if (levels.size() >= 2)
-    fit = clamp ? fit_bell_lifetimes(all_force, all_time, all_unfolded, kT) : fit_bell_evans_ramps(all_force, all_rate, kT);
+    fit = clamp ? fit_bell_lifetimes(all_force, all_time, all_unfolded, kT)
+                : fit_bell_evans_ramps(all_force, all_rate, kT, all_ruptured);
   else
     fit.why_not = too_few_levels;
   // Dudko–Hummer–Szabo for a linear-cubic (ν = 2/3) and a cusp (ν = 1/2) barrier; the table
@@ -270,7 +294,7 @@ AnalyzeResult analyze_force_spectrum(const SpectrumOptions& options) {
       continue;
     }
     dhs.push_back(clamp ? fit_dhs_lifetimes(all_force, all_time, all_unfolded, kT, nu)
-                        : fit_dhs_ramps(all_force, all_rate, kT, nu));
+                        : fit_dhs_ramps(all_force, all_rate, kT, nu, all_ruptured));
   }
   const DhsFit& cubic = dhs.front();
 
@@ -403,7 +427,8 @@ AnalyzeResult analyze_force_spectrum(const SpectrumOptions& options) {
     TsvWriter w = TsvWriter::create(path,
                                     clamp ? std::vector<std::string>{"run", "replica", "force[pN]", "time[s]", "unfolded"}
                                           : std::vector<std::string>{"run", "replica", "loading_rate[pN/s]",
-                                                                     "force[pN]", "peak", "rate_at_peak[pN/s]"},
+                                                                     "force[pN]", "peak", "rate_at_peak[pN/s]",
+                                                                     "ruptured"},
                                     options.overwrite);
     for (std::size_t k = 0; k < runs.size(); ++k) {
       const RunSpectrum& r = runs[k];
@@ -413,9 +438,13 @@ AnalyzeResult analyze_force_spectrum(const SpectrumOptions& options) {
           w.row(std::int64_t(k), row);
         } else {
           const double row[] = {double(r.replica[i]), r.rate_pN_per_s, r.force_pN[i], double(r.peak[i]),
-                                r.peak_rate_pN_per_s[i]};
+                                r.peak_rate_pN_per_s[i], 1.0};
           w.row(std::int64_t(k), row);
         }
+      }
+      for (std::size_t i = 0; i < r.censored_force_pN.size(); ++i) {
+        const double row[] = {double(r.censored_replica[i]), r.rate_pN_per_s, r.censored_force_pN[i], -1.0, kNaN, 0.0};
+        w.row(std::int64_t(k), row);
       }
     }
     w.flush();
@@ -499,7 +528,13 @@ AnalyzeResult analyze_force_spectrum(const SpectrumOptions& options) {
   if (!clamp) {
     std::size_t without = 0, analysed = 0;
     for (const RunSpectrum& r : runs) without += r.without_peak, analysed += r.replicas;
-    if (without)
+    if (without && options.censor_without_peak)
+      notes += fmt::format("- {} of {} replicas show no unfolding peak: they enter the fits as censored at the "
+                           "largest force they reached (--no-peak censored: they had not ruptured by then), {} "
+                           "with a positive force; the force table's statistics are over the ruptures only. A "
+                           "replica dragged open without a force drop is no survivor: check their curves\n",
+                           without, analysed, censored);
+    else if (without)
       notes += fmt::format("- {} of {} replicas show no unfolding peak and are not in the fit (a replica that "
                            "unfolds without a force drop above the peak criterion, or not at all, has no rupture "
                            "force; one that had not unfolded by the end of its run would have ruptured above every "

@@ -24,6 +24,9 @@ struct SpectrumOptions {
   // Ramps: the loading rate of each force — the run's nominal κv, or the slope of the force
   // against time just before its peak (PullingPeak::loading_rate_pN_per_s).
   bool rate_at_peak = false;
+  // Ramps: a replica without an unfolding peak enters the fits as censored at the largest
+  // (smoothed) force it reached — it had not ruptured by then — instead of being left out.
+  bool censor_without_peak = false;
   std::optional<double> unfolded_extension_nm;  // clamps: unfolded when the recorded extension first reaches this
   bool overwrite = false;
 };

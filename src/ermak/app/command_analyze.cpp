@@ -36,6 +36,7 @@ Command add_analyze_command(CLI::App& app) {
     std::string out_dir;
     std::string spectrum_peak = "largest";
     std::string loading_rate = "nominal";
+    std::string no_peak = "left-out";
     double unfolded_extension = 0.0;
     double window_nm = 0.0;
     std::size_t points = 0;
@@ -110,12 +111,18 @@ Command add_analyze_command(CLI::App& app) {
                       "against time just before its peak")
           ->check(CLI::IsMember({"nominal", "peak"}))
           ->capture_default_str();
+  auto* no_peak =
+      cmd->add_option("--no-peak", o->no_peak,
+                      "Spectrum of pulling runs: a replica without an unfolding peak is left out, or censored at "
+                      "the largest force it reached (it had not ruptured by then)")
+          ->check(CLI::IsMember({"left-out", "censored"}))
+          ->capture_default_str();
   auto* unfolded = cmd->add_option("--unfolded-extension-nm", o->unfolded_extension,
                                    "Spectrum of force-clamp runs: a trajectory has unfolded when its extension "
                                    "(the table's rows) first reaches this, nm");
   cmd->add_flag("--force", o->force, "Replace existing output files");
   return [o, window, points, drop, bins, contact, range, detach, temperature, spectrum_peak, unfolded, linear_fraction,
-          plane_group, loading_rate, separation, persistence, fit_persistence]() {
+          plane_group, loading_rate, separation, persistence, fit_persistence, no_peak]() {
     analysis::CurveSettings settings;
     if (window->count()) settings.window_nm = o->window_nm;
     if (points->count()) settings.points = o->points;
@@ -136,11 +143,12 @@ Command add_analyze_command(CLI::App& app) {
       s.peak = o->spectrum_peak == "first" ? analysis::SpectrumPeak::first : analysis::SpectrumPeak::largest;
       s.peak_given = spectrum_peak->count() > 0;
       s.rate_at_peak = o->loading_rate == "peak";
+      s.censor_without_peak = o->no_peak == "censored";
       if (unfolded->count()) s.unfolded_extension_nm = o->unfolded_extension;
       s.overwrite = o->force;
       return report(analysis::analyze_force_spectrum(s));
     }
-    for (const auto* spectrum_only : {spectrum_peak, unfolded, loading_rate})
+    for (const auto* spectrum_only : {spectrum_peak, unfolded, loading_rate, no_peak})
       if (spectrum_only->count())
         throw Error(spectrum_only->get_name() + ": applies to the spectrum of several run directories");
     analysis::AnalyzeOptions a;
