@@ -75,24 +75,41 @@ double fitted_se(const std::string& summary, const std::string& what) {
   return m.empty() ? NAN : std::stod(m[1]);
 }
 
-TEST(ForceSpectrum, RampRunsGiveBackBellEvansParameters) {
+// The rupture forces of the spectrum tests: x_β = 0.5 nm, k0 = 0.05 /s.
+BellFit ramp_truth() {
   BellFit truth;
   truth.ok = true;
   truth.x_nm = 0.5;
   truth.k0_per_s = 0.05;
-  const std::vector<double> rates = {1e4, 1e5, 1e6};
+  return truth;
+}
+
+// Three pulling runs at 10⁴, 10⁵ and 10⁶ pN/s of 80 replicas each, their rupture forces drawn
+// from `truth`, their ramps `travel_nm` long; the forces drawn go to `drawn`.
+std::vector<fs::path> ramp_runs(const fs::path& root, const BellFit& truth, std::mt19937_64& rng, double travel_nm,
+                                std::vector<double>* drawn = nullptr) {
+  std::uniform_real_distribution<double> uniform(0.0, 1.0);
+  std::vector<fs::path> runs;
+  for (double rate : {1e4, 1e5, 1e6}) {
+    const fs::path run = root / ("v" + std::to_string(runs.size()));
+    fs::create_directories(run);
+    write_run_log(run, rate);
+    for (int r = 0; r < 80; ++r) {
+      const double f = bell_evans_force_at_survival(truth, 1.0 - uniform(rng), rate, kT);
+      if (drawn) drawn->push_back(f);
+      write_ramp_replica(run, r, rate, f, rng, travel_nm);
+    }
+    runs.push_back(run);
+  }
+  return runs;
+}
+
+TEST(ForceSpectrum, RampRunsGiveBackBellEvansParameters) {
+  const BellFit truth = ramp_truth();
   const fs::path root = test::fresh_directory("spectrum_ramps");
   std::mt19937_64 rng(42);
-  std::uniform_real_distribution<double> uniform(0.0, 1.0);
   SpectrumOptions o;
-  for (std::size_t k = 0; k < rates.size(); ++k) {
-    const fs::path run = root / ("v" + std::to_string(k));
-    fs::create_directories(run);
-    write_run_log(run, rates[k]);
-    for (int r = 0; r < 80; ++r)
-      write_ramp_replica(run, r, rates[k], bell_evans_force_at_survival(truth, 1.0 - uniform(rng), rates[k], kT), rng);
-    o.run_dirs.push_back(run);
-  }
+  o.run_dirs = ramp_runs(root, truth, rng, 10.0);
   o.out_dir = root / "spectrum";
   o.settings.points = 1;  // the raw rows: no smoothing to round off the sawtooth's corners
   const AnalyzeResult r = analyze_force_spectrum(o);
@@ -135,28 +152,14 @@ TEST(ForceSpectrum, RampRunsGiveBackBellEvansParameters) {
 // Ramps that end at 120 pN (3 nm of travel), before the stronger replicas rupture: with
 // --no-peak censored those enter through their survival and the fit finds the truth.
 TEST(ForceSpectrum, RampsEndingBeforeEveryRuptureAreCensored) {
-  BellFit truth;
-  truth.ok = true;
-  truth.x_nm = 0.5;
-  truth.k0_per_s = 0.05;
-  const std::vector<double> rates = {1e4, 1e5, 1e6};
+  const BellFit truth = ramp_truth();
   const fs::path root = test::fresh_directory("spectrum_censored");
   std::mt19937_64 rng(8);
-  std::uniform_real_distribution<double> uniform(0.0, 1.0);
   SpectrumOptions o;
-  int beyond = 0;
-  for (std::size_t k = 0; k < rates.size(); ++k) {
-    const fs::path run = root / ("v" + std::to_string(k));
-    fs::create_directories(run);
-    write_run_log(run, rates[k]);
-    for (int r = 0; r < 80; ++r) {
-      const double f = bell_evans_force_at_survival(truth, 1.0 - uniform(rng), rates[k], kT);
-      beyond += f > 118.0;
-      write_ramp_replica(run, r, rates[k], f, rng, 3.0);
-    }
-    o.run_dirs.push_back(run);
-  }
-  ASSERT_GT(beyond, 30);  // most of the fastest ramp's forces lie beyond its end
+  std::vector<double> drawn;
+  o.run_dirs = ramp_runs(root, truth, rng, 3.0, &drawn);
+  ASSERT_GT(std::count_if(drawn.begin(), drawn.end(), [](double f) { return f > 118.0; }), 30)
+      << "most of the fastest ramp's forces lie beyond its end";
   o.out_dir = root / "spectrum";
   o.settings.points = 1;
   o.censor_without_peak = true;

@@ -23,6 +23,16 @@ struct Terms {
   double force_sum_pN = 0.0; // S
 };
 
+// The events' count and force sum, the coefficients of ln k0 and x·/kT in the likelihood.
+template <class IsEvent>
+void add_events(Terms& t, std::span<const double> forces_pN, IsEvent is_event) {
+  for (std::size_t i = 0; i < forces_pN.size(); ++i)
+    if (is_event(i)) {
+      t.events += 1.0;
+      t.force_sum_pN += forces_pN[i];
+    }
+}
+
 BellFit maximise(const Terms& t, double kT) {
   BellFit fit;
   auto ln_G = [&](double x) {
@@ -116,11 +126,7 @@ BellFit fit_bell_evans_ramps(std::span<const double> forces_pN, std::span<const 
   t.count = forces_pN.size();
   // A censored ramp (no rupture up to F) enters through its survival alone: its g, not its
   // rate (docs/analysis.md#dynamic-force-spectrum).
-  for (std::size_t i = 0; i < t.count; ++i)
-    if (event(i)) {
-      t.events += 1.0;
-      t.force_sum_pN += forces_pN[i];
-    }
+  add_events(t, forces_pN, event);
   fit.events = std::size_t(t.events);
   if (fit.events < 3 || distinct_count(rates_pN_per_s) < 2) {
     fit.why_not = "needs at least 3 rupture forces at 2 or more loading rates";
@@ -159,11 +165,8 @@ BellFit fit_bell_lifetimes(std::span<const double> forces_pN, std::span<const do
       fit.why_not = "forces must be finite and times > 0";
       return fit;
     }
-    if (unfolded[i]) {
-      t.events += 1.0;
-      t.force_sum_pN += forces_pN[i];
-    }
   }
+  add_events(t, forces_pN, [&](std::size_t i) { return unfolded[i] != 0; });
   fit.events = std::size_t(t.events);
   if (fit.events < 3 || distinct_count(forces_pN) < 2) {
     fit.why_not = "needs at least 3 unfolding events at 2 or more forces";

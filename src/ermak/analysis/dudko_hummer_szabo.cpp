@@ -221,53 +221,52 @@ Data make_data(bool ramp, double nu, double kT, std::span<const double> forces, 
 
 }  // namespace
 
-DhsFit fit_dhs_ramps(std::span<const double> forces_pN, std::span<const double> rates_pN_per_s, double kT,
-                     double nu, std::span<const std::uint8_t> ruptured) {
+namespace {
+// Both DHS fits start from Bell's (its x_β seeds the search, its refusals are theirs) and
+// need one more event and, for clamps, one more force than Bell's two parameters do.
+DhsFit fit_after_bell(const BellFit& bell, double nu, std::size_t n, bool enough, const char* too_little,
+                      const std::function<Data()>& data) {
   DhsFit out;
   out.nu = nu;
-  out.n = forces_pN.size();
-  const BellFit bell = fit_bell_evans_ramps(forces_pN, rates_pN_per_s, kT, ruptured);
+  out.n = n;
   out.events = bell.events;
   if (!bell.ok) {
     out.why_not = bell.why_not;
     return out;
   }
-  if (bell.events < 4 || distinct_count(rates_pN_per_s) < 2) {
-    out.why_not = "needs at least 4 rupture forces at 2 or more loading rates";
+  if (bell.events < 4 || !enough) {
+    out.why_not = too_little;
     return out;
   }
-  std::vector<double> weight;
-  for (double r : rates_pN_per_s) weight.push_back(kT / r);
-  std::vector<std::uint8_t> events(ruptured.begin(), ruptured.end());
-  if (events.empty()) events.assign(forces_pN.size(), 1);
-  DhsFit f = fit(make_data(true, nu, kT, forces_pN, std::move(weight), std::move(events)), bell.x_nm);
+  DhsFit f = fit(data(), bell.x_nm);
   f.n = out.n;
   f.events = out.events;
   return f;
 }
+}  // namespace
+
+DhsFit fit_dhs_ramps(std::span<const double> forces_pN, std::span<const double> rates_pN_per_s, double kT,
+                     double nu, std::span<const std::uint8_t> ruptured) {
+  const BellFit bell = fit_bell_evans_ramps(forces_pN, rates_pN_per_s, kT, ruptured);
+  return fit_after_bell(bell, nu, forces_pN.size(), distinct_count(rates_pN_per_s) >= 2,
+                        "needs at least 4 rupture forces at 2 or more loading rates", [&] {
+                          std::vector<double> weight;
+                          for (double r : rates_pN_per_s) weight.push_back(kT / r);
+                          std::vector<std::uint8_t> events(ruptured.begin(), ruptured.end());
+                          if (events.empty()) events.assign(forces_pN.size(), 1);
+                          return make_data(true, nu, kT, forces_pN, std::move(weight), std::move(events));
+                        });
+}
 
 DhsFit fit_dhs_lifetimes(std::span<const double> forces_pN, std::span<const double> times_s,
                          std::span<const std::uint8_t> unfolded, double kT, double nu) {
-  DhsFit out;
-  out.nu = nu;
-  out.n = forces_pN.size();
   const BellFit bell = fit_bell_lifetimes(forces_pN, times_s, unfolded, kT);
-  out.events = bell.events;
-  if (!bell.ok) {
-    out.why_not = bell.why_not;
-    return out;
-  }
   // Each force pins one rate: three parameters need three forces.
-  if (bell.events < 4 || distinct_count(forces_pN) < 3) {
-    out.why_not = "needs at least 4 unfolding events at 3 or more forces";
-    return out;
-  }
-  DhsFit f = fit(make_data(false, nu, kT, forces_pN, {times_s.begin(), times_s.end()},
-                           {unfolded.begin(), unfolded.end()}),
-                 bell.x_nm);
-  f.n = out.n;
-  f.events = out.events;
-  return f;
+  return fit_after_bell(bell, nu, forces_pN.size(), distinct_count(forces_pN) >= 3,
+                        "needs at least 4 unfolding events at 3 or more forces", [&] {
+                          return make_data(false, nu, kT, forces_pN, {times_s.begin(), times_s.end()},
+                                           {unfolded.begin(), unfolded.end()});
+                        });
 }
 
 namespace {
