@@ -28,7 +28,8 @@ struct IndentationSurface {
   // tip's surface (docs/protocols.md#tip-surface). SOP-GPU has no such term: off there.
   bool tip_interaction = true;
   // Surface beads (and the plane) farther than this from a bead's surface are ignored:
-  // beyond 4σ the wall is < 2.5e-4 ε (set by protocol_setup).
+  // beyond 4σ the wall is < 4.9e-4 ε for the Lennard-Jones one, < 2.5e-4 ε for the
+  // repulsive one (set by protocol_setup).
   double cutoff_A = 40.0;
 };
 
