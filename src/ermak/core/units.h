@@ -8,8 +8,9 @@ namespace ermak::units {
 // Boltzmann constant, kcal/mol/K (CODATA 2018: 1.380649e-23 J/K × N_A / 4184 J/kcal).
 inline constexpr double kBoltzmann_kcal_per_mol_K = 0.0019872043;
 
-// SOP-GPU's time unit: τ_H = 6πηa³/(k_B T) with η = 1 mPa·s, a = 3.8 Å, T = 300 K
-// gives ≈ 248 ps (Zhmurov et al., Proteins 2010). Every ps ↔ τ_H conversion uses it.
+// SOP-GPU's time unit: τ_H = 6πηa³/(k_B T) with η = 1 mPa·s, a = 3.8 Å, T = 300 K gives
+// 249.7 ps; SOP-GPU uses 248 ps (Zhmurov et al., Proteins 2010, docs/units.md), and so does
+// every ps ↔ τ_H conversion here.
 inline constexpr double tau_H_ps = 248.0;
 
 // 1 kcal/mol/Å in pN: 4184 J / 6.02214076e23 / 1e-10 m = 69.47695 pN.
