@@ -335,7 +335,7 @@ AnalyzeResult analyze_run(const AnalyzeOptions& options_in) {
       if (!options.given_options.empty())
         bad(options.given_options.front(), "does not apply to the melting curve of a heating run (" +
                                                options.run_dir.string() + " has no protocol tables)");
-      return analyze_melting_run(options, tables);
+      return analyze_melting_run(options, tables, {run_log.heating_every_steps, run_log.heating_stop_K});
     }
   const bool overwrite = options.overwrite;
 

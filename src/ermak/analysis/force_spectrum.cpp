@@ -246,12 +246,11 @@ AnalyzeResult analyze_force_spectrum(const SpectrumOptions& options) {
   std::size_t censored = 0;
   for (const RunSpectrum& r : runs) {
     for (std::size_t i = 0; i < r.force_pN.size(); ++i) {
+      all_force.push_back(r.force_pN[i]);
       if (clamp) {
-        all_force.push_back(r.force_pN[i]);
         all_time.push_back(r.time_s[i]);
         all_unfolded.push_back(r.unfolded[i]);
       } else {
-        all_force.push_back(r.force_pN[i]);
         all_rate.push_back(options.rate_at_peak ? r.peak_rate_pN_per_s[i] : r.rate_pN_per_s);
         all_ruptured.push_back(1);
       }

@@ -10,7 +10,6 @@
 #include <system_error>
 
 #include "ermak/analysis/report_common.h"
-#include "ermak/analysis/run_directory.h"
 #include "ermak/analysis/statistics.h"
 #include "ermak/analysis/svg_plot.h"
 #include "ermak/core/error.h"
@@ -156,7 +155,8 @@ MeltingAnalysis analyze_melting(std::span<const TsvTable> replicas, const Meltin
   return m;
 }
 
-AnalyzeResult analyze_melting_run(const AnalyzeOptions& options, const std::vector<fs::path>& paths) {
+AnalyzeResult analyze_melting_run(const AnalyzeOptions& options, const std::vector<fs::path>& paths,
+                                  const MeltingSchedule& schedule) {
   AnalyzeResult result;
   result.out_dir = options.out_dir.empty() ? options.run_dir / "analysis" : options.out_dir;
   const fs::path& out = result.out_dir;
@@ -168,8 +168,7 @@ AnalyzeResult analyze_melting_run(const AnalyzeOptions& options, const std::vect
     tables.back().require_rising_steps();
     for (const auto& w : tables.back().warnings()) result.warnings.push_back(w);
   }
-  const RunLogFacts facts = read_run_log(options.run_dir);
-  const MeltingAnalysis m = analyze_melting(tables, {facts.heating_every_steps, facts.heating_stop_K});
+  const MeltingAnalysis m = analyze_melting(tables, schedule);
   if (m.stairs.size() < 2)
     throw Error(options.run_dir.string(), 0, "",
                 "the energy tables hold fewer than two temperatures: no melting curve (a heating run's "

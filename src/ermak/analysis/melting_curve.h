@@ -58,7 +58,9 @@ struct MeltingAnalysis {
 MeltingAnalysis analyze_melting(std::span<const TsvTable> replicas, const MeltingSchedule& schedule = {});
 
 // Writes OUT/melting.tsv, melting_curve.svg, heat_capacity.svg and summary.txt for the run
-// directory's replica_NNN/energies.tsv (docs/analysis.md#melting-curve).
-AnalyzeResult analyze_melting_run(const AnalyzeOptions& options, const std::vector<std::filesystem::path>& tables);
+// directory's replica_NNN/energies.tsv (docs/analysis.md#melting-curve); `schedule` is what
+// its run.log says of the heating (analysis/run_directory.h).
+AnalyzeResult analyze_melting_run(const AnalyzeOptions& options, const std::vector<std::filesystem::path>& tables,
+                                  const MeltingSchedule& schedule);
 
 }  // namespace ermak::analysis
