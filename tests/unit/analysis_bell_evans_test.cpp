@@ -64,6 +64,19 @@ TEST(BellEvans, RampFitRecoversXAndK0) {
   EXPECT_GT(fit.x_se_nm, 0.0);
   // x_β and ln k0 are strongly anticorrelated (both move the forces up).
   EXPECT_LT(fit.correlation, -0.5);
+  // The 95 % profile-likelihood intervals hold the truth and, with this many forces (a nearly
+  // parabolic likelihood), match ± 1.96 standard errors to 10 %.
+  const ProfileInterval& x = fit.x_interval_nm;
+  ASSERT_TRUE(x.ok);
+  EXPECT_FALSE(x.lo_open || x.hi_open);
+  EXPECT_LT(x.lo, kRampTruth.x_nm);
+  EXPECT_GT(x.hi, kRampTruth.x_nm);
+  EXPECT_NEAR(0.5 * (x.hi - x.lo), 1.96 * fit.x_se_nm, 0.1 * 1.96 * fit.x_se_nm);
+  const ProfileInterval& k = fit.ln_k0_interval;
+  ASSERT_TRUE(k.ok);
+  EXPECT_LT(k.lo, std::log(kRampTruth.k0_per_s));
+  EXPECT_GT(k.hi, std::log(kRampTruth.k0_per_s));
+  EXPECT_NEAR(0.5 * (k.hi - k.lo), 1.96 * fit.ln_k0_se, 0.1 * 1.96 * fit.ln_k0_se);
 }
 
 // Ramps that end before every replica ruptured: those still folded at the end enter as
@@ -110,13 +123,21 @@ TEST(BellEvans, CensoredRampsEnterThroughTheirSurvival) {
 TEST(BellEvans, RampStandardErrorsAreCalibrated) {
   std::mt19937_64 rng(7);
   std::vector<double> zx, zk;
+  int x_covered = 0, k_covered = 0;
   for (int trial = 0; trial < 60; ++trial) {
     const RampSample s = sample_ramps(kRampTruth, kRates, 60, rng);
     const BellFit fit = fit_bell_evans_ramps(s.forces, s.rates, kT);
     ASSERT_TRUE(fit.ok) << fit.why_not;
     zx.push_back((fit.x_nm - kRampTruth.x_nm) / fit.x_se_nm);
     zk.push_back((std::log(fit.k0_per_s) - std::log(kRampTruth.k0_per_s)) / fit.ln_k0_se);
+    x_covered += fit.x_interval_nm.lo <= kRampTruth.x_nm && kRampTruth.x_nm <= fit.x_interval_nm.hi;
+    k_covered += fit.ln_k0_interval.lo <= std::log(kRampTruth.k0_per_s) &&
+                 std::log(kRampTruth.k0_per_s) <= fit.ln_k0_interval.hi;
   }
+  // The 95 % profile intervals hold the truth in about 57 of 60 samples: fewer than 51 has a
+  // binomial probability of ~0.1 %.
+  EXPECT_GE(x_covered, 51);
+  EXPECT_GE(k_covered, 51);
   // Over 60 samples of 240 forces: mean z within ±0.5 (se of a mean of 60 unit z: 0.13,
   // plus the estimator's small-sample bias), sd within 0.7–1.35 (its se ≈ 0.09).
   const SampleStatistics x = describe(zx), k = describe(zk);
@@ -250,6 +271,13 @@ TEST(DudkoHummerSzabo, RampFitRecoversTheBarrier) {
   EXPECT_NEAR(fit.barrier_kT, t.barrier_kT, 4.0 * fit.barrier_se_kT);
   EXPECT_NEAR(std::log(fit.k0_per_s), std::log(t.k0_per_s), 4.0 * fit.ln_k0_se);
   EXPECT_LT(fit.x_se_nm, 0.15 * t.x_nm);
+  // The 95 % profile intervals are closed and hold the truth.
+  for (const auto& [interval, value] : {std::pair{fit.x_interval_nm, t.x_nm}, {fit.barrier_interval_kT, t.barrier_kT}}) {
+    ASSERT_TRUE(interval.ok);
+    EXPECT_FALSE(interval.lo_open || interval.hi_open);
+    EXPECT_LT(interval.lo, value);
+    EXPECT_GT(interval.hi, value);
+  }
   // The three-parameter model fits these forces better than Bell's law (the curvature of
   // the spectrum), by far more than its extra parameter.
   const BellFit bell = fit_bell_evans_ramps(forces, rates, kT);
@@ -259,6 +287,33 @@ TEST(DudkoHummerSzabo, RampFitRecoversTheBarrier) {
   std::vector<double> at_1e5(forces.begin() + 1600, forces.begin() + 2400);
   const SampleStatistics d = describe(at_1e5);
   EXPECT_NEAR(dhs_mean_force_pN(t, 1e5, kT), d.mean, 4.0 * d.sem);
+}
+
+// The 95 % profile intervals of x‡ and ΔG‡ hold the truth in about 95 % of samples drawn from
+// the DHS distribution itself (ν = 2/3; rates at which no replica reaches the critical force,
+// where the model's distribution is proper).
+TEST(DudkoHummerSzabo, ProfileIntervalsCoverTheTruth) {
+  const DhsFit t = dhs_truth(2.0 / 3.0, 0.8, 20.0, 1e-2);
+  std::mt19937_64 rng(5);
+  std::uniform_real_distribution<double> uniform(0.0, 1.0);
+  int fitted = 0, x_covered = 0, barrier_covered = 0;
+  for (int trial = 0; trial < 30; ++trial) {
+    std::vector<double> forces, rates;
+    for (double r : {1e3, 1e4, 1e5})
+      for (int k = 0; k < 150; ++k) {
+        forces.push_back(dhs_force_at_survival(t, 1.0 - uniform(rng), r, kT));
+        rates.push_back(r);
+      }
+    const DhsFit fit = fit_dhs_ramps(forces, rates, kT, 2.0 / 3.0);
+    if (!fit.ok) continue;
+    ++fitted;
+    x_covered += fit.x_interval_nm.lo <= t.x_nm && t.x_nm <= fit.x_interval_nm.hi;
+    barrier_covered += fit.barrier_interval_kT.lo <= t.barrier_kT && t.barrier_kT <= fit.barrier_interval_kT.hi;
+  }
+  // Expected 28.5 of 30; fewer than 25 has a binomial probability below 1 %.
+  EXPECT_EQ(fitted, 30);
+  EXPECT_GE(x_covered, 25);
+  EXPECT_GE(barrier_covered, 25);
 }
 
 // Forces drawn from Bell's law: DHS either finds its barrier running off to infinity (where its
@@ -276,6 +331,12 @@ TEST(DudkoHummerSzabo, OnBellsForcesItGainsLittle) {
     }
     EXPECT_GE(dhs.log_likelihood, bell.log_likelihood - 1e-6) << "trial " << trial;  // nests Bell as ΔG‡ → ∞
     EXPECT_LT(dhs.log_likelihood - bell.log_likelihood, 5.0) << "trial " << trial;
+    // As ΔG‡ → ∞ the profile rises to Bell's maximum: ΔG‡'s 95 % interval is open above
+    // exactly when Bell's law lies within the interval's drop of the DHS maximum.
+    const double gain = dhs.log_likelihood - bell.log_likelihood;
+    ASSERT_TRUE(dhs.barrier_interval_kT.ok);
+    if (gain < kProfileDrop95 - 0.05) EXPECT_TRUE(dhs.barrier_interval_kT.hi_open) << "trial " << trial;
+    if (gain > kProfileDrop95 + 0.05) EXPECT_FALSE(dhs.barrier_interval_kT.hi_open) << "trial " << trial;
   }
 }
 

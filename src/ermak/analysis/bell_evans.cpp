@@ -12,6 +12,9 @@
 namespace ermak::analysis {
 namespace {
 
+// The range of x_β searched (docs/analysis.md#dynamic-force-spectrum).
+constexpr double kSmallestX_nm = 1e-3, kLargestX_nm = 20.0;
+
 // Both likelihoods have the form  L(ℓ, x) = events·ℓ + x·S/kT − e^ℓ·Σ g_i(x) (+ terms free of
 // the fit), ℓ = ln k0: ramps g_i = kT/(x·r_i)·(e^{F_i x/kT} − 1) over the forces, clamps
 // g_i = t_i·e^{F_i x/kT} over all trajectories with S over the unfolded ones. Given
@@ -48,37 +51,18 @@ BellFit maximise(const Terms& t, double kT) {
     const double x = std::exp(ln_x);
     return x * t.force_sum_pN / kT - t.events * ln_G(x);
   };
-  const double lo = std::log(1e-3), hi = std::log(20.0);
+  const double lo = std::log(kSmallestX_nm), hi = std::log(kLargestX_nm);
   const int grid = 240;
-  int best = 0;
-  double best_value = -std::numeric_limits<double>::infinity();
-  for (int k = 0; k <= grid; ++k) {
-    const double v = profile(lo + (hi - lo) * k / grid);
-    if (v > best_value) best_value = v, best = k;
-  }
-  if (best == 0) {
+  const GridMaximum best = grid_golden_maximum(profile, lo, hi, grid);
+  if (best.grid_index == 0) {
     fit.why_not = "the forces do not depend on the loading rate or force as Bell's law needs (x_β → 0)";
     return fit;
   }
-  if (best == grid) {
+  if (best.grid_index == grid) {
     fit.why_not = "x_β beyond 20 nm: the data pin no barrier";
     return fit;
   }
-  // Golden-section search between the grid points around the best one.
-  double a = lo + (hi - lo) * (best - 1) / grid, b = lo + (hi - lo) * (best + 1) / grid;
-  const double phi = 0.5 * (std::sqrt(5.0) - 1.0);
-  double c = b - phi * (b - a), d = a + phi * (b - a);
-  double fc = profile(c), fd = profile(d);
-  for (int it = 0; it < 200 && b - a > 1e-13; ++it) {
-    if (fc > fd) {
-      b = d, d = c, fd = fc;
-      c = b - phi * (b - a), fc = profile(c);
-    } else {
-      a = c, c = d, fc = fd;
-      d = a + phi * (b - a), fd = profile(d);
-    }
-  }
-  const double x = std::exp(0.5 * (a + b));
+  const double x = std::exp(best.at);
   const double lnG = ln_G(x);
   // Observed information in (ℓ, x): [[E, E·m1], [E·m1, E·m2]], with w_i = g_i/G,
   // m1 = Σ w (ln g)', m2 = Σ w ((ln g)'² + (ln g)'').
@@ -101,6 +85,21 @@ BellFit maximise(const Terms& t, double kT) {
   fit.ln_k0_se = std::sqrt(m2 / (t.events * spread));
   fit.correlation = -m1 / std::sqrt(m2);
   fit.log_likelihood = t.events * std::log(fit.k0_per_s) + x * t.force_sum_pN / kT - t.events;
+  // 95 % profile-likelihood intervals (docs/analysis.md#confidence-intervals): x_β's from the
+  // profile above (in ln x_β), ln k0's from the likelihood maximised over x_β at each ln k0.
+  const ProfileInterval ln_x = profile_interval(profile, best.at, std::max(1e-3, fit.x_se_nm / x), lo, hi);
+  fit.x_interval_nm = ln_x;
+  fit.x_interval_nm.lo = std::exp(ln_x.lo);
+  fit.x_interval_nm.hi = std::exp(ln_x.hi);
+  auto profile_ln_k0 = [&](double ln_k0) {
+    auto at_x = [&](double ln_x) {
+      const double x_nm = std::exp(ln_x);
+      return t.events * ln_k0 + x_nm * t.force_sum_pN / kT - std::exp(ln_k0 + ln_G(x_nm));
+    };
+    return grid_golden_maximum(at_x, lo, hi, 40, 1e-6).value;
+  };
+  const double ln_k0 = std::log(fit.k0_per_s);
+  fit.ln_k0_interval = profile_interval(profile_ln_k0, ln_k0, std::max(1e-3, fit.ln_k0_se), ln_k0 - 200.0, ln_k0 + 200.0);
   return fit;
 }
 

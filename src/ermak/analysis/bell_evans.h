@@ -11,11 +11,14 @@
 //
 // In both the log-likelihood is maximised over ln k0 in closed form, then over x_β by a
 // bracketed search of the profile (x_β in [1e-3, 20] nm); standard errors come from the
-// observed information (the analytic Hessian of the log-likelihood at the maximum).
+// observed information (the analytic Hessian of the log-likelihood at the maximum), 95 %
+// intervals from the profile likelihood.
 #include <cstddef>
 #include <cstdint>
 #include <span>
 #include <string>
+
+#include "ermak/analysis/fit_numerics.h"
 
 namespace ermak::analysis {
 
@@ -30,6 +33,9 @@ struct BellFit {
   double ln_k0_se = 0.0;        // standard error of ln k0 (k0 is known to a factor e^{±se})
   double correlation = 0.0;     // between the estimates of x_β and ln k0
   double log_likelihood = 0.0;  // at the maximum, without the terms that do not depend on the fit
+  // 95 % profile-likelihood intervals (docs/analysis.md#confidence-intervals), of x_β (nm) and
+  // of ln k0: where the standard errors assume a parabolic likelihood, these follow its shape.
+  ProfileInterval x_interval_nm, ln_k0_interval;
 };
 
 // Rupture forces of ramps: force i (pN, > 0) at loading rate i (pN/s, > 0). Needs at least

@@ -26,7 +26,7 @@ double one_minus_c_power(double epsilon, double nu) { return -std::expm1(std::lo
 struct Data {
   bool ramp = true;
   double nu = 2.0 / 3.0, kT = 1.0;
-  std::vector<double> force, weight;
+  std::vector<double> force, ln_weight;
   std::vector<std::uint8_t> event;
   double events = 0.0, f_max = 0.0;
 };
@@ -37,25 +37,30 @@ struct Terms {
   double ln_G = 0.0;      // ln Σ g_i
 };
 
-// Σ ln h over the events and ln Σ g at (x‡, v = ΔG‡/kT).
+// Σ ln h over the events and ln Σ g at (x‡, v = ΔG‡/kT). ln Σ g is summed as it goes, rescaled
+// to its largest term so far.
 Terms terms(const Data& d, double x, double v) {
   Terms t;
   if (!(x > 0.0 && v > 0.0)) return t;
-  std::vector<double> ln_g(d.force.size());
-  double top = -kInf;
+  const double ln_x = std::log(x);
+  double top = -kInf, sum = 0.0;
   for (std::size_t i = 0; i < d.force.size(); ++i) {
     const double epsilon = d.nu * d.force[i] * x / (v * d.kT);
-    const double c = 1.0 - epsilon;
-    if (!(c > 0.0)) return t;
-    const double exponent = v * one_minus_c_power(epsilon, d.nu);
-    const double ln_h = (1.0 / d.nu - 1.0) * std::log(c) + exponent;
+    if (!(epsilon < 1.0)) return t;
+    const double ln_c = std::log1p(-epsilon);
+    const double exponent = -v * std::expm1(ln_c / d.nu);  // ΔG‡/kT·(1 − c^{1/ν})
+    const double ln_h = (1.0 / d.nu - 1.0) * ln_c + exponent;
     if (d.event[i]) t.sum_ln_h += ln_h;
-    ln_g[i] = d.ramp ? std::log(d.weight[i] / x) + (exponent > 0.0 ? log_expm1(exponent) : -kInf)
-                     : std::log(d.weight[i]) + ln_h;
-    top = std::max(top, ln_g[i]);
+    const double ln_g = d.ramp ? d.ln_weight[i] - ln_x + (exponent > 0.0 ? log_expm1(exponent) : -kInf)
+                               : d.ln_weight[i] + ln_h;
+    if (ln_g == -kInf) continue;  // adds nothing to Σ g
+    if (ln_g > top) {
+      sum = sum * std::exp(top - ln_g) + 1.0;
+      top = ln_g;
+    } else {
+      sum += std::exp(ln_g - top);
+    }
   }
-  double sum = 0.0;
-  for (double v_i : ln_g) sum += std::exp(v_i - top);
   t.ln_G = top + std::log(sum);
   t.valid = std::isfinite(t.ln_G) && std::isfinite(t.sum_ln_h);
   return t;
@@ -201,6 +206,34 @@ DhsFit fit(const Data& d, double bell_x_nm) {
   out.barrier_se_kT = std::sqrt(cov[2][2]);
   out.log_likelihood = centre;
   out.largest_force_pN = d.f_max;
+  // 95 % profile-likelihood intervals (docs/analysis.md#confidence-intervals), ln k0 profiled
+  // out in closed form throughout: x‡'s with ΔG‡ maximised at each x‡, ΔG‡'s with x‡ maximised
+  // at each ΔG‡ below the bound x‡ < ΔG‡/(ν·F_max) (written x‡ = that bound/(1 + e^w)). Near
+  // the critical-force bound these are the honest ones; ΔG‡'s upper end is open where the data
+  // allow Bell's limit.
+  auto profile_xv = [&](double x_nm, double v_kT) {
+    const Terms at_t = terms(d, x_nm, v_kT);
+    return at_t.valid ? at_t.sum_ln_h - d.events * at_t.ln_G : -kInf;
+  };
+  auto profile_x = [&](double ln_x) {
+    return grid_golden_maximum([&](double w) { return -minus_profile({ln_x, w}); }, -14.0, 14.0, 28, 1e-5).value;
+  };
+  auto profile_v = [&](double ln_v) {
+    const double v_kT = std::exp(ln_v), x_bound = v_kT * d.kT / (d.nu * d.f_max);
+    return grid_golden_maximum([&](double w) { return profile_xv(x_bound / (1.0 + std::exp(w)), v_kT); }, -14.0,
+                               14.0, 28, 1e-5)
+        .value;
+  };
+  const ProfileInterval ln_x = profile_interval(profile_x, std::log(x), std::max(1e-3, out.x_se_nm / x),
+                                                std::log(1e-3), std::log(20.0));
+  out.x_interval_nm = ln_x;
+  out.x_interval_nm.lo = std::exp(ln_x.lo);
+  out.x_interval_nm.hi = std::exp(ln_x.hi);
+  const ProfileInterval ln_v = profile_interval(profile_v, std::log(v), std::max(1e-3, out.barrier_se_kT / v),
+                                                std::log(v) - 10.0, std::log(v) + 10.0);
+  out.barrier_interval_kT = ln_v;
+  out.barrier_interval_kT.lo = std::exp(ln_v.lo);
+  out.barrier_interval_kT.hi = std::exp(ln_v.hi);
   return out;
 }
 
@@ -212,7 +245,7 @@ Data make_data(bool ramp, double nu, double kT, std::span<const double> forces, 
   d.nu = nu;
   d.kT = kT;
   d.force.assign(forces.begin(), forces.end());
-  d.weight = std::move(weight);
+  for (double w : weight) d.ln_weight.push_back(std::log(w));
   d.event = std::move(event);
   for (std::uint8_t e : d.event) d.events += e ? 1.0 : 0.0;
   d.f_max = std::max(0.0, *std::max_element(forces.begin(), forces.end()));

@@ -7,11 +7,14 @@
 // rupture-force survival at loading rate r is S(F) = exp(−k0·kT/(x‡·r)·(e^{ΔG‡/kT·(1 − c^{1/ν})} − 1)),
 // and a clamp's lifetime 1/k(F). Fitted by maximum likelihood as analysis/bell_evans.h fits
 // Bell's law: ln k0 in closed form, (x‡, ΔG‡) by a simplex search of the profile, standard
-// errors from a finite-difference Hessian of the log-likelihood.
+// errors from a finite-difference Hessian of the log-likelihood, 95 % intervals of x‡ and ΔG‡
+// from the profile likelihood.
 #include <cstddef>
 #include <cstdint>
 #include <span>
 #include <string>
+
+#include "ermak/analysis/fit_numerics.h"
 
 namespace ermak::analysis {
 
@@ -25,6 +28,10 @@ struct DhsFit {
   double barrier_kT = 0.0, barrier_se_kT = 0.0;  // ΔG‡ / kT
   double log_likelihood = 0.0;                   // comparable with BellFit's (same omitted terms)
   double largest_force_pN = 0.0;                 // of the data; compare with critical_force_pN()
+  // 95 % profile-likelihood intervals (docs/analysis.md#confidence-intervals) of x‡ (nm, searched
+  // within 10⁻³–20) and ΔG‡ (kT, within e^{±10} of the estimate; an open upper end: the data
+  // allow Bell's limit ΔG‡ → ∞).
+  ProfileInterval x_interval_nm, barrier_interval_kT;
   // F_c = ΔG‡·kT/(ν·x‡), where the barrier vanishes. A fit whose F_c sits at the largest
   // force measured is held by that bound, and its standard errors understate the spread.
   double critical_force_pN(double kT_pN_nm) const { return barrier_kT * kT_pN_nm / (nu * x_nm); }

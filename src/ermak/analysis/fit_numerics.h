@@ -1,7 +1,9 @@
 #pragma once
 // Small numerical pieces the rate fits share (analysis/bell_evans, analysis/dudko_hummer_szabo).
+#include <algorithm>
 #include <cmath>
 #include <cstddef>
+#include <limits>
 #include <set>
 #include <span>
 
@@ -20,6 +22,111 @@ double simpson(F&& f, double a, double b, int intervals = 4000) {
   double sum = 0.0;
   for (int k = 0; k <= intervals; ++k) sum += (k == 0 || k == intervals ? 1.0 : k % 2 ? 4.0 : 2.0) * f(a + k * h);
   return sum * h / 3.0;
+}
+
+// The largest value of f on [lo, hi]: the best point of a grid of `grid` intervals, refined by
+// a golden-section search between its two neighbours. `grid_index` tells a caller whether the
+// best point is an end of the range (0 or grid), where the maximum may lie beyond it.
+struct GridMaximum {
+  double at = 0.0;
+  double value = -std::numeric_limits<double>::infinity();
+  int grid_index = 0;
+};
+
+template <class F>
+GridMaximum grid_golden_maximum(F&& f, double lo, double hi, int grid, double tolerance = 1e-13) {
+  GridMaximum best;
+  for (int k = 0; k <= grid; ++k) {
+    const double v = f(lo + (hi - lo) * k / grid);
+    if (v > best.value) best.value = v, best.grid_index = k;
+  }
+  best.at = lo + (hi - lo) * best.grid_index / grid;
+  if (!std::isfinite(best.value)) return best;
+  double a = lo + (hi - lo) * std::max(0, best.grid_index - 1) / grid;
+  double b = lo + (hi - lo) * std::min(grid, best.grid_index + 1) / grid;
+  const double phi = 0.5 * (std::sqrt(5.0) - 1.0);
+  double c = b - phi * (b - a), d = a + phi * (b - a);
+  double fc = f(c), fd = f(d);
+  for (int it = 0; it < 200 && b - a > tolerance; ++it) {
+    if (fc > fd) {
+      b = d, d = c, fd = fc;
+      c = b - phi * (b - a), fc = f(c);
+    } else {
+      a = c, c = d, fc = fd;
+      d = a + phi * (b - a), fd = f(d);
+    }
+  }
+  const double refined = 0.5 * (a + b), value = f(refined);
+  if (value > best.value) best.at = refined, best.value = value;
+  return best;
+}
+
+// Half of the 95 % quantile of χ² with one degree of freedom: a 95 % profile-likelihood
+// interval holds the values whose profile log-likelihood lies within this of its maximum.
+inline constexpr double kProfileDrop95 = 3.841458820694124 / 2.0;
+
+// Where a parameter's profile log-likelihood lies within `drop` of its value at the maximum
+// `at` (docs/analysis.md#confidence-intervals). Unlike ± 1.96 standard errors it follows the
+// likelihood's own shape: asymmetric near a bound, open where the data do not limit it. Each
+// end is searched outward from `at` in steps doubling from `step`, then pinned by regula falsi;
+// an end that does not fall by `drop` before its bound is open (the interval reaches past it).
+struct ProfileInterval {
+  bool ok = false;  // false: the profile is not finite at `at`
+  double lo = 0.0, hi = 0.0;
+  bool lo_open = false, hi_open = false;
+};
+
+template <class F>
+ProfileInterval profile_interval(F&& profile, double at, double step, double lo_bound, double hi_bound,
+                                 double drop = kProfileDrop95) {
+  ProfileInterval out;
+  const double top = profile(at);
+  if (!std::isfinite(top) || !(step > 0.0)) return out;
+  const double level = top - drop;
+  // Above zero inside the interval; a non-finite profile is outside.
+  auto height = [&](double p) {
+    const double v = profile(p);
+    return std::isfinite(v) ? v - level : -drop;
+  };
+  auto end = [&](double direction, double bound, double& found, bool& open) {
+    double in = at, h_in = drop, out_p = 0.0, h_out = 0.0, s = step;
+    for (;;) {
+      const double p = direction * (at + direction * s - bound) >= 0.0 ? bound : at + direction * s;
+      const double h = height(p);
+      if (h < 0.0) {
+        out_p = p, h_out = h;
+        break;
+      }
+      if (p == bound) {
+        found = bound, open = true;
+        return;
+      }
+      in = p, h_in = h, s *= 2.0;
+    }
+    // The crossing lies between `in` and `out_p`: regula falsi with the Illinois halving (the
+    // profile is smooth there), to 10⁻⁴ of the first step.
+    int kept_side = 0;
+    found = 0.5 * (in + out_p);
+    for (int it = 0; it < 100 && std::abs(out_p - in) > 1e-4 * step; ++it) {
+      const double p = in + (out_p - in) * h_in / (h_in - h_out);
+      const double h = height(p);
+      found = p;
+      if (h >= 0.0) {
+        in = p, h_in = h;
+        if (kept_side == 1) h_out *= 0.5;
+        kept_side = 1;
+      } else {
+        out_p = p, h_out = h;
+        if (kept_side == -1) h_in *= 0.5;
+        kept_side = -1;
+      }
+      if (std::abs(h) < 1e-7) break;
+    }
+  };
+  end(-1.0, lo_bound, out.lo, out.lo_open);
+  end(+1.0, hi_bound, out.hi, out.hi_open);
+  out.ok = true;
+  return out;
 }
 
 }  // namespace ermak::analysis

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <limits>
 #include <string>
+#include <string_view>
 #include <system_error>
 
 #include "ermak/analysis/bell_evans.h"
@@ -22,6 +23,20 @@
 
 namespace ermak::analysis {
 namespace {
+
+// "lo to hi" of a 95 % profile-likelihood interval; an open end (the likelihood does not fall
+// far enough before the search bound) is written as the given text.
+std::string interval_text(const ProfileInterval& interval, std::string_view open_lo, std::string_view open_hi) {
+  if (!interval.ok) return "not found";
+  return fmt::format("{} to {}", interval.lo_open ? std::string(open_lo) : g(interval.lo, 3),
+                     interval.hi_open ? std::string(open_hi) : g(interval.hi, 3));
+}
+
+ProfileInterval exp_of(ProfileInterval interval) {
+  interval.lo = std::exp(interval.lo);
+  interval.hi = std::exp(interval.hi);
+  return interval;
+}
 
 namespace fs = std::filesystem;
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
@@ -459,10 +474,12 @@ AnalyzeResult analyze_force_spectrum(const SpectrumOptions& options) {
     summary += fmt::format("\nBell's rate k(F) = k0·exp(F·x_β/kT), maximum likelihood over {} {}:\n", fit.n,
                            clamp ? fmt::format("trajectories ({} unfolded, the rest censored)", fit.events)
                                  : std::string("rupture forces"));
-    summary += fmt::format("  x_β = {} ± {} nm (distance to the barrier along the force)\n", g(fit.x_nm),
-                           g(fit.x_se_nm, 2));
-    summary += fmt::format("  k0  = {} /s, ln k0 = {} ± {} (the rate at zero force; {})\n", g(fit.k0_per_s, 3),
-                           g(std::log(fit.k0_per_s)), g(fit.ln_k0_se, 2),
+    summary += fmt::format("  x_β = {} ± {} nm, 95 % interval {} nm (distance to the barrier along the force)\n",
+                           g(fit.x_nm), g(fit.x_se_nm, 2), interval_text(fit.x_interval_nm, "< 0.001", "> 20"));
+    const ProfileInterval& k = fit.ln_k0_interval;
+    summary += fmt::format("  k0  = {} /s, ln k0 = {} ± {}, 95 % interval {} ({} /s; the rate at zero force; {})\n",
+                           g(fit.k0_per_s, 3), g(std::log(fit.k0_per_s)), g(fit.ln_k0_se, 2),
+                           interval_text(k, "−∞", "∞"), interval_text(exp_of(k), "0", "∞"),
                            clamp ? fmt::format("τ0 = 1/k0 = {} s", g(1.0 / fit.k0_per_s, 3))
                                  : std::string("extrapolated far below the forces measured"));
     summary += fmt::format("  correlation of x_β and ln k0: {}; log-likelihood {}\n", g(fit.correlation, 3),
@@ -500,9 +517,10 @@ AnalyzeResult analyze_force_spectrum(const SpectrumOptions& options) {
       continue;
     }
     const double f_c = d.critical_force_pN(kT);
-    summary += fmt::format("  {}: x‡ = {} ± {} nm, ΔG‡ = {} ± {} kT ({} kcal/mol), k0 = {} /s (ln k0 ± {}), "
-                           "critical force {} pN; log-likelihood {}",
-                           shape, g(d.x_nm), g(d.x_se_nm, 2), g(d.barrier_kT), g(d.barrier_se_kT, 2),
+    summary += fmt::format("  {}: x‡ = {} ± {} nm (95 % interval {}), ΔG‡ = {} ± {} kT (95 % interval {}; {} "
+                           "kcal/mol), k0 = {} /s (ln k0 ± {}), critical force {} pN; log-likelihood {}",
+                           shape, g(d.x_nm), g(d.x_se_nm, 2), interval_text(d.x_interval_nm, "< 0.001", "> 20"),
+                           g(d.barrier_kT), g(d.barrier_se_kT, 2), interval_text(d.barrier_interval_kT, "< " + g(d.barrier_interval_kT.lo, 3), "∞"),
                            g(d.barrier_kT * temperature_K * 0.0019872036, 3), g(d.k0_per_s, 3), g(d.ln_k0_se, 2),
                            g(f_c), g(d.log_likelihood, 6));
     if (fit.ok) {
@@ -518,7 +536,8 @@ AnalyzeResult analyze_force_spectrum(const SpectrumOptions& options) {
     summary += "\n";
     if (d.largest_force_pN > 0.98 * f_c)
       summary += fmt::format("    the critical force sits at the largest force measured ({} pN, {} % of it): the fit "
-                             "is held by that bound, and its standard errors understate the uncertainty\n",
+                             "is held by that bound, and its standard errors understate the uncertainty (quote the "
+                             "95 % intervals)\n",
                              g(d.largest_force_pN), g(100.0 * d.largest_force_pN / f_c, 3));
   }
 
