@@ -331,9 +331,15 @@ TEST(IoCaModel, CharmmStyleModelKeepsEveryAminoAcid) {
   for (const BeadInfo& b : top.beads)
     if (b.residue_name == "HSD") {
       ++histidines;
-      EXPECT_NEAR(b.mass_amu, 156.16, 0.01);  // gemmi's weight of HIS
+      EXPECT_NEAR(b.mass_amu, 155.15, 0.01);  // neutral free histidine, C6H9N3O2
     }
   EXPECT_GT(histidines, 0);
+  // Lysine and arginine too weigh as the neutral free amino acids (the table lists cations).
+  for (const BeadInfo& b : top.beads) {
+    if (b.residue_name == "LYS") EXPECT_NEAR(b.mass_amu, 146.19, 0.01);
+    if (b.residue_name == "ARG") EXPECT_NEAR(b.mass_amu, 174.20, 0.01);
+    if (b.residue_name == "GLY") EXPECT_NEAR(b.mass_amu, 75.07, 0.01);
+  }
   EXPECT_FALSE(contains(warnings, "HSD"));
   EXPECT_TRUE(contains(warnings, "skipped 44 non-protein"));
   for (const Bond& b : top.bonds) EXPECT_EQ(top.beads[b.i].chain_id, top.beads[b.j].chain_id);
@@ -371,6 +377,36 @@ TEST(IoCaModel, ErrorsNameTheFile) {
   const std::string g = error_message(garbled);
   EXPECT_NE(g.find("garbled.pdb:3: y:"), std::string::npos) << g;
 
+  // Damaged records that gemmi would read without complaint into a wrong model: a record
+  // shifted right (skipped) or left by a column (another residue name), a residue number,
+  // occupancy or B-factor that is not a number (read as 0).
+  auto damaged = [&](const std::string& name, auto&& damage) {
+    std::string line = atom(3, " CA", "ALA", 'A', 3, 7.6, 0, 0);
+    damage(line);
+    return error_message(write_file("io-damaged", name, good + line));
+  };
+  const std::string right = damaged("right.pdb", [](std::string& l) { l.insert(0, " "); });
+  EXPECT_NE(right.find("right.pdb:3: record: the record name must start in column 1"), std::string::npos) << right;
+  const std::string left = damaged("left.pdb", [](std::string& l) { l.erase(6, 1); });
+  EXPECT_NE(left.find("left.pdb:3: resSeq: '  3 ' in columns 23-26 does not end in column 26"), std::string::npos)
+      << left;
+  const std::string number = damaged("number.pdb", [](std::string& l) { l.replace(22, 4, "  X3"); });
+  EXPECT_NE(number.find("number.pdb:3: resSeq: '  X3' in columns 23-26 is not an integer"), std::string::npos)
+      << number;
+  const std::string occupancy = damaged("occupancy.pdb", [](std::string& l) { l.replace(56, 1, "x"); });
+  EXPECT_NE(occupancy.find("occupancy.pdb:3: occupancy: '  x.00' in columns 55-60 is not a number"),
+            std::string::npos)
+      << occupancy;
+  const std::string b_factor = damaged("bfactor.pdb", [](std::string& l) { l.replace(62, 1, "b"); });
+  EXPECT_NE(b_factor.find("bfactor.pdb:3: tempFactor: ' 1b.00' in columns 61-66 is not a number"), std::string::npos) << b_factor;
+  // Hybrid-36 residue numbers (A00A = 10010, which gemmi decodes) are numbers.
+  EXPECT_EQ(error_message(write_file("io-damaged", "hybrid.pdb", good + [&] {
+              std::string l = atom(3, " CA", "ALA", 'A', 3, 7.6, 0, 0);
+              l.replace(22, 4, "A00A");
+              return l;
+            }())),
+            "");
+
   const auto waters = write_file("io-noca", "waters.pdb",
                                  atom(1, " O", "HOH", 'A', 1, 0, 0, 0, 1, ' ', "HETATM", "O") + "END\n");
   const std::string w = error_message(waters);
@@ -392,6 +428,27 @@ TEST(IoCaModel, ErrorsNameTheFile) {
                                  "_atom_site.label_asym_id\n_atom_site.label_seq_id\n_atom_site.occupancy\n"
                                  "_atom_site.auth_seq_id\n"
                                  "ATOM 1 C CA . ALA A 1 1.0 1\nATOM 2 C CA . ALA A 2 1.0 2\n");
+  // Values that are not numbers, named by line, column and atom: gemmi would read a '?'
+  // coordinate as NaN and a B-factor of 'b' as a default.
+  const std::string cif_head =
+      "data_x\n#\nloop_\n_atom_site.group_PDB\n_atom_site.id\n_atom_site.type_symbol\n_atom_site.label_atom_id\n"
+      "_atom_site.label_alt_id\n_atom_site.label_comp_id\n_atom_site.label_asym_id\n_atom_site.label_seq_id\n"
+      "_atom_site.Cartn_x\n_atom_site.Cartn_y\n_atom_site.Cartn_z\n_atom_site.occupancy\n"
+      "_atom_site.B_iso_or_equiv\n_atom_site.auth_seq_id\n"
+      "ATOM 1 C CA . ALA A 1 0.0 0.0 0.0 1.0 10.0 1\n";
+  auto cif_error = [&](const std::string& name, const std::string& row) {
+    return error_message(write_file("io-cif-values", name, cif_head + row));
+  };
+  const std::string q = cif_error("q.cif", "ATOM 2 C CA . ALA A 2 ? 0.0 0.0 1.0 10.0 2\n");
+  EXPECT_NE(q.find("q.cif:19: _atom_site.Cartn_x: '?' (atom 2) is not a number"), std::string::npos) << q;
+  const std::string b = cif_error("b.cif", "ATOM 2 C CA . ALA A 2\n3.8 0.0 0.0 1.0 b 2\n");
+  EXPECT_NE(b.find("b.cif:20: _atom_site.B_iso_or_equiv: 'b' (atom 2) is not a number"), std::string::npos) << b;
+  const std::string seq = cif_error("seq.cif", "ATOM 2 C CA . ALA A 2 3.8 0.0 0.0 1.0 10.0 X2\n");
+  EXPECT_NE(seq.find("seq.cif:19: _atom_site.auth_seq_id: 'X2' (atom 2) is not an integer"), std::string::npos)
+      << seq;
+  // Unknown occupancy and B-factor are allowed, and so are standard uncertainties.
+  EXPECT_EQ(cif_error("unknown.cif", "ATOM 2 C CA . ALA A 2 3.8(2) 0.0 0.0 ? . 2\n"), "");
+
   const std::string x = error_message(no_xyz);
   EXPECT_NE(x.find("noxyz.cif:3: _atom_site: the atom list lacks the column(s) _atom_site.Cartn_x, "
                    "_atom_site.Cartn_y, _atom_site.Cartn_z, _atom_site.B_iso_or_equiv"),

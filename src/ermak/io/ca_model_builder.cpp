@@ -86,7 +86,7 @@ std::vector<CaBead> collect_ca_beads(const gemmi::Model& model, std::vector<std:
       bead.info.atom_name = "CA";
       bead.info.occupancy = chosen_ca->occ;
       bead.info.b_factor = chosen_ca->b_iso;
-      bead.info.mass_amu = amino_acid_info(chosen->name).weight;
+      bead.info.mass_amu = free_amino_acid_weight_amu(chosen->name);
       bead.position_A = {chosen_ca->pos.x, chosen_ca->pos.y, chosen_ca->pos.z};
       bead.chain = part.index;
       beads.push_back(std::move(bead));

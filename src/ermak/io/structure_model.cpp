@@ -71,10 +71,18 @@ bool valid_charge_columns(char digit, char sign) {
   return !is_digit(digit) || sign == '+' || sign == '-' || sign == ' ' || sign == '\0';
 }
 
-// gemmi reads coordinate columns leniently (a cut "12.3" or "1.0x0" passes), which would
-// silently build a wrong model from a truncated download; check them strictly first.
+// A PDB column range ("columns 31-38") for messages.
+std::string columns_text(int first, int last) {
+  return "columns " + std::to_string(first) + "-" + std::to_string(last);
+}
+
+// gemmi reads the numeric columns leniently — a cut "12.3" or "1.0x0" passes, a residue
+// number or B-factor that is not a number becomes 0, a record shifted by a column reads
+// as another residue, a record not starting in column 1 is skipped — which would silently
+// build a wrong model from a damaged file; check them strictly first (docs/formats.md#pdb).
 void prepare_pdb_text(const std::string& file, std::string& text, std::vector<std::string>& notes) {
   static constexpr std::array<const char*, 3> kAxis = {"x", "y", "z"};
+  auto is_digit = [](char c) { return c >= '0' && c <= '9'; };
   int line_number = 0, blanked = 0;
   std::size_t start = 0;
   while (start < text.size()) {
@@ -85,7 +93,14 @@ void prepare_pdb_text(const std::string& file, std::string& text, std::vector<st
     ++line_number;
     const std::size_t line_start = start;
     start = end + 1;
-    if (!(line.starts_with("ATOM") || line.starts_with("HETATM"))) continue;
+    if (!(line.starts_with("ATOM") || line.starts_with("HETATM"))) {
+      const std::string_view trimmed = text::trim(line);
+      if (trimmed.size() < line.size() && (trimmed.starts_with("ATOM ") || trimmed.starts_with("HETATM")))
+        throw Error(file, line_number, "record",
+                    "the record name must start in column 1 (the line starts with " +
+                        std::to_string(line.size() - trimmed.size()) + " blank(s): its columns are shifted)");
+      continue;
+    }
     if (line.size() < 54)
       throw Error(file, line_number, "coordinates",
                   "the ATOM/HETATM record is truncated (" + std::to_string(line.size()) +
@@ -94,8 +109,33 @@ void prepare_pdb_text(const std::string& file, std::string& text, std::vector<st
       std::string_view field = line.substr(30 + 8 * axis, 8);
       if (!text::parse_number<double>(text::trim(field)))
         throw Error(file, line_number, kAxis[axis],
-                    "'" + std::string(field) + "' in columns " + std::to_string(31 + 8 * axis) +
-                        "-" + std::to_string(38 + 8 * axis) + " is not a number");
+                    "'" + std::string(field) + "' in " + columns_text(31 + 8 * axis, 38 + 8 * axis) +
+                        " is not a number");
+    }
+    // resSeq: an integer ending in column 26 (one that does not belongs to a record shifted
+    // by a column, whose residue name gemmi would read as another), or a hybrid-36 number
+    // (A000 = 10000, which gemmi decodes).
+    if (line.size() >= 26) {
+      const std::string_view field = line.substr(22, 4);
+      const bool hybrid36 = std::isalpha(static_cast<unsigned char>(field[0])) &&
+                            std::all_of(field.begin(), field.end(),
+                                        [](char c) { return std::isalnum(static_cast<unsigned char>(c)) != 0; });
+      if (!text::trim(field).empty() && !hybrid36 &&
+          !(is_digit(field[3]) && text::parse_number<int>(text::trim(field))))
+        throw Error(file, line_number, "resSeq",
+                    "'" + std::string(field) + "' in " + columns_text(23, 26) +
+                        (text::parse_number<int>(text::trim(field))
+                             ? " does not end in column 26 (integers are right-justified: is the line shifted?)"
+                             : " is not an integer"));
+    }
+    // occupancy and tempFactor: blank or a number (gemmi would read 0).
+    for (const auto& [first, name] : {std::pair<std::size_t, const char*>{54, "occupancy"}, {60, "tempFactor"}}) {
+      if (line.size() <= first) continue;
+      const std::string_view field = line.substr(first, 6);
+      if (!text::trim(field).empty() && !text::parse_number<double>(text::trim(field)))
+        throw Error(file, line_number, name,
+                    "'" + std::string(field) + "' in " + columns_text(int(first) + 1, int(first) + 6) +
+                        " is not a number");
     }
     if (line.size() > 78 && !valid_charge_columns(line[78], line.size() > 79 ? line[79] : '\0')) {
       std::fill(text.begin() + line_start + 72, text.begin() + line_start + line.size(), ' ');
@@ -206,6 +246,97 @@ void check_atom_site_columns(const gemmi::cif::Document& document, const std::st
     throw Error(file, std::max(line, 0), "_atom_site",
                 "the atom list lacks the column(s) " + missing + ", without which no atom can be read");
 }
+
+// The line of value `index` (counted from 0) of the loop whose `loop_` keyword is on line
+// `loop_line` of `text`, by CIF's tokens: blanks separate them; quoted strings, text fields
+// (';' at the start of a line) and comments ('#' to the end of the line). 0 if not found.
+int cif_loop_value_line(const std::string& text, int loop_line, std::size_t index) {
+  std::istringstream in(text);
+  std::string line;
+  int number = 0;
+  bool in_text_field = false, past_tags = false;
+  std::size_t value = 0;
+  while (std::getline(in, line)) {
+    if (++number < loop_line) continue;
+    if (!line.empty() && line.back() == '\r') line.pop_back();
+    if (in_text_field) {
+      if (line.starts_with(";")) in_text_field = false;
+      continue;
+    }
+    if (line.starts_with(";")) {  // a text field is one value
+      if (value++ == index) return number;
+      in_text_field = true;
+      continue;
+    }
+    std::size_t p = 0;
+    while (p < line.size()) {
+      if (line[p] == ' ' || line[p] == '\t') {
+        ++p;
+        continue;
+      }
+      if (line[p] == '#') break;
+      std::size_t end = p;
+      if (line[p] == '\'' || line[p] == '"') {  // ends at the same quote followed by a blank
+        end = p + 1;
+        while (end < line.size() && !(line[end] == line[p] && (end + 1 == line.size() || line[end + 1] == ' ' ||
+                                                               line[end + 1] == '\t')))
+          ++end;
+        ++end;
+      } else {
+        while (end < line.size() && line[end] != ' ' && line[end] != '\t') ++end;
+      }
+      const std::string_view token(line.data() + p, std::min(end, line.size()) - p);
+      p = end;
+      if (number == loop_line && token == "loop_") continue;
+      if (!past_tags && token.starts_with("_")) continue;
+      past_tags = true;
+      if (value++ == index) return number;
+    }
+  }
+  return 0;
+}
+
+// gemmi reads a coordinate of '?' as NaN, a B-factor of 'b' as a default, and stops at a
+// residue number 'X' with a message that names neither line nor column; the columns a
+// model is built from must hold numbers (B-factor and occupancy may be unknown: '?' or '.').
+void check_atom_site_values(const gemmi::cif::Document& document, const std::string& file, const std::string& text) {
+  if (document.blocks.empty()) return;
+  struct Column {
+    const char* name;
+    bool may_be_unknown, integer;
+  };
+  static constexpr std::array<Column, 6> kColumns = {{{"Cartn_x", false, false},
+                                                      {"Cartn_y", false, false},
+                                                      {"Cartn_z", false, false},
+                                                      {"occupancy", true, false},
+                                                      {"B_iso_or_equiv", true, false},
+                                                      {"auth_seq_id", true, true}}};
+  for (const gemmi::cif::Item& item : document.blocks[0].items) {
+    if (item.type != gemmi::cif::ItemType::Loop) continue;
+    const gemmi::cif::Loop& loop = item.loop;
+    const int id_column = loop.find_tag("_atom_site.id");
+    for (const Column& column : kColumns) {
+      const int c = loop.find_tag(std::string("_atom_site.") + column.name);
+      if (c < 0) continue;
+      const std::size_t width = loop.tags.size();
+      for (std::size_t row = 0; row * width + c < loop.values.size(); ++row) {
+        const std::string& raw = loop.values[row * width + c];
+        if (column.may_be_unknown && gemmi::cif::is_null(raw)) continue;
+        std::string_view number = raw;
+        if (const auto open = number.find('('); open != std::string_view::npos && number.ends_with(")"))
+          number = number.substr(0, open);  // a standard uncertainty, 12.345(6)
+        const bool ok = column.integer ? text::parse_number<int>(number).has_value()
+                                       : text::parse_number<double>(number).has_value();
+        if (ok) continue;
+        const std::string atom =
+            id_column >= 0 ? " (atom " + loop.values[row * width + id_column] + ")" : std::string();
+        throw Error(file, cif_loop_value_line(text, item.line_number, row * width + c),
+                    std::string("_atom_site.") + column.name,
+                    "'" + raw + "'" + atom + " is not " + (column.integer ? "an integer" : "a number"));
+      }
+    }
+  }
+}
 #endif
 
 }  // namespace
@@ -295,6 +426,14 @@ gemmi::ResidueInfo amino_acid_info(const std::string& name) {
   return gemmi::find_tabulated_residue(alias == kForceFieldNames.end() ? name : alias->second);
 }
 
+float free_amino_acid_weight_amu(const std::string& name) {
+  const gemmi::ResidueInfo info = amino_acid_info(name);
+  if (!info.found()) return 0.0f;
+  // Upper-case codes are the standard residues: LYS, ARG, HIS (and their force-field names).
+  const bool cation = info.one_letter_code == 'K' || info.one_letter_code == 'R' || info.one_letter_code == 'H';
+  return cation ? info.weight - 1.008f : info.weight;
+}
+
 bool is_amino_acid_residue(const gemmi::Residue& r) {
   const gemmi::ResidueInfo info = amino_acid_info(r.name);
   return info.found() ? info.is_amino_acid() : has_backbone(r);
@@ -314,6 +453,7 @@ ParsedStructure read_structure_file(const std::filesystem::path& file) {
     } else {
 #ifdef ERMAK_HAVE_MMCIF
       const gemmi::cif::Document document = gemmi::cif::read_memory(text.data(), text.size(), name.c_str());
+      check_atom_site_values(document, name, text);
       parsed.structure = gemmi::make_structure(document);
       if (parsed.structure.models.empty()) check_atom_site_columns(document, name);
 #else
@@ -428,7 +568,7 @@ StructureModel extract_structure_model(const ParsedStructure& parsed, const std:
       residue.name = parent_residue_name(chosen->name);
       residue.hetatm = chosen->het_flag == 'H';
       const gemmi::ResidueInfo info = amino_acid_info(chosen->name);
-      residue.weight_amu = info.found() ? info.weight : 0.0f;
+      residue.weight_amu = free_amino_acid_weight_amu(chosen->name);
       if (!info.found() &&
           std::find(untabulated.begin(), untabulated.end(), chosen->name) == untabulated.end())
         untabulated.push_back(chosen->name);

@@ -143,6 +143,11 @@ std::string parent_residue_name(const std::string& name);
 // histidines HSD.
 gemmi::ResidueInfo amino_acid_info(const std::string& name);
 
+// The molecular weight of the free amino acid `name` in its neutral form (docs/topology.md:
+// a bead's mass_amu): the table's weight, less one hydrogen for LYS, ARG and HIS, which the
+// chemical-component dictionary lists as cations. 0 for a name the table does not know.
+float free_amino_acid_weight_amu(const std::string& name);
+
 // True when the table (amino_acid_info) calls the residue an amino acid, or (names it does
 // not know) the residue has atoms N, CA and C.
 bool is_amino_acid_residue(const gemmi::Residue& residue);
