@@ -168,6 +168,22 @@ TEST(RunCli, SigtermStopsAtACheckpointAndResumeContinuesBitForBit) {
     EXPECT_LT(stopped, 1000000) << "the signal came after the last step";
     EXPECT_TRUE(fs::exists(split / "out/checkpoint.ckpt"));
     EXPECT_FALSE(fs::exists(split / "out/replica_000/final.pdb")) << "an unfinished run writes no final structures";
+    if (!*overlap) {
+      // Resumed with [run] steps at the stop's own step, a copy ends as a run of that many
+      // steps: with the rows its last step adds off the tables' intervals.
+      const auto copy = ermak::test::fresh_directory("run-signal-at-stop");
+      const auto straight = ermak::test::fresh_directory("run-signal-straight");
+      fs::copy(split, copy, fs::copy_options::recursive | fs::copy_options::overwrite_existing);
+      const std::string at_stop = longer + " --set run.steps=" + std::to_string(stopped);
+      out = run_ermak("run --quiet --resume " + write_config(copy).string() + at_stop, &status);
+      ASSERT_EQ(status, 0) << out;
+      EXPECT_NE(read_file(copy / "out/run.log").find("where the run did not finish"), std::string::npos);
+      out = run_ermak("run --quiet " + write_config(straight).string() + at_stop, &status);
+      ASSERT_EQ(status, 0) << out;
+      for (const char* f : {"replica_000/energies.tsv", "replica_002/trajectory.dcd", "replica_001/final.pdb",
+                            "checkpoint.ckpt"})
+        EXPECT_EQ(read_file(straight / "out" / f), read_file(copy / "out" / f)) << f;
+    }
     out = run_ermak("run --quiet --resume " + config.string() + longer, &status);
     ASSERT_EQ(status, 0) << out;
     EXPECT_NE(read_file(split / "out/run.log").find("finished: " + std::to_string(1000000 - stopped) + " steps"),
@@ -277,6 +293,16 @@ TEST(RunCli, ExtendingAFinishedRunGivesTheFilesOfOneLongerRun) {
   for (const char* f : {"replica_000/energies.tsv", "replica_001/energies.tsv", "replica_001/pulling.tsv",
                         "replica_002/trajectory.dcd", "replica_002/final.pdb"})
     EXPECT_EQ(read_file(whole / "out" / f), read_file(split / "out" / f)) << f;
+  // The extension removed the finished run's final structures before its steps.
+  EXPECT_NE(read_file(split / "out/run.log").find("removed the final.pdb of 3 replicas (step 1700)"),
+            std::string::npos);
+  // --resume and --force together are refused; --resume where nothing ran says so.
+  out = run_ermak("run --quiet --resume --force " + config.string(), &status);
+  EXPECT_EQ(status, 1);
+  EXPECT_NE(out.find("--resume continues a run and --force starts it over"), std::string::npos) << out;
+  out = run_ermak("run --quiet --resume " + config.string() + " --set 'output.directory=\"never\"'", &status);
+  EXPECT_EQ(status, 1);
+  EXPECT_NE(out.find("does not exist (start the run without --resume)"), std::string::npos) << out;
 }
 
 // A run of no steps — only the minimisation — ends with a checkpoint, and --resume with

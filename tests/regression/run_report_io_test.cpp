@@ -4,6 +4,8 @@
 // fails on the report writer's thread stops the run with that file's error.
 #include <gtest/gtest.h>
 
+#include <cstdint>
+#include <cstring>
 #include <fstream>
 #include <sstream>
 #include <string>
@@ -79,20 +81,34 @@ TEST(RunReportIo, TheSoftOpenFileLimitIsRaisedToTheHardLimit) {
   EXPECT_NE(read_file(dir / "out/run.log").find("open-file limit raised from 64 to"), std::string::npos);
 }
 
-// A file size limit (SIGXFSZ ignored, so write() fails with EFBIG like a full disk) that
-// the trajectory outgrows mid-run: the frame is written on the report writer's thread,
-// and its error must stop the run with the file's name and a non-zero exit.
+// A file size limit that the trajectory outgrows mid-run (ermak ignores SIGXFSZ, so write()
+// fails with EFBIG like a full disk): the frame is written on the report writer's thread,
+// and its error must stop the run with the file's name and a non-zero exit, leaving the
+// DCD with whole frames only.
 TEST(RunReportIo, AWriteErrorOnTheWriterThreadStopsTheRunWithTheFilesError) {
   const auto dir = ermak::test::fresh_directory("run-write-error");
   // 34 beads: a frame is 12·34 + 24 = 432 bytes, 201 frames ≈ 87 KB; every other file
   // stays below 32 KiB.
   const auto config = write_config(dir, 1, "energy_every = 1000\ntrajectory_every = 10\ncheckpoint_every = 0\n");
   std::string out;
-  const int status = run_limited("trap '' XFSZ; ulimit -f 64", "run --quiet " + config.string(), &out);
+  const int status = run_limited("ulimit -f 64", "run --quiet " + config.string(), &out);
   EXPECT_EQ(status, 1) << out;
   EXPECT_NE(out.find("replica_000/trajectory.dcd"), std::string::npos) << out;
-  EXPECT_NE(out.find("cannot write DCD file"), std::string::npos) << out;
+  EXPECT_NE(out.find("cannot write DCD file: File too large"), std::string::npos) << out;
   EXPECT_FALSE(fs::exists(dir / "out/replica_000/final.pdb")) << "the run stopped";
+  // The header (92 bytes, the title block, the atom count's 12) and whole frames of 432
+  // bytes, as many as the header counts.
+  const std::string dcd = read_file(dir / "out/replica_000/trajectory.dcd");
+  ASSERT_GT(dcd.size(), 100u);
+  auto int_at = [&](std::size_t at) {
+    std::int32_t v = 0;
+    std::memcpy(&v, dcd.data() + at, 4);
+    return v;
+  };
+  const std::size_t header = 92 + 4 + std::size_t(int_at(92)) + 4 + 12;
+  ASSERT_GT(dcd.size(), header);
+  EXPECT_EQ((dcd.size() - header) % 432, 0u) << dcd.size();
+  EXPECT_EQ(std::size_t(int_at(8)), (dcd.size() - header) / 432) << "NSET";
 }
 
 // Every replica's files written by several threads (`--report-threads`, run/replica_loop.h)

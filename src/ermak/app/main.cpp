@@ -1,4 +1,5 @@
 #include <CLI/CLI.hpp>
+#include <csignal>
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
@@ -9,6 +10,10 @@
 #include "ermak/core/error.h"
 
 int main(int argc, char** argv) {
+  // A file-size limit (ulimit -f) would otherwise kill the process mid-write with no word;
+  // ignored, the write fails with EFBIG and the run stops with its usual error naming the
+  // file ("File too large", docs/outputs.md#errors).
+  std::signal(SIGXFSZ, SIG_IGN);
   CLI::App app{"ermak: coarse-grained Langevin dynamics of proteins in the SOP model.\n"
                "Documentation: README.md and docs/ in the source tree."};
   app.set_version_flag("--version", ERMAK_VERSION);

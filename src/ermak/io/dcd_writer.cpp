@@ -297,8 +297,13 @@ void DcdWriter::write_frame(const float* x_A, const float* y_A, const float* z_A
     put_i32(p + 4 + record, static_cast<std::int32_t>(record));
     p += 8 + record;
   }
-  write_all_at(fd_, frame_buffer_.data(), frame_buffer_.size(),
-               static_cast<off_t>(bytes_written_), path_);
+  try {
+    write_all_at(fd_, frame_buffer_.data(), frame_buffer_.size(), static_cast<off_t>(bytes_written_), path_);
+  } catch (const Error&) {
+    // A full disk or a file-size limit: the file keeps its whole frames only.
+    [[maybe_unused]] const int ignored = ::ftruncate(fd_, static_cast<off_t>(bytes_written_));
+    throw;
+  }
   bytes_written_ += frame_buffer_.size();
   ++frames_;
   // Header after data: if we die in between, the header undercounts by one frame, which

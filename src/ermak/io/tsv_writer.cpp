@@ -225,7 +225,13 @@ void TsvWriter::end_row() {
 
 void TsvWriter::write_out() {
   if (fd_ < 0 || buffer_.empty()) return;
-  write_all(fd_, buffer_.data(), buffer_.size(), path_);
+  try {
+    write_all(fd_, buffer_.data(), buffer_.size(), path_);
+  } catch (const Error&) {
+    // A full disk or a file-size limit: the table keeps its whole rows only.
+    [[maybe_unused]] const int ignored = ::ftruncate(fd_, static_cast<off_t>(file_bytes_));
+    throw;
+  }
   file_bytes_ += buffer_.size();
   buffer_.clear();
   last_write_out_ = std::chrono::steady_clock::now();

@@ -149,6 +149,10 @@ OpenFileLimit check_open_file_limit(const RunSpec& spec, const RunReporter* extr
 // Checkpoint extra: the output sizes before a finished run's off-interval last rows, in
 // the order of output_offsets (docs/outputs.md#resume).
 constexpr const char* kOffsetsBeforeEndRows = "resume.offsets_before_end_rows";
+// Checkpoint extra: present in the checkpoint a run writes at its last step, after that
+// step's rows. A resume whose [run] steps equals the step of a checkpoint without it (a
+// periodic or a stop checkpoint) still owes the rows that step adds off the tables' intervals.
+constexpr const char* kFinishedAtStep = "run.finished_at_step";
 // Checkpoint extra: the settings of the run's fingerprint (run/config_fingerprint.h), so that
 // a resume with another configuration can name what changed.
 constexpr const char* kConfigSettings = "config.fingerprinted_settings";
@@ -301,6 +305,8 @@ RunSummary run_logged(const RunSpec& given_spec, const RunOptions& options, RunR
     for (const std::string& line : protocol->describe()) log->info("{}", line);
   };
 
+  // A resume at the checkpoint's own step whose run did not finish there (see kFinishedAtStep).
+  bool finish_at_checkpoint = false;
   if (options.resume) {
     Checkpoint cp = read_checkpoint(checkpoint_path);
     auto written_by = [&](const std::string& resolved) {
@@ -323,8 +329,12 @@ RunSummary run_logged(const RunSpec& given_spec, const RunOptions& options, RunR
             changed += (changed.empty() ? ": " : "; ") + d;
       throw Error(checkpoint_path.string(), 0, "",
                   "the configuration differs from the one this checkpoint was written with" + changed +
-                      " (on --resume only [run] steps and where the run is computed may change: [run] backend, "
-                      "device, threads, cuda_kernels, [output] directory; docs/outputs.md#resuming-elsewhere)");
+                      (spec.config_path.extension() == ".sop"
+                           ? " (on --resume only numsteps and where the run is computed may change: --backend, "
+                             "--threads, the GPU, the paths of the input files; docs/outputs.md#resuming-elsewhere)"
+                           : " (on --resume only the step counts and where the run is computed may change: [run] "
+                             "steps, backend, device, threads, cuda_kernels, [minimize] steps, the paths of the "
+                             "[input] files, [output] directory; docs/outputs.md#resuming-elsewhere)"));
     }
     // The model by content (checkpoints since 2026-11-29): the input files may have moved,
     // but what they give must be what the run started with.
@@ -411,6 +421,16 @@ RunSummary run_logged(const RunSpec& given_spec, const RunOptions& options, RunR
     }
     if (options.dry_run && sizes_of) sizes_of->check_files(true, false, &cp.output_offsets);
     const ReplicaFiles::CutBack cut = own_files ? files.append(out, replicas, n, offset_of) : ReplicaFiles::CutBack{};
+    // A finished run extended by a higher [run] steps is unfinished again: its final.pdb
+    // files would outlive a crash of the extension beside tables that go past them
+    // (docs/outputs.md: an unfinished run has no final.pdb); the new last step writes them.
+    if (own_files && !options.dry_run && spec.steps > cp.step) {
+      int removed = 0;
+      for (std::int32_t r = 0; r < replicas; ++r) removed += fs::remove(out / replica_dir_name(r) / "final.pdb") ? 1 : 0;
+      if (removed > 0)
+        log->info("removed the final.pdb of {} replica{} (step {}): the run writes them again at step {}", removed,
+                  removed == 1 ? "" : "s", cp.step, spec.steps);
+    }
     // A model file deleted since the start (e.g. to save space) is written again: the
     // checkpoint's model fingerprint has shown it is the same model.
     if (own_files && !options.dry_run)
@@ -422,7 +442,17 @@ RunSummary run_logged(const RunSpec& given_spec, const RunOptions& options, RunR
       log->info("cut {} that {} file{} held beyond the checkpoint (rows and frames written after it; the run writes "
                 "them again)",
                 format_byte_size(double(cut.bytes)), cut.files, cut.files == 1 ? "" : "s");
-    if (cp.step >= spec.steps)
+    // Checkpoints of ermak before kFinishedAtStep: a finished run with off-interval rows
+    // left kOffsetsBeforeEndRows; one on every interval owes no rows.
+    const bool finished_there = std::any_of(cp.extra.begin(), cp.extra.end(), [](const auto& e) {
+      return e.first == kFinishedAtStep || e.first == kOffsetsBeforeEndRows;
+    });
+    finish_at_checkpoint = cp.step == spec.steps && !finished_there;
+    if (finish_at_checkpoint)
+      log->info("the checkpoint is at the run's last step {}, where the run did not finish: writing that step's "
+                "last rows and final files",
+                spec.steps);
+    else if (cp.step >= spec.steps)
       log->info("the run had already reached its {} steps: nothing to continue (raise run.steps to run longer)",
                 spec.steps);
   } else {
@@ -565,6 +595,8 @@ RunSummary run_logged(const RunSpec& given_spec, const RunOptions& options, RunR
     writer.drain();
     return file_offsets();
   };
+  const std::int64_t first_step = engine->state().step;
+  const std::int64_t last_step = std::max(first_step, spec.steps);
   // The sizes before the rows a run's last step adds off its tables' intervals: a resume
   // that raises [run] steps cuts those rows away, so that the files end as those of one
   // longer run (docs/outputs.md#resume).
@@ -596,6 +628,7 @@ RunSummary run_logged(const RunSpec& given_spec, const RunOptions& options, RunR
     cp->extra.emplace_back(kConfigSettings, settings_text);
     cp->extra.emplace_back(kModelFingerprint, model_print);
     cp->extra.emplace_back(kModelSummary, model_size);
+    if (cp->step == last_step) cp->extra.emplace_back(kFinishedAtStep, std::to_string(cp->step));
     const std::size_t bytes = cp->positions.bytes() + cp->neighbor_reference.bytes();
     auto job = [cp, before_end_rows = offsets_before_end_rows, end_row_tables = tables_with_end_rows, &file_offsets,
                 &checkpoint_path, &checkpoints_written, &checkpoint_writing_seconds, &seconds_since] {
@@ -616,8 +649,6 @@ RunSummary run_logged(const RunSpec& given_spec, const RunOptions& options, RunR
     checkpoint_seconds += seconds_since(start);
   };
 
-  const std::int64_t first_step = engine->state().step;
-  const std::int64_t last_step = std::max(first_step, spec.steps);
   log_output_size(*log, output_size(first_step, last_step), files_directory, sizes_of != nullptr);
   auto multiple = [](std::int64_t step, std::int64_t every) { return every > 0 && step % every == 0; };
   const std::int64_t pulling_every = own_files && files.writes(ProtocolTable::kPulling) ? protocol->pulling_every() : 0;
@@ -688,10 +719,15 @@ RunSummary run_logged(const RunSpec& given_spec, const RunOptions& options, RunR
   // > step: the engine is stepping there since the last stop (Engine::stop_and_advance).
   std::int64_t launched_to = -1;
   const OverlapStops overlap = overlap_stops_setting();
-  while (step < last_step) {
+  while (step < last_step || finish_at_checkpoint) {
     const auto advance_start = Clock::now();
+    // Resumed at its last step without having finished there: no steps, only the rows that
+    // step adds off the tables' intervals (those on them are in the files already).
+    const bool finishing = std::exchange(finish_at_checkpoint, false);
     std::int64_t target = launched_to;
-    if (launched_to > step) {
+    if (finishing) {
+      target = step;
+    } else if (launched_to > step) {
       launched_to = -1;
     } else {
       target = next_target(step);
@@ -699,12 +735,15 @@ RunSummary run_logged(const RunSpec& given_spec, const RunOptions& options, RunR
       ++advances;
     }
     step = target;
-    const bool report = multiple(step, spec.output.energy_every_steps) || step == last_step;
-    const bool frame = want_trajectory && multiple(step, spec.output.trajectory_every_steps);
+    auto row_due = [&](std::int64_t every) {
+      return finishing ? !multiple(step, every) : multiple(step, every) || step == last_step;
+    };
+    const bool report = row_due(spec.output.energy_every_steps);
+    const bool frame = !finishing && want_trajectory && multiple(step, spec.output.trajectory_every_steps);
     const bool checkpoint = multiple(step, spec.output.checkpoint_every_steps) || step == last_step;
-    const bool pull_row = pulling_every && (multiple(step, pulling_every) || step == last_step);
-    const bool plane_row = plane_every && (multiple(step, plane_every) || step == last_step);
-    const bool indentation_row = indentation_every && (multiple(step, indentation_every) || step == last_step);
+    const bool pull_row = pulling_every && row_due(pulling_every);
+    const bool plane_row = plane_every && row_due(plane_every);
+    const bool indentation_row = indentation_every && row_due(indentation_every);
     const bool stop = extra || report || frame || checkpoint || pull_row || plane_row || indentation_row;
     // At a stop the engine screens for instabilities (waiting for the steps, so their time
     // ends there; an engine that returns from advance() early has the rest counted at the
@@ -753,7 +792,7 @@ RunSummary run_logged(const RunSpec& given_spec, const RunOptions& options, RunR
       if (!tables_with_end_rows.empty()) offsets_before_end_rows = output_offsets();
     }
     context.step = step;
-    RunReporter::Work extra_work = extra ? extra->report(context) : RunReporter::Work{};
+    RunReporter::Work extra_work = extra && !finishing ? extra->report(context) : RunReporter::Work{};
     if (extra_work.write || (own_files && report) || frame || pull_row || plane_row || indentation_row) {
       auto due_report = take_snapshot(step, due, std::move(values));
       due_report->extra_work = std::move(extra_work);
@@ -822,8 +861,9 @@ RunSummary run_logged(const RunSpec& given_spec, const RunOptions& options, RunR
                               checkpoint_writing_seconds),
       summary.wall_seconds);
   if (advice.costly)
-    log->warn("checkpoints took {:.0f} % of the run; {} = {} (now {}) would make them ~{:.0f} %, "
-              "at the price of more steps to redo after a crash (docs/outputs.md, \"Cost\")",
+    log->warn("checkpoints took {:.0f} % of the run; {} = {} (now {}) would make them ~{:.0f} % in the next run "
+              "(a --resume keeps the output intervals), at the price of more steps to redo after a crash "
+              "(docs/outputs.md, \"Cost\")",
               100.0 * advice.fraction,
               spec.config_path.extension() == ".sop" ? "restartfreq" : "[output] checkpoint_every",
               advice.suggested_every_steps, spec.output.checkpoint_every_steps, 100.0 * kTargetFraction);
@@ -850,11 +890,15 @@ RunSummary run_simulation(const RunSpec& spec, const RunOptions& options, RunRep
   // the lock itself is taken below, before anything is written (run/run_lock.h).
   const fs::path lock_file = run_lock_file(checkpoint_path);
   RunLock::check_free(lock_file);
+  if (options.resume && options.force)
+    throw Error("--resume continues a run and --force starts it over: give one of them");
   if (options.resume) {
     if (!fs::exists(checkpoint_path))
       throw Error(checkpoint_path.string(), 0, "",
-                  "no checkpoint to resume from (the run stopped before its first checkpoint, or none ran with "
-                  "these outputs): start it again with --force");
+                  own_files && !fs::exists(out)
+                      ? "no checkpoint to resume from: " + out.string() + " does not exist (start the run without --resume)"
+                      : "no checkpoint to resume from (the run stopped before its first checkpoint, or none ran with "
+                        "these outputs): start it again with --force");
   } else if (((own_files && directory_has_run(out)) || fs::exists(checkpoint_path)) && !options.force) {
     // Without a checkpoint (a run killed before its first) there is nothing to resume.
     throw Error(own_files ? out.string() : checkpoint_path.string(), 0, own_files ? "output.directory" : "",
