@@ -147,6 +147,21 @@ TEST(ForceSpectrum, RampRunsGiveBackBellEvansParameters) {
   const auto nominal = table.column("loading_rate[pN/s]"), at_peak = table.column("rate_at_peak[pN/s]");
   ASSERT_EQ(at_peak.size(), 240u);
   for (std::size_t i = 0; i < at_peak.size(); ++i) EXPECT_NEAR(at_peak[i], nominal[i], 0.02 * nominal[i]) << i;
+
+  // --bootstrap: a table of the refits and their percentile intervals in the summary; the
+  // profile intervals are there without it.
+  EXPECT_NE(own.find("x_β = "), std::string::npos);
+  EXPECT_NE(own.find(" nm, 95 % interval "), std::string::npos) << own;
+  EXPECT_FALSE(fs::exists(o.out_dir / "bootstrap.tsv"));
+  o.rate_at_peak = false;
+  o.bootstrap_resamples = 12;
+  analyze_force_spectrum(o);
+  const std::string booted = test::read_file(o.out_dir / "summary.txt");
+  EXPECT_NE(booted.find("Bootstrap, 12 resamples of each run's forces (seed 1)"), std::string::npos) << booted;
+  EXPECT_NE(booted.find("  Bell: x_β "), std::string::npos) << booted;
+  const TsvTable boot = TsvTable::read(o.out_dir / "bootstrap.tsv");
+  EXPECT_EQ(boot.column("bell_x[nm]").size(), 12u);
+  for (double resampled : boot.column("bell_x[nm]")) EXPECT_NEAR(resampled, x, 5.0 * se);
 }
 
 // Ramps that end at 120 pN (3 nm of travel), before the stronger replicas rupture: with
@@ -256,6 +271,8 @@ TEST(ForceSpectrum, MistakenInputIsNamed) {
   EXPECT_NE(out.find("name the directory for the spectrum"), std::string::npos) << out;
   EXPECT_EQ(test::run_ermak_in(root, "analyze ramp --spectrum-peak first", &out), 1);
   EXPECT_NE(out.find("applies to the spectrum of several run directories"), std::string::npos) << out;
+  EXPECT_EQ(test::run_ermak_in(root, "analyze ramp --bootstrap 10", &out), 1);
+  EXPECT_NE(out.find("--bootstrap: applies to the spectrum of several run directories"), std::string::npos) << out;
   EXPECT_EQ(test::run_ermak_in(root, "analyze ramp ramp -o s --linear-fraction 0.5 --contact-force-pN 3", &out), 1);
   EXPECT_NE(out.find("--contact-force-pN: applies to the analysis of one run directory"), std::string::npos) << out;
   EXPECT_EQ(test::run_ermak_in(root, "analyze ramp no_log -o s --plane-group 1", &out), 1);

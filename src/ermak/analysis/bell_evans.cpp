@@ -36,7 +36,7 @@ void add_events(Terms& t, std::span<const double> forces_pN, IsEvent is_event) {
     }
 }
 
-BellFit maximise(const Terms& t, double kT) {
+BellFit maximise(const Terms& t, double kT, bool with_intervals) {
   BellFit fit;
   auto ln_G = [&](double x) {
     double top = -std::numeric_limits<double>::infinity();
@@ -85,6 +85,7 @@ BellFit maximise(const Terms& t, double kT) {
   fit.ln_k0_se = std::sqrt(m2 / (t.events * spread));
   fit.correlation = -m1 / std::sqrt(m2);
   fit.log_likelihood = t.events * std::log(fit.k0_per_s) + x * t.force_sum_pN / kT - t.events;
+  if (!with_intervals) return fit;
   // 95 % profile-likelihood intervals (docs/analysis.md#confidence-intervals): x_β's from the
   // profile above (in ln x_β), ln k0's from the likelihood maximised over x_β at each ln k0.
   const ProfileInterval ln_x = profile_interval(profile, best.at, std::max(1e-3, fit.x_se_nm / x), lo, hi);
@@ -107,7 +108,7 @@ BellFit maximise(const Terms& t, double kT) {
 }  // namespace
 
 BellFit fit_bell_evans_ramps(std::span<const double> forces_pN, std::span<const double> rates_pN_per_s,
-                             double kT, std::span<const std::uint8_t> ruptured) {
+                             double kT, std::span<const std::uint8_t> ruptured, bool with_intervals) {
   BellFit fit;
   fit.n = fit.events = forces_pN.size();
   if (forces_pN.size() != rates_pN_per_s.size() || (!ruptured.empty() && ruptured.size() != forces_pN.size())) {
@@ -143,14 +144,14 @@ BellFit fit_bell_evans_ramps(std::span<const double> forces_pN, std::span<const 
     const double b = forces_pN[i] / kT, q = -std::expm1(-b * x);
     return -b * b * std::exp(-b * x) / (q * q) + 1.0 / (x * x);
   };
-  BellFit out = maximise(t, kT);
+  BellFit out = maximise(t, kT, with_intervals);
   out.n = fit.n;
   out.events = fit.events;
   return out;
 }
 
 BellFit fit_bell_lifetimes(std::span<const double> forces_pN, std::span<const double> times_s,
-                           std::span<const std::uint8_t> unfolded, double kT) {
+                           std::span<const std::uint8_t> unfolded, double kT, bool with_intervals) {
   BellFit fit;
   fit.n = forces_pN.size();
   if (forces_pN.size() != times_s.size() || forces_pN.size() != unfolded.size()) {
@@ -174,7 +175,7 @@ BellFit fit_bell_lifetimes(std::span<const double> forces_pN, std::span<const do
   t.ln_g = [&](std::size_t i, double x) { return std::log(times_s[i]) + forces_pN[i] / kT * x; };
   t.d_ln_g = [&](std::size_t i, double) { return forces_pN[i] / kT; };
   t.d2_ln_g = [](std::size_t, double) { return 0.0; };
-  BellFit out = maximise(t, kT);
+  BellFit out = maximise(t, kT, with_intervals);
   out.n = fit.n;
   out.events = fit.events;
   return out;

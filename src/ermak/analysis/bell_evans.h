@@ -42,14 +42,17 @@ struct BellFit {
 // two distinct loading rates and 3 ruptures; kT in pN·nm. `ruptured` (empty: all) marks the
 // ruptures; an item with 0 is censored — it had not ruptured up to force i — and contributes
 // its survival S(F_i).
+// `with_intervals` false leaves the profile intervals out (the bootstrap's refits: they cost
+// more than the fit).
 BellFit fit_bell_evans_ramps(std::span<const double> forces_pN, std::span<const double> rates_pN_per_s,
-                             double kT_pN_nm, std::span<const std::uint8_t> ruptured = {});
+                             double kT_pN_nm, std::span<const std::uint8_t> ruptured = {},
+                             bool with_intervals = true);
 
 // Lifetimes under a constant force: trajectory i held at forces_pN[i] for times_s[i],
 // unfolded[i] != 0 when it unfolded then (else it was still folded at the end of its run).
 // Needs at least two distinct forces and 3 unfolding events.
 BellFit fit_bell_lifetimes(std::span<const double> forces_pN, std::span<const double> times_s,
-                           std::span<const std::uint8_t> unfolded, double kT_pN_nm);
+                           std::span<const std::uint8_t> unfolded, double kT_pN_nm, bool with_intervals = true);
 
 // The Bell–Evans distribution at loading rate r: its most probable force
 // F* = (kT/x_β)·ln(r·x_β/(k0·kT)) (0 where that is negative: the mode is at F = 0), its mean

@@ -130,7 +130,7 @@ bool invert_positive(const std::array<std::array<double, 3>, 3>& m, std::array<s
   return true;
 }
 
-DhsFit fit(const Data& d, double bell_x_nm) {
+DhsFit fit(const Data& d, double bell_x_nm, bool with_intervals) {
   DhsFit out;
   out.nu = d.nu;
   // x‡ = e^y and ΔG‡/kT = v = (ν·F_max·x‡/kT)·(1 + e^w): every force below the critical one.
@@ -154,6 +154,7 @@ DhsFit fit(const Data& d, double bell_x_nm) {
     return out;
   }
   if (best[1] > 12.0) {
+    out.bell_limit = true;
     out.why_not = "the likelihood is largest as ΔG‡ → ∞, where the rate becomes Bell's (which says nothing on "
                   "whether Bell's law itself fits)";
     return out;
@@ -206,6 +207,7 @@ DhsFit fit(const Data& d, double bell_x_nm) {
   out.barrier_se_kT = std::sqrt(cov[2][2]);
   out.log_likelihood = centre;
   out.largest_force_pN = d.f_max;
+  if (!with_intervals) return out;
   // 95 % profile-likelihood intervals (docs/analysis.md#confidence-intervals), ln k0 profiled
   // out in closed form throughout: x‡'s with ΔG‡ maximised at each x‡, ΔG‡'s with x‡ maximised
   // at each ΔG‡ below the bound x‡ < ΔG‡/(ν·F_max) (written x‡ = that bound/(1 + e^w)). Near
@@ -258,7 +260,7 @@ namespace {
 // Both DHS fits start from Bell's (its x_β seeds the search, its refusals are theirs) and
 // need one more event and, for clamps, one more force than Bell's two parameters do.
 DhsFit fit_after_bell(const BellFit& bell, double nu, std::size_t n, bool enough, const char* too_little,
-                      const std::function<Data()>& data) {
+                      bool with_intervals, const std::function<Data()>& data) {
   DhsFit out;
   out.nu = nu;
   out.n = n;
@@ -271,7 +273,7 @@ DhsFit fit_after_bell(const BellFit& bell, double nu, std::size_t n, bool enough
     out.why_not = too_little;
     return out;
   }
-  DhsFit f = fit(data(), bell.x_nm);
+  DhsFit f = fit(data(), bell.x_nm, with_intervals);
   f.n = out.n;
   f.events = out.events;
   return f;
@@ -279,10 +281,10 @@ DhsFit fit_after_bell(const BellFit& bell, double nu, std::size_t n, bool enough
 }  // namespace
 
 DhsFit fit_dhs_ramps(std::span<const double> forces_pN, std::span<const double> rates_pN_per_s, double kT,
-                     double nu, std::span<const std::uint8_t> ruptured) {
-  const BellFit bell = fit_bell_evans_ramps(forces_pN, rates_pN_per_s, kT, ruptured);
+                     double nu, std::span<const std::uint8_t> ruptured, bool with_intervals) {
+  const BellFit bell = fit_bell_evans_ramps(forces_pN, rates_pN_per_s, kT, ruptured, false);
   return fit_after_bell(bell, nu, forces_pN.size(), distinct_count(rates_pN_per_s) >= 2,
-                        "needs at least 4 rupture forces at 2 or more loading rates", [&] {
+                        "needs at least 4 rupture forces at 2 or more loading rates", with_intervals, [&] {
                           std::vector<double> weight;
                           for (double r : rates_pN_per_s) weight.push_back(kT / r);
                           std::vector<std::uint8_t> events(ruptured.begin(), ruptured.end());
@@ -292,11 +294,11 @@ DhsFit fit_dhs_ramps(std::span<const double> forces_pN, std::span<const double> 
 }
 
 DhsFit fit_dhs_lifetimes(std::span<const double> forces_pN, std::span<const double> times_s,
-                         std::span<const std::uint8_t> unfolded, double kT, double nu) {
-  const BellFit bell = fit_bell_lifetimes(forces_pN, times_s, unfolded, kT);
+                         std::span<const std::uint8_t> unfolded, double kT, double nu, bool with_intervals) {
+  const BellFit bell = fit_bell_lifetimes(forces_pN, times_s, unfolded, kT, false);
   // Each force pins one rate: three parameters need three forces.
   return fit_after_bell(bell, nu, forces_pN.size(), distinct_count(forces_pN) >= 3,
-                        "needs at least 4 unfolding events at 3 or more forces", [&] {
+                        "needs at least 4 unfolding events at 3 or more forces", with_intervals, [&] {
                           return make_data(false, nu, kT, forces_pN, {times_s.begin(), times_s.end()},
                                            {unfolded.begin(), unfolded.end()});
                         });

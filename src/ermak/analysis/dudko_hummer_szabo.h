@@ -21,6 +21,7 @@ namespace ermak::analysis {
 struct DhsFit {
   bool ok = false;
   std::string why_not;
+  bool bell_limit = false;  // !ok because the likelihood is largest as ΔG‡ → ∞ (Bell's rate)
   double nu = 2.0 / 3.0;
   std::size_t n = 0, events = 0;
   double x_nm = 0.0, x_se_nm = 0.0;              // x‡
@@ -38,10 +39,12 @@ struct DhsFit {
 };
 
 // `ruptured` as for fit_bell_evans_ramps (empty: all ruptured).
+// `with_intervals` as for fit_bell_evans_ramps.
 DhsFit fit_dhs_ramps(std::span<const double> forces_pN, std::span<const double> rates_pN_per_s, double kT_pN_nm,
-                     double nu, std::span<const std::uint8_t> ruptured = {});
+                     double nu, std::span<const std::uint8_t> ruptured = {}, bool with_intervals = true);
 DhsFit fit_dhs_lifetimes(std::span<const double> forces_pN, std::span<const double> times_s,
-                         std::span<const std::uint8_t> unfolded, double kT_pN_nm, double nu);
+                         std::span<const std::uint8_t> unfolded, double kT_pN_nm, double nu,
+                         bool with_intervals = true);
 
 // The rate k(F) below the critical force F_c (for ν < 1 the formula falls to 0 just at F_c, an
 // artefact of the model there; beyond F_c the barrier is gone and the rate is returned as

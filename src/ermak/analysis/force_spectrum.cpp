@@ -14,6 +14,7 @@
 #include "ermak/analysis/dudko_hummer_szabo.h"
 #include "ermak/analysis/report_common.h"
 #include "ermak/analysis/run_directory.h"
+#include "ermak/analysis/spectrum_bootstrap.h"
 #include "ermak/analysis/statistics.h"
 #include "ermak/analysis/svg_plot.h"
 #include "ermak/analysis/tsv_table.h"
@@ -40,6 +41,9 @@ ProfileInterval exp_of(ProfileInterval interval) {
 
 namespace fs = std::filesystem;
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+// The bootstrap's resample b draws from a generator seeded by kBootstrapSeed + b: the same
+// intervals on every run of the analysis (docs/analysis.md#confidence-intervals).
+constexpr std::uint64_t kBootstrapSeed = 1;
 
 // One run: its replicas' rupture forces (ramps) or lifetimes (clamps).
 struct RunSpectrum {
@@ -250,17 +254,21 @@ AnalyzeResult analyze_force_spectrum(const SpectrumOptions& options) {
   const double kT = kT_pN_nm(temperature_K);
 
   // --- the files; none may exist unless overwrite --------------------------------------------
-  const std::vector<fs::path> planned = {
-      out / "summary.txt", out / "spectrum.tsv", out / (clamp ? "lifetimes.tsv" : "rupture_forces.tsv"),
-      out / (clamp ? "lifetime_force.svg" : "force_loading_rate.svg")};
+  std::vector<fs::path> planned = {out / "summary.txt", out / "spectrum.tsv",
+                                   out / (clamp ? "lifetimes.tsv" : "rupture_forces.tsv"),
+                                   out / (clamp ? "lifetime_force.svg" : "force_loading_rate.svg")};
+  if (options.bootstrap_resamples > 0) planned.push_back(out / "bootstrap.tsv");
   prepare_output_directory(out, planned, options.overwrite);
 
   // --- the fit over all replicas ----------------------------------------------------------------
   std::vector<double> all_force, all_rate, all_time;
   std::vector<std::uint8_t> all_unfolded, all_ruptured;
+  std::vector<std::size_t> all_run;  // which run each item is of (the bootstrap's groups)
   std::size_t censored = 0;
-  for (const RunSpectrum& r : runs) {
+  for (std::size_t k = 0; k < runs.size(); ++k) {
+    const RunSpectrum& r = runs[k];
     for (std::size_t i = 0; i < r.force_pN.size(); ++i) {
+      all_run.push_back(k);
       all_force.push_back(r.force_pN[i]);
       if (clamp) {
         all_time.push_back(r.time_s[i]);
@@ -273,6 +281,7 @@ AnalyzeResult analyze_force_spectrum(const SpectrumOptions& options) {
     // Replicas without a peak (--no-peak censored): survival up to their largest force.
     for (double f : r.censored_force_pN) {
       if (!(f > 0.0)) continue;
+      all_run.push_back(k);
       all_force.push_back(f);
       all_rate.push_back(r.rate_pN_per_s);
       all_ruptured.push_back(0);
@@ -311,6 +320,19 @@ AnalyzeResult analyze_force_spectrum(const SpectrumOptions& options) {
                         : fit_dhs_ramps(all_force, all_rate, kT, nu, all_ruptured));
   }
   const DhsFit& cubic = dhs.front();
+  // The bootstrap: each run's items resampled (docs/analysis.md#confidence-intervals).
+  std::optional<BootstrapFits> boot;
+  if (options.bootstrap_resamples > 0 && levels.size() >= 2) {
+    SpectrumSample sample;
+    sample.clamp = clamp;
+    sample.kT_pN_nm = kT;
+    sample.force_pN = all_force;
+    sample.rate_pN_per_s = all_rate;
+    sample.time_s = all_time;
+    sample.event = clamp ? all_unfolded : all_ruptured;
+    sample.run = all_run;
+    boot = bootstrap_spectrum(sample, options.bootstrap_resamples, kBootstrapSeed);
+  }
 
   std::string summary = "ermak analyze: dynamic force spectrum\n\n";
   summary += fmt::format("runs: {} ({}), at {} K (kT = {} pN·nm; {})\n", runs.size(),
@@ -539,6 +561,36 @@ AnalyzeResult analyze_force_spectrum(const SpectrumOptions& options) {
                              "is held by that bound, and its standard errors understate the uncertainty (quote the "
                              "95 % intervals)\n",
                              g(d.largest_force_pN), g(100.0 * d.largest_force_pN / f_c, 3));
+  }
+
+  if (boot) {
+    const std::size_t n = options.bootstrap_resamples;
+    auto line = [&](const char* name, const std::vector<double>& values, const char* unit) {
+      const PercentileInterval p = percentile_interval(values);
+      if (p.finite == 0) return fmt::format("{} not fitted in any resample", name);
+      auto end = [](double v) { return std::isinf(v) ? std::string(v > 0 ? "∞" : "−∞") : g(v, 3); };
+      return fmt::format("{} {} to {}{}{}", name, end(p.lo), end(p.hi), unit,
+                         p.finite < n ? fmt::format(" ({} of {} resamples fitted)", p.finite, n) : std::string());
+    };
+    summary += fmt::format("\nBootstrap, {} resamples of each run's {} (seed {}): 95 % percentile intervals of the "
+                           "refitted parameters\n",
+                           n, clamp ? "trajectories" : "forces", kBootstrapSeed);
+    summary += "  Bell: " + line("x_β", boot->bell_x_nm, " nm") + ", " + line("ln k0", boot->bell_ln_k0, "") + "\n";
+    for (std::size_t k = 0; k < kBootstrapNu.size(); ++k)
+      summary += fmt::format("  DHS {}: {}, {}\n", k == 0 ? "ν = 2/3" : "ν = 1/2", line("x‡", boot->dhs_x_nm[k], " nm"),
+                             line("ΔG‡", boot->dhs_barrier_kT[k], " kT"));
+    const fs::path path = out / "bootstrap.tsv";
+    TsvWriter w = TsvWriter::create(path,
+                                    {"resample", "bell_x[nm]", "bell_ln_k0", "dhs_2/3_x[nm]", "dhs_2/3_barrier[kT]",
+                                     "dhs_1/2_x[nm]", "dhs_1/2_barrier[kT]"},
+                                    options.overwrite);
+    for (std::size_t b = 0; b < n; ++b) {
+      const double row[] = {boot->bell_x_nm[b],         boot->bell_ln_k0[b],         boot->dhs_x_nm[0][b],
+                            boot->dhs_barrier_kT[0][b], boot->dhs_x_nm[1][b],        boot->dhs_barrier_kT[1][b]};
+      w.row(std::int64_t(b), row);
+    }
+    w.flush();
+    result.files.push_back(path);
   }
 
   // --- notes ------------------------------------------------------------------------------------------

@@ -28,6 +28,9 @@ struct SpectrumOptions {
   // (smoothed) force it reached — it had not ruptured by then — instead of being left out.
   bool censor_without_peak = false;
   std::optional<double> unfolded_extension_nm;  // clamps: unfolded when the recorded extension first reaches this
+  // --bootstrap N: N resamples of each run's replicas, refitted (analysis/spectrum_bootstrap.h);
+  // 0: none.
+  std::size_t bootstrap_resamples = 0;
   bool overwrite = false;
 };
 

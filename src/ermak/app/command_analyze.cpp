@@ -37,6 +37,7 @@ Command add_analyze_command(CLI::App& app) {
     std::string spectrum_peak = "largest";
     std::string loading_rate = "nominal";
     std::string no_peak = "left-out";
+    std::size_t bootstrap = 0;
     double unfolded_extension = 0.0;
     double window_nm = 0.0;
     std::size_t points = 0;
@@ -120,9 +121,14 @@ Command add_analyze_command(CLI::App& app) {
   auto* unfolded = cmd->add_option("--unfolded-extension-nm", o->unfolded_extension,
                                    "Spectrum of force-clamp runs: a trajectory has unfolded when its extension "
                                    "(the table's rows) first reaches this, nm");
+  auto* bootstrap = cmd->add_option("--bootstrap", o->bootstrap,
+                                    "Spectrum: refit Bell and DHS to N resamples of each run's replicas and give "
+                                    "95 % percentile intervals (bootstrap.tsv); ~1 s per resample of 1000 forces "
+                                    "on one core")
+                       ->check(CLI::Range(1, 100000));
   cmd->add_flag("--force", o->force, "Replace existing output files");
   return [o, window, points, drop, bins, contact, range, detach, temperature, spectrum_peak, unfolded, linear_fraction,
-          plane_group, loading_rate, separation, persistence, fit_persistence, no_peak]() {
+          plane_group, loading_rate, separation, persistence, fit_persistence, no_peak, bootstrap]() {
     analysis::CurveSettings settings;
     if (window->count()) settings.window_nm = o->window_nm;
     if (points->count()) settings.points = o->points;
@@ -145,10 +151,11 @@ Command add_analyze_command(CLI::App& app) {
       s.rate_at_peak = o->loading_rate == "peak";
       s.censor_without_peak = o->no_peak == "censored";
       if (unfolded->count()) s.unfolded_extension_nm = o->unfolded_extension;
+      if (bootstrap->count()) s.bootstrap_resamples = o->bootstrap;
       s.overwrite = o->force;
       return report(analysis::analyze_force_spectrum(s));
     }
-    for (const auto* spectrum_only : {spectrum_peak, unfolded, loading_rate, no_peak})
+    for (const auto* spectrum_only : {spectrum_peak, unfolded, loading_rate, no_peak, bootstrap})
       if (spectrum_only->count())
         throw Error(spectrum_only->get_name() + ": applies to the spectrum of several run directories");
     analysis::AnalyzeOptions a;

@@ -1,0 +1,93 @@
+#include "ermak/analysis/spectrum_bootstrap.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <random>
+
+#include "ermak/analysis/bell_evans.h"
+#include "ermak/analysis/dudko_hummer_szabo.h"
+
+namespace ermak::analysis {
+namespace {
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+}  // namespace
+
+BootstrapFits bootstrap_spectrum(const SpectrumSample& s, std::size_t resamples, std::uint64_t seed, bool with_dhs) {
+  BootstrapFits out;
+  out.bell_x_nm.assign(resamples, kNaN);
+  out.bell_ln_k0.assign(resamples, kNaN);
+  for (std::size_t k = 0; k < kBootstrapNu.size(); ++k) {
+    out.dhs_x_nm[k].assign(with_dhs ? resamples : 0, kNaN);
+    out.dhs_barrier_kT[k].assign(with_dhs ? resamples : 0, kNaN);
+  }
+  // The items of each run.
+  std::vector<std::vector<std::size_t>> groups;
+  for (std::size_t i = 0; i < s.force_pN.size(); ++i) {
+    if (s.run[i] >= groups.size()) groups.resize(s.run[i] + 1);
+    groups[s.run[i]].push_back(i);
+  }
+#pragma omp parallel for schedule(dynamic)
+  for (std::int64_t b = 0; b < std::int64_t(resamples); ++b) {
+    std::mt19937_64 generator(seed + std::uint64_t(b));
+    std::vector<double> force, rate, time;
+    std::vector<std::uint8_t> event;
+    for (const std::vector<std::size_t>& items : groups) {
+      if (items.empty()) continue;
+      std::uniform_int_distribution<std::size_t> pick(0, items.size() - 1);
+      for (std::size_t k = 0; k < items.size(); ++k) {
+        const std::size_t i = items[pick(generator)];
+        force.push_back(s.force_pN[i]);
+        event.push_back(s.event[i]);
+        if (s.clamp) time.push_back(s.time_s[i]);
+        else rate.push_back(s.rate_pN_per_s[i]);
+      }
+    }
+    const BellFit bell = s.clamp ? fit_bell_lifetimes(force, time, event, s.kT_pN_nm, false)
+                                 : fit_bell_evans_ramps(force, rate, s.kT_pN_nm, event, false);
+    if (bell.ok) {
+      out.bell_x_nm[b] = bell.x_nm;
+      out.bell_ln_k0[b] = std::log(bell.k0_per_s);
+    }
+    if (!with_dhs) continue;
+    for (std::size_t k = 0; k < kBootstrapNu.size(); ++k) {
+      const DhsFit dhs = s.clamp ? fit_dhs_lifetimes(force, time, event, s.kT_pN_nm, kBootstrapNu[k], false)
+                                 : fit_dhs_ramps(force, rate, s.kT_pN_nm, kBootstrapNu[k], event, false);
+      if (dhs.ok) {
+        out.dhs_x_nm[k][b] = dhs.x_nm;
+        out.dhs_barrier_kT[k][b] = dhs.barrier_kT;
+      } else if (dhs.bell_limit && bell.ok) {
+        // The resample prefers Bell's rate, DHS's limit ΔG‡ → ∞ with x‡ = x_β: left out, it
+        // would cut the top off ΔG‡'s interval.
+        out.dhs_x_nm[k][b] = bell.x_nm;
+        out.dhs_barrier_kT[k][b] = std::numeric_limits<double>::infinity();
+      }
+    }
+  }
+  return out;
+}
+
+PercentileInterval percentile_interval(std::span<const double> values, double level) {
+  std::vector<double> finite;  // and infinite: all but NaN
+  for (double v : values)
+    if (!std::isnan(v)) finite.push_back(v);
+  PercentileInterval out;
+  out.finite = finite.size();
+  if (finite.empty()) {
+    out.lo = out.hi = kNaN;
+    return out;
+  }
+  std::sort(finite.begin(), finite.end());
+  auto quantile = [&](double q) {
+    const double at = q * double(finite.size() - 1);
+    const std::size_t below = std::size_t(std::floor(at));
+    const std::size_t above = std::min(below + 1, finite.size() - 1);
+    if (at == double(below) || finite[above] == finite[below]) return finite[below];  // also ∞
+    return finite[below] + (at - double(below)) * (finite[above] - finite[below]);
+  };
+  out.lo = quantile(0.5 * (1.0 - level));
+  out.hi = quantile(0.5 * (1.0 + level));
+  return out;
+}
+
+}  // namespace ermak::analysis
