@@ -571,6 +571,14 @@ void expect_tip_alone_is_an_ornstein_uhlenbeck_bead(bool along_direction_only, s
     return std::pair{m, std::sqrt((m2 - kReplicas * m * m) / (kReplicas - 1) / kReplicas)};
   };
   EXPECT_LT(worst_report, 1e-4) << "spring_force[pN] is κ·(base − tip) along the direction";
+  // U_protocol holds the cantilever spring ½κ|base − tip|² (nothing else acts: the bead and
+  // the surface are out of the tip's reach).
+  const auto status = run.engine->indentation_status();
+  const std::vector<EnergyTerms> energies = run.engine->energies();
+  for (std::int32_t r = 0; r < kReplicas; r += 97) {
+    const Vec3d lag = status[r].base_A - status[r].tip_A;
+    EXPECT_NEAR(energies[r].protocol, 0.5 * kappa * dot(lag, lag), 1e-9 + 1e-6 * kappa * dot(lag, lag)) << r;
+  }
   const auto [mean_force, se_force] = mean_and_se([&](std::int32_t r) { return force[r]; });
   EXPECT_NEAR(mean_force, expected_force, kFiveSigma * se_force) << "Stokes drag ζ_tip·v = " << zeta_t * v;
   ::testing::Test::RecordProperty("force_deviation_in_se", std::to_string((mean_force - expected_force) / se_force));

@@ -52,7 +52,7 @@ TEST(OutputTsv, HeaderAndRowsFormattedLikePrintf) {
             "# step\ttime[ns]\tenergy[kcal/mol]\n"
             "123456789012345\t1.5e-05\t-12.345679\n"
             "1e+22\t0.1\tnan\n");
-  // The formatting is printf's %.8g for ordinary values.
+  // The formatting is printf's %.8g for ordinary values; a negative zero is written "0".
   const double values[] = {0.0,  -0.0,    1.0,        1.0 / 3.0, 123456789.0, 1e-300,
                            1e300, 2.5e-7, 99999999.5, -4.2e15,   6.02214076e23};
   const auto path2 = test::fresh_directory("output-tsv-printf") / "v.tsv";
@@ -61,7 +61,7 @@ TEST(OutputTsv, HeaderAndRowsFormattedLikePrintf) {
     for (double v : values) w.row(std::span<const double>(&v, 1));
   }
   std::string expected = "# v[1]\n";
-  for (double v : values) expected += printf_g8(v) + "\n";
+  for (double v : values) expected += printf_g8(v == 0.0 ? 0.0 : v) + "\n";
   EXPECT_EQ(read_text(path2), expected);
 }
 

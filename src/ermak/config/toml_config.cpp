@@ -161,8 +161,12 @@ std::string wrong_type(const toml::node& n, std::string_view expected) {
   if (first == std::string::npos || !std::isdigit(static_cast<unsigned char>(t[first]))) return what;
   const bool all_digits = t.find_first_not_of("0123456789", first) == std::string::npos;
   const bool all_number = t.find_first_not_of("0123456789._eE+-", first) == std::string::npos;
-  if (all_digits && expected == "an integer")
+  std::int64_t value = 0;
+  const bool fits = std::from_chars(t.data(), t.data() + t.size(), value).ec == std::errc() || t[0] == '+';
+  if (all_digits && expected == "an integer" && !fits)
     what += fmt::format(" ('{}' is out of range for a 64-bit integer)", t);
+  else if (all_number && !all_digits && expected == "an integer")
+    what += fmt::format(" ('{}': an integer is written with digits only and without quotes)", t);
   else if (all_number)
     what += fmt::format(" ('{}': write the number without quotes)", t);
   else

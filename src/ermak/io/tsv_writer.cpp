@@ -47,6 +47,7 @@ std::string header_line(const std::vector<std::string>& columns) {
 // std::to_chars with a precision is specified as printf("%.*g") in the C locale, so the
 // output does not change with the user's locale (no decimal commas).
 void append_double(std::string& out, double v) {
+  if (v == 0.0) v = 0.0;  // "-0" (e.g. a plane at travel −v·0) reads as a string apart from "0"
   char buf[32];
   const auto r = std::to_chars(buf, buf + sizeof buf, v, std::chars_format::general, 8);
   out.append(buf, r.ptr);

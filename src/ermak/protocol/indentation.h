@@ -128,6 +128,21 @@ ERMAK_HD Vec3d surface_force_on(const IndentationSurface& s, Vec3d pos, double r
   return force;
 }
 
+// Base of the cantilever at `step` (fixed while the surface moves instead).
+ERMAK_HD Vec3d cantilever_base_A(const Indentation& ind, std::int64_t step, std::int64_t turnaround_step,
+                                 double timestep_tau) {
+  if (ind.move_surface) return ind.base_start_A;
+  return ind.base_start_A + indentation_travel_A(ind, step, turnaround_step, timestep_tau) * ind.direction;
+}
+
+// The cantilever spring's energy ½κ|base − tip|², kcal/mol: part of U_protocol
+// (docs/protocols.md#indentation).
+ERMAK_HD double cantilever_energy(const Indentation& ind, Vec3d tip_A, std::int64_t step,
+                                  std::int64_t turnaround_step, double timestep_tau) {
+  const Vec3d stretch = cantilever_base_A(ind, step, turnaround_step, timestep_tau) - tip_A;
+  return 0.5 * ind.spring_kcal_per_mol_A2 * dot(stretch, stretch);
+}
+
 // Force of the surface on the tip (zero when there is no surface or it is switched off).
 template <bool kEnergy>
 ERMAK_HD Vec3d tip_surface_force(const Indentation& ind, Vec3d tip_A, std::int64_t step,

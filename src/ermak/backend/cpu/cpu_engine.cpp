@@ -374,9 +374,7 @@ class CpuEngine final : public Engine {
 
   // Base of the cantilever (indentation) at `step` in replica r.
   Vec3d base_position(std::int32_t r, std::int64_t step) const {
-    const Indentation& ind = setup_.indentation;
-    if (ind.move_surface) return ind.base_start_A;
-    return ind.base_start_A + indentation_travel_A(ind, step, turnaround_[r], setup_.langevin.timestep_tau) * ind.direction;
+    return cantilever_base_A(setup_.indentation, step, turnaround_[r], setup_.langevin.timestep_tau);
   }
 
   // All protocol forces on beads of replica r (docs/protocols.md), into chunk 0's buffer.
@@ -430,6 +428,8 @@ class CpuEngine final : public Engine {
       if constexpr (kEnergy) e.protocol += energy;
     }
     tip_molecule_force_[r] = on_tip;
+    // The cantilever spring belongs to the replica's energy too (docs/protocols.md#indentation).
+    if constexpr (kEnergy) e.protocol += cantilever_energy(ind, tip, step, turnaround_[r], h);
     if (ind.surface.enabled) add_surface_forces<kEnergy>(r, step, p, f, e);
   }
 

@@ -310,11 +310,10 @@ __device__ __forceinline__ double schedule_at(const ForceSchedulePoint* points, 
   return points[count - 1].force_kcal_per_mol_A;
 }
 
-// Base of the indentation cantilever at `step` (CpuEngine::base_position).
+// Base of the indentation cantilever at `step` (protocol/indentation.h, as the CPU engine).
 __device__ __forceinline__ Vec3d indentation_base(const Indentation& ind, long long step, long long turnaround,
                                                   double h) {
-  if (ind.move_surface) return ind.base_start_A;
-  return ind.base_start_A + indentation_travel_A(ind, step, turnaround, h) * ind.direction;
+  return cantilever_base_A(ind, step, turnaround, h);
 }
 
 // Which protocol code a step kernel variant carries: none; the per-bead items only
@@ -358,7 +357,11 @@ __device__ __forceinline__ IndentationForces indentation_forces(const ModelData&
     const Vec3d force = (push / dist) * d;
     out.tip = make_float3(float(force.x), float(force.y), float(force.z));
     on_tip -= force;
-    if constexpr (kEnergy) e.protocol += energy;
+    if constexpr (kEnergy) {
+      e.protocol += energy;
+      // The cantilever spring's energy, counted once per replica (CpuEngine::add_protocol_forces).
+      if (i == 0) e.protocol += cantilever_energy(p.ind, tip, step, turnaround, m.timestep_tau);
+    }
   }
   if (p.ind.surface.enabled) {
     const double h = m.timestep_tau;
