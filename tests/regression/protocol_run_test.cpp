@@ -448,7 +448,7 @@ TEST(ProtocolRun, BadProtocolInputGivesClearErrors) {
        ubq + "[plane_pulling]\n[[plane_pulling.plane]]\nbeads = [3, 99]\nnormal = [1, 0, 0]\nspring_pN_per_nm = 10\n",
        {"bad.toml:5: plane_pulling.plane[0].beads: bead 99 is out of range"}},
       {"degenerate default ends", ubq + pulling + "pulled_beads = [0]\n",
-       {"pulling.direction", "two different end beads"}},
+       {"bad.toml:6: pulling.pulled_beads: \"end_to_end\" needs", "two different end beads"}},
       {"selection of a missing residue", ubq + pulling + "pulled_beads = [\"A:77\"]\n",
        {"bad.toml:6: pulling.pulled_beads: \"A:77\": chain A has no residue 77 (its residue numbers run 1 to 76)"}},
       {"selection of a fixed residue", ubq + "[fixed]\nbeads = [\"A:70-76\"]\n" + pulling + "pulled_beads = [\"A:76\"]\n",

@@ -91,6 +91,15 @@ TEST(ConfigErrors, WrongTypeNamesTheExpectedType) {
                "expected an integer, got a floating-point number");
   expect_error(kInput + "[run]\ntemperature_K = \"300\"\n", 4, "run.temperature_K",
                "expected a number, got a string ('300': write the number without quotes)");
+  expect_error(kInput + "[run]\nsteps = \"10\"\n", 4, "run.steps",
+               "expected an integer, got a string ('10': write the number without quotes)");
+  expect_error(kInput + "[run]\nsteps = \"1e3\"\n", 4, "run.steps",
+               "('1e3': an integer is written with digits only and without quotes)");
+  expect_error(kInput + "[run]\nsteps = \"99999999999999999999\"\n", 4, "run.steps",
+               "('99999999999999999999' is out of range for a 64-bit integer)");
+  expect_error("[input]\ntopology = \"t.top\"\ncoordinates = \"c.pdb\"\nreplica_coordinates = []\n", 4,
+               "input.replica_coordinates",
+               "lists no files");
   expect_error(kInput + "[run]\ntemperature_K = \"300 K\"\n", 4, "run.temperature_K",
                "expected a number, got a string ('300 K': the unit goes in the key's name");
   expect_error(kInput + "[run]\nbackend = 1\n", 4, "run.backend", "expected a string, got an integer");

@@ -43,6 +43,18 @@ TEST(ConfigFingerprint, ADeviceLeftAtItsDefaultMayBeGivenOnResume) {
   EXPECT_EQ(config_fingerprint(with(kResolved, "seed = 3", "seed = 3\ndevice = 1")), base);
 }
 
+// The note on default ends (written since 2026-11-29) repeats what the fixed and pulled
+// beads fix: a checkpoint written without it resumes.
+TEST(ConfigFingerprint, TheDefaultEndsNoteDoesNotCount) {
+  const std::string pulled = kResolved + "\n[pulling]\npulled_beads = [33]\n";
+  EXPECT_EQ(config_fingerprint(with(pulled, "pulled_beads = [33]\n",
+                                    "pulled_beads = [33]\n# ends: the first fixed bead (bead 0 without one) and the "
+                                    "first pulled bead\n")),
+            config_fingerprint(pulled));
+  EXPECT_NE(config_fingerprint(with(pulled, "pulled_beads = [33]\n", "pulled_beads = [33]\nends = [5, 33]\n")),
+            config_fingerprint(pulled));
+}
+
 TEST(ConfigFingerprint, WhatTheRunComputesMayNot) {
   const std::string base = config_fingerprint(kResolved);
   EXPECT_NE(config_fingerprint(with(kResolved, "seed = 3", "seed = 4")), base);

@@ -32,6 +32,16 @@ TEST(StepSizeCheck, HalfR0OrMoreIsRefusedAndTinyStepsWarned) {
   EXPECT_EQ(check_step_size(spec), "");
   spec.langevin.timestep_tau = 42.0;
   EXPECT_THROW(check_step_size(spec), Error);
+  // Named at the time step's key as the configuration gave it, with its line (or --set).
+  spec.key_sources["run.timestep_tau"] = {"run.toml", 7, ""};
+  try {
+    check_step_size(spec);
+    ADD_FAILURE() << "no error";
+  } catch (const Error& e) {
+    const std::string what = e.what();
+    EXPECT_NE(what.find("run.toml:7: run.timestep_tau: a time step of"), std::string::npos) << what;
+    EXPECT_NE(what.find("lower run.timestep_tau or the temperature"), std::string::npos) << what;
+  }
   spec.langevin.timestep_tau = 0.08;
   spec.temperature.start_kcal_per_mol = std::nan("");
   EXPECT_THROW(check_step_size(spec), Error);

@@ -515,6 +515,9 @@ void read_input(const Section& s, InputSpec& in) {
   if (const auto per_replica = s.paths("replica_coordinates")) {
     if (!topology)
       throw s.error("replica_coordinates", "goes with input.topology (one coordinates PDB per replica)");
+    if (per_replica->empty())
+      throw s.error("replica_coordinates", "lists no files: give one coordinates PDB per replica (run.replicas "
+                                           "files), or leave the key out");
     in.replica_coordinates = *per_replica;
   }
 }
@@ -605,7 +608,9 @@ void read_device(const Section& s, RunSpec& spec) {
 // Returns whether the run temperature was given (heating may not give it a second time).
 bool read_run(const Section& s, RunSpec& spec) {
   // Where steps and replicas were given, for the errors found only when the run starts.
-  for (const char* key : {"steps", "replicas"})
+  // The time step's and temperature's too: the step-size check names them (run/step_size_check.h).
+  for (const char* key : {"steps", "replicas", "timestep_tau", "timestep_ps", "temperature_K",
+                          "temperature_kcal_per_mol", "friction"})
     if (s.has(key)) spec.key_sources[s.field(key)] = s.source(key);
   assign(spec.steps, s.integer("steps", kNonNegative));
   assign(spec.replicas, s.integer("replicas", kPositiveInt32));
@@ -807,6 +812,7 @@ void read_pulling(const Section& s, RunSpec& spec) {
   p.ends = read_ends(s, spec);
   p.output_every_steps = read_output_every(s);
   remember(spec, s, "direction");
+  remember(spec, s, "pulled_beads");  // a default end-to-end direction's errors point here
 }
 
 // schedule = [[step, force], ...]: steps ascending integers ≥ 0, forces in `unit`.
@@ -859,6 +865,7 @@ void read_force_clamp(const Section& s, RunSpec& spec) {
   c.ends = read_ends(s, spec);
   c.output_every_steps = read_output_every(s);
   remember(spec, s, "direction");
+  remember(spec, s, "pulled_beads");  // a default end-to-end direction's errors point here
 }
 
 void read_plane_pulling(const Context& ctx, const Section& s, RunSpec& spec) {
@@ -1051,10 +1058,10 @@ RunSpec build_spec(const Context& ctx, const toml::table& root, const fs::path& 
   read_fixed(Section(ctx, root, "fixed", {"beads"}), spec);
   const Section neighbor(ctx, root, "neighbor", {"skin_A"});
   assign(spec.neighbor.skin_A, neighbor.real("skin_A", kPositive, "Å"));
-  read_output(Section(ctx, root, "output",
-                      {"directory", "energy_every", "trajectory_every", "checkpoint_every",
-                       "contact_formed_ratio"}),
-              spec.output);
+  const Section output(ctx, root, "output",
+                       {"directory", "energy_every", "trajectory_every", "checkpoint_every", "contact_formed_ratio"});
+  read_output(output, spec.output);
+  remember(spec, output, "directory");  // the output-directory checks at the start name its line
   const Section pulling(ctx, root, "pulling",
                         {"pulled_beads", "speed_um_per_s", "speed_A_per_tau", "spring_pN_per_nm",
                          "spring_kcal_per_mol_A2", "direction", "ends", "output_every"});
@@ -1275,6 +1282,8 @@ void write_protocols(TomlWriter& w, const RunSpec& spec) {
     write_direction(w, p.direction);
     if (!p.ends.empty() || has_bead_selections(spec, "pulling.ends"))
       w.value("ends", bead_list_text(spec, "pulling.ends", p.ends));
+    else
+      w.comment("ends: the first fixed bead (bead 0 without one) and the first pulled bead");
     write_output_every(w, p.output_every_steps);
   }
   if (const ForceClampSpec& c = spec.force_clamp; c.enabled) {
@@ -1288,6 +1297,8 @@ void write_protocols(TomlWriter& w, const RunSpec& spec) {
     write_direction(w, c.direction);
     if (!c.ends.empty() || has_bead_selections(spec, "force_clamp.ends"))
       w.value("ends", bead_list_text(spec, "force_clamp.ends", c.ends));
+    else
+      w.comment("ends: the first fixed bead (bead 0 without one) and the first pulled bead");
     write_output_every(w, c.output_every_steps);
   }
   if (const PlanePullingSpec& pp = spec.plane_pulling; pp.enabled) {

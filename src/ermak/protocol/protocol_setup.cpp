@@ -127,15 +127,18 @@ ProtocolSetup::ProtocolSetup(const RunSpec& spec, const Topology& topology, cons
         directions_[r] = unit(dir.vector);
         continue;
       }
+      // Named at the direction's line, or where it is the default, at the pulled beads'.
+      const std::string direction_key =
+          spec.key_sources.count(section + ".direction") ? section + ".direction" : section + ".pulled_beads";
       if (ends_[0] == ends_[1])
-        throw key_error(spec, section + ".direction",
+        throw key_error(spec, direction_key,
                         fmt::format("\"end_to_end\" needs two different end beads, but the default ends (the first "
                                     "fixed bead, or bead 0, and the first pulled bead) are both bead {}; give {}.ends "
                                     "= [i, j] or a direction vector",
                                     ends_[0], section));
       const Vec3d e = position(start, r, ends_[1]) - position(start, r, ends_[0]);
       if (!(norm(e) > 1e-6))
-        throw key_error(spec, section + ".direction",
+        throw key_error(spec, direction_key,
                         fmt::format("the end beads {} and {} are at the same place in replica {}: no end-to-end "
                                     "direction; give a direction vector",
                                     ends_[0], ends_[1], r));

@@ -67,6 +67,9 @@ std::vector<std::pair<std::string, std::string>> fingerprinted_lines(const std::
                                         ? std::string_view{}
                                         : std::string_view(line).substr(start, colon - start);
       if ((section.empty() && name == "source") || placement_key(section, name)) continue;
+      // The default ends' note (since 2026-11-29) says what the fixed and pulled beads,
+      // which count, already fix: checkpoints written without it still resume.
+      if (name == "ends" && (section == "pulling" || section == "force_clamp")) continue;
     }
     if (line[first] == '[') {
       const auto close = line.find(']', first);

@@ -220,7 +220,9 @@ RunSummary run_logged(const RunSpec& given_spec, const RunOptions& options, RunR
       if (!path.empty() && !fs::exists(path) && given_spec.key_sources.count(key))
         throw key_error(given_spec, key,
                         "file not found: " + path.string() +
-                            " (a relative path is relative to the configuration file)");
+                            (given_spec.key_sources.at(key).file == "--set"
+                                 ? " (a relative path given with --set is relative to the working directory)"
+                                 : " (a relative path is relative to the configuration file)"));
   }
   LoadedSystem system = load_system(given_spec.input, given_spec.model_build);
   const Topology& topology = system.topology;

@@ -64,13 +64,16 @@ std::string check_step_size(const RunSpec& spec) {
       fmt::format("a time step of {:.4g} ps, a temperature up to {:.4g} K and a friction of {:.4g}",
                   units::tau_to_ps(spec.langevin.timestep_tau), highest_K, spec.langevin.zeta);
   const double half_R0_A = 0.5 * double(spec.sop.fene_R0_A);
-  if (!(amplitude_A < half_R0_A))
-    throw Error(spec.config_path.string(), 0, "",
-                fmt::format("{} move every bead by a random {:.3g} Å per component and step (sqrt(2 k_B T h/ζ); "
-                            "SOP-GPU's defaults: 0.044 Å), at least half the bonds' R0 ({} Å): the bonds would break "
-                            "within steps; lower run.timestep_ps or the temperature, or raise run.friction "
-                            "(docs/model.md#dynamics)",
-                            settings, amplitude_A, half_R0_A));
+  if (!(amplitude_A < half_R0_A)) {
+    // Named at the time step's key as given (its file and line, or --set): the usual culprit.
+    const std::string step_key = given_key(spec, "run", {"timestep_ps", "timestep_tau"});
+    throw key_error(spec, step_key,
+                    fmt::format("{} move every bead by a random {:.3g} Å per component and step (sqrt(2 k_B T h/ζ); "
+                                "SOP-GPU's defaults: 0.044 Å), at least half the bonds' R0 ({} Å): the bonds would "
+                                "break within steps; lower {} or the temperature, or raise run.friction "
+                                "(docs/model.md#dynamics)",
+                                settings, amplitude_A, half_R0_A, step_key));
+  }
   // A clamp's force moves its beads by (h/ζ)·F per step on top of the noise.
   if (spec.force_clamp.enabled) {
     double largest_force = 0.0;
