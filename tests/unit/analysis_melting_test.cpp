@@ -20,12 +20,13 @@ namespace {
 
 namespace fs = std::filesystem;
 
-double q_of(double t) { return 0.2 + 0.75 / (1.0 + std::exp((t - 410.0) / 15.0)); }  // Q = 1/2 at 416.1 K
+// Q = 1/2 at 416.1 K (+ shift_K)
+double q_of(double t, double shift_K = 0.0) { return 0.2 + 0.75 / (1.0 + std::exp((t - 410.0 - shift_K) / 15.0)); }
 double c_of(double t) { return 0.05 + 0.5 * std::exp(-std::pow((t - 420.0) / 20.0, 2)); }  // kcal/mol/K
 
 // Stairs 300, 320, …, 500 K of 400 rows; the first half of each stair holds a transient
 // (Q = 1, U offset by +50) that the analysis must not see.
-std::string energies_table(std::mt19937_64& rng) {
+std::string energies_table(std::mt19937_64& rng, double shift_K = 0.0) {
   std::normal_distribution<double> unit(0.0, 1.0);
   std::string text = "# step\ttime[ns]\tT[K]\tU_FENE[kcal/mol]\tU_native[kcal/mol]\tU_repulsive[kcal/mol]\t"
                      "U_protocol[kcal/mol]\tU_total[kcal/mol]\tQ\tRg[A]\tend_to_end[A]\n";
@@ -35,7 +36,7 @@ std::string energies_table(std::mt19937_64& rng) {
       const bool settling = i < 200;
       const double sd_u = std::sqrt(c_of(t) * units::kBoltzmann_kcal_per_mol_K * t * t);
       const double u = -100.0 + 0.2 * t + sd_u * unit(rng) + (settling ? 50.0 : 0.0);
-      const double q = settling ? 1.0 : q_of(t) + 0.02 * unit(rng);
+      const double q = settling ? 1.0 : q_of(t, shift_K) + 0.02 * unit(rng);
       text += std::to_string(step) + "\t0\t" + std::to_string(t) + "\t0\t0\t0\t0\t" + std::to_string(u) + "\t" +
               std::to_string(q) + "\t10\t20\n";
     }
@@ -61,6 +62,34 @@ TEST(MeltingCurve, StairsGiveTheTwoStateCurveAndTheHeatCapacity) {
   EXPECT_NEAR(*m.half_q_temperature_K, 416.1, 1.5);  // linear between the 400 and 420 K stairs: 416.2
   ASSERT_TRUE(m.heat_capacity_peak_K);
   EXPECT_EQ(*m.heat_capacity_peak_K, 420.0);
+  // Replicas of one curve: the crossing hardly moves between resamples of them.
+  ASSERT_TRUE(m.half_q_interval_K);
+  EXPECT_EQ(m.half_q_interval_K->finite, kMeltingBootstrapResamples);
+  EXPECT_LE(m.half_q_interval_K->lo, *m.half_q_temperature_K);
+  EXPECT_GE(m.half_q_interval_K->hi, *m.half_q_temperature_K);
+  EXPECT_LT(m.half_q_interval_K->hi - m.half_q_interval_K->lo, 3.0);
+}
+
+// Replicas that melt 60 K apart (Q = 1/2 at 386, 406, 426 and 446 K): the crossing of their
+// mean is uncertain by tens of kelvin, which the interval over resampled replicas shows; the
+// extreme resamples (all four draws of one replica) bound it. One replica has no spread.
+TEST(MeltingCurve, TheHalfQTemperatureSpreadsOverTheReplicas) {
+  std::mt19937_64 rng(9);
+  std::vector<TsvTable> replicas;
+  for (double shift : {-30.0, -10.0, 10.0, 30.0})
+    replicas.push_back(TsvTable::parse(energies_table(rng, shift), "replica"));
+  const MeltingAnalysis m = analyze_melting(replicas);
+  ASSERT_TRUE(m.half_q_temperature_K);
+  EXPECT_NEAR(*m.half_q_temperature_K, 416.0, 4.0);
+  ASSERT_TRUE(m.half_q_interval_K);
+  const PercentileInterval& p = *m.half_q_interval_K;
+  EXPECT_LT(p.lo, *m.half_q_temperature_K - 10.0);
+  EXPECT_GT(p.hi, *m.half_q_temperature_K + 10.0);
+  EXPECT_GT(p.lo, 380.0);
+  EXPECT_LT(p.hi, 452.0);
+  const MeltingAnalysis one = analyze_melting(std::span<const TsvTable>(replicas.data(), 1));
+  ASSERT_TRUE(one.half_q_temperature_K);
+  EXPECT_FALSE(one.half_q_interval_K);
 }
 
 // A run stopped during a stair, energies written too rarely, and a cooling schedule.

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <limits>
 #include <map>
+#include <random>
 #include <string>
 #include <system_error>
 
@@ -83,6 +84,17 @@ void add_once(std::vector<double>& list, double value) {
   if (std::find(list.begin(), list.end(), value) == list.end()) list.push_back(value);
 }
 
+// Where the mean Q of the stairs (in the order visited) first falls through 1/2 on heating,
+// rises through it on cooling: linear between the two stairs; unset when it never does.
+std::optional<double> half_q_crossing(std::span<const double> temperatures, std::span<const double> q, bool cooling) {
+  for (std::size_t k = 1; k < q.size(); ++k) {
+    const bool through = cooling ? q[k - 1] < 0.5 && q[k] >= 0.5 : q[k - 1] >= 0.5 && q[k] < 0.5;
+    if (through)
+      return temperatures[k - 1] + (0.5 - q[k - 1]) / (q[k] - q[k - 1]) * (temperatures[k] - temperatures[k - 1]);
+  }
+  return std::nullopt;
+}
+
 }  // namespace
 
 MeltingAnalysis analyze_melting(std::span<const TsvTable> replicas, const MeltingSchedule& schedule) {
@@ -90,12 +102,15 @@ MeltingAnalysis analyze_melting(std::span<const TsvTable> replicas, const Meltin
   // Stairs by temperature, in the order the first replica visits them.
   std::vector<double> order;
   std::map<double, std::vector<ReplicaStair>> by_temperature;
+  std::vector<std::map<double, double>> q_of_replica;  // each replica's stair means of Q, by temperature
   for (const TsvTable& t : replicas) {
     ReplicaStairs r = replica_stairs(t, schedule);
     for (double k : r.cut_short_K) add_once(m.cut_short_K, k);
     for (double k : r.too_few_rows_K) add_once(m.too_few_rows_K, k);
+    q_of_replica.emplace_back();
     for (ReplicaStair& s : r.stairs) {
       add_once(order, s.temperature_K);
+      q_of_replica.back()[s.temperature_K] = s.q;
       by_temperature[s.temperature_K].push_back(std::move(s));
     }
   }
@@ -128,12 +143,38 @@ MeltingAnalysis analyze_melting(std::span<const TsvTable> replicas, const Meltin
   }
   m.cooling = m.stairs.size() >= 2 && m.stairs.back().temperature_K < m.stairs.front().temperature_K;
   // Q falls through 1/2 on heating, rises through it on cooling.
-  for (std::size_t k = 1; k < m.stairs.size() && !m.half_q_temperature_K; ++k) {
-    const MeltingStair &a = m.stairs[k - 1], &b = m.stairs[k];
-    const bool through = m.cooling ? a.q_mean < 0.5 && b.q_mean >= 0.5 : a.q_mean >= 0.5 && b.q_mean < 0.5;
-    if (through)
-      m.half_q_temperature_K =
-          a.temperature_K + (0.5 - a.q_mean) / (b.q_mean - a.q_mean) * (b.temperature_K - a.temperature_K);
+  std::vector<double> temperatures, q_means;
+  for (const MeltingStair& st : m.stairs) {
+    temperatures.push_back(st.temperature_K);
+    q_means.push_back(st.q_mean);
+  }
+  m.half_q_temperature_K = half_q_crossing(temperatures, q_means, m.cooling);
+  // Its spread over the replicas: the crossing of resampled replicas' mean Q. A resample that
+  // does not cross lies beyond the stairs on the side its Q says (still folded at the last
+  // stair: beyond it).
+  if (m.half_q_temperature_K && q_of_replica.size() >= 2) {
+    std::vector<double> crossings;
+    std::vector<double> q(temperatures.size());
+    const double beyond_last = m.cooling ? -std::numeric_limits<double>::infinity()
+                                         : std::numeric_limits<double>::infinity();
+    for (std::size_t b = 0; b < kMeltingBootstrapResamples; ++b) {
+      std::mt19937_64 generator(1 + b);
+      std::uniform_int_distribution<std::size_t> pick(0, q_of_replica.size() - 1);
+      std::vector<double> sum(q.size(), 0.0), count(q.size(), 0.0);
+      for (std::size_t k = 0; k < q_of_replica.size(); ++k) {
+        const auto& replica = q_of_replica[pick(generator)];
+        for (std::size_t j = 0; j < temperatures.size(); ++j)
+          if (const auto it = replica.find(temperatures[j]); it != replica.end()) sum[j] += it->second, count[j] += 1;
+      }
+      std::vector<double> kept_t, kept_q;
+      for (std::size_t j = 0; j < temperatures.size(); ++j)
+        if (count[j] > 0) kept_t.push_back(temperatures[j]), kept_q.push_back(sum[j] / count[j]);
+      if (kept_q.empty()) continue;
+      const auto crossing = half_q_crossing(kept_t, kept_q, m.cooling);
+      const bool folded_at_start = m.cooling ? kept_q.front() < 0.5 : kept_q.front() >= 0.5;
+      crossings.push_back(crossing ? *crossing : folded_at_start ? beyond_last : -beyond_last);
+    }
+    m.half_q_interval_K = percentile_interval(crossings);
   }
   // The heat capacity's peak, by temperature (a cooling run visits the stairs downwards).
   std::vector<const MeltingStair*> by_t;
@@ -264,8 +305,22 @@ AnalyzeResult analyze_melting_run(const AnalyzeOptions& options, const std::vect
   const std::string name = m.cooling ? "folding" : "melting";
   if (m.half_q_temperature_K) {
     summary += fmt::format("\n{} temperature (Q {} 1/2): {} K\n", name, through, g(*m.half_q_temperature_K));
-    brief = fmt::format("{} curve of {} temperatures: Q = 1/2 at {} K", name, m.stairs.size(),
-                        g(*m.half_q_temperature_K));
+    std::string spread;
+    if (m.half_q_interval_K) {
+      const PercentileInterval& p = *m.half_q_interval_K;
+      auto end = [&](double v) {
+        return std::isinf(v) ? std::string(v > 0 ? "above the highest stair" : "below the lowest stair")
+                             : g(v, 4) + " K";
+      };
+      spread = fmt::format("{} to {}", end(p.lo), end(p.hi));
+      summary += fmt::format("  95 % interval over the replicas: {} (the crossing of {} resamples of the {} "
+                             "replicas, drawn with replacement; few replicas make it rough)\n",
+                             spread, kMeltingBootstrapResamples, tables.size());
+    } else {
+      summary += "  (one replica: no spread over replicas to give)\n";
+    }
+    brief = fmt::format("{} curve of {} temperatures: Q = 1/2 at {} K{}", name, m.stairs.size(),
+                        g(*m.half_q_temperature_K), spread.empty() ? "" : " (95 %: " + spread + ")");
   } else {
     summary += fmt::format("\nQ does not {} 1/2 between {} and {} K (from {} at the first stair to {} at the last): "
                            "no {} temperature in this range\n",

@@ -11,9 +11,14 @@
 #include <vector>
 
 #include "ermak/analysis/analyze_run.h"
+#include "ermak/analysis/statistics.h"
 #include "ermak/analysis/tsv_table.h"
 
 namespace ermak::analysis {
+
+// Resamples of the replicas behind half_q_interval_K; resample b draws from a generator
+// seeded by 1 + b (the same interval on every analysis of the run).
+inline constexpr std::size_t kMeltingBootstrapResamples = 1000;
 
 struct MeltingStair {
   double temperature_K = 0.0;
@@ -49,6 +54,11 @@ struct MeltingAnalysis {
   // Where the stairs' mean Q first falls through 1/2 on heating (rises through it on
   // cooling), by linear interpolation between stairs; unset when it never does.
   std::optional<double> half_q_temperature_K;
+  // Its spread over the replicas (docs/analysis.md#melting-curve): the crossing of the mean Q
+  // of kMeltingBootstrapResamples resamples of the replicas (drawn with replacement), as a 95 %
+  // percentile interval; an end is ±∞ where resamples do not cross within the stairs. Unset
+  // with fewer than 2 replicas or no crossing.
+  std::optional<PercentileInterval> half_q_interval_K;
   // The stair of the largest heat capacity, when it is not the first or the last and lies more
   // than 3 sem above both (a peak, not the noise of a few rows per stair).
   std::optional<double> heat_capacity_peak_K;

@@ -67,27 +67,4 @@ BootstrapFits bootstrap_spectrum(const SpectrumSample& s, std::size_t resamples,
   return out;
 }
 
-PercentileInterval percentile_interval(std::span<const double> values, double level) {
-  std::vector<double> finite;  // and infinite: all but NaN
-  for (double v : values)
-    if (!std::isnan(v)) finite.push_back(v);
-  PercentileInterval out;
-  out.finite = finite.size();
-  if (finite.empty()) {
-    out.lo = out.hi = kNaN;
-    return out;
-  }
-  std::sort(finite.begin(), finite.end());
-  auto quantile = [&](double q) {
-    const double at = q * double(finite.size() - 1);
-    const std::size_t below = std::size_t(std::floor(at));
-    const std::size_t above = std::min(below + 1, finite.size() - 1);
-    if (at == double(below) || finite[above] == finite[below]) return finite[below];  // also ∞
-    return finite[below] + (at - double(below)) * (finite[above] - finite[below]);
-  };
-  out.lo = quantile(0.5 * (1.0 - level));
-  out.hi = quantile(0.5 * (1.0 + level));
-  return out;
-}
-
 }  // namespace ermak::analysis

@@ -11,6 +11,8 @@
 #include <span>
 #include <vector>
 
+#include "ermak/analysis/statistics.h"  // percentile_interval, for the refits
+
 namespace ermak::analysis {
 
 // What the fits of analysis/bell_evans.h and dudko_hummer_szabo.h take, item by item (a
@@ -40,13 +42,5 @@ struct BootstrapFits {
 // refits Bell's rate only.
 BootstrapFits bootstrap_spectrum(const SpectrumSample& sample, std::size_t resamples, std::uint64_t seed,
                                  bool with_dhs = true);
-
-// The central `level` interval of the values that are not NaN (linear interpolation between
-// order statistics; an end may be ±∞) and how many there were.
-struct PercentileInterval {
-  double lo = 0.0, hi = 0.0;
-  std::size_t finite = 0;  // values that are not NaN
-};
-PercentileInterval percentile_interval(std::span<const double> values, double level = 0.95);
 
 }  // namespace ermak::analysis

@@ -16,6 +16,15 @@ struct SampleStatistics {
 // Non-finite values are left out. All fields NaN (n = 0) for an empty sample.
 SampleStatistics describe(std::span<const double> values);
 
+// The central `level` interval of the values that are not NaN (linear interpolation between
+// order statistics; an end may be ±∞), and how many there were: a bootstrap's percentile
+// interval (analysis/spectrum_bootstrap.h, the melting curve's replica bootstrap).
+struct PercentileInterval {
+  double lo = 0.0, hi = 0.0;
+  std::size_t finite = 0;  // values that are not NaN
+};
+PercentileInterval percentile_interval(std::span<const double> values, double level = 0.95);
+
 struct Histogram {
   std::vector<double> edges;         // bins + 1 edges, increasing
   std::vector<std::size_t> counts;   // per bin
