@@ -278,6 +278,37 @@ TEST(SopgpuRun, ErrorsNameTheSopKeys) {
       << out;
   EXPECT_NE(out.find("fixed: bead 100 is out of range"), std::string::npos) << out;
   EXPECT_EQ(out.find("fixed.beads"), std::string::npos) << out;
+  // Each end of the pulling direction is named by its own key.
+  for (const char* end : {"fixedEnd", "pulledEnd"}) {
+    EXPECT_EQ(ermak_in(dir,
+                       "ww_equil.sop --set runnum=2 --set pulling=on --set pulled=33 --set deltax=0.001 "
+                       "--set fixedEnd=0 --set pulledEnd=33 --set " + std::string(end) + "=40 --dry-run",
+                       &out),
+              1);
+    EXPECT_NE(out.find("--set: " + std::string(end) + ": bead 40 is out of range"), std::string::npos) << out;
+  }
+  // A line that starts with a blank is skipped, as SOP-GPU skips it, with a note.
+  {
+    std::string text = read_file(dir / "ww_equil.sop");
+    std::ofstream(dir / "indented.sop") << text << "\tnumsteps 7\n";
+    EXPECT_EQ(ermak_in(dir, "indented.sop --set runnum=2 --dry-run", &out), 0) << out;
+    EXPECT_NE(out.find("line starts with a blank: ignored, as SOP-GPU ignores such lines"), std::string::npos)
+        << out;
+  }
+}
+
+// A start that fails its checks (here a missing topology) leaves a run log; it is no run, and
+// the same command runs once the topology is there, without --force.
+TEST(SopgpuRun, AFailedStartsLogDoesNotBlockTheRun) {
+  const fs::path dir = sopgpu_ww_directory("sopgpu_ww_failed_start");
+  fs::rename(dir / "topologies", dir / "topologies.away");
+  std::string out;
+  EXPECT_EQ(ermak_in(dir, "ww_equil.sop --set runnum=2 --set numsteps=1000", &out), 1) << out;
+  EXPECT_NE(out.find("(a relative path in a .sop file is relative to the working directory, as in SOP-GPU)"),
+            std::string::npos)
+      << out;
+  fs::rename(dir / "topologies.away", dir / "topologies");
+  EXPECT_EQ(ermak_in(dir, "ww_equil.sop --set runnum=2 --set numsteps=1000", &out), 0) << out;
 }
 
 // Two outputs given one file would write over each other: refused, naming both keys.

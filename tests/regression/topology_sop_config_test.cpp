@@ -89,6 +89,12 @@ TEST(TopologySopConfig, UnknownKeyIsAFileLineError) {
   EXPECT_EQ(status, 1) << out;
   EXPECT_NE(out.find("bad.sop:5: R_limt_bond: unknown key"), std::string::npos) << out;
   EXPECT_FALSE(fs::exists(dir / "ww.top"));
+  // A structure that is not there is named at its line, with the path rule.
+  std::ofstream(dir / "missing.sop") << "name ww\nstructure nope.pdb\ntopology ww.top\ncoordinates ww_cg.pdb\n";
+  const std::string missing = topology_in(dir, "missing.sop", &status);
+  EXPECT_EQ(status, 1) << missing;
+  EXPECT_NE(missing.find("missing.sop:2: structure: file not found: "), std::string::npos) << missing;
+  EXPECT_NE(missing.find("relative to the working directory, as in SOP-GPU"), std::string::npos) << missing;
 }
 
 // SOP-GPU's titin example layout: aa_to_cg*.inp one level up (cgconfig ../aa_to_cg.inp).

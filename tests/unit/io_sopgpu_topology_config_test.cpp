@@ -113,7 +113,8 @@ struct BadCase {
 
 TEST(SopTopologyConfig, BadLinesGiveFileLineKeyErrors) {
   const BadCase cases[] = {
-      {"numsteps 1000\n", 4, "numsteps", "unknown key"},
+      {"numsteps 1000\n", 4, "numsteps", "a key of SOP-GPU's run configurations: run it with `ermak run"},
+      {"numstep 1000\n", 4, "numstep", "unknown key"},
       {"R_limit_bond eight\n", 4, "R_limit_bond", "'eight' is not a number"},
       {"R_limit_bond -1\n", 4, "R_limit_bond", "must be >= 0"},
       {"eh -1\n", 4, "eh", "neither a value > 0"},

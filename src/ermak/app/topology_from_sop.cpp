@@ -80,6 +80,18 @@ int run_topology_from_sop(const fs::path& config_file, bool force, bool quiet) {
   const SopTopologyConfig cfg = read_sopgpu_topology_config(config_file);
   const bool cg = cfg.style == SopTopologyStyle::SopTop2;
 
+  // Input files that are not there, named at the configuration's line (paths are relative
+  // to the working directory, as in SOP-GPU).
+  for (const auto& [key, path] : {std::pair<const char*, const fs::path*>{"structure", &cfg.structure},
+                                  {"cgconfig", &cfg.cgconfig}, {"additional_bonds", &cfg.additional_bonds}}) {
+    std::error_code ec;
+    if (!path->empty() && !fs::is_regular_file(*path, ec)) {
+      const auto line = cfg.key_lines.find(key);
+      throw Error(config_name, line == cfg.key_lines.end() ? 0 : line->second, key,
+                  "file not found: " + fs::absolute(*path).lexically_normal().string() +
+                      " (a relative path is relative to the working directory, as in SOP-GPU)");
+    }
+  }
   // Outputs: decided and checked before anything is read or written.
   std::vector<std::pair<std::string, fs::path>> outputs = {{"topology", cfg.topology},
                                                            {"coordinates", cfg.coordinates}};

@@ -208,7 +208,7 @@ std::string expand_macros(const std::string& value, const std::map<std::string, 
 }  // namespace
 
 std::vector<SopEntry> read_sop_entries(std::string_view text, const std::string& file,
-                                       const std::vector<std::string>& overrides) {
+                                       const std::vector<std::string>& overrides, std::vector<std::string>* notes) {
   std::vector<SopEntry> entries;
   std::map<std::string, std::size_t> index;
   std::istringstream in{std::string(text)};
@@ -219,6 +219,14 @@ std::vector<SopEntry> read_sop_entries(std::string_view text, const std::string&
     const auto hash = line.find('#');
     const std::string content = trim(std::string_view(line).substr(0, hash));
     if (content.empty()) continue;
+    // SOP-GPU's reader skips a line that starts with a blank (as `ermak topology` does for
+    // its configurations): the run must not set what SOP-GPU would not.
+    if (line.front() == ' ' || line.front() == '\t') {
+      if (notes)
+        notes->push_back(fmt::format("{}:{}: line starts with a blank: ignored, as SOP-GPU ignores such lines",
+                                     file, number));
+      continue;
+    }
     const auto split = content.find_first_of(" \t");
     SopEntry e;
     e.key = content.substr(0, split);
@@ -388,6 +396,11 @@ void check_keys(const std::vector<SopEntry>& entries, const SopValues& v) {
         std::transform(b.begin(), b.end(), b.begin(), [](unsigned char c) { return char(std::tolower(c)); });
         if (a == b) hint = fmt::format(" (keys are case-sensitive: did you mean '{}'?)", k.key);
       }
+      // A topology-creation configuration given to `ermak run`.
+      for (const char* topology_key : {"structure", "cgconfig", "R_limit_bond", "SC_limit_bond"})
+        if (e.key == topology_key)
+          hint = " (a key of SOP-GPU's topology-creation configurations: build the model with `ermak topology " +
+                 std::filesystem::path(e.file).filename().string() + "`, then run the run configuration)";
       throw Error(e.file, e.line, e.key,
                   fmt::format("unknown key{}; the keys ermak reads are listed in docs/migrating-from-sop-gpu.md",
                               hint));
@@ -461,12 +474,14 @@ std::string replace_all(std::string s, std::string_view what, std::string_view w
 }  // namespace
 
 SopRun parse_sopgpu_run(std::string_view text, const fs::path& file, const SopLoadOptions& options) {
-  const std::vector<SopEntry> entries = read_sop_entries(text, file.string(), options.overrides);
+  std::vector<std::string> skipped_lines;
+  const std::vector<SopEntry> entries = read_sop_entries(text, file.string(), options.overrides, &skipped_lines);
   SopValues v(entries);
   v.set_file_name(file.string());
   check_keys(entries, v);
 
   SopRun result;
+  result.notes = std::move(skipped_lines);
   auto note = [&](std::string line) { result.notes.push_back(std::move(line)); };
   auto at = [&](std::string_view key) { return v.find(key); };
 
@@ -642,7 +657,12 @@ SopRun parse_sopgpu_run(std::string_view text, const fs::path& file, const SopLo
     const double deltax = v.real("deltax").value_or(0.0);
     const double fconst = v.real("fconst").value_or(0.0);
     if (deltax == 0.0 && fconst == 0.0)
-      throw v.missing("deltax", "pulling on needs deltax (force ramp) or fconst (force clamp), as in SOP-GPU");
+      throw v.has("deltax") || v.has("fconst")
+          ? v.error(v.has("deltax") ? "deltax" : "fconst",
+                    "pulling on needs deltax ≠ 0 (constant-velocity pulling) or fconst ≠ 0 (force clamp), as in "
+                    "SOP-GPU")
+          : v.missing("deltax", "pulling on needs deltax (constant-velocity pulling) or fconst (force clamp), as in "
+                                "SOP-GPU");
     if (!v.has("pulled")) throw v.missing("pulled", "pulling on needs the pulled beads");
     const std::string direction = v.word("pullDirection").value_or("endToEnd");
     const bool vector_direction = direction == "vector";
@@ -828,6 +848,12 @@ SopRun parse_sopgpu_run(std::string_view text, const fs::path& file, const SopLo
     if (spec.key_sources.count(field)) spec.key_sources[field] = {entry->file, entry->line, entry->key};
     spec.file_key_names[field] = entry->key;
   }
+  // The two ends come from two keys: a check of one end names its own (check_beads looks
+  // for "table.ends[k]" first).
+  for (const char* table : {"pulling", "force_clamp"})
+    for (const auto& [k, key] : {std::pair<int, const char*>{0, "fixedEnd"}, {1, "pulledEnd"}})
+      if (const SopEntry* entry = v.find(key))
+        spec.key_sources[fmt::format("{}.ends[{}]", table, k)] = {entry->file, entry->line, entry->key};
   spec.resolved_toml = resolved_toml(spec);
   // SOP-GPU output settings are part of what a resumed run must share (the step count
   // excepted): they go into the fingerprinted text as comments, the file names as written

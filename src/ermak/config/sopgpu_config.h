@@ -57,9 +57,11 @@ struct SopEntry {
 
 // Reads the lines of `file` and applies `overrides` ("key=value", `ermak run --set`):
 // an override replaces the value of a key given in the file or adds the key. Errors name
-// file:line: a line without a value, a key given twice, a macro that names no key.
+// file:line: a line without a value, a key given twice, a macro that names no key. A line
+// that starts with a blank is skipped, as SOP-GPU's reader skips it, with a note in `notes`.
 std::vector<SopEntry> read_sop_entries(std::string_view text, const std::string& file,
-                                       const std::vector<std::string>& overrides = {});
+                                       const std::vector<std::string>& overrides = {},
+                                       std::vector<std::string>* notes = nullptr);
 
 // ---------------------------------------------------------------------------------------
 // The run.

@@ -183,11 +183,21 @@ SopTopologyConfig read_sopgpu_topology_config(const std::filesystem::path& file)
   out.source = name;
   ConfigReader reader(name);
   reader.read_lines(in, out.notes);
+  // A run configuration given to `ermak topology`: say so before its macros (<run>) fail.
+  for (const Entry& e : reader.entries())
+    if (e.key == "numsteps" || e.key == "timestep" || e.key == "outputtiming")
+      throw Error(name, e.line, e.key,
+                  "a key of SOP-GPU's run configurations: run it with `ermak run " +
+                      std::filesystem::path(name).filename().string() +
+                      "`; `ermak topology` takes the topology-creation configuration (sop-top, sop-top2)");
   reader.expand_macros();
   Interpreter read(name, out);
 
   std::map<std::string, const Entry*> by_key;
-  for (const Entry& e : reader.entries()) by_key.emplace(e.key, &e);
+  for (const Entry& e : reader.entries()) {
+    by_key.emplace(e.key, &e);
+    out.key_lines.emplace(e.key, e.line);
+  }
   const auto has = [&](const char* key) { return by_key.count(key) > 0; };
   out.style = has("cgconfig") ? SopTopologyStyle::SopTop2 : SopTopologyStyle::SopTop;
   out.sc_limit_A = out.style == SopTopologyStyle::SopTop2 ? 5.0 : 0.0;

@@ -2,6 +2,7 @@
 // SOP-GPU topology-creation configurations (.sop files for `sop-top` and `sop-top2`),
 // read into what `ermak topology FILE.sop` needs (docs/topology.md#sop-gpu-topology-creation-configs).
 #include <filesystem>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -21,6 +22,7 @@ struct SopTopologyConfig {
   // working directory, as in SOP-GPU.
   std::filesystem::path structure, topology, coordinates;
   std::filesystem::path cgconfig, additional_bonds, topology_psf, topology_natpsf;  // empty: none
+  std::map<std::string, int> key_lines;  // where each key was given, for errors found later
   double r_limit_A = 8.0;          // R_limit_bond
   double sc_limit_A = 0.0;         // SC_limit_bond (SOP-GPU's default: 0 for sop-top, 5 for sop-top2)
   EpsilonSource eh_source = EpsilonSource::Constant;

@@ -19,10 +19,14 @@ namespace {
 
 void check_beads(const RunSpec& spec, const std::string& key, const std::vector<std::int32_t>& beads,
                  std::int32_t n) {
-  for (std::int32_t b : beads)
-    if (b < 0 || b >= n)
-      throw key_error(spec, key,
-                      fmt::format("bead {} is out of range: the model has {} beads (0..{})", b, n, n - 1));
+  for (std::size_t k = 0; k < beads.size(); ++k) {
+    const std::int32_t b = beads[k];
+    if (b >= 0 && b < n) continue;
+    // An item with a source of its own (a .sop file's fixedEnd and pulledEnd) is named by it.
+    const std::string item = fmt::format("{}[{}]", key, k);
+    throw key_error(spec, spec.key_sources.count(item) ? item : key,
+                    fmt::format("bead {} is out of range: the model has {} beads (0..{})", b, n, n - 1));
+  }
 }
 
 Vec3d unit(Vec3d v) { return (1.0 / norm(v)) * v; }

@@ -222,6 +222,9 @@ RunSummary run_logged(const RunSpec& given_spec, const RunOptions& options, RunR
                         "file not found: " + path.string() +
                             (given_spec.key_sources.at(key).file == "--set"
                                  ? " (a relative path given with --set is relative to the working directory)"
+                             : given_spec.config_path.extension() == ".sop"
+                                 ? " (a relative path in a .sop file is relative to the working directory, as in "
+                                   "SOP-GPU)"
                                  : " (a relative path is relative to the configuration file)"));
   }
   LoadedSystem system = load_system(given_spec.input, given_spec.model_build);
@@ -895,6 +898,19 @@ RunSummary run_simulation(const RunSpec& spec, const RunOptions& options, RunRep
   if (options.resume && options.force)
     throw Error("--resume continues a run and --force starts it over: give one of them");
   if (options.resume) {
+    // A SOP-GPU run's checkpoint is named by its runs (ww_1-3_…ckpt): another beside it is a
+    // run started with other overrides, which --force here would not continue.
+    if (!fs::exists(checkpoint_path) && spec.config_path.extension() == ".sop") {
+      std::string others;
+      std::error_code ec;
+      for (const auto& entry : fs::directory_iterator(checkpoint_path.parent_path(), ec))
+        if (entry.path().extension() == ".ckpt")
+          others += (others.empty() ? "" : ", ") + entry.path().filename().string();
+      if (!others.empty())
+        throw Error(checkpoint_path.string(), 0, "",
+                    "no checkpoint to resume from; beside it: " + others +
+                        " — a run resumes with the overrides it started with (e.g. the same --set runnum=…)");
+    }
     if (!fs::exists(checkpoint_path))
       throw Error(checkpoint_path.string(), 0, "",
                   own_files && !fs::exists(out)

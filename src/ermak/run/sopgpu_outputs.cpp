@@ -167,10 +167,19 @@ void SopgpuReporter::check_files(bool resume, bool force, const Offsets* offsets
                       ": give each output its own name");
   }
   for (const fs::path& dir : directories()) check_output_directory(spec_, dir, "");
-  if (!resume && !force)
+  if (!resume && !force) {
+    // A run log alone, without a checkpoint, is that of a start that failed its checks (a
+    // missing topology): no run to protect; the new run replaces it (as for a TOML run,
+    // run/previous_run.h).
+    std::vector<fs::path> existing;
     for (const fs::path& p : files_of_new_run())
-      if (fs::exists(p))
-        throw Error(p.string(), 0, "", "exists; pass --force to overwrite it or --resume to continue the run");
+      if (fs::exists(p)) existing.push_back(p);
+    const bool failed_start_log = existing.size() == 1 && existing.front() == outputs_.log &&
+                                  !fs::exists(outputs_.checkpoint);
+    if (!existing.empty() && !failed_start_log)
+      throw Error(existing.front().string(), 0, "",
+                  "exists; pass --force to overwrite it or --resume to continue the run");
+  }
   if (!resume || !offsets) return;
   auto offset_of = [&](const std::string& name) -> std::uint64_t {
     for (const auto& [k, offset] : *offsets)
