@@ -309,7 +309,7 @@ TEST(AnalysisCommand, IndentationAndForceClamp) {
   EXPECT_FALSE(fs::exists(clamp / "analysis" / "replica_000_force_extension.svg"));
   EXPECT_NE(out.find("extension_time.svg and 1 per-replica curve\n"), std::string::npos) << out;
   EXPECT_EQ(read_text(clamp / "analysis" / "summary.txt").find("replica_NNN_force_*.svg"), std::string::npos);
-  EXPECT_NE(out.find("force clamp: 1 replica, 1 with a transition; half-way time "), std::string::npos) << out;
+  EXPECT_NE(out.find("force clamp: 1 replica, 1 unfolding (extension grows); half-way time "), std::string::npos) << out;
 
   // A replica whose extension only wobbles (no transition) has no half-way time and is
   // left out of its statistics; one still rising at its end is noted.
@@ -324,20 +324,34 @@ TEST(AnalysisCommand, IndentationAndForceClamp) {
   write_text(clamp / "replica_001" / "pulling.tsv", flat);
   write_text(clamp / "replica_002" / "pulling.tsv", rising);
   ASSERT_EQ(analyze(clamp.string() + " --force", &out), 0) << out;
-  EXPECT_NE(out.find("force clamp: 3 replicas, 2 with a transition"), std::string::npos) << out;
+  EXPECT_NE(out.find("force clamp: 3 replicas, 2 unfolding (extension grows)"), std::string::npos) << out;
   const std::string clamps = read_text(clamp / "analysis" / "summary.txt");
   EXPECT_NE(clamps.find("no transition"), std::string::npos) << clamps;
-  EXPECT_NE(clamps.find("replicas with a transition: 2 of 3"), std::string::npos) << clamps;
+  EXPECT_NE(clamps.find("replicas with an unfolding transition (the extension grows): 2 of 3"), std::string::npos) << clamps;
   EXPECT_NE(clamps.find("note: replica_002: the extension still changed by"), std::string::npos) << clamps;
   EXPECT_EQ(clamps.find("note: replica_000:"), std::string::npos) << clamps;
 }
 
 // The loading rate the run log states is repeated in the summary; a replica whose table
 // stops early is named; statistics over fewer replicas than ran say so.
+// A replica directory whose table is gone is named, not silently dropped.
+TEST(AnalysisCommand, AReplicaWithoutItsTableIsNamed) {
+  const fs::path run = make_pulling_run("analyze-missing-table");
+  fs::remove(run / "replica_001" / "pulling.tsv");
+  std::string out;
+  ASSERT_EQ(analyze(run.string() + " --smooth-window-nm 0.25", &out), 0) << out;
+  EXPECT_NE(out.find("replica_001: no pulling.tsv, indentation.tsv or plane.tsv, which the other replicas have; "
+                     "replica left out of the analysis"),
+            std::string::npos)
+      << out;
+  EXPECT_NE(out.find("pulling: 2 replicas"), std::string::npos) << out;
+}
+
 TEST(AnalysisCommand, PullingSummaryNotesLoadingRateAndShortTables) {
   const fs::path run = make_pulling_run("analyze-pulling-notes");
+  // κv as the tables are made: 50 pN/nm at 0.5 nm/ns (a maximum that rises faster is left out).
   write_text(run / "run.log", "[run]\nsteps = 6000000\ntemperature_kcal_per_mol = 0.6  # = 301.93 K\n\n[output]\n"
-                              "[info] pulling: beads 33 ends 0 33; loading rate κv = 8.675e+06 pN/s; output every "
+                              "[info] pulling: beads 33 ends 0 33; loading rate κv = 2.5e+10 pN/s; output every "
                               "1000 steps (pulling.tsv)\n");
   // Replica 2 cut (after 1000 rows, step 999000) before its first rupture: no peak, and a
   // table shorter than the others'..
@@ -348,7 +362,7 @@ TEST(AnalysisCommand, PullingSummaryNotesLoadingRateAndShortTables) {
   std::string out;
   ASSERT_EQ(analyze(run.string() + " --smooth-window-nm 0.25", &out), 0) << out;
   const std::string summary = read_text(run / "analysis" / "summary.txt");
-  EXPECT_NE(summary.find("loading rate κv = 8.675e+06 pN/s"), std::string::npos) << summary;
+  EXPECT_NE(summary.find("loading rate κv = 2.5e+10 pN/s"), std::string::npos) << summary;
   // The WLC's kT at the run's temperature, unless --temperature-K says otherwise.
   EXPECT_NE(summary.find("T = 301.932 K (the run's, from run.log)"), std::string::npos) << summary;
   EXPECT_NE(summary.find("note: replica_002's table ends at step 999000, before the others' 6000000"), std::string::npos)

@@ -328,6 +328,8 @@ AnalyzeResult analyze_run(const AnalyzeOptions& options_in) {
   }
   st.wlc.kT = kT_pN_nm(options.temperature_K);
   const double kT = st.wlc.kT;
+  // A pulling run's maxima are checked against what its cantilever can load (κv, run.log).
+  if (run_log.loading_rate_pN_per_s) st.loading_rate_pN_per_s = *run_log.loading_rate_pN_per_s;
   // A heating or cooling run without protocol tables: its melting curve, which takes none of
   // the curve options.
   if (run_log.heating)
@@ -340,7 +342,12 @@ AnalyzeResult analyze_run(const AnalyzeOptions& options_in) {
   const bool overwrite = options.overwrite;
 
   AnalyzeResult result;
-  const std::vector<Replica> replicas = discover_replicas(options.run_dir);
+  std::vector<std::string> without_table;
+  const std::vector<Replica> replicas = discover_replicas(options.run_dir, &without_table);
+  for (const std::string& name : without_table)
+    result.warnings.push_back((options.run_dir / name).string() +
+                              ": no pulling.tsv, indentation.tsv or plane.tsv, which the other replicas have; replica "
+                              "left out of the analysis");
   result.out_dir = options.out_dir.empty() ? options.run_dir / "analysis" : options.out_dir;
   const fs::path& out = result.out_dir;
   const bool any_pulling = std::any_of(replicas.begin(), replicas.end(), [](const Replica& r) { return r.pulling; });
@@ -565,6 +572,17 @@ AnalyzeResult analyze_run(const AnalyzeOptions& options_in) {
                              g(a.smoothing.noise_smoothed, 3), g(a.smoothing.min_peak_drop, 3),
                              a.smoothing.min_peak_drop_automatic ? " (automatic)" : "");
       summary += few_rows_note(a.smoothing, "pulling.output_every");
+      if (!a.unloaded.empty()) {
+        std::string list;
+        for (const auto& u : a.unloaded)
+          list += fmt::format("{}{} pN at step {} (rose {} pN, the base loads {} pN in that time)",
+                              list.empty() ? "" : "; ", g(u.force_pN, 4), std::int64_t(std::llround(a.step[u.index])),
+                              g(u.rise_pN, 3), g(u.loadable_pN, 3));
+        summary += fmt::format("  left out: {} force maxim{} that rose faster than the cantilever loads (κv·Δt + the "
+                               "peak criterion) — thermal wandering or refolding against the spring, not unfolding "
+                               "under load: {}\n",
+                               a.unloaded.size(), a.unloaded.size() == 1 ? "um" : "a", list);
+      }
       if (a.peaks.empty()) {
         summary += "  no unfolding peaks\n";
       } else {
@@ -634,15 +652,25 @@ AnalyzeResult analyze_run(const AnalyzeOptions& options_in) {
                            "x start[nm]", "x end[nm]", "t half-way[ns]");
     std::vector<double> half_times;
     std::string no_plateau;
+    std::size_t shrinking = 0;
     for (const auto& rec : pulls) {
       if (!rec.a.force_clamp) continue;
       const PullingAnalysis& a = rec.a;
+      const double change = a.extension_end_nm - a.extension_start_nm;
+      // A transition that shortens the chain is folding or a collapse, not unfolding: named,
+      // and not among the unfolding times.
+      const bool folds = a.clamp_transition && change < 0.0;
       summary += fmt::format("  {:<12} {:>9} {:>15} {:>13} {:>13} {:>16}\n", rec.replica.name, a.rows,
                              g(a.mean_force_pN), g(a.extension_start_nm), g(a.extension_end_nm),
-                             a.clamp_transition ? g(a.half_extension_time_ns, 6) : "no transition");
+                             !a.clamp_transition ? std::string("no transition")
+                             : folds             ? g(a.half_extension_time_ns, 6) + " (shortens)"
+                                                 : g(a.half_extension_time_ns, 6));
       if (!a.clamp_transition) continue;
+      if (folds) {
+        ++shrinking;
+        continue;
+      }
       half_times.push_back(a.half_extension_time_ns);
-      const double change = a.extension_end_nm - a.extension_start_nm;
       if (std::abs(a.extension_change_last_tenth_nm) > 0.05 * std::abs(change))
         no_plateau += fmt::format("  note: {}: the extension still changed by {} nm over the last tenth of the run: "
                                   "x end is no plateau, and t half-way grows with a longer run\n",
@@ -651,12 +679,18 @@ AnalyzeResult analyze_run(const AnalyzeOptions& options_in) {
     summary += "  (t half-way: first time the smoothed extension has covered half of its change, for a change of at "
                "least max(1 nm, 8 σ_x), σ_x the extension's noise about its smoothed curve)\n";
     summary += no_plateau;
-    summary += fmt::format("  replicas with a transition: {} of {}; t half-way over those\n", half_times.size(), n_clamp);
+    if (shrinking > 0)
+      summary += fmt::format("  note: {} replica{} shortened by more than that (folding or a collapse under the clamp, "
+                             "not unfolding): not among the unfolding times below\n",
+                             shrinking, shrinking == 1 ? "" : "s");
+    summary += fmt::format("  replicas with an unfolding transition (the extension grows): {} of {}; t half-way over "
+                           "those\n",
+                           half_times.size(), n_clamp);
     summary += stats_block("t half-way", describe(half_times), "ns");
     plot_clamp_overlay(pulls, out / "extension_time.svg", overwrite);
     written(out / "extension_time.svg");
     produced.push_back("extension_time.svg");
-    brief += fmt::format("force clamp: {} replica{}, {} with a transition; half-way time {}\n", n_clamp,
+    brief += fmt::format("force clamp: {} replica{}, {} unfolding (extension grows); half-way time {}\n", n_clamp,
                          n_clamp == 1 ? "" : "s", half_times.size(),
                          mean_sd(describe(half_times), "ns"));
   }

@@ -90,8 +90,31 @@ PullingAnalysis analyze_pulling(const TsvTable& table, const CurveSettings& sett
     return a;
   }
 
-  const std::vector<TimedPeak> peaks =
+  std::vector<TimedPeak> peaks =
       find_timed_peaks(a.extension_nm, a.force_pN, a.step, a.time_ns, a.smoothing, settings);
+  // A maximum the cantilever did not load: its rise from its trough exceeds κv·Δt by more
+  // than the criterion (thermal wandering of a curve whose base hardly moves, a chain that
+  // refolds against the spring). The next peak's edge then starts at the lowest point since
+  // the last peak kept.
+  if (settings.loading_rate_pN_per_s && *settings.loading_rate_pN_per_s > 0.0) {
+    std::vector<TimedPeak> kept;
+    std::optional<std::size_t> carried_trough;
+    for (TimedPeak tp : peaks) {
+      if (carried_trough && a.force_pN[*carried_trough] < a.force_pN[tp.peak.trough_before])
+        tp.peak.trough_before = *carried_trough;
+      const std::size_t from = tp.peak.trough_before, at = tp.peak.index;
+      const double rise = a.force_pN[at] - a.force_pN[from];
+      const double loadable = *settings.loading_rate_pN_per_s * (a.time_ns[at] - a.time_ns[from]) * 1e-9;
+      if (rise > loadable + a.smoothing.min_peak_drop) {
+        a.unloaded.push_back({at, a.force_pN[at], rise, loadable});
+        carried_trough = from;
+        continue;
+      }
+      carried_trough.reset();
+      kept.push_back(tp);
+    }
+    peaks = std::move(kept);
+  }
   for (std::size_t k = 0; k < peaks.size(); ++k) {
     PullingPeak p;
     p.peak = peaks[k].peak;
@@ -120,14 +143,16 @@ PullingAnalysis analyze_pulling(const TsvTable& table, const CurveSettings& sett
     }
     a.peaks.push_back(p);
   }
-  // The rising edge after the last peak, if the force rises there like before a peak.
+  // The rising edge after the last peak, if the force rises there like before a peak: its
+  // highest point after the trough (not the last row, which may have dipped) lies more than
+  // the criterion above the trough.
   if (!peaks.empty()) {
     const std::size_t from = peaks.back().peak.trough_after;
-    const double rise = a.force_pN.back() - a.force_pN[from];
+    std::size_t to = from;  // the highest point after the trough
+    for (std::size_t i = from; i < a.rows; ++i)
+      if (a.force_pN[i] > a.force_pN[to]) to = i;
+    const double rise = a.force_pN[to] - a.force_pN[from];
     if (from + 2 < a.rows && rise > a.smoothing.min_peak_drop) {
-      std::size_t to = from;  // up to the highest point after the trough
-      for (std::size_t i = from; i < a.rows; ++i)
-        if (a.force_pN[i] > a.force_pN[to]) to = i;
       a.final_fit = fit_edge(a.extension_nm, a.force_pN, from, to, settings.wlc, &a.final_fit_from_nm,
                              &a.final_fit_to_nm);
       if (a.final_fit->ok && a.peaks.back().fit.ok)

@@ -40,6 +40,11 @@ struct CurveSettings {
   // Plane pulling: the layer has detached when, after an event, the smoothed force at
   // the end is within this of zero (unset: the replica's peak criterion).
   std::optional<double> detach_force_pN;
+  // Pulling: the run's nominal loading rate κv (run.log). A force maximum whose rise from its
+  // trough outruns what the base can load in that time, κv·Δt, by more than the peak
+  // criterion was not made by the cantilever (docs/analysis.md#unfolding-events-force-peaks):
+  // it is left out of the peaks. Unset: no such check.
+  std::optional<double> loading_rate_pN_per_s;
 };
 
 // Throws ermak::Error naming the option (`--smooth-window-nm`, …) for settings out of range:
@@ -79,6 +84,13 @@ struct PullingAnalysis {
   std::vector<double> extension_nm, end_to_end_nm, force_pN, force_magnitude_pN;  // smoothed
   SmoothingInfo smoothing;
   std::vector<PullingPeak> peaks;
+  // Force maxima left out because they rose faster than the cantilever loads
+  // (CurveSettings::loading_rate_pN_per_s): their rows and rises, for the summary.
+  struct UnloadedMaximum {
+    std::size_t index = 0;
+    double force_pN = 0.0, rise_pN = 0.0, loadable_pN = 0.0;
+  };
+  std::vector<UnloadedMaximum> unloaded;
   // WLC fit to the rising edge after the last peak (the chain after the last event), when
   // the force rises there by more than the peak criterion; its Lc − the last peak's Lc.
   std::optional<WlcFit> final_fit;

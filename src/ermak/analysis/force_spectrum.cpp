@@ -87,8 +87,14 @@ RunSpectrum read_run(const fs::path& dir, const SpectrumOptions& options, std::v
   }
   CurveSettings settings = options.settings;
   settings.wlc.kT = kT_pN_nm(run.temperature_K);
+  if (facts.loading_rate_pN_per_s) settings.loading_rate_pN_per_s = *facts.loading_rate_pN_per_s;
   bool kind_known = false;
-  for (const Replica& r : discover_replicas(dir)) {
+  std::vector<std::string> without_table;
+  const std::vector<Replica> replicas = discover_replicas(dir, &without_table);
+  for (const std::string& name : without_table)
+    warnings.push_back((dir / name).string() + ": no pulling.tsv, which the other replicas have; replica left out of "
+                                               "the spectrum");
+  for (const Replica& r : replicas) {
     if (!r.pulling) continue;
     const TsvTable table = TsvTable::read(r.dir / "pulling.tsv");
     table.require_rising_steps();

@@ -30,7 +30,7 @@ std::vector<std::pair<int, fs::path>> replica_directories(const fs::path& run_di
 }
 }  // namespace
 
-std::vector<Replica> discover_replicas(const fs::path& run_dir) {
+std::vector<Replica> discover_replicas(const fs::path& run_dir, std::vector<std::string>* without_table) {
   std::error_code ec;
   if (!fs::is_directory(run_dir, ec))
     throw Error(run_dir.string(), 0, "", "not a directory (give the output directory of a run)");
@@ -44,7 +44,9 @@ std::vector<Replica> discover_replicas(const fs::path& run_dir) {
     r.indentation = fs::exists(r.dir / "indentation.tsv");
     r.plane = fs::exists(r.dir / "plane.tsv");
     if (r.pulling || r.indentation || r.plane) out.push_back(r);
+    else if (without_table) without_table->push_back(r.name);
   }
+  if (out.empty() && without_table) without_table->clear();  // no protocol run at all
   if (out.empty() && (fs::exists(run_dir / "pulling.tsv") || fs::exists(run_dir / "indentation.tsv") ||
                       fs::exists(run_dir / "plane.tsv"))) {
     Replica r;  // RUN_DIR is one replica's directory

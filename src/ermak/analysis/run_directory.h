@@ -18,8 +18,10 @@ struct Replica {
 };
 
 // The replicas of a run directory, by index; RUN_DIR itself as replica 0 when it holds the
-// tables directly. Throws ermak::Error for a directory without any table.
-std::vector<Replica> discover_replicas(const std::filesystem::path& run_dir);
+// tables directly. Throws ermak::Error for a directory without any table. `without_table`
+// receives the replica_NNN directories that hold none while others do (a lost table).
+std::vector<Replica> discover_replicas(const std::filesystem::path& run_dir,
+                                       std::vector<std::string>* without_table = nullptr);
 
 // The replicas' replica_NNN/energies.tsv, by index, when no replica holds a protocol table
 // (a plain, heating or cooling run); empty otherwise.
