@@ -472,7 +472,11 @@ AnalyzeResult analyze_run(const AnalyzeOptions& options_in) {
   std::size_t n_ramp = 0, n_clamp = 0;
   for (const auto& rec : pulls) (rec.a.force_clamp ? n_clamp : n_ramp) += 1;
   summary += "Settings\n";
-  if (st.points) summary += fmt::format("  smoothing: centred running average over {} rows\n", *st.points);
+  // A centred average takes an odd number of rows (docs/analysis.md#smoothing).
+  if (st.points)
+    summary += fmt::format("  smoothing: centred running average over {} rows{}\n", *st.points | 1,
+                           *st.points % 2 == 0 ? fmt::format(" (--smooth-points {} rounded up to odd)", *st.points)
+                                               : std::string());
   else summary += fmt::format("  smoothing: centred running average over {} nm of {} travel{}\n",
                               g(st.window_nm.value_or(0.2)),
                               planes.empty() ? "cantilever-base"
@@ -567,10 +571,13 @@ AnalyzeResult analyze_run(const AnalyzeOptions& options_in) {
       const PullingAnalysis& a = rec.a;
       for (const PullingPeak& p : a.peaks) count_fit(p.fit, a);
       if (a.final_fit) count_fit(*a.final_fit, a);
-      summary += fmt::format("\n{}: {} rows; {}; force noise {} pN raw, {} pN smoothed; peak drop ≥ {} pN{}\n",
-                             rec.replica.name, a.rows, a.smoothing.description, g(a.smoothing.noise_raw, 3),
-                             g(a.smoothing.noise_smoothed, 3), g(a.smoothing.min_peak_drop, 3),
-                             a.smoothing.min_peak_drop_automatic ? " (automatic)" : "");
+      // Fewer than 4 rows give fewer than 2 second differences: no noise estimate.
+      const bool noise_known = a.rows >= 4;
+      summary += fmt::format("\n{}: {} rows; {}; force noise {} raw, {} smoothed; peak drop ≥ {} pN{}\n",
+                             rec.replica.name, a.rows, a.smoothing.description,
+                             noise_known ? g(a.smoothing.noise_raw, 3) + " pN" : std::string("n/a"),
+                             noise_known ? g(a.smoothing.noise_smoothed, 3) + " pN" : std::string("n/a"),
+                             g(a.smoothing.min_peak_drop, 3), a.smoothing.min_peak_drop_automatic ? " (automatic)" : "");
       summary += few_rows_note(a.smoothing, "pulling.output_every");
       if (!a.unloaded.empty()) {
         std::string list;
@@ -607,10 +614,13 @@ AnalyzeResult analyze_run(const AnalyzeOptions& options_in) {
       }
       if (a.final_fit) {
         const WlcFit& f = *a.final_fit;
-        summary += fmt::format("  after the last peak: Lc = {} nm{} (ΔLc from the last peak {} nm){}\n",
+        summary += fmt::format("  after the last peak: Lc = {} nm{} (ΔLc from the last peak {}){}\n",
                                f.ok ? g(f.contour_length) : "n/a",
                                f.ok && st.wlc.fit_persistence ? ", P = " + g(f.persistence_length, 3) + " nm" : "",
-                               g(a.final_delta_contour_length), f.ok ? "" : "  (fit: " + f.note + ")");
+                               std::isfinite(a.final_delta_contour_length)
+                                   ? g(a.final_delta_contour_length) + " nm"
+                                   : std::string("n/a"),
+                               f.ok ? "" : "  (fit: " + f.note + ")");
         if (f.ok) final_lcs.push_back(f.contour_length);
         if (std::isfinite(a.final_delta_contour_length)) delta_lcs.push_back(a.final_delta_contour_length);
       }
