@@ -241,6 +241,16 @@ TEST(ConfigErrors, OverrideErrorsNameSet) {
   check({"run.backend=\"cpu"}, "run.backend", "TOML syntax error");
   check({"run.temperature_K=300", "run.temperature_kcal_per_mol=0.6"}, "run.temperature_K",
         "not both");
+  // A conflict between the file and an override names the override, the user's latest word.
+  {
+    const Caught e = error_of(kInput + "[run]\ntemperature_K = 300\n", {"run.temperature_kcal_per_mol=0.6"});
+    ASSERT_TRUE(e.thrown);
+    EXPECT_EQ(e.message.rfind("--set: run.temperature_kcal_per_mol: give either", 0), 0u) << e.message;
+    const Caught input = error_of(kInput, {"input.topology=\"t.top\""});
+    ASSERT_TRUE(input.thrown);
+    EXPECT_EQ(input.message.rfind("--set: input.topology: give either input.structure or input.topology", 0), 0u)
+        << input.message;
+  }
 }
 
 // A value for a whole section, or a key inside a value: an error naming both, not the

@@ -311,8 +311,8 @@ TEST(ConfigProtocol, ErrorsNameFileLineAndKey) {
   expect_error(tip + "move_surface = true\n", 9, "indentation.move_surface", "needs an [indentation.surface]");
   expect_error(tip + "move_surface = 1\n", 9, "indentation.move_surface", "expected true or false");
   expect_error(tip + "[indentation.surface]\nnormal = [0, 0, 1]\n", 9, "indentation.surface", "needs point_A");
-  expect_error(tip + "[indentation.surface]\ntype = \"beads\"\npoint_A = [0, 0, 0]\nnormal = [0, 0, 1]\n", 9,
-               "indentation.surface", "needs grid_size");
+  expect_error(tip + "[indentation.surface]\ntype = \"beads\"\npoint_A = [0, 0, 0]\nnormal = [0, 0, 1]\n", 10,
+               "indentation.surface.type", "needs grid_size");
   expect_error(tip + "[indentation.surface]\npoint_A = [0, 0, 0]\nnormal = [0, 0, 1]\ngrid_size = 3\n", 12,
                "indentation.surface.grid_size", "only to type = \"beads\"");
   expect_error(tip + "[indentation.surface]\npoint_A = [0, 0, 0]\nnormal = [0, 0, 0]\n", 11,

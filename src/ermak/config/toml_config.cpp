@@ -255,6 +255,16 @@ class Section {
 
   // Where `key` was given (file or "--set", line), for checks made after the model is
   // loaded.
+  // Of two keys that conflict, the one to name: the one an override gave (the user's latest
+  // word), else `otherwise`.
+  std::string_view overridden_of(std::string_view a, std::string_view b, std::string_view otherwise) const {
+    auto overridden = [&](std::string_view k) {
+      const toml::node* n = find(k);
+      return n && from_override(*n);
+    };
+    if (overridden(a) != overridden(b)) return overridden(a) ? a : b;
+    return otherwise;
+  }
   RunSpec::KeySource source(std::string_view key) const {
     const toml::node* n = find(key);
     if (!n) return {ctx_.file, 0, {}};
@@ -461,8 +471,8 @@ double identity(double x) { return x; }
 
 std::optional<Given> either(const Section& s, UnitKey a, UnitKey b, Range range) {
   if (s.has(a.key) && s.has(b.key))
-    throw s.error(b.key, fmt::format("give either {} or {}, not both", s.field(a.key),
-                                     s.field(b.key)));
+    throw s.error(s.overridden_of(a.key, b.key, b.key), fmt::format("give either {} or {}, not both", s.field(a.key),
+                                                                     s.field(b.key)));
   for (const UnitKey& k : {a, b})
     if (const auto v = s.real(k.key, range, k.unit)) return Given{k.to_internal(*v), k.key};
   return std::nullopt;
@@ -491,7 +501,8 @@ void read_input(const Section& s, InputSpec& in) {
   const auto topology = s.path("topology");
   const auto coordinates = s.path("coordinates");
   if (structure && topology)
-    throw s.error("topology", "give either input.structure or input.topology, not both");
+    throw s.error(s.overridden_of("structure", "topology", "topology"),
+                  "give either input.structure or input.topology, not both");
   if (!structure && !topology)
     throw s.error(
         "missing model input: give input.structure (all-atom PDB/mmCIF) or input.topology "
@@ -941,7 +952,7 @@ void read_surface(const Context& ctx, const Section& parent, RunSpec& spec) {
   if (surface.beads) {
     assign(surface.spacing_A, s.real("spacing_A", kPositive, "Å"));
     const auto grid = s.integer("grid_size", {1.0, false, 46340.0});
-    if (!grid) throw s.error("type = \"beads\" needs grid_size (surface beads per side)");
+    if (!grid) throw s.error("type", "type = \"beads\" needs grid_size (surface beads per side)");
     surface.grid_size = std::int32_t(*grid);
   } else {
     for (const char* key : {"spacing_A", "grid_size"})
