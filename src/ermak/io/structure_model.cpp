@@ -94,11 +94,12 @@ void prepare_pdb_text(const std::string& file, std::string& text, std::vector<st
     const std::size_t line_start = start;
     start = end + 1;
     if (!(line.starts_with("ATOM") || line.starts_with("HETATM"))) {
-      const std::string_view trimmed = text::trim(line);
-      if (trimmed.size() < line.size() && (trimmed.starts_with("ATOM ") || trimmed.starts_with("HETATM")))
+      const std::size_t leading = std::min(line.find_first_not_of(" \t"), line.size());
+      const std::string_view rest = line.substr(leading);
+      if (leading > 0 && (rest.starts_with("ATOM ") || rest.starts_with("HETATM")))
         throw Error(file, line_number, "record",
-                    "the record name must start in column 1 (the line starts with " +
-                        std::to_string(line.size() - trimmed.size()) + " blank(s): its columns are shifted)");
+                    "the record name must start in column 1 (the line starts with " + std::to_string(leading) +
+                        " blank(s): its columns are shifted)");
       continue;
     }
     if (line.size() < 54)
