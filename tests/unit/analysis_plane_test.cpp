@@ -255,6 +255,8 @@ TEST(AnalysisPlaneCommand, PlanePullingRunEndToEnd) {
   EXPECT_EQ(TsvTable::read(other / "plane_peaks.tsv").rows(), 0u);
   EXPECT_FALSE(fs::exists(other / "plane_forces_histogram.tsv"));
   EXPECT_NE(read_text(other / "summary.txt").find("group 1 (force_plane1[pN]"), std::string::npos);
+  EXPECT_NE(read_text(other / "summary.txt").find("which is group 1's work only if it is that plane"),
+            std::string::npos);
 }
 
 TEST(AnalysisPlaneCommand, MissingGroupNamesTheFileAndOption) {

@@ -251,6 +251,10 @@ PlaneReport write_plane_report(const std::vector<PlaneReplica>& replicas, const 
                    plural(records.size(), "replica"), group, plane_force_column(group),
                    options.settings.detach_force_pN ? g(*options.settings.detach_force_pN) + " pN"
                                                     : std::string("the peak criterion"));
+  if (group != 0)
+    s += fmt::format("  note: plane[nm] is the travel of the first moving plane; W = ∫F dp integrates group {}'s force "
+                     "over it, which is group {}'s work only if it is that plane (a static plane does no work)\n",
+                     group, group);
   std::vector<double> first, largest, all, max_force, work_pN_nm, work_kcal, end_force;
   std::size_t detached = 0, moving = 0;
   for (const auto& rec : records) {
