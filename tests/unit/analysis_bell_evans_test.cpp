@@ -226,6 +226,33 @@ TEST(BellEvans, LifetimeFitRecoversXAndK0WithCensoring) {
   EXPECT_LT(z.sd, 1.35);
 }
 
+// 24 lifetimes at three close forces pin no barrier: x_β's interval is open below (its search
+// stops at 10⁻³ nm), and ln k0's upper end, found where x_β sat on that bound, is marked as
+// lying beyond; a well-determined fit marks neither.
+TEST(BellEvans, IntervalEndsSetBySearchBoundsAreMarked) {
+  std::mt19937_64 rng(1);
+  std::vector<double> forces, times;
+  std::vector<std::uint8_t> unfolded;
+  for (double f : {135.0, 145.0, 155.0}) {
+    std::exponential_distribution<double> lifetime(1e3 * std::exp(f * 0.12 / kT));
+    for (int k = 0; k < 8; ++k) {
+      forces.push_back(f);
+      times.push_back(lifetime(rng));
+      unfolded.push_back(1);
+    }
+  }
+  const BellFit weak = fit_bell_lifetimes(forces, times, unfolded, kT);
+  ASSERT_TRUE(weak.ok) << weak.why_not;
+  EXPECT_TRUE(weak.x_interval_nm.lo_open);
+  EXPECT_TRUE(weak.ln_k0_interval.hi_beyond);
+  EXPECT_FALSE(weak.ln_k0_interval.hi_open);
+  std::mt19937_64 rng2(20261129);
+  const RampSample s = sample_ramps(kRampTruth, kRates, 500, rng2);
+  const BellFit strong = fit_bell_evans_ramps(s.forces, s.rates, kT);
+  ASSERT_TRUE(strong.ok);
+  EXPECT_FALSE(strong.ln_k0_interval.lo_beyond || strong.ln_k0_interval.hi_beyond);
+}
+
 TEST(BellEvans, TooLittleDataIsSaidNotFitted) {
   const std::vector<double> f = {100, 110, 120}, one_rate = {1e5, 1e5, 1e5};
   BellFit fit = fit_bell_evans_ramps(f, one_rate, kT);

@@ -92,15 +92,25 @@ BellFit maximise(const Terms& t, double kT, bool with_intervals) {
   fit.x_interval_nm = ln_x;
   fit.x_interval_nm.lo = std::exp(ln_x.lo);
   fit.x_interval_nm.hi = std::exp(ln_x.hi);
-  auto profile_ln_k0 = [&](double ln_k0) {
+  auto inner_at = [&](double ln_k0) {
     auto at_x = [&](double ln_x) {
       const double x_nm = std::exp(ln_x);
       return t.events * ln_k0 + x_nm * t.force_sum_pN / kT - std::exp(ln_k0 + ln_G(x_nm));
     };
-    return grid_golden_maximum(at_x, lo, hi, 40, 1e-6).value;
+    return grid_golden_maximum(at_x, lo, hi, 40, 1e-6);
   };
+  auto profile_ln_k0 = [&](double ln_k0) { return inner_at(ln_k0).value; };
   const double ln_k0 = std::log(fit.k0_per_s);
   fit.ln_k0_interval = profile_interval(profile_ln_k0, ln_k0, std::max(1e-3, fit.ln_k0_se), ln_k0 - 200.0, ln_k0 + 200.0);
+  // An end where x_β sat on its search bound (1e-3 or 20 nm) would lie further out without it.
+  if (fit.ln_k0_interval.ok) {
+    auto on_bound = [&](double ln_k0_end) {
+      const GridMaximum m = inner_at(ln_k0_end);
+      return std::abs(m.at - lo) < 1e-6 || std::abs(m.at - hi) < 1e-6;
+    };
+    fit.ln_k0_interval.lo_beyond = !fit.ln_k0_interval.lo_open && on_bound(fit.ln_k0_interval.lo);
+    fit.ln_k0_interval.hi_beyond = !fit.ln_k0_interval.hi_open && on_bound(fit.ln_k0_interval.hi);
+  }
   return fit;
 }
 

@@ -74,6 +74,9 @@ struct ProfileInterval {
   bool ok = false;  // false: the profile is not finite at `at`
   double lo = 0.0, hi = 0.0;
   bool lo_open = false, hi_open = false;
+  // An end found where a parameter maximised in the profile sat on its own search bound: the
+  // true end lies beyond it (the caller sets these; written "< lo", "> hi").
+  bool lo_beyond = false, hi_beyond = false;
 };
 
 template <class F>

@@ -29,8 +29,13 @@ namespace {
 // far enough before the search bound) is written as the given text.
 std::string interval_text(const ProfileInterval& interval, std::string_view open_lo, std::string_view open_hi) {
   if (!interval.ok) return "not found";
-  return fmt::format("{} to {}", interval.lo_open ? std::string(open_lo) : g(interval.lo, 3),
-                     interval.hi_open ? std::string(open_hi) : g(interval.hi, 3));
+  return fmt::format("{} to {}",
+                     interval.lo_open     ? std::string(open_lo)
+                     : interval.lo_beyond ? "< " + g(interval.lo, 3)
+                                          : g(interval.lo, 3),
+                     interval.hi_open     ? std::string(open_hi)
+                     : interval.hi_beyond ? "> " + g(interval.hi, 3)
+                                          : g(interval.hi, 3));
 }
 
 ProfileInterval exp_of(ProfileInterval interval) {
