@@ -279,3 +279,14 @@ TEST(ConfigErrors, OverrideOfASectionByAValueOrTheReverse) {
 
 }  // namespace
 }  // namespace ermak
+
+// A problem of several keys together is named at the one a --set override gave.
+TEST(ConfigErrors, ACombinationIsNamedAtTheOverriddenKey) {
+  ermak::RunSpec spec;
+  spec.key_sources["indentation.tip_position_A"] = {"run.toml", 31, ""};
+  EXPECT_EQ(ermak::blamed_key(spec, {"indentation.tip_position_A", "indentation.surface.normal"}),
+            "indentation.tip_position_A");
+  spec.key_sources["indentation.surface.normal"] = {"--set", 0, ""};
+  EXPECT_EQ(ermak::blamed_key(spec, {"indentation.tip_position_A", "indentation.surface.normal"}),
+            "indentation.surface.normal");
+}

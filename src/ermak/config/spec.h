@@ -4,6 +4,7 @@
 // otherwise; config/toml_config.cpp converts the user's physical units once, here.
 #include <cstdint>
 #include <filesystem>
+#include <initializer_list>
 #include <map>
 #include <optional>
 #include <string>
@@ -212,6 +213,15 @@ struct RunSpec {
 // An Error about a configuration key ("run.steps", "fixed.beads"), located where the key
 // was given (RunSpec::key_sources: the file and line, or "--set"), else at the file;
 // `shown_key` names it as the user wrote it where that differs (a .sop file's numsteps).
+// Of keys that make a problem together, the one to name: one a --set override gave (the
+// user's latest word), else the first.
+inline std::string blamed_key(const RunSpec& spec, std::initializer_list<const char*> keys) {
+  for (const char* key : keys)
+    if (const auto it = spec.key_sources.find(key); it != spec.key_sources.end() && it->second.file == "--set")
+      return key;
+  return *keys.begin();
+}
+
 inline Error key_error(const RunSpec& spec, const std::string& key, const std::string& what,
                        const std::string& shown_key = "") {
   const auto it = spec.key_sources.find(key);

@@ -270,7 +270,9 @@ ProtocolSetup::ProtocolSetup(const RunSpec& spec, const Topology& topology, cons
           if (in.surface.enabled && r == 0 && i == 0 && in.surface.tip_interaction) {
             const double tip_height = dot(ind.tip_start_A - ind.surface.point_A, ind.surface.normal);
             if (!(tip_height > in.tip_radius_A))
-              throw key_error(spec, "indentation.tip_position_A",
+              throw key_error(spec,
+                              blamed_key(spec, {"indentation.tip_position_A", "indentation.surface.normal",
+                                                "indentation.surface.point_A"}),
                               fmt::format("the tip (centre {} Å, radius {} Å) starts {} the surface; start it above",
                                           vec_text(in.tip_position_A, 6), in.tip_radius_A,
                                           tip_height > 0 ? "touching" : "behind"));
@@ -278,7 +280,7 @@ ProtocolSetup::ProtocolSetup(const RunSpec& spec, const Topology& topology, cons
           if (in.surface.enabled) {
             const double height = dot(p - ind.surface.point_A, ind.surface.normal);
             if (!(height > 0.0))
-              throw key_error(spec, "indentation.surface.point_A",
+              throw key_error(spec, blamed_key(spec, {"indentation.surface.point_A", "indentation.surface.normal"}),
                               fmt::format("{} of replica {} is {:.4g} Å behind the surface (the normal must point "
                                           "from the surface toward the molecule)",
                                           bead_name(topology, i), r, -height));
