@@ -14,6 +14,10 @@ int main(int argc, char** argv) {
   // ignored, the write fails with EFBIG and the run stops with its usual error naming the
   // file ("File too large", docs/outputs.md#errors).
   std::signal(SIGXFSZ, SIG_IGN);
+  // A closed stderr or stdout pipe (`ermak run … | tee log`, then Ctrl-C) would otherwise kill
+  // ermak in the middle of writing its stop checkpoint and log line; ignored, those writes
+  // fail quietly and the run ends as documented.
+  std::signal(SIGPIPE, SIG_IGN);
   CLI::App app{"ermak: coarse-grained Langevin dynamics of proteins in the SOP model.\n"
                "Documentation: README.md and docs/ in the source tree."};
   app.set_version_flag("--version", ERMAK_VERSION);

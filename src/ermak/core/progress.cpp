@@ -40,7 +40,8 @@ void ProgressMeter::update(std::int64_t step) {
   last_draw_ = now;
   const double rate = steps_per_second();
   const double eta = rate > 0 ? double(last_ - step) / rate : -1;
-  const double percent = last_ > first_ ? 100.0 * double(step - first_) / double(last_ - first_) : 100.0;
+  // The share of the whole run (a resumed run counts its earlier steps too).
+  const double percent = last_ > 0 ? 100.0 * double(step) / double(last_) : 100.0;
   std::fprintf(stderr, "\r  step %lld/%lld (%5.1f%%)  %.3g steps/s  %.3g bead-steps/s  ETA %s   ",
                (long long)step, (long long)last_, percent, rate, rate * double(bead_factor_),
                format_duration(eta).c_str());
@@ -58,7 +59,7 @@ std::optional<std::string> ProgressMeter::log_line_due() {
   last_log_time_ = now;
   last_log_step_ = current_;
   const double eta = rate > 0 ? double(last_ - current_) / rate : -1;
-  const double percent = last_ > first_ ? 100.0 * double(current_ - first_) / double(last_ - first_) : 100.0;
+  const double percent = last_ > 0 ? 100.0 * double(current_) / double(last_) : 100.0;
   char average_text[64] = "";
   if (std::abs(rate - average) > 0.05 * average)
     std::snprintf(average_text, sizeof average_text, " (%.4g over the run)", average);

@@ -27,8 +27,10 @@ class ProgressMeter {
   // run's speed may have changed), with the run's average added where it differs by more
   // than 5 %.
   std::optional<std::string> log_line_due();
-  // Whether update() draws a live line (stderr is a terminal).
+  // Whether update() draws a live line (stderr is a terminal, and not silenced).
   bool drawing() const { return terminal_; }
+  // No live line even on a terminal (`ermak run --quiet`).
+  void silence() { terminal_ = false; }
 
  private:
   using Clock = std::chrono::steady_clock;
