@@ -347,6 +347,24 @@ TEST(AnalysisCommand, AReplicaWithoutItsTableIsNamed) {
   EXPECT_NE(out.find("pulling: 2 replicas"), std::string::npos) << out;
 }
 
+// The table's force sums the springs of all pulled beads: with four, it loads at 4κv, and
+// the maxima are checked against that (the tables load at 2.5·10¹⁰ pN/s: 4κv = 8·10⁹ pN/s
+// loads every rise of these WLC edges, κv = 2·10⁹ pN/s does not).
+TEST(AnalysisCommand, SeveralPulledBeadsLoadAtTheirSpringsSummedRate) {
+  const fs::path run = make_pulling_run("analyze-four-beads");
+  write_text(run / "run.log", "[info] pulling: beads [33, 32, 31, 30] on springs κ = 25 pN/nm; ends 0 33; loading "
+                              "rate κv = 2e+09 pN/s; output every 1000 steps (pulling.tsv)\n");
+  std::string out;
+  ASSERT_EQ(analyze(run.string() + " --smooth-window-nm 0.25", &out), 0) << out;
+  EXPECT_NE(out.find("pulling: 3 replicas, 6 unfolding peaks"), std::string::npos) << out;
+  EXPECT_EQ(read_text(run / "analysis" / "summary.txt").find("left out: "), std::string::npos);
+  // One bead on the same spring would not load these rises: maxima are left out.
+  write_text(run / "run.log", "[info] pulling: beads [33] on springs κ = 25 pN/nm; ends 0 33; loading rate κv = "
+                              "2e+09 pN/s; output every 1000 steps (pulling.tsv)\n");
+  ASSERT_EQ(analyze(run.string() + " --force --smooth-window-nm 0.25", &out), 0) << out;
+  EXPECT_NE(read_text(run / "analysis" / "summary.txt").find("left out: "), std::string::npos);
+}
+
 TEST(AnalysisCommand, PullingSummaryNotesLoadingRateAndShortTables) {
   const fs::path run = make_pulling_run("analyze-pulling-notes");
   // κv as the tables are made: 50 pN/nm at 0.5 nm/ns (a maximum that rises faster is left out).

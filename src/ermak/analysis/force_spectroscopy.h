@@ -40,7 +40,8 @@ struct CurveSettings {
   // Plane pulling: the layer has detached when, after an event, the smoothed force at
   // the end is within this of zero (unset: the replica's peak criterion).
   std::optional<double> detach_force_pN;
-  // Pulling: the run's nominal loading rate κv (run.log). A force maximum whose rise from its
+  // Pulling: the rate at which the run's springs load the table's force, m·κv for m pulled
+  // beads (κv and the beads from run.log). A force maximum whose rise from its
   // trough outruns what the base can load in that time, κv·Δt, by more than the peak
   // criterion was not made by the cantilever (docs/analysis.md#unfolding-events-force-peaks):
   // it is left out of the peaks. Unset: no such check.

@@ -92,7 +92,10 @@ RunSpectrum read_run(const fs::path& dir, const SpectrumOptions& options, std::v
   }
   CurveSettings settings = options.settings;
   settings.wlc.kT = kT_pN_nm(run.temperature_K);
-  if (facts.loading_rate_pN_per_s) settings.loading_rate_pN_per_s = *facts.loading_rate_pN_per_s;
+  // The summed force of m pulled beads' springs loads at m·κv (the rule for maxima that rose
+  // faster than the cantilever loads).
+  if (facts.loading_rate_pN_per_s)
+    settings.loading_rate_pN_per_s = *facts.loading_rate_pN_per_s * facts.pulled_beads.value_or(1);
   bool kind_known = false;
   std::vector<std::string> without_table;
   const std::vector<Replica> replicas = discover_replicas(dir, &without_table);

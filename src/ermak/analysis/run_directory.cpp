@@ -88,8 +88,18 @@ RunLogFacts read_run_log(const fs::path& run_dir) {
   std::ifstream log(run_dir / "run.log");
   std::string section;
   for (std::string line; std::getline(log, line);) {
-    if (const auto at = line.find(rate_marker); at != std::string::npos)
+    if (const auto at = line.find(rate_marker); at != std::string::npos) {
       if (const auto rate = number_at(line, at + rate_marker.size())) facts.loading_rate_pN_per_s = rate;
+      // "pulling: beads [3, 7] on springs …": one spring per pulled bead.
+      const std::string beads_marker = "pulling: beads [";
+      if (const auto b = line.find(beads_marker); b != std::string::npos && b < at) {
+        const auto close = line.find(']', b);
+        if (close != std::string::npos) {
+          const std::string list = line.substr(b + beads_marker.size(), close - b - beads_marker.size());
+          facts.pulled_beads = int(std::count(list.begin(), list.end(), ',')) + 1;
+        }
+      }
+    }
     if (line.rfind("[", 0) == 0) section = line.substr(0, line.find(']') + 1);
     if (section == "[heating]" && !facts.heating_every_steps && line.rfind("every_steps = ", 0) == 0)
       if (const auto v = number_at(line, 14); v && *v >= 1.0) facts.heating_every_steps = std::int64_t(*v);

@@ -33,7 +33,8 @@ std::vector<std::filesystem::path> energy_tables_of_a_run_without_protocol(const
 // for a heating run (whose [run] table has none) [heating] start_K or start_kcal_per_mol.
 // Unset where the log is absent or says nothing of them.
 struct RunLogFacts {
-  std::optional<double> loading_rate_pN_per_s;
+  std::optional<double> loading_rate_pN_per_s;  // κv of one spring
+  std::optional<int> pulled_beads;              // springs whose forces pulling.tsv sums
   std::optional<double> temperature_K;
   bool heating = false;  // temperature_K is the start of a heating schedule
   // The heating schedule's stair length and stop temperature ([heating] every_steps, stop_K
