@@ -164,6 +164,28 @@ TEST(ForceSpectrum, RampRunsGiveBackBellEvansParameters) {
   for (double resampled : boot.column("bell_x[nm]")) EXPECT_NEAR(resampled, x, 5.0 * se);
 }
 
+// A run that pulled two beads, each on a spring loading at κv: the table's force is their
+// sum, loaded at 2κv, which the spectrum takes as the run's rate (the same fit as a run.log
+// stating 2κv for one bead).
+TEST(ForceSpectrum, SeveralPulledBeadsLoadTheForceAtTheirSummedRate) {
+  const BellFit truth = ramp_truth();
+  const fs::path root = test::fresh_directory("spectrum_two_beads");
+  std::mt19937_64 rng(42);
+  SpectrumOptions o;
+  o.run_dirs = ramp_runs(root, truth, rng, 10.0);
+  o.out_dir = root / "spectrum";
+  o.settings.points = 1;
+  analyze_force_spectrum(o);
+  const std::string one = test::read_file(o.out_dir / "summary.txt");
+  std::ofstream(o.run_dirs[0] / "run.log") << "[run]\ntemperature_K = 300\npulling: beads [33, 32] on springs; "
+                                              "loading rate κv = 5000 pN/s\n";  // the run's 1e4 pN/s
+  o.overwrite = true;
+  analyze_force_spectrum(o);
+  const std::string two = test::read_file(o.out_dir / "summary.txt");
+  EXPECT_EQ(TsvTable::read(o.out_dir / "spectrum.tsv").column("loading_rate[pN/s]").front(), 1e4);
+  EXPECT_NEAR(fitted(two, "x_β"), fitted(one, "x_β"), 1e-9) << two;
+}
+
 // Ramps that end at 120 pN (3 nm of travel), before the stronger replicas rupture: with
 // --no-peak censored those enter through their survival and the fit finds the truth.
 TEST(ForceSpectrum, RampsEndingBeforeEveryRuptureAreCensored) {

@@ -180,7 +180,8 @@ RunSpectrum read_run(const fs::path& dir, const SpectrumOptions& options, std::v
       throw Error((dir / "run.log").string(), 0, "",
                   "states no loading rate (\"loading rate κv = … pN/s\"), which the spectrum needs for each run: "
                   "analyse output directories of `ermak run` with their run.log");
-    run.rate_pN_per_s = *facts.loading_rate_pN_per_s;
+    // The rupture force is the table's sum over the pulled beads' springs, loaded at m·κv.
+    run.rate_pN_per_s = *facts.loading_rate_pN_per_s * facts.pulled_beads.value_or(1);
     run.table_rate_pN_per_s =
         options.rate_at_peak ? describe(run.peak_rate_pN_per_s).median : run.rate_pN_per_s;
   } else {
