@@ -329,9 +329,7 @@ AnalyzeResult analyze_run(const AnalyzeOptions& options_in) {
   st.wlc.kT = kT_pN_nm(options.temperature_K);
   const double kT = st.wlc.kT;
   // A pulling run's maxima are checked against what its cantilever can load (κv, run.log).
-  // pulling.tsv's force is the sum over the pulled beads' springs: it loads at m·κv.
-  if (run_log.loading_rate_pN_per_s)
-    st.loading_rate_pN_per_s = *run_log.loading_rate_pN_per_s * run_log.pulled_beads.value_or(1);
+  st.loading_rate_pN_per_s = run_log.summed_loading_rate_pN_per_s();
   // A heating or cooling run without protocol tables: its melting curve, which takes none of
   // the curve options.
   if (run_log.heating)

@@ -92,10 +92,7 @@ RunSpectrum read_run(const fs::path& dir, const SpectrumOptions& options, std::v
   }
   CurveSettings settings = options.settings;
   settings.wlc.kT = kT_pN_nm(run.temperature_K);
-  // The summed force of m pulled beads' springs loads at m·κv (the rule for maxima that rose
-  // faster than the cantilever loads).
-  if (facts.loading_rate_pN_per_s)
-    settings.loading_rate_pN_per_s = *facts.loading_rate_pN_per_s * facts.pulled_beads.value_or(1);
+  settings.loading_rate_pN_per_s = facts.summed_loading_rate_pN_per_s();
   bool kind_known = false;
   std::vector<std::string> without_table;
   const std::vector<Replica> replicas = discover_replicas(dir, &without_table);
@@ -180,8 +177,7 @@ RunSpectrum read_run(const fs::path& dir, const SpectrumOptions& options, std::v
       throw Error((dir / "run.log").string(), 0, "",
                   "states no loading rate (\"loading rate κv = … pN/s\"), which the spectrum needs for each run: "
                   "analyse output directories of `ermak run` with their run.log");
-    // The rupture force is the table's sum over the pulled beads' springs, loaded at m·κv.
-    run.rate_pN_per_s = *facts.loading_rate_pN_per_s * facts.pulled_beads.value_or(1);
+    run.rate_pN_per_s = *facts.summed_loading_rate_pN_per_s();  // the rupture force is the springs' sum
     run.table_rate_pN_per_s =
         options.rate_at_peak ? describe(run.peak_rate_pN_per_s).median : run.rate_pN_per_s;
   } else {

@@ -35,6 +35,12 @@ std::vector<std::filesystem::path> energy_tables_of_a_run_without_protocol(const
 struct RunLogFacts {
   std::optional<double> loading_rate_pN_per_s;  // κv of one spring
   std::optional<int> pulled_beads;              // springs whose forces pulling.tsv sums
+  // The rate at which pulling.tsv's force (the sum over the m pulled beads' springs) is
+  // loaded: m·κv.
+  std::optional<double> summed_loading_rate_pN_per_s() const {
+    if (!loading_rate_pN_per_s) return std::nullopt;
+    return *loading_rate_pN_per_s * pulled_beads.value_or(1);
+  }
   std::optional<double> temperature_K;
   bool heating = false;  // temperature_K is the start of a heating schedule
   // The heating schedule's stair length and stop temperature ([heating] every_steps, stop_K
