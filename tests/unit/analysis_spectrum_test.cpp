@@ -104,14 +104,22 @@ std::vector<fs::path> ramp_runs(const fs::path& root, const BellFit& truth, std:
   return runs;
 }
 
-TEST(ForceSpectrum, RampRunsGiveBackBellEvansParameters) {
-  const BellFit truth = ramp_truth();
-  const fs::path root = test::fresh_directory("spectrum_ramps");
+// Three ramp runs of the truth (10 nm of travel, seed 42) in a fresh `name` directory, and
+// the options of their spectrum on the raw rows (no smoothing to round off the sawtooth's
+// corners).
+SpectrumOptions ramp_spectrum(const std::string& name, const BellFit& truth) {
+  const fs::path root = test::fresh_directory(name);
   std::mt19937_64 rng(42);
   SpectrumOptions o;
   o.run_dirs = ramp_runs(root, truth, rng, 10.0);
   o.out_dir = root / "spectrum";
-  o.settings.points = 1;  // the raw rows: no smoothing to round off the sawtooth's corners
+  o.settings.points = 1;
+  return o;
+}
+
+TEST(ForceSpectrum, RampRunsGiveBackBellEvansParameters) {
+  const BellFit truth = ramp_truth();
+  SpectrumOptions o = ramp_spectrum("spectrum_ramps", truth);
   const AnalyzeResult r = analyze_force_spectrum(o);
   const std::string summary = test::read_file(o.out_dir / "summary.txt");
   EXPECT_NE(r.brief.find("x_β"), std::string::npos) << r.brief;
@@ -168,13 +176,7 @@ TEST(ForceSpectrum, RampRunsGiveBackBellEvansParameters) {
 // sum, loaded at 2κv, which the spectrum takes as the run's rate (the same fit as a run.log
 // stating 2κv for one bead).
 TEST(ForceSpectrum, SeveralPulledBeadsLoadTheForceAtTheirSummedRate) {
-  const BellFit truth = ramp_truth();
-  const fs::path root = test::fresh_directory("spectrum_two_beads");
-  std::mt19937_64 rng(42);
-  SpectrumOptions o;
-  o.run_dirs = ramp_runs(root, truth, rng, 10.0);
-  o.out_dir = root / "spectrum";
-  o.settings.points = 1;
+  SpectrumOptions o = ramp_spectrum("spectrum_two_beads", ramp_truth());
   analyze_force_spectrum(o);
   const std::string one = test::read_file(o.out_dir / "summary.txt");
   std::ofstream(o.run_dirs[0] / "run.log") << "[run]\ntemperature_K = 300\npulling: beads [33, 32] on springs; "
