@@ -19,6 +19,7 @@
 #include "ermak/backend/pair_tiles.h"
 #include "ermak/core/error.h"
 #include "ermak/run/engine_choice.h"
+#include <spdlog/logger.h>
 #include "ermak/run/stability_checks.h"
 #include "ermak/backend/protocol_reports.h"
 
@@ -1100,6 +1101,41 @@ TEST(CudaEngine, ClearErrors) {
   EngineSetup bad_bead = base_setup(ww->system.topology, 1, 1);
   bad_bead.fixed_beads = {1000};
   EXPECT_THROW(make_cuda_engine(bad_bead), Error);
+}
+
+// backend = "auto" runs on the CPU only where there is no GPU: a GPU named in run.device or
+// $ERMAK_CUDA_DEVICE that this machine lacks is refused with the GPUs it has.
+TEST(CudaEngine, AutoRefusesANamedGpuThatDoesNotExist) {
+  ERMAK_REQUIRE_GPU();
+  const auto ww = load_test_system("ww");
+  if (!ww) FAIL() << "test data not found" << " (the shared test data: set ERMAK_SHARED_DATA)";
+  spdlog::logger quiet("quiet");  // no sinks
+  RunSpec spec;
+  spec.backend = "auto";
+  EngineSetup setup = base_setup(ww->system.topology, 1, 1);
+  EXPECT_EQ(choose_backend(spec, setup, quiet), "cuda");  // the default GPU
+  setup.device = 97;
+  try {
+    choose_backend(spec, setup, quiet);
+    ADD_FAILURE() << "GPU 97 was not refused";
+  } catch (const Error& e) {
+    const std::string what = e.what();
+    EXPECT_NE(what.find("run.device"), std::string::npos) << what;
+    EXPECT_NE(what.find("GPU 97 does not exist"), std::string::npos) << what;
+    EXPECT_NE(what.find("run.backend = \"cpu\""), std::string::npos) << what;
+  }
+  setup.device = -1;
+  setenv("ERMAK_CUDA_DEVICE", "97", 1);
+  try {
+    choose_backend(spec, setup, quiet);
+    ADD_FAILURE() << "ERMAK_CUDA_DEVICE=97 was not refused";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("ERMAK_CUDA_DEVICE=97"), std::string::npos) << e.what();
+  }
+  unsetenv("ERMAK_CUDA_DEVICE");
+  spec.backend = "cpu";  // asked for the CPU: the device does not matter
+  setup.device = 97;
+  EXPECT_EQ(choose_backend(spec, setup, quiet), "cpu");
 }
 
 // The diagnostic variables of docs/gpu.md: a value out of range or not a number is

@@ -40,7 +40,7 @@ speed_um_per_s = 500     # ~10³× an AFM's speed: the unfolding peak comes afte
                          # (base travel 19.8 nm in the run); slower speeds lower the peak force
 spring_pN_per_nm = 35    # cantilever spring (SOP-GPU's 0.05 kcal/mol/Å²)
 direction = "end_to_end"
-output_every = 5000
+output_every = 1000     # a pulling.tsv row per 0.1 Å of base travel: ~20 per 0.2 nm smoothing window
 
 [output]
 directory = "ermak-demo"

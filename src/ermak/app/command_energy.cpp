@@ -52,7 +52,9 @@ Command add_energy_command(CLI::App& app) {
     bool forces = false;
   };
   auto o = std::make_shared<Options>();
-  cmd->add_option("--structure", o->input.structure, "All-atom PDB/mmCIF: builds the C-alpha SOP model");
+  cmd->add_option("--structure", o->input.structure, "All-atom PDB/mmCIF: builds the C-alpha SOP model as a run's [input] structure does "
+                  "(C-alpha distances only; `ermak topology` adds the side-chain contact rule: give its model "
+                  "as --topology for that one; docs/formats.md)");
   cmd->add_option("--topology", o->input.topology, "Topology: SOP-GPU .top or ermak .etop");
   cmd->add_option("--coordinates", o->input.coordinates, "Coarse-grained PDB with the bead coordinates");
   cmd->add_option("--pair-cutoff", o->sop.pair_cutoff_A, "Repulsion cutoff, Å")->check(positive_finite())->capture_default_str();

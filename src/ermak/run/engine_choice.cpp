@@ -4,6 +4,7 @@
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
+#include <cstdlib>
 
 #include "ermak/backend/cuda_engine.h"
 #include "ermak/backend/split_engine.h"
@@ -81,10 +82,35 @@ EngineSetup engine_setup_for(const RunSpec& spec, const Topology& topology) {
   return setup;
 }
 
+namespace {
+
+// "auto" falls back to the CPU where there is no GPU (a configuration travels to a laptop),
+// but a GPU the user named that this machine lacks, beside GPUs it has, is a mistake to be
+// told about — not a run on the CPU that may take a hundred times longer
+// (docs/config.md#run).
+void refuse_a_named_gpu_that_does_not_exist(const RunSpec& spec, const EngineSetup& setup,
+                                           const std::string& backend) {
+  if (spec.backend != "auto" || backend != "cpu") return;
+  const int gpus = cuda_device_count();
+  const char* from_environment = std::getenv("ERMAK_CUDA_DEVICE");
+  int device = first_device(setup);
+  if (device < 0 && from_environment) device = std::atoi(from_environment);
+  if (gpus <= 0 || device < gpus) return;  // also the default, GPU 0
+  std::string why;
+  cuda_backend_available(&why, device);
+  const std::string hint = "; name one of these, or set run.backend = \"cpu\" to run on the CPU";
+  if (first_device(setup) < 0)
+    throw Error("ERMAK_CUDA_DEVICE=" + std::string(from_environment) + ": " + why + hint);
+  throw key_error(spec, "run.device", why + hint);
+}
+
+}  // namespace
+
 std::string choose_backend(const RunSpec& spec, const EngineSetup& setup, spdlog::logger& log) {
   const std::int32_t replicas = setup.replicas;
   std::string backend_reason;
   const std::string backend = resolve_backend(spec.backend, &backend_reason, first_device(setup));
+  refuse_a_named_gpu_that_does_not_exist(spec, setup, backend);
   log.info("backend: {}{}", backend, backend_reason.empty() ? "" : " (" + backend_reason + ")");
   if (backend == "cpu" && setup.threads > omp_get_num_procs())
     log.warn("warning: run.threads = {} is more than the {} processors this run may use; its steps are slower "
