@@ -383,7 +383,7 @@ TEST(AnalysisCommand, PullingSummaryNotesLoadingRateAndShortTables) {
   EXPECT_NE(summary.find("loading rate κv = 2.5e+10 pN/s"), std::string::npos) << summary;
   // The WLC's kT at the run's temperature, unless --temperature-K says otherwise.
   EXPECT_NE(summary.find("T = 301.932 K (the run's, from run.log)"), std::string::npos) << summary;
-  EXPECT_NE(summary.find("note: replica_002's table ends at step 999000, before the others' 6000000"), std::string::npos)
+  EXPECT_NE(summary.find("note: replica_002's table ends at step 999000, before the run's 6000000"), std::string::npos)
       << summary;
   EXPECT_NE(summary.find("replicas with a peak: 2 of 3 (the statistics below are over these)"), std::string::npos)
       << summary;

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <functional>
 #include <random>
 #include <string>
 #include <vector>
@@ -260,6 +261,56 @@ TEST(AnalysisPeaks, HysteresisAndSeparationRules) {
   EXPECT_TRUE(find_force_peaks(x, flat, {10.0, 0.0}).empty());
 }
 
+// Every peak needs a rise of the criterion from the lowest point before it, the first too: a
+// series that starts high and falls (a table cut after its first rows, a tip still
+// settling) has no peak at its first row.
+TEST(AnalysisPeaks, TheFirstPeakNeedsARiseToo) {
+  std::vector<double> f, x;
+  auto ramp = [&](double a, double b, int n) {
+    for (int i = 0; i < n; ++i) f.push_back(a + (b - a) * i / n);
+  };
+  ramp(100, 0, 20);  // falls from its first row
+  ramp(0, 50, 30);   // then a real peak: rise 50, drop 50
+  ramp(50, 0, 20);
+  f.push_back(0.0);
+  for (std::size_t i = 0; i < f.size(); ++i) x.push_back(0.1 * double(i));
+  const auto peaks = find_force_peaks(x, f, {30.0, 0.0});
+  ASSERT_EQ(peaks.size(), 1u);
+  EXPECT_EQ(peaks[0].index, 50u);
+  EXPECT_EQ(peaks[0].trough_before, 20u);
+  EXPECT_EQ(peaks[0].trough_after, f.size() - 1);
+  // A rise smaller than the criterion makes no peak however far the force falls after it.
+  std::vector<double> small = {0, 10, 20, 25, 20, 0, -40, -40};
+  EXPECT_TRUE(find_force_peaks(std::vector<double>(small.size(), 0.0), small, {30.0, 0.0}).empty());
+}
+
+// With fewer than 8 smoothing windows in a record, σ_s comes from the means of 8 shorter
+// blocks: on a slowly wandering force (correlation time ≫ a row) white noise's σ/√m would be
+// far too small and the criterion would fall to its 10 pN floor.
+TEST(AnalysisSmoothing, BlockNoiseOfAShortRecordFollowsSlowWander) {
+  std::mt19937_64 rng(5);
+  std::normal_distribution<double> gauss(0.0, 1.0);
+  // An Ornstein–Uhlenbeck force of sd 5 pN and correlation time 300 rows, 1200 rows, windows
+  // of 200 rows (6 windows in the record).
+  const double a = std::exp(-1.0 / 300.0);
+  std::vector<double> y(1200);
+  double v = 0.0;
+  for (double& yi : y) {
+    v = a * v + 5.0 * std::sqrt(1.0 - a * a) * gauss(rng);
+    yi = v;
+  }
+  const double white_scaling = noise_sd(y) / std::sqrt(200.0);
+  const double blocks = block_mean_noise_sd(y, 200);
+  EXPECT_LT(white_scaling, 0.05);  // second differences see only the per-row steps
+  EXPECT_GT(blocks, 1.0);          // the 150-row means wander by pN
+  EXPECT_GT(blocks, 20.0 * white_scaling);
+  // White noise: the means of 150 rows, an upper bound on those of 200 (1/√150 against 1/√200).
+  std::vector<double> white(1200);
+  for (double& w : white) w = gauss(rng);
+  EXPECT_GT(block_mean_noise_sd(white, 200), 0.02);
+  EXPECT_LT(block_mean_noise_sd(white, 200), 0.3);
+}
+
 // --- WLC ---------------------------------------------------------------------------------
 
 TEST(AnalysisWlc, MarkoSiggiaValuesAndInverse) {
@@ -503,6 +554,62 @@ TEST(AnalysisIndentation, ContactFromTheNoiseBeforeIt) {
   const IndentationAnalysis b = analyze_indentation(table, settings);
   EXPECT_EQ(b.contact_threshold_pN, 60.0);
   EXPECT_GT(b.contact_tip_nm, a.contact_tip_nm);
+}
+
+// A table of an indentation whose base moves by db per row to b_max: the tip follows the base
+// (t = b − f/κ) with a spring force `before(b)` until the tip reaches t_contact, then presses
+// on a molecule of stiffness k1; the molecule force is 0 before the contact (noise sigma).
+std::string indentation_table_with(double kappa, double t_contact, double k1, double b_max, double db, double sigma,
+                                   unsigned seed, const std::function<double(double)>& before) {
+  std::mt19937_64 rng(seed);
+  std::normal_distribution<double> gauss(0.0, 1.0);
+  std::string text = "# step\ttime[ns]\tbase[nm]\ttip[nm]\tspring_force[pN]\tmolecule_force[pN]\n";
+  int i = 0;
+  for (double b = 0.0; b <= b_max + 1e-9; b += db, ++i) {
+    const double free_force = before(b);
+    const double pressed_tip = (kappa * b + k1 * t_contact) / (kappa + k1);
+    const bool contact = b - free_force / kappa > t_contact;
+    const double t = contact ? pressed_tip : b - free_force / kappa;
+    const double f = kappa * (b - t);
+    char line[200];
+    std::snprintf(line, sizeof line, "%d\t%.6f\t%.6f\t%.8f\t%.6f\t%.6f\n", 10 * i, 0.01 * i, b, t,
+                  f + sigma * gauss(rng), (contact ? f : 0.0) + sigma * gauss(rng));
+    text += line;
+  }
+  return text;
+}
+
+// Before the contact the tip touches nothing: a maximum of its spring force there (the free
+// tip's wander) is no breaking event; nor is, after it, a rise faster than the cantilever
+// loads (κ·Δbase + the criterion, κ fitted from the table's own spring law).
+TEST(AnalysisIndentation, MaximaBeforeTheContactOrUnloadedAreNoEvents) {
+  CurveSettings settings;
+  settings.window_nm = 0.2;
+  // A 40 pN excursion of the free tip at base 2 nm (over ±0.1 nm), contact at tip 5 nm.
+  const auto wander = [](double b) { return 40.0 * std::exp(-0.5 * std::pow((b - 2.0) / 0.05, 2)); };
+  const std::string text = indentation_table_with(50.0, 5.0, 20.0, 10.0, 0.005, 0.3, 9, wander);
+  const IndentationAnalysis a = analyze_indentation(TsvTable::parse(text, "indentation.tsv"), settings);
+  ASSERT_TRUE(a.contact_found);
+  EXPECT_NEAR(a.contact_tip_nm, 5.0, 0.3);
+  EXPECT_EQ(a.maxima_before_contact, 1u);
+  EXPECT_TRUE(a.peaks.empty());
+  EXPECT_NEAR(a.cantilever_pN_per_nm, 50.0, 0.02);  // spring_force = κ (base − tip), 0.3 pN of noise
+  // The same excursion after the contact, on a base that no longer moves: the cantilever
+  // loads nothing there, so the rise is the tip's wander.
+  std::string held = "# step\ttime[ns]\tbase[nm]\ttip[nm]\tspring_force[pN]\tmolecule_force[pN]\n";
+  for (int i = 0; i < 2000; ++i) {
+    const double f = 30.0 + 60.0 * std::exp(-0.5 * std::pow((i - 1000) / 40.0, 2));
+    const double t = -f / 50.0;
+    char line[200];
+    std::snprintf(line, sizeof line, "%d\t%.6f\t0\t%.8f\t%.6f\t%.6f\n", 10 * i, 0.01 * i, t, f, f);
+    held += line;
+  }
+  const IndentationAnalysis h = analyze_indentation(TsvTable::parse(held, "indentation.tsv"), settings);
+  ASSERT_TRUE(h.contact_found);
+  EXPECT_TRUE(h.peaks.empty());
+  ASSERT_EQ(h.unloaded.size(), 1u);
+  EXPECT_EQ(h.unloaded[0].loadable_pN, 0.0);
+  EXPECT_GT(h.unloaded[0].rise_pN, 50.0);
 }
 
 TEST(AnalysisIndentation, MissingColumnIsAClearError) {

@@ -162,6 +162,61 @@ TEST(AnalysisPlane, TrapezoidAndUnits) {
   EXPECT_NEAR(pN_nm_per_kcal_per_mol(), 4184.0 / 6.02214076e23 * 1e21, 1e-6);
 }
 
+// A plane moving against its normal loads its group negative: the same ruptures, found on the
+// force's magnitude, with the table's (negative) sign kept and the same work ∫F dp.
+TEST(AnalysisPlane, APlaneMovingAgainstItsNormalGivesTheSameRuptures) {
+  const std::vector<double> rupture = {120.0, 80.0, 150.0};
+  const PlaneTable t = plane_table(rupture, 25.0, 3.0, 7);
+  const TsvTable table = TsvTable::parse(t.text, "run/replica_000/plane.tsv");
+  // The mirror image: plane[nm] and both forces negated.
+  std::string mirrored = "# step\ttime[ns]\tplane[nm]\tforce_plane0[pN]\tforce_plane1[pN]\n";
+  for (std::size_t i = 0; i < table.rows(); ++i) {
+    char line[160];
+    std::snprintf(line, sizeof line, "%.0f\t%.6f\t%.6f\t%.6f\t%.6f\n", table.column("step")[i],
+                  table.column("time[ns]")[i], -table.column("plane[nm]")[i], -table.column("force_plane0[pN]")[i],
+                  -table.column("force_plane1[pN]")[i]);
+    mirrored += line;
+  }
+  CurveSettings settings;
+  const PlaneAnalysis a = analyze_plane(table, 0, settings);
+  const PlaneAnalysis m = analyze_plane(TsvTable::parse(mirrored, "run/replica_000/plane.tsv"), 0, settings);
+  EXPECT_EQ(a.orientation, 1.0);
+  EXPECT_EQ(m.orientation, -1.0);
+  ASSERT_EQ(m.events.size(), a.events.size());
+  ASSERT_EQ(m.events.size(), 3u);
+  for (std::size_t k = 0; k < 3; ++k) {
+    SCOPED_TRACE(k);
+    EXPECT_EQ(m.events[k].step, a.events[k].step);
+    EXPECT_NEAR(m.events[k].peak.force, -a.events[k].peak.force, 1e-5);
+    EXPECT_NEAR(m.events[k].peak.drop, a.events[k].peak.drop, 1e-5);
+  }
+  EXPECT_NEAR(m.max_force_pN, -a.max_force_pN, 1e-5);
+  EXPECT_NEAR(m.work_pN_nm, a.work_pN_nm, 1e-6 * a.work_pN_nm);
+  EXPECT_TRUE(m.detached);
+}
+
+// With the run's planes known (run.log): a static (anchor) group does no work, a plane at
+// half the first one's speed does half the work over its own travel, and a maximum that
+// rose faster than the springs load (N κ·Δp + the criterion) is no rupture.
+TEST(AnalysisPlane, TheRunsPlanesGiveEachGroupsWorkAndLoading) {
+  const PlaneTable t = plane_table({120.0, 80.0, 150.0}, 25.0, 3.0, 7);
+  const TsvTable table = TsvTable::parse(t.text, "run/replica_000/plane.tsv");
+  CurveSettings settings;
+  const PlaneAnalysis anchor = analyze_plane(table, 1, settings, PlaneLoading{0.0, kKappa});
+  EXPECT_EQ(anchor.work_pN_nm, 0.0);
+  const PlaneAnalysis plain = analyze_plane(table, 0, settings);
+  const PlaneAnalysis half = analyze_plane(table, 0, settings, PlaneLoading{0.5, 0.5 * kKappa});
+  EXPECT_NEAR(half.work_pN_nm, 0.5 * plain.work_pN_nm, 1e-9 * plain.work_pN_nm);
+  // The table's springs load at κ = 20 pN/nm of travel: every rupture's rise is loadable.
+  const PlaneAnalysis loaded = analyze_plane(table, 0, settings, PlaneLoading{1.0, kKappa});
+  EXPECT_EQ(loaded.events.size(), 3u);
+  EXPECT_TRUE(loaded.unloaded.empty());
+  // Springs 10 times softer could not have made these rises: no ruptures, three left out.
+  const PlaneAnalysis soft = analyze_plane(table, 0, settings, PlaneLoading{1.0, 0.1 * kKappa});
+  EXPECT_TRUE(soft.events.empty());
+  EXPECT_EQ(soft.unloaded.size(), 3u);
+}
+
 // --- `ermak analyze` on a synthetic plane-pulling run -----------------------------------------
 
 std::string read_text(const fs::path& p) {
@@ -257,6 +312,47 @@ TEST(AnalysisPlaneCommand, PlanePullingRunEndToEnd) {
   EXPECT_NE(read_text(other / "summary.txt").find("group 1 (force_plane1[pN]"), std::string::npos);
   EXPECT_NE(read_text(other / "summary.txt").find("which is group 1's work only if it is that plane"),
             std::string::npos);
+}
+
+// run.log's plane lines: without --plane-group the first moving plane's group is analysed (a
+// static anchor listed first is not), its own work; a table that stops before the run's steps
+// (a stopped run) is noted.
+TEST(AnalysisPlaneCommand, TheFirstMovingPlaneIsTheDefaultGroup) {
+  const fs::path run = test::fresh_directory("analyze-plane-default-group");
+  // Columns swapped: group 0 the anchor (noise), group 1 the pulled layer.
+  const PlaneTable t = plane_table({120.0, 80.0, 150.0}, 25.0, 3.0, 7);
+  const TsvTable table = TsvTable::parse(t.text, "x");
+  std::string swapped = "# step\ttime[ns]\tplane[nm]\tforce_plane0[pN]\tforce_plane1[pN]\n";
+  for (std::size_t i = 0; i < table.rows(); ++i) {
+    char line[160];
+    std::snprintf(line, sizeof line, "%.0f\t%.6f\t%.6f\t%.6f\t%.6f\n", table.column("step")[i],
+                  table.column("time[ns]")[i], table.column("plane[nm]")[i], table.column("force_plane1[pN]")[i],
+                  table.column("force_plane0[pN]")[i]);
+    swapped += line;
+  }
+  write_text(run / "replica_000" / "plane.tsv", swapped);
+  write_text(run / "run.log",
+             "[run]\nsteps = 600000\n\n"
+             "[2026-11-29 10:03:46] plane 0: 5 beads, normal (0, 0, 1), speed 0 µm/s, κ = 50 pN/nm per bead; output "
+             "every 100 steps (plane.tsv)\n"
+             "[2026-11-29 10:03:46] plane 1: 7 beads, normal (0, 0, 1), speed 2000 µm/s, κ = 50 pN/nm per bead; output "
+             "every 100 steps (plane.tsv)\n");
+  std::string out;
+  ASSERT_EQ(analyze(run.string(), &out), 0) << out;
+  EXPECT_NE(out.find("plane pulling: 1 replica, 3 rupture events"), std::string::npos) << out;
+  const std::string summary = read_text(run / "analysis" / "summary.txt");
+  EXPECT_NE(summary.find("group 1 is the first moving plane (run.log)"), std::string::npos) << summary;
+  EXPECT_EQ(summary.find("only if it is that plane"), std::string::npos) << summary;
+  EXPECT_NE(summary.find("note: the table ends at step 500000 of the run's 600000 (run.log): a run stopped early"),
+            std::string::npos)
+      << summary;
+  // The anchor, asked for: its load, and no work.
+  ASSERT_EQ(analyze(run.string() + " --plane-group 0 --force", &out), 0) << out;
+  const std::string anchor = read_text(run / "analysis" / "summary.txt");
+  EXPECT_NE(anchor.find("group 0's plane is static: its force is the anchor's load, and it does no work (W = 0)"),
+            std::string::npos)
+      << anchor;
+  EXPECT_EQ(TsvTable::read(run / "analysis" / "plane_replicas.tsv").column("work[pN*nm]")[0], 0.0);
 }
 
 TEST(AnalysisPlaneCommand, MissingGroupNamesTheFileAndOption) {

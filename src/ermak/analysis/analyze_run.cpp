@@ -65,21 +65,6 @@ std::string few_rows_note(const SmoothingInfo& smoothing, const char* output_key
                      g(smoothing.rows_per_window, 3), g(kFewRows), output_key);
 }
 
-// Replicas of a pulling run whose tables stop well before the others' (a replica that
-// crashed, or tables cut by hand): a missing peak there is no evidence of no unfolding.
-std::string cut_short_notes(const std::vector<PullingRecord>& records) {
-  double last = -std::numeric_limits<double>::infinity();
-  for (const auto& rec : records)
-    if (!rec.a.force_clamp) last = std::max(last, rec.last_step);
-  std::string notes;
-  for (const auto& rec : records)
-    if (!rec.a.force_clamp && rec.last_step < 0.99 * last)
-      notes += fmt::format("  note: {}'s table ends at step {}, before the others' {}: its peaks (or their absence) "
-                           "cover only that part of the pulling\n",
-                           rec.replica.name, g(rec.last_step, 12), g(last, 12));
-  return notes;
-}
-
 // The rms of a WLC fit above which (and above 3 σ_s) the summary calls it rough.
 constexpr double kRoughFit_pN = 10.0;
 
@@ -87,28 +72,32 @@ struct IndentationRecord {
   Replica replica;
   IndentationAnalysis a;
   Line approach, retraction;  // decimated smoothed (indentation, spring force)
+  double last_step = 0.0;     // of the table
 };
 
+// The per-row series of a replica's analysis, once its curve files and plots are written:
+// the summary needs only the per-replica results, and a run of many replicas need not hold
+// every replica's series at once.
 template <class T>
 void drop_series(T& a) {
-  a.step = {};
-  a.time_ns = {};
-  a.base_nm = {};
+  release(a.step);
+  release(a.time_ns);
+  release(a.base_nm);
   if constexpr (std::is_same_v<T, PullingAnalysis>) {
-    a.extension_raw_nm = {};
-    a.force_raw_pN = {};
-    a.extension_nm = {};
-    a.end_to_end_nm = {};
-    a.force_pN = {};
-    a.force_magnitude_pN = {};
+    release(a.extension_raw_nm);
+    release(a.force_raw_pN);
+    release(a.extension_nm);
+    release(a.end_to_end_nm);
+    release(a.force_pN);
+    release(a.force_magnitude_pN);
   } else {
-    a.tip_raw_nm = {};
-    a.spring_force_raw_pN = {};
-    a.tip_nm = {};
-    a.spring_force_pN = {};
-    a.molecule_force_pN = {};
-    a.indentation_nm = {};
-    a.indentation_raw_nm = {};
+    release(a.tip_raw_nm);
+    release(a.spring_force_raw_pN);
+    release(a.tip_nm);
+    release(a.spring_force_pN);
+    release(a.molecule_force_pN);
+    release(a.indentation_nm);
+    release(a.indentation_raw_nm);
   }
 }
 
@@ -309,7 +298,7 @@ AnalyzeResult analyze_run(const AnalyzeOptions& options_in) {
   check_curve_settings(st);
   if (!(st.linear_fraction > 0.0 && st.linear_fraction <= 1.0)) bad("--linear-fraction", "must lie in (0, 1]");
   if (options.bins && *options.bins < 1) bad("--bins", "must be ≥ 1");
-  if (options.plane_group < 0) bad("--plane-group", "must be ≥ 0");
+  if (options.plane_group && *options.plane_group < 0) bad("--plane-group", "must be ≥ 0");
   if (st.detach_force_pN && !(*st.detach_force_pN >= 0.0)) bad("--detach-force-pN", "must be ≥ 0");
   if (st.contact_force_pN && !(*st.contact_force_pN > 0.0 && std::isfinite(*st.contact_force_pN)))
     bad("--contact-force-pN", "must be > 0 and finite");
@@ -356,7 +345,14 @@ AnalyzeResult analyze_run(const AnalyzeOptions& options_in) {
   std::vector<PlaneReplica> planes;
   for (const Replica& r : replicas)
     if (r.plane) planes.push_back({r.index, r.name, r.dir / "plane.tsv"});
-  check_plane_group(planes, options.plane_group);
+  int plane_group = options.plane_group.value_or(0);
+  if (!options.plane_group)
+    for (std::size_t k = 0; k < run_log.planes.size(); ++k)
+      if (run_log.planes[k].speed_um_per_s != 0.0) {
+        plane_group = int(k);
+        break;
+      }
+  check_plane_group(planes, plane_group);
 
   // The files this may write; none may exist unless overwrite (checked before writing any).
   std::vector<fs::path> planned = {out / "summary.txt"};
@@ -428,7 +424,7 @@ AnalyzeResult analyze_run(const AnalyzeOptions& options_in) {
       const TsvTable table = TsvTable::read(r.dir / "indentation.tsv");
       table.require_rising_steps();
       for (const auto& w : table.warnings()) result.warnings.push_back(w);
-      IndentationRecord rec{r, analyze_indentation(table, st), {}, {}};
+      IndentationRecord rec{r, analyze_indentation(table, st), {}, {}, 0.0};
       const IndentationAnalysis& a = rec.a;
       if (a.rows == 0) result.warnings.push_back(table.source() + ": no rows");
       const fs::path curve = out / (r.name + "_" + ip + "curve.tsv");
@@ -459,7 +455,8 @@ AnalyzeResult analyze_run(const AnalyzeOptions& options_in) {
           rec.retraction = {pick(rx, ir), pick(ry, ir)};
         }
       }
-      if (!a.contact_found) result.warnings.push_back(table.source() + ": " + a.linear_rule);
+      if (a.rows > 0 && !a.contact_found) result.warnings.push_back(table.source() + ": " + a.linear_rule);
+      rec.last_step = a.step.empty() ? 0.0 : a.step.back();
       drop_series(rec.a);
       indents.push_back(std::move(rec));
     }
@@ -579,17 +576,9 @@ AnalyzeResult analyze_run(const AnalyzeOptions& options_in) {
                              noise_known ? g(a.smoothing.noise_smoothed, 3) + " pN" : std::string("n/a"),
                              g(a.smoothing.min_peak_drop, 3), a.smoothing.min_peak_drop_automatic ? " (automatic)" : "");
       summary += few_rows_note(a.smoothing, "pulling.output_every");
-      if (!a.unloaded.empty()) {
-        std::string list;
-        for (const auto& u : a.unloaded)
-          list += fmt::format("{}{} pN at step {} (rose {} pN, the base loads {} pN in that time)",
-                              list.empty() ? "" : "; ", g(u.force_pN, 4), std::int64_t(std::llround(a.step[u.index])),
-                              g(u.rise_pN, 3), g(u.loadable_pN, 3));
-        summary += fmt::format("  left out: {} force maxim{} that rose faster than the cantilever loads (κv·Δt + the "
-                               "peak criterion) — thermal wandering or refolding against the spring, not unfolding "
-                               "under load: {}\n",
-                               a.unloaded.size(), a.unloaded.size() == 1 ? "um" : "a", list);
-      }
+      if (!a.unloaded.empty())
+        summary += unloaded_maxima_note(a.unloaded, "the cantilever loads (κv·Δt + the peak criterion)",
+                                        "thermal wandering or refolding against the spring, not unfolding under load");
       if (a.peaks.empty()) {
         summary += "  no unfolding peaks\n";
       } else {
@@ -632,7 +621,12 @@ AnalyzeResult analyze_run(const AnalyzeOptions& options_in) {
                              g(*run_log.loading_rate_pN_per_s));
     summary += fmt::format("  replicas with a peak: {} of {}{}\n", first_forces.size(), n_ramp,
                            first_forces.size() < n_ramp ? " (the statistics below are over these)" : "");
-    summary += cut_short_notes(pulls);
+    {
+      std::vector<TableEnd> ends;
+      for (const auto& rec : pulls)
+        if (!rec.a.force_clamp) ends.push_back({rec.replica.name, rec.last_step});
+      summary += cut_short_notes(ends, "the pulling", run_log.run_steps);
+    }
     summary += stats_block("first peak", sfirst, "pN");
     summary += stats_block("largest peak", smax, "pN");
     summary += stats_block("all peaks", describe(all_forces), "pN");
@@ -727,9 +721,16 @@ AnalyzeResult analyze_run(const AnalyzeOptions& options_in) {
     summary += fmt::format("\nNano-indentation: {} replica{}\n", indents.size(), indents.size() == 1 ? "" : "s");
     for (const auto& rec : indents) {
       const IndentationAnalysis& a = rec.a;
-      summary += fmt::format("\n{}: {} rows ({} approach); {}; peak drop ≥ {} pN{}\n", rec.replica.name, a.rows,
-                             a.turnaround + 1, a.smoothing.description, g(a.smoothing.min_peak_drop, 3),
-                             a.smoothing.min_peak_drop_automatic ? " (automatic)" : "");
+      if (a.rows == 0) {
+        summary += fmt::format("\n{}: no rows in its indentation.tsv: nothing to analyse\n", rec.replica.name);
+        continue;
+      }
+      const bool noise_known = a.turnaround + 1 >= 4;
+      summary += fmt::format("\n{}: {} rows ({} approach); {}; force noise {} raw, {} smoothed; peak drop ≥ {} pN{}\n",
+                             rec.replica.name, a.rows, a.turnaround + 1, a.smoothing.description,
+                             noise_known ? g(a.smoothing.noise_raw, 3) + " pN" : std::string("n/a"),
+                             noise_known ? g(a.smoothing.noise_smoothed, 3) + " pN" : std::string("n/a"),
+                             g(a.smoothing.min_peak_drop, 3), a.smoothing.min_peak_drop_automatic ? " (automatic)" : "");
       summary += few_rows_note(a.smoothing, "indentation.output_every");
       if (a.contact_found)
         summary += fmt::format("  contact: step {}, tip at {} nm (molecule force ≥ {} pN)\n",
@@ -737,8 +738,11 @@ AnalyzeResult analyze_run(const AnalyzeOptions& options_in) {
       else
         summary += fmt::format("  contact: not found (molecule force never reached {} pN); indentation = tip displacement\n",
                                g(a.contact_threshold_pN, 3));
-      summary += fmt::format("  linear regime: {}; indentation {} to {} nm\n", a.linear_rule, g(a.linear_from_nm),
-                             g(a.linear_to_nm));
+      if (a.linear.n > 0)
+        summary += fmt::format("  linear regime: {}; indentation {} to {} nm\n", a.linear_rule, g(a.linear_from_nm),
+                               g(a.linear_to_nm));
+      else if (a.contact_found || st.linear_range_nm)
+        summary += fmt::format("  linear regime: {}; no rows in it\n", a.linear_rule);
       if (a.linear.ok) {
         // A fit that does not describe the curve (the regime holds mostly noise) is shown but
         // kept out of the statistics and the headline.
@@ -761,9 +765,20 @@ AnalyzeResult analyze_run(const AnalyzeOptions& options_in) {
           springs.push_back(a.linear.slope);
         else
           ++unreliable_springs;
+      } else if (!a.contact_found && !st.linear_range_nm) {
+        summary += "  spring constant: no fit (no contact)\n";
       } else {
-        summary += "  spring constant: no fit (fewer than 3 points in the linear regime)\n";
+        summary += fmt::format("  spring constant: no fit ({} of the 3 points it needs in the linear regime)\n",
+                               a.linear.n);
       }
+      if (a.maxima_before_contact > 0)
+        summary += fmt::format("  left out: {} force maxim{} before the contact — the free tip's thermal wander, not "
+                               "breaking events\n",
+                               a.maxima_before_contact, a.maxima_before_contact == 1 ? "um" : "a");
+      if (!a.unloaded.empty())
+        summary += unloaded_maxima_note(a.unloaded, "the cantilever loads (κ·Δbase + the peak criterion, κ = " +
+                                                              g(a.cantilever_pN_per_nm, 4) + " pN/nm from the table)",
+                                        "the tip's thermal wander, not a breaking event");
       if (a.peaks.empty()) summary += "  no breaking events on the approach\n";
       double fmax = -std::numeric_limits<double>::infinity();
       for (std::size_t k = 0; k < a.peaks.size(); ++k) {
@@ -777,6 +792,11 @@ AnalyzeResult analyze_run(const AnalyzeOptions& options_in) {
         i_first.push_back(a.peaks.front().peak.force);
         i_max.push_back(fmax);
       }
+    }
+    {
+      std::vector<TableEnd> ends;
+      for (const auto& rec : indents) ends.push_back({rec.replica.name, rec.last_step});
+      summary += cut_short_notes(ends, "the indentation", run_log.run_steps);
     }
     summary += "\nIndentation over replicas\n";
     if (unreliable_springs > 0)
@@ -815,7 +835,10 @@ AnalyzeResult analyze_run(const AnalyzeOptions& options_in) {
   PlaneReport plane_report;
   if (!planes.empty()) {
     PlaneReportOptions po;
-    po.group = options.plane_group;
+    po.group = plane_group;
+    po.group_given = options.plane_group.has_value();
+    po.planes = run_log.planes;
+    po.run_steps = run_log.run_steps;
     po.settings = st;
     po.bins = options.bins;
     po.overwrite = overwrite;

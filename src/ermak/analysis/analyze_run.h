@@ -21,7 +21,9 @@ struct AnalyzeOptions {
   // it has one, instead of temperature_K (ermak analyze without --temperature-K).
   bool temperature_from_run = false;
   std::optional<std::size_t> bins;  // histogram bins; unset: ⌈√n⌉ in [5, 50]
-  int plane_group = 0;            // plane pulling: analyse force_plane{g}[pN] (--plane-group)
+  // Plane pulling: analyse force_plane{g}[pN] (--plane-group); unset: the first moving
+  // plane's group as run.log states the planes, else 0.
+  std::optional<int> plane_group;
   bool overwrite = false;         // replace existing output files
   // The options the user gave that shape curves (--smooth-window-nm, …), by name: a heating
   // run's melting curve takes none of them and refuses them.

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <optional>
 
 #include "ermak/core/error.h"
 
@@ -80,6 +81,29 @@ std::vector<TimedPeak> find_timed_peaks(std::span<const double> position, std::s
     out.push_back(p);
   }
   return out;
+}
+
+std::vector<TimedPeak> keep_loaded_peaks(std::vector<TimedPeak> peaks, std::span<const double> smoothed_force,
+                                         double criterion_pN,
+                                         const std::function<double(std::size_t, std::size_t)>& loadable_pN,
+                                         std::vector<UnloadedMaximum>* unloaded) {
+  std::vector<TimedPeak> kept;
+  std::optional<std::size_t> carried_trough;
+  for (TimedPeak tp : peaks) {
+    if (carried_trough && smoothed_force[*carried_trough] < smoothed_force[tp.peak.trough_before])
+      tp.peak.trough_before = *carried_trough;
+    const std::size_t from = tp.peak.trough_before, at = tp.peak.index;
+    const double rise = smoothed_force[at] - smoothed_force[from];
+    const double loadable = loadable_pN(from, at);
+    if (rise > loadable + criterion_pN) {
+      if (unloaded) unloaded->push_back({at, tp.step, smoothed_force[at], rise, loadable});
+      carried_trough = from;
+      continue;
+    }
+    carried_trough.reset();
+    kept.push_back(tp);
+  }
+  return kept;
 }
 
 }  // namespace ermak::analysis

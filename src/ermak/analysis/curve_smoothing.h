@@ -6,6 +6,7 @@
 // the step and time of their rows.
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <span>
 #include <string>
 #include <vector>
@@ -47,5 +48,13 @@ struct TimedPeak {
 std::vector<TimedPeak> find_timed_peaks(std::span<const double> position, std::span<const double> smoothed_force,
                                         std::span<const double> step, std::span<const double> time_ns,
                                         const SmoothingInfo& info, const CurveSettings& settings);
+
+// Leaves out of `peaks` the maxima whose rise from their trough on `smoothed_force` exceeds
+// loadable_pN(trough row, peak row) + criterion_pN, recording them in *unloaded; after one,
+// the next peak's rising edge starts at the lowest trough since the last peak kept.
+std::vector<TimedPeak> keep_loaded_peaks(std::vector<TimedPeak> peaks, std::span<const double> smoothed_force,
+                                         double criterion_pN,
+                                         const std::function<double(std::size_t, std::size_t)>& loadable_pN,
+                                         std::vector<UnloadedMaximum>* unloaded);
 
 }  // namespace ermak::analysis

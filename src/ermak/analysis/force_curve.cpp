@@ -94,8 +94,13 @@ double noise_sd(std::span<const double> y) {
 
 double block_mean_noise_sd(std::span<const double> y, std::size_t block) {
   block = std::max<std::size_t>(block, 1);
+  // Fewer than 8 windows in the record: the means of 8 shorter blocks. Their noise is at
+  // least that of window means (fewer rows each), an upper bound that stays right for
+  // correlated rows — noise_sd(y)/√block, white noise's scaling, came out 10–60 times too
+  // small on slowly wandering forces.
+  if (y.size() / block < 8) block = std::max<std::size_t>(y.size() / 8, 1);
   const std::size_t blocks = y.size() / block;
-  if (blocks < 8) return noise_sd(y) / std::sqrt(double(block));
+  if (blocks < 8) return noise_sd(y);
   std::vector<double> means(blocks);
   for (std::size_t b = 0; b < blocks; ++b) {
     double sum = 0.0;
@@ -109,28 +114,25 @@ std::vector<ForcePeak> find_force_peaks(std::span<const double> position,
                                         std::span<const double> force, const PeakCriteria& criteria) {
   std::vector<ForcePeak> peaks;
   const std::size_t n = force.size();
-  if (n == 0) return peaks;
+  std::size_t first = 0;
+  while (first < n && !std::isfinite(force[first])) ++first;
+  if (first == n) return peaks;
   const double drop = std::max(criteria.min_drop, 0.0);
-  bool seeking_peak = true;
-  std::size_t imax = 0, imin = 0, last_trough = 0;
-  bool have_trough = false;  // a trough before the current peak candidate is confirmed
-  for (std::size_t i = 0; i < n; ++i) {
+  // Every peak, the first too, needs a rise of min_drop from the lowest point before it: the
+  // search starts by following the trough, so a series that starts high and falls (a record
+  // cut after its first rows, a tip still settling) makes no peak at its first row.
+  bool seeking_peak = false;
+  std::size_t imax = first, imin = first, last_trough = first;
+  for (std::size_t i = first; i < n; ++i) {
     const double f = force[i];
     if (!std::isfinite(f)) continue;
     if (seeking_peak) {
-      if (f > force[imax] || !std::isfinite(force[imax])) {
+      if (f > force[imax]) {
         imax = i;
       } else if (f < force[imax] - drop) {
         ForcePeak p;
         p.index = imax;
-        if (have_trough) {
-          p.trough_before = last_trough;
-        } else {  // first peak: the lowest point before it
-          std::size_t m = 0;
-          for (std::size_t j = 0; j <= imax; ++j)
-            if (force[j] < force[m]) m = j;
-          p.trough_before = m;
-        }
+        p.trough_before = last_trough;
         peaks.push_back(p);
         seeking_peak = false;
         imin = i;
@@ -139,15 +141,14 @@ std::vector<ForcePeak> find_force_peaks(std::span<const double> position,
       if (f < force[imin]) {
         imin = i;
       } else if (f > force[imin] + drop) {
-        peaks.back().trough_after = imin;
+        if (!peaks.empty()) peaks.back().trough_after = imin;
         last_trough = imin;
-        have_trough = true;
         seeking_peak = true;
         imax = i;
       }
     }
   }
-  if (!seeking_peak) peaks.back().trough_after = imin;
+  if (!seeking_peak && !peaks.empty()) peaks.back().trough_after = imin;  // in the last peak's drop
 
   // Merge peaks closer than min_separation in position into the higher one; the merged
   // peak's rising edge starts at the first one's trough and its drop ends at the last's.

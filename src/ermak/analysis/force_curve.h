@@ -35,7 +35,8 @@ double noise_sd(std::span<const double> y);
 // Noise of averages over `block` consecutive rows — the noise left on a curve smoothed
 // with a window of that many rows: noise_sd of the means of successive blocks. Unlike
 // noise_sd(y)/√block it stays right when neighbouring rows are correlated (frequent
-// output). With fewer than 8 blocks it falls back to noise_sd(y)/√block.
+// output). With fewer than 8 blocks in y it takes the means of 8 shorter blocks (an upper
+// bound: fewer rows each), with fewer than 8 rows noise_sd(y).
 double block_mean_noise_sd(std::span<const double> y, std::size_t block);
 
 // --- peaks -----------------------------------------------------------------------------
@@ -54,9 +55,10 @@ struct ForcePeak {
   double drop = 0.0;              // force − force at trough_after
 };
 
-// Peaks of `force` (in row order) by hysteresis: a running maximum becomes a peak once
-// the force has fallen min_drop below it; the search for the next peak starts when the
-// force has risen min_drop above the lowest point since (the trough). Noise smaller than
+// Peaks of `force` (in row order) by hysteresis: the search for a peak starts when the
+// force has risen min_drop above the lowest point before (the trough; for the first peak
+// the lowest point since the first row), and a running maximum becomes a peak once the
+// force has fallen min_drop below it. Noise smaller than
 // min_drop can neither make nor split a peak. A maximum at the end of the series that is
 // not followed by a drop is not a peak. Successive peaks whose positions differ by less
 // than min_separation are merged into the higher one. Run it on a smoothed curve.

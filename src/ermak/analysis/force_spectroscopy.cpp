@@ -97,23 +97,11 @@ PullingAnalysis analyze_pulling(const TsvTable& table, const CurveSettings& sett
   // refolds against the spring). The next peak's edge then starts at the lowest point since
   // the last peak kept.
   if (settings.loading_rate_pN_per_s && *settings.loading_rate_pN_per_s > 0.0) {
-    std::vector<TimedPeak> kept;
-    std::optional<std::size_t> carried_trough;
-    for (TimedPeak tp : peaks) {
-      if (carried_trough && a.force_pN[*carried_trough] < a.force_pN[tp.peak.trough_before])
-        tp.peak.trough_before = *carried_trough;
-      const std::size_t from = tp.peak.trough_before, at = tp.peak.index;
-      const double rise = a.force_pN[at] - a.force_pN[from];
-      const double loadable = *settings.loading_rate_pN_per_s * (a.time_ns[at] - a.time_ns[from]) * 1e-9;
-      if (rise > loadable + a.smoothing.min_peak_drop) {
-        a.unloaded.push_back({at, a.force_pN[at], rise, loadable});
-        carried_trough = from;
-        continue;
-      }
-      carried_trough.reset();
-      kept.push_back(tp);
-    }
-    peaks = std::move(kept);
+    const double rate = *settings.loading_rate_pN_per_s;
+    peaks = keep_loaded_peaks(
+        std::move(peaks), a.force_pN, a.smoothing.min_peak_drop,
+        [&](std::size_t from, std::size_t at) { return rate * (a.time_ns[at] - a.time_ns[from]) * 1e-9; },
+        &a.unloaded);
   }
   for (std::size_t k = 0; k < peaks.size(); ++k) {
     PullingPeak p;
@@ -221,14 +209,15 @@ IndentationAnalysis analyze_indentation(const TsvTable& table, const CurveSettin
       block_mean_noise_sd(std::span<const double>(molecule.data(), a.turnaround + 1), window_rows);
   a.contact_threshold_pN = settings.contact_force_pN.value_or(std::max(5.0, 3.0 * approach_noise));
   std::optional<std::size_t> contact = first_reaching(a.contact_threshold_pN);
-  if (!settings.contact_force_pN && contact && *contact > 4 * window_rows) {
+  // Repeated while the threshold falls: a baseline that still held the first touches gives
+  // a high threshold and a late contact once, not for good.
+  for (int round = 0; !settings.contact_force_pN && contact && *contact > 4 * window_rows && round < 20; ++round) {
     const double baseline_noise =
         block_mean_noise_sd(std::span<const double>(molecule.data(), *contact - window_rows), window_rows);
     const double threshold = std::max(5.0, 3.0 * baseline_noise);
-    if (threshold < a.contact_threshold_pN) {
-      a.contact_threshold_pN = threshold;
-      contact = first_reaching(threshold);
-    }
+    if (!(threshold < a.contact_threshold_pN)) break;
+    a.contact_threshold_pN = threshold;
+    contact = first_reaching(threshold);
   }
   if (contact) {
     a.contact_found = true;
@@ -248,8 +237,33 @@ IndentationAnalysis analyze_indentation(const TsvTable& table, const CurveSettin
   const auto approach = [n_approach](const std::vector<double>& v) {
     return std::span<const double>(v.data(), n_approach);
   };
-  for (const TimedPeak& tp : find_timed_peaks(approach(a.indentation_nm), approach(a.spring_force_pN),
-                                              approach(a.step), approach(a.time_ns), a.smoothing, settings)) {
+  std::vector<TimedPeak> events = find_timed_peaks(approach(a.indentation_nm), approach(a.spring_force_pN),
+                                                   approach(a.step), approach(a.time_ns), a.smoothing, settings);
+  // Before the contact the tip touches nothing: a maximum there is the free tip's wander.
+  const std::size_t first_event_row = a.contact_found ? a.contact_row : n_approach;
+  a.maxima_before_contact = std::size_t(std::count_if(
+      events.begin(), events.end(), [&](const TimedPeak& tp) { return tp.peak.index < first_event_row; }));
+  events.erase(std::remove_if(events.begin(), events.end(),
+                              [&](const TimedPeak& tp) { return tp.peak.index < first_event_row; }),
+               events.end());
+  // The cantilever loads the tip by at most κ·Δbase between two rows; a larger rise is the
+  // tip's thermal wander (the molecule only gives under it). κ is the table's own:
+  // spring_force = κ (base − tip) + const, fitted over the raw rows.
+  {
+    std::vector<double> stretch(a.rows);
+    for (std::size_t i = 0; i < a.rows; ++i) stretch[i] = base[i] - tip[i];
+    const LinearFit spring_law = fit_line(stretch, spring);
+    if (spring_law.ok && spring_law.slope > 0.0) {
+      a.cantilever_pN_per_nm = spring_law.slope;
+      events = keep_loaded_peaks(
+          std::move(events), approach(a.spring_force_pN), a.smoothing.min_peak_drop,
+          [&](std::size_t from, std::size_t at) {
+            return a.cantilever_pN_per_nm * std::max(0.0, base[at] - base[from]);
+          },
+          &a.unloaded);
+    }
+  }
+  for (const TimedPeak& tp : events) {
     IndentationPeak p;
     p.peak = tp.peak;
     p.step = tp.step;

@@ -18,6 +18,14 @@
 
 namespace ermak::analysis {
 
+// A force maximum left out because the protocol's springs could not have loaded it
+// (curve_smoothing.h keep_loaded_peaks).
+struct UnloadedMaximum {
+  std::size_t index = 0;  // row of the smoothed curve
+  std::int64_t step = 0;
+  double force_pN = 0.0, rise_pN = 0.0, loadable_pN = 0.0;
+};
+
 struct CurveSettings {
   // Smoothing: a centred running average over `window_nm` of cantilever-base travel
   // (path length, so v·Δt at constant speed), or over `points` rows. Neither: 0.2 nm;
@@ -87,10 +95,6 @@ struct PullingAnalysis {
   std::vector<PullingPeak> peaks;
   // Force maxima left out because they rose faster than the cantilever loads
   // (CurveSettings::loading_rate_pN_per_s): their rows and rises, for the summary.
-  struct UnloadedMaximum {
-    std::size_t index = 0;
-    double force_pN = 0.0, rise_pN = 0.0, loadable_pN = 0.0;
-  };
   std::vector<UnloadedMaximum> unloaded;
   // WLC fit to the rising edge after the last peak (the chain after the last event), when
   // the force rises there by more than the peak criterion; its Lc − the last peak's Lc.
@@ -137,7 +141,14 @@ struct IndentationAnalysis {
   std::int64_t contact_step = 0;
   double contact_tip_nm = 0.0;
   double contact_threshold_pN = 0.0;
-  std::vector<IndentationPeak> peaks;  // on the approach
+  std::vector<IndentationPeak> peaks;  // on the approach, after the contact
+  // Maxima the peak search found before the contact (none count: the tip touched nothing),
+  // and those after it that rose faster than the cantilever loads, κ·Δbase + the criterion,
+  // with κ = cantilever_pN_per_nm fitted from the table (spring_force against base − tip;
+  // NaN when the table cannot tell it, and then no such check).
+  std::size_t maxima_before_contact = 0;
+  std::vector<UnloadedMaximum> unloaded;
+  double cantilever_pN_per_nm = std::numeric_limits<double>::quiet_NaN();
   // The linear regime and the fit spring_force = k·indentation + b on the smoothed curve
   // (smoothing also removes most of the tip's thermal noise from the regressor, which would
   // otherwise bias the slope low); linear.slope_se is scaled by √(rows per window) for the

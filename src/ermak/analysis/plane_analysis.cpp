@@ -38,7 +38,8 @@ double trapezoid(std::span<const double> x, std::span<const double> y, std::size
   return sum;
 }
 
-PlaneAnalysis analyze_plane(const TsvTable& table, int group, const CurveSettings& settings) {
+PlaneAnalysis analyze_plane(const TsvTable& table, int group, const CurveSettings& settings,
+                            const std::optional<PlaneLoading>& loading) {
   PlaneAnalysis a;
   a.group = group;
   a.force_column = plane_force_column(group);
@@ -54,6 +55,8 @@ PlaneAnalysis analyze_plane(const TsvTable& table, int group, const CurveSetting
   a.time_ns = copy(time);
   a.plane_nm = copy(plane);
   a.force_raw_pN = copy(force);
+  a.loading_known = loading.has_value();
+  if (loading) a.travel_scale = loading->travel_scale;
   if (a.rows == 0) return a;
 
   const Smoother smooth = make_smoother(plane, settings, table.source(), "plane");
@@ -62,9 +65,14 @@ PlaneAnalysis analyze_plane(const TsvTable& table, int group, const CurveSetting
   a.force_pN = smooth(force);
   set_peak_criterion(a.smoothing, force, settings);
 
-  const auto top = std::max_element(a.force_pN.begin(), a.force_pN.end());
-  const std::size_t imax = std::size_t(top - a.force_pN.begin());
-  a.max_force_pN = *top;
+  const auto largest = std::max_element(a.force_pN.begin(), a.force_pN.end(),
+                                        [](double x, double y) { return std::abs(x) < std::abs(y); });
+  a.orientation = *largest < 0.0 ? -1.0 : 1.0;
+  std::vector<double> oriented(a.force_pN);
+  for (double& f : oriented) f *= a.orientation;
+  const auto top = std::max_element(oriented.begin(), oriented.end());
+  const std::size_t imax = std::size_t(top - oriented.begin());
+  a.max_force_pN = a.force_pN[imax];
   a.max_force_plane_nm = a.plane_nm[imax];
   a.max_force_step = std::int64_t(std::llround(a.step[imax]));
   a.end_force_pN = a.force_pN.back();
@@ -73,15 +81,28 @@ PlaneAnalysis analyze_plane(const TsvTable& table, int group, const CurveSetting
   // Without a moving plane the travel is 0 throughout: no events along it, no work.
   if (!a.plane_moves) return a;
 
-  for (const TimedPeak& tp : find_timed_peaks(a.plane_nm, a.force_pN, a.step, a.time_ns, a.smoothing, settings))
+  std::vector<TimedPeak> events = find_timed_peaks(a.plane_nm, oriented, a.step, a.time_ns, a.smoothing, settings);
+  if (loading && loading->loading_pN_per_nm > 0.0)
+    events = keep_loaded_peaks(
+        std::move(events), oriented, a.smoothing.min_peak_drop,
+        [&](std::size_t from, std::size_t at) {
+          return loading->loading_pN_per_nm * std::abs(a.plane_nm[at] - a.plane_nm[from]);
+        },
+        &a.unloaded);
+  for (TimedPeak& tp : events) {
+    tp.peak.force = a.force_pN[tp.peak.index];  // the table's sign
     a.events.push_back({tp.peak, tp.step, tp.time_ns});
+  }
   a.detached = !a.events.empty() && std::abs(a.end_force_pN) <= a.detach_threshold_pN;
 
+  // W = ∫F dp_G over the group's own travel (a static plane does no work).
+  std::vector<double> travel(a.plane_nm);
+  for (double& p : travel) p *= a.travel_scale;
   const double per_kcal = pN_nm_per_kcal_per_mol();
-  a.work_pN_nm = trapezoid(plane, force, a.rows - 1);
+  a.work_pN_nm = trapezoid(travel, force, a.rows - 1);
   a.work_kcal_per_mol = a.work_pN_nm / per_kcal;
   if (!a.events.empty()) {
-    a.work_to_last_event_pN_nm = trapezoid(plane, force, a.events.back().peak.trough_after);
+    a.work_to_last_event_pN_nm = trapezoid(travel, force, a.events.back().peak.trough_after);
     a.work_to_last_event_kcal_per_mol = a.work_to_last_event_pN_nm / per_kcal;
   }
   return a;

@@ -31,6 +31,17 @@ struct PlaneEvent {
   double time_ns = 0.0;
 };
 
+// What the run says of the analysed group's springs (run.log's plane lines): how its plane
+// travels against plane[nm], and how fast its springs can load its force.
+struct PlaneLoading {
+  // The group's plane travel is travel_scale × plane[nm] (v_G / v of the first moving plane;
+  // 0 for a static plane).
+  double travel_scale = 1.0;
+  // N κ of the springs that load the force per nm of plane[nm]: the group's own, N_G κ_G
+  // |travel_scale|, or for a static (anchor) plane the first moving plane's N κ.
+  double loading_pN_per_nm = 0.0;
+};
+
 struct PlaneAnalysis {
   int group = 0;
   std::string force_column;  // force_plane{group}[pN]
@@ -41,6 +52,16 @@ struct PlaneAnalysis {
   std::vector<double> force_pN;  // smoothed
   SmoothingInfo smoothing;
   std::vector<PlaneEvent> events;
+  // The sign of the group's load: of the smoothed force where |F| is largest. Events are
+  // searched on orientation × F, so that a plane moving against its normal (or an anchor,
+  // whose springs hold back) gives ruptures, not its loading, as drops; event and largest
+  // forces keep the table's sign, drops are magnitudes.
+  double orientation = 1.0;
+  // Maxima left out because they rose faster than the springs load (PlaneLoading).
+  std::vector<UnloadedMaximum> unloaded;
+  // The run's plane facts were known: the work is the group's own, ∫F dp_G.
+  bool loading_known = false;
+  double travel_scale = 1.0;
   // The largest smoothed force, where it is; the smoothed force at the last row.
   double max_force_pN = std::numeric_limits<double>::quiet_NaN();
   double max_force_plane_nm = std::numeric_limits<double>::quiet_NaN();
@@ -59,8 +80,11 @@ struct PlaneAnalysis {
 };
 
 // Reads columns step, time[ns], plane[nm] and force_plane{group}[pN] by name. Throws
-// ermak::Error naming the table and --plane-group when the table has no such group.
-PlaneAnalysis analyze_plane(const TsvTable& table, int group, const CurveSettings& settings);
+// ermak::Error naming the table and --plane-group when the table has no such group. With
+// `loading` (from run.log), maxima that rose faster than the springs load are left out and
+// the work is taken over the group's own plane travel; without, over plane[nm].
+PlaneAnalysis analyze_plane(const TsvTable& table, int group, const CurveSettings& settings,
+                            const std::optional<PlaneLoading>& loading = std::nullopt);
 
 // Trapezoidal ∫ y dx over the rows [0, last] (last < x.size()).
 double trapezoid(std::span<const double> x, std::span<const double> y, std::size_t last);

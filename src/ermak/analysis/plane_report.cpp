@@ -22,14 +22,26 @@ struct PlaneRecord {
   PlaneReplica replica;
   PlaneAnalysis a;  // series cleared after the replica's files are written
   Line curve;       // decimated smoothed (plane travel, force)
+  double last_step = 0.0;  // of the table
 };
 
 void drop_series(PlaneAnalysis& a) {
-  a.step = {};
-  a.time_ns = {};
-  a.plane_nm = {};
-  a.force_raw_pN = {};
-  a.force_pN = {};
+  for (std::vector<double>* v : {&a.step, &a.time_ns, &a.plane_nm, &a.force_raw_pN, &a.force_pN}) release(*v);
+}
+
+// The analysed group's travel and loading from the run's planes (none known: nullopt).
+std::optional<PlaneLoading> group_loading(const std::vector<RunLogFacts::Plane>& planes, int group) {
+  if (group < 0 || std::size_t(group) >= planes.size()) return std::nullopt;
+  const auto first_moving = std::find_if(planes.begin(), planes.end(),
+                                         [](const RunLogFacts::Plane& p) { return p.speed_um_per_s != 0.0; });
+  if (first_moving == planes.end()) return PlaneLoading{0.0, 0.0};
+  const RunLogFacts::Plane& own = planes[std::size_t(group)];
+  PlaneLoading loading;
+  loading.travel_scale = own.speed_um_per_s / first_moving->speed_um_per_s;
+  loading.loading_pN_per_nm = loading.travel_scale != 0.0
+                                  ? own.beads * own.spring_pN_per_nm * std::abs(loading.travel_scale)
+                                  : first_moving->beads * first_moving->spring_pN_per_nm;
+  return loading;
 }
 
 std::string plural(std::size_t n, const char* word) { return fmt::format("{} {}{}", n, word, n == 1 ? "" : "s"); }
@@ -42,7 +54,7 @@ std::vector<double> cumulative_work_kcal(const PlaneAnalysis& a) {
   const double per_kcal = pN_nm_per_kcal_per_mol();
   double sum = 0.0;
   for (std::size_t i = 1; i < a.rows; ++i) {
-    sum += 0.5 * (a.force_raw_pN[i] + a.force_raw_pN[i - 1]) * (a.plane_nm[i] - a.plane_nm[i - 1]);
+    sum += 0.5 * (a.force_raw_pN[i] + a.force_raw_pN[i - 1]) * a.travel_scale * (a.plane_nm[i] - a.plane_nm[i - 1]);
     w[i] = sum / per_kcal;
   }
   return w;
@@ -119,6 +131,8 @@ std::string replica_section(const PlaneRecord& rec) {
                               a.smoothing.min_peak_drop_automatic ? " (automatic)" : "");
   if (a.rows == 0) return s + "  no rows\n";
   if (!a.plane_moves) return s + "  the plane does not move (plane[nm] is constant): no events, no work\n";
+  s += unloaded_maxima_note(a.unloaded, "the plane springs load (N κ·Δp + the peak criterion)",
+                            "thermal wander, not a rupture");
   if (a.events.empty()) {
     s += "  no rupture events\n";
   } else {
@@ -184,13 +198,14 @@ PlaneReport write_plane_report(const std::vector<PlaneReplica>& replicas, const 
   if (replicas.empty()) return report;
   const bool overwrite = options.overwrite;
   const int group = options.group;
+  const std::optional<PlaneLoading> loading = group_loading(options.planes, group);
 
   std::vector<PlaneRecord> records;
   for (const PlaneReplica& r : replicas) {
     const TsvTable table = TsvTable::read(r.table);
     table.require_rising_steps();
     for (const auto& w : table.warnings()) report.warnings.push_back(w);
-    PlaneRecord rec{r, analyze_plane(table, group, options.settings), {}};
+    PlaneRecord rec{r, analyze_plane(table, group, options.settings, loading), {}, 0.0};
     const PlaneAnalysis& a = rec.a;
     if (a.rows == 0) report.warnings.push_back(table.source() + ": no rows");
     else if (!a.plane_moves) report.warnings.push_back(table.source() + ": the plane does not move: no events, no work");
@@ -203,6 +218,7 @@ PlaneReport write_plane_report(const std::vector<PlaneReplica>& replicas, const 
       files.push_back(svg);
       rec.curve = decimated_line(a.plane_nm, a.force_pN);
     }
+    rec.last_step = a.step.empty() ? 0.0 : a.step.back();
     drop_series(rec.a);
     records.push_back(std::move(rec));
   }
@@ -251,14 +267,26 @@ PlaneReport write_plane_report(const std::vector<PlaneReplica>& replicas, const 
                    plural(records.size(), "replica"), group, plane_force_column(group),
                    options.settings.detach_force_pN ? g(*options.settings.detach_force_pN) + " pN"
                                                     : std::string("the peak criterion"));
-  if (group != 0)
+  if (!options.group_given && group != 0)
+    s += fmt::format("  group {} is the first moving plane (run.log); --plane-group chooses another\n", group);
+  if (loading && loading->travel_scale == 0.0)
+    s += fmt::format("  note: group {}'s plane is static: its force is the anchor's load, and it does no work (W = 0)\n",
+                     group);
+  else if (!loading && group != 0)
     s += fmt::format("  note: plane[nm] is the travel of the first moving plane; W = ∫F dp integrates group {}'s force "
-                     "over it, which is group {}'s work only if it is that plane (a static plane does no work)\n",
+                     "over it, which is group {}'s work only if it is that plane (a static plane does no work; run.log, "
+                     "which says, was not found)\n",
                      group, group);
+  if (std::any_of(records.begin(), records.end(), [](const PlaneRecord& r) { return r.a.orientation < 0.0; }))
+    s += fmt::format("  note: group {}'s force is loaded negative (against its normal{}): events are found on its "
+                     "magnitude; forces keep the table's sign, drops are magnitudes\n",
+                     group, loading && loading->travel_scale < 0.0 ? ": its plane moves against it" : " or held back");
   std::vector<double> first, largest, all, max_force, work_pN_nm, work_kcal, end_force;
   std::size_t detached = 0, moving = 0;
+  std::vector<TableEnd> ends;
   for (const auto& rec : records) {
     s += replica_section(rec);
+    ends.push_back({rec.replica.name, rec.last_step});
     const PlaneAnalysis& a = rec.a;
     if (!a.plane_moves || a.rows == 0) continue;
     ++moving;
@@ -277,6 +305,7 @@ PlaneReport write_plane_report(const std::vector<PlaneReplica>& replicas, const 
     work_kcal.push_back(a.work_kcal_per_mol);
     detached += a.detached;
   }
+  s += cut_short_notes(ends, "the plane pulling", options.run_steps);
   s += "\nPlane pulling over replicas\n";
   s += fmt::format("  replicas with a rupture event: {} of {}; detached at the end: {} of {}\n", first.size(), moving,
                    detached, moving);

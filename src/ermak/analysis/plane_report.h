@@ -4,12 +4,14 @@
 // replicas, their force histogram, the overlay plot and the "Plane pulling" section of
 // summary.txt. Called by analyze_run, which owns the rest of the run's outputs.
 #include <cstddef>
+#include <cstdint>
 #include <filesystem>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "ermak/analysis/force_spectroscopy.h"
+#include "ermak/analysis/run_directory.h"
 
 namespace ermak::analysis {
 
@@ -20,7 +22,12 @@ struct PlaneReplica {
 };
 
 struct PlaneReportOptions {
-  int group = 0;  // --plane-group
+  int group = 0;  // --plane-group, or the first moving plane's group (analyze_run)
+  bool group_given = false;  // by --plane-group
+  // The run's planes by group, from run.log (RunLogFacts::planes; empty where unknown):
+  // each group's travel and loading, for the work and the loading check.
+  std::vector<RunLogFacts::Plane> planes;
+  std::optional<std::int64_t> run_steps;  // run.log's [run] steps, for tables of a stopped run
   CurveSettings settings;
   std::optional<std::size_t> bins;
   bool overwrite = false;

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <system_error>
 
 #include "ermak/core/error.h"
@@ -200,6 +201,42 @@ void prepare_output_directory(const std::filesystem::path& out, const std::vecto
   std::error_code ec;
   std::filesystem::create_directories(out, ec);
   if (ec) throw Error(out.string(), 0, "", "cannot create the output directory: " + ec.message());
+}
+
+std::string unloaded_maxima_note(const std::vector<UnloadedMaximum>& unloaded, const std::string& loader,
+                                 const std::string& what) {
+  if (unloaded.empty()) return "";
+  std::string list;
+  for (const UnloadedMaximum& u : unloaded)
+    list += fmt::format("{}{} pN at step {} (rose {} pN, the springs load {} pN in that time)", list.empty() ? "" : "; ",
+                        g(u.force_pN, 4), u.step, g(u.rise_pN, 3), g(u.loadable_pN, 3));
+  return fmt::format("  left out: {} force maxim{} that rose faster than {} — {}: {}\n", unloaded.size(),
+                     unloaded.size() == 1 ? "um" : "a", loader, what, list);
+}
+
+std::string cut_short_notes(const std::vector<TableEnd>& ends, const std::string& covered,
+                            std::optional<std::int64_t> run_steps) {
+  if (ends.empty()) return "";
+  double last = -std::numeric_limits<double>::infinity();
+  bool all_equal = true;
+  for (const TableEnd& e : ends) {
+    last = std::max(last, e.last_step);
+    all_equal = all_equal && e.last_step == ends.front().last_step;
+  }
+  // Every table stops at the same step before the planned end: a run stopped early.
+  if (run_steps && last < double(*run_steps) && all_equal)
+    return fmt::format("  note: the table{} end{} at step {} of the run's {} (run.log): a run stopped early "
+                       "(--resume continues it); the results cover only that part of {}\n",
+                       ends.size() == 1 ? "" : "s", ends.size() == 1 ? "s" : "", g(last, 12), *run_steps, covered);
+  const double expected = run_steps ? std::max(last, double(*run_steps)) : last;
+  std::string notes;
+  for (const TableEnd& e : ends)
+    if (e.last_step < (run_steps ? expected : 0.99 * expected))
+      notes += fmt::format("  note: {}'s table ends at step {}, before {} {}: its results (and any event missing "
+                           "there) cover only that part of {}\n",
+                           e.replica, g(e.last_step, 12), run_steps ? "the run's" : "the others'", g(expected, 12),
+                           covered);
+  return notes;
 }
 
 }  // namespace ermak::analysis

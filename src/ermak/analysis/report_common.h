@@ -4,12 +4,14 @@
 // curves for drawing, number formatting for summary.txt, plot styles, and the histogram
 // of peak forces over replicas (table + plot).
 #include <cstddef>
+#include <cstdint>
 #include <filesystem>
 #include <optional>
 #include <span>
 #include <string>
 #include <vector>
 
+#include "ermak/analysis/force_spectroscopy.h"
 #include "ermak/analysis/statistics.h"
 #include "ermak/analysis/svg_plot.h"
 
@@ -39,6 +41,25 @@ std::string g(double v, int digits = 4);
 std::string mean_sd(const SampleStatistics& s, const char* unit);
 // "  title: n = …, mean = …, sd = …, sem = …, median = …, min = …, max = …\n".
 std::string stats_block(const std::string& title, const SampleStatistics& s, const char* unit);
+
+// Frees a series' memory (assigning {} would keep its capacity).
+inline void release(std::vector<double>& v) { std::vector<double>().swap(v); }
+
+// "  left out: 2 force maxima that rose faster than {loader} — {what}: 41.5 pN at step 1000
+// (rose 46.3 pN, the springs load 0 pN in that time); …\n", or "" for none.
+std::string unloaded_maxima_note(const std::vector<UnloadedMaximum>& unloaded, const std::string& loader,
+                                 const std::string& what);
+
+// For tables that end before the run's planned steps (run.log's [run] steps: a run stopped
+// early) or well before the longest one's (a replica that crashed, a table cut by hand): a
+// note naming them, since a missing event there is no evidence of none; `covered` says what
+// the results cover ("the pulling", "the indentation").
+struct TableEnd {
+  std::string replica;
+  double last_step = 0.0;
+};
+std::string cut_short_notes(const std::vector<TableEnd>& ends, const std::string& covered,
+                            std::optional<std::int64_t> run_steps);
 
 PlotStyle style(const std::string& color, double width, const std::string& dash = "", double opacity = 1.0);
 PlotStyle marker_style(const std::string& color);

@@ -100,7 +100,24 @@ RunLogFacts read_run_log(const fs::path& run_dir) {
         }
       }
     }
+    // "plane 1: 5 beads, normal (0, 0, 1), speed 0 µm/s, κ = 50 pN/nm per bead; …", once per plane
+    // (a resumed run's log states them again).
+    if (const auto at = line.find("] plane "); at != std::string::npos) {
+      const std::size_t k_at = at + 8;
+      const auto k = number_at(line, k_at);
+      const auto beads_at = line.find(": ", k_at), speed_at = line.find(", speed ", k_at),
+                 kappa_at = line.find(", κ = ", k_at);
+      if (k && *k == double(facts.planes.size()) && beads_at != std::string::npos && speed_at != std::string::npos &&
+          kappa_at != std::string::npos) {
+        const auto beads = number_at(line, beads_at + 2);
+        const auto speed = number_at(line, speed_at + 8);
+        const auto kappa = number_at(line, kappa_at + std::string(", κ = ").size());
+        if (beads && speed && kappa) facts.planes.push_back({int(*beads), *speed, *kappa});
+      }
+    }
     if (line.rfind("[", 0) == 0) section = line.substr(0, line.find(']') + 1);
+    if (section == "[run]" && line.rfind("steps = ", 0) == 0)
+      if (const auto v = number_at(line, 8); v && *v >= 0.0) facts.run_steps = std::int64_t(*v);
     if (section == "[heating]" && !facts.heating_every_steps && line.rfind("every_steps = ", 0) == 0)
       if (const auto v = number_at(line, 14); v && *v >= 1.0) facts.heating_every_steps = std::int64_t(*v);
     if (section == "[heating]" && !facts.heating_stop_K) {

@@ -41,6 +41,16 @@ struct RunLogFacts {
     if (!loading_rate_pN_per_s) return std::nullopt;
     return *loading_rate_pN_per_s * pulled_beads.value_or(1);
   }
+  // The planes of a plane-pulling run, by group ("plane k: N beads, normal …, speed v µm/s,
+  // κ = K pN/nm per bead"); empty where the log does not state them.
+  struct Plane {
+    int beads = 0;
+    double speed_um_per_s = 0.0;
+    double spring_pN_per_nm = 0.0;
+  };
+  std::vector<Plane> planes;
+  // [run] steps of the last resolved configuration the log echoes (an extended run's new end).
+  std::optional<std::int64_t> run_steps;
   std::optional<double> temperature_K;
   bool heating = false;  // temperature_K is the start of a heating schedule
   // The heating schedule's stair length and stop temperature ([heating] every_steps, stop_K

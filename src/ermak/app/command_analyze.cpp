@@ -96,8 +96,7 @@ Command add_analyze_command(CLI::App& app) {
       ->capture_default_str();
   auto* plane_group = cmd->add_option("--plane-group", o->plane_group,
                   "Plane pulling: analyse the force of this plane group, force_plane<G>[pN]; group 0 is the "
-                  "first [[plane_pulling.plane]] of the config (usually the moving one)")
-      ->capture_default_str();
+                  "first [[plane_pulling.plane]] of the config. Default: the first moving plane (run.log), else 0");
   auto* detach = cmd->add_option("--detach-force-pN", o->detach,
                                  "Plane pulling: detached when the smoothed force at the end is within this of 0 "
                                  "after a rupture event, pN (default: the peak criterion)");
@@ -166,7 +165,7 @@ Command add_analyze_command(CLI::App& app) {
     if (range->count()) a.settings.linear_range_nm = std::make_pair(o->linear_range.at(0), o->linear_range.at(1));
     a.settings.linear_fraction = o->linear_fraction;
     if (detach->count()) a.settings.detach_force_pN = o->detach;
-    a.plane_group = o->plane_group;
+    if (plane_group->count()) a.plane_group = o->plane_group;
     a.temperature_K = o->temperature;
     a.temperature_from_run = temperature->count() == 0;
     if (bins->count()) a.bins = o->bins;
