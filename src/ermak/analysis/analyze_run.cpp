@@ -644,7 +644,11 @@ AnalyzeResult analyze_run(const AnalyzeOptions& options_in) {
     else
       brief += fmt::format("pulling: {} replica{}, {} unfolding peak{}; first peak {}\n", n_ramp, n_ramp == 1 ? "" : "s",
                            all_forces.size(), all_forces.size() == 1 ? "" : "s", mean_sd(sfirst, "pN"));
-    if (sdl.n > 0) brief += fmt::format("  ΔLc {}\n", mean_sd(sdl, "nm"));
+    if (sdl.n > 0)
+      brief += fmt::format("  ΔLc {}{}\n", mean_sd(sdl, "nm"),
+                           rough_fits > 0 ? fmt::format(" — {} of {} WLC fits rough: effective values (summary.txt)",
+                                                        rough_fits, fits)
+                                          : std::string());
 
     plot_pulling_overlay(pulls, kT, out / "force_extension.svg", overwrite);
     written(out / "force_extension.svg");

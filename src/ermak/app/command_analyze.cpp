@@ -72,7 +72,7 @@ Command add_analyze_command(CLI::App& app) {
                                "A peak must be followed by a force drop of at least this, pN "
                                "(default: max(10, 8 × noise of the smoothed force))");
   auto* separation = cmd->add_option("--min-peak-separation-nm", o->separation,
-                  "Peaks closer than this in extension (indentation) are merged, nm")
+                  "Peaks closer than this in extension (indentation, plane travel) are merged, nm")
       ->capture_default_str();
   auto* persistence = cmd->add_option("--persistence-length-nm", o->persistence,
                   "WLC persistence length P, nm (fixed; with --fit-persistence-length fitted within 0.02 to 50 nm)")

@@ -514,6 +514,16 @@ void read_input(const Section& s, InputSpec& in) {
     for (char& c : ext) c = char(std::tolower(static_cast<unsigned char>(c)));
     return ext == ".etop";
   };
+  auto is_structure_file = [](const fs::path& path) {
+    std::string ext = path.extension().string();
+    for (char& c : ext) c = char(std::tolower(static_cast<unsigned char>(c)));
+    return ext == ".pdb" || ext == ".cif" || ext == ".ent" || ext == ".mmcif";
+  };
+  if (topology && !coordinates && is_structure_file(*topology))
+    throw s.error("topology", "input.topology is a SOP topology (.top or .etop), and " +
+                                  topology->filename().string() +
+                                  " looks like an all-atom structure: give it as input.structure instead (or build "
+                                  "the model with `ermak topology` and give its .etop)");
   if (topology && !coordinates && !is_etop(*topology))
     throw s.error("topology", "input.topology needs input.coordinates (PDB with the initial "
                               "coordinates; only an .etop stores its own)");

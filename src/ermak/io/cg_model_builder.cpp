@@ -220,7 +220,8 @@ struct Builder {
         ++out.chain_breaks;
         warn("chain breaks", "chain break between " + model.residues[r - 1].label() + " and " +
                                  model.residues[r].label() + " (C-alpha distance " + fmt("%.2f", d) + " A > " +
-                                 fmt("%g", options.break_distance_A) + " A): no bond");
+                                 fmt("%g", options.break_distance_A) + " A): no bond" +
+                                     residues_missing_between(model.residues[r - 1].number, model.residues[r].number, false));
         continue;
       }
       continues_chain[r] = 1;

@@ -673,4 +673,13 @@ StructureModel extract_structure_model(const ParsedStructure& parsed, const std:
   return out;
 }
 
+std::string residues_missing_between(int before, int after, bool hetero_skipped) {
+  if (after - before <= 1) return "";
+  const std::string which = after - before == 2 ? "residue " + std::to_string(before + 1) + " is"
+                                                 : "residues " + std::to_string(before + 1) + " to " +
+                                                       std::to_string(after - 1) + " are";
+  return " — " + which + " not in the model (missing from the file" +
+         (hetero_skipped ? ", or HETATM records: --keep-hetero keeps amino acids there)" : ")");
+}
+
 }  // namespace ermak

@@ -131,6 +131,12 @@ struct StructureModel {
 StructureModel extract_structure_model(const ParsedStructure& parsed, const std::string& source,
                                        const StructureReadOptions& options);
 
+// For a chain break between residues numbered `before` and `after`: which residue numbers
+// in between the model lacks, as " — residue 65 is not in the model (missing from the
+// file…)"; with `hetero_skipped` (a builder that leaves HETATM records out) the hint that
+// --keep-hetero keeps amino acids there. "" when none.
+std::string residues_missing_between(int before, int after, bool hetero_skipped);
+
 // The standard residue a modified amino acid derives from, as gemmi's residue table
 // encodes it (lower-case one-letter code): "MSE" → "MET", "SEP" → "SER"; the name itself
 // when it is standard or gemmi does not know a parent.

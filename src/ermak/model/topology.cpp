@@ -15,6 +15,28 @@ std::int32_t count_unbonded_beads(const Topology& topology) {
   return static_cast<std::int32_t>(std::count(bonded.begin(), bonded.end(), false));
 }
 
+std::vector<std::int32_t> bonded_pieces(const Topology& topology) {
+  const std::size_t n = std::size_t(topology.bead_count());
+  std::vector<std::int32_t> parent(n);
+  for (std::size_t i = 0; i < n; ++i) parent[i] = std::int32_t(i);
+  auto root = [&](std::int32_t i) {
+    while (parent[std::size_t(i)] != i) i = parent[std::size_t(i)] = parent[std::size_t(parent[std::size_t(i)])];
+    return i;
+  };
+  for (const Bond& b : topology.bonds) {
+    const std::int32_t ri = root(b.i), rj = root(b.j);
+    if (ri != rj) parent[std::size_t(std::max(ri, rj))] = std::min(ri, rj);
+  }
+  std::vector<std::int32_t> piece(n, -1), number_of_root(n, -1);
+  std::int32_t pieces = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    std::int32_t& number = number_of_root[std::size_t(root(std::int32_t(i)))];
+    if (number < 0) number = pieces++;
+    piece[i] = number;
+  }
+  return piece;
+}
+
 void validate_topology(const Topology& topology, const std::string& source) {
   const std::int32_t n = topology.bead_count();
   if (n == 0) throw Error(source, 0, "beads", "the topology has no beads");

@@ -59,6 +59,11 @@ ChainEnds chain_ends(const Topology& topology);
 // expected to have none, and the builders warn when it does.
 std::int32_t count_unbonded_beads(const Topology& topology);
 
+// The bonded piece of each bead: beads joined by a chain of bonds share a number, pieces
+// numbered 0, 1, … in order of their first bead. A chain break (docs/topology.md) splits a
+// chain into two pieces, which only native contacts and repulsion then hold together.
+std::vector<std::int32_t> bonded_pieces(const Topology& topology);
+
 // Checks indices, duplicates and parameter ranges; throws ermak::Error naming `source`.
 void validate_topology(const Topology& topology, const std::string& source);
 

@@ -507,6 +507,22 @@ std::vector<std::string> ProtocolSetup::describe() const {
                                                   "{:g} pN): give a smaller indentation.tip_friction or a lower speed",
                                                   kLargeTipDrag_pN)
                                     : std::string()));
+    // A retraction force within the free tip's range — the drag plus 3 sd of the spring's
+    // thermal force, √(kT κ) by equipartition — turns the base on noise, before any contact.
+    if (in.retract == RetractAt::kForce) {
+      const double thermal_pN =
+          units::internal_force_to_pN(std::sqrt(spec_.temperature.start_kcal_per_mol * in.spring_kcal_per_mol_A2));
+      const double retract_pN = units::internal_force_to_pN(in.retract_force_kcal_per_mol_A);
+      if (retract_pN < drag_pN + 3.0 * thermal_pN)
+        lines.push_back(fmt::format("indentation: note: retract_at_force_pN = {:.6g} pN lies within the free tip's "
+                                    "range (drag {:.3g} pN + 3 × √(kTκ) = {:.3g} pN): noise may turn the base before "
+                                    "the tip touches the molecule; give a larger force",
+                                    retract_pN, drag_pN, drag_pN + 3.0 * thermal_pN));
+    }
+    if (in.move_surface && !spec_.fixed_beads.empty())
+      lines.push_back("indentation: note: move_surface with [fixed] beads: the surface moves toward the tip while "
+                      "the fixed beads stay where they are, so it drives into them (a FENE bond of theirs breaks); "
+                      "move the base instead, or fix no beads");
     if (in.surface.enabled)
       lines.push_back(fmt::format("surface: {} through {} Å, normal {}, {} σ = {:.6g} Å ε = "
                                   "{:.6g} kcal/mol{}",

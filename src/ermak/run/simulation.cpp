@@ -27,6 +27,7 @@
 #include "ermak/protocol/protocol_setup.h"
 #include "ermak/model/residue_selection.h"
 #include "ermak/run/bead_lists.h"
+#include "ermak/run/bonded_piece_check.h"
 #include "ermak/run/checkpoint_advice.h"
 #include "ermak/run/config_fingerprint.h"
 #include "ermak/run/dry_run.h"
@@ -259,10 +260,20 @@ RunSummary run_logged(const RunSpec& given_spec, const RunOptions& options, RunR
   log->info("ermak {} {} {}", ERMAK_VERSION,
             options.dry_run ? (options.resume ? "dry run of resuming" : "dry run of") : options.resume ? "resuming" : "starting",
             spec.config_path.string());
-  log->info("model: {} beads, {} bonds, {} native contacts, {} replicas", n, topology.bonds.size(),
-            topology.native_contacts.size(), replicas);
+  const std::vector<std::int32_t> pieces = bonded_pieces(topology);
+  const std::int32_t piece_count = pieces.empty() ? 0 : *std::max_element(pieces.begin(), pieces.end()) + 1;
+  log->info("model: {} beads, {} bonds, {} native contacts, {} replica{}{}", n, topology.bonds.size(),
+            topology.native_contacts.size(), replicas, replicas == 1 ? "" : "s",
+            piece_count > 1 ? fmt::format("; {} bonded pieces (chains, and chains split at breaks)", piece_count) : "");
+  if (!spec.input.structure.empty())
+    log->info("model built from the structure by [model]'s C-alpha rule: native contacts between C-alphas closer "
+              "than {} A, more than 2 residues apart (`ermak topology` builds SOP-GPU's rule, with side-chain "
+              "contacts, for [input] topology: docs/formats.md)",
+              fmt::format("{:g}", spec.model_build.native_cutoff_A));
   log->info("chains (for bead selections such as \"A:76\"): {}", chain_summary(topology, 12));
   log->info("extent at the input coordinates: {}", extent_summary(topology, system.initial_positions_A));
+  if (const std::string warning = pulled_apart_warning(spec, topology, pieces); !warning.empty())
+    log->warn("{}", warning);
   for (const std::string& note : spec.notes) log->info("note: {}", note);
   for (const std::string& line : bead_selection_lines) log->info("bead selection {}", line);
   run_log.file_only->info("resolved configuration:\n{}", spec.resolved_toml);
