@@ -52,6 +52,20 @@ TEST(RunCli, WritesEveryOutputWithUnitsInHeaders) {
   EXPECT_NE(log.find("seed = 99"), std::string::npos);
 }
 
+// --print-config prints the resolved configuration with the overrides applied and runs nothing.
+TEST(RunCli, PrintConfigShowsTheResolvedConfigurationAndWritesNothing) {
+  const auto dir = ermak::test::fresh_directory("run-print-config");
+  int status = 0;
+  const std::string out =
+      run_ermak("run --print-config --set run.replicas=5 " + write_config(dir).string(), &status);
+  ASSERT_EQ(status, 0) << out;
+  EXPECT_EQ(out.rfind("# ermak resolved configuration", 0), 0u) << out;
+  EXPECT_NE(out.find("replicas = 5"), std::string::npos) << out;
+  EXPECT_NE(out.find("seed = 99"), std::string::npos) << out;
+  EXPECT_NE(out.find("pair_cutoff_A = 20.0"), std::string::npos) << "defaults are filled in";
+  EXPECT_FALSE(fs::exists(dir / "out"));
+}
+
 // DCD frames stay evenly spaced: a run whose length is not a multiple of the frame
 // interval says at its start where the last frame falls (docs/outputs.md#dcd).
 TEST(RunCli, ALastStepBetweenFramesIsNoted) {

@@ -74,7 +74,13 @@ Command add_demo_command(CLI::App& app) {
     }
     std::vector<std::string> overrides = o->overrides;
     overrides.insert(overrides.begin(), "output.directory=\"" + std::filesystem::absolute(o->output).string() + "\"");
-    const RunSpec spec = parse_run_spec(kDemoConfig, std::filesystem::current_path() / "demo.toml", overrides);
+    RunSpec spec = parse_run_spec(kDemoConfig, std::filesystem::current_path() / "demo.toml", overrides);
+    // No demo.toml exists: the log and the resolved configuration name the embedded one.
+    const std::string source_line = "# source: " + spec.config_path.string();
+    if (const auto at = spec.resolved_toml.find(source_line); at != std::string::npos)
+      spec.resolved_toml.replace(at, source_line.size(), "# source: the demo's embedded configuration (ermak demo "
+                                                         "--print-config)");
+    spec.config_path = std::filesystem::current_path() / "(ermak demo)";
     // The demo has no --resume: say what it does have.
     if (!o->force && directory_has_run(spec.output.directory))
       throw Error(spec.output.directory.string(), 0, "",

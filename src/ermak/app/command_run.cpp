@@ -22,6 +22,7 @@ Command add_run_command(CLI::App& app) {
     std::string config;
     std::vector<std::string> overrides;
     std::string ermak_output;
+    bool print_config = false;
     std::string backend;
     int threads = 0;
     RunOptions run;
@@ -43,6 +44,9 @@ Command add_run_command(CLI::App& app) {
                 "Check everything the run's start checks (configuration, model, bead selections, output directory, "
                 "open files, backend, GPU memory; the checkpoint with --resume), estimate the disk space of its files, "
                 "time ~2 s of its steps and estimate its duration; writes nothing (docs/outputs.md#dry-run)");
+  cmd->add_flag("--print-config", options->print_config,
+                "Print the resolved configuration — every key with its default filled in and the --set overrides "
+                "applied, as run.log records it — and exit (a .sop file: the ermak configuration it becomes)");
   cmd->add_option("--report-threads", options->run.report_threads,
                   "Threads that format and write the replicas' files at a report (0 = automatic: 1 on the CPU "
                   "backend, else up to 8 of the idle cores; docs/outputs.md)")
@@ -61,6 +65,10 @@ Command add_run_command(CLI::App& app) {
       load.threads = options->threads;
       load.resume = options->run.resume;
       const SopRun sop = load_sopgpu_run(options->config, load);
+      if (options->print_config) {
+        std::fputs(sop.spec.resolved_toml.c_str(), stdout);
+        return 0;
+      }
       SopgpuReporter reporter(sop.outputs, sop.spec);
       const RunSummary summary = run_simulation(sop.spec, options->run, &reporter);
       if (summary.stopped_by_signal != 0) return 128 + summary.stopped_by_signal;  // the shell's convention
@@ -72,6 +80,10 @@ Command add_run_command(CLI::App& app) {
       throw Error("--ermak-output, --backend and --threads apply to .sop configurations; in a TOML configuration "
                   "use [output] directory, run.backend and run.threads");
     const RunSpec spec = load_run_spec(options->config, options->overrides);
+    if (options->print_config) {
+      std::fputs(spec.resolved_toml.c_str(), stdout);
+      return 0;
+    }
     const RunSummary summary = run_simulation(spec, options->run);
     if (summary.stopped_by_signal != 0) return 128 + summary.stopped_by_signal;
     if (!options->run.quiet && !options->run.dry_run)
