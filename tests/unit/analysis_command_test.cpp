@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "ermak/analysis/report_common.h"
 #include "ermak/analysis/svg_plot.h"
 #include "ermak/analysis/tsv_table.h"
 #include "ermak/analysis/wlc.h"
@@ -309,7 +310,11 @@ TEST(AnalysisCommand, IndentationAndForceClamp) {
   EXPECT_FALSE(fs::exists(clamp / "analysis" / "replica_000_force_extension.svg"));
   EXPECT_NE(out.find("extension_time.svg and 1 per-replica curve\n"), std::string::npos) << out;
   EXPECT_EQ(read_text(clamp / "analysis" / "summary.txt").find("replica_NNN_force_*.svg"), std::string::npos);
-  EXPECT_NE(out.find("force clamp: 1 replica, 1 unfolding (extension grows); half-way time "), std::string::npos) << out;
+  EXPECT_NE(out.find("force clamp: 1 replica, 1 with a transition (the extension grew by max(1 nm, 8 σ_x) or more); "
+                     "half-way time "),
+            std::string::npos)
+      << out;
+  EXPECT_NE(out.find("--unfolded-extension-nm X"), std::string::npos) << out;
 
   // A replica whose extension only wobbles (no transition) has no half-way time and is
   // left out of its statistics; one still rising at its end is noted.
@@ -324,12 +329,34 @@ TEST(AnalysisCommand, IndentationAndForceClamp) {
   write_text(clamp / "replica_001" / "pulling.tsv", flat);
   write_text(clamp / "replica_002" / "pulling.tsv", rising);
   ASSERT_EQ(analyze(clamp.string() + " --force", &out), 0) << out;
-  EXPECT_NE(out.find("force clamp: 3 replicas, 2 unfolding (extension grows)"), std::string::npos) << out;
+  EXPECT_NE(out.find("force clamp: 3 replicas, 2 with a transition"), std::string::npos) << out;
   const std::string clamps = read_text(clamp / "analysis" / "summary.txt");
   EXPECT_NE(clamps.find("no transition"), std::string::npos) << clamps;
   EXPECT_NE(clamps.find("replicas with an unfolding transition (the extension grows): 2 of 3"), std::string::npos) << clamps;
   EXPECT_NE(clamps.find("note: replica_002: the extension still changed by"), std::string::npos) << clamps;
   EXPECT_EQ(clamps.find("note: replica_000:"), std::string::npos) << clamps;
+
+  // Unfolding times to an extension of 10 nm, from the recorded rows: replica 0 jumps at row
+  // 700 (35 ns), replica 2 passes 10 nm near row 800 (40 ns), replica 1 never (censored at its
+  // last row, 99.95 ns); the exponential lifetime τ = total time at risk / unfoldings.
+  ASSERT_EQ(analyze(clamp.string() + " --force --unfolded-extension-nm 10", &out), 0) << out;
+  const TsvTable times = TsvTable::read(clamp / "analysis" / "unfolding_times.tsv");
+  ASSERT_EQ(times.rows(), 3u);
+  EXPECT_NEAR(times.column("time[ns]")[0], 35.0, 1e-9);
+  EXPECT_EQ(times.column("unfolded")[0], 1.0);
+  EXPECT_NEAR(times.column("time[ns]")[1], 99.95, 1e-9);
+  EXPECT_EQ(times.column("unfolded")[1], 0.0);
+  EXPECT_NEAR(times.column("time[ns]")[2], 40.0, 1.0);
+  EXPECT_EQ(times.column("force[pN]")[2], 80.0);
+  const double tau = (times.column("time[ns]")[0] + times.column("time[ns]")[1] + times.column("time[ns]")[2]) / 2.0;
+  EXPECT_NE(out.find("unfolded (extension ≥ 10 nm): 2 of 3; lifetime τ = " + g(tau)), std::string::npos) << out;
+  // Not a clamp run: the option is named and not used.
+  ASSERT_EQ(analyze(make_pulling_run("analyze-unfolded-on-pulling").string() +
+                        " --smooth-window-nm 0.25 --unfolded-extension-nm 10",
+                    &out),
+            0)
+      << out;
+  EXPECT_NE(out.find("--unfolded-extension-nm applies to force-clamp runs"), std::string::npos) << out;
 }
 
 // The loading rate the run log states is repeated in the summary; a replica whose table

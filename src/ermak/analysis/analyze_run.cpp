@@ -48,6 +48,11 @@ struct PullingRecord {
   PullingAnalysis a;  // series cleared after the replica's files are written
   Line curve;         // decimated smoothed curve (extension, force) or (time, extension) for a clamp
   double last_step = 0.0;  // of the table
+  // Force clamp with --unfolded-extension-nm X: the time from the first row to the first row
+  // whose recorded extension reaches X, or to the last row (censored); NaN when the
+  // extension starts at or beyond X.
+  double unfolding_time_ns = std::numeric_limits<double>::quiet_NaN();
+  bool unfolded = false;
 };
 
 // A spring-constant fit below this R² describes noise more than the curve: shown, but left
@@ -299,6 +304,9 @@ AnalyzeResult analyze_run(const AnalyzeOptions& options_in) {
   if (!(st.linear_fraction > 0.0 && st.linear_fraction <= 1.0)) bad("--linear-fraction", "must lie in (0, 1]");
   if (options.bins && *options.bins < 1) bad("--bins", "must be ≥ 1");
   if (options.plane_group && *options.plane_group < 0) bad("--plane-group", "must be ≥ 0");
+  if (options.unfolded_extension_nm &&
+      !(*options.unfolded_extension_nm > 0.0 && std::isfinite(*options.unfolded_extension_nm)))
+    bad("--unfolded-extension-nm", "must be > 0 and finite");
   if (st.detach_force_pN && !(*st.detach_force_pN >= 0.0)) bad("--detach-force-pN", "must be ≥ 0");
   if (st.contact_force_pN && !(*st.contact_force_pN > 0.0 && std::isfinite(*st.contact_force_pN)))
     bad("--contact-force-pN", "must be > 0 and finite");
@@ -358,7 +366,7 @@ AnalyzeResult analyze_run(const AnalyzeOptions& options_in) {
   std::vector<fs::path> planned = {out / "summary.txt"};
   if (any_pulling) {
     for (const char* f : {"peaks.tsv", "wlc_fits.tsv", "forces_histogram.tsv", "force_extension.svg",
-                          "peak_force_histogram.svg", "extension_time.svg"})
+                          "peak_force_histogram.svg", "extension_time.svg", "unfolding_times.tsv"})
       planned.push_back(out / f);
     for (const Replica& r : replicas)
       if (r.pulling)
@@ -416,6 +424,15 @@ AnalyzeResult analyze_run(const AnalyzeOptions& options_in) {
           rec.curve = {pick(a.time_ns, idx), pick(a.extension_nm, idx)};
         }
         rec.last_step = rec.a.step.empty() ? 0.0 : rec.a.step.back();
+        if (a.force_clamp && options.unfolded_extension_nm && a.rows > 0 &&
+            a.extension_raw_nm.front() < *options.unfolded_extension_nm) {
+          // The recorded rows, as the spectrum's lifetimes: a running average would make a
+          // trajectory that unfolds within half a window look unfolded from its first row.
+          std::size_t i = 0;
+          while (i < a.rows && a.extension_raw_nm[i] < *options.unfolded_extension_nm) ++i;
+          rec.unfolded = i < a.rows;
+          rec.unfolding_time_ns = a.time_ns[rec.unfolded ? i : a.rows - 1] - a.time_ns.front();
+        }
         drop_series(rec.a);
         pulls.push_back(std::move(rec));
       }
@@ -654,6 +671,9 @@ AnalyzeResult analyze_run(const AnalyzeOptions& options_in) {
     written(out / "force_extension.svg");
     produced.insert(produced.end(), {"peaks.tsv", "wlc_fits.tsv", "force_extension.svg"});
   }
+  if (options.unfolded_extension_nm && n_clamp == 0)
+    result.warnings.push_back("--unfolded-extension-nm applies to force-clamp runs, and this run has no clamp "
+                              "replica: not used");
   if (n_clamp > 0) {
     summary += fmt::format("\nForce clamp: {} replica{}\n", n_clamp, n_clamp == 1 ? "" : "s");
     summary += fmt::format("  {:<12} {:>9} {:>15} {:>13} {:>13} {:>16}\n", "replica", "rows", "mean force[pN]",
@@ -698,9 +718,54 @@ AnalyzeResult analyze_run(const AnalyzeOptions& options_in) {
     plot_clamp_overlay(pulls, out / "extension_time.svg", overwrite);
     written(out / "extension_time.svg");
     produced.push_back("extension_time.svg");
-    brief += fmt::format("force clamp: {} replica{}, {} unfolding (extension grows); half-way time {}\n", n_clamp,
-                         n_clamp == 1 ? "" : "s", half_times.size(),
-                         mean_sd(describe(half_times), "ns"));
+    brief += fmt::format("force clamp: {} replica{}, {} with a transition (the extension grew by max(1 nm, 8 σ_x) or "
+                         "more); half-way time {}\n",
+                         n_clamp, n_clamp == 1 ? "" : "s", half_times.size(), mean_sd(describe(half_times), "ns"));
+    if (!options.unfolded_extension_nm)
+      brief += "  (unfolding times to the extension of the unfolded state: --unfolded-extension-nm X)\n";
+    if (options.unfolded_extension_nm) {
+      const double x_unfolded = *options.unfolded_extension_nm;
+      TsvWriter w = TsvWriter::create(out / "unfolding_times.tsv",
+                                      {"replica", "force[pN]", "time[ns]", "unfolded"}, overwrite);
+      std::vector<double> times;
+      double exposure_ns = 0.0;  // every replica's time at risk: to its unfolding or its last row
+      std::size_t at_risk = 0;
+      std::string started_beyond;
+      for (const auto& rec : pulls) {
+        if (!rec.a.force_clamp) continue;
+        if (std::isnan(rec.unfolding_time_ns)) {
+          started_beyond += (started_beyond.empty() ? "" : ", ") + rec.replica.name;
+          continue;
+        }
+        const double rest[] = {rec.a.mean_force_pN, rec.unfolding_time_ns, rec.unfolded ? 1.0 : 0.0};
+        w.row(rec.replica.index, rest);
+        ++at_risk;
+        exposure_ns += rec.unfolding_time_ns;
+        if (rec.unfolded) times.push_back(rec.unfolding_time_ns);
+      }
+      w.flush();
+      written(out / "unfolding_times.tsv");
+      produced.push_back("unfolding_times.tsv");
+      summary += fmt::format("  unfolding times: the first row whose extension reaches {} nm (--unfolded-extension-nm), "
+                             "from the first row; {} of {} replicas unfolded, the others are censored at their last "
+                             "row\n",
+                             g(x_unfolded), times.size(), at_risk);
+      if (!started_beyond.empty())
+        summary += fmt::format("  note: left out, their extension starts at or beyond {} nm: {}\n", g(x_unfolded),
+                               started_beyond);
+      summary += stats_block("unfolding time", describe(times), "ns");
+      // Exponential lifetimes with censoring: the maximum-likelihood τ is the total time at
+      // risk over the unfoldings, its standard error τ/√k (docs/analysis.md#force-clamp).
+      std::string lifetime = "n/a (no replica unfolded)";
+      if (!times.empty()) {
+        const double tau = exposure_ns / double(times.size());
+        lifetime = fmt::format("{} ± {} ns", g(tau), g(tau / std::sqrt(double(times.size())), 2));
+        summary += fmt::format("  lifetime τ (exponential, censored replicas included) = {} (k = 1/τ = {} s⁻¹)\n",
+                               lifetime, g(1e9 / tau));
+      }
+      brief += fmt::format("  unfolded (extension ≥ {} nm): {} of {}; lifetime τ = {}\n", g(x_unfolded),
+                           times.size(), at_risk, lifetime);
+    }
   }
 
   // --- indentation ------------------------------------------------------------------------
@@ -867,6 +932,7 @@ AnalyzeResult analyze_run(const AnalyzeOptions& options_in) {
     describe_file("force_extension.svg", "force–extension curves of all replicas, peaks, WLC fits");
     describe_file("peak_force_histogram.svg", "histogram plot of the unfolding forces");
     describe_file("extension_time.svg", "force clamp: extension against time");
+    describe_file("unfolding_times.tsv", "force clamp: each replica's unfolding time, or censored (unfolded 0)");
   }
   if (any_indent) {
     describe_file(ip + "peaks.tsv", "breaking events of the indentation: step, replica, force, indentation");

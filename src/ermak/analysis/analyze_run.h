@@ -24,6 +24,9 @@ struct AnalyzeOptions {
   // Plane pulling: analyse force_plane{g}[pN] (--plane-group); unset: the first moving
   // plane's group as run.log states the planes, else 0.
   std::optional<int> plane_group;
+  // Force clamp: a replica has unfolded when its recorded extension first reaches this, nm
+  // (--unfolded-extension-nm): its unfolding time, or censored at its last row.
+  std::optional<double> unfolded_extension_nm;
   bool overwrite = false;         // replace existing output files
   // The options the user gave that shape curves (--smooth-window-nm, …), by name: a heating
   // run's melting curve takes none of them and refuses them.

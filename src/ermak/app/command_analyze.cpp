@@ -118,8 +118,9 @@ Command add_analyze_command(CLI::App& app) {
           ->check(CLI::IsMember({"left-out", "censored"}))
           ->capture_default_str();
   auto* unfolded = cmd->add_option("--unfolded-extension-nm", o->unfolded_extension,
-                                   "Spectrum of force-clamp runs: a trajectory has unfolded when its extension "
-                                   "(the table's rows) first reaches this, nm");
+                                   "Force clamp (one run, or the spectrum of several): a trajectory has unfolded "
+                                   "when its extension (the table's rows) first reaches this, nm: its unfolding time "
+                                   "and the lifetime");
   auto* bootstrap = cmd->add_option("--bootstrap", o->bootstrap,
                                     "Spectrum: refit Bell and DHS to N resamples of each run's replicas and give "
                                     "95 % percentile intervals (bootstrap.tsv); ~1 s per resample of 1000 forces "
@@ -154,7 +155,7 @@ Command add_analyze_command(CLI::App& app) {
       s.overwrite = o->force;
       return report(analysis::analyze_force_spectrum(s));
     }
-    for (const auto* spectrum_only : {spectrum_peak, unfolded, loading_rate, no_peak, bootstrap})
+    for (const auto* spectrum_only : {spectrum_peak, loading_rate, no_peak, bootstrap})
       if (spectrum_only->count())
         throw Error(spectrum_only->get_name() + ": applies to the spectrum of several run directories");
     analysis::AnalyzeOptions a;
@@ -166,12 +167,13 @@ Command add_analyze_command(CLI::App& app) {
     a.settings.linear_fraction = o->linear_fraction;
     if (detach->count()) a.settings.detach_force_pN = o->detach;
     if (plane_group->count()) a.plane_group = o->plane_group;
+    if (unfolded->count()) a.unfolded_extension_nm = o->unfolded_extension;
     a.temperature_K = o->temperature;
     a.temperature_from_run = temperature->count() == 0;
     if (bins->count()) a.bins = o->bins;
     a.overwrite = o->force;
     for (const CLI::Option* given : {window, points, drop, separation, persistence, fit_persistence, temperature, bins,
-                                     contact, range, linear_fraction, plane_group, detach})
+                                     contact, range, linear_fraction, plane_group, detach, unfolded})
       if (given->count()) a.given_options.push_back(given->get_name());
     return report(analysis::analyze_run(a));
   };
