@@ -47,6 +47,12 @@ TEST(RunDryRun, StopsWhereTheRunWouldAndLeavesAnExistingRunAlone) {
   out = run_ermak("run --dry-run " + config.string() + cpu, &status);
   EXPECT_EQ(status, 1);
   EXPECT_NE(out.find("already holds a run"), std::string::npos) << out;
+  // …after every other check, so that one call shows every problem: a bad fixed bead first.
+  EXPECT_NE(out.find("every other check of the run's start passed"), std::string::npos) << out;
+  out = run_ermak("run --dry-run " + config.string() + cpu + " --set fixed.beads=[500]", &status);
+  EXPECT_EQ(status, 1);
+  EXPECT_NE(out.find("fixed.beads"), std::string::npos) << out;
+  EXPECT_EQ(out.find("already holds a run"), std::string::npos) << out;
   // Resuming with another seed: refused as the run would be.
   out = run_ermak("run --dry-run --resume " + config.string() + cpu + " --set run.seed=6", &status);
   EXPECT_EQ(status, 1);

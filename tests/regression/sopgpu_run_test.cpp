@@ -188,6 +188,11 @@ TEST(SopgpuRun, AResumeKeepsTheErmakOutputItStartedWith) {
   ASSERT_EQ(ermak_in(without, common + " --set numsteps=2000", &out), 0) << out;
   EXPECT_EQ(ermak_in(without, common + " --set numsteps=4000 --resume --ermak-output ermak", &out), 1) << out;
   EXPECT_NE(out.find("this run did not write ermak's output directory when it started"), std::string::npos) << out;
+  // The same run started again with a new --ermak-output: the refusal names what holds the
+  // run, the .sop's checkpoint, not the new (empty) directory.
+  EXPECT_EQ(ermak_in(without, common + " --set numsteps=2000 --ermak-output fresh", &out), 1) << out;
+  EXPECT_NE(out.find(".ckpt: already holds a run"), std::string::npos) << out;
+  EXPECT_EQ(out.find("fresh: output.directory"), std::string::npos) << out;
   // A changed setting is named as the .sop file names it too.
   EXPECT_EQ(ermak_in(without, common + " --set numsteps=4000 --resume --set temperature=0.7", &out), 1) << out;
   EXPECT_NE(out.find("run.temperature_K (temperature in ww_equil.sop) = 352.2"), std::string::npos) << out;

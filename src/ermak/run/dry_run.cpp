@@ -47,7 +47,9 @@ std::vector<std::string> describe_dry_run(const DryRunFacts& f) {
                                 "rate moves as the structure changes (unfolding, compaction)",
                                 f.first_step, f.last_step, steps, ProgressMeter::format_duration(double(steps) / rate)));
   }
-  lines.push_back("dry run: every check of the run's start passed; nothing was written");
+  lines.push_back(f.output_holds_a_run ? "dry run: every other check of the run's start passed; nothing was written "
+                                         "(but the output holds a run: below)"
+                                       : "dry run: every check of the run's start passed; nothing was written");
   return lines;
 }
 

@@ -29,6 +29,7 @@ struct DryRunFacts {
   std::int64_t beads_per_replica = 0, replicas = 0;
   std::int64_t first_step = 0, last_step = 0;
   StepTiming timing;
+  bool output_holds_a_run = false;  // the refusal follows the report
 };
 std::vector<std::string> describe_dry_run(const DryRunFacts& facts);
 

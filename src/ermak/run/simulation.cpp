@@ -541,6 +541,7 @@ RunSummary run_logged(const RunSpec& given_spec, const RunOptions& options, RunR
     facts.replicas = replicas;
     facts.first_step = engine->state().step;
     facts.last_step = std::max(facts.first_step, spec.steps);
+    facts.output_holds_a_run = options.dry_run_output_holds_a_run;
     log_output_size(*log, output_size(facts.first_step, facts.last_step), files_directory, sizes_of != nullptr);
     facts.timing = time_engine_steps(*engine, facts.last_step - facts.first_step, options.dry_run_seconds);
     // The checks a run makes at its stops, on the timed steps' end: a run that goes unstable
@@ -916,6 +917,7 @@ RunSummary run_simulation(const RunSpec& spec, const RunOptions& options, RunRep
   RunLock::check_free(lock_file);
   if (options.resume && options.force)
     throw Error("--resume continues a run and --force starts it over: give one of them");
+  std::optional<Error> existing_run;  // a dry run's refusal of an output that holds a run
   if (options.resume) {
     // A SOP-GPU run's checkpoint is named by its runs (ww_1-3_…ckpt): another beside it is a
     // run started with other overrides, which --force here would not continue.
@@ -937,12 +939,20 @@ RunSummary run_simulation(const RunSpec& spec, const RunOptions& options, RunRep
                       : "no checkpoint to resume from (the run stopped before its first checkpoint, or none ran with "
                         "these outputs): start it again with --force");
   } else if (((own_files && directory_has_run(out)) || fs::exists(checkpoint_path)) && !options.force) {
-    // Without a checkpoint (a run killed before its first) there is nothing to resume.
-    throw Error(own_files ? out.string() : checkpoint_path.string(), 0, own_files ? "output.directory" : "",
-                fs::exists(checkpoint_path)
-                    ? "already holds a run; pass --force to overwrite it or --resume to continue it"
-                    : "already holds a run that wrote no checkpoint (it stopped before its first one), so it "
-                      "cannot be resumed; pass --force to start it again");
+    // Without a checkpoint (a run killed before its first) there is nothing to resume. Name
+    // what holds the run: the output directory, or a checkpoint elsewhere (a SOP-GPU
+    // configuration's, beside a new --ermak-output directory).
+    const bool directory_holds_it = own_files && directory_has_run(out);
+    Error refusal(directory_holds_it ? out.string() : checkpoint_path.string(), 0,
+                  directory_holds_it ? "output.directory" : "",
+                  fs::exists(checkpoint_path)
+                      ? "already holds a run; pass --force to overwrite it or --resume to continue it"
+                      : "already holds a run that wrote no checkpoint (it stopped before its first one), so it "
+                        "cannot be resumed; pass --force to start it again");
+    // A dry run checks the rest first (configuration, model, selections), so that one
+    // call shows every problem; this one is its answer at the end.
+    if (!options.dry_run) throw refusal;
+    existing_run = std::move(refusal);
   }
   // Before anything is written: a run whose files do not fit under the open-file limit stops here.
   const OpenFileLimit file_limit = check_open_file_limit(spec, extra);
@@ -959,7 +969,12 @@ RunSummary run_simulation(const RunSpec& spec, const RunOptions& options, RunRep
     // The same start, but no file: the run's own files are off and the extra reporter
     // writes none.
     RunLog console = make_console_logger();
-    return run_logged(spec, options, nullptr, {out, checkpoint_path, log_path, false, extra}, file_limit, console);
+    RunOptions dry = options;
+    dry.dry_run_output_holds_a_run = existing_run.has_value();
+    RunSummary summary =
+        run_logged(spec, dry, nullptr, {out, checkpoint_path, log_path, false, extra}, file_limit, console);
+    if (existing_run) throw *existing_run;
+    return summary;
   }
   // From here on this process alone writes these files (run/run_lock.h): a second run on
   // them — a resume or --force while this one runs — stops here before it touches any.

@@ -26,6 +26,9 @@ struct RunOptions {
   // duration; writes nothing (run/dry_run.h, docs/outputs.md#dry-run).
   bool dry_run = false;
   double dry_run_seconds = 2.0;
+  // Set by run_simulation for a dry run whose output already holds a run: the dry run
+  // checks everything else first and ends with that refusal.
+  bool dry_run_output_holds_a_run = false;
 };
 
 struct RunSummary {
