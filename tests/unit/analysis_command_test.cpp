@@ -352,11 +352,16 @@ TEST(AnalysisCommand, IndentationAndForceClamp) {
   EXPECT_NE(out.find("unfolded (extension ≥ 10 nm): 2 of 3; lifetime τ = " + g(tau)), std::string::npos) << out;
   // Not a clamp run: the option is named and not used.
   ASSERT_EQ(analyze(make_pulling_run("analyze-unfolded-on-pulling").string() +
-                        " --smooth-window-nm 0.25 --unfolded-extension-nm 10",
+                        " --smooth-window-nm 0.25 --unfolded-extension-nm 10 --contact-force-pN 5 --plane-group 1",
                     &out),
             0)
       << out;
   EXPECT_NE(out.find("--unfolded-extension-nm applies to force-clamp runs"), std::string::npos) << out;
+  // Nor are options of the other protocols dropped in silence.
+  EXPECT_NE(out.find("--contact-force-pN applies to indentation, and this run has none: not used"), std::string::npos)
+      << out;
+  EXPECT_NE(out.find("--plane-group applies to plane pulling, and this run has none: not used"), std::string::npos)
+      << out;
 }
 
 // The loading rate the run log states is repeated in the summary; a replica whose table

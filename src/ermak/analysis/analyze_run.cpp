@@ -353,6 +353,26 @@ AnalyzeResult analyze_run(const AnalyzeOptions& options_in) {
   std::vector<PlaneReplica> planes;
   for (const Replica& r : replicas)
     if (r.plane) planes.push_back({r.index, r.name, r.dir / "plane.tsv"});
+  // An option for a kind of run this one has none of is named, not silently dropped.
+  {
+    struct Applies {
+      const char* option;
+      bool here;
+      const char* kind;
+    };
+    const Applies applies[] = {{"--persistence-length-nm", any_pulling, "pulling (its WLC fits)"},
+                               {"--fit-persistence-length", any_pulling, "pulling (its WLC fits)"},
+                               {"--temperature-K", any_pulling, "pulling (its WLC fits)"},
+                               {"--contact-force-pN", any_indent, "indentation"},
+                               {"--linear-range-nm", any_indent, "indentation"},
+                               {"--linear-fraction", any_indent, "indentation"},
+                               {"--plane-group", !planes.empty(), "plane pulling"},
+                               {"--detach-force-pN", !planes.empty(), "plane pulling"}};
+    for (const Applies& a : applies)
+      if (!a.here && std::find(options.given_options.begin(), options.given_options.end(), a.option) !=
+                         options.given_options.end())
+        result.warnings.push_back(fmt::format("{} applies to {}, and this run has none: not used", a.option, a.kind));
+  }
   int plane_group = options.plane_group.value_or(0);
   if (!options.plane_group)
     for (std::size_t k = 0; k < run_log.planes.size(); ++k)

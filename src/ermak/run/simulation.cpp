@@ -849,10 +849,16 @@ RunSummary run_logged(const RunSpec& given_spec, const RunOptions& options, RunR
   summary.steps_per_second = progress.steps_per_second();
   summary.stopped_by_signal = stopped_by;
   if (stopped_by != 0) {
+    // The overrides are part of "the same configuration": a resume without --set run.steps
+    // would run to the file's steps instead.
+    std::string overridden;
+    for (const auto& [key, source] : spec.key_sources)
+      if (source.file == "--set") overridden += (overridden.empty() ? "" : ", ") + key;
     log->warn("stopped by {} at step {} of {} ({:.2f} s, {:.4g} steps/s): checkpoint {} written; `ermak run` of the "
-              "same configuration with --resume continues bit for bit",
+              "same configuration{} with --resume continues bit for bit",
               stop_signal_name(stopped_by), step, last_step, summary.wall_seconds, summary.steps_per_second,
-              checkpoint_path.string());
+              checkpoint_path.string(),
+              overridden.empty() ? "" : " and the same --set overrides (" + overridden + ")");
     return summary;
   }
 

@@ -407,7 +407,12 @@ bool cuda_backend_available(std::string* why, int device) {
   const cudaError_t status = cudaGetDeviceCount(&count);
   if (status != cudaSuccess) {
     cudaGetLastError();
-    if (why) *why = std::string("no usable CUDA GPU: ") + cudaGetErrorString(status);
+    // Without an NVIDIA driver at all the runtime reports an "insufficient" one: say both.
+    if (why)
+      *why = status == cudaErrorInsufficientDriver
+                 ? std::string("no usable CUDA GPU: no NVIDIA driver on this machine, or one older than this build's "
+                               "CUDA runtime (cudaErrorInsufficientDriver)")
+                 : std::string("no usable CUDA GPU: ") + cudaGetErrorString(status);
     return false;
   }
   if (count == 0) {
