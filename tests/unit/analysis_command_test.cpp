@@ -332,7 +332,10 @@ TEST(AnalysisCommand, IndentationAndForceClamp) {
   EXPECT_NE(out.find("force clamp: 3 replicas, 2 with a transition"), std::string::npos) << out;
   const std::string clamps = read_text(clamp / "analysis" / "summary.txt");
   EXPECT_NE(clamps.find("no transition"), std::string::npos) << clamps;
-  EXPECT_NE(clamps.find("replicas with an unfolding transition (the extension grows): 2 of 3"), std::string::npos) << clamps;
+  EXPECT_NE(clamps.find("replicas with a transition that lengthens the chain (an intermediate, a creep or unfolding: "
+                        "--unfolded-extension-nm X tells): 2 of 3"),
+            std::string::npos)
+      << clamps;
   EXPECT_NE(clamps.find("note: replica_002: the extension still changed by"), std::string::npos) << clamps;
   EXPECT_EQ(clamps.find("note: replica_000:"), std::string::npos) << clamps;
 
@@ -350,6 +353,22 @@ TEST(AnalysisCommand, IndentationAndForceClamp) {
   EXPECT_EQ(times.column("force[pN]")[2], 80.0);
   const double tau = (times.column("time[ns]")[0] + times.column("time[ns]")[1] + times.column("time[ns]")[2]) / 2.0;
   EXPECT_NE(out.find("unfolded (extension ≥ 10 nm): 2 of 3; lifetime τ = " + g(tau)), std::string::npos) << out;
+  // A table that stops before the run's steps: a stopped run, whose censored replicas may
+  // still unfold.
+  write_text(clamp / "run.log", "[run]\nsteps = 5000\n");
+  ASSERT_EQ(analyze(clamp.string() + " --force --unfolded-extension-nm 10", &out), 0) << out;
+  EXPECT_NE(read_text(clamp / "analysis" / "summary.txt")
+                .find("note: the tables end at step 1999 of the run's 5000 (run.log): a run stopped early"),
+            std::string::npos)
+      << read_text(clamp / "analysis" / "summary.txt");
+  // A force schedule is no clamp at one force: no lifetime.
+  std::string ramp = c.substr(0, c.find('\n') + 1);
+  for (int i = 0; i < 2000; ++i)
+    ramp += std::to_string(i) + "\t" + std::to_string(0.05 * i) + "\t0\t2\t2\t0\t0\t0\t" + std::to_string(0.1 * i) +
+            "\t" + std::to_string(0.1 * i) + "\n";
+  write_text(clamp / "replica_001" / "pulling.tsv", ramp);
+  ASSERT_EQ(analyze(clamp.string() + " --force --unfolded-extension-nm 10", &out), 0) << out;
+  EXPECT_NE(out.find("no unfolding times: a force schedule, not a clamp at one force"), std::string::npos) << out;
   // Not a clamp run: the option is named and not used.
   ASSERT_EQ(analyze(make_pulling_run("analyze-unfolded-on-pulling").string() +
                         " --smooth-window-nm 0.25 --unfolded-extension-nm 10 --contact-force-pN 5 --plane-group 1",

@@ -5,6 +5,7 @@
 
 #include <cmath>
 #include <functional>
+#include <limits>
 #include <random>
 #include <string>
 #include <vector>
@@ -284,15 +285,16 @@ TEST(AnalysisPeaks, TheFirstPeakNeedsARiseToo) {
   EXPECT_TRUE(find_force_peaks(std::vector<double>(small.size(), 0.0), small, {30.0, 0.0}).empty());
 }
 
-// With fewer than 8 smoothing windows in a record, σ_s comes from the means of 8 shorter
-// blocks: on a slowly wandering force (correlation time ≫ a row) white noise's σ/√m would be
-// far too small and the criterion would fall to its 10 pN floor.
-TEST(AnalysisSmoothing, BlockNoiseOfAShortRecordFollowsSlowWander) {
+// With fewer than 8 smoothing windows in a record, σ_s comes from the means of 16 shorter
+// blocks scaled to a window: on a slowly wandering force (correlation time ≫ a row) white
+// noise's σ/√m from single rows would be far too small and the criterion would fall to its
+// 10 pN floor; and a curve's own shape (a ramp and a drop) does not count as noise.
+TEST(AnalysisSmoothing, BlockNoiseOfAShortRecordFollowsSlowWanderNotTheCurve) {
   std::mt19937_64 rng(5);
   std::normal_distribution<double> gauss(0.0, 1.0);
-  // An Ornstein–Uhlenbeck force of sd 5 pN and correlation time 300 rows, 1200 rows, windows
-  // of 200 rows (6 windows in the record).
-  const double a = std::exp(-1.0 / 300.0);
+  // An Ornstein–Uhlenbeck force of sd 5 pN and correlation time 30 rows, 1200 rows, windows
+  // of 200 rows (6 windows in the record): window means wander by 5·√(2·30/200) ≈ 2.7 pN.
+  const double a = std::exp(-1.0 / 30.0);
   std::vector<double> y(1200);
   double v = 0.0;
   for (double& yi : y) {
@@ -301,14 +303,27 @@ TEST(AnalysisSmoothing, BlockNoiseOfAShortRecordFollowsSlowWander) {
   }
   const double white_scaling = noise_sd(y) / std::sqrt(200.0);
   const double blocks = block_mean_noise_sd(y, 200);
-  EXPECT_LT(white_scaling, 0.05);  // second differences see only the per-row steps
-  EXPECT_GT(blocks, 1.0);          // the 150-row means wander by pN
-  EXPECT_GT(blocks, 20.0 * white_scaling);
-  // White noise: the means of 150 rows, an upper bound on those of 200 (1/√150 against 1/√200).
-  std::vector<double> white(1200);
-  for (double& w : white) w = gauss(rng);
-  EXPECT_GT(block_mean_noise_sd(white, 200), 0.02);
-  EXPECT_LT(block_mean_noise_sd(white, 200), 0.3);
+  EXPECT_LT(white_scaling, 0.2);  // second differences see only the per-row steps
+  EXPECT_GT(blocks, 1.3);
+  EXPECT_LT(blocks, 5.4);
+  EXPECT_GT(blocks, 8.0 * white_scaling);
+  // White noise of sd 1.6 on a sawtooth (a 300 pN ramp, a drop, another ramp): the window
+  // means' noise 1.6/√200 = 0.11, not the ramps' or the drop's size.
+  std::vector<double> saw(1340);
+  for (std::size_t i = 0; i < saw.size(); ++i)
+    saw[i] = (i < 700 ? 0.43 * double(i) : 0.43 * double(i - 700)) + 1.6 * gauss(rng);
+  EXPECT_LT(block_mean_noise_sd(saw, 200), 0.4);
+  EXPECT_GT(block_mean_noise_sd(saw, 200), 0.04);
+}
+
+// A `nan` row (written where a run blew up) spoils only itself: the running averages take
+// the finite values of each window.
+TEST(AnalysisSmoothing, ANanRowSpoilsOnlyItself) {
+  std::vector<double> y(100, 5.0), s(100);
+  for (std::size_t i = 0; i < s.size(); ++i) s[i] = 0.1 * double(i);
+  y[50] = std::numeric_limits<double>::quiet_NaN();
+  for (const auto& smoothed : {running_average_window(s, y, 1.0), running_average_points(y, 11)})
+    for (std::size_t i = 0; i < smoothed.size(); ++i) EXPECT_DOUBLE_EQ(smoothed[i], 5.0) << i;
 }
 
 // --- WLC ---------------------------------------------------------------------------------

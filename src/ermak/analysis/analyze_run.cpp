@@ -6,11 +6,13 @@
 #include <cmath>
 #include <cstdlib>
 #include <fstream>
+#include <functional>
 #include <limits>
 #include <optional>
 #include <regex>
 #include <system_error>
 
+#include "ermak/analysis/clamp_lifetimes.h"
 #include "ermak/analysis/melting_curve.h"
 #include "ermak/analysis/plane_report.h"
 #include "ermak/analysis/report_common.h"
@@ -48,11 +50,11 @@ struct PullingRecord {
   PullingAnalysis a;  // series cleared after the replica's files are written
   Line curve;         // decimated smoothed curve (extension, force) or (time, extension) for a clamp
   double last_step = 0.0;  // of the table
-  // Force clamp with --unfolded-extension-nm X: the time from the first row to the first row
-  // whose recorded extension reaches X, or to the last row (censored); NaN when the
-  // extension starts at or beyond X.
-  double unfolding_time_ns = std::numeric_limits<double>::quiet_NaN();
-  bool unfolded = false;
+  // Force clamp with --unfolded-extension-nm X: the unfolding time (or censored); unset when
+  // the extension starts at or beyond X. The recorded force's range tells a clamp from a
+  // force schedule.
+  std::optional<ClampUnfolding> unfolding;
+  double force_min_pN = 0.0, force_max_pN = 0.0;
 };
 
 // A spring-constant fit below this R² describes noise more than the curve: shown, but left
@@ -292,6 +294,84 @@ void plot_indentation_overlay(const std::vector<IndentationRecord>& records, con
   plot.write(path, overwrite);
 }
 
+// The unfolding times of a force-clamp run's replicas to X (--unfolded-extension-nm): their
+// table unfolding_times.tsv, statistics and exponential lifetime, and the checks that say
+// when the lifetime does not describe them (docs/analysis.md#force-clamp).
+std::string clamp_lifetime_section(const std::vector<PullingRecord>& pulls, double x_unfolded, const fs::path& out,
+                                   bool overwrite, std::string& brief,
+                                   const std::function<void(const fs::path&)>& written,
+                                   std::vector<std::string>& produced) {
+  std::string s;
+  // A force schedule holds the base still too, but its force changes: no lifetime at one force
+  // (the spectrum refuses it the same way).
+  for (const auto& rec : pulls)
+    if (rec.a.force_clamp && rec.force_max_pN - rec.force_min_pN > std::max(0.5, 0.01 * std::abs(rec.a.mean_force_pN))) {
+      s += fmt::format("  unfolding times: none — {}'s force runs from {} to {} pN, a force schedule, not a clamp at "
+                       "one force, and an exponential lifetime describes one force\n",
+                       rec.replica.name, g(rec.force_min_pN), g(rec.force_max_pN));
+      brief += "  no unfolding times: a force schedule, not a clamp at one force\n";
+      return s;
+    }
+  TsvWriter w = TsvWriter::create(out / "unfolding_times.tsv", {"replica", "force[pN]", "time[ns]", "unfolded"},
+                                  overwrite);
+  std::vector<double> times, unfolded_times;
+  std::vector<char> unfolded;
+  std::string started_beyond;
+  double highest_start = -std::numeric_limits<double>::infinity(), largest_noise = 0.0;
+  for (const auto& rec : pulls) {
+    if (!rec.a.force_clamp) continue;
+    highest_start = std::max(highest_start, rec.a.extension_start_nm);
+    largest_noise = std::max(largest_noise, rec.a.extension_noise_nm);
+    if (!rec.unfolding) {
+      started_beyond += (started_beyond.empty() ? "" : ", ") + rec.replica.name;
+      continue;
+    }
+    const double rest[] = {rec.a.mean_force_pN, rec.unfolding->time_ns, rec.unfolding->unfolded ? 1.0 : 0.0};
+    w.row(rec.replica.index, rest);
+    times.push_back(rec.unfolding->time_ns);
+    unfolded.push_back(rec.unfolding->unfolded ? 1 : 0);
+    if (rec.unfolding->unfolded) unfolded_times.push_back(rec.unfolding->time_ns);
+  }
+  w.flush();
+  written(out / "unfolding_times.tsv");
+  produced.push_back("unfolding_times.tsv");
+  s += fmt::format("  unfolding times: the first row whose extension reaches {} nm (--unfolded-extension-nm), from the "
+                   "first row; {} of {} replicas unfolded, the others are censored at their last row\n",
+                   g(x_unfolded), unfolded_times.size(), times.size());
+  if (!started_beyond.empty())
+    s += fmt::format("  note: left out, their extension starts at or beyond {} nm: {}\n", g(x_unfolded), started_beyond);
+  // X within reach of the folded state's fluctuations times those, not unfolding.
+  if (!times.empty() && x_unfolded < highest_start + 3.0 * largest_noise)
+    s += fmt::format("  note: {} nm lies within the starting extensions' fluctuations (up to {} nm + 3 × {} nm): "
+                     "thermal motion reaches it; give the extension of the unfolded state\n",
+                     g(x_unfolded), g(highest_start), g(largest_noise, 3));
+  s += stats_block("unfolding time", describe(unfolded_times), "ns");
+  const ExponentialLifetime life = exponential_lifetime(times, unfolded);
+  std::string lifetime;
+  if (times.empty()) {
+    lifetime = "n/a (every replica starts at or beyond it)";
+  } else if (life.events == 0) {
+    lifetime = "n/a (no replica unfolded)";
+  } else {
+    lifetime = fmt::format("{} ± {} ns (95 %: {} to {} ns)", g(life.tau), g(life.tau_se, 2), g(life.tau_low, 3),
+                           g(life.tau_high, 3));
+    s += fmt::format("  lifetime τ (exponential, censored replicas included; interval by likelihood ratio) = {}; "
+                     "k = 1/τ = {} s⁻¹\n",
+                     lifetime, g(1e9 / life.tau));
+    // Exponential lifetimes vary with a coefficient of variation of 1; far less says a lag or
+    // a chain dragged open, not one barrier crossed (the spectrum's check, over all-unfolded runs).
+    const SampleStatistics st = describe(unfolded_times);
+    if (life.events == times.size() && life.events >= 5 && st.sd / st.mean < 0.5)
+      s += fmt::format("  note: the unfolding times vary far less than exponential lifetimes do (CV {}, 1 for an "
+                       "exponential): τ then says little; look at the curves (a lag before unfolding, a chain "
+                       "dragged open)\n",
+                       g(st.sd / st.mean, 2));
+  }
+  brief += fmt::format("  unfolded (extension ≥ {} nm): {} of {}; lifetime τ = {}\n", g(x_unfolded), life.events,
+                       times.size(), lifetime);
+  return s;
+}
+
 }  // namespace
 
 AnalyzeResult analyze_run(const AnalyzeOptions& options_in) {
@@ -444,14 +524,13 @@ AnalyzeResult analyze_run(const AnalyzeOptions& options_in) {
           rec.curve = {pick(a.time_ns, idx), pick(a.extension_nm, idx)};
         }
         rec.last_step = rec.a.step.empty() ? 0.0 : rec.a.step.back();
-        if (a.force_clamp && options.unfolded_extension_nm && a.rows > 0 &&
-            a.extension_raw_nm.front() < *options.unfolded_extension_nm) {
+        if (a.force_clamp && options.unfolded_extension_nm && a.rows > 0) {
           // The recorded rows, as the spectrum's lifetimes: a running average would make a
           // trajectory that unfolds within half a window look unfolded from its first row.
-          std::size_t i = 0;
-          while (i < a.rows && a.extension_raw_nm[i] < *options.unfolded_extension_nm) ++i;
-          rec.unfolded = i < a.rows;
-          rec.unfolding_time_ns = a.time_ns[rec.unfolded ? i : a.rows - 1] - a.time_ns.front();
+          rec.unfolding = clamp_unfolding(a.time_ns, a.extension_raw_nm, *options.unfolded_extension_nm);
+          const auto [lo, hi] = std::minmax_element(a.force_raw_pN.begin(), a.force_raw_pN.end());
+          rec.force_min_pN = *lo;
+          rec.force_max_pN = *hi;
         }
         drop_series(rec.a);
         pulls.push_back(std::move(rec));
@@ -613,6 +692,7 @@ AnalyzeResult analyze_run(const AnalyzeOptions& options_in) {
                              noise_known ? g(a.smoothing.noise_smoothed, 3) + " pN" : std::string("n/a"),
                              g(a.smoothing.min_peak_drop, 3), a.smoothing.min_peak_drop_automatic ? " (automatic)" : "");
       summary += few_rows_note(a.smoothing, "pulling.output_every");
+      if (!a.force_clamp) summary += few_windows_note(a.smoothing);
       if (!a.unloaded.empty())
         summary += unloaded_maxima_note(a.unloaded, "the cantilever loads (κv·Δt + the peak criterion)",
                                         "thermal wandering or refolding against the spring, not unfolding under load");
@@ -729,12 +809,18 @@ AnalyzeResult analyze_run(const AnalyzeOptions& options_in) {
     summary += no_plateau;
     if (shrinking > 0)
       summary += fmt::format("  note: {} replica{} shortened by more than that (folding or a collapse under the clamp, "
-                             "not unfolding): not among the unfolding times below\n",
+                             "not unfolding): not among the half-way times below\n",
                              shrinking, shrinking == 1 ? "" : "s");
-    summary += fmt::format("  replicas with an unfolding transition (the extension grows): {} of {}; t half-way over "
-                           "those\n",
+    summary += fmt::format("  replicas with a transition that lengthens the chain (an intermediate, a creep or "
+                           "unfolding: --unfolded-extension-nm X tells): {} of {}; t half-way over those\n",
                            half_times.size(), n_clamp);
     summary += stats_block("t half-way", describe(half_times), "ns");
+    {
+      std::vector<TableEnd> ends;
+      for (const auto& rec : pulls)
+        if (rec.a.force_clamp) ends.push_back({rec.replica.name, rec.last_step});
+      summary += cut_short_notes(ends, "the clamp (a replica not unfolded there may unfold later)", run_log.run_steps);
+    }
     plot_clamp_overlay(pulls, out / "extension_time.svg", overwrite);
     written(out / "extension_time.svg");
     produced.push_back("extension_time.svg");
@@ -743,49 +829,8 @@ AnalyzeResult analyze_run(const AnalyzeOptions& options_in) {
                          n_clamp, n_clamp == 1 ? "" : "s", half_times.size(), mean_sd(describe(half_times), "ns"));
     if (!options.unfolded_extension_nm)
       brief += "  (unfolding times to the extension of the unfolded state: --unfolded-extension-nm X)\n";
-    if (options.unfolded_extension_nm) {
-      const double x_unfolded = *options.unfolded_extension_nm;
-      TsvWriter w = TsvWriter::create(out / "unfolding_times.tsv",
-                                      {"replica", "force[pN]", "time[ns]", "unfolded"}, overwrite);
-      std::vector<double> times;
-      double exposure_ns = 0.0;  // every replica's time at risk: to its unfolding or its last row
-      std::size_t at_risk = 0;
-      std::string started_beyond;
-      for (const auto& rec : pulls) {
-        if (!rec.a.force_clamp) continue;
-        if (std::isnan(rec.unfolding_time_ns)) {
-          started_beyond += (started_beyond.empty() ? "" : ", ") + rec.replica.name;
-          continue;
-        }
-        const double rest[] = {rec.a.mean_force_pN, rec.unfolding_time_ns, rec.unfolded ? 1.0 : 0.0};
-        w.row(rec.replica.index, rest);
-        ++at_risk;
-        exposure_ns += rec.unfolding_time_ns;
-        if (rec.unfolded) times.push_back(rec.unfolding_time_ns);
-      }
-      w.flush();
-      written(out / "unfolding_times.tsv");
-      produced.push_back("unfolding_times.tsv");
-      summary += fmt::format("  unfolding times: the first row whose extension reaches {} nm (--unfolded-extension-nm), "
-                             "from the first row; {} of {} replicas unfolded, the others are censored at their last "
-                             "row\n",
-                             g(x_unfolded), times.size(), at_risk);
-      if (!started_beyond.empty())
-        summary += fmt::format("  note: left out, their extension starts at or beyond {} nm: {}\n", g(x_unfolded),
-                               started_beyond);
-      summary += stats_block("unfolding time", describe(times), "ns");
-      // Exponential lifetimes with censoring: the maximum-likelihood τ is the total time at
-      // risk over the unfoldings, its standard error τ/√k (docs/analysis.md#force-clamp).
-      std::string lifetime = "n/a (no replica unfolded)";
-      if (!times.empty()) {
-        const double tau = exposure_ns / double(times.size());
-        lifetime = fmt::format("{} ± {} ns", g(tau), g(tau / std::sqrt(double(times.size())), 2));
-        summary += fmt::format("  lifetime τ (exponential, censored replicas included) = {} (k = 1/τ = {} s⁻¹)\n",
-                               lifetime, g(1e9 / tau));
-      }
-      brief += fmt::format("  unfolded (extension ≥ {} nm): {} of {}; lifetime τ = {}\n", g(x_unfolded),
-                           times.size(), at_risk, lifetime);
-    }
+    if (options.unfolded_extension_nm) summary += clamp_lifetime_section(pulls, *options.unfolded_extension_nm,
+                                                                         out, overwrite, brief, written, produced);
   }
 
   // --- indentation ------------------------------------------------------------------------
@@ -821,6 +866,7 @@ AnalyzeResult analyze_run(const AnalyzeOptions& options_in) {
                              noise_known ? g(a.smoothing.noise_smoothed, 3) + " pN" : std::string("n/a"),
                              g(a.smoothing.min_peak_drop, 3), a.smoothing.min_peak_drop_automatic ? " (automatic)" : "");
       summary += few_rows_note(a.smoothing, "indentation.output_every");
+      summary += few_windows_note(a.smoothing);
       if (a.contact_found)
         summary += fmt::format("  contact: step {}, tip at {} nm (molecule force ≥ {} pN)\n",
                                a.contact_step, g(a.contact_tip_nm), g(a.contact_threshold_pN, 3));

@@ -55,6 +55,7 @@ Smoother make_smoother(std::span<const double> driver, const CurveSettings& sett
 
 void set_peak_criterion(SmoothingInfo& info, std::span<const double> raw_force, const CurveSettings& settings) {
   info.noise_raw = noise_sd(raw_force);
+  info.windows_in_record = double(raw_force.size()) / std::max(info.rows_per_window, 1.0);
   info.noise_smoothed =
       block_mean_noise_sd(raw_force, std::size_t(std::llround(std::max(info.rows_per_window, 1.0))));
   if (settings.min_peak_drop_pN) {

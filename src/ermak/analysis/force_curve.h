@@ -13,6 +13,9 @@ namespace ermak::analysis {
 // v·t for constant-velocity pulling and keeps growing through a reversal (retraction).
 std::vector<double> path_length(std::span<const double> b);
 
+// Both running averages average the finite values of their window (a `nan` row of a table,
+// written where a run blew up, spoils only itself); a window without one gives NaN.
+//
 // Centred running average over the rows j with |s_j − s_i| ≤ window/2, s non-decreasing
 // (a path length or a time). Near the ends the window is cut at the first and last row
 // (it stays an average over at least half a window, so the ends are not noisier than
@@ -35,8 +38,8 @@ double noise_sd(std::span<const double> y);
 // Noise of averages over `block` consecutive rows — the noise left on a curve smoothed
 // with a window of that many rows: noise_sd of the means of successive blocks. Unlike
 // noise_sd(y)/√block it stays right when neighbouring rows are correlated (frequent
-// output). With fewer than 8 blocks in y it takes the means of 8 shorter blocks (an upper
-// bound: fewer rows each), with fewer than 8 rows noise_sd(y).
+// output). With fewer than 8 blocks in y it takes the means of 16 shorter blocks scaled to
+// `block` rows as white noise scales (single rows when y has fewer than 32: noise_sd(y)/√block).
 double block_mean_noise_sd(std::span<const double> y, std::size_t block);
 
 // --- peaks -----------------------------------------------------------------------------

@@ -64,6 +64,7 @@ void check_curve_settings(const CurveSettings& settings);
 struct SmoothingInfo {
   std::string description;     // e.g. "running average over 0.2 nm of base travel"
   double rows_per_window = 1.0;
+  double windows_in_record = 0.0;  // rows of the force the noise was measured on / rows_per_window
   double noise_raw = 0.0;       // pN, noise of the raw force (noise_sd)
   double noise_smoothed = 0.0;  // pN, noise of window averages (block_mean_noise_sd)
   double min_peak_drop = 0.0;   // pN, the criterion used

@@ -131,6 +131,7 @@ std::string replica_section(const PlaneRecord& rec) {
                               a.smoothing.min_peak_drop_automatic ? " (automatic)" : "");
   if (a.rows == 0) return s + "  no rows\n";
   if (!a.plane_moves) return s + "  the plane does not move (plane[nm] is constant): no events, no work\n";
+  s += few_windows_note(a.smoothing);
   s += unloaded_maxima_note(a.unloaded, "the plane springs load (N κ·Δp + the peak criterion)",
                             "thermal wander, not a rupture");
   if (a.events.empty()) {
@@ -269,7 +270,9 @@ PlaneReport write_plane_report(const std::vector<PlaneReplica>& replicas, const 
                                                     : std::string("the peak criterion"));
   if (!options.group_given && group != 0)
     s += fmt::format("  group {} is the first moving plane (run.log); --plane-group chooses another\n", group);
-  if (loading && loading->travel_scale == 0.0)
+  const bool any_moves =
+      std::any_of(records.begin(), records.end(), [](const PlaneRecord& r) { return r.a.plane_moves; });
+  if (any_moves && loading && loading->travel_scale == 0.0)
     s += fmt::format("  note: group {}'s plane is static: its force is the anchor's load, and it does no work (W = 0)\n",
                      group);
   else if (!loading && group != 0)
@@ -277,7 +280,8 @@ PlaneReport write_plane_report(const std::vector<PlaneReplica>& replicas, const 
                      "over it, which is group {}'s work only if it is that plane (a static plane does no work; run.log, "
                      "which says, was not found)\n",
                      group, group);
-  if (std::any_of(records.begin(), records.end(), [](const PlaneRecord& r) { return r.a.orientation < 0.0; }))
+  if (std::any_of(records.begin(), records.end(),
+                  [](const PlaneRecord& r) { return r.a.plane_moves && r.a.orientation < 0.0; }))
     s += fmt::format("  note: group {}'s force is loaded negative (against its normal{}): events are found on its "
                      "magnitude; forces keep the table's sign, drops are magnitudes\n",
                      group, loading && loading->travel_scale < 0.0 ? ": its plane moves against it" : " or held back");

@@ -214,6 +214,15 @@ std::string unloaded_maxima_note(const std::vector<UnloadedMaximum>& unloaded, c
                      unloaded.size() == 1 ? "um" : "a", loader, what, list);
 }
 
+std::string few_windows_note(const SmoothingInfo& smoothing) {
+  if (!(smoothing.windows_in_record > 0.0 && smoothing.windows_in_record < 8.0)) return "";
+  return fmt::format("  note: the record spans only {} smoothing windows (fewer than 8): σ_s comes from 16 shorter "
+                     "blocks, and force wander slower than a sixteenth of the record passes for the curve (and may "
+                     "pass the criterion); a narrower --smooth-window-nm, a longer record or a given "
+                     "--min-peak-drop-pN tells them apart\n",
+                     g(smoothing.windows_in_record, 3));
+}
+
 std::string cut_short_notes(const std::vector<TableEnd>& ends, const std::string& covered,
                             std::optional<std::int64_t> run_steps) {
   if (ends.empty()) return "";

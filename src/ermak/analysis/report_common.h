@@ -50,6 +50,11 @@ inline void release(std::vector<double>& v) { std::vector<double>().swap(v); }
 std::string unloaded_maxima_note(const std::vector<UnloadedMaximum>& unloaded, const std::string& loader,
                                  const std::string& what);
 
+// A record of fewer than 8 smoothing windows: its σ_s comes from 16 shorter blocks
+// (force_curve.h block_mean_noise_sd), blind to wander slower than a sixteenth of it — say
+// so and what tells them apart; "" otherwise.
+std::string few_windows_note(const SmoothingInfo& smoothing);
+
 // For tables that end before the run's planned steps (run.log's [run] steps: a run stopped
 // early) or well before the longest one's (a replica that crashed, a table cut by hand): a
 // note naming them, since a missing event there is no evidence of none; `covered` says what

@@ -515,7 +515,9 @@ void read_input(const Section& s, InputSpec& in) {
     return ext == ".etop";
   };
   auto is_structure_file = [](const fs::path& path) {
-    std::string ext = path.extension().string();
+    fs::path p = path;
+    if (p.extension() == ".gz") p = p.stem();  // 1ubq.pdb.gz
+    std::string ext = p.extension().string();
     for (char& c : ext) c = char(std::tolower(static_cast<unsigned char>(c)));
     return ext == ".pdb" || ext == ".cif" || ext == ".ent" || ext == ".mmcif";
   };
