@@ -369,6 +369,8 @@ TEST(AnalysisCommand, IndentationAndForceClamp) {
   write_text(clamp / "replica_001" / "pulling.tsv", ramp);
   ASSERT_EQ(analyze(clamp.string() + " --force --unfolded-extension-nm 10", &out), 0) << out;
   EXPECT_NE(out.find("no unfolding times: a force schedule, not a clamp at one force"), std::string::npos) << out;
+  // --force removed the earlier analysis's unfolding_times.tsv, which this one does not write.
+  EXPECT_FALSE(fs::exists(clamp / "analysis" / "unfolding_times.tsv"));
   // Not a clamp run: the option is named and not used.
   ASSERT_EQ(analyze(make_pulling_run("analyze-unfolded-on-pulling").string() +
                         " --smooth-window-nm 0.25 --unfolded-extension-nm 10 --contact-force-pN 5 --plane-group 1",

@@ -49,6 +49,10 @@ Smoother make_smoother(std::span<const double> driver, const CurveSettings& sett
     sm.info.rows_per_window = mean_rows_per_window(sm.s, sm.window);
     sm.info.description = "running average over " + format("%g", sm.window) + " nm of " + driver_name +
                           " travel (" + format("%.3g", sm.info.rows_per_window) + " rows on average)";
+    if (sm.window > sm.s.back())
+      sm.info.description += " — wider than the whole travel (" + format("%.3g", sm.s.back()) +
+                             " nm): the smoothed curve is little more than one average, give a narrower "
+                             "--smooth-window-nm";
   }
   return sm;
 }

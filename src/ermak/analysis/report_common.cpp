@@ -199,6 +199,12 @@ void prepare_output_directory(const std::filesystem::path& out, const std::vecto
     }
   }
   std::error_code ec;
+  // --force: an earlier analysis's files go first, so that none it wrote and this one does
+  // not (unfolding_times.tsv without --unfolded-extension-nm, a histogram without peaks) is
+  // left beside this one's results.
+  if (overwrite)
+    for (const auto& p : planned)
+      if (std::filesystem::is_regular_file(p, ec)) std::filesystem::remove(p, ec);
   std::filesystem::create_directories(out, ec);
   if (ec) throw Error(out.string(), 0, "", "cannot create the output directory: " + ec.message());
 }

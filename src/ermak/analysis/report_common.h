@@ -31,7 +31,8 @@ struct Line {
 Line decimated_line(const std::vector<double>& x, const std::vector<double>& y);
 
 // Before writing anything: unless overwrite, none of `planned` may exist (ermak::Error naming
-// up to five of those that do); then OUT is created.
+// up to five of those that do); with overwrite those that do are removed (no stale result
+// of an earlier analysis stays beside the new ones); then OUT is created.
 void prepare_output_directory(const std::filesystem::path& out, const std::vector<std::filesystem::path>& planned,
                               bool overwrite);
 

@@ -34,19 +34,20 @@ Command add_run_command(CLI::App& app) {
   cmd->add_option("--set", options->overrides,
                   "Override a key (repeatable): --set run.steps=1000 (TOML value syntax) or, for a .sop "
                   "file, --set numsteps=1000 (written as in the file)");
-  cmd->add_flag("--resume", options->run.resume,
+  auto* resume = cmd->add_flag("--resume", options->run.resume,
                 "Continue from the run's checkpoint (bit for bit); the step count (run.steps, numsteps) may be raised, and "
                 "the run may move to another backend, GPU (or number of GPUs), thread count or output directory "
                 "(docs/outputs.md#resuming-elsewhere)");
   cmd->add_flag("--force", options->run.force, "Overwrite the files of an existing run");
   cmd->add_flag("--quiet", options->run.quiet, "Log to the run log only");
-  cmd->add_flag("--dry-run", options->run.dry_run,
+  auto* dry_run = cmd->add_flag("--dry-run", options->run.dry_run,
                 "Check everything the run's start checks (configuration, model, bead selections, output directory, "
                 "open files, backend, GPU memory; the checkpoint with --resume), estimate the disk space of its files, "
                 "time ~2 s of its steps and estimate its duration; writes nothing (docs/outputs.md#dry-run)");
-  cmd->add_flag("--print-config", options->print_config,
+  auto* print_config = cmd->add_flag("--print-config", options->print_config,
                 "Print the resolved configuration — every key with its default filled in and the --set overrides "
                 "applied, as run.log records it — and exit (a .sop file: the ermak configuration it becomes)");
+  print_config->excludes(dry_run)->excludes(resume);
   cmd->add_option("--report-threads", options->run.report_threads,
                   "Threads that format and write the replicas' files at a report (0 = automatic: 1 on the CPU "
                   "backend, else up to 8 of the idle cores; docs/outputs.md)")
