@@ -104,34 +104,33 @@ double noise_sd(std::span<const double> y) {
   return 1.482602218505602 * median_in_place(d) / std::sqrt(6.0);
 }
 
+namespace {
+
+// Means of the successive whole blocks of `block` rows.
+std::vector<double> block_means(std::span<const double> y, std::size_t block) {
+  std::vector<double> means(y.size() / block);
+  for (std::size_t b = 0; b < means.size(); ++b) {
+    double sum = 0.0;
+    for (std::size_t i = b * block; i < (b + 1) * block; ++i) sum += y[i];
+    means[b] = sum / double(block);
+  }
+  return means;
+}
+
+}  // namespace
+
 double block_mean_noise_sd(std::span<const double> y, std::size_t block) {
   block = std::max<std::size_t>(block, 1);
+  if (y.size() / block >= 8) return noise_sd(block_means(y, block));
   // Fewer than 8 windows in the record: the means of 16 shorter blocks, scaled to a window
   // as white noise scales (√(short/block)). Rows correlated over less than a short block
   // count right — noise_sd(y)/√block, the same scaling from single rows, came out 10–60
   // times too small on a slowly wandering force — and 16 blocks give the robust estimate
   // enough second differences that the curve's own bends and drops do not make it (8
   // blocks of a whole short record measured the curve: 7–16 pN on 1.6 pN of noise).
-  if (y.size() / block < 8) {
-    const std::size_t short_block = std::max<std::size_t>(y.size() / 16, 1);
-    if (short_block >= block) return noise_sd(y) / std::sqrt(double(block));
-    const std::size_t blocks = y.size() / short_block;
-    std::vector<double> means(blocks);
-    for (std::size_t b = 0; b < blocks; ++b) {
-      double sum = 0.0;
-      for (std::size_t i = b * short_block; i < (b + 1) * short_block; ++i) sum += y[i];
-      means[b] = sum / double(short_block);
-    }
-    return noise_sd(means) * std::sqrt(double(short_block) / double(block));
-  }
-  const std::size_t blocks = y.size() / block;
-  std::vector<double> means(blocks);
-  for (std::size_t b = 0; b < blocks; ++b) {
-    double sum = 0.0;
-    for (std::size_t i = b * block; i < (b + 1) * block; ++i) sum += y[i];
-    means[b] = sum / double(block);
-  }
-  return noise_sd(means);
+  const std::size_t short_block = std::max<std::size_t>(y.size() / 16, 1);
+  if (short_block >= block) return noise_sd(y) / std::sqrt(double(block));
+  return noise_sd(block_means(y, short_block)) * std::sqrt(double(short_block) / double(block));
 }
 
 std::vector<ForcePeak> find_force_peaks(std::span<const double> position,
