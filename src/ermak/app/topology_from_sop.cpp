@@ -186,9 +186,17 @@ int run_topology_from_sop(const fs::path& config_file, bool force, bool quiet) {
            (cfg.sc_limit_A > 0 ? " or " + std::string(cg ? "represented" : "side-chain heavy") + "-atom distance < " +
                                      num(cfg.sc_limit_A) + " A"
                                : ""));
-  line(out, "epsilon_h", cfg.eh_text == "B" || cfg.eh_text == "b"   ? "sqrt of the two beads' B-factor means"
-                         : cfg.eh_text == "O" || cfg.eh_text == "o" ? "sqrt of the two beads' occupancy means"
-                                                                    : cfg.eh_text + " kcal/mol");
+  const bool from_column = cfg.eh_text == "B" || cfg.eh_text == "b" || cfg.eh_text == "O" || cfg.eh_text == "o";
+  // Depths from a column: their range, which raw B-factors can make deep.
+  std::string eh_range;
+  if (from_column && !t.native_contacts.empty()) {
+    const auto [lo, hi] = native_energy_range(t);
+    eh_range = "; " + num(lo) + " to " + num(hi) + " kcal/mol over the contacts";
+  }
+  line(out, "epsilon_h", (cfg.eh_text == "B" || cfg.eh_text == "b"   ? "sqrt of the two beads' B-factor means"
+                          : cfg.eh_text == "O" || cfg.eh_text == "o" ? "sqrt of the two beads' occupancy means"
+                                                                     : cfg.eh_text + " kcal/mol") +
+                             eh_range);
   line(out, "beads", std::to_string(t.bead_count()) + " (" + std::to_string(t.bead_count() - sidechain) + " CA, " +
                          std::to_string(sidechain) + " other)");
   line(out, "bonds", std::to_string(t.bonds.size()) + " (between residues " + std::to_string(bonds[BondKind::Backbone]) +

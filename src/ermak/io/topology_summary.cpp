@@ -56,11 +56,7 @@ std::string format_topology_summary(const StructureModel& model, const BuiltTopo
   // Per-contact depths from a column: their range, which raw B-factors can make deep.
   std::string eh_range;
   if (o.eh_source != EpsilonSource::Constant && !built.topology.native_contacts.empty()) {
-    float lo = built.topology.native_contacts.front().eh_kcal_per_mol, hi = lo;
-    for (const NativeContact& c : built.topology.native_contacts) {
-      lo = std::min(lo, c.eh_kcal_per_mol);
-      hi = std::max(hi, c.eh_kcal_per_mol);
-    }
+    const auto [lo, hi] = native_energy_range(built.topology);
     char text[96];
     std::snprintf(text, sizeof text, "; %.3g to %.3g kcal/mol over the contacts", lo, hi);
     eh_range = text;

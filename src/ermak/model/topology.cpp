@@ -15,6 +15,16 @@ std::int32_t count_unbonded_beads(const Topology& topology) {
   return static_cast<std::int32_t>(std::count(bonded.begin(), bonded.end(), false));
 }
 
+std::pair<float, float> native_energy_range(const Topology& topology) {
+  if (topology.native_contacts.empty()) return {0.0f, 0.0f};
+  float lo = topology.native_contacts.front().eh_kcal_per_mol, hi = lo;
+  for (const NativeContact& c : topology.native_contacts) {
+    lo = std::min(lo, c.eh_kcal_per_mol);
+    hi = std::max(hi, c.eh_kcal_per_mol);
+  }
+  return {lo, hi};
+}
+
 std::vector<std::int32_t> bonded_pieces(const Topology& topology) {
   const std::size_t n = std::size_t(topology.bead_count());
   std::vector<std::int32_t> parent(n);

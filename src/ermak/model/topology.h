@@ -1,6 +1,7 @@
 #pragma once
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "ermak/core/vec3.h"
@@ -58,6 +59,10 @@ ChainEnds chain_ends(const Topology& topology);
 // Beads that no bond holds (a chain of one residue, a topology cut short): the model is
 // expected to have none, and the builders warn when it does.
 std::int32_t count_unbonded_beads(const Topology& topology);
+
+// The range of the native contacts' depths ε_h (kcal/mol), for summaries of models whose
+// depths come from a column (B-factors, occupancies); {0, 0} without contacts.
+std::pair<float, float> native_energy_range(const Topology& topology);
 
 // The bonded piece of each bead: beads joined by a chain of bonds share a number, pieces
 // numbered 0, 1, … in order of their first bead. A chain break (docs/topology.md) splits a
