@@ -627,6 +627,28 @@ TEST(AnalysisIndentation, MaximaBeforeTheContactOrUnloadedAreNoEvents) {
   EXPECT_GT(h.unloaded[0].rise_pN, 50.0);
 }
 
+// A tip placed on the molecule presses from the first row (SOP-GPU's PF8 example): the
+// contact is that row, not "never reached" a threshold set by the pressed force's spikes.
+TEST(AnalysisIndentation, ATipPressingFromTheStartIsInContactAtTheFirstRow) {
+  std::mt19937_64 rng(3);
+  std::normal_distribution<double> gauss(0.0, 1.0);
+  std::string text = "# step\ttime[ns]\tbase[nm]\ttip[nm]\tspring_force[pN]\tmolecule_force[pN]\n";
+  for (int i = 0; i <= 400; ++i) {
+    const double b = 0.005 * i, f = 60.0 + 20.0 * b, t = b - f / 50.0;
+    char line[200];
+    std::snprintf(line, sizeof line, "%d\t%.6f\t%.6f\t%.8f\t%.6f\t%.6f\n", 10 * i, 0.01 * i, b, t, f,
+                  f + 80.0 * gauss(rng));
+    text += line;
+  }
+  CurveSettings settings;
+  settings.window_nm = 0.2;
+  const IndentationAnalysis a = analyze_indentation(TsvTable::parse(text, "indentation.tsv"), settings);
+  ASSERT_TRUE(a.contact_found);
+  EXPECT_TRUE(a.contact_at_start);
+  EXPECT_EQ(a.contact_row, 0u);
+  EXPECT_GT(a.molecule_force_first_pN, 5.0);
+}
+
 TEST(AnalysisIndentation, MissingColumnIsAClearError) {
   const TsvTable table = TsvTable::parse("# step\ttime[ns]\tbase[nm]\ttip[nm]\tspring_force[pN]\n0\t0\t0\t0\t0\n", "x/indentation.tsv");
   try {

@@ -8,6 +8,7 @@
 
 #include "ermak/core/error.h"
 #include "ermak/io/pdb_coordinates.h"
+#include "ermak/io/psf_writer.h"
 #include "ermak/io/sopgpu_top.h"
 #include "support/test_paths.h"
 
@@ -151,6 +152,37 @@ TEST(IoPdbCoordinates, SegmentIdClashesAreNamed) {
   EXPECT_EQ(w.rfind("2 chains share a PDB segment id with another, e.g. C60-1 and C60-2 (segment id C60-)", 0), 0u)
       << w;
   EXPECT_NE(w.find("the PSF keeps every chain apart"), std::string::npos) << w;
+  EXPECT_EQ(w.find("7 characters"), std::string::npos) << "C60-1 and C60-2 differ within 7 characters";
+  // Names that share their first 7 characters: VMD's psfplugin reads no more of a PSF segment.
+  for (int b = 0; b < 8; ++b) top.beads[b].chain_id = b < 4 ? "ABC1-10" : "ABC1-100";
+  const std::string vmd = segment_id_clash(top);
+  EXPECT_NE(vmd.find("2 chains share the first 7 characters of their name, e.g. ABC1-10 and ABC1-100"),
+            std::string::npos)
+      << vmd;
+  EXPECT_NE(vmd.find("VMD merges those even from the PSF"), std::string::npos) << vmd;
+}
+
+// Residue numbers beyond the PDB's four columns are named; names beyond the PSF's 8
+// characters are refused before any file is written.
+TEST(IoPdbCoordinates, NumbersAndNamesBeyondTheFormatsAreSaid) {
+  Topology top = chain_of(3);
+  EXPECT_EQ(residue_numbers_beyond_pdb(top), "");
+  top.beads[1].residue_number = 10000;
+  top.beads[2].residue_number = -1200;
+  const std::string wrap = residue_numbers_beyond_pdb(top);
+  EXPECT_NE(wrap.find("2 beads have residue numbers the PDB's four columns cannot hold (e.g. 10000)"), std::string::npos)
+      << wrap;
+  EXPECT_NE(wrap.find("load it as the topology"), std::string::npos) << wrap;
+  EXPECT_NO_THROW(check_psf_names(top, "m.psf"));
+  top.beads[2].chain_id = "ABC1-1000";
+  try {
+    check_psf_names(top, "m.psf");
+    ADD_FAILURE() << "a 9-character chain name was accepted";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("m.psf: beads[2].chain_id: 'ABC1-1000' is longer than the 8 characters"),
+              std::string::npos)
+        << e.what();
+  }
 }
 
 TEST(IoPdbCoordinates, ErrorsNameFileAndLine) {

@@ -132,5 +132,25 @@ TEST(ResidueSelection, SelectionsThatNameNoBeadSayWhatTheModelHas) {
       << refusal("B:10:CB");
 }
 
+// An assembly's chains A1 … A60 (the file's chain A copied): "A:42" names the chains that
+// begin with A first, and a long list is cut at 20 names.
+TEST(ResidueSelection, AMissingChainOfAnAssemblyNamesItsCopies) {
+  Topology t;
+  for (const char* base : {"A", "B", "C"})
+    for (int k = 1; k <= 60; ++k) {
+      BeadInfo b;
+      b.chain_id = base + std::to_string(k);
+      b.residue_number = 42;
+      t.beads.push_back(b);
+    }
+  std::string why;
+  EXPECT_TRUE(select_beads(t, parsed("A:42"), &why).empty());
+  EXPECT_NE(why.find("60 chains begin with \"A\": A1, A2, A3"), std::string::npos) << why;
+  EXPECT_NE(why.find("A20 … and 40 more; 180 chains in all"), std::string::npos) << why;
+  EXPECT_TRUE(select_beads(t, parsed("Z:42"), &why).empty());
+  EXPECT_NE(why.find("180 chains: A1, A2"), std::string::npos) << why;
+  EXPECT_LT(why.size(), 400u) << why;
+}
+
 }  // namespace
 }  // namespace ermak

@@ -867,9 +867,13 @@ AnalyzeResult analyze_run(const AnalyzeOptions& options_in) {
                              g(a.smoothing.min_peak_drop, 3), a.smoothing.min_peak_drop_automatic ? " (automatic)" : "");
       summary += few_rows_note(a.smoothing, "indentation.output_every");
       summary += few_windows_note(a.smoothing);
-      if (a.contact_found)
+      if (a.contact_at_start)
+        summary += fmt::format("  contact: from the first row (step {}): the tip presses on the molecule from the start "
+                               "(molecule force {} pN there); the indentation counts from it\n",
+                               a.contact_step, g(a.molecule_force_first_pN, 3));
+      else if (a.contact_found)
         summary += fmt::format("  contact: step {}, tip at {} nm (molecule force ≥ {} pN)\n",
-                               a.contact_step, g(a.contact_tip_nm), g(a.contact_threshold_pN, 3));
+                               a.contact_step, g(a.contact_tip_nm, 4), g(a.contact_threshold_pN, 3));
       else
         summary += fmt::format("  contact: not found (molecule force never reached {} pN); indentation = tip displacement\n",
                                g(a.contact_threshold_pN, 3));

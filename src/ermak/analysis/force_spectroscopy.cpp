@@ -219,6 +219,15 @@ IndentationAnalysis analyze_indentation(const TsvTable& table, const CurveSettin
     a.contact_threshold_pN = threshold;
     contact = first_reaching(threshold);
   }
+  // A tip that presses from the first row (placed on the molecule, as SOP-GPU's PF8 example
+  // does) makes the whole approach spiky and its noise a threshold the force never reaches:
+  // the contact is then the first row, where the force already stands above the floor.
+  if (!contact && !settings.contact_force_pN && a.molecule_force_pN.front() >= 5.0) {
+    contact = 0;
+    a.contact_threshold_pN = 5.0;
+  }
+  a.contact_at_start = contact && *contact == 0;
+  a.molecule_force_first_pN = a.molecule_force_pN.front();
   if (contact) {
     a.contact_found = true;
     a.contact_row = *contact;

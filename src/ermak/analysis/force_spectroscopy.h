@@ -138,6 +138,8 @@ struct IndentationAnalysis {
   std::vector<double> indentation_raw_nm;  // raw tip − tip at contact
   SmoothingInfo smoothing;
   bool contact_found = false;
+  bool contact_at_start = false;  // the tip pressed on the molecule from the first row
+  double molecule_force_first_pN = 0.0;  // the smoothed molecule force at the first row
   std::size_t contact_row = 0;
   std::int64_t contact_step = 0;
   double contact_tip_nm = 0.0;

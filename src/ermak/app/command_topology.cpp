@@ -1,5 +1,7 @@
 // `ermak topology INPUT -o OUTDIR`: all-atom PDB/mmCIF → SOP model files (docs/topology.md);
 // `ermak topology FILE.sop`: a SOP-GPU topology-creation config (app/topology_from_sop).
+#include <fmt/format.h>
+
 #include <chrono>
 #include <cstdio>
 #include <fstream>
@@ -33,6 +35,9 @@ double seconds_since(Clock::time_point start) {
 
 // Above this many beads the .top gets no [ pairs ] unless asked (N²/2 lines).
 constexpr int kMaxBeadsForPairs = 2000;
+// --top-pairs all lists the pairs in memory (~20 B each) and writes ~20 B of text per pair:
+// above this many the .top would run to gigabytes (a capsid's 4·10⁸ pairs ran out of memory).
+constexpr double kMaxTopPairs = 5e7;
 
 struct Options {
   std::string input;
@@ -154,6 +159,7 @@ int run_topology(const Options& o) {
   built.topology.name = info.name;
   validate_topology(built.topology, o.input);
   if (const std::string clash = segment_id_clash(built.topology); !clash.empty()) built.warnings.push_back(clash);
+  if (const std::string wrap = residue_numbers_beyond_pdb(built.topology); !wrap.empty()) built.warnings.push_back(wrap);
   if (const std::int32_t loose = count_unbonded_beads(built.topology); loose > 0)
     built.warnings.push_back(std::to_string(loose) + " of " + std::to_string(built.topology.bead_count()) +
                              " beads have no bond (a chain of one residue, or a residue cut off by chain breaks)");
@@ -173,6 +179,17 @@ int run_topology(const Options& o) {
   // A coordinate the PDB cannot hold stops here, naming the input, before any file is
   // written (and the PDB is written first, whole or not at all).
   check_coordinates_fit_pdb(built.topology, built.topology.native_positions_A, o.input);
+  if (o.top_pairs == "all") {
+    const double n = double(t.bead_count());
+    const double pairs = 0.5 * n * (n - 1.0) - double(t.bonds.size()) - double(t.native_contacts.size());
+    if (pairs > kMaxTopPairs)
+      throw Error("--top-pairs " + fmt::format("all: {:.3g} repulsive pairs would make a .top of ~{:.0f} GB (and take as "
+                                             "much memory to list): at most {:.0e}; SOP-GPU and ermak read a .top "
+                                             "without [ pairs ] as every pair neither bonded nor native (--top-pairs "
+                                             "auto or none)",
+                                             pairs, pairs * 20e-9, kMaxTopPairs));
+  }
+  check_psf_names(built.topology, psf.string());
   std::vector<float> x, y, z;
   for (const Vec3d& p : t.native_positions_A) {
     x.push_back(static_cast<float>(p.x));

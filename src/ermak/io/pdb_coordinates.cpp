@@ -123,26 +123,54 @@ void write_records(std::ostream& out, const std::string& file, const Topology& t
 
 }  // namespace
 
+std::string residue_numbers_beyond_pdb(const Topology& topology) {
+  std::size_t beyond = 0;
+  int example = 0;
+  for (const BeadInfo& bead : topology.beads)
+    if (bead.residue_number > 9999 || bead.residue_number < -999) {
+      if (beyond++ == 0) example = bead.residue_number;
+    }
+  if (beyond == 0) return "";
+  return std::to_string(beyond) + " beads have residue numbers the PDB's four columns cannot hold (e.g. " +
+         std::to_string(example) + "): the PDB writes the last four digits (below -999: -999), which MDAnalysis "
+         "un-wraps for that chain but carries on into the chains after it; the PSF holds every number whole (load "
+         "it as the topology)";
+}
+
 std::string segment_id_clash(const Topology& topology) {
-  std::map<std::string, std::vector<std::string>> chains_of_segment;
-  std::string previous;
-  for (const BeadInfo& bead : topology.beads) {
-    if (bead.chain_id == previous) continue;
-    previous = bead.chain_id;
-    auto& names = chains_of_segment[bead.chain_id.substr(0, 4)];
-    if (std::find(names.begin(), names.end(), bead.chain_id) == names.end()) names.push_back(bead.chain_id);
-  }
-  std::size_t shared = 0;
-  std::string example;
-  for (const auto& [segment, names] : chains_of_segment) {
-    if (names.size() < 2) continue;
-    shared += names.size();
-    if (example.empty()) example = names[0] + " and " + names[1] + " (segment id " + segment + ")";
-  }
-  if (shared == 0) return "";
-  return std::to_string(shared) + " chains share a PDB segment id with another, e.g. " + example +
-         ": a PDB holds only the first four characters of a chain name, so VMD and MDAnalysis merge them when "
-         "they read the PDB; the PSF keeps every chain apart (load it as the topology)";
+  // Chains whose names share their first `width` characters: the PDB's segment id holds 4,
+  // VMD's psfplugin reads 7 of a PSF's segment name (MDAnalysis 8).
+  auto sharing = [&](std::size_t width, const char* label, std::string& example) {
+    std::map<std::string, std::vector<std::string>> chains_of_prefix;
+    std::string previous;
+    for (const BeadInfo& bead : topology.beads) {
+      if (bead.chain_id == previous) continue;
+      previous = bead.chain_id;
+      auto& names = chains_of_prefix[bead.chain_id.substr(0, width)];
+      if (std::find(names.begin(), names.end(), bead.chain_id) == names.end()) names.push_back(bead.chain_id);
+    }
+    std::size_t shared = 0;
+    for (const auto& [prefix, names] : chains_of_prefix) {
+      if (names.size() < 2) continue;
+      shared += names.size();
+      if (example.empty()) example = names[0] + " and " + names[1] + " (" + label + " " + prefix + ")";
+    }
+    return shared;
+  };
+  std::string pdb_example, vmd_example;
+  const std::size_t pdb_shared = sharing(4, "segment id", pdb_example),
+                    vmd_shared = sharing(7, "VMD's segment name", vmd_example);
+  std::string message;
+  if (pdb_shared > 0)
+    message = std::to_string(pdb_shared) + " chains share a PDB segment id with another, e.g. " + pdb_example +
+              ": a PDB holds only the first four characters of a chain name, so VMD and MDAnalysis merge them when "
+              "they read the PDB; the PSF keeps every chain apart (load it as the topology)";
+  if (vmd_shared > 0)
+    message += std::string(message.empty() ? "" : "; but ") + std::to_string(vmd_shared) +
+               " chains share the first 7 characters of their name, e.g. " + vmd_example +
+               ", which is all VMD reads of a PSF segment name: VMD merges those even from the PSF (MDAnalysis "
+               "reads all 8); shorter chain names keep them apart";
+  return message;
 }
 
 std::string hybrid36(long value, int width) {

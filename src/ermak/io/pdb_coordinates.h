@@ -29,10 +29,17 @@ void write_pdb(const std::filesystem::path& file, const Topology& topology, cons
 void write_pdb(std::ostream& out, const Topology& topology, const float* x, const float* y,
                const float* z, const std::string& remark = "");
 
-// "" when every chain keeps its own PDB segment id; else a warning naming chains whose
-// names share their first four characters (e.g. C60-1 … C60-4 of an assembly expanded by
-// a symmetry file), which the PDB cannot tell apart and the PSF can.
+// "" when every chain keeps its own PDB segment id and VMD segment name; else a warning
+// naming chains whose names share their first four characters (e.g. C60-1 … C60-4 of an
+// assembly expanded by a symmetry file), which the PDB cannot tell apart and the PSF can,
+// and those sharing their first seven (ABC1-10 and ABC1-100), which VMD's psfplugin cannot
+// tell apart in the PSF either.
 std::string segment_id_clash(const Topology& topology);
+
+// "" when every residue number fits the PDB's four columns; else a warning that those above
+// 9 999 are written as their last four digits (below −999 as −999), that MDAnalysis misreads
+// the chains after a wrapped one, and that the PSF holds them whole.
+std::string residue_numbers_beyond_pdb(const Topology& topology);
 
 // Hybrid-36 encoding of `value` in `width` columns (decimal while it fits); exposed for tests.
 std::string hybrid36(long value, int width);

@@ -42,10 +42,25 @@ struct AtomLine {
 
 }  // namespace
 
+void check_psf_names(const Topology& topology, const std::string& source) {
+  for (std::size_t i = 0; i < topology.beads.size(); ++i) {
+    const BeadInfo& b = topology.beads[i];
+    const std::pair<const char*, std::string> fields[] = {{"chain_id", token(b.chain_id, "SYS")},
+                                                          {"residue_number", std::to_string(b.residue_number)},
+                                                          {"residue_name", token(b.residue_name, "UNK")},
+                                                          {"atom_name", token(b.atom_name, "CA")}};
+    for (const auto& [field, value] : fields)
+      if (value.size() > kExtName)
+        throw Error(source, 0, "beads[" + std::to_string(i) + "]." + field,
+                    "'" + value + "' is longer than the 8 characters a PSF can hold");
+  }
+}
+
 void write_psf(const std::filesystem::path& path, const Topology& topology,
                bool native_contacts_as_bonds, bool overwrite) {
   const std::string file = path.string();
   const std::int32_t n = topology.bead_count();
+  check_psf_names(topology, file);
 
   // --- collect the fields and decide the flavour ---
   std::vector<AtomLine> atoms(static_cast<std::size_t>(n));
@@ -64,12 +79,8 @@ void write_psf(const std::filesystem::path& path, const Topology& topology,
     const std::pair<const char*, const std::string*> fields[] = {
         {"chain_id", &a.segid}, {"residue_number", &a.resid},
         {"residue_name", &a.resname}, {"atom_name", &a.name}};
-    for (const auto& [field, value] : fields) {
-      if (value->size() > kExtName)
-        throw Error(file, 0, "beads[" + std::to_string(i) + "]." + field,
-                    "'" + *value + "' is longer than the 8 characters a PSF can hold");
+    for (const auto& [field, value] : fields)
       if (value->size() > kStandardName) ext = true;
-    }
   }
 
   // --- bonds: FENE, then native contacts not already bonded ---

@@ -16,6 +16,11 @@ namespace ermak {
 // whole file is "PSF EXT" (wider columns). Insertion codes are not written (MDAnalysis
 // reads resids as integers). Throws ermak::Error if the file exists and !overwrite,
 // if a name cannot be represented (longer than 8 characters), or on I/O failure.
+// Throws ermak::Error naming `source` and the bead when a chain id, residue number, residue
+// name or atom name is longer than the 8 characters a PSF holds — checked before any file of
+// a model is written (ermak topology, a run's start and its dry run), not at the PSF.
+void check_psf_names(const Topology& topology, const std::string& source);
+
 void write_psf(const std::filesystem::path& path, const Topology& topology,
                bool native_contacts_as_bonds, bool overwrite);
 

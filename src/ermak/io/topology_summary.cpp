@@ -102,9 +102,10 @@ std::string format_topology_summary(const StructureModel& model, const BuiltTopo
   line(out, "repulsive pairs  %lld (all other pairs)", static_cast<long long>(built.repulsive_pairs));
   line(out, "chain breaks     %d", built.chain_breaks);
   line(out, "skipped          %d residue(s) without C-alpha, %d HETATM amino acid(s), %d other non-protein "
-            "residue(s), %d water(s); %d hydrogen atom(s) ignored",
+            "residue(s), %d water(s); %d hydrogen atom(s) ignored%s",
        model.skipped_no_ca, model.skipped_hetero_amino_acids, model.skipped_other, model.skipped_water,
-       model.hydrogens_ignored);
+       model.hydrogens_ignored,
+       info.expansions.empty() ? "" : " (counted in the file, before the expansion)");
   out += '\n';
 
   line(out, "chains           %zu", built.chains.size());

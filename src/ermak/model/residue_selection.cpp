@@ -42,11 +42,29 @@ bool printable_name(std::string_view text) {
   });
 }
 
-std::string chain_list(const Topology& topology) {
+// The model's chains for an error about `wanted`: those whose names begin with it first (an
+// assembly's copies A1 … A60 of the file's chain A), then the others; at most 20 named.
+std::string chain_list(const Topology& topology, const std::string& wanted) {
   std::vector<std::string> chains;
-  for (const BeadInfo& b : topology.beads)
+  std::string previous;
+  for (const BeadInfo& b : topology.beads) {
+    if (b.chain_id == previous) continue;
+    previous = b.chain_id;
     if (std::find(chains.begin(), chains.end(), b.chain_id) == chains.end()) chains.push_back(b.chain_id);
-  return fmt::format("{}", fmt::join(chains, ", "));
+  }
+  std::vector<std::string> prefixed;
+  for (const std::string& c : chains)
+    if (!wanted.empty() && c.rfind(wanted, 0) == 0) prefixed.push_back(c);
+  constexpr std::size_t kShown = 20;
+  auto shown = [&](const std::vector<std::string>& list) {
+    const std::vector<std::string> head(list.begin(), list.begin() + std::ptrdiff_t(std::min(list.size(), kShown)));
+    return fmt::format("{}{}", fmt::join(head, ", "),
+                       list.size() > kShown ? fmt::format(" … and {} more", list.size() - kShown) : std::string());
+  };
+  if (!prefixed.empty())
+    return fmt::format("{} chains begin with \"{}\": {}; {} chains in all", prefixed.size(), wanted, shown(prefixed),
+                       chains.size());
+  return chains.size() > kShown ? fmt::format("{} chains: {}", chains.size(), shown(chains)) : shown(chains);
 }
 
 std::string residue_text(int number, char insertion) {
@@ -111,7 +129,8 @@ std::vector<std::int32_t> select_beads_at(const std::vector<Vec3d>& positions_A,
 std::optional<ResidueSelection> parse_residue_selection(std::string_view text, std::string* why) {
   const auto fail = [&](const std::string& reason) -> std::optional<ResidueSelection> {
     *why = fmt::format("\"{}\" is not a residue selection: {} (write CHAIN:RESIDUE, e.g. \"A:76\", "
-                       "\"A:1-10\", \"A:last\", \"B:*\", with an optional :ATOM such as :CB or :*)",
+                       "\"A:1-10\", \"A:last\", \"B:*\", with an optional :ATOM such as :CB or :*; or a "
+                       "position selection, a lower-case axis: \"z<-131.5\", \"x > 20\")",
                        text, reason);
     return std::nullopt;
   };
@@ -195,7 +214,7 @@ std::vector<std::int32_t> select_beads(const Topology& topology, const ResidueSe
   if (!beads.empty()) return beads;
   if (!chain_found)
     *why = fmt::format("\"{}\": the model has no chain \"{}\" (its chains: {})", s.text, s.chain_id,
-                       chain_list(topology));
+                       chain_list(topology, s.chain_id));
   else if (!residue_found)
     *why = fmt::format("\"{}\": chain {} has no residue {} (its residue numbers run {} to {})", s.text, s.chain_id,
                        s.range ? fmt::format("from {} to {}", s.first, s.last) : residue_text(s.first, s.insertion_code),

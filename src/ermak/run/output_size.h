@@ -34,8 +34,10 @@ struct OutputSizeEstimate {
 // from `first_step` to `last_step` (`resume`: the files exist up to first_step); a SOP-GPU
 // configuration's own files are added by the caller (sopgpu_files). TSV rows are counted at 11 bytes a value ("%.8g" and a tab);
 // DCD frames exactly.
+// `native_contacts` sizes the model files (the .etop lists them).
 OutputSizeEstimate estimate_output_size(const RunSpec& spec, const ProtocolSetup* protocol, std::int32_t beads,
-                                        std::int64_t first_step, std::int64_t last_step, bool resume);
+                                        std::int64_t first_step, std::int64_t last_step, bool resume,
+                                        std::size_t native_contacts = 0);
 
 // Stops at the multiples of `every` after first_step up to last_step, and the start's in a
 // new run (0 when every ≤ 0): a table's rows, a trajectory's frames.

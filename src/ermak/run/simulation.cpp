@@ -22,6 +22,7 @@
 #include "ermak/io/checkpoint.h"
 #include "ermak/io/dcd_writer.h"
 #include "ermak/io/load_system.h"
+#include "ermak/io/psf_writer.h"
 #include "ermak/io/pdb_coordinates.h"
 #include "ermak/io/tsv_writer.h"
 #include "ermak/protocol/protocol_setup.h"
@@ -245,6 +246,8 @@ RunSummary run_logged(const RunSpec& given_spec, const RunOptions& options, RunR
                       std::to_string(n) + " beads (0.." + std::to_string(n - 1) + ")");
     }
   validate_protocols(spec, topology);
+  // model.psf is written at the start: names it cannot hold stop a dry run too.
+  if (spec.output.write_directory) check_psf_names(topology, (spec.output.directory / "model.psf").string());
   if (const std::string warning = check_step_size(spec); !warning.empty()) log->warn("{}", warning);
   // Start positions with a bond beyond r0 ± R0 would stop the run at its first check with a
   // message about the dynamics; name the coordinates file instead.
@@ -475,6 +478,8 @@ RunSummary run_logged(const RunSpec& given_spec, const RunOptions& options, RunR
     if (own_files) {
       write_model_files(out, topology, system.initial_positions_A, false);
       if (const std::string clash = segment_id_clash(topology); !clash.empty()) log->warn("model.pdb: {}", clash);
+      if (const std::string wrap = residue_numbers_beyond_pdb(topology); !wrap.empty())
+        log->warn("model.pdb: {}", wrap);
     }
     // Every replica starts at the input coordinates, or at its own (input.replica_coordinates).
     State initial(n, replicas);
@@ -528,7 +533,8 @@ RunSummary run_logged(const RunSpec& given_spec, const RunOptions& options, RunR
   // What the run's files take from first to last step, the extra reporter's included.
   auto output_size = [&](std::int64_t first, std::int64_t last) {
     OutputSizeEstimate estimate =
-        estimate_output_size(spec, protocol ? &*protocol : nullptr, n, first, last, options.resume);
+        estimate_output_size(spec, protocol ? &*protocol : nullptr, n, first, last, options.resume,
+                             topology.native_contacts.size());
     if (sizes_of) estimate.sopgpu_files = sizes_of->bytes_to_write(first, last, n, options.resume);
     return estimate;
   };
