@@ -80,7 +80,7 @@ Command add_analyze_command(CLI::App& app) {
   auto* fit_persistence = cmd->add_flag("--fit-persistence-length", o->fit_persistence,
                 "Fit P as well as the contour length in the WLC fits");
   auto* temperature = cmd->add_option("--temperature-K", o->temperature,
-                                      "Temperature of the run, K (sets kT of the WLC fits and of a spectrum's Bell fit, "
+                                      "Temperature of the run, K (sets kT of the WLC fits and of a spectrum's Bell and DHS fits, "
                                       "for every run given; default: each run's, from its run.log, else 300)");
   auto* bins = cmd->add_option("--bins", o->bins, "Histogram bins (default ⌈√n⌉, 5 to 50)");
   auto* contact = cmd->add_option("--contact-force-pN", o->contact,

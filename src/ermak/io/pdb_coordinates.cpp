@@ -76,9 +76,10 @@ std::string residue_name_field(const std::string& name) {
   return std::string(4 - name.size(), ' ') + name + " ";
 }
 
-// Columns 23-26. Above 9999 the last four digits, as CHARMM and VMD write them: MDAnalysis
-// restores the count from the wrap (it does not decode hybrid-36 residue numbers); below
-// -999 the field's smallest number. The PSF holds every number whole.
+// Columns 23-26. Above 9999 the last four digits, as CHARMM and VMD write them (MDAnalysis
+// un-wraps a wrapped chain but carries the count into the chains after it; it does not
+// decode hybrid-36 residue numbers); below -999 the field's smallest number. The PSF holds
+// every number whole; residue_numbers_beyond_pdb warns.
 std::string residue_number_field(long number) {
   if (number > 9999) number %= 10000;
   if (number < -999) number = -999;
