@@ -188,14 +188,25 @@ TEST(RunDryRun, AHeatingScheduleIsStatedAndAShortRunWarned) {
   std::string out = run_ermak("run --dry-run " + config.string() + " --set run.backend=\"cpu\" --set run.steps=500000",
                               &status);
   ASSERT_EQ(status, 0) << out;
-  EXPECT_NE(out.find("heating: 300.00 K to 400.00 K by +5.00 K every 20000 steps; at 400.00 K from step 400000"),
+  EXPECT_NE(out.find("heating: 300 K to 400 K by +5 K every 20000 steps; at 400 K from step 400000"),
             std::string::npos)
       << out;
-  EXPECT_EQ(out.find("before the schedule's stop temperature"), std::string::npos) << out;
+  EXPECT_EQ(out.find("warning: heating"), std::string::npos) << out;
+  // The last step of a 100000-step run runs at 320 K (steps 80000 to 99999).
   out = run_ermak("run --dry-run " + config.string() + " --set run.backend=\"cpu\" --set run.steps=100000", &status);
   ASSERT_EQ(status, 0) << out;
-  EXPECT_NE(out.find("warning: heating: the run's 100000 steps end at 325.00 K, before the schedule's stop "
-                     "temperature 400.00 K (step 400000); give run.steps ≥ 400000 to reach it"),
+  EXPECT_NE(out.find("warning: heating: the run's 100000 steps end at 320 K, before the schedule's stop temperature "
+                     "400 K (steps 400000 to 420000); give run.steps ≥ 420000 to hold it for a whole stair"),
             std::string::npos)
       << out;
+  // Ending at the step the stop temperature begins is ending before it; part of its stair, a part.
+  out = run_ermak("run --dry-run " + config.string() + " --set run.backend=\"cpu\" --set run.steps=400000", &status);
+  EXPECT_NE(out.find("steps end at 395 K, before the schedule's stop temperature"), std::string::npos) << out;
+  out = run_ermak("run --dry-run " + config.string() + " --set run.backend=\"cpu\" --set run.steps=410000", &status);
+  EXPECT_NE(out.find("steps end at 400 K, during a part stair at the schedule's stop temperature"), std::string::npos)
+      << out;
+  // An increment that spans the whole range is one jump (a unit slip, mostly).
+  out = run_ermak("run --dry-run " + config.string() + " --set run.backend=\"cpu\" --set heating.increment_K=150",
+                  &status);
+  EXPECT_NE(out.find("spans the whole range from 300 to 400 K: one jump"), std::string::npos) << out;
 }

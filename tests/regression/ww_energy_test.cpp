@@ -79,3 +79,19 @@ TEST(WwEnergy, PerturbedStructureMatchesIndependentReference) {
 }
 
 }  // namespace
+
+// --repulsion-energy scales the repulsion (ε_l), as a run's [model] repulsion_energy_kcal_per_mol
+// does; the other terms stay.
+TEST(WwEnergy, RepulsionEnergyScalesTheRepulsiveTerm) {
+  const auto ww = ermak::test::shared_data() / "sopgpu/ww/reference";
+  const std::string args = " energy --topology " + (ww / "ww.top").string() + " --coordinates " +
+                           (ww / "ww_cg.pdb").string();
+  std::string one, two;
+  ASSERT_EQ(ermak::test::run_command(ermak::test::ermak_binary().string() + args, &one), 0) << one;
+  ASSERT_EQ(ermak::test::run_command(ermak::test::ermak_binary().string() + args + " --repulsion-energy 2", &two), 0)
+      << two;
+  const auto a = parse_terms(one), b = parse_terms(two);
+  EXPECT_NEAR(b.at("repulsive"), 2.0 * a.at("repulsive"), 1e-9 * std::abs(a.at("repulsive")));
+  EXPECT_EQ(b.at("native"), a.at("native"));
+  EXPECT_EQ(b.at("fene"), a.at("fene"));
+}

@@ -385,6 +385,21 @@ TEST(AnalysisCommand, IndentationAndForceClamp) {
       << out;
 }
 
+// A run at one temperature without a force protocol has no curve to analyse: the error says
+// what the directory is rather than what it is not.
+TEST(AnalysisCommand, ARunAtOneTemperatureIsNamedAsSuch) {
+  const fs::path run = test::fresh_directory("analyze-equilibrium");
+  write_text(run / "run.log", "[run]\nsteps = 1000\ntemperature_K = 300\n");
+  write_text(run / "replica_000" / "energies.tsv", "# step\ttime[ns]\tQ\n0\t0\t1\n1000\t19.84\t0.98\n");
+  std::string out;
+  EXPECT_EQ(analyze(run.string(), &out), 1) << out;
+  EXPECT_NE(out.find("a run without a force protocol at one temperature (no [heating] in its run.log)"),
+            std::string::npos)
+      << out;
+  EXPECT_EQ(analyze((run / "replica_000").string(), &out), 1) << out;
+  EXPECT_NE(out.find("one replica's directory without a protocol table"), std::string::npos) << out;
+}
+
 // The loading rate the run log states is repeated in the summary; a replica whose table
 // stops early is named; statistics over fewer replicas than ran say so.
 // A replica directory whose table is gone is named, not silently dropped.

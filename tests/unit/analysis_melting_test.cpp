@@ -154,6 +154,13 @@ TEST(MeltingCurve, AnalyzeWritesTheCurveOfAHeatingRun) {
   // Not replaced without --force; a run without [heating] is no melting curve (no tables).
   EXPECT_EQ(test::run_ermak_in(run, "analyze .", &out), 1) << out;
   EXPECT_NE(out.find("output files exist"), std::string::npos) << out;
+  // A replica directory whose table is lost is named, not dropped in silence.
+  fs::create_directories(run / "replica_002");
+  ASSERT_EQ(test::run_ermak_in(run, "analyze . --force", &out), 0) << out;
+  EXPECT_NE(out.find("replica_002: no energies.tsv, which the other replicas have; replica left out of the melting "
+                     "curve"),
+            std::string::npos)
+      << out;
   std::ofstream(run / "run.log") << "[run]\ntemperature_K = 300\n";
   EXPECT_EQ(test::run_ermak_in(run, "analyze . -o other", &out), 1) << out;
   EXPECT_NE(out.find("no replica_NNN/pulling.tsv, indentation.tsv or plane.tsv here"), std::string::npos) << out;

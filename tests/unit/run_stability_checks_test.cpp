@@ -160,6 +160,11 @@ TEST(StabilityChecks, BrokenBondMessageSaysWhatToDo) {
             std::string::npos)
       << m;
   EXPECT_NE(m.find("pull more slowly"), std::string::npos) << m;
+  // A run without a force protocol is told what makes its forces smaller instead.
+  const std::string e =
+      message_of([&] { BondStretchCheck(t, 2.0f, BondStretchCheck::kEquilibriumRemedy)(s, 1000); });
+  EXPECT_NE(e.find("minimise the start ([minimize] steps"), std::string::npos) << e;
+  EXPECT_EQ(e.find("pull more slowly"), std::string::npos) << e;
   s.set_position(0, 1, {5.7f, 0, 0});
   EXPECT_NO_THROW(BondStretchCheck(t, 2.0f)(s, 1000));
 }

@@ -24,6 +24,32 @@ TEST(StepSizeCheck, HeatingCountsItsHighestTemperature) {
   EXPECT_NEAR(largest_noise_amplitude_A(spec), 2 * 0.04382, 1e-5);
 }
 
+// A stop the run's steps never reach does not count: 20000 steps of +0.1 kcal/mol every 1000
+// end at 2.5 kcal/mol whatever the stop.
+TEST(StepSizeCheck, AHeatingStopTheRunNeverReachesDoesNotCount) {
+  RunSpec spec;
+  spec.steps = 20000;
+  spec.temperature.every_steps = 1000;
+  spec.temperature.increment_kcal_per_mol = 0.1;
+  spec.temperature.stop_kcal_per_mol = 1e6;
+  EXPECT_NEAR(largest_noise_amplitude_A(spec), 0.04382 * std::sqrt(2.5 / 0.6), 1e-5);
+  EXPECT_EQ(check_step_size(spec), "");
+}
+
+// A temperature given with --set that makes the steps too large is named, not the time step.
+TEST(StepSizeCheck, TheOverrideThatMadeTheStepsTooLargeIsNamed) {
+  RunSpec spec;
+  spec.config_path = "run.toml";
+  spec.temperature.start_kcal_per_mol = 1e9;
+  spec.key_sources["run.temperature_K"] = {"--set", 0, {}};
+  try {
+    check_step_size(spec);
+    ADD_FAILURE() << "no error";
+  } catch (const Error& e) {
+    EXPECT_EQ(std::string(e.what()).rfind("--set: run.temperature_K: a time step of", 0), 0u) << e.what();
+  }
+}
+
 TEST(StepSizeCheck, HalfR0OrMoreIsRefusedAndTinyStepsWarned) {
   RunSpec spec;
   spec.config_path = "run.toml";

@@ -409,13 +409,21 @@ AnalyzeResult analyze_run(const AnalyzeOptions& options_in) {
   st.loading_rate_pN_per_s = run_log.summed_loading_rate_pN_per_s();
   // A heating or cooling run without protocol tables: its melting curve, which takes none of
   // the curve options.
-  if (run_log.heating)
-    if (const auto tables = energy_tables_of_a_run_without_protocol(options.run_dir); !tables.empty()) {
+  if (run_log.heating) {
+    std::vector<std::string> lost;
+    if (const auto tables = energy_tables_of_a_run_without_protocol(options.run_dir, &lost); !tables.empty()) {
       if (!options.given_options.empty())
         bad(options.given_options.front(), "does not apply to the melting curve of a heating run (" +
                                                options.run_dir.string() + " has no protocol tables)");
-      return analyze_melting_run(options, tables, {run_log.heating_every_steps, run_log.heating_stop_K});
+      AnalyzeResult melting =
+          analyze_melting_run(options, tables, {run_log.heating_every_steps, run_log.heating_stop_K});
+      for (const std::string& name : lost)
+        melting.warnings.push_back((options.run_dir / name).string() +
+                                   ": no energies.tsv, which the other replicas have; replica left out of the melting "
+                                   "curve");
+      return melting;
     }
+  }
   const bool overwrite = options.overwrite;
 
   AnalyzeResult result;

@@ -57,10 +57,17 @@ std::vector<Replica> discover_replicas(const fs::path& run_dir, std::vector<std:
     r.plane = fs::exists(run_dir / "plane.tsv");
     out.push_back(r);
   }
-  if (out.empty())
-    throw Error(run_dir.string(), 0, "",
-                "no replica_NNN/pulling.tsv, indentation.tsv or plane.tsv here: not the output "
-                "directory of a pulling, force-clamp, indentation or plane-pulling run");
+  if (out.empty()) {
+    // Say what the directory is instead: a run at one temperature, or one replica's directory.
+    std::string what = "not the output directory of a pulling, force-clamp, indentation or plane-pulling run";
+    if (!energy_tables_of_a_run_without_protocol(run_dir).empty())
+      what = "a run without a force protocol at one temperature (no [heating] in its run.log): no force curve and "
+             "no melting curve to analyse; its replica_NNN/energies.tsv hold Q, Rg and the energies";
+    else if (fs::exists(run_dir / "energies.tsv"))
+      what = "one replica's directory without a protocol table: give the run's output directory (the one with "
+             "run.log and replica_NNN/), whose run.log says whether it heated";
+    throw Error(run_dir.string(), 0, "", "no replica_NNN/pulling.tsv, indentation.tsv or plane.tsv here: " + what);
+  }
   std::sort(out.begin(), out.end(), [](const Replica& a, const Replica& b) { return a.index < b.index; });
   return out;
 }
@@ -136,15 +143,19 @@ RunLogFacts read_run_log(const fs::path& run_dir) {
   return facts;
 }
 
-std::vector<fs::path> energy_tables_of_a_run_without_protocol(const fs::path& run_dir) {
+std::vector<fs::path> energy_tables_of_a_run_without_protocol(const fs::path& run_dir,
+                                                               std::vector<std::string>* without_table) {
   std::error_code ec;
   if (!fs::is_directory(run_dir, ec)) return {};
   std::vector<fs::path> out;
+  std::vector<std::string> lacking;
   for (const auto& [index, dir] : replica_directories(run_dir)) {
     for (const char* table : {"pulling.tsv", "indentation.tsv", "plane.tsv"})
       if (fs::exists(dir / table)) return {};
     if (fs::exists(dir / "energies.tsv")) out.push_back(dir / "energies.tsv");
+    else lacking.push_back(dir.filename().string());
   }
+  if (without_table && !out.empty()) *without_table = lacking;
   return out;
 }
 

@@ -24,8 +24,10 @@ std::vector<Replica> discover_replicas(const std::filesystem::path& run_dir,
                                        std::vector<std::string>* without_table = nullptr);
 
 // The replicas' replica_NNN/energies.tsv, by index, when no replica holds a protocol table
-// (a plain, heating or cooling run); empty otherwise.
-std::vector<std::filesystem::path> energy_tables_of_a_run_without_protocol(const std::filesystem::path& run_dir);
+// (a plain, heating or cooling run); empty otherwise. `without_table` receives the
+// replica_NNN directories without energies.tsv while others have one (a lost table).
+std::vector<std::filesystem::path> energy_tables_of_a_run_without_protocol(
+    const std::filesystem::path& run_dir, std::vector<std::string>* without_table = nullptr);
 
 // What the run's own log says that the analysis uses: the loading rate of a pulling run
 // ("loading rate κv = … pN/s", protocol/protocol_setup.cpp) and the temperature of the

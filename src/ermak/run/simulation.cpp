@@ -52,6 +52,14 @@ namespace fs = std::filesystem;
 
 namespace {
 
+// What makes a run's forces smaller when a bond breaks: a force protocol's speed, spring or
+// force; in a run without one, the start (minimise) or the temperature.
+const char* bond_break_remedy(const RunSpec& spec) {
+  const bool force_protocol = spec.pulling.enabled || spec.force_clamp.enabled || spec.plane_pulling.enabled ||
+                              spec.indentation.enabled;
+  return force_protocol ? BondStretchCheck::kPullingRemedy : BondStretchCheck::kEquilibriumRemedy;
+}
+
 struct RunLog {
   std::shared_ptr<spdlog::logger> both;       // run log and console
   std::shared_ptr<spdlog::logger> file_only;  // run log only (long dumps)
@@ -284,13 +292,25 @@ RunSummary run_logged(const RunSpec& given_spec, const RunOptions& options, RunR
     // The schedule in words, and whether the run reaches its stop (docs/config.md#heating).
     const double per_K = 1.0 / units::kBoltzmann_kcal_per_mol_K;
     const std::int64_t at_stop = heat.stop_step();
-    log->info("heating: {:.2f} K to {:.2f} K by {:+.2f} K every {} steps; at {:.2f} K from step {}",
+    log->info("heating: {:.6g} K to {:.6g} K by {:+.6g} K every {} steps; at {:.6g} K from step {}",
               heat.start_kcal_per_mol * per_K, heat.stop_kcal_per_mol * per_K, heat.increment_kcal_per_mol * per_K,
               heat.every_steps, heat.stop_kcal_per_mol * per_K, at_stop);
-    if (spec.steps < at_stop)
-      log->warn("warning: heating: the run's {} steps end at {:.2f} K, before the schedule's stop temperature "
-                "{:.2f} K (step {}); give run.steps ≥ {} to reach it",
-                spec.steps, heat.at_step(spec.steps) * per_K, heat.stop_kcal_per_mol * per_K, at_stop, at_stop);
+    // The step from s to s + 1 runs at at_step(s): the last one simulated at at_step(steps − 1),
+    // and the stop temperature is held for a whole stair from at_stop to at_stop + every.
+    const std::int64_t whole_stop_stair = at_stop + heat.every_steps;
+    if (spec.steps < whole_stop_stair)
+      log->warn("warning: heating: the run's {} steps end at {:.6g} K, {} the schedule's stop temperature {:.6g} K "
+                "(steps {} to {}); give run.steps ≥ {} to hold it for a whole stair",
+                spec.steps, heat.at_step(std::max<std::int64_t>(spec.steps - 1, 0)) * per_K,
+                spec.steps <= at_stop ? "before" : "during a part stair at", heat.stop_kcal_per_mol * per_K, at_stop,
+                whole_stop_stair, whole_stop_stair);
+    // An increment larger than the whole range jumps to the stop at once: a unit slip
+    // (increment_kcal_per_mol = 5 beside start and stop in K) more often than a plan.
+    if (std::abs(heat.increment_kcal_per_mol) >= std::abs(heat.stop_kcal_per_mol - heat.start_kcal_per_mol))
+      log->warn("warning: heating: the increment ({:+.6g} K) spans the whole range from {:.6g} to {:.6g} K: one jump "
+                "to the stop temperature at step {} (an increment in kcal/mol meant in K?)",
+                heat.increment_kcal_per_mol * per_K, heat.start_kcal_per_mol * per_K, heat.stop_kcal_per_mol * per_K,
+                heat.every_steps);
   }
   log->info("noise: generator {}, layout {}, seed {}{}", spec.rng, spec.rng_layout, spec.seed,
             spec.rng == "philox" ? " (counter-based)" : "");
@@ -504,7 +524,8 @@ RunSummary run_logged(const RunSpec& given_spec, const RunOptions& options, RunR
                                                 spec.minimize.max_displacement_A);
       // Not converged before the limit: every replica that did not converge stopped where a
       // step of 10⁻⁷ Å no longer lowered its energy (float precision), not at the limit.
-      log->info("minimisation: {} iterations in {:.3g} s, max |F| = {:.4g} pN, {}", m.iterations,
+      log->info("minimisation: {} iteration{} in {:.3g} s, max |F| = {:.4g} pN, {}", m.iterations,
+                m.iterations == 1 ? "" : "s",
                 std::chrono::duration<double>(std::chrono::steady_clock::now() - minimize_start).count(),
                 units::internal_force_to_pN(m.max_force_kcal_per_mol_A),
                 m.converged ? "converged"
@@ -555,7 +576,7 @@ RunSummary run_logged(const RunSpec& given_spec, const RunOptions& options, RunR
     try {
       const State& after = engine->state();
       check_finite(after, facts.first_step);
-      BondStretchCheck(topology, spec.sop.fene_R0_A)(after, facts.first_step);
+      BondStretchCheck(topology, spec.sop.fene_R0_A, bond_break_remedy(spec))(after, facts.first_step);
     } catch (const Error& e) {
       throw Error(std::string("dry run: ") + e.what());
     }
@@ -722,7 +743,7 @@ RunSummary run_logged(const RunSpec& given_spec, const RunOptions& options, RunR
               "will be step {}; final.pdb and the tables' last rows hold step {}",
               spec.steps, frame_every, spec.steps / frame_every * frame_every, spec.steps);
 
-  const BondStretchCheck check_bonds(topology, spec.sop.fene_R0_A);
+  const BondStretchCheck check_bonds(topology, spec.sop.fene_R0_A, bond_break_remedy(spec));
   ProgressMeter progress(first_step, last_step, std::int64_t(n) * replicas);
   if (options.quiet) progress.silence();  // --quiet: the run log only
   const StopSignals stop_signals;

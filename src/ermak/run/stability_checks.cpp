@@ -35,8 +35,11 @@ void check_finite(const State& state, std::int64_t since_step) {
   }
 }
 
-BondStretchCheck::BondStretchCheck(const Topology& topology, float max_stretch_A)
-    : bonds_(topology.bonds), screen_(make_bond_screen(bonds_, max_stretch_A)), max_stretch_A_(max_stretch_A) {}
+BondStretchCheck::BondStretchCheck(const Topology& topology, float max_stretch_A, std::string remedy)
+    : bonds_(topology.bonds),
+      screen_(make_bond_screen(bonds_, max_stretch_A)),
+      max_stretch_A_(max_stretch_A),
+      remedy_(std::move(remedy)) {}
 
 void BondStretchCheck::operator()(const State& state, std::int64_t since_step) const {
   for (std::int32_t r = 0; r < state.replica_count; ++r) {
@@ -61,8 +64,7 @@ void BondStretchCheck::check_replica_exactly(const State& state, std::int32_t r,
                   std::to_string(state.step) + ": beads " + std::to_string(b.i) + "–" + std::to_string(b.j) +
                   " of replica " + std::to_string(r) + " are " + std::to_string(b.r0_A + stretch) +
                   " Å apart (native " + std::to_string(b.r0_A) + " Å, maximum stretch R0 = " +
-                  std::to_string(max_stretch_A_) + " Å); the forces are too large for the time step: pull more "
-                  "slowly, use a softer spring or a smaller force, or a smaller timestep");
+                  std::to_string(max_stretch_A_) + " Å); the forces are too large for the time step: " + remedy_);
   }
 }
 

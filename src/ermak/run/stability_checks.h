@@ -23,7 +23,14 @@ void check_finite(const State& state, std::int64_t since_step);
 // broken, computed once per run.
 class BondStretchCheck {
  public:
-  BondStretchCheck(const Topology& topology, float max_stretch_A);
+  // `remedy` ends the message: what makes the forces smaller in this run (the pulling
+  // protocols' speed, spring or force; a start that needs minimising; the temperature).
+  BondStretchCheck(const Topology& topology, float max_stretch_A, std::string remedy = kPullingRemedy);
+  static constexpr const char* kPullingRemedy = "pull more slowly, use a softer spring or a smaller force, or a "
+                                                "smaller timestep";
+  static constexpr const char* kEquilibriumRemedy = "minimise the start ([minimize] steps, or more of them: the run "
+                                                    "log gives the minimisation's final force), lower the "
+                                                    "temperature, or use a smaller timestep";
   // Throws ermak::Error naming the first bond (replica-major, then topology order) whose
   // length differs from its native r0 by R0 or more.
   void operator()(const State& state, std::int64_t since_step) const;
@@ -36,6 +43,7 @@ class BondStretchCheck {
   // widened by 10⁻⁴, the same test as on the GPU) is checked exactly, bond by bond.
   std::vector<BondScreen> screen_;
   float max_stretch_A_;
+  std::string remedy_;
 };
 
 // Throws ermak::Error, naming `source` (the coordinates file), when a position is beyond

@@ -15,9 +15,12 @@ namespace ermak {
 namespace {
 
 // k_B·T at the schedule's highest temperature, kcal/mol.
+// The highest temperature the run's steps reach: a schedule's stop only if the run gets there
+// (the step from s to s + 1 runs at the temperature of step s).
 double highest_kT(const RunSpec& spec) {
   const TemperatureSchedule& t = spec.temperature;
-  return t.every_steps > 0 ? std::max(t.start_kcal_per_mol, t.stop_kcal_per_mol) : t.start_kcal_per_mol;
+  if (t.every_steps <= 0) return t.start_kcal_per_mol;
+  return std::max(t.start_kcal_per_mol, t.at_step(std::max<std::int64_t>(spec.steps - 1, 0)));
 }
 
 // The key of `section` that the configuration gave among `names` (its file and line are in
@@ -65,14 +68,22 @@ std::string check_step_size(const RunSpec& spec) {
                   units::tau_to_ps(spec.langevin.timestep_tau), highest_K, spec.langevin.zeta);
   const double half_R0_A = 0.5 * double(spec.sop.fene_R0_A);
   if (!(amplitude_A < half_R0_A)) {
-    // Named at the time step's key as given (its file and line, or --set): the usual culprit.
-    const std::string step_key = given_key(spec, "run", {"timestep_ps", "timestep_tau"});
+    // Named at the key the user's latest word set (a --set of the time step, temperature or
+    // friction), else at the time step's key as the file gives it: the usual culprit.
+    std::string step_key = given_key(spec, "run", {"timestep_ps", "timestep_tau"});
+    for (const char* key : {"run.timestep_ps", "run.timestep_tau", "run.temperature_K", "run.temperature_kcal_per_mol",
+                            "heating.stop_K", "heating.stop_kcal_per_mol", "run.friction"})
+      if (const auto it = spec.key_sources.find(key); it != spec.key_sources.end() && it->second.file == "--set") {
+        step_key = key;
+        break;
+      }
     throw key_error(spec, step_key,
                     fmt::format("{} move every bead by a random {:.3g} Å per component and step (sqrt(2 k_B T h/ζ); "
                                 "SOP-GPU's defaults: 0.044 Å), at least half the bonds' R0 ({} Å): the bonds would "
                                 "break within steps; lower {} or the temperature, or raise run.friction "
                                 "(docs/model.md#dynamics)",
-                                settings, amplitude_A, half_R0_A, step_key));
+                                settings, amplitude_A, half_R0_A,
+                                given_key(spec, "run", {"timestep_ps", "timestep_tau"})));
   }
   // A clamp's force moves its beads by (h/ζ)·F per step on top of the noise.
   if (spec.force_clamp.enabled) {
