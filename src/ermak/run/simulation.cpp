@@ -532,6 +532,15 @@ RunSummary run_logged(const RunSpec& given_spec, const RunOptions& options, RunR
                 : m.iterations < spec.minimize.max_steps
                     ? "not converged: stopped where a step of 1e-7 A no longer lowers the energy (float precision)"
                     : "not converged (iteration limit)");
+      // A force the first step cannot take: (h/ζ)·|F| of R0/2 or more moves a bead far enough
+      // to break its bonds within steps (docs/model.md#dynamics).
+      const double first_move_A = spec.langevin.timestep_tau / spec.langevin.zeta * m.max_force_kcal_per_mol_A;
+      if (!(first_move_A < 0.5 * double(spec.sop.fene_R0_A)))
+        log->warn("warning: after the minimisation a bead still feels {:.4g} pN, which moves it {:.3g} Å in one "
+                  "step (half the bonds' R0 is {:g} Å): the dynamics will break a bond; give more [minimize] steps "
+                  "(or check the start: overlapping beads)",
+                  units::internal_force_to_pN(m.max_force_kcal_per_mol_A), first_move_A,
+                  0.5 * double(spec.sop.fene_R0_A));
       start = engine->state();
     }
     if (any_protocol) {
