@@ -166,5 +166,27 @@ TEST(MeltingCurve, AnalyzeWritesTheCurveOfAHeatingRun) {
   EXPECT_NE(out.find("no replica_NNN/pulling.tsv, indentation.tsv or plane.tsv here"), std::string::npos) << out;
 }
 
+// Too little for a curve: the error says why — one temperature (the run ended within its first
+// stair) or stairs too sparse.
+TEST(MeltingCurve, TooLittleForACurveSaysWhy) {
+  const fs::path run = test::fresh_directory("melting_too_little");
+  std::ofstream(run / "run.log") << "[heating]\nstart_K = 300\nstop_K = 500\nincrement_K = 20\nevery_steps = 40000\n";
+  fs::create_directories(run / "replica_000");
+  std::ofstream(run / "replica_000" / "energies.tsv")
+      << "# step\ttime[ns]\tT[K]\tU_total[kcal/mol]\tQ\tRg[A]\n0\t0\t300\t-100\t1\t9\n1000\t1\t300\t-99\t1\t9\n";
+  std::string out;
+  EXPECT_EQ(test::run_ermak_in(run, "analyze .", &out), 1) << out;
+  EXPECT_NE(out.find("the energy tables hold one temperature: the run ended within its first stair"),
+            std::string::npos)
+      << out;
+  std::ofstream(run / "replica_000" / "energies.tsv")
+      << "# step\ttime[ns]\tT[K]\tU_total[kcal/mol]\tQ\tRg[A]\n0\t0\t300\t-100\t1\t9\n40000\t1\t320\t-99\t1\t9\n"
+         "80000\t2\t340\t-98\t1\t9\n";
+  EXPECT_EQ(test::run_ermak_in(run, "analyze .", &out), 1) << out;
+  EXPECT_NE(out.find("the energy tables hold 3 temperatures, but fewer than two stairs have 2 rows per replica"),
+            std::string::npos)
+      << out;
+}
+
 }  // namespace
 }  // namespace ermak::analysis

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <set>
 #include <limits>
 #include <map>
 #include <random>
@@ -210,10 +211,21 @@ AnalyzeResult analyze_melting_run(const AnalyzeOptions& options, const std::vect
     for (const auto& w : tables.back().warnings()) result.warnings.push_back(w);
   }
   const MeltingAnalysis m = analyze_melting(tables, schedule);
-  if (m.stairs.size() < 2)
+  if (m.stairs.size() < 2) {
+    // Why: the run never left its first stair, or its rows are too sparse per stair.
+    std::set<double> temperatures;
+    for (const TsvTable& t : tables)
+      if (t.has("T[K]"))
+        for (double v : t.column("T[K]")) temperatures.insert(v);
     throw Error(options.run_dir.string(), 0, "",
-                "the energy tables hold fewer than two temperatures: no melting curve (a heating run's "
-                "replica_NNN/energies.tsv, with energy_every well below [heating] every_steps)");
+                temperatures.size() < 2
+                    ? std::string("the energy tables hold one temperature: the run ended within its first stair "
+                                  "(run.steps at most [heating] every_steps), so there is no melting curve")
+                    : fmt::format("the energy tables hold {} temperatures, but fewer than two stairs have 2 rows per "
+                                  "replica in their second half: no melting curve; write energies more often "
+                                  "([output] energy_every well below [heating] every_steps)",
+                                  temperatures.size()));
+  }
   prepare_output_directory(out, planned, options.overwrite);
 
   {

@@ -938,8 +938,9 @@ RunSummary run_logged(const RunSpec& given_spec, const RunOptions& options, RunR
   for (ProtocolTable table : {ProtocolTable::kPulling, ProtocolTable::kPlane, ProtocolTable::kIndentation})
     if (files.writes(table)) tables += ", " + table_file_name(table);
   if (own_files)
-    log->info("outputs: {}/ (model.psf, model.pdb, replica_NNN/energies.tsv{}{}, final.pdb)",
-              fs::absolute(out).string(), tables, spec.output.trajectory_every_steps > 0 ? ", trajectory.dcd" : "");
+    log->info("outputs: {}/ (model.psf, model.pdb, model.etop, run.log{}, replica_NNN/energies.tsv{}{}, final.pdb)",
+              fs::absolute(out).string(), spec.output.checkpoint_file.empty() ? ", checkpoint.ckpt" : "", tables,
+              spec.output.trajectory_every_steps > 0 ? ", trajectory.dcd" : "");
   return summary;
 }
 
