@@ -739,6 +739,8 @@ RunSummary run_logged(const RunSpec& given_spec, const RunOptions& options, RunR
   // CUDA: the kernel family and its layout, e.g. "cuda (block/ap/S1/g11)" (docs/gpu.md#kernel-families).
   const std::string kernel = cuda_kernel_layout(*engine);
   const std::string backend_name = engine->name() + (kernel.empty() ? "" : " (" + kernel + ")");
+  // The minimisation's list builds are not the steps' (the engine may have minimised).
+  const std::int64_t rebuilds_before_steps = engine->stats().neighbor_rebuilds;
   if (own_files)
     log->info("running steps {} .. {} on backend {} ({} output every {} steps)", first_step, last_step,
               backend_name, out.string(), spec.output.energy_every_steps);
@@ -910,7 +912,7 @@ RunSummary run_logged(const RunSpec& given_spec, const RunOptions& options, RunR
   const EngineStats stats = engine->stats();
   log->info("finished: {} steps in {:.2f} s ({:.4g} steps/s, {:.4g} bead-steps/s), {} neighbour-list rebuilds",
             last_step - first_step, summary.wall_seconds, summary.steps_per_second,
-            summary.steps_per_second * double(n) * replicas, stats.neighbor_rebuilds);
+            summary.steps_per_second * double(n) * replicas, stats.neighbor_rebuilds - rebuilds_before_steps);
   const ReportWriter::Totals written = writer.totals();
   log->info("reports: {} stops; {:.3f} s taking them from the engine, {:.3f} s writing them in the background "
             "({} thread{}), {:.3f} s waiting for the writer",
