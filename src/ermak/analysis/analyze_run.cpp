@@ -305,7 +305,7 @@ std::string clamp_lifetime_section(const std::vector<PullingRecord>& pulls, doub
   // A force schedule holds the base still too, but its force changes: no lifetime at one force
   // (the spectrum refuses it the same way).
   for (const auto& rec : pulls)
-    if (rec.a.force_clamp && rec.force_max_pN - rec.force_min_pN > std::max(0.5, 0.01 * std::abs(rec.a.mean_force_pN))) {
+    if (rec.a.force_clamp && is_force_schedule(rec.force_min_pN, rec.force_max_pN, rec.a.mean_force_pN)) {
       s += fmt::format("  unfolding times: none — {}'s force runs from {} to {} pN, a force schedule, not a clamp at "
                        "one force, and an exponential lifetime describes one force\n",
                        rec.replica.name, g(rec.force_min_pN), g(rec.force_max_pN));
@@ -361,7 +361,7 @@ std::string clamp_lifetime_section(const std::vector<PullingRecord>& pulls, doub
     // Exponential lifetimes vary with a coefficient of variation of 1; far less says a lag or
     // a chain dragged open, not one barrier crossed (the spectrum's check, over all-unfolded runs).
     const SampleStatistics st = describe(unfolded_times);
-    if (life.events == times.size() && life.events >= 5 && st.sd / st.mean < 0.5)
+    if (life.events == times.size() && far_less_varied_than_exponential(st.sd / st.mean, life.events))
       s += fmt::format("  note: the unfolding times vary far less than exponential lifetimes do (CV {}, 1 for an "
                        "exponential): τ then says little; look at the curves (a lag before unfolding, a chain "
                        "dragged open)\n",

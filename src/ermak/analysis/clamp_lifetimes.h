@@ -3,6 +3,8 @@
 // (docs/analysis.md#force-clamp): the first recorded row whose extension reaches the
 // unfolded state's, or censored at the last row; τ by maximum likelihood with its
 // likelihood-ratio interval.
+#include <algorithm>
+#include <cmath>
 #include <cstddef>
 #include <optional>
 #include <span>
@@ -29,5 +31,18 @@ struct ExponentialLifetime {
   double tau = 0.0, tau_se = 0.0, tau_low = 0.0, tau_high = 0.0;  // NaN without events
 };
 ExponentialLifetime exponential_lifetime(std::span<const double> times, std::span<const char> unfolded);
+
+// A clamp whose recorded force runs over more than max(0.5 pN, 1 % of its mean) is a force
+// schedule, not a clamp at one force: no exponential lifetime describes it.
+inline bool is_force_schedule(double force_min_pN, double force_max_pN, double mean_force_pN) {
+  return force_max_pN - force_min_pN > std::max(0.5, 0.01 * std::abs(mean_force_pN));
+}
+
+// Unfolding times that vary far less than exponential lifetimes (coefficient of variation 1)
+// do: CV below 0.5 over at least 5 times, all unfolded — a lag or a chain dragged open
+// rather than one barrier crossed.
+inline bool far_less_varied_than_exponential(double cv, std::size_t events) {
+  return std::isfinite(cv) && cv < 0.5 && events >= 5;
+}
 
 }  // namespace ermak::analysis

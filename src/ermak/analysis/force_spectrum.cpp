@@ -11,6 +11,7 @@
 #include <system_error>
 
 #include "ermak/analysis/bell_evans.h"
+#include "ermak/analysis/clamp_lifetimes.h"
 #include "ermak/analysis/dudko_hummer_szabo.h"
 #include "ermak/analysis/report_common.h"
 #include "ermak/analysis/run_directory.h"
@@ -143,7 +144,7 @@ RunSpectrum read_run(const fs::path& dir, const SpectrumOptions& options, std::v
     // A force schedule also holds the base still, but its force changes: Bell's lifetime at
     // one force does not describe it.
     const auto [f_lo, f_hi] = std::minmax_element(a.force_raw_pN.begin(), a.force_raw_pN.end());
-    if (*f_hi - *f_lo > std::max(0.5, 0.01 * std::abs(a.mean_force_pN)))
+    if (is_force_schedule(*f_lo, *f_hi, a.mean_force_pN))
       throw Error(table.source(), 0, "force_along[pN]",
                   fmt::format("the clamp force runs from {} to {} pN: a force schedule, not a clamp at one force; "
                               "the spectrum fits lifetimes at constant forces",
@@ -401,7 +402,7 @@ AnalyzeResult analyze_force_spectrum(const SpectrumOptions& options) {
         // unfolded times when none is censored, where it means that).
         const SampleStatistics unfolded_stats = describe(unfolded_times);
         const double cv = events == r.time_s.size() && events >= 2 ? unfolded_stats.sd / unfolded_stats.mean : kNaN;
-        if (std::isfinite(cv) && cv < 0.5 && events >= 5)
+        if (far_less_varied_than_exponential(cv, events))
           few_spread_notes += fmt::format(
               "- {} pN ({}): the unfolding times vary far less than exponential lifetimes do (CV {}, "
               "1 for one barrier): a lag before unfolding or a chain dragged open, which Bell's law does not "

@@ -509,16 +509,14 @@ void read_input(const Section& s, InputSpec& in) {
         "(.top/.etop) with input.coordinates");
   // An .etop from ermak topology stores the native coordinates, which are then the start
   // (docs/formats.md); a SOP-GPU .top has none.
-  auto is_etop = [](const fs::path& path) {
+  auto lower_extension = [](const fs::path& path) {
     std::string ext = path.extension().string();
     for (char& c : ext) c = char(std::tolower(static_cast<unsigned char>(c)));
-    return ext == ".etop";
+    return ext;
   };
-  auto is_structure_file = [](const fs::path& path) {
-    fs::path p = path;
-    if (p.extension() == ".gz") p = p.stem();  // 1ubq.pdb.gz
-    std::string ext = p.extension().string();
-    for (char& c : ext) c = char(std::tolower(static_cast<unsigned char>(c)));
+  auto is_etop = [&](const fs::path& path) { return lower_extension(path) == ".etop"; };
+  auto is_structure_file = [&](const fs::path& path) {
+    const std::string ext = lower_extension(path.extension() == ".gz" ? path.stem() : path);  // 1ubq.pdb.gz
     return ext == ".pdb" || ext == ".cif" || ext == ".ent" || ext == ".mmcif";
   };
   if (topology && !coordinates && is_structure_file(*topology))
