@@ -92,6 +92,42 @@ TEST(MeltingCurve, TheHalfQTemperatureSpreadsOverTheReplicas) {
   EXPECT_FALSE(one.half_q_interval_K);
 }
 
+// A replica whose table stops early (here after the 400 K stair, before its chain melts) would
+// leave the later stairs averaged over the others only; the crossing and its interval then
+// come from the replicas that hold every stair, as if the short one were absent.
+TEST(MeltingCurve, AReplicaCutShortDoesNotMoveTheCrossing) {
+  std::mt19937_64 rng(12);
+  std::vector<TsvTable> whole;
+  for (double shift : {-20.0, -10.0, 0.0}) whole.push_back(TsvTable::parse(energies_table(rng, shift), "replica"));
+  std::string late = energies_table(rng, 60.0);
+  std::size_t end = 0;
+  for (int line = 0; line < 1 + 6 * 400; ++line) end = late.find('\n', end) + 1;  // header + 300..400 K
+  std::vector<TsvTable> with_short = whole;
+  with_short.insert(with_short.begin() + 1, TsvTable::parse(late.substr(0, end), "replica"));
+  const MeltingAnalysis m = analyze_melting(with_short), reference = analyze_melting(whole);
+  EXPECT_EQ(m.replicas_missing_stairs, std::vector<std::size_t>{1});
+  EXPECT_EQ(m.half_q_replicas, 3u);
+  EXPECT_EQ(m.stairs.front().replicas, 4u);  // the table still shows every replica's stairs
+  EXPECT_EQ(m.stairs.back().replicas, 3u);
+  ASSERT_TRUE(m.half_q_temperature_K && reference.half_q_temperature_K);
+  EXPECT_DOUBLE_EQ(*m.half_q_temperature_K, *reference.half_q_temperature_K);
+  ASSERT_TRUE(m.half_q_interval_K && reference.half_q_interval_K);
+  EXPECT_DOUBLE_EQ(m.half_q_interval_K->lo, reference.half_q_interval_K->lo);
+  EXPECT_DOUBLE_EQ(m.half_q_interval_K->hi, reference.half_q_interval_K->hi);
+  // Mixing the sets (the stairs' means over whichever replicas hold them) would have put the
+  // crossing elsewhere: the late replica's Q ≈ 0.95 lifts the stairs up to 400 K only.
+  double mixed = 0.0;
+  for (std::size_t k = 1; k < m.stairs.size(); ++k)
+    if (m.stairs[k - 1].q_mean >= 0.5 && m.stairs[k].q_mean < 0.5) {
+      const MeltingStair &a = m.stairs[k - 1], &b = m.stairs[k];
+      mixed = a.temperature_K + (0.5 - a.q_mean) / (b.q_mean - a.q_mean) * (b.temperature_K - a.temperature_K);
+      break;
+    }
+  EXPECT_GT(std::abs(mixed - *m.half_q_temperature_K), 3.0) << mixed;
+  EXPECT_TRUE(reference.replicas_missing_stairs.empty());
+  EXPECT_EQ(reference.half_q_replicas, 0u);
+}
+
 // A run stopped during a stair, energies written too rarely, and a cooling schedule.
 TEST(MeltingCurve, IncompleteStairsAreLeftOutAndCoolingRisesThroughAHalf) {
   auto table = [](const std::vector<std::pair<double, int>>& stairs, double q_from, double q_step) {

@@ -149,6 +149,25 @@ MeltingAnalysis analyze_melting(std::span<const TsvTable> replicas, const Meltin
     temperatures.push_back(st.temperature_K);
     q_means.push_back(st.q_mean);
   }
+  // A replica whose table stops early (a copy cut short, a replica that lost its last rows)
+  // leaves the later stairs averaged over the others: the mean Q would step where the replica
+  // set changes, not where the chains melt. The crossing then uses the replicas that hold
+  // every stair, when there are at least two of them.
+  std::vector<std::size_t> complete;
+  for (std::size_t r = 0; r < q_of_replica.size(); ++r)
+    if (q_of_replica[r].size() == temperatures.size()) complete.push_back(r);
+    else m.replicas_missing_stairs.push_back(r);
+  if (!m.replicas_missing_stairs.empty() && complete.size() >= 2) {
+    std::vector<std::map<double, double>> kept;
+    for (std::size_t r : complete) kept.push_back(q_of_replica[r]);
+    q_of_replica = std::move(kept);
+    for (std::size_t j = 0; j < temperatures.size(); ++j) {
+      double sum = 0.0;
+      for (const auto& replica : q_of_replica) sum += replica.at(temperatures[j]);
+      q_means[j] = sum / double(q_of_replica.size());
+    }
+    m.half_q_replicas = q_of_replica.size();
+  }
   m.half_q_temperature_K = half_q_crossing(temperatures, q_means, m.cooling);
   // Its spread over the replicas: the crossing of resampled replicas' mean Q. A resample that
   // does not cross lies beyond the stairs on the side its Q says (still folded at the last
@@ -259,6 +278,19 @@ AnalyzeResult analyze_melting_run(const AnalyzeOptions& options, const std::vect
     SvgPlot plot(m.cooling ? "Folding curve (cooling)" : "Melting curve", "temperature [K]",
                  "fraction of native contacts Q");
     plot.set_y_range(0.0, 1.05);
+    if (m.half_q_interval_K) {
+      // The 95 % interval over the replicas as a shaded band; an end beyond the stairs is drawn
+      // at the outermost stair (the summary says "above/below the stairs").
+      const auto [t_min, t_max] = std::minmax_element(q.x.begin(), q.x.end());
+      const double lo = std::clamp(m.half_q_interval_K->lo, *t_min, *t_max);
+      const double hi = std::clamp(m.half_q_interval_K->hi, *t_min, *t_max);
+      if (hi > lo) {
+        const double edges[] = {lo, hi}, heights[] = {1.0};
+        PlotStyle band = style(palette_color(1), 0.0);
+        band.fill_opacity = 0.18;
+        plot.bars(edges, heights, band, "95 % interval of Q = 1/2 over the replicas");
+      }
+    }
     plot.line(q_err.x, q_err.y, style(palette_color(0), 1.5), "± sem over replicas");
     plot.markers(q.x, q.y, Marker::circle, 5.0, marker_style(palette_color(0)), "Q, second half of each stair");
     if (m.half_q_temperature_K) {
@@ -312,6 +344,19 @@ AnalyzeResult analyze_melting_run(const AnalyzeOptions& options, const std::vect
     summary += fmt::format("  left out: {} — fewer than 2 rows per replica in the stair's second half; write "
                            "energies more often (output.energy_every ≤ every_steps/4)\n",
                            temperatures(m.too_few_rows_K));
+  if (!m.replicas_missing_stairs.empty()) {
+    std::string names;
+    for (std::size_t k = 0; k < m.replicas_missing_stairs.size() && k < 8; ++k)
+      names += (k ? ", " : "") + paths[m.replicas_missing_stairs[k]].parent_path().filename().string();
+    if (m.replicas_missing_stairs.size() > 8) names += fmt::format(" and {} more", m.replicas_missing_stairs.size() - 8);
+    summary += fmt::format("  {} of {} replicas lack stairs the others hold ({}: tables cut short?): the table's "
+                           "'replicas' column shows how many each stair averages; {}\n",
+                           m.replicas_missing_stairs.size(), tables.size(), names,
+                           m.half_q_replicas ? fmt::format("the Q = 1/2 crossing uses the {} replicas that hold every "
+                                                           "stair", m.half_q_replicas)
+                                             : std::string("fewer than 2 replicas hold every stair, so the Q = 1/2 "
+                                                           "crossing mixes replica sets: read it with care"));
+  }
   std::string brief;
   const char* through = m.cooling ? "rises through" : "falls through";
   const std::string name = m.cooling ? "folding" : "melting";
@@ -327,7 +372,8 @@ AnalyzeResult analyze_melting_run(const AnalyzeOptions& options, const std::vect
       spread = fmt::format("{} to {}", end(p.lo), end(p.hi));
       summary += fmt::format("  95 % interval over the replicas: {} (the crossing of {} resamples of the {} "
                              "replicas, drawn with replacement; few replicas make it rough)\n",
-                             spread, kMeltingBootstrapResamples, tables.size());
+                             spread, kMeltingBootstrapResamples,
+                             m.half_q_replicas ? m.half_q_replicas : tables.size());
     } else {
       summary += "  (one replica: no spread over replicas to give)\n";
     }

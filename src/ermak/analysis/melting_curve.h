@@ -59,6 +59,11 @@ struct MeltingAnalysis {
   // percentile interval; an end is ±∞ where resamples do not cross within the stairs. Unset
   // with fewer than 2 replicas or no crossing.
   std::optional<PercentileInterval> half_q_interval_K;
+  // Replicas (by index) that lack stairs others hold: their tables end early. With at least two
+  // replicas holding every stair, the crossing and its interval use only those (half_q_replicas
+  // of them); otherwise half_q_replicas is 0 and every replica's stairs count.
+  std::vector<std::size_t> replicas_missing_stairs;
+  std::size_t half_q_replicas = 0;
   // The stair of the largest heat capacity, when it is not the first or the last and lies more
   // than 3 sem above both (a peak, not the noise of a few rows per stair).
   std::optional<double> heat_capacity_peak_K;
