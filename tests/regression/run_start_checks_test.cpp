@@ -1,6 +1,6 @@
 // What `ermak run` checks before its first step, and what --force replaces
 // (docs/outputs.md#layout-of-an-output-directory, docs/outputs.md#dry-run): start coordinates
-// that break a bond name the file; a dry run whose timed steps go unstable fails; a start
+// that break a bond name the file; overlapping beads without [minimize] are warned; a dry run whose timed steps go unstable fails; a start
 // that failed its checks leaves nothing that blocks the next run; --force removes the
 // earlier run's files; command-line mistakes exit with status 1.
 #include <gtest/gtest.h>
@@ -19,24 +19,61 @@ using ermak::test::run_ermak;
 
 namespace {
 
-// SOP-GPU's WW coordinates with bead `bead`'s x moved by `dx_A`.
-fs::path moved_ww_coordinates(const fs::path& dir, int bead, double dx_A) {
+// SOP-GPU's WW coordinates with bead `bead` moved by (dx, dy, dz) Å.
+fs::path displaced_ww_coordinates(const fs::path& dir, int bead, double dx, double dy, double dz) {
   std::istringstream in(read_file(ermak::test::shared_data() / "sopgpu/ww/reference/ww_cg.pdb"));
-  std::ofstream out(dir / "moved.pdb");
+  std::ofstream out(dir / "displaced.pdb");
   std::string line;
   int atom = 0;
   while (std::getline(in, line)) {
     if (line.rfind("ATOM", 0) == 0 && atom++ == bead) {
-      char x[16];
-      std::snprintf(x, sizeof x, "%8.3f", std::stod(line.substr(30, 8)) + dx_A);
-      line.replace(30, 8, x);
+      char xyz[32];
+      std::snprintf(xyz, sizeof xyz, "%8.3f%8.3f%8.3f", std::stod(line.substr(30, 8)) + dx,
+                    std::stod(line.substr(38, 8)) + dy, std::stod(line.substr(46, 8)) + dz);
+      line.replace(30, 24, xyz);
     }
     out << line << "\n";
   }
-  return dir / "moved.pdb";
+  return dir / "displaced.pdb";
+}
+
+// The same with bead `bead`'s x moved by `dx_A`.
+fs::path moved_ww_coordinates(const fs::path& dir, int bead, double dx_A) {
+  return displaced_ww_coordinates(dir, bead, dx_A, 0.0, 0.0);
 }
 
 }  // namespace
+
+// A start whose bonds fit but whose beads overlap: without [minimize] the first step's forces
+// would throw a bead tens of Å. The run says so at its start, naming the bead (then stops at
+// its first check with the bond that broke); with [minimize] it runs.
+TEST(RunStartChecks, AStartThatOverlapsWithoutMinimisationIsWarned) {
+  const auto dir = ermak::test::fresh_directory("start-overlap");
+  // Bead 5 moved to 2.2 Å of bead 20, its bonds within r0 ± R0.
+  const fs::path moved = displaced_ww_coordinates(dir, 5, -1.69169, -0.81576, -0.88030);
+  const fs::path top = ermak::test::shared_data() / "sopgpu/ww/reference/ww.top";
+  auto config = [&](const char* name, const char* extra) {
+    std::ofstream(dir / name) << "[input]\ntopology = \"" << top.string() << "\"\ncoordinates = \"" << moved.string()
+                              << "\"\n[run]\nsteps = 100\n" << extra << "[output]\ndirectory = \"" << name
+                              << ".out\"\n";
+    return (dir / name).string();
+  };
+  int status = 0;
+  std::string out = run_ermak("run " + config("plain.toml", ""), &status);
+  EXPECT_NE(out.find("warning: at the start chain A residue 11 CA feels"), std::string::npos) << out;
+  EXPECT_NE(out.find("add a [minimize] section"), std::string::npos) << out;
+  EXPECT_EQ(status, 1) << out;  // the bond breaks in the first steps
+  out = run_ermak("run " + config("minimised.toml", "[minimize]\nsteps = 2000\n"), &status);
+  EXPECT_EQ(status, 0) << out;
+  EXPECT_EQ(out.find("warning: at the start"), std::string::npos) << out;
+  // The native structure feels no such force.
+  std::ofstream(dir / "native.toml") << "[input]\ntopology = \"" << top.string() << "\"\ncoordinates = \""
+                                     << (ermak::test::shared_data() / "sopgpu/ww/reference/ww_cg.pdb").string()
+                                     << "\"\n[run]\nsteps = 100\n[output]\ndirectory = \"native.out\"\n";
+  out = run_ermak("run " + (dir / "native.toml").string(), &status);
+  EXPECT_EQ(status, 0) << out;
+  EXPECT_EQ(out.find("warning: at the start"), std::string::npos) << out;
+}
 
 TEST(RunStartChecks, CoordinatesThatBreakABondNameTheFile) {
   const auto dir = ermak::test::fresh_directory("start-stretched");

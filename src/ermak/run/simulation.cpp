@@ -60,6 +60,38 @@ const char* bond_break_remedy(const RunSpec& spec) {
   return force_protocol ? BondStretchCheck::kPullingRemedy : BondStretchCheck::kEquilibriumRemedy;
 }
 
+// How far a force moves a bead in one step: (h/ζ)·|F| (docs/model.md#dynamics). At R0/2 or
+// more the first steps break its bonds.
+double first_step_move_A(const RunSpec& spec, double force_kcal_per_mol_A) {
+  return spec.langevin.timestep_tau / spec.langevin.zeta * force_kcal_per_mol_A;
+}
+
+// A start without [minimize]: the model's forces at the start positions, checked as after a
+// minimisation. A native structure feels almost none; a coordinates file of another state, a
+// start built by hand or a replica's own coordinates may hold overlapping beads, whose
+// repulsion would break a bond at once with a message about the dynamics.
+void warn_of_start_forces(Engine& engine, const Topology& topology, const RunSpec& spec, spdlog::logger& log) {
+  const State forces = engine.forces();
+  double largest = 0.0;
+  std::int32_t replica = 0, bead = 0;
+  for (std::int32_t r = 0; r < forces.replica_count; ++r)
+    for (std::int32_t i = 0; i < forces.bead_count; ++i) {
+      const Vec3f f = forces.position(r, i);
+      const double norm = std::sqrt(double(f.x) * f.x + double(f.y) * f.y + double(f.z) * f.z);
+      if (!(norm <= largest)) {  // NaN is the largest
+        largest = norm;
+        replica = r;
+        bead = i;
+      }
+    }
+  if (first_step_move_A(spec, largest) < 0.5 * double(spec.sop.fene_R0_A)) return;
+  log.warn("warning: at the start {}{} feels {:.4g} pN, which moves it {:.3g} Å in one step (half the bonds' R0 is "
+           "{:g} Å): the dynamics will break a bond; add a [minimize] section (docs/config.md) or check "
+           "the start coordinates (overlapping beads)",
+           describe_bead(topology, bead), forces.replica_count > 1 ? fmt::format(" of replica {}", replica) : "",
+           units::internal_force_to_pN(largest), first_step_move_A(spec, largest), 0.5 * double(spec.sop.fene_R0_A));
+}
+
 struct RunLog {
   std::shared_ptr<spdlog::logger> both;       // run log and console
   std::shared_ptr<spdlog::logger> file_only;  // run log only (long dumps)
@@ -532,15 +564,12 @@ RunSummary run_logged(const RunSpec& given_spec, const RunOptions& options, RunR
                 : m.iterations < spec.minimize.max_steps
                     ? "not converged: stopped where a step of 1e-7 A no longer lowers the energy (float precision)"
                     : "not converged (iteration limit)");
-      // A force the first step cannot take: (h/ζ)·|F| of R0/2 or more moves a bead far enough
-      // to break its bonds within steps (docs/model.md#dynamics).
-      const double first_move_A = spec.langevin.timestep_tau / spec.langevin.zeta * m.max_force_kcal_per_mol_A;
-      if (!(first_move_A < 0.5 * double(spec.sop.fene_R0_A)))
+      if (!(first_step_move_A(spec, m.max_force_kcal_per_mol_A) < 0.5 * double(spec.sop.fene_R0_A)))
         log->warn("warning: after the minimisation a bead still feels {:.4g} pN, which moves it {:.3g} Å in one "
                   "step (half the bonds' R0 is {:g} Å): the dynamics will break a bond; give more [minimize] steps "
                   "(or check the start: overlapping beads)",
-                  units::internal_force_to_pN(m.max_force_kcal_per_mol_A), first_move_A,
-                  0.5 * double(spec.sop.fene_R0_A));
+                  units::internal_force_to_pN(m.max_force_kcal_per_mol_A),
+                  first_step_move_A(spec, m.max_force_kcal_per_mol_A), 0.5 * double(spec.sop.fene_R0_A));
       start = engine->state();
     }
     if (any_protocol) {
@@ -554,6 +583,7 @@ RunSummary run_logged(const RunSpec& given_spec, const RunOptions& options, RunR
       engine = make_engine(backend, setup, spec.cuda_kernels);
       engine->set_state(start);
     }
+    if (spec.minimize.max_steps == 0) warn_of_start_forces(*engine, topology, spec, *log);
     log_protocol();
     files = ReplicaFiles(spec, protocol ? &*protocol : nullptr);
     if (own_files) files.create(out, replicas, n);
