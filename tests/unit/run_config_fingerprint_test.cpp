@@ -59,12 +59,27 @@ TEST(ConfigFingerprint, WhatTheRunComputesMayNot) {
   const std::string base = config_fingerprint(kResolved);
   EXPECT_NE(config_fingerprint(with(kResolved, "seed = 3", "seed = 4")), base);
   // A placement key's name in another section is not a placement key.
-  EXPECT_NE(config_fingerprint(with(kResolved, "[minimize]\n", "[minimize]\nthreads = 2\n")), base);
+  EXPECT_NE(config_fingerprint(with(kResolved, "[output]\n", "[output]\nthreads = 2\n")), base);
   EXPECT_NE(config_fingerprint(with(kResolved, "[output]\n", "[output]\nbackend = \"x\"\n")), base);
   // A SOP-GPU run's output settings are comments of its resolved configuration
   // (config/sopgpu_config.cpp): they count.
   const std::string sop = kResolved + "\n# SOP-GPU outputs (ermak run FILE.sop)\n# outputtiming 1000 dcdfreq 10000\n";
   EXPECT_NE(config_fingerprint(with(sop, "outputtiming 1000", "outputtiming 500")), config_fingerprint(sop));
+}
+
+// A resume starts from the checkpoint's positions and never minimises: [minimize] may change
+// (an audit's resume was refused over a force tolerance it never used). Checkpoints of
+// 2026-11-29 covered it; their fingerprint stays accepted.
+TEST(ConfigFingerprint, TheMinimisationMayChange) {
+  const std::string base = config_fingerprint(kResolved);
+  EXPECT_EQ(config_fingerprint(with(kResolved, "[minimize]\nsteps = 0", "[minimize]\nsteps = 5000\n"
+                                                                      "force_tolerance_kcal_per_mol_A = 0.01")),
+            base);
+  EXPECT_EQ(config_fingerprint(with(kResolved, "[minimize]\nsteps = 0\n", "")), base);
+  // The value the run driver of 2026-11-29 wrote for kResolved (computed with that code).
+  EXPECT_EQ(ermak::config_fingerprint_with_minimize(kResolved), "15beb971002e624b");
+  EXPECT_NE(ermak::config_fingerprint_with_minimize(with(kResolved, "steps = 0\n", "steps = 0\nmax_displacement_A = 0.2\n")),
+            "15beb971002e624b");
 }
 
 TEST(ConfigFingerprint, CheckpointsOfEarlierVersionsKeepTheirFingerprint) {
@@ -86,7 +101,7 @@ TEST(ConfigFingerprint, InputPathsGiveWayToTheModelsContent) {
   EXPECT_NE(config_fingerprint_with_input_paths(moved), config_fingerprint_with_input_paths(resolved));
   EXPECT_NE(config_fingerprint_with_input_paths(resolved), config_fingerprint(resolved));
   // Only the file keys of [input]: the same key name elsewhere still counts.
-  EXPECT_NE(config_fingerprint(with(kResolved, "[minimize]\n", "[minimize]\ntopology = \"x\"\n")),
+  EXPECT_NE(config_fingerprint(with(kResolved, "[output]\n", "[output]\ntopology = \"x\"\n")),
             config_fingerprint(kResolved));
 
   ermak::Topology t;
@@ -125,11 +140,11 @@ TEST(ConfigFingerprint, DifferencesNameTheChangedSettings) {
   EXPECT_TRUE(fingerprint_differences(kept, with(kResolved, "backend = \"cpu\"", "backend = \"cuda\"")).empty());
   EXPECT_EQ(fingerprint_differences(kept, with(kResolved, "seed = 3", "seed = 4")),
             (std::vector<std::string>{"run.seed = 4, was 3"}));
-  EXPECT_EQ(fingerprint_differences(kept, with(kResolved, "[minimize]\nsteps = 0\n", "[minimize]\nsteps = 0\nx = 1\n")),
-            (std::vector<std::string>{"minimize.x = 1 is new"}));
+  EXPECT_EQ(fingerprint_differences(kept, with(kResolved, "[output]\n", "[output]\nx = 1\n")),
+            (std::vector<std::string>{"output.x = 1 is new"}));
   EXPECT_EQ(fingerprint_differences(kept, with(kResolved, "seed = 3\n", "")),
             (std::vector<std::string>{"run.seed = 3 is gone"}));
   // At most `at_most` of them.
-  const std::string many = with(with(kResolved, "seed = 3", "seed = 4\na = 1\nb = 2"), "[minimize]\n", "[minimize]\nc = 3\n");
+  const std::string many = with(with(kResolved, "seed = 3", "seed = 4\na = 1\nb = 2"), "[output]\n", "[output]\nc = 3\n");
   EXPECT_EQ(fingerprint_differences(kept, many, 2).size(), 2u);
 }

@@ -46,12 +46,20 @@ bool input_path_key(std::string_view section, std::string_view key) {
          (key == "structure" || key == "topology" || key == "coordinates" || key == "replica_coordinates");
 }
 
+// Which lines the fingerprint covered when: since 2026-11-30 neither the input files' paths
+// nor [minimize] (a resume starts from the checkpoint's positions and never minimises);
+// from 2026-11-29 the [minimize] lines; before that the paths too.
+struct FingerprintForm {
+  bool input_paths = false;
+  bool minimize = false;
+};
+
 // The lines of a resolved configuration that its fingerprint covers, each with its table
 // ("run", "plane_pulling.plane"; "" before the first): everything but the step count, the
 // noise generator (checked on its own), where the run is computed, the source's name, and
-// (unless `with_input_paths`, as before 2026-11-29) the input files' paths.
+// what `form` leaves out.
 std::vector<std::pair<std::string, std::string>> fingerprinted_lines(const std::string& resolved,
-                                                                     bool with_input_paths = false) {
+                                                                     FingerprintForm form = {}) {
   std::vector<std::pair<std::string, std::string>> counted;
   std::istringstream lines(resolved);
   std::string line, section;
@@ -76,12 +84,13 @@ std::vector<std::pair<std::string, std::string>> fingerprinted_lines(const std::
       section = line.substr(first + 1, close == std::string::npos ? std::string::npos : close - first - 1);
       while (!section.empty() && section.front() == '[') section.erase(0, 1);
     }
+    if (!form.minimize && section == "minimize") continue;
     const std::string_view key = resolved_key(line);
     if (key == "steps") continue;  // the run length may change on resume
     // The generator is checked against the checkpoint's own rng section (a clearer message).
     if (key == "rng" || key == "rng_layout") continue;
     if (placement_key(section, key)) continue;
-    if (!with_input_paths && input_path_key(section, key)) continue;
+    if (!form.input_paths && input_path_key(section, key)) continue;
     counted.emplace_back(section, line);
   }
   return counted;
@@ -89,16 +98,22 @@ std::vector<std::pair<std::string, std::string>> fingerprinted_lines(const std::
 
 }  // namespace
 
-std::string config_fingerprint(const std::string& resolved) {
+namespace {
+std::string fingerprint_of(const std::string& resolved, FingerprintForm form) {
   std::uint64_t hash = kFingerprintBasis;
-  for (const auto& [section, line] : fingerprinted_lines(resolved)) hash = fnv1a64("\n", fnv1a64(line, hash));
+  for (const auto& [section, line] : fingerprinted_lines(resolved, form)) hash = fnv1a64("\n", fnv1a64(line, hash));
   return fnv1a_hex(hash);
+}
+}  // namespace
+
+std::string config_fingerprint(const std::string& resolved) { return fingerprint_of(resolved, {}); }
+
+std::string config_fingerprint_with_minimize(const std::string& resolved) {
+  return fingerprint_of(resolved, {.input_paths = false, .minimize = true});
 }
 
 std::string config_fingerprint_with_input_paths(const std::string& resolved) {
-  std::uint64_t hash = kFingerprintBasis;
-  for (const auto& [section, line] : fingerprinted_lines(resolved, true)) hash = fnv1a64("\n", fnv1a64(line, hash));
-  return fnv1a_hex(hash);
+  return fingerprint_of(resolved, {.input_paths = true, .minimize = true});
 }
 
 std::string fingerprinted_text(const std::string& resolved) {

@@ -13,9 +13,12 @@ namespace ermak {
 // Stable 64-bit FNV-1a fingerprint of the parts of a resolved configuration that a
 // resumed run must share with the original: everything but the step count, the noise
 // generator (checked on its own), where the run is computed ([run] backend, device,
-// threads, cuda_kernels; [output] directory) and the input files' paths (the model they
-// give is compared by content: model_fingerprint).
+// threads, cuda_kernels; [output] directory), the input files' paths (the model they
+// give is compared by content: model_fingerprint) and [minimize] (a resume starts from the
+// checkpoint's positions).
 std::string config_fingerprint(const std::string& resolved_toml);
+// The fingerprint of checkpoints written on 2026-11-29, which also covered [minimize].
+std::string config_fingerprint_with_minimize(const std::string& resolved_toml);
 // The lines config_fingerprint covers (with their table headers), which a checkpoint keeps
 // so that a resume that refuses can say what changed; without paths of where the run is
 // computed, so runs in two directories keep the same text.
@@ -29,7 +32,7 @@ std::vector<std::string> fingerprint_differences(
     const std::string& before, const std::string& now, std::size_t at_most = 4,
     const std::function<std::string(const std::string&)>& shown_name = {});
 // The fingerprint of checkpoints written from 2026-11-23 to 2026-11-28, which also covered
-// the input files' paths ([input] structure, topology, coordinates, replica_coordinates):
+// [minimize] and the input files' paths ([input] structure, topology, coordinates, replica_coordinates):
 // since, the model is compared by content (model_fingerprint), so a project moved or copied
 // elsewhere resumes, and an edited model file does not.
 std::string config_fingerprint_with_input_paths(const std::string& resolved_toml);

@@ -382,6 +382,7 @@ RunSummary run_logged(const RunSpec& given_spec, const RunOptions& options, RunR
     Checkpoint cp = read_checkpoint(checkpoint_path);
     auto written_by = [&](const std::string& resolved) {
       return cp.config_fingerprint == config_fingerprint(resolved) ||
+             cp.config_fingerprint == config_fingerprint_with_minimize(resolved) ||
              cp.config_fingerprint == config_fingerprint_with_input_paths(resolved) ||
              cp.config_fingerprint == legacy_config_fingerprint(resolved);
     };
@@ -404,7 +405,7 @@ RunSummary run_logged(const RunSpec& given_spec, const RunOptions& options, RunR
                            ? " (on --resume only numsteps and where the run is computed may change: --backend, "
                              "--threads, the GPU, the paths of the input files; docs/outputs.md#resuming-elsewhere)"
                            : " (on --resume only the step counts and where the run is computed may change: [run] "
-                             "steps, backend, device, threads, cuda_kernels, [minimize] steps, the paths of the "
+                             "steps, backend, device, threads, cuda_kernels, [minimize] (a resume never minimises), the paths of the "
                              "[input] files, [output] directory; docs/outputs.md#resuming-elsewhere)"));
     }
     // The model by content (checkpoints since 2026-11-29): the input files may have moved,
