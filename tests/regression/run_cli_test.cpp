@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "ermak/io/checkpoint.h"
 #include "support/test_paths.h"
 
 namespace fs = std::filesystem;
@@ -287,6 +288,33 @@ TEST(RunCli, ResumeRefusesAChangedConfiguration) {
   EXPECT_NE(status, 0);
   EXPECT_NE(shorter.find("run.steps: the checkpoint is at step 1200, beyond the 500 steps asked for"), std::string::npos)
       << shorter;
+}
+
+// A checkpoint whose checksum holds but whose neighbour-list reference or positions do not
+// fit the run (not written by a run of this model) is refused by name; the CPU engine read
+// past the reference's end (a segfault).
+TEST(RunCli, ResumeRefusesACheckpointOfAnotherShape) {
+  const auto dir = ermak::test::fresh_directory("run-bad-reference");
+  int status = 0;
+  ASSERT_EQ((run_ermak("run --quiet " + write_config(dir).string() + " --set run.steps=1000", &status), status), 0);
+  const fs::path file = dir / "out/checkpoint.ckpt";
+  const ermak::Checkpoint written = ermak::read_checkpoint(file);
+  ermak::Checkpoint edited = written;
+  edited.neighbor_reference = ermak::State();  // 0 × 0
+  ermak::write_checkpoint_atomically(file, edited);
+  std::string out = run_ermak("run --quiet --resume " + write_config(dir).string() + " --set run.steps=2000", &status);
+  EXPECT_EQ(status, 1) << out;
+  EXPECT_NE(out.find("neighbor_reference: holds 0 beads × 0 replicas, but the run has 34 × 3"), std::string::npos)
+      << out;
+  edited = written;
+  edited.positions.step = 7;
+  ermak::write_checkpoint_atomically(file, edited);
+  out = run_ermak("run --quiet --resume " + write_config(dir).string() + " --set run.steps=2000", &status);
+  EXPECT_EQ(status, 1) << out;
+  EXPECT_NE(out.find("positions: are of step 7, but the checkpoint is at step 1000"), std::string::npos) << out;
+  ermak::write_checkpoint_atomically(file, written);
+  out = run_ermak("run --quiet --resume " + write_config(dir).string() + " --set run.steps=2000", &status);
+  EXPECT_EQ(status, 0) << out;
 }
 
 // A finished run writes a row at its last step even off the tables' intervals; raising

@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <charconv>
 #include <cmath>
 #include <memory>
 #include <optional>
@@ -430,13 +431,26 @@ RunSummary run_logged(const RunSpec& given_spec, const RunOptions& options, RunR
                       spec.config_path.extension() == ".sop" ? "numsteps" : "");
     if (cp.positions.bead_count != n || cp.positions.replica_count != replicas)
       throw Error(checkpoint_path.string(), 0, "", "checkpoint shape does not match the model");
+    // Every engine writes the list reference of each bead of each replica; another shape is a
+    // file that was not written by a run of this model (a backend would read past it).
+    if (cp.neighbor_reference.bead_count != n || cp.neighbor_reference.replica_count != replicas)
+      throw Error(checkpoint_path.string(), 0, "neighbor_reference",
+                  fmt::format("holds {} beads × {} replicas, but the run has {} × {}: not a checkpoint of this run",
+                              cp.neighbor_reference.bead_count, cp.neighbor_reference.replica_count, n, replicas));
+    if (cp.positions.step != cp.step)
+      throw Error(checkpoint_path.string(), 0, "positions",
+                  fmt::format("are of step {}, but the checkpoint is at step {}: a damaged checkpoint",
+                              cp.positions.step, cp.step));
     auto extra = [&](const std::string& key) -> const std::string& {
       for (const auto& [name, value] : cp.extra)
         if (name == key) return value;
       throw Error(checkpoint_path.string(), 0, key, "checkpoint lacks the protocol data");
     };
     if (any_protocol) {
-      const std::int64_t start_step = std::stoll(extra("protocol.start_step"));
+      std::int64_t start_step = 0;
+      if (const std::string& text = extra("protocol.start_step");
+          std::from_chars(text.data(), text.data() + text.size(), start_step).ec != std::errc{})
+        throw Error(checkpoint_path.string(), 0, "protocol.start_step", "is not an integer: '" + text + "'");
       const State start = scatter_positions(decode_floats(extra("protocol.start_positions"), "protocol.start_positions"),
                                             reference_beads, n, replicas, start_step);
       protocol.emplace(spec, topology, start, false);

@@ -267,6 +267,8 @@ class CpuEngine final : public Engine {
   }
 
   void restore_neighbor_reference(const State& reference) override {
+    if (reference.bead_count != n_ || reference.replica_count != setup_.replicas)
+      throw Error("checkpoint: the neighbour-list reference has the wrong shape");
     for (std::int32_t r = 0; r < setup_.replicas; ++r) {
       const std::size_t o = reference.index(r, 0);
       rebuild(r, &reference.x[o], &reference.y[o], &reference.z[o], workspaces_[0]);
