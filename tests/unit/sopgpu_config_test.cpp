@@ -126,6 +126,31 @@ TEST(SopgpuConfig, UnknownKeyMalformedValueDuplicateAndMacroErrorsNameFileAndLin
   EXPECT_NE(error_of(shared).find("test.sop:11: outputname: 'dat/all.dat' has no <run> macro"), std::string::npos);
 }
 
+// Values the code review found crashing or silently changed: a value of form feeds or vertical
+// tabs (a segfault), a range that fills the memory, a GPU index beyond int, a seed sum below 0.
+TEST(SopgpuConfig, BlankValuesHugeRangesDevicesAndSeedSumsAreErrors) {
+  EXPECT_NE(error_of(std::string(kMinimal) + "author \f\n").find("test.sop:15: author: a key without a value"),
+            std::string::npos);
+  EXPECT_NE(error_of(kMinimal, {"author=\v"}).find("--set: author: missing value"), std::string::npos);
+  EXPECT_NE(error_of(std::string(kMinimal) + "fixed 0 to 3000000000\n")
+                .find("test.sop:15: fixed: range '0 to 3000000000' is longer than any model"),
+            std::string::npos);
+  EXPECT_NE(error_of(std::string(kMinimal) + "fixed 5 to 200000000\n").find("is longer than any model"),
+            std::string::npos);
+  EXPECT_NE(error_of(kMinimal, {"device=4294967297"}).find("--set: device: out of range: a GPU index"),
+            std::string::npos);
+  EXPECT_NE(error_of(kMinimal, {"device=-7"}).find("--set: device: out of range"), std::string::npos);
+  EXPECT_EQ(parse_sopgpu_run(kMinimal, "test.sop", cpu({"device=2"})).spec.device, 2);
+  // seed + firstrun + run: 0 + 0 + (−1) with runnum.
+  EXPECT_NE(error_of(kMinimal, {"seed=0", "firstrun=0"})
+                .find("--set: seed: the run's seed is seed + firstrun + run = 0 + 0 + (-1)"),
+            std::string::npos)
+      << error_of(kMinimal, {"seed=0", "firstrun=0"});
+  EXPECT_NE(error_of(kMinimal, {"seed=9223372036854775807"}).find("which must lie in 0 … 9223372036854775807"),
+            std::string::npos);
+  EXPECT_EQ(parse_sopgpu_run(kMinimal, "test.sop", cpu()).spec.seed, 100u + 4u - 1u);
+}
+
 TEST(SopgpuConfig, HydrodynamicsIsNotSupportedYet) {
   EXPECT_NE(error_of(std::string(kMinimal) + "hi_on yes\n").find("test.sop:15: hi_on: not supported yet"),
             std::string::npos);

@@ -9,6 +9,7 @@
 #include <chrono>
 #include <cmath>
 #include <fstream>
+#include <limits>
 #include <map>
 #include <set>
 #include <sstream>
@@ -163,10 +164,14 @@ const SopKeyInfo* find_key(std::string_view key) {
   return nullptr;
 }
 
+// The blanks of tokens() below (std::isspace): a value of form feeds or vertical tabs alone is
+// empty here too, not a value without words.
+constexpr const char* kBlanks = " \t\r\n\f\v";
+
 std::string trim(std::string_view s) {
-  const auto first = s.find_first_not_of(" \t\r\n");
+  const auto first = s.find_first_not_of(kBlanks);
   if (first == std::string_view::npos) return {};
-  return std::string(s.substr(first, s.find_last_not_of(" \t\r\n") - first + 1));
+  return std::string(s.substr(first, s.find_last_not_of(kBlanks) - first + 1));
 }
 
 std::vector<std::string> tokens(std::string_view s) {
@@ -227,7 +232,7 @@ std::vector<SopEntry> read_sop_entries(std::string_view text, const std::string&
                                      file, number));
       continue;
     }
-    const auto split = content.find_first_of(" \t");
+    const auto split = content.find_first_of(kBlanks);
     SopEntry e;
     e.key = content.substr(0, split);
     e.file = file;
@@ -344,6 +349,12 @@ class SopValues {
         const std::int64_t to = parse_integer(*e, words[++i], "an integer");
         if (to <= out.back())
           throw Error(e->file, e->line, e->key, fmt::format("range '{} to {}' is empty", out.back(), to));
+        // Bead indices are 32-bit, and no model has 10⁸ beads: a larger range is a typo that
+        // would fill the memory before the beads are checked against the model.
+        if (to > std::numeric_limits<std::int32_t>::max() || to - out.back() > 100'000'000)
+          throw Error(e->file, e->line, e->key,
+                      fmt::format("range '{} to {}' is longer than any model (at most 10^8 beads, indices up to {})",
+                                  out.back(), to, std::numeric_limits<std::int32_t>::max()));
         for (std::int64_t k = out.back() + 1; k <= to; ++k) out.push_back(k);
       } else {
         out.push_back(parse_integer(*e, words[i], "an integer"));
@@ -520,7 +531,8 @@ SopRun parse_sopgpu_run(std::string_view text, const fs::path& file, const SopLo
                       "give run N (one trajectory) or firstrun and runnum (many trajectories)");
     first_run = *v.integer("firstrun");
     const std::int64_t count = *v.integer("runnum");
-    if (count < 1 || count > 1000000) throw v.error("runnum", fmt::format("out of range: must be >= 1, got {}", count));
+    if (count < 1 || count > 1000000)
+      throw v.error("runnum", fmt::format("out of range: must be 1 … 1000000, got {}", count));
     for (std::int64_t k = 0; k < count; ++k) run_names.push_back(std::to_string(first_run + k));
   }
   const std::size_t replicas = run_names.size();
@@ -584,7 +596,13 @@ SopRun parse_sopgpu_run(std::string_view text, const fs::path& file, const SopLo
   std::int64_t seed = 0;
   const bool seed_from_checkpoint = !v.has("seed") && options.resume;
   if (const auto s = v.integer("seed")) {
-    seed = *s + first_run + seed_run;
+    // ermak's seed is a non-negative 64-bit integer; SOP-GPU's sum can fall below 0 (seed 0,
+    // firstrun 0, run −1) or beyond the range: say which sum, not just "seed".
+    if (__builtin_add_overflow(*s, first_run, &seed) || __builtin_add_overflow(seed, seed_run, &seed) || seed < 0)
+      throw v.error("seed", fmt::format("the run's seed is seed + firstrun + run = {} + {} + ({}) (SOP-GPU's rule; run "
+                                        "is −1 with runnum), which must lie in 0 … 9223372036854775807: give another "
+                                        "seed",
+                                        *s, first_run, seed_run));
   } else if (!seed_from_checkpoint) {
     seed = std::chrono::duration_cast<std::chrono::seconds>(std::chrono::system_clock::now().time_since_epoch()).count() +
            first_run + seed_run;
@@ -839,7 +857,11 @@ SopRun parse_sopgpu_run(std::string_view text, const fs::path& file, const SopLo
       throw Error(out.checkpoint.string(), 0, "", "no checkpoint to resume from (it also holds the clock seed)");
     spec.seed = read_checkpoint(out.checkpoint).seed;
   }
-  if (const auto device = v.integer("device")) spec.device = int(*device);
+  if (const auto device = v.integer("device")) {
+    if (*device < 0 || *device > std::numeric_limits<std::int32_t>::max())
+      throw v.error("device", fmt::format("out of range: a GPU index 0 … 2147483647, got {}", *device));
+    spec.device = int(*device);
+  }
   if (!result.ermak_outputs) spec.output.write_directory = false;
   spec.output.checkpoint_file = out.checkpoint;
   spec.output.log_file = out.log;
