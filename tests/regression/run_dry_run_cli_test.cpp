@@ -209,4 +209,8 @@ TEST(RunDryRun, AHeatingScheduleIsStatedAndAShortRunWarned) {
   out = run_ermak("run --dry-run " + config.string() + " --set run.backend=\"cpu\" --set heating.increment_K=150",
                   &status);
   EXPECT_NE(out.find("spans the whole range from 300 to 400 K: one jump"), std::string::npos) << out;
+  // An increment exactly the range (each converted to kcal/mol: they differ in the last digit).
+  out = run_ermak("run --dry-run " + config.string() + " --set run.backend=\"cpu\" --set heating.increment_K=100",
+                  &status);
+  EXPECT_NE(out.find("spans the whole range from 300 to 400 K: one jump"), std::string::npos) << out;
 }

@@ -145,6 +145,28 @@ TEST(SopgpuRun, ResumeContinuesBitForBitAndErmakOutputOnRequest) {
     if (entry.path().string().ends_with(".ermak.log")) EXPECT_EQ(read_file(entry.path()), copy);
 }
 
+// A .sop heating run extended by raising numsteps on --resume (the contract of a .sop resume):
+// its schedule's stop, derived from numsteps, grows with it; the files are those of one run.
+TEST(SopgpuRun, AHeatingRunResumesWithMoreSteps) {
+  const fs::path straight = sopgpu_ww_directory("sopgpu_heat_straight");
+  const fs::path resumed = sopgpu_ww_directory("sopgpu_heat_resumed");
+  const std::string common = "ww_equil.sop --set runnum=2 --set outputtiming=500 --set dcdfreq=1000 "
+                             "--set restartfreq=1000 --set heating=on --set initialT=0.6 --set deltaT=0.01 "
+                             "--set tempFreq=500";
+  std::string out;
+  ASSERT_EQ(ermak_in(straight, common + " --set numsteps=4000", &out), 0) << out;
+  ASSERT_EQ(ermak_in(resumed, common + " --set numsteps=2000", &out), 0) << out;
+  const std::string log = read_file(resumed / "output/ww_1-2_restart.ww_equil.ermak.log");
+  EXPECT_NE(log.find("heating: 301.932 K to 322.06 K by +5.0322 K every 500 steps"), std::string::npos) << log;
+  EXPECT_EQ(log.find("warning: heating"), std::string::npos) << "the stop is derived, not the user's: " << log;
+  ASSERT_EQ(ermak_in(resumed, common + " --set numsteps=4000 --resume", &out), 0) << out;
+  for (const char* file : {"dat/ww_1_equil.dat", "dat/ww_2_equil.dat", "dcd/ww_2_equil.dcd"})
+    EXPECT_EQ(read_file(straight / file), read_file(resumed / file)) << file;
+  const auto rows = read_rows(resumed / "dat/ww_1_equil.dat");
+  ASSERT_EQ(rows.size(), 9u);
+  EXPECT_DOUBLE_EQ(rows[7][1], 0.6 + 0.01 * 7);  // T at step 3500, kcal/mol
+}
+
 // A project directory moved between the start and the resume (a run carried from scratch to
 // another disk) continues there, bit for bit: the .sop's file names are compared as the file
 // writes them, relative to where the run is started, not by the absolute paths they had.

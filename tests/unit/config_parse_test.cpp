@@ -1,6 +1,8 @@
 // config/toml_config: defaults, unit conversions, paths, --set overrides, heating.
 #include <gtest/gtest.h>
 
+#include <limits>
+
 #include <fstream>
 #include <string>
 
@@ -309,6 +311,14 @@ every_steps = 100
   EXPECT_EQ(part.stop_step(), 300);
   EXPECT_DOUBLE_EQ(part.at_step(299), 0.8);
   EXPECT_DOUBLE_EQ(part.at_step(300), 0.75);
+  // An increment too small for any step count to reach the stop: the last step, not an
+  // overflow (1e-20 kcal/mol gave "at the stop from step 0").
+  TemperatureSchedule tiny = spec.temperature;
+  tiny.increment_kcal_per_mol = -1e-20;
+  EXPECT_EQ(tiny.stop_step(), std::numeric_limits<std::int64_t>::max());
+  tiny.increment_kcal_per_mol = -1e-12;
+  tiny.every_steps = 1000000000;
+  EXPECT_EQ(tiny.stop_step(), std::numeric_limits<std::int64_t>::max());
 }
 
 TEST(ConfigHeating, WithoutHeatingTheScheduleIsConstant) {

@@ -82,6 +82,28 @@ TEST(ConfigFingerprint, TheMinimisationMayChange) {
             "15beb971002e624b");
 }
 
+// A .sop heating run's stop is derived from numsteps (config/sopgpu_config.cpp), which may grow
+// on resume; the staircase never reached it within the steps already run. A TOML's stop is
+// the user's own setting and still counts.
+TEST(ConfigFingerprint, ASopRunsHeatingStopMayGrowWithItsSteps) {
+  const std::string heating = "\n[heating]\nstart_K = 301.9  # = 0.6 kcal/mol\nstop_K = 352.2  # = 0.7 kcal/mol\n"
+                              "increment_K = 5.03\nevery_steps = 100\n";
+  const std::string sop = with(kResolved, "# source: a.toml", "# source: heat.sop") + heating;
+  const std::string longer = with(sop, "stop_K = 352.2  # = 0.7 kcal/mol", "stop_K = 402.6  # = 0.8 kcal/mol");
+  EXPECT_EQ(config_fingerprint(longer), config_fingerprint(sop));
+  EXPECT_NE(ermak::config_fingerprint_with_minimize(longer), ermak::config_fingerprint_with_minimize(sop));
+  EXPECT_NE(config_fingerprint(with(sop, "increment_K = 5.03", "increment_K = 6")), config_fingerprint(sop));
+  const std::string toml = kResolved + heating;
+  EXPECT_NE(config_fingerprint(with(toml, "stop_K = 352.2", "stop_K = 402.6")), config_fingerprint(toml));
+  // The text a checkpoint keeps says it is of a .sop file (not its path), so that the
+  // differences of a refused resume leave the stop out too.
+  const std::string kept = ermak::fingerprinted_text(sop);
+  EXPECT_NE(kept.find("# source: .sop\n"), std::string::npos) << kept;
+  EXPECT_EQ(kept.find("heat.sop"), std::string::npos) << kept;
+  EXPECT_TRUE(ermak::fingerprint_differences(kept, longer).empty());
+  EXPECT_EQ(ermak::fingerprinted_text(toml).find("# source"), std::string::npos);
+}
+
 TEST(ConfigFingerprint, CheckpointsOfEarlierVersionsKeepTheirFingerprint) {
   // The value that ermak's run driver before 2026-11-23 wrote into checkpoints for this
   // configuration (computed with that code): such checkpoints still resume.

@@ -1,5 +1,6 @@
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include "ermak/protocol/temperature_schedule.h"
 
@@ -16,8 +17,11 @@ std::int64_t TemperatureSchedule::stop_step() const {
   if (!heating()) return 0;
   // Stairs until the cap: the first whole number of increments that reaches the stop (a
   // small tolerance for stops that are whole stairs in kcal/mol converted from K).
-  const double stairs = (stop_kcal_per_mol - start_kcal_per_mol) / increment_kcal_per_mol;
-  return std::int64_t(std::ceil(stairs - 1e-9)) * every_steps;
+  const double stairs = std::ceil((stop_kcal_per_mol - start_kcal_per_mol) / increment_kcal_per_mol - 1e-9);
+  // A tiny increment puts the stop beyond any step count: saturate rather than overflow.
+  constexpr auto kLast = std::numeric_limits<std::int64_t>::max();
+  if (!(stairs * double(every_steps) < 9.0e18)) return kLast;
+  return std::int64_t(stairs) * every_steps;
 }
 
 }  // namespace ermak

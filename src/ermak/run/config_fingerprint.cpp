@@ -1,5 +1,6 @@
 #include "ermak/run/config_fingerprint.h"
 
+#include <cctype>
 #include <cstdint>
 #include <cstdio>
 #include <sstream>
@@ -46,13 +47,23 @@ bool input_path_key(std::string_view section, std::string_view key) {
          (key == "structure" || key == "topology" || key == "coordinates" || key == "replica_coordinates");
 }
 
-// Which lines the fingerprint covered when: since 2026-11-30 neither the input files' paths
-// nor [minimize] (a resume starts from the checkpoint's positions and never minimises);
-// from 2026-11-29 the [minimize] lines; before that the paths too.
+// Which lines the fingerprint covered when: since 2026-11-30 neither the input files' paths,
+// nor [minimize] (a resume starts from the checkpoint's positions and never minimises), nor a
+// .sop run's heating stop (derived from numsteps, which may grow on resume: within the steps
+// already run the staircase never reached it); on 2026-11-29 the [minimize] lines and the
+// stop; before that the paths too.
 struct FingerprintForm {
   bool input_paths = false;
   bool minimize = false;
+  bool sop_heating_stop = false;
 };
+
+bool ends_with_sop(std::string_view name) {
+  if (name.size() < 4) return false;
+  std::string tail(name.substr(name.size() - 4));
+  for (char& c : tail) c = char(std::tolower(static_cast<unsigned char>(c)));
+  return tail == ".sop";
+}
 
 // The lines of a resolved configuration that its fingerprint covers, each with its table
 // ("run", "plane_pulling.plane"; "" before the first): everything but the step count, the
@@ -63,9 +74,12 @@ std::vector<std::pair<std::string, std::string>> fingerprinted_lines(const std::
   std::vector<std::pair<std::string, std::string>> counted;
   std::istringstream lines(resolved);
   std::string line, section;
+  bool from_sop = false;  // "# source: NAME.sop"
   while (std::getline(lines, line)) {
     const auto first = line.find_first_not_of(" \t");
     if (first == std::string::npos) continue;
+    if (section.empty() && line.rfind("# source: ", first) == first)
+      from_sop = ends_with_sop(std::string_view(line).substr(first + 10));
     if (line[first] == '#') {
       // Comments count (a .sop run's output settings are comments), except the source
       // file's name and a placement key left at its default ("# device: …").
@@ -91,6 +105,7 @@ std::vector<std::pair<std::string, std::string>> fingerprinted_lines(const std::
     if (key == "rng" || key == "rng_layout") continue;
     if (placement_key(section, key)) continue;
     if (!form.input_paths && input_path_key(section, key)) continue;
+    if (!form.sop_heating_stop && from_sop && section == "heating" && key.rfind("stop_", 0) == 0) continue;
     counted.emplace_back(section, line);
   }
   return counted;
@@ -109,15 +124,20 @@ std::string fingerprint_of(const std::string& resolved, FingerprintForm form) {
 std::string config_fingerprint(const std::string& resolved) { return fingerprint_of(resolved, {}); }
 
 std::string config_fingerprint_with_minimize(const std::string& resolved) {
-  return fingerprint_of(resolved, {.input_paths = false, .minimize = true});
+  return fingerprint_of(resolved, {.input_paths = false, .minimize = true, .sop_heating_stop = true});
 }
 
 std::string config_fingerprint_with_input_paths(const std::string& resolved) {
-  return fingerprint_of(resolved, {.input_paths = true, .minimize = true});
+  return fingerprint_of(resolved, {.input_paths = true, .minimize = true, .sop_heating_stop = true});
 }
 
 std::string fingerprinted_text(const std::string& resolved) {
   std::string text;
+  // The source's name does not count (nor its path: runs in two directories keep the same
+  // text), but whether it is a .sop file does (its heating stop does not count): a marker.
+  std::istringstream lines(resolved);
+  for (std::string line; std::getline(lines, line) && (line.empty() || line[0] == '#');)
+    if (line.rfind("# source: ", 0) == 0 && ends_with_sop(line)) text += "# source: .sop\n";
   for (const auto& [section, line] : fingerprinted_lines(resolved)) text += line + "\n";
   return text;
 }

@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <chrono>
 #include <charconv>
+#include <limits>
 #include <cmath>
 #include <memory>
 #include <optional>
@@ -330,8 +331,12 @@ RunSummary run_logged(const RunSpec& given_spec, const RunOptions& options, RunR
               heat.every_steps, heat.stop_kcal_per_mol * per_K, at_stop);
     // The step from s to s + 1 runs at at_step(s): the last one simulated at at_step(steps − 1),
     // and the stop temperature is held for a whole stair from at_stop to at_stop + every.
-    const std::int64_t whole_stop_stair = at_stop + heat.every_steps;
-    if (spec.steps < whole_stop_stair)
+    const std::int64_t whole_stop_stair =
+        at_stop > std::numeric_limits<std::int64_t>::max() - heat.every_steps ? at_stop : at_stop + heat.every_steps;
+    // A .sop run's stop is the temperature its numsteps reach (SOP-GPU's staircase has none):
+    // not the user's, so neither warning below is theirs to act on.
+    const bool derived_stop = spec.config_path.extension() == ".sop";
+    if (spec.steps < whole_stop_stair && !derived_stop)
       log->warn("warning: heating: the run's {} steps end at {:.6g} K, {} the schedule's stop temperature {:.6g} K "
                 "(steps {} to {}); give run.steps ≥ {} to hold it for a whole stair",
                 spec.steps, heat.at_step(std::max<std::int64_t>(spec.steps - 1, 0)) * per_K,
@@ -339,7 +344,10 @@ RunSummary run_logged(const RunSpec& given_spec, const RunOptions& options, RunR
                 whole_stop_stair, whole_stop_stair);
     // An increment larger than the whole range jumps to the stop at once: a unit slip
     // (increment_kcal_per_mol = 5 beside start and stop in K) more often than a plan.
-    if (std::abs(heat.increment_kcal_per_mol) >= std::abs(heat.stop_kcal_per_mol - heat.start_kcal_per_mol))
+    // (Relative tolerance: 100 K against 300 → 400 K, each converted to kcal/mol, differ in
+    // the last digit.)
+    if (!derived_stop && std::abs(heat.increment_kcal_per_mol) >=
+                             std::abs(heat.stop_kcal_per_mol - heat.start_kcal_per_mol) * (1.0 - 1e-9))
       log->warn("warning: heating: the increment ({:+.6g} K) spans the whole range from {:.6g} to {:.6g} K: one jump "
                 "to the stop temperature at step {} (an increment in kcal/mol meant in K?)",
                 heat.increment_kcal_per_mol * per_K, heat.start_kcal_per_mol * per_K, heat.stop_kcal_per_mol * per_K,
