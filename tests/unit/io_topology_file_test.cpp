@@ -88,9 +88,14 @@ TEST(IoTopologyFile, FormatIsReadable) {
   EXPECT_NE(text.find("\n0 2 7.5999999 1.5\n"), std::string::npos) << text;
 }
 
-Error error_of(const std::string& text) {
+std::filesystem::path write_text(const std::string& text) {
   const auto file = test::fresh_directory("io-etop-error") / "bad.etop";
   std::ofstream(file) << text;
+  return file;
+}
+
+Error error_of(const std::string& text) {
+  const auto file = write_text(text);
   try {
     read_topology_file(file);
   } catch (const Error& e) {
@@ -127,6 +132,26 @@ TEST(IoTopologyFile, ErrorsNameFileLineAndField) {
   EXPECT_EQ(e.field(), "beads[0].z_A");
   e = error_of(kHead + "bonds 1\n0 1 3.8\nnative_contacts 1\n1 0 3.8 1\n");  // duplicate pair
   EXPECT_NE(std::string(e.what()).find("bad.etop"), std::string::npos);
+  // A file cut inside its last line: "1.5" cut to "1" still reads as a number (the code
+  // review's ε_h of 1.5 read as 1 without a word). Without its newline, the line is refused.
+  e = error_of(kHead + "bonds 1\n0 1 3.8\nnative_contacts 1\n0 1 5 1");
+  EXPECT_EQ(e.line(), 9);
+  EXPECT_EQ(e.field(), "end");
+  EXPECT_NE(std::string(e.what()).find("the last line has no newline"), std::string::npos) << e.what();
+  // A comment or blank without one is harmless.
+  EXPECT_NO_THROW(read_topology_file(write_text(kHead + "bonds 1\n0 1 3.8\n# end")));
+}
+
+// The writer replaces a file whole (a sibling temporary renamed over it): no temporary left,
+// and an unwritable place leaves the old file as it was.
+TEST(IoTopologyFile, WritesAreWholeOrNothing) {
+  const auto dir = test::fresh_directory("io-etop-atomic");
+  Topology ww = read_sopgpu_top(test::shared_data() / "sopgpu/ww/reference/ww.top");
+  write_topology_file(ww, dir / "ww.etop");
+  EXPECT_FALSE(std::filesystem::exists(dir / "ww.etop.tmp"));
+  expect_identical(ww, read_topology_file(dir / "ww.etop"));
+  EXPECT_THROW(write_topology_file(ww, dir / "missing" / "ww.etop"), Error);
+  EXPECT_FALSE(std::filesystem::exists(dir / "missing"));
 }
 
 }  // namespace

@@ -12,6 +12,7 @@
 
 #include "ermak/core/error.h"
 #include "ermak/core/fnv1a.h"
+#include "ermak/io/atomic_file.h"
 
 namespace ermak {
 namespace {
@@ -162,18 +163,6 @@ State get_state(Reader& r, const std::string& field) {
 
 std::string errno_text() { return std::strerror(errno); }
 
-void write_all(int fd, const unsigned char* data, std::size_t size, const std::string& file) {
-  while (size > 0) {
-    const ssize_t n = ::write(fd, data, size);
-    if (n < 0) {
-      if (errno == EINTR) continue;
-      throw Error(file, 0, "", "cannot write checkpoint: " + errno_text());
-    }
-    data += n;
-    size -= static_cast<std::size_t>(n);
-  }
-}
-
 }  // namespace
 
 void write_checkpoint_atomically(const std::filesystem::path& path, const Checkpoint& c) {
@@ -216,38 +205,8 @@ void write_checkpoint_atomically(const std::filesystem::path& path, const Checkp
     if (!synced) ::sync();  // no syncfs (old kernel, odd filesystem): sync everything
   }
 
-  // Write a sibling temporary (same directory, hence same filesystem, so rename is
-  // atomic), make its contents durable, then replace the old checkpoint in one step.
-  std::filesystem::path tmp = path;
-  tmp += ".tmp";
-  const std::string tmp_file = tmp.string();
-  const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  if (fd < 0) throw Error(tmp_file, 0, "", "cannot create checkpoint: " + errno_text());
-  try {
-    write_all(fd, w.bytes.data(), w.bytes.size(), tmp_file);
-    if (::fsync(fd) != 0) throw Error(tmp_file, 0, "", "cannot sync checkpoint: " + errno_text());
-  } catch (...) {
-    ::close(fd);
-    ::unlink(tmp.c_str());
-    throw;
-  }
-  if (::close(fd) != 0) {
-    ::unlink(tmp.c_str());
-    throw Error(tmp_file, 0, "", "cannot close checkpoint: " + errno_text());
-  }
-  if (::rename(tmp.c_str(), path.c_str()) != 0) {
-    const std::string why = errno_text();
-    ::unlink(tmp.c_str());
-    throw Error(file, 0, "", "cannot move the new checkpoint into place: " + why);
-  }
-  // The rename itself lives in the directory; sync it so the new name survives a crash.
-  std::filesystem::path dir = path.parent_path();
-  if (dir.empty()) dir = ".";
-  const int dfd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-  if (dfd >= 0) {
-    ::fsync(dfd);  // best effort: some filesystems refuse fsync on directories
-    ::close(dfd);
-  }
+  write_file_atomically(path, std::string_view(reinterpret_cast<const char*>(w.bytes.data()), w.bytes.size()),
+                        "checkpoint");
 }
 
 Checkpoint read_checkpoint(const std::filesystem::path& path) {

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "ermak/core/error.h"
+#include "ermak/io/atomic_file.h"
 #include "ermak/io/text_fields.h"
 
 namespace ermak {
@@ -40,10 +41,17 @@ class Reader {
     return true;
   }
   // Next line with content, split into columns; false at end of file.
+  // A content line without its newline ends a file that may have been cut short: "1.5" cut
+  // to "1" still reads as a number (ermak writes .etop files whole: write_file_atomically).
   bool next(std::vector<std::string_view>& columns) {
     while (raw_line(text_)) {
       columns = split_columns(text_);
-      if (!columns.empty() && !columns.front().starts_with("#")) return true;
+      if (!columns.empty() && !columns.front().starts_with("#")) {
+        if (in_.eof())
+          fail("end", "the last line has no newline: the file may have been cut short (a number cut to its first "
+                      "digits still reads as one); if the file is whole, end it with a newline");
+        return true;
+      }
     }
     return false;
   }
@@ -195,10 +203,9 @@ void write_topology_file(const Topology& top, const std::filesystem::path& path)
   for (const NativeContact& c : top.native_contacts)
     append(out, "%d %d %.9g %.9g\n", c.i, c.j, c.r0_A, c.eh_kcal_per_mol);
 
-  std::ofstream stream(path, std::ios::binary);
-  if (!stream) throw Error(file, 0, "topology", "cannot open the file for writing");
-  stream << out;
-  if (!stream.flush()) throw Error(file, 0, "topology", "write failed");
+  // Whole or not at all: a run or `ermak topology` stopped mid-write must not leave a file
+  // that later runs read as a shorter model.
+  write_file_atomically(path, out, "topology");
 }
 
 Topology read_topology_file(const std::filesystem::path& path) {

@@ -1,0 +1,64 @@
+#include "ermak/io/atomic_file.h"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+
+#include "ermak/core/error.h"
+
+namespace ermak {
+namespace {
+
+std::string errno_text() { return std::strerror(errno); }
+
+void write_all(int fd, const char* data, std::size_t size, const std::string& file, const std::string& what) {
+  while (size > 0) {
+    const ssize_t n = ::write(fd, data, size);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      throw Error(file, 0, "", "cannot write " + what + ": " + errno_text());
+    }
+    data += n;
+    size -= static_cast<std::size_t>(n);
+  }
+}
+
+}  // namespace
+
+void write_file_atomically(const std::filesystem::path& path, std::string_view bytes, const std::string& what) {
+  const std::string file = path.string();
+  std::filesystem::path tmp = path;
+  tmp += ".tmp";
+  const std::string tmp_file = tmp.string();
+  const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (fd < 0) throw Error(tmp_file, 0, "", "cannot create " + what + ": " + errno_text());
+  try {
+    write_all(fd, bytes.data(), bytes.size(), tmp_file, what);
+    if (::fsync(fd) != 0) throw Error(tmp_file, 0, "", "cannot sync " + what + ": " + errno_text());
+  } catch (...) {
+    ::close(fd);
+    ::unlink(tmp.c_str());
+    throw;
+  }
+  if (::close(fd) != 0) {
+    ::unlink(tmp.c_str());
+    throw Error(tmp_file, 0, "", "cannot close " + what + ": " + errno_text());
+  }
+  if (::rename(tmp.c_str(), path.c_str()) != 0) {
+    const std::string why = errno_text();
+    ::unlink(tmp.c_str());
+    throw Error(file, 0, "", "cannot move the new " + what + " into place: " + why);
+  }
+  // The rename itself lives in the directory; sync it so the new name survives a crash.
+  std::filesystem::path dir = path.parent_path();
+  if (dir.empty()) dir = ".";
+  const int dfd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (dfd >= 0) {
+    ::fsync(dfd);  // best effort: some filesystems refuse fsync on directories
+    ::close(dfd);
+  }
+}
+
+}  // namespace ermak

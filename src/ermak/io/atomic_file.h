@@ -1,0 +1,16 @@
+#pragma once
+// Files written whole or not at all: a sibling temporary (same directory, so the rename is
+// atomic), its contents synced, then renamed over the target and the directory synced. A run
+// stopped or a machine crashing mid-write leaves the old file or the new one, never a part
+// (docs/outputs.md#checkpoints).
+#include <filesystem>
+#include <string>
+#include <string_view>
+
+namespace ermak {
+
+// Replaces `path` by `bytes`. Errors (ermak::Error) name the file and say "cannot … {what}"
+// ("cannot create checkpoint: No such file or directory").
+void write_file_atomically(const std::filesystem::path& path, std::string_view bytes, const std::string& what);
+
+}  // namespace ermak
