@@ -244,6 +244,13 @@ TEST(RunStartChecks, TheDemoSaysHowToRunItAgain) {
   EXPECT_EQ(out.find("--resume"), std::string::npos) << out;
   out = run_ermak(args + " --force", &status);
   EXPECT_EQ(status, 0) << out;
+  EXPECT_EQ(out.find("holds the analysis of an earlier demo run"), std::string::npos) << out;
+  // An analysis of the earlier run left beside a --no-analysis run is named as such.
+  fs::create_directories(dir / "demo/analysis");
+  std::ofstream(dir / "demo/analysis/summary.txt") << "an earlier run's\n";
+  out = run_ermak(args + " --force", &status);
+  EXPECT_EQ(status, 0) << out;
+  EXPECT_NE(out.find("/analysis holds the analysis of an earlier demo run; `ermak analyze "), std::string::npos) << out;
 }
 
 TEST(RunStartChecks, StepsThatWouldBreakEveryBondAreRefusedAndFrozenOnesWarned) {

@@ -334,6 +334,12 @@ TEST(SopgpuRun, AFailedStartsLogDoesNotBlockTheRun) {
   EXPECT_NE(out.find("(a relative path in a .sop file is relative to the working directory, as in SOP-GPU)"),
             std::string::npos)
       << out;
+  // Only its run log (docs/migrating-from-sop-gpu.md): the output directories it made are gone.
+  for (const char* made : {"dat", "dcd"}) EXPECT_FALSE(fs::exists(dir / made)) << made;
+  EXPECT_TRUE(fs::exists(dir / "structures")) << "a directory that was there stays";
+  std::vector<std::string> left;
+  for (const auto& entry : fs::directory_iterator(dir / "output")) left.push_back(entry.path().filename().string());
+  EXPECT_EQ(left, std::vector<std::string>{"ww_1-2_restart.ww_equil.ermak.log"});
   fs::rename(dir / "topologies.away", dir / "topologies");
   EXPECT_EQ(ermak_in(dir, "ww_equil.sop --set runnum=2 --set numsteps=1000", &out), 0) << out;
 }

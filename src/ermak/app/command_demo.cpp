@@ -104,7 +104,15 @@ Command add_demo_command(CLI::App& app) {
                 "  replica_NNN/final.pdb           final coordinates\n"
                 "  run.log                         the resolved configuration and the run's log\n",
                 dir.c_str(), dir.c_str(), dir.c_str());
-    if (o->no_analysis) return 0;
+    if (o->no_analysis) {
+      // --force replaced the run, not an analysis of the one before (ermak run --force keeps
+      // analysis/ too): say so rather than leave it looking current.
+      if (std::filesystem::exists(dir / "analysis" / "summary.txt"))
+        std::printf("\nnote: %s/analysis holds the analysis of an earlier demo run; `ermak analyze %s --force` "
+                    "redoes it for this one\n",
+                    dir.c_str(), dir.c_str());
+      return 0;
+    }
     analysis::AnalyzeOptions a;
     a.run_dir = dir;
     a.temperature_from_run = true;  // as `ermak analyze DIR` does: the run's own (300 K)

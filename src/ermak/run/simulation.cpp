@@ -1093,6 +1093,7 @@ RunSummary run_simulation(const RunSpec& spec, const RunOptions& options, RunRep
     return run_logged(spec, options, extra, {out, checkpoint_path, log_path, own_files, extra}, file_limit, run_log);
   } catch (const std::exception& e) {
     run_log.file_only->error("error: {}", e.what());
+    if (extra) extra->remove_empty_directories_it_made();
     throw;
   }
 }

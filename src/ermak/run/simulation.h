@@ -72,6 +72,9 @@ class RunReporter {
   // Before anything is written: a new run refuses to overwrite existing files unless
   // `force`; a resumed run checks that its files are there.
   virtual void prepare(bool resume, bool force) = 0;
+  // After a run that failed: removes the directories prepare() created that are still
+  // empty (a start that failed its checks leaves only its run log).
+  virtual void remove_empty_directories_it_made() noexcept {}
   // Once the engine holds the start state: open the files (new run: create and write the
   // start; resume: cut them to the checkpoint's offsets and append).
   using Offsets = std::vector<std::pair<std::string, std::uint64_t>>;

@@ -196,7 +196,24 @@ void SopgpuReporter::check_files(bool resume, bool force, const Offsets* offsets
 
 void SopgpuReporter::prepare(bool resume, bool force) {
   check_files(resume, force);
-  for (const fs::path& dir : directories()) make_output_directory(spec_, dir, "");
+  for (const fs::path& dir : directories()) {
+    // Each level this call creates, so that a failed start can take them back.
+    std::vector<fs::path> missing;
+    std::error_code error;
+    for (fs::path d = dir; !d.empty() && !fs::exists(d, error); d = d.parent_path()) {
+      missing.push_back(d);
+      if (d == d.parent_path()) break;
+    }
+    make_output_directory(spec_, dir, "");
+    made_directories_.insert(made_directories_.end(), missing.rbegin(), missing.rend());
+  }
+}
+
+void SopgpuReporter::remove_empty_directories_it_made() noexcept {
+  std::error_code error;
+  for (auto it = made_directories_.rbegin(); it != made_directories_.rend(); ++it)
+    if (fs::is_directory(*it, error) && fs::is_empty(*it, error)) fs::remove(*it, error);
+  made_directories_.clear();
 }
 
 void SopgpuReporter::open(ReportContext& context, bool resume, const Offsets& offsets) {

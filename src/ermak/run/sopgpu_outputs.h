@@ -23,6 +23,7 @@ class SopgpuReporter final : public RunReporter {
   std::vector<std::int64_t> intervals() const override;
   std::int64_t files_kept_open() const override;
   void prepare(bool resume, bool force) override;
+  void remove_empty_directories_it_made() noexcept override;
   void check_files(bool resume, bool force, const Offsets* offsets = nullptr) const override;
   void open(ReportContext& context, bool resume, const Offsets& offsets) override;
   Work report(ReportContext& context) override;
@@ -53,6 +54,8 @@ class SopgpuReporter final : public RunReporter {
     std::vector<Vec3d> tether_forces;
     std::vector<IndentationStatus> indentation;
   };
+
+  std::vector<std::filesystem::path> made_directories_;  // by prepare(), deepest last
 
   std::vector<std::filesystem::path> files_of_new_run() const;
   std::vector<std::filesystem::path> directories() const;
