@@ -320,6 +320,42 @@ TEST(RunCli, ResumeRefusesACheckpointOfAnotherShape) {
 // A finished run writes a row at its last step even off the tables' intervals; raising
 // [run] steps and resuming cuts that row away, so the files are those of one longer run,
 // while a resume that does not extend the run keeps it (docs/outputs.md#resume).
+// An extension that stopped before its first checkpoint (killed: the checkpoint still says
+// finished at step 1700) left its rows in the tables; a resume at the finished run's own
+// steps then gives back the finished run's files, not a row of the extension in place of the
+// last one (the long-run audit's silent corruption), and the extension can still continue.
+TEST(RunCli, AResumeAfterAnExtensionThatDiedRestoresTheFinishedRun) {
+  const auto finished = ermak::test::fresh_directory("run-extension-died-finished");
+  const auto died = ermak::test::fresh_directory("run-extension-died");
+  const std::string pulled = "[fixed]\nbeads = [0]\n[pulling]\npulled_beads = [33]\nspeed_um_per_s = 50000\n"
+                             "spring_pN_per_nm = 70\noutput_every = 200\n";
+  int status = 0;
+  const fs::path config = write_config(died, pulled);
+  std::string out = run_ermak("run --quiet " + write_config(finished, pulled).string() + " --set run.steps=1700", &status);
+  ASSERT_EQ(status, 0) << out;
+  out = run_ermak("run --quiet " + config.string() + " --set run.steps=1700", &status);
+  ASSERT_EQ(status, 0) << out;
+  const fs::path checkpoint_at_1700 = died / "checkpoint_1700";
+  fs::copy_file(died / "out/checkpoint.ckpt", checkpoint_at_1700);
+  // The extension's rows, then "killed": its checkpoint replaced by the finished one.
+  out = run_ermak("run --quiet --resume " + config.string() + " --set run.steps=2600", &status);
+  ASSERT_EQ(status, 0) << out;
+  fs::copy_file(checkpoint_at_1700, died / "out/checkpoint.ckpt", fs::copy_options::overwrite_existing);
+  fs::remove(died / "out/replica_001/final.pdb");
+  out = run_ermak("run --quiet --resume " + config.string() + " --set run.steps=1700", &status);
+  ASSERT_EQ(status, 0) << out;
+  for (const char* f : {"replica_000/energies.tsv", "replica_001/energies.tsv", "replica_001/pulling.tsv",
+                        "replica_002/trajectory.dcd", "replica_001/final.pdb"})
+    EXPECT_EQ(read_file(finished / "out" / f), read_file(died / "out" / f)) << f;
+  EXPECT_NE(read_file(died / "out/run.log").find("but its tables changed since (an extension"), std::string::npos);
+  // A resume of a finished run whose files are as it left them stays a run of nothing.
+  out = run_ermak("run --quiet --resume " + config.string() + " --set run.steps=1700", &status);
+  ASSERT_EQ(status, 0) << out;
+  EXPECT_EQ(read_file(finished / "out/replica_001/energies.tsv"), read_file(died / "out/replica_001/energies.tsv"));
+  const std::string log = read_file(died / "out/run.log");
+  EXPECT_NE(log.rfind("the run had already reached its 1700 steps"), std::string::npos) << log;
+}
+
 TEST(RunCli, ExtendingAFinishedRunGivesTheFilesOfOneLongerRun) {
   const auto whole = ermak::test::fresh_directory("run-extended-whole");
   const auto split = ermak::test::fresh_directory("run-extended-split");

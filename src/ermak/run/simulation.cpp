@@ -483,10 +483,25 @@ RunSummary run_logged(const RunSpec& given_spec, const RunOptions& options, RunR
     }
     if (any_protocol)
       engine->restore_protocol_state(decode_doubles(extra("protocol.engine_state"), "protocol.engine_state"));
+    // Checkpoints of ermak before kFinishedAtStep: a finished run with off-interval rows
+    // left kOffsetsBeforeEndRows; one on every interval owes no rows.
+    const bool finished_there = std::any_of(cp.extra.begin(), cp.extra.end(), [](const auto& e) {
+      return e.first == kFinishedAtStep || e.first == kOffsetsBeforeEndRows;
+    });
+    // A finished run resumed at its own steps whose tables are not as its checkpoint left them:
+    // an extension (a higher run.steps) cut its end rows and wrote on, then stopped before its
+    // first checkpoint. Cutting to the checkpoint's sizes alone would keep a row of the
+    // extension in place of the end row; the end rows are written again instead.
+    bool rewrite_end_rows = false;
+    if (finished_there && spec.steps == cp.step && own_files && !options.dry_run) {
+      std::error_code error;
+      for (const auto& [name, offset] : cp.output_offsets)
+        if (name.rfind("replica_", 0) == 0 && fs::file_size(out / name, error) != offset) rewrite_end_rows = true;
+    }
     // A finished run extended by a higher [run] steps continues from before the rows its
     // last step added off the tables' intervals; a stopped or unchanged run keeps them.
     for (const auto& [key, value] : cp.extra)
-      if (key == kOffsetsBeforeEndRows && spec.steps > cp.step)
+      if (key == kOffsetsBeforeEndRows && (spec.steps > cp.step || rewrite_end_rows))
         cp.output_offsets = offsets_without_end_rows(cp, value, checkpoint_path);
     // The run continues the files it started with: neither drops nor adds ermak's own
     // output directory (a SOP-GPU configuration's --ermak-output).
@@ -536,13 +551,13 @@ RunSummary run_logged(const RunSpec& given_spec, const RunOptions& options, RunR
       log->info("cut {} that {} file{} held beyond the checkpoint (rows and frames written after it; the run writes "
                 "them again)",
                 format_byte_size(double(cut.bytes)), cut.files, cut.files == 1 ? "" : "s");
-    // Checkpoints of ermak before kFinishedAtStep: a finished run with off-interval rows
-    // left kOffsetsBeforeEndRows; one on every interval owes no rows.
-    const bool finished_there = std::any_of(cp.extra.begin(), cp.extra.end(), [](const auto& e) {
-      return e.first == kFinishedAtStep || e.first == kOffsetsBeforeEndRows;
-    });
-    finish_at_checkpoint = cp.step == spec.steps && !finished_there;
-    if (finish_at_checkpoint)
+    finish_at_checkpoint = cp.step == spec.steps && (!finished_there || rewrite_end_rows);
+    if (rewrite_end_rows)
+      log->info("the run finished at step {}, but its tables changed since (an extension to more steps that stopped "
+                "before its first checkpoint?): cut back to that step and its last rows written again; `--resume "
+                "--set run.steps=N` continues the extension",
+                spec.steps);
+    else if (finish_at_checkpoint)
       log->info("the checkpoint is at the run's last step {}, where the run did not finish: writing that step's "
                 "last rows and final files",
                 spec.steps);
