@@ -40,6 +40,7 @@
 #include "ermak/run/output_directories.h"
 #include "ermak/run/output_size.h"
 #include "ermak/run/previous_run.h"
+#include "ermak/run/pulling_travel_check.h"
 #include "ermak/run/replica_files.h"
 #include "ermak/run/replica_loop.h"
 #include "ermak/run/run_lock.h"
@@ -318,6 +319,8 @@ RunSummary run_logged(const RunSpec& given_spec, const RunOptions& options, RunR
   log->info("chains (for bead selections such as \"A:76\"): {}", chain_summary(topology, 12));
   log->info("extent at the input coordinates: {}", extent_summary(topology, system.initial_positions_A));
   if (const std::string warning = pulled_apart_warning(spec, topology, pieces); !warning.empty())
+    log->warn("{}", warning);
+  if (const std::string warning = pulling_travel_warning(spec, topology, system.initial_positions_A); !warning.empty())
     log->warn("{}", warning);
   for (const std::string& note : spec.notes) log->info("note: {}", note);
   for (const std::string& line : bead_selection_lines) log->info("bead selection {}", line);

@@ -1,0 +1,27 @@
+#pragma once
+// Whether a pulling run's cantilever base travels far beyond what the chain can follow. Past
+// the chain's contour length the spring stretches a fully extended chain, its force rising
+// by κ per nm of travel until a FENE bond breaks (a few nN in the SOP model): the rest of the
+// run measures nothing, and the break's advice ("pull more slowly") would only make the same
+// travel take longer. Planning: docs/protocols.md#planning-a-pulling-run.
+#include <string>
+#include <vector>
+
+#include "ermak/config/spec.h"
+#include "ermak/core/vec3.h"
+#include "ermak/model/topology.h"
+
+namespace ermak {
+
+// The contour length (sum of the bonds' native lengths, Å) of the chain of consecutive bonded
+// beads from `a` to `b`; 0 when a bond between them is missing (a break, another chain).
+double bonded_contour_length_A(const Topology& topology, std::int32_t a, std::int32_t b);
+
+// A warning when the base's travel over the run's steps would load the fully extended chain
+// between a fixed and a pulled bead beyond 1000 pN: it names the travel, the contour length,
+// the force the spring would reach and the step count that keeps below 1000 pN; "" otherwise
+// (no pulling, no fixed bead on a pulled bead's chain, or a travel the chain can follow).
+std::string pulling_travel_warning(const RunSpec& spec, const Topology& topology,
+                                   const std::vector<Vec3d>& start_positions_A);
+
+}  // namespace ermak
