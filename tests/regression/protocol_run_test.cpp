@@ -482,6 +482,27 @@ TEST(ProtocolRun, ABrokenBondStopsTheRunWithAClearError) {
   EXPECT_NE(out.find("pull more slowly"), std::string::npos) << out;
 }
 
+// A pulling run whose base travels ~16 times the WW chain's contour length: warned at its
+// start, and the bond that breaks once the straight chain is loaded beyond 1000 pN (after step
+// ~52 000 here; the break comes near 150 nm of travel) is told to take fewer steps, not to
+// pull more slowly (the long-run audit: at 1 µm/s over 10¹⁰ steps it broke 75 % in).
+TEST(ProtocolRun, PullingFarPastTheChainSaysFewerSteps) {
+  const auto dir = ermak::test::fresh_directory("proto-overtravel");
+  const std::string config =
+      ww_input() +
+      "[run]\nsteps = 400000\nseed = 5\n"
+      "[fixed]\nbeads = [0]\n"
+      "[pulling]\npulled_beads = [33]\nspeed_um_per_s = 25000\nspring_pN_per_nm = 70\noutput_every = 1000\n"
+      "[output]\ndirectory = \"out\"\nenergy_every = 1000\ntrajectory_every = 0\n";
+  int status = 0;
+  const std::string out = run_ermak("run " + write(dir / "run.toml", config).string(), &status);
+  EXPECT_EQ(status, 1) << out;
+  EXPECT_NE(out.find("warning: pulling: the base travels 198.4 nm over the run's 400000 steps"), std::string::npos)
+      << out;
+  EXPECT_NE(out.find("a FENE bond broke between steps"), std::string::npos) << out;
+  EXPECT_NE(out.find("travelled past the chain's contour length by then"), std::string::npos) << out;
+}
+
 // The steps an instability is placed between are the report that found it and the one
 // before, whose checks passed; not wherever the run happened to split its steps for the
 // progress line (which checks nothing), so the message is the same on every machine.

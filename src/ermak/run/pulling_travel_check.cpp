@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <map>
 #include <utility>
 
@@ -39,31 +40,63 @@ double bonded_contour_length_A(const Topology& topology, std::int32_t a, std::in
   return length;
 }
 
-std::string pulling_travel_warning(const RunSpec& spec, const Topology& topology,
-                                   const std::vector<Vec3d>& start_positions_A) {
-  const PullingSpec& p = spec.pulling;
-  if (!p.enabled || spec.fixed_beads.empty() || p.pulled_beads.empty() || !(p.spring_kcal_per_mol_A2 > 0)) return "";
-  const auto n = std::int32_t(start_positions_A.size());
-  // The chain each spring can straighten: to its nearest fixed bead along the bonds.
-  double slack_A = -1.0, contour_A = 0.0;
+namespace {
+
+// The chain a pulling run straightens first: from a pulled bead to a fixed bead along the
+// bonds, the one with the least slack (its contour less its span at the start).
+struct ChainReach {
   std::int32_t pulled = -1, fixed = -1;
-  for (std::int32_t b : p.pulled_beads) {
+  double contour_A = 0.0, slack_A = 0.0;
+  double step_A = 0.0;           // base travel per step
+  double kappa_pN_per_nm = 0.0;
+  double overload_travel_A = 0.0;  // slack + 1000 pN/κ
+};
+
+std::optional<ChainReach> chain_reach(const RunSpec& spec, const Topology& topology,
+                                      const std::vector<Vec3d>& start_positions_A) {
+  const PullingSpec& p = spec.pulling;
+  if (!p.enabled || spec.fixed_beads.empty() || p.pulled_beads.empty() || !(p.spring_kcal_per_mol_A2 > 0))
+    return std::nullopt;
+  ChainReach reach;
+  reach.step_A = p.speed_A_per_tau * spec.langevin.timestep_tau;
+  if (!(reach.step_A > 0)) return std::nullopt;
+  const auto n = std::int32_t(start_positions_A.size());
+  double slack_A = -1.0;
+  for (std::int32_t b : p.pulled_beads)
     for (std::int32_t f : spec.fixed_beads) {
       if (b < 0 || b >= n || f < 0 || f >= n) continue;
       const double length = bonded_contour_length_A(topology, f, b);
       if (!(length > 0)) continue;
-      // What the base travels before this chain is straight: its contour less the start's span.
       const double slack = length - norm(start_positions_A[std::size_t(b)] - start_positions_A[std::size_t(f)]);
-      if (slack_A < 0 || slack < slack_A) slack_A = std::max(slack, 0.0), contour_A = length, pulled = b, fixed = f;
+      if (slack_A < 0 || slack < slack_A) {
+        slack_A = std::max(slack, 0.0);
+        reach.contour_A = length, reach.pulled = b, reach.fixed = f;
+      }
     }
-  }
-  if (pulled < 0) return "";
-  const double step_A = p.speed_A_per_tau * spec.langevin.timestep_tau;
-  const double travel_A = step_A * double(spec.steps);
-  const double kappa_pN_per_nm = units::internal_spring_to_pN_per_nm(p.spring_kcal_per_mol_A2);
-  const double end_force_pN = kappa_pN_per_nm * (travel_A - slack_A) / 10.0;
-  if (!(end_force_pN > kOverloadForce_pN) || !(step_A > 0)) return "";
-  const double enough_A = slack_A + 10.0 * kOverloadForce_pN / kappa_pN_per_nm;
+  if (reach.pulled < 0) return std::nullopt;
+  reach.slack_A = slack_A;
+  reach.kappa_pN_per_nm = units::internal_spring_to_pN_per_nm(p.spring_kcal_per_mol_A2);
+  reach.overload_travel_A = slack_A + 10.0 * kOverloadForce_pN / reach.kappa_pN_per_nm;
+  return reach;
+}
+
+}  // namespace
+
+std::optional<std::int64_t> pulling_overload_step(const RunSpec& spec, const Topology& topology,
+                                                  const std::vector<Vec3d>& start_positions_A) {
+  const auto reach = chain_reach(spec, topology, start_positions_A);
+  if (!reach) return std::nullopt;
+  const double step = std::ceil(reach->overload_travel_A / reach->step_A);
+  return step < 9.0e18 ? std::int64_t(step) : std::numeric_limits<std::int64_t>::max();
+}
+
+std::string pulling_travel_warning(const RunSpec& spec, const Topology& topology,
+                                   const std::vector<Vec3d>& start_positions_A) {
+  const auto reach = chain_reach(spec, topology, start_positions_A);
+  if (!reach) return "";
+  const double travel_A = reach->step_A * double(spec.steps);
+  const double end_force_pN = reach->kappa_pN_per_nm * (travel_A - reach->slack_A) / 10.0;
+  if (!(end_force_pN > kOverloadForce_pN)) return "";
   return fmt::format(
       "warning: pulling: the base travels {:.4g} nm over the run's {} steps, but the chain from fixed bead {} to "
       "pulled bead {} is {:.4g} nm long (its bonds' native lengths; {:.4g} nm from straight at the start): past that "
@@ -71,8 +104,9 @@ std::string pulling_travel_warning(const RunSpec& spec, const Topology& topology
       "breaks on the way (a few nN), and the curve beyond Lc measures nothing. Unless that is meant, "
       "run.steps ≈ {:.0f} takes the base {:.3g} nm, to ~{:g} pN on the straight chain "
       "(docs/protocols.md#planning-a-pulling-run-at-experimental-speeds)",
-      travel_A / 10.0, spec.steps, fixed, pulled, contour_A / 10.0, slack_A / 10.0, end_force_pN,
-      round_up_to_3_digits(enough_A / step_A), enough_A / 10.0, kOverloadForce_pN);
+      travel_A / 10.0, spec.steps, reach->fixed, reach->pulled, reach->contour_A / 10.0, reach->slack_A / 10.0,
+      end_force_pN, round_up_to_3_digits(reach->overload_travel_A / reach->step_A), reach->overload_travel_A / 10.0,
+      kOverloadForce_pN);
 }
 
 }  // namespace ermak

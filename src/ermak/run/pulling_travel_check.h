@@ -4,6 +4,8 @@
 // by κ per nm of travel until a FENE bond breaks (a few nN in the SOP model): the rest of the
 // run measures nothing, and the break's advice ("pull more slowly") would only make the same
 // travel take longer. Planning: docs/protocols.md#planning-a-pulling-run.
+#include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -16,6 +18,12 @@ namespace ermak {
 // The contour length (sum of the bonds' native lengths, Å) of the chain of consecutive bonded
 // beads from `a` to `b`; 0 when a bond between them is missing (a break, another chain).
 double bonded_contour_length_A(const Topology& topology, std::int32_t a, std::int32_t b);
+
+// The first step at which the base has travelled far enough to load the fully extended chain
+// between a fixed and a pulled bead with 1000 pN (its slack, then 1000 pN/κ of spring); unset
+// without such a chain (no pulling, no fixed bead on a pulled bead's chain, no speed).
+std::optional<std::int64_t> pulling_overload_step(const RunSpec& spec, const Topology& topology,
+                                                  const std::vector<Vec3d>& start_positions_A);
 
 // A warning when the base's travel over the run's steps would load the fully extended chain
 // between a fixed and a pulled bead beyond 1000 pN: it names the travel, the contour length,

@@ -63,6 +63,21 @@ const char* bond_break_remedy(const RunSpec& spec) {
   return force_protocol ? BondStretchCheck::kPullingRemedy : BondStretchCheck::kEquilibriumRemedy;
 }
 
+// A bond check with the run's remedy; in a pulling run, from the step its base has travelled
+// past what the chain can follow (run/pulling_travel_check.h), "fewer steps": pulling more
+// slowly breaks the bond at the same travel.
+BondStretchCheck bond_check(const Topology& topology, const RunSpec& spec, const std::vector<Vec3d>& start_A) {
+  BondStretchCheck check(topology, spec.sop.fene_R0_A, bond_break_remedy(spec));
+  if (const auto overload = pulling_overload_step(spec, topology, start_A))
+    check.use_remedy_from(*overload,
+                          "the base has travelled past the chain's contour length by then, loading the straight chain "
+                          "beyond 1000 pN: give fewer steps (the run's start warns with a step count when the run "
+                          "goes that far), as pulling more slowly only takes longer to the same break; at speeds "
+                          "whose drag alone breaks bonds, " +
+                              std::string(BondStretchCheck::kPullingRemedy));
+  return check;
+}
+
 // How far a force moves a bead in one step: (h/ζ)·|F| (docs/model.md#dynamics). At R0/2 or
 // more the first steps break its bonds.
 double first_step_move_A(const RunSpec& spec, double force_kcal_per_mol_A) {
@@ -320,8 +335,8 @@ RunSummary run_logged(const RunSpec& given_spec, const RunOptions& options, RunR
   log->info("extent at the input coordinates: {}", extent_summary(topology, system.initial_positions_A));
   if (const std::string warning = pulled_apart_warning(spec, topology, pieces); !warning.empty())
     log->warn("{}", warning);
-  if (const std::string warning = pulling_travel_warning(spec, topology, system.initial_positions_A); !warning.empty())
-    log->warn("{}", warning);
+  const std::string travel_warning = pulling_travel_warning(spec, topology, system.initial_positions_A);
+  if (!travel_warning.empty()) log->warn("{}", travel_warning);
   for (const std::string& note : spec.notes) log->info("note: {}", note);
   for (const std::string& line : bead_selection_lines) log->info("bead selection {}", line);
   run_log.file_only->info("resolved configuration:\n{}", spec.resolved_toml);
@@ -656,7 +671,7 @@ RunSummary run_logged(const RunSpec& given_spec, const RunOptions& options, RunR
     try {
       const State& after = engine->state();
       check_finite(after, facts.first_step);
-      BondStretchCheck(topology, spec.sop.fene_R0_A, bond_break_remedy(spec))(after, facts.first_step);
+      bond_check(topology, spec, system.initial_positions_A)(after, facts.first_step);
     } catch (const Error& e) {
       throw Error(std::string("dry run: ") + e.what());
     }
@@ -825,7 +840,7 @@ RunSummary run_logged(const RunSpec& given_spec, const RunOptions& options, RunR
               "will be step {}; final.pdb and the tables' last rows hold step {}",
               spec.steps, frame_every, spec.steps / frame_every * frame_every, spec.steps);
 
-  const BondStretchCheck check_bonds(topology, spec.sop.fene_R0_A, bond_break_remedy(spec));
+  const BondStretchCheck check_bonds = bond_check(topology, spec, system.initial_positions_A);
   ProgressMeter progress(first_step, last_step, std::int64_t(n) * replicas);
   if (options.quiet) progress.silence();  // --quiet: the run log only
   const StopSignals stop_signals;

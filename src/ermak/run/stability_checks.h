@@ -34,6 +34,12 @@ class BondStretchCheck {
   // Throws ermak::Error naming the first bond (replica-major, then topology order) whose
   // length differs from its native r0 by R0 or more.
   void operator()(const State& state, std::int64_t since_step) const;
+  // From `step` on, a break ends with `remedy` instead (a pulling run whose base has by then
+  // travelled past what the chain can follow: fewer steps, not a slower pull).
+  void use_remedy_from(std::int64_t step, std::string remedy) {
+    later_from_step_ = step;
+    later_remedy_ = std::move(remedy);
+  }
 
  private:
   void check_replica_exactly(const State& state, std::int32_t replica, std::int64_t since_step) const;
@@ -44,6 +50,8 @@ class BondStretchCheck {
   std::vector<BondScreen> screen_;
   float max_stretch_A_;
   std::string remedy_;
+  std::int64_t later_from_step_ = INT64_MAX;
+  std::string later_remedy_;
 };
 
 // Throws ermak::Error, naming `source` (the coordinates file), when a position is beyond
