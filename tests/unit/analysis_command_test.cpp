@@ -125,6 +125,33 @@ int analyze(const std::string& args, std::string* output) {
   return test::run_command(test::ermak_binary().string() + " analyze " + args, output);
 }
 
+// A long run's table (here 250 001 rows) gives a curve file of every k-th row, at most
+// kCurveFileRows and the last row, not a copy of the table's size (the long-run audit: 10⁷
+// rows wrote a 689 MB curve file).
+TEST(AnalysisCommand, ALongTablesCurveFileHoldsEveryKthRow) {
+  const fs::path run = test::fresh_directory("analyze-long-table");
+  std::string text = "# step\ttime[ns]\tbase[nm]\tend_to_end[nm]\textension[nm]\tforce_x[pN]\tforce_y[pN]\t"
+                     "force_z[pN]\tforce[pN]\tforce_along[pN]\n";
+  std::mt19937_64 rng(3);
+  std::normal_distribution<double> gauss(0.0, 1.0);
+  const int rows = 250001;
+  for (int i = 0; i < rows; ++i) {
+    const double b = 20.0 * i / (rows - 1), x = 0.5 * b, f = 50.0 * (b - x) + 3.0 * gauss(rng);
+    char line[256];
+    std::snprintf(line, sizeof line, "%d\t%.6f\t%.6f\t%.6f\t%.6f\t%.4f\t0\t0\t%.4f\t%.4f\n", 100 * i, 0.002 * i, b, x,
+                  x, f, std::abs(f), f);
+    text += line;
+  }
+  write_text(run / "replica_000/pulling.tsv", text);
+  std::string out;
+  ASSERT_EQ(analyze(run.string(), &out), 0) << out;
+  const TsvTable curve = TsvTable::read(run / "analysis/replica_000_curve.tsv");
+  ASSERT_EQ(curve.rows(), 83335u);  // rows 0, 3, …, 249 999 and the last, 250 000
+  EXPECT_EQ(curve.column("step")[1], 300.0);
+  EXPECT_EQ(curve.column("step")[curve.rows() - 2], 100.0 * 249999);
+  EXPECT_EQ(curve.column("step").back(), 100.0 * 250000);
+}
+
 TEST(AnalysisCommand, PullingRunEndToEnd) {
   const fs::path run = make_pulling_run("analyze-pulling");
   std::string out;

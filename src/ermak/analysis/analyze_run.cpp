@@ -513,11 +513,17 @@ AnalyzeResult analyze_run(const AnalyzeOptions& options_in) {
         {
           TsvWriter w = TsvWriter::create(curve, {"step", "time[ns]", "base[nm]", "extension[nm]", "end_to_end[nm]",
                                                   "force_along[pN]", "force[pN]"}, overwrite);
-          for (std::size_t i = 0; i < a.rows; ++i) {
+          // A smoothed curve holds nothing between rows much closer than its window: a long
+          // run's table (10⁷ rows over 10¹⁰ steps) gives every k-th row, at most
+          // kCurveFileRows and the last, not a copy of the table's size.
+          const std::size_t stride = (a.rows + kCurveFileRows - 1) / kCurveFileRows;
+          auto write_row = [&](std::size_t i) {
             const double rest[] = {a.time_ns[i], a.base_nm[i], a.extension_nm[i], a.end_to_end_nm[i], a.force_pN[i],
                                    a.force_magnitude_pN[i]};
             w.row(std::int64_t(std::llround(a.step[i])), rest);
-          }
+          };
+          for (std::size_t i = 0; i < a.rows; i += stride) write_row(i);
+          if ((a.rows - 1) % stride != 0) write_row(a.rows - 1);
           w.flush();
         }
         written(curve);

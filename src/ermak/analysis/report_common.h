@@ -18,6 +18,9 @@
 namespace ermak::analysis {
 
 inline constexpr std::size_t kPlotPoints = 4000;  // per curve in the SVG files
+// Rows of a smoothed curve file (replica_NNN_curve.tsv) at most, and the last: a longer table
+// gives every k-th row (its smoothing window spans far more rows than that spacing).
+inline constexpr std::size_t kCurveFileRows = 100000;
 
 // Rows to draw: at most ~max_points, keeping in each bucket of consecutive rows the ones
 // with the lowest and highest y, so that peaks and drops survive.

@@ -49,9 +49,27 @@ TsvTable TsvTable::read(const std::filesystem::path& path) {
   if (std::filesystem::is_directory(path)) throw Error(path.string(), 0, "", "is a directory, not a table");
   std::ifstream in(path, std::ios::binary);
   if (!in) throw Error(path.string(), 0, "", std::string("cannot open table: ") + std::strerror(errno));
-  std::string text{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-  if (in.bad()) throw Error(path.string(), 0, "", "cannot read table");
-  return parse(text, path.string());
+  std::error_code error;
+  const std::uintmax_t bytes = std::filesystem::file_size(path, error);
+  // The text and its columns (8 bytes a value, ~9–11 characters written) both live until the
+  // table is parsed: about twice the file. A table too big for the memory says so by name.
+  try {
+    std::string text;
+    if (!error) {
+      text.resize(std::size_t(bytes));
+      in.read(text.data(), std::streamsize(bytes));
+      text.resize(std::size_t(in.gcount()));
+    }
+    text.append(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());  // anything after
+    if (in.bad()) throw Error(path.string(), 0, "", "cannot read table");
+    return parse(text, path.string());
+  } catch (const std::bad_alloc&) {
+    throw Error(path.string(), 0, "",
+                fmt::format("not enough memory to read this table ({:.3g} GB: reading it takes about twice that); "
+                            "analyse it on a machine with more memory, or write rows less often "
+                            "(pulling.output_every, output.energy_every)",
+                            double(bytes) / 1e9));
+  }
 }
 
 TsvTable TsvTable::parse(std::string_view text, const std::string& source) {
