@@ -44,14 +44,21 @@ std::string header_line(const std::vector<std::string>& columns) {
   return line;
 }
 
+constexpr int kDigits = 8;       // significant digits of a value
+constexpr int kTimeDigits = 12;  // of a time column ("time[ns]")
+
 // std::to_chars with a precision is specified as printf("%.*g") in the C locale, so the
 // output does not change with the user's locale (no decimal commas).
-void append_double(std::string& out, double v) {
+void append_double(std::string& out, double v, int digits) {
   if (v == 0.0) v = 0.0;  // "-0" (e.g. a plane at travel −v·0) reads as a string apart from "0"
   char buf[32];
-  const auto r = std::to_chars(buf, buf + sizeof buf, v, std::chars_format::general, 8);
+  const auto r = std::to_chars(buf, buf + sizeof buf, v, std::chars_format::general, digits);
   out.append(buf, r.ptr);
 }
+
+// A time column needs more than 8 digits: a 10¹⁰-step run reaches 2·10⁸ ns, and 8 digits
+// would give successive rows 20 ns apart the same time (the long-run audit).
+int digits_of_column(const std::string& name) { return name.rfind("time[", 0) == 0 ? kTimeDigits : kDigits; }
 
 }  // namespace
 
@@ -168,6 +175,7 @@ TsvWriter& TsvWriter::operator=(TsvWriter&& other) noexcept {
     fd_ = std::exchange(other.fd_, -1);
     path_ = std::move(other.path_);
     columns_ = std::move(other.columns_);
+    digits_ = std::move(other.digits_);
     file_bytes_ = other.file_bytes_;
     bytes_to_cut_ = other.bytes_to_cut_;
     buffer_ = std::move(other.buffer_);
@@ -195,9 +203,11 @@ void TsvWriter::row(std::span<const double> values) {
   if (values.size() != columns_.size())
     fail(path_, "row has " + std::to_string(values.size()) + " values for " +
                     std::to_string(columns_.size()) + " columns");
+  if (digits_.size() != columns_.size())
+    for (std::size_t k = digits_.size(); k < columns_.size(); ++k) digits_.push_back(digits_of_column(columns_[k]));
   for (std::size_t k = 0; k < values.size(); ++k) {
     if (k) buffer_ += '\t';
-    append_double(buffer_, values[k]);
+    append_double(buffer_, values[k], digits_[k]);
   }
   end_row();
 }
@@ -210,9 +220,11 @@ void TsvWriter::row(std::int64_t step, std::span<const double> rest) {
   char buf[24];
   const auto r = std::to_chars(buf, buf + sizeof buf, step);
   buffer_.append(buf, r.ptr);
-  for (double v : rest) {
+  if (digits_.size() != columns_.size())
+    for (std::size_t k = digits_.size(); k < columns_.size(); ++k) digits_.push_back(digits_of_column(columns_[k]));
+  for (std::size_t k = 0; k < rest.size(); ++k) {
     buffer_ += '\t';
-    append_double(buffer_, v);
+    append_double(buffer_, rest[k], digits_[k + 1]);
   }
   end_row();
 }

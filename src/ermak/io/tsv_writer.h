@@ -10,8 +10,8 @@ namespace ermak {
 
 // A time-series table (docs/outputs.md#tsv-time-series): one header line "# " + tab-separated column
 // names, each carrying its unit in brackets ("time[ns]", "force[pN]"; the caller names
-// them), then one line per row, values tab-separated, printed like printf "%.8g"
-// (integers such as the step count exactly, without exponent). Loads with
+// them), then one line per row, values tab-separated, printed like printf "%.8g" — a time
+// column ("time[ns]") "%.12g" — (integers such as the step count exactly, without exponent). Loads with
 // numpy.loadtxt, pandas.read_csv(sep="\t", comment=...), gnuplot, awk.
 //
 // Rows are buffered and reach the file when 64 KiB have gathered or when the previous
@@ -45,7 +45,7 @@ class TsvWriter {
   TsvWriter& operator=(const TsvWriter&) = delete;
   ~TsvWriter();  // writes out buffered rows (errors there cannot be reported)
 
-  // One row: exactly columns().size() values, each printed with %.8g.
+  // One row: exactly columns().size() values, each printed with %.8g (a time column %.12g).
   void row(std::span<const double> values);
   // One row whose first column is an integer (the step), printed exactly.
   void row(std::int64_t step, std::span<const double> rest);
@@ -74,6 +74,7 @@ class TsvWriter {
   int fd_ = -1;
   std::filesystem::path path_;
   std::vector<std::string> columns_;
+  std::vector<int> digits_;       // significant digits per column, set at the first row
   std::uint64_t file_bytes_ = 0;  // bytes already handed to the OS
   std::uint64_t bytes_to_cut_ = 0;
   std::string buffer_;            // rows not yet written out
