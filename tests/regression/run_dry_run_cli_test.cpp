@@ -31,8 +31,29 @@ TEST(RunDryRun, EstimatesTheRunAndWritesNothing) {
   EXPECT_NE(out.find("steps 0 .. 100000000 (100000000 steps) at that rate: about "), std::string::npos) << out;
   EXPECT_NE(out.find("nothing was written"), std::string::npos) << out;
   EXPECT_EQ(out.find("outputs in"), std::string::npos) << out;
+  // What a crash would cost: the time between checkpoints.
+  EXPECT_NE(out.find("dry run: a checkpoint every 1000 steps: about every second or more often"), std::string::npos) << out;
   EXPECT_FALSE(fs::exists(dir / "out"));
   EXPECT_EQ(files_under(dir), before);
+  // A run of hours with a checkpoint only at its end is warned (WW × 3 runs ~10⁶ steps/s here).
+  const std::string none = run_ermak("run --dry-run " + config.string() +
+                                         " --set run.backend=\"cpu\" --set run.steps=100000000000"
+                                         " --set output.checkpoint_every=0",
+                                     &status);
+  ASSERT_EQ(status, 0) << none;
+  EXPECT_NE(none.find("dry run: warning: output.checkpoint_every = 0 writes a checkpoint only at the end"),
+            std::string::npos)
+      << none;
+  // A frame interval the DCD header cannot hold.
+  const std::string sparse = run_ermak("run --dry-run " + config.string() +
+                                           " --set run.backend=\"cpu\" --set run.steps=6000000000"
+                                           " --set output.trajectory_every=3000000000",
+                                       &status);
+  ASSERT_EQ(status, 0) << sparse;
+  EXPECT_NE(sparse.find("beyond the DCD header's 32-bit frame interval: VMD and MDAnalysis will read 2147483647 "
+                        "steps between frames (dt 28.4 % short)"),
+            std::string::npos)
+      << sparse;
 }
 
 TEST(RunDryRun, StopsWhereTheRunWouldAndLeavesAnExistingRunAlone) {

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
 
 #include "ermak/backend/engine_timing.h"
 #include "ermak/core/byte_size.h"
@@ -20,6 +21,15 @@ StepTiming time_engine_steps(Engine& engine, std::int64_t steps_left, double sec
   timing.timed_seconds = time_engine_advance(engine, timing.timed_steps);
   return timing;
 }
+
+namespace {
+// 290 494 252 → 290 000 000: a count to type.
+std::int64_t two_digits(double x) {
+  if (!(x >= 1.0)) return 1;
+  const double unit = std::pow(10.0, std::floor(std::log10(x)) - 1);
+  return std::int64_t(std::floor(x / unit) * unit);
+}
+}  // namespace
 
 std::vector<std::string> describe_dry_run(const DryRunFacts& f) {
   std::vector<std::string> lines;
@@ -46,6 +56,21 @@ std::vector<std::string> describe_dry_run(const DryRunFacts& f) {
                                 "checkpoints add to it (the run log's cost lines, docs/outputs.md#reports-are-written-in-the-background), and the "
                                 "rate moves as the structure changes (unfolding, compaction)",
                                 f.first_step, f.last_step, steps, ProgressMeter::format_duration(double(steps) / rate)));
+    // What a crash costs: the steps since the last checkpoint (docs/outputs.md#checkpoints).
+    const double seconds = double(steps) / rate;
+    if (f.checkpoint_every == 0 && seconds > 3600.0)
+      lines.push_back(fmt::format("dry run: warning: output.checkpoint_every = 0 writes a checkpoint only at the end: "
+                                  "a crash, a kill or a time limit without SIGTERM loses the whole ~{} run; "
+                                  "checkpoint_every = {} writes one about every 10 minutes",
+                                  ProgressMeter::format_duration(seconds),
+                                  two_digits(600.0 * rate)));
+    else if (f.checkpoint_every > 0)
+      lines.push_back(fmt::format("dry run: a checkpoint every {} steps: about every {} at that rate (what a crash "
+                                  "can lose)",
+                                  f.checkpoint_every,
+                                  double(f.checkpoint_every) / rate < 1.0
+                                      ? std::string("second or more often")
+                                      : ProgressMeter::format_duration(double(f.checkpoint_every) / rate)));
   }
   lines.push_back(f.output_holds_a_run ? "dry run: every other check of the run's start passed; nothing was written "
                                          "(but the output holds a run: below)"

@@ -389,6 +389,14 @@ RunSummary run_logged(const RunSpec& given_spec, const RunOptions& options, RunR
   // Each replica's files in the output directory, once the protocols are known.
   ReplicaFiles files(spec, nullptr);
   const bool want_trajectory = own_files && spec.output.trajectory_every_steps > 0;
+  // The DCD header holds the frame interval (and the first frame's step) as int32, saturated
+  // beyond (docs/outputs.md#dcd): readers then compute a wrong time between frames.
+  if (spec.output.write_directory && spec.output.trajectory_every_steps > std::numeric_limits<std::int32_t>::max())
+    log->warn("warning: output.trajectory_every = {} is beyond the DCD header's 32-bit frame interval: VMD and "
+              "MDAnalysis will read 2147483647 steps between frames (dt {:.3g} % short); the exact interval is in the "
+              "DCD title and this log",
+              spec.output.trajectory_every_steps,
+              100.0 * (1.0 - 2147483647.0 / double(spec.output.trajectory_every_steps)));
 
   // Protocols (docs/protocols.md) are resolved at the run's start positions: after the
   // minimisation of a new run, or from the start positions kept in the checkpoint.
@@ -659,6 +667,7 @@ RunSummary run_logged(const RunSpec& given_spec, const RunOptions& options, RunR
     const std::string kernel = cuda_kernel_layout(*engine);
     facts.backend = engine->name() + (kernel.empty() ? "" : " (" + kernel + ")");
     facts.gpu_bytes = cuda_engine_device_bytes(*engine);
+    facts.checkpoint_every = spec.output.checkpoint_every_steps;
     facts.beads_per_replica = n;
     facts.replicas = replicas;
     facts.first_step = engine->state().step;
