@@ -388,6 +388,26 @@ TEST(AnalysisCommand, IndentationAndForceClamp) {
                 .find("note: the tables end at step 1999 of the run's 5000 (run.log): a run stopped early"),
             std::string::npos)
       << read_text(clamp / "analysis" / "summary.txt");
+  // One that ended with an error: --resume would repeat it, and the note says so. An error of
+  // an earlier start that a resume got past does not count.
+  write_text(clamp / "run.log",
+             "[2026-11-29 10:00:00] ermak 0.1.0 starting run.toml\n[run]\nsteps = 5000\n"
+             "[2026-11-29 10:00:01] error: an earlier start's error\n"
+             "[2026-11-29 10:00:02] ermak 0.1.0 resuming run.toml\n"
+             "[2026-11-29 10:00:03] error: a FENE bond broke between steps 1999 and 2000: …\n");
+  ASSERT_EQ(analyze(clamp.string() + " --force --unfolded-extension-nm 10", &out), 0) << out;
+  std::string ended = read_text(clamp / "analysis" / "summary.txt");
+  EXPECT_NE(ended.find("note: the tables end at step 1999 of the run's 5000: the run ended with an error (run.log: "
+                         "\"a FENE bond broke between steps 1999 and 2000: …\"), which --resume would repeat"),
+            std::string::npos)
+      << ended;
+  write_text(clamp / "run.log",
+             "[2026-11-29 10:00:00] ermak 0.1.0 starting run.toml\n[run]\nsteps = 5000\n"
+             "[2026-11-29 10:00:01] error: an earlier start's error\n"
+             "[2026-11-29 10:00:02] ermak 0.1.0 resuming run.toml\n");
+  ASSERT_EQ(analyze(clamp.string() + " --force --unfolded-extension-nm 10", &out), 0) << out;
+  ended = read_text(clamp / "analysis" / "summary.txt");
+  EXPECT_NE(ended.find("a run stopped early (--resume continues it)"), std::string::npos) << ended;
   // A force schedule is no clamp at one force: no lifetime.
   std::string ramp = c.substr(0, c.find('\n') + 1);
   for (int i = 0; i < 2000; ++i)

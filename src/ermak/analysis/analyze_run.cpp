@@ -756,7 +756,7 @@ AnalyzeResult analyze_run(const AnalyzeOptions& options_in) {
       std::vector<TableEnd> ends;
       for (const auto& rec : pulls)
         if (!rec.a.force_clamp) ends.push_back({rec.replica.name, rec.last_step});
-      summary += cut_short_notes(ends, "the pulling", run_log.run_steps);
+      summary += cut_short_notes(ends, "the pulling", run_log.run_steps, run_log.run_error);
     }
     summary += stats_block("first peak", sfirst, "pN");
     summary += stats_block("largest peak", smax, "pN");
@@ -833,7 +833,7 @@ AnalyzeResult analyze_run(const AnalyzeOptions& options_in) {
       std::vector<TableEnd> ends;
       for (const auto& rec : pulls)
         if (rec.a.force_clamp) ends.push_back({rec.replica.name, rec.last_step});
-      summary += cut_short_notes(ends, "the clamp (a replica not unfolded there may unfold later)", run_log.run_steps);
+      summary += cut_short_notes(ends, "the clamp (a replica not unfolded there may unfold later)", run_log.run_steps, run_log.run_error);
     }
     plot_clamp_overlay(pulls, out / "extension_time.svg", overwrite);
     written(out / "extension_time.svg");
@@ -949,7 +949,7 @@ AnalyzeResult analyze_run(const AnalyzeOptions& options_in) {
     {
       std::vector<TableEnd> ends;
       for (const auto& rec : indents) ends.push_back({rec.replica.name, rec.last_step});
-      summary += cut_short_notes(ends, "the indentation", run_log.run_steps);
+      summary += cut_short_notes(ends, "the indentation", run_log.run_steps, run_log.run_error);
     }
     summary += "\nIndentation over replicas\n";
     if (unreliable_springs > 0)
@@ -992,6 +992,7 @@ AnalyzeResult analyze_run(const AnalyzeOptions& options_in) {
     po.group_given = options.plane_group.has_value();
     po.planes = run_log.planes;
     po.run_steps = run_log.run_steps;
+    po.run_error = run_log.run_error;
     po.settings = st;
     po.bins = options.bins;
     po.overwrite = overwrite;

@@ -309,7 +309,7 @@ PlaneReport write_plane_report(const std::vector<PlaneReplica>& replicas, const 
     work_kcal.push_back(a.work_kcal_per_mol);
     detached += a.detached;
   }
-  s += cut_short_notes(ends, "the plane pulling", options.run_steps);
+  s += cut_short_notes(ends, "the plane pulling", options.run_steps, options.run_error);
   s += "\nPlane pulling over replicas\n";
   s += fmt::format("  replicas with a rupture event: {} of {}; detached at the end: {} of {}\n", first.size(), moving,
                    detached, moving);

@@ -28,6 +28,7 @@ struct PlaneReportOptions {
   // each group's travel and loading, for the work and the loading check.
   std::vector<RunLogFacts::Plane> planes;
   std::optional<std::int64_t> run_steps;  // run.log's [run] steps, for tables of a stopped run
+  std::optional<std::string> run_error;   // run.log's error line, when the run ended with one
   CurveSettings settings;
   std::optional<std::size_t> bins;
   bool overwrite = false;

@@ -230,7 +230,7 @@ std::string few_windows_note(const SmoothingInfo& smoothing) {
 }
 
 std::string cut_short_notes(const std::vector<TableEnd>& ends, const std::string& covered,
-                            std::optional<std::int64_t> run_steps) {
+                            std::optional<std::int64_t> run_steps, const std::optional<std::string>& run_error) {
   if (ends.empty()) return "";
   double last = -std::numeric_limits<double>::infinity();
   bool all_equal = true;
@@ -239,10 +239,19 @@ std::string cut_short_notes(const std::vector<TableEnd>& ends, const std::string
     all_equal = all_equal && e.last_step == ends.front().last_step;
   }
   // Every table stops at the same step before the planned end: a run stopped early.
-  if (run_steps && last < double(*run_steps) && all_equal)
+  if (run_steps && last < double(*run_steps) && all_equal) {
+    if (run_error) {
+      const std::string shown = run_error->size() > 240 ? run_error->substr(0, 240) + "…" : *run_error;
+      return fmt::format("  note: the table{} end{} at step {} of the run's {}: the run ended with an error (run.log: "
+                         "\"{}\"), which --resume would repeat: change what its message says; the results cover only "
+                         "that part of {}\n",
+                         ends.size() == 1 ? "" : "s", ends.size() == 1 ? "s" : "", g(last, 12), *run_steps, shown,
+                         covered);
+    }
     return fmt::format("  note: the table{} end{} at step {} of the run's {} (run.log): a run stopped early "
                        "(--resume continues it); the results cover only that part of {}\n",
                        ends.size() == 1 ? "" : "s", ends.size() == 1 ? "s" : "", g(last, 12), *run_steps, covered);
+  }
   const double expected = run_steps ? std::max(last, double(*run_steps)) : last;
   std::string notes;
   for (const TableEnd& e : ends)

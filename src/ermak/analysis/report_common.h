@@ -67,8 +67,10 @@ struct TableEnd {
   std::string replica;
   double last_step = 0.0;
 };
+// `run_error`: run.log's error line of the run's last start, when it ended with one (a bond
+// that broke): --resume would repeat it, so the note says so instead of "--resume continues it".
 std::string cut_short_notes(const std::vector<TableEnd>& ends, const std::string& covered,
-                            std::optional<std::int64_t> run_steps);
+                            std::optional<std::int64_t> run_steps, const std::optional<std::string>& run_error = {});
 
 PlotStyle style(const std::string& color, double width, const std::string& dash = "", double opacity = 1.0);
 PlotStyle marker_style(const std::string& color);

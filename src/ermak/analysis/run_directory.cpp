@@ -122,6 +122,13 @@ RunLogFacts read_run_log(const fs::path& run_dir) {
         if (beads && speed && kappa) facts.planes.push_back({int(*beads), *speed, *kappa});
       }
     }
+    // "[time] ermak 0.1.0 starting|resuming …" begins a start; "[time] error: …" ends one.
+    if (const auto at = line.find("] ermak "); at != std::string::npos && at < 24 &&
+                                               (line.find(" starting ") != std::string::npos ||
+                                                line.find(" resuming ") != std::string::npos))
+      facts.run_error.reset();
+    if (const auto at = line.find("] error: "); at != std::string::npos && at < 24)
+      facts.run_error = line.substr(at + 9);
     if (line.rfind("[", 0) == 0) section = line.substr(0, line.find(']') + 1);
     if (section == "[run]" && line.rfind("steps = ", 0) == 0)
       if (const auto v = number_at(line, 8); v && *v >= 0.0) facts.run_steps = std::int64_t(*v);

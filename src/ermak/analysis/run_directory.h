@@ -59,6 +59,9 @@ struct RunLogFacts {
   // or stop_kcal_per_mol), where the log gives them.
   std::optional<std::int64_t> heating_every_steps;
   std::optional<double> heating_stop_K;
+  // The error the run's last start (or resume) ended with ("a FENE bond broke between …"),
+  // where run.log holds one after it.
+  std::optional<std::string> run_error;
 };
 
 RunLogFacts read_run_log(const std::filesystem::path& run_dir);
