@@ -62,6 +62,16 @@ TEST(MeltingCurve, StairsGiveTheTwoStateCurveAndTheHeatCapacity) {
   EXPECT_NEAR(*m.half_q_temperature_K, 416.1, 1.5);  // linear between the 400 and 420 K stairs: 416.2
   ASSERT_TRUE(m.heat_capacity_peak_K);
   EXPECT_EQ(*m.heat_capacity_peak_K, 420.0);
+  // d⟨U⟩/dT of U = −100 + 0.2·T: 0.2 at every stair, within 5 sd of the difference of two stair
+  // means (each sd_u/√600, sd_u from c_of) over 40 K (20 K at the ends).
+  for (const MeltingStair& s : m.stairs) {
+    const double t = s.temperature_K, span = t == 300.0 || t == 500.0 ? 20.0 : 40.0;
+    const double sem = std::sqrt(c_of(t) * units::kBoltzmann_kcal_per_mol_K * t * t / 600.0);
+    EXPECT_NEAR(s.energy_slope_kcal_per_mol_K, 0.2, 5.0 * std::sqrt(2.0) * sem / span) << t;
+  }
+  // These tables' fluctuations are set apart from their slope on purpose: C = 0.05 + … is under
+  // 0.1 = half the slope more than 30 K from 420 K, which the analysis flags (ends excepted).
+  EXPECT_EQ(m.undersampled_K, (std::vector<double>{320, 340, 360, 380, 460, 480}));
   // Replicas of one curve: the crossing hardly moves between resamples of them.
   ASSERT_TRUE(m.half_q_interval_K);
   EXPECT_EQ(m.half_q_interval_K->finite, kMeltingBootstrapResamples);

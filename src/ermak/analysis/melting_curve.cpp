@@ -196,6 +196,21 @@ MeltingAnalysis analyze_melting(std::span<const TsvTable> replicas, const Meltin
     }
     m.half_q_interval_K = percentile_interval(crossings);
   }
+  // d⟨U⟩/dT over the stairs by temperature, and where the fluctuations fall well short of it.
+  {
+    std::vector<MeltingStair*> sorted;
+    for (MeltingStair& s : m.stairs) sorted.push_back(&s);
+    std::sort(sorted.begin(), sorted.end(), [](auto* a, auto* b) { return a->temperature_K < b->temperature_K; });
+    for (std::size_t k = 0; sorted.size() >= 2 && k < sorted.size(); ++k) {
+      const MeltingStair* lo = sorted[k == 0 ? 0 : k - 1];
+      const MeltingStair* hi = sorted[k + 1 == sorted.size() ? k : k + 1];
+      sorted[k]->energy_slope_kcal_per_mol_K = (hi->energy_mean_kcal_per_mol - lo->energy_mean_kcal_per_mol) /
+                                               (hi->temperature_K - lo->temperature_K);
+      const double slope = sorted[k]->energy_slope_kcal_per_mol_K, c = sorted[k]->heat_capacity_kcal_per_mol_K;
+      if (k > 0 && k + 1 < sorted.size() && slope > 0 && c < 0.5 * slope)
+        m.undersampled_K.push_back(sorted[k]->temperature_K);
+    }
+  }
   // The heat capacity's peak, by temperature (a cooling run visits the stairs downwards).
   std::vector<const MeltingStair*> by_t;
   for (const MeltingStair& s : m.stairs)
@@ -251,12 +266,12 @@ AnalyzeResult analyze_melting_run(const AnalyzeOptions& options, const std::vect
     TsvWriter w = TsvWriter::create(out / "melting.tsv",
                                     {"T[K]", "replicas", "rows", "Q", "Q_sem", "Rg[A]", "Rg_sem[A]",
                                      "U_total[kcal/mol]", "heat_capacity[kcal/mol/K]", "heat_capacity_sem",
-                                     "heat_capacity_pooled[kcal/mol/K]"},
+                                     "heat_capacity_pooled[kcal/mol/K]", "dU_dT[kcal/mol/K]"},
                                     options.overwrite);
     for (const MeltingStair& s : m.stairs) {
       const double row[] = {s.temperature_K, double(s.replicas), double(s.rows), s.q_mean, s.q_sem, s.rg_mean_A,
                             s.rg_sem_A, s.energy_mean_kcal_per_mol, s.heat_capacity_kcal_per_mol_K,
-                            s.heat_capacity_sem, s.heat_capacity_pooled};
+                            s.heat_capacity_sem, s.heat_capacity_pooled, s.energy_slope_kcal_per_mol_K};
       w.row(row);
     }
     w.flush();
@@ -301,15 +316,24 @@ AnalyzeResult analyze_melting_run(const AnalyzeOptions& options, const std::vect
     result.files.push_back(out / "melting_curve.svg");
   }
   {
-    Line pooled;
+    Line pooled, slope;
     for (const MeltingStair& s : m.stairs) {
       pooled.x.push_back(s.temperature_K);
       pooled.y.push_back(s.heat_capacity_pooled);
+    }
+    std::vector<const MeltingStair*> by_temperature;
+    for (const MeltingStair& s : m.stairs) by_temperature.push_back(&s);
+    std::sort(by_temperature.begin(), by_temperature.end(),
+              [](auto* a, auto* b) { return a->temperature_K < b->temperature_K; });
+    for (const MeltingStair* s : by_temperature) {
+      slope.x.push_back(s->temperature_K);
+      slope.y.push_back(s->energy_slope_kcal_per_mol_K);
     }
     SvgPlot plot("Configurational heat capacity", "temperature [K]", "var(U)/(k_B T²) [kcal/mol/K]");
     plot.include_zero_y(true);
     plot.markers(cv.x, cv.y, Marker::square, 5.0, marker_style(palette_color(2)), "within replicas (mean)");
     plot.markers(pooled.x, pooled.y, Marker::diamond, 5.0, marker_style(palette_color(3)), "all replicas' rows pooled");
+    plot.line(slope.x, slope.y, style(palette_color(4), 1.5, "6,4"), "d⟨U⟩/dT between stairs");
     if (m.heat_capacity_peak_K) plot.legend_note(fmt::format("peak at {} K", g(*m.heat_capacity_peak_K)));
     plot.write(out / "heat_capacity.svg", options.overwrite);
     result.files.push_back(out / "heat_capacity.svg");
@@ -397,6 +421,11 @@ AnalyzeResult analyze_melting_run(const AnalyzeOptions& options, const std::vect
     summary += "heat capacity: no stair inside the range lies more than 3 combined sem above both ends (a few rows "
                "per stair leave var(U) noisy: write energies more often or run longer stairs)\n";
   }
+  if (!m.undersampled_K.empty())
+    summary += fmt::format("note: the within-replica heat capacity is under half of d⟨U⟩/dT at {}: at equilibrium "
+                           "the two agree, so U did not sample its fluctuations within those stairs (stairs too "
+                           "short, or a change slower than a stair): run longer stairs before reading C\n",
+                           temperatures(m.undersampled_K));
   summary += "\nNotes:\n- Q counts the native contacts within output.contact_formed_ratio × r0 (1.5 by default); "
              "a stair too short for the chain to settle shifts the curve (compare runs with other [heating] "
              "every_steps)\n"

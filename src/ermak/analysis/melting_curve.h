@@ -6,6 +6,7 @@
 // the melting temperature where Q falls through 1/2 and where the heat capacity peaks.
 #include <cstdint>
 #include <filesystem>
+#include <limits>
 #include <optional>
 #include <span>
 #include <vector>
@@ -35,6 +36,11 @@ struct MeltingStair {
   // between replicas, which near the transition (replicas folded and unfolded for a whole
   // stair) the within-replica estimate misses.
   double heat_capacity_pooled = 0.0;
+  // d⟨U⟩/dT from the stairs' mean energies (central difference over the neighbouring stairs by
+  // temperature, one-sided at the ends; NaN with one stair): at equilibrium the same
+  // configurational heat capacity as var(U)/(k_B·T²), so a within-replica C well below it says
+  // a stair was too short for U to sample its fluctuations.
+  double energy_slope_kcal_per_mol_K = std::numeric_limits<double>::quiet_NaN();
 };
 
 // What run.log says of the schedule (analysis/run_directory.h), for telling a stair the run
@@ -67,6 +73,9 @@ struct MeltingAnalysis {
   // The stair of the largest heat capacity, when it is not the first or the last and lies more
   // than 3 sem above both (a peak, not the noise of a few rows per stair).
   std::optional<double> heat_capacity_peak_K;
+  // Stairs (not the first or last by temperature) whose within-replica C is under half of
+  // d⟨U⟩/dT: fluctuations not sampled within a stair.
+  std::vector<double> undersampled_K;
 };
 
 // The replicas' energies tables (columns step, T[K], U_total[kcal/mol], Q, Rg[A]).
