@@ -165,7 +165,8 @@ std::string errno_text() { return std::strerror(errno); }
 
 }  // namespace
 
-void write_checkpoint_atomically(const std::filesystem::path& path, const Checkpoint& c) {
+void write_checkpoint_atomically(const std::filesystem::path& path, const Checkpoint& c,
+                                 const std::vector<std::filesystem::path>& output_directories) {
   const std::string file = path.string();
   Writer w;
   w.bytes.insert(w.bytes.end(), kMagic, kMagic + 8);
@@ -193,16 +194,31 @@ void write_checkpoint_atomically(const std::filesystem::path& path, const Checkp
   for (int s = 0; s < 8; ++s) w.bytes[16 + s] = static_cast<unsigned char>(payload >> (8 * s));
   w.u64(fnv1a64(w.bytes.data(), w.bytes.size()));
 
-  // Outputs first: the checkpoint must never record more bytes than the disk holds.
-  // Outputs live in the checkpoint's directory tree, i.e. on its filesystem.
+  // Outputs first: the checkpoint must never record more bytes than the disk holds. One
+  // syncfs per filesystem: the checkpoint's, and any other that holds outputs.
   {
     std::filesystem::path dir = path.parent_path();
     if (dir.empty()) dir = ".";
-    const int dfd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-    if (dfd < 0) throw Error(file, 0, "", "cannot open the checkpoint's directory: " + errno_text());
-    const bool synced = ::syncfs(dfd) == 0;
-    ::close(dfd);
-    if (!synced) ::sync();  // no syncfs (old kernel, odd filesystem): sync everything
+    std::vector<dev_t> synced_devices;
+    auto sync_filesystem_of = [&](const std::filesystem::path& d, bool required) {
+      const int dfd = ::open(d.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+      if (dfd < 0) {
+        if (required) throw Error(file, 0, "", "cannot open the checkpoint's directory: " + errno_text());
+        return;
+      }
+      struct stat st{};
+      const bool known = ::fstat(dfd, &st) == 0;
+      if (known && std::find(synced_devices.begin(), synced_devices.end(), st.st_dev) != synced_devices.end()) {
+        ::close(dfd);
+        return;
+      }
+      const bool synced = ::syncfs(dfd) == 0;
+      ::close(dfd);
+      if (!synced) ::sync();  // no syncfs (old kernel, odd filesystem): sync everything
+      if (known) synced_devices.push_back(st.st_dev);
+    };
+    sync_filesystem_of(dir, true);
+    for (const std::filesystem::path& d : output_directories) sync_filesystem_of(d.empty() ? "." : d, false);
   }
 
   write_file_atomically(path, std::string_view(reinterpret_cast<const char*>(w.bytes.data()), w.bytes.size()),

@@ -46,7 +46,10 @@ struct Checkpoint {
 // milliseconds each. Then the checkpoint goes to "<path>.tmp", is fsynced, renamed over
 // <path>, and the directory is fsynced: a crash at any moment leaves either the previous
 // checkpoint or the new one, never a torn file. Throws ermak::Error on failure.
-void write_checkpoint_atomically(const std::filesystem::path& path, const Checkpoint& checkpoint);
+// `output_directories`: where outputs live outside the checkpoint's filesystem (a SOP-GPU
+// configuration's dat/, dcd/ may be anywhere); each other filesystem is synced as well.
+void write_checkpoint_atomically(const std::filesystem::path& path, const Checkpoint& checkpoint,
+                                 const std::vector<std::filesystem::path>& output_directories = {});
 
 // Reads and validates (magic, version, size, checksum, array sizes); every error is an
 // ermak::Error naming the file and what is wrong.

@@ -745,6 +745,10 @@ RunSummary run_logged(const RunSpec& given_spec, const RunOptions& options, RunR
     if (extra) extra->checkpoint(offsets);
     return offsets;
   };
+  // Where the files live, for the checkpoint's syncs: the run's own directory (beside a .sop
+  // run's checkpoint with --ermak-output, maybe elsewhere) and the extra reporter's.
+  std::vector<fs::path> output_directories = extra ? extra->output_directories() : std::vector<fs::path>{};
+  if (own_files) output_directories.push_back(out);
   // The same on the driver's thread, after waiting for the writer.
   auto output_offsets = [&]() {
     writer.drain();
@@ -786,7 +790,8 @@ RunSummary run_logged(const RunSpec& given_spec, const RunOptions& options, RunR
     if (cp->step == last_step) cp->extra.emplace_back(kFinishedAtStep, std::to_string(cp->step));
     const std::size_t bytes = cp->positions.bytes() + cp->neighbor_reference.bytes();
     auto job = [cp, before_end_rows = offsets_before_end_rows, end_row_tables = tables_with_end_rows, &file_offsets,
-                &checkpoint_path, &checkpoints_written, &checkpoint_writing_seconds, &seconds_since] {
+                &checkpoint_path, &output_directories, &checkpoints_written, &checkpoint_writing_seconds,
+                &seconds_since] {
       const auto writing_start = Clock::now();
       cp->output_offsets = file_offsets();
       if (before_end_rows) {
@@ -796,7 +801,7 @@ RunSummary run_logged(const RunSpec& given_spec, const RunOptions& options, RunR
             if (before[k].first.ends_with("/" + table)) before[k].second = (*before_end_rows)[k].second;
         cp->extra.emplace_back(kOffsetsBeforeEndRows, encode_offsets(before));
       }
-      write_checkpoint_atomically(checkpoint_path, *cp);
+      write_checkpoint_atomically(checkpoint_path, *cp, output_directories);
       ++checkpoints_written;
       checkpoint_writing_seconds += seconds_since(writing_start);
     };

@@ -75,6 +75,9 @@ class RunReporter {
   // After a run that failed: removes the directories prepare() created that are still
   // empty (a start that failed its checks leaves only its run log).
   virtual void remove_empty_directories_it_made() noexcept {}
+  // The directories its files are written to, which a checkpoint syncs before it records their
+  // sizes (io/checkpoint.h); empty: under the checkpoint's own directory.
+  virtual std::vector<std::filesystem::path> output_directories() const { return {}; }
   // Once the engine holds the start state: open the files (new run: create and write the
   // start; resume: cut them to the checkpoint's offsets and append).
   using Offsets = std::vector<std::pair<std::string, std::uint64_t>>;

@@ -24,6 +24,7 @@ class SopgpuReporter final : public RunReporter {
   std::int64_t files_kept_open() const override;
   void prepare(bool resume, bool force) override;
   void remove_empty_directories_it_made() noexcept override;
+  std::vector<std::filesystem::path> output_directories() const override { return directories(); }
   void check_files(bool resume, bool force, const Offsets* offsets = nullptr) const override;
   void open(ReportContext& context, bool resume, const Offsets& offsets) override;
   Work report(ReportContext& context) override;
