@@ -484,7 +484,7 @@ TEST(ProtocolRun, ABrokenBondStopsTheRunWithAClearError) {
 
 // A pulling run whose base travels ~16 times the WW chain's contour length: warned at its
 // start, and the bond that breaks once the straight chain is loaded beyond 1000 pN (after step
-// ~52 000 here; the break comes near 150 nm of travel) is told to take fewer steps, not to
+// ~52 000 here; the break comes near 87 nm of travel, ~4.9 nN) is told to take fewer steps, not to
 // pull more slowly (the long-run audit: at 1 µm/s over 10¹⁰ steps it broke 75 % in).
 TEST(ProtocolRun, PullingFarPastTheChainSaysFewerSteps) {
   const auto dir = ermak::test::fresh_directory("proto-overtravel");
@@ -501,6 +501,12 @@ TEST(ProtocolRun, PullingFarPastTheChainSaysFewerSteps) {
       << out;
   EXPECT_NE(out.find("a FENE bond broke between steps"), std::string::npos) << out;
   EXPECT_NE(out.find("travelled past the chain's contour length by then"), std::string::npos) << out;
+  // A dry run finds the break at the end of its timed steps (far past the travel): the same advice.
+  const std::string dry = run_ermak("run --dry-run " + (dir / "run.toml").string() +
+                                        " --set run.steps=4000000 --set 'output.directory=\"dry\"'",
+                                    &status);
+  EXPECT_EQ(status, 1) << dry;
+  EXPECT_NE(dry.find("travelled past the chain's contour length by then"), std::string::npos) << dry;
 }
 
 // The steps an instability is placed between are the report that found it and the one

@@ -47,6 +47,13 @@ TEST(PullingTravel, TheContourFollowsConsecutiveBonds) {
   broken.bonds.erase(broken.bonds.begin() + 4);  // no bond 4–5
   EXPECT_EQ(bonded_contour_length_A(broken, 0, 9), 0.0);
   EXPECT_NEAR(bonded_contour_length_A(broken, 5, 9), 4 * 3.8, 1e-5);
+  // A C-alpha–C-beta model: CA0 CB0 CA1 CB1 CA2, the backbone every other bead and the side
+  // chains branching off; the contour runs along the backbone.
+  Topology cacb;
+  cacb.beads.resize(5);
+  cacb.bonds = {{0, 1, 2.6f}, {0, 2, 3.8f}, {2, 3, 2.4f}, {2, 4, 3.8f}};
+  EXPECT_NEAR(bonded_contour_length_A(cacb, 0, 4), 7.6, 1e-5);
+  EXPECT_NEAR(bonded_contour_length_A(cacb, 1, 3), 2.6 + 3.8 + 2.4, 1e-5);
 }
 
 TEST(PullingTravel, TravelBeyondTheChainIsWarnedWithTheForceAndAStepCount) {

@@ -15,8 +15,10 @@
 
 namespace ermak {
 
-// The contour length (sum of the bonds' native lengths, Å) of the chain of consecutive bonded
-// beads from `a` to `b`; 0 when a bond between them is missing (a break, another chain).
+// The contour length (sum of the bonds' native lengths, Å) of the shortest path along bonds
+// from bead `from` to every bead (+∞ where none leads: a break, another chain).
+std::vector<double> bonded_path_lengths_A(const Topology& topology, std::int32_t from);
+// The same from `a` to `b`; 0 where no bonded path joins them.
 double bonded_contour_length_A(const Topology& topology, std::int32_t a, std::int32_t b);
 
 // The first step at which the base has travelled far enough to load the fully extended chain

@@ -65,7 +65,7 @@ void BondStretchCheck::check_replica_exactly(const State& state, std::int32_t r,
                   " of replica " + std::to_string(r) + " are " + std::to_string(b.r0_A + stretch) +
                   " Å apart (native " + std::to_string(b.r0_A) + " Å, maximum stretch R0 = " +
                   std::to_string(max_stretch_A_) + " Å); the forces are too large for the time step: " +
-                      (since_step >= later_from_step_ ? later_remedy_ : remedy_));
+                      (state.step >= later_from_step_ ? later_remedy_ : remedy_));
   }
 }
 

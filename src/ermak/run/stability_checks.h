@@ -34,8 +34,8 @@ class BondStretchCheck {
   // Throws ermak::Error naming the first bond (replica-major, then topology order) whose
   // length differs from its native r0 by R0 or more.
   void operator()(const State& state, std::int64_t since_step) const;
-  // From `step` on, a break ends with `remedy` instead (a pulling run whose base has by then
-  // travelled past what the chain can follow: fewer steps, not a slower pull).
+  // A break found at `step` or later ends with `remedy` instead (a pulling run whose base has
+  // by then travelled past what the chain can follow: fewer steps, not a slower pull).
   void use_remedy_from(std::int64_t step, std::string remedy) {
     later_from_step_ = step;
     later_remedy_ = std::move(remedy);
