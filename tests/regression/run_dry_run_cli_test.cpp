@@ -44,6 +44,14 @@ TEST(RunDryRun, EstimatesTheRunAndWritesNothing) {
   EXPECT_NE(none.find("dry run: warning: output.checkpoint_every = 0 writes a checkpoint only at the end"),
             std::string::npos)
       << none;
+  // An interval at or past the run's end is the same as 0.
+  const std::string beyond = run_ermak("run --dry-run " + config.string() +
+                                           " --set run.backend=\"cpu\" --set run.steps=100000000000"
+                                           " --set output.checkpoint_every=200000000000",
+                                       &status);
+  EXPECT_NE(beyond.find("dry run: warning: output.checkpoint_every = 200000000000 writes a checkpoint only at the end"),
+            std::string::npos)
+      << beyond;
   // A frame interval the DCD header cannot hold.
   const std::string sparse = run_ermak("run --dry-run " + config.string() +
                                            " --set run.backend=\"cpu\" --set run.steps=6000000000"

@@ -152,6 +152,19 @@ TEST(IoTopologyFile, WritesAreWholeOrNothing) {
   expect_identical(ww, read_topology_file(dir / "ww.etop"));
   EXPECT_THROW(write_topology_file(ww, dir / "missing" / "ww.etop"), Error);
   EXPECT_FALSE(std::filesystem::exists(dir / "missing"));
+  // A write that fails (its temporary's place taken by a directory) leaves the old file whole.
+  const std::string before = test::read_file(dir / "ww.etop");
+  std::filesystem::create_directory(dir / "ww.etop.tmp");
+  Topology other = ww;
+  other.name = "another";
+  EXPECT_THROW(write_topology_file(other, dir / "ww.etop"), Error);
+  EXPECT_EQ(test::read_file(dir / "ww.etop"), before);
+  std::filesystem::remove(dir / "ww.etop.tmp");
+  // Through a symbolic link the file it names is replaced; the link stays.
+  std::filesystem::create_symlink(dir / "ww.etop", dir / "link.etop");
+  write_topology_file(other, dir / "link.etop");
+  EXPECT_TRUE(std::filesystem::is_symlink(dir / "link.etop"));
+  EXPECT_EQ(read_topology_file(dir / "ww.etop").name, "another");
 }
 
 }  // namespace

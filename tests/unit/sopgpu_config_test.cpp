@@ -149,6 +149,9 @@ TEST(SopgpuConfig, BlankValuesHugeRangesDevicesAndSeedSumsAreErrors) {
   EXPECT_NE(error_of(kMinimal, {"seed=9223372036854775807"}).find("which must lie in 0 … 9223372036854775807"),
             std::string::npos);
   EXPECT_EQ(parse_sopgpu_run(kMinimal, "test.sop", cpu()).spec.seed, 100u + 4u - 1u);
+  // A sum that fits, though seed + firstrun alone would not: firstrun + run is added first.
+  EXPECT_EQ(parse_sopgpu_run(kMinimal, "test.sop", cpu({"seed=9223372036854775807", "firstrun=1"})).spec.seed,
+            9223372036854775807u);
 }
 
 TEST(SopgpuConfig, HydrodynamicsIsNotSupportedYet) {

@@ -241,7 +241,7 @@ std::string cut_short_notes(const std::vector<TableEnd>& ends, const std::string
   // Every table stops at the same step before the planned end: a run stopped early.
   if (run_steps && last < double(*run_steps) && all_equal) {
     if (run_error) {
-      const std::string shown = run_error->size() > 240 ? run_error->substr(0, 240) + "…" : *run_error;
+      const std::string& shown = *run_error;  // whole: its end says what to change
       return fmt::format("  note: the table{} end{} at step {} of the run's {}: the run ended with an error (run.log: "
                          "\"{}\"), which --resume would repeat: change what its message says; the results cover only "
                          "that part of {}\n",

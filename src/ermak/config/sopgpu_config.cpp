@@ -598,7 +598,8 @@ SopRun parse_sopgpu_run(std::string_view text, const fs::path& file, const SopLo
   if (const auto s = v.integer("seed")) {
     // ermak's seed is a non-negative 64-bit integer; SOP-GPU's sum can fall below 0 (seed 0,
     // firstrun 0, run −1) or beyond the range: say which sum, not just "seed".
-    if (__builtin_add_overflow(*s, first_run, &seed) || __builtin_add_overflow(seed, seed_run, &seed) || seed < 0)
+    std::int64_t offset = 0;  // firstrun + run first: seed + firstrun − 1 may fit where seed + firstrun does not
+    if (__builtin_add_overflow(first_run, seed_run, &offset) || __builtin_add_overflow(*s, offset, &seed) || seed < 0)
       throw v.error("seed", fmt::format("the run's seed is seed + firstrun + run = {} + {} + ({}) (SOP-GPU's rule; run "
                                         "is −1 with runnum), which must lie in 0 … 9223372036854775807: give another "
                                         "seed",

@@ -27,7 +27,12 @@ void write_all(int fd, const char* data, std::size_t size, const std::string& fi
 
 }  // namespace
 
-void write_file_atomically(const std::filesystem::path& path, std::string_view bytes, const std::string& what) {
+void write_file_atomically(const std::filesystem::path& given, std::string_view bytes, const std::string& what) {
+  // A symbolic link keeps pointing where it did: the file it names is replaced, not the link.
+  std::filesystem::path path = given;
+  std::error_code link_error;
+  if (std::filesystem::is_symlink(given, link_error))
+    if (auto target = std::filesystem::weakly_canonical(given, link_error); !link_error) path = target;
   const std::string file = path.string();
   std::filesystem::path tmp = path;
   tmp += ".tmp";

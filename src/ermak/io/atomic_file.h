@@ -9,7 +9,7 @@
 
 namespace ermak {
 
-// Replaces `path` by `bytes`. Errors (ermak::Error) name the file and say "cannot … {what}"
+// Replaces `path` by `bytes` (through a symbolic link: the file it names). Errors (ermak::Error) name the file and say "cannot … {what}"
 // ("cannot create checkpoint: No such file or directory").
 void write_file_atomically(const std::filesystem::path& path, std::string_view bytes, const std::string& what);
 

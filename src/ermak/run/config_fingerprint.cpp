@@ -47,11 +47,11 @@ bool input_path_key(std::string_view section, std::string_view key) {
          (key == "structure" || key == "topology" || key == "coordinates" || key == "replica_coordinates");
 }
 
-// Which lines the fingerprint covered when: since 2026-11-30 neither the input files' paths,
-// nor [minimize] (a resume starts from the checkpoint's positions and never minimises), nor a
-// .sop run's heating stop (derived from numsteps, which may grow on resume: within the steps
-// already run the staircase never reached it); on 2026-11-29 the [minimize] lines and the
-// stop; before that the paths too.
+// Which lines the fingerprint covered when: since commits db9cf06 and b0f3c79 (2026-11-29)
+// neither the input files' paths, nor [minimize] (a resume starts from the checkpoint's
+// positions and never minimises), nor a .sop run's heating stop (derived from numsteps, which
+// may grow on resume: within the steps already run the staircase never reached it); from
+// 2026-11-28 to those commits the [minimize] lines and the stop; before that the paths too.
 struct FingerprintForm {
   bool input_paths = false;
   bool minimize = false;
@@ -69,17 +69,20 @@ bool ends_with_sop(std::string_view name) {
 // ("run", "plane_pulling.plane"; "" before the first): everything but the step count, the
 // noise generator (checked on its own), where the run is computed, the source's name, and
 // what `form` leaves out.
+// `of_sop`: the text is of a .sop run even without its source line (a checkpoint's settings
+// text written before the marker).
 std::vector<std::pair<std::string, std::string>> fingerprinted_lines(const std::string& resolved,
-                                                                     FingerprintForm form = {}) {
+                                                                     FingerprintForm form = {},
+                                                                     bool of_sop = false) {
   std::vector<std::pair<std::string, std::string>> counted;
   std::istringstream lines(resolved);
   std::string line, section;
-  bool from_sop = false;  // "# source: NAME.sop"
+  bool from_sop = of_sop;  // "# source: NAME.sop"
   while (std::getline(lines, line)) {
     const auto first = line.find_first_not_of(" \t");
     if (first == std::string::npos) continue;
     if (section.empty() && line.rfind("# source: ", first) == first)
-      from_sop = ends_with_sop(std::string_view(line).substr(first + 10));
+      from_sop = of_sop || ends_with_sop(std::string_view(line).substr(first + 10));
     if (line[first] == '#') {
       // Comments count (a .sop run's output settings are comments), except the source
       // file's name and a placement key left at its default ("# device: …").
@@ -148,9 +151,18 @@ std::vector<std::string> fingerprint_differences(const std::string& before, cons
   auto shown = [&](const std::string& name) { return shown_name ? shown_name(name) : name; };
   // Each counted setting by name ("run.seed"; a comment by its text), in order; table
   // headers only give the names their table.
-  auto settings = [](const std::string& resolved) {
+  // A .sop run's settings compare as such on both sides (an older checkpoint's text lacks the
+  // marker of a .sop source).
+  auto of_sop = [](const std::string& resolved) {
+    std::istringstream lines(resolved);
+    for (std::string line; std::getline(lines, line) && (line.empty() || line[0] == '#');)
+      if (line.rfind("# source: ", 0) == 0) return ends_with_sop(std::string_view(line).substr(10));
+    return false;
+  };
+  const bool sop = of_sop(before) || of_sop(now);
+  auto settings = [sop](const std::string& resolved) {
     std::vector<std::pair<std::string, std::string>> out;  // name, the line's value part
-    for (const auto& [section, line] : fingerprinted_lines(resolved)) {
+    for (const auto& [section, line] : fingerprinted_lines(resolved, {}, sop)) {
       const std::string_view key = resolved_key(line);
       if (key.empty()) {
         if (line[line.find_first_not_of(" \t")] == '[') continue;  // a table header (never blank here)

@@ -17,7 +17,8 @@ namespace ermak {
 // give is compared by content: model_fingerprint) and [minimize] (a resume starts from the
 // checkpoint's positions).
 std::string config_fingerprint(const std::string& resolved_toml);
-// The fingerprint of checkpoints written on 2026-11-29, which also covered [minimize].
+// The fingerprint of checkpoints written from 2026-11-28 to commit db9cf06, which also covered
+// [minimize] and a .sop run's heating stop.
 std::string config_fingerprint_with_minimize(const std::string& resolved_toml);
 // The lines config_fingerprint covers (with their table headers), which a checkpoint keeps
 // so that a resume that refuses can say what changed; without paths of where the run is

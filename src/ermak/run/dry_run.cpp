@@ -58,13 +58,15 @@ std::vector<std::string> describe_dry_run(const DryRunFacts& f) {
                                 f.first_step, f.last_step, steps, ProgressMeter::format_duration(double(steps) / rate)));
     // What a crash costs: the steps since the last checkpoint (docs/outputs.md#checkpoints).
     const double seconds = double(steps) / rate;
-    if (f.checkpoint_every == 0 && seconds > 3600.0)
-      lines.push_back(fmt::format("dry run: warning: output.checkpoint_every = 0 writes a checkpoint only at the end: "
+    // An interval at or beyond the run's end checkpoints only there, like 0.
+    const bool only_at_end = f.checkpoint_every == 0 || f.checkpoint_every >= f.last_step;
+    if (only_at_end && seconds > 3600.0)
+      lines.push_back(fmt::format("dry run: warning: output.checkpoint_every = {} writes a checkpoint only at the end: "
                                   "a crash, a kill or a time limit without SIGTERM loses the whole ~{} run; "
                                   "checkpoint_every = {} writes one about every 10 minutes",
-                                  ProgressMeter::format_duration(seconds),
+                                  f.checkpoint_every, ProgressMeter::format_duration(seconds),
                                   two_digits(600.0 * rate)));
-    else if (f.checkpoint_every > 0)
+    else if (f.checkpoint_every > 0 && !only_at_end)
       lines.push_back(fmt::format("dry run: a checkpoint every {} steps: about every {} at that rate (what a crash "
                                   "can lose)",
                                   f.checkpoint_every,

@@ -32,6 +32,7 @@
 #include "ermak/run/bead_lists.h"
 #include "ermak/run/bonded_piece_check.h"
 #include "ermak/run/checkpoint_advice.h"
+#include "ermak/config/sopgpu_config.h"
 #include "ermak/run/config_fingerprint.h"
 #include "ermak/run/dry_run.h"
 #include "ermak/run/engine_choice.h"
@@ -282,7 +283,7 @@ RunSummary run_logged(const RunSpec& given_spec, const RunOptions& options, RunR
                         "file not found: " + path.string() +
                             (given_spec.key_sources.at(key).file == "--set"
                                  ? " (a relative path given with --set is relative to the working directory)"
-                             : given_spec.config_path.extension() == ".sop"
+                             : is_sopgpu_config(given_spec.config_path)
                                  ? " (a relative path in a .sop file is relative to the working directory, as in "
                                    "SOP-GPU)"
                                  : " (a relative path is relative to the configuration file)"));
@@ -344,17 +345,24 @@ RunSummary run_logged(const RunSpec& given_spec, const RunOptions& options, RunR
     // The schedule in words, and whether the run reaches its stop (docs/config.md#heating).
     const double per_K = 1.0 / units::kBoltzmann_kcal_per_mol_K;
     const std::int64_t at_stop = heat.stop_step();
-    log->info("heating: {:.6g} K to {:.6g} K by {:+.6g} K every {} steps; at {:.6g} K from step {}",
-              heat.start_kcal_per_mol * per_K, heat.stop_kcal_per_mol * per_K, heat.increment_kcal_per_mol * per_K,
-              heat.every_steps, heat.stop_kcal_per_mol * per_K, at_stop);
+    log->info("heating: {:.6g} K to {:.6g} K by {:+.6g} K every {} steps; {}", heat.start_kcal_per_mol * per_K,
+              heat.stop_kcal_per_mol * per_K, heat.increment_kcal_per_mol * per_K, heat.every_steps,
+              at_stop == std::numeric_limits<std::int64_t>::max()
+                  ? std::string("the stop is never reached")
+                  : fmt::format("at {:.6g} K from step {}", heat.stop_kcal_per_mol * per_K, at_stop));
     // The step from s to s + 1 runs at at_step(s): the last one simulated at at_step(steps − 1),
     // and the stop temperature is held for a whole stair from at_stop to at_stop + every.
     const std::int64_t whole_stop_stair =
         at_stop > std::numeric_limits<std::int64_t>::max() - heat.every_steps ? at_stop : at_stop + heat.every_steps;
     // A .sop run's stop is the temperature its numsteps reach (SOP-GPU's staircase has none):
     // not the user's, so neither warning below is theirs to act on.
-    const bool derived_stop = spec.config_path.extension() == ".sop";
-    if (spec.steps < whole_stop_stair && !derived_stop)
+    const bool derived_stop = is_sopgpu_config(spec.config_path);
+    if (at_stop == std::numeric_limits<std::int64_t>::max() && !derived_stop)
+      log->warn("warning: heating: the increment ({:+.6g} K every {} steps) is too small for any run to reach the stop "
+                "temperature {:.6g} K (more than 9e18 steps); the run's {} steps end at {:.6g} K",
+                heat.increment_kcal_per_mol * per_K, heat.every_steps, heat.stop_kcal_per_mol * per_K, spec.steps,
+                heat.at_step(std::max<std::int64_t>(spec.steps - 1, 0)) * per_K);
+    else if (spec.steps < whole_stop_stair && !derived_stop)
       log->warn("warning: heating: the run's {} steps end at {:.6g} K, {} the schedule's stop temperature {:.6g} K "
                 "(steps {} to {}); give run.steps ≥ {} to hold it for a whole stair",
                 spec.steps, heat.at_step(std::max<std::int64_t>(spec.steps - 1, 0)) * per_K,
@@ -434,9 +442,19 @@ RunSummary run_logged(const RunSpec& given_spec, const RunOptions& options, RunR
                                         : name + " (" + written + " in " + spec.config_path.filename().string() + ")";
                }))
             changed += (changed.empty() ? ": " : "; ") + d;
+      // Nothing differs in what the fingerprint covers now: the checkpoint is of an ermak whose
+      // fingerprint also covered [minimize] and a .sop run's heating stop.
+      const bool settings_kept = std::any_of(cp.extra.begin(), cp.extra.end(),
+                                             [](const auto& e) { return e.first == kConfigSettings; });
+      if (settings_kept && changed.empty())
+        changed = is_sopgpu_config(spec.config_path)
+                      ? ": this checkpoint was written by an earlier ermak, whose check also covered the heating "
+                        "schedule's end (which numsteps sets); resume it with the numsteps it was written with"
+                      : ": this checkpoint was written by an earlier ermak, whose check also covered [minimize]; "
+                        "resume it with [minimize] as it was";
       throw Error(checkpoint_path.string(), 0, "",
                   "the configuration differs from the one this checkpoint was written with" + changed +
-                      (spec.config_path.extension() == ".sop"
+                      (is_sopgpu_config(spec.config_path)
                            ? " (on --resume only numsteps and where the run is computed may change: --backend, "
                              "--threads, the GPU, the paths of the input files; docs/outputs.md#resuming-elsewhere)"
                            : " (on --resume only the step counts and where the run is computed may change: [run] "
@@ -462,7 +480,7 @@ RunSummary run_logged(const RunSpec& given_spec, const RunOptions& options, RunR
                   "the checkpoint is at step " + std::to_string(cp.step) + ", beyond the " +
                       std::to_string(spec.steps) + " steps asked for; --resume continues a run, it cannot shorten "
                       "one (give at least " + std::to_string(cp.step) + ")",
-                      spec.config_path.extension() == ".sop" ? "numsteps" : "");
+                      is_sopgpu_config(spec.config_path) ? "numsteps" : "");
     if (cp.positions.bead_count != n || cp.positions.replica_count != replicas)
       throw Error(checkpoint_path.string(), 0, "", "checkpoint shape does not match the model");
     // Every engine writes the list reference of each bead of each replica; another shape is a
@@ -1034,7 +1052,7 @@ RunSummary run_logged(const RunSpec& given_spec, const RunOptions& options, RunR
               "(a --resume keeps the output intervals), at the price of more steps to redo after a crash "
               "(docs/outputs.md, \"Cost\")",
               100.0 * advice.fraction,
-              spec.config_path.extension() == ".sop" ? "restartfreq" : "[output] checkpoint_every",
+              is_sopgpu_config(spec.config_path) ? "restartfreq" : "[output] checkpoint_every",
               advice.suggested_every_steps, spec.output.checkpoint_every_steps, 100.0 * kTargetFraction);
   std::string tables;
   for (ProtocolTable table : {ProtocolTable::kPulling, ProtocolTable::kPlane, ProtocolTable::kIndentation})
@@ -1066,7 +1084,7 @@ RunSummary run_simulation(const RunSpec& spec, const RunOptions& options, RunRep
   if (options.resume) {
     // A SOP-GPU run's checkpoint is named by its runs (ww_1-3_…ckpt): another beside it is a
     // run started with other overrides, which --force here would not continue.
-    if (!fs::exists(checkpoint_path) && spec.config_path.extension() == ".sop") {
+    if (!fs::exists(checkpoint_path) && is_sopgpu_config(spec.config_path)) {
       std::string others;
       std::error_code ec;
       for (const auto& entry : fs::directory_iterator(checkpoint_path.parent_path(), ec))
