@@ -58,7 +58,8 @@ TEST(RunDryRun, EstimatesTheRunAndWritesNothing) {
                                            " --set output.trajectory_every=3000000000",
                                        &status);
   ASSERT_EQ(status, 0) << sparse;
-  EXPECT_NE(sparse.find("beyond the DCD header's 32-bit frame interval: VMD and MDAnalysis will read 2147483647 "
+  EXPECT_NE(sparse.find("output.trajectory_every = 3000000000 is beyond the DCD header's 32-bit frame interval: VMD "
+                        "and MDAnalysis will read 2147483647 "
                         "steps between frames (dt 28.4 % short)"),
             std::string::npos)
       << sparse;

@@ -399,10 +399,12 @@ RunSummary run_logged(const RunSpec& given_spec, const RunOptions& options, RunR
   const bool want_trajectory = own_files && spec.output.trajectory_every_steps > 0;
   // The DCD header holds the frame interval (and the first frame's step) as int32, saturated
   // beyond (docs/outputs.md#dcd): readers then compute a wrong time between frames.
-  if (spec.output.write_directory && spec.output.trajectory_every_steps > std::numeric_limits<std::int32_t>::max())
-    log->warn("warning: output.trajectory_every = {} is beyond the DCD header's 32-bit frame interval: VMD and "
+  if ((spec.output.write_directory || is_sopgpu_config(spec.config_path)) &&
+      spec.output.trajectory_every_steps > std::numeric_limits<std::int32_t>::max())
+    log->warn("warning: {} = {} is beyond the DCD header's 32-bit frame interval: VMD and "
               "MDAnalysis will read 2147483647 steps between frames (dt {:.3g} % short); the exact interval is in the "
               "DCD title and this log",
+              is_sopgpu_config(spec.config_path) ? "dcdfreq" : "output.trajectory_every",
               spec.output.trajectory_every_steps,
               100.0 * (1.0 - 2147483647.0 / double(spec.output.trajectory_every_steps)));
 
