@@ -392,8 +392,10 @@ TEST(AnalysisCommand, IndentationAndForceClamp) {
   // an earlier start that a resume got past does not count.
   write_text(clamp / "run.log",
              "[2026-11-29 10:00:00] ermak 0.1.0 starting run.toml\n[run]\nsteps = 5000\n"
+             "[2026-11-29 10:00:01] running steps 0 .. 5000 on backend cpu\n"
              "[2026-11-29 10:00:01] error: an earlier start's error\n"
-             "[2026-11-29 10:00:02] ermak 0.1.0 resuming run.toml\n"
+             "[2026-11-29 10:00:02] ermak 0.1.0 resuming run.toml\n[run]\nsteps = 5000\n"
+             "[2026-11-29 10:00:02] running steps 1000 .. 5000 on backend cpu\n"
              "[2026-11-29 10:00:03] error: a FENE bond broke between steps 1999 and 2000: …\n");
   ASSERT_EQ(analyze(clamp.string() + " --force --unfolded-extension-nm 10", &out), 0) << out;
   std::string ended = read_text(clamp / "analysis" / "summary.txt");
@@ -403,11 +405,25 @@ TEST(AnalysisCommand, IndentationAndForceClamp) {
       << ended;
   write_text(clamp / "run.log",
              "[2026-11-29 10:00:00] ermak 0.1.0 starting run.toml\n[run]\nsteps = 5000\n"
+             "[2026-11-29 10:00:01] running steps 0 .. 5000 on backend cpu\n"
              "[2026-11-29 10:00:01] error: an earlier start's error\n"
-             "[2026-11-29 10:00:02] ermak 0.1.0 resuming run.toml\n");
+             "[2026-11-29 10:00:02] ermak 0.1.0 resuming run.toml\n"
+             "[2026-11-29 10:00:02] running steps 1000 .. 5000 on backend cpu\n");
   ASSERT_EQ(analyze(clamp.string() + " --force --unfolded-extension-nm 10", &out), 0) << out;
   ended = read_text(clamp / "analysis" / "summary.txt");
   EXPECT_NE(ended.find("a run stopped early (--resume continues it)"), std::string::npos) << ended;
+  // A --resume refused before its steps (another configuration, here 9000 steps and its error)
+  // changed nothing: the run is still the one that stopped at 1999 of 5000.
+  write_text(clamp / "run.log",
+             "[2026-11-29 10:00:00] ermak 0.1.0 starting run.toml\n[run]\nsteps = 5000\n"
+             "[2026-11-29 10:00:01] running steps 0 .. 5000 on backend cpu\n"
+             "[2026-11-29 10:00:05] ermak 0.1.0 resuming run.toml\n[run]\nsteps = 9000\n"
+             "[2026-11-29 10:00:05] error: checkpoint.ckpt: the configuration differs …\n");
+  ASSERT_EQ(analyze(clamp.string() + " --force --unfolded-extension-nm 10", &out), 0) << out;
+  ended = read_text(clamp / "analysis" / "summary.txt");
+  EXPECT_NE(ended.find("note: the tables end at step 1999 of the run's 5000 (run.log): a run stopped early"),
+            std::string::npos)
+      << ended;
   // A force schedule is no clamp at one force: no lifetime.
   std::string ramp = c.substr(0, c.find('\n') + 1);
   for (int i = 0; i < 2000; ++i)

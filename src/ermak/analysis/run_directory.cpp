@@ -94,6 +94,22 @@ RunLogFacts read_run_log(const fs::path& run_dir) {
   RunLogFacts facts;
   std::ifstream log(run_dir / "run.log");
   std::string section;
+  // Each start or resume ("[time] ermak 0.1.0 starting|resuming …") is an attempt; one that
+  // never reached its steps (a refused --resume, a start that failed its checks) leaves the
+  // files as they were, so its [run] steps and its error do not describe them.
+  struct Attempt {
+    std::optional<std::int64_t> run_steps;
+    std::optional<std::string> error;
+    bool ran = false;  // "running steps …"
+  } attempt;
+  bool attempts_marked = false;
+  auto close_attempt = [&](bool at_end) {
+    if (attempt.ran || (at_end && !attempts_marked)) {
+      if (attempt.run_steps) facts.run_steps = attempt.run_steps;
+      facts.run_error = attempt.error;
+    }
+    attempt = Attempt{};
+  };
   for (std::string line; std::getline(log, line);) {
     if (const auto at = line.find(rate_marker); at != std::string::npos) {
       if (const auto rate = number_at(line, at + rate_marker.size())) facts.loading_rate_pN_per_s = rate;
@@ -122,16 +138,17 @@ RunLogFacts read_run_log(const fs::path& run_dir) {
         if (beads && speed && kappa) facts.planes.push_back({int(*beads), *speed, *kappa});
       }
     }
-    // "[time] ermak 0.1.0 starting|resuming …" begins a start; "[time] error: …" ends one.
     if (const auto at = line.find("] ermak "); at != std::string::npos && at < 24 &&
                                                (line.find(" starting ") != std::string::npos ||
-                                                line.find(" resuming ") != std::string::npos))
-      facts.run_error.reset();
-    if (const auto at = line.find("] error: "); at != std::string::npos && at < 24)
-      facts.run_error = line.substr(at + 9);
+                                                line.find(" resuming ") != std::string::npos)) {
+      close_attempt(false);
+      attempts_marked = true;
+    }
+    if (const auto at = line.find("] running steps "); at != std::string::npos && at < 24) attempt.ran = true;
+    if (const auto at = line.find("] error: "); at != std::string::npos && at < 24) attempt.error = line.substr(at + 9);
     if (line.rfind("[", 0) == 0) section = line.substr(0, line.find(']') + 1);
     if (section == "[run]" && line.rfind("steps = ", 0) == 0)
-      if (const auto v = number_at(line, 8); v && *v >= 0.0) facts.run_steps = std::int64_t(*v);
+      if (const auto v = number_at(line, 8); v && *v >= 0.0) attempt.run_steps = std::int64_t(*v);
     if (section == "[heating]" && !facts.heating_every_steps && line.rfind("every_steps = ", 0) == 0)
       if (const auto v = number_at(line, 14); v && *v >= 1.0) facts.heating_every_steps = std::int64_t(*v);
     if (section == "[heating]" && !facts.heating_stop_K) {
@@ -147,6 +164,7 @@ RunLogFacts read_run_log(const fs::path& run_dir) {
           facts.heating = t.section == "[heating]";
         }
   }
+  close_attempt(true);
   return facts;
 }
 

@@ -897,6 +897,7 @@ SopRun parse_sopgpu_run(std::string_view text, const fs::path& file, const SopLo
                    "exactly numsteps = {}",
                    numsteps));
   spec.notes = result.notes;
+  spec.set_overrides = options.overrides;
   result.spec = std::move(spec);
   return result;
 }

@@ -194,6 +194,9 @@ struct RunSpec {
     std::string written_as;  // the key as that file names it, where not the TOML key (a .sop file's)
   };
   std::map<std::string, KeySource> key_sources;
+  // The --set overrides as given ("run.steps=3000000"), in order: a stopped run's message
+  // repeats them for the --resume that continues it.
+  std::vector<std::string> set_overrides;
   // A SOP-GPU configuration's keys by the TOML key each became ("pulling.speed_A_per_tau" →
   // "deltax"), for messages about keys that are not in key_sources; empty for TOML.
   std::map<std::string, std::string> file_key_names;

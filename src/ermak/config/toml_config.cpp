@@ -1463,7 +1463,9 @@ RunSpec parse_run_spec(std::string_view toml_text, const fs::path& source_name,
     toml::table override_table = parse_override(text);
     merge(root, override_table, text);
   }
-  return build_spec(ctx, root, source_name);
+  RunSpec spec = build_spec(ctx, root, source_name);
+  spec.set_overrides = overrides;
+  return spec;
 }
 
 RunSpec load_run_spec(const fs::path& toml_file, const std::vector<std::string>& overrides) {

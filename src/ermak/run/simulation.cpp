@@ -1009,14 +1009,15 @@ RunSummary run_logged(const RunSpec& given_spec, const RunOptions& options, RunR
   if (stopped_by != 0) {
     // The overrides are part of "the same configuration": a resume without --set run.steps
     // would run to the file's steps instead.
+    // Every --set as given: a resume without one of them would be refused or run another run.
     std::string overridden;
-    for (const auto& [key, source] : spec.key_sources)
-      if (source.file == "--set") overridden += (overridden.empty() ? "" : ", ") + key;
+    for (const std::string& text : spec.set_overrides)
+      overridden += (overridden.empty() ? "--set '" : " --set '") + text + "'";
     log->warn("stopped by {} at step {} of {} ({:.2f} s, {:.4g} steps/s): checkpoint {} written; `ermak run` of the "
               "same configuration{} with --resume continues bit for bit",
               stop_signal_name(stopped_by), step, last_step, summary.wall_seconds, summary.steps_per_second,
               checkpoint_path.string(),
-              overridden.empty() ? "" : " and the same --set overrides (" + overridden + ")");
+              overridden.empty() ? "" : " and the same overrides (" + overridden + ")");
     return summary;
   }
 
