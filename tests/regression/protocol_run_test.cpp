@@ -482,6 +482,27 @@ TEST(ProtocolRun, ABrokenBondStopsTheRunWithAClearError) {
   EXPECT_NE(out.find("pull more slowly"), std::string::npos) << out;
 }
 
+// A clamp of 5 nN holds the bonds at 76 % of R0: warned at the start, and the bond that breaks
+// is told to lower the clamp's force (not "pull more slowly", which a clamp has no speed for).
+TEST(ProtocolRun, AClampThatBreaksABondSaysLowerTheForce) {
+  const auto dir = ermak::test::fresh_directory("proto-clamp-break");
+  const std::string config =
+      ww_input() +
+      "[run]\nsteps = 200000\nseed = 5\n"
+      "[fixed]\nbeads = [0]\n"
+      "[force_clamp]\npulled_beads = [33]\nforce_pN = 5000\noutput_every = 1000\n"
+      "[output]\ndirectory = \"out\"\nenergy_every = 1000\ntrajectory_every = 0\n";
+  int status = 0;
+  const std::string out = run_ermak("run " + write(dir / "run.toml", config).string(), &status);
+  EXPECT_EQ(status, 1) << out;
+  EXPECT_NE(out.find("warning: force_clamp: 5000 pN holds every bond along the clamped chain stretched by 1.52 Å"),
+            std::string::npos)
+      << out;
+  EXPECT_NE(out.find("a FENE bond broke between steps"), std::string::npos) << out;
+  EXPECT_NE(out.find("use a smaller clamp force"), std::string::npos) << out;
+  EXPECT_EQ(out.find("pull more slowly"), std::string::npos) << out;
+}
+
 // A pulling run whose base travels ~16 times the WW chain's contour length: warned at its
 // start, and the bond that breaks once the straight chain is loaded beyond 1000 pN (after step
 // ~52 000 here; the break comes near 87 nm of travel, ~4.9 nN) is told to take fewer steps, not to

@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "ermak/core/error.h"
+#include "ermak/core/units.h"
 #include "ermak/run/step_size_check.h"
 
 namespace ermak {
@@ -143,6 +144,24 @@ TEST(StepSizeCheck, SpringsThatOvershootAndBasesThatOutrunTheBondsAreRefused) {
   EXPECT_EQ(message(spec), "");
   spec.indentation.tip_friction = 50.0;
   EXPECT_NE(message(spec).find("indentation.spring_pN_per_nm: a spring of"), std::string::npos) << message(spec);
+}
+
+// A clamp force that holds the FENE bonds at 70 % of R0 or more: k·0.7·R0/(1 − 0.49) =
+// 54.90 kcal/mol/Å ≈ 3814 pN with the defaults (k = 20, R0 = 2); 4000 pN stretches them by
+// Δ with 20Δ/(1 − Δ²/4) = 57.6: Δ = 1.42 Å.
+TEST(StepSize, AClampThatStretchesTheBondsNearR0IsWarned) {
+  RunSpec spec;
+  spec.force_clamp.enabled = true;
+  spec.force_clamp.schedule = {{0, units::pN_to_internal_force(3000.0)}};
+  EXPECT_EQ(clamp_tension_warning(spec), "");
+  spec.force_clamp.schedule = {{0, 0.0}, {1000, units::pN_to_internal_force(4000.0)}};  // a schedule's largest
+  const std::string w = clamp_tension_warning(spec);
+  EXPECT_NE(w.find("4000 pN holds every bond along the clamped chain stretched by 1.42 Å of its R0 = 2 Å"),
+            std::string::npos)
+      << w;
+  EXPECT_NE(w.find("a clamp below ~3814 pN"), std::string::npos) << w;
+  spec.force_clamp.enabled = false;
+  EXPECT_EQ(clamp_tension_warning(spec), "");
 }
 
 }  // namespace

@@ -59,6 +59,8 @@ namespace {
 // What makes a run's forces smaller when a bond breaks: a force protocol's speed, spring or
 // force; in a run without one, the start (minimise) or the temperature.
 const char* bond_break_remedy(const RunSpec& spec) {
+  if (spec.force_clamp.enabled && !spec.pulling.enabled && !spec.plane_pulling.enabled && !spec.indentation.enabled)
+    return BondStretchCheck::kClampRemedy;
   const bool force_protocol = spec.pulling.enabled || spec.force_clamp.enabled || spec.plane_pulling.enabled ||
                               spec.indentation.enabled;
   return force_protocol ? BondStretchCheck::kPullingRemedy : BondStretchCheck::kEquilibriumRemedy;
@@ -308,6 +310,7 @@ RunSummary run_logged(const RunSpec& given_spec, const RunOptions& options, RunR
   // model.psf is written at the start: names it cannot hold stop a dry run too.
   if (spec.output.write_directory) check_psf_names(topology, (spec.output.directory / "model.psf").string());
   if (const std::string warning = check_step_size(spec); !warning.empty()) log->warn("{}", warning);
+  if (const std::string warning = clamp_tension_warning(spec); !warning.empty()) log->warn("{}", warning);
   // Start positions with a bond beyond r0 ± R0 would stop the run at its first check with a
   // message about the dynamics; name the coordinates file instead.
   // With input.replica_coordinates each replica starts from its own file (replica 0's is

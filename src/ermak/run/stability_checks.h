@@ -28,6 +28,8 @@ class BondStretchCheck {
   BondStretchCheck(const Topology& topology, float max_stretch_A, std::string remedy = kPullingRemedy);
   static constexpr const char* kPullingRemedy = "pull more slowly, use a softer spring or a smaller force, or a "
                                                 "smaller timestep";
+  static constexpr const char* kClampRemedy = "use a smaller clamp force (or a schedule that stays lower) or a "
+                                              "smaller timestep";
   static constexpr const char* kEquilibriumRemedy = "minimise the start ([minimize] steps, or more of them: the run "
                                                     "log gives the minimisation's final force), lower the "
                                                     "temperature, or use a smaller timestep";

@@ -118,4 +118,22 @@ std::string check_step_size(const RunSpec& spec) {
   return "";
 }
 
+std::string clamp_tension_warning(const RunSpec& spec) {
+  if (!spec.force_clamp.enabled) return "";
+  double force = 0.0;
+  for (const ForceSchedulePoint& p : spec.force_clamp.schedule) force = std::max(force, std::abs(p.force_kcal_per_mol_A));
+  const double k = spec.sop.fene_k_kcal_per_mol_A2, R0 = spec.sop.fene_R0_A;
+  if (!(force > 0) || !(k > 0) || !(R0 > 0)) return "";
+  // The stretch Δ at which the FENE tension kΔ/(1 − Δ²/R0²) equals the force.
+  const double a = force / (R0 * R0);
+  const double stretch_A = (-k + std::sqrt(k * k + 4.0 * a * force)) / (2.0 * a);
+  if (stretch_A < 0.7 * R0) return "";
+  return fmt::format("warning: force_clamp: {:.4g} pN holds every bond along the clamped chain stretched by {:.2f} Å of "
+                     "its R0 = {:g} Å at rest (the FENE tension, docs/model.md#fene): the steps' noise breaks a bond "
+                     "within 10⁴–10⁶ steps at such forces (5 nN: ~3·10⁴ steps); a clamp below ~{:.0f} pN keeps "
+                     "the bonds under 70 % of R0",
+                     units::internal_force_to_pN(force), stretch_A, R0,
+                     units::internal_force_to_pN(k * 0.7 * R0 / (1.0 - 0.49)));
+}
+
 }  // namespace ermak
