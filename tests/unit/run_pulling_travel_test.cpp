@@ -65,7 +65,7 @@ TEST(PullingTravel, TravelBeyondTheChainIsWarnedWithTheForceAndAStepCount) {
   EXPECT_NE(w.find("the base travels 30 nm over the run's 300000 steps"), std::string::npos) << w;
   EXPECT_NE(w.find("from fixed bead 0 to pulled bead 9 is 3.42 nm long"), std::string::npos) << w;
   EXPECT_NE(w.find("would reach ~3000 pN"), std::string::npos) << w;
-  EXPECT_NE(w.find("run.steps ≈ 100000 takes the base 10 nm"), std::string::npos) << w;
+  EXPECT_NE(w.find("run.steps ≈ 100000 takes it 10 nm"), std::string::npos) << w;
   // A folded start: the chain's slack (its contour less the span) comes first.
   std::vector<Vec3d> folded = r;
   folded[9] = {3.8, 3.8, 0};  // 3.8·√2 Å from bead 0
@@ -78,6 +78,30 @@ TEST(PullingTravel, TravelBeyondTheChainIsWarnedWithTheForceAndAStepCount) {
   RunSpec unfixed = pulled(300'000);
   unfixed.fixed_beads.clear();
   EXPECT_EQ(pulling_travel_warning(unfixed, t, r), "");
+}
+
+// A moving plane against a static one (or fixed beads) is the same check: bead 9 on plane 0
+// moving along +x at 1 Å per 1000 steps, bead 0 on static plane 1; a plane pressed towards the
+// anchors straightens nothing.
+TEST(PullingTravel, AMovingPlaneIsCheckedAgainstTheStaticOnes) {
+  const Topology t = straight_chain();
+  const auto r = straight_positions();
+  RunSpec spec;
+  spec.steps = 300'000;
+  spec.langevin.timestep_tau = 0.08;
+  spec.plane_pulling.enabled = true;
+  spec.plane_pulling.planes.resize(2);
+  spec.plane_pulling.planes[0] = {{9}, {1, 0, 0}, 1e-3 / 0.08, 100.0 / units::internal_spring_to_pN_per_nm(1.0)};
+  spec.plane_pulling.planes[1] = {{0}, {1, 0, 0}, 0.0, 100.0 / units::internal_spring_to_pN_per_nm(1.0)};
+  const std::string w = pulling_travel_warning(spec, t, r);
+  EXPECT_NE(w.find("warning: plane_pulling: plane 0 travels 30 nm over the run's 300000 steps, but the chain from "
+                   "anchored bead 0 to pulled bead 9 is 3.42 nm long"),
+            std::string::npos)
+      << w;
+  EXPECT_EQ(pulling_overload_step(spec, t, r), 100000);
+  spec.plane_pulling.planes[0].speed_A_per_tau *= -1.0;  // towards bead 0
+  EXPECT_EQ(pulling_travel_warning(spec, t, r), "");
+  EXPECT_FALSE(pulling_overload_step(spec, t, r));
 }
 
 }  // namespace

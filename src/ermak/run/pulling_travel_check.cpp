@@ -26,32 +26,122 @@ double round_down_to_3_digits(double x) {
 
 }  // namespace
 
-std::vector<double> bonded_path_lengths_A(const Topology& topology, std::int32_t from) {
+namespace {
+
+// Shortest bonded paths from the nearest of several sources (multi-source Dijkstra), with the
+// source each bead is reached from.
+struct BondedPaths {
+  std::vector<double> length_A;
+  std::vector<std::int32_t> origin;
+};
+
+BondedPaths bonded_paths_from(const Topology& topology, const std::vector<std::int32_t>& sources) {
   const std::size_t n = topology.beads.size();
   std::vector<std::vector<std::pair<std::int32_t, double>>> next(n);
   for (const Bond& bond : topology.bonds) {
     next[std::size_t(bond.i)].emplace_back(bond.j, bond.r0_A);
     next[std::size_t(bond.j)].emplace_back(bond.i, bond.r0_A);
   }
-  std::vector<double> length(n, std::numeric_limits<double>::infinity());
-  if (from < 0 || std::size_t(from) >= n) return length;
+  BondedPaths paths{std::vector<double>(n, std::numeric_limits<double>::infinity()), std::vector<std::int32_t>(n, -1)};
   // Dijkstra over the bonds: the backbone of a C-alpha model is its consecutive beads, that of
   // a C-alpha–C-beta model every other bead (its side chains branch off).
   using Item = std::pair<double, std::int32_t>;
   std::priority_queue<Item, std::vector<Item>, std::greater<>> queue;
-  length[std::size_t(from)] = 0.0;
-  queue.emplace(0.0, from);
+  for (std::int32_t source : sources)
+    if (source >= 0 && std::size_t(source) < n) {
+      paths.length_A[std::size_t(source)] = 0.0;
+      paths.origin[std::size_t(source)] = source;
+      queue.emplace(0.0, source);
+    }
   while (!queue.empty()) {
     const auto [d, bead] = queue.top();
     queue.pop();
-    if (d > length[std::size_t(bead)]) continue;
+    if (d > paths.length_A[std::size_t(bead)]) continue;
     for (const auto& [other, r0] : next[std::size_t(bead)])
-      if (d + r0 < length[std::size_t(other)]) {
-        length[std::size_t(other)] = d + r0;
+      if (d + r0 < paths.length_A[std::size_t(other)]) {
+        paths.length_A[std::size_t(other)] = d + r0;
+        paths.origin[std::size_t(other)] = paths.origin[std::size_t(bead)];
         queue.emplace(d + r0, other);
       }
   }
-  return length;
+  return paths;
+}
+
+// What a moving spring (a cantilever, a moving plane) straightens first: of its beads, the one
+// with the least slack (contour to its nearest anchored bead along the bonds, less their span
+// at the start); then each Å of travel stretches its spring.
+struct ChainReach {
+  std::string what;            // "pulling: the base", "plane_pulling: plane 1"
+  std::int32_t pulled = -1, anchor = -1;
+  double contour_A = 0.0, slack_A = 0.0;
+  double step_A = 0.0;         // travel per step
+  double kappa_pN_per_nm = 0.0;
+  double overload_travel_A = 0.0;  // slack + 1000 pN/κ
+};
+
+// `away` (a plane's direction of travel; zero: any) keeps only the beads it moves away from
+// their anchor: a plane pressed towards the anchors straightens no chain.
+std::optional<ChainReach> chain_reach(std::string what, const std::vector<std::int32_t>& pulled,
+                                      const std::vector<std::int32_t>& anchors, double spring_kcal_per_mol_A2,
+                                      double step_A, const Topology& topology,
+                                      const std::vector<Vec3d>& start_positions_A, Vec3d away = {}) {
+  if (pulled.empty() || anchors.empty() || !(spring_kcal_per_mol_A2 > 0) || !(step_A > 0)) return std::nullopt;
+  const BondedPaths paths = bonded_paths_from(topology, anchors);
+  const auto n = std::int32_t(std::min(start_positions_A.size(), paths.length_A.size()));
+  ChainReach reach;
+  reach.what = std::move(what);
+  reach.step_A = step_A;
+  double slack_A = -1.0;
+  for (std::int32_t b : pulled) {
+    if (b < 0 || b >= n) continue;
+    const double length = paths.length_A[std::size_t(b)];
+    if (!(length > 0) || !std::isfinite(length)) continue;  // no chain to an anchor, or an anchor itself
+    const std::int32_t f = paths.origin[std::size_t(b)];
+    if (dot(start_positions_A[std::size_t(b)] - start_positions_A[std::size_t(f)], away) < 0.0) continue;
+    const double slack = length - norm(start_positions_A[std::size_t(b)] - start_positions_A[std::size_t(f)]);
+    if (slack_A < 0 || slack < slack_A) {
+      slack_A = std::max(slack, 0.0);
+      reach.contour_A = length, reach.pulled = b, reach.anchor = f;
+    }
+  }
+  if (reach.pulled < 0) return std::nullopt;
+  reach.slack_A = slack_A;
+  reach.kappa_pN_per_nm = units::internal_spring_to_pN_per_nm(spring_kcal_per_mol_A2);
+  reach.overload_travel_A = slack_A + 10.0 * kOverloadForce_pN / reach.kappa_pN_per_nm;
+  return reach;
+}
+
+// The pulling spring against the fixed beads; each moving plane against the fixed beads and
+// the static planes' beads.
+std::vector<ChainReach> chain_reaches(const RunSpec& spec, const Topology& topology,
+                                      const std::vector<Vec3d>& start_positions_A) {
+  std::vector<ChainReach> reaches;
+  const double h = spec.langevin.timestep_tau;
+  if (spec.pulling.enabled)
+    if (auto r = chain_reach("pulling: the base", spec.pulling.pulled_beads, spec.fixed_beads,
+                             spec.pulling.spring_kcal_per_mol_A2, std::abs(spec.pulling.speed_A_per_tau) * h, topology,
+                             start_positions_A))
+      reaches.push_back(std::move(*r));
+  if (spec.plane_pulling.enabled) {
+    std::vector<std::int32_t> anchors = spec.fixed_beads;
+    for (const PlaneSpec& plane : spec.plane_pulling.planes)
+      if (plane.speed_A_per_tau == 0.0) anchors.insert(anchors.end(), plane.beads.begin(), plane.beads.end());
+    for (std::size_t k = 0; k < spec.plane_pulling.planes.size(); ++k) {
+      const PlaneSpec& plane = spec.plane_pulling.planes[k];
+      const Vec3d travel_direction = plane.speed_A_per_tau > 0 ? plane.normal : -1.0 * plane.normal;
+      if (auto r = chain_reach(fmt::format("plane_pulling: plane {}", k), plane.beads, anchors,
+                               plane.spring_kcal_per_mol_A2, std::abs(plane.speed_A_per_tau) * h, topology,
+                               start_positions_A, travel_direction))
+        reaches.push_back(std::move(*r));
+    }
+  }
+  return reaches;
+}
+
+}  // namespace
+
+std::vector<double> bonded_path_lengths_A(const Topology& topology, std::int32_t from) {
+  return bonded_paths_from(topology, {from}).length_A;
 }
 
 double bonded_contour_length_A(const Topology& topology, std::int32_t a, std::int32_t b) {
@@ -60,76 +150,39 @@ double bonded_contour_length_A(const Topology& topology, std::int32_t a, std::in
   return std::isfinite(length) ? length : 0.0;
 }
 
-namespace {
-
-// The chain a pulling run straightens first: from a pulled bead to a fixed bead along the
-// bonds, the one with the least slack (its contour less its span at the start).
-struct ChainReach {
-  std::int32_t pulled = -1, fixed = -1;
-  double contour_A = 0.0, slack_A = 0.0;
-  double step_A = 0.0;           // base travel per step
-  double kappa_pN_per_nm = 0.0;
-  double overload_travel_A = 0.0;  // slack + 1000 pN/κ
-};
-
-std::optional<ChainReach> chain_reach(const RunSpec& spec, const Topology& topology,
-                                      const std::vector<Vec3d>& start_positions_A) {
-  const PullingSpec& p = spec.pulling;
-  if (!p.enabled || spec.fixed_beads.empty() || p.pulled_beads.empty() || !(p.spring_kcal_per_mol_A2 > 0))
-    return std::nullopt;
-  ChainReach reach;
-  reach.step_A = p.speed_A_per_tau * spec.langevin.timestep_tau;
-  if (!(reach.step_A > 0)) return std::nullopt;
-  const auto n = std::int32_t(start_positions_A.size());
-  double slack_A = -1.0;
-  for (std::int32_t b : p.pulled_beads) {
-    if (b < 0 || b >= n) continue;
-    const std::vector<double> path = bonded_path_lengths_A(topology, b);
-    for (std::int32_t f : spec.fixed_beads) {
-      if (f < 0 || f >= n) continue;
-      const double length = path[std::size_t(f)];
-      if (!(length > 0) || !std::isfinite(length)) continue;
-      const double slack = length - norm(start_positions_A[std::size_t(b)] - start_positions_A[std::size_t(f)]);
-      if (slack_A < 0 || slack < slack_A) {
-        slack_A = std::max(slack, 0.0);
-        reach.contour_A = length, reach.pulled = b, reach.fixed = f;
-      }
-    }
-  }
-  if (reach.pulled < 0) return std::nullopt;
-  reach.slack_A = slack_A;
-  reach.kappa_pN_per_nm = units::internal_spring_to_pN_per_nm(p.spring_kcal_per_mol_A2);
-  reach.overload_travel_A = slack_A + 10.0 * kOverloadForce_pN / reach.kappa_pN_per_nm;
-  return reach;
-}
-
-}  // namespace
-
 std::optional<std::int64_t> pulling_overload_step(const RunSpec& spec, const Topology& topology,
                                                   const std::vector<Vec3d>& start_positions_A) {
-  const auto reach = chain_reach(spec, topology, start_positions_A);
-  if (!reach) return std::nullopt;
-  const double step = std::ceil(reach->overload_travel_A / reach->step_A);
-  return step < 9.0e18 ? std::int64_t(step) : std::numeric_limits<std::int64_t>::max();
+  std::optional<std::int64_t> first;
+  for (const ChainReach& reach : chain_reaches(spec, topology, start_positions_A)) {
+    const double step = std::ceil(reach.overload_travel_A / reach.step_A);
+    const std::int64_t s = step < 9.0e18 ? std::int64_t(step) : std::numeric_limits<std::int64_t>::max();
+    if (!first || s < *first) first = s;
+  }
+  return first;
 }
 
 std::string pulling_travel_warning(const RunSpec& spec, const Topology& topology,
                                    const std::vector<Vec3d>& start_positions_A) {
-  const auto reach = chain_reach(spec, topology, start_positions_A);
-  if (!reach) return "";
-  const double travel_A = reach->step_A * double(spec.steps);
-  const double end_force_pN = reach->kappa_pN_per_nm * (travel_A - reach->slack_A) / 10.0;
-  if (!(end_force_pN > kOverloadForce_pN)) return "";
-  return fmt::format(
-      "warning: pulling: the base travels {:.4g} nm over the run's {} steps, but the chain from fixed bead {} to "
-      "pulled bead {} is {:.4g} nm long (its bonds' native lengths; {:.4g} nm from straight at the start): past that "
-      "the spring stretches a fully extended chain, and its force would reach ~{:.0f} pN by the last step — a bond "
-      "breaks on the way (a few nN), and the curve beyond Lc measures nothing. Unless that is meant, "
-      "run.steps ≈ {:.0f} takes the base {:.3g} nm, below ~{:g} pN on the straight chain "
-      "(docs/protocols.md#planning-a-pulling-run-at-experimental-speeds)",
-      travel_A / 10.0, spec.steps, reach->fixed, reach->pulled, reach->contour_A / 10.0, reach->slack_A / 10.0,
-      end_force_pN, round_down_to_3_digits(reach->overload_travel_A / reach->step_A), reach->overload_travel_A / 10.0,
-      kOverloadForce_pN);
+  std::string warnings;
+  for (const ChainReach& reach : chain_reaches(spec, topology, start_positions_A)) {
+    const double travel_A = reach.step_A * double(spec.steps);
+    const double end_force_pN = reach.kappa_pN_per_nm * (travel_A - reach.slack_A) / 10.0;
+    if (!(end_force_pN > kOverloadForce_pN)) continue;
+    warnings += (warnings.empty() ? "" : "\n") +
+                fmt::format(
+                    "warning: {} travels {:.4g} nm over the run's {} steps, but the chain from {} bead {} to "
+                    "pulled bead {} is {:.4g} nm long (its bonds' native lengths; {:.4g} nm from straight at the "
+                    "start): past that the spring stretches a fully extended chain, and its force would reach "
+                    "~{:.0f} pN by the last step — a bond breaks on the way (a few nN), and the curve beyond Lc "
+                    "measures nothing. Unless that is meant, run.steps ≈ {:.0f} takes it {:.3g} nm, below ~{:g} pN "
+                    "on the straight chain (docs/protocols.md#planning-a-pulling-run-at-experimental-speeds)",
+                    reach.what, travel_A / 10.0, spec.steps,
+                    reach.what.rfind("pulling:", 0) == 0 ? "fixed" : "anchored", reach.anchor, reach.pulled,
+                    reach.contour_A / 10.0, reach.slack_A / 10.0, end_force_pN,
+                    round_down_to_3_digits(reach.overload_travel_A / reach.step_A), reach.overload_travel_A / 10.0,
+                    kOverloadForce_pN);
+  }
+  return warnings;
 }
 
 }  // namespace ermak

@@ -21,16 +21,18 @@ std::vector<double> bonded_path_lengths_A(const Topology& topology, std::int32_t
 // The same from `a` to `b`; 0 where no bonded path joins them.
 double bonded_contour_length_A(const Topology& topology, std::int32_t a, std::int32_t b);
 
-// The first step at which the base has travelled far enough to load the fully extended chain
-// between a fixed and a pulled bead with 1000 pN (its slack, then 1000 pN/κ of spring); unset
-// without such a chain (no pulling, no fixed bead on a pulled bead's chain, no speed).
+// The first step at which the base or a moving plane has travelled far enough to load the
+// fully extended chain between a pulled and an anchored bead with 1000 pN (its slack, then
+// 1000 pN/κ of spring); unset without such a chain (no pulling or moving plane, no anchored
+// bead on a pulled bead's chain, a plane moving towards its anchors).
 std::optional<std::int64_t> pulling_overload_step(const RunSpec& spec, const Topology& topology,
                                                   const std::vector<Vec3d>& start_positions_A);
 
-// A warning when the base's travel over the run's steps would load the fully extended chain
-// between a fixed and a pulled bead beyond 1000 pN: it names the travel, the contour length,
-// the force the spring would reach and the step count that keeps below 1000 pN; "" otherwise
-// (no pulling, no fixed bead on a pulled bead's chain, or a travel the chain can follow).
+// A warning when the travel over the run's steps of the cantilever base, or of a moving plane,
+// would load the fully extended chain between a pulled bead and its nearest anchored bead
+// along the bonds (fixed beads; for a plane also the static planes' beads) beyond 1000 pN: it
+// names the travel, the contour length, the force the spring would reach and the step count
+// that keeps below 1000 pN (one line per spring that does); "" otherwise.
 std::string pulling_travel_warning(const RunSpec& spec, const Topology& topology,
                                    const std::vector<Vec3d>& start_positions_A);
 
