@@ -338,6 +338,52 @@ TEST(ProtocolRun, PlanePullingRunIsAnalysed) {
   EXPECT_NE(out.find("replica_000/plane.tsv:1: --plane-group: no plane group 2"), std::string::npos) << out;
 }
 
+// The examples name their inputs as ../../shared/data/… (a checkout beside shared/): --set
+// overrides that point those [input] keys at the test data in use ($ERMAK_SHARED_DATA).
+static std::string example_inputs(const fs::path& config) {
+  std::string inputs;
+  std::ifstream in(config);
+  const std::string prefix = "\"../../shared/data/";
+  for (std::string line; std::getline(in, line);) {
+    const auto eq = line.find(" = "), at = line.find(prefix);
+    if (eq == std::string::npos || at == std::string::npos) continue;
+    const std::string rest = line.substr(at + prefix.size(), line.find('"', at + 1) - at - prefix.size());
+    inputs += " --set input." + line.substr(0, eq) + "=" + (ermak::test::shared_data() / rest).string();
+  }
+  return inputs;
+}
+
+// The indentation's travel against the geometry (docs/protocols.md#indentation): the λ
+// repressor example's tip meets the substrate after 6.43 nm of base travel; 59.5 nm (5000
+// µm/s over 6·10⁵ steps, no turn within) would press it on with ~10.6 nN — warned, with the
+// depth that stays below 1000 pN; 0.4 nm never reaches the molecule — noted; as shipped, neither.
+TEST(ProtocolRun, AnIndentationsTravelIsCheckedAgainstTheMoleculeAndTheSurface) {
+  const fs::path config = ermak::test::source_dir() / "examples/indentation_lambda_repressor.toml";
+  const std::string inputs = example_inputs(config);
+  const auto dir = ermak::test::fresh_directory("indentation-travel");
+  const std::string where = " --set output.directory=" + (dir / "out").string();
+  int status = 0;
+  std::string out = run_ermak("run --dry-run " + config.string() + inputs + where +
+                                  " --set indentation.retract_at_depth_nm=100 --set indentation.speed_um_per_s=5000"
+                                  " --set run.steps=600000",
+                              &status);
+  ASSERT_EQ(status, 0) << out;
+  EXPECT_NE(out.find("warning: indentation: the base travels 59.52 nm over the run's steps, but the tip's surface "
+                     "reaches the substrate after 6.43 nm"),
+            std::string::npos)
+      << out;
+  EXPECT_NE(out.find("retract_at_depth_nm = 11.4 turns it below ~1000 pN"), std::string::npos) << out;
+  out = run_ermak("run --dry-run " + config.string() + inputs + where +
+                      " --set indentation.speed_um_per_s=10 --set run.steps=2000",
+                  &status);
+  ASSERT_EQ(status, 0) << out;
+  EXPECT_NE(out.find("note: indentation: the base travels"), std::string::npos) << out;
+  EXPECT_NE(out.find("no contact in this run"), std::string::npos) << out;
+  out = run_ermak("run --dry-run " + config.string() + inputs + where, &status);
+  ASSERT_EQ(status, 0) << out;
+  EXPECT_EQ(out.find("indentation: the base travels"), std::string::npos) << out;
+}
+
 TEST(ProtocolRun, ExamplesRunAsShipped) {
   const fs::path examples = ermak::test::source_dir() / "examples";
   const std::vector<std::pair<std::string, std::string>> cases = {
@@ -349,19 +395,7 @@ TEST(ProtocolRun, ExamplesRunAsShipped) {
     SCOPED_TRACE(config);
     ASSERT_TRUE(fs::exists(examples / config));
     const auto dir = ermak::test::fresh_directory("example-" + config);
-    // The examples name their inputs as ../../shared/data/… (a checkout beside shared/);
-    // point those [input] keys at the test data in use ($ERMAK_SHARED_DATA) instead.
-    std::string inputs;
-    {
-      std::ifstream in(examples / config);
-      const std::string prefix = "\"../../shared/data/";
-      for (std::string line; std::getline(in, line);) {
-        const auto eq = line.find(" = "), at = line.find(prefix);
-        if (eq == std::string::npos || at == std::string::npos) continue;
-        const std::string rest = line.substr(at + prefix.size(), line.find('"', at + 1) - at - prefix.size());
-        inputs += " --set input." + line.substr(0, eq) + "=" + (ermak::test::shared_data() / rest).string();
-      }
-    }
+    const std::string inputs = example_inputs(examples / config);
     int status = 0;
     const std::string out = run_ermak("run --quiet " + (examples / config).string() + inputs +
                                           " --set run.steps=2000 --set output.directory=" + (dir / "out").string(),

@@ -253,6 +253,22 @@ ProtocolSetup::ProtocolSetup(const RunSpec& spec, const Topology& topology, cons
       // Surface beads beyond 4σ contribute < 2.5e-4 ε: ignored (docs/protocols.md#indentation).
       s.cutoff_A = 4.0 * in.surface.wall.sigma_A;
     }
+    // Where the tip, moving along d, first touches a bead (a bead at lateral distance ℓ < R
+    // from its path, a along it: at travel a − √(R² − ℓ²)) and reaches the substrate.
+    if (start.bead_count > 0 && start.replica_count > 0) {
+      const double R = in.tip_radius_A;
+      for (std::int32_t i = 0; i < start.bead_count; ++i) {
+        const Vec3d offset = position(start, 0, i) - ind.tip_start_A;
+        const double along = dot(offset, ind.direction), lateral2 = dot(offset, offset) - along * along;
+        if (along > 0 && lateral2 < R * R)
+          contact_travel_A_ = std::min(contact_travel_A_, along - std::sqrt(R * R - lateral2));
+      }
+      if (in.surface.enabled) {
+        const double approach = dot(ind.direction, ind.surface.normal);  // < 0: towards the surface
+        const double height = dot(ind.tip_start_A - ind.surface.point_A, ind.surface.normal);
+        if (approach < 0) surface_travel_A_ = (height - R) / -approach;
+      }
+    }
     if (validate) {
       const std::int32_t n = start.bead_count;
       std::vector<char> fixed(std::size_t(n), 0);  // fixed beads do not move: no wall check
@@ -533,6 +549,50 @@ std::vector<std::string> ProtocolSetup::describe() const {
                                                                  in.surface.grid_size, in.surface.spacing_A)
                                                    : std::string()));
   }
+  return lines;
+}
+
+std::vector<std::string> ProtocolSetup::travel_warnings() const {
+  std::vector<std::string> lines;
+  if (!spec_.indentation.enabled) return lines;
+  const IndentationSpec& in = spec_.indentation;
+  const double per_step_A = std::abs(in.speed_A_per_tau) * spec_.langevin.timestep_tau;
+  if (!(per_step_A > 0)) return lines;
+  // The base's travel before it turns: the whole run, or up to its retraction trigger.
+  const double whole_A = per_step_A * double(std::max<std::int64_t>(spec_.steps - start_step_, 0));
+  double approach_A = whole_A;
+  std::string until = "over the run's steps";
+  if (in.retract == RetractAt::kDepth && in.retract_depth_A < whole_A) {
+    approach_A = in.retract_depth_A;
+    until = "before retract_at_depth_nm turns it";
+  } else if (in.retract == RetractAt::kStep && in.retract_step < spec_.steps) {
+    approach_A = per_step_A * double(std::max<std::int64_t>(in.retract_step - start_step_, 0));
+    until = "before retract_at_step turns it";
+  }
+  const double kappa_pN_per_nm = units::internal_spring_to_pN_per_nm(in.spring_kcal_per_mol_A2);
+  constexpr double kOverload_pN = 1000.0;
+  const bool turns_below_overload = in.retract == RetractAt::kForce &&
+                                    units::internal_force_to_pN(in.retract_force_kcal_per_mol_A) <= kOverload_pN;
+  if (std::isfinite(surface_travel_A_) && kappa_pN_per_nm > 0 && !turns_below_overload) {
+    const double overload_A = surface_travel_A_ + 10.0 * kOverload_pN / kappa_pN_per_nm;
+    if (approach_A > overload_A)
+      lines.push_back(fmt::format(
+          "warning: indentation: the base travels {:.4g} nm {}, but the tip's surface reaches the substrate after "
+          "{:.4g} nm (the molecule lies between them): past that the spring presses the tip, and the molecule under "
+          "it, onto the surface — ~{:.0f} pN by the turn, a crushed molecule and a curve of the wall. Unless that is "
+          "meant, retract_at_depth_nm = {:.3g} turns it below ~{:g} pN (docs/protocols.md#indentation)",
+          approach_A / 10.0, until, surface_travel_A_ / 10.0, kappa_pN_per_nm * (approach_A - surface_travel_A_) / 10.0,
+          std::floor(overload_A / 10.0 * 10.0) / 10.0, kOverload_pN));
+  }
+  if (!std::isfinite(contact_travel_A_))
+    lines.push_back(fmt::format("note: indentation: the tip's path (radius {:g} Å along the direction) misses every "
+                                "bead of replica 0: no bead lies ahead of it within its radius",
+                                in.tip_radius_A));
+  else if (approach_A < contact_travel_A_)
+    lines.push_back(fmt::format("note: indentation: the base travels {:.4g} nm {}, but the tip's surface starts "
+                                "{:.4g} nm from the molecule along the direction: no contact in this run (more "
+                                "steps, a faster speed, or the tip closer)",
+                                approach_A / 10.0, until, contact_travel_A_ / 10.0));
   return lines;
 }
 

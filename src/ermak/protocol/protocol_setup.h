@@ -8,6 +8,7 @@
 // step): a resumed run stores those positions in its checkpoint and resolves again to
 // the identical EngineSetup, so it continues bit for bit.
 #include <cstdint>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -73,6 +74,11 @@ class ProtocolSetup {
 
   // Human-readable lines for the run log (physical units).
   std::vector<std::string> describe() const;
+  // Warnings for the run log about what the indentation's travel over the run's steps does
+  // (docs/protocols.md#indentation): a base that presses the tip onto the surface beyond
+  // 1000 pN before it turns, a travel that never reaches the molecule, a tip whose path misses
+  // it (replica 0's start).
+  std::vector<std::string> travel_warnings() const;
 
  private:
   const RunSpec& spec_;
@@ -86,6 +92,10 @@ class ProtocolSetup {
   ForceSchedule schedule_;
   std::vector<PlaneTether> plane_tethers_;
   Indentation indentation_;
+  // Replica 0's start, along the indentation's direction: the base travel at which the tip's
+  // surface first touches a bead, and at which it reaches the substrate (∞: never).
+  double contact_travel_A_ = std::numeric_limits<double>::infinity();
+  double surface_travel_A_ = std::numeric_limits<double>::infinity();
 };
 
 // Checkpoint support: the reference beads' start positions (float bits, exact) and the

@@ -422,6 +422,8 @@ RunSummary run_logged(const RunSpec& given_spec, const RunOptions& options, RunR
   auto log_protocol = [&]() {
     if (!protocol) return;
     for (const std::string& line : protocol->describe()) log->info("{}", line);
+    for (const std::string& line : protocol->travel_warnings())
+      (line.rfind("warning", 0) == 0 ? log->warn("{}", line) : log->info("{}", line));
   };
 
   // A resume at the checkpoint's own step whose run did not finish there (see kFinishedAtStep).
