@@ -382,6 +382,31 @@ TEST(ProtocolRun, AnIndentationsTravelIsCheckedAgainstTheMoleculeAndTheSurface) 
   out = run_ermak("run --dry-run " + config.string() + inputs + where, &status);
   ASSERT_EQ(status, 0) << out;
   EXPECT_EQ(out.find("indentation: the base travels"), std::string::npos) << out;
+  EXPECT_EQ(out.find("the base never turns"), std::string::npos) << out;
+  // A retraction the run's steps never reach (1.98 nm of travel, retract_at_depth_nm = 4).
+  out = run_ermak("run --dry-run " + config.string() + inputs + where + " --set run.steps=100000", &status);
+  ASSERT_EQ(status, 0) << out;
+  EXPECT_NE(out.find("note: indentation: retract_at_depth_nm = 4 is beyond the base's travel over the run's steps "
+                     "(1.984 nm): the base never turns"),
+            std::string::npos)
+      << out;
+}
+
+// A force schedule whose last point lies past the run's end is noted with the force the run
+// ends at.
+TEST(ProtocolRun, AScheduleThatEndsAfterTheRunIsNoted) {
+  const auto dir = ermak::test::fresh_directory("proto-schedule-past-end");
+  const std::string config = ww_input() +
+                             "[run]\nsteps = 1000\n[fixed]\nbeads = [0]\n"
+                             "[force_clamp]\npulled_beads = [33]\nschedule = [[0, 0.0], [2000000, 300.0]]\n"
+                             "[output]\ndirectory = \"out\"\n";
+  int status = 0;
+  const std::string out = run_ermak("run --dry-run " + write(dir / "run.toml", config).string(), &status);
+  ASSERT_EQ(status, 0) << out;
+  EXPECT_NE(out.find("note: force_clamp: the schedule's last point (step 2000000, 300 pN) lies beyond the run's 1000 "
+                     "steps: the run ends at 0.15 pN"),
+            std::string::npos)
+      << out;
 }
 
 TEST(ProtocolRun, ExamplesRunAsShipped) {

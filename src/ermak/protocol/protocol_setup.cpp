@@ -554,6 +554,14 @@ std::vector<std::string> ProtocolSetup::describe() const {
 
 std::vector<std::string> ProtocolSetup::travel_warnings() const {
   std::vector<std::string> lines;
+  // A force schedule that ends after the run: the clamp never gets to its last forces.
+  if (spec_.force_clamp.enabled && !spec_.force_clamp.constant && !spec_.force_clamp.schedule.empty() &&
+      spec_.force_clamp.schedule.back().step > spec_.steps)
+    lines.push_back(fmt::format("note: force_clamp: the schedule's last point (step {}, {:.6g} pN) lies beyond the "
+                                "run's {} steps: the run ends at {:.4g} pN",
+                                spec_.force_clamp.schedule.back().step,
+                                units::internal_force_to_pN(spec_.force_clamp.schedule.back().force_kcal_per_mol_A),
+                                spec_.steps, units::internal_force_to_pN(schedule_.at_step(spec_.steps))));
   if (!spec_.indentation.enabled) return lines;
   const IndentationSpec& in = spec_.indentation;
   const double per_step_A = std::abs(in.speed_A_per_tau) * spec_.langevin.timestep_tau;
@@ -584,6 +592,15 @@ std::vector<std::string> ProtocolSetup::travel_warnings() const {
           approach_A / 10.0, until, surface_travel_A_ / 10.0, kappa_pN_per_nm * (approach_A - surface_travel_A_) / 10.0,
           std::floor(overload_A / 10.0 * 10.0) / 10.0, kOverload_pN));
   }
+  // Retraction triggers the run's steps never reach: the base never turns.
+  if (in.retract == RetractAt::kDepth && in.retract_depth_A > whole_A)
+    lines.push_back(fmt::format("note: indentation: retract_at_depth_nm = {:.6g} is beyond the base's travel over the "
+                                "run's steps ({:.4g} nm): the base never turns",
+                                in.retract_depth_A / 10.0, whole_A / 10.0));
+  if (in.retract == RetractAt::kStep && in.retract_step >= spec_.steps)
+    lines.push_back(fmt::format("note: indentation: retract_at_step = {} is not before the run's last step {}: the "
+                                "base never turns",
+                                in.retract_step, spec_.steps));
   if (!std::isfinite(contact_travel_A_))
     lines.push_back(fmt::format("note: indentation: the tip's path (radius {:g} Å along the direction) misses every "
                                 "bead of replica 0: no bead lies ahead of it within its radius",
