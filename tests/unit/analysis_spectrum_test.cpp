@@ -175,6 +175,33 @@ TEST(ForceSpectrum, RampRunsGiveBackBellEvansParameters) {
 // A run that pulled two beads, each on a spring loading at κv: the table's force is their
 // sum, loaded at 2κv, which the spectrum takes as the run's rate (the same fit as a run.log
 // stating 2κv for one bead).
+// A run that ended with an error, or stopped before its steps (run.log), enters with the part
+// it ran, and the summary and warnings say so (an audit's spectrum took a 5 nN clamp that broke
+// a bond, and a run stopped at 4 % of its steps, without a word).
+TEST(ForceSpectrum, RunsThatEndedEarlyAreNamed) {
+  const BellFit truth = ramp_truth();
+  SpectrumOptions o = ramp_spectrum("spectrum_cut_runs", truth);
+  {
+    std::ofstream log(o.run_dirs[1] / "run.log");
+    log << "[run]\ntemperature_K = 300\nsteps = 999999999999\npulling: loading rate κv = 100000 pN/s\n"
+        << "[2026-11-29 10:00:00] error: a FENE bond broke between steps 5 and 6: …\n";
+    std::ofstream(o.run_dirs[2] / "run.log") << "[run]\ntemperature_K = 300\nsteps = 999999999999\n"
+                                             << "pulling: loading rate κv = 1000000 pN/s\n";
+  }
+  const AnalyzeResult r = analyze_force_spectrum(o);
+  const std::string summary = test::read_file(o.out_dir / "summary.txt");
+  EXPECT_NE(summary.find("v1: its tables end at step"), std::string::npos) << summary;
+  EXPECT_NE(summary.find("the run ended with an error (run.log: \"a FENE bond broke between steps 5 and 6: …\")"),
+            std::string::npos)
+      << summary;
+  EXPECT_NE(summary.find("v2: its tables end at step"), std::string::npos) << summary;
+  EXPECT_NE(summary.find("a run stopped early (--resume continues it)"), std::string::npos) << summary;
+  EXPECT_EQ(summary.find("v0: its tables end"), std::string::npos) << summary;
+  std::size_t named = 0;
+  for (const std::string& w : r.warnings) named += w.find("its tables end at step") != std::string::npos;
+  EXPECT_EQ(named, 2u);
+}
+
 TEST(ForceSpectrum, SeveralPulledBeadsLoadTheForceAtTheirSummedRate) {
   SpectrumOptions o = ramp_spectrum("spectrum_two_beads", ramp_truth());
   analyze_force_spectrum(o);

@@ -65,6 +65,7 @@ struct RunSpectrum {
   std::vector<int> peak;         // ramps: which peak of its replica (0 = first)
   std::vector<double> peak_rate_pN_per_s;  // ramps: dF/dt before that peak (NaN: too few rows)
   double clamp_force_pN = kNaN;            // clamps: the run's force, the mean over its replicas
+  std::string cut_note;  // the run ended with an error or stopped before its steps (run.log)
   // The run's rate in the tables: κv, or with --loading-rate peak the median of its forces'
   // own rates.
   double table_rate_pN_per_s = kNaN;
@@ -100,12 +101,14 @@ RunSpectrum read_run(const fs::path& dir, const SpectrumOptions& options, std::v
   for (const std::string& name : without_table)
     warnings.push_back((dir / name).string() + ": no pulling.tsv, which the other replicas have; replica left out of "
                                                "the spectrum");
+  double last_step = -1.0;
   for (const Replica& r : replicas) {
     if (!r.pulling) continue;
     const TsvTable table = TsvTable::read(r.dir / "pulling.tsv");
     table.require_rising_steps();
     for (const auto& w : table.warnings()) warnings.push_back(w);
     const PullingAnalysis a = analyze_pulling(table, settings);
+    if (!a.step.empty()) last_step = std::max(last_step, a.step.back());
     if (a.rows < 2) {
       warnings.push_back(table.source() + ": fewer than two rows; replica left out of the spectrum");
       continue;
@@ -187,6 +190,18 @@ RunSpectrum read_run(const fs::path& dir, const SpectrumOptions& options, std::v
     // not trajectories.
     run.clamp_force_pN = describe(run.force_pN).mean;
     for (double& f : run.force_pN) f = run.clamp_force_pN;
+  }
+  // A run that ended with an error, or stopped early, enters with the part it ran: say so
+  // (its forces, or a clamp's censored times, cover only that part).
+  if (facts.run_steps && last_step >= 0 && last_step < double(*facts.run_steps)) {
+    run.cut_note = facts.run_error
+                       ? fmt::format("{}: its tables end at step {} of its {}: the run ended with an error (run.log: "
+                                     "\"{}\"); it enters with that part",
+                                     dir.string(), g(last_step, 12), *facts.run_steps, *facts.run_error)
+                       : fmt::format("{}: its tables end at step {} of its {}: a run stopped early (--resume continues "
+                                     "it); it enters with that part",
+                                     dir.string(), g(last_step, 12), *facts.run_steps);
+    warnings.push_back(run.cut_note);
   }
   return run;
 }
@@ -653,6 +668,8 @@ AnalyzeResult analyze_force_spectrum(const SpectrumOptions& options) {
     notes += "- the lifetime of each force is Σt / (number unfolded), the exponential model's maximum-likelihood "
              "estimate with censoring, its standard error lifetime/√(number unfolded)\n";
   }
+  for (const RunSpectrum& run : runs)
+    if (!run.cut_note.empty()) notes += "- " + run.cut_note + "\n";
   summary += "\nNotes:\n" + off_model_notes + few_spread_notes + notes;
 
   // --- the plot ----------------------------------------------------------------------------------------
