@@ -380,6 +380,13 @@ TEST(AnalysisCommand, IndentationAndForceClamp) {
   EXPECT_EQ(times.column("force[pN]")[2], 80.0);
   const double tau = (times.column("time[ns]")[0] + times.column("time[ns]")[1] + times.column("time[ns]")[2]) / 2.0;
   EXPECT_NE(out.find("unfolded (extension ≥ 10 nm): 2 of 3; lifetime τ = " + g(tau)), std::string::npos) << out;
+  // A clamp is smoothed over 1 % of its rows, at most 101: the summary gives them in rows and ns
+  // (these tables: 2000 rows every 0.05 ns → 21 rows, 1.05 ns).
+  EXPECT_NE(read_text(clamp / "analysis" / "summary.txt")
+                .find("smoothing: centred running average over 1 % of the rows, at most 101 (a force clamp's base "
+                      "does not move): 21 rows, 1.05 ns in replica_000"),
+            std::string::npos)
+      << read_text(clamp / "analysis" / "summary.txt");
   // A table that stops before the run's steps: a stopped run, whose censored replicas may
   // still unfold.
   write_text(clamp / "run.log", "[run]\nsteps = 5000\n");

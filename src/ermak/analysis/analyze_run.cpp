@@ -50,6 +50,7 @@ struct PullingRecord {
   PullingAnalysis a;  // series cleared after the replica's files are written
   Line curve;         // decimated smoothed curve (extension, force) or (time, extension) for a clamp
   double last_step = 0.0;  // of the table
+  double row_ns = 0.0;     // time between the table's first two rows
   // Force clamp with --unfolded-extension-nm X: the unfolding time (or censored); unset when
   // the extension starts at or beyond X. The recorded force's range tells a clamp from a
   // force schedule.
@@ -538,6 +539,7 @@ AnalyzeResult analyze_run(const AnalyzeOptions& options_in) {
           rec.curve = {pick(a.time_ns, idx), pick(a.extension_nm, idx)};
         }
         rec.last_step = rec.a.step.empty() ? 0.0 : rec.a.step.back();
+        rec.row_ns = rec.a.time_ns.size() >= 2 ? rec.a.time_ns[1] - rec.a.time_ns[0] : 0.0;
         if (a.force_clamp && options.unfolded_extension_nm && a.rows > 0) {
           // The recorded rows, as the spectrum's lifetimes: a running average would make a
           // trajectory that unfolds within half a window look unfolded from its first row.
@@ -600,11 +602,20 @@ AnalyzeResult analyze_run(const AnalyzeOptions& options_in) {
   for (const auto& rec : pulls) (rec.a.force_clamp ? n_clamp : n_ramp) += 1;
   summary += "Settings\n";
   // A centred average takes an odd number of rows (docs/analysis.md#smoothing).
+  const bool clamps_only = n_clamp > 0 && n_ramp == 0 && indents.empty() && planes.empty();
   if (st.points)
     summary += fmt::format("  smoothing: centred running average over {} rows{}\n", *st.points | 1,
                            *st.points % 2 == 0 ? fmt::format(" (--smooth-points {} rounded up to odd)", *st.points)
                                                : std::string());
-  else summary += fmt::format("  smoothing: centred running average over {} nm of {} travel{}\n",
+  else if (clamps_only) {
+    // A clamp's base does not move: rows, not travel (curve_smoothing.cpp); say how many and
+    // how long, from the first replica.
+    const PullingRecord& first = pulls.front();
+    const std::size_t rows = std::clamp<std::size_t>(first.a.rows / 100, 1, 101) | 1;
+    summary += fmt::format("  smoothing: centred running average over 1 % of the rows, at most 101 (a force clamp's "
+                           "base does not move): {} rows, {} ns in {}\n",
+                           rows, g(double(rows) * first.row_ns, 4), first.replica.name);
+  } else summary += fmt::format("  smoothing: centred running average over {} nm of {} travel{}\n",
                               g(st.window_nm.value_or(0.2)),
                               planes.empty() ? "cantilever-base"
                               : pulls.empty() && indents.empty() ? "plane"

@@ -28,6 +28,9 @@ std::vector<double> Smoother::operator()(std::span<const double> y) const {
   return by_points ? running_average_points(y, points) : running_average_window(s, y, window);
 }
 
+// The most rows a running average over rows takes by default (a driver that does not move).
+constexpr std::size_t kMostStillRows = 101;
+
 Smoother make_smoother(std::span<const double> driver, const CurveSettings& settings, const std::string& source,
                        const std::string& driver_name) {
   Smoother sm;
@@ -37,13 +40,16 @@ Smoother make_smoother(std::span<const double> driver, const CurveSettings& sett
     throw Error(source, 0, "--smooth-window-nm", "must be ≥ 0");
   if (settings.points || !moves) {
     sm.by_points = true;
+    // 1 % of the rows, at most 101: a long clamp run's window would otherwise grow with the run
+    // (2·10⁵ rows: 2000) and smear its start extension and half-way time.
     sm.points = settings.points ? std::max<std::size_t>(*settings.points, 1)
-                                : std::max<std::size_t>(1, driver.size() / 100);
+                                : std::clamp<std::size_t>(driver.size() / 100, 1, kMostStillRows);
     if (sm.points % 2 == 0) ++sm.points;
     sm.info.rows_per_window = double(std::min(sm.points, std::max<std::size_t>(driver.size(), 1)));
     sm.info.description = "running average over " + std::to_string(sm.points) + " rows";
     if (!moves && !settings.points)
-      sm.info.description += " (1 % of the rows: the " + driver_name + " does not move)";
+      sm.info.description += " (1 % of the rows, at most " + std::to_string(kMostStillRows) + ": the " + driver_name +
+                             " does not move)";
   } else {
     sm.window = settings.window_nm.value_or(0.2);
     sm.info.rows_per_window = mean_rows_per_window(sm.s, sm.window);

@@ -64,7 +64,7 @@ Command add_analyze_command(CLI::App& app) {
                   "Where to write the analysis (default RUN_DIR/analysis; required with several run directories)");
   auto* window = cmd->add_option("--smooth-window-nm", o->window_nm,
                                  "Smoothing: centred running average over this much cantilever-base (or plane) "
-                                 "travel, nm (default 0.2; force clamp: 1 % of the rows)");
+                                 "travel, nm (default 0.2; force clamp: 1 % of the rows, at most 101)");
   auto* points = cmd->add_option("--smooth-points", o->points,
                                  "Smoothing: centred running average over this many rows instead");
   window->excludes(points);
