@@ -257,6 +257,37 @@ TEST(AnalysisCommand, ErrorsAreClear) {
   EXPECT_EQ(out.find("force clamp"), std::string::npos) << out;
 }
 
+// An approach pressed on into the substrate without a peak (molecule 25 pN/nm from tip = 4 nm,
+// the wall 2000 pN/nm from 6 nm; base to 40 nm): the automatic window up to 0.7 × the largest
+// force holds the wall, which the summary says.
+TEST(AnalysisCommand, AnIndentationPressedIntoTheWallIsNoted) {
+  const fs::path run = test::fresh_directory("analyze-indentation-wall");
+  std::mt19937_64 rng(6);
+  std::normal_distribution<double> gauss(0.0, 1.0);
+  std::string text = "# step\ttime[ns]\tbase[nm]\ttip[nm]\ttip_x[nm]\ttip_y[nm]\ttip_z[nm]\tspring_force[pN]\tmolecule_force[pN]\n";
+  for (int i = 0; i <= 8000; ++i) {
+    const double b = 0.005 * i;
+    // The tip where the spring (40 pN/nm) balances the molecule, then molecule + wall.
+    double t = b <= 4.0 ? b : (40.0 * b + 25.0 * 4.0) / 65.0;
+    if (t > 6.0) t = (40.0 * b + 25.0 * 4.0 + 2000.0 * 6.0) / 2065.0;
+    const double f = 40.0 * (b - t);
+    char line[256];
+    std::snprintf(line, sizeof line, "%d\t%.4f\t%.6f\t%.6f\t0\t0\t%.6f\t%.6f\t%.6f\n", 100 * i, 0.01 * i, b, t, -t,
+                  f + 2.0 * gauss(rng), f + 2.0 * gauss(rng));
+    text += line;
+  }
+  write_text(run / "replica_000" / "indentation.tsv", text);
+  std::string out;
+  ASSERT_EQ(analyze(run.string(), &out), 0) << out;
+  const std::string summary = read_text(run / "analysis" / "summary.txt");
+  EXPECT_NE(summary.find("note: the approach reached"), std::string::npos) << summary;
+  EXPECT_NE(summary.find("without a peak, far past a protein's forces"), std::string::npos) << summary;
+  // Given the molecule's range, the fit is the molecule's 25 pN/nm and the note goes.
+  ASSERT_EQ(analyze(run.string() + " --force --linear-range-nm 0.2,1.5", &out), 0) << out;
+  const std::string given = read_text(run / "analysis" / "summary.txt");
+  EXPECT_EQ(given.find("note: the approach reached"), std::string::npos) << given;
+}
+
 TEST(AnalysisCommand, IndentationAndForceClamp) {
   const fs::path run = test::fresh_directory("analyze-indentation");
   // Indentation: contact at tip = 4 nm, molecule stiffness 25 pN/nm until 120 pN, then a

@@ -45,6 +45,10 @@ Line wlc_line(const WlcFit& fit, double x_from, double f_top, double kT) {
 
 // --- records kept per replica after its big series are written and dropped ----------------
 
+// An indentation's largest approach force beyond which a window ending at a fraction of it
+// holds the substrate's wall more than the molecule (its forces: hundreds of pN).
+constexpr double kWallForce_pN = 1000.0;
+
 struct PullingRecord {
   Replica replica;
   PullingAnalysis a;  // series cleared after the replica's files are written
@@ -905,6 +909,15 @@ AnalyzeResult analyze_run(const AnalyzeOptions& options_in) {
       if (a.linear.n > 0)
         summary += fmt::format("  linear regime: {}; indentation {} to {} nm\n", a.linear_rule, g(a.linear_from_nm),
                                g(a.linear_to_nm));
+      // No peak, and an approach far past a protein's forces: the tip pressed the molecule onto
+      // the substrate, and the window's upper part is that wall, not the molecule's response.
+      if (a.linear.n > 0 && !a.linear_reference_is_peak && !st.linear_range_nm &&
+          a.linear_reference_pN > kWallForce_pN)
+        summary += fmt::format("  note: the approach reached {} pN without a peak, far past a protein's forces (the "
+                               "tip pressed onto the substrate?): the window up to {} × that holds the wall, and k "
+                               "grows with how far the run pushed; give --linear-range-nm (or a smaller "
+                               "--linear-fraction) for the molecule's own response\n",
+                               g(a.linear_reference_pN, 4), g(st.linear_fraction));
       else if (a.contact_found || st.linear_range_nm)
         summary += fmt::format("  linear regime: {}; no rows in it\n", a.linear_rule);
       if (a.linear.ok) {

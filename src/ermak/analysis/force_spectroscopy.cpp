@@ -302,6 +302,8 @@ IndentationAnalysis analyze_indentation(const TsvTable& table, const CurveSettin
       reference = *std::max_element(a.spring_force_pN.begin(), a.spring_force_pN.begin() + n_approach);
       what = "the largest approach force";
     }
+    a.linear_reference_pN = reference;
+    a.linear_reference_is_peak = !a.peaks.empty();
     const double limit = settings.linear_fraction * reference;
     for (std::size_t i = a.contact_row; i < n_approach; ++i) {
       fx.push_back(a.indentation_nm[i]);

@@ -159,6 +159,10 @@ struct IndentationAnalysis {
   LinearFit linear;
   double linear_from_nm = 0.0, linear_to_nm = 0.0;
   std::string linear_rule;  // how the window was chosen
+  // Without a peak the window ends at a fraction of the largest approach force: when that is
+  // far beyond a protein's (a tip pressed onto the substrate), the window holds the wall.
+  double linear_reference_pN = 0.0;
+  bool linear_reference_is_peak = false;
   double contact_extrapolated_nm = std::numeric_limits<double>::quiet_NaN();  // −b/k
 };
 
