@@ -390,6 +390,30 @@ TEST(ProtocolRun, AnIndentationsTravelIsCheckedAgainstTheMoleculeAndTheSurface) 
                      "(1.984 nm): the base never turns"),
             std::string::npos)
       << out;
+  // A force trigger of 100 pN with the tip 10 nm higher, at 10 µm/s: ~2.5·10⁴ independent
+  // samples of the free tip's noise (√(kTκ) ≈ 29 pN) before contact, whose largest is ~4.5 sd —
+  // the base may turn on noise (an audit's did, at 90 pN, 10 nm short); as shipped the tip
+  // starts 0.2 nm away and 100 pN lies beyond its 3 sd.
+  std::string text = ermak::test::read_file(config);
+  auto replace = [&](const std::string& from, const std::string& to) {
+    const auto at = text.find(from);
+    ASSERT_NE(at, std::string::npos) << from;
+    text.replace(at, from.size(), to);
+  };
+  replace("retract_at_depth_nm = 4.0", "retract_at_force_pN = 100");
+  std::ofstream(dir / "near.toml") << text;
+  replace("tip_position_A = [16.5, -12.6, 81.2]", "tip_position_A = [16.5, -12.6, 181.2]");
+  std::ofstream(dir / "far.toml") << text;
+  out = run_ermak("run --dry-run " + (dir / "far.toml").string() + inputs + where +
+                      " --set indentation.speed_um_per_s=10 --set run.steps=2000000",
+                  &status);
+  ASSERT_EQ(status, 0) << out;
+  EXPECT_NE(out.find("retract_at_force_pN = 100 pN lies within the free tip's range (drag 0.0862 pN + 4.5 × √(kTκ)"),
+            std::string::npos)
+      << out;
+  out = run_ermak("run --dry-run " + (dir / "near.toml").string() + inputs + where, &status);
+  ASSERT_EQ(status, 0) << out;
+  EXPECT_EQ(out.find("lies within the free tip's range"), std::string::npos) << out;
 }
 
 // A force schedule whose last point lies past the run's end is noted with the force the run

@@ -523,17 +523,25 @@ std::vector<std::string> ProtocolSetup::describe() const {
                                                   "{:g} pN): give a smaller indentation.tip_friction or a lower speed",
                                                   kLargeTipDrag_pN)
                                     : std::string()));
-    // A retraction force within the free tip's range — the drag plus 3 sd of the spring's
+    // A retraction force within the free tip's range — the drag plus z sd of the spring's
     // thermal force, √(kT κ) by equipartition — turns the base on noise, before any contact.
+    // The approach holds ~N = travel to contact / (v τ_t) independent samples of that force:
+    // its largest is ~√(2 ln N) sd above the mean, more than 3 for a long, slow approach.
     if (in.retract == RetractAt::kForce) {
       const double thermal_pN =
           units::internal_force_to_pN(std::sqrt(spec_.temperature.start_kcal_per_mol * in.spring_kcal_per_mol_A2));
       const double retract_pN = units::internal_force_to_pN(in.retract_force_kcal_per_mol_A);
-      if (retract_pN < drag_pN + 3.0 * thermal_pN)
+      const double samples = std::isfinite(contact_travel_A_) && std::abs(in.speed_A_per_tau) > 0
+                                 ? contact_travel_A_ / (std::abs(in.speed_A_per_tau) * (in.tip_friction /
+                                                                                       in.spring_kcal_per_mol_A2))
+                                 : 0.0;
+      const double z = samples > 1.0 ? std::max(3.0, std::sqrt(2.0 * std::log(samples))) : 3.0;
+      if (retract_pN < drag_pN + z * thermal_pN)
         lines.push_back(fmt::format("indentation: note: retract_at_force_pN = {:.6g} pN lies within the free tip's "
-                                    "range (drag {:.3g} pN + 3 × √(kTκ) = {:.3g} pN): noise may turn the base before "
+                                    "range (drag {:.3g} pN + {:.3g} × √(kTκ) = {:.3g} pN, the largest of ~{:.2g} "
+                                    "independent samples of its noise before contact): noise may turn the base before "
                                     "the tip touches the molecule; give a larger force",
-                                    retract_pN, drag_pN, drag_pN + 3.0 * thermal_pN));
+                                    retract_pN, drag_pN, z, drag_pN + z * thermal_pN, std::max(samples, 1.0)));
     }
     if (in.move_surface && !spec_.fixed_beads.empty())
       lines.push_back("indentation: note: move_surface with [fixed] beads: the surface moves toward the tip while "
