@@ -288,6 +288,28 @@ TEST(AnalysisCommand, AnIndentationPressedIntoTheWallIsNoted) {
   EXPECT_EQ(given.find("note: the approach reached"), std::string::npos) << given;
 }
 
+// A base that turned before the tip touched anything (a force trigger on the free tip's noise):
+// no contact, and the summary says where the base turned.
+TEST(AnalysisCommand, ATurnBeforeContactIsNamed) {
+  const fs::path run = test::fresh_directory("analyze-indentation-no-contact");
+  std::mt19937_64 rng(8);
+  std::normal_distribution<double> gauss(0.0, 1.0);
+  std::string text = "# step\ttime[ns]\tbase[nm]\ttip[nm]\ttip_x[nm]\ttip_y[nm]\ttip_z[nm]\tspring_force[pN]\tmolecule_force[pN]\n";
+  for (int i = 0; i <= 2000; ++i) {
+    const double b = i <= 1200 ? 0.005 * i : 0.005 * (2400 - i);
+    char line[256];
+    std::snprintf(line, sizeof line, "%d\t%.4f\t%.6f\t%.6f\t0\t0\t%.6f\t%.6f\t%.6f\n", 100 * i, 0.01 * i, b, b, -b,
+                  20.0 * gauss(rng), 0.01 * gauss(rng));
+    text += line;
+  }
+  write_text(run / "replica_000" / "indentation.tsv", text);
+  std::string out;
+  ASSERT_EQ(analyze(run.string(), &out), 0) << out;
+  const std::string summary = read_text(run / "analysis" / "summary.txt");
+  EXPECT_NE(summary.find("contact: not found"), std::string::npos) << summary;
+  EXPECT_NE(summary.find("the base turned at step 120000 before any contact"), std::string::npos) << summary;
+}
+
 TEST(AnalysisCommand, IndentationAndForceClamp) {
   const fs::path run = test::fresh_directory("analyze-indentation");
   // Indentation: contact at tip = 4 nm, molecule stiffness 25 pN/nm until 120 pN, then a

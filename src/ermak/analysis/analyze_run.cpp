@@ -904,8 +904,13 @@ AnalyzeResult analyze_run(const AnalyzeOptions& options_in) {
         summary += fmt::format("  contact: step {}, tip at {} nm (molecule force ≥ {} pN)\n",
                                a.contact_step, g(a.contact_tip_nm, 4), g(a.contact_threshold_pN, 3));
       else
-        summary += fmt::format("  contact: not found (molecule force never reached {} pN); indentation = tip displacement\n",
-                               g(a.contact_threshold_pN, 3));
+        summary += fmt::format("  contact: not found (molecule force never reached {} pN); indentation = tip displacement{}\n",
+                               g(a.contact_threshold_pN, 3),
+                               a.turnaround + 1 < a.rows
+                                   ? fmt::format("; the base turned at step {} before any contact (a retract_at_force "
+                                                 "trigger reached on the free tip's noise? run.log notes it)",
+                                                 g(a.turnaround_step, 12))
+                                   : std::string());
       if (a.linear.n > 0)
         summary += fmt::format("  linear regime: {}; indentation {} to {} nm\n", a.linear_rule, g(a.linear_from_nm),
                                g(a.linear_to_nm));

@@ -184,6 +184,7 @@ IndentationAnalysis analyze_indentation(const TsvTable& table, const CurveSettin
   // The approach ends where the base is furthest in.
   a.turnaround = std::size_t(std::max_element(base.begin(), base.end()) - base.begin());
   if (base[a.turnaround] <= base.front()) a.turnaround = a.rows - 1;  // base does not move
+  a.turnaround_step = a.step.empty() ? 0.0 : a.step[a.turnaround];
 
   const Smoother smooth = make_smoother(base, settings, table.source(), "cantilever-base");
   a.smoothing = smooth.info;

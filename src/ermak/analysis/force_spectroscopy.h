@@ -131,6 +131,7 @@ struct IndentationPeak {
 struct IndentationAnalysis {
   std::size_t rows = 0;
   std::size_t turnaround = 0;  // last row of the approach (largest base displacement)
+  double turnaround_step = 0.0;  // its step; the base turned there when it is not the last row
   std::vector<double> step, time_ns, base_nm;
   std::vector<double> tip_raw_nm, spring_force_raw_pN;
   std::vector<double> tip_nm, spring_force_pN, molecule_force_pN;  // smoothed
