@@ -4,7 +4,7 @@
 # from this machine's /usr/include into ./.deps/include (git-ignored). CMake looks there
 # through ERMAK_EXTRA_INCLUDE, so a machine without these packages still configures.
 # It also copies the test and benchmark inputs that live outside the repository (the
-# SOP-GPU WW and PF8 systems and a few PDB entries from ../shared/data, and freesasa's
+# SOP-GPU WW, PF8 and titin systems and the PDB entries from ../shared/data, and freesasa's
 # test PDBs) into ./.deps/data, for machines that get only the repository
 # (scripts/gpu-check.sh uses them through ERMAK_SHARED_DATA).
 # Usage: scripts/collect-deps.sh [SOURCE_INCLUDE_DIR]   (default /usr/include)
@@ -24,7 +24,7 @@ done
 shared="${ERMAK_SHARED_DATA:-../shared/data}"
 if [[ -d "$shared/sopgpu" ]]; then
   mkdir -p .deps/data/sopgpu
-  for system in ww pf8; do
+  for system in ww pf8 titin; do
     rm -rf ".deps/data/sopgpu/$system"
     cp -r "$shared/sopgpu/$system" ".deps/data/sopgpu/$system"
   done
@@ -38,8 +38,8 @@ for derived in 1CWP_pdb2cif.cif fibrinogen_fullfg_sopgpu_model.pdb; do
     cp "$shared/derived/$derived" .deps/data/derived/
   fi
 done
-# The mid-sized proteins of the bench (i27, lmb) and of tests that use them.
-for pdb in 1TIT.pdb 1LMB.pdb 1YRF.pdb 2F4K.pdb; do
+# The PDB entries of the bench (i27, lmb) and of the CPU tests (the capsid 1CWP, villin 1VII, …).
+for pdb in 1TIT.pdb 1LMB.pdb 1YRF.pdb 2F4K.pdb 1CWP.pdb 1VII.pdb; do
   if [[ -f "$shared/pdb/$pdb" ]]; then
     mkdir -p .deps/data/pdb
     cp "$shared/pdb/$pdb" .deps/data/pdb/
