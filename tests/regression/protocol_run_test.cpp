@@ -354,9 +354,11 @@ static std::string example_inputs(const fs::path& config) {
 }
 
 // The indentation's travel against the geometry (docs/protocols.md#indentation): the λ
-// repressor example's tip meets the substrate after 6.43 nm of base travel; 59.5 nm (5000
-// µm/s over 6·10⁵ steps, no turn within) would press it on with ~10.6 nN — warned, with the
-// depth that stays below 1000 pN; 0.4 nm never reaches the molecule — noted; as shipped, neither.
+// repressor example's tip touches the molecule after 0.64 nm of base travel and the wall σ = 1 nm
+// above the substrate after 5.43 nm, so it stalls near 3.04 nm (half the molecule); 59.5 nm
+// (5000 µm/s over 6·10⁵ steps, no turn within) would press on with ~11 nN (an audit measured
+// 10.9) — warned, with the depth that stays below 1000 pN; 0.4 nm never reaches the molecule —
+// noted; as shipped, neither.
 TEST(ProtocolRun, AnIndentationsTravelIsCheckedAgainstTheMoleculeAndTheSurface) {
   const fs::path config = ermak::test::source_dir() / "examples/indentation_lambda_repressor.toml";
   const std::string inputs = example_inputs(config);
@@ -369,10 +371,10 @@ TEST(ProtocolRun, AnIndentationsTravelIsCheckedAgainstTheMoleculeAndTheSurface) 
                               &status);
   ASSERT_EQ(status, 0) << out;
   EXPECT_NE(out.find("warning: indentation: the base travels 59.52 nm over the run's steps, but the tip's surface "
-                     "reaches the substrate after 6.43 nm"),
+                     "reaches the substrate's wall after 5.43 nm, and stalls near 3.04 nm on the molecule between"),
             std::string::npos)
       << out;
-  EXPECT_NE(out.find("retract_at_depth_nm = 11.4 turns it below ~1000 pN"), std::string::npos) << out;
+  EXPECT_NE(out.find("retract_at_depth_nm = 8 nm turns it below ~1000 pN"), std::string::npos) << out;
   out = run_ermak("run --dry-run " + config.string() + inputs + where +
                       " --set indentation.speed_um_per_s=10 --set run.steps=2000",
                   &status);
@@ -390,10 +392,11 @@ TEST(ProtocolRun, AnIndentationsTravelIsCheckedAgainstTheMoleculeAndTheSurface) 
                      "(1.984 nm): the base never turns"),
             std::string::npos)
       << out;
-  // A force trigger of 100 pN with the tip 10 nm higher, at 10 µm/s: ~2.5·10⁴ independent
-  // samples of the free tip's noise (√(kTκ) ≈ 29 pN) before contact, whose largest is ~4.5 sd —
+  // A force trigger of 100 pN with the tip 10 nm higher, at 10 µm/s: the run's 0.4 nm of travel
+  // hold ~920 independent samples of the free tip's noise (√(kTκ) ≈ 29 pN), whose largest is
+  // ~3.7 sd —
   // the base may turn on noise (an audit's did, at 90 pN, 10 nm short); as shipped the tip
-  // starts 0.2 nm away and 100 pN lies beyond its 3 sd.
+  // starts 0.64 nm away and 100 pN lies beyond its 3 sd.
   std::string text = ermak::test::read_file(config);
   auto replace = [&](const std::string& from, const std::string& to) {
     const auto at = text.find(from);
@@ -408,12 +411,21 @@ TEST(ProtocolRun, AnIndentationsTravelIsCheckedAgainstTheMoleculeAndTheSurface) 
                       " --set indentation.speed_um_per_s=10 --set run.steps=2000000",
                   &status);
   ASSERT_EQ(status, 0) << out;
-  EXPECT_NE(out.find("retract_at_force_pN = 100 pN lies within the free tip's range (drag 0.0862 pN + 4.5 × √(kTκ)"),
+  EXPECT_NE(out.find("retract_at_force_pN = 100 pN lies within the free tip's range (drag 0.0862 pN + 3.69 × √(kTκ)"),
             std::string::npos)
       << out;
   out = run_ermak("run --dry-run " + (dir / "near.toml").string() + inputs + where, &status);
   ASSERT_EQ(status, 0) << out;
   EXPECT_EQ(out.find("lies within the free tip's range"), std::string::npos) << out;
+  // A resumed run's start holds only the protocols' reference beads: nothing is said of the
+  // contact then (a review found "misses every bead" on every resume).
+  out = run_ermak("run " + config.string() + inputs + where + " --set run.steps=2000", &status);
+  ASSERT_EQ(status, 0) << out;
+  EXPECT_NE(out.find("no contact in this run"), std::string::npos) << out;
+  out = run_ermak("run --resume " + config.string() + inputs + where + " --set run.steps=4000", &status);
+  ASSERT_EQ(status, 0) << out;
+  EXPECT_EQ(out.find("misses every bead"), std::string::npos) << out;
+  EXPECT_EQ(out.find("no contact in this run"), std::string::npos) << out;
 }
 
 // A force schedule whose last point lies past the run's end is noted with the force the run
@@ -578,7 +590,7 @@ TEST(ProtocolRun, AClampThatBreaksABondSaysLowerTheForce) {
   int status = 0;
   const std::string out = run_ermak("run " + write(dir / "run.toml", config).string(), &status);
   EXPECT_EQ(status, 1) << out;
-  EXPECT_NE(out.find("warning: force_clamp: 5000 pN holds every bond along the clamped chain stretched by 1.52 Å"),
+  EXPECT_NE(out.find("warning: force_clamp: 5000 pN holds the bonds along the clamped chain stretched by 1.52 Å"),
             std::string::npos)
       << out;
   EXPECT_NE(out.find("a FENE bond broke between steps"), std::string::npos) << out;

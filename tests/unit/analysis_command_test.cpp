@@ -342,6 +342,7 @@ TEST(AnalysisCommand, IndentationAndForceClamp) {
   ASSERT_EQ(peaks.rows(), 1u);
   EXPECT_NEAR(peaks.column("force[pN]")[0], 120.0, 8.0);
   const std::string summary = read_text(a / "summary.txt");
+  EXPECT_EQ(summary.find("no rows in it"), std::string::npos) << "one linear-regime line: " << summary;
   const std::size_t at = summary.find("spring constant k = ");
   ASSERT_NE(at, std::string::npos) << summary;
   EXPECT_NEAR(std::stod(summary.substr(at + 20)), 25.0, 0.6) << summary.substr(at, 80);
@@ -434,10 +435,10 @@ TEST(AnalysisCommand, IndentationAndForceClamp) {
   const double tau = (times.column("time[ns]")[0] + times.column("time[ns]")[1] + times.column("time[ns]")[2]) / 2.0;
   EXPECT_NE(out.find("unfolded (extension ≥ 10 nm): 2 of 3; lifetime τ = " + g(tau)), std::string::npos) << out;
   // A clamp is smoothed over 1 % of its rows, at most 101: the summary gives them in rows and ns
-  // (these tables: 2000 rows every 0.05 ns → 21 rows, 1.05 ns).
+  // (these tables: 2000 rows every 0.05 ns → 21 rows, 20 intervals: 1 ns).
   EXPECT_NE(read_text(clamp / "analysis" / "summary.txt")
                 .find("smoothing: centred running average over 1 % of the rows, at most 101 (a force clamp's base "
-                      "does not move): 21 rows, 1.05 ns in replica_000"),
+                      "does not move): 21 rows, 1 ns in replica_000"),
             std::string::npos)
       << read_text(clamp / "analysis" / "summary.txt");
   // A table that stops before the run's steps: a stopped run, whose censored replicas may

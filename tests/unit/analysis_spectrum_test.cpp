@@ -172,9 +172,6 @@ TEST(ForceSpectrum, RampRunsGiveBackBellEvansParameters) {
   for (double resampled : boot.column("bell_x[nm]")) EXPECT_NEAR(resampled, x, 5.0 * se);
 }
 
-// A run that pulled two beads, each on a spring loading at κv: the table's force is their
-// sum, loaded at 2κv, which the spectrum takes as the run's rate (the same fit as a run.log
-// stating 2κv for one bead).
 // A run that ended with an error, or stopped before its steps (run.log), enters with the part
 // it ran, and the summary and warnings say so (an audit's spectrum took a 5 nN clamp that broke
 // a bond, and a run stopped at 4 % of its steps, without a word).
@@ -202,6 +199,9 @@ TEST(ForceSpectrum, RunsThatEndedEarlyAreNamed) {
   EXPECT_EQ(named, 2u);
 }
 
+// A run that pulled two beads, each on a spring loading at κv: the table's force is their
+// sum, loaded at 2κv, which the spectrum takes as the run's rate (the same fit as a run.log
+// stating 2κv for one bead).
 TEST(ForceSpectrum, SeveralPulledBeadsLoadTheForceAtTheirSummedRate) {
   SpectrumOptions o = ramp_spectrum("spectrum_two_beads", ramp_truth());
   analyze_force_spectrum(o);

@@ -156,10 +156,21 @@ TEST(StepSize, AClampThatStretchesTheBondsNearR0IsWarned) {
   EXPECT_EQ(clamp_tension_warning(spec), "");
   spec.force_clamp.schedule = {{0, 0.0}, {1000, units::pN_to_internal_force(4000.0)}};  // a schedule's largest
   const std::string w = clamp_tension_warning(spec);
-  EXPECT_NE(w.find("4000 pN holds every bond along the clamped chain stretched by 1.42 Å of its R0 = 2 Å"),
+  EXPECT_NE(w.find("4000 pN holds the bonds along the clamped chain stretched by 1.42 Å of their R0 = 2 Å"),
             std::string::npos)
       << w;
   EXPECT_NE(w.find("a clamp below ~3814 pN"), std::string::npos) << w;
+  // Beyond the run's steps a schedule's point is never reached: at 500 of its 1000 steps it
+  // ends at 2000 pN, no warning.
+  spec.steps = 500;
+  EXPECT_EQ(clamp_tension_warning(spec), "") << clamp_tension_warning(spec);
+  spec.steps = 100000;
+  // Three pulled beads of one chain load the bonds by the fixed end with 3 × 1700 pN.
+  spec.force_clamp.schedule = {{0, units::pN_to_internal_force(1700.0)}};
+  spec.force_clamp.pulled_beads = {31, 32, 33};
+  const std::string three = clamp_tension_warning(spec);
+  EXPECT_NE(three.find("5100 pN (3 pulled beads × 1700 pN, all on one chain at most)"), std::string::npos) << three;
+  EXPECT_NE(three.find("a clamp below ~1271 pN per bead"), std::string::npos) << three;
   spec.force_clamp.enabled = false;
   EXPECT_EQ(clamp_tension_warning(spec), "");
 }

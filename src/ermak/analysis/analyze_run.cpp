@@ -618,7 +618,7 @@ AnalyzeResult analyze_run(const AnalyzeOptions& options_in) {
     const std::size_t rows = std::clamp<std::size_t>(first.a.rows / 100, 1, 101) | 1;
     summary += fmt::format("  smoothing: centred running average over 1 % of the rows, at most 101 (a force clamp's "
                            "base does not move): {} rows, {} ns in {}\n",
-                           rows, g(double(rows) * first.row_ns, 4), first.replica.name);
+                           rows, g(double(rows - 1) * first.row_ns, 4), first.replica.name);
   } else summary += fmt::format("  smoothing: centred running average over {} nm of {} travel{}\n",
                               g(st.window_nm.value_or(0.2)),
                               planes.empty() ? "cantilever-base"
@@ -907,13 +907,16 @@ AnalyzeResult analyze_run(const AnalyzeOptions& options_in) {
         summary += fmt::format("  contact: not found (molecule force never reached {} pN); indentation = tip displacement{}\n",
                                g(a.contact_threshold_pN, 3),
                                a.turnaround + 1 < a.rows
-                                   ? fmt::format("; the base turned at step {} before any contact (a retract_at_force "
-                                                 "trigger reached on the free tip's noise? run.log notes it)",
+                                   ? fmt::format("; the base turned at step {} before any contact (a retraction trigger "
+                                                 "set short, or a retract_at_force reached on the free tip's noise: "
+                                                 "run.log notes both)",
                                                  g(a.turnaround_step, 12))
                                    : std::string());
       if (a.linear.n > 0)
         summary += fmt::format("  linear regime: {}; indentation {} to {} nm\n", a.linear_rule, g(a.linear_from_nm),
                                g(a.linear_to_nm));
+      else if (a.contact_found || st.linear_range_nm)
+        summary += fmt::format("  linear regime: {}; no rows in it\n", a.linear_rule);
       // No peak, and an approach far past a protein's forces: the tip pressed the molecule onto
       // the substrate, and the window's upper part is that wall, not the molecule's response.
       if (a.linear.n > 0 && !a.linear_reference_is_peak && !st.linear_range_nm &&
@@ -923,8 +926,6 @@ AnalyzeResult analyze_run(const AnalyzeOptions& options_in) {
                                "grows with how far the run pushed; give --linear-range-nm (or a smaller "
                                "--linear-fraction) for the molecule's own response\n",
                                g(a.linear_reference_pN, 4), g(st.linear_fraction));
-      else if (a.contact_found || st.linear_range_nm)
-        summary += fmt::format("  linear regime: {}; no rows in it\n", a.linear_rule);
       if (a.linear.ok) {
         // A fit that does not describe the curve (the regime holds mostly noise) is shown but
         // kept out of the statistics and the headline.

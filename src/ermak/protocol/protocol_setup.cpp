@@ -258,7 +258,12 @@ ProtocolSetup::ProtocolSetup(const RunSpec& spec, const Topology& topology, cons
     if (start.bead_count > 0 && start.replica_count > 0) {
       const double R = in.tip_radius_A;
       for (std::int32_t i = 0; i < start.bead_count; ++i) {
-        const Vec3d offset = position(start, 0, i) - ind.tip_start_A;
+        // A resumed run's start holds only the protocols' reference beads (the rest NaN):
+        // then the geometry is not known, and nothing is said of the contact.
+        const Vec3d p = position(start, 0, i);
+        if (!std::isfinite(p.x) || !std::isfinite(p.y) || !std::isfinite(p.z)) continue;
+        geometry_known_ = true;
+        const Vec3d offset = p - ind.tip_start_A;
         const double along = dot(offset, ind.direction), lateral2 = dot(offset, offset) - along * along;
         if (along > 0 && lateral2 < R * R)
           contact_travel_A_ = std::min(contact_travel_A_, along - std::sqrt(R * R - lateral2));
@@ -266,7 +271,9 @@ ProtocolSetup::ProtocolSetup(const RunSpec& spec, const Topology& topology, cons
       if (in.surface.enabled) {
         const double approach = dot(ind.direction, ind.surface.normal);  // < 0: towards the surface
         const double height = dot(ind.tip_start_A - ind.surface.point_A, ind.surface.normal);
-        if (approach < 0) surface_travel_A_ = (height - R) / -approach;
+        // The tip's surface rests on a bare wall about σ above it (when it feels the wall).
+        const double rest_A = in.surface.tip_interaction ? in.surface.wall.sigma_A : 0.0;
+        if (approach < 0) surface_travel_A_ = (height - R - rest_A) / -approach;
       }
     }
     if (validate) {
@@ -531,9 +538,13 @@ std::vector<std::string> ProtocolSetup::describe() const {
       const double thermal_pN =
           units::internal_force_to_pN(std::sqrt(spec_.temperature.start_kcal_per_mol * in.spring_kcal_per_mol_A2));
       const double retract_pN = units::internal_force_to_pN(in.retract_force_kcal_per_mol_A);
-      const double samples = std::isfinite(contact_travel_A_) && std::abs(in.speed_A_per_tau) > 0
-                                 ? contact_travel_A_ / (std::abs(in.speed_A_per_tau) * (in.tip_friction /
-                                                                                       in.spring_kcal_per_mol_A2))
+      // The approach's samples before contact, within the run's travel.
+      const double free_travel_A =
+          std::min(contact_travel_A_, std::abs(in.speed_A_per_tau) * spec_.langevin.timestep_tau *
+                                          double(std::max<std::int64_t>(spec_.steps - start_step_, 0)));
+      const double samples = geometry_known_ && std::isfinite(free_travel_A) && std::abs(in.speed_A_per_tau) > 0
+                                 ? free_travel_A / (std::abs(in.speed_A_per_tau) * (in.tip_friction /
+                                                                                    in.spring_kcal_per_mol_A2))
                                  : 0.0;
       const double z = samples > 1.0 ? std::max(3.0, std::sqrt(2.0 * std::log(samples))) : 3.0;
       if (retract_pN < drag_pN + z * thermal_pN)
@@ -590,15 +601,28 @@ std::vector<std::string> ProtocolSetup::travel_warnings() const {
   const bool turns_below_overload = in.retract == RetractAt::kForce &&
                                     units::internal_force_to_pN(in.retract_force_kcal_per_mol_A) <= kOverload_pN;
   if (std::isfinite(surface_travel_A_) && kappa_pN_per_nm > 0 && !turns_below_overload) {
-    const double overload_A = surface_travel_A_ + 10.0 * kOverload_pN / kappa_pN_per_nm;
+    // Where the tip stalls: on the substrate's wall, or — with the molecule under it — at
+    // about half the molecule's thickness (a pressed molecule does not flatten; the λ
+    // repressor's tip stalled at 3.4 nm of a 0.6–5.4 nm span). Past that, the spring's force
+    // grows by κ per nm of travel.
+    const bool molecule_between = geometry_known_ && contact_travel_A_ < surface_travel_A_;
+    const double stall_A =
+        molecule_between ? contact_travel_A_ + 0.5 * (surface_travel_A_ - contact_travel_A_) : surface_travel_A_;
+    const double overload_A = stall_A + 10.0 * kOverload_pN / kappa_pN_per_nm;
+    const bool sop = !spec_.file_key_names.empty();
     if (approach_A > overload_A)
       lines.push_back(fmt::format(
-          "warning: indentation: the base travels {:.4g} nm {}, but the tip's surface reaches the substrate after "
-          "{:.4g} nm (the molecule lies between them): past that the spring presses the tip, and the molecule under "
-          "it, onto the surface — ~{:.0f} pN by the turn, a crushed molecule and a curve of the wall. Unless that is "
-          "meant, retract_at_depth_nm = {:.3g} turns it below ~{:g} pN (docs/protocols.md#indentation)",
-          approach_A / 10.0, until, surface_travel_A_ / 10.0, kappa_pN_per_nm * (approach_A - surface_travel_A_) / 10.0,
-          std::floor(overload_A / 10.0 * 10.0) / 10.0, kOverload_pN));
+          "warning: indentation: the base travels {:.4g} nm {}, but the tip's surface reaches the substrate's wall "
+          "after {:.4g} nm{}: past that the spring presses the tip{} onto the surface — about {:.0f} pN by the {}, a "
+          "crushed molecule and a curve of the wall. Unless that is meant, {} = {:.3g} nm turns it below ~{:g} pN "
+          "(docs/protocols.md#indentation)",
+          approach_A / 10.0, until, surface_travel_A_ / 10.0,
+          molecule_between ? fmt::format(", and stalls near {:.3g} nm on the molecule between", stall_A / 10.0)
+                           : std::string(),
+          molecule_between ? ", and the molecule under it," : "", kappa_pN_per_nm * (approach_A - stall_A) / 10.0,
+          until == "over the run's steps" ? "last step" : "turn",
+          sop ? "a turn after (fewer numsteps)" : "retract_at_depth_nm", std::floor(overload_A) / 10.0,
+          kOverload_pN));
   }
   // Retraction triggers the run's steps never reach: the base never turns.
   if (in.retract == RetractAt::kDepth && in.retract_depth_A > whole_A)
@@ -609,6 +633,7 @@ std::vector<std::string> ProtocolSetup::travel_warnings() const {
     lines.push_back(fmt::format("note: indentation: retract_at_step = {} is not before the run's last step {}: the "
                                 "base never turns",
                                 in.retract_step, spec_.steps));
+  if (!geometry_known_) return lines;
   if (!std::isfinite(contact_travel_A_))
     lines.push_back(fmt::format("note: indentation: the tip's path (radius {:g} Å along the direction) misses every "
                                 "bead of replica 0: no bead lies ahead of it within its radius",

@@ -96,6 +96,7 @@ class ProtocolSetup {
   // surface first touches a bead, and at which it reaches the substrate (∞: never).
   double contact_travel_A_ = std::numeric_limits<double>::infinity();
   double surface_travel_A_ = std::numeric_limits<double>::infinity();
+  bool geometry_known_ = false;  // a resumed run's start holds only the reference beads
 };
 
 // Checkpoint support: the reference beads' start positions (float bits, exact) and the

@@ -86,24 +86,31 @@ std::optional<ChainReach> chain_reach(std::string what, const std::vector<std::i
                                       double step_A, const Topology& topology,
                                       const std::vector<Vec3d>& start_positions_A, Vec3d away = {}) {
   if (pulled.empty() || anchors.empty() || !(spring_kcal_per_mol_A2 > 0) || !(step_A > 0)) return std::nullopt;
-  const BondedPaths paths = bonded_paths_from(topology, anchors);
-  const auto n = std::int32_t(std::min(start_positions_A.size(), paths.length_A.size()));
   ChainReach reach;
   reach.what = std::move(what);
   reach.step_A = step_A;
   double slack_A = -1.0;
-  for (std::int32_t b : pulled) {
-    if (b < 0 || b >= n) continue;
-    const double length = paths.length_A[std::size_t(b)];
-    if (!(length > 0) || !std::isfinite(length)) continue;  // no chain to an anchor, or an anchor itself
-    const std::int32_t f = paths.origin[std::size_t(b)];
-    if (dot(start_positions_A[std::size_t(b)] - start_positions_A[std::size_t(f)], away) < 0.0) continue;
-    const double slack = length - norm(start_positions_A[std::size_t(b)] - start_positions_A[std::size_t(f)]);
-    if (slack_A < 0 || slack < slack_A) {
-      slack_A = std::max(slack, 0.0);
-      reach.contour_A = length, reach.pulled = b, reach.anchor = f;
+  auto consider = [&](const BondedPaths& paths) {
+    const auto n = std::int32_t(std::min(start_positions_A.size(), paths.length_A.size()));
+    for (std::int32_t b : pulled) {
+      if (b < 0 || b >= n) continue;
+      const double length = paths.length_A[std::size_t(b)];
+      if (!(length > 0) || !std::isfinite(length)) continue;  // no chain to an anchor, or an anchor itself
+      const std::int32_t f = paths.origin[std::size_t(b)];
+      if (dot(start_positions_A[std::size_t(b)] - start_positions_A[std::size_t(f)], away) < 0.0) continue;
+      const double slack = length - norm(start_positions_A[std::size_t(b)] - start_positions_A[std::size_t(f)]);
+      if (slack_A < 0 || slack < slack_A) {
+        slack_A = std::max(slack, 0.0);
+        reach.contour_A = length, reach.pulled = b, reach.anchor = f;
+      }
     }
-  }
+  };
+  // Each anchor's paths when they are few (the least slack of every pair); the nearest anchor
+  // along the bonds for a layer of many (a capsid's fixed beads).
+  if (anchors.size() <= 64)
+    for (std::int32_t f : anchors) consider(bonded_paths_from(topology, {f}));
+  else
+    consider(bonded_paths_from(topology, anchors));
   if (reach.pulled < 0) return std::nullopt;
   reach.slack_A = slack_A;
   reach.kappa_pN_per_nm = units::internal_spring_to_pN_per_nm(spring_kcal_per_mol_A2);

@@ -73,7 +73,7 @@ BondStretchCheck bond_check(const Topology& topology, const RunSpec& spec, const
   BondStretchCheck check(topology, spec.sop.fene_R0_A, bond_break_remedy(spec));
   if (const auto overload = pulling_overload_step(spec, topology, start_A))
     check.use_remedy_from(*overload,
-                          "the base has travelled past the chain's contour length by then, loading the straight chain "
+                          "the base (or a moving plane) has travelled past the chain's contour length by then, loading the straight chain "
                           "beyond 1000 pN: give fewer steps (the run's start warns with a step count when the run "
                           "goes that far), as pulling more slowly only takes longer to the same break; at speeds "
                           "whose drag alone breaks bonds, " +
@@ -1016,8 +1016,11 @@ RunSummary run_logged(const RunSpec& given_spec, const RunOptions& options, RunR
     // would run to the file's steps instead.
     // Every --set as given: a resume without one of them would be refused or run another run.
     std::string overridden;
-    for (const std::string& text : spec.set_overrides)
-      overridden += (overridden.empty() ? "--set '" : " --set '") + text + "'";
+    for (const std::string& text : spec.set_overrides) {
+      std::string quoted;  // for a POSIX shell: ' closes, \' is a quote, ' reopens
+      for (char c : text) quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
+      overridden += (overridden.empty() ? "--set '" : " --set '") + quoted + "'";
+    }
     log->warn("stopped by {} at step {} of {} ({:.2f} s, {:.4g} steps/s): checkpoint {} written; `ermak run` of the "
               "same configuration{} with --resume continues bit for bit",
               stop_signal_name(stopped_by), step, last_step, summary.wall_seconds, summary.steps_per_second,

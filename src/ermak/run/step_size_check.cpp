@@ -120,20 +120,39 @@ std::string check_step_size(const RunSpec& spec) {
 
 std::string clamp_tension_warning(const RunSpec& spec) {
   if (!spec.force_clamp.enabled) return "";
+  // The largest force the run reaches: the schedule's points within its steps, and where it
+  // stands at its last step (piecewise linear between points).
+  const auto& points = spec.force_clamp.schedule;
   double force = 0.0;
-  for (const ForceSchedulePoint& p : spec.force_clamp.schedule) force = std::max(force, std::abs(p.force_kcal_per_mol_A));
+  for (std::size_t k = 0; k < points.size(); ++k) {
+    if (points[k].step <= spec.steps || k == 0) force = std::max(force, std::abs(points[k].force_kcal_per_mol_A));
+    if (points[k].step > spec.steps && k > 0 && points[k - 1].step < spec.steps) {
+      const ForceSchedulePoint &a = points[k - 1], &b = points[k];
+      const double f = a.force_kcal_per_mol_A + (b.force_kcal_per_mol_A - a.force_kcal_per_mol_A) *
+                                                    double(spec.steps - a.step) / double(b.step - a.step);
+      force = std::max(force, std::abs(f));
+    }
+  }
+  // Every pulled bead gets the whole force: the bonds next to the fixed end carry the sum of
+  // those pulled along one chain, at most n·F.
+  const std::size_t pulled = std::max<std::size_t>(1, spec.force_clamp.pulled_beads.size());
+  force *= double(pulled);
   const double k = spec.sop.fene_k_kcal_per_mol_A2, R0 = spec.sop.fene_R0_A;
   if (!(force > 0) || !(k > 0) || !(R0 > 0)) return "";
   // The stretch Δ at which the FENE tension kΔ/(1 − Δ²/R0²) equals the force.
   const double a = force / (R0 * R0);
   const double stretch_A = (-k + std::sqrt(k * k + 4.0 * a * force)) / (2.0 * a);
   if (stretch_A < 0.7 * R0) return "";
-  return fmt::format("warning: force_clamp: {:.4g} pN holds every bond along the clamped chain stretched by {:.2f} Å of "
-                     "its R0 = {:g} Å at rest (the FENE tension, docs/model.md#fene): the steps' noise breaks a bond "
-                     "within 10⁴–10⁶ steps at such forces (5 nN: ~3·10⁴ steps); a clamp below ~{:.0f} pN keeps "
-                     "the bonds under 70 % of R0",
-                     units::internal_force_to_pN(force), stretch_A, R0,
-                     units::internal_force_to_pN(k * 0.7 * R0 / (1.0 - 0.49)));
+  return fmt::format("warning: force_clamp: {:.4g} pN{} holds the bonds along the clamped chain stretched by {:.2f} Å "
+                     "of their R0 = {:g} Å at rest (the FENE tension, docs/model.md#fene): the steps' noise breaks a "
+                     "bond within 10⁴–10⁶ steps at such forces (5 nN: ~3·10⁴ steps); a clamp below ~{:.0f} pN{} "
+                     "keeps the bonds under 70 % of R0",
+                     units::internal_force_to_pN(force),
+                     pulled > 1 ? fmt::format(" ({} pulled beads × {:.4g} pN, all on one chain at most)", pulled,
+                                              units::internal_force_to_pN(force) / double(pulled))
+                                : std::string(),
+                     stretch_A, R0, units::internal_force_to_pN(k * 0.7 * R0 / (1.0 - 0.49)) / double(pulled),
+                     pulled > 1 ? " per bead" : "");
 }
 
 }  // namespace ermak
