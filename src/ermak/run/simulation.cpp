@@ -1021,6 +1021,10 @@ RunSummary run_logged(const RunSpec& given_spec, const RunOptions& options, RunR
       for (char c : text) quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
       overridden += (overridden.empty() ? "--set '" : " --set '") + quoted + "'";
     }
+    // A .sop run continues the files it started with: ermak's own directory too, if it wrote one.
+    if (is_sopgpu_config(spec.config_path) && spec.output.write_directory)
+      overridden += (overridden.empty() ? "" : " ") + std::string("--ermak-output '") +
+                    spec.output.directory.string() + "'";
     log->warn("stopped by {} at step {} of {} ({:.2f} s, {:.4g} steps/s): checkpoint {} written; `ermak run` of the "
               "same configuration{} with --resume continues bit for bit",
               stop_signal_name(stopped_by), step, last_step, summary.wall_seconds, summary.steps_per_second,
