@@ -434,6 +434,10 @@ TEST(AnalysisCommand, IndentationAndForceClamp) {
   EXPECT_EQ(times.column("force[pN]")[2], 80.0);
   const double tau = (times.column("time[ns]")[0] + times.column("time[ns]")[1] + times.column("time[ns]")[2]) / 2.0;
   EXPECT_NE(out.find("unfolded (extension ≥ 10 nm): 2 of 3; lifetime τ = " + g(tau)), std::string::npos) << out;
+  // None unfolded: the lower bound T/ln 20 on τ, T = 3 × 99.95 ns at risk.
+  ASSERT_EQ(analyze(clamp.string() + " --force --unfolded-extension-nm 100", &out), 0) << out;
+  EXPECT_NE(out.find("lifetime τ = n/a (no replica unfolded in 299.9 ns in all: τ > 100 ns at 95 %)"), std::string::npos)
+      << out;
   // A clamp is smoothed over 1 % of its rows, at most 101: the summary gives them in rows and ns
   // (these tables: 2000 rows every 0.05 ns → 21 rows, 20 intervals: 1 ns).
   EXPECT_NE(read_text(clamp / "analysis" / "summary.txt")
