@@ -24,10 +24,6 @@ double round_down_to_3_digits(double x) {
   return std::floor(x / unit) * unit;
 }
 
-}  // namespace
-
-namespace {
-
 // Shortest bonded paths from the nearest of several sources (multi-source Dijkstra), with the
 // source each bead is reached from.
 struct BondedPaths {
@@ -35,13 +31,20 @@ struct BondedPaths {
   std::vector<std::int32_t> origin;
 };
 
-BondedPaths bonded_paths_from(const Topology& topology, const std::vector<std::int32_t>& sources) {
-  const std::size_t n = topology.beads.size();
-  std::vector<std::vector<std::pair<std::int32_t, double>>> next(n);
+// Each bead's bonded partners with the bonds' native lengths, built once for all searches.
+using BondGraph = std::vector<std::vector<std::pair<std::int32_t, double>>>;
+
+BondGraph bond_graph(const Topology& topology) {
+  BondGraph next(topology.beads.size());
   for (const Bond& bond : topology.bonds) {
     next[std::size_t(bond.i)].emplace_back(bond.j, bond.r0_A);
     next[std::size_t(bond.j)].emplace_back(bond.i, bond.r0_A);
   }
+  return next;
+}
+
+BondedPaths bonded_paths_from(const BondGraph& next, const std::vector<std::int32_t>& sources) {
+  const std::size_t n = next.size();
   BondedPaths paths{std::vector<double>(n, std::numeric_limits<double>::infinity()), std::vector<std::int32_t>(n, -1)};
   // Dijkstra over the bonds: the backbone of a C-alpha model is its consecutive beads, that of
   // a C-alpha–C-beta model every other bead (its side chains branch off).
@@ -83,7 +86,7 @@ struct ChainReach {
 // their anchor: a plane pressed towards the anchors straightens no chain.
 std::optional<ChainReach> chain_reach(std::string what, const std::vector<std::int32_t>& pulled,
                                       const std::vector<std::int32_t>& anchors, double spring_kcal_per_mol_A2,
-                                      double step_A, const Topology& topology,
+                                      double step_A, const BondGraph& graph,
                                       const std::vector<Vec3d>& start_positions_A, Vec3d away = {}) {
   if (pulled.empty() || anchors.empty() || !(spring_kcal_per_mol_A2 > 0) || !(step_A > 0)) return std::nullopt;
   ChainReach reach;
@@ -108,9 +111,9 @@ std::optional<ChainReach> chain_reach(std::string what, const std::vector<std::i
   // Each anchor's paths when they are few (the least slack of every pair); the nearest anchor
   // along the bonds for a layer of many (a capsid's fixed beads).
   if (anchors.size() <= 64)
-    for (std::int32_t f : anchors) consider(bonded_paths_from(topology, {f}));
+    for (std::int32_t f : anchors) consider(bonded_paths_from(graph, {f}));
   else
-    consider(bonded_paths_from(topology, anchors));
+    consider(bonded_paths_from(graph, anchors));
   if (reach.pulled < 0) return std::nullopt;
   reach.slack_A = slack_A;
   reach.kappa_pN_per_nm = units::internal_spring_to_pN_per_nm(spring_kcal_per_mol_A2);
@@ -123,10 +126,12 @@ std::optional<ChainReach> chain_reach(std::string what, const std::vector<std::i
 std::vector<ChainReach> chain_reaches(const RunSpec& spec, const Topology& topology,
                                       const std::vector<Vec3d>& start_positions_A) {
   std::vector<ChainReach> reaches;
+  if (!spec.pulling.enabled && !spec.plane_pulling.enabled) return reaches;
+  const BondGraph graph = bond_graph(topology);
   const double h = spec.langevin.timestep_tau;
   if (spec.pulling.enabled)
     if (auto r = chain_reach("pulling: the base", spec.pulling.pulled_beads, spec.fixed_beads,
-                             spec.pulling.spring_kcal_per_mol_A2, std::abs(spec.pulling.speed_A_per_tau) * h, topology,
+                             spec.pulling.spring_kcal_per_mol_A2, std::abs(spec.pulling.speed_A_per_tau) * h, graph,
                              start_positions_A))
       reaches.push_back(std::move(*r));
   if (spec.plane_pulling.enabled) {
@@ -137,7 +142,7 @@ std::vector<ChainReach> chain_reaches(const RunSpec& spec, const Topology& topol
       const PlaneSpec& plane = spec.plane_pulling.planes[k];
       const Vec3d travel_direction = plane.speed_A_per_tau > 0 ? plane.normal : -1.0 * plane.normal;
       if (auto r = chain_reach(fmt::format("plane_pulling: plane {}", k), plane.beads, anchors,
-                               plane.spring_kcal_per_mol_A2, std::abs(plane.speed_A_per_tau) * h, topology,
+                               plane.spring_kcal_per_mol_A2, std::abs(plane.speed_A_per_tau) * h, graph,
                                start_positions_A, travel_direction))
         reaches.push_back(std::move(*r));
     }
@@ -148,7 +153,7 @@ std::vector<ChainReach> chain_reaches(const RunSpec& spec, const Topology& topol
 }  // namespace
 
 std::vector<double> bonded_path_lengths_A(const Topology& topology, std::int32_t from) {
-  return bonded_paths_from(topology, {from}).length_A;
+  return bonded_paths_from(bond_graph(topology), {from}).length_A;
 }
 
 double bonded_contour_length_A(const Topology& topology, std::int32_t a, std::int32_t b) {
@@ -157,21 +162,14 @@ double bonded_contour_length_A(const Topology& topology, std::int32_t a, std::in
   return std::isfinite(length) ? length : 0.0;
 }
 
-std::optional<std::int64_t> pulling_overload_step(const RunSpec& spec, const Topology& topology,
-                                                  const std::vector<Vec3d>& start_positions_A) {
-  std::optional<std::int64_t> first;
+PullingTravel assess_pulling_travel(const RunSpec& spec, const Topology& topology,
+                                    const std::vector<Vec3d>& start_positions_A) {
+  PullingTravel travel;
+  std::string& warnings = travel.warning;
   for (const ChainReach& reach : chain_reaches(spec, topology, start_positions_A)) {
     const double step = std::ceil(reach.overload_travel_A / reach.step_A);
     const std::int64_t s = step < 9.0e18 ? std::int64_t(step) : std::numeric_limits<std::int64_t>::max();
-    if (!first || s < *first) first = s;
-  }
-  return first;
-}
-
-std::string pulling_travel_warning(const RunSpec& spec, const Topology& topology,
-                                   const std::vector<Vec3d>& start_positions_A) {
-  std::string warnings;
-  for (const ChainReach& reach : chain_reaches(spec, topology, start_positions_A)) {
+    if (!travel.overload_step || s < *travel.overload_step) travel.overload_step = s;
     const double travel_A = reach.step_A * double(spec.steps);
     const double end_force_pN = reach.kappa_pN_per_nm * (travel_A - reach.slack_A) / 10.0;
     if (!(end_force_pN > kOverloadForce_pN)) continue;
@@ -189,7 +187,17 @@ std::string pulling_travel_warning(const RunSpec& spec, const Topology& topology
                     round_down_to_3_digits(reach.overload_travel_A / reach.step_A), reach.overload_travel_A / 10.0,
                     kOverloadForce_pN);
   }
-  return warnings;
+  return travel;
+}
+
+std::optional<std::int64_t> pulling_overload_step(const RunSpec& spec, const Topology& topology,
+                                                  const std::vector<Vec3d>& start_positions_A) {
+  return assess_pulling_travel(spec, topology, start_positions_A).overload_step;
+}
+
+std::string pulling_travel_warning(const RunSpec& spec, const Topology& topology,
+                                   const std::vector<Vec3d>& start_positions_A) {
+  return assess_pulling_travel(spec, topology, start_positions_A).warning;
 }
 
 }  // namespace ermak

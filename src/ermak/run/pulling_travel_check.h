@@ -21,6 +21,14 @@ std::vector<double> bonded_path_lengths_A(const Topology& topology, std::int32_t
 // The same from `a` to `b`; 0 where no bonded path joins them.
 double bonded_contour_length_A(const Topology& topology, std::int32_t a, std::int32_t b);
 
+// Both of the below from one search of the bonds (what a run's start needs).
+struct PullingTravel {
+  std::string warning;                       // pulling_travel_warning
+  std::optional<std::int64_t> overload_step;  // pulling_overload_step
+};
+PullingTravel assess_pulling_travel(const RunSpec& spec, const Topology& topology,
+                                    const std::vector<Vec3d>& start_positions_A);
+
 // The first step at which the base or a moving plane has travelled far enough to load the
 // fully extended chain between a pulled and an anchored bead with 1000 pN (its slack, then
 // 1000 pN/κ of spring); unset without such a chain (no pulling or moving plane, no anchored

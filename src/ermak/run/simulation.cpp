@@ -7,16 +7,17 @@
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
-#include <chrono>
 #include <charconv>
-#include <limits>
+#include <chrono>
 #include <cmath>
+#include <limits>
 #include <memory>
 #include <optional>
 #include <sstream>
 #include <string_view>
 
 #include "ermak/backend/cuda_engine.h"
+#include "ermak/config/sopgpu_config.h"
 #include "ermak/core/byte_size.h"
 #include "ermak/core/error.h"
 #include "ermak/core/progress.h"
@@ -32,7 +33,6 @@
 #include "ermak/run/bead_lists.h"
 #include "ermak/run/bonded_piece_check.h"
 #include "ermak/run/checkpoint_advice.h"
-#include "ermak/config/sopgpu_config.h"
 #include "ermak/run/config_fingerprint.h"
 #include "ermak/run/dry_run.h"
 #include "ermak/run/engine_choice.h"
@@ -69,9 +69,9 @@ const char* bond_break_remedy(const RunSpec& spec) {
 // A bond check with the run's remedy; in a pulling run, from the step its base has travelled
 // past what the chain can follow (run/pulling_travel_check.h), "fewer steps": pulling more
 // slowly breaks the bond at the same travel.
-BondStretchCheck bond_check(const Topology& topology, const RunSpec& spec, const std::vector<Vec3d>& start_A) {
+BondStretchCheck bond_check(const Topology& topology, const RunSpec& spec, std::optional<std::int64_t> overload) {
   BondStretchCheck check(topology, spec.sop.fene_R0_A, bond_break_remedy(spec));
-  if (const auto overload = pulling_overload_step(spec, topology, start_A))
+  if (overload)
     check.use_remedy_from(*overload,
                           "the base (or a moving plane) has travelled past the chain's contour length by then, loading the straight chain "
                           "beyond 1000 pN: give fewer steps (the run's start warns with a step count when the run "
@@ -339,8 +339,8 @@ RunSummary run_logged(const RunSpec& given_spec, const RunOptions& options, RunR
   log->info("extent at the input coordinates: {}", extent_summary(topology, system.initial_positions_A));
   if (const std::string warning = pulled_apart_warning(spec, topology, pieces); !warning.empty())
     log->warn("{}", warning);
-  const std::string travel_warning = pulling_travel_warning(spec, topology, system.initial_positions_A);
-  if (!travel_warning.empty()) log->warn("{}", travel_warning);
+  const PullingTravel travel = assess_pulling_travel(spec, topology, system.initial_positions_A);
+  if (!travel.warning.empty()) log->warn("{}", travel.warning);
   for (const std::string& note : spec.notes) log->info("note: {}", note);
   for (const std::string& line : bead_selection_lines) log->info("bead selection {}", line);
   run_log.file_only->info("resolved configuration:\n{}", spec.resolved_toml);
@@ -705,7 +705,7 @@ RunSummary run_logged(const RunSpec& given_spec, const RunOptions& options, RunR
     try {
       const State& after = engine->state();
       check_finite(after, facts.first_step);
-      bond_check(topology, spec, system.initial_positions_A)(after, facts.first_step);
+      bond_check(topology, spec, travel.overload_step)(after, facts.first_step);
     } catch (const Error& e) {
       throw Error(std::string("dry run: ") + e.what());
     }
@@ -879,7 +879,7 @@ RunSummary run_logged(const RunSpec& given_spec, const RunOptions& options, RunR
               "will be step {}; final.pdb and the tables' last rows hold step {}",
               spec.steps, frame_every, spec.steps / frame_every * frame_every, spec.steps);
 
-  const BondStretchCheck check_bonds = bond_check(topology, spec, system.initial_positions_A);
+  const BondStretchCheck check_bonds = bond_check(topology, spec, travel.overload_step);
   ProgressMeter progress(first_step, last_step, std::int64_t(n) * replicas);
   if (options.quiet) progress.silence();  // --quiet: the run log only
   const StopSignals stop_signals;
