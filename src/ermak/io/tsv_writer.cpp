@@ -72,6 +72,7 @@ TsvWriter TsvWriter::create(const std::filesystem::path& path, std::vector<std::
   TsvWriter w;
   w.path_ = path;
   w.columns_ = std::move(columns);
+  for (const std::string& c : w.columns_) w.digits_.push_back(digits_of_column(c));
   // O_EXCL makes "refuse to overwrite" atomic: no window between a check and the open.
   const int flags = O_WRONLY | O_CREAT | O_CLOEXEC | (overwrite ? O_TRUNC : O_EXCL);
   w.fd_ = ::open(path.c_str(), flags, 0644);
@@ -154,6 +155,7 @@ TsvWriter TsvWriter::open_to_continue(const std::filesystem::path& path, std::ui
   if (read_at(&last, 1, truncate_to_bytes - 1) != 1 || last != '\n')
     fail(path, "resume offset " + std::to_string(truncate_to_bytes) + " is not at the end of a line");
 
+  for (const std::string& c : w.columns_) w.digits_.push_back(digits_of_column(c));
   w.file_bytes_ = truncate_to_bytes;  // cut_to_continue() cuts the file there
   w.bytes_to_cut_ = file_bytes - truncate_to_bytes;
   return w;
@@ -203,8 +205,6 @@ void TsvWriter::row(std::span<const double> values) {
   if (values.size() != columns_.size())
     fail(path_, "row has " + std::to_string(values.size()) + " values for " +
                     std::to_string(columns_.size()) + " columns");
-  if (digits_.size() != columns_.size())
-    for (std::size_t k = digits_.size(); k < columns_.size(); ++k) digits_.push_back(digits_of_column(columns_[k]));
   for (std::size_t k = 0; k < values.size(); ++k) {
     if (k) buffer_ += '\t';
     append_double(buffer_, values[k], digits_[k]);
@@ -220,8 +220,6 @@ void TsvWriter::row(std::int64_t step, std::span<const double> rest) {
   char buf[24];
   const auto r = std::to_chars(buf, buf + sizeof buf, step);
   buffer_.append(buf, r.ptr);
-  if (digits_.size() != columns_.size())
-    for (std::size_t k = digits_.size(); k < columns_.size(); ++k) digits_.push_back(digits_of_column(columns_[k]));
   for (std::size_t k = 0; k < rest.size(); ++k) {
     buffer_ += '\t';
     append_double(buffer_, rest[k], digits_[k + 1]);

@@ -74,7 +74,7 @@ class TsvWriter {
   int fd_ = -1;
   std::filesystem::path path_;
   std::vector<std::string> columns_;
-  std::vector<int> digits_;       // significant digits per column, set at the first row
+  std::vector<int> digits_;       // significant digits per column, set with the columns
   std::uint64_t file_bytes_ = 0;  // bytes already handed to the OS
   std::uint64_t bytes_to_cut_ = 0;
   std::string buffer_;            // rows not yet written out

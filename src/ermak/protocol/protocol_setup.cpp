@@ -10,6 +10,7 @@
 #include <limits>
 #include <sstream>
 
+#include "ermak/config/sopgpu_config.h"
 #include "ermak/core/error.h"
 #include "ermak/core/units.h"
 #include "ermak/physics/tip.h"
@@ -589,12 +590,15 @@ std::vector<std::string> ProtocolSetup::travel_warnings() const {
   const double whole_A = per_step_A * double(std::max<std::int64_t>(spec_.steps - start_step_, 0));
   double approach_A = whole_A;
   std::string until = "over the run's steps";
+  bool turns = true;  // within the run
   if (in.retract == RetractAt::kDepth && in.retract_depth_A < whole_A) {
     approach_A = in.retract_depth_A;
     until = "before retract_at_depth_nm turns it";
   } else if (in.retract == RetractAt::kStep && in.retract_step < spec_.steps) {
     approach_A = per_step_A * double(std::max<std::int64_t>(in.retract_step - start_step_, 0));
     until = "before retract_at_step turns it";
+  } else {
+    turns = false;
   }
   const double kappa_pN_per_nm = units::internal_spring_to_pN_per_nm(in.spring_kcal_per_mol_A2);
   constexpr double kOverload_pN = 1000.0;
@@ -609,7 +613,7 @@ std::vector<std::string> ProtocolSetup::travel_warnings() const {
     const double stall_A =
         molecule_between ? contact_travel_A_ + 0.5 * (surface_travel_A_ - contact_travel_A_) : surface_travel_A_;
     const double overload_A = stall_A + 10.0 * kOverload_pN / kappa_pN_per_nm;
-    const bool sop = !spec_.file_key_names.empty();
+    const bool sop = is_sopgpu_config(spec_.config_path);
     if (approach_A > overload_A)
       lines.push_back(fmt::format(
           "warning: indentation: the base travels {:.4g} nm {}, but the tip's surface reaches the substrate's wall "
@@ -620,7 +624,7 @@ std::vector<std::string> ProtocolSetup::travel_warnings() const {
           molecule_between ? fmt::format(", and stalls near {:.3g} nm on the molecule between", stall_A / 10.0)
                            : std::string(),
           molecule_between ? ", and the molecule under it," : "", kappa_pN_per_nm * (approach_A - stall_A) / 10.0,
-          until == "over the run's steps" ? "last step" : "turn",
+          turns ? "turn" : "last step",
           sop ? "a turn after (fewer numsteps)" : "retract_at_depth_nm", std::floor(overload_A) / 10.0,
           kOverload_pN));
   }

@@ -3,10 +3,10 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <cmath>
 
 #include "ermak/backend/engine_timing.h"
 #include "ermak/core/byte_size.h"
+#include "ermak/core/round_number.h"
 #include "ermak/core/progress.h"
 
 namespace ermak {
@@ -21,15 +21,6 @@ StepTiming time_engine_steps(Engine& engine, std::int64_t steps_left, double sec
   timing.timed_seconds = time_engine_advance(engine, timing.timed_steps);
   return timing;
 }
-
-namespace {
-// 290 494 252 → 290 000 000: a count to type.
-std::int64_t two_digits(double x) {
-  if (!(x >= 1.0)) return 1;
-  const double unit = std::pow(10.0, std::floor(std::log10(x)) - 1);
-  return std::int64_t(std::floor(x / unit) * unit);
-}
-}  // namespace
 
 std::vector<std::string> describe_dry_run(const DryRunFacts& f) {
   std::vector<std::string> lines;
@@ -65,7 +56,7 @@ std::vector<std::string> describe_dry_run(const DryRunFacts& f) {
                                   "a crash, a kill or a time limit without SIGTERM loses the whole ~{} run; "
                                   "checkpoint_every = {} writes one about every 10 minutes",
                                   f.checkpoint_every, ProgressMeter::format_duration(seconds),
-                                  two_digits(600.0 * rate)));
+                                  std::max<std::int64_t>(1, std::int64_t(round_down_significant(600.0 * rate, 2)))));
     else if (f.checkpoint_every > 0 && !only_at_end)
       lines.push_back(fmt::format("dry run: a checkpoint every {} steps: about every {} at that rate (what a crash "
                                   "can lose)",

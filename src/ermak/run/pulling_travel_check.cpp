@@ -8,6 +8,7 @@
 #include <queue>
 #include <utility>
 
+#include "ermak/core/round_number.h"
 #include "ermak/core/units.h"
 
 namespace ermak {
@@ -16,13 +17,6 @@ namespace {
 // Beyond this the fully stretched chain is loaded far past any unfolding force (a few hundred
 // pN) on its way to breaking a bond.
 constexpr double kOverloadForce_pN = 1000.0;
-
-// 816 424.4 → 816 000: a step count to type, and one that stays below the force it is for.
-double round_down_to_3_digits(double x) {
-  if (!(x > 0)) return x;
-  const double unit = std::pow(10.0, std::floor(std::log10(x)) - 2);
-  return std::floor(x / unit) * unit;
-}
 
 // Shortest bonded paths from the nearest of several sources (multi-source Dijkstra), with the
 // source each bead is reached from.
@@ -184,7 +178,7 @@ PullingTravel assess_pulling_travel(const RunSpec& spec, const Topology& topolog
                     reach.what, travel_A / 10.0, spec.steps,
                     reach.what.rfind("pulling:", 0) == 0 ? "fixed" : "anchored", reach.anchor, reach.pulled,
                     reach.contour_A / 10.0, reach.slack_A / 10.0, end_force_pN,
-                    round_down_to_3_digits(reach.overload_travel_A / reach.step_A), reach.overload_travel_A / 10.0,
+                    round_down_significant(reach.overload_travel_A / reach.step_A, 3), reach.overload_travel_A / 10.0,
                     kOverloadForce_pN);
   }
   return travel;
