@@ -28,6 +28,10 @@ fs::path write_config(const fs::path& dir, const std::string& extra = "") {
   return ermak::test::write_ww_run_config(dir, 99, extra);
 }
 
+// WW pulled by its C terminus against its fixed N terminus, rows every 200 steps.
+const std::string kPulled = "[fixed]\nbeads = [0]\n[pulling]\npulled_beads = [33]\nspeed_um_per_s = 50000\n"
+                            "spring_pN_per_nm = 70\noutput_every = 200\n";
+
 }  // namespace
 
 TEST(RunCli, WritesEveryOutputWithUnitsInHeaders) {
@@ -320,9 +324,6 @@ TEST(RunCli, ResumeRefusesACheckpointOfAnotherShape) {
   EXPECT_EQ(status, 0) << out;
 }
 
-// A finished run writes a row at its last step even off the tables' intervals; raising
-// [run] steps and resuming cuts that row away, so the files are those of one longer run,
-// while a resume that does not extend the run keeps it (docs/outputs.md#resume).
 // An extension that stopped before its first checkpoint (killed: the checkpoint still says
 // finished at step 1700) left its rows in the tables; a resume at the finished run's own
 // steps then gives back the finished run's files, not a row of the extension in place of the
@@ -330,11 +331,9 @@ TEST(RunCli, ResumeRefusesACheckpointOfAnotherShape) {
 TEST(RunCli, AResumeAfterAnExtensionThatDiedRestoresTheFinishedRun) {
   const auto finished = ermak::test::fresh_directory("run-extension-died-finished");
   const auto died = ermak::test::fresh_directory("run-extension-died");
-  const std::string pulled = "[fixed]\nbeads = [0]\n[pulling]\npulled_beads = [33]\nspeed_um_per_s = 50000\n"
-                             "spring_pN_per_nm = 70\noutput_every = 200\n";
   int status = 0;
-  const fs::path config = write_config(died, pulled);
-  std::string out = run_ermak("run --quiet " + write_config(finished, pulled).string() + " --set run.steps=1700", &status);
+  const fs::path config = write_config(died, kPulled);
+  std::string out = run_ermak("run --quiet " + write_config(finished, kPulled).string() + " --set run.steps=1700", &status);
   ASSERT_EQ(status, 0) << out;
   out = run_ermak("run --quiet " + config.string() + " --set run.steps=1700", &status);
   ASSERT_EQ(status, 0) << out;
@@ -359,15 +358,16 @@ TEST(RunCli, AResumeAfterAnExtensionThatDiedRestoresTheFinishedRun) {
   EXPECT_NE(log.rfind("the run had already reached its 1700 steps"), std::string::npos) << log;
 }
 
+// A finished run writes a row at its last step even off the tables' intervals; raising
+// [run] steps and resuming cuts that row away, so the files are those of one longer run,
+// while a resume that does not extend the run keeps it (docs/outputs.md#resume).
 TEST(RunCli, ExtendingAFinishedRunGivesTheFilesOfOneLongerRun) {
   const auto whole = ermak::test::fresh_directory("run-extended-whole");
   const auto split = ermak::test::fresh_directory("run-extended-split");
-  const std::string pulled = "[fixed]\nbeads = [0]\n[pulling]\npulled_beads = [33]\nspeed_um_per_s = 50000\n"
-                             "spring_pN_per_nm = 70\noutput_every = 200\n";
   int status = 0;
-  std::string out = run_ermak("run --quiet " + write_config(whole, pulled).string(), &status);
+  std::string out = run_ermak("run --quiet " + write_config(whole, kPulled).string(), &status);
   ASSERT_EQ(status, 0) << out;
-  const fs::path config = write_config(split, pulled);
+  const fs::path config = write_config(split, kPulled);
   out = run_ermak("run --quiet " + config.string() + " --set run.steps=1700", &status);
   ASSERT_EQ(status, 0) << out;
   const std::string ended = read_file(split / "out/replica_001/energies.tsv");

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <iterator>
 #include <random>
 #include <string>
@@ -257,26 +258,36 @@ TEST(AnalysisCommand, ErrorsAreClear) {
   EXPECT_EQ(out.find("force clamp"), std::string::npos) << out;
 }
 
+// An indentation.tsv of rows i = 0 … last (step 100 i, 0.01 i ns): the base at base(i), the tip
+// at tip(b), where the cantilever (40 pN/nm) balances the molecule; the spring and molecule
+// forces both 40·(b − t) plus Gaussian noise of spring_sd and molecule_sd.
+std::string indentation_rows(int last, std::mt19937_64& rng, const std::function<double(int)>& base,
+                             const std::function<double(double)>& tip, double spring_sd, double molecule_sd) {
+  std::normal_distribution<double> gauss(0.0, 1.0);
+  std::string text = "# step\ttime[ns]\tbase[nm]\ttip[nm]\ttip_x[nm]\ttip_y[nm]\ttip_z[nm]\tspring_force[pN]\tmolecule_force[pN]\n";
+  for (int i = 0; i <= last; ++i) {
+    const double b = base(i), t = tip(b), f = 40.0 * (b - t);
+    char line[256];
+    std::snprintf(line, sizeof line, "%d\t%.4f\t%.6f\t%.6f\t0\t0\t%.6f\t%.6f\t%.6f\n", 100 * i, 0.01 * i, b, t, -t,
+                  f + spring_sd * gauss(rng), f + molecule_sd * gauss(rng));
+    text += line;
+  }
+  return text;
+}
+
 // An approach pressed on into the substrate without a peak (molecule 25 pN/nm from tip = 4 nm,
 // the wall 2000 pN/nm from 6 nm; base to 40 nm): the automatic window up to 0.7 × the largest
 // force holds the wall, which the summary says.
 TEST(AnalysisCommand, AnIndentationPressedIntoTheWallIsNoted) {
   const fs::path run = test::fresh_directory("analyze-indentation-wall");
+  // The tip where the spring balances the molecule, then molecule + wall.
+  auto tip = [](double b) {
+    const double t = b <= 4.0 ? b : (40.0 * b + 25.0 * 4.0) / 65.0;
+    return t > 6.0 ? (40.0 * b + 25.0 * 4.0 + 2000.0 * 6.0) / 2065.0 : t;
+  };
   std::mt19937_64 rng(6);
-  std::normal_distribution<double> gauss(0.0, 1.0);
-  std::string text = "# step\ttime[ns]\tbase[nm]\ttip[nm]\ttip_x[nm]\ttip_y[nm]\ttip_z[nm]\tspring_force[pN]\tmolecule_force[pN]\n";
-  for (int i = 0; i <= 8000; ++i) {
-    const double b = 0.005 * i;
-    // The tip where the spring (40 pN/nm) balances the molecule, then molecule + wall.
-    double t = b <= 4.0 ? b : (40.0 * b + 25.0 * 4.0) / 65.0;
-    if (t > 6.0) t = (40.0 * b + 25.0 * 4.0 + 2000.0 * 6.0) / 2065.0;
-    const double f = 40.0 * (b - t);
-    char line[256];
-    std::snprintf(line, sizeof line, "%d\t%.4f\t%.6f\t%.6f\t0\t0\t%.6f\t%.6f\t%.6f\n", 100 * i, 0.01 * i, b, t, -t,
-                  f + 2.0 * gauss(rng), f + 2.0 * gauss(rng));
-    text += line;
-  }
-  write_text(run / "replica_000" / "indentation.tsv", text);
+  write_text(run / "replica_000" / "indentation.tsv",
+             indentation_rows(8000, rng, [](int i) { return 0.005 * i; }, tip, 2.0, 2.0));
   std::string out;
   ASSERT_EQ(analyze(run.string(), &out), 0) << out;
   const std::string summary = read_text(run / "analysis" / "summary.txt");
@@ -292,16 +303,10 @@ TEST(AnalysisCommand, AnIndentationPressedIntoTheWallIsNoted) {
 // no contact, and the summary says where the base turned.
 TEST(AnalysisCommand, ATurnBeforeContactIsNamed) {
   const fs::path run = test::fresh_directory("analyze-indentation-no-contact");
+  // A free tip (on the base): no molecule force, the spring's noise alone.
   std::mt19937_64 rng(8);
-  std::normal_distribution<double> gauss(0.0, 1.0);
-  std::string text = "# step\ttime[ns]\tbase[nm]\ttip[nm]\ttip_x[nm]\ttip_y[nm]\ttip_z[nm]\tspring_force[pN]\tmolecule_force[pN]\n";
-  for (int i = 0; i <= 2000; ++i) {
-    const double b = i <= 1200 ? 0.005 * i : 0.005 * (2400 - i);
-    char line[256];
-    std::snprintf(line, sizeof line, "%d\t%.4f\t%.6f\t%.6f\t0\t0\t%.6f\t%.6f\t%.6f\n", 100 * i, 0.01 * i, b, b, -b,
-                  20.0 * gauss(rng), 0.01 * gauss(rng));
-    text += line;
-  }
+  const std::string text = indentation_rows(
+      2000, rng, [](int i) { return i <= 1200 ? 0.005 * i : 0.005 * (2400 - i); }, [](double b) { return b; }, 20.0, 0.01);
   write_text(run / "replica_000" / "indentation.tsv", text);
   std::string out;
   ASSERT_EQ(analyze(run.string(), &out), 0) << out;
@@ -314,24 +319,20 @@ TEST(AnalysisCommand, IndentationAndForceClamp) {
   const fs::path run = test::fresh_directory("analyze-indentation");
   // Indentation: contact at tip = 4 nm, molecule stiffness 25 pN/nm until 120 pN, then a
   // softer 10 pN/nm branch; cantilever 40 pN/nm; base in to 15 nm and back.
-  std::mt19937_64 rng(4);
-  std::normal_distribution<double> gauss(0.0, 1.0);
-  std::string text = "# step\ttime[ns]\tbase[nm]\ttip[nm]\ttip_x[nm]\ttip_y[nm]\ttip_z[nm]\tspring_force[pN]\tmolecule_force[pN]\n";
   bool broken = false;
-  for (int i = 0; i <= 6000; ++i) {
-    const double b = i <= 3000 ? 0.005 * i : 0.005 * (6000 - i);
-    auto tip = [&](double k, double tc) { return b <= tc ? b : (40.0 * b + k * tc) / (40.0 + k); };
-    double t = broken ? tip(10.0, 7.0) : tip(25.0, 4.0);
+  auto tip = [&broken](double b) {
+    auto on = [b](double k, double tc) { return b <= tc ? b : (40.0 * b + k * tc) / (40.0 + k); };
+    double t = broken ? on(10.0, 7.0) : on(25.0, 4.0);
     if (!broken && 40.0 * (b - t) >= 120.0) {
       broken = true;
-      t = tip(10.0, 7.0);
+      t = on(10.0, 7.0);
     }
-    const double f = 40.0 * (b - t);
-    char line[256];
-    std::snprintf(line, sizeof line, "%d\t%.4f\t%.6f\t%.6f\t0\t0\t%.6f\t%.6f\t%.6f\n", 100 * i, 0.01 * i, b, t, -t,
-                  f + 2.0 * gauss(rng), f + 2.0 * gauss(rng));
-    text += line;
-  }
+    return t;
+  };
+  std::mt19937_64 rng(4);
+  std::normal_distribution<double> gauss(0.0, 1.0);  // for the tables below
+  const std::string text = indentation_rows(
+      6000, rng, [](int i) { return i <= 3000 ? 0.005 * i : 0.005 * (6000 - i); }, tip, 2.0, 2.0);
   write_text(run / "replica_000" / "indentation.tsv", text);
   std::string out;
   ASSERT_EQ(analyze(run.string(), &out), 0) << out;
