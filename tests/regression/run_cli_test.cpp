@@ -540,6 +540,49 @@ TEST(RunCli, RefusesToOverwriteWithoutForce) {
   EXPECT_EQ((run_ermak("run --quiet --force " + config, &status), status), 0);
 }
 
+// An input that is one of the run's own files — coordinates named model.pdb in the output
+// directory, or reached through a link there — is refused before anything is written,
+// --force and the dry run included; an input beside them under another name is fine.
+TEST(RunCli, AnInputAmongTheRunsOwnFilesIsRefused) {
+  const auto dir = ermak::test::fresh_directory("run-input-is-output");
+  const auto ww = ermak::test::shared_data() / "sopgpu/ww/reference";
+  fs::create_directories(dir / "out");
+  fs::copy_file(ww / "ww_cg.pdb", dir / "out/model.pdb");
+  fs::copy_file(ww / "ww_cg.pdb", dir / "out/start.pdb");
+  const std::string original = read_file(dir / "out/model.pdb");
+  auto config = [&](const std::string& coordinates) {
+    std::ofstream c(dir / "run.toml");
+    c << "[input]\ntopology = \"" << (ww / "ww.top").string() << "\"\ncoordinates = \"" << coordinates
+      << "\"\n[run]\nreplicas = 1\nsteps = 100\nbackend = \"cpu\"\n[output]\ndirectory = \"out\"\n";
+    return (dir / "run.toml").string();
+  };
+  int status = 0;
+  for (const char* flags : {"", "--force ", "--dry-run "}) {
+    const std::string out = run_ermak(std::string("run --quiet ") + flags + config("out/model.pdb"), &status);
+    EXPECT_NE(status, 0) << flags;
+    EXPECT_NE(out.find("run.toml:3: input.coordinates: " + (dir / "out/model.pdb").string() +
+                       " is one of the files the run writes"),
+              std::string::npos)
+        << flags << out;
+    EXPECT_EQ(read_file(dir / "out/model.pdb"), original) << flags;
+    EXPECT_FALSE(fs::exists(dir / "out/model.psf")) << flags;
+  }
+  // The output's model.pdb a link to the input elsewhere: writing it would write the input.
+  fs::remove(dir / "out/model.pdb");
+  fs::copy_file(ww / "ww_cg.pdb", dir / "elsewhere.pdb");
+  fs::create_symlink(dir / "elsewhere.pdb", dir / "out/model.pdb");
+  std::string out = run_ermak("run --quiet --force " + config((dir / "elsewhere.pdb").string()), &status);
+  EXPECT_NE(status, 0);
+  EXPECT_NE(out.find("elsewhere.pdb is " + (dir / "out/model.pdb").string() + ", one of the files the run writes"),
+            std::string::npos)
+      << out;
+  EXPECT_EQ(read_file(dir / "elsewhere.pdb"), original);
+  fs::remove(dir / "out/model.pdb");
+  out = run_ermak("run --quiet " + config("out/start.pdb"), &status);
+  EXPECT_EQ(status, 0) << out;
+  EXPECT_EQ(read_file(dir / "out/start.pdb"), original);
+}
+
 // A resume refused for one replica's file (missing, or its header edited) cuts none of
 // the others back (docs/outputs.md#resume); a directory whose run wrote no checkpoint
 // says that --force, not --resume, is the way on.

@@ -16,6 +16,7 @@
 #include "ermak/io/assembly.h"
 #include "ermak/io/pdb_coordinates.h"
 #include "ermak/io/psf_writer.h"
+#include "ermak/io/same_file.h"
 #include "ermak/io/sopgpu_top.h"
 #include "ermak/io/structure_model.h"
 #include "ermak/io/text_fields.h"
@@ -94,11 +95,6 @@ TopologyOptions builder_options(const Options& o, std::string& eh_text) {
                                               : DisulfideSource::Auto;
   t.extra_bonds_file = o.extra_bonds;
   return t;
-}
-
-bool same_file(const fs::path& a, const fs::path& b) {
-  std::error_code ec;
-  return fs::exists(a, ec) && fs::exists(b, ec) && fs::equivalent(a, b, ec);
 }
 
 void write_text(const fs::path& path, const std::string& text) {

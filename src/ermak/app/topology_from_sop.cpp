@@ -14,6 +14,7 @@
 #include "ermak/io/pair_search.h"
 #include "ermak/io/pdb_coordinates.h"
 #include "ermak/io/psf_writer.h"
+#include "ermak/io/same_file.h"
 #include "ermak/io/sopgpu_top.h"
 #include "ermak/io/sopgpu_topology_config.h"
 #include "ermak/io/structure_model.h"
@@ -31,11 +32,6 @@ std::string num(double value) {
   char buffer[32];
   std::snprintf(buffer, sizeof buffer, "%g", value);
   return buffer;
-}
-
-bool same_file(const fs::path& a, const fs::path& b) {
-  std::error_code ec;
-  return fs::exists(a, ec) && fs::exists(b, ec) && fs::equivalent(a, b, ec);
 }
 
 // sop-top's [ pairs ]: every pair that is neither bonded nor native and whose native

@@ -3,9 +3,12 @@
 #include <unistd.h>
 
 #include <string>
+#include <utility>
+#include <vector>
 #include <system_error>
 
 #include "ermak/core/error.h"
+#include "ermak/io/same_file.h"
 
 namespace ermak {
 namespace fs = std::filesystem;
@@ -32,6 +35,28 @@ void check_output_directory(const RunSpec& spec, const fs::path& dir, const std:
                     dir.string() + ": " + (existing == absolute ? "" : "cannot be created: ") + existing.string() +
                         " is not writable (" + std::error_code(errno, std::generic_category()).message() +
                         "); choose another directory or fix its permissions");
+  }
+}
+
+void check_inputs_are_not_run_files(const RunSpec& spec, const std::vector<fs::path>& run_files) {
+  std::vector<std::pair<std::string, fs::path>> inputs = {{"input.structure", spec.input.structure},
+                                                          {"input.topology", spec.input.topology},
+                                                          {"input.coordinates", spec.input.coordinates}};
+  for (const fs::path& p : spec.input.replica_coordinates) inputs.emplace_back("input.replica_coordinates", p);
+  inputs.emplace_back("", spec.config_path);
+  for (const auto& [key, input] : inputs) {
+    if (input.empty()) continue;
+    for (const fs::path& file : run_files) {
+      if (!same_file(input, file)) continue;
+      const std::string what =
+          input.string() + (fs::absolute(input).lexically_normal() == fs::absolute(file).lexically_normal()
+                                ? std::string(" is")
+                                : " is " + file.string() + ",") +
+          " one of the files the run writes (and --force removes): copy it elsewhere or choose another output "
+          "directory";
+      if (key.empty()) throw Error(spec.config_path.string(), 0, "", what);
+      throw key_error(spec, key, what);
+    }
   }
 }
 

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <string>
+#include <vector>
 
 #include "ermak/config/spec.h"
 
@@ -15,6 +16,12 @@ namespace ermak {
 // Throws key_error(spec, key, …) unless `dir` is a directory this process may write into,
 // or can be made one: its nearest existing ancestor must be a writable directory.
 void check_output_directory(const RunSpec& spec, const std::filesystem::path& dir, const std::string& key);
+
+// Throws key_error naming the input key (input.structure, input.topology, …; for the
+// configuration itself, its path) when an input of the run is one of `run_files`, the
+// files this run writes or --force removes (through links either way): writing the
+// model's model.pdb over the all-atom model.pdb it was built from would lose it.
+void check_inputs_are_not_run_files(const RunSpec& spec, const std::vector<std::filesystem::path>& run_files);
 
 // check_output_directory, then creates it (and its parents).
 void make_output_directory(const RunSpec& spec, const std::filesystem::path& dir, const std::string& key);

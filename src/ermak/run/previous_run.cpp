@@ -20,10 +20,16 @@ bool is_replica_directory(const fs::directory_entry& entry) {
                      [](char c) { return std::isdigit(static_cast<unsigned char>(c)) != 0; });
 }
 
-std::size_t remove_files(const fs::path& dir, const std::vector<const char*>& names) {
-  std::size_t removed = 0;
-  for (const char* name : names) removed += fs::remove(dir / name) ? 1 : 0;
-  return removed;
+const std::vector<const char*> kRunFiles = {"run.log",    "checkpoint.ckpt", "checkpoint.ckpt.tmp",
+                                           "model.psf",  "model.pdb",       "model.etop"};
+const std::vector<const char*> kReplicaFiles = {"energies.tsv", "trajectory.dcd",  "pulling.tsv",
+                                               "plane.tsv",    "indentation.tsv", "final.pdb"};
+
+std::vector<fs::path> replica_directories(const fs::path& dir) {
+  std::vector<fs::path> replicas;
+  for (const auto& entry : fs::directory_iterator(dir))
+    if (is_replica_directory(entry)) replicas.push_back(entry.path());
+  return replicas;
 }
 
 }  // namespace
@@ -36,18 +42,25 @@ bool directory_has_run(const fs::path& dir) {
   return false;
 }
 
+std::vector<fs::path> previous_run_files(const fs::path& dir) {
+  std::vector<fs::path> files;
+  if (!fs::is_directory(dir)) return files;
+  auto add_existing = [&](const fs::path& in, const std::vector<const char*>& names) {
+    std::error_code ec;
+    for (const char* name : names)
+      if (fs::exists(fs::symlink_status(in / name, ec))) files.push_back(in / name);
+  };
+  add_existing(dir, kRunFiles);
+  for (const fs::path& replica : replica_directories(dir)) add_existing(replica, kReplicaFiles);
+  return files;
+}
+
 std::size_t remove_previous_run(const fs::path& dir) {
-  if (!fs::is_directory(dir)) return 0;
-  std::size_t removed =
-      remove_files(dir, {"run.log", "checkpoint.ckpt", "checkpoint.ckpt.tmp", "model.psf", "model.pdb", "model.etop"});
-  std::vector<fs::path> replicas;
-  for (const auto& entry : fs::directory_iterator(dir))
-    if (is_replica_directory(entry)) replicas.push_back(entry.path());
-  for (const fs::path& replica : replicas) {
-    removed += remove_files(replica, {"energies.tsv", "trajectory.dcd", "pulling.tsv", "plane.tsv",
-                                      "indentation.tsv", "final.pdb"});
-    if (fs::is_empty(replica)) fs::remove(replica);
-  }
+  std::size_t removed = 0;
+  for (const fs::path& file : previous_run_files(dir)) removed += fs::remove(file) ? 1 : 0;
+  if (fs::is_directory(dir))
+    for (const fs::path& replica : replica_directories(dir))
+      if (fs::is_empty(replica)) fs::remove(replica);
   return removed;
 }
 

@@ -5,6 +5,7 @@
 // run's (a later --resume or `ermak analyze` would mix them).
 #include <cstddef>
 #include <filesystem>
+#include <vector>
 
 namespace ermak {
 
@@ -18,5 +19,9 @@ bool directory_has_run(const std::filesystem::path& dir);
 // pulling.tsv, plane.tsv, indentation.tsv, final.pdb; a replica directory left empty goes
 // too). Other files, e.g. `ermak analyze`'s analysis/, stay. Returns how many files it removed.
 std::size_t remove_previous_run(const std::filesystem::path& dir);
+
+// The files of those names that exist in `dir` and its replica directories (links
+// included, not followed): what remove_previous_run would remove and a new run rewrites.
+std::vector<std::filesystem::path> previous_run_files(const std::filesystem::path& dir);
 
 }  // namespace ermak

@@ -1095,6 +1095,13 @@ RunSummary run_simulation(const RunSpec& spec, const RunOptions& options, RunRep
   RunLock::check_free(lock_file);
   if (options.resume && options.force)
     throw Error("--resume continues a run and --force starts it over: give one of them");
+  // An input among the run's own files (a structure named model.pdb in the output
+  // directory) is refused before anything, --force included, touches it.
+  {
+    std::vector<fs::path> run_files = own_files ? previous_run_files(out) : std::vector<fs::path>{};
+    run_files.insert(run_files.end(), {checkpoint_path, fs::path(checkpoint_path) += ".tmp", log_path});
+    check_inputs_are_not_run_files(spec, run_files);
+  }
   std::optional<Error> existing_run;  // a dry run's refusal of an output that holds a run
   if (options.resume) {
     // A SOP-GPU run's checkpoint is named by its runs (ww_1-3_…ckpt): another beside it is a
