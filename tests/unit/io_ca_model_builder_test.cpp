@@ -239,6 +239,18 @@ TEST(IoCaModel, AltlocKeepsHighestOccupancy) {
   EXPECT_DOUBLE_EQ(top.native_positions_A[2].x, 7.6);
 }
 
+// Two residues under one number without altloc labels are two beads (the builder of
+// `ermak topology` does the same: TopologyBuilder.AReusedResidueNumberKeepsBothResiduesAndWarns).
+TEST(IoCaModel, AReusedResidueNumberKeepsBothResidues) {
+  const std::string pdb = atom(1, " CA", "ALA", 'A', 19, 0, 0, 0) + atom(2, " CA", "SER", 'A', 20, 3.8, 0, 0) +
+                          atom(3, " CA", "ASP", 'A', 20, 7.6, 0, 0) + atom(4, " CA", "THR", 'A', 22, 11.4, 0, 0);
+  std::vector<std::string> warnings;
+  const Topology top = build_ca_model(write_file("io-reused", "reused.pdb", pdb + "END\n"), {}, &warnings);
+  ASSERT_EQ(top.bead_count(), 4);
+  EXPECT_EQ(top.bonds.size(), 3u);
+  EXPECT_TRUE(contains(warnings, "residues A:SER 20, A:ASP 20 share one number"));
+}
+
 // A residue whose records appear twice (no altloc labels) keeps its first C-alpha and says so;
 // labelled alternatives (above) do not warn.
 TEST(IoCaModel, ARepeatedResidueWarns) {

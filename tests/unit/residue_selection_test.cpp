@@ -117,6 +117,27 @@ TEST(ResidueSelection, SelectsTheNamedBeadsInBeadOrder) {
             "highest z: A:1 (bead 0)");
 }
 
+// A chain numbered domain by domain (1, 2, 1, 2): its termini are still its end beads, while
+// a number takes every residue that has it.
+TEST(ResidueSelection, TerminiOfAChainThatReusesItsNumbers) {
+  Topology t;
+  for (int k = 0; k < 4; ++k) {
+    for (const char* atom : {"CA", "CB"}) {
+      BeadInfo b;
+      b.chain_id = "A";
+      b.residue_number = k % 2 + 1;
+      b.atom_name = atom;
+      t.beads.push_back(b);
+    }
+  }
+  std::string why;
+  EXPECT_EQ(select_beads(t, parsed("A:first"), &why), (std::vector<std::int32_t>{0}));
+  EXPECT_EQ(select_beads(t, parsed("A:first:*"), &why), (std::vector<std::int32_t>{0, 1}));
+  EXPECT_EQ(select_beads(t, parsed("A:last"), &why), (std::vector<std::int32_t>{6}));
+  EXPECT_EQ(select_beads(t, parsed("A:last:*"), &why), (std::vector<std::int32_t>{6, 7}));
+  EXPECT_EQ(select_beads(t, parsed("A:2"), &why), (std::vector<std::int32_t>{2, 6}));
+}
+
 TEST(ResidueSelection, SelectionsThatNameNoBeadSayWhatTheModelHas) {
   EXPECT_NE(refusal("C:1").find("no chain \"C\" (its chains: A, B)"), std::string::npos) << refusal("C:1");
   EXPECT_NE(refusal("C:last").find("no chain \"C\""), std::string::npos) << refusal("C:last");

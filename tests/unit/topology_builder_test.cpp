@@ -301,6 +301,36 @@ TEST(TopologyBuilder, AltlocKeepsHighestOccupancyConformer) {
   EXPECT_EQ(contact_set(t).count({1, 3}), 0u) << "conformer A's CB (4 Å from LEU CB) is not used";
 }
 
+// Two residues under one number without altloc labels (a renumbering slip, or a chain
+// numbered domain by domain) are two residues, each a bead, and a warning says so; labelled
+// alternatives (above) stay one.
+TEST(TopologyBuilder, AReusedResidueNumberKeepsBothResiduesAndWarns) {
+  const std::string pdb = ca("ALA", 'A', 19, 0, 0, 0) + ca("SER", 'A', 20, 3.8, 0, 0) + ca("ASP", 'A', 20, 7.6, 0, 0) +
+                          ca("THR", 'A', 22, 11.4, 0, 0);
+  const BuiltTopology b = build("reused", pdb + "END\n");
+  ASSERT_EQ(b.topology.bead_count(), 4);
+  EXPECT_EQ(b.topology.beads[2].residue_name, "ASP");
+  EXPECT_EQ(b.topology.bonds.size(), 3u) << "no chain break";
+  EXPECT_FALSE(mentions(b.warnings, "chain break"));
+  const auto read_warnings = [](const std::string& test, const std::string& text) {
+    return read_model(write_file(test, test + ".pdb", text)).warnings;
+  };
+  EXPECT_TRUE(mentions(read_warnings("reused-read", pdb + "END\n"),
+                       "residues A:SER 20, A:ASP 20 share one number without alternate-location labels: each is a "
+                       "bead"));
+  EXPECT_FALSE(mentions(read_warnings("altloc-quiet", ca("ALA", 'A', 1, 0, 0, 0) +
+                                                          atom({"CA", "SER", 'A', 2, 3.8, 0, 0, 0.3, 10, 'A'}) +
+                                                          atom({"CA", "PRO", 'A', 2, 3.7, 0.5, 0, 0.7, 10, 'B'}) +
+                                                          "END\n"),
+                        "share one number"));
+  // A chain numbered per domain: one warning for the chain.
+  std::string domains;
+  for (int k = 0; k < 8; ++k) domains += ca(k < 4 ? "ALA" : "GLY", 'A', k % 4 + 1, 3.8 * k, 0, 0);
+  EXPECT_EQ(build("domains", domains + "END\n").topology.bead_count(), 8);
+  EXPECT_TRUE(mentions(read_warnings("domains-read", domains + "END\n"), "chain A: 4 residue numbers are each used by more than one residue (e.g. A:ALA 1 "
+                                   "and A:GLY 1; a chain numbered domain by domain?)"));
+}
+
 TEST(TopologyBuilder, InsertionCodesAndResidueNumbers) {
   std::string pdb = ca("ALA", 'A', 52, 0, 0, 0) + atom({"CA", "GLY", 'A', 52, 3.8, 0, 0, 1, 10, ' ', "ATOM", 'A'}) +
                     ca("SER", 'A', 53, 7.6, 0, 0) + ca("THR", 'A', 54, 7.6, 3.8, 0) + ca("VAL", 'A', 55, 3.8, 3.8, 0);

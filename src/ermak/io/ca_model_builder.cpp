@@ -20,16 +20,6 @@ std::string residue_label(const std::string& chain, const gemmi::Residue& r) {
   return chain + ":" + r.name + " " + r.seqid.str();
 }
 
-// The C-alpha of the highest-occupancy conformer (first one on ties). Matched by name
-// only: CHARMM-style files shift "CA" to column 13, where gemmi infers calcium, and an
-// amino acid has no other atom of that name.
-const gemmi::Atom* best_ca(const gemmi::Residue& r) {
-  const gemmi::Atom* best = nullptr;
-  for (const gemmi::Atom& a : r.atoms)
-    if (a.name == "CA" && (!best || a.occ > best->occ)) best = &a;
-  return best;
-}
-
 struct CaBead {
   BeadInfo info;
   Vec3d position_A;
@@ -40,15 +30,16 @@ std::vector<CaBead> collect_ca_beads(const gemmi::Model& model, std::vector<std:
   std::vector<CaBead> beads;
   ChainNames chain_names;
   RepeatedResidues repeated;
+  ReusedResidueNumbers reused;
   int skipped_ligands = 0;
   std::map<std::string, int> skipped_names;
   std::vector<std::string> untabulated;  // residue names taken as amino acids by backbone
   for (const gemmi::Chain& chain : model.chains) {
     const auto& residues = chain.residues;
-    // Residues sharing a sequence id are alternative residues (microheterogeneity).
+    // Alternative residues at one position (microheterogeneity): keep one.
     for (std::size_t first = 0; first < residues.size();) {
       std::size_t last = first;
-      while (last + 1 < residues.size() && residues[last + 1].seqid == residues[first].seqid) ++last;
+      while (last + 1 < residues.size() && alternative_residues(residues[last], residues[last + 1])) ++last;
       const gemmi::Residue* chosen = nullptr;
       const gemmi::Atom* chosen_ca = nullptr;
       bool any_amino_acid = false, all_water = true;
@@ -78,6 +69,7 @@ std::vector<CaBead> collect_ca_beads(const gemmi::Model& model, std::vector<std:
       const ChainNames::Part& part = chain_names.part_of(chain, *chosen, notes);
       const std::string& chain_id = part.name;
       repeated.check(*chosen, chain_id, residue_label(chain_id, *chosen));
+      reused.add(chain_id, chosen->seqid, residue_label(chain_id, *chosen));
       CaBead bead;
       bead.info.chain_id = chain_id;
       bead.info.residue_number = chosen->seqid.num.has_value() ? *chosen->seqid.num : 0;
@@ -93,6 +85,7 @@ std::vector<CaBead> collect_ca_beads(const gemmi::Model& model, std::vector<std:
     }
   }
   repeated.report(notes);
+  reused.report(notes);
   if (!untabulated.empty()) {
     std::string names;
     for (const std::string& n : untabulated) names += (names.empty() ? "" : ", ") + n;

@@ -182,15 +182,6 @@ bool has_backbone(const gemmi::Residue& r) {
   return r.find_atom("N", '*') && r.find_atom("CA", '*') && r.find_atom("C", '*');
 }
 
-// The C-alpha of the highest-occupancy conformer (first one on ties). Matched by name only:
-// CHARMM-style files shift "CA" to column 13, where gemmi infers calcium.
-const gemmi::Atom* best_ca(const gemmi::Residue& r) {
-  const gemmi::Atom* best = nullptr;
-  for (const gemmi::Atom& a : r.atoms)
-    if (a.name == "CA" && (!best || a.occ > best->occ)) best = &a;
-  return best;
-}
-
 // One conformer of `r`: atoms without altloc, plus, per atom name, the copy of the
 // preferred altloc (the one with the highest occupancy over the residue; the first on
 // ties) or else the highest-occupancy copy of that atom.
@@ -385,6 +376,57 @@ std::string counted_names(const std::map<std::string, int>& counts) {
   return names;
 }
 
+const gemmi::Atom* best_ca(const gemmi::Residue& r) {
+  const gemmi::Atom* best = nullptr;
+  for (const gemmi::Atom& a : r.atoms)
+    if (a.name == "CA" && (!best || a.occ > best->occ)) best = &a;
+  return best;
+}
+
+namespace {
+
+bool has_unlabelled_ca(const gemmi::Residue& r) {
+  return std::any_of(r.atoms.begin(), r.atoms.end(),
+                     [](const gemmi::Atom& a) { return a.name == "CA" && a.altloc == '\0'; });
+}
+
+}  // namespace
+
+bool alternative_residues(const gemmi::Residue& previous, const gemmi::Residue& next) {
+  return previous.seqid == next.seqid && !(has_unlabelled_ca(previous) && has_unlabelled_ca(next));
+}
+
+void ReusedResidueNumbers::add(const std::string& chain, const gemmi::SeqId& seqid, const std::string& label) {
+  auto& numbers = chains_[chain];
+  if (numbers.empty()) order_.push_back(chain);
+  numbers[seqid.str()].push_back(label);
+}
+
+void ReusedResidueNumbers::report(std::vector<std::string>& warnings) const {
+  constexpr std::size_t kNamedOneByOne = 3;
+  for (const std::string& chain : order_) {
+    const std::string consequence = "each is a bead; a selection by number takes all of them (\"" + chain +
+                                    ":first\" and \"" + chain +
+                                    ":last\" take the chain's ends) — renumber the file to tell them apart";
+    std::vector<const std::vector<std::string>*> reused;
+    for (const auto& [number, labels] : chains_.at(chain))
+      if (labels.size() > 1) reused.push_back(&labels);
+    if (reused.empty()) continue;
+    if (reused.size() <= kNamedOneByOne) {
+      for (const std::vector<std::string>* labels : reused) {
+        std::string names;
+        for (const std::string& label : *labels) names += (names.empty() ? "" : ", ") + label;
+        warnings.push_back("residues " + names + " share one number without alternate-location labels: " +
+                           consequence);
+      }
+      continue;
+    }
+    warnings.push_back("chain " + chain + ": " + std::to_string(reused.size()) +
+                       " residue numbers are each used by more than one residue (e.g. " + reused.front()->at(0) +
+                       " and " + reused.front()->at(1) + "; a chain numbered domain by domain?): " + consequence);
+  }
+}
+
 std::string repeated_residue_warning(const gemmi::Residue& residue, const std::string& label) {
   int unlabelled = 0;
   for (const gemmi::Atom& a : residue.atoms) unlabelled += a.name == "CA" && a.altloc == '\0';
@@ -512,12 +554,13 @@ StructureModel extract_structure_model(const ParsedStructure& parsed, const std:
   std::map<std::string, int> other_names;    // skipped ligands, ions, nucleotides, glycans
   ChainNames chain_names;
   RepeatedResidues repeated;
+  ReusedResidueNumbers reused;
   for (const gemmi::Chain& chain : model->chains) {
     const auto& residues = chain.residues;
-    // Residues sharing a sequence id are alternatives (microheterogeneity): keep one.
+    // Alternative residues at one position (microheterogeneity): keep one.
     for (std::size_t first = 0; first < residues.size();) {
       std::size_t last = first;
-      while (last + 1 < residues.size() && residues[last + 1].seqid == residues[first].seqid) ++last;
+      while (last + 1 < residues.size() && alternative_residues(residues[last], residues[last + 1])) ++last;
       const gemmi::Residue* chosen = nullptr;
       const gemmi::Atom* chosen_ca = nullptr;
       bool any_amino_acid = false, all_water = true, any_hetero_aa = false;
@@ -552,7 +595,11 @@ StructureModel extract_structure_model(const ParsedStructure& parsed, const std:
         continue;
       }
       const std::string chain_id = chain_names.part_of(chain, head, out.warnings).name;
-      if (chosen_ca) repeated.check(*chosen, chain_id, chain_id + ":" + chosen->name + " " + chosen->seqid.str());
+      if (chosen_ca) {
+        const std::string label = chain_id + ":" + chosen->name + " " + chosen->seqid.str();
+        repeated.check(*chosen, chain_id, label);
+        reused.add(chain_id, chosen->seqid, label);
+      }
       if (!chosen_ca) {
         ++out.skipped_no_ca;
         out.warnings.push_back("residue " + chain_id + ":" + head.name + " " + head.seqid.str() +
@@ -598,6 +645,7 @@ StructureModel extract_structure_model(const ParsedStructure& parsed, const std:
     }
   }
   repeated.report(out.warnings);
+  reused.report(out.warnings);
   if (!mapped.empty()) {
     std::string list;
     for (const auto& [names, count] : mapped)

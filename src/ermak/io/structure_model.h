@@ -158,6 +158,31 @@ float free_amino_acid_weight_amu(const std::string& name);
 // not know) the residue has atoms N, CA and C.
 bool is_amino_acid_residue(const gemmi::Residue& residue);
 
+// The C-alpha of the highest-occupancy conformer (first one on ties). Matched by name only:
+// CHARMM-style files shift "CA" to column 13, where gemmi infers calcium, and an amino acid
+// has no other atom of that name.
+const gemmi::Atom* best_ca(const gemmi::Residue& residue);
+
+// Whether `next`, which follows `previous` in a chain under the same sequence id, is an
+// alternative to it at one position (microheterogeneity, whose atoms carry alternate-location
+// labels: the builders keep the one whose C-alpha has the highest occupancy), rather than
+// another residue under a reused number (both with unlabelled C-alphas: both become beads,
+// and ReusedResidueNumbers says so). docs/formats.md#pdb-and-mmcif-input.
+bool alternative_residues(const gemmi::Residue& previous, const gemmi::Residue& next);
+
+// Residue numbers (with insertion codes) that more than one bead's residue of a chain
+// uses — a number reused side by side, or a chain numbered domain by domain — gathered
+// per chain: up to three named one by one, more as one warning for the chain.
+class ReusedResidueNumbers {
+ public:
+  void add(const std::string& chain, const gemmi::SeqId& seqid, const std::string& label);
+  void report(std::vector<std::string>& warnings) const;
+
+ private:
+  std::vector<std::string> order_;  // chains in the order met
+  std::map<std::string, std::map<std::string, std::vector<std::string>>> chains_;  // chain → number → labels
+};
+
 // A warning when `residue` has more than one C-alpha without an alternate-location label —
 // the residue is in the file twice (records repeated, a number reused), not a conformer,
 // and the builders keep the first; "" otherwise. `label` names it ("A:SER 43").

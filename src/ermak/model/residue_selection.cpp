@@ -171,8 +171,11 @@ std::optional<ResidueSelection> parse_residue_selection(std::string_view text, s
 
 std::vector<std::int32_t> select_beads(const Topology& topology, const ResidueSelection& selection,
                                        std::string* why) {
-  // "first"/"last": the residue of the chain's first or last bead, then as a single residue.
+  // "first"/"last": the residue of the chain's first or last bead, then as a single residue
+  // — only the beads beside that one (from..to) when the chain uses its number again (a
+  // chain numbered domain by domain), so that a terminus stays a terminus.
   ResidueSelection s = selection;
+  std::int32_t from = 0, to = topology.bead_count() - 1;
   if (s.end != ResidueSelection::End::kNone) {
     std::int32_t end_bead = -1;
     for (std::int32_t i = 0; i < topology.bead_count(); ++i)
@@ -181,8 +184,22 @@ std::vector<std::int32_t> select_beads(const Topology& topology, const ResidueSe
         if (s.end == ResidueSelection::End::kFirst) break;
       }
     if (end_bead >= 0) {
-      s.first = s.last = topology.beads[std::size_t(end_bead)].residue_number;
-      s.insertion_code = topology.beads[std::size_t(end_bead)].insertion_code;
+      const BeadInfo& end = topology.beads[std::size_t(end_bead)];
+      s.first = s.last = end.residue_number;
+      s.insertion_code = end.insertion_code;
+      const auto same_residue = [&](std::int32_t i) {
+        const BeadInfo& b = topology.beads[std::size_t(i)];
+        return b.chain_id == end.chain_id && b.residue_number == end.residue_number &&
+               b.insertion_code == end.insertion_code;
+      };
+      int copies = 0;
+      for (std::int32_t i = 0; i < topology.bead_count(); ++i)
+        copies += same_residue(i) && topology.beads[std::size_t(i)].atom_name == end.atom_name;
+      if (copies > 1) {
+        from = to = end_bead;
+        while (from > 0 && same_residue(from - 1)) --from;
+        while (to + 1 < topology.bead_count() && same_residue(to + 1)) ++to;
+      }
     }
   }
   std::vector<std::int32_t> beads;
@@ -195,9 +212,9 @@ std::vector<std::int32_t> select_beads(const Topology& topology, const ResidueSe
     if (!chain_found || b.residue_number < lowest) lowest = b.residue_number;
     if (!chain_found || b.residue_number > highest) highest = b.residue_number;
     chain_found = true;
-    const bool residue = s.whole_chain ||
+    const bool residue = (i >= from && i <= to) && (s.whole_chain ||
                          (s.range ? b.residue_number >= s.first && b.residue_number <= s.last
-                                  : b.residue_number == s.first && b.insertion_code == s.insertion_code);
+                                  : b.residue_number == s.first && b.insertion_code == s.insertion_code));
     if (!residue) continue;
     residue_found = true;
     if (std::find(atoms_seen.begin(), atoms_seen.end(), b.atom_name) == atoms_seen.end())
