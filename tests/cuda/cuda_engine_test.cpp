@@ -532,8 +532,8 @@ TEST_P(CudaFamily, StopsWithoutAllPositionsSeeWhatTheStateShows) {
 // bit for bit, also when the stop comes while earlier steps are still under way; a stop
 // the screen flags returns the stop's positions, which the engine has moved past; a stop
 // in turn in one go (Engine::take_stop) gives the values of the single calls. The
-// block family overlaps (all pairs, tiles, lists; with lists not under indentation); the
-// per-bead family takes the stop and the steps in turn.
+// block family overlaps (all pairs, tiles, lists; not under indentation, whose stops read
+// the tip the next steps move); the per-bead family takes the stop and the steps in turn.
 TEST_P(CudaFamily, OverlappedStopsGiveTheValuesOfStopsInTurn) {
   const Topology& t = topology();
   const std::int32_t n = t.bead_count(), replicas = 4;
@@ -616,6 +616,9 @@ TEST_P(CudaFamily, OverlappedStopsGiveTheValuesOfStopsInTurn) {
   EXPECT_TRUE(flagged_in_turn.may_be_unstable);
   if (!flagged_in_turn.positions.x.empty()) EXPECT_TRUE(bit_identical(flagged_in_turn.positions, broken));
   if (family() == CudaKernelFamily::kBlock && !GetParam().tiles) {
+    EngineSetup indented = setup;
+    indented.indentation = make_indentation(system_->system, false, false);
+    EXPECT_FALSE(make_gpu(indented, family())->overlaps_stops()) << "all pairs under indentation: in turn";
     setenv("ERMAK_CUDA_BLOCK_ALLPAIRS", "0", 1);
     EXPECT_TRUE(make_gpu(setup, family())->overlaps_stops());
     EngineSetup indenting = setup;
@@ -1491,5 +1494,35 @@ TEST(CudaEngineVariants, LargeBlockReplicaAgreesWithCpu) {
   EXPECT_GT(gpu->stats().neighbor_pairs, 0);
 }
 
+// More replicas than a grid has rows (65535): the evaluation runs them along the grid's
+// first dimension, so the last replica's energies are those of the first from the same
+// start; the per-bead family, whose grids hold a replica per row, refuses them by name.
+TEST(CudaEngine, MoreReplicasThanAGridHasRows) {
+  ERMAK_REQUIRE_GPU();
+  const auto sys = load_test_system("ww");
+  if (!sys) FAIL() << "WW test data not found" << " (the shared test data: set ERMAK_SHARED_DATA)";
+  const Topology& t = sys->system.topology;
+  const std::int32_t replicas = 65537;
+  const EngineSetup setup = base_setup(t, replicas, 31);
+  auto gpu = make_gpu(setup, CudaKernelFamily::kBlock);
+  gpu->set_state(start_state(sys->system, replicas));
+  StopRequest request;
+  request.energies = true;
+  const StopValues values = gpu->take_stop(request);
+  ASSERT_EQ(values.energies.size(), std::size_t(replicas));
+  const EnergyTerms &first = values.energies.front(), &last = values.energies.back();
+  EXPECT_NE(first.native, 0.0);
+  EXPECT_TRUE(first.fene == last.fene && first.native == last.native && first.repulsive == last.repulsive);
+  try {
+    make_gpu(setup, CudaKernelFamily::kPerBead);
+    ADD_FAILURE() << "the per-bead family took 65537 replicas";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("the per-bead kernel family takes at most 65535 replicas per GPU"),
+              std::string::npos)
+        << e.what();
+  }
+}
+
 }  // namespace
 }  // namespace ermak::cudatest
+

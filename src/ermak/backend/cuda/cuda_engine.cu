@@ -82,6 +82,9 @@ CudaEngine::CudaEngine(const EngineSetup& setup, const CudaEngineOptions& option
   try {
     upload_model();
     setup_noise();
+    // Held already: configure_and_allocate's check counts the noise in what the run needs
+    // and in what it has (free memory no longer holds it).
+    allocated_bytes_ = noise_->device_bytes() + noise_ring_.bytes();
     configure_and_allocate();
   } catch (...) {
     release();

@@ -50,6 +50,7 @@ namespace cuda {
 constexpr int kBlockMaxBeads = 4096;     // 1024 threads × 4 beads
 constexpr int kAutoBlockMaxBeads = 2048; // auto choice: block family up to here (docs/gpu.md)
 constexpr int kAutoBlockAlwaysBeads = 384;
+constexpr int kPerBeadMaxReplicas = 65535;  // a grid's rows (gridDim.y) hold one replica each
 // Block family without a list (docs/gpu.md#kernel-families), up to this many beads per
 // replica (measured, docs/benchmarks.md#all-pairs-up-to-192-beads: 149 and 179 beads
 // +10–31 % at 1 to 3000 replicas, with 4 lanes per bead in blocks of up to 1024 threads
@@ -92,7 +93,8 @@ class CudaEngine final : public Engine {
   void set_state(const State& state) override;
   const State& state() override;
   void advance(std::int64_t steps) override;
-  bool overlaps_stops() const override { return async_steps_; }
+  // Stops of an indentation run are taken in turn (cuda_engine_stops.cu).
+  bool overlaps_stops() const override { return async_steps_ && !setup_.indentation.enabled; }
   StopValues stop_and_advance(const StopRequest& request, std::int64_t next_steps) override;
   StopValues take_stop(const StopRequest& request) override;
   bool last_stop_positions(State& out) override;

@@ -94,6 +94,10 @@ StopValues CudaEngine::retake_stop_after_overflow(const StopRequest& request, st
   status_host_.assign(stop_status_.data(), stop_status_.data() + stop_status_.size());
   note_list_status(status_host_.data(), status_host_.size());
   finish_overflowed_blocks(pos_[step_ & 1].get(), step_);  // marks the positions changed
+  // The stop's copy becomes the stop's positions again (last_stop_positions hands it on).
+  ERMAK_CUDA(cudaMemcpyAsync(stop_positions_.get(), pos_[step_ & 1].get(), beads * sizeof(float4),
+                             cudaMemcpyDeviceToDevice, stream_));
+  ERMAK_CUDA(cudaEventRecord(stop_copied_, stream_));
   return Engine::stop_and_advance(request, next_steps);
 }
 

@@ -34,6 +34,18 @@ CudaKernelFamily CudaEngine::choose_family(CudaKernelFamily requested) const {
                   " (use ERMAK_CUDA_KERNEL=perbead or auto)");
     return requested;
   }
+  // The per-bead family's grids hold a replica per row, and a grid has at most 65535 rows.
+  if (R_ > kPerBeadMaxReplicas) {
+    if (requested == CudaKernelFamily::kPerBead || n_ > kBlockMaxBeads)
+      throw Error("CUDA: " + std::to_string(R_) + " replicas of " + std::to_string(n_) +
+                  " beads on one GPU: the per-bead kernel family takes at most " +
+                  std::to_string(kPerBeadMaxReplicas) + " replicas per GPU" +
+                  (n_ > kBlockMaxBeads ? ", and the block family at most " + std::to_string(kBlockMaxBeads) +
+                                             " beads per replica"
+                                       : std::string(" (the block family, auto, takes more)")) +
+                  "; run fewer replicas per run or split them over GPUs (run.device = [0, 1, …], docs/gpu.md#several-gpus)");
+    return CudaKernelFamily::kBlock;
+  }
   if (requested == CudaKernelFamily::kPerBead) return requested;
   // Auto (docs/gpu.md#kernel-families): a block per replica wins while one SM per
   // replica is enough work, or there are enough replicas to fill the GPU.

@@ -62,6 +62,15 @@ void make_bead_index(std::int32_t n, std::int32_t replicas, const std::vector<It
     for_each_slot(items[k], [&](std::size_t slot) { list[std::size_t(fill[slot]++)] = int(k); });
 }
 
+// What make_bead_index and the items' upload take on the device.
+template <class Item>
+std::size_t bead_index_bytes(std::int32_t n, std::int32_t replicas, const std::vector<Item>& items) {
+  if (items.empty()) return 0;
+  std::size_t entries = 0;
+  for (const Item& it : items) entries += it.replica >= 0 ? 1 : std::size_t(replicas);
+  return (std::size_t(n) * std::size_t(replicas) + 1 + entries) * sizeof(int) + items.size() * sizeof(Item);
+}
+
 }  // namespace
 
 void CudaEngine::validate_setup() {
@@ -216,7 +225,10 @@ std::size_t CudaEngine::bytes_needed() const {
                   + std::size_t(R_) * (kReplicaOut + kStructureOut + 16) * sizeof(double);
   if (setup_.indentation.enabled) b += beads * 3 * sizeof(double);
   if (noise_) b += noise_->device_bytes() + noise_ring_.bytes();
+  b += bead_index_bytes(n_, R_, setup_.tethers) + bead_index_bytes(n_, R_, setup_.external_forces) +
+       bead_index_bytes(n_, R_, setup_.plane_tethers);
   if (family_ == CudaKernelFamily::kBlock) {
+    b += beads * sizeof(float4);  // a stop's positions (stop_and_advance)
     const BlockConfig c = block_config();
     BlockLaunch L = block_launch(c, true);
     if (!c.all_pairs && block_shared_bytes(L) > shared_budget()) {

@@ -23,7 +23,9 @@ StopValues CudaEngine::stop_and_advance(const StopRequest& request, std::int64_t
                              cudaMemcpyDeviceToDevice, stream_));
   ERMAK_CUDA(cudaEventRecord(stop_copied_, stream_));
   stop_positions_step_ = stop_step;
-  if (request.indentation) return Engine::stop_and_advance(request, next_steps);
+  // Under indentation every stop is taken in turn: its evaluation reads the tip and writes
+  // the molecule's force on it, which the launch behind the stop would be changing.
+  if (request.indentation || setup_.indentation.enabled) return Engine::stop_and_advance(request, next_steps);
   const bool check_steps = steps_in_flight_;
   const BlockStatus* status_at_stop = block_status_[status_parity_].get();
   const std::uint64_t stop_version = positions_version_;

@@ -8,8 +8,11 @@ void throw_cuda_error(cudaError_t status, const char* call, const char* file, in
   const char* base = file;
   for (const char* p = file; *p; ++p)
     if (*p == '/') base = p + 1;
-  std::string message = std::string("CUDA error in ") + call + " (" + base + ":" + std::to_string(line) +
-                        "): " + cudaGetErrorName(status) + ": " + cudaGetErrorString(status);
+  // The GPU, for a run split over several (cudaGetDevice only reads the thread's setting).
+  int device = -1;
+  const std::string on_gpu = cudaGetDevice(&device) == cudaSuccess ? " on GPU " + std::to_string(device) : "";
+  std::string message = std::string("CUDA error") + on_gpu + " in " + call + " (" + base + ":" +
+                        std::to_string(line) + "): " + cudaGetErrorName(status) + ": " + cudaGetErrorString(status);
   if (status == cudaErrorNoKernelImageForDevice)
     message += " (this ermak's device code was built for the CUDA architectures " + cuda_built_architectures() +
                "; rebuild with -DCMAKE_CUDA_ARCHITECTURES=<your GPU's>: docs/gpu.md#which-gpus)";

@@ -78,9 +78,11 @@ class DeviceBuffer {
       cudaGetLastError();  // clear the sticky-free allocation error
       std::size_t free_bytes = 0, total_bytes = 0;
       cudaMemGetInfo(&free_bytes, &total_bytes);
-      throw Error("CUDA: could not allocate " + format_byte_size(double(count * sizeof(T))) + " of GPU memory (" +
-                  format_byte_size(double(free_bytes)) + " free of " + format_byte_size(double(total_bytes)) +
-                  "): " + cudaGetErrorString(status));
+      int device = -1;
+      cudaGetDevice(&device);
+      throw Error("CUDA: could not allocate " + format_byte_size(double(count * sizeof(T))) + " of memory on GPU " +
+                  std::to_string(device) + " (" + format_byte_size(double(free_bytes)) + " free of " +
+                  format_byte_size(double(total_bytes)) + "): " + cudaGetErrorString(status));
     }
     ptr_ = static_cast<T*>(p);
     count_ = count;

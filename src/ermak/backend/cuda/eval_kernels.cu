@@ -26,9 +26,11 @@ __global__ void __launch_bounds__(kEvalBlock) eval_kernel(const __grid_constant_
   constexpr int S = kEvalLanes, kPerRound = 32 / S;
   const ModelData& m = L.m;
   const int n = m.n;
-  const int r = blockIdx.y;
+  // Replicas along x with the blocks of each (grid.y stops at 65535 replicas).
+  const int blocks_per_replica = (n + int(blockDim.x) - 1) / int(blockDim.x);
+  const int r = int(blockIdx.x / unsigned(blocks_per_replica));
   const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
-  const int warp_base = blockIdx.x * blockDim.x + warp * 32;
+  const int warp_base = int(blockIdx.x % unsigned(blocks_per_replica)) * blockDim.x + warp * 32;
   const float4* pos = L.pos + std::size_t(r) * n;
 
   float3 mine = make_float3(0, 0, 0);
@@ -169,7 +171,7 @@ void launch_eval(const EvalLaunch& L, bool energy, cudaStream_t stream) {
   // 2 of 8 warps busy) the evaluation took 1.5 ms of a report stop's 2 ms. Each bead's
   // work and sums are the same in any block shape.
   const int block = std::min(kEvalBlock, (L.m.n + 31) / 32 * 32);
-  const dim3 grid((L.m.n + block - 1) / block, L.m.replicas);
+  const dim3 grid(unsigned((L.m.n + block - 1) / block) * unsigned(L.m.replicas));
   const bool brute = L.rows == nullptr && L.rows16 == nullptr && L.cluster_rows == nullptr;
   if (energy) {
     if (brute) eval_kernel<true, true><<<grid, block, 0, stream>>>(L);
