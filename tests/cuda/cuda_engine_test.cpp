@@ -1495,8 +1495,9 @@ TEST(CudaEngineVariants, LargeBlockReplicaAgreesWithCpu) {
 }
 
 // More replicas than a grid has rows (65535): the evaluation runs them along the grid's
-// first dimension, so the last replica's energies are those of the first from the same
-// start; the per-bead family, whose grids hold a replica per row, refuses them by name.
+// first dimension, so the last replica, given replica 1's positions, has replica 1's
+// energies (and not replica 0's); the per-bead family, whose grids hold a replica per
+// row, refuses them by name.
 TEST(CudaEngine, MoreReplicasThanAGridHasRows) {
   ERMAK_REQUIRE_GPU();
   const auto sys = load_test_system("ww");
@@ -1505,14 +1506,22 @@ TEST(CudaEngine, MoreReplicasThanAGridHasRows) {
   const std::int32_t replicas = 65537;
   const EngineSetup setup = base_setup(t, replicas, 31);
   auto gpu = make_gpu(setup, CudaKernelFamily::kBlock);
-  gpu->set_state(start_state(sys->system, replicas));
+  const State two = start_state(sys->system, 2);
+  State start(t.bead_count(), replicas);
+  for (std::int32_t r = 0; r < replicas; ++r)
+    for (std::int32_t i = 0; i < t.bead_count(); ++i) {
+      const std::int32_t from = r == 0 ? 0 : 1;
+      start.set_position(r, i, two.position(from, i));
+    }
+  gpu->set_state(start);
   StopRequest request;
   request.energies = true;
   const StopValues values = gpu->take_stop(request);
   ASSERT_EQ(values.energies.size(), std::size_t(replicas));
-  const EnergyTerms &first = values.energies.front(), &last = values.energies.back();
-  EXPECT_NE(first.native, 0.0);
-  EXPECT_TRUE(first.fene == last.fene && first.native == last.native && first.repulsive == last.repulsive);
+  const EnergyTerms &zero = values.energies[0], &one = values.energies[1], &last = values.energies.back();
+  EXPECT_NE(one.native, 0.0);
+  EXPECT_TRUE(one.fene == last.fene && one.native == last.native && one.repulsive == last.repulsive);
+  EXPECT_NE(zero.repulsive, last.repulsive);
   try {
     make_gpu(setup, CudaKernelFamily::kPerBead);
     ADD_FAILURE() << "the per-bead family took 65537 replicas";

@@ -626,6 +626,29 @@ TEST(RunCli, ARefusedResumeCutsNothing) {
       << out;
 }
 
+// A bead driven beyond what a PDB's 8 columns hold (x < −9 999 999 Å): the run finishes,
+// without that replica's final.pdb and with a warning naming where the positions are
+// (it failed at its end and every --resume failed again).
+TEST(RunCli, ABeadBeyondAPdbsColumnsFinishesWithoutItsFinalPdb) {
+  const auto dir = ermak::test::fresh_directory("run-far-bead");
+  std::ofstream(dir / "far.etop") << "# ermak topology 1\nname far\nbeads 1\n0 A 1 . ALA CA 1 0 71.08 -9999990.0 0.0 "
+                                     "0.0\nbonds 0\nnative_contacts 0\n";
+  std::ofstream(dir / "far.toml") << "[input]\ntopology = \"far.etop\"\n[run]\nsteps = 40\nbackend = \"cpu\"\n"
+                                     "[force_clamp]\npulled_beads = [0]\nforce_pN = 40000\ndirection = [-1, 0, 0]\n"
+                                     "output_every = 10\n[output]\ndirectory = \"out\"\ntrajectory_every = 10\n";
+  int status = 0;
+  const std::string out = run_ermak("run --quiet " + (dir / "far.toml").string(), &status);
+  EXPECT_EQ(status, 0) << out;
+  const std::string log = read_file(dir / "out/run.log");
+  EXPECT_NE(log.find("warning: replica_000/final.pdb not written: its bead 0 x = -1000"), std::string::npos) << log;
+  EXPECT_NE(log.find("does not fit a PDB's 8 columns; the checkpoint (and the trajectory's last frame) holds the "
+                     "final positions"),
+            std::string::npos)
+      << log;
+  EXPECT_NE(log.find("finished: 40 steps"), std::string::npos);
+  EXPECT_FALSE(fs::exists(dir / "out/replica_000/final.pdb"));
+}
+
 TEST(RunCli, LastTrajectoryFrameReadByMdanalysisEqualsFinalCoordinates) {
   const auto dir = ermak::test::fresh_directory("run-mdanalysis");
   int status = 0;

@@ -10,7 +10,10 @@
 #include <sstream>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
+
+#include <fmt/format.h>
 
 #include "ermak/core/error.h"
 
@@ -41,12 +44,19 @@ double coordinate(std::string_view line, int axis, const std::string& file, int 
 }
 
 // %8.3f while it fits the 8 columns, fewer decimals for very large values.
-std::string coordinate_field(float value, const std::string& file, std::int32_t bead) {
+// The value in 8 columns with as many of 3 decimals as fit; "" when none does.
+std::string fitted_coordinate(float value) {
   char buffer[64];
+  if (!std::isfinite(value)) return "";
   for (int decimals = 3; decimals >= 0; --decimals) {
     const int length = std::snprintf(buffer, sizeof buffer, "%8.*f", decimals, value);
     if (length == 8) return buffer;
   }
+  return "";
+}
+
+std::string coordinate_field(float value, const std::string& file, std::int32_t bead) {
+  if (std::string field = fitted_coordinate(value); !field.empty()) return field;
   throw Error(file, 0, "coordinates",
               "bead " + std::to_string(bead) + " coordinate " + std::to_string(value) +
                   " A does not fit the 8 columns of a PDB coordinate");
@@ -224,6 +234,13 @@ std::vector<Vec3d> read_pdb_coordinates(const std::filesystem::path& path) {
   }
   if (positions.empty()) throw Error(file, 0, "coordinates", "no ATOM or HETATM records");
   return positions;
+}
+
+std::string pdb_coordinate_overflow(const float* x, const float* y, const float* z, std::int32_t n) {
+  for (std::int32_t b = 0; b < n; ++b)
+    for (const auto& [axis, value] : {std::pair{"x", x[b]}, {"y", y[b]}, {"z", z[b]}})
+      if (fitted_coordinate(value).empty()) return fmt::format("bead {} {} = {} A", b, axis, value);
+  return "";
 }
 
 void write_pdb(std::ostream& out, const Topology& topology, const float* x, const float* y,

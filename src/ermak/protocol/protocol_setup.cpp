@@ -81,16 +81,17 @@ void validate_protocols(const RunSpec& spec, const Topology& topology) {
 namespace {
 
 // The two beads that define the end-to-end vector: given, or the first fixed bead (bead 0
-// without fixed beads) and the first pulled bead.
+// without fixed beads; the last bead when bead 0 is the first pulled one, whose distance
+// from itself would fill the tables' end-to-end columns with zeros) and the first pulled bead.
 void default_ends(const RunSpec& spec, const std::vector<std::int32_t>& given,
-                  const std::vector<std::int32_t>& pulled, std::int32_t ends[2]) {
+                  const std::vector<std::int32_t>& pulled, std::int32_t bead_count, std::int32_t ends[2]) {
   if (given.size() == 2) {
     ends[0] = given[0];
     ends[1] = given[1];
     return;
   }
-  ends[0] = spec.fixed_beads.empty() ? 0 : spec.fixed_beads.front();
   ends[1] = pulled.front();
+  ends[0] = !spec.fixed_beads.empty() ? spec.fixed_beads.front() : ends[1] == 0 ? bead_count - 1 : 0;
 }
 
 }  // namespace
@@ -100,7 +101,7 @@ std::vector<std::int32_t> protocol_reference_beads(const RunSpec& spec, std::int
   auto add_pulled = [&](const std::vector<std::int32_t>& pulled, const std::vector<std::int32_t>& ends) {
     beads.insert(beads.end(), pulled.begin(), pulled.end());
     std::int32_t e[2];
-    default_ends(spec, ends, pulled, e);
+    default_ends(spec, ends, pulled, bead_count, e);
     beads.push_back(e[0]);
     beads.push_back(e[1]);
   };
@@ -125,7 +126,7 @@ ProtocolSetup::ProtocolSetup(const RunSpec& spec, const Topology& topology, cons
     const std::string section = pulls ? "pulling" : "force_clamp";
     const DirectionSpec& dir = pulls ? spec.pulling.direction : spec.force_clamp.direction;
     const auto& pulled = pulls ? spec.pulling.pulled_beads : spec.force_clamp.pulled_beads;
-    default_ends(spec, pulls ? spec.pulling.ends : spec.force_clamp.ends, pulled, ends_);
+    default_ends(spec, pulls ? spec.pulling.ends : spec.force_clamp.ends, pulled, topology.bead_count(), ends_);
     directions_.resize(replicas_);
     for (std::int32_t r = 0; r < replicas_; ++r) {
       if (!dir.end_to_end) {
@@ -138,8 +139,8 @@ ProtocolSetup::ProtocolSetup(const RunSpec& spec, const Topology& topology, cons
       if (ends_[0] == ends_[1])
         throw key_error(spec, direction_key,
                         fmt::format("\"end_to_end\" needs two different end beads, but the default ends (the first "
-                                    "fixed bead, or bead 0, and the first pulled bead) are both bead {}; give {}.ends "
-                                    "= [i, j] or a direction vector",
+                                    "fixed bead, or the first or last bead, and the first pulled bead) are both bead "
+                                    "{}; give {}.ends = [i, j] or a direction vector",
                                     ends_[0], section));
       const Vec3d e = position(start, r, ends_[1]) - position(start, r, ends_[0]);
       if (!(norm(e) > 1e-6))

@@ -1036,11 +1036,24 @@ RunSummary run_logged(const RunSpec& given_spec, const RunOptions& options, RunR
   const auto final_start = Clock::now();
   const State& final_state = engine->state();
   if (extra) extra->finish(context);
+  // A replica whose beads drifted beyond what a PDB's columns hold (a free molecule under a
+  // clamp for 10⁷ steps) gets no final.pdb, and the run still finishes.
+  std::vector<std::string> unwritable(std::size_t(own_files ? replicas : 0));
   for_each_replica(own_files ? replicas : 0, file_threads, [&](std::int32_t r) {
     const std::size_t o = final_state.index(r, 0);
+    unwritable[std::size_t(r)] = pdb_coordinate_overflow(&final_state.x[o], &final_state.y[o], &final_state.z[o], n);
+    if (!unwritable[std::size_t(r)].empty()) return;
     write_pdb(out / replica_dir_name(r) / "final.pdb", topology, &final_state.x[o], &final_state.y[o],
               &final_state.z[o], "ermak final coordinates, step " + std::to_string(final_state.step));
   });
+  for (std::size_t r = 0; r < unwritable.size(); ++r)
+    if (!unwritable[r].empty())
+      log->warn("warning: {}/final.pdb not written: its {} does not fit a PDB's 8 columns; the checkpoint{} holds "
+                "the final positions",
+                replica_dir_name(std::int32_t(r)), unwritable[r],
+                spec.output.trajectory_every_steps > 0 && final_state.step % spec.output.trajectory_every_steps == 0
+                    ? " (and the trajectory's last frame)"
+                    : "");
   const double final_seconds = seconds_since(final_start);
   const EngineStats stats = engine->stats();
   log->info("finished: {} steps in {:.2f} s ({:.4g} steps/s, {:.4g} bead-steps/s), {} neighbour-list rebuilds",
