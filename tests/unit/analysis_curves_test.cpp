@@ -3,6 +3,8 @@
 // against synthetic data with known parameters (seeded noise).
 #include <gtest/gtest.h>
 
+#include <fmt/format.h>
+
 #include <cmath>
 #include <functional>
 #include <limits>
@@ -677,6 +679,28 @@ TEST(AnalysisPulling, ForceClampIsRecognisedAndTimed) {
   EXPECT_NEAR(a.half_extension_time_ns, 6.0, 0.011);
   EXPECT_TRUE(a.clamp_transition);
   EXPECT_NEAR(a.extension_change_last_tenth_nm, 0.0, 1e-12);  // a plateau
+}
+
+// A base that goes back (a table joined from two runs) is told with its step and travels;
+// a base that only moves forward is not.
+TEST(AnalysisPulling, ABaseThatGoesBackIsNamed) {
+  const std::string header =
+      "# step\ttime[ns]\tbase[nm]\tend_to_end[nm]\textension[nm]\tforce_x[pN]\tforce_y[pN]\tforce_z[pN]\tforce[pN]\t"
+      "force_along[pN]\n";
+  auto table = [&](bool back) {
+    std::string text = header;
+    for (int i = 0; i < 200; ++i) {
+      const double base = back && i >= 100 ? 0.05 * (i - 20) : 0.05 * i, x = 0.8 * base, f = 35.0 * (base - x);
+      text += fmt::format("{}\t{}\t{}\t{}\t{}\t{}\t0\t0\t{}\t{}\n", 100 * i, 0.01 * i, base, x + 1, x, f, f, f);
+    }
+    return analyze_pulling(TsvTable::parse(text, "pulling.tsv"), {});
+  };
+  const PullingAnalysis joined = table(true);
+  ASSERT_TRUE(joined.base_turns_back.has_value());
+  EXPECT_DOUBLE_EQ(joined.base_turns_back->step, 10000.0);
+  EXPECT_NEAR(joined.base_turns_back->from_nm, 4.95, 1e-12);
+  EXPECT_NEAR(joined.base_turns_back->to_nm, 4.0, 1e-12);
+  EXPECT_FALSE(table(false).base_turns_back.has_value());
 }
 
 }  // namespace

@@ -84,17 +84,17 @@ BellFit ramp_truth() {
   return truth;
 }
 
-// Three pulling runs at 10⁴, 10⁵ and 10⁶ pN/s of 80 replicas each, their rupture forces drawn
-// from `truth`, their ramps `travel_nm` long; the forces drawn go to `drawn`.
+// Three pulling runs at 10⁴, 10⁵ and 10⁶ pN/s of `replicas` replicas each, their rupture
+// forces drawn from `truth`, their ramps `travel_nm` long; the forces drawn go to `drawn`.
 std::vector<fs::path> ramp_runs(const fs::path& root, const BellFit& truth, std::mt19937_64& rng, double travel_nm,
-                                std::vector<double>* drawn = nullptr) {
+                                std::vector<double>* drawn = nullptr, int replicas = 80) {
   std::uniform_real_distribution<double> uniform(0.0, 1.0);
   std::vector<fs::path> runs;
   for (double rate : {1e4, 1e5, 1e6}) {
     const fs::path run = root / ("v" + std::to_string(runs.size()));
     fs::create_directories(run);
     write_run_log(run, rate);
-    for (int r = 0; r < 80; ++r) {
+    for (int r = 0; r < replicas; ++r) {
       const double f = bell_evans_force_at_survival(truth, 1.0 - uniform(rng), rate, kT);
       if (drawn) drawn->push_back(f);
       write_ramp_replica(run, r, rate, f, rng, travel_nm);
@@ -170,6 +170,23 @@ TEST(ForceSpectrum, RampRunsGiveBackBellEvansParameters) {
   const TsvTable boot = TsvTable::read(o.out_dir / "bootstrap.tsv");
   EXPECT_EQ(boot.column("bell_x[nm]").size(), 12u);
   for (double resampled : boot.column("bell_x[nm]")) EXPECT_NEAR(resampled, x, 5.0 * se);
+  EXPECT_EQ(booted.find("note: a run has only"), std::string::npos) << booted;
+
+  // One replica per run: every resample is the data, each interval a point, and the
+  // summary says so.
+  const fs::path single = test::fresh_directory("spectrum_ramps_single");
+  std::mt19937_64 rng(7);
+  SpectrumOptions one;
+  one.run_dirs = ramp_runs(single, truth, rng, 10.0, nullptr, 1);
+  one.out_dir = single / "spectrum";
+  one.settings.points = 1;
+  one.bootstrap_resamples = 5;
+  analyze_force_spectrum(one);
+  const std::string pointed = test::read_file(one.out_dir / "summary.txt");
+  EXPECT_NE(pointed.find("note: a run has only 1 force: resampled within each run, these intervals are too narrow "
+                         "(every resample is the data itself: each interval is a point)"),
+            std::string::npos)
+      << pointed;
 }
 
 // A run that ended with an error, or stopped before its steps (run.log), enters with the part

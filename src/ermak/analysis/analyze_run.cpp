@@ -730,6 +730,11 @@ AnalyzeResult analyze_run(const AnalyzeOptions& options_in) {
                              g(a.smoothing.min_peak_drop, 3), a.smoothing.min_peak_drop_automatic ? " (automatic)" : "");
       summary += few_rows_note(a.smoothing, "pulling.output_every");
       if (!a.force_clamp) summary += few_windows_note(a.smoothing);
+      if (const auto& turn = a.base_turns_back)
+        summary += fmt::format("  note: the base goes back at step {} ({} → {} nm), where a pulling base only moves "
+                               "forward: a table joined from several runs, or edited? A peak there is the turn, not "
+                               "an unfolding\n",
+                               g(turn->step, 12), g(turn->from_nm, 6), g(turn->to_nm, 6));
       if (!a.unloaded.empty())
         summary += unloaded_maxima_note(a.unloaded, "the cantilever loads (κv·Δt + the peak criterion)",
                                         "thermal wandering or refolding against the spring, not unfolding under load");

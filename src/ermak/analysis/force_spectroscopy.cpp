@@ -90,6 +90,8 @@ PullingAnalysis analyze_pulling(const TsvTable& table, const CurveSettings& sett
     return a;
   }
 
+  for (std::size_t i = 1; i < a.rows && !a.base_turns_back; ++i)
+    if (a.base_nm[i] < a.base_nm[i - 1]) a.base_turns_back = PullingAnalysis::BaseTurn{a.step[i], a.base_nm[i - 1], a.base_nm[i]};
   std::vector<TimedPeak> peaks =
       find_timed_peaks(a.extension_nm, a.force_pN, a.step, a.time_ns, a.smoothing, settings);
   // A maximum the cantilever did not load: its rise from its trough exceeds κv·Δt by more

@@ -97,6 +97,12 @@ struct PullingAnalysis {
   // Force maxima left out because they rose faster than the cantilever loads
   // (CurveSettings::loading_rate_pN_per_s): their rows and rises, for the summary.
   std::vector<UnloadedMaximum> unloaded;
+  // The first row whose base travel is below the row before's (a pulling base only moves
+  // forward: a table joined from runs, or edited): its step, and the two travels.
+  struct BaseTurn {
+    double step = 0.0, from_nm = 0.0, to_nm = 0.0;
+  };
+  std::optional<BaseTurn> base_turns_back;
   // WLC fit to the rising edge after the last peak (the chain after the last event), when
   // the force rises there by more than the peak criterion; its Lc − the last peak's Lc.
   std::optional<WlcFit> final_fit;

@@ -606,6 +606,22 @@ AnalyzeResult analyze_force_spectrum(const SpectrumOptions& options) {
     for (std::size_t k = 0; k < kBootstrapNu.size(); ++k)
       summary += fmt::format("  DHS {}: {}, {}\n", k == 0 ? "ν = 2/3" : "ν = 1/2", line("x‡", boot->dhs_x_nm[k], " nm"),
                              line("ΔG‡", boot->dhs_barrier_kT[k], " kT"));
+    // Resampling within a run of one or a few items cannot show their spread: with one
+    // force per run every resample is the data set itself, and the interval is a point.
+    std::vector<std::size_t> items_per_run;
+    for (const std::size_t r : all_run) {
+      if (r >= items_per_run.size()) items_per_run.resize(r + 1, 0);
+      ++items_per_run[r];
+    }
+    std::size_t fewest = 0;
+    for (const std::size_t c : items_per_run)
+      if (c > 0 && (fewest == 0 || c < fewest)) fewest = c;
+    if (fewest > 0 && fewest < kBootstrapFewestItems)
+      summary += fmt::format("  note: a run has only {} {}: resampled within each run, these intervals are too narrow "
+                             "({}); quote the profile intervals above, or give each run more replicas\n",
+                             fewest, clamp ? (fewest == 1 ? "trajectory" : "trajectories") : (fewest == 1 ? "force" : "forces"),
+                             fewest == 1 ? "every resample is the data itself: each interval is a point"
+                                         : "a handful of values cannot show their spread");
     const fs::path path = out / "bootstrap.tsv";
     TsvWriter w = TsvWriter::create(path,
                                     {"resample", "bell_x[nm]", "bell_ln_k0", "dhs_2/3_x[nm]", "dhs_2/3_barrier[kT]",

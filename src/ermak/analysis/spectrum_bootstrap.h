@@ -27,6 +27,10 @@ struct SpectrumSample {
   std::vector<std::size_t> run;       // the group it is resampled within
 };
 
+// A run with fewer items than this makes the bootstrap's intervals too narrow (the summary
+// says so): resampling five values shows their spread only roughly, one not at all.
+inline constexpr std::size_t kBootstrapFewestItems = 5;
+
 // The DHS shapes refitted: ν = 2/3, then 1/2 (as the summary lists them).
 inline constexpr std::array<double, 2> kBootstrapNu = {2.0 / 3.0, 0.5};
 
