@@ -62,6 +62,11 @@ TEST(BondedPieces, PullingAcrossABreakIsWarnedPullingAComplexApartIsNot) {
 TEST(BondedPieces, AChainBreakNamesTheMissingResidues) {
   EXPECT_EQ(residues_missing_between(64, 65, true), "");
   EXPECT_EQ(residues_missing_between(64, 66, false), " — residue 65 is not in the model (missing from the file)");
+  // Before an inserted residue: its number's own residue and the insertions before it.
+  EXPECT_EQ(residues_missing_between(97, 100, false, 'B'),
+            " — residues 98 to 100A are not in the model (missing from the file)");
+  EXPECT_EQ(residues_missing_between(99, 100, false, 'A'), " — residue 100 is not in the model (missing from the file)");
+  EXPECT_EQ(residues_missing_between(100, 100, false, 'A'), "");
   EXPECT_EQ(residues_missing_between(10, 14, true),
             " — residues 11 to 13 are not in the model (missing from the file, or HETATM records: --keep-hetero keeps "
             "amino acids there)");

@@ -166,7 +166,8 @@ Topology build_ca_model(const std::filesystem::path& structure_file, const Model
       notes.push_back("chain break between " + beads[b].info.chain_id + ":" + beads[b].info.residue_name + " " +
                       number(beads[b].info) + " and " + beads[b + 1].info.residue_name + " " +
                       number(beads[b + 1].info) + " (" + distances + "): no bond" +
-                      residues_missing_between(beads[b].info.residue_number, beads[b + 1].info.residue_number, false));
+                      residues_missing_between(beads[b].info.residue_number, beads[b + 1].info.residue_number, false,
+                                               beads[b + 1].info.insertion_code));
       continue;
     }
     topology.bonds.push_back({static_cast<std::int32_t>(b), static_cast<std::int32_t>(b + 1),

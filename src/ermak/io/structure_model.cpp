@@ -721,11 +721,16 @@ StructureModel extract_structure_model(const ParsedStructure& parsed, const std:
   return out;
 }
 
-std::string residues_missing_between(int before, int after, bool hetero_skipped) {
-  if (after - before <= 1) return "";
-  const std::string which = after - before == 2 ? "residue " + std::to_string(before + 1) + " is"
-                                                 : "residues " + std::to_string(before + 1) + " to " +
-                                                       std::to_string(after - 1) + " are";
+std::string residues_missing_between(int before, int after, bool hetero_skipped, char after_icode) {
+  // Before an inserted residue (100B) come its number's own residue and earlier insertions
+  // (100, 100A): the last one missing is 100A, or 100 before 100A.
+  const bool inserted = after_icode >= 'A' && after_icode <= 'Z';
+  const int last_number = inserted ? after : after - 1;
+  const std::string last = std::to_string(last_number) +
+                           (inserted && after_icode > 'A' ? std::string(1, char(after_icode - 1)) : std::string());
+  if (last_number <= before) return "";
+  const std::string first = std::to_string(before + 1);
+  const std::string which = first == last ? "residue " + first + " is" : "residues " + first + " to " + last + " are";
   return " — " + which + " not in the model (missing from the file" +
          (hetero_skipped ? ", or HETATM records: --keep-hetero keeps amino acids there)" : ")");
 }
