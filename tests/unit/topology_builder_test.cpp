@@ -570,6 +570,17 @@ TEST(TopologyBuilder, ReadErrorsNameTheFile) {
   const auto missing = test::fresh_directory("err-missing") / "absent.cif";
   e = error_of([&] { read_structure_file(missing); });
   EXPECT_NE(e.find("absent.cif: structure: file not found"), std::string::npos) << e;
+
+  // What a file is when it is no PDB or mmCIF text: compressed, binary, PDB named .cif.
+  const auto gz = write_file("err-gz", "x.pdb.gz", std::string("\x1f\x8b\x08\x00rest", 8));
+  e = error_of([&] { read_structure_file(gz); });
+  EXPECT_NE(e.find("x.pdb.gz: structure: the file is gzip-compressed; decompress it first"), std::string::npos) << e;
+  const auto binary = write_file("err-binary", "x.pdb", std::string("ATOM\0\0\x01", 7));
+  e = error_of([&] { read_structure_file(binary); });
+  EXPECT_NE(e.find("the file is binary (it holds NUL bytes)"), std::string::npos) << e;
+  const auto named_cif = write_file("err-named-cif", "x.cif", ca("ALA", 'A', 1, 0, 0, 0) + "END\n");
+  e = error_of([&] { read_structure_file(named_cif); });
+  EXPECT_NE(e.find("named as mmCIF, but it holds PDB records"), std::string::npos) << e;
 }
 
 }  // namespace

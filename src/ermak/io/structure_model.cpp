@@ -487,8 +487,23 @@ ParsedStructure read_structure_file(const std::filesystem::path& file) {
   std::string text = read_whole_file(file);
   if (text.find_first_not_of(" \t\r\n") == std::string::npos)
     throw Error(name, 0, "structure", "the file is empty");
+  // Compressed and binary files: say what they are, not that no C-alpha was found.
+  if (text.size() >= 2 && static_cast<unsigned char>(text[0]) == 0x1f && static_cast<unsigned char>(text[1]) == 0x8b)
+    throw Error(name, 0, "structure", "the file is gzip-compressed; decompress it first (gunzip -k " + name + ")");
+  if (text.find('\0') != std::string::npos)
+    throw Error(name, 0, "structure", "the file is binary (it holds NUL bytes), not a PDB or mmCIF text file");
   ParsedStructure parsed;
   parsed.format = detect_format(file, text);
+  // PDB records in a file named .cif (or CIF in one named .pdb, which gemmi reads as PDB
+  // lines and finds nothing in): the hint names the other format.
+  const auto starts_with_record = [&](const char* record) {
+    const std::size_t n = std::char_traits<char>::length(record);
+    return text.compare(0, n, record) == 0 || text.find(std::string("\n") + record) != std::string::npos;
+  };
+  if (parsed.format == StructureFormat::Mmcif && text.find("data_") == std::string::npos &&
+      (starts_with_record("ATOM  ") || starts_with_record("HETATM") || starts_with_record("HEADER")))
+    throw Error(name, 0, "structure",
+                "named as mmCIF, but it holds PDB records (ATOM/HETATM/HEADER) and no data_ block: rename it .pdb");
   try {
     if (parsed.format == StructureFormat::Pdb) {
       prepare_pdb_text(name, text, parsed.notes);
