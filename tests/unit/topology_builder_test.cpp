@@ -547,6 +547,18 @@ TEST(TopologyBuilder, CoincidentBeadsAreAnError) {
             std::string::npos) << e;
 }
 
+// A PDB cut at a record's end parses: a file ending in an atom record, with no TER, ENDMDL
+// or END after it, is noted; one that ends properly is not.
+TEST(TopologyBuilder, AFileEndingInAnAtomRecordIsNoted) {
+  const std::string chain = ca("ALA", 'A', 1, 0, 0, 0) + ca("GLY", 'A', 2, 3.8, 0, 0);
+  const auto notes = [](const std::string& test, const std::string& text) {
+    return read_model(write_file(test, test + ".pdb", text)).warnings;
+  };
+  EXPECT_TRUE(mentions(notes("cut", chain), "the file ends with an atom record (line 2), without TER, ENDMDL or END"));
+  EXPECT_FALSE(mentions(notes("ended", chain + "END\n"), "ends with an atom record"));
+  EXPECT_FALSE(mentions(notes("termed", chain + "TER\n"), "ends with an atom record"));
+}
+
 TEST(TopologyBuilder, ReadErrorsNameTheFile) {
   const auto empty = write_file("err-empty", "empty.pdb", "");
   std::string e = error_of([&] { read_structure_file(empty); });

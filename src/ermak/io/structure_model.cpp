@@ -84,6 +84,7 @@ void prepare_pdb_text(const std::string& file, std::string& text, std::vector<st
   static constexpr std::array<const char*, 3> kAxis = {"x", "y", "z"};
   auto is_digit = [](char c) { return c >= '0' && c <= '9'; };
   int line_number = 0, blanked = 0;
+  bool ends_in_atoms = false;  // the last record an ATOM/HETATM one: no TER, ENDMDL or END after it
   std::size_t start = 0;
   while (start < text.size()) {
     std::size_t end = text.find('\n', start);
@@ -93,6 +94,8 @@ void prepare_pdb_text(const std::string& file, std::string& text, std::vector<st
     ++line_number;
     const std::size_t line_start = start;
     start = end + 1;
+    if (line.find_first_not_of(" \t") != std::string_view::npos)
+      ends_in_atoms = line.starts_with("ATOM") || line.starts_with("HETATM") || line.starts_with("ANISOU");
     if (!(line.starts_with("ATOM") || line.starts_with("HETATM"))) {
       const std::size_t leading = std::min(line.find_first_not_of(" \t"), line.size());
       const std::string_view rest = line.substr(leading);
@@ -146,6 +149,11 @@ void prepare_pdb_text(const std::string& file, std::string& text, std::vector<st
   if (blanked > 0)
     notes.push_back("columns 73-80 of " + std::to_string(blanked) +
                     " ATOM/HETATM records hold no segment/element/charge (old PDB layout); ignored");
+  // A file cut short at a record's end parses, and its model silently lacks the rest.
+  if (ends_in_atoms)
+    notes.push_back("the file ends with an atom record (line " + std::to_string(line_number) +
+                    "), without TER, ENDMDL or END: is it complete? (a download or copy cut short loses the "
+                    "residues after it without an error)");
 }
 
 // gemmi reports "Problem in line N: ..." (PDB) or "name:N:C: ..." (CIF).
