@@ -299,6 +299,14 @@ TEST(TopologyBuilder, AltlocKeepsHighestOccupancyConformer) {
   EXPECT_DOUBLE_EQ(t.native_positions_A[1].y, 0.5);
   EXPECT_FLOAT_EQ(t.beads[1].occupancy, 0.7f);
   EXPECT_EQ(contact_set(t).count({1, 3}), 0u) << "conformer A's CB (4 Å from LEU CB) is not used";
+  // The choice is stated; so is a C-alpha of zero occupancy used as given.
+  const auto warnings = read_model(write_file("altloc-notes", "alt.pdb", pdb + ca("GLY", 'A', 11, 3.8, 15.8, 0, 10, 0.0) +
+                                                                    "END\n"))
+                            .warnings;
+  EXPECT_TRUE(mentions(warnings, "1 residue has alternate locations: each bead takes its residue's highest-occupancy "
+                                 "conformer (the first on ties), e.g. A:SER 2 (C-alpha altloc B, occupancy 0.70)"));
+  EXPECT_TRUE(mentions(warnings, "1 C-alpha atom has occupancy 0 (not observed: modelled by the depositors?), used as "
+                                 "given, e.g. A:GLY 11"));
 }
 
 // Two residues under one number without altloc labels (a renumbering slip, or a chain

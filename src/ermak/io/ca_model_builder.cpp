@@ -31,6 +31,7 @@ std::vector<CaBead> collect_ca_beads(const gemmi::Model& model, std::vector<std:
   ChainNames chain_names;
   RepeatedResidues repeated;
   ReusedResidueNumbers reused;
+  ConformerNotes conformers;
   int skipped_ligands = 0;
   std::map<std::string, int> skipped_names;
   std::vector<std::string> untabulated;  // residue names taken as amino acids by backbone
@@ -70,6 +71,7 @@ std::vector<CaBead> collect_ca_beads(const gemmi::Model& model, std::vector<std:
       const std::string& chain_id = part.name;
       repeated.check(*chosen, chain_id, residue_label(chain_id, *chosen));
       reused.add(chain_id, chosen->seqid, residue_label(chain_id, *chosen));
+      conformers.add(*chosen, *chosen_ca, residue_label(chain_id, *chosen));
       CaBead bead;
       bead.info.chain_id = chain_id;
       bead.info.residue_number = chosen->seqid.num.has_value() ? *chosen->seqid.num : 0;
@@ -86,6 +88,7 @@ std::vector<CaBead> collect_ca_beads(const gemmi::Model& model, std::vector<std:
   }
   repeated.report(notes);
   reused.report(notes);
+  conformers.report(notes);
   if (!untabulated.empty()) {
     std::string names;
     for (const std::string& n : untabulated) names += (names.empty() ? "" : ", ") + n;

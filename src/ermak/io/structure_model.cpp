@@ -10,6 +10,7 @@
 #include <set>
 #include <sstream>
 
+#include <fmt/format.h>
 #include <gemmi/pdb.hpp>
 #include <gemmi/resinfo.hpp>
 #if __has_include(<tao/pegtl.hpp>)
@@ -404,6 +405,26 @@ bool alternative_residues(const gemmi::Residue& previous, const gemmi::Residue& 
   return previous.seqid == next.seqid && !(has_unlabelled_ca(previous) && has_unlabelled_ca(next));
 }
 
+void ConformerNotes::add(const gemmi::Residue& residue, const gemmi::Atom& chosen_ca, const std::string& label) {
+  const bool alternate = std::any_of(residue.atoms.begin(), residue.atoms.end(),
+                                     [](const gemmi::Atom& a) { return a.altloc != '\0'; });
+  if (alternate && alternates_++ == 0)
+    first_alternate_ = fmt::format("{} (C-alpha altloc {}, occupancy {:.2f})", label,
+                                   chosen_ca.altloc == '\0' ? '-' : chosen_ca.altloc, chosen_ca.occ);
+  if (chosen_ca.occ == 0.0f && zero_occupancy_++ == 0) first_zero_ = label;
+}
+
+void ConformerNotes::report(std::vector<std::string>& warnings) const {
+  if (alternates_ > 0)
+    warnings.push_back(fmt::format("{} residue{} alternate locations: each bead takes its residue's highest-occupancy "
+                                   "conformer (the first on ties), e.g. {}",
+                                   alternates_, alternates_ == 1 ? " has" : "s have", first_alternate_));
+  if (zero_occupancy_ > 0)
+    warnings.push_back(fmt::format("{} C-alpha atom{} occupancy 0 (not observed: modelled by the depositors?), used "
+                                   "as given, e.g. {}",
+                                   zero_occupancy_, zero_occupancy_ == 1 ? " has" : "s have", first_zero_));
+}
+
 void ReusedResidueNumbers::add(const std::string& chain, const gemmi::SeqId& seqid, const std::string& label) {
   auto& numbers = chains_[chain];
   if (numbers.empty()) order_.push_back(chain);
@@ -578,6 +599,7 @@ StructureModel extract_structure_model(const ParsedStructure& parsed, const std:
   ChainNames chain_names;
   RepeatedResidues repeated;
   ReusedResidueNumbers reused;
+  ConformerNotes conformers;
   for (const gemmi::Chain& chain : model->chains) {
     const auto& residues = chain.residues;
     // Alternative residues at one position (microheterogeneity): keep one.
@@ -622,6 +644,7 @@ StructureModel extract_structure_model(const ParsedStructure& parsed, const std:
         const std::string label = chain_id + ":" + chosen->name + " " + chosen->seqid.str();
         repeated.check(*chosen, chain_id, label);
         reused.add(chain_id, chosen->seqid, label);
+        conformers.add(*chosen, *chosen_ca, label);
       }
       if (!chosen_ca) {
         ++out.skipped_no_ca;
@@ -669,6 +692,7 @@ StructureModel extract_structure_model(const ParsedStructure& parsed, const std:
   }
   repeated.report(out.warnings);
   reused.report(out.warnings);
+  conformers.report(out.warnings);
   if (!mapped.empty()) {
     std::string list;
     for (const auto& [names, count] : mapped)

@@ -184,6 +184,18 @@ class ReusedResidueNumbers {
   std::map<std::string, std::map<std::string, std::vector<std::string>>> chains_;  // chain → number → labels
 };
 
+// Residues with alternate locations and C-alphas of zero occupancy among the beads, for one
+// note each: which conformer a bead took, and that unobserved (modelled) atoms were used.
+class ConformerNotes {
+ public:
+  void add(const gemmi::Residue& residue, const gemmi::Atom& chosen_ca, const std::string& label);
+  void report(std::vector<std::string>& warnings) const;
+
+ private:
+  int alternates_ = 0, zero_occupancy_ = 0;
+  std::string first_alternate_, first_zero_;  // "A:SER 2 (altloc B, occupancy 0.60)", "A:GLY 7"
+};
+
 // A warning when `residue` has more than one C-alpha without an alternate-location label —
 // the residue is in the file twice (records repeated, a number reused), not a conformer,
 // and the builders keep the first; "" otherwise. `label` names it ("A:SER 43").
