@@ -70,16 +70,17 @@ CudaEngine::CudaEngine(const EngineSetup& setup, const CudaEngineOptions& option
   slots_ = initial_slots();
   chunk_steps_ = env_int("ERMAK_CUDA_CHUNK_STEPS", kChunkSteps);
   if (chunk_steps_ < 1 || chunk_steps_ > 256) throw Error("ERMAK_CUDA_CHUNK_STEPS must be between 1 and 256");
-  check_memory(bytes_needed());  // before any allocation
-  ERMAK_CUDA(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));
-  ERMAK_CUDA(cudaStreamCreateWithFlags(&side_.stream, cudaStreamNonBlocking));
-  ERMAK_CUDA(cudaEventCreateWithFlags(&side_.fork, cudaEventDisableTiming));
-  ERMAK_CUDA(cudaEventCreateWithFlags(&side_.join, cudaEventDisableTiming));
-  ERMAK_CUDA(cudaStreamCreateWithFlags(&report_stream_, cudaStreamNonBlocking));
-  ERMAK_CUDA(cudaEventCreateWithFlags(&stop_copied_, cudaEventDisableTiming));
-  ERMAK_CUDA(cudaEventCreateWithFlags(&stop_taken_, cudaEventDisableTiming));
-  ERMAK_CUDA(cudaEventCreateWithFlags(&pairs_counted_, cudaEventDisableTiming));
+  // Before any allocation; a stateful generator's state is counted once it is made (below).
+  check_memory(bytes_needed());
   try {
+    ERMAK_CUDA(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));
+    ERMAK_CUDA(cudaStreamCreateWithFlags(&side_.stream, cudaStreamNonBlocking));
+    ERMAK_CUDA(cudaEventCreateWithFlags(&side_.fork, cudaEventDisableTiming));
+    ERMAK_CUDA(cudaEventCreateWithFlags(&side_.join, cudaEventDisableTiming));
+    ERMAK_CUDA(cudaStreamCreateWithFlags(&report_stream_, cudaStreamNonBlocking));
+    ERMAK_CUDA(cudaEventCreateWithFlags(&stop_copied_, cudaEventDisableTiming));
+    ERMAK_CUDA(cudaEventCreateWithFlags(&stop_taken_, cudaEventDisableTiming));
+    ERMAK_CUDA(cudaEventCreateWithFlags(&pairs_counted_, cudaEventDisableTiming));
     upload_model();
     setup_noise();
     // Held already: configure_and_allocate's check counts the noise in what the run needs

@@ -430,6 +430,9 @@ void CudaEngine::destroy_graph() {
 }
 
 void CudaEngine::release() noexcept {
+  // This engine's GPU, also where a split run destroys its parts from one thread (every
+  // entry point sets its own device, so the thread's setting is left as it is).
+  cudaSetDevice(device_);
   if (stream_) cudaStreamSynchronize(stream_);  // steps may be under way (stop_and_advance)
   if (report_stream_) cudaStreamSynchronize(report_stream_);
   destroy_graph();
