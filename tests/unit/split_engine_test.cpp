@@ -389,5 +389,25 @@ TEST(SplitEngine, StatefulGeneratorsAreRefusedWithTheFix) {
   EXPECT_NO_THROW(make_cpu_engine(setup));
 }
 
+// A part that cannot be made (its GPU's memory) is named with its share of the replicas: its
+// own message speaks of "this run" and its slice's count.
+TEST(SplitEngine, APartThatFailsIsNamedWithItsReplicas) {
+  const auto ww = test::load_ww_reference();
+  if (!ww) FAIL() << "test data not found" << " (the shared test data: set ERMAK_SHARED_DATA)";
+  EngineSetup setup = protocol_setup(*ww);
+  setup.replicas = 4;
+  try {
+    SplitEngine split(setup, 2, [](const EngineSetup& part, int k) -> std::unique_ptr<Engine> {
+      if (k == 1) throw Error("this run needs 1 TiB (" + std::to_string(part.replicas) + " replicas)");
+      return make_cpu_engine(part);
+    });
+    FAIL() << "expected an error";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("part 2 of 2 (replicas 2 to 3 of 4): this run needs 1 TiB (2 replicas)"),
+              std::string::npos)
+        << e.what();
+  }
+}
+
 }  // namespace
 }  // namespace ermak

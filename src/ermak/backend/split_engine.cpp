@@ -81,8 +81,18 @@ SplitEngine::SplitEngine(const EngineSetup& setup, int parts, const MakePart& ma
   if (setup.rng != "philox") throw Error(sliced_noise_refusal(setup.rng));
   slices_ = split_replicas(setup.replicas, parts);
   parts_.resize(slices_.size());
-  // One after the other: each checks its GPU's memory before allocating.
-  for (std::size_t k = 0; k < slices_.size(); ++k) parts_[k] = make_part(slice_setup(setup, slices_[k]), int(k));
+  // One after the other: each checks its GPU's memory before allocating. A part's refusal
+  // speaks of its own replicas ("this run needs … 2500 replicas"): say which share it is.
+  for (std::size_t k = 0; k < slices_.size(); ++k) {
+    try {
+      parts_[k] = make_part(slice_setup(setup, slices_[k]), int(k));
+    } catch (const Error& e) {
+      throw Error("part " + std::to_string(k + 1) + " of " + std::to_string(slices_.size()) + " (replicas " +
+                  std::to_string(slices_[k].first) + " to " +
+                  std::to_string(slices_[k].first + slices_[k].count - 1) + " of " + std::to_string(setup.replicas) +
+                  "): " + e.what());
+    }
+  }
 }
 
 SplitEngine::~SplitEngine() {
