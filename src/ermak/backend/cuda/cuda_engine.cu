@@ -371,7 +371,8 @@ EngineStats CudaEngine::stats() const {
     s.neighbor_rebuilds = block_rebuilds_;
     s.neighbor_pairs = block_pairs_;
   } else {
-    s.neighbor_rebuilds = (perbead_rebuilds_ - rebuilds_offset_) * R_;
+    // Never below zero: a resume that runs no step has counted none since its offset.
+    s.neighbor_rebuilds = std::max<std::int64_t>(0, std::int64_t(perbead_rebuilds_ - rebuilds_offset_)) * R_;
     ERMAK_CUDA(cudaEventSynchronize(pairs_counted_));
     s.neighbor_pairs = std::int64_t(pairs_host_[0] / 2);
   }
