@@ -701,6 +701,12 @@ TEST(AnalysisPulling, ABaseThatGoesBackIsNamed) {
   EXPECT_NEAR(joined.base_turns_back->from_nm, 4.95, 1e-12);
   EXPECT_NEAR(joined.base_turns_back->to_nm, 4.0, 1e-12);
   EXPECT_FALSE(table(false).base_turns_back.has_value());
+  EXPECT_EQ(table(false).non_finite_rows, 0u);
+  // A nan row is counted (and skipped by the smoothing: AnalysisSmoothing.ANanRowSpoilsOnlyItself).
+  std::string text = header;
+  for (int i = 0; i < 50; ++i)
+    text += fmt::format("{}\t{}\t{}\t1\t{}\t1\t0\t0\t1\t1\n", 100 * i, 0.01 * i, 0.05 * i, i == 20 ? "nan" : "0.5");
+  EXPECT_EQ(analyze_pulling(TsvTable::parse(text, "pulling.tsv"), {}).non_finite_rows, 1u);
 }
 
 }  // namespace

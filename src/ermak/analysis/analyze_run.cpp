@@ -730,6 +730,11 @@ AnalyzeResult analyze_run(const AnalyzeOptions& options_in) {
                              g(a.smoothing.min_peak_drop, 3), a.smoothing.min_peak_drop_automatic ? " (automatic)" : "");
       summary += few_rows_note(a.smoothing, "pulling.output_every");
       if (!a.force_clamp) summary += few_windows_note(a.smoothing);
+      if (a.non_finite_rows > 0)
+        summary += fmt::format("  note: {} row{} nan or inf in the extension or force (where a run blew up?): the "
+                               "smoothed curves and peaks skip {}\n",
+                               a.non_finite_rows, a.non_finite_rows == 1 ? " holds" : "s hold",
+                               a.non_finite_rows == 1 ? "it" : "them");
       if (const auto& turn = a.base_turns_back)
         summary += fmt::format("  note: the base goes back at step {} ({} → {} nm), where a pulling base only moves "
                                "forward: a table joined from several runs, or edited? A peak there is the turn, not "

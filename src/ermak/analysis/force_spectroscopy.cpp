@@ -52,6 +52,8 @@ PullingAnalysis analyze_pulling(const TsvTable& table, const CurveSettings& sett
   a.base_nm = copy(base);
   a.extension_raw_nm = copy(extension);
   a.force_raw_pN = copy(force_along);
+  for (std::size_t i = 0; i < a.rows; ++i)
+    a.non_finite_rows += !(std::isfinite(a.extension_raw_nm[i]) && std::isfinite(a.force_raw_pN[i]));
   // One row has no base travel to tell a ramp from a clamp, and no curve: nothing to analyse.
   if (a.rows < 2) return a;
 

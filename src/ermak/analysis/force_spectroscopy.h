@@ -103,6 +103,9 @@ struct PullingAnalysis {
     double step = 0.0, from_nm = 0.0, to_nm = 0.0;
   };
   std::optional<BaseTurn> base_turns_back;
+  // Rows whose extension or force is nan or inf (written where a run blew up): the running
+  // averages skip them; the summary counts them.
+  std::size_t non_finite_rows = 0;
   // WLC fit to the rising edge after the last peak (the chain after the last event), when
   // the force rises there by more than the peak criterion; its Lc − the last peak's Lc.
   std::optional<WlcFit> final_fit;
