@@ -540,6 +540,28 @@ TEST(RunCli, RefusesToOverwriteWithoutForce) {
   EXPECT_EQ((run_ermak("run --quiet --force " + config, &status), status), 0);
 }
 
+// --force with a mistake in the new configuration (a bead that does not exist) stops in the
+// start checks and leaves the earlier run's files as they were: they go only once the new
+// run is about to write its own.
+TEST(RunCli, ForceWithAMistakeKeepsTheEarlierRun) {
+  const auto dir = ermak::test::fresh_directory("run-force-mistake");
+  int status = 0;
+  const auto config = write_config(dir).string() + " --set run.steps=100";
+  ASSERT_EQ((run_ermak("run --quiet " + config, &status), status), 0);
+  const auto files_before = ermak::test::files_under(dir / "out");
+  std::string out = run_ermak("run --quiet --force " + config + " --set 'fixed.beads=[99]'", &status);
+  EXPECT_NE(status, 0);
+  EXPECT_NE(out.find("fixed.beads"), std::string::npos) << out;
+  auto files_after = ermak::test::files_under(dir / "out");
+  EXPECT_EQ(files_after.size(), files_before.size()) << "files were removed";
+  for (const auto& [name, content] : files_before)
+    if (name != "run.log") EXPECT_EQ(files_after[name], content) << name;
+  out = run_ermak("run --quiet --force " + config, &status);
+  EXPECT_EQ(status, 0) << out;
+  EXPECT_NE(read_file(dir / "out/run.log").find("--force: removed 13 files of the earlier run"), std::string::npos)
+      << read_file(dir / "out/run.log");
+}
+
 // An input that is one of the run's own files — coordinates named model.pdb in the output
 // directory, or reached through a link there — is refused before anything is written,
 // --force and the dry run included; an input beside them under another name is fine.

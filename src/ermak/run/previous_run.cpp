@@ -55,9 +55,10 @@ std::vector<fs::path> previous_run_files(const fs::path& dir) {
   return files;
 }
 
-std::size_t remove_previous_run(const fs::path& dir) {
+std::size_t remove_previous_run(const fs::path& dir, bool keep_run_log) {
   std::size_t removed = 0;
-  for (const fs::path& file : previous_run_files(dir)) removed += fs::remove(file) ? 1 : 0;
+  for (const fs::path& file : previous_run_files(dir))
+    if (!(keep_run_log && file == dir / "run.log")) removed += fs::remove(file) ? 1 : 0;
   if (fs::is_directory(dir))
     for (const fs::path& replica : replica_directories(dir))
       if (fs::is_empty(replica)) fs::remove(replica);

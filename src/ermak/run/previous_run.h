@@ -17,8 +17,9 @@ bool directory_has_run(const std::filesystem::path& dir);
 // Removes the files ermak run writes (run.log, checkpoint.ckpt and its temporary, model.psf,
 // model.pdb, model.etop, and in every replica_NNN/ directory energies.tsv, trajectory.dcd,
 // pulling.tsv, plane.tsv, indentation.tsv, final.pdb; a replica directory left empty goes
-// too). Other files, e.g. `ermak analyze`'s analysis/, stay. Returns how many files it removed.
-std::size_t remove_previous_run(const std::filesystem::path& dir);
+// too). Other files, e.g. `ermak analyze`'s analysis/, stay; with `keep_run_log` so does
+// run.log (a new run's log, opened before its start checks). Returns how many files it removed.
+std::size_t remove_previous_run(const std::filesystem::path& dir, bool keep_run_log = false);
 
 // The files of those names that exist in `dir` and its replica directories (links
 // included, not followed): what remove_previous_run would remove and a new run rewrites.

@@ -257,6 +257,10 @@ struct RunPaths {
   // The extra reporter whose files the disk estimate counts (run/output_size.h): a dry run
   // writes none but still counts them.
   const RunReporter* extra_files = nullptr;
+  // --force over an earlier run: removes its files (not the run log, already the new run's)
+  // once this run has passed every start check, just before its own files are written, so
+  // that a mistake in the new configuration leaves the earlier run as it was.
+  bool remove_previous = false;
 };
 
 // The run itself, once its log is open (run_simulation).
@@ -616,12 +620,6 @@ RunSummary run_logged(const RunSpec& given_spec, const RunOptions& options, RunR
       log->info("the run had already reached its {} steps: nothing to continue (raise run.steps to run longer)",
                 spec.steps);
   } else {
-    if (own_files) {
-      write_model_files(out, topology, system.initial_positions_A, false);
-      if (const std::string clash = segment_id_clash(topology); !clash.empty()) log->warn("model.pdb: {}", clash);
-      if (const std::string wrap = residue_numbers_beyond_pdb(topology); !wrap.empty())
-        log->warn("model.pdb: {}", wrap);
-    }
     // Every replica starts at the input coordinates, or at its own (input.replica_coordinates).
     State initial(n, replicas);
     for (std::int32_t r = 0; r < replicas; ++r) {
@@ -675,6 +673,16 @@ RunSummary run_logged(const RunSpec& given_spec, const RunOptions& options, RunR
     if (spec.minimize.max_steps == 0) warn_of_start_forces(*engine, topology, spec, *log);
     log_protocol();
     files = ReplicaFiles(spec, protocol ? &*protocol : nullptr);
+    if (paths.remove_previous && !options.dry_run) {
+      const std::size_t removed = remove_previous_run(out, true);
+      if (removed > 0) log->info("--force: removed {} files of the earlier run in {}", removed, out.string());
+    }
+    if (own_files && !options.dry_run) {
+      write_model_files(out, topology, system.initial_positions_A, false);
+      if (const std::string clash = segment_id_clash(topology); !clash.empty()) log->warn("model.pdb: {}", clash);
+      if (const std::string wrap = residue_numbers_beyond_pdb(topology); !wrap.empty())
+        log->warn("model.pdb: {}", wrap);
+    }
     if (own_files) files.create(out, replicas, n);
   }
 
@@ -1179,18 +1187,18 @@ RunSummary run_simulation(const RunSpec& spec, const RunOptions& options, RunRep
   make_output_directory(spec, checkpoint_path.parent_path(), checkpoint_key);
   const RunLock lock(lock_file);
   if (extra) extra->prepare(options.resume, options.force);
-  // --force: the earlier run's files go first, so that none is left beside this run's.
-  const std::size_t removed = !options.resume && options.force && own_files ? remove_previous_run(out) : 0;
   if (own_files) make_output_directory(spec, out, "output.directory");
   make_output_directory(spec, log_path.parent_path(), log_key);
   const fs::path log_copy = own_files && fs::absolute(log_path) != fs::absolute(out / "run.log") ? out / "run.log"
                                                                                                   : fs::path{};
   RunLog run_log = make_logger(log_path, options.quiet, options.resume, log_copy);
-  if (removed > 0) run_log.both->info("--force: removed {} files of the earlier run in {}", removed, out.string());
   // From here on the run log says why a run ended: a batch job's log then holds the error
   // that stderr alone would carry.
   try {
-    return run_logged(spec, options, extra, {out, checkpoint_path, log_path, own_files, extra}, file_limit, run_log);
+    // --force: the earlier run's files go once this run passed its start checks (run_logged).
+    const bool remove_previous = !options.resume && options.force && own_files;
+    return run_logged(spec, options, extra, {out, checkpoint_path, log_path, own_files, extra, remove_previous},
+                      file_limit, run_log);
   } catch (const std::exception& e) {
     run_log.file_only->error("error: {}", e.what());
     if (extra) extra->remove_empty_directories_it_made();
