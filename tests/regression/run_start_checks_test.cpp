@@ -199,7 +199,13 @@ TEST(RunStartChecks, CommandLineMistakesExitWithStatusOne) {
   EXPECT_EQ(status, 1) << out;
   out = run_ermak("energy --structure /nonexistent.pdb --pair-cutoff -1", &status);
   EXPECT_EQ(status, 1) << out;
-  EXPECT_NE(out.find("--pair-cutoff: must be a number > 0 and finite"), std::string::npos) << out;
+  EXPECT_NE(out.find("--pair-cutoff: must be a number between 1.17549e-38 and 3.40282e+38 (a float's range), got -1"),
+            std::string::npos)
+      << out;
+  // A model parameter that a float would hold as 0 or infinity is refused too.
+  out = run_ermak("energy --structure /nonexistent.pdb --sigma 1e-300", &status);
+  EXPECT_EQ(status, 1) << out;
+  EXPECT_NE(out.find("--sigma: must be a number between"), std::string::npos) << out;
   out = run_ermak("energy --structure /nonexistent.pdb --sigma nan", &status);
   EXPECT_EQ(status, 1) << out;
   out = run_ermak("--help", &status);

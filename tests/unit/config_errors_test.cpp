@@ -126,8 +126,11 @@ TEST(ConfigErrors, OutOfRangeStatesTheAllowedRange) {
   expect_error(kInput + "[model]\nnative_cutoff_A = -8\n", 4, "model.native_cutoff_A",
                "must be > 0 Å, got -8");
   expect_error(kInput + "[model]\nrepulsion_sigma_A = 0\n", 4, "model.repulsion_sigma_A",
-               "must be > 0 and <= ");
-  expect_error(kInput + "[model]\npair_cutoff_A = 1e39\n", 4, "model.pair_cutoff_A", "<= 3.4");
+               "must be between 1.17549e-38 and 3.40282e+38 Å, got 0");
+  // Below a float's smallest normal value it would be held as 0: a run without repulsion.
+  expect_error(kInput + "[model]\nrepulsion_sigma_A = 1e-300\n", 4, "model.repulsion_sigma_A",
+               "must be between 1.17549e-38 and");
+  expect_error(kInput + "[model]\npair_cutoff_A = 1e39\n", 4, "model.pair_cutoff_A", "and 3.40282e+38 Å, got 1e+39");
   expect_error(kInput + "[minimize]\nforce_tolerance_pN = 0\n", 4, "minimize.force_tolerance_pN",
                "must be > 0 pN");
   expect_error(kInput + "[neighbor]\nskin_A = 0\n", 4, "neighbor.skin_A", "must be > 0 Å");
@@ -179,7 +182,7 @@ TEST(ConfigErrors, StructureBuilderKeysWithATopologyAreAnError) {
   // With a structure they build the model; ε_h must fit the model's single precision.
   EXPECT_FALSE(error_of(kInput + "[model]\nnative_cutoff_A = 10\n").thrown);
   expect_error(kInput + "[model]\nnative_energy_kcal_per_mol = 1e39\n", 4, "model.native_energy_kcal_per_mol",
-               "<= 3.4");
+               "and 3.40282e+38 kcal/mol");
 }
 
 TEST(ConfigErrors, BackendMustBeKnown) {

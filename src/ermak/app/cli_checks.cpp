@@ -2,7 +2,10 @@
 
 #include <charconv>
 #include <cmath>
+#include <limits>
 #include <string>
+
+#include <fmt/format.h>
 
 namespace ermak::app {
 
@@ -24,6 +27,19 @@ CLI::Validator whole_number_at_least(long long least) {
         return std::string();
       },
       ">= " + std::to_string(least));
+}
+
+CLI::Validator positive_float() {
+  return CLI::Validator(
+      [](std::string& text) {
+        double value = 0.0;
+        constexpr double least = std::numeric_limits<float>::min(), most = std::numeric_limits<float>::max();
+        if (!CLI::detail::lexical_cast(text, value) || !(value >= least && value <= most))
+          return fmt::format("must be a number between {:.6g} and {:.6g} (a float's range), got {}", least, most,
+                             text);
+        return std::string();
+      },
+      "> 0");
 }
 
 CLI::Validator positive_finite() {

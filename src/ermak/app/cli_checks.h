@@ -11,5 +11,8 @@ CLI::Validator whole_number_at_least(long long least);
 
 // A number > 0 and finite (lengths, spring constants, durations).
 CLI::Validator positive_finite();
+// A positive value kept as a float (model parameters): from the smallest normal float to the
+// largest, so that it never becomes 0 or infinity.
+CLI::Validator positive_float();
 
 }  // namespace ermak::app

@@ -57,14 +57,14 @@ Command add_energy_command(CLI::App& app) {
                   "as --topology for that one; docs/formats.md)");
   cmd->add_option("--topology", o->input.topology, "Topology: SOP-GPU .top or ermak .etop");
   cmd->add_option("--coordinates", o->input.coordinates, "Coarse-grained PDB with the bead coordinates");
-  cmd->add_option("--pair-cutoff", o->sop.pair_cutoff_A, "Repulsion cutoff, Å")->check(positive_finite())->capture_default_str();
-  cmd->add_option("--sigma", o->sop.repulsion_sigma_A, "Repulsion radius σ, Å")->check(positive_finite())->capture_default_str();
+  cmd->add_option("--pair-cutoff", o->sop.pair_cutoff_A, "Repulsion cutoff, Å")->check(positive_float())->capture_default_str();
+  cmd->add_option("--sigma", o->sop.repulsion_sigma_A, "Repulsion radius σ, Å")->check(positive_float())->capture_default_str();
   cmd->add_option("--repulsion-energy", o->sop.repulsion_eps_kcal_per_mol,
                   "Repulsion energy ε_l, kcal/mol ([model] repulsion_energy_kcal_per_mol)")
-      ->check(positive_finite())
+      ->check(positive_float())
       ->capture_default_str();
-  cmd->add_option("--fene-k", o->sop.fene_k_kcal_per_mol_A2, "FENE spring k, kcal/mol/Å²")->check(positive_finite())->capture_default_str();
-  cmd->add_option("--fene-R0", o->sop.fene_R0_A, "FENE maximum stretch R0, Å")->check(positive_finite())->capture_default_str();
+  cmd->add_option("--fene-k", o->sop.fene_k_kcal_per_mol_A2, "FENE spring k, kcal/mol/Å²")->check(positive_float())->capture_default_str();
+  cmd->add_option("--fene-R0", o->sop.fene_R0_A, "FENE maximum stretch R0, Å")->check(positive_float())->capture_default_str();
   cmd->add_flag("--forces", o->forces, "Also print the force on every bead (kcal/mol/Å)");
   return [o]() {
     if (o->input.structure.empty() == o->input.topology.empty())

@@ -5,6 +5,7 @@
 #include <chrono>
 #include <cstdio>
 #include <fstream>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -81,8 +82,10 @@ TopologyOptions builder_options(const Options& o, std::string& eh_text) {
     t.eh_source = EpsilonSource::Occupancy;
   } else {
     const auto value = text::parse_number<double>(o.eh);
-    if (!value || *value < 0.0)
-      throw Error(std::string("--eh: ") + "'" + o.eh + "' is neither a value >= 0 (kcal/mol) nor B nor O");
+    // Kept as a float: at most its largest value (1e39 became infinity).
+    if (!value || *value < 0.0 || *value > double(std::numeric_limits<float>::max()))
+      throw Error(std::string("--eh: ") + "'" + o.eh +
+                  "' is neither a value from 0 to 3.4e38 (kcal/mol) nor B nor O");
     t.eh_kcal_per_mol = *value;
   }
   if (!(o.break_distance > 0.0)) throw Error(std::string("--break-distance: ") + "must be > 0");

@@ -201,7 +201,9 @@ constexpr Range kAny{};
 constexpr Range kPositive{0.0, true};
 constexpr Range kNonNegative{0.0, false};
 constexpr Range kAboveOne{1.0, true};
-constexpr Range kPositiveFloat{0.0, true, std::numeric_limits<float>::max()};
+// A value kept as a float: from its smallest normal value (a smaller one becomes 0 or a
+// denormal, and a run without repulsion or contacts) to its largest.
+constexpr Range kPositiveFloat{std::numeric_limits<float>::min(), false, std::numeric_limits<float>::max()};
 constexpr Range kNonNegativeInt32{0.0, false, INT32_MAX};
 constexpr Range kPositiveInt32{1.0, false, INT32_MAX};
 constexpr Range kPositiveInt{1.0, false};
