@@ -111,6 +111,10 @@ TEST(BenchCommand, MalformedListsAreNamed) {
   EXPECT_NE(out.find("--devices 0,x: \"x\" is not an integer >= 0"), std::string::npos) << out;
   EXPECT_NE(test::run_command(test::ermak_binary().string() + " bench --backend cpu --cases wwx1 --threads=-2", &out), 0);
   EXPECT_NE(out.find("--threads -2: \"-2\" is not an integer >= 0"), std::string::npos) << out;
+  // As run.threads: at most 1024 (10⁵ crashed the OpenMP runtime).
+  EXPECT_EQ(test::run_command(test::ermak_binary().string() + " bench --backend cpu --cases wwx1 --threads 100000", &out),
+            1);
+  EXPECT_NE(out.find("--threads: 100000 is more than 1024"), std::string::npos) << out;
   EXPECT_EQ(test::run_command(test::ermak_binary().string() + " bench --cases wwx1 --seconds -1", &out), 1) << out;
   EXPECT_NE(out.find("--seconds: must be a number > 0 and finite"), std::string::npos) << out;
   EXPECT_EQ(test::run_command(test::ermak_binary().string() + " bench --backend cpu --cases wwx1 --devices 0", &out), 1)

@@ -16,6 +16,7 @@
 #include "ermak/backend/cuda_engine.h"
 #include "ermak/backend/engine_timing.h"
 #include "ermak/backend/split_engine.h"
+#include "ermak/config/spec.h"
 #include "ermak/core/error.h"
 #include "ermak/core/units.h"
 #include "ermak/protocol/harmonic_tether.h"
@@ -169,6 +170,11 @@ Command add_bench_command(CLI::App& app) {
     // Bad cases and lists stop before the table.
     const std::vector<Case> cases = parse_cases(o->cases);
     const std::vector<int> thread_counts = parse_ints(o->threads, "--threads");
+    // As run.threads (config/spec.h): 10⁵ OpenMP threads crashed the runtime.
+    for (const int t : thread_counts)
+      if (t > kMaxCpuThreads)
+        throw Error("--threads: " + std::to_string(t) + " is more than " + std::to_string(kMaxCpuThreads) +
+                    " (the most a run takes: run.threads)");
     // The GPUs of --devices (each case's replicas split between them), else the default one.
     std::vector<int> devices = o->devices.empty() || o->devices == "all" ? resolve_devices({}, !o->devices.empty())
                                                                         : parse_ints(o->devices, "--devices");
