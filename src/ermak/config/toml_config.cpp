@@ -23,6 +23,7 @@
 #include "ermak/core/error.h"
 #include "ermak/core/units.h"
 #include "ermak/core/vec3.h"
+#include "ermak/io/input_file.h"
 #include "ermak/model/residue_selection.h"
 #include "ermak/protocol/indentation.h"
 #include "ermak/rng/noise_source.h"
@@ -1473,6 +1474,7 @@ RunSpec parse_run_spec(std::string_view toml_text, const fs::path& source_name,
 }
 
 RunSpec load_run_spec(const fs::path& toml_file, const std::vector<std::string>& overrides) {
+  check_regular_input_file(toml_file, "");
   std::ifstream in(toml_file, std::ios::binary);
   if (!in) throw Error(toml_file.string(), 0, "", "cannot open the configuration file");
   std::ostringstream text;

@@ -16,6 +16,7 @@
 #include <fmt/format.h>
 
 #include "ermak/core/error.h"
+#include "ermak/io/input_file.h"
 
 namespace ermak {
 namespace {
@@ -210,6 +211,7 @@ std::string hybrid36(long value, int width) {
 
 std::vector<Vec3d> read_pdb_coordinates(const std::filesystem::path& path) {
   const std::string file = path.string();
+  check_regular_input_file(path, "coordinates");
   std::ifstream in(path);
   if (!in) {
     std::error_code ec;

@@ -11,6 +11,7 @@
 #include <string_view>
 
 #include "ermak/core/error.h"
+#include "ermak/io/input_file.h"
 #include "ermak/io/text_fields.h"
 
 namespace ermak {
@@ -78,6 +79,7 @@ Section section_named(std::string name, const std::string& file, int line) {
 
 TopContents read_top(const std::filesystem::path& path) {
   const std::string file = path.string();
+  check_regular_input_file(path, "topology");
   std::ifstream in(path);
   if (!in) {
     std::error_code ec;

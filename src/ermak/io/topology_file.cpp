@@ -13,6 +13,7 @@
 
 #include "ermak/core/error.h"
 #include "ermak/io/atomic_file.h"
+#include "ermak/io/input_file.h"
 #include "ermak/io/text_fields.h"
 
 namespace ermak {
@@ -209,6 +210,7 @@ void write_topology_file(const Topology& top, const std::filesystem::path& path)
 }
 
 Topology read_topology_file(const std::filesystem::path& path) {
+  check_regular_input_file(path, "topology");
   Reader in(path);
   Topology top;
   top.name = path.stem().string();
