@@ -63,6 +63,13 @@ TEST(ConfigErrors, UnknownNoiseGeneratorListsTheKnownOnes) {
   expect_error(kInput + "[run]\nrng = 3\n", 4, "run.rng", "string");
 }
 
+// A NUL in what the user wrote is shown as \0: the printed message (a C string) ended there.
+TEST(ConfigErrors, ANulInTheInputIsShown) {
+  const Error e(std::string("a\0b", 3));
+  EXPECT_EQ(std::string(e.what()), "a\\0b");
+  expect_error(kInput + "[fixed]\nbeads = [\"A:6\\u0000\"]\n", 4, "fixed.beads[0]", "\"A:6\\0");
+}
+
 TEST(ConfigErrors, UnknownTable) {
   expect_error(kInput + "[runn]\nsteps = 3\n", 3, "runn", "unknown table; known tables: [input]");
 }

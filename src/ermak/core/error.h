@@ -8,7 +8,8 @@ namespace ermak {
 // not known) and the field or key. The message reads "file:line: field: what".
 class Error : public std::runtime_error {
  public:
-  explicit Error(const std::string& what) : std::runtime_error(what), what_(what) {}
+  // A NUL in the text is written "\0" (it would end the printed message there).
+  explicit Error(const std::string& what);
   Error(std::string file, int line, std::string field, const std::string& what);
 
   const std::string& file() const { return file_; }
