@@ -4,6 +4,7 @@
 
 #include <sys/stat.h>
 
+#include <fstream>
 #include <string>
 
 #include "ermak/core/error.h"
@@ -47,6 +48,13 @@ TEST(IoLoadSystem, FromSopGpuTopWithCoordinates) {
   ASSERT_EQ(system.topology.native_positions_A.size(), 34u);
   EXPECT_DOUBLE_EQ(system.initial_positions_A[0].x, 45.525);
   EXPECT_DOUBLE_EQ(system.topology.native_positions_A[33].z, system.initial_positions_A[33].z);
+
+  // A byte-order mark before the first line (some editors write one) is read past.
+  const auto dir = test::fresh_directory("io-load-top-bom");
+  std::ofstream(dir / "bom.top") << "\xEF\xBB\xBF" << test::read_file(ww_dir() / "ww.top");
+  InputSpec bom = input;
+  bom.topology = dir / "bom.top";
+  EXPECT_EQ(load_system(bom, ModelBuildSpec{}).topology.bonds.size(), system.topology.bonds.size());
 
   InputSpec pf8;
   pf8.topology = test::shared_data() / "sopgpu/pf8/PF8.top";

@@ -72,6 +72,9 @@ TEST(SopgpuConfig, CommentsBlankLinesAndMacros) {
   EXPECT_EQ(entries[0].line, 2);
   EXPECT_EQ(entries[1].value, "topologies/ww.top");
   EXPECT_EQ(entries[8].value, "dat/ww_<run>_equil.dat");  // <run> waits for the run
+  // A byte-order mark before the first line (some editors write one) is no key's part.
+  const SopRun with_bom = parse_sopgpu_run("\xEF\xBB\xBF" + std::string(kMinimal), "test.sop", cpu());
+  EXPECT_EQ(with_bom.spec.seed, parse_sopgpu_run(kMinimal, "test.sop", cpu()).spec.seed);
 }
 
 TEST(SopgpuConfig, ManyRunsExpandRunPerReplicaWithoutPadding) {

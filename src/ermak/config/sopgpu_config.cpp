@@ -18,6 +18,7 @@
 #include "ermak/core/error.h"
 #include "ermak/io/checkpoint.h"
 #include "ermak/io/input_file.h"
+#include "ermak/io/text_fields.h"
 
 namespace ermak {
 namespace {
@@ -486,6 +487,7 @@ std::string replace_all(std::string s, std::string_view what, std::string_view w
 }  // namespace
 
 SopRun parse_sopgpu_run(std::string_view text, const fs::path& file, const SopLoadOptions& options) {
+  text = ermak::text::without_bom(text);  // a byte-order mark some editors write
   std::vector<std::string> skipped_lines;
   const std::vector<SopEntry> entries = read_sop_entries(text, file.string(), options.overrides, &skipped_lines);
   SopValues v(entries);

@@ -96,6 +96,7 @@ TopContents read_top(const std::filesystem::path& path) {
   while (std::getline(in, raw)) {
     ++line_number;
     std::string_view line(raw);
+    if (line_number == 1) line = text::without_bom(line);
     if (auto semicolon = line.find(';'); semicolon != std::string_view::npos)
       line = line.substr(0, semicolon);
     const auto columns = split_columns(line);

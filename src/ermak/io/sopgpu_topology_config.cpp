@@ -32,6 +32,7 @@ class ConfigReader {
     int line = 0;
     while (std::getline(in, raw)) {
       ++line;
+      if (line == 1) raw = std::string(text::without_bom(raw));
       if (!raw.empty() && raw.back() == '\r') raw.pop_back();
       if (raw.empty() || raw.front() == '#') continue;
       if (raw.front() == ' ' || raw.front() == '\t') {

@@ -56,4 +56,9 @@ constexpr const char* kind_of_number() {
   return std::is_integral_v<T> ? "an integer" : "a number";
 }
 
+// A line without the UTF-8 byte-order mark some editors put at a file's start (EF BB BF).
+inline std::string_view without_bom(std::string_view line) {
+  return line.substr(0, 3) == "\xEF\xBB\xBF" ? line.substr(3) : line;
+}
+
 }  // namespace ermak::text
