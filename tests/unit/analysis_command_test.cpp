@@ -233,6 +233,11 @@ TEST(AnalysisCommand, ErrorsAreClear) {
   EXPECT_NE(out.find("not found"), std::string::npos) << out;
   write_text(run / "replica_000" / "pulling.tsv", pulling_table({100.0, 140.0}, 1));
   EXPECT_NE(analyze(run.string() + " --smooth-window-nm 1 --smooth-points 5", &out), 0);
+  // Counts below 1 are refused (-1 was read as 18446744073709551615 rows).
+  EXPECT_EQ(analyze(run.string() + " --smooth-points -1", &out), 1);
+  EXPECT_NE(out.find("--smooth-points: must be a whole number >= 1, got -1"), std::string::npos) << out;
+  EXPECT_EQ(analyze(run.string() + " --bins -1", &out), 1);
+  EXPECT_NE(out.find("--bins: must be a whole number >= 1, got -1"), std::string::npos) << out;
   EXPECT_EQ(analyze(run.string() + " --persistence-length-nm -1", &out), 1);
   EXPECT_NE(out.find("--persistence-length-nm"), std::string::npos) << out;
   EXPECT_EQ(analyze(run.string() + " --temperature-K inf", &out), 1);

@@ -6,6 +6,7 @@
 
 #include "ermak/analysis/analyze_run.h"
 #include "ermak/analysis/force_spectrum.h"
+#include "ermak/app/cli_checks.h"
 #include "ermak/app/commands.h"
 #include "ermak/core/error.h"
 
@@ -66,7 +67,8 @@ Command add_analyze_command(CLI::App& app) {
                                  "Smoothing: centred running average over this much cantilever-base (or plane) "
                                  "travel, nm (default 0.2; force clamp: 1 % of the rows, at most 101)");
   auto* points = cmd->add_option("--smooth-points", o->points,
-                                 "Smoothing: centred running average over this many rows instead");
+                                 "Smoothing: centred running average over this many rows instead")
+                     ->check(whole_number_at_least(1));
   window->excludes(points);
   auto* drop = cmd->add_option("--min-peak-drop-pN", o->min_drop,
                                "A peak must be followed by a force drop of at least this, pN "
@@ -82,7 +84,7 @@ Command add_analyze_command(CLI::App& app) {
   auto* temperature = cmd->add_option("--temperature-K", o->temperature,
                                       "Temperature of the run, K (sets kT of the WLC fits and of a spectrum's Bell and DHS fits, "
                                       "for every run given; default: each run's, from its run.log, else 300)");
-  auto* bins = cmd->add_option("--bins", o->bins, "Histogram bins (default ⌈√n⌉, 5 to 50)");
+  auto* bins = cmd->add_option("--bins", o->bins, "Histogram bins (default ⌈√n⌉, 5 to 50)")->check(whole_number_at_least(1));
   auto* contact = cmd->add_option("--contact-force-pN", o->contact,
                                   "Indentation: contact where the smoothed molecule force first reaches "
                                   "this, pN (default: max(5, 3 × its noise before contact))");
