@@ -115,7 +115,11 @@ TEST(RngCommand, CountsAndStepsMustBeWholeNumbersInRange) {
        {std::pair{" rng dump --interleave 0 --count 1", "--interleave: must be a whole number >= 1, got 0"},
         {" rng dump --beads 0 --count 1", "--beads: must be a whole number >= 1, got 0"},
         {" rng ou --dt 0", "--dt: must be a number > 0 and finite, got 0"},
-        {" bench --rng --rng-seconds 0", "--rng-seconds: must be a number > 0 and finite, got 0"}}) {
+        {" bench --rng --rng-seconds 0", "--rng-seconds: must be a number > 0 and finite, got 0"},
+        // Sizes that would fill the memory say so (an audit's 10⁸ streams: std::bad_alloc).
+        {" rng dump --generator mt19937 --layout shared --interleave 100000000 --count 1",
+         "--interleave: 100000000 streams of mt19937 hold 233 GiB of state; at most 3435973 streams (8 GiB)"},
+        {" rng ou --samples 2147483647", "--samples: Value 2147483647 not in range 2 to 1000000"}}) {
     EXPECT_EQ(test::run_command(ermak_cmd() + args, &out), 1) << args << out;
     EXPECT_NE(out.find(message), std::string::npos) << args << out;
   }

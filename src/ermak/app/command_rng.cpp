@@ -16,6 +16,7 @@
 
 #include "ermak/app/cli_checks.h"
 #include "ermak/app/commands.h"
+#include "ermak/core/byte_size.h"
 #include "ermak/core/error.h"
 #include "ermak/rng/noise_source.h"
 #include "ermak/rng/ou_application.h"
@@ -51,6 +52,17 @@ bool write_all(const void* data, std::size_t size) {
 }
 
 int run_dump(const DumpOptions& o, bool count_given) {
+  // Interleaved streams keep every stream's state: say what too many would take rather
+  // than run out of memory (mt19937: 2.5 kB a stream).
+  if (o.interleave > 0) {
+    const rng::GeneratorLayoutInfo info = rng::generator_layout_info(o.generator, o.layout, o.beads);
+    const double per_stream = double(std::max(info.state_bytes_per_thread, info.state_bytes_shared));
+    constexpr double kStateLimit = 8.0 * 1024 * 1024 * 1024;
+    if (per_stream * o.interleave > kStateLimit)
+      throw Error("--interleave: " + std::to_string(o.interleave) + " streams of " + o.generator + " hold " +
+                  format_byte_size(per_stream * o.interleave) + " of state; at most " +
+                  std::to_string(std::int64_t(kStateLimit / per_stream)) + " streams (8 GiB)");
+  }
   // A closed pipe (| head -c, dieharder done) ends the dump quietly with status 0.
   std::signal(SIGPIPE, SIG_IGN);
   std::unique_ptr<rng::WordStream> words =
@@ -119,12 +131,16 @@ Command add_rng_command(CLI::App& app) {
             "Ornstein-Uhlenbeck mean and autocorrelation (TSV + SVG + PASS/FAIL; exit status 3 on FAIL)");
   ou_cmd->add_option("--generator", ou->generator, "Generator: " + names)->capture_default_str();
   ou_cmd->add_option("--layout", ou->layout, "per_thread or shared (default: the generator's default)");
-  ou_cmd->add_option("--oscillators", ou->oscillators, "Number of oscillators N per ensemble")->capture_default_str();
+  ou_cmd->add_option("--oscillators", ou->oscillators, "Number of oscillators N per ensemble")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 10000000));
   ou_cmd->add_option("--steps", ou->steps,
                      "Span of the curves in steps (default 2 tau/dt: 3.3e6 steps at dt = 1 ps; the equilibrium "
                      "ensemble runs 1.5x that)")
       ->check(whole_number_at_least(1));
-  ou_cmd->add_option("--samples", ou->samples, "Points per curve")->capture_default_str();
+  ou_cmd->add_option("--samples", ou->samples, "Points per curve")
+      ->capture_default_str()
+      ->check(CLI::Range(2, 1000000));
   ou_cmd->add_option("--dt", ou->dt_ps, "Time step [ps] (the paper: 1 ps; e.g. 100 for a quick run)")
       ->capture_default_str()
       ->check(positive_finite());
