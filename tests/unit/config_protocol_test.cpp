@@ -260,6 +260,13 @@ TEST(ConfigProtocol, AnIndentationAwayFromTheSurfaceIsNoted) {
 TEST(ConfigProtocol, ErrorsNameFileLineAndKey) {
   const std::string pull = "[pulling]\nspeed_um_per_s = 1\nspring_pN_per_nm = 35\n";  // lines 3–5
   expect_error(pull + "pulled_beads = [3, 3]\n", 6, "pulling.pulled_beads", "bead 3 is listed twice");
+  // An indentation base far from the tip: the spring's whole stretch on the tip at once.
+  const std::string far = "[indentation]\ntip_radius_A = 50\ntip_position_A = [0, 0, 60]\ndirection = [0, 0, -1]\n"
+                          "spring_pN_per_nm = 200\nspeed_um_per_s = 1\n";  // lines 3–8
+  expect_error(far + "base_position_A = [0, 0, 20000]\n", 9, "indentation.base_position_A",
+               "the base starts 1994 nm from the tip, so the spring pulls the tip with 3.988e+05 pN at the first step");
+  expect_error(far + "base_position_A = [1e308, 1e308, 1e308]\n", 9, "indentation.base_position_A",
+               "with inf pN at the first step");
   expect_error(pull, 3, "pulling", "needs pulled_beads");
   expect_error(pull + "pulled_beads = []\n", 6, "pulling.pulled_beads", "at least one bead");
   expect_error(pull + "pulled_beads = [1]\ndirection = [0, 0, 0]\n", 7, "pulling.direction", "zero");

@@ -994,6 +994,19 @@ void read_indentation(const Context& ctx, const Section& s, RunSpec& spec) {
   const auto spring = either(s, kSpringPn, kSpringInternal, kPositive);
   if (!spring) throw s.error("[indentation] needs spring_pN_per_nm (the cantilever spring constant)");
   ind.spring_kcal_per_mol_A2 = spring->value;
+  // A base given far from the tip pulls the tip at the first step with the whole stretch
+  // (a base 2 µm away at 200 pN/nm: 4·10⁵ pN; one at 1e308 Å: an infinite force).
+  {
+    const double stretch_A = norm(ind.base_position_A - ind.tip_position_A);
+    const double force_pN = units::internal_force_to_pN(ind.spring_kcal_per_mol_A2 * stretch_A);
+    constexpr double kMostStartForce_pN = 1e4;
+    if (!(force_pN <= kMostStartForce_pN))
+      throw s.error("base_position_A",
+                    fmt::format("the base starts {:.4g} nm from the tip, so the spring pulls the tip with {:.4g} pN at "
+                                "the first step (more than {:g} pN): give base_position_A at or near tip_position_A "
+                                "(it defaults to it)",
+                                stretch_A / 10.0, force_pN, kMostStartForce_pN));
+  }
   const auto speed = either(s, kSpeedUm, kSpeedInternal, kNonNegative);
   if (!speed) throw s.error("[indentation] needs speed_um_per_s (the cantilever base speed)");
   ind.speed_A_per_tau = speed->value;
