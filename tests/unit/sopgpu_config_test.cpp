@@ -117,6 +117,11 @@ TEST(SopgpuConfig, UnknownKeyMalformedValueDuplicateAndMacroErrorsNameFileAndLin
             std::string::npos);
   EXPECT_NE(error_of(std::string(kMinimal) + "reffilename <nmae>.pdb\n").find("test.sop:15: reffilename: macro <nmae>"),
             std::string::npos);
+  // A key of the user's own defines a macro when a value uses it (as the docs and the
+  // undefined-macro message say); unused, it is an unknown key.
+  const SopRun own = parse_sopgpu_run(std::string(kMinimal) + "proj abc\nreffilename <proj>.pdb\n", "test.sop", cpu());
+  EXPECT_EQ(own.outputs.reference_pdb.filename().string(), "abc.pdb");
+  EXPECT_NE(error_of(std::string(kMinimal) + "proj abc\n").find("test.sop:15: proj: unknown key"), std::string::npos);
   EXPECT_NE(error_of(std::string(kMinimal) + "pulling maybe\n").find("test.sop:15: pulling: expected yes/no"),
             std::string::npos);
   EXPECT_NE(error_of(std::string(kMinimal) + "name\n").find("test.sop:15: name: a key without a value"),

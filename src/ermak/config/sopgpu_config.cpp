@@ -401,6 +401,13 @@ class SopValues {
 void check_keys(const std::vector<SopEntry>& entries, const SopValues& v) {
   for (const SopEntry& e : entries) {
     const SopKeyInfo* info = find_key(e.key);
+    // A key of the user's own that another value uses as a macro (<proj>): a definition, as
+    // in SOP-GPU (docs/migrating-from-sop-gpu.md).
+    const std::string as_macro = "<" + e.key + ">";
+    if (!info && std::any_of(entries.begin(), entries.end(), [&](const SopEntry& other) {
+          return other.raw_value.find(as_macro) != std::string::npos;
+        }))
+      continue;
     if (!info) {
       std::string hint;
       for (const SopKeyInfo& k : sopgpu_run_keys()) {
@@ -502,7 +509,9 @@ SopRun parse_sopgpu_run(std::string_view text, const fs::path& file, const SopLo
   // --- keys ermak rejects or ignores ---
   const bool hi_off = v.has("hi_on") && !*v.yes_no("hi_on");
   for (const SopEntry& e : entries) {
-    const SopKeyInfo& info = *find_key(e.key);
+    const SopKeyInfo* known = find_key(e.key);
+    if (!known) continue;  // a macro of the user's own (check_keys)
+    const SopKeyInfo& info = *known;
     if (info.kind == K::kRejected) {
       if (e.key.rfind("hi_", 0) == 0 && hi_off) {
         note(fmt::format("{}: no effect: hi_on is off", e.key));
