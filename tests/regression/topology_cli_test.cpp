@@ -102,6 +102,8 @@ TEST(TopologyCli, BadInputsGiveClearErrorsAndNonZeroExit) {
       {ww().string() + " --symmetry " + ops, "ops.txt:2: operator 1: the file ends after 2 of the 3 rows"},
       {ww().string() + " --assembly 5", "ww.pdb: assembly: there is no assembly '5'; available: 1"},
       {ww().string() + " --eh X", "--eh: 'X' is neither"},
+      {ww().string() + " --eh 1e39", "--eh: '1e39' is neither a value from 0 to 3.4e38"},
+      {ww().string() + " --r-limit inf", "--r-limit: must be finite and >= 0"},
       {ww().string() + " --ncs-frame origx", "--ncs-frame: origx applies to the NCS operators"},
       {ww().string() + " --assembly 1 --ncs-frame origx", "ww.pdb: assembly: the ORIGX frame applies to the NCS"},
       {ww().string() + " --model 2", "ww.pdb: model: there is no model 2"},

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <fstream>
 #include <limits>
@@ -69,8 +70,10 @@ TopologyOptions builder_options(const Options& o, std::string& eh_text) {
   TopologyOptions t;
   t.model_type = o.model_type == "cacb" ? ModelType::CAlphaCBeta : ModelType::CAlpha;
   t.sidechain_bead = o.sidechain_bead == "cb" ? SidechainBead::CBeta : SidechainBead::Centroid;
-  if (!(o.r_limit >= 0.0)) throw Error(std::string("--r-limit: ") + "must be >= 0 (0 disables the distance criterion)");
-  if (!(o.sc_limit >= 0.0)) throw Error(std::string("--sc-limit: ") + "must be >= 0 (0 disables the side-chain criterion)");
+  if (!(o.r_limit >= 0.0 && std::isfinite(o.r_limit)))
+    throw Error(std::string("--r-limit: ") + "must be finite and >= 0 (0 disables the distance criterion)");
+  if (!(o.sc_limit >= 0.0 && std::isfinite(o.sc_limit)))
+    throw Error(std::string("--sc-limit: ") + "must be finite and >= 0 (0 disables the side-chain criterion)");
   if (o.r_limit == 0.0 && o.sc_limit == 0.0)
     throw Error(std::string("--r-limit: ") + "--r-limit and --sc-limit are both 0: no native contact could form");
   t.r_limit_A = o.r_limit;
