@@ -532,6 +532,12 @@ TEST(AnalysisCommand, ARunAtOneTemperatureIsNamedAsSuch) {
       << out;
   EXPECT_EQ(analyze((run / "replica_000").string(), &out), 1) << out;
   EXPECT_NE(out.find("one replica's directory without a protocol table"), std::string::npos) << out;
+  // A pulling run whose tables are gone is not called a run without a protocol.
+  write_text(run / "run.log", "[run]\nsteps = 1000\n[pulling]\npulled_beads = [33]\n");
+  EXPECT_EQ(analyze(run.string(), &out), 1) << out;
+  EXPECT_NE(out.find("its run.log names [pulling], but no replica directory holds that protocol's table"),
+            std::string::npos)
+      << out;
 }
 
 // The loading rate the run log states is repeated in the summary; a replica whose table

@@ -60,7 +60,19 @@ std::vector<Replica> discover_replicas(const fs::path& run_dir, std::vector<std:
   if (out.empty()) {
     // Say what the directory is instead: a run at one temperature, or one replica's directory.
     std::string what = "not the output directory of a pulling, force-clamp, indentation or plane-pulling run";
-    if (!energy_tables_of_a_run_without_protocol(run_dir).empty())
+    // The run log's echo of the configuration names the run's protocol, if it had one.
+    std::string protocol;
+    {
+      std::ifstream log(run_dir / "run.log");
+      std::string line;
+      while (protocol.empty() && std::getline(log, line))
+        for (const char* table : {"[pulling]", "[force_clamp]", "[indentation]", "[plane_pulling]"})
+          if (line.find(table) != std::string::npos) protocol = table;
+    }
+    if (!protocol.empty())
+      what = "its run.log names " + protocol + ", but no replica directory holds that protocol's table (moved or "
+             "deleted? the run writes them from its first step)";
+    else if (!energy_tables_of_a_run_without_protocol(run_dir).empty())
       what = "a run without a force protocol at one temperature (no [heating] in its run.log): no force curve and "
              "no melting curve to analyse; its replica_NNN/energies.tsv hold Q, Rg and the energies";
     else if (fs::exists(run_dir / "energies.tsv"))
