@@ -51,6 +51,33 @@ TEST(StepSizeCheck, TheOverrideThatMadeTheStepsTooLargeIsNamed) {
   }
 }
 
+// Without a --set, the key furthest above SOP-GPU's defaults where the file gives it: a
+// temperature of 2·10⁹ K is named, not the time step on another line.
+TEST(StepSizeCheck, TheSettingFurthestFromTheDefaultsIsNamed) {
+  RunSpec spec;
+  spec.config_path = "run.toml";
+  spec.key_sources["run.timestep_ps"] = {"run.toml", 5, ""};
+  spec.key_sources["run.temperature_K"] = {"run.toml", 6, ""};
+  spec.key_sources["run.friction"] = {"run.toml", 7, ""};
+  auto named = [&] {
+    try {
+      check_step_size(spec);
+    } catch (const Error& e) {
+      const std::string what = e.what();
+      return what.substr(0, what.find(": a time step"));
+    }
+    return std::string("no error");
+  };
+  spec.temperature.start_kcal_per_mol = 1e9;
+  EXPECT_EQ(named(), "run.toml:6: run.temperature_K");
+  spec.temperature.start_kcal_per_mol = 0.6;
+  spec.langevin.zeta = 1e-9;
+  EXPECT_EQ(named(), "run.toml:7: run.friction");
+  spec.langevin.zeta = 50;
+  spec.langevin.timestep_tau = 100;
+  EXPECT_EQ(named(), "run.toml:5: run.timestep_ps");
+}
+
 TEST(StepSizeCheck, HalfR0OrMoreIsRefusedAndTinyStepsWarned) {
   RunSpec spec;
   spec.config_path = "run.toml";

@@ -69,8 +69,20 @@ std::string check_step_size(const RunSpec& spec) {
   const double half_R0_A = 0.5 * double(spec.sop.fene_R0_A);
   if (!(amplitude_A < half_R0_A)) {
     // Named at the key the user's latest word set (a --set of the time step, temperature or
-    // friction), else at the time step's key as the file gives it: the usual culprit.
+    // friction), else at the one furthest above SOP-GPU's defaults (h = 0.08 τ_H, 300 K,
+    // ζ = 50) where the file gives it, else at the time step's key: the usual culprit.
     std::string step_key = given_key(spec, "run", {"timestep_ps", "timestep_tau"});
+    {
+      const double step_ratio = spec.langevin.timestep_tau / 0.08, temperature_ratio = highest_K / 300.0,
+                   friction_ratio = 50.0 / spec.langevin.zeta;
+      const std::string temperature_key =
+          spec.temperature.every_steps > 0 ? given_key(spec, "heating", {"stop_K", "stop_kcal_per_mol"})
+                                           : given_key(spec, "run", {"temperature_K", "temperature_kcal_per_mol"});
+      const std::string culprit = temperature_ratio > std::max(step_ratio, friction_ratio) ? temperature_key
+                                  : friction_ratio > step_ratio                            ? std::string("run.friction")
+                                                                                           : step_key;
+      if (spec.key_sources.count(culprit)) step_key = culprit;
+    }
     for (const char* key : {"run.timestep_ps", "run.timestep_tau", "run.temperature_K", "run.temperature_kcal_per_mol",
                             "heating.stop_K", "heating.stop_kcal_per_mol", "run.friction"})
       if (const auto it = spec.key_sources.find(key); it != spec.key_sources.end() && it->second.file == "--set") {
