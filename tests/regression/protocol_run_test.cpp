@@ -542,6 +542,10 @@ TEST(ProtocolRun, BadProtocolInputGivesClearErrors) {
        ubq + "[indentation]\ntip_radius_nm = 1.0\ntip_position_A = [30.0, 30.0, 15.0]\ndirection = [0, 0, -1]\n"
              "spring_pN_per_nm = 50\nspeed_um_per_s = 100\n",
        {"bad.toml:5: indentation.tip_position_A", "starts inside the molecule"}},
+      {"tip wall that throws the beads",
+       ubq + "[indentation]\ntip_radius_nm = 1.0\ntip_position_A = [30.0, 30.0, 80.0]\ndirection = [0, 0, -1]\n"
+             "spring_pN_per_nm = 50\nspeed_um_per_s = 100\ntip_sigma_A = 1e30\n",
+       {"bad.toml:9: indentation.tip_sigma_A", "deep in its wall (σ = 1e+30 Å"}},
       {"bead behind the surface",
        ubq + "[indentation]\ntip_radius_nm = 1.0\ntip_position_A = [30.0, 30.0, 80.0]\ndirection = [0, 0, -1]\n"
              "spring_pN_per_nm = 50\nspeed_um_per_s = 100\n[indentation.surface]\npoint_A = [0, 0, 10]\nnormal = [0, 0, 1]\n",

@@ -1040,6 +1040,8 @@ void read_indentation(const Context& ctx, const Section& s, RunSpec& spec) {
   remember(spec, s, "tip_position_A");
   remember(spec, s, "tip_radius_nm");
   remember(spec, s, "tip_radius_A");
+  remember(spec, s, "tip_sigma_A");  // the tip's wall at the start (protocol_setup.cpp)
+  remember(spec, s, "tip_epsilon_kcal_per_mol");
 }
 
 // The mechanical protocols that may share a run: [pulling] alone; [force_clamp] and

@@ -292,6 +292,28 @@ ProtocolSetup::ProtocolSetup(const RunSpec& spec, const Topology& topology, cons
                             fmt::format("the tip (centre {} Å, radius {} Å) starts inside the molecule: {} of replica "
                                         "{} is {:.4g} Å from the tip centre; move the tip away from the molecule",
                                         vec_text(in.tip_position_A, 6), in.tip_radius_A, bead_name(topology, i), r, d));
+          // A free bead in the tip's wall at the start is thrown by it at the first step (a
+          // tip σ of 1e308 Å, or an ε of 2·10⁹: the run then stopped with non-finite
+          // coordinates, naming no key): refused as for the surface below.
+          if (!fixed[std::size_t(i)]) {
+            double unused = 0;
+            const physics::WallParametersT<double> wall{in.tip.A, in.tip.B, in.tip.sigma_A,
+                                                        in.tip.epsilon_kcal_per_mol, 0.0};
+            const double push = physics::wall_force<false>(d - in.tip_radius_A, wall, unused);
+            const double move_A = std::abs(push) * spec.langevin.timestep_tau / spec.langevin.zeta;
+            if (!(move_A < 0.5 * double(spec.sop.fene_R0_A)))
+              throw key_error(spec,
+                              blamed_key(spec, {"indentation.tip_sigma_A", "indentation.tip_epsilon_kcal_per_mol",
+                                                "indentation.tip_position_A"}),
+                              fmt::format("{} of replica {} starts {:.4g} Å from the tip's surface, deep in its wall "
+                                          "(σ = {:.4g} Å, ε = {:.4g} kcal/mol), which would move it by {} in the "
+                                          "first step and break its bonds; start the tip farther away or give it a "
+                                          "smaller σ or ε",
+                                          bead_name(topology, i), r, d - in.tip_radius_A, in.tip.sigma_A,
+                                          in.tip.epsilon_kcal_per_mol,
+                                          std::isfinite(move_A) ? fmt::format("{:.3g} Å", move_A)
+                                                                : std::string("a non-finite distance")));
+          }
           if (in.surface.enabled && r == 0 && i == 0 && in.surface.tip_interaction) {
             const double tip_height = dot(ind.tip_start_A - ind.surface.point_A, ind.surface.normal);
             if (!(tip_height > in.tip_radius_A))
