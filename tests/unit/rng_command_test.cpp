@@ -119,7 +119,8 @@ TEST(RngCommand, CountsAndStepsMustBeWholeNumbersInRange) {
         // Sizes that would fill the memory say so (an audit's 10⁸ streams: std::bad_alloc).
         {" rng dump --generator mt19937 --layout shared --interleave 100000000 --count 1",
          "--interleave: 100000000 streams of mt19937 hold 233 GiB of state; at most 3435973 streams (8 GiB)"},
-        {" rng ou --samples 2147483647", "--samples: Value 2147483647 not in range 2 to 1000000"}}) {
+        {" rng ou --samples 2147483647", "--samples: Value 2147483647 not in range 2 to 1000000"},
+        {" bench --rng --rng-max-state-mb -1", "--rng-max-state-mb: must be a number > 0 and finite, got -1"}}) {
     EXPECT_EQ(test::run_command(ermak_cmd() + args, &out), 1) << args << out;
     EXPECT_NE(out.find(message), std::string::npos) << args << out;
   }

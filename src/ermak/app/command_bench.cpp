@@ -156,7 +156,9 @@ Command add_bench_command(CLI::App& app) {
   cmd->add_option("--rng-seconds", rng_options->seconds, "With --rng: timed duration per case")
       ->capture_default_str()
       ->check(positive_finite());
-  cmd->add_option("--rng-max-state-mb", rng_options->max_state_mb, "With --rng: skip cases with more generator state")->capture_default_str();
+  cmd->add_option("--rng-max-state-mb", rng_options->max_state_mb, "With --rng: skip cases with more generator state")
+      ->capture_default_str()
+      ->check(positive_finite());
   cmd->add_option("--rng-backend", rng_options->backends,
                   "With --rng: cpu, cuda or cpu,cuda (auto: the CPU, and the GPU when one is present)")
       ->capture_default_str();
