@@ -78,6 +78,26 @@ TEST(StepSizeCheck, TheSettingFurthestFromTheDefaultsIsNamed) {
   EXPECT_EQ(named(), "run.toml:5: run.timestep_ps");
 }
 
+// An indentation tip of tiny friction (derived from a tiny radius, or given) is named for a
+// spring of the usual range that it cannot follow.
+TEST(StepSizeCheck, ATipTooLightForItsSpringNamesItsFriction) {
+  RunSpec spec;
+  spec.config_path = "run.toml";
+  spec.indentation.enabled = true;
+  spec.indentation.spring_kcal_per_mol_A2 = 0.3;  // 208 pN/nm
+  spec.indentation.tip_friction = 1e-28;
+  spec.key_sources["indentation.tip_radius_nm"] = {"run.toml", 9, ""};
+  spec.key_sources["indentation.spring_pN_per_nm"] = {"run.toml", 10, ""};
+  try {
+    check_step_size(spec);
+    ADD_FAILURE() << "no error";
+  } catch (const Error& e) {
+    const std::string what = e.what();
+    EXPECT_EQ(what.rfind("run.toml:9: indentation.tip_radius_nm: a spring of", 0), 0u) << what;
+    EXPECT_NE(what.find("give the tip more friction"), std::string::npos) << what;
+  }
+}
+
 TEST(StepSizeCheck, HalfR0OrMoreIsRefusedAndTinyStepsWarned) {
   RunSpec spec;
   spec.config_path = "run.toml";

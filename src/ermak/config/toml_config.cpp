@@ -1040,6 +1040,7 @@ void read_indentation(const Context& ctx, const Section& s, RunSpec& spec) {
   remember(spec, s, "tip_position_A");
   remember(spec, s, "tip_radius_nm");
   remember(spec, s, "tip_radius_A");
+  remember(spec, s, "tip_friction");  // a spring too stiff for it (run/step_size_check.cpp)
   remember(spec, s, "tip_sigma_A");  // the tip's wall at the start (protocol_setup.cpp)
   remember(spec, s, "tip_epsilon_kcal_per_mol");
 }

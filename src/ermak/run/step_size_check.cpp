@@ -35,16 +35,26 @@ std::string given_key(const RunSpec& spec, const std::string& section, std::init
 // stretch per Euler step: at 1 the bead overshoots the spring's rest point every step,
 // at 2 the iteration diverges (docs/model.md#dynamics). A base that moves R0/2 or more per
 // step stretches the spring faster than any bond can follow.
+// `friction_key`: where the pulled body's friction comes from when it is not the beads'
+// (an indentation tip's, given or derived from its radius), named when the spring is not.
 void check_spring(const RunSpec& spec, const std::string& section, double spring_kcal_per_mol_A2, double speed_A_per_tau,
-                  double friction, double half_R0_A) {
+                  double friction, double half_R0_A, const std::string& friction_key = "") {
   const double h = spec.langevin.timestep_tau;
   const double relaxation = h / friction * spring_kcal_per_mol_A2;
+  const std::string spring_key = given_key(spec, section, {"spring_pN_per_nm", "spring_kcal_per_mol_A2"});
+  // A spring of the usual range on a body of tiny friction: the friction is the culprit.
+  const bool blame_friction = !friction_key.empty() && spec.key_sources.count(friction_key) &&
+                              units::internal_spring_to_pN_per_nm(spring_kcal_per_mol_A2) <= 1e4 &&
+                              friction < 1e-3 * spec.langevin.zeta;
   if (!(relaxation < 1.0))
-    throw key_error(spec, given_key(spec, section, {"spring_pN_per_nm", "spring_kcal_per_mol_A2"}),
+    throw key_error(spec, blame_friction ? friction_key : spring_key,
                     fmt::format("a spring of {:.4g} pN/nm relaxes by {:.3g} of its stretch per step ((h/ζ)·κ with "
                                 "ζ = {:.4g}), at least 1: the pulled bead would overshoot every step and the step "
-                                "diverges at 2; use a softer spring or a smaller run.timestep_ps (docs/protocols.md)",
-                                units::internal_spring_to_pN_per_nm(spring_kcal_per_mol_A2), relaxation, friction));
+                                "diverges at 2; {} (docs/protocols.md)",
+                                units::internal_spring_to_pN_per_nm(spring_kcal_per_mol_A2), relaxation, friction,
+                                blame_friction ? "give the tip more friction (tip_friction, or a larger radius: Stokes' "
+                                                 "law)"
+                                               : "use a softer spring or a smaller run.timestep_ps"));
   const double travel_A = std::abs(speed_A_per_tau) * h;
   if (!(travel_A < half_R0_A))
     throw key_error(spec, given_key(spec, section, {"speed_um_per_s", "speed_A_per_tau"}),
@@ -122,7 +132,10 @@ std::string check_step_size(const RunSpec& spec) {
                    spec.langevin.zeta, half_R0_A);
   if (spec.indentation.enabled)
     check_spring(spec, "indentation", spec.indentation.spring_kcal_per_mol_A2, spec.indentation.speed_A_per_tau,
-                 spec.indentation.tip_friction, half_R0_A);
+                 spec.indentation.tip_friction, half_R0_A,
+                 spec.key_sources.count("indentation.tip_friction")
+                     ? "indentation.tip_friction"
+                     : given_key(spec, "indentation", {"tip_radius_nm", "tip_radius_A"}));
   if (amplitude_A < 1e-4)
     return fmt::format("warning: {} move a bead by only {:.3g} Å per component and step (SOP-GPU's defaults: "
                        "0.044 Å); the beads barely move (docs/model.md#dynamics)",
