@@ -252,9 +252,9 @@ TEST(ProtocolRun, ForceClampWithIndentationWritesBothTables) {
   }
 }
 
-// A clamp on bead 0 with no fixed bead: the default ends are the last bead and bead 0
-// (both bead 0 before: the table's end-to-end and extension columns were zeros throughout).
-TEST(ProtocolRun, AClampOnBeadZeroMeasuresFromTheLastBead) {
+// A clamp on bead 0 with no fixed bead: the default ends are both bead 0, and the run log
+// warns that the table's end-to-end columns stay 0.
+TEST(ProtocolRun, DefaultEndsThatAreOneBeadAreWarned) {
   const auto dir = ermak::test::fresh_directory("proto-clamp-bead0");
   const std::string config = ww_input() + "[run]\nsteps = 400\nseed = 5\nbackend = \"cpu\"\n"
                              "[force_clamp]\npulled_beads = [0]\nforce_pN = 100\ndirection = [1, 0, 0]\n"
@@ -262,10 +262,10 @@ TEST(ProtocolRun, AClampOnBeadZeroMeasuresFromTheLastBead) {
   int status = 0;
   const std::string out = run_ermak("run --quiet " + write(dir / "run.toml", config).string(), &status);
   ASSERT_EQ(status, 0) << out;
-  EXPECT_NE(ermak::test::read_file(dir / "out/run.log").find("ends 33 0"), std::string::npos);
-  const Table table = read_table(dir / "out/replica_000/pulling.tsv");
-  ASSERT_EQ(table.rows.size(), 5u);
-  for (const auto& row : table.rows) EXPECT_GT(row[table.column("end_to_end[nm]")], 0.5);  // WW: ~0.9 nm
+  EXPECT_NE(ermak::test::read_file(dir / "out/run.log")
+                .find("warning: force_clamp: the end-to-end vector's default ends (the first fixed bead, or bead 0, "
+                      "and the first pulled bead) are both bead 0: the table's end_to_end and extension columns stay 0"),
+            std::string::npos);
 }
 
 TEST(ProtocolRun, ForceClampWithPlanePullingWritesBothTables) {
@@ -562,6 +562,8 @@ TEST(ProtocolRun, BadProtocolInputGivesClearErrors) {
       {"plane bead out of range",
        ubq + "[plane_pulling]\n[[plane_pulling.plane]]\nbeads = [3, 99]\nnormal = [1, 0, 0]\nspring_pN_per_nm = 10\n",
        {"bad.toml:5: plane_pulling.plane[0].beads: bead 99 is out of range"}},
+      {"degenerate default ends", ubq + pulling + "pulled_beads = [0]\n",
+       {"bad.toml:6: pulling.pulled_beads: \"end_to_end\" needs", "two different end beads"}},
       {"selection of a missing residue", ubq + pulling + "pulled_beads = [\"A:77\"]\n",
        {"bad.toml:6: pulling.pulled_beads: \"A:77\": chain A has no residue 77 (its residue numbers run 1 to 76)"}},
       {"selection of a fixed residue", ubq + "[fixed]\nbeads = [\"A:70-76\"]\n" + pulling + "pulled_beads = [\"A:76\"]\n",

@@ -1323,8 +1323,7 @@ void write_protocols(TomlWriter& w, const RunSpec& spec) {
     if (!p.ends.empty() || has_bead_selections(spec, "pulling.ends"))
       w.value("ends", bead_list_text(spec, "pulling.ends", p.ends));
     else
-      w.comment("ends: the first fixed bead (bead 0 without one, or the last bead when bead 0 is pulled) and the "
-                "first pulled bead");
+      w.comment("ends: the first fixed bead (bead 0 without one) and the first pulled bead");
     write_output_every(w, p.output_every_steps);
   }
   if (const ForceClampSpec& c = spec.force_clamp; c.enabled) {
@@ -1339,8 +1338,7 @@ void write_protocols(TomlWriter& w, const RunSpec& spec) {
     if (!c.ends.empty() || has_bead_selections(spec, "force_clamp.ends"))
       w.value("ends", bead_list_text(spec, "force_clamp.ends", c.ends));
     else
-      w.comment("ends: the first fixed bead (bead 0 without one, or the last bead when bead 0 is pulled) and the "
-                "first pulled bead");
+      w.comment("ends: the first fixed bead (bead 0 without one) and the first pulled bead");
     write_output_every(w, c.output_every_steps);
   }
   if (const PlanePullingSpec& pp = spec.plane_pulling; pp.enabled) {

@@ -81,17 +81,19 @@ void validate_protocols(const RunSpec& spec, const Topology& topology) {
 namespace {
 
 // The two beads that define the end-to-end vector: given, or the first fixed bead (bead 0
-// without fixed beads; the last bead when bead 0 is the first pulled one, whose distance
-// from itself would fill the tables' end-to-end columns with zeros) and the first pulled bead.
+// without fixed beads) and the first pulled bead. (Both bead 0 when bead 0 is pulled and none
+// is fixed: travel_warnings says so; another default would change the reference beads that
+// earlier runs' checkpoints hold, and in a multi-chain or C-alpha–C-beta model no other bead
+// is the obvious end.)
 void default_ends(const RunSpec& spec, const std::vector<std::int32_t>& given,
-                  const std::vector<std::int32_t>& pulled, std::int32_t bead_count, std::int32_t ends[2]) {
+                  const std::vector<std::int32_t>& pulled, std::int32_t ends[2]) {
   if (given.size() == 2) {
     ends[0] = given[0];
     ends[1] = given[1];
     return;
   }
+  ends[0] = spec.fixed_beads.empty() ? 0 : spec.fixed_beads.front();
   ends[1] = pulled.front();
-  ends[0] = !spec.fixed_beads.empty() ? spec.fixed_beads.front() : ends[1] == 0 ? bead_count - 1 : 0;
 }
 
 }  // namespace
@@ -101,7 +103,7 @@ std::vector<std::int32_t> protocol_reference_beads(const RunSpec& spec, std::int
   auto add_pulled = [&](const std::vector<std::int32_t>& pulled, const std::vector<std::int32_t>& ends) {
     beads.insert(beads.end(), pulled.begin(), pulled.end());
     std::int32_t e[2];
-    default_ends(spec, ends, pulled, bead_count, e);
+    default_ends(spec, ends, pulled, e);
     beads.push_back(e[0]);
     beads.push_back(e[1]);
   };
@@ -126,7 +128,7 @@ ProtocolSetup::ProtocolSetup(const RunSpec& spec, const Topology& topology, cons
     const std::string section = pulls ? "pulling" : "force_clamp";
     const DirectionSpec& dir = pulls ? spec.pulling.direction : spec.force_clamp.direction;
     const auto& pulled = pulls ? spec.pulling.pulled_beads : spec.force_clamp.pulled_beads;
-    default_ends(spec, pulls ? spec.pulling.ends : spec.force_clamp.ends, pulled, topology.bead_count(), ends_);
+    default_ends(spec, pulls ? spec.pulling.ends : spec.force_clamp.ends, pulled, ends_);
     directions_.resize(replicas_);
     for (std::int32_t r = 0; r < replicas_; ++r) {
       if (!dir.end_to_end) {
@@ -139,8 +141,8 @@ ProtocolSetup::ProtocolSetup(const RunSpec& spec, const Topology& topology, cons
       if (ends_[0] == ends_[1])
         throw key_error(spec, direction_key,
                         fmt::format("\"end_to_end\" needs two different end beads, but the default ends (the first "
-                                    "fixed bead, or the first or last bead, and the first pulled bead) are both bead "
-                                    "{}; give {}.ends = [i, j] or a direction vector",
+                                    "fixed bead, or bead 0, and the first pulled bead) are both bead {}; give {}.ends "
+                                    "= [i, j] or a direction vector",
                                     ends_[0], section));
       const Vec3d e = position(start, r, ends_[1]) - position(start, r, ends_[0]);
       if (!(norm(e) > 1e-6))
@@ -597,6 +599,14 @@ std::vector<std::string> ProtocolSetup::describe() const {
 
 std::vector<std::string> ProtocolSetup::travel_warnings() const {
   std::vector<std::string> lines;
+  // Default ends that are one bead (bead 0 pulled, none fixed): nothing to measure.
+  if ((spec_.pulling.enabled || spec_.force_clamp.enabled) && ends_[0] == ends_[1]) {
+    const std::string section = spec_.pulling.enabled ? "pulling" : "force_clamp";
+    lines.push_back(fmt::format("warning: {0}: the end-to-end vector's default ends (the first fixed bead, or bead 0, "
+                                "and the first pulled bead) are both bead {1}: the table's end_to_end and extension "
+                                "columns stay 0; give {0}.ends = [i, j] to measure them",
+                                section, ends_[0]));
+  }
   // A force schedule that ends after the run: the clamp never gets to its last forces.
   if (spec_.force_clamp.enabled && !spec_.force_clamp.constant && !spec_.force_clamp.schedule.empty() &&
       spec_.force_clamp.schedule.back().step > spec_.steps)
