@@ -567,10 +567,16 @@ TEST(RunCli, ForceWithAMistakeKeepsTheEarlierRun) {
   EXPECT_EQ(files_after.size(), files_before.size()) << "files were removed";
   for (const auto& [name, content] : files_before)
     if (name != "run.log") EXPECT_EQ(files_after[name], content) << name;
+  // The earlier run's log is kept, the refused attempt's lines after it.
+  const std::string& log_before = files_before.at("run.log");
+  EXPECT_EQ(files_after["run.log"].substr(0, log_before.size()), log_before);
+  EXPECT_NE(files_after["run.log"].find("error: ", log_before.size()), std::string::npos);
   out = run_ermak("run --quiet --force " + config, &status);
   EXPECT_EQ(status, 0) << out;
-  EXPECT_NE(read_file(dir / "out/run.log").find("--force: removed 13 files of the earlier run"), std::string::npos)
+  EXPECT_NE(read_file(dir / "out/run.log").find("--force: removed 14 files of the earlier run"), std::string::npos)
       << read_file(dir / "out/run.log");
+  EXPECT_EQ(read_file(dir / "out/run.log").find("error: "), std::string::npos) << "a log of this run alone";
+  EXPECT_FALSE(fs::exists(dir / "out/run.log.previous"));
 }
 
 // An input that is one of the run's own files — coordinates named model.pdb in the output

@@ -20,8 +20,9 @@ bool is_replica_directory(const fs::directory_entry& entry) {
                      [](char c) { return std::isdigit(static_cast<unsigned char>(c)) != 0; });
 }
 
-const std::vector<const char*> kRunFiles = {"run.log",    "checkpoint.ckpt", "checkpoint.ckpt.tmp",
-                                           "model.psf",  "model.pdb",       "model.etop"};
+// run.log.previous: an earlier run's log that a --force run set aside (run/simulation.cpp).
+const std::vector<const char*> kRunFiles = {"run.log",   "run.log.previous", "checkpoint.ckpt", "checkpoint.ckpt.tmp",
+                                           "model.psf", "model.pdb",        "model.etop"};
 const std::vector<const char*> kReplicaFiles = {"energies.tsv", "trajectory.dcd",  "pulling.tsv",
                                                "plane.tsv",    "indentation.tsv", "final.pdb"};
 

@@ -10,6 +10,7 @@
 #include <charconv>
 #include <chrono>
 #include <cmath>
+#include <fstream>
 #include <limits>
 #include <memory>
 #include <optional>
@@ -1198,16 +1199,29 @@ RunSummary run_simulation(const RunSpec& spec, const RunOptions& options, RunRep
   make_output_directory(spec, log_path.parent_path(), log_key);
   const fs::path log_copy = own_files && fs::absolute(log_path) != fs::absolute(out / "run.log") ? out / "run.log"
                                                                                                   : fs::path{};
+  // --force: the earlier run's files go once this run passed its start checks (run_logged).
+  // Its log is set aside until then (removed with the rest), and put back, with this
+  // attempt's lines after it, if the run stops before: `ermak analyze` reads that run's
+  // temperature and rate from it.
+  const bool remove_previous = !options.resume && options.force && own_files;
+  const fs::path set_aside = fs::path(log_path) += ".previous";
+  const bool log_set_aside = remove_previous && log_copy.empty() && directory_has_run(out) && fs::exists(log_path);
+  if (log_set_aside) fs::rename(log_path, set_aside);
   RunLog run_log = make_logger(log_path, options.quiet, options.resume, log_copy);
   // From here on the run log says why a run ended: a batch job's log then holds the error
   // that stderr alone would carry.
   try {
-    // --force: the earlier run's files go once this run passed its start checks (run_logged).
-    const bool remove_previous = !options.resume && options.force && own_files;
     return run_logged(spec, options, extra, {out, checkpoint_path, log_path, own_files, extra, remove_previous},
                       file_limit, run_log);
   } catch (const std::exception& e) {
     run_log.file_only->error("error: {}", e.what());
+    run_log.file_only->flush();
+    if (log_set_aside && fs::exists(set_aside)) {
+      std::ostringstream attempt;
+      attempt << std::ifstream(log_path, std::ios::binary).rdbuf();
+      fs::rename(set_aside, log_path);
+      std::ofstream(log_path, std::ios::app | std::ios::binary) << attempt.str();
+    }
     if (extra) extra->remove_empty_directories_it_made();
     throw;
   }
