@@ -352,3 +352,24 @@ TEST(SopgpuRun, OutputsSharingAFileAreRefused) {
       << out;
   EXPECT_NE(out.find("outputname of run 1 and DCDfile of run 1 are the same file"), std::string::npos) << out;
 }
+
+// A run whose beads drift beyond a PDB's 8 columns (two free beads clamped away from the
+// edge of what a PDB holds) finishes without its final structure and says so (it failed at
+// its end, and every --resume again).
+TEST(SopgpuRun, AStructureBeyondAPdbsColumnsFinishesWithoutItsFinalPdb) {
+  const auto dir = ermak::test::fresh_directory("sop-far-beads");
+  std::ofstream(dir / "src.pdb") << "ATOM      1  CA  ALA A   1    -9999990   0.000   0.000  1.00  0.00           C\n"
+                                    "ATOM      2  CA  ALA A   2    -9999986   0.000   0.000  1.00  0.00           C\nEND\n";
+  std::string out;
+  ASSERT_EQ(ermak::test::run_ermak_in(dir, "topology src.pdb -o . --name far", &out), 0) << out;
+  std::ofstream(dir / "far.sop") << "name far\ntopology far.top\ncoordinates far.pdb\nnumsteps 40\ntimestep 0.08\n"
+                                    "seed 1\nrun 1\noutputtiming 10\ndcdfreq 10\nrestartfreq 20\n"
+                                    "outputname far_<run>.dat\nDCDfile far_<run>.dcd\nrestartname far_<run>_restart\n"
+                                    "finalcoord far_<run>_final.pdb\npulling on\nfconst 575.7\ndeltax 0\n"
+                                    "pullDirection vector\npullVector -1 0 0\npulled 0 1\nfixedEnd 0\npulledEnd 1\n";
+  EXPECT_EQ(ermak_in(dir, "far.sop", &out), 0) << out;
+  const std::string log = read_file(dir / "far_1_restart.far.ermak.log");
+  EXPECT_NE(log.find("far_1_final.pdb not written: its bead 0 x = -1000"), std::string::npos) << log;
+  EXPECT_NE(log.find("finished: 40 steps"), std::string::npos) << log;
+  EXPECT_FALSE(std::filesystem::exists(dir / "far_1_final.pdb"));
+}

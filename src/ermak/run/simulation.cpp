@@ -1051,7 +1051,10 @@ RunSummary run_logged(const RunSpec& given_spec, const RunOptions& options, RunR
 
   const auto final_start = Clock::now();
   const State& final_state = engine->state();
-  if (extra) extra->finish(context);
+  if (extra) {
+    extra->finish(context);
+    for (const std::string& warning : extra->finish_warnings()) log->warn("{}", warning);
+  }
   // A replica whose beads drifted beyond what a PDB's columns hold (a free molecule under a
   // clamp for 10⁷ steps) gets no final.pdb, and the run still finishes.
   std::vector<std::string> unwritable(std::size_t(own_files ? replicas : 0));

@@ -97,6 +97,8 @@ class RunReporter {
   // Flushes the files and adds their sizes to a checkpoint's output offsets.
   virtual void checkpoint(Offsets& offsets) = 0;
   virtual void finish(ReportContext& context) = 0;
+  // Warnings for the run log after finish() (a coordinate file it could not write).
+  virtual std::vector<std::string> finish_warnings() const { return {}; }
   virtual std::string describe() const = 0;  // for the run log
   // Bytes its files gain from first_step to last_step (run/output_size.h; 0: not counted).
   virtual double bytes_to_write(std::int64_t first_step, std::int64_t last_step, std::int32_t beads,

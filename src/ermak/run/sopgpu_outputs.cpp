@@ -339,12 +339,32 @@ void SopgpuReporter::write(const Snapshot& snapshot, const Topology& topology, c
       const std::size_t o = s.index(r, 0);
       runs_[r].trajectory->write_frame(&s.x[o], &s.y[o], &s.z[o]);
     });
+  unwritten_pdb_.resize(runs_.size());  // before the replicas' threads write their entries
   if (snapshot.restart_due)
     for_each_replica(runs, file_threads_, [&](std::int32_t r) {
-      const std::size_t o = s.index(r, 0);
-      write_pdb(outputs_.runs[r].restart_pdb, topology, &s.x[o], &s.y[o], &s.z[o],
-                fmt::format("ermak restart coordinates, run {}, step {}", outputs_.runs[r].run, step));
+      write_run_pdb(r, outputs_.runs[r].restart_pdb, topology, s,
+                    fmt::format("ermak restart coordinates, run {}, step {}", outputs_.runs[r].run, step));
     });
+}
+
+void SopgpuReporter::write_run_pdb(std::int32_t r, const fs::path& file, const Topology& topology, const State& s,
+                                   const std::string& remark) {
+  const std::size_t o = s.index(r, 0);
+  const std::string overflow = pdb_coordinate_overflow(&s.x[o], &s.y[o], &s.z[o], s.bead_count);
+  if (!overflow.empty()) {
+    unwritten_pdb_[std::size_t(r)] = file.string() + " not written: its " + overflow;
+    return;
+  }
+  unwritten_pdb_[std::size_t(r)].clear();
+  write_pdb(file, topology, &s.x[o], &s.y[o], &s.z[o], remark);
+}
+
+std::vector<std::string> SopgpuReporter::finish_warnings() const {
+  std::vector<std::string> warnings;
+  for (const std::string& w : unwritten_pdb_)
+    if (!w.empty())
+      warnings.push_back("warning: " + w + " does not fit a PDB's 8 columns; the checkpoint holds the positions");
+  return warnings;
 }
 
 void SopgpuReporter::checkpoint(Offsets& offsets) {
@@ -366,14 +386,14 @@ void SopgpuReporter::checkpoint(Offsets& offsets) {
 
 void SopgpuReporter::finish(ReportContext& context) {
   const State& s = context.engine.state();
+  unwritten_pdb_.resize(runs_.size());  // before the replicas' threads write their entries
   for_each_replica(std::int32_t(runs_.size()), file_threads_, [&](std::int32_t r) {
     RunFiles& f = runs_[r];
     f.energy->flush();
     if (f.pulling) f.pulling->flush();
     if (f.indentation) f.indentation->flush();
-    const std::size_t o = s.index(r, 0);
-    write_pdb(outputs_.runs[r].final_pdb, context.topology, &s.x[o], &s.y[o], &s.z[o],
-              fmt::format("ermak final coordinates, run {}, step {}", outputs_.runs[r].run, s.step));
+    write_run_pdb(r, outputs_.runs[r].final_pdb, context.topology, s,
+                  fmt::format("ermak final coordinates, run {}, step {}", outputs_.runs[r].run, s.step));
   });
 }
 

@@ -25,6 +25,7 @@ class SopgpuReporter final : public RunReporter {
   void prepare(bool resume, bool force) override;
   void remove_empty_directories_it_made() noexcept override;
   std::vector<std::filesystem::path> output_directories() const override { return directories(); }
+  std::vector<std::string> finish_warnings() const override;
   void check_files(bool resume, bool force, const Offsets* offsets = nullptr) const override;
   void open(ReportContext& context, bool resume, const Offsets& offsets) override;
   Work report(ReportContext& context) override;
@@ -57,6 +58,12 @@ class SopgpuReporter final : public RunReporter {
   };
 
   std::vector<std::filesystem::path> made_directories_;  // by prepare(), deepest last
+  // Per run: its last restart or final PDB not written, and why (a coordinate beyond a PDB's
+  // columns, io/pdb_coordinates.h), for finish_warnings(); "" where written.
+  std::vector<std::string> unwritten_pdb_;
+  // Writes a restart or final PDB of run r unless a coordinate does not fit its columns.
+  void write_run_pdb(std::int32_t r, const std::filesystem::path& file, const Topology& topology, const State& s,
+                     const std::string& remark);
 
   std::vector<std::filesystem::path> files_of_new_run() const;
   std::vector<std::filesystem::path> directories() const;
