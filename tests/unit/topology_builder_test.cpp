@@ -555,16 +555,25 @@ TEST(TopologyBuilder, CoincidentBeadsAreAnError) {
             std::string::npos) << e;
 }
 
-// A PDB cut at a record's end parses: a file ending in an atom record, with no TER, ENDMDL
-// or END after it, is noted; one that ends properly is not.
-TEST(TopologyBuilder, AFileEndingInAnAtomRecordIsNoted) {
-  const std::string chain = ca("ALA", 'A', 1, 0, 0, 0) + ca("GLY", 'A', 2, 3.8, 0, 0);
+// A PDB cut at a record's end parses: a file ending in an atom record (no TER, ENDMDL or END
+// after it) within a residue that has fewer atoms than the file's other residues of its name
+// is noted; one that ends with a whole residue (SOP-GPU's ww.pdb has no END) is not.
+TEST(TopologyBuilder, AFileCutWithinAResidueIsNoted) {
+  auto residue = [](const char* name, int number, double x, bool whole) {
+    std::string text = atom({"N", name, 'A', number, x - 1.2, 0.5, 0}) + atom({"CA", name, 'A', number, x, 0, 0}) +
+                       atom({"C", name, 'A', number, x + 1.2, 0.5, 0});
+    if (whole) text += atom({"O", name, 'A', number, x + 1.2, 1.7, 0});
+    return text;
+  };
+  const std::string chain = residue("ALA", 1, 0, true) + residue("ALA", 2, 3.8, true);
   const auto notes = [](const std::string& test, const std::string& text) {
     return read_model(write_file(test, test + ".pdb", text)).warnings;
   };
-  EXPECT_TRUE(mentions(notes("cut", chain), "the file ends with an atom record (line 2), without TER, ENDMDL or END"));
-  EXPECT_FALSE(mentions(notes("ended", chain + "END\n"), "ends with an atom record"));
-  EXPECT_FALSE(mentions(notes("termed", chain + "TER\n"), "ends with an atom record"));
+  EXPECT_TRUE(mentions(notes("cut", chain + residue("ALA", 3, 7.6, false)),
+                       "the file ends at line 11 with an atom record, without TER, ENDMDL or END, within residue ALA 3 "
+                       "(3 of the 4 atoms other ALA residues have)"));
+  EXPECT_FALSE(mentions(notes("whole", chain + residue("ALA", 3, 7.6, true)), "with an atom record"));
+  EXPECT_FALSE(mentions(notes("ended", chain + residue("ALA", 3, 7.6, false) + "END\n"), "with an atom record"));
 }
 
 TEST(TopologyBuilder, ReadErrorsNameTheFile) {

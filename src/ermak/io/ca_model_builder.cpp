@@ -132,7 +132,10 @@ Topology build_ca_model(const std::filesystem::path& structure_file, const Model
   if (st.models.size() > 1)  // an NMR ensemble: as ermak topology says (--model chooses there)
     notes.push_back("the file has " + std::to_string(st.models.size()) + " models; model " + st.models[0].name +
                     " (the first) is used");
-  if (!st.models.empty()) beads = collect_ca_beads(st.models[0], notes);
+  if (!st.models.empty()) {
+    if (std::string note = cut_short_note(parsed, st.models[0]); !note.empty()) notes.push_back(std::move(note));
+    beads = collect_ca_beads(st.models[0], notes);
+  }
   // A virus capsid or other particle deposited as its asymmetric unit: this builder takes
   // the chains as the file has them; ermak topology expands them (docs/topology.md).
   const auto to_generate =

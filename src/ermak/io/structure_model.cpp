@@ -83,7 +83,8 @@ std::string columns_text(int first, int last) {
 // number or B-factor that is not a number becomes 0, a record shifted by a column reads
 // as another residue, a record not starting in column 1 is skipped — which would silently
 // build a wrong model from a damaged file; check them strictly first (docs/formats.md#pdb).
-void prepare_pdb_text(const std::string& file, std::string& text, std::vector<std::string>& notes) {
+void prepare_pdb_text(const std::string& file, std::string& text, std::vector<std::string>& notes,
+                      int& ends_in_atom_record_line) {
   static constexpr std::array<const char*, 3> kAxis = {"x", "y", "z"};
   auto is_digit = [](char c) { return c >= '0' && c <= '9'; };
   int line_number = 0, blanked = 0;
@@ -152,11 +153,7 @@ void prepare_pdb_text(const std::string& file, std::string& text, std::vector<st
   if (blanked > 0)
     notes.push_back("columns 73-80 of " + std::to_string(blanked) +
                     " ATOM/HETATM records hold no segment/element/charge (old PDB layout); ignored");
-  // A file cut short at a record's end parses, and its model silently lacks the rest.
-  if (ends_in_atoms)
-    notes.push_back("the file ends with an atom record (line " + std::to_string(line_number) +
-                    "), without TER, ENDMDL or END: is it complete? (a download or copy cut short loses the "
-                    "residues after it without an error)");
+  ends_in_atom_record_line = ends_in_atoms ? line_number : 0;
 }
 
 // gemmi reports "Problem in line N: ..." (PDB) or "name:N:C: ..." (CIF).
@@ -387,6 +384,27 @@ std::string counted_names(const std::map<std::string, int>& counts) {
   return names;
 }
 
+std::string cut_short_note(const ParsedStructure& parsed, const gemmi::Model& model) {
+  if (parsed.ends_in_atom_record_line == 0) return "";
+  const gemmi::Residue* last = nullptr;
+  for (const gemmi::Chain& chain : model.chains)
+    if (!chain.residues.empty()) last = &chain.residues.back();
+  if (!last) return "";
+  auto heavy_atoms = [](const gemmi::Residue& r) {
+    return std::count_if(r.atoms.begin(), r.atoms.end(), [](const gemmi::Atom& a) { return !is_hydrogen(a); });
+  };
+  std::ptrdiff_t most = 0;
+  for (const gemmi::Chain& chain : model.chains)
+    for (const gemmi::Residue& r : chain.residues)
+      if (&r != last && r.name == last->name) most = std::max(most, heavy_atoms(r));
+  const std::ptrdiff_t has = heavy_atoms(*last);
+  if (has >= most) return "";
+  return fmt::format("the file ends at line {} with an atom record, without TER, ENDMDL or END, within residue {} {} "
+                     "({} of the {} atoms other {} residues have): is it complete? (a download or copy cut short "
+                     "loses the residues after it without an error)",
+                     parsed.ends_in_atom_record_line, last->name, last->seqid.str(), has, most, last->name);
+}
+
 const gemmi::Atom* best_ca(const gemmi::Residue& r) {
   const gemmi::Atom* best = nullptr;
   for (const gemmi::Atom& a : r.atoms)
@@ -525,8 +543,8 @@ ParsedStructure read_structure_file(const std::filesystem::path& file) {
     throw Error(name, 0, "structure", "the file is binary (it holds NUL bytes), not a PDB or mmCIF text file");
   ParsedStructure parsed;
   parsed.format = detect_format(file, text);
-  // PDB records in a file named .cif (or CIF in one named .pdb, which gemmi reads as PDB
-  // lines and finds nothing in): the hint names the other format.
+  // PDB records in a file named .cif: the hint names the other format (gemmi would report
+  // a CIF parse error at the first line).
   const auto starts_with_record = [&](const char* record) {
     const std::size_t n = std::char_traits<char>::length(record);
     return text.compare(0, n, record) == 0 || text.find(std::string("\n") + record) != std::string::npos;
@@ -537,7 +555,7 @@ ParsedStructure read_structure_file(const std::filesystem::path& file) {
                 "named as mmCIF, but it holds PDB records (ATOM/HETATM/HEADER) and no data_ block: rename it .pdb");
   try {
     if (parsed.format == StructureFormat::Pdb) {
-      prepare_pdb_text(name, text, parsed.notes);
+      prepare_pdb_text(name, text, parsed.notes, parsed.ends_in_atom_record_line);
       parsed.structure = gemmi::read_pdb_from_memory(text.data(), text.size(), name);
     } else {
 #ifdef ERMAK_HAVE_MMCIF
@@ -589,6 +607,7 @@ StructureModel extract_structure_model(const ParsedStructure& parsed, const std:
     }
   }
   out.model_name = model->name;
+  if (std::string note = cut_short_note(parsed, *model); !note.empty()) out.warnings.push_back(std::move(note));
   if (st.models.size() > 1 && options.model == 0)
     out.warnings.push_back("the file has " + std::to_string(st.models.size()) +
                            " models; model " + model->name + " (the first) is used");
