@@ -61,14 +61,7 @@ std::vector<Replica> discover_replicas(const fs::path& run_dir, std::vector<std:
     // Say what the directory is instead: a run at one temperature, or one replica's directory.
     std::string what = "not the output directory of a pulling, force-clamp, indentation or plane-pulling run";
     // The run log's echo of the configuration names the run's protocol, if it had one.
-    std::string protocol;
-    {
-      std::ifstream log(run_dir / "run.log");
-      std::string line;
-      while (protocol.empty() && std::getline(log, line))
-        for (const char* table : {"[pulling]", "[force_clamp]", "[indentation]", "[plane_pulling]"})
-          if (line.find(table) != std::string::npos) protocol = table;
-    }
+    const std::string protocol = read_run_log(run_dir).protocol_table;
     if (!protocol.empty())
       what = "its run.log names " + protocol + ", but no replica directory holds that protocol's table (moved or "
              "deleted? the run writes them from its first step)";
@@ -158,7 +151,12 @@ RunLogFacts read_run_log(const fs::path& run_dir) {
     }
     if (const auto at = line.find("] running steps "); at != std::string::npos && at < 24) attempt.ran = true;
     if (const auto at = line.find("] error: "); at != std::string::npos && at < 24) attempt.error = line.substr(at + 9);
-    if (line.rfind("[", 0) == 0) section = line.substr(0, line.find(']') + 1);
+    if (line.rfind("[", 0) == 0) {
+      section = line.substr(0, line.find(']') + 1);
+      if (facts.protocol_table.empty() && (section == "[pulling]" || section == "[force_clamp]" ||
+                                           section == "[indentation]" || section == "[plane_pulling]"))
+        facts.protocol_table = section;
+    }
     if (section == "[run]" && line.rfind("steps = ", 0) == 0)
       if (const auto v = number_at(line, 8); v && *v >= 0.0) attempt.run_steps = std::int64_t(*v);
     if (section == "[heating]" && !facts.heating_every_steps && line.rfind("every_steps = ", 0) == 0)

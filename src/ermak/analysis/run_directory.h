@@ -55,6 +55,9 @@ struct RunLogFacts {
   std::optional<std::int64_t> run_steps;
   std::optional<double> temperature_K;
   bool heating = false;  // temperature_K is the start of a heating schedule
+  // The force protocol's table its resolved configuration names first ("[pulling]",
+  // "[force_clamp]", "[indentation]", "[plane_pulling]"), or "".
+  std::string protocol_table;
   // The heating schedule's stair length and stop temperature ([heating] every_steps, stop_K
   // or stop_kcal_per_mol), where the log gives them.
   std::optional<std::int64_t> heating_every_steps;

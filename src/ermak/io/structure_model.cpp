@@ -429,8 +429,10 @@ void ConformerNotes::add(const gemmi::Residue& residue, const gemmi::Atom& chose
   const bool alternate = std::any_of(residue.atoms.begin(), residue.atoms.end(),
                                      [](const gemmi::Atom& a) { return a.altloc != '\0'; });
   if (alternate && alternates_++ == 0)
-    first_alternate_ = fmt::format("{} (C-alpha altloc {}, occupancy {:.2f})", label,
-                                   chosen_ca.altloc == '\0' ? '-' : chosen_ca.altloc, chosen_ca.occ);
+    first_alternate_ = chosen_ca.altloc == '\0'
+                           ? label + " (its side chain's highest-occupancy conformer)"
+                           : fmt::format("{} (C-alpha altloc {}, occupancy {:.2f})", label, chosen_ca.altloc,
+                                         chosen_ca.occ);
   if (chosen_ca.occ == 0.0f && zero_occupancy_++ == 0) first_zero_ = label;
 }
 

@@ -430,8 +430,10 @@ void CudaEngine::destroy_graph() {
 }
 
 void CudaEngine::release() noexcept {
-  // This engine's GPU, also where a split run destroys its parts from one thread (every
-  // entry point sets its own device, so the thread's setting is left as it is).
+  // On this engine's GPU, also where a split run destroys its parts from one thread; the
+  // thread's own setting comes back at the end (as DeviceGuard does).
+  int previous = -1;
+  const bool restore = cudaGetDevice(&previous) == cudaSuccess;
   cudaSetDevice(device_);
   if (stream_) cudaStreamSynchronize(stream_);  // steps may be under way (stop_and_advance)
   if (report_stream_) cudaStreamSynchronize(report_stream_);
@@ -448,6 +450,7 @@ void CudaEngine::release() noexcept {
   if (side_.join) cudaEventDestroy(side_.join);
   side_ = SideBranch{};
   stream_ = nullptr;
+  if (restore) cudaSetDevice(previous);
 }
 
 }  // namespace cuda
