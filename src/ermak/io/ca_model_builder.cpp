@@ -11,6 +11,7 @@
 #include "ermak/core/error.h"
 #include "ermak/io/chain_names.h"
 #include "ermak/io/pair_search.h"
+#include "ermak/io/residue_notes.h"
 #include "ermak/io/structure_model.h"
 
 namespace ermak {

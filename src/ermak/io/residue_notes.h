@@ -1,0 +1,59 @@
+#pragma once
+// What the structure readers tell about residues beside building the beads
+// (docs/formats.md#pdb-and-mmcif-input): numbers that more than one residue uses, the
+// conformers chosen among alternate locations, residues found twice — each gathered over a
+// model and reported as a few warnings, not one per residue.
+#include <map>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <gemmi/model.hpp>
+
+namespace ermak {
+
+// Residue numbers (with insertion codes) that more than one bead's residue of a chain
+// uses — a number reused side by side, or a chain numbered domain by domain — gathered
+// per chain: up to three named one by one, more as one warning for the chain.
+class ReusedResidueNumbers {
+ public:
+  void add(const std::string& chain, const gemmi::SeqId& seqid, const std::string& label);
+  void report(std::vector<std::string>& warnings) const;
+
+ private:
+  std::vector<std::string> order_;  // chains in the order met
+  std::map<std::string, std::map<std::string, std::vector<std::string>>> chains_;  // chain → number → labels
+};
+
+// Residues with alternate locations and C-alphas of zero occupancy among the beads, for one
+// note each: which conformer a bead took, and that unobserved (modelled) atoms were used.
+class ConformerNotes {
+ public:
+  void add(const gemmi::Residue& residue, const gemmi::Atom& chosen_ca, const std::string& label);
+  void report(std::vector<std::string>& warnings) const;
+
+ private:
+  int alternates_ = 0, zero_occupancy_ = 0;
+  std::string first_alternate_, first_zero_;  // "A:SER 2 (altloc B, occupancy 0.60)", "A:GLY 7"
+};
+
+// A warning when `residue` has more than one C-alpha without an alternate-location label —
+// the residue is in the file twice (records repeated, a number reused), not a conformer,
+// and the builders keep the first; "" otherwise. `label` names it ("A:SER 43").
+std::string repeated_residue_warning(const gemmi::Residue& residue, const std::string& label);
+
+// Residues found twice (repeated_residue_warning), gathered per chain: up to three are
+// named one by one; more in one chain become one warning, since that is a whole chain
+// given twice under one name (a blank or repeated chain id with TER between the copies),
+// which gemmi reads as one chain.
+class RepeatedResidues {
+ public:
+  void check(const gemmi::Residue& residue, const std::string& chain, const std::string& label);
+  void report(std::vector<std::string>& warnings) const;
+
+ private:
+  std::vector<std::string> chains_;  // in the order met
+  std::map<std::string, std::vector<std::pair<std::string, std::string>>> found_;  // chain → (label, warning)
+};
+
+}  // namespace ermak
