@@ -67,6 +67,10 @@ TEST(BondedPieces, AChainBreakNamesTheMissingResidues) {
             " — residues 98 to 100A are not in the model (missing from the file)");
   EXPECT_EQ(residues_missing_between(99, 100, false, 'A'), " — residue 100 is not in the model (missing from the file)");
   EXPECT_EQ(residues_missing_between(100, 100, false, 'A'), "");
+  // Under one number: 100 to 100B lacks 100A, 100A to 100C lacks 100B.
+  EXPECT_EQ(residues_missing_between(100, 100, false, 'B'), " — residue 100A is not in the model (missing from the file)");
+  EXPECT_EQ(residues_missing_between(100, 100, false, 'C', 'A'),
+            " — residue 100B is not in the model (missing from the file)");
   EXPECT_EQ(residues_missing_between(10, 14, true),
             " — residues 11 to 13 are not in the model (missing from the file, or HETATM records: --keep-hetero keeps "
             "amino acids there)");

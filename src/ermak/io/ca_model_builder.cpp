@@ -174,7 +174,7 @@ Topology build_ca_model(const std::filesystem::path& structure_file, const Model
                       number(beads[b].info) + " and " + beads[b + 1].info.residue_name + " " +
                       number(beads[b + 1].info) + " (" + distances + "): no bond" +
                       residues_missing_between(beads[b].info.residue_number, beads[b + 1].info.residue_number, false,
-                                               beads[b + 1].info.insertion_code));
+                                               beads[b + 1].info.insertion_code, beads[b].info.insertion_code));
       continue;
     }
     topology.bonds.push_back({static_cast<std::int32_t>(b), static_cast<std::int32_t>(b + 1),

@@ -706,15 +706,25 @@ StructureModel extract_structure_model(const ParsedStructure& parsed, const std:
   return out;
 }
 
-std::string residues_missing_between(int before, int after, bool hetero_skipped, char after_icode) {
+std::string residues_missing_between(int before, int after, bool hetero_skipped, char after_icode, char before_icode) {
   // Before an inserted residue (100B) come its number's own residue and earlier insertions
-  // (100, 100A): the last one missing is 100A, or 100 before 100A.
-  const bool inserted = after_icode >= 'A' && after_icode <= 'Z';
-  const int last_number = inserted ? after : after - 1;
-  const std::string last = std::to_string(last_number) +
-                           (inserted && after_icode > 'A' ? std::string(1, char(after_icode - 1)) : std::string());
-  if (last_number <= before) return "";
-  const std::string first = std::to_string(before + 1);
+  // (100, 100A): the last one missing is 100A, or 100 before 100A; after 100A under the same
+  // number, the first missing is 100B.
+  const auto letter = [](char c) { return c >= 'A' && c <= 'Z'; };
+  const bool inserted = letter(after_icode);
+  std::string first, last;
+  if (inserted && after == before) {
+    const char from = letter(before_icode) ? char(before_icode + 1) : 'A', to = char(after_icode - 1);
+    if (to < from) return "";
+    first = std::to_string(before) + from;
+    last = std::to_string(after) + to;
+  } else {
+    const int last_number = inserted ? after : after - 1;
+    if (last_number <= before) return "";
+    last = std::to_string(last_number) +
+           (inserted && after_icode > 'A' ? std::string(1, char(after_icode - 1)) : std::string());
+    first = std::to_string(before + 1);
+  }
   const std::string which = first == last ? "residue " + first + " is" : "residues " + first + " to " + last + " are";
   return " — " + which + " not in the model (missing from the file" +
          (hetero_skipped ? ", or HETATM records: --keep-hetero keeps amino acids there)" : ")");

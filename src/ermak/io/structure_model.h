@@ -142,9 +142,10 @@ StructureModel extract_structure_model(const ParsedStructure& parsed, const std:
 // For a chain break between residues numbered `before` and `after`: which residue numbers
 // in between the model lacks, as " — residue 65 is not in the model (missing from the
 // file…)"; with `hetero_skipped` (a builder that leaves HETATM records out) the hint that
-// --keep-hetero keeps amino acids there; `after_icode` the insertion code of `after` (97 to
-// 100B lacks 98 to 100A). "" when none.
-std::string residues_missing_between(int before, int after, bool hetero_skipped, char after_icode = ' ');
+// --keep-hetero keeps amino acids there; `after_icode` and `before_icode` the residues'
+// insertion codes (97 to 100B lacks 98 to 100A, 100A to 100C lacks 100B). "" when none.
+std::string residues_missing_between(int before, int after, bool hetero_skipped, char after_icode = ' ',
+                                     char before_icode = ' ');
 
 // The standard residue a modified amino acid derives from, as gemmi's residue table
 // encodes it (lower-case one-letter code): "MSE" → "MET", "SEP" → "SER"; the name itself
