@@ -224,7 +224,17 @@ std::size_t CudaEngine::bytes_needed() const {
                   + beads * 4 * sizeof(double)   // bead energies
                   + std::size_t(R_) * (kReplicaOut + kStructureOut + 16) * sizeof(double);
   if (setup_.indentation.enabled) b += beads * 3 * sizeof(double);
-  if (noise_) b += noise_->device_bytes() + noise_ring_.bytes();
+  if (noise_) {
+    b += noise_->device_bytes() + noise_ring_.bytes();
+  } else if (setup_.rng != "philox") {
+    // Before setup_noise: a stateful generator's state (docs/rng.md) and the ring of noise
+    // drawn ahead, as setup_noise will make them.
+    const rng::GeneratorLayoutInfo info = rng::generator_layout_info(setup_.rng, setup_.rng_layout, n_);
+    b += std::size_t(info.state_bytes_per_thread) * beads + std::size_t(info.state_bytes_shared) * std::size_t(R_) +
+         beads * 4 * sizeof(std::uint32_t);  // a step's words (shared layouts, long-lag Fibonacci): at most this
+    const std::size_t per_step = beads * sizeof(float4);
+    b += per_step * std::clamp<std::size_t>(kNoiseRingBytes / per_step, 1, kNoiseRingMaxSteps);
+  }
   b += bead_index_bytes(n_, R_, setup_.tethers) + bead_index_bytes(n_, R_, setup_.external_forces) +
        bead_index_bytes(n_, R_, setup_.plane_tethers);
   if (family_ == CudaKernelFamily::kBlock) {
