@@ -85,6 +85,7 @@ TEST(ResidueSelection, MalformedTextSaysWhatIsExpected) {
   EXPECT_NE(syntax_error("A:1:CA:x").find("two or three parts"), std::string::npos);
   EXPECT_NE(syntax_error(":76").find("chain id is empty"), std::string::npos);
   EXPECT_NE(syntax_error("A:seven").find("residue must be a number"), std::string::npos);
+  EXPECT_NE(syntax_error("A:99999999999").find("the residue number is out of range"), std::string::npos);
   EXPECT_NE(syntax_error("A:5-2").find("last residue comes before its first"), std::string::npos);
   EXPECT_NE(syntax_error("A:1A-5").find("without insertion codes"), std::string::npos);
   EXPECT_NE(syntax_error("A:1:").find("atom name is empty"), std::string::npos);

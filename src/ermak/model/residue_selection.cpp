@@ -149,9 +149,14 @@ std::optional<ResidueSelection> parse_residue_selection(std::string_view text, s
     // A range's dash follows the first number (which may itself start with '-').
     const std::size_t dash = residues.find('-', 1);
     if (dash == std::string_view::npos) {
-      if (!parse_residue_number(residues, s.first, s.insertion_code, true))
+      if (!parse_residue_number(residues, s.first, s.insertion_code, true)) {
+        // Digits that do not fit an int: say so, not that they are no number.
+        const std::string_view digits = residues.substr(residues.size() > 1 && residues[0] == '-' ? 1 : 0);
+        if (!digits.empty() && std::all_of(digits.begin(), digits.end(), [](char c) { return c >= '0' && c <= '9'; }))
+          return fail("the residue number is out of range (a PDB's are at most 4 digits; ermak's at most 2147483647)");
         return fail("the residue must be a number with an optional insertion code, a range FIRST-LAST, first, last "
                     "or *");
+      }
       s.last = s.first;
     } else {
       char unused = ' ';
