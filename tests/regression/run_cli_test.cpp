@@ -464,17 +464,6 @@ TEST(RunCli, AMovedProjectResumesAndAnEditedModelDoesNot) {
   for (const char* f : {"replica_000/energies.tsv", "replica_001/trajectory.dcd", "replica_001/final.pdb"})
     EXPECT_EQ(read_file(whole / "out" / f), read_file(moved / "out" / f)) << f;
 
-  // An insertion code in the coordinates PDB, which a .top model now takes (and an earlier
-  // ermak's checkpoint does not hold): the same model, resumed.
-  std::string coordinates = read_file(moved / "ww_cg.pdb");
-  const auto fifth = coordinates.find("ATOM", coordinates.find("ATOM", coordinates.find("ATOM") + 1) + 1);
-  ASSERT_NE(fifth, std::string::npos);
-  ASSERT_EQ(coordinates[fifth + 26], ' ');
-  coordinates[fifth + 26] = 'A';
-  std::ofstream(moved / "ww_cg.pdb", std::ios::binary) << coordinates;
-  out = run_ermak("run --quiet --resume " + (moved / "run.toml").string() + " --set run.steps=5000", &status);
-  EXPECT_EQ(status, 0) << out;
-
   // One native contact's ε_h changed in the copied topology: refused, nothing cut.
   std::string top = read_file(moved / "ww.top");
   const std::string contact = "    0    30     1   10.72262    1.50000";

@@ -8,7 +8,6 @@
 #include "ermak/core/error.h"
 #include "ermak/io/load_system.h"
 #include "ermak/io/pdb_coordinates.h"
-#include "ermak/io/sopgpu_top.h"
 #include "ermak/io/topology_file.h"
 #include "support/test_paths.h"
 
@@ -58,32 +57,6 @@ TEST(IoLoadSystem, FromSopGpuTopWithCoordinates) {
   pf8.topology = test::shared_data() / "sopgpu/pf8/PF8.top";
   pf8.coordinates = test::shared_data() / "sopgpu/pf8/PF8_sop.pdb";
   EXPECT_EQ(load_system(pf8, ModelBuildSpec{}).initial_positions_A.size(), 6928u);
-}
-
-// A .top holds no insertion codes: they come from the coordinates PDB where its residue
-// numbers agree, so that 52 and 52A stay two residues for selections.
-TEST(IoLoadSystem, ASopGpuTopTakesInsertionCodesFromItsCoordinates) {
-  InputSpec structure;
-  structure.structure = kUbiquitin;
-  Topology t = load_system(structure, ModelBuildSpec{}).topology;
-  t.beads[52].residue_number = 51;
-  t.beads[52].insertion_code = 'A';
-  const auto dir = test::fresh_directory("io-load-top-icode");
-  write_sopgpu_top(t, dir / "ubq.top");
-  std::vector<float> x(76), y(76), z(76);
-  for (int b = 0; b < 76; ++b) {
-    x[b] = float(t.native_positions_A[b].x);
-    y[b] = float(t.native_positions_A[b].y);
-    z[b] = float(t.native_positions_A[b].z);
-  }
-  write_pdb(dir / "ubq.pdb", t, x.data(), y.data(), z.data());
-  InputSpec input;
-  input.topology = dir / "ubq.top";
-  input.coordinates = dir / "ubq.pdb";
-  const Topology read = load_system(input, ModelBuildSpec{}).topology;
-  EXPECT_EQ(read.beads[52].residue_number, 51);
-  EXPECT_EQ(read.beads[52].insertion_code, 'A');
-  EXPECT_EQ(read.beads[51].insertion_code, ' ');
 }
 
 TEST(IoLoadSystem, FromEtopWithAndWithoutCoordinates) {

@@ -139,6 +139,17 @@ TEST(ResidueSelection, TerminiOfAChainThatReusesItsNumbers) {
   EXPECT_EQ(select_beads(t, parsed("A:2"), &why), (std::vector<std::int32_t>{2, 6}));
 }
 
+// A model without insertion codes (a SOP-GPU .top) asked for an inserted residue: the
+// refusal says why the number is there and the residue is not.
+TEST(ResidueSelection, AnInsertedResidueOfAModelWithoutInsertionCodesIsExplained) {
+  std::string why;
+  EXPECT_TRUE(select_beads(two_chains(), parsed("B:10A"), &why).empty());
+  EXPECT_NE(why.find("chain B has no residue 10A"), std::string::npos) << why;
+  EXPECT_NE(why.find("carry no insertion codes — a SOP-GPU .top holds none"), std::string::npos) << why;
+  EXPECT_TRUE(select_beads(two_chains(), parsed("B:12A"), &why).empty());
+  EXPECT_EQ(why.find("insertion codes"), std::string::npos) << why;
+}
+
 TEST(ResidueSelection, SelectionsThatNameNoBeadSayWhatTheModelHas) {
   EXPECT_NE(refusal("C:1").find("no chain \"C\" (its chains: A, B)"), std::string::npos) << refusal("C:1");
   EXPECT_NE(refusal("C:last").find("no chain \"C\""), std::string::npos) << refusal("C:last");

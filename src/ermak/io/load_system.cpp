@@ -69,13 +69,6 @@ LoadedSystem load_system(const InputSpec& input, const ModelBuildSpec& build) {
       system.topology = read_sopgpu_top(input.topology);
       system.initial_positions_A = coordinates_for(input.coordinates, system.topology, input.topology);
       system.topology.native_positions_A = system.initial_positions_A;
-      // A .top holds no insertion codes; the coordinates PDB (ermak topology's, sop-top's)
-      // does: 52 and 52A stay two residues for selections where their numbers agree.
-      const auto ids = read_pdb_residue_ids(input.coordinates);
-      for (std::size_t i = 0; i < ids.size() && i < system.topology.beads.size(); ++i) {
-        BeadInfo& bead = system.topology.beads[i];
-        if (bead.insertion_code == ' ' && ids[i].first == bead.residue_number) bead.insertion_code = ids[i].second;
-      }
     } else if (ext == ".etop") {
       system.topology = read_topology_file(input.topology);
       if (!input.coordinates.empty()) {

@@ -238,25 +238,6 @@ std::vector<Vec3d> read_pdb_coordinates(const std::filesystem::path& path) {
   return positions;
 }
 
-std::vector<std::pair<int, char>> read_pdb_residue_ids(const std::filesystem::path& path) {
-  std::ifstream in(path);
-  std::vector<std::pair<int, char>> ids;
-  std::string raw;
-  while (std::getline(in, raw)) {
-    std::string_view line(raw);
-    if (record_is(line, "ENDMDL") || record_is(line, "END")) break;
-    if (!record_is(line, "ATOM") && !record_is(line, "HETATM")) continue;
-    int number = 0;
-    if (line.size() >= 26) {
-      std::string_view field = line.substr(22, 4);
-      while (!field.empty() && field.front() == ' ') field.remove_prefix(1);
-      std::from_chars(field.data(), field.data() + field.size(), number);
-    }
-    ids.emplace_back(number, line.size() >= 27 && line[26] != ' ' ? line[26] : ' ');
-  }
-  return ids;
-}
-
 std::string pdb_coordinate_overflow(const float* x, const float* y, const float* z, std::int32_t n) {
   for (std::int32_t b = 0; b < n; ++b)
     for (const auto& [axis, value] : {std::pair{"x", x[b]}, {"y", y[b]}, {"z", z[b]}})

@@ -4,7 +4,6 @@
 #include <filesystem>
 #include <ostream>
 #include <string>
-#include <utility>
 #include <vector>
 
 #include "ermak/core/vec3.h"
@@ -16,9 +15,6 @@ namespace ermak {
 // (reading stops at ENDMDL or END). Throws ermak::Error "file:line: x|y|z: ..." for a
 // truncated record or a coordinate that does not parse, and when there is no record.
 std::vector<Vec3d> read_pdb_coordinates(const std::filesystem::path& file);
-// The same records' residue numbers (columns 23–26; 0 where not a number) and insertion codes
-// (column 27, ' ' where blank): what a SOP-GPU .top, which has no insertion codes, lacks.
-std::vector<std::pair<int, char>> read_pdb_residue_ids(const std::filesystem::path& file);
 
 // One ATOM record per bead, with its residue information; chain id column 22 holds the
 // first character of chain_id and the segment id (columns 73-76) its first four, so

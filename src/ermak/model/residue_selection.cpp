@@ -237,10 +237,19 @@ std::vector<std::int32_t> select_beads(const Topology& topology, const ResidueSe
   if (!chain_found)
     *why = fmt::format("\"{}\": the model has no chain \"{}\" (its chains: {})", s.text, s.chain_id,
                        chain_list(topology, s.chain_id));
-  else if (!residue_found)
+  else if (!residue_found) {
     *why = fmt::format("\"{}\": chain {} has no residue {} (its residue numbers run {} to {})", s.text, s.chain_id,
                        s.range ? fmt::format("from {} to {}", s.first, s.last) : residue_text(s.first, s.insertion_code),
                        lowest, highest);
+    // An inserted residue in a model without insertion codes (a SOP-GPU .top holds none).
+    const bool number_there = std::any_of(topology.beads.begin(), topology.beads.end(), [&](const BeadInfo& b) {
+      return b.chain_id == s.chain_id && b.residue_number == s.first;
+    });
+    if (!s.range && s.insertion_code != ' ' && number_there)
+      *why += fmt::format("; the model's beads of residue {} carry no insertion codes — a SOP-GPU .top holds none: "
+                          "give the bead's index, or use the .etop that ermak topology writes beside it",
+                          s.first);
+  }
   else
     *why = fmt::format("\"{}\": no bead named {} there (its beads: {}; :* takes them all)", s.text, s.atom_name,
                        fmt::join(atoms_seen, ", "));

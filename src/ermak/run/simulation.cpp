@@ -480,14 +480,7 @@ RunSummary run_logged(const RunSpec& given_spec, const RunOptions& options, RunR
       if (key == kModelFingerprint) model_then = value;
       if (key == kModelSummary) model_then_summary = value;
     }
-    // A .top run of an earlier ermak: its beads had no insertion codes, which this one takes
-    // from the coordinates PDB (io/load_system.cpp); the same model otherwise.
-    const auto without_insertion_codes = [&] {
-      Topology plain = topology;
-      for (BeadInfo& b : plain.beads) b.insertion_code = ' ';
-      return model_fingerprint(plain);
-    };
-    if (!model_then.empty() && model_then != model_print && model_then != without_insertion_codes()) {
+    if (!model_then.empty() && model_then != model_print) {
       std::string then = model_then_summary.empty() ? "" : ", the run's had " + model_then_summary;
       if (model_then_summary == model_size) then += " but other bonds, contacts, parameters or bead names";
       throw Error(checkpoint_path.string(), 0, "",
