@@ -30,9 +30,7 @@ struct CaBead {
 std::vector<CaBead> collect_ca_beads(const gemmi::Model& model, std::vector<std::string>& notes) {
   std::vector<CaBead> beads;
   ChainNames chain_names;
-  RepeatedResidues repeated;
-  ReusedResidueNumbers reused;
-  ConformerNotes conformers;
+  ResidueNotes residue_notes;
   int skipped_ligands = 0;
   std::map<std::string, int> skipped_names;
   std::vector<std::string> untabulated;  // residue names taken as amino acids by backbone
@@ -70,9 +68,7 @@ std::vector<CaBead> collect_ca_beads(const gemmi::Model& model, std::vector<std:
       if (!chosen_ca) continue;
       const ChainNames::Part& part = chain_names.part_of(chain, *chosen, notes);
       const std::string& chain_id = part.name;
-      repeated.check(*chosen, chain_id, residue_label(chain_id, *chosen));
-      reused.add(chain_id, chosen->seqid, residue_label(chain_id, *chosen));
-      conformers.add(*chosen, *chosen_ca, residue_label(chain_id, *chosen));
+      residue_notes.add(*chosen, *chosen_ca, chain_id, residue_label(chain_id, *chosen));
       CaBead bead;
       bead.info.chain_id = chain_id;
       bead.info.residue_number = chosen->seqid.num.has_value() ? *chosen->seqid.num : 0;
@@ -87,9 +83,7 @@ std::vector<CaBead> collect_ca_beads(const gemmi::Model& model, std::vector<std:
       beads.push_back(std::move(bead));
     }
   }
-  repeated.report(notes);
-  reused.report(notes);
-  conformers.report(notes);
+  residue_notes.report(notes);
   if (!untabulated.empty()) {
     std::string names;
     for (const std::string& n : untabulated) names += (names.empty() ? "" : ", ") + n;

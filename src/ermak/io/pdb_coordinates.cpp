@@ -238,12 +238,6 @@ std::vector<Vec3d> read_pdb_coordinates(const std::filesystem::path& path) {
   return positions;
 }
 
-std::string pdb_coordinate_overflow(const float* x, const float* y, const float* z, std::int32_t n) {
-  for (std::int32_t b = 0; b < n; ++b)
-    for (const auto& [axis, value] : {std::pair{"x", x[b]}, {"y", y[b]}, {"z", z[b]}})
-      if (fitted_coordinate(value).empty()) return fmt::format("bead {} {} = {} A", b, axis, value);
-  return "";
-}
 
 void write_pdb(std::ostream& out, const Topology& topology, const float* x, const float* y,
                const float* z, const std::string& remark) {
@@ -261,6 +255,15 @@ void write_pdb(const std::filesystem::path& path, const Topology& topology, cons
   if (!out) throw Error(file, 0, "pdb", "cannot open the file for writing");
   out << records.view();
   if (!out.flush()) throw Error(file, 0, "pdb", "write failed");
+}
+
+std::string write_pdb_if_it_fits(const std::filesystem::path& file, const Topology& topology, const float* x,
+                                 const float* y, const float* z, const std::string& remark) {
+  for (std::int32_t b = 0; b < topology.bead_count(); ++b)
+    for (const auto& [axis, value] : {std::pair{"x", x[b]}, {"y", y[b]}, {"z", z[b]}})
+      if (fitted_coordinate(value).empty()) return fmt::format("bead {} {} = {} A", b, axis, value);
+  write_pdb(file, topology, x, y, z, remark);
+  return "";
 }
 
 }  // namespace ermak

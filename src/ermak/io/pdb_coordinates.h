@@ -26,10 +26,12 @@ std::vector<Vec3d> read_pdb_coordinates(const std::filesystem::path& file);
 // x, y, z: bead coordinates in Å, topology.bead_count() each.
 void write_pdb(const std::filesystem::path& file, const Topology& topology, const float* x,
                const float* y, const float* z, const std::string& remark = "");
-// The first coordinate of n beads that a PDB's 8 columns cannot hold (beyond −9 999 999 …
-// 99 999 999 Å, or not finite), as "bead 3 x = -11735672 A"; "" when every one fits. A run
-// whose beads drifted that far writes no final.pdb rather than failing at its end.
-std::string pdb_coordinate_overflow(const float* x, const float* y, const float* z, std::int32_t n);
+// write_pdb, unless a coordinate does not fit a PDB's 8 columns (beyond −9 999 999 …
+// 99 999 999 Å, or not finite): then nothing is written and the first such coordinate is
+// returned, as "bead 3 x = -11735672 A"; "" when written. A run whose beads drifted that far
+// finishes without its final structure rather than failing at its end.
+std::string write_pdb_if_it_fits(const std::filesystem::path& file, const Topology& topology, const float* x,
+                                 const float* y, const float* z, const std::string& remark = "");
 void write_pdb(std::ostream& out, const Topology& topology, const float* x, const float* y,
                const float* z, const std::string& remark = "");
 

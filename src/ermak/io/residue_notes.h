@@ -56,4 +56,26 @@ class RepeatedResidues {
   std::map<std::string, std::vector<std::pair<std::string, std::string>>> found_;  // chain → (label, warning)
 };
 
+// The three, as each builder uses them: every residue that becomes a bead added once, the
+// warnings reported at the end (residues found twice, numbers used twice, conformers).
+class ResidueNotes {
+ public:
+  void add(const gemmi::Residue& residue, const gemmi::Atom& chosen_ca, const std::string& chain,
+           const std::string& label) {
+    repeated_.check(residue, chain, label);
+    reused_.add(chain, residue.seqid, label);
+    conformers_.add(residue, chosen_ca, label);
+  }
+  void report(std::vector<std::string>& warnings) const {
+    repeated_.report(warnings);
+    reused_.report(warnings);
+    conformers_.report(warnings);
+  }
+
+ private:
+  RepeatedResidues repeated_;
+  ReusedResidueNumbers reused_;
+  ConformerNotes conformers_;
+};
+
 }  // namespace ermak

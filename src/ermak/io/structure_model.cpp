@@ -535,9 +535,7 @@ StructureModel extract_structure_model(const ParsedStructure& parsed, const std:
   std::map<std::string, int> hetero_names;   // skipped amino-acid HETATM residue names
   std::map<std::string, int> other_names;    // skipped ligands, ions, nucleotides, glycans
   ChainNames chain_names;
-  RepeatedResidues repeated;
-  ReusedResidueNumbers reused;
-  ConformerNotes conformers;
+  ResidueNotes residue_notes;
   for (const gemmi::Chain& chain : model->chains) {
     const auto& residues = chain.residues;
     // Alternative residues at one position (microheterogeneity): keep one.
@@ -578,12 +576,8 @@ StructureModel extract_structure_model(const ParsedStructure& parsed, const std:
         continue;
       }
       const std::string chain_id = chain_names.part_of(chain, head, out.warnings).name;
-      if (chosen_ca) {
-        const std::string label = chain_id + ":" + chosen->name + " " + chosen->seqid.str();
-        repeated.check(*chosen, chain_id, label);
-        reused.add(chain_id, chosen->seqid, label);
-        conformers.add(*chosen, *chosen_ca, label);
-      }
+      if (chosen_ca)
+        residue_notes.add(*chosen, *chosen_ca, chain_id, chain_id + ":" + chosen->name + " " + chosen->seqid.str());
       if (!chosen_ca) {
         ++out.skipped_no_ca;
         out.warnings.push_back("residue " + chain_id + ":" + head.name + " " + head.seqid.str() +
@@ -628,9 +622,7 @@ StructureModel extract_structure_model(const ParsedStructure& parsed, const std:
       out.residues.push_back(std::move(residue));
     }
   }
-  repeated.report(out.warnings);
-  reused.report(out.warnings);
-  conformers.report(out.warnings);
+  residue_notes.report(out.warnings);
   if (!mapped.empty()) {
     std::string list;
     for (const auto& [names, count] : mapped)

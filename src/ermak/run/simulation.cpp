@@ -674,11 +674,11 @@ RunSummary run_logged(const RunSpec& given_spec, const RunOptions& options, RunR
     if (spec.minimize.max_steps == 0) warn_of_start_forces(*engine, topology, spec, *log);
     log_protocol();
     files = ReplicaFiles(spec, protocol ? &*protocol : nullptr);
-    if (paths.remove_previous && !options.dry_run) {
+    if (paths.remove_previous) {
       const std::size_t removed = remove_previous_run(out, true);
       if (removed > 0) log->info("--force: removed {} files of the earlier run in {}", removed, out.string());
     }
-    if (own_files && !options.dry_run) {
+    if (own_files) {
       write_model_files(out, topology, system.initial_positions_A, false);
       if (const std::string clash = segment_id_clash(topology); !clash.empty()) log->warn("model.pdb: {}", clash);
       if (const std::string wrap = residue_numbers_beyond_pdb(topology); !wrap.empty())
@@ -1053,10 +1053,9 @@ RunSummary run_logged(const RunSpec& given_spec, const RunOptions& options, RunR
   std::vector<std::string> unwritable(std::size_t(own_files ? replicas : 0));
   for_each_replica(own_files ? replicas : 0, file_threads, [&](std::int32_t r) {
     const std::size_t o = final_state.index(r, 0);
-    unwritable[std::size_t(r)] = pdb_coordinate_overflow(&final_state.x[o], &final_state.y[o], &final_state.z[o], n);
-    if (!unwritable[std::size_t(r)].empty()) return;
-    write_pdb(out / replica_dir_name(r) / "final.pdb", topology, &final_state.x[o], &final_state.y[o],
-              &final_state.z[o], "ermak final coordinates, step " + std::to_string(final_state.step));
+    unwritable[std::size_t(r)] =
+        write_pdb_if_it_fits(out / replica_dir_name(r) / "final.pdb", topology, &final_state.x[o], &final_state.y[o],
+                             &final_state.z[o], "ermak final coordinates, step " + std::to_string(final_state.step));
   });
   for (std::size_t r = 0; r < unwritable.size(); ++r)
     if (!unwritable[r].empty())

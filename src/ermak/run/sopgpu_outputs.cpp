@@ -350,13 +350,8 @@ void SopgpuReporter::write(const Snapshot& snapshot, const Topology& topology, c
 void SopgpuReporter::write_run_pdb(std::int32_t r, const fs::path& file, const Topology& topology, const State& s,
                                    const std::string& remark) {
   const std::size_t o = s.index(r, 0);
-  const std::string overflow = pdb_coordinate_overflow(&s.x[o], &s.y[o], &s.z[o], s.bead_count);
-  if (!overflow.empty()) {
-    unwritten_pdb_[std::size_t(r)] = file.string() + " not written: its " + overflow;
-    return;
-  }
-  unwritten_pdb_[std::size_t(r)].clear();
-  write_pdb(file, topology, &s.x[o], &s.y[o], &s.z[o], remark);
+  const std::string overflow = write_pdb_if_it_fits(file, topology, &s.x[o], &s.y[o], &s.z[o], remark);
+  unwritten_pdb_[std::size_t(r)] = overflow.empty() ? "" : file.string() + " not written: its " + overflow;
 }
 
 std::vector<std::string> SopgpuReporter::finish_warnings() const {

@@ -70,8 +70,7 @@ CudaEngine::CudaEngine(const EngineSetup& setup, const CudaEngineOptions& option
   slots_ = initial_slots();
   chunk_steps_ = env_int("ERMAK_CUDA_CHUNK_STEPS", kChunkSteps);
   if (chunk_steps_ < 1 || chunk_steps_ > 256) throw Error("ERMAK_CUDA_CHUNK_STEPS must be between 1 and 256");
-  // Before any allocation; a stateful generator's state is counted once it is made (below).
-  check_memory(bytes_needed());
+  check_memory(bytes_needed());  // before any allocation (a stateful generator's state as it will be)
   try {
     ERMAK_CUDA(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));
     ERMAK_CUDA(cudaStreamCreateWithFlags(&side_.stream, cudaStreamNonBlocking));
