@@ -178,6 +178,18 @@ TEST(SopgpuConfig, HydrodynamicsIsNotSupportedYet) {
   }
 }
 
+TEST(SopgpuConfig, AStageInOtherLettersIsRefusedAnyOtherWordIsAMacro) {
+  // "Pull" is not SOP-GPU's pull stage (compared exactly): it would run without pulling.
+  const std::string refused = error_of(std::string(kMinimal) + "stage Pull\n");
+  EXPECT_NE(refused.find("test.sop:15: stage: 'Pull' is not a stage"), std::string::npos) << refused;
+  EXPECT_NE(refused.find("write 'pull'"), std::string::npos) << refused;
+  EXPECT_NE(error_of(std::string(kMinimal) + "stage HEAT\n").find("write 'heat'"), std::string::npos);
+  // A word that is no stage only names files, as in SOP-GPU.
+  const SopRun run = parse_sopgpu_run(std::string(kMinimal) + "stage equil\n", "test.sop", cpu());
+  EXPECT_FALSE(run.spec.pulling.enabled);
+  EXPECT_FALSE(run.spec.temperature.heating());
+}
+
 TEST(SopgpuConfig, SetOverridesAKeyOrReportsAsSet) {
   const SopRun run = parse_sopgpu_run(kMinimal, "test.sop", cpu({"numsteps=250", "runnum=2", "temperature=0.7"}));
   EXPECT_EQ(run.spec.steps, 250);

@@ -568,6 +568,17 @@ SopRun parse_sopgpu_run(std::string_view text, const fs::path& file, const SopLo
   if (stage == "minim")
     throw v.error("stage", "not supported yet: SOP-GPU's minimisation stage (ermak's [minimize] is steepest "
                            "descent; write a TOML configuration for it)");
+  // SOP-GPU compares the stage exactly, so "Pull" would silently run without the protocol the
+  // user meant; any other word stays a macro for file names.
+  for (const std::string_view known : {"pull", "indent", "heat"}) {
+    const bool same_letters = std::equal(stage.begin(), stage.end(), known.begin(), known.end(), [](char a, char b) {
+      return std::tolower(static_cast<unsigned char>(a)) == std::tolower(static_cast<unsigned char>(b));
+    });
+    if (same_letters && stage != known)
+      throw v.error("stage", fmt::format("'{}' is not a stage: stages are compared exactly (pull, indent, heat), so "
+                                         "'{}' would switch no protocol on; write '{}'",
+                                         stage, stage, known));
+  }
 
   // --- input ---
   toml.table("input");
