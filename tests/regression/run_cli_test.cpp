@@ -10,11 +10,14 @@
 
 #include <fstream>
 #include <functional>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <vector>
 
+#include "ermak/io/ca_model_builder.h"
 #include "ermak/io/checkpoint.h"
+#include "ermak/run/config_fingerprint.h"
 #include "support/test_paths.h"
 
 namespace fs = std::filesystem;
@@ -480,6 +483,54 @@ TEST(RunCli, AMovedProjectResumesAndAnEditedModelDoesNot) {
             std::string::npos)
       << out;
   EXPECT_EQ(read_file(moved / "out/replica_000/energies.tsv"), table);
+}
+
+// A structure's model is built from SOP-GPU's float distances since 2026-11-29; a run that
+// started before (its checkpoint holds the double-precision model, or no model at all) resumes
+// with the model it started with, and says so; a model neither rule gives is still refused.
+TEST(RunCli, ARunOfAStructureResumesWithTheModelItStartedWith) {
+  const fs::path ubq = "/usr/share/freesasa/test-data/1ubq.pdb";
+  const auto dir = ermak::test::fresh_directory("run-structure-earlier-model");
+  std::ofstream(dir / "run.toml") << "[input]\nstructure = \"" << ubq.string()
+                                  << "\"\n[run]\nsteps = 1000\nseed = 3\nbackend = \"cpu\"\n"
+                                     "[output]\ndirectory = \"out\"\nenergy_every = 500\ncheckpoint_every = 500\n";
+  const std::string config = (dir / "run.toml").string();
+  int status = 0;
+  std::string out = run_ermak("run --quiet " + config, &status);
+  ASSERT_EQ(status, 0) << out;
+  const fs::path file = dir / "out/checkpoint.ckpt";
+  const ermak::Checkpoint written = ermak::read_checkpoint(file);
+  const std::string earlier_model = ermak::model_fingerprint(
+      ermak::build_ca_model(ubq, ermak::ModelBuildSpec{}, nullptr, ermak::CaDistances::double_precision));
+  ASSERT_NE(earlier_model, ermak::model_fingerprint(ermak::build_ca_model(ubq, ermak::ModelBuildSpec{})))
+      << "ubiquitin's r0 should differ in their last bits between the two rules";
+  const std::string note = "built from double-precision C-alpha distances, as when this run started";
+  auto with_model = [&](const std::optional<std::string>& model) {
+    ermak::Checkpoint edited = written;
+    std::erase_if(edited.extra, [](const auto& kv) { return kv.first == "model.fingerprint"; });
+    if (model) edited.extra.emplace_back("model.fingerprint", *model);
+    ermak::write_checkpoint_atomically(file, edited);
+  };
+  int steps = 1000;
+  for (const std::optional<std::string>& model : {std::optional<std::string>(earlier_model),
+                                                  std::optional<std::string>()}) {
+    with_model(model);
+    steps += 500;
+    out = run_ermak("run --resume " + config + " --set run.steps=" + std::to_string(steps), &status);
+    EXPECT_EQ(status, 0) << out;
+    EXPECT_NE(out.find(note), std::string::npos) << out;
+  }
+  // The checkpoint of the run's own (float) model: no note. (A resume with the earlier model
+  // keeps that model in the checkpoints it writes.)
+  ermak::write_checkpoint_atomically(file, written);
+  steps = 1500;
+  out = run_ermak("run --resume " + config + " --set run.steps=" + std::to_string(steps), &status);
+  EXPECT_EQ(status, 0) << out;
+  EXPECT_EQ(out.find(note), std::string::npos) << out;
+  with_model(std::string("0123456789abcdef"));
+  out = run_ermak("run --quiet --resume " + config + " --set run.steps=" + std::to_string(steps + 500), &status);
+  EXPECT_NE(status, 0);
+  EXPECT_NE(out.find("the model differs from the one this run started with"), std::string::npos) << out;
 }
 
 TEST(RunCli, SameSeedSameTrajectoryWithOneOrTwoThreads) {

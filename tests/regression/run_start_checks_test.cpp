@@ -101,6 +101,39 @@ TEST(RunStartChecks, CoordinatesThatBreakABondNameTheFile) {
   EXPECT_EQ(status, 0) << out;
 }
 
+// Bead 0 put on bead 2 (its bonds still fit): the repulsion has no value. The run names the
+// pair before any step, with or without [minimize], and in a dry run — it used to run, blame
+// a FENE bond for "non-finite coordinates", and its minimisation reported a finite force.
+TEST(RunStartChecks, BeadsOnTopOfEachOtherAreRefusedByName) {
+  const auto dir = ermak::test::fresh_directory("start-coincident");
+  std::istringstream in(read_file(ermak::test::shared_data() / "sopgpu/ww/reference/ww_cg.pdb"));
+  std::vector<std::string> lines;
+  for (std::string line; std::getline(in, line);) lines.push_back(line);
+  std::vector<std::size_t> atoms;
+  for (std::size_t k = 0; k < lines.size(); ++k)
+    if (lines[k].rfind("ATOM", 0) == 0) atoms.push_back(k);
+  ASSERT_GT(atoms.size(), 2u);
+  lines[atoms[0]].replace(30, 24, lines[atoms[2]].substr(30, 24));
+  {
+    std::ofstream out(dir / "coincident.pdb");
+    for (const std::string& line : lines) out << line << "\n";
+  }
+  const fs::path top = ermak::test::shared_data() / "sopgpu/ww/reference/ww.top";
+  for (const char* extra : {"", "[minimize]\nsteps = 100\n"})
+    for (const char* dry : {"", " --dry-run"}) {
+      SCOPED_TRACE(std::string(extra) + dry);
+      std::ofstream(dir / "run.toml") << "[input]\ntopology = \"" << top.string() << "\"\ncoordinates = \""
+                                      << (dir / "coincident.pdb").string() << "\"\n[run]\nsteps = 100\nreplicas = 2\n"
+                                      << extra << "[output]\ndirectory = \"out\"\n";
+      int status = 0;
+      const std::string out = run_ermak("run --quiet --force " + (dir / "run.toml").string() + dry, &status);
+      EXPECT_EQ(status, 1) << out;
+      EXPECT_NE(out.find("coincident.pdb: beads 0 and 2 of replica 0 are 0 Å apart at the start"), std::string::npos)
+          << out;
+      EXPECT_EQ(out.find("FENE"), std::string::npos) << out;
+    }
+}
+
 // Two beads on top of each other have no SOP energy: `ermak energy` names them instead of
 // printing nan, and warns of a pair closer than 1 Å (an audit's run printed "native -nan").
 TEST(RunStartChecks, TheEnergyOfOverlappingBeadsNamesThem) {

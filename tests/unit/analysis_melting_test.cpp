@@ -212,6 +212,41 @@ TEST(MeltingCurve, AnalyzeWritesTheCurveOfAHeatingRun) {
   EXPECT_NE(out.find("no replica_NNN/pulling.tsv, indentation.tsv or plane.tsv here"), std::string::npos) << out;
 }
 
+// A stair cut short by an error (a bond broke at 480 K): a resume would repeat the error, so the
+// summary quotes it and says what can be done, not "resume the run to complete it".
+TEST(MeltingCurve, AStairCutShortByAnErrorIsNotOneAResumeCompletes) {
+  const fs::path run = test::fresh_directory("melting_error");
+  std::mt19937_64 rng(9);
+  for (int r = 0; r < 2; ++r) {
+    std::string table = energies_table(rng);
+    // Keep the stairs up to 460 K and 300 rows of 480 K: 9 · 400 + 300 rows after the header.
+    std::size_t at = 0;
+    for (int line = 0; line < 1 + 9 * 400 + 300; ++line) at = table.find('\n', at) + 1;
+    table.resize(at);
+    fs::create_directories(run / ("replica_00" + std::to_string(r)));
+    std::ofstream(run / ("replica_00" + std::to_string(r)) / "energies.tsv") << table;
+  }
+  const std::string heating = "[heating]\nstart_K = 300\nstop_K = 500\nincrement_K = 20\nevery_steps = 40000\n";
+  std::ofstream(run / "run.log") << "[2026-11-29 10:00:00] ermak 0.1.0 starting run.toml\n[run]\nsteps = 440000\n"
+                                 << heating << "[2026-11-29 10:00:01] running steps 0 .. 440000 on backend cpu\n"
+                                 << "[2026-11-29 10:00:03] error: a FENE bond broke between steps 389500 and 390000: …\n";
+  std::string out;
+  ASSERT_EQ(test::run_ermak_in(run, "analyze .", &out), 0) << out;
+  const std::string summary = test::read_file(run / "analysis" / "summary.txt");
+  EXPECT_NE(summary.find("left out: 480 K — the stair the run stopped in (shorter than every_steps): the run ended "
+                         "with an error (run.log: \"a FENE bond broke between steps 389500 and 390000: …\"), which "
+                         "--resume would repeat; to close it at its last checkpoint"),
+            std::string::npos)
+      << summary;
+  EXPECT_EQ(summary.find("resume the run to complete it"), std::string::npos) << summary;
+  // Stopped without an error (Ctrl-C): a resume completes the stair.
+  std::ofstream(run / "run.log") << "[run]\nsteps = 440000\n" << heating;
+  ASSERT_EQ(test::run_ermak_in(run, "analyze . --force", &out), 0) << out;
+  EXPECT_NE(test::read_file(run / "analysis" / "summary.txt").find("480 K — the stair the run stopped in (shorter "
+                                                                   "than every_steps); resume the run to complete it"),
+            std::string::npos);
+}
+
 // Too little for a curve: the error says why — one temperature (the run ended within its first
 // stair) or stairs too sparse.
 TEST(MeltingCurve, TooLittleForACurveSaysWhy) {

@@ -122,7 +122,7 @@ TEST(ConfigErrors, OutOfRangeStatesTheAllowedRange) {
   expect_error(kInput + "[run]\ntimestep_ps = -20\n", 4, "run.timestep_ps", "must be > 0 ps, got -20");
   expect_error(kInput + "[run]\nreplicas = 0\n", 4, "run.replicas",
                "must be between 1 and 2147483647, got 0");
-  expect_error(kInput + "[run]\nsteps = -1\n", 4, "run.steps", "must be >= 0, got -1");
+  expect_error(kInput + "[run]\nsteps = -1\n", 4, "run.steps", "must be between 0 and 281474976710656, got -1");
   expect_error(kInput + "[run]\nseed = -5\n", 4, "run.seed", "must be >= 0");
   expect_error(kInput + "[run]\ntemperature_K = 0\n", 4, "run.temperature_K", "must be > 0 K");
   expect_error(kInput + "[run]\ntemperature_kcal_per_mol = -0.6\n", 4,
@@ -190,6 +190,13 @@ TEST(ConfigErrors, StructureBuilderKeysWithATopologyAreAnError) {
   EXPECT_FALSE(error_of(kInput + "[model]\nnative_cutoff_A = 10\n").thrown);
   expect_error(kInput + "[model]\nnative_energy_kcal_per_mol = 1e39\n", 4, "model.native_energy_kcal_per_mol",
                "and 3.40282e+38 kcal/mol");
+}
+
+// Beyond 2^48 steps the noise counter's step would wrap and Philox's numbers repeat.
+TEST(ConfigErrors, StepsStopWhereTheNoiseCounterEnds) {
+  EXPECT_FALSE(error_of(kInput + "[run]\nsteps = 281474976710656\n").thrown);
+  expect_error(kInput + "[run]\nsteps = 281474976710657\n", 4, "run.steps",
+               "out of range: must be between 0 and 281474976710656");
 }
 
 TEST(ConfigErrors, BackendMustBeKnown) {

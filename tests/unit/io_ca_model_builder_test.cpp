@@ -14,6 +14,8 @@
 
 #include "ermak/core/error.h"
 #include "ermak/io/ca_model_builder.h"
+#include "ermak/io/structure_model.h"
+#include "ermak/io/topology_builder.h"
 #include "support/test_paths.h"
 
 namespace ermak {
@@ -532,6 +534,47 @@ TEST(IoCaModel, NativeContactsOfHundredThousandBeadsTakeSeconds) {
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   EXPECT_GT(contacts.size(), n);
   EXPECT_LT(seconds, 10.0);
+}
+
+// One model whichever route builds it (docs/config.md#input): `[input] structure` and
+// `ermak topology --sc-limit 0 --disulfides none` give the same bonds and contacts, r0 to the
+// bit — both through SOP-GPU's float distances.
+TEST(IoCaModel, StructureModelIsErmakTopologysModelBitForBit) {
+  TopologyOptions options;
+  options.sc_limit_A = 0.0;
+  options.disulfides = DisulfideSource::None;
+  for (const std::filesystem::path& file :
+       {kUbiquitin, test::shared_data() / "pdb/1TIT.pdb", test::shared_data() / "pdb/1LMB.pdb"}) {
+    SCOPED_TRACE(file.string());
+    const Topology from_structure = build_ca_model(file, ModelBuildSpec{});
+    const Topology from_topology =
+        build_topology(extract_structure_model(read_structure_file(file), file.string(), {}), options).topology;
+    ASSERT_EQ(from_structure.bonds.size(), from_topology.bonds.size());
+    for (std::size_t k = 0; k < from_structure.bonds.size(); ++k) {
+      EXPECT_EQ(from_structure.bonds[k].i, from_topology.bonds[k].i);
+      EXPECT_EQ(from_structure.bonds[k].j, from_topology.bonds[k].j);
+      EXPECT_EQ(from_structure.bonds[k].r0_A, from_topology.bonds[k].r0_A) << "bond " << k;
+    }
+    ASSERT_EQ(from_structure.native_contacts.size(), from_topology.native_contacts.size());
+    for (std::size_t k = 0; k < from_structure.native_contacts.size(); ++k) {
+      EXPECT_EQ(from_structure.native_contacts[k].i, from_topology.native_contacts[k].i);
+      EXPECT_EQ(from_structure.native_contacts[k].j, from_topology.native_contacts[k].j);
+      EXPECT_EQ(from_structure.native_contacts[k].r0_A, from_topology.native_contacts[k].r0_A) << "contact " << k;
+    }
+  }
+}
+
+TEST(IoCaModel, APairWithinARoundingOfTheCutoffIsDecidedInFloatAsSopGpuDoes) {
+  // C-alphas 7.99999987 Å apart in double, 8 Å in SOP-GPU's float arithmetic: not native
+  // (strictly below the cutoff), as ermak topology decides; the earlier double rule, which
+  // runs started before 2026-11-29 resume with, counted it with r0 = 8.
+  const std::string pdb = atom(1, "CA", "ALA", 'A', 1, 0.0, 0.0, 0.0) + "TER\n" +
+                          atom(2, "CA", "ALA", 'B', 1, 5.011, 0.254, 6.231) + "END\n";
+  const auto file = write_file("io-cutoff-rounding", "pair.pdb", pdb);
+  EXPECT_TRUE(build_ca_model(file, ModelBuildSpec{}).native_contacts.empty());
+  const Topology earlier = build_ca_model(file, ModelBuildSpec{}, nullptr, CaDistances::double_precision);
+  ASSERT_EQ(earlier.native_contacts.size(), 1u);
+  EXPECT_EQ(earlier.native_contacts[0].r0_A, 8.0f);
 }
 
 }  // namespace

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <bit>
+#include <cerrno>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -227,6 +228,14 @@ TEST(OutputCheckpoint, AtomicWriteReplacesAndLeavesNoTemporary) {
 
   // A directory that does not exist is an error naming the file.
   EXPECT_THROW(write_checkpoint_atomically(dir / "no" / "such" / "run.ckpt", c), Error);
+}
+
+// A failed syncfs falls back to sync() only where the kernel or filesystem lacks it; a
+// write-back error keeps the previous checkpoint (docs/outputs.md#checkpoint).
+TEST(OutputCheckpoint, OnlyAMissingSyncfsFallsBackToSync) {
+  EXPECT_TRUE(syncfs_unsupported(ENOSYS));
+  EXPECT_TRUE(syncfs_unsupported(EOPNOTSUPP));
+  for (int write_back_error : {EIO, ENOSPC, EDQUOT, EROFS}) EXPECT_FALSE(syncfs_unsupported(write_back_error));
 }
 
 }  // namespace

@@ -244,5 +244,26 @@ TEST(OutputDcd, StepsBeyondInt32AreSaturatedInTheHeaderAndExactInTheTitle) {
   EXPECT_NE(title.find("first_step=5000000000"), std::string::npos) << title;
 }
 
+TEST(OutputDcd, FlushRefusesATrajectoryDeletedOrCutUnderTheWriter) {
+  const auto dir = test::fresh_directory("output-dcd-gone");
+  auto message = [](DcdWriter& w) -> std::string {
+    try {
+      w.flush();
+    } catch (const Error& e) {
+      return e.what();
+    }
+    return "no error";
+  };
+  DcdWriter deleted = DcdWriter::create(dir / "deleted.dcd", 3, 0, 10, 0.1, false);
+  write(deleted, 0, 3);
+  EXPECT_EQ(message(deleted), "no error");
+  std::filesystem::remove(dir / "deleted.dcd");
+  EXPECT_NE(message(deleted).find("deleted.dcd: was deleted while this run wrote it"), std::string::npos);
+  DcdWriter cut = DcdWriter::create(dir / "cut.dcd", 3, 0, 10, 0.1, false);
+  write(cut, 0, 3);
+  std::filesystem::resize_file(dir / "cut.dcd", 100);
+  EXPECT_NE(message(cut).find("cut.dcd: was cut to 100 bytes while this run had written"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace ermak

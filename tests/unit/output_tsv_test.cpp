@@ -201,5 +201,33 @@ TEST(OutputTsv, RefusesToOverwriteAndBadColumns) {
   EXPECT_THROW(w.row(1, std::span<const double>(two, 1)), Error);
 }
 
+// A table deleted or cut under a running run: flush(), which a checkpoint calls before it
+// records the sizes, says so instead of letting the checkpoint count lost rows.
+TEST(OutputTsv, FlushRefusesATableDeletedOrCutUnderTheWriter) {
+  const auto dir = test::fresh_directory("output-tsv-gone");
+  auto message = [](TsvWriter& w) -> std::string {
+    try {
+      w.flush();
+    } catch (const Error& e) {
+      return e.what();
+    }
+    return "no error";
+  };
+  TsvWriter deleted = TsvWriter::create(dir / "deleted.tsv", kColumns, false);
+  write_row(deleted, 1);
+  deleted.flush();
+  std::filesystem::remove(dir / "deleted.tsv");
+  write_row(deleted, 2);
+  EXPECT_NE(message(deleted).find("deleted.tsv: was deleted while this run wrote it"), std::string::npos);
+  TsvWriter cut = TsvWriter::create(dir / "cut.tsv", kColumns, false);
+  write_row(cut, 1);
+  cut.flush();
+  std::filesystem::resize_file(dir / "cut.tsv", 0);
+  EXPECT_NE(message(cut).find("cut.tsv: was cut to 0 bytes while this run had written"), std::string::npos);
+  TsvWriter kept = TsvWriter::create(dir / "kept.tsv", kColumns, false);
+  write_row(kept, 1);
+  EXPECT_EQ(message(kept), "no error");
+}
+
 }  // namespace
 }  // namespace ermak

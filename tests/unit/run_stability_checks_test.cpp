@@ -165,8 +165,57 @@ TEST(StabilityChecks, BrokenBondMessageSaysWhatToDo) {
       message_of([&] { BondStretchCheck(t, 2.0f, BondStretchCheck::kEquilibriumRemedy)(s, 1000); });
   EXPECT_NE(e.find("minimise the start ([minimize] steps"), std::string::npos) << e;
   EXPECT_EQ(e.find("pull more slowly"), std::string::npos) << e;
+  // Past the first steps an equilibrium break is the thermal kicks', not the start's.
+  BondStretchCheck thermal(t, 2.0f, BondStretchCheck::kEquilibriumRemedy);
+  thermal.use_remedy_from(BondStretchCheck::kThermalBreakFromStep, BondStretchCheck::kThermalRemedy);
+  const std::string later = message_of([&] { thermal(s, 1000); });
+  EXPECT_NE(later.find("lower the temperature (with [heating], its stop)"), std::string::npos) << later;
+  EXPECT_EQ(later.find("minimise the start"), std::string::npos) << later;
+  // A bond pressed below r0 − R0 collapsed; it did not break.
+  s.set_position(0, 1, {0.2f, 0, 0});
+  EXPECT_NE(message_of([&] { BondStretchCheck(t, 2.0f)(s, 1000); })
+                .find("a FENE bond collapsed (closer than r0 − R0) between steps 1000 and 2000"),
+            std::string::npos);
   s.set_position(0, 1, {5.7f, 0, 0});
   EXPECT_NO_THROW(BondStretchCheck(t, 2.0f)(s, 1000));
+}
+
+// The indentation tip's own steps can go unstable where no bead check looks: a tip thrown
+// through the substrate or to non-finite coordinates stops the run, naming the replica.
+TEST(StabilityChecks, ATipThrownThroughTheSurfaceStopsTheRun) {
+  Indentation ind;
+  ind.enabled = true;
+  ind.tip_zeta = 50.0;
+  ind.surface.enabled = true;
+  ind.surface.point_A = {0, 0, 10};
+  ind.surface.normal = {0, 0, 1};
+  std::vector<IndentationStatus> tips(2);
+  tips[0].tip_A = {0, 0, 60};
+  tips[1].tip_A = {0, 0, 40};
+  EXPECT_NO_THROW(check_indentation_tips(ind, tips, 0.08, 1000, 2000));
+  tips[1].tip_A = {3, 0, -2290};
+  const std::string m = message_of([&] { check_indentation_tips(ind, tips, 0.08, 1000, 2000); });
+  EXPECT_NE(m.find("the indentation tip went through the substrate between steps 1000 and 2000: the tip of replica 1 "
+                   "has its centre 2300 Å behind the surface"),
+            std::string::npos)
+      << m;
+  EXPECT_NE(m.find("raise indentation.tip_friction (now 50)"), std::string::npos) << m;
+  // A push that moves the tip more than its radius in one step (h/ζ_tip·|F|): unstable.
+  tips[1].tip_A = {0, 0, 40};
+  ind.tip.radius = 10.0;
+  tips[1].surface_force = {0, 0, 1e4};  // kcal/mol/Å: 0.08/50 · 10⁴ = 16 Å
+  const std::string pushed = message_of([&] { check_indentation_tips(ind, tips, 0.08, 1000, 2000); });
+  EXPECT_NE(pushed.find("move it 16 Å in one step, more than its radius (10 Å)"), std::string::npos) << pushed;
+  tips[1].surface_force = {0, 0, 5e3};  // 8 Å
+  EXPECT_NO_THROW(check_indentation_tips(ind, tips, 0.08, 1000, 2000));
+  tips[1].tip_A = {3, 0, -2290};
+  // A tip that does not feel the surface may pass it.
+  ind.surface.tip_interaction = false;
+  EXPECT_NO_THROW(check_indentation_tips(ind, tips, 0.08, 1000, 2000));
+  tips[0].tip_A.z = std::numeric_limits<double>::quiet_NaN();
+  EXPECT_NE(message_of([&] { check_indentation_tips(ind, tips, 0.08, 1000, 2000); })
+                .find("the tip of replica 0 has non-finite coordinates"),
+            std::string::npos);
 }
 
 // Start coordinates (check_start_coordinates): a bond beyond r0 ± R0 names the file and both

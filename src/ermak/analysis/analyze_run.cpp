@@ -429,7 +429,7 @@ AnalyzeResult analyze_run(const AnalyzeOptions& options_in) {
         bad(options.given_options.front(), "does not apply to the melting curve of a heating run (" +
                                                options.run_dir.string() + " has no protocol tables)");
       AnalyzeResult melting =
-          analyze_melting_run(options, tables, {run_log.heating_every_steps, run_log.heating_stop_K});
+          analyze_melting_run(options, tables, {run_log.heating_every_steps, run_log.heating_stop_K, run_log.run_error});
       for (const std::string& name : lost)
         melting.warnings.push_back((options.run_dir / name).string() +
                                    ": no energies.tsv, which the other replicas have; replica left out of the melting "

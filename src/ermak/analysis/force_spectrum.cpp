@@ -21,6 +21,7 @@
 #include "ermak/analysis/tsv_table.h"
 #include "ermak/analysis/wlc.h"
 #include "ermak/core/error.h"
+#include "ermak/core/units.h"
 #include "ermak/io/tsv_writer.h"
 
 namespace ermak::analysis {
@@ -570,7 +571,7 @@ AnalyzeResult analyze_force_spectrum(const SpectrumOptions& options) {
                            "kcal/mol), k0 = {} /s (ln k0 ± {}), critical force {} pN; log-likelihood {}",
                            shape, g(d.x_nm), g(d.x_se_nm, 2), interval_text(d.x_interval_nm, "< 0.001", "> 20"),
                            g(d.barrier_kT), g(d.barrier_se_kT, 2), interval_text(d.barrier_interval_kT, "< " + g(d.barrier_interval_kT.lo, 3), "∞"),
-                           g(d.barrier_kT * temperature_K * 0.0019872036, 3), g(d.k0_per_s, 3), g(d.ln_k0_se, 2),
+                           g(d.barrier_kT * units::kelvin_to_kcal_per_mol(temperature_K), 3), g(d.k0_per_s, 3), g(d.ln_k0_se, 2),
                            g(f_c), g(d.log_likelihood, 6));
     if (fit.ok) {
       // Akaike's criterion, 2·(parameters) − 2·ln L: a difference below 2 prefers neither.

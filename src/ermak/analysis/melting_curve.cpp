@@ -361,9 +361,13 @@ AnalyzeResult analyze_melting_run(const AnalyzeOptions& options, const std::vect
     return text;
   };
   if (!m.cut_short_K.empty())
-    summary += fmt::format("  left out: {} — the stair the run stopped in (shorter than every_steps); resume the "
-                           "run to complete it\n",
-                           temperatures(m.cut_short_K));
+    summary += schedule.run_error
+                   ? fmt::format("  left out: {} — the stair the run stopped in (shorter than every_steps): the run "
+                                 "ended with an error (run.log: \"{}\"), which --resume would repeat; {}\n",
+                                 temperatures(m.cut_short_K), *schedule.run_error, kAfterAnError)
+                   : fmt::format("  left out: {} — the stair the run stopped in (shorter than every_steps); resume "
+                                 "the run to complete it\n",
+                                 temperatures(m.cut_short_K));
   if (!m.too_few_rows_K.empty())
     summary += fmt::format("  left out: {} — fewer than 2 rows per replica in the stair's second half; write "
                            "energies more often (output.energy_every ≤ every_steps/4)\n",

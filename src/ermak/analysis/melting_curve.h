@@ -9,6 +9,7 @@
 #include <limits>
 #include <optional>
 #include <span>
+#include <string>
 #include <vector>
 
 #include "ermak/analysis/analyze_run.h"
@@ -48,6 +49,8 @@ struct MeltingStair {
 struct MeltingSchedule {
   std::optional<std::int64_t> every_steps;
   std::optional<double> stop_K;
+  // The error the run ended with, if it did: its cut-short stair is not one a resume completes.
+  std::optional<std::string> run_error;
 };
 
 struct MeltingAnalysis {

@@ -243,10 +243,9 @@ std::string cut_short_notes(const std::vector<TableEnd>& ends, const std::string
     if (run_error) {
       const std::string& shown = *run_error;  // whole: its end says what to change
       return fmt::format("  note: the table{} end{} at step {} of the run's {}: the run ended with an error (run.log: "
-                         "\"{}\"), which --resume would repeat: change what its message says; the results cover only "
-                         "that part of {}\n",
+                         "\"{}\"), which --resume would repeat; {}; the results cover only that part of {}\n",
                          ends.size() == 1 ? "" : "s", ends.size() == 1 ? "s" : "", g(last, 12), *run_steps, shown,
-                         covered);
+                         kAfterAnError, covered);
     }
     return fmt::format("  note: the table{} end{} at step {} of the run's {} (run.log): a run stopped early "
                        "(--resume continues it); the results cover only that part of {}\n",

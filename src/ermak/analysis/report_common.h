@@ -67,6 +67,12 @@ struct TableEnd {
   std::string replica;
   double last_step = 0.0;
 };
+// What a run that ended with an error can still do (docs/outputs.md#after-an-error): its
+// configuration is fixed for --resume, so a changed one is a new run.
+inline constexpr const char* kAfterAnError =
+    "to close it at its last checkpoint (tables and final.pdb as they stand there), resume it with --set run.steps= "
+    "that checkpoint's step (--resume --dry-run names it); to go on, change what the message says and start the run "
+    "again with --force";
 // `run_error`: run.log's error line of the run's last start, when it ended with one (a bond
 // that broke): --resume would repeat it, so the note says so instead of "--resume continues it".
 std::string cut_short_notes(const std::vector<TableEnd>& ends, const std::string& covered,

@@ -12,35 +12,10 @@
 #include "ermak/backend/cpu/reference_energy.h"
 #include "ermak/core/error.h"
 #include "ermak/io/load_system.h"
+#include "ermak/model/closest_pair.h"
 #include "ermak/run/stability_checks.h"
 
 namespace ermak::app {
-namespace {
-
-struct ClosestPair {
-  int i = 0, j = 0;
-  double distance_A = std::numeric_limits<double>::infinity();
-};
-
-// The closest two beads, by a sweep along x: n log n for a protein, up to n² for beads that
-// share one x (a flat sheet in the y-z plane).
-ClosestPair closest_pair(const std::vector<Vec3d>& p) {
-  std::vector<int> order(p.size());
-  for (std::size_t k = 0; k < order.size(); ++k) order[k] = int(k);
-  std::sort(order.begin(), order.end(), [&](int a, int b) { return p[std::size_t(a)].x < p[std::size_t(b)].x; });
-  ClosestPair best;
-  for (std::size_t a = 0; a < order.size(); ++a)
-    for (std::size_t b = a + 1; b < order.size(); ++b) {
-      const Vec3d& u = p[std::size_t(order[a])];
-      const Vec3d& v = p[std::size_t(order[b])];
-      if (v.x - u.x >= best.distance_A) break;
-      const double d = std::sqrt((u.x - v.x) * (u.x - v.x) + (u.y - v.y) * (u.y - v.y) + (u.z - v.z) * (u.z - v.z));
-      if (d < best.distance_A) best = {std::min(order[a], order[b]), std::max(order[a], order[b]), d};
-    }
-  return best;
-}
-
-}  // namespace
 
 Command add_energy_command(CLI::App& app) {
   auto* cmd = app.add_subcommand(

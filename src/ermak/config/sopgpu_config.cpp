@@ -11,11 +11,13 @@
 #include <fstream>
 #include <limits>
 #include <map>
+#include <random>
 #include <set>
 #include <sstream>
 
 #include "ermak/config/toml_config.h"
 #include "ermak/core/error.h"
+#include "ermak/core/units.h"
 #include "ermak/io/checkpoint.h"
 #include "ermak/io/input_file.h"
 #include "ermak/io/text_fields.h"
@@ -628,9 +630,18 @@ SopRun parse_sopgpu_run(std::string_view text, const fs::path& file, const SopLo
                                         "seed",
                                         *s, first_run, seed_run));
   } else if (!seed_from_checkpoint) {
-    seed = std::chrono::duration_cast<std::chrono::seconds>(std::chrono::system_clock::now().time_since_epoch()).count() +
-           first_run + seed_run;
-    note(fmt::format("seed not given: using the clock as SOP-GPU does, seed = {} (set seed to repeat the run)", seed));
+    // SOP-GPU takes the clock in seconds, so jobs of an array started in one second ran the
+    // same trajectories; microseconds mixed with the system's entropy keep them apart (the
+    // replicas' streams differ by replica, so firstrun + run need not be added).
+    const auto microseconds =
+        std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::system_clock::now().time_since_epoch()).count();
+    std::random_device entropy;
+    const std::uint64_t mixed = (std::uint64_t(microseconds) * 0x9E3779B97F4A7C15ull) ^
+                                (std::uint64_t(entropy()) << 32 | std::uint64_t(entropy()));
+    seed = std::int64_t(mixed >> 1);
+    note(fmt::format("seed not given: using the clock and the system's entropy, seed = {} (set seed to repeat the "
+                     "run; SOP-GPU's clock in seconds gave runs started in one second the same trajectories)",
+                     seed));
   }
   if (!seed_from_checkpoint) toml.value("seed", std::to_string(seed), at("seed"));
   toml.value("timestep_tau", number(timestep), at("timestep"));
@@ -755,7 +766,7 @@ SopRun parse_sopgpu_run(std::string_view text, const fs::path& file, const SopLo
       if (v.has("pullOutput")) note("pullOutput: not written with fconst (deltax = 0), as in SOP-GPU");
       note(fmt::format("pulling with deltax = 0: a constant force fconst = {} kcal/mol/Å ({:.4g} pN) on beads {}, "
                        "as in SOP-GPU",
-                       fconst * length, fconst * length * 69.47695, int_list(pulled)));
+                       fconst * length, fconst * length * units::pN_per_kcal_per_mol_A, int_list(pulled)));
       // PF8's indentation configuration pulls with fconst while indenting: [force_clamp]
       // and [indentation] combine (docs/protocols.md).
       toml.table("force_clamp");

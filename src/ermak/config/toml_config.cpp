@@ -206,6 +206,9 @@ constexpr Range kAboveOne{1.0, true};
 // denormal, and a run without repulsion or contacts) to its largest.
 constexpr Range kPositiveFloat{std::numeric_limits<float>::min(), false, std::numeric_limits<float>::max()};
 constexpr Range kNonNegativeInt32{0.0, false, INT32_MAX};
+// Steps of a run: the noise counter holds 48 bits of the step (docs/model.md#noise),
+// beyond which Philox's numbers would repeat (2.8·10¹⁴ steps: 9 years at 10⁶ steps/s).
+constexpr Range kRunSteps{0.0, false, 281474976710656.0};
 constexpr Range kPositiveInt32{1.0, false, INT32_MAX};
 constexpr Range kPositiveInt{1.0, false};
 // CPU threads: more than any machine's cores (the CPU backend warns above this machine's);
@@ -636,7 +639,7 @@ bool read_run(const Section& s, RunSpec& spec) {
   for (const char* key : {"steps", "replicas", "timestep_tau", "timestep_ps", "temperature_K",
                           "temperature_kcal_per_mol", "friction"})
     if (s.has(key)) spec.key_sources[s.field(key)] = s.source(key);
-  assign(spec.steps, s.integer("steps", kNonNegative));
+  assign(spec.steps, s.integer("steps", kRunSteps));
   assign(spec.replicas, s.integer("replicas", kPositiveInt32));
   assign(spec.seed, s.integer("seed", kNonNegative));
   const auto timestep = either(s, {"timestep_tau", identity, "tau_H"},

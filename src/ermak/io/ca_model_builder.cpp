@@ -13,6 +13,7 @@
 #include "ermak/io/pair_search.h"
 #include "ermak/io/residue_notes.h"
 #include "ermak/io/structure_model.h"
+#include "ermak/io/topology_builder.h"
 
 namespace ermak {
 namespace {
@@ -100,15 +101,25 @@ std::vector<CaBead> collect_ca_beads(const gemmi::Model& model, std::vector<std:
 
 std::vector<NativeContact> find_native_contacts(const std::vector<Vec3d>& positions_A,
                                                 const std::vector<ChainResidue>& residues, double cutoff_A,
-                                                double eh_kcal_per_mol) {
+                                                double eh_kcal_per_mol, CaDistances distances) {
   std::vector<NativeContact> contacts;
   const std::size_t n = positions_A.size();
   if (residues.size() != n) throw Error("", 0, "residues", "needs one residue per position");
   if (n < 2 || !(cutoff_A > 0.0)) return contacts;
   const std::vector<std::int64_t> along_chain = chain_positions(residues);
-  for_each_close_pair(positions_A, cutoff_A, [&](std::int32_t i, std::int32_t j, double d2) {
+  const bool sopgpu = distances == CaDistances::sopgpu_float;
+  // Decided on SOP-GPU's float distance as `ermak topology` decides it (io/topology_builder.cpp),
+  // so the search radius has a little slack.
+  const float cutoff_float_A = static_cast<float>(cutoff_A);
+  const double search_A = sopgpu ? cutoff_A + 1e-3 : cutoff_A;
+  for_each_close_pair(positions_A, search_A, [&](std::int32_t i, std::int32_t j, double d2) {
     if (within_two_along_chain(residues, along_chain, std::size_t(i), std::size_t(j))) return;
-    contacts.push_back({i, j, static_cast<float>(std::sqrt(d2)), static_cast<float>(eh_kcal_per_mol)});
+    if (!sopgpu) {
+      contacts.push_back({i, j, static_cast<float>(std::sqrt(d2)), static_cast<float>(eh_kcal_per_mol)});
+      return;
+    }
+    const float r0_A = sopgpu_distance(positions_A[i], positions_A[j]);
+    if (r0_A < cutoff_float_A) contacts.push_back({i, j, r0_A, static_cast<float>(eh_kcal_per_mol)});
   });
   std::sort(contacts.begin(), contacts.end(), [](const NativeContact& a, const NativeContact& b) {
     return a.i != b.i ? a.i < b.i : a.j < b.j;
@@ -117,7 +128,7 @@ std::vector<NativeContact> find_native_contacts(const std::vector<Vec3d>& positi
 }
 
 Topology build_ca_model(const std::filesystem::path& structure_file, const ModelBuildSpec& spec,
-                        std::vector<std::string>* warnings) {
+                        std::vector<std::string>* warnings, CaDistances distances) {
   const std::string name = structure_file.string();
   ParsedStructure parsed = read_structure_file(structure_file);
   std::vector<std::string> notes = std::move(parsed.notes);
@@ -172,12 +183,14 @@ Topology build_ca_model(const std::filesystem::path& structure_file, const Model
       continue;
     }
     topology.bonds.push_back({static_cast<std::int32_t>(b), static_cast<std::int32_t>(b + 1),
-                              static_cast<float>(distance_A)});
+                              distances == CaDistances::sopgpu_float
+                                  ? sopgpu_distance(beads[b].position_A, beads[b + 1].position_A)
+                                  : static_cast<float>(distance_A)});
     residues[b + 1].bonded_to_previous = true;
   }
   topology.native_contacts = find_native_contacts(topology.native_positions_A, residues,
                                                   spec.native_cutoff_A,
-                                                  spec.native_energy_kcal_per_mol);
+                                                  spec.native_energy_kcal_per_mol, distances);
   if (warnings)
     for (std::string& note : notes) warnings->push_back(name + ": " + note);
   validate_topology(topology, name);

@@ -12,6 +12,13 @@
 
 namespace ermak {
 
+// How the C-alpha distances behind the bonds' and contacts' r0 and the contact cutoff are
+// computed (docs/config.md#input). New models use SOP-GPU's float arithmetic
+// (io/topology_builder.h: sopgpu_distance), as `ermak topology` does, so that both routes
+// give one model bit for bit. Runs started before 2026-11-29 built theirs from double
+// distances; they resume with that model (run/simulation.cpp).
+enum class CaDistances { sopgpu_float, double_precision };
+
 // Reads `structure_file` with gemmi (PDB by extension .pdb/.ent, mmCIF by .cif/.mmcif,
 // otherwise by content) and builds one bead per amino-acid residue of the first model,
 // at its C-alpha: chains and residues in file order; waters and ligands skipped; of
@@ -22,7 +29,8 @@ namespace ermak {
 // Non-fatal findings (residues without C-alpha, chain breaks, skipped ligands) are
 // appended to `warnings` when given. Throws ermak::Error naming the file.
 Topology build_ca_model(const std::filesystem::path& structure_file, const ModelBuildSpec& spec,
-                        std::vector<std::string>* warnings = nullptr);
+                        std::vector<std::string>* warnings = nullptr,
+                        CaDistances distances = CaDistances::sopgpu_float);
 
 // Native contacts of beads at `positions_A`, one bead per residue of `residues` (the same
 // order; the beads of each chain contiguous): every pair with distance < cutoff_A that lies
@@ -32,6 +40,7 @@ Topology build_ca_model(const std::filesystem::path& structure_file, const Model
 // (i, j), i < j.
 std::vector<NativeContact> find_native_contacts(const std::vector<Vec3d>& positions_A,
                                                 const std::vector<ChainResidue>& residues, double cutoff_A,
-                                                double eh_kcal_per_mol);
+                                                double eh_kcal_per_mol,
+                                                CaDistances distances = CaDistances::sopgpu_float);
 
 }  // namespace ermak

@@ -213,8 +213,18 @@ void write_checkpoint_atomically(const std::filesystem::path& path, const Checkp
         return;
       }
       const bool synced = ::syncfs(dfd) == 0;
+      const int sync_errno = synced ? 0 : errno;
       ::close(dfd);
-      if (!synced) ::sync();  // no syncfs (old kernel, odd filesystem): sync everything
+      if (!synced) {
+        // A write-back error (EIO, ENOSPC, EDQUOT: on NFS and quota'd storage a full disk shows
+        // only here) means the outputs the checkpoint would count may not be on disk: keep the
+        // previous checkpoint. Only a kernel without syncfs falls back to sync().
+        if (!syncfs_unsupported(sync_errno))
+          throw Error(file, 0, "",
+                      "the outputs in " + d.string() + " could not be flushed to disk (" + std::strerror(sync_errno) +
+                          "): the previous checkpoint is kept, as this one would count bytes the disk may not hold");
+        ::sync();
+      }
       if (known) synced_devices.push_back(st.st_dev);
     };
     sync_filesystem_of(dir, true);
@@ -224,6 +234,8 @@ void write_checkpoint_atomically(const std::filesystem::path& path, const Checkp
   write_file_atomically(path, std::string_view(reinterpret_cast<const char*>(w.bytes.data()), w.bytes.size()),
                         "checkpoint");
 }
+
+bool syncfs_unsupported(int error_number) { return error_number == ENOSYS || error_number == EOPNOTSUPP; }
 
 Checkpoint read_checkpoint(const std::filesystem::path& path) {
   const std::string file = path.string();

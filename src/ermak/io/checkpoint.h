@@ -51,6 +51,10 @@ struct Checkpoint {
 void write_checkpoint_atomically(const std::filesystem::path& path, const Checkpoint& checkpoint,
                                  const std::vector<std::filesystem::path>& output_directories = {});
 
+// Whether a failed syncfs (its errno) only says the kernel or filesystem lacks it (then sync()
+// stands in); any other error — a write-back failure — stops the checkpoint.
+bool syncfs_unsupported(int error_number);
+
 // Reads and validates (magic, version, size, checksum, array sizes); every error is an
 // ermak::Error naming the file and what is wrong.
 Checkpoint read_checkpoint(const std::filesystem::path& path);

@@ -15,6 +15,7 @@
 #include <utility>
 
 #include "ermak/core/error.h"
+#include "ermak/io/output_file_check.h"
 
 namespace ermak {
 namespace {
@@ -326,6 +327,10 @@ void DcdWriter::update_header() {
 void DcdWriter::sync() {
   if (fd_ < 0) return;
   if (::fdatasync(fd_) != 0) fail(path_, "cannot sync DCD file to disk: " + errno_text());
+}
+
+void DcdWriter::flush() {
+  if (fd_ >= 0) check_output_file_intact(fd_, path_, bytes_written_);
 }
 
 }  // namespace ermak

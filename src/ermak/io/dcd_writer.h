@@ -70,10 +70,10 @@ class DcdWriter {
   const std::filesystem::path& path() const { return path_; }
   std::uint64_t header_bytes() const { return header_bytes_; }
 
-  // Nothing to do: every frame is handed to the OS inside write_frame, so the file that
-  // other processes see (and that survives a crash of this one) already holds
-  // bytes_written() bytes. Kept for symmetry with TsvWriter::flush().
-  void flush() {}
+  // Every frame is handed to the OS inside write_frame, so the file that other processes see
+  // (and that survives a crash of this one) already holds bytes_written() bytes; flush() only
+  // checks that it still does (deleted or cut under the run: io/output_file_check.h).
+  void flush();
   // Makes the file durable against an OS crash or power loss (fdatasync). That costs
   // milliseconds per file; for many files at once, write_checkpoint_atomically syncs the
   // whole filesystem in one call instead.

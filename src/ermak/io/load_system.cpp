@@ -36,7 +36,7 @@ std::filesystem::path start_coordinates_source(const InputSpec& input) {
   return !input.coordinates.empty() ? input.coordinates : !input.structure.empty() ? input.structure : input.topology;
 }
 
-LoadedSystem load_system(const InputSpec& input, const ModelBuildSpec& build) {
+LoadedSystem load_system(const InputSpec& input, const ModelBuildSpec& build, CaDistances distances) {
   // A directory given for a file: say so, not what its reader makes of it.
   auto not_a_directory = [](const std::filesystem::path& path, const std::string& key) {
     if (!path.empty() && std::filesystem::is_directory(path))
@@ -54,7 +54,7 @@ LoadedSystem load_system(const InputSpec& input, const ModelBuildSpec& build) {
     if (!input.topology.empty())
       system.warnings.push_back("input.topology " + input.topology.string() +
                                 " ignored: input.structure is set");
-    system.topology = build_ca_model(input.structure, build, &system.warnings);
+    system.topology = build_ca_model(input.structure, build, &system.warnings, distances);
     system.initial_positions_A = input.coordinates.empty()
                                      ? system.topology.native_positions_A
                                      : coordinates_for(input.coordinates, system.topology, input.structure);

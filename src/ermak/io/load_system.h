@@ -5,6 +5,7 @@
 
 #include "ermak/config/spec.h"
 #include "ermak/core/vec3.h"
+#include "ermak/io/ca_model_builder.h"
 #include "ermak/model/topology.h"
 
 namespace ermak {
@@ -31,6 +32,9 @@ struct LoadedSystem {
 // structure, else the topology (an .etop's own coordinates).
 std::filesystem::path start_coordinates_source(const InputSpec& input);
 
-LoadedSystem load_system(const InputSpec& input, const ModelBuildSpec& build);
+// `distances`: the arithmetic of a structure's C-alpha model (io/ca_model_builder.h); a run
+// started before 2026-11-29 resumes with CaDistances::double_precision.
+LoadedSystem load_system(const InputSpec& input, const ModelBuildSpec& build,
+                         CaDistances distances = CaDistances::sopgpu_float);
 
 }  // namespace ermak

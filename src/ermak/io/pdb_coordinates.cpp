@@ -3,8 +3,10 @@
 #include <algorithm>
 #include <array>
 #include <charconv>
+#include <cerrno>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <fstream>
 #include <map>
 #include <sstream>
@@ -251,10 +253,18 @@ void write_pdb(const std::filesystem::path& path, const Topology& topology, cons
   // truncated file behind.
   std::ostringstream records;
   write_records(records, file, topology, x, y, z, remark);
+  errno = 0;
   std::ofstream out(path, std::ios::binary);
-  if (!out) throw Error(file, 0, "pdb", "cannot open the file for writing");
+  if (!out) throw Error(file, 0, "pdb", std::string("cannot open the file for writing: ") + std::strerror(errno));
   out << records.view();
-  if (!out.flush()) throw Error(file, 0, "pdb", "write failed");
+  if (!out.flush()) {
+    // A full disk: no truncated PDB left behind for a viewer to read as the structure.
+    const std::string why = errno ? std::strerror(errno) : "unknown error";
+    out.close();
+    std::error_code ignored;
+    std::filesystem::remove(path, ignored);
+    throw Error(file, 0, "pdb", "write failed (" + why + "); the partial file is removed");
+  }
 }
 
 std::string write_pdb_if_it_fits(const std::filesystem::path& file, const Topology& topology, const float* x,

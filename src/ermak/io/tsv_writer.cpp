@@ -11,6 +11,7 @@
 #include <utility>
 
 #include "ermak/core/error.h"
+#include "ermak/io/output_file_check.h"
 
 namespace ermak {
 namespace {
@@ -248,7 +249,10 @@ void TsvWriter::write_out() {
   last_write_out_ = std::chrono::steady_clock::now();
 }
 
-void TsvWriter::flush() { write_out(); }
+void TsvWriter::flush() {
+  write_out();
+  if (fd_ >= 0) check_output_file_intact(fd_, path_, file_bytes_);
+}
 
 void TsvWriter::sync() {
   if (fd_ < 0) return;

@@ -21,9 +21,27 @@ struct ExternalForce {
 };
 
 // Piecewise-linear in the step, constant beyond the first and last points.
+// The schedule's force at `step`: linear between its points (ascending steps), the first
+// point's force before it, the last's after it; 0 without points. One definition for the CPU
+// (ForceSchedule::at_step) and the CUDA kernels, so that both get the same double.
+ERMAK_HD double force_schedule_at(const ForceSchedulePoint* points, std::int64_t count, std::int64_t step) {
+  if (count == 0) return 0.0;
+  if (step <= points[0].step) return points[0].force_kcal_per_mol_A;
+  for (std::int64_t k = 1; k < count; ++k) {
+    if (step <= points[k].step) {
+      const ForceSchedulePoint a = points[k - 1], b = points[k];
+      const double f = double(step - a.step) / double(b.step - a.step);
+      return a.force_kcal_per_mol_A + f * (b.force_kcal_per_mol_A - a.force_kcal_per_mol_A);
+    }
+  }
+  return points[count - 1].force_kcal_per_mol_A;
+}
+
 struct ForceSchedule {
   std::vector<ForceSchedulePoint> points;  // ascending steps; one point = constant force
-  double at_step(std::int64_t step) const;
+  double at_step(std::int64_t step) const {
+    return force_schedule_at(points.data(), std::int64_t(points.size()), step);
+  }
 };
 
 }  // namespace ermak

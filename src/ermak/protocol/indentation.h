@@ -152,6 +152,35 @@ ERMAK_HD Vec3d tip_surface_force(const Indentation& ind, Vec3d tip_A, std::int64
                                    energy);
 }
 
+// The tip's overdamped step after the beads' (docs/protocols.md#indentation): the beads'
+// force on it, the cantilever spring and the surface, with its noise g (rng::Stream::kTipLangevin),
+// then the retraction check for the next step. One definition for the CPU engine and the CUDA
+// kernels, so that both move the tip by the same doubles.
+ERMAK_HD void indentation_tip_step(const Indentation& ind, std::int64_t step, double timestep_tau, double kT,
+                                   Vec3d molecule_force, Vec3f g, Vec3d& tip_A, std::int64_t& turnaround_step) {
+  const double h = timestep_tau;
+  const Vec3d base = cantilever_base_A(ind, step, turnaround_step, h);
+  double unused = 0;
+  const Vec3d force = molecule_force + ind.spring_kcal_per_mol_A2 * (base - tip_A) +
+                      tip_surface_force<false>(ind, tip_A, step, turnaround_step, h, unused);
+  Vec3d move = (h / ind.tip_zeta) * force + sqrt(2.0 * kT * h / ind.tip_zeta) * vec_cast<double>(g);
+  if (ind.tip_along_direction_only) move = dot(move, ind.direction) * ind.direction;
+  tip_A += move;
+  if (turnaround_step >= 0) return;
+  const std::int64_t next = step + 1;
+  bool reverse = false;
+  switch (ind.retraction) {
+    case RetractionTrigger::kNone: break;
+    case RetractionTrigger::kDepth: reverse = indentation_travel_A(ind, next, -1, h) >= ind.retract_depth_A; break;
+    case RetractionTrigger::kForce:
+      reverse = ind.spring_kcal_per_mol_A2 * dot(cantilever_base_A(ind, next, turnaround_step, h) - tip_A,
+                                                 ind.direction) >= ind.retract_force_kcal_per_mol_A;
+      break;
+    case RetractionTrigger::kStep: reverse = next >= ind.retract_step; break;
+  }
+  if (reverse) turnaround_step = next;
+}
+
 // What a reporter needs per replica at a report step.
 struct IndentationStatus {
   Vec3d base_A{};

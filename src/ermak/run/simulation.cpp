@@ -29,8 +29,9 @@
 #include "ermak/io/psf_writer.h"
 #include "ermak/io/pdb_coordinates.h"
 #include "ermak/io/tsv_writer.h"
-#include "ermak/protocol/protocol_setup.h"
+#include "ermak/model/closest_pair.h"
 #include "ermak/model/residue_selection.h"
+#include "ermak/protocol/protocol_setup.h"
 #include "ermak/run/bead_lists.h"
 #include "ermak/run/bonded_piece_check.h"
 #include "ermak/run/checkpoint_advice.h"
@@ -72,6 +73,8 @@ const char* bond_break_remedy(const RunSpec& spec) {
 // slowly breaks the bond at the same travel.
 BondStretchCheck bond_check(const Topology& topology, const RunSpec& spec, std::optional<std::int64_t> overload) {
   BondStretchCheck check(topology, spec.sop.fene_R0_A, bond_break_remedy(spec));
+  if (bond_break_remedy(spec) == std::string_view(BondStretchCheck::kEquilibriumRemedy))
+    check.use_remedy_from(BondStretchCheck::kThermalBreakFromStep, BondStretchCheck::kThermalRemedy);
   if (overload)
     check.use_remedy_from(*overload,
                           "the base (or a moving plane) has travelled past the chain's contour length by then, loading the straight chain "
@@ -100,7 +103,7 @@ void warn_of_start_forces(Engine& engine, const Topology& topology, const RunSpe
     for (std::int32_t i = 0; i < forces.bead_count; ++i) {
       const Vec3f f = forces.position(r, i);
       const double norm = std::sqrt(double(f.x) * f.x + double(f.y) * f.y + double(f.z) * f.z);
-      if (!(norm <= largest)) {  // NaN is the largest
+      if (norm > largest) {  // refuse_coincident_start has refused a force that is not finite
         largest = norm;
         replica = r;
         bead = i;
@@ -112,6 +115,31 @@ void warn_of_start_forces(Engine& engine, const Topology& topology, const RunSpe
            "the start coordinates (overlapping beads)",
            describe_bead(topology, bead), forces.replica_count > 1 ? fmt::format(" of replica {}", replica) : "",
            units::internal_force_to_pN(largest), first_step_move_A(spec, largest), 0.5 * double(spec.sop.fene_R0_A));
+}
+
+// Beads on top of each other at the start (a hand-made or damaged coordinates file): their
+// repulsion has no value, which would surface as "non-finite coordinates" blamed on a FENE
+// bond after the first steps, or be dropped by the minimisation's largest force. Refused with
+// the pair, as `ermak energy` refuses it.
+void refuse_coincident_start(Engine& engine, const RunSpec& spec) {
+  const State forces = engine.forces();
+  for (std::int32_t r = 0; r < forces.replica_count; ++r)
+    for (std::int32_t i = 0; i < forces.bead_count; ++i) {
+      const Vec3f f = forces.position(r, i);
+      if (std::isfinite(f.x) && std::isfinite(f.y) && std::isfinite(f.z)) continue;
+      const State& start = engine.state();
+      std::vector<Vec3d> positions(std::size_t(start.bead_count));
+      for (std::int32_t b = 0; b < start.bead_count; ++b) positions[std::size_t(b)] = vec_cast<double>(start.position(r, b));
+      const ClosestPair pair = closest_pair(positions);
+      const bool own_file = std::size_t(r) < spec.input.replica_coordinates.size();
+      throw Error((own_file ? spec.input.replica_coordinates[std::size_t(r)] : start_coordinates_source(spec.input)).string(),
+                  0, "",
+                  fmt::format("beads {} and {}{} are {:.3g} Å apart at the start (the closest pair; bead {} feels a "
+                              "force that is not finite): beads on top of each other have no SOP energy, and no "
+                              "minimisation can part them; correct the start coordinates",
+                              pair.i, pair.j, forces.replica_count > 1 ? fmt::format(" of replica {}", r) : "",
+                              pair.distance_A, i));
+    }
 }
 
 struct RunLog {
@@ -229,6 +257,31 @@ constexpr const char* kModelSummary = "model.summary";
 // to cover a checkpoint's flushes and syncs (~0.6 s) without holding the engine up.
 constexpr std::size_t kReportQueueBytes = std::size_t(256) << 20;
 
+// A structure's C-alpha model is built with SOP-GPU's float distances since 2026-11-29
+// (io/ca_model_builder.h); a run started before kept the double-precision model in its
+// checkpoint (by content since that day, not at all before). Resuming such a run rebuilds
+// that model, so the run goes on bit for bit. Returns a note for the log, or "".
+std::string keep_the_model_the_run_started_with(const RunSpec& spec, const fs::path& checkpoint_path,
+                                                LoadedSystem& system) {
+  if (spec.input.structure.empty()) return "";
+  std::optional<std::string> model_then;
+  try {
+    const Checkpoint cp = read_checkpoint(checkpoint_path);
+    model_then.emplace();
+    for (const auto& [key, value] : cp.extra)
+      if (key == kModelFingerprint) *model_then = value;
+  } catch (const Error&) {
+    return "";  // no checkpoint, or a damaged one: the resume's own checks say so
+  }
+  if (!model_then->empty() && *model_then == model_fingerprint(system.topology)) return "";
+  LoadedSystem earlier = load_system(spec.input, spec.model_build, CaDistances::double_precision);
+  if (!model_then->empty() && *model_then != model_fingerprint(earlier.topology)) return "";
+  system = std::move(earlier);
+  return "the model of " + spec.input.structure.string() +
+         " is built from double-precision C-alpha distances, as when this run started (before 2026-11-29); new runs "
+         "use SOP-GPU's float distances, as `ermak topology` does (docs/config.md#input)";
+}
+
 std::string encode_offsets(const Checkpoint::Offsets& offsets) {
   std::string text;
   for (const auto& [name, offset] : offsets) text += std::to_string(offset) + " ";
@@ -296,6 +349,10 @@ RunSummary run_logged(const RunSpec& given_spec, const RunOptions& options, RunR
                                  : " (a relative path is relative to the configuration file)"));
   }
   LoadedSystem system = load_system(given_spec.input, given_spec.model_build);
+  if (options.resume)
+    if (const std::string note = keep_the_model_the_run_started_with(given_spec, checkpoint_path, system);
+        !note.empty())
+      log->info("note: {}", note);
   const Topology& topology = system.topology;
   // Residue selections in the bead lists ("A:76") become indices of this model.
   RunSpec resolved_spec = given_spec;
@@ -387,8 +444,12 @@ RunSummary run_logged(const RunSpec& given_spec, const RunOptions& options, RunR
                 heat.increment_kcal_per_mol * per_K, heat.start_kcal_per_mol * per_K, heat.stop_kcal_per_mol * per_K,
                 heat.every_steps);
   }
-  log->info("noise: generator {}, layout {}, seed {}{}", spec.rng, spec.rng_layout, spec.seed,
-            spec.rng == "philox" ? " (counter-based)" : "");
+  // Replica r depends only on the seed and r: two runs left at the default seed hold the same
+  // trajectories, which pooled in an analysis would count twice.
+  const bool default_seed = !is_sopgpu_config(spec.config_path) && !spec.key_sources.count("run.seed");
+  log->info("noise: generator {}, layout {}, seed {}{}{}", spec.rng, spec.rng_layout, spec.seed,
+            spec.rng == "philox" ? " (counter-based)" : "",
+            default_seed ? " (the default: give each run whose replicas are to be pooled its own run.seed)" : "");
   if (!options.dry_run) log->info("resolved configuration written to {}", log_path.string());
   if (file_limit.soft != file_limit.soft_at_start)
     log->info("open-file limit raised from {} to {} (the hard limit)", file_limit.soft_at_start, file_limit.soft);
@@ -638,6 +699,7 @@ RunSummary run_logged(const RunSpec& given_spec, const RunOptions& options, RunR
     } else if (spec.minimize.max_steps > 0) {
       engine = make_engine(backend, setup, spec.cuda_kernels);
       engine->set_state(initial);
+      refuse_coincident_start(*engine, spec);
       const auto minimize_start = std::chrono::steady_clock::now();
       const MinimizeResult m = engine->minimize(spec.minimize.max_steps,
                                                 spec.minimize.force_tolerance_kcal_per_mol_A,
@@ -671,6 +733,7 @@ RunSummary run_logged(const RunSpec& given_spec, const RunOptions& options, RunR
       engine = make_engine(backend, setup, spec.cuda_kernels);
       engine->set_state(start);
     }
+    if (spec.minimize.max_steps == 0 || options.dry_run) refuse_coincident_start(*engine, spec);
     if (spec.minimize.max_steps == 0) warn_of_start_forces(*engine, topology, spec, *log);
     log_protocol();
     files = ReplicaFiles(spec, protocol ? &*protocol : nullptr);
@@ -801,6 +864,7 @@ RunSummary run_logged(const RunSpec& given_spec, const RunOptions& options, RunR
   // the flushes and syncs take ~0.6 s, which at the default interval held the GPU up for
   // ~27 % of the run (docs/gpu.md#what-overlaps-the-steps).
   ReportWriter::Ticket checkpoint_in_flight = 0;
+  std::int64_t last_checkpoint_step = engine->state().step;
   auto write_checkpoint = [&]() {
     const auto start = Clock::now();
     // One checkpoint at a time: a crash then loses at most one interval and the writing
@@ -809,6 +873,11 @@ RunSummary run_logged(const RunSpec& given_spec, const RunOptions& options, RunR
     auto cp = std::make_shared<Checkpoint>();
     cp->seed = spec.seed;
     cp->step = engine->state().step;
+    // A tip thrown through the surface between indentation rows is not kept as a resume point.
+    if (setup.indentation.enabled)
+      check_indentation_tips(setup.indentation, engine->indentation_status(), spec.langevin.timestep_tau,
+                             last_checkpoint_step, cp->step);
+    last_checkpoint_step = cp->step;
     cp->config_fingerprint = fingerprint;
     cp->positions = engine->state();
     cp->neighbor_reference = engine->neighbor_reference();
@@ -980,6 +1049,8 @@ RunSummary run_logged(const RunSpec& given_spec, const RunOptions& options, RunR
       check_bonds(at_stop, checked_step);
       check_seconds += seconds_since(stepped);
     }
+    if (!values.indentation.empty())
+      check_indentation_tips(setup.indentation, values.indentation, spec.langevin.timestep_tau, checked_step, step);
     if (stop) checked_step = step;
     if (step == last_step && own_files) {
       if (report && !multiple(step, spec.output.energy_every_steps)) tables_with_end_rows.push_back("energies.tsv");

@@ -13,6 +13,7 @@
 
 #include "ermak/core/error.h"
 #include "ermak/core/units.h"
+#include "ermak/io/output_file_check.h"
 #include "ermak/io/pdb_coordinates.h"
 #include "ermak/protocol/protocol_setup.h"
 #include "ermak/run/output_directories.h"
@@ -43,11 +44,12 @@ class SopgpuReporter::TextFile {
   }
   void write(const std::string& line) {
     if (std::fwrite(line.data(), 1, line.size(), file_) != line.size())
-      throw Error(path_.string(), 0, "", "write failed");
+      throw Error(path_.string(), 0, "", fmt::format("write failed: {}", std::strerror(errno)));
     bytes_ += line.size();
   }
   void flush() {
-    if (std::fflush(file_) != 0) throw Error(path_.string(), 0, "", "write failed");
+    if (std::fflush(file_) != 0) throw Error(path_.string(), 0, "", fmt::format("write failed: {}", std::strerror(errno)));
+    check_output_file_intact(fileno(file_), path_, bytes_);
   }
   std::uint64_t bytes() const { return bytes_; }
 

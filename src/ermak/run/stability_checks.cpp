@@ -7,6 +7,7 @@
 
 #include "ermak/backend/stability_screen.h"
 #include "ermak/core/error.h"
+#include "ermak/core/units.h"
 #include "ermak/model/residue_selection.h"
 
 namespace ermak {
@@ -35,6 +36,38 @@ void check_finite(const State& state, std::int64_t since_step) {
   }
 }
 
+void check_indentation_tips(const Indentation& ind, const std::vector<IndentationStatus>& tips, double timestep_tau,
+                            std::int64_t since_step, std::int64_t step) {
+  const std::string remedy =
+      fmt::format("the tip's steps are unstable where the surface or the molecule pushes it: raise "
+                  "indentation.tip_friction (now {:g}), or lower indentation.speed_um_per_s or the cantilever spring",
+                  ind.tip_zeta);
+  for (std::size_t r = 0; r < tips.size(); ++r) {
+    const Vec3d& tip = tips[r].tip_A;
+    if (!std::isfinite(tip.x) || !std::isfinite(tip.y) || !std::isfinite(tip.z))
+      throw Error(fmt::format("the indentation tip became unstable between steps {} and {}: the tip of replica {} "
+                              "has non-finite coordinates; {}",
+                              since_step, step, r, remedy));
+    // One step's move under the forces at this stop: beyond the tip's radius the overdamped
+    // step has lost the tip (a push of 10⁸ pN throws it microns off; docs/protocols.md#indentation).
+    const Vec3d force = tips[r].spring_force + tips[r].molecule_force + tips[r].surface_force;
+    const double move_A = timestep_tau / ind.tip_zeta * norm(force);
+    if (!(move_A <= ind.tip.radius))
+      throw Error(fmt::format("the indentation tip became unstable between steps {} and {}: at step {} the forces on "
+                              "the tip of replica {} ({:.4g} pN) move it {:.4g} Å in one step, more than its radius "
+                              "({:g} Å); {}",
+                              since_step, step, step, r, units::internal_force_to_pN(norm(force)), move_A,
+                              ind.tip.radius, remedy));
+    if (!ind.surface.enabled || !ind.surface.tip_interaction) continue;
+    const IndentationSurface surface = surface_at(ind, step, tips[r].turnaround_step, timestep_tau);
+    const double height_A = dot(tip - surface.point_A, surface.normal);
+    if (height_A < 0.0)
+      throw Error(fmt::format("the indentation tip went through the substrate between steps {} and {}: the tip "
+                              "of replica {} has its centre {:.4g} Å behind the surface; {}",
+                              since_step, step, r, -height_A, remedy));
+  }
+}
+
 BondStretchCheck::BondStretchCheck(const Topology& topology, float max_stretch_A, std::string remedy)
     : bonds_(topology.bonds),
       screen_(make_bond_screen(bonds_, max_stretch_A)),
@@ -60,7 +93,8 @@ void BondStretchCheck::check_replica_exactly(const State& state, std::int32_t r,
   for (const Bond& b : bonds_) {
     const float stretch = norm(state.position(r, b.j) - state.position(r, b.i)) - b.r0_A;
     if (std::abs(stretch) >= max_stretch_A_)
-      throw Error("a FENE bond broke between steps " + std::to_string(since_step) + " and " +
+      throw Error(std::string(stretch < 0.0f ? "a FENE bond collapsed (closer than r0 − R0)" : "a FENE bond broke") +
+                  " between steps " + std::to_string(since_step) + " and " +
                   std::to_string(state.step) + ": beads " + std::to_string(b.i) + "–" + std::to_string(b.j) +
                   " of replica " + std::to_string(r) + " are " + std::to_string(b.r0_A + stretch) +
                   " Å apart (native " + std::to_string(b.r0_A) + " Å, maximum stretch R0 = " +

@@ -12,12 +12,20 @@
 #include "ermak/backend/stability_screen.h"
 #include "ermak/model/state.h"
 #include "ermak/model/topology.h"
+#include "ermak/protocol/indentation.h"
 
 namespace ermak {
 
 // Throws ermak::Error naming the first bead (replica-major order) with a non-finite
 // coordinate, and the steps between which it happened.
 void check_finite(const State& state, std::int64_t since_step);
+
+// The indentation tip at a stop (docs/outputs.md#after-an-error): its own overdamped steps go
+// unstable where the surface's push is too stiff for its friction and the time step, which the
+// bead checks cannot see. Throws ermak::Error when a tip's coordinates are not finite, or when
+// a tip that feels the surface has its centre behind the surface plane (thrown through it).
+void check_indentation_tips(const Indentation& indentation, const std::vector<IndentationStatus>& tips,
+                            double timestep_tau, std::int64_t since_step, std::int64_t step);
 
 // The FENE bonds of a topology, with the squared bond lengths beyond which a bond may have
 // broken, computed once per run.
@@ -33,6 +41,12 @@ class BondStretchCheck {
   static constexpr const char* kEquilibriumRemedy = "minimise the start ([minimize] steps, or more of them: the run "
                                                     "log gives the minimisation's final force), lower the "
                                                     "temperature, or use a smaller timestep";
+  // The same run's break from kThermalBreakFromStep on: a start that overlaps breaks a bond
+  // within its first steps, so a later break is the thermal kicks'.
+  static constexpr std::int64_t kThermalBreakFromStep = 1000;
+  static constexpr const char* kThermalRemedy = "the thermal kicks stretch the bonds that far at this temperature "
+                                                "and time step: lower the temperature (with [heating], its stop) or "
+                                                "use a smaller timestep";
   // Throws ermak::Error naming the first bond (replica-major, then topology order) whose
   // length differs from its native r0 by R0 or more.
   void operator()(const State& state, std::int64_t since_step) const;

@@ -461,31 +461,9 @@ class CpuEngine final : public Engine {
   void step_tip(std::int32_t r, std::int64_t step) {
     const Indentation& ind = setup_.indentation;
     if (!ind.enabled) return;
-    const double h = setup_.langevin.timestep_tau;
-    const double kT = setup_.temperature.at_step(step);
-    const Vec3d base = base_position(r, step);
-    double unused = 0;
-    const Vec3d force = tip_molecule_force_[r] + ind.spring_kcal_per_mol_A2 * (base - tip_[r]) +
-                        tip_surface_force<false>(ind, tip_[r], step, turnaround_[r], h, unused);
     const Vec3f g = rng::gaussian3(setup_.seed, rng::Stream::kTipLangevin, noise_replica(r), 0u, std::uint64_t(step));
-    Vec3d move = (h / ind.tip_zeta) * force + std::sqrt(2.0 * kT * h / ind.tip_zeta) * vec_cast<double>(g);
-    if (ind.tip_along_direction_only) move = dot(move, ind.direction) * ind.direction;
-    tip_[r] += move;
-    if (turnaround_[r] >= 0) return;
-    const std::int64_t next = step + 1;
-    bool reverse = false;
-    switch (ind.retraction) {
-      case RetractionTrigger::kNone: break;
-      case RetractionTrigger::kDepth:
-        reverse = indentation_travel_A(ind, next, -1, h) >= ind.retract_depth_A;
-        break;
-      case RetractionTrigger::kForce:
-        reverse = ind.spring_kcal_per_mol_A2 * dot(base_position(r, next) - tip_[r], ind.direction) >=
-                  ind.retract_force_kcal_per_mol_A;
-        break;
-      case RetractionTrigger::kStep: reverse = next >= ind.retract_step; break;
-    }
-    if (reverse) turnaround_[r] = next;
+    indentation_tip_step(ind, step, setup_.langevin.timestep_tau, setup_.temperature.at_step(step),
+                         tip_molecule_force_[r], g, tip_[r], turnaround_[r]);
   }
 
   // Sums chunk buffers for beads [begin, end) into w.fx/fy/fz in chunk order (each chunk
@@ -597,9 +575,14 @@ class CpuEngine final : public Engine {
     ensure_list(r, w);
     double energy = total_forces<true>(r, state_.step, w).total();
     for (; result.iterations < max_iterations; ++result.iterations) {
+      // A NaN force stays the largest, as in the CUDA reduction (eval_kernels.cu), so that
+      // both backends report it rather than a finite maximum (std::max would drop it).
       double max_f2 = 0.0;
       for (std::int32_t i = 0; i < n_; ++i)
-        if (!fixed_[i]) max_f2 = std::max(max_f2, double(w.fx[i]) * w.fx[i] + double(w.fy[i]) * w.fy[i] + double(w.fz[i]) * w.fz[i]);
+        if (!fixed_[i]) {
+          const double f2 = double(w.fx[i]) * w.fx[i] + double(w.fy[i]) * w.fy[i] + double(w.fz[i]) * w.fz[i];
+          max_f2 = (f2 > max_f2 || f2 != f2) ? f2 : max_f2;
+        }
       result.max_force_kcal_per_mol_A = std::sqrt(max_f2);
       if (result.max_force_kcal_per_mol_A < tolerance) { result.converged = true; break; }
       std::copy_n(&state_.x[o], n_, saved_x.begin()); std::copy_n(&state_.y[o], n_, saved_y.begin());

@@ -295,21 +295,6 @@ __device__ __forceinline__ double group_sum(double v) {
 
 // --- protocol forces -----------------------------------------------------------------
 
-// ForceSchedule::at_step (protocol/external_force.cpp) over a device array: the same
-// operations in the same order, so both backends get the same double.
-__device__ __forceinline__ double schedule_at(const ForceSchedulePoint* points, int count, long long step) {
-  if (count == 0) return 0.0;
-  if (step <= points[0].step) return points[0].force_kcal_per_mol_A;
-  for (int k = 1; k < count; ++k) {
-    if (step <= points[k].step) {
-      const ForceSchedulePoint a = points[k - 1], b = points[k];
-      const double f = double(step - a.step) / double(b.step - a.step);
-      return a.force_kcal_per_mol_A + f * (b.force_kcal_per_mol_A - a.force_kcal_per_mol_A);
-    }
-  }
-  return points[count - 1].force_kcal_per_mol_A;
-}
-
 // Base of the indentation cantilever at `step` (protocol/indentation.h, as the CPU engine).
 __device__ __forceinline__ Vec3d indentation_base(const Indentation& ind, long long step, long long turnaround,
                                                   double h) {
@@ -411,7 +396,7 @@ __device__ void add_protocol_forces(const ModelData& m, int r, int i, float4 pi,
       if constexpr (kEnergy) e.protocol += tf.energy;
     }
     if (p.force_index.offsets && p.force_index.offsets[slot] < p.force_index.offsets[slot + 1]) {
-      const double magnitude = schedule_at(p.schedule, p.schedule_points, step);
+      const double magnitude = force_schedule_at(p.schedule, p.schedule_points, step);
       for (int k = p.force_index.offsets[slot]; k < p.force_index.offsets[slot + 1]; ++k) {
         const ExternalForce x = p.forces[p.force_index.items[k]];
         f.x += float(magnitude * x.direction.x);
@@ -490,28 +475,9 @@ __device__ __forceinline__ Vec3f tip_noise(const ModelData& m, int r, long long 
 // noise g = tip_noise(m, r, step).
 __device__ inline void step_tip(const ModelData& m, long long step, double kT, Vec3d molecule_force, Vec3f g,
                                 Vec3d& tip, long long& turnaround) {
-  const Indentation& ind = m.protocol.ind;
-  const double h = m.timestep_tau;
-  const Vec3d base = indentation_base(ind, step, turnaround, h);
-  double unused = 0;
-  const Vec3d force = molecule_force + ind.spring_kcal_per_mol_A2 * (base - tip) +
-                      tip_surface_force<false>(ind, tip, step, turnaround, h, unused);
-  Vec3d move = (h / ind.tip_zeta) * force + sqrt(2.0 * kT * h / ind.tip_zeta) * vec_cast<double>(g);
-  if (ind.tip_along_direction_only) move = dot(move, ind.direction) * ind.direction;
-  tip += move;
-  if (turnaround >= 0) return;
-  const long long next = step + 1;
-  bool reverse = false;
-  switch (ind.retraction) {
-    case RetractionTrigger::kNone: break;
-    case RetractionTrigger::kDepth: reverse = indentation_travel_A(ind, next, -1, h) >= ind.retract_depth_A; break;
-    case RetractionTrigger::kForce:
-      reverse = ind.spring_kcal_per_mol_A2 * dot(indentation_base(ind, next, turnaround, h) - tip, ind.direction) >=
-                ind.retract_force_kcal_per_mol_A;
-      break;
-    case RetractionTrigger::kStep: reverse = next >= ind.retract_step; break;
-  }
-  if (reverse) turnaround = next;
+  std::int64_t turn = turnaround;
+  indentation_tip_step(m.protocol.ind, step, m.timestep_tau, kT, molecule_force, g, tip, turn);
+  turnaround = turn;
 }
 
 // --- list rows -----------------------------------------------------------------------

@@ -1,0 +1,29 @@
+#include "ermak/io/output_file_check.h"
+
+#include <sys/stat.h>
+
+#include <cerrno>
+#include <cstring>
+#include <string>
+
+#include "ermak/core/error.h"
+
+namespace ermak {
+
+void check_output_file_intact(int fd, const std::filesystem::path& path, std::uint64_t bytes_written) {
+  struct stat st{};
+  if (::fstat(fd, &st) != 0)
+    throw Error(path.string(), 0, "", std::string("cannot check the output file: ") + std::strerror(errno));
+  if (st.st_nlink == 0)
+    throw Error(path.string(), 0, "",
+                "was deleted while this run wrote it: what it held is lost, and a checkpoint now would count it; the "
+                "run stops and keeps its previous checkpoint (start the run again with --force)");
+  if (std::uint64_t(st.st_size) < bytes_written)
+    throw Error(path.string(), 0, "",
+                "was cut to " + std::to_string(st.st_size) + " bytes while this run had written " +
+                    std::to_string(bytes_written) +
+                    ": what it held is lost, and a checkpoint now would count it; the run stops and keeps its "
+                    "previous checkpoint (start the run again with --force)");
+}
+
+}  // namespace ermak
