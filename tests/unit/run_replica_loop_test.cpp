@@ -14,6 +14,7 @@
 #include "ermak/run/replica_loop.h"
 
 using ermak::for_each_replica;
+using ermak::replica_threads_used;
 using ermak::report_threads;
 
 TEST(ReplicaLoop, CallsTheBodyOnceForEveryReplica) {
@@ -73,4 +74,15 @@ TEST(ReplicaLoop, ThreadPolicy) {
   EXPECT_EQ(report_threads(false, 16), 8);
   EXPECT_EQ(report_threads(false, 128), 8);
   EXPECT_EQ(report_threads(true, 2, 3), 3) << "an explicit request wins";
+}// The run log's "(N threads)" is what the loop uses (UsesSeveralThreadsOnlyWithEnoughReplicas
+// counts them): at least 32 replicas per thread.
+TEST(ReplicaLoop, ThreadsUsedAreThoseTheLoopStarts) {
+  EXPECT_EQ(replica_threads_used(63, 4), 1);
+  EXPECT_EQ(replica_threads_used(64, 4), 2);
+  EXPECT_EQ(replica_threads_used(100, 8), 3);
+  EXPECT_EQ(replica_threads_used(128, 4), 4);
+  EXPECT_EQ(replica_threads_used(10000, 8), 8);
+  EXPECT_EQ(replica_threads_used(0, 8), 1);
 }
+
+

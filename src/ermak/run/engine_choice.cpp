@@ -111,7 +111,15 @@ std::string choose_backend(const RunSpec& spec, const EngineSetup& setup, spdlog
   std::string backend_reason;
   const std::string backend = resolve_backend(spec.backend, &backend_reason, first_device(setup));
   refuse_a_named_gpu_that_does_not_exist(spec, setup, backend);
-  log.info("backend: {}{}", backend, backend_reason.empty() ? "" : " (" + backend_reason + ")");
+  // The CPU engine's thread count (CpuEngine: run.threads, or 0 = omp_get_max_threads(), which
+  // honours OMP_NUM_THREADS), so that the log says what ran.
+  const std::string cpu_threads =
+      backend != "cpu" ? ""
+      : setup.threads > 0
+          ? fmt::format(", {} thread{}", setup.threads, setup.threads == 1 ? "" : "s")
+          : fmt::format(", {} thread{} (run.threads = 0: all available)", omp_get_max_threads(),
+                        omp_get_max_threads() == 1 ? "" : "s");
+  log.info("backend: {}{}{}", backend, cpu_threads, backend_reason.empty() ? "" : " (" + backend_reason + ")");
   if (backend == "cpu" && setup.threads > omp_get_num_procs())
     log.warn("warning: run.threads = {} is more than the {} processors this run may use; its steps are slower "
              "than with {} (run.threads = 0 uses them all)",

@@ -22,8 +22,12 @@ int report_threads(bool engine_uses_cpu_cores, int processors, int requested) {
   return std::clamp(processors - 2, 1, kMaxReportThreads);
 }
 
+int replica_threads_used(std::int32_t count, int threads) {
+  return int(std::clamp<std::int64_t>(count / kMinReplicasPerThread, 1, std::max(1, threads)));
+}
+
 void for_each_replica(std::int32_t count, int threads, const std::function<void(std::int32_t)>& body) {
-  const int used = int(std::clamp<std::int64_t>(count / kMinReplicasPerThread, 1, std::max(1, threads)));
+  const int used = replica_threads_used(count, threads);
   if (used == 1) {
     for (std::int32_t r = 0; r < count; ++r) body(r);
     return;

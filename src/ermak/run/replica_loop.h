@@ -22,5 +22,7 @@ int report_threads(bool engine_uses_cpu_cores, int processors, int requested = 0
 // lowest such r is rethrown after the others have finished; replicas not started by
 // then are skipped.
 void for_each_replica(std::int32_t count, int threads, const std::function<void(std::int32_t)>& body);
+// The threads for_each_replica uses for `count` replicas given `threads` (for the run log).
+int replica_threads_used(std::int32_t count, int threads);
 
 }  // namespace ermak

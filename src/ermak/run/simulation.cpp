@@ -7,9 +7,11 @@
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
+#include <atomic>
 #include <charconv>
 #include <chrono>
 #include <cmath>
+#include <cstdio>
 #include <fstream>
 #include <limits>
 #include <memory>
@@ -157,17 +159,31 @@ RunLog make_logger(const fs::path& log_file, bool quiet, bool append, const fs::
     files.push_back(std::make_shared<spdlog::sinks::basic_file_sink_mt>(path.string(), !append));
     files.back()->set_pattern("[%Y-%m-%d %H:%M:%S] %v");
   }
-  std::vector<spdlog::sink_ptr> sinks = files;
+  // The terminal first: a log file that cannot be written (a full disk, a file made
+  // immutable) throws inside spdlog, which then skips the sinks after it.
+  std::vector<spdlog::sink_ptr> sinks;
   if (!quiet) {
     auto console = std::make_shared<spdlog::sinks::stderr_color_sink_mt>();
     console->set_pattern("%v");
     sinks.push_back(console);
   }
+  sinks.insert(sinks.end(), files.begin(), files.end());
   RunLog log;
   log.both = std::make_shared<spdlog::logger>("run", sinks.begin(), sinks.end());
   log.both->flush_on(spdlog::level::info);
   log.file_only = std::make_shared<spdlog::logger>("run-file", files.begin(), files.end());
   log.file_only->flush_on(spdlog::level::info);
+  // Said once, in ermak's words, instead of spdlog's "[*** LOG ERROR #0001 ***]" per line; the
+  // run goes on (its tables and checkpoints stop it if the disk is full).
+  auto warned = std::make_shared<std::atomic<bool>>(false);
+  auto on_error = [warned, file = log_file.string()](const std::string& what) {
+    if (!warned->exchange(true))
+      std::fprintf(stderr, "ermak: warning: %s: cannot write the run log (%s); the run goes on, but the log misses its "
+                           "lines from here (ermak analyze reads the temperature and speeds from it)\n",
+                   file.c_str(), what.c_str());
+  };
+  log.both->set_error_handler(on_error);
+  log.file_only->set_error_handler(on_error);
   return log;
 }
 
@@ -1145,7 +1161,8 @@ RunSummary run_logged(const RunSpec& given_spec, const RunOptions& options, RunR
   log->info("reports: {} stops; {:.3f} s taking them from the engine, {:.3f} s writing them in the background "
             "({} thread{}), {:.3f} s waiting for the writer",
             written.jobs - checkpoints_written, snapshot_seconds, written.writing_seconds - checkpoint_writing_seconds,
-            file_threads, file_threads == 1 ? "" : "s", written.waiting_seconds);
+            replica_threads_used(replicas, file_threads), replica_threads_used(replicas, file_threads) == 1 ? "" : "s",
+            written.waiting_seconds);
   log->info("steps: {} calls, {:.3f} s in the engine; checkpoints: {}, {:.3f} s taking them (copying the state, "
             "waiting for the one before), {:.3f} s writing them in the background (flushing every file, syncing the "
             "file system); {:.3f} s checking "
