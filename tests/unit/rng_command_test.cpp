@@ -124,7 +124,12 @@ TEST(RngCommand, CountsAndStepsMustBeWholeNumbersInRange) {
     EXPECT_EQ(test::run_command(ermak_cmd() + args, &out), 1) << args << out;
     EXPECT_NE(out.find(message), std::string::npos) << args << out;
   }
-  EXPECT_EQ(test::run_command(ermak_cmd() + " rng dump --generator philox --count 1 --seed 18446744073709551615", &out), 0)
+  // The seeds a run takes (run.seed is a TOML integer), so that a dump can be a run's noise.
+  EXPECT_EQ(test::run_command(ermak_cmd() + " rng dump --generator philox --count 1 --seed 9223372036854775807", &out), 0)
+      << out;
+  EXPECT_EQ(test::run_command(ermak_cmd() + " rng dump --generator philox --count 1 --seed 18446744073709551615", &out), 1)
+      << out;
+  EXPECT_NE(out.find("--seed: Value 18446744073709551615 not in range 0 to 9223372036854775807"), std::string::npos)
       << out;
 }
 

@@ -107,7 +107,10 @@ Command add_rng_command(CLI::App& app) {
     return s;
   }();
   dump_cmd->add_option("--generator", dump->generator, "Generator: " + names)->required();
-  dump_cmd->add_option("--seed", dump->seed, "User seed (64-bit)")->capture_default_str()->check(whole_number_at_least(0));
+  dump_cmd->add_option("--seed", dump->seed, "User seed, as a run's run.seed (0 … 2^63 − 1: a run's seed is a TOML integer)")
+      ->capture_default_str()
+      ->check(whole_number_at_least(0))
+      ->check(CLI::Range(std::uint64_t{0}, std::uint64_t(std::numeric_limits<std::int64_t>::max())));
   dump_cmd->add_flag("--raw", dump->raw, "Binary little-endian uint32 (without it: one decimal number per line)");
   dump_cmd->add_option("--layout", dump->layout, "per_thread or shared (default: the generator's default layout)");
   auto* stream_opt = dump_cmd->add_option("--stream", dump->stream,
