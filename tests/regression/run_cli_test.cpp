@@ -504,7 +504,7 @@ TEST(RunCli, ARunOfAStructureResumesWithTheModelItStartedWith) {
       ermak::build_ca_model(ubq, ermak::ModelBuildSpec{}, nullptr, ermak::CaDistances::double_precision));
   ASSERT_NE(earlier_model, ermak::model_fingerprint(ermak::build_ca_model(ubq, ermak::ModelBuildSpec{})))
       << "ubiquitin's r0 should differ in their last bits between the two rules";
-  const std::string note = "built from double-precision C-alpha distances, as when this run started";
+  const std::string note = "built from double-precision C-alpha distances, as ermak built it before commit dd1af8e";
   auto with_model = [&](const std::optional<std::string>& model) {
     ermak::Checkpoint edited = written;
     std::erase_if(edited.extra, [](const auto& kv) { return kv.first == "model.fingerprint"; });
@@ -531,6 +531,24 @@ TEST(RunCli, ARunOfAStructureResumesWithTheModelItStartedWith) {
   out = run_ermak("run --quiet --resume " + config + " --set run.steps=" + std::to_string(steps + 500), &status);
   EXPECT_NE(status, 0);
   EXPECT_NE(out.find("the model differs from the one this run started with"), std::string::npos) << out;
+}
+
+// Replica r depends only on the seed and r: a run left at the default seed says so (two such
+// runs pooled would count the same trajectories twice); one given a seed does not.
+TEST(RunCli, ARunAtTheDefaultSeedIsNoted) {
+  const auto dir = ermak::test::fresh_directory("run-default-seed");
+  const std::string note = "(the default: give each run whose replicas are to be pooled its own run.seed)";
+  int status = 0;
+  std::string out = run_ermak("run " + write_config(dir).string() + " --set run.steps=100", &status);
+  ASSERT_EQ(status, 0) << out;
+  EXPECT_NE(out.find("seed 99 (counter-based)\n"), std::string::npos) << out;
+  EXPECT_EQ(out.find(note), std::string::npos) << out;
+  std::string config = read_file(write_config(dir));
+  config.replace(config.find("seed = 99\n"), 10, "");
+  std::ofstream(dir / "unseeded.toml") << config;
+  out = run_ermak("run " + (dir / "unseeded.toml").string() + " --force --set run.steps=100", &status);
+  ASSERT_EQ(status, 0) << out;
+  EXPECT_NE(out.find("seed 1 (counter-based) " + note), std::string::npos) << out;
 }
 
 TEST(RunCli, SameSeedSameTrajectoryWithOneOrTwoThreads) {

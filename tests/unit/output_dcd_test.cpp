@@ -263,6 +263,14 @@ TEST(OutputDcd, FlushRefusesATrajectoryDeletedOrCutUnderTheWriter) {
   write(cut, 0, 3);
   std::filesystem::resize_file(dir / "cut.dcd", 100);
   EXPECT_NE(message(cut).find("cut.dcd: was cut to 100 bytes while this run had written"), std::string::npos);
+  // The next frame would go to its offset past a hole of zeros: refused before it is written.
+  try {
+    write(cut, 1, 3);
+    ADD_FAILURE() << "a frame was written into a cut DCD";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("cut.dcd: was cut to 100 bytes"), std::string::npos) << e.what();
+  }
+  EXPECT_EQ(std::filesystem::file_size(dir / "cut.dcd"), 100u);
 }
 
 }  // namespace

@@ -99,8 +99,10 @@ TEST(StepSizeCheck, HalfR0OrMoreIsRefusedAndTinyStepsWarned) {
   RunSpec spec;
   spec.config_path = "run.toml";
   // sqrt(2 · 0.6 · h / 50) = 1 Å at h = 41.67 τ_H.
+  // Below it, such a step is not refused but warned: h·2k/ζ ≥ 2 makes a FENE bond at rest
+  // unstable (docs/model.md#dynamics).
   spec.langevin.timestep_tau = 41.0;
-  EXPECT_EQ(check_step_size(spec), "");
+  EXPECT_NE(check_step_size(spec).find("h·2k/ζ = 32.8 for the FENE bonds (2 or more: unstable"), std::string::npos);
   spec.langevin.timestep_tau = 42.0;
   EXPECT_THROW(check_step_size(spec), Error);
   // Named at the time step's key as the configuration gave it, with its line (or --set).
@@ -116,6 +118,22 @@ TEST(StepSizeCheck, HalfR0OrMoreIsRefusedAndTinyStepsWarned) {
   spec.temperature.start_kcal_per_mol = 0.6;
   spec.langevin.zeta = 1e10;
   EXPECT_NE(check_step_size(spec).find("the beads barely move"), std::string::npos);
+}
+
+// From h·2k/ζ = 0.5 (0.625 τ_H at k = 20, ζ = 50) the FENE bonds' thermal stretches break
+// bonds within 10⁴–10⁵ steps (the blow-up audit: WW at 300 K, 0.8 τ_H broke one, 0.6 held).
+TEST(StepSizeCheck, AStepNearTheBondsStabilityLimitIsWarned) {
+  RunSpec spec;
+  spec.langevin.timestep_tau = 0.6;
+  EXPECT_EQ(check_step_size(spec), "");
+  spec.langevin.timestep_tau = 0.8;
+  const std::string warning = check_step_size(spec);
+  EXPECT_NE(warning.find("warning: a time step of 0.8 τ_H gives h·2k/ζ = 0.64 for the FENE bonds (stable below 2): "
+                         "their thermal stretches reach R0"),
+            std::string::npos)
+      << warning;
+  spec.langevin.zeta = 500.0;  // ten times the friction: 0.064 again
+  EXPECT_EQ(check_step_size(spec), "");
 }
 
 TEST(StepSizeCheck, AClampForceThatWouldBreakEveryBondIsRefused) {

@@ -184,6 +184,10 @@ TEST(SopgpuConfig, AStageInOtherLettersIsRefusedAnyOtherWordIsAMacro) {
   EXPECT_NE(refused.find("test.sop:15: stage: 'Pull' is not a stage"), std::string::npos) << refused;
   EXPECT_NE(refused.find("write 'pull'"), std::string::npos) << refused;
   EXPECT_NE(error_of(std::string(kMinimal) + "stage HEAT\n").find("write 'heat'"), std::string::npos);
+  // With the protocol switched on by its own key, "Pull" only names files (a run that
+  // SOP-GPU and earlier ermak ran as a pulling run).
+  EXPECT_EQ(error_of(std::string(kMinimal) + "stage Pull\npulling on\npulled 33\ndeltax 0.0001\nfixedEnd 0\npulledEnd 33\n"),
+            "no error");
   // A word that is no stage only names files, as in SOP-GPU.
   const SopRun run = parse_sopgpu_run(std::string(kMinimal) + "stage equil\n", "test.sop", cpu());
   EXPECT_FALSE(run.spec.pulling.enabled);

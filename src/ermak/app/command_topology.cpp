@@ -25,6 +25,7 @@
 #include "ermak/io/topology_builder.h"
 #include "ermak/io/topology_file.h"
 #include "ermak/io/topology_summary.h"
+#include "ermak/model/force_field.h"
 
 namespace ermak::app {
 namespace {
@@ -50,7 +51,7 @@ struct Options {
   bool keep_hetero = false;
   std::string model_type = "ca";
   std::string sidechain_bead = "centroid";
-  double r_limit = 8.0;
+  double r_limit = kNativeCutoff_A;
   double sc_limit = 5.2;
   std::string eh = "1.5";
   double break_distance = 4.5;

@@ -571,12 +571,15 @@ SopRun parse_sopgpu_run(std::string_view text, const fs::path& file, const SopLo
     throw v.error("stage", "not supported yet: SOP-GPU's minimisation stage (ermak's [minimize] is steepest "
                            "descent; write a TOML configuration for it)");
   // SOP-GPU compares the stage exactly, so "Pull" would silently run without the protocol the
-  // user meant; any other word stays a macro for file names.
-  for (const std::string_view known : {"pull", "indent", "heat"}) {
+  // user meant — unless its own key (pulling on) switches it on; any other word stays a macro
+  // for file names.
+  for (const auto& [known, switch_key] : {std::pair<std::string_view, std::string_view>{"pull", "pulling"},
+                                          {"indent", "indentation"},
+                                          {"heat", "heating"}}) {
     const bool same_letters = std::equal(stage.begin(), stage.end(), known.begin(), known.end(), [](char a, char b) {
       return std::tolower(static_cast<unsigned char>(a)) == std::tolower(static_cast<unsigned char>(b));
     });
-    if (same_letters && stage != known)
+    if (same_letters && stage != known && !v.yes_no(switch_key).value_or(false))
       throw v.error("stage", fmt::format("'{}' is not a stage: stages are compared exactly (pull, indent, heat), so "
                                          "'{}' would switch no protocol on; write '{}'",
                                          stage, stage, known));
@@ -639,9 +642,12 @@ SopRun parse_sopgpu_run(std::string_view text, const fs::path& file, const SopLo
     const std::uint64_t mixed = (std::uint64_t(microseconds) * 0x9E3779B97F4A7C15ull) ^
                                 (std::uint64_t(entropy()) << 32 | std::uint64_t(entropy()));
     seed = std::int64_t(mixed >> 1);
-    note(fmt::format("seed not given: using the clock and the system's entropy, seed = {} (set seed to repeat the "
-                     "run; SOP-GPU's clock in seconds gave runs started in one second the same trajectories)",
-                     seed));
+    // A given seed gets firstrun + run added (SOP-GPU's rule), so the one that repeats this
+    // run is the seed less that sum.
+    note(fmt::format("seed not given: using the clock and the system's entropy, seed = {} (`seed {}` repeats the "
+                     "run: SOP-GPU's rule adds firstrun + run = {} to a given seed; SOP-GPU's clock in seconds gave "
+                     "runs started in one second the same trajectories)",
+                     seed, seed - (first_run + seed_run), first_run + seed_run));
   }
   if (!seed_from_checkpoint) toml.value("seed", std::to_string(seed), at("seed"));
   toml.value("timestep_tau", number(timestep), at("timestep"));
@@ -686,7 +692,7 @@ SopRun parse_sopgpu_run(std::string_view text, const fs::path& file, const SopLo
   out.energy_every = positive("outputtiming", 10000);
   out.trajectory_every = positive("dcdfreq", 10000);
   out.restart_every = positive("restartfreq", 100000);
-  out.native_count_cutoff_A = v.real("R_limit_bond").value_or(8.0);
+  out.native_count_cutoff_A = v.real("R_limit_bond").value_or(kNativeCutoff_A);
   out.native_count_tolerance_A = v.real("R_limit").value_or(2.0);
   out.reference_pdb = resolve(per_run(v.word("reffilename").value_or(name + ".ref.pdb"), 0));
   const std::string energy_mask = run_file("outputname", "energy." + name + "_<run>.dat");

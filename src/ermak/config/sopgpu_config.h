@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "ermak/config/spec.h"
+#include "ermak/model/force_field.h"
 
 namespace ermak {
 
@@ -84,7 +85,7 @@ struct SopOutputs {
   std::int64_t pulling_every = 0;          // pullFreq (default nav); 0: no pulling file
   std::int64_t indentation_every = 0;      // indentationOutputFreq; 0: no indentation file
   double pulling_spring = 0.0;             // k_trans, kcal/mol/Å² (to write the spring force)
-  double native_count_cutoff_A = 8.0;      // R_limit_bond: a native contact counts if r < this …
+  double native_count_cutoff_A = kNativeCutoff_A;      // R_limit_bond: a native contact counts if r < this …
   double native_count_tolerance_A = 2.0;   // … or |r − r0| ≤ R_limit (SOP-GPU's Native# column)
   std::filesystem::path reference_pdb;     // reffilename
   std::filesystem::path checkpoint;        // ermak's checkpoint, next to the restart files

@@ -32,7 +32,7 @@ struct InputSpec {
 
 // How a C-alpha model is built from `structure` (docs/model.md#native-contacts).
 struct ModelBuildSpec {
-  double native_cutoff_A = 8.0;            // C-alpha distance below which |i−j|>2 pairs are native
+  double native_cutoff_A = kNativeCutoff_A;            // C-alpha distance below which |i−j|>2 pairs are native
   double native_energy_kcal_per_mol = 1.5; // ε_h of every native contact
   double chain_break_A = 4.5;              // consecutive C-alpha farther apart: no bond
 };

@@ -635,8 +635,9 @@ void read_device(const Section& s, RunSpec& spec) {
 // Returns whether the run temperature was given (heating may not give it a second time).
 bool read_run(const Section& s, RunSpec& spec) {
   // Where steps and replicas were given, for the errors found only when the run starts.
-  // The time step's and temperature's too: the step-size check names them (run/step_size_check.h).
-  for (const char* key : {"steps", "replicas", "timestep_tau", "timestep_ps", "temperature_K",
+  // The time step's and temperature's too: the step-size check names them (run/step_size_check.h);
+  // and the seed's, whose absence the run log notes (replicas depend only on seed and index).
+  for (const char* key : {"steps", "replicas", "seed", "timestep_tau", "timestep_ps", "temperature_K",
                           "temperature_kcal_per_mol", "friction"})
     if (s.has(key)) spec.key_sources[s.field(key)] = s.source(key);
   assign(spec.steps, s.integer("steps", kRunSteps));

@@ -7,11 +7,12 @@
 #include "ermak/io/cg_description.h"
 #include "ermak/io/structure_model.h"
 #include "ermak/io/topology_builder.h"
+#include "ermak/model/force_field.h"
 
 namespace ermak {
 
 struct CgModelOptions {
-  double r_limit_A = 8.0;   // bead distance cutoff of native contacts (R_limit_bond); 0 disables
+  double r_limit_A = kNativeCutoff_A;   // bead distance cutoff of native contacts (R_limit_bond); 0 disables
   double sc_limit_A = 5.0;  // represented-atom distance cutoff (SC_limit_bond); 0 disables
   EpsilonSource eh_source = EpsilonSource::Constant;
   double eh_kcal_per_mol = 1.5;

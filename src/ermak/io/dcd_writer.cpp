@@ -284,6 +284,9 @@ void DcdWriter::close() noexcept {
 
 void DcdWriter::write_frame(const float* x_A, const float* y_A, const float* z_A) {
   if (fd_ < 0) fail(path_, "DCD writer is closed");
+  // Frames go to their offset (pwrite: the header is rewritten in place), so a file cut under
+  // the run would grow back over a hole of zeros: checked before each frame instead.
+  check_output_file_intact(fd_, path_, bytes_written_);
   const std::uint64_t record = 4 * std::uint64_t(atoms_);
   frame_buffer_.resize(frame_bytes(atoms_));
   unsigned char* p = frame_buffer_.data();

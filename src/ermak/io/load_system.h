@@ -33,7 +33,7 @@ struct LoadedSystem {
 std::filesystem::path start_coordinates_source(const InputSpec& input);
 
 // `distances`: the arithmetic of a structure's C-alpha model (io/ca_model_builder.h); a run
-// started before 2026-11-29 resumes with CaDistances::double_precision.
+// started by an ermak before commit dd1af8e resumes with CaDistances::double_precision.
 LoadedSystem load_system(const InputSpec& input, const ModelBuildSpec& build,
                          CaDistances distances = CaDistances::sopgpu_float);
 

@@ -14,6 +14,8 @@ void check_output_file_intact(int fd, const std::filesystem::path& path, std::ui
   struct stat st{};
   if (::fstat(fd, &st) != 0)
     throw Error(path.string(), 0, "", std::string("cannot check the output file: ") + std::strerror(errno));
+  // /dev/null and other devices (a SOP-GPU habit for outputs one does not want) have no size.
+  if (!S_ISREG(st.st_mode)) return;
   if (st.st_nlink == 0)
     throw Error(path.string(), 0, "",
                 "was deleted while this run wrote it: what it held is lost, and a checkpoint now would count it; the "

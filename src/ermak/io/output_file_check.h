@@ -7,8 +7,11 @@
 
 namespace ermak {
 
-// Throws ermak::Error naming `path` when the open file `fd` has no name left (deleted) or
-// holds fewer than `bytes_written` bytes (cut). Checked when a checkpoint records the sizes.
+// Throws ermak::Error naming `path` when the open regular file `fd` has no name left (deleted)
+// or holds fewer than `bytes_written` bytes (cut); a device (/dev/null) passes. The tables are
+// written in append mode, so that rows written after a cut land at the cut and leave the file
+// short (not past a hole of zeros); the DCD, which rewrites its header in place, is checked
+// before every frame. Also checked when a checkpoint records the sizes.
 void check_output_file_intact(int fd, const std::filesystem::path& path, std::uint64_t bytes_written);
 
 }  // namespace ermak

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "ermak/io/topology_builder.h"
+#include "ermak/model/force_field.h"
 
 namespace ermak {
 
@@ -23,7 +24,7 @@ struct SopTopologyConfig {
   std::filesystem::path structure, topology, coordinates;
   std::filesystem::path cgconfig, additional_bonds, topology_psf, topology_natpsf;  // empty: none
   std::map<std::string, int> key_lines;  // where each key was given, for errors found later
-  double r_limit_A = 8.0;          // R_limit_bond
+  double r_limit_A = kNativeCutoff_A;          // R_limit_bond
   double sc_limit_A = 0.0;         // SC_limit_bond (SOP-GPU's default: 0 for sop-top, 5 for sop-top2)
   EpsilonSource eh_source = EpsilonSource::Constant;
   double eh_kcal_per_mol = 1.5;    // eh

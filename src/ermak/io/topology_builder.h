@@ -10,6 +10,7 @@
 #include "ermak/core/vec3.h"
 #include "ermak/io/structure_model.h"
 #include "ermak/model/topology.h"
+#include "ermak/model/force_field.h"
 
 namespace ermak {
 
@@ -21,7 +22,7 @@ enum class DisulfideSource { Auto, Records, Geometry, None };
 struct TopologyOptions {
   ModelType model_type = ModelType::CAlpha;
   SidechainBead sidechain_bead = SidechainBead::Centroid;
-  double r_limit_A = 8.0;       // bead (C-alpha) distance cutoff of native contacts
+  double r_limit_A = kNativeCutoff_A;       // bead (C-alpha) distance cutoff of native contacts
   double sc_limit_A = 5.2;      // side-chain heavy-atom distance cutoff; 0 disables
   EpsilonSource eh_source = EpsilonSource::Constant;
   double eh_kcal_per_mol = 1.5; // with EpsilonSource::Constant

@@ -75,7 +75,9 @@ TsvWriter TsvWriter::create(const std::filesystem::path& path, std::vector<std::
   w.columns_ = std::move(columns);
   for (const std::string& c : w.columns_) w.digits_.push_back(digits_of_column(c));
   // O_EXCL makes "refuse to overwrite" atomic: no window between a check and the open.
-  const int flags = O_WRONLY | O_CREAT | O_CLOEXEC | (overwrite ? O_TRUNC : O_EXCL);
+  // Append mode: rows written after someone cut the file land at its new end, which the
+  // checkpoint's size check then sees (io/output_file_check.h), instead of past a hole.
+  const int flags = O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC | (overwrite ? O_TRUNC : O_EXCL);
   w.fd_ = ::open(path.c_str(), flags, 0644);
   if (w.fd_ < 0) {
     if (errno == EEXIST) fail(path, "output file already exists and overwriting was not requested");
@@ -99,7 +101,7 @@ TsvWriter TsvWriter::open_to_continue(const std::filesystem::path& path, std::ui
                                       const std::vector<std::string>& expected_columns) {
   TsvWriter w;
   w.path_ = path;
-  w.fd_ = ::open(path.c_str(), O_RDWR | O_CLOEXEC);
+  w.fd_ = ::open(path.c_str(), O_RDWR | O_APPEND | O_CLOEXEC);
   if (w.fd_ < 0) fail(path, std::string("cannot reopen table to continue it: ") + std::strerror(errno));
   struct stat st{};
   if (::fstat(w.fd_, &st) != 0) fail(path, std::string("cannot stat table: ") + std::strerror(errno));

@@ -2,6 +2,11 @@
 
 namespace ermak {
 
+// Native contacts: bead (C-alpha) pairs closer than this in the native structure, SOP-GPU's
+// R_limit_bond (docs/topology.md#native-contacts); also where its energy file counts a
+// contact as formed.
+inline constexpr double kNativeCutoff_A = 8.0;
+
 // Global SOP parameters in internal units (Å, kcal/mol). Defaults are SOP-GPU's
 // (docs/model.md#parameters). Per-contact r0 and ε_h live in the Topology.
 struct SopParameters {

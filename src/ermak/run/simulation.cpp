@@ -294,8 +294,9 @@ std::string keep_the_model_the_run_started_with(const RunSpec& spec, const fs::p
   if (!model_then->empty() && *model_then != model_fingerprint(earlier.topology)) return "";
   system = std::move(earlier);
   return "the model of " + spec.input.structure.string() +
-         " is built from double-precision C-alpha distances, as when this run started (before 2026-11-29); new runs "
-         "use SOP-GPU's float distances, as `ermak topology` does (docs/config.md#input)";
+         " is built from double-precision C-alpha distances, as ermak built it before commit dd1af8e (2026-11-29), "
+         "when this run started; new runs use SOP-GPU's float distances, as `ermak topology` does "
+         "(docs/config.md#input)";
 }
 
 std::string encode_offsets(const Checkpoint::Offsets& offsets) {

@@ -36,7 +36,14 @@ class SopgpuReporter::TextFile {
       fs::resize_file(path, resume_at);
       bytes_ = resume_at;
     }
-    file_ = std::fopen(path.string().c_str(), resume ? "ab" : "wb");
+    // Append mode also for a new file (created empty first): lines written after someone cut
+    // the file land at its new end, which flush() then sees (io/output_file_check.h).
+    if (!resume) {
+      std::FILE* created = std::fopen(path.string().c_str(), "wb");
+      if (!created) throw Error(path.string(), 0, "", fmt::format("cannot open for writing: {}", std::strerror(errno)));
+      std::fclose(created);
+    }
+    file_ = std::fopen(path.string().c_str(), "ab");
     if (!file_) throw Error(path.string(), 0, "", fmt::format("cannot open for writing: {}", std::strerror(errno)));
   }
   ~TextFile() {
@@ -368,6 +375,7 @@ void SopgpuReporter::checkpoint(Offsets& offsets) {
   for_each_replica(std::int32_t(runs_.size()), file_threads_, [&](std::int32_t r) {
     RunFiles& f = runs_[r];
     f.energy->flush();
+    f.trajectory->flush();  // checks that the DCD is still there (io/output_file_check.h)
     if (f.pulling) f.pulling->flush();
     if (f.indentation) f.indentation->flush();
   });
@@ -387,6 +395,7 @@ void SopgpuReporter::finish(ReportContext& context) {
   for_each_replica(std::int32_t(runs_.size()), file_threads_, [&](std::int32_t r) {
     RunFiles& f = runs_[r];
     f.energy->flush();
+    f.trajectory->flush();  // checks that the DCD is still there (io/output_file_check.h)
     if (f.pulling) f.pulling->flush();
     if (f.indentation) f.indentation->flush();
     write_run_pdb(r, outputs_.runs[r].final_pdb, context.topology, s,

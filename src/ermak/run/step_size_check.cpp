@@ -107,6 +107,12 @@ std::string check_step_size(const RunSpec& spec) {
                                 settings, amplitude_A, half_R0_A,
                                 given_key(spec, "run", {"timestep_ps", "timestep_tau"})));
   }
+  // A FENE bond at rest relaxes with the relative mobility 2/ζ: the step is stable only while
+  // h·2k/ζ < 2 (docs/model.md#dynamics), and from about a quarter of that the thermal
+  // stretches reach R0 within 10⁴–10⁵ steps (WW at 300 K: h = 0.8 τ_H broke a bond at
+  // 2.5·10⁴ steps, 0.6 τ_H held 10⁵).
+  const double bond_relaxation = spec.langevin.timestep_tau * 2.0 * double(spec.sop.fene_k_kcal_per_mol_A2) /
+                                 spec.langevin.zeta;
   // A clamp's force moves its beads by (h/ζ)·F per step on top of the noise.
   if (spec.force_clamp.enabled) {
     double largest_force = 0.0;
@@ -140,6 +146,15 @@ std::string check_step_size(const RunSpec& spec) {
     return fmt::format("warning: {} move a bead by only {:.3g} Å per component and step (SOP-GPU's defaults: "
                        "0.044 Å); the beads barely move (docs/model.md#dynamics)",
                        settings, amplitude_A);
+  // A warning, not a refusal: a run meant to break is a test's way to reach the checks.
+  if (bond_relaxation >= 0.5)
+    return fmt::format("warning: a time step of {:.4g} τ_H gives h·2k/ζ = {:.3g} for the FENE bonds ({}): {} "
+                       "(WW at 300 K: 0.8 τ_H broke one at 2.5·10⁴ steps; SOP-GPU's 0.08 τ_H gives 0.064; "
+                       "docs/model.md#dynamics)",
+                       spec.langevin.timestep_tau, bond_relaxation,
+                       bond_relaxation < 2.0 ? "stable below 2" : "2 or more: unstable, every step overshoots",
+                       bond_relaxation < 2.0 ? "their thermal stretches reach R0 and break bonds within 10⁴–10⁵ steps"
+                                             : "the run will stop with a broken bond within its first steps");
   return "";
 }
 
