@@ -18,14 +18,16 @@ void check_output_file_intact(int fd, const std::filesystem::path& path, std::ui
   if (!S_ISREG(st.st_mode)) return;
   if (st.st_nlink == 0)
     throw Error(path.string(), 0, "",
-                "was deleted while this run wrote it: what it held is lost, and a checkpoint now would count it; the "
-                "run stops and keeps its previous checkpoint (start the run again with --force)");
+                "was deleted while this run wrote it, and a checkpoint now would count what it held: the run stops "
+                "and keeps its previous checkpoint — put the file back (from a copy) and --resume continues from that "
+                "checkpoint, else start the run again with --force");
   if (std::uint64_t(st.st_size) < bytes_written)
     throw Error(path.string(), 0, "",
                 "was cut to " + std::to_string(st.st_size) + " bytes while this run had written " +
                     std::to_string(bytes_written) +
-                    ": what it held is lost, and a checkpoint now would count it; the run stops and keeps its "
-                    "previous checkpoint (start the run again with --force)");
+                    ", and a checkpoint now would count what it held: the run stops and keeps its previous "
+                    "checkpoint — put the file back (from a copy) and --resume continues from that checkpoint, else "
+                    "start the run again with --force");
 }
 
 }  // namespace ermak

@@ -147,6 +147,8 @@ void refuse_coincident_start(Engine& engine, const RunSpec& spec) {
 struct RunLog {
   std::shared_ptr<spdlog::logger> both;       // run log and console
   std::shared_ptr<spdlog::logger> file_only;  // run log only (long dumps)
+  // Set once a line could not be written to the run log (make_logger's error handler).
+  std::shared_ptr<std::atomic<bool>> file_failed = std::make_shared<std::atomic<bool>>(false);
 };
 
 // The run log at `log_file`, and (a SOP-GPU configuration with --ermak-output, whose log
@@ -175,8 +177,7 @@ RunLog make_logger(const fs::path& log_file, bool quiet, bool append, const fs::
   log.file_only->flush_on(spdlog::level::info);
   // Said once, in ermak's words, instead of spdlog's "[*** LOG ERROR #0001 ***]" per line; the
   // run goes on (its tables and checkpoints stop it if the disk is full).
-  auto warned = std::make_shared<std::atomic<bool>>(false);
-  auto on_error = [warned, file = log_file.string()](const std::string& what) {
+  auto on_error = [warned = log.file_failed, file = log_file.string()](const std::string& what) {
     if (!warned->exchange(true))
       std::fprintf(stderr, "ermak: warning: %s: cannot write the run log (%s); the run goes on, but the log misses its "
                            "lines from here (ermak analyze reads the temperature and speeds from it)\n",
@@ -467,7 +468,8 @@ RunSummary run_logged(const RunSpec& given_spec, const RunOptions& options, RunR
   log->info("noise: generator {}, layout {}, seed {}{}{}", spec.rng, spec.rng_layout, spec.seed,
             spec.rng == "philox" ? " (counter-based)" : "",
             default_seed ? " (the default: give each run whose replicas are to be pooled its own run.seed)" : "");
-  if (!options.dry_run) log->info("resolved configuration written to {}", log_path.string());
+  if (!options.dry_run && !run_log.file_failed->load())
+    log->info("resolved configuration written to {}", log_path.string());
   if (file_limit.soft != file_limit.soft_at_start)
     log->info("open-file limit raised from {} to {} (the hard limit)", file_limit.soft_at_start, file_limit.soft);
 
