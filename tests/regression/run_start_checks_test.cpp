@@ -182,6 +182,18 @@ TEST(RunStartChecks, AFailedStartDoesNotBlockTheNextRun) {
   EXPECT_EQ(status, 0) << out;
 }
 
+// A run log that cannot be opened (a directory of its name) is an error naming it, not an
+// "internal error" with exit status 2.
+TEST(RunStartChecks, ARunLogThatCannotBeOpenedIsNamed) {
+  const auto dir = ermak::test::fresh_directory("start-log-directory");
+  const fs::path config = ermak::test::write_ww_run_config(dir, 5, "");
+  fs::create_directories(dir / "out/run.log");
+  int status = 0;
+  const std::string out = run_ermak("run --quiet " + config.string() + " --set run.steps=100", &status);
+  EXPECT_EQ(status, 1) << out;
+  EXPECT_NE(out.find("out/run.log: cannot open the run log: a directory has its name"), std::string::npos) << out;
+}
+
 TEST(RunStartChecks, ForceReplacesEveryFileOfTheEarlierRun) {
   const auto dir = ermak::test::fresh_directory("start-force");
   const fs::path config = ermak::test::write_ww_run_config(dir, 5, "");

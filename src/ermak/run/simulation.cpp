@@ -10,8 +10,10 @@
 #include <atomic>
 #include <charconv>
 #include <chrono>
+#include <cerrno>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <fstream>
 #include <limits>
 #include <memory>
@@ -158,7 +160,15 @@ RunLog make_logger(const fs::path& log_file, bool quiet, bool append, const fs::
   std::vector<spdlog::sink_ptr> files;
   for (const fs::path& path : {log_file, copy_file}) {
     if (path.empty()) continue;
-    files.push_back(std::make_shared<spdlog::sinks::basic_file_sink_mt>(path.string(), !append));
+    try {
+      files.push_back(std::make_shared<spdlog::sinks::basic_file_sink_mt>(path.string(), !append));
+    } catch (const spdlog::spdlog_ex&) {
+      // A directory of that name, a read-only file system: say so, not "internal error".
+      std::error_code ignored;
+      throw Error(path.string(), 0, "",
+                  fs::is_directory(path, ignored) ? "cannot open the run log: a directory has its name"
+                                                  : std::string("cannot open the run log for writing: ") + std::strerror(errno));
+    }
     files.back()->set_pattern("[%Y-%m-%d %H:%M:%S] %v");
   }
   // The terminal first: a log file that cannot be written (a full disk, a file made
