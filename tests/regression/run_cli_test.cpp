@@ -570,6 +570,31 @@ TEST(RunCli, SameSeedSameTrajectoryWithOneOrTwoThreads) {
 
 // A run that fails once its log is open says why in the log too (a batch job's log then
 // holds what stderr alone would carry).
+// A run that stops with an error keeps what passed its checks: the rows of the stop before
+// the failing one and the checkpoint queued before them, both written by the report writer
+// as the run unwinds (docs/outputs.md#after-an-error). The checkpoint job used to read locals
+// already destroyed by then, and lost the checkpoint and the rows after it in some runs.
+TEST(RunCli, AnErrorKeepsTheRowsAndTheCheckpointThatPassed) {
+  const auto dir = ermak::test::fresh_directory("run-error-keeps");
+  const std::string config =
+      write_config(dir, "[fixed]\nbeads = [0]\n[pulling]\npulled_beads = [33]\nspeed_um_per_s = 200000\n"
+                        "spring_kcal_per_mol_A2 = 10\noutput_every = 100\n")
+          .string();
+  for (int attempt = 0; attempt < 3; ++attempt) {
+    int status = 0;
+    const std::string out = run_ermak("run --quiet --force " + config +
+                                          " --set run.replicas=1 --set run.seed=3 --set run.steps=20000 "
+                                          "--set output.energy_every=100 --set output.checkpoint_every=200",
+                                      &status);
+    ASSERT_EQ(status, 1) << out;
+    ASSERT_NE(out.find("a FENE bond broke between steps 1100 and 1200"), std::string::npos) << out;
+    EXPECT_EQ(ermak::read_checkpoint(dir / "out/checkpoint.ckpt").step, 1000) << "attempt " << attempt;
+    const std::string table = read_file(dir / "out/replica_000/energies.tsv");
+    const std::size_t last = table.rfind('\n', table.size() - 2) + 1;
+    EXPECT_EQ(table.substr(last, 5), "1100\t") << "attempt " << attempt;
+  }
+}
+
 TEST(RunCli, AnErrorDuringTheRunIsInTheRunLog) {
   const auto dir = ermak::test::fresh_directory("run-error-logged");
   int status = 0;

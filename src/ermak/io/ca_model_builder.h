@@ -13,7 +13,7 @@
 namespace ermak {
 
 // How the C-alpha distances behind the bonds' and contacts' r0 and the contact cutoff are
-// computed (docs/config.md#input). New models use SOP-GPU's float arithmetic
+// computed (docs/config.md#input--the-model). New models use SOP-GPU's float arithmetic
 // (io/topology_builder.h: sopgpu_distance), as `ermak topology` does, so that both routes
 // give one model bit for bit. Runs started by an ermak before commit dd1af8e (2026-11-29) built theirs from double
 // distances; they resume with that model (run/simulation.cpp).

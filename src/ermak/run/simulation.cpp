@@ -307,7 +307,7 @@ std::string keep_the_model_the_run_started_with(const RunSpec& spec, const fs::p
   return "the model of " + spec.input.structure.string() +
          " is built from double-precision C-alpha distances, as ermak built it before commit dd1af8e (2026-11-29), "
          "when this run started; new runs use SOP-GPU's float distances, as `ermak topology` does "
-         "(docs/config.md#input)";
+         "(docs/config.md#input--the-model)";
 }
 
 std::string encode_offsets(const Checkpoint::Offsets& offsets) {
@@ -843,6 +843,24 @@ RunSummary run_logged(const RunSpec& given_spec, const RunOptions& options, RunR
     snapshot_seconds += seconds_since(start);
     return report;
   };
+  // What the checkpoint jobs use on the writer thread, declared before the writer like the
+  // files: a run stopping with an error destroys the writer first, whose thread then finishes
+  // the rows and the checkpoint already queued (they passed their checks) with these alive.
+  // Written by the checkpoint jobs on the writer thread; read once the writer is drained.
+  double checkpoint_writing_seconds = 0.0;
+  std::int64_t checkpoints_written = 0;
+  // Every output file's size once flushed: on the writer thread, where the jobs before
+  // have written every row taken so far.
+  auto file_offsets = [&]() {
+    files.flush(file_threads);
+    Checkpoint::Offsets offsets = files.offsets();
+    if (extra) extra->checkpoint(offsets);
+    return offsets;
+  };
+  // Where the files live, for the checkpoint's syncs: the run's own directory (beside a .sop
+  // run's checkpoint with --ermak-output, maybe elsewhere) and the extra reporter's.
+  std::vector<fs::path> output_directories = extra ? extra->output_directories() : std::vector<fs::path>{};
+  if (own_files) output_directories.push_back(out);
   // Declared after every file it writes, so that it is destroyed (and its thread joined)
   // before them when the run ends or stops with an error.
   ReportWriter writer(2, kReportQueueBytes);
@@ -860,21 +878,6 @@ RunSummary run_logged(const RunSpec& given_spec, const RunOptions& options, RunR
   // and the instability checks.
   double checkpoint_seconds = 0.0, check_seconds = 0.0, advance_seconds = 0.0;
   std::int64_t advances = 0;
-  // Written by the checkpoint jobs on the writer thread; read once the writer is drained.
-  double checkpoint_writing_seconds = 0.0;
-  std::int64_t checkpoints_written = 0;
-  // Every output file's size once flushed: on the writer thread, where the jobs before
-  // have written every row taken so far.
-  auto file_offsets = [&]() {
-    files.flush(file_threads);
-    Checkpoint::Offsets offsets = files.offsets();
-    if (extra) extra->checkpoint(offsets);
-    return offsets;
-  };
-  // Where the files live, for the checkpoint's syncs: the run's own directory (beside a .sop
-  // run's checkpoint with --ermak-output, maybe elsewhere) and the extra reporter's.
-  std::vector<fs::path> output_directories = extra ? extra->output_directories() : std::vector<fs::path>{};
-  if (own_files) output_directories.push_back(out);
   // The same on the driver's thread, after waiting for the writer.
   auto output_offsets = [&]() {
     writer.drain();

@@ -108,9 +108,9 @@ std::string check_step_size(const RunSpec& spec) {
                                 given_key(spec, "run", {"timestep_ps", "timestep_tau"})));
   }
   // A FENE bond at rest relaxes with the relative mobility 2/ζ: the step is stable only while
-  // h·2k/ζ < 2 (docs/model.md#dynamics), and from about a quarter of that the thermal
-  // stretches reach R0 within 10⁴–10⁵ steps (WW at 300 K: h = 0.8 τ_H broke a bond at
-  // 2.5·10⁴ steps, 0.6 τ_H held 10⁵).
+  // h·2k/ζ < 2 (docs/model.md#dynamics); well below that, large steps let thermal kicks break
+  // bonds in long runs (WW at 300 K, h = 0.6–0.8 τ_H: some seeds broke one after
+  // 2.5·10⁴–2.5·10⁵ steps, others ran 10⁶). Warned below from 0.2.
   const double bond_relaxation = spec.langevin.timestep_tau * 2.0 * double(spec.sop.fene_k_kcal_per_mol_A2) /
                                  spec.langevin.zeta;
   // A clamp's force moves its beads by (h/ζ)·F per step on top of the noise.
@@ -157,7 +157,7 @@ std::string check_step_size(const RunSpec& spec) {
                        bond_relaxation < 2.0
                            ? fmt::format("the bond lengths fluctuate about {:.0f} % more than at equilibrium, and thermal "
                                          "kicks may break bonds in long runs (the WW domain at 300 K broke some after "
-                                         "6·10⁴–2.5·10⁵ steps at 0.6–0.8 τ_H, others ran 10⁶); try a short run at your "
+                                         "2.5·10⁴–2.5·10⁵ steps at 0.6–0.8 τ_H, others ran 10⁶); try a short run at your "
                                          "temperature first",
                                          100.0 * bond_relaxation / 2.0)
                            : std::string("the run will stop with a broken bond within its first steps"));
