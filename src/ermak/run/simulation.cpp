@@ -99,8 +99,7 @@ double first_step_move_A(const RunSpec& spec, double force_kcal_per_mol_A) {
 // minimisation. A native structure feels almost none; a coordinates file of another state, a
 // start built by hand or a replica's own coordinates may hold overlapping beads, whose
 // repulsion would break a bond at once with a message about the dynamics.
-void warn_of_start_forces(Engine& engine, const Topology& topology, const RunSpec& spec, spdlog::logger& log) {
-  const State forces = engine.forces();
+void warn_of_start_forces(const State& forces, const Topology& topology, const RunSpec& spec, spdlog::logger& log) {
   double largest = 0.0;
   std::int32_t replica = 0, bead = 0;
   for (std::int32_t r = 0; r < forces.replica_count; ++r)
@@ -125,8 +124,7 @@ void warn_of_start_forces(Engine& engine, const Topology& topology, const RunSpe
 // repulsion has no value, which would surface as "non-finite coordinates" blamed on a FENE
 // bond after the first steps, or be dropped by the minimisation's largest force. Refused with
 // the pair, as `ermak energy` refuses it.
-void refuse_coincident_start(Engine& engine, const RunSpec& spec) {
-  const State forces = engine.forces();
+void refuse_coincident_start(Engine& engine, const State& forces, const RunSpec& spec) {
   for (std::int32_t r = 0; r < forces.replica_count; ++r)
     for (std::int32_t i = 0; i < forces.bead_count; ++i) {
       const Vec3f f = forces.position(r, i);
@@ -728,7 +726,7 @@ RunSummary run_logged(const RunSpec& given_spec, const RunOptions& options, RunR
     } else if (spec.minimize.max_steps > 0) {
       engine = make_engine(backend, setup, spec.cuda_kernels);
       engine->set_state(initial);
-      refuse_coincident_start(*engine, spec);
+      refuse_coincident_start(*engine, engine->forces(), spec);
       const auto minimize_start = std::chrono::steady_clock::now();
       const MinimizeResult m = engine->minimize(spec.minimize.max_steps,
                                                 spec.minimize.force_tolerance_kcal_per_mol_A,
@@ -762,8 +760,12 @@ RunSummary run_logged(const RunSpec& given_spec, const RunOptions& options, RunR
       engine = make_engine(backend, setup, spec.cuda_kernels);
       engine->set_state(start);
     }
-    if (spec.minimize.max_steps == 0 || options.dry_run) refuse_coincident_start(*engine, spec);
-    if (spec.minimize.max_steps == 0) warn_of_start_forces(*engine, topology, spec, *log);
+    if (spec.minimize.max_steps == 0 || options.dry_run) {
+      // One evaluation of the start's forces for both checks.
+      const State forces = engine->forces();
+      refuse_coincident_start(*engine, forces, spec);
+      if (spec.minimize.max_steps == 0) warn_of_start_forces(forces, topology, spec, *log);
+    }
     log_protocol();
     files = ReplicaFiles(spec, protocol ? &*protocol : nullptr);
     if (paths.remove_previous) {
