@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # The GPU check (docs/gpu.md#checking-a-gpu-build): on a machine with an NVIDIA GPU,
 # configure and build for sm_90 (+PTX), run the CUDA tests (ctest label "cuda"), the
-# CUDA benchmarks, compute-sanitizer memcheck and racecheck on short runs of both kernel
-# families, the backend agreement sweep (scripts/backend_agreement.py: random
+# CUDA benchmarks, compute-sanitizer memcheck, initcheck, synccheck and racecheck on short
+# runs of both kernel families, the backend agreement sweep (scripts/backend_agreement.py: random
 # configurations on the GPU and the CPU, and stopped on one and resumed on the other), and
 # the CPU tests; every log goes under $OUT (default
 # build-gpu/gpu-check-out),
@@ -156,10 +156,13 @@ stage profile 120 profile.log "
 # do not reach): a few steps of one PF8 with clusters of one warp and of two.
 CEILING='CeilingKernels.OneStepEqualsTheHostsSumOfTheSamePairs:CeilingKernels.TilesWithTheModelTakeOneStepOfThePlainDynamics:CeilingKernels.PairsOnceDiffersFromPairsTwice'
 SHORT="Systems/CudaVsCpu.TrajectoryAgreesFor1000Steps/ww_*:CudaEngine.BlockFamilyLanesInBlocksOfMoreThan512ThreadsAgreeWithCpu:Families/CudaFamily.IndentationAgreesWithCpu/*:Families/CudaFamily.MinimisationAgreesWithCpu/*:CudaEngineVariants.PerBeadMultiRoundAndBlockLaneCountsAgreeWithCpu:CudaEngineVariants.GridCellSortEqualsOneBlockPerReplica:Families/CudaFamily.ProtocolsAgreeWithCpu/block_tiles*:Families/CudaFamily.StoredNoiseAgreesWithCpu/block_tiles*:Families/CudaFamily.StopsWithoutAllPositionsSeeWhatTheStateShows/*:Families/CudaFamily.OverlappedStopsGiveTheValuesOfStopsInTurn/*:CudaEngine.BlockListsThatOverflowInLaunchesRunAheadGiveTheSameBits:Families/CudaSplit.*:$CEILING"
-stage sanitize 360 sanitize.log "
+stage sanitize 480 sanitize.log "
   echo '--- memcheck ---'
   compute-sanitizer --tool memcheck --error-exitcode 9 --print-limit 20 '$TESTS' --gtest_color=no --gtest_filter='$SHORT' --gtest_brief=1
   m=\$?
+  echo '--- initcheck and synccheck (device memory read or copied before it is written; barriers in divergent code) ---'
+  compute-sanitizer --tool initcheck --error-exitcode 9 --print-limit 20 '$TESTS' --gtest_color=no --gtest_filter='$SHORT' --gtest_brief=1 || m=9
+  compute-sanitizer --tool synccheck --error-exitcode 9 --print-limit 20 '$TESTS' --gtest_color=no --gtest_filter='$SHORT' --gtest_brief=1 || m=9
   echo '--- racecheck (per-bead family with cluster rows) ---'
   ERMAK_CUDA_CLUSTER_ROWS=1 compute-sanitizer --tool racecheck --error-exitcode 9 --print-limit 20 '$TESTS' --gtest_color=no --gtest_filter='Systems/CudaVsCpu.TrajectoryAgreesFor1000Steps/ww_*:Families/CudaFamily.IndentationAgreesWithCpu/block:Families/CudaFamily.IndentationAgreesWithCpu/perbead_cluster_rows:$CEILING' --gtest_brief=1
   r=\$?
@@ -182,7 +185,7 @@ stage sanitize 360 sanitize.log "
   done
   ERMAK_CUDA_CLUSTER_SPLIT=1 ERMAK_CUDA_BLOCK_WARPS=4 compute-sanitizer --tool racecheck --error-exitcode 9 --print-limit 20 \
     '$BUILD/ermak' bench --backend cuda --cases pf8x1 --seconds 0.01 | grep -v '^#' || w=9
-  echo \"memcheck rc=\$m racecheck rc=\$r racecheck (large blocks) rc=\$b blocks of 4 warps rc=\$w\"
+  echo \"memcheck, initcheck, synccheck rc=\$m racecheck rc=\$r racecheck (large blocks) rc=\$b blocks of 4 warps rc=\$w\"
   exit \$((m + r + b + w))"
 
 # 60 random configurations on the GPU and the CPU: 200–206 s on an H100 with 16 cores.

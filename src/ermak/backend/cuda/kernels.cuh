@@ -18,10 +18,14 @@ namespace ermak::cuda {
 struct BlockStatus {
   long long done = 0;      // step the block's positions are at
   int needed_slots = 0;    // > slots: a list row overflowed at `done`
+  int unused = 0;          // the padding made a member, so that a kernel's store of the
+                           // struct writes every byte the host later copies back
+                           // (compute-sanitizer --tool initcheck, docs/gpu.md#checking-a-gpu-build)
   long long rebuilds = 0;  // list builds (per replica, summed), added to those of the
                            // status the launch starts from (status_in, else status)
   long long pairs = 0;     // repulsive pairs in the block's lists at the last build
 };
+static_assert(sizeof(BlockStatus) == 32, "BlockStatus: no padding left unwritten");
 
 struct BlockLaunch {
   ModelData m;
