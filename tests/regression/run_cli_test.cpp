@@ -74,6 +74,22 @@ TEST(RunCli, PrintConfigShowsTheResolvedConfigurationAndWritesNothing) {
   EXPECT_FALSE(fs::exists(dir / "out"));
 }
 
+// The demo's --print-config: its commented config, or with --set / -o the resolved one they
+// make (an audit's `--set run.backend=auto` printed backend = "cpu").
+TEST(RunCli, DemoPrintConfigShowsItsOverrides) {
+  const auto dir = ermak::test::fresh_directory("demo-print-config");
+  int status = 0;
+  std::string out = run_ermak("demo --print-config", &status);
+  ASSERT_EQ(status, 0) << out;
+  EXPECT_EQ(out.rfind("# ermak demo:", 0), 0u) << out;
+  out = run_ermak("demo --print-config --set run.backend=auto -o " + (dir / "elsewhere").string(), &status);
+  ASSERT_EQ(status, 0) << out;
+  EXPECT_EQ(out.rfind("# ermak resolved configuration", 0), 0u) << out;
+  EXPECT_NE(out.find("backend = \"auto\""), std::string::npos) << out;
+  EXPECT_NE(out.find((dir / "elsewhere").string()), std::string::npos) << out;
+  EXPECT_FALSE(fs::exists(dir / "elsewhere"));
+}
+
 // DCD frames stay evenly spaced: a run whose length is not a multiple of the frame
 // interval says at its start where the last frame falls (docs/outputs.md#dcd).
 TEST(RunCli, ALastStepBetweenFramesIsNoted) {

@@ -147,6 +147,24 @@ double logged_size(const std::string& log, const std::string& what) {
   const auto it = scale.find(unit.substr(0, unit.find_first_of(",)")));
   return it == scale.end() ? -1 : value * it->second;
 }
+// Over a SOP-GPU run's existing files, as over a TOML run's: every other check first, the
+// refusal of the files last (an audit's bead out of range was hidden behind "exists").
+TEST(RunDryRun, OverASopgpuRunsFilesEveryOtherCheckComesFirst) {
+  const fs::path dir = ermak::test::sopgpu_ww_directory("dry-run-sop-exists");
+  const std::string run = "run ww_pull.sop --backend cpu --threads 2 --set runnum=1 --set numsteps=200 "
+                          "--set pullFreq=100 --set coordinates=structures/ww.pdb";
+  std::string out;
+  ASSERT_EQ(run_ermak_in(dir, run + " --quiet", &out), 0) << out;
+  const auto before = files_under(dir);
+  EXPECT_EQ(run_ermak_in(dir, run + " --dry-run", &out), 1) << out;
+  EXPECT_NE(out.find("already holds a run; pass --force"), std::string::npos) << out;
+  EXPECT_NE(out.find("every other check of the run's start passed"), std::string::npos) << out;
+  EXPECT_EQ(run_ermak_in(dir, run + " --dry-run --set fixed=100", &out), 1) << out;
+  EXPECT_NE(out.find("bead 100 is out of range"), std::string::npos) << out;
+  EXPECT_EQ(out.find("pass --force"), std::string::npos) << out;
+  EXPECT_EQ(files_under(dir), before);
+}
+
 
 TEST(RunDryRun, TheDiskEstimateOfASopgpuRunMatchesItsFiles) {
   const fs::path dir = ermak::test::sopgpu_ww_directory("disk-sop");

@@ -170,6 +170,8 @@ TEST(ConfigErrors, InputNeedsExactlyOneModelSource) {
   expect_error("[input]\ntopology = \"t.top\"\n", 2, "input.topology", "needs input.coordinates");
   // An all-atom structure given as the topology: the key it belongs to.
   expect_error("[input]\ntopology = \"1ubq.pdb\"\n", 2, "input.topology", "1ubq.pdb looks like an all-atom structure: give it as input.structure");
+  expect_error("[input]\ntopology = \"1ubq.pdb\"\ncoordinates = \"1ubq.pdb\"\n", 2, "input.topology",
+               "looks like an all-atom structure: give it as input.structure instead (without input.coordinates)");
   // An .etop stores its native coordinates, which are then the start (docs/formats.md).
   EXPECT_FALSE(error_of("[input]\ntopology = \"t.etop\"\n").thrown);
   expect_error(kInput + "coordinates = \"c.pdb\"\n", 3, "input.coordinates", "goes with input.topology");

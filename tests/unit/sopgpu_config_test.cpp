@@ -202,6 +202,12 @@ TEST(SopgpuConfig, SetOverridesAKeyOrReportsAsSet) {
   EXPECT_NE(error_of(kMinimal, {"numsteps=lots"}).find("--set: numsteps: expected an integer"), std::string::npos);
   EXPECT_NE(error_of(kMinimal, {"numsteps"}).find("--set: numsteps: expected key=value"), std::string::npos);
   EXPECT_NE(error_of(kMinimal, {"bogus=1"}).find("--set: bogus: unknown key"), std::string::npos);
+  // A topology key names the command with the configuration's file, also from --set.
+  for (const std::vector<std::string>& set : {std::vector<std::string>{}, std::vector<std::string>{"structure=ww.pdb"}}) {
+    const std::string text = set.empty() ? std::string(kMinimal) + "structure ww.pdb\n" : std::string(kMinimal);
+    EXPECT_NE(error_of(text, set).find("build the model with `ermak topology test.sop`"), std::string::npos)
+        << error_of(text, set);
+  }
 }
 
 TEST(SopgpuConfig, WwEquilibrationMapsOntoTheRunSpec) {

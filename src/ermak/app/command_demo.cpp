@@ -62,13 +62,16 @@ Command add_demo_command(CLI::App& app) {
     bool no_analysis = false;
   };
   auto o = std::make_shared<Options>();
-  cmd->add_option("-o,--output", o->output, "Output directory")->capture_default_str();
+  auto* output = cmd->add_option("-o,--output", o->output, "Output directory")->capture_default_str();
   cmd->add_option("--set", o->overrides, "Override a key of the embedded config, e.g. --set run.steps=10000");
   cmd->add_flag("--force", o->force, "Overwrite an existing demo output");
-  cmd->add_flag("--print-config", o->print_config, "Print the embedded config and exit");
+  cmd->add_flag("--print-config", o->print_config,
+                "Print the embedded config and exit; with --set or -o, the resolved configuration they make "
+                "(every key, defaults filled in, as `ermak run --print-config`)");
   cmd->add_flag("--no-analysis", o->no_analysis, "Skip `ermak analyze` after the run");
-  return [o]() {
-    if (o->print_config) {
+  return [o, output]() {
+    // The commented config is the one to copy and edit; overrides are shown applied.
+    if (o->print_config && o->overrides.empty() && output->count() == 0) {
       std::fputs(kDemoConfig, stdout);
       return 0;
     }
@@ -81,6 +84,10 @@ Command add_demo_command(CLI::App& app) {
       spec.resolved_toml.replace(at, source_line.size(), "# source: the demo's embedded configuration (ermak demo "
                                                          "--print-config)");
     spec.config_path = std::filesystem::current_path() / "(ermak demo)";
+    if (o->print_config) {
+      std::fputs(spec.resolved_toml.c_str(), stdout);
+      return 0;
+    }
     // The demo has no --resume: say what it does have.
     if (!o->force && directory_has_run(spec.output.directory))
       throw Error(spec.output.directory.string(), 0, "",

@@ -400,7 +400,7 @@ class SopValues {
 
 // Every key must be in the table; values must have the table's type (checked here once,
 // so that a malformed value of a key without effect is still reported).
-void check_keys(const std::vector<SopEntry>& entries, const SopValues& v) {
+void check_keys(const std::vector<SopEntry>& entries, const SopValues& v, const fs::path& config_file) {
   for (const SopEntry& e : entries) {
     const SopKeyInfo* info = find_key(e.key);
     // A key of the user's own that another value uses as a macro (<proj>): a definition, as
@@ -422,7 +422,7 @@ void check_keys(const std::vector<SopEntry>& entries, const SopValues& v) {
       for (const char* topology_key : {"structure", "cgconfig", "R_limit_bond", "SC_limit_bond"})
         if (e.key == topology_key)
           hint = " (a key of SOP-GPU's topology-creation configurations: build the model with `ermak topology " +
-                 std::filesystem::path(e.file).filename().string() + "`, then run the run configuration)";
+                 config_file.filename().string() + "`, then run the run configuration)";
       throw Error(e.file, e.line, e.key,
                   fmt::format("unknown key{}; the keys ermak reads are listed in docs/migrating-from-sop-gpu.md",
                               hint));
@@ -501,7 +501,7 @@ SopRun parse_sopgpu_run(std::string_view text, const fs::path& file, const SopLo
   const std::vector<SopEntry> entries = read_sop_entries(text, file.string(), options.overrides, &skipped_lines);
   SopValues v(entries);
   v.set_file_name(file.string());
-  check_keys(entries, v);
+  check_keys(entries, v, file);
 
   SopRun result;
   result.notes = std::move(skipped_lines);

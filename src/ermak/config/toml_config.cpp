@@ -525,11 +525,12 @@ void read_input(const Section& s, InputSpec& in) {
     const std::string ext = lower_extension(path.extension() == ".gz" ? path.stem() : path);  // 1ubq.pdb.gz
     return ext == ".pdb" || ext == ".cif" || ext == ".ent" || ext == ".mmcif";
   };
-  if (topology && !coordinates && is_structure_file(*topology))
+  if (topology && is_structure_file(*topology))
     throw s.error("topology", "input.topology is a SOP topology (.top or .etop), and " +
                                   topology->filename().string() +
-                                  " looks like an all-atom structure: give it as input.structure instead (or build "
-                                  "the model with `ermak topology` and give its .etop)");
+                                  " looks like an all-atom structure: give it as input.structure instead" +
+                                  (coordinates ? " (without input.coordinates)" : "") +
+                                  ", or build the model with `ermak topology` and give its .etop");
   if (topology && !coordinates && !is_etop(*topology))
     throw s.error("topology", "input.topology needs input.coordinates (PDB with the initial "
                               "coordinates; only an .etop stores its own)");

@@ -1279,7 +1279,16 @@ RunSummary run_simulation(const RunSpec& spec, const RunOptions& options, RunRep
   if (own_files) check_output_directory(spec, out, "output.directory");
   check_output_directory(spec, checkpoint_path.parent_path(), checkpoint_key);
   check_output_directory(spec, log_path.parent_path(), log_key);
-  if (extra) extra->check_files(options.resume, options.force);
+  if (extra) {
+    try {
+      extra->check_files(options.resume, options.force);
+    } catch (const Error& e) {
+      // A SOP-GPU configuration's files that exist (or clash): in a dry run, like a TOML
+      // run's output above, the answer after every other check (docs/outputs.md#dry-run).
+      if (!options.dry_run) throw;
+      if (!existing_run) existing_run = e;
+    }
+  }
   if (options.dry_run) {
     // The same start, but no file: the run's own files are off and the extra reporter
     // writes none.
