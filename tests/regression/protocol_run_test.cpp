@@ -637,9 +637,12 @@ TEST(ProtocolRun, PullingFarPastTheChainSaysFewerSteps) {
       << out;
   EXPECT_NE(out.find("a FENE bond broke between steps"), std::string::npos) << out;
   EXPECT_NE(out.find("travelled past the chain's contour length by then"), std::string::npos) << out;
-  // A dry run finds the break at the end of its timed steps (far past the travel): the same advice.
+  // A dry run finds the break at the end of its timed steps (far past the travel): the same
+  // advice. Ten times the speed, so that the ~2 s of timed steps reach the break (~2·10⁴
+  // steps) on a machine 50 times slower than a desktop core (or under ThreadSanitizer).
   const std::string dry = run_ermak("run --dry-run " + (dir / "run.toml").string() +
-                                        " --set run.steps=4000000 --set 'output.directory=\"dry\"'",
+                                        " --set run.steps=4000000 --set pulling.speed_um_per_s=250000"
+                                        " --set 'output.directory=\"dry\"'",
                                     &status);
   EXPECT_EQ(status, 1) << dry;
   EXPECT_NE(dry.find("travelled past the chain's contour length by then"), std::string::npos) << dry;

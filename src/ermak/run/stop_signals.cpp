@@ -1,20 +1,25 @@
 #include "ermak/run/stop_signals.h"
 
+#include <atomic>
 #include <csignal>
 
 namespace ermak {
 namespace {
 
-volatile std::sig_atomic_t received_signal = 0;
+// Atomic, not volatile sig_atomic_t: the kernel may run the handler on any thread (a report
+// writer, an OpenMP worker) while the driver reads the flag on its own (ThreadSanitizer
+// found both); a lock-free atomic may be written from a signal handler.
+std::atomic<int> received_signal{0};
+static_assert(std::atomic<int>::is_always_lock_free, "the stop flag is written from a signal handler");
 constexpr int kStopSignals[] = {SIGINT, SIGTERM};
 struct sigaction previous[2]{};
 
-extern "C" void note_stop_signal(int signal_number) { received_signal = signal_number; }
+extern "C" void note_stop_signal(int signal_number) { received_signal.store(signal_number); }
 
 }  // namespace
 
 StopSignals::StopSignals() {
-  received_signal = 0;
+  received_signal.store(0);
   struct sigaction action{};
   action.sa_handler = note_stop_signal;
   sigemptyset(&action.sa_mask);
@@ -34,7 +39,7 @@ StopSignals::~StopSignals() {
   for (int k = 0; k < 2; ++k) sigaction(kStopSignals[k], &previous[k], nullptr);
 }
 
-int StopSignals::received() const { return received_signal; }
+int StopSignals::received() const { return received_signal.load(); }
 
 const char* stop_signal_name(int signal_number) {
   switch (signal_number) {
