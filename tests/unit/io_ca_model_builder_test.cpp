@@ -14,6 +14,8 @@
 
 #include "ermak/core/error.h"
 #include "ermak/io/ca_model_builder.h"
+#include "ermak/io/pair_search.h"
+#include "ermak/model/chain_positions.h"
 #include "ermak/io/structure_model.h"
 #include "ermak/io/topology_builder.h"
 #include "support/test_paths.h"
@@ -516,6 +518,32 @@ TEST(IoCaModel, NativeContactsCellListEqualsBruteForce) {
     EXPECT_EQ(contacts[k].i, brute[k].first);
     EXPECT_EQ(contacts[k].j, brute[k].second);
   }
+}
+
+// Residue numbers across a break that differ by more than an int holds (mmCIF allows them):
+// far apart along the chain, not within two (the difference overflowed an int).
+TEST(IoCaModel, ChainPositionsOfResidueNumbersFarApart) {
+  const std::vector<ChainResidue> residues = {{0, -1999999971, false}, {0, 2147483638, false}, {0, 2147483639, true}};
+  const std::vector<std::int64_t> position = chain_positions(residues);
+  EXPECT_EQ(position[1] - position[0], 4147483609);
+  EXPECT_FALSE(within_two_along_chain(residues, position, 0, 1));
+  EXPECT_TRUE(within_two_along_chain(residues, position, 1, 2));
+}
+
+// Points beyond the grid's 2²⁰ cells per axis (a tiny cutoff, or far points) share its last
+// cell, where their pairs are still found by distance; the cell index no longer overflows.
+TEST(IoCaModel, CellListOfATinyCutoffFindsThePairsOfItsLastCell) {
+  const std::vector<Vec3d> points = {{0, 0, 0}, {0, 0, 0}, {1e6, 0, 0}, {1e6, 0, 0}, {1e6, 1, 0}};
+  for (const double cutoff : {1e-9, 1e-3}) {
+    std::set<std::pair<int, int>> pairs;
+    CellList(points, cutoff).for_each_pair([&](std::int32_t i, std::int32_t j, double) { pairs.insert({i, j}); });
+    EXPECT_EQ(pairs, (std::set<std::pair<int, int>>{{0, 1}, {2, 3}})) << cutoff;
+  }
+  // 10⁻³⁰⁰ Å: cells beyond any 64-bit integer (the cast overflowed; its square is 0, so
+  // no pair is closer).
+  int pairs = 0;
+  CellList(points, 1e-300).for_each_pair([&](std::int32_t, std::int32_t, double) { ++pairs; });
+  EXPECT_EQ(pairs, 0);
 }
 
 TEST(IoCaModel, NativeContactsOfHundredThousandBeadsTakeSeconds) {

@@ -118,6 +118,7 @@ TEST(SopTopologyConfig, BadLinesGiveFileLineKeyErrors) {
       {"R_limit_bond eight\n", 4, "R_limit_bond", "'eight' is not a number"},
       {"R_limit_bond -1\n", 4, "R_limit_bond", "must be >= 0"},
       {"eh -1\n", 4, "eh", "neither a value > 0"},
+      {"eh 1e39\n", 4, "eh", "≤ 3.4e38"},
       {"eh\n", 4, "eh", "missing value"},
       {"eh 1.5 2\n", 4, "eh", "expected one value"},
       {"structure2 <nothing>.pdb\n", 4, "structure2", "macro <nothing>: the file has no key 'nothing'"},

@@ -145,6 +145,26 @@ TEST(SopgpuConfig, BlankValuesHugeRangesDevicesAndSeedSumsAreErrors) {
             std::string::npos);
   EXPECT_NE(error_of(std::string(kMinimal) + "fixed 5 to 200000000\n").find("is longer than any model"),
             std::string::npos);
+  // A range from a negative index: its length would overflow (an audit's filled the memory).
+  EXPECT_NE(error_of(std::string(kMinimal) + "fixed -9223372036854775808 to 5\n")
+                .find("test.sop:15: fixed: range '-9223372036854775808 to 5' starts below 0"),
+            std::string::npos);
+  // Run numbers are SOP-GPU's ints, also the last of firstrun + runnum − 1.
+  EXPECT_NE(error_of(kMinimal, {"firstrun=9223372036854775807", "runnum=2"}).find("--set: firstrun: out of range"),
+            std::string::npos);
+  EXPECT_NE(error_of(kMinimal, {"firstrun=2147483647", "runnum=2"}).find("firstrun: out of range"), std::string::npos);
+  EXPECT_NE(error_of(kMinimal, {"firstrun=-9223372036854775807"}).find("firstrun: out of range"), std::string::npos);
+  EXPECT_EQ(parse_sopgpu_run(kMinimal, "test.sop", cpu({"firstrun=2147483645"})).spec.replicas, 3);
+  // Without a seed the note names one that repeats the run, or says there is none.
+  for (const char* first : {"firstrun=5", "firstrun=-2147483648"}) {
+    std::vector<std::string> overrides = {first};
+    std::string text = std::regex_replace(std::string(kMinimal), std::regex("seed [0-9]+\n"), "");
+    const SopRun run = parse_sopgpu_run(text, "test.sop", cpu(overrides));
+    std::string notes;
+    for (const auto& n : run.notes) notes += n + "\n";
+    EXPECT_NE(notes.find("seed not given"), std::string::npos) << notes;
+    EXPECT_TRUE(notes.find("repeats the run") != std::string::npos) << notes;
+  }
   EXPECT_NE(error_of(kMinimal, {"device=4294967297"}).find("--set: device: out of range: a GPU index"),
             std::string::npos);
   EXPECT_NE(error_of(kMinimal, {"device=-7"}).find("--set: device: out of range"), std::string::npos);

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "ermak/core/error.h"
+#include "ermak/io/ca_model_builder.h"
 #include "ermak/io/structure_model.h"
 #include "ermak/io/topology_builder.h"
 #include "support/test_paths.h"
@@ -225,6 +226,13 @@ TEST(TopologyBuilder, DisulfideFromGeometryRecordsOrNone) {
   b = build("ss-record-far", far, o);
   EXPECT_EQ(std::count(b.bond_kinds.begin(), b.bond_kinds.end(), BondKind::Disulfide), 1);
   EXPECT_TRUE(mentions(b.warnings, "disulfide record A:3-A:30: its SG atoms are 9.04 Å apart")) << b.warnings.size();
+
+  // A record joining a cysteine to itself: skipped with a warning (it stopped the build as
+  // "two beads at one position").
+  b = build("ss-record-self",
+            disulfide_pdb("SSBOND   1 CYS A    3    CYS A    3                          1555   1555  2.04\n"), o);
+  EXPECT_EQ(std::count(b.bond_kinds.begin(), b.bond_kinds.end(), BondKind::Disulfide), 0);
+  EXPECT_TRUE(mentions(b.warnings, "disulfide record A:3-A:3 joins a cysteine to itself; ignored"));
 
   o.disulfides = DisulfideSource::None;
   b = build("ss-none", disulfide_pdb(record), o);
@@ -553,6 +561,21 @@ TEST(TopologyBuilder, CoincidentBeadsAreAnError) {
   const std::string e = error_of([&] { build("coincident", pdb); });
   EXPECT_NE(e.find("coincident.pdb: structure: beads A:ALA 1 CA and B:ALA 1 CA are at the same position"),
             std::string::npos) << e;
+}
+
+// A coordinate beyond what a PDB file holds (1.0e+20 fits the 8 columns and parses) is
+// refused before any cell grid is built — the C-alpha model's builder too (an audit's
+// overflowed the cell list's integer cells).
+TEST(TopologyBuilder, CoordinatesBeyondWhatAPdbHoldsAreAnError) {
+  std::string far = ca("ALA", 'A', 2, 3.8, 0, 0);
+  far.replace(30, 8, " 1.0e+20");
+  const std::string pdb = ca("ALA", 'A', 1, 0, 0, 0) + far + ca("ALA", 'A', 3, 7.6, 0, 0) + "END\n";
+  std::string e = error_of([&] { build("far-atom", pdb); });
+  EXPECT_NE(e.find("far-atom.pdb: structure: atom CA of residue A:ALA 2 is at (1e+20, 0, 0) Å"), std::string::npos)
+      << e;
+  e = error_of([&] { build_ca_model(write_file("far-atom-ca", "far.pdb", pdb), ModelBuildSpec{}); });
+  EXPECT_NE(e.find("far.pdb: structure: the C-alpha of residue A:ALA 2 is at (1e+20, 0, 0) Å"), std::string::npos)
+      << e;
 }
 
 // A PDB cut at a record's end parses: a file ending in an atom record (no TER, ENDMDL or END

@@ -355,6 +355,9 @@ class SopValues {
           throw Error(e->file, e->line, e->key, fmt::format("range '{} to {}' is empty", out.back(), to));
         // Bead indices are 32-bit, and no model has 10⁸ beads: a larger range is a typo that
         // would fill the memory before the beads are checked against the model.
+        if (out.back() < 0)  // (and to − out.back() stays within 64 bits below)
+          throw Error(e->file, e->line, e->key,
+                      fmt::format("range '{} to {}' starts below 0: bead indices are 0-based", out.back(), to));
         if (to > std::numeric_limits<std::int32_t>::max() || to - out.back() > 100'000'000)
           throw Error(e->file, e->line, e->key,
                       fmt::format("range '{} to {}' is longer than any model (at most 10^8 beads, indices up to {})",
@@ -536,6 +539,9 @@ SopRun parse_sopgpu_run(std::string_view text, const fs::path& file, const SopLo
     const auto [end, ec] = std::from_chars(run.data(), run.data() + run.size(), value);
     if (ec != std::errc() || end != run.data() + run.size())
       throw v.error("run", fmt::format("expected an integer run number, got '{}'", run));
+    if (value < std::numeric_limits<std::int32_t>::min() || value > std::numeric_limits<std::int32_t>::max())
+      throw v.error("run", fmt::format("out of range: SOP-GPU's run numbers are ints (−2147483648 … 2147483647), "
+                                       "got {}", value));
     run_names = {run};
     first_run = value;
     seed_run = value;
@@ -547,6 +553,11 @@ SopRun parse_sopgpu_run(std::string_view text, const fs::path& file, const SopLo
     const std::int64_t count = *v.integer("runnum");
     if (count < 1 || count > 1000000)
       throw v.error("runnum", fmt::format("out of range: must be 1 … 1000000, got {}", count));
+    // SOP-GPU's run numbers are ints; so are the last run's, firstrun + runnum − 1.
+    if (first_run < std::numeric_limits<std::int32_t>::min() ||
+        first_run > std::numeric_limits<std::int32_t>::max() - (count - 1))
+      throw v.error("firstrun", fmt::format("out of range: the runs {} … firstrun + runnum − 1 must be SOP-GPU's ints "
+                                            "(−2147483648 … 2147483647)", first_run));
     for (std::int64_t k = 0; k < count; ++k) run_names.push_back(std::to_string(first_run + k));
   }
   const std::size_t replicas = run_names.size();
@@ -644,10 +655,18 @@ SopRun parse_sopgpu_run(std::string_view text, const fs::path& file, const SopLo
     seed = std::int64_t(mixed >> 1);
     // A given seed gets firstrun + run added (SOP-GPU's rule), so the one that repeats this
     // run is the seed less that sum.
-    note(fmt::format("seed not given: using the clock and the system's entropy, seed = {} (`seed {}` repeats the "
-                     "run: SOP-GPU's rule adds firstrun + run = {} to a given seed; SOP-GPU's clock in seconds gave "
-                     "runs started in one second the same trajectories)",
-                     seed, seed - (first_run + seed_run), first_run + seed_run));
+    // Run numbers are ints (above), so the sum fits; the difference may not (a seed near
+    // 2⁶³ less a negative sum) or may fall below 0: then no given seed repeats this one.
+    const std::int64_t offset = first_run + seed_run;
+    std::int64_t repeat = 0;
+    const bool repeatable = !__builtin_sub_overflow(seed, offset, &repeat) && repeat >= 0;
+    note(fmt::format("seed not given: using the clock and the system's entropy, seed = {} ({}: SOP-GPU's rule adds "
+                     "firstrun + run = {} to a given seed; SOP-GPU's clock in seconds gave runs started in one "
+                     "second the same trajectories)",
+                     seed,
+                     repeatable ? fmt::format("`seed {}` repeats the run", repeat)
+                                : std::string("no seed key repeats the run with these run numbers"),
+                     offset));
   }
   if (!seed_from_checkpoint) toml.value("seed", std::to_string(seed), at("seed"));
   toml.value("timestep_tau", number(timestep), at("timestep"));

@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <map>
 
+#include <fmt/format.h>
 #include <gemmi/model.hpp>
 #include <gemmi/resinfo.hpp>
 
@@ -14,6 +15,7 @@
 #include "ermak/io/residue_notes.h"
 #include "ermak/io/structure_model.h"
 #include "ermak/io/topology_builder.h"
+#include "ermak/model/coordinate_range.h"
 
 namespace ermak {
 namespace {
@@ -159,6 +161,12 @@ Topology build_ca_model(const std::filesystem::path& structure_file, const Model
   topology.name = structure_file.stem().string();
   std::vector<ChainResidue> residues;
   for (const CaBead& bead : beads) {
+    if (!coordinates_fit(bead.position_A))  // model/coordinate_range.h, as check_structure_coordinates
+      throw Error(name, 0, "structure",
+                  fmt::format("the C-alpha of residue {}:{} {} is at ({:g}, {:g}, {:g}) Å: a coordinate that is not "
+                              "finite or beyond ±10⁷ Å (what a PDB file holds) — a damaged record",
+                              bead.info.chain_id, bead.info.residue_name, bead.info.residue_number,
+                              bead.position_A.x, bead.position_A.y, bead.position_A.z));
     topology.beads.push_back(bead.info);
     topology.native_positions_A.push_back(bead.position_A);
     residues.push_back({bead.chain, bead.info.residue_number, false});

@@ -404,6 +404,7 @@ struct Builder {
 
 BuiltTopology build_cg_topology(const StructureModel& model, const CgDescription& description,
                                 const CgModelOptions& options) {
+  check_structure_coordinates(model);
   Builder b(model, description, options);
   b.out.topology.name = "model";
   b.make_beads();

@@ -80,8 +80,11 @@ class CellList {
 
  private:
   static constexpr std::int64_t kAxisCells = 1 << 20;
+  // Clamped in double before the cast: a point far beyond the grid, or a tiny cutoff,
+  // lands in the last cell (its pairs still tested by distance) instead of overflowing.
   std::int64_t coord(double v, double origin) const {
-    return std::min<std::int64_t>(static_cast<std::int64_t>((v - origin) / cutoff_), kAxisCells - 2);
+    const double cell = (v - origin) / cutoff_;
+    return cell < double(kAxisCells - 2) ? static_cast<std::int64_t>(cell) : kAxisCells - 2;
   }
   static std::uint64_t key(std::int64_t x, std::int64_t y, std::int64_t z) {
     return static_cast<std::uint64_t>((x * kAxisCells + y) * kAxisCells + z);

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 #include <fstream>
+#include <limits>
 #include <map>
 #include <set>
 #include <string_view>
@@ -149,7 +150,9 @@ class Interpreter {
       out_.eh_source = EpsilonSource::Occupancy;
     } else {
       const auto v = text::parse_number<double>(w);
-      if (!v || *v <= 0.0) fail(e, "'" + w + "' is neither a value > 0 (kcal/mol) nor B nor O");
+      // ε_h is stored as a float (as ermak topology --eh bounds it).
+      if (!v || *v <= 0.0 || *v > double(std::numeric_limits<float>::max()))
+        fail(e, "'" + w + "' is neither a value > 0 and ≤ 3.4e38 (kcal/mol) nor B nor O");
       out_.eh_source = EpsilonSource::Constant;
       out_.eh_kcal_per_mol = *v;
     }

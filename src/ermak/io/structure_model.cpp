@@ -25,6 +25,7 @@
 #include "ermak/io/input_file.h"
 #include "ermak/io/residue_notes.h"
 #include "ermak/io/text_fields.h"
+#include "ermak/model/coordinate_range.h"
 
 namespace ermak {
 namespace {
@@ -346,6 +347,18 @@ const StructureAtom* StructureResidue::find(const std::string& atom_name) const 
   for (const StructureAtom& a : atoms)
     if (a.name == atom_name) return &a;
   return nullptr;
+}
+
+void check_structure_coordinates(const StructureModel& model) {
+  for (const StructureResidue& residue : model.residues)
+    for (const StructureAtom& atom : residue.atoms)
+      if (!coordinates_fit(atom.position_A))
+        throw Error(model.source, 0, "structure",
+                    fmt::format("atom {} of residue {} is at ({:g}, {:g}, {:g}) Å: a coordinate that is not finite "
+                                "or beyond ±10⁷ Å (what a PDB file holds) — a damaged record, or an assembly "
+                                "operator's translation",
+                                atom.name, residue.label(), atom.position_A.x, atom.position_A.y,
+                                atom.position_A.z));
 }
 
 std::string StructureResidue::label() const {

@@ -139,6 +139,11 @@ struct StructureModel {
 StructureModel extract_structure_model(const ParsedStructure& parsed, const std::string& source,
                                        const StructureReadOptions& options);
 
+// Throws ermak::Error naming the model's source, the residue and the atom when a heavy
+// atom's coordinate is not finite or beyond ±10⁷ Å (model/coordinate_range.h): the
+// builders check it first, after any assembly expansion.
+void check_structure_coordinates(const StructureModel& model);
+
 // For a chain break between residues numbered `before` and `after`: which residue numbers
 // in between the model lacks, as " — residue 65 is not in the model (missing from the
 // file…)"; with `hetero_skipped` (a builder that leaves HETATM records out) the hint that

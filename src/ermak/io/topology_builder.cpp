@@ -209,6 +209,11 @@ struct Builder {
         const std::string label = d.chain1 + ":" + std::to_string(d.number1) +
                                   (d.icode1 != ' ' ? std::string(1, d.icode1) : "") + "-" + d.chain2 + ":" +
                                   std::to_string(d.number2) + (d.icode2 != ' ' ? std::string(1, d.icode2) : "");
+        if (d.chain1 == d.chain2 && d.number1 == d.number2 && d.icode1 == d.icode2) {
+          // A bond of a bead to itself would stop the build as "two beads at one position".
+          warn.add("disulfide records skipped", "disulfide record " + label + " joins a cysteine to itself; ignored");
+          continue;
+        }
         int found = 0;
         bool cysteines = true;
         for (int copy = 0; copy < copies && cysteines; ++copy) {
@@ -523,6 +528,7 @@ std::int64_t repulsive_pair_count(const Topology& topology) {
 }
 
 BuiltTopology build_topology(const StructureModel& model, const TopologyOptions& options) {
+  check_structure_coordinates(model);
   Builder b(model, options);
   b.out.topology.name = "model";
   b.make_beads();

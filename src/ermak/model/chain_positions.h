@@ -23,7 +23,8 @@ inline std::vector<std::int64_t> chain_positions(const std::vector<ChainResidue>
   std::vector<std::int64_t> position(residues.size(), 0);
   for (std::size_t r = 1; r < residues.size(); ++r) {
     if (residues[r].chain != residues[r - 1].chain) continue;
-    const int step = residues[r].residue_number - residues[r - 1].residue_number;
+    // In 64 bits: mmCIF residue numbers may differ by more than an int holds.
+    const std::int64_t step = std::int64_t(residues[r].residue_number) - residues[r - 1].residue_number;
     position[r] = position[r - 1] + (residues[r].bonded_to_previous || step < 1 ? 1 : step);
   }
   return position;

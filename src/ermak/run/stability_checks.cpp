@@ -8,6 +8,7 @@
 #include "ermak/backend/stability_screen.h"
 #include "ermak/core/error.h"
 #include "ermak/core/units.h"
+#include "ermak/model/coordinate_range.h"
 #include "ermak/model/residue_selection.h"
 
 namespace ermak {
@@ -106,10 +107,9 @@ void BondStretchCheck::check_replica_exactly(const State& state, std::int32_t r,
 void check_coordinates_fit_pdb(const Topology& topology, const std::vector<Vec3d>& positions_A,
                                const std::string& source) {
   // The model and final PDBs write a coordinate in 8 columns (fewer decimals for large ones).
-  constexpr double kLargestCoordinate_A = 1e7;
   for (std::size_t i = 0; i < positions_A.size(); ++i)
     for (const double v : {positions_A[i].x, positions_A[i].y, positions_A[i].z})
-      if (!(std::abs(v) < kLargestCoordinate_A))
+      if (!coordinate_fits(v))
         throw Error(source, 0, "",
                     fmt::format("bead {} ({}) has the coordinate {} Å, beyond the ±10⁷ Å a PDB file can hold",
                                 i, describe_bead(topology, std::int32_t(i)), v));

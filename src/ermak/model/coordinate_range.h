@@ -1,0 +1,20 @@
+#pragma once
+// The coordinates a model may hold (docs/topology.md#errors): finite and within ±10⁷ Å,
+// what the model's and final PDB files write in their 8 columns. Larger ones come from
+// damaged inputs (1.0e+20 in a PDB column, a BIOMT translation of 1e300) and would only
+// overflow the builders' cell grids.
+#include <cmath>
+
+#include "ermak/core/vec3.h"
+
+namespace ermak {
+
+inline constexpr double kLargestCoordinate_A = 1e7;
+
+// False for NaN and ±∞ too.
+inline bool coordinate_fits(double v_A) { return std::abs(v_A) < kLargestCoordinate_A; }
+inline bool coordinates_fit(const Vec3d& p_A) {
+  return coordinate_fits(p_A.x) && coordinate_fits(p_A.y) && coordinate_fits(p_A.z);
+}
+
+}  // namespace ermak
