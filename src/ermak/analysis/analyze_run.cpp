@@ -159,6 +159,12 @@ void plot_pulling_replica(const PullingAnalysis& a, const std::string& name, dou
   plot.write(path, overwrite);
 }
 
+// The overlays draw the curves (and fits) of a run's first kOverlayCurves replicas of a
+// kind, and the markers of all: beyond that the curves are a tangle, and a run of 10⁴
+// replicas made a 50–160 MB SVG and kept every curve in memory (1.6 GB). Each replica's own
+// plot and curve file show the rest.
+constexpr std::size_t kOverlayCurves = 100;
+
 void plot_pulling_overlay(const std::vector<PullingRecord>& records, double kT, const fs::path& path,
                           bool overwrite) {
   std::size_t count = 0;
@@ -170,6 +176,7 @@ void plot_pulling_overlay(const std::vector<PullingRecord>& records, double kT, 
   std::size_t k = 0;
   for (const auto& r : records) {
     if (r.a.force_clamp) continue;
+    if (k >= kOverlayCurves) break;
     const std::string color = palette_color(k++);
     plot.line(r.curve.x, r.curve.y, style(color, 1.4), per_replica_legend ? r.replica.name : "");
     for (const PullingPeak& p : r.a.peaks) {
@@ -177,7 +184,10 @@ void plot_pulling_overlay(const std::vector<PullingRecord>& records, double kT, 
       if (!l.x.empty()) plot.line(l.x, l.y, style(color, 1.3, "6,4", 0.9));
     }
   }
-  if (!per_replica_legend) plot.legend_note(fmt::format("{} replicas, one colour each", count));
+  if (count > kOverlayCurves)
+    plot.legend_note(fmt::format("curves of the first {} of {} replicas; peaks of all", kOverlayCurves, count));
+  else if (!per_replica_legend)
+    plot.legend_note(fmt::format("{} replicas, one colour each", count));
   std::vector<double> px, py;
   k = 0;
   for (const auto& r : records) {
@@ -187,7 +197,7 @@ void plot_pulling_overlay(const std::vector<PullingRecord>& records, double kT, 
       x.push_back(p.peak.position);
       y.push_back(p.peak.force);
     }
-    plot.markers(x, y, Marker::circle, 8.0, marker_style(palette_color(k++)));
+    plot.markers(x, y, Marker::circle, 8.0, marker_style(palette_color(k++ % kOverlayCurves)));
     px.insert(px.end(), x.begin(), x.end());
     py.insert(py.end(), y.begin(), y.end());
   }
@@ -216,13 +226,16 @@ void plot_clamp_overlay(const std::vector<PullingRecord>& records, const fs::pat
   for (const auto& r : records) {
     if (!r.a.force_clamp) continue;
     const std::string label = fmt::format("{} ({} pN)", r.replica.name, g(r.a.mean_force_pN, 3));
-    plot.line(r.curve.x, r.curve.y, style(palette_color(k++), 1.4), count <= 10 ? label : "");
+    if (k < kOverlayCurves) plot.line(r.curve.x, r.curve.y, style(palette_color(k), 1.4), count <= 10 ? label : "");
+    ++k;
     if (std::isfinite(r.a.half_extension_time_ns)) {
       tx.push_back(r.a.half_extension_time_ns);
       ty.push_back(0.5 * (r.a.extension_start_nm + r.a.extension_end_nm));
     }
   }
   plot.markers(tx, ty, Marker::diamond, 9.0, marker_style("#ffbf00"), "half of the extension change");
+  if (count > kOverlayCurves)
+    plot.legend_note(fmt::format("curves of the first {} of {} replicas; markers of all", kOverlayCurves, count));
   plot.write(path, overwrite);
 }
 
@@ -510,6 +523,7 @@ AnalyzeResult analyze_run(const AnalyzeOptions& options_in) {
   // --- per replica: analyse, write its curve and plot, keep what the summary needs ---------
   std::vector<PullingRecord> pulls;
   std::vector<IndentationRecord> indents;
+  std::size_t ramp_curves = 0, clamp_curves = 0;  // kept for the overlays (kOverlayCurves)
   for (const Replica& r : replicas) {
     if (r.pulling) {
       const TsvTable table = TsvTable::read(r.dir / "pulling.tsv");
@@ -544,9 +558,11 @@ AnalyzeResult analyze_run(const AnalyzeOptions& options_in) {
           const fs::path svg = out / (r.name + "_force_extension.svg");
           plot_pulling_replica(a, r.name, kT, svg, overwrite);
           written(svg);
-          const auto idx = decimate(a.force_pN, kPlotPoints);
-          rec.curve = {pick(a.extension_nm, idx), pick(a.force_pN, idx)};
-        } else {
+          if (ramp_curves++ < kOverlayCurves) {
+            const auto idx = decimate(a.force_pN, kPlotPoints);
+            rec.curve = {pick(a.extension_nm, idx), pick(a.force_pN, idx)};
+          }
+        } else if (clamp_curves++ < kOverlayCurves) {
           const auto idx = decimate(a.extension_nm, kPlotPoints);
           rec.curve = {pick(a.time_ns, idx), pick(a.extension_nm, idx)};
         }

@@ -252,14 +252,34 @@ std::string cut_short_notes(const std::vector<TableEnd>& ends, const std::string
                        ends.size() == 1 ? "" : "s", ends.size() == 1 ? "s" : "", g(last, 12), *run_steps, covered);
   }
   const double expected = run_steps ? std::max(last, double(*run_steps)) : last;
-  std::string notes;
+  std::vector<const TableEnd*> short_ends;
   for (const TableEnd& e : ends)
-    if (e.last_step < (run_steps ? expected : 0.99 * expected))
+    if (e.last_step < (run_steps ? expected : 0.99 * expected)) short_ends.push_back(&e);
+  // A few are named one by one; more (a run of 10⁴ replicas read while it runs, whose
+  // tables end a few rows apart) in one note, not one line per replica.
+  constexpr std::size_t kNamedOneByOne = 5;
+  std::string notes;
+  if (short_ends.size() <= kNamedOneByOne) {
+    for (const TableEnd* e : short_ends)
       notes += fmt::format("  note: {}'s table ends at step {}, before {} {}: its results (and any event missing "
                            "there) cover only that part of {}\n",
-                           e.replica, g(e.last_step, 12), run_steps ? "the run's" : "the others'", g(expected, 12),
+                           e->replica, g(e->last_step, 12), run_steps ? "the run's" : "the others'", g(expected, 12),
                            covered);
-  return notes;
+    return notes;
+  }
+  double lo = std::numeric_limits<double>::infinity(), hi = -lo;
+  for (const TableEnd* e : short_ends) {
+    lo = std::min(lo, e->last_step);
+    hi = std::max(hi, e->last_step);
+  }
+  const bool every_table = short_ends.size() == ends.size();
+  return fmt::format("  note: {} of the {} tables end between steps {} and {} ({}, {}, {}, …), before {} {}{}: their "
+                     "results (and any event missing there) cover only that part of {}\n",
+                     short_ends.size(), ends.size(), g(lo, 12), g(hi, 12), short_ends[0]->replica,
+                     short_ends[1]->replica, short_ends[2]->replica, run_steps ? "the run's" : "the others'",
+                     g(expected, 12),
+                     every_table && run_steps ? " — a run still going, or stopped early (--resume continues it)" : "",
+                     covered);
 }
 
 }  // namespace ermak::analysis

@@ -61,8 +61,9 @@ std::string few_windows_note(const SmoothingInfo& smoothing);
 
 // For tables that end before the run's planned steps (run.log's [run] steps: a run stopped
 // early) or well before the longest one's (a replica that crashed, a table cut by hand): a
-// note naming them, since a missing event there is no evidence of none; `covered` says what
-// the results cover ("the pulling", "the indentation").
+// note naming them, since a missing event there is no evidence of none (up to 5 one by
+// one, more in one note with their count and steps); `covered` says what the results cover
+// ("the pulling", "the indentation").
 struct TableEnd {
   std::string replica;
   double last_step = 0.0;

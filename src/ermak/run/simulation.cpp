@@ -256,9 +256,12 @@ OpenFileLimit check_open_file_limit(const RunSpec& spec, const RunReporter* extr
                   std::to_string(limit.soft) + " (ulimit -n" +
                   (raisable ? "" : ", already raised to the hard limit") + "). Run at most " +
                   std::to_string(room / per_replica) +
-                  " replicas per run (split the replicas over several runs with different seeds), "
-                  "or write no trajectory ([output] trajectory_every = 0), or raise the limit before "
-                  "starting ermak: ulimit -n " + std::to_string(needed) +
+                  " replicas per run (split the replicas over several runs with different seeds), " +
+                  // (the advice only where it applies: without frames the tables stay open)
+                  (spec.output.trajectory_every_steps > 0
+                       ? "or write no trajectory ([output] trajectory_every = 0), "
+                       : "") +
+                  "or raise the limit before starting ermak: ulimit -n " + std::to_string(needed) +
                   " (above the hard limit this needs the administrator, e.g. nofile in "
                   "/etc/security/limits.conf)");
 }
@@ -979,8 +982,8 @@ RunSummary run_logged(const RunSpec& given_spec, const RunOptions& options, RunR
   // The minimisation's list builds are not the steps' (the engine may have minimised).
   const std::int64_t rebuilds_before_steps = engine->stats().neighbor_rebuilds;
   if (own_files)
-    log->info("running steps {} .. {} on backend {} ({} output every {} steps)", first_step, last_step,
-              backend_name, out.string(), spec.output.energy_every_steps);
+    log->info("running steps {} .. {} on backend {} (outputs in {}, energy rows every {} steps)", first_step,
+              last_step, backend_name, out.string(), spec.output.energy_every_steps);
   else
     log->info("running steps {} .. {} on backend {}", first_step, last_step, backend_name);
   // A DCD's frames are evenly spaced (docs/outputs.md#dcd): the last one may fall
