@@ -529,7 +529,9 @@ AnalyzeResult analyze_run(const AnalyzeOptions& options_in) {
       const TsvTable table = TsvTable::read(r.dir / "pulling.tsv");
       table.require_rising_steps();
       for (const auto& w : table.warnings()) result.warnings.push_back(w);
-      PullingRecord rec{r, analyze_pulling(table, st), {}};
+      PullingRecord rec;
+      rec.replica = r;
+      rec.a = analyze_pulling(table, st);
       const PullingAnalysis& a = rec.a;
       if (a.rows < 2) {
         // No curve to analyse (and one row cannot tell a ramp from a clamp): left out.
