@@ -175,8 +175,7 @@ void plot_pulling_overlay(const std::vector<PullingRecord>& records, double kT, 
   const bool per_replica_legend = count <= 10;
   std::size_t k = 0;
   for (const auto& r : records) {
-    if (r.a.force_clamp) continue;
-    if (k >= kOverlayCurves) break;
+    if (r.a.force_clamp || r.curve.x.empty()) continue;  // curves kept for the first kOverlayCurves
     const std::string color = palette_color(k++);
     plot.line(r.curve.x, r.curve.y, style(color, 1.4), per_replica_legend ? r.replica.name : "");
     for (const PullingPeak& p : r.a.peaks) {
@@ -226,8 +225,7 @@ void plot_clamp_overlay(const std::vector<PullingRecord>& records, const fs::pat
   for (const auto& r : records) {
     if (!r.a.force_clamp) continue;
     const std::string label = fmt::format("{} ({} pN)", r.replica.name, g(r.a.mean_force_pN, 3));
-    if (k < kOverlayCurves) plot.line(r.curve.x, r.curve.y, style(palette_color(k), 1.4), count <= 10 ? label : "");
-    ++k;
+    if (!r.curve.x.empty()) plot.line(r.curve.x, r.curve.y, style(palette_color(k++), 1.4), count <= 10 ? label : "");
     if (std::isfinite(r.a.half_extension_time_ns)) {
       tx.push_back(r.a.half_extension_time_ns);
       ty.push_back(0.5 * (r.a.extension_start_nm + r.a.extension_end_nm));

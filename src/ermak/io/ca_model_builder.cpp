@@ -163,10 +163,8 @@ Topology build_ca_model(const std::filesystem::path& structure_file, const Model
   for (const CaBead& bead : beads) {
     if (!coordinates_fit(bead.position_A))  // model/coordinate_range.h, as check_structure_coordinates
       throw Error(name, 0, "structure",
-                  fmt::format("the C-alpha of residue {}:{} {} is at ({:g}, {:g}, {:g}) Å: a coordinate that is not "
-                              "finite or beyond ±10⁷ Å (what a PDB file holds) — a damaged record",
-                              bead.info.chain_id, bead.info.residue_name, bead.info.residue_number,
-                              bead.position_A.x, bead.position_A.y, bead.position_A.z));
+                  fmt::format("the C-alpha of residue {}:{} {} {} — a damaged record", bead.info.chain_id,
+                              bead.info.residue_name, bead.info.residue_number, out_of_range_position(bead.position_A)));
     topology.beads.push_back(bead.info);
     topology.native_positions_A.push_back(bead.position_A);
     residues.push_back({bead.chain, bead.info.residue_number, false});

@@ -354,11 +354,9 @@ void check_structure_coordinates(const StructureModel& model) {
     for (const StructureAtom& atom : residue.atoms)
       if (!coordinates_fit(atom.position_A))
         throw Error(model.source, 0, "structure",
-                    fmt::format("atom {} of residue {} is at ({:g}, {:g}, {:g}) Å: a coordinate that is not finite "
-                                "or beyond ±10⁷ Å (what a PDB file holds) — a damaged record, or an assembly "
-                                "operator's translation",
-                                atom.name, residue.label(), atom.position_A.x, atom.position_A.y,
-                                atom.position_A.z));
+                    "atom " + atom.name + " of residue " + residue.label() + " " +
+                        out_of_range_position(atom.position_A) +
+                        " — a damaged record, or an assembly operator's translation");
 }
 
 std::string StructureResidue::label() const {

@@ -4,6 +4,9 @@
 // damaged inputs (1.0e+20 in a PDB column, a BIOMT translation of 1e300) and would only
 // overflow the builders' cell grids.
 #include <cmath>
+#include <string>
+
+#include <fmt/format.h>
 
 #include "ermak/core/vec3.h"
 
@@ -15,6 +18,13 @@ inline constexpr double kLargestCoordinate_A = 1e7;
 inline bool coordinate_fits(double v_A) { return std::abs(v_A) < kLargestCoordinate_A; }
 inline bool coordinates_fit(const Vec3d& p_A) {
   return coordinate_fits(p_A.x) && coordinate_fits(p_A.y) && coordinate_fits(p_A.z);
+}
+
+// For the builders' refusals: "is at (x, y, z) Å: a coordinate that is not finite or …".
+inline std::string out_of_range_position(const Vec3d& p_A) {
+  return fmt::format("is at ({:g}, {:g}, {:g}) Å: a coordinate that is not finite or beyond ±10⁷ Å (what a PDB "
+                     "file holds)",
+                     p_A.x, p_A.y, p_A.z);
 }
 
 }  // namespace ermak
