@@ -58,6 +58,13 @@ TEST(RunReportIo, TooManyFilesForTheOpenFileLimitStopBeforeAnythingIsWritten) {
   EXPECT_NE(out.find("ulimit -n"), std::string::npos) << out;
   EXPECT_FALSE(fs::exists(dir / "out")) << "nothing is written before the check";
 
+  // Without trajectories but with 40 replicas (40 files): refused, and the advice to drop
+  // the trajectory is not given (there is none).
+  status = run_limited("ulimit -n 64", "run --quiet " + write_config(dir, 40, "energy_every = 500\ntrajectory_every = 0\n").string(), &out);
+  EXPECT_EQ(status, 1) << out;
+  EXPECT_NE(out.find("keeps 40 output files open"), std::string::npos) << out;
+  EXPECT_EQ(out.find("trajectory_every = 0"), std::string::npos) << out;
+
   // The same run without trajectories (20 files), and 5 replicas with them (10), fit.
   status = run_limited("ulimit -n 64", "run --quiet " + write_config(dir, 20, "energy_every = 500\ntrajectory_every = 0\n").string(), &out);
   EXPECT_EQ(status, 0) << out;

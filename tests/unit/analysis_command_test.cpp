@@ -126,6 +126,30 @@ int analyze(const std::string& args, std::string* output) {
   return test::run_command(test::ermak_binary().string() + " analyze " + args, output);
 }
 
+// A run of more than 100 replicas: the overlay draws the first 100 curves and every peak
+// (an audit's 10⁴ replicas made a 49–160 MB force_extension.svg and kept every curve).
+TEST(AnalysisCommand, TheOverlayOfManyReplicasDrawsAHundredCurvesAndEveryPeak) {
+  const fs::path run = test::fresh_directory("analyze-overlay-many");
+  const std::string table = pulling_table(kRuptures[0], 10);
+  for (int r = 0; r < 102; ++r) {
+    char dir[32];
+    std::snprintf(dir, sizeof dir, "replica_%03d", r);
+    write_text(run / dir / "pulling.tsv", table);
+  }
+  std::string out;
+  ASSERT_EQ(analyze(run.string() + " --smooth-window-nm 0.25", &out), 0) << out;
+  const std::string svg = read_text(run / "analysis" / "force_extension.svg");
+  EXPECT_NE(svg.find("curves of the first 100 of 102 replicas; peaks of all"), std::string::npos);
+  auto count = [&](const std::string& what) {
+    std::size_t n = 0;
+    for (auto at = svg.find(what); at != std::string::npos; at = svg.find(what, at + 1)) ++n;
+    return n;
+  };
+  EXPECT_EQ(count("stroke-width=\"1.4\""), 100u) << "smoothed curves";
+  // Two peaks in every replica's table, each a marker (stroke 0.7), and the legend's.
+  EXPECT_EQ(count("stroke-width=\"0.7\""), 2u * 102u + 1u) << "peak markers";
+}
+
 // A long run's table (here 250 001 rows) gives a curve file of every k-th row, at most
 // kCurveFileRows and the last row, not a copy of the table's size (the long-run audit: 10⁷
 // rows wrote a 689 MB curve file).
