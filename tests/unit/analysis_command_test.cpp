@@ -150,6 +150,89 @@ TEST(AnalysisCommand, TheOverlayOfManyReplicasDrawsAHundredCurvesAndEveryPeak) {
   EXPECT_EQ(count("stroke-width=\"0.7\""), 2u * 102u + 1u) << "peak markers";
 }
 
+// A run of more than 100 replicas: the first 100 get their own curve table and plot (the
+// default of --replica-files), and each replica's block goes to replicas.txt, so that the
+// summary's statistics come right after its settings (an audit's 10⁴ replicas wrote 2·10⁴
+// per-replica files and a summary of ~30 000 lines before the statistics).
+TEST(AnalysisCommand, AManyReplicaRunKeepsItsBlocksApartAndFilesForTheFirstHundred) {
+  const fs::path run = test::fresh_directory("analyze-many-files");
+  for (int r = 0; r < 102; ++r) {
+    char dir[32];
+    std::snprintf(dir, sizeof dir, "replica_%03d", r);
+    write_text(run / dir / "pulling.tsv", pulling_table(kRuptures[std::size_t(r) % 3], unsigned(10 + r)));
+  }
+  std::string out;
+  ASSERT_EQ(analyze(run.string() + " --smooth-window-nm 0.25", &out), 0) << out;
+  const fs::path a = run / "analysis";
+  for (const char* f : {"replica_000_curve.tsv", "replica_099_curve.tsv", "replica_099_force_extension.svg"})
+    EXPECT_TRUE(fs::exists(a / f)) << f;
+  for (const char* f : {"replica_100_curve.tsv", "replica_101_force_extension.svg"}) EXPECT_FALSE(fs::exists(a / f)) << f;
+  const std::string summary = read_text(a / "summary.txt");
+  const std::string replicas = read_text(a / "replicas.txt");
+  EXPECT_NE(summary.find("per replica (smoothing, noise, peaks, WLC fits, notes): replicas.txt"), std::string::npos)
+      << summary;
+  EXPECT_EQ(summary.find("\nreplica_050: "), std::string::npos) << "no replica block in the summary";
+  // Every replica enters the statistics (two peaks each), and its block is in replicas.txt.
+  EXPECT_NE(summary.find("replicas with a peak: 102 of 102"), std::string::npos) << summary;
+  EXPECT_NE(summary.find("all peaks: n = 204,"), std::string::npos) << summary;
+  EXPECT_NE(summary.find("smoothed curve of 100 of the 102 replicas (the first 100 replicas; --replica-files)"),
+            std::string::npos)
+      << summary;
+  EXPECT_NE(summary.find("replicas.txt                 each replica's"), std::string::npos) << summary;
+  for (const char* block : {"\nreplica_000: ", "\nreplica_050: ", "\nreplica_101: "})
+    EXPECT_NE(replicas.find(block), std::string::npos) << block;
+  EXPECT_NE(replicas.find("Constant-velocity pulling: 102 replicas"), std::string::npos);
+  const TsvTable peaks = TsvTable::read(a / "peaks.tsv");
+  EXPECT_EQ(peaks.rows(), 204u);
+  EXPECT_EQ(peaks.column("replica").back(), 101.0);
+  // The whole run's files on request; a second analysis without --force is refused.
+  EXPECT_NE(analyze(run.string() + " --replica-files all", &out), 0);
+  ASSERT_EQ(analyze(run.string() + " --force --replica-files all", &out), 0) << out;
+  EXPECT_TRUE(fs::exists(a / "replica_101_force_extension.svg"));
+  EXPECT_NE(read_text(a / "summary.txt").find("smoothed curve of each replica"), std::string::npos);
+}
+
+// --replica-files chooses the replicas with files of their own by number; none writes none;
+// the tables and statistics still cover every replica, and a run of up to 100 replicas keeps
+// its blocks in the summary. Bad selections are named.
+TEST(AnalysisCommand, ReplicaFilesSelectsByNumber) {
+  const fs::path run = make_pulling_run("analyze-replica-files");
+  std::string out;
+  ASSERT_EQ(analyze(run.string() + " --smooth-window-nm 0.25 --replica-files 0,2-7", &out), 0) << out;
+  const fs::path a = run / "analysis";
+  for (const char* f : {"replica_000_curve.tsv", "replica_000_force_extension.svg", "replica_002_curve.tsv"})
+    EXPECT_TRUE(fs::exists(a / f)) << f;
+  for (const char* f : {"replica_001_curve.tsv", "replica_001_force_extension.svg", "replicas.txt"})
+    EXPECT_FALSE(fs::exists(a / f)) << f;
+  std::string summary = read_text(a / "summary.txt");
+  EXPECT_NE(summary.find("\nreplica_001: "), std::string::npos) << summary;
+  EXPECT_NE(summary.find("smoothed curve of 2 of the 3 replicas (replicas 0, 2-7; --replica-files)"),
+            std::string::npos)
+      << summary;
+  EXPECT_NE(out.find("2 per-replica curves and 2 plots"), std::string::npos) << out;
+  ASSERT_EQ(analyze(run.string() + " --smooth-window-nm 0.25 --force --replica-files none", &out), 0) << out;
+  for (const char* f : {"replica_000_curve.tsv", "replica_002_force_extension.svg"}) EXPECT_FALSE(fs::exists(a / f)) << f;
+  summary = read_text(a / "summary.txt");
+  EXPECT_NE(summary.find("(no per-replica curve tables or plots: --replica-files selects no replica)"),
+            std::string::npos)
+      << summary;
+  EXPECT_NE(summary.find("replicas with a peak: 3 of 3"), std::string::npos) << summary;
+  EXPECT_EQ(TsvTable::read(a / "peaks.tsv").rows(), 6u);
+  for (const auto& [bad, says] : std::vector<std::pair<std::string, std::string>>{
+           {"7-2", "the range '7-2' runs backwards"},
+           {"1,,2", "an empty entry in '1,,2'"},
+           {"x", "'x' is not a replica number"},
+           {"-3", "'' is not a replica number"}}) {
+    EXPECT_NE(analyze(run.string() + " --force --replica-files=" + bad, &out), 0) << bad;
+    EXPECT_NE(out.find("--replica-files: " + says), std::string::npos) << out;
+  }
+  EXPECT_NE(analyze(run.string() + " " + run.string() + "x -o " + (run / "spectrum").string() +
+                        " --replica-files all",
+                    &out),
+            0);
+  EXPECT_NE(out.find("--replica-files: applies to the analysis of one run directory"), std::string::npos) << out;
+}
+
 // A long run's table (here 250 001 rows) gives a curve file of every k-th row, at most
 // kCurveFileRows and the last row, not a copy of the table's size (the long-run audit: 10⁷
 // rows wrote a 689 MB curve file).
@@ -326,6 +409,39 @@ TEST(AnalysisCommand, AnIndentationPressedIntoTheWallIsNoted) {
   ASSERT_EQ(analyze(run.string() + " --force --linear-range-nm 0.2,1.5", &out), 0) << out;
   const std::string given = read_text(run / "analysis" / "summary.txt");
   EXPECT_EQ(given.find("note: the approach reached"), std::string::npos) << given;
+}
+
+// An indentation run of more than 100 replicas: the overlay draws the first 100 approaches
+// and every breaking event, the first 100 replicas get their own files, each replica's
+// block goes to replicas.txt, and the statistics cover all.
+TEST(AnalysisCommand, AManyReplicaIndentationDrawsAHundredCurves) {
+  const fs::path run = test::fresh_directory("analyze-indentation-many");
+  // Molecule 25 pN/nm from tip = 4 nm (as above, without the wall); base to 8 nm.
+  auto tip = [](double b) { return b <= 4.0 ? b : (40.0 * b + 25.0 * 4.0) / 65.0; };
+  std::mt19937_64 rng(9);
+  const std::string table = indentation_rows(1600, rng, [](int i) { return 0.005 * i; }, tip, 2.0, 2.0);
+  for (int r = 0; r < 101; ++r) {
+    char dir[32];
+    std::snprintf(dir, sizeof dir, "replica_%03d", r);
+    write_text(run / dir / "indentation.tsv", table);
+  }
+  std::string out;
+  ASSERT_EQ(analyze(run.string(), &out), 0) << out;
+  const fs::path a = run / "analysis";
+  const std::string svg = read_text(a / "force_indentation.svg");
+  EXPECT_NE(svg.find("curves and fits of the first 100 of 101 replicas; events of all"), std::string::npos);
+  std::size_t curves = 0;
+  for (auto at = svg.find("stroke-width=\"1.5\""); at != std::string::npos; at = svg.find("stroke-width=\"1.5\"", at + 1))
+    ++curves;
+  EXPECT_EQ(curves, 100u);
+  EXPECT_TRUE(fs::exists(a / "replica_099_force_indentation.svg"));
+  EXPECT_FALSE(fs::exists(a / "replica_100_curve.tsv"));
+  const std::string summary = read_text(a / "summary.txt");
+  EXPECT_NE(summary.find("spring constant k: n = 101"), std::string::npos) << summary;
+  EXPECT_NE(summary.find("per replica (contact, linear regime, spring constant, breaking events, notes): replicas.txt"),
+            std::string::npos)
+      << summary;
+  EXPECT_NE(read_text(a / "replicas.txt").find("\nreplica_100: 1601 rows"), std::string::npos);
 }
 
 // A base that turned before the tip touched anything (a force trigger on the free tip's noise):

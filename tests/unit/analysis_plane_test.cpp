@@ -314,6 +314,41 @@ TEST(AnalysisPlaneCommand, PlanePullingRunEndToEnd) {
             std::string::npos);
 }
 
+// A plane-pulling run of more than 100 replicas: the overlay draws the first 100 curves and
+// every event, the first 100 replicas get their own files (--replica-files), and each
+// replica's block goes to replicas.txt while the summary keeps the statistics of all.
+TEST(AnalysisPlaneCommand, AManyReplicaRunDrawsAHundredCurvesAndKeepsItsBlocksApart) {
+  const fs::path run = test::fresh_directory("analyze-plane-many");
+  const PlaneTable t = plane_table(kPlaneRuptures[0], 20.0, 3.0, 20);
+  for (int r = 0; r < 101; ++r) {
+    char dir[32];
+    std::snprintf(dir, sizeof dir, "replica_%03d", r);
+    write_text(run / dir / "plane.tsv", t.text);
+  }
+  std::string out;
+  ASSERT_EQ(analyze(run.string(), &out), 0) << out;
+  const fs::path a = run / "analysis";
+  const std::string svg = read_text(a / "force_plane.svg");
+  EXPECT_NE(svg.find("curves of the first 100 of 101 replicas; events of all"), std::string::npos);
+  std::size_t curves = 0;
+  for (auto at = svg.find("stroke-width=\"1.4\""); at != std::string::npos; at = svg.find("stroke-width=\"1.4\"", at + 1))
+    ++curves;
+  EXPECT_EQ(curves, 100u);
+  EXPECT_TRUE(fs::exists(a / "replica_099_force_plane.svg"));
+  EXPECT_FALSE(fs::exists(a / "replica_100_plane_curve.tsv"));
+  EXPECT_FALSE(fs::exists(a / "replica_100_force_plane.svg"));
+  EXPECT_EQ(TsvTable::read(a / "plane_replicas.tsv").rows(), 101u);
+  const std::string summary = read_text(a / "summary.txt");
+  EXPECT_NE(summary.find("first rupture: n = 101"), std::string::npos) << summary;
+  EXPECT_NE(summary.find("per replica (smoothing, noise, events, detachment, work, notes): replicas.txt"),
+            std::string::npos)
+      << summary;
+  EXPECT_EQ(summary.find("\nreplica_000: "), std::string::npos);
+  const std::string replicas = read_text(a / "replicas.txt");
+  EXPECT_NE(replicas.find("Plane pulling: 101 replicas; group 0"), std::string::npos);
+  EXPECT_NE(replicas.find("\nreplica_100: "), std::string::npos);
+}
+
 // run.log's plane lines: without --plane-group the first moving plane's group is analysed (a
 // static anchor listed first is not), its own work; a table that stops before the run's steps
 // (a stopped run) is noted.

@@ -159,12 +159,6 @@ void plot_pulling_replica(const PullingAnalysis& a, const std::string& name, dou
   plot.write(path, overwrite);
 }
 
-// The overlays draw the curves (and fits) of a run's first kOverlayCurves replicas of a
-// kind, and the markers of all: beyond that the curves are a tangle, and a run of 10⁴
-// replicas made a 50–160 MB SVG and kept every curve in memory (1.6 GB). Each replica's own
-// plot and curve file show the rest.
-constexpr std::size_t kOverlayCurves = 100;
-
 void plot_pulling_overlay(const std::vector<PullingRecord>& records, double kT, const fs::path& path,
                           bool overwrite) {
   std::size_t count = 0;
@@ -281,12 +275,13 @@ void plot_indentation_overlay(const std::vector<IndentationRecord>& records, con
   std::size_t k = 0;
   std::size_t peaks = 0;
   for (const auto& r : records) {
-    const std::string color = palette_color(k++);
+    const std::string color = palette_color(k++ % kOverlayCurves);
     std::string label = r.replica.name;
     if (r.a.linear.ok) label += fmt::format(" (k = {} pN/nm)", g(r.a.linear.slope, 3));
-    plot.line(r.approach.x, r.approach.y, style(color, 1.5), legend ? label : "");
+    const bool curve_kept = !r.approach.x.empty();  // for the first kOverlayCurves
+    if (curve_kept) plot.line(r.approach.x, r.approach.y, style(color, 1.5), legend ? label : "");
     if (!r.retraction.x.empty()) plot.line(r.retraction.x, r.retraction.y, style(color, 1.2, "5,3", 0.7));
-    if (r.a.linear.ok) {
+    if (r.a.linear.ok && curve_kept) {
       const double pad = 0.1 * (r.a.linear_to_nm - r.a.linear_from_nm);
       const double lx[2] = {r.a.linear_from_nm - pad, r.a.linear_to_nm + pad};
       const double ly[2] = {r.a.linear.slope * lx[0] + r.a.linear.intercept,
@@ -301,7 +296,11 @@ void plot_indentation_overlay(const std::vector<IndentationRecord>& records, con
     peaks += px.size();
     plot.markers(px, py, Marker::circle, 8.0, marker_style(color));
   }
-  if (!legend) plot.legend_note(fmt::format("{} replicas, one colour each", records.size()));
+  if (records.size() > kOverlayCurves)
+    plot.legend_note(fmt::format("curves and fits of the first {} of {} replicas; events of all", kOverlayCurves,
+                                 records.size()));
+  else if (!legend)
+    plot.legend_note(fmt::format("{} replicas, one colour each", records.size()));
   if (std::any_of(records.begin(), records.end(), [](const IndentationRecord& r) { return !r.retraction.x.empty(); }))
     plot.line({}, {}, style("#555555", 1.2, "5,3"), "retraction");
   plot.line({}, {}, style("#111111", 1.6, "8,4"), "linear fits");
@@ -462,9 +461,15 @@ AnalyzeResult analyze_run(const AnalyzeOptions& options_in) {
   const bool any_pulling = std::any_of(replicas.begin(), replicas.end(), [](const Replica& r) { return r.pulling; });
   const bool any_indent = std::any_of(replicas.begin(), replicas.end(), [](const Replica& r) { return r.indentation; });
   const std::string ip = any_pulling ? "indentation_" : "";  // indentation file prefix in a mixed run
+  // Which replicas get their own curve table and plot (--replica-files).
+  std::vector<bool> own_files(replicas.size());
+  for (std::size_t k = 0; k < replicas.size(); ++k) own_files[k] = options.replica_files.includes(replicas[k].index, k);
   std::vector<PlaneReplica> planes;
-  for (const Replica& r : replicas)
-    if (r.plane) planes.push_back({r.index, r.name, r.dir / "plane.tsv"});
+  for (std::size_t k = 0; k < replicas.size(); ++k)
+    if (replicas[k].plane)
+      planes.push_back({replicas[k].index, replicas[k].name, replicas[k].dir / "plane.tsv", own_files[k]});
+  // A run of many replicas: their blocks go to replicas.txt, the summary keeps the statistics.
+  const bool blocks_apart = replicas.size() > kReplicaBlocksInSummary;
   // An option for a kind of run this one has none of is named, not silently dropped.
   {
     struct Applies {
@@ -495,25 +500,30 @@ AnalyzeResult analyze_run(const AnalyzeOptions& options_in) {
   check_plane_group(planes, plane_group);
 
   // The files this may write; none may exist unless overwrite (checked before writing any).
+  // Every replica's own files count, whether --replica-files selects it or not: with
+  // --force an earlier analysis's files of replicas not selected now are removed, not left
+  // beside the new results.
   std::vector<fs::path> planned = {out / "summary.txt"};
   if (any_pulling) {
     for (const char* f : {"peaks.tsv", "wlc_fits.tsv", "forces_histogram.tsv", "force_extension.svg",
                           "peak_force_histogram.svg", "extension_time.svg", "unfolding_times.tsv"})
       planned.push_back(out / f);
-    for (const Replica& r : replicas)
-      if (r.pulling)
-        for (const char* suffix : {"_curve.tsv", "_force_extension.svg"}) planned.push_back(out / (r.name + suffix));
+    for (std::size_t k = 0; k < replicas.size(); ++k)
+      if (replicas[k].pulling)
+        for (const char* suffix : {"_curve.tsv", "_force_extension.svg"})
+          planned.push_back(out / (replicas[k].name + suffix));
   }
   if (any_indent) {
     for (const char* f : {"peaks.tsv", "forces_histogram.tsv", "peak_force_histogram.svg"})
       planned.push_back(out / (ip + f));
     planned.push_back(out / "force_indentation.svg");
-    for (const Replica& r : replicas)
-      if (r.indentation) {
-        planned.push_back(out / (r.name + "_" + ip + "curve.tsv"));
-        planned.push_back(out / (r.name + "_force_indentation.svg"));
+    for (std::size_t k = 0; k < replicas.size(); ++k)
+      if (replicas[k].indentation) {
+        planned.push_back(out / (replicas[k].name + "_" + ip + "curve.tsv"));
+        planned.push_back(out / (replicas[k].name + "_force_indentation.svg"));
       }
   }
+  planned.push_back(out / "replicas.txt");  // removed with --force even where this run writes none
   for (const fs::path& p : plane_report_files(out, planes)) planned.push_back(p);
   prepare_output_directory(out, planned, overwrite);
   auto written = [&](const fs::path& p) { result.files.push_back(p); };
@@ -521,8 +531,10 @@ AnalyzeResult analyze_run(const AnalyzeOptions& options_in) {
   // --- per replica: analyse, write its curve and plot, keep what the summary needs ---------
   std::vector<PullingRecord> pulls;
   std::vector<IndentationRecord> indents;
-  std::size_t ramp_curves = 0, clamp_curves = 0;  // kept for the overlays (kOverlayCurves)
-  for (const Replica& r : replicas) {
+  std::size_t ramp_curves = 0, clamp_curves = 0, indentation_curves = 0;  // kept for the overlays (kOverlayCurves)
+  for (std::size_t position = 0; position < replicas.size(); ++position) {
+    const Replica& r = replicas[position];
+    const bool own = own_files[position];
     if (r.pulling) {
       const TsvTable table = TsvTable::read(r.dir / "pulling.tsv");
       table.require_rising_steps();
@@ -537,7 +549,7 @@ AnalyzeResult analyze_run(const AnalyzeOptions& options_in) {
                                   "; replica left out of the analysis");
       } else {
         const fs::path curve = out / (r.name + "_curve.tsv");
-        {
+        if (own) {
           TsvWriter w = TsvWriter::create(curve, {"step", "time[ns]", "base[nm]", "extension[nm]", "end_to_end[nm]",
                                                   "force_along[pN]", "force[pN]"}, overwrite);
           // A smoothed curve holds nothing between rows much closer than its window: a long
@@ -552,12 +564,14 @@ AnalyzeResult analyze_run(const AnalyzeOptions& options_in) {
           for (std::size_t i = 0; i < a.rows; i += stride) write_row(i);
           if ((a.rows - 1) % stride != 0) write_row(a.rows - 1);
           w.flush();
+          written(curve);
         }
-        written(curve);
         if (!a.force_clamp) {
-          const fs::path svg = out / (r.name + "_force_extension.svg");
-          plot_pulling_replica(a, r.name, kT, svg, overwrite);
-          written(svg);
+          if (own) {
+            const fs::path svg = out / (r.name + "_force_extension.svg");
+            plot_pulling_replica(a, r.name, kT, svg, overwrite);
+            written(svg);
+          }
           if (ramp_curves++ < kOverlayCurves) {
             const auto idx = decimate(a.force_pN, kPlotPoints);
             rec.curve = {pick(a.extension_nm, idx), pick(a.force_pN, idx)};
@@ -588,7 +602,7 @@ AnalyzeResult analyze_run(const AnalyzeOptions& options_in) {
       const IndentationAnalysis& a = rec.a;
       if (a.rows == 0) result.warnings.push_back(table.source() + ": no rows");
       const fs::path curve = out / (r.name + "_" + ip + "curve.tsv");
-      {
+      if (own) {
         TsvWriter w = TsvWriter::create(curve, {"step", "time[ns]", "base[nm]", "tip[nm]", "indentation[nm]",
                                                 "spring_force[pN]", "molecule_force[pN]", "retraction"}, overwrite);
         for (std::size_t i = 0; i < a.rows; ++i) {
@@ -597,12 +611,14 @@ AnalyzeResult analyze_run(const AnalyzeOptions& options_in) {
           w.row(std::int64_t(std::llround(a.step[i])), rest);
         }
         w.flush();
+        written(curve);
       }
-      written(curve);
-      if (a.rows > 0) {
+      if (a.rows > 0 && own) {
         const fs::path svg = out / (r.name + "_force_indentation.svg");
         plot_indentation_replica(a, r.name, svg, overwrite);
         written(svg);
+      }
+      if (a.rows > 0 && indentation_curves++ < kOverlayCurves) {
         const std::size_t n_app = a.turnaround + 1;
         const std::vector<double> ax(a.indentation_nm.begin(), a.indentation_nm.begin() + n_app),
             ay(a.spring_force_pN.begin(), a.spring_force_pN.begin() + n_app);
@@ -624,6 +640,16 @@ AnalyzeResult analyze_run(const AnalyzeOptions& options_in) {
 
   // --- summary header -----------------------------------------------------------------------
   std::string summary;
+  // Each replica's block: in the summary, or for a run of many replicas in replicas.txt
+  // (kReplicaBlocksInSummary), under the title of its kind's section.
+  std::string replica_blocks;
+  auto section = [&](const std::string& title, const char* what) -> std::string& {
+    summary += title;
+    if (!blocks_apart) return summary;
+    summary += fmt::format("  per replica ({}): replicas.txt\n", what);
+    replica_blocks += title;
+    return replica_blocks;
+  };
   summary += "ermak analyze: force-spectroscopy analysis (docs/analysis.md)\n";
   summary += fmt::format("run directory:    {}\noutput directory: {}\n\n", options.run_dir.string(), out.string());
   std::size_t n_ramp = 0, n_clamp = 0;
@@ -720,7 +746,8 @@ AnalyzeResult analyze_run(const AnalyzeOptions& options_in) {
     }
     written(out / "wlc_fits.tsv");
 
-    summary += fmt::format("\nConstant-velocity pulling: {} replica{}\n", n_ramp, n_ramp == 1 ? "" : "s");
+    std::string& block = section(fmt::format("\nConstant-velocity pulling: {} replica{}\n", n_ramp, n_ramp == 1 ? "" : "s"),
+                                 "smoothing, noise, peaks, WLC fits, notes");
     // Fits whose residual is far above the smoothed force's noise: the edge is no WLC (the
     // native structure's stiffness, a lagging chain), and its Lc and dLc are uncertain.
     std::size_t fits = 0, rough_fits = 0;
@@ -739,36 +766,36 @@ AnalyzeResult analyze_run(const AnalyzeOptions& options_in) {
       if (a.final_fit) count_fit(*a.final_fit, a);
       // Fewer than 4 rows give fewer than 2 second differences: no noise estimate.
       const bool noise_known = a.rows >= 4;
-      summary += fmt::format("\n{}: {} rows; {}; force noise {} raw, {} smoothed; peak drop ≥ {} pN{}\n",
+      block += fmt::format("\n{}: {} rows; {}; force noise {} raw, {} smoothed; peak drop ≥ {} pN{}\n",
                              rec.replica.name, a.rows, a.smoothing.description,
                              noise_known ? g(a.smoothing.noise_raw, 3) + " pN" : std::string("n/a"),
                              noise_known ? g(a.smoothing.noise_smoothed, 3) + " pN" : std::string("n/a"),
                              g(a.smoothing.min_peak_drop, 3), a.smoothing.min_peak_drop_automatic ? " (automatic)" : "");
-      summary += few_rows_note(a.smoothing, "pulling.output_every");
-      if (!a.force_clamp) summary += few_windows_note(a.smoothing);
+      block += few_rows_note(a.smoothing, "pulling.output_every");
+      if (!a.force_clamp) block += few_windows_note(a.smoothing);
       if (a.non_finite_rows > 0)
-        summary += fmt::format("  note: {} row{} nan or inf in the extension or force (where a run blew up?): the "
+        block += fmt::format("  note: {} row{} nan or inf in the extension or force (where a run blew up?): the "
                                "smoothed curves and peaks skip {}\n",
                                a.non_finite_rows, a.non_finite_rows == 1 ? " holds" : "s hold",
                                a.non_finite_rows == 1 ? "it" : "them");
       if (const auto& turn = a.base_turns_back)
-        summary += fmt::format("  note: the base goes back at step {} ({} → {} nm), where a pulling base only moves "
+        block += fmt::format("  note: the base goes back at step {} ({} → {} nm), where a pulling base only moves "
                                "forward: a table joined from several runs, or edited? A peak there is the turn, not "
                                "an unfolding\n",
                                g(turn->step, 12), g(turn->from_nm, 6), g(turn->to_nm, 6));
       if (!a.unloaded.empty())
-        summary += unloaded_maxima_note(a.unloaded, "the cantilever loads (κv·Δt + the peak criterion)",
+        block += unloaded_maxima_note(a.unloaded, "the cantilever loads (κv·Δt + the peak criterion)",
                                         "thermal wandering or refolding against the spring, not unfolding under load");
       if (a.peaks.empty()) {
-        summary += "  no unfolding peaks\n";
+        block += "  no unfolding peaks\n";
       } else {
-        summary += fmt::format("  {:>4} {:>14} {:>11} {:>10} {:>14} {:>9} {:>9} {:>9} {:>7} {:>9}\n", "peak", "step",
+        block += fmt::format("  {:>4} {:>14} {:>11} {:>10} {:>14} {:>9} {:>9} {:>9} {:>7} {:>9}\n", "peak", "step",
                                "time[ns]", "force[pN]", "extension[nm]", "drop[pN]", "Lc[nm]", "dLc[nm]", "P[nm]",
                                "rms[pN]");
         double fmax = -std::numeric_limits<double>::infinity();
         for (std::size_t k = 0; k < a.peaks.size(); ++k) {
           const PullingPeak& p = a.peaks[k];
-          summary += fmt::format("  {:>4} {:>14} {:>11} {:>10} {:>14} {:>9} {:>9} {:>9} {:>7} {:>9}{}\n", k, p.step,
+          block += fmt::format("  {:>4} {:>14} {:>11} {:>10} {:>14} {:>9} {:>9} {:>9} {:>7} {:>9}{}\n", k, p.step,
                                  g(p.time_ns, 6), g(p.peak.force), g(p.peak.position), g(p.peak.drop),
                                  p.fit.ok ? g(p.fit.contour_length) : "n/a", g(p.delta_contour_length),
                                  p.fit.ok ? g(p.fit.persistence_length, 3) : "n/a",
@@ -783,7 +810,7 @@ AnalyzeResult analyze_run(const AnalyzeOptions& options_in) {
       }
       if (a.final_fit) {
         const WlcFit& f = *a.final_fit;
-        summary += fmt::format("  after the last peak: Lc = {} nm{} (ΔLc from the last peak {}){}\n",
+        block += fmt::format("  after the last peak: Lc = {} nm{} (ΔLc from the last peak {}){}\n",
                                f.ok ? g(f.contour_length) : "n/a",
                                f.ok && st.wlc.fit_persistence ? ", P = " + g(f.persistence_length, 3) + " nm" : "",
                                std::isfinite(a.final_delta_contour_length)
@@ -838,8 +865,9 @@ AnalyzeResult analyze_run(const AnalyzeOptions& options_in) {
     result.warnings.push_back("--unfolded-extension-nm applies to force-clamp runs, and this run has no clamp "
                               "replica: not used");
   if (n_clamp > 0) {
-    summary += fmt::format("\nForce clamp: {} replica{}\n", n_clamp, n_clamp == 1 ? "" : "s");
-    summary += fmt::format("  {:<12} {:>9} {:>15} {:>13} {:>13} {:>16}\n", "replica", "rows", "mean force[pN]",
+    std::string& block = section(fmt::format("\nForce clamp: {} replica{}\n", n_clamp, n_clamp == 1 ? "" : "s"),
+                                 "rows, mean force, extension at the start and end, half-way time, notes");
+    block += fmt::format("  {:<12} {:>9} {:>15} {:>13} {:>13} {:>16}\n", "replica", "rows", "mean force[pN]",
                            "x start[nm]", "x end[nm]", "t half-way[ns]");
     std::vector<double> half_times;
     std::string no_plateau;
@@ -851,7 +879,7 @@ AnalyzeResult analyze_run(const AnalyzeOptions& options_in) {
       // A transition that shortens the chain is folding or a collapse, not unfolding: named,
       // and not among the unfolding times.
       const bool folds = a.clamp_transition && change < 0.0;
-      summary += fmt::format("  {:<12} {:>9} {:>15} {:>13} {:>13} {:>16}\n", rec.replica.name, a.rows,
+      block += fmt::format("  {:<12} {:>9} {:>15} {:>13} {:>13} {:>16}\n", rec.replica.name, a.rows,
                              g(a.mean_force_pN), g(a.extension_start_nm), g(a.extension_end_nm),
                              !a.clamp_transition ? std::string("no transition")
                              : folds             ? g(a.half_extension_time_ns, 6) + " (shortens)"
@@ -869,7 +897,16 @@ AnalyzeResult analyze_run(const AnalyzeOptions& options_in) {
     }
     summary += "  (t half-way: first time the smoothed extension has covered half of its change, for a change of at "
                "least max(1 nm, 8 σ_x), σ_x the extension's noise about its smoothed curve)\n";
-    summary += no_plateau;
+    if (blocks_apart && !no_plateau.empty()) {
+      replica_blocks += no_plateau;
+      summary += fmt::format("  note: {} replica{}' extension still changed by more than 5 % of its change over the last "
+                             "tenth of the run (replicas.txt names them): x end is no plateau there, and t half-way "
+                             "grows with a longer run\n",
+                             std::count(no_plateau.begin(), no_plateau.end(), '\n'),
+                             std::count(no_plateau.begin(), no_plateau.end(), '\n') == 1 ? "" : "s");
+    } else {
+      summary += no_plateau;
+    }
     if (shrinking > 0)
       summary += fmt::format("  note: {} replica{} shortened by more than that (folding or a collapse under the clamp, "
                              "not unfolding): not among the half-way times below\n",
@@ -915,30 +952,32 @@ AnalyzeResult analyze_run(const AnalyzeOptions& options_in) {
       w.flush();
     }
     written(out / (ip + "peaks.tsv"));
-    summary += fmt::format("\nNano-indentation: {} replica{}\n", indents.size(), indents.size() == 1 ? "" : "s");
+    std::string& block =
+        section(fmt::format("\nNano-indentation: {} replica{}\n", indents.size(), indents.size() == 1 ? "" : "s"),
+                "contact, linear regime, spring constant, breaking events, notes");
     for (const auto& rec : indents) {
       const IndentationAnalysis& a = rec.a;
       if (a.rows == 0) {
-        summary += fmt::format("\n{}: no rows in its indentation.tsv: nothing to analyse\n", rec.replica.name);
+        block += fmt::format("\n{}: no rows in its indentation.tsv: nothing to analyse\n", rec.replica.name);
         continue;
       }
       const bool noise_known = a.turnaround + 1 >= 4;
-      summary += fmt::format("\n{}: {} rows ({} approach); {}; force noise {} raw, {} smoothed; peak drop ≥ {} pN{}\n",
+      block += fmt::format("\n{}: {} rows ({} approach); {}; force noise {} raw, {} smoothed; peak drop ≥ {} pN{}\n",
                              rec.replica.name, a.rows, a.turnaround + 1, a.smoothing.description,
                              noise_known ? g(a.smoothing.noise_raw, 3) + " pN" : std::string("n/a"),
                              noise_known ? g(a.smoothing.noise_smoothed, 3) + " pN" : std::string("n/a"),
                              g(a.smoothing.min_peak_drop, 3), a.smoothing.min_peak_drop_automatic ? " (automatic)" : "");
-      summary += few_rows_note(a.smoothing, "indentation.output_every");
-      summary += few_windows_note(a.smoothing);
+      block += few_rows_note(a.smoothing, "indentation.output_every");
+      block += few_windows_note(a.smoothing);
       if (a.contact_at_start)
-        summary += fmt::format("  contact: from the first row (step {}): the tip presses on the molecule from the start "
+        block += fmt::format("  contact: from the first row (step {}): the tip presses on the molecule from the start "
                                "(molecule force {} pN there); the indentation counts from it\n",
                                a.contact_step, g(a.molecule_force_first_pN, 3));
       else if (a.contact_found)
-        summary += fmt::format("  contact: step {}, tip at {} nm (molecule force ≥ {} pN)\n",
+        block += fmt::format("  contact: step {}, tip at {} nm (molecule force ≥ {} pN)\n",
                                a.contact_step, g(a.contact_tip_nm, 4), g(a.contact_threshold_pN, 3));
       else
-        summary += fmt::format("  contact: not found (molecule force never reached {} pN); indentation = tip displacement{}\n",
+        block += fmt::format("  contact: not found (molecule force never reached {} pN); indentation = tip displacement{}\n",
                                g(a.contact_threshold_pN, 3),
                                a.turnaround + 1 < a.rows
                                    ? fmt::format("; the base turned at step {} before any contact (a retraction trigger "
@@ -947,15 +986,15 @@ AnalyzeResult analyze_run(const AnalyzeOptions& options_in) {
                                                  g(a.turnaround_step, 12))
                                    : std::string());
       if (a.linear.n > 0)
-        summary += fmt::format("  linear regime: {}; indentation {} to {} nm\n", a.linear_rule, g(a.linear_from_nm),
+        block += fmt::format("  linear regime: {}; indentation {} to {} nm\n", a.linear_rule, g(a.linear_from_nm),
                                g(a.linear_to_nm));
       else if (a.contact_found || st.linear_range_nm)
-        summary += fmt::format("  linear regime: {}; no rows in it\n", a.linear_rule);
+        block += fmt::format("  linear regime: {}; no rows in it\n", a.linear_rule);
       // No peak, and an approach far past a protein's forces: the tip pressed the molecule onto
       // the substrate, and the window's upper part is that wall, not the molecule's response.
       if (a.linear.n > 0 && !a.linear_reference_is_peak && !st.linear_range_nm &&
           a.linear_reference_pN > kWallForce_pN)
-        summary += fmt::format("  note: the approach reached {} pN without a peak, far past a protein's forces (the "
+        block += fmt::format("  note: the approach reached {} pN without a peak, far past a protein's forces (the "
                                "tip pressed onto the substrate?): the window up to {} × that holds the wall, and k "
                                "grows with how far the run pushed; give --linear-range-nm (or a smaller "
                                "--linear-fraction) for the molecule's own response\n",
@@ -970,7 +1009,7 @@ AnalyzeResult analyze_run(const AnalyzeOptions& options_in) {
           unreliable = "R² below " + g(kReliableSpringR2);
         else if (!(a.linear.slope_se < a.linear.slope))
           unreliable = "its standard error exceeds it";
-        summary += fmt::format("  spring constant k = {} ± {} pN/nm (R² = {}, {} points; zero-force intercept at {} "
+        block += fmt::format("  spring constant k = {} ± {} pN/nm (R² = {}, {} points; zero-force intercept at {} "
                                "nm){}\n",
                                g(a.linear.slope), g(a.linear.slope_se, 2), g(a.linear.r_squared, 4), a.linear.n,
                                g(a.contact_extrapolated_nm),
@@ -983,24 +1022,24 @@ AnalyzeResult analyze_run(const AnalyzeOptions& options_in) {
         else
           ++unreliable_springs;
       } else if (!a.contact_found && !st.linear_range_nm) {
-        summary += "  spring constant: no fit (no contact)\n";
+        block += "  spring constant: no fit (no contact)\n";
       } else {
-        summary += fmt::format("  spring constant: no fit ({} of the 3 points it needs in the linear regime)\n",
+        block += fmt::format("  spring constant: no fit ({} of the 3 points it needs in the linear regime)\n",
                                a.linear.n);
       }
       if (a.maxima_before_contact > 0)
-        summary += fmt::format("  left out: {} force maxim{} before the contact — the free tip's thermal wander, not "
+        block += fmt::format("  left out: {} force maxim{} before the contact — the free tip's thermal wander, not "
                                "breaking events\n",
                                a.maxima_before_contact, a.maxima_before_contact == 1 ? "um" : "a");
       if (!a.unloaded.empty())
-        summary += unloaded_maxima_note(a.unloaded, "the cantilever loads (κ·Δbase + the peak criterion, κ = " +
+        block += unloaded_maxima_note(a.unloaded, "the cantilever loads (κ·Δbase + the peak criterion, κ = " +
                                                               g(a.cantilever_pN_per_nm, 4) + " pN/nm from the table)",
                                         "the tip's thermal wander, not a breaking event");
-      if (a.peaks.empty()) summary += "  no breaking events on the approach\n";
+      if (a.peaks.empty()) block += "  no breaking events on the approach\n";
       double fmax = -std::numeric_limits<double>::infinity();
       for (std::size_t k = 0; k < a.peaks.size(); ++k) {
         const IndentationPeak& p = a.peaks[k];
-        summary += fmt::format("  event {}: {} pN at indentation {} nm (step {}, {} ns), drop {} pN\n", k, g(p.peak.force),
+        block += fmt::format("  event {}: {} pN at indentation {} nm (step {}, {} ns), drop {} pN\n", k, g(p.peak.force),
                                g(p.peak.position), p.step, g(p.time_ns, 6), g(p.peak.drop));
         i_all.push_back(p.peak.force);
         fmax = std::max(fmax, p.peak.force);
@@ -1017,8 +1056,9 @@ AnalyzeResult analyze_run(const AnalyzeOptions& options_in) {
     }
     summary += "\nIndentation over replicas\n";
     if (unreliable_springs > 0)
-      summary += fmt::format("  spring constants: {} of {} fits unreliable and left out (see each replica above)\n",
-                             unreliable_springs, unreliable_springs + springs.size());
+      summary += fmt::format("  spring constants: {} of {} fits unreliable and left out (see each replica {})\n",
+                             unreliable_springs, unreliable_springs + springs.size(),
+                             blocks_apart ? "in replicas.txt" : "above");
     summary += stats_block("spring constant k", describe(springs), "pN/nm");
     summary += stats_block("first breaking force", describe(i_first), "pN");
     summary += stats_block("largest breaking force", describe(i_max), "pN");
@@ -1059,9 +1099,11 @@ AnalyzeResult analyze_run(const AnalyzeOptions& options_in) {
     po.run_error = run_log.run_error;
     po.settings = st;
     po.bins = options.bins;
+    po.replica_blocks_apart = blocks_apart;
     po.overwrite = overwrite;
     plane_report = write_plane_report(planes, po, out, result.files);
     summary += plane_report.summary;
+    replica_blocks += plane_report.replica_blocks;
     brief += plane_report.brief;
     produced.insert(produced.end(), plane_report.produced.begin(), plane_report.produced.end());
     result.warnings.insert(result.warnings.end(), plane_report.warnings.begin(), plane_report.warnings.end());
@@ -1070,6 +1112,16 @@ AnalyzeResult analyze_run(const AnalyzeOptions& options_in) {
   // --- the list of files, the summary ------------------------------------------------------
   summary += "\nFiles\n";
   summary += "  summary.txt                  this summary\n";
+  if (blocks_apart) {
+    write_text_file(out / "replicas.txt",
+                    fmt::format("ermak analyze: each replica of {} ({} replicas; their statistics are in "
+                                "summary.txt)\n{}",
+                                options.run_dir.string(), replicas.size(), replica_blocks),
+                    overwrite);
+    written(out / "replicas.txt");
+    produced.push_back("replicas.txt");
+    summary += "  replicas.txt                 each replica's smoothing, noise, peaks or events, fits and notes\n";
+  }
   auto describe_file = [&](const std::string& name, const std::string& what) {
     if (std::find(produced.begin(), produced.end(), name) != produced.end())
       summary += fmt::format("  {:<28} {}\n", name, what);
@@ -1078,7 +1130,9 @@ AnalyzeResult analyze_run(const AnalyzeOptions& options_in) {
     describe_file("peaks.tsv", "unfolding peaks: step, replica, force, extension, WLC Lc and ΔLc");
     describe_file("wlc_fits.tsv", "every WLC fit: replica, edge, Lc, P, ΔLc, fitted extension range");
     describe_file("forces_histogram.tsv", "histogram of first / largest / all unfolding forces over replicas");
-    describe_file("force_extension.svg", "force–extension curves of all replicas, peaks, WLC fits");
+    describe_file("force_extension.svg", n_ramp > kOverlayCurves
+                                             ? "force–extension curves and WLC fits of the first 100 replicas, peaks of all"
+                                             : "force–extension curves of all replicas, peaks, WLC fits");
     describe_file("peak_force_histogram.svg", "histogram plot of the unfolding forces");
     describe_file("extension_time.svg", "force clamp: extension against time");
     describe_file("unfolding_times.tsv", "force clamp: each replica's unfolding time, or censored (unfolded 0)");
@@ -1095,9 +1149,20 @@ AnalyzeResult analyze_run(const AnalyzeOptions& options_in) {
   std::size_t replica_curves = 0, replica_plots = 0;
   for (const auto& f : result.files)
     if (f.filename().string().rfind("replica_", 0) == 0) ++(f.extension() == ".svg" ? replica_plots : replica_curves);
-  if (replica_curves > 0) summary += "  replica_NNN_*curve.tsv       smoothed curve of each replica\n";
+  // Which replicas have them, where not every one (--replica-files).
+  const bool every_replica_files =
+      std::all_of(own_files.begin(), own_files.end(), [](bool own) { return own; });
+  const std::string of_which =
+      every_replica_files ? std::string("each replica")
+                          : fmt::format("{} of the {} replicas ({}; --replica-files)",
+                                        std::count(own_files.begin(), own_files.end(), true), replicas.size(),
+                                        options.replica_files.describe());
+  if (replica_curves > 0) summary += "  replica_NNN_*curve.tsv       smoothed curve of " + of_which + "\n";
   if (replica_plots > 0)
-    summary += "  replica_NNN_force_*.svg      plot of each replica: raw and smoothed curve, peaks, fits\n";
+    summary += "  replica_NNN_force_*.svg      plot of " + of_which + ": raw and smoothed curve, peaks, fits\n";
+  if (!every_replica_files && replica_curves == 0)
+    summary += fmt::format("  (no per-replica curve tables or plots: --replica-files selects {})\n",
+                           options.replica_files.describe());
   if (!result.warnings.empty()) {
     summary += "\nWarnings\n";
     for (const auto& w : result.warnings) summary += "  " + w + "\n";

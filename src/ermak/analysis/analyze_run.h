@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "ermak/analysis/force_spectroscopy.h"
+#include "ermak/analysis/replica_selection.h"
 
 namespace ermak::analysis {
 
@@ -27,6 +28,9 @@ struct AnalyzeOptions {
   // Force clamp: a replica has unfolded when its recorded extension first reaches this, nm
   // (--unfolded-extension-nm): its unfolding time, or censored at its last row.
   std::optional<double> unfolded_extension_nm;
+  // The replicas that get their own curve table and plot (--replica-files; default the
+  // first 100). Every replica enters the tables of peaks and fits and the statistics.
+  ReplicaSelection replica_files;
   bool overwrite = false;         // replace existing output files
   // The options the user gave that shape curves (--smooth-window-nm, …), by name: a heating
   // run's melting curve takes none of them and refuses them.

@@ -106,8 +106,9 @@ void plot_overlay(const std::vector<PlaneRecord>& records, int group, const fs::
   std::size_t k = 0, events = 0;
   for (const auto& r : records) {
     if (!r.a.plane_moves) continue;
-    const std::string color = palette_color(k++);
-    plot.line(r.curve.x, r.curve.y, style(color, 1.4), per_replica_legend ? r.replica.name : "");
+    const std::string color = palette_color(k++ % kOverlayCurves);
+    if (!r.curve.x.empty())  // kept for the first kOverlayCurves
+      plot.line(r.curve.x, r.curve.y, style(color, 1.4), per_replica_legend ? r.replica.name : "");
     std::vector<double> x, y;
     for (const PlaneEvent& e : r.a.events) {
       x.push_back(e.peak.position);
@@ -116,7 +117,10 @@ void plot_overlay(const std::vector<PlaneRecord>& records, int group, const fs::
     events += x.size();
     plot.markers(x, y, Marker::circle, 8.0, marker_style(color));
   }
-  if (!per_replica_legend) plot.legend_note(fmt::format("{} replicas, one colour each", count));
+  if (count > kOverlayCurves)
+    plot.legend_note(fmt::format("curves of the first {} of {} replicas; events of all", kOverlayCurves, count));
+  else if (!per_replica_legend)
+    plot.legend_note(fmt::format("{} replicas, one colour each", count));
   if (count < records.size()) plot.legend_note(fmt::format("{} without a moving plane left out", records.size() - count));
   if (events == 0) plot.legend_note("no rupture events");
   else plot.markers({}, {}, Marker::circle, 8.0, marker_style("#ffffff"), fmt::format("rupture events ({})", events));
@@ -165,7 +169,7 @@ std::vector<fs::path> plane_report_files(const fs::path& out, const std::vector<
   for (const char* f : {"plane_peaks.tsv", "plane_replicas.tsv", "force_plane.svg", "plane_forces_histogram.tsv",
                         "plane_peak_force_histogram.svg"})
     files.push_back(out / f);
-  for (const PlaneReplica& r : replicas) {
+  for (const PlaneReplica& r : replicas) {  // selected by --replica-files or not (analyze_run.cpp)
     files.push_back(out / (r.name + "_plane_curve.tsv"));
     files.push_back(out / (r.name + "_force_plane.svg"));
   }
@@ -202,6 +206,7 @@ PlaneReport write_plane_report(const std::vector<PlaneReplica>& replicas, const 
   const std::optional<PlaneLoading> loading = group_loading(options.planes, group);
 
   std::vector<PlaneRecord> records;
+  std::size_t overlay_curves = 0;  // curves kept for the overlay (kOverlayCurves)
   for (const PlaneReplica& r : replicas) {
     const TsvTable table = TsvTable::read(r.table);
     table.require_rising_steps();
@@ -210,14 +215,19 @@ PlaneReport write_plane_report(const std::vector<PlaneReplica>& replicas, const 
     const PlaneAnalysis& a = rec.a;
     if (a.rows == 0) report.warnings.push_back(table.source() + ": no rows");
     else if (!a.plane_moves) report.warnings.push_back(table.source() + ": the plane does not move: no events, no work");
-    const fs::path curve = out / (r.name + "_plane_curve.tsv");
-    write_curve(a, curve, overwrite);
-    files.push_back(curve);
-    if (a.rows > 0) {
+    if (r.own_files) {
+      const fs::path curve = out / (r.name + "_plane_curve.tsv");
+      write_curve(a, curve, overwrite);
+      files.push_back(curve);
+    }
+    if (a.rows > 0 && r.own_files) {
       const fs::path svg = out / (r.name + "_force_plane.svg");
       plot_replica(a, r.name, svg, overwrite);
       files.push_back(svg);
+    }
+    if (a.rows > 0 && a.plane_moves && overlay_curves < kOverlayCurves) {
       rec.curve = decimated_line(a.plane_nm, a.force_pN);
+      ++overlay_curves;
     }
     rec.last_step = a.step.empty() ? 0.0 : a.step.back();
     drop_series(rec.a);
@@ -264,10 +274,13 @@ PlaneReport write_plane_report(const std::vector<PlaneReplica>& replicas, const 
 
   // --- summary -------------------------------------------------------------------------------
   std::string& s = report.summary;
-  s += fmt::format("\nPlane pulling: {}; group {} ({} against plane[nm]); detached when |F_end| ≤ {} after an event\n",
-                   plural(records.size(), "replica"), group, plane_force_column(group),
-                   options.settings.detach_force_pN ? g(*options.settings.detach_force_pN) + " pN"
-                                                    : std::string("the peak criterion"));
+  const std::string title =
+      fmt::format("\nPlane pulling: {}; group {} ({} against plane[nm]); detached when |F_end| ≤ {} after an event\n",
+                  plural(records.size(), "replica"), group, plane_force_column(group),
+                  options.settings.detach_force_pN ? g(*options.settings.detach_force_pN) + " pN"
+                                                   : std::string("the peak criterion"));
+  s += title;
+  if (options.replica_blocks_apart) report.replica_blocks += title;
   if (!options.group_given && group != 0)
     s += fmt::format("  group {} is the first moving plane (run.log); --plane-group chooses another\n", group);
   const bool any_moves =
@@ -288,8 +301,10 @@ PlaneReport write_plane_report(const std::vector<PlaneReplica>& replicas, const 
   std::vector<double> first, largest, all, max_force, work_pN_nm, work_kcal, end_force;
   std::size_t detached = 0, moving = 0;
   std::vector<TableEnd> ends;
+  if (options.replica_blocks_apart)
+    s += "  per replica (smoothing, noise, events, detachment, work, notes): replicas.txt\n";
   for (const auto& rec : records) {
-    s += replica_section(rec);
+    (options.replica_blocks_apart ? report.replica_blocks : s) += replica_section(rec);
     ends.push_back({rec.replica.name, rec.last_step});
     const PlaneAnalysis& a = rec.a;
     if (!a.plane_moves || a.rows == 0) continue;

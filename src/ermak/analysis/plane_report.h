@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "ermak/analysis/force_spectroscopy.h"
+#include "ermak/analysis/replica_selection.h"
 #include "ermak/analysis/run_directory.h"
 
 namespace ermak::analysis {
@@ -19,6 +20,7 @@ struct PlaneReplica {
   int index = 0;
   std::string name;  // replica_NNN
   std::filesystem::path table;  // …/plane.tsv
+  bool own_files = true;        // its curve table and plot are written (--replica-files)
 };
 
 struct PlaneReportOptions {
@@ -31,10 +33,14 @@ struct PlaneReportOptions {
   std::optional<std::string> run_error;   // run.log's error line, when the run ended with one
   CurveSettings settings;
   std::optional<std::size_t> bins;
+  // The per-replica blocks go to PlaneReport::replica_blocks instead of the summary
+  // (a run of more than kReplicaBlocksInSummary replicas: analyze_run writes replicas.txt).
+  bool replica_blocks_apart = false;
   bool overwrite = false;
 };
 
-// Every file write_plane_report may write, for the check before anything is written.
+// Every file write_plane_report may write (every replica's own files, selected or not), for
+// the check before anything is written.
 std::vector<std::filesystem::path> plane_report_files(const std::filesystem::path& out,
                                                       const std::vector<PlaneReplica>& replicas);
 
@@ -44,6 +50,7 @@ void check_plane_group(const std::vector<PlaneReplica>& replicas, int group);
 
 struct PlaneReport {
   std::string summary;   // the "Plane pulling" section (and its histogram)
+  std::string replica_blocks;  // with replica_blocks_apart: each replica's block, for replicas.txt
   std::string brief;     // lines for the terminal
   std::string files;     // lines for the "Files" list of summary.txt
   std::vector<std::string> produced;  // aggregate file names written

@@ -21,6 +21,15 @@ inline constexpr std::size_t kPlotPoints = 4000;  // per curve in the SVG files
 // Rows of a smoothed curve file (replica_NNN_curve.tsv) at most, and the last: a longer table
 // gives every k-th row (its smoothing window spans far more rows than that spacing).
 inline constexpr std::size_t kCurveFileRows = 100000;
+// The overlays draw the curves (and fits) of a run's first kOverlayCurves replicas of a
+// kind, and the markers of all: beyond that the curves are a tangle, and a run of 10⁴
+// replicas made a 50–160 MB SVG and kept every curve in memory (1.6 GB). Each replica's own
+// plot and curve file show the rest.
+inline constexpr std::size_t kOverlayCurves = 100;
+// A run of more replicas than this gets its per-replica blocks (smoothing, peaks, fits,
+// notes) in replicas.txt beside summary.txt, so that the summary's statistics are not
+// buried under ~3 lines per replica (30 000 lines at 10⁴ replicas).
+inline constexpr std::size_t kReplicaBlocksInSummary = 100;
 
 // Rows to draw: at most ~max_points, keeping in each bucket of consecutive rows the ones
 // with the lowest and highest y, so that peaks and drops survive.

@@ -53,6 +53,7 @@ Command add_analyze_command(CLI::App& app) {
     double linear_fraction = 0.7;
     int plane_group = 0;
     double detach = 0.0;
+    std::string replica_files;
     bool force = false;
   };
   auto o = std::make_shared<Options>();
@@ -102,6 +103,11 @@ Command add_analyze_command(CLI::App& app) {
   auto* detach = cmd->add_option("--detach-force-pN", o->detach,
                                  "Plane pulling: detached when the smoothed force at the end is within this of 0 "
                                  "after a rupture event, pN (default: the peak criterion)");
+  auto* replica_files =
+      cmd->add_option("--replica-files", o->replica_files,
+                      "Which replicas get their own smoothed curve table and plot (replica_NNN_*): all, none, or "
+                      "replica numbers and ranges such as 0-9,5123 (default: the first 100). The peaks, fits, "
+                      "statistics and overlays cover every replica whatever this selects");
   auto* spectrum_peak =
       cmd->add_option("--spectrum-peak", o->spectrum_peak,
                       "Spectrum of pulling runs: a replica's rupture force is its first or its largest unfolding peak")
@@ -130,7 +136,7 @@ Command add_analyze_command(CLI::App& app) {
                        ->check(CLI::Range(1, 100000));
   cmd->add_flag("--force", o->force, "Replace existing output files");
   return [o, window, points, drop, bins, contact, range, detach, temperature, spectrum_peak, unfolded, linear_fraction,
-          plane_group, loading_rate, separation, persistence, fit_persistence, no_peak, bootstrap]() {
+          plane_group, loading_rate, separation, persistence, fit_persistence, no_peak, bootstrap, replica_files]() {
     analysis::CurveSettings settings;
     if (window->count()) settings.window_nm = o->window_nm;
     if (points->count()) settings.points = o->points;
@@ -139,7 +145,7 @@ Command add_analyze_command(CLI::App& app) {
     settings.wlc.persistence_length = o->persistence;
     settings.wlc.fit_persistence = o->fit_persistence;
     if (o->run_dirs.size() > 1) {
-      for (const auto* indentation_or_plane : {contact, range, detach, bins, linear_fraction, plane_group})
+      for (const auto* indentation_or_plane : {contact, range, detach, bins, linear_fraction, plane_group, replica_files})
         if (indentation_or_plane->count())
           throw Error(indentation_or_plane->get_name() + ": applies to the analysis of one run directory, not to "
                                                          "the spectrum of several");
@@ -173,9 +179,10 @@ Command add_analyze_command(CLI::App& app) {
     a.temperature_K = o->temperature;
     a.temperature_from_run = temperature->count() == 0;
     if (bins->count()) a.bins = o->bins;
+    if (replica_files->count()) a.replica_files = analysis::parse_replica_selection(o->replica_files);
     a.overwrite = o->force;
     for (const CLI::Option* given : {window, points, drop, separation, persistence, fit_persistence, temperature, bins,
-                                     contact, range, linear_fraction, plane_group, detach, unfolded})
+                                     contact, range, linear_fraction, plane_group, detach, unfolded, replica_files})
       if (given->count()) a.given_options.push_back(given->get_name());
     return report(analysis::analyze_run(a));
   };

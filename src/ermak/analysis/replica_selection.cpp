@@ -1,0 +1,93 @@
+#include "ermak/analysis/replica_selection.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <charconv>
+#include <limits>
+
+#include "ermak/core/error.h"
+
+namespace ermak::analysis {
+
+namespace {
+
+[[noreturn]] void refuse(const std::string& what) {
+  throw Error("--replica-files: " + what +
+              " (give all, none, or replica numbers and ranges such as 0-9,5123; docs/analysis.md#options)");
+}
+
+int replica_number(std::string_view word, const std::string& part) {
+  int value = 0;
+  const auto [end, error] = std::from_chars(word.data(), word.data() + word.size(), value);
+  if (word.empty() || error != std::errc() || end != word.data() + word.size() || value < 0)
+    refuse(fmt::format("'{}' is not a replica number (a whole number ≥ 0) in '{}'", word, part));
+  return value;
+}
+
+}  // namespace
+
+bool ReplicaSelection::includes(int number, std::size_t position) const {
+  switch (kind) {
+    case Kind::all: return true;
+    case Kind::none: return false;
+    case Kind::first: return position < first_count;
+    case Kind::listed:
+      return std::any_of(ranges.begin(), ranges.end(),
+                         [number](const auto& r) { return number >= r.first && number <= r.second; });
+  }
+  return false;
+}
+
+std::string ReplicaSelection::describe() const {
+  switch (kind) {
+    case Kind::all: return "every replica";
+    case Kind::none: return "no replica";
+    case Kind::first: return fmt::format("the first {} replicas", first_count);
+    case Kind::listed: {
+      std::string s = ranges.size() == 1 && ranges.front().first == ranges.front().second ? "replica " : "replicas ";
+      for (std::size_t k = 0; k < ranges.size(); ++k) {
+        if (k > 0) s += ", ";
+        s += ranges[k].first == ranges[k].second ? fmt::format("{}", ranges[k].first)
+                                                   : fmt::format("{}-{}", ranges[k].first, ranges[k].second);
+      }
+      return s;
+    }
+  }
+  return "";
+}
+
+ReplicaSelection parse_replica_selection(const std::string& text) {
+  ReplicaSelection selection;
+  if (text == "all") {
+    selection.kind = ReplicaSelection::Kind::all;
+    return selection;
+  }
+  if (text == "none") {
+    selection.kind = ReplicaSelection::Kind::none;
+    return selection;
+  }
+  if (text.empty()) refuse("empty");
+  selection.kind = ReplicaSelection::Kind::listed;
+  std::size_t at = 0;
+  while (at <= text.size()) {
+    std::size_t end = text.find(',', at);
+    if (end == std::string::npos) end = text.size();
+    const std::string part = text.substr(at, end - at);
+    if (part.empty()) refuse(fmt::format("an empty entry in '{}'", text));
+    const std::size_t dash = part.find('-');
+    if (dash == std::string::npos) {
+      const int n = replica_number(part, part);
+      selection.ranges.push_back({n, n});
+    } else {
+      const int from = replica_number(std::string_view(part).substr(0, dash), part);
+      const int to = replica_number(std::string_view(part).substr(dash + 1), part);
+      if (to < from) refuse(fmt::format("the range '{}' runs backwards", part));
+      selection.ranges.push_back({from, to});
+    }
+    at = end + 1;
+  }
+  return selection;
+}
+
+}  // namespace ermak::analysis

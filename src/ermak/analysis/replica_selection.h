@@ -1,0 +1,33 @@
+#pragma once
+// Which replicas of a run get files of their own in `ermak analyze` — the smoothed curve
+// table and the plot (--replica-files, docs/analysis.md#options). A run of 10⁴ replicas
+// would otherwise write 2·10⁴ such files, as much as the run itself; the tables of peaks,
+// fits and statistics cover every replica whatever is chosen here.
+#include <cstddef>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace ermak::analysis {
+
+// The default: the first kDefaultReplicaFiles replicas of the run (as the overlays draw).
+inline constexpr std::size_t kDefaultReplicaFiles = 100;
+
+struct ReplicaSelection {
+  enum class Kind { first, all, none, listed };
+  Kind kind = Kind::first;
+  std::size_t first_count = kDefaultReplicaFiles;   // Kind::first
+  std::vector<std::pair<int, int>> ranges;           // Kind::listed: replica numbers, inclusive
+
+  // `number`: the replica's NNN; `position`: its place among the run's replicas (0, 1, …).
+  bool includes(int number, std::size_t position) const;
+  // For summary.txt: "the first 100 replicas", "every replica", "no replica",
+  // "replicas 0-9, 5123".
+  std::string describe() const;
+};
+
+// "all", "none", or replica numbers and inclusive ranges separated by commas ("0-9,5123").
+// Throws ermak::Error naming --replica-files and the part it cannot read.
+ReplicaSelection parse_replica_selection(const std::string& text);
+
+}  // namespace ermak::analysis

@@ -1,0 +1,55 @@
+// --replica-files (analysis/replica_selection.h): which replicas get their own curve table
+// and plot in `ermak analyze`.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "ermak/analysis/replica_selection.h"
+#include "ermak/core/error.h"
+
+namespace ermak::analysis {
+namespace {
+
+TEST(ReplicaSelection, TheDefaultIsTheFirstHundredByPlace) {
+  const ReplicaSelection s;
+  // By the replica's place in the run, whatever its number (a run may number from 5).
+  EXPECT_TRUE(s.includes(5, 0));
+  EXPECT_TRUE(s.includes(104, 99));
+  EXPECT_FALSE(s.includes(105, 100));
+  EXPECT_EQ(s.describe(), "the first 100 replicas");
+}
+
+TEST(ReplicaSelection, AllNoneAndNumbers) {
+  EXPECT_TRUE(parse_replica_selection("all").includes(123456, 123456));
+  EXPECT_EQ(parse_replica_selection("all").describe(), "every replica");
+  EXPECT_FALSE(parse_replica_selection("none").includes(0, 0));
+  EXPECT_EQ(parse_replica_selection("none").describe(), "no replica");
+  const ReplicaSelection s = parse_replica_selection("3,10-12,5123");
+  for (int n : {3, 10, 11, 12, 5123}) EXPECT_TRUE(s.includes(n, 0)) << n;
+  for (int n : {0, 2, 4, 9, 13, 5122, 5124}) EXPECT_FALSE(s.includes(n, 0)) << n;
+  EXPECT_EQ(s.describe(), "replicas 3, 10-12, 5123");
+  EXPECT_EQ(parse_replica_selection("7").describe(), "replica 7");
+  EXPECT_TRUE(parse_replica_selection("4-4").includes(4, 9));
+}
+
+TEST(ReplicaSelection, BadSelectionsAreNamed) {
+  auto message = [](const std::string& text) {
+    try {
+      parse_replica_selection(text);
+    } catch (const Error& e) {
+      return std::string(e.what());
+    }
+    return std::string("accepted");
+  };
+  EXPECT_NE(message("").find("--replica-files: empty"), std::string::npos);
+  EXPECT_NE(message("5-1").find("the range '5-1' runs backwards"), std::string::npos);
+  EXPECT_NE(message("1,").find("an empty entry in '1,'"), std::string::npos);
+  EXPECT_NE(message("1.5").find("'1.5' is not a replica number"), std::string::npos);
+  EXPECT_NE(message("first").find("'first' is not a replica number"), std::string::npos);
+  EXPECT_NE(message("1-2-3").find("'2-3' is not a replica number"), std::string::npos);
+  EXPECT_NE(message("99999999999").find("is not a replica number"), std::string::npos);
+  EXPECT_NE(message("All").find("give all, none, or replica numbers"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace ermak::analysis
