@@ -12,6 +12,7 @@
 #include <regex>
 #include <system_error>
 
+#include "ermak/analysis/analysis_progress.h"
 #include "ermak/analysis/clamp_lifetimes.h"
 #include "ermak/analysis/melting_curve.h"
 #include "ermak/analysis/plane_report.h"
@@ -532,7 +533,9 @@ AnalyzeResult analyze_run(const AnalyzeOptions& options_in) {
   std::vector<PullingRecord> pulls;
   std::vector<IndentationRecord> indents;
   std::size_t ramp_curves = 0, clamp_curves = 0, indentation_curves = 0;  // kept for the overlays (kOverlayCurves)
+  AnalysisProgress progress("replicas", replicas.size());
   for (std::size_t position = 0; position < replicas.size(); ++position) {
+    progress.update(position);
     const Replica& r = replicas[position];
     const bool own = own_files[position];
     if (r.pulling) {

@@ -7,6 +7,7 @@
 #include <fstream>
 #include <limits>
 
+#include "ermak/analysis/analysis_progress.h"
 #include "ermak/analysis/plane_analysis.h"
 #include "ermak/analysis/report_common.h"
 #include "ermak/core/error.h"
@@ -207,7 +208,9 @@ PlaneReport write_plane_report(const std::vector<PlaneReplica>& replicas, const 
 
   std::vector<PlaneRecord> records;
   std::size_t overlay_curves = 0;  // curves kept for the overlay (kOverlayCurves)
+  AnalysisProgress progress("plane tables", replicas.size());
   for (const PlaneReplica& r : replicas) {
+    progress.update(records.size());
     const TsvTable table = TsvTable::read(r.table);
     table.require_rising_steps();
     for (const auto& w : table.warnings()) report.warnings.push_back(w);
