@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "ermak/analysis/run_directory.h"
 #include "ermak/analysis/tsv_table.h"
 #include "support/test_paths.h"
 
@@ -266,6 +267,9 @@ TEST(ProtocolRun, DefaultEndsThatAreOneBeadAreWarned) {
                 .find("warning: force_clamp: the end-to-end vector's default ends (the first fixed bead, or bead 0, "
                       "and the first pulled bead) are both bead 0: the table's end_to_end and extension columns stay 0"),
             std::string::npos);
+  // The clamp's force as the log states it, which a spectrum pools runs by
+  // (analysis/run_directory.h: the force on each pulled bead times their number).
+  EXPECT_EQ(ermak::analysis::read_run_log(dir / "out").clamp_force_pN, 100.0);
 }
 
 TEST(ProtocolRun, ForceClampWithPlanePullingWritesBothTables) {
@@ -284,6 +288,7 @@ TEST(ProtocolRun, ForceClampWithPlanePullingWritesBothTables) {
   ASSERT_EQ(status, 0) << out;
   const Table pulling = read_table(dir / "out/replica_000/pulling.tsv");
   ASSERT_EQ(pulling.rows.size(), 21u);
+  EXPECT_FALSE(ermak::analysis::read_run_log(dir / "out").clamp_force_pN) << "a schedule has no one force";
   // The clamp's force follows the schedule exactly: 100 pN · step/2000 along the direction.
   for (const auto& row : pulling.rows) {
     const double f = 100.0 * row[0] / 2000.0;

@@ -1,4 +1,5 @@
-// analysis/spectrum_bootstrap: resampling each run's items with replacement and refitting.
+// analysis/spectrum_bootstrap: resampling each level's items (those of a loading rate or a
+// force) with replacement and refitting.
 // On rupture forces drawn from the Bell–Evans distribution the bootstrap's spread of x_β and
 // ln k0 is the one the standard errors give; the resamples are the same whatever the thread
 // count; percentile intervals are read right, infinite ends included; a DHS refit that runs
@@ -36,7 +37,7 @@ SpectrumSample bell_sample(int per_rate, std::uint64_t seed) {
       s.force_pN.push_back(bell_evans_force_at_survival(truth, 1.0 - uniform(rng), rates[r], kT));
       s.rate_pN_per_s.push_back(rates[r]);
       s.event.push_back(1);
-      s.run.push_back(r);
+      s.level.push_back(r);
     }
   return s;
 }

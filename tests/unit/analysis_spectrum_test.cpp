@@ -8,13 +8,17 @@
 
 #include <cmath>
 #include <fstream>
+#include <map>
 #include <random>
 #include <regex>
+#include <span>
 #include <string>
 #include <vector>
 
 #include "ermak/analysis/bell_evans.h"
 #include "ermak/analysis/force_spectrum.h"
+#include "ermak/analysis/run_directory.h"
+#include "ermak/analysis/statistics.h"
 #include "ermak/analysis/tsv_table.h"
 #include "ermak/analysis/wlc.h"
 #include "ermak/core/error.h"
@@ -84,22 +88,27 @@ BellFit ramp_truth() {
   return truth;
 }
 
-// Three pulling runs at 10⁴, 10⁵ and 10⁶ pN/s of `replicas` replicas each, their rupture
-// forces drawn from `truth`, their ramps `travel_nm` long; the forces drawn go to `drawn`.
+// A pulling run at `rate` in `run` of `replicas` replicas, their rupture forces drawn from
+// `truth`, their ramps `travel_nm` long; the forces drawn go to `drawn`.
+void ramp_run(const fs::path& run, double rate, const BellFit& truth, std::mt19937_64& rng, double travel_nm,
+              std::vector<double>* drawn, int replicas) {
+  std::uniform_real_distribution<double> uniform(0.0, 1.0);
+  fs::create_directories(run);
+  write_run_log(run, rate);
+  for (int r = 0; r < replicas; ++r) {
+    const double f = bell_evans_force_at_survival(truth, 1.0 - uniform(rng), rate, kT);
+    if (drawn) drawn->push_back(f);
+    write_ramp_replica(run, r, rate, f, rng, travel_nm);
+  }
+}
+
+// Three pulling runs at 10⁴, 10⁵ and 10⁶ pN/s of `replicas` replicas each (ramp_run).
 std::vector<fs::path> ramp_runs(const fs::path& root, const BellFit& truth, std::mt19937_64& rng, double travel_nm,
                                 std::vector<double>* drawn = nullptr, int replicas = 80) {
-  std::uniform_real_distribution<double> uniform(0.0, 1.0);
   std::vector<fs::path> runs;
   for (double rate : {1e4, 1e5, 1e6}) {
-    const fs::path run = root / ("v" + std::to_string(runs.size()));
-    fs::create_directories(run);
-    write_run_log(run, rate);
-    for (int r = 0; r < replicas; ++r) {
-      const double f = bell_evans_force_at_survival(truth, 1.0 - uniform(rng), rate, kT);
-      if (drawn) drawn->push_back(f);
-      write_ramp_replica(run, r, rate, f, rng, travel_nm);
-    }
-    runs.push_back(run);
+    runs.push_back(root / ("v" + std::to_string(runs.size())));
+    ramp_run(runs.back(), rate, truth, rng, travel_nm, drawn, replicas);
   }
   return runs;
 }
@@ -165,12 +174,12 @@ TEST(ForceSpectrum, RampRunsGiveBackBellEvansParameters) {
   o.bootstrap_resamples = 12;
   analyze_force_spectrum(o);
   const std::string booted = test::read_file(o.out_dir / "summary.txt");
-  EXPECT_NE(booted.find("Bootstrap, 12 resamples of each run's forces (seed 1)"), std::string::npos) << booted;
+  EXPECT_NE(booted.find("Bootstrap, 12 resamples of each loading rate's forces (seed 1)"), std::string::npos) << booted;
   EXPECT_NE(booted.find("  Bell: x_β "), std::string::npos) << booted;
   const TsvTable boot = TsvTable::read(o.out_dir / "bootstrap.tsv");
   EXPECT_EQ(boot.column("bell_x[nm]").size(), 12u);
   for (double resampled : boot.column("bell_x[nm]")) EXPECT_NEAR(resampled, x, 5.0 * se);
-  EXPECT_EQ(booted.find("note: a run has only"), std::string::npos) << booted;
+  EXPECT_EQ(booted.find("note: a loading rate has only"), std::string::npos) << booted;
 
   // One replica per run: every resample is the data, each interval a point, and the
   // summary says so.
@@ -183,8 +192,8 @@ TEST(ForceSpectrum, RampRunsGiveBackBellEvansParameters) {
   one.bootstrap_resamples = 5;
   analyze_force_spectrum(one);
   const std::string pointed = test::read_file(one.out_dir / "summary.txt");
-  EXPECT_NE(pointed.find("note: a run has only 1 force: resampled within each run, these intervals are too narrow "
-                         "(every resample is the data itself: each interval is a point)"),
+  EXPECT_NE(pointed.find("note: a loading rate has only 1 force: resampled within each loading rate, these intervals "
+                         "are too narrow (every resample is the data itself: each interval is a point)"),
             std::string::npos)
       << pointed;
 }
@@ -230,6 +239,158 @@ TEST(ForceSpectrum, SeveralPulledBeadsLoadTheForceAtTheirSummedRate) {
   const std::string two = test::read_file(o.out_dir / "summary.txt");
   EXPECT_EQ(TsvTable::read(o.out_dir / "spectrum.tsv").column("loading_rate[pN/s]").front(), 1e4);
   EXPECT_NEAR(fitted(two, "x_β"), fitted(one, "x_β"), 1e-9) << two;
+}
+
+// The part of a summary from Bell's fit to the notes — the fits, the mean forces' line and
+// the bootstrap — which names no directory.
+std::string fit_section(const std::string& summary) {
+  const auto from = summary.find("\nBell's rate"), to = summary.find("\nNotes:");
+  if (from == std::string::npos || to == std::string::npos) {
+    ADD_FAILURE() << "no fit section in\n" << summary;
+    return {};
+  }
+  return summary.substr(from, to - from);
+}
+
+// The replicas of `runs` copied, in order, into one run directory `merged` at `rate`: those of
+// the first run, then of the next.
+void merge_runs(const std::vector<fs::path>& runs, const fs::path& merged, double rate) {
+  fs::create_directories(merged);
+  write_run_log(merged, rate);
+  int next = 0;
+  for (const fs::path& run : runs)
+    for (const Replica& r : discover_replicas(run)) {
+      char name[32];
+      std::snprintf(name, sizeof name, "replica_%03d", next++);
+      fs::create_directories(merged / name);
+      fs::copy_file(r.dir / "pulling.tsv", merged / name / "pulling.tsv");
+    }
+}
+
+std::vector<double> values(std::span<const double> column) { return {column.begin(), column.end()}; }
+
+// A batch of replicas at one pulling speed split over two run directories (two GPUs, or a
+// batch resumed with another seed) is one loading rate of the spectrum: one row whose
+// statistics are over both runs' replicas, one level of the mean forces' line, one group of
+// the bootstrap — the spectrum of one directory holding them all.
+TEST(ForceSpectrum, RunsAtOneLoadingRateArePooled) {
+  const BellFit truth = ramp_truth();
+  const fs::path root = test::fresh_directory("spectrum_pooled");
+  std::mt19937_64 rng(17);
+  // a and b at 10⁵ pN/s, given apart; c and d at 10⁶ and 10⁴.
+  const fs::path a = root / "a", b = root / "b", c = root / "c", d = root / "d";
+  std::vector<double> drawn;
+  ramp_run(a, 1e5, truth, rng, 10.0, &drawn, 30);
+  ramp_run(c, 1e6, truth, rng, 10.0, nullptr, 30);
+  ramp_run(b, 1e5, truth, rng, 10.0, &drawn, 50);
+  ramp_run(d, 1e4, truth, rng, 10.0, nullptr, 30);
+  SpectrumOptions o;
+  o.run_dirs = {a, c, b, d};
+  o.out_dir = root / "pooled";
+  o.settings.points = 1;
+  o.bootstrap_resamples = 3;
+  analyze_force_spectrum(o);
+  const std::string summary = test::read_file(o.out_dir / "summary.txt");
+
+  // One row per rate, in the order of each rate's first run; 10⁵ holds a's and b's 80 replicas.
+  const TsvTable spectrum = TsvTable::read(o.out_dir / "spectrum.tsv");
+  ASSERT_EQ(spectrum.rows(), 3u) << summary;
+  EXPECT_EQ(values(spectrum.column("loading_rate[pN/s]")), (std::vector<double>{1e5, 1e6, 1e4}));
+  EXPECT_EQ(values(spectrum.column("replicas")), (std::vector<double>{80, 30, 30}));
+  EXPECT_EQ(values(spectrum.column("with_peak")), (std::vector<double>{80, 30, 30}));
+  EXPECT_EQ(values(spectrum.column("runs")), (std::vector<double>{2, 1, 1}));
+  // Its statistics are those of a's and b's rupture forces together (runs 0 and 2 of the
+  // per-force table, which names each force's run and level).
+  const TsvTable forces = TsvTable::read(o.out_dir / "rupture_forces.tsv");
+  ASSERT_EQ(forces.rows(), 140u);
+  std::vector<double> pooled;
+  for (std::size_t i = 0; i < forces.rows(); ++i) {
+    const double run = forces.column("run")[i], level = forces.column("level")[i];
+    EXPECT_EQ(level, run == 0 || run == 2 ? 0.0 : run == 1 ? 1.0 : 2.0) << i;
+    if (level == 0) pooled.push_back(forces.column("force[pN]")[i]);
+  }
+  ASSERT_EQ(pooled.size(), 80u);
+  const SampleStatistics expected = describe(pooled);
+  EXPECT_NEAR(spectrum.column("force_mean[pN]")[0], expected.mean, 1e-6 * expected.mean);
+  EXPECT_NEAR(spectrum.column("force_sd[pN]")[0], expected.sd, 1e-6 * expected.sd);
+  EXPECT_NEAR(spectrum.column("force_sem[pN]")[0], expected.sem, 1e-6 * expected.sem);
+  EXPECT_NEAR(spectrum.column("force_median[pN]")[0], expected.median, 1e-6 * expected.median);
+  // …which are the forces drawn, read at the noisy maximum (≈ +0.5 pN).
+  EXPECT_NEAR(expected.mean, describe(drawn).mean, 1.0);
+  // The summary names the runs pooled; the mean forces' line has three rates, not four.
+  EXPECT_NE(summary.find("runs: 4 (constant-velocity pulling at 3 loading rates)"), std::string::npos) << summary;
+  EXPECT_NE(summary.find("κv = 100000 pN/s: runs " + a.string() + ", " + b.string() + " (80 replicas)\n"),
+            std::string::npos)
+      << summary;
+  EXPECT_NE(summary.find("least squares against ln κv, 3 rates"), std::string::npos) << summary;
+
+  // The fits, the line and the bootstrap (each rate's forces resampled together) are those of
+  // one directory holding a's replicas and then b's, to the last digit.
+  merge_runs({a, b}, root / "ab", 1e5);
+  SpectrumOptions one = o;
+  one.run_dirs = {root / "ab", c, d};
+  one.out_dir = root / "merged";
+  analyze_force_spectrum(one);
+  const std::string merged = test::read_file(one.out_dir / "summary.txt");
+  EXPECT_EQ(fitted(summary, "x_β"), fitted(merged, "x_β"));
+  EXPECT_EQ(fit_section(summary), fit_section(merged));
+  const TsvTable merged_spectrum = TsvTable::read(one.out_dir / "spectrum.tsv");
+  for (const std::string& column : spectrum.columns())
+    if (column != "runs")
+      for (std::size_t i = 0; i < spectrum.rows(); ++i) {
+        const double x = spectrum.column(column)[i], y = merged_spectrum.column(column)[i];
+        EXPECT_TRUE(x == y || (std::isnan(x) && std::isnan(y))) << column << " row " << i << ": " << x << " " << y;
+      }
+  EXPECT_EQ(TsvTable::read(o.out_dir / "bootstrap.tsv").column("bell_x[nm]")[2],
+            TsvTable::read(one.out_dir / "bootstrap.tsv").column("bell_x[nm]")[2]);
+}
+
+// Two runs of one batch, and nothing else: no spectrum (one loading rate), but their pooled
+// statistics, which is what the split batch needs; a rate 10⁻⁵ off is another rate.
+TEST(ForceSpectrum, RunsAtOnlyOneLoadingRateGiveTheirPooledRow) {
+  const BellFit truth = ramp_truth();
+  const fs::path root = test::fresh_directory("spectrum_one_rate");
+  std::mt19937_64 rng(23);
+  const fs::path a = root / "a", b = root / "b";
+  ramp_run(a, 1e5, truth, rng, 10.0, nullptr, 20);
+  ramp_run(b, 1e5, truth, rng, 10.0, nullptr, 30);
+  // Equal within 10⁻⁶ (5·10⁻⁷): one rate, the first run's.
+  std::ofstream(b / "run.log") << "[run]\ntemperature_K = 300\npulling: loading rate κv = 100000.05 pN/s\n";
+  SpectrumOptions o;
+  o.run_dirs = {a, b};
+  o.out_dir = root / "s";
+  o.settings.points = 1;
+  const AnalyzeResult r = analyze_force_spectrum(o);
+  EXPECT_NE(r.brief.find("of 2 pulling runs (1 loading rate, runs pooled) at 300 K: Bell's rate not fitted: needs "
+                         "runs at 2 or more loading rates κv (these runs have 1)"),
+            std::string::npos)
+      << r.brief;
+  const std::string summary = test::read_file(o.out_dir / "summary.txt");
+  EXPECT_NE(summary.find("(every run is at one loading rate: the table above gives their 50 replicas pooled)"),
+            std::string::npos)
+      << summary;
+  EXPECT_NE(summary.find("runs: 2 (constant-velocity pulling at 1 loading rate)"), std::string::npos) << summary;
+  const TsvTable spectrum = TsvTable::read(o.out_dir / "spectrum.tsv");
+  ASSERT_EQ(spectrum.rows(), 1u);
+  EXPECT_EQ(spectrum.column("loading_rate[pN/s]")[0], 1e5);
+  EXPECT_EQ(spectrum.column("replicas")[0], 50.0);
+  EXPECT_EQ(spectrum.column("runs")[0], 2.0);
+  EXPECT_TRUE(std::isnan(spectrum.column("model_mean[pN]")[0]));
+  const TsvTable forces = TsvTable::read(o.out_dir / "rupture_forces.tsv");
+  const auto force = forces.column("force[pN]");
+  ASSERT_EQ(force.size(), 50u);
+  EXPECT_NEAR(spectrum.column("force_mean[pN]")[0], describe(values(force)).mean, 1e-6 * 150.0);
+  for (double rate : forces.column("loading_rate[pN/s]")) EXPECT_EQ(rate, 1e5);
+  EXPECT_EQ(values(forces.column("run")), [] {
+    std::vector<double> runs(20, 0.0);
+    runs.resize(50, 1.0);
+    return runs;
+  }());
+
+  std::ofstream(b / "run.log") << "[run]\ntemperature_K = 300\npulling: loading rate κv = 100001 pN/s\n";
+  o.overwrite = true;
+  analyze_force_spectrum(o);
+  EXPECT_EQ(TsvTable::read(o.out_dir / "spectrum.tsv").rows(), 2u);
 }
 
 // Ramps that end at 120 pN (3 nm of travel), before the stronger replicas rupture: with
@@ -318,6 +479,92 @@ TEST(ForceSpectrum, ClampRunsGiveBackBellsLawWithCensoredTrajectories) {
   const auto lifetimes = test::read_file(o.out_dir / "lifetimes.tsv");
   EXPECT_EQ(std::count(lifetimes.begin(), lifetimes.end(), '\n'), 241);
   EXPECT_TRUE(fs::exists(o.out_dir / "lifetime_force.svg"));
+}
+
+// A force clamp's run.log line (protocol/protocol_setup.cpp), with the force on each of the
+// pulled beads.
+void write_clamp_log(const fs::path& run, const std::string& beads, const std::string& each) {
+  std::ofstream(run / "run.log") << "[run]\ntemperature_K = 300\n[2026-12-01 10:00:00] force clamp: beads [" << beads
+                                 << "], each pulled with " << each
+                                 << ", along (1, 0, 0); ends 0 33; output every 1000 steps (pulling.tsv)\n";
+}
+
+// Clamps at one force are pooled as ramps at one rate are: by the force their run.log
+// states, else by measured forces within 1 %.
+TEST(ForceSpectrum, ClampRunsAtOneForceArePooled) {
+  const double x_true = 0.6, k125 = 2e4;
+  const double k0 = k125 * std::exp(-125.0 * x_true / kT);
+  const double run_s = 1.5e-3;
+  const fs::path root = test::fresh_directory("spectrum_clamps_pooled");
+  std::mt19937_64 rng(9);
+  // A 105 pN clamp in two runs, the second stating it per bead of two and its rows reading
+  // 105.2 pN; a 106 pN clamp, within 1 % of it but another force by its run.log; 125 pN.
+  // "g": clamps whose run.log states no force, 115 and 115.5 pN.
+  struct Setting {
+    std::string name, beads, each;
+    double force_pN;
+  };
+  const std::vector<Setting> settings = {{"f105a", "33", "105 pN", 105.0}, {"f106", "33", "106 pN", 106.0},
+                                         {"f105b", "33, 32", "52.5 pN", 105.2}, {"f125", "33", "125 pN", 125.0},
+                                         {"g115a", "", "", 115.0},         {"g115b", "", "", 115.5}};
+  std::map<std::string, fs::path> dir;
+  for (const Setting& s : settings) {
+    dir[s.name] = root / s.name;
+    fs::create_directories(dir[s.name]);
+    if (s.beads.empty()) write_run_log(dir[s.name], 0.0);
+    else write_clamp_log(dir[s.name], s.beads, s.each);
+    std::exponential_distribution<double> lifetime(k0 * std::exp(s.force_pN * x_true / kT));
+    for (int r = 0; r < 40; ++r) write_clamp_replica(dir[s.name], r, s.force_pN, lifetime(rng), run_s, rng);
+  }
+  EXPECT_EQ(read_run_log(dir["f105b"]).clamp_force_pN, 105.0);
+  EXPECT_FALSE(read_run_log(dir["g115a"]).clamp_force_pN);
+
+  SpectrumOptions o;
+  o.run_dirs = {dir["f105a"], dir["f106"], dir["f105b"], dir["f125"]};
+  o.out_dir = root / "s";
+  o.unfolded_extension_nm = 5.0;
+  analyze_force_spectrum(o);
+  const std::string summary = test::read_file(o.out_dir / "summary.txt");
+  const TsvTable spectrum = TsvTable::read(o.out_dir / "spectrum.tsv");
+  ASSERT_EQ(spectrum.rows(), 3u) << summary;
+  EXPECT_EQ(values(spectrum.column("replicas")), (std::vector<double>{80, 40, 40}));
+  EXPECT_EQ(values(spectrum.column("runs")), (std::vector<double>{2, 1, 1}));
+  // The level's force is the mean over its 80 replicas; its lifetime Σt / unfolded over them.
+  const double pooled_force = (40 * 105.0 + 40 * 105.2) / 80;
+  EXPECT_NEAR(spectrum.column("force[pN]")[0], pooled_force, 1e-6);
+  EXPECT_NEAR(spectrum.column("force[pN]")[1], 106.0, 1e-6);
+  const TsvTable lifetimes = TsvTable::read(o.out_dir / "lifetimes.tsv");
+  ASSERT_EQ(lifetimes.rows(), 160u);
+  double sum_t = 0.0, unfolded = 0.0;
+  for (std::size_t i = 0; i < lifetimes.rows(); ++i) {
+    const double run = lifetimes.column("run")[i];
+    if (run != 0 && run != 2) continue;
+    EXPECT_EQ(lifetimes.column("level")[i], 0.0);
+    EXPECT_EQ(lifetimes.column("force[pN]")[i], spectrum.column("force[pN]")[0]) << "fitted at the level's force";
+    sum_t += lifetimes.column("time[s]")[i];
+    unfolded += lifetimes.column("unfolded")[i];
+  }
+  ASSERT_GT(unfolded, 0.0);
+  EXPECT_NEAR(spectrum.column("lifetime[s]")[0], sum_t / unfolded, 1e-6 * sum_t / unfolded);
+  EXPECT_EQ(spectrum.column("unfolded")[0], unfolded);
+  EXPECT_NE(summary.find("F = 105.1 pN: runs " + dir["f105a"].string() + ", " + dir["f105b"].string() +
+                         " (80 replicas); the clamp force their run.logs state\n"),
+            std::string::npos)
+      << summary;
+  const double x = fitted(summary, "x_β");
+  EXPECT_NEAR(x, x_true, 4.0 * fitted_se(summary, "x_β")) << summary;
+
+  // Without a force in run.log: measured forces within 1 % pooled, and the summary says so.
+  o.run_dirs = {dir["g115a"], dir["g115b"], dir["f125"]};
+  o.overwrite = true;
+  analyze_force_spectrum(o);
+  const std::string measured = test::read_file(o.out_dir / "summary.txt");
+  EXPECT_EQ(TsvTable::read(o.out_dir / "spectrum.tsv").rows(), 2u) << measured;
+  EXPECT_NE(measured.find("F = 115.25 pN: runs " + dir["g115a"].string() + ", " + dir["g115b"].string() +
+                          " (80 replicas); their run.logs state no clamp force: their measured forces agree within "
+                          "1 %\n"),
+            std::string::npos)
+      << measured;
 }
 
 TEST(ForceSpectrum, MistakenInputIsNamed) {

@@ -65,10 +65,13 @@ struct RunSpectrum {
   std::vector<double> force_pN;  // the chosen peak's force; a clamp's mean force
   std::vector<int> peak;         // ramps: which peak of its replica (0 = first)
   std::vector<double> peak_rate_pN_per_s;  // ramps: dF/dt before that peak (NaN: too few rows)
-  double clamp_force_pN = kNaN;            // clamps: the run's force, the mean over its replicas
+  // Clamps: the run's force, the mean over its replicas (force_pN holds each replica's own
+  // mean until runs are pooled into levels, then the level's force).
+  double clamp_force_pN = kNaN;
+  std::optional<double> nominal_clamp_force_pN;  // clamps: the force run.log states
   std::string cut_note;  // the run ended with an error or stopped before its steps (run.log)
-  // The run's rate in the tables: κv, or with --loading-rate peak the median of its forces'
-  // own rates.
+  // A level's rate in the tables (set when runs are pooled): κv, or with --loading-rate peak
+  // the median of its forces' own rates.
   double table_rate_pN_per_s = kNaN;
   std::size_t without_peak = 0;
   std::vector<int> censored_replica;       // --no-peak censored: the replicas without a peak,
@@ -183,14 +186,9 @@ RunSpectrum read_run(const fs::path& dir, const SpectrumOptions& options, std::v
                   "states no loading rate (\"loading rate κv = … pN/s\"), which the spectrum needs for each run: "
                   "analyse output directories of `ermak run` with their run.log");
     run.rate_pN_per_s = *facts.summed_loading_rate_pN_per_s();  // the rupture force is the springs' sum
-    run.table_rate_pN_per_s =
-        options.rate_at_peak ? describe(run.peak_rate_pN_per_s).median : run.rate_pN_per_s;
   } else {
-    // A clamp holds one force: every trajectory of the run is fitted at the run's (their
-    // own means differ only by the rows' float rounding), so that the fits count forces,
-    // not trajectories.
     run.clamp_force_pN = describe(run.force_pN).mean;
-    for (double& f : run.force_pN) f = run.clamp_force_pN;
+    run.nominal_clamp_force_pN = facts.clamp_force_pN;
   }
   // A run that ended with an error, or stopped early, enters with the part it ran: say so
   // (its forces, or a clamp's censored times, cover only that part).
@@ -211,6 +209,102 @@ RunSpectrum read_run(const fs::path& dir, const SpectrumOptions& options, std::v
 void add_segment(Line& line, double x, double lo, double hi) {
   line.x.insert(line.x.end(), {x, x, kNaN});
   line.y.insert(line.y.end(), {lo, hi, kNaN});
+}
+
+// Runs at one level — one loading rate κv, or one clamp force — are one point of the
+// spectrum: a batch of replicas split over several directories (several GPUs, or a batch
+// resumed with another seed) is one sample (docs/analysis.md#dynamic-force-spectrum).
+struct Level {
+  std::vector<std::size_t> runs;  // indices of the runs, in the order given
+  // Their replicas together: the forces (or trajectories) of the first run, then of the next…,
+  // so that the pooled items are in the order one directory holding them all would give.
+  RunSpectrum pooled;
+  std::string directories;        // "v125a, v125b"
+  bool by_nominal_force = false;  // clamps: pooled by the force their run.logs state
+};
+
+// Equal to a relative 1e-6: κv as run.log prints it (6 significant digits) is equal text
+// for equal settings; the margin only absorbs a spring or speed given in other units.
+constexpr double kSameLevelRelative = 1e-6;
+// Clamps whose run.log states no force (a log without the clamp's line: an older ermak, a
+// table converted from elsewhere) are compared by their measured forces, the means of
+// force_along over their replicas. ermak's own rows hold the clamp's force to their 8
+// digits, but a table whose force is measured (a spring's, a feedback clamp's) scatters
+// about it: 1 % holds such runs of one setting together and still parts the forces of a
+// spectrum, which differ by several %. Forces closer than that are pooled: give run.logs.
+constexpr double kSameMeasuredClampForceRelative = 1e-2;
+
+bool within(double a, double b, double relative) {
+  return std::abs(a - b) <= relative * std::max(std::abs(a), std::abs(b));  // false for NaN
+}
+
+// Whether run b belongs to the level whose first run is a; `by_nominal` says which forces
+// decided it for a clamp.
+bool same_level(const RunSpectrum& a, const RunSpectrum& b, bool& by_nominal) {
+  by_nominal = false;
+  if (!a.clamp) return within(a.rate_pN_per_s, b.rate_pN_per_s, kSameLevelRelative);
+  if (a.nominal_clamp_force_pN && b.nominal_clamp_force_pN) {
+    by_nominal = true;
+    return within(*a.nominal_clamp_force_pN, *b.nominal_clamp_force_pN, kSameLevelRelative);
+  }
+  return within(a.clamp_force_pN, b.clamp_force_pN, kSameMeasuredClampForceRelative);
+}
+
+// The runs grouped into levels, in the order of each level's first run. A level's rate is its
+// first run's κv; a clamp level's force is the mean force over all its replicas, which every
+// trajectory of the level is fitted at (their own means differ only by the rows' float
+// rounding), so that the fits count forces, not trajectories.
+std::vector<Level> pool_levels(const std::vector<RunSpectrum>& runs, bool rate_at_peak) {
+  std::vector<Level> levels;
+  for (std::size_t k = 0; k < runs.size(); ++k) {
+    const RunSpectrum& r = runs[k];
+    Level* level = nullptr;
+    for (Level& l : levels) {
+      bool by_nominal = false;
+      if (same_level(runs[l.runs.front()], r, by_nominal)) {
+        level = &l;
+        level->by_nominal_force = level->by_nominal_force && by_nominal;
+        break;
+      }
+    }
+    if (!level) {
+      levels.emplace_back();
+      level = &levels.back();
+      level->by_nominal_force = true;
+      level->pooled = r;  // its rate, temperature, kind; the items are appended below
+      RunSpectrum& p = level->pooled;
+      p.replicas = p.without_peak = p.without_rate = p.starts_unfolded = 0;
+      p.replica.clear(), p.force_pN.clear(), p.peak.clear(), p.peak_rate_pN_per_s.clear();
+      p.censored_replica.clear(), p.censored_force_pN.clear(), p.time_s.clear(), p.unfolded.clear();
+      p.cut_note.clear();
+    }
+    level->runs.push_back(k);
+    level->directories += (level->directories.empty() ? "" : ", ") + r.dir.string();
+    RunSpectrum& p = level->pooled;
+    p.replicas += r.replicas;
+    p.without_peak += r.without_peak;
+    p.without_rate += r.without_rate;
+    p.starts_unfolded += r.starts_unfolded;
+    auto append = [](auto& to, const auto& from) { to.insert(to.end(), from.begin(), from.end()); };
+    append(p.replica, r.replica);
+    append(p.force_pN, r.force_pN);
+    append(p.peak, r.peak);
+    append(p.peak_rate_pN_per_s, r.peak_rate_pN_per_s);
+    append(p.time_s, r.time_s);
+    append(p.unfolded, r.unfolded);
+    append(p.censored_replica, r.censored_replica);
+    append(p.censored_force_pN, r.censored_force_pN);
+  }
+  for (Level& l : levels) {
+    RunSpectrum& p = l.pooled;
+    if (!p.clamp) {
+      p.table_rate_pN_per_s = rate_at_peak ? describe(p.peak_rate_pN_per_s).median : p.rate_pN_per_s;
+    } else {
+      p.clamp_force_pN = describe(p.force_pN).mean;
+      for (double& f : p.force_pN) f = p.clamp_force_pN;
+    }
+  }
+  return levels;
 }
 
 }  // namespace
@@ -288,15 +382,22 @@ AnalyzeResult analyze_force_spectrum(const SpectrumOptions& options) {
   if (options.bootstrap_resamples > 0) planned.push_back(out / "bootstrap.tsv");
   prepare_output_directory(out, planned, options.overwrite);
 
+  // --- the levels: runs at one κv (clamp force) pooled ------------------------------------------
+  // The spectrum's levels are its runs' loading rates (κv, even where each force has its own
+  // rate at its peak) or clamp forces: a fit needs two of them (DHS on clamps three).
+  const std::vector<Level> levels = pool_levels(runs, options.rate_at_peak);
+  std::size_t levels_with_items = 0;
+  for (const Level& l : levels) levels_with_items += !l.pooled.force_pN.empty();
+
   // --- the fit over all replicas ----------------------------------------------------------------
   std::vector<double> all_force, all_rate, all_time;
   std::vector<std::uint8_t> all_unfolded, all_ruptured;
-  std::vector<std::size_t> all_run;  // which run each item is of (the bootstrap's groups)
+  std::vector<std::size_t> all_level;  // which level each item is of (the bootstrap's groups)
   std::size_t censored = 0;
-  for (std::size_t k = 0; k < runs.size(); ++k) {
-    const RunSpectrum& r = runs[k];
+  for (std::size_t k = 0; k < levels.size(); ++k) {
+    const RunSpectrum& r = levels[k].pooled;
     for (std::size_t i = 0; i < r.force_pN.size(); ++i) {
-      all_run.push_back(k);
+      all_level.push_back(k);
       all_force.push_back(r.force_pN[i]);
       if (clamp) {
         all_time.push_back(r.time_s[i]);
@@ -309,26 +410,18 @@ AnalyzeResult analyze_force_spectrum(const SpectrumOptions& options) {
     // Replicas without a peak (--no-peak censored): survival up to their largest force.
     for (double f : r.censored_force_pN) {
       if (!(f > 0.0)) continue;
-      all_run.push_back(k);
+      all_level.push_back(k);
       all_force.push_back(f);
       all_rate.push_back(r.rate_pN_per_s);
       all_ruptured.push_back(0);
       ++censored;
     }
   }
-  // The spectrum's levels are its runs' loading rates (κv, even where each force has its own
-  // rate at its peak) or clamp forces: a fit needs two of them (DHS on clamps three).
-  std::vector<double> levels;
-  for (const RunSpectrum& r : runs)
-    if (!r.force_pN.empty()) {
-      const double level = clamp ? r.clamp_force_pN : r.rate_pN_per_s;
-      if (std::find(levels.begin(), levels.end(), level) == levels.end()) levels.push_back(level);
-    }
   const std::string too_few_levels =
       fmt::format("needs runs at 2 or more {} (these runs have {})", clamp ? "forces" : "loading rates κv",
-                  levels.size());
+                  levels_with_items);
   BellFit fit;
-  if (levels.size() >= 2)
+  if (levels_with_items >= 2)
     fit = clamp ? fit_bell_lifetimes(all_force, all_time, all_unfolded, kT)
                 : fit_bell_evans_ramps(all_force, all_rate, kT, all_ruptured);
   else
@@ -337,7 +430,7 @@ AnalyzeResult analyze_force_spectrum(const SpectrumOptions& options) {
   // and the plot show the linear-cubic one.
   std::vector<DhsFit> dhs;
   for (double nu : {2.0 / 3.0, 0.5}) {
-    if (levels.size() < 2) {
+    if (levels_with_items < 2) {
       DhsFit none;
       none.nu = nu;
       none.why_not = too_few_levels;
@@ -348,9 +441,9 @@ AnalyzeResult analyze_force_spectrum(const SpectrumOptions& options) {
                         : fit_dhs_ramps(all_force, all_rate, kT, nu, all_ruptured));
   }
   const DhsFit& cubic = dhs.front();
-  // The bootstrap: each run's items resampled (docs/analysis.md#confidence-intervals).
+  // The bootstrap: each level's items resampled (docs/analysis.md#confidence-intervals).
   std::optional<BootstrapFits> boot;
-  if (options.bootstrap_resamples > 0 && levels.size() >= 2) {
+  if (options.bootstrap_resamples > 0 && levels_with_items >= 2) {
     SpectrumSample sample;
     sample.clamp = clamp;
     sample.kT_pN_nm = kT;
@@ -358,14 +451,19 @@ AnalyzeResult analyze_force_spectrum(const SpectrumOptions& options) {
     sample.rate_pN_per_s = all_rate;
     sample.time_s = all_time;
     sample.event = clamp ? all_unfolded : all_ruptured;
-    sample.run = all_run;
+    sample.level = all_level;
     boot = bootstrap_spectrum(sample, options.bootstrap_resamples, kBootstrapSeed);
   }
 
   std::string summary = "ermak analyze: dynamic force spectrum\n\n";
-  summary += fmt::format("runs: {} ({}), at {} K (kT = {} pN·nm; {})\n", runs.size(),
-                         clamp ? "force clamps" : "constant-velocity pulling", g(temperature_K), g(kT),
-                         runs.front().temperature_source);
+  const char* level_name = clamp ? "force" : "loading rate";
+  const char* levels_name = clamp ? "forces" : "loading rates";
+  summary += fmt::format("runs: {} ({}{}), at {} K (kT = {} pN·nm; {})\n", runs.size(),
+                         clamp ? "force clamps" : "constant-velocity pulling",
+                         levels.size() < runs.size() ? fmt::format(" at {} {}", levels.size(),
+                                                                   levels.size() == 1 ? level_name : levels_name)
+                                                     : std::string(),
+                         g(temperature_K), g(kT), runs.front().temperature_source);
   if (!clamp)
     summary += fmt::format("rupture force of a replica: its {} unfolding peak (--spectrum-peak), found as `ermak "
                            "analyze RUN_DIR` finds it with the same options; loading rate: {}\n",
@@ -376,28 +474,50 @@ AnalyzeResult analyze_force_spectrum(const SpectrumOptions& options) {
     summary += fmt::format("lifetime of a replica: the time until its extension (as recorded) first reaches {} nm "
                            "(--unfolded-extension-nm); a replica that never does is censored at its last row\n",
                            g(*options.unfolded_extension_nm));
+  if (levels.size() < runs.size()) {
+    // A batch split over several directories is one sample: say which runs went together.
+    summary += fmt::format("runs at one {} are pooled: one row, one point and one level of the fits, their replicas "
+                           "together in every statistic (and resampled together by --bootstrap)\n",
+                           level_name);
+    for (const Level& l : levels) {
+      if (l.runs.size() < 2) continue;
+      const RunSpectrum& p = l.pooled;
+      summary += fmt::format("  {} = {} pN{}: runs {} ({} replicas){}\n", clamp ? "F" : "κv",
+                             g(clamp ? p.clamp_force_pN : p.rate_pN_per_s, 6), clamp ? "" : "/s", l.directories,
+                             p.replicas,
+                             !clamp ? std::string()
+                             : l.by_nominal_force
+                                 ? std::string("; the clamp force their run.logs state")
+                                 : fmt::format("; their run.logs state no clamp force: their measured forces agree "
+                                               "within {} %",
+                                               g(100.0 * kSameMeasuredClampForceRelative)));
+    }
+  }
 
-  // --- per run: spectrum.tsv and the table of the summary -------------------------------------
+  // --- per level: spectrum.tsv and the table of the summary -----------------------------------
   std::string few_spread_notes, off_model_notes;
   Line spread_lines, observed_x, points_x;
   {
     std::vector<std::string> columns =
-        clamp ? std::vector<std::string>{"run", "force[pN]", "replicas", "unfolded", "lifetime[s]", "lifetime_se[s]",
-                                         "median_time[s]", "cv", "model_lifetime[s]", "dhs_lifetime[s]"}
-              : std::vector<std::string>{"run", "loading_rate[pN/s]", "replicas", "with_peak", "force_mean[pN]",
+        clamp ? std::vector<std::string>{"level", "force[pN]", "replicas", "unfolded", "lifetime[s]",
+                                         "lifetime_se[s]", "median_time[s]", "cv", "model_lifetime[s]",
+                                         "dhs_lifetime[s]", "runs"}
+              : std::vector<std::string>{"level", "loading_rate[pN/s]", "replicas", "with_peak", "force_mean[pN]",
                                          "force_sd[pN]", "force_sem[pN]", "force_median[pN]", "model_mean[pN]",
-                                         "model_mode[pN]", "dhs_mean[pN]"};
+                                         "model_mode[pN]", "dhs_mean[pN]", "runs"};
     TsvWriter w = TsvWriter::create(out / "spectrum.tsv", columns, options.overwrite);
     if (clamp)
-      summary += fmt::format("\n  {:>3} {:>10} {:>8} {:>9} {:>20} {:>12} {:>6} {:>14}  {}\n", "run", "force[pN]",
-                             "replicas", "unfolded", "lifetime[s]", "median[s]", "CV", "Bell τ[s]", "directory");
+      summary += fmt::format("\n  {:>3} {:>10} {:>8} {:>9} {:>20} {:>12} {:>6} {:>14}  {}\n", "level", "force[pN]",
+                             "replicas", "unfolded", "lifetime[s]", "median[s]", "CV", "Bell τ[s]", "directories");
     else
-      summary += fmt::format("\n  {:>3} {:>12} {:>8} {:>9} {:>22} {:>10} {:>10} {:>10}  {}\n", "run",
+      summary += fmt::format("\n  {:>5} {:>12} {:>8} {:>9} {:>22} {:>10} {:>10} {:>10}  {}\n", "level",
                              options.rate_at_peak ? "dF/dt[pN/s]" : "κv[pN/s]",
                              "replicas", "with peak", "force mean ± sd (sem)", "median", "Bell mean", "Bell mode",
-                             "directory");
-    for (std::size_t k = 0; k < runs.size(); ++k) {
-      const RunSpectrum& r = runs[k];
+                             "directories");
+    for (std::size_t k = 0; k < levels.size(); ++k) {
+      const RunSpectrum& r = levels[k].pooled;
+      const std::string& directories = levels[k].directories;
+      const double runs_pooled = double(levels[k].runs.size());
       if (clamp) {
         const SampleStatistics f = describe(r.force_pN);
         double sum_t = 0.0;
@@ -423,19 +543,20 @@ AnalyzeResult analyze_force_spectrum(const SpectrumOptions& options) {
               "- {} pN ({}): the unfolding times vary far less than exponential lifetimes do (CV {}, "
               "1 for one barrier): a lag before unfolding or a chain dragged open, which Bell's law does not "
               "describe; use lower forces\n",
-              g(f.mean), r.dir.string(), g(cv, 2));
+              g(f.mean), directories, g(cv, 2));
         const double model = fit.ok ? 1.0 / (fit.k0_per_s * std::exp(f.mean * fit.x_nm / kT)) : kNaN;
         const double dhs_model = cubic.ok ? 1.0 / dhs_rate_per_s(cubic, f.mean, kT) : kNaN;
         if (fit.ok && events >= 2 && std::abs(tau - model) > 3.0 * tau_se)
           off_model_notes += fmt::format(
               "- {} ({} pN): lifetime {} s, {} se from Bell's {} s: one barrier with a fixed x_β does not describe "
               "this force (a lag or a chain dragged open at high forces, other pathways at any)\n",
-              r.dir.string(), g(f.mean), g(tau), g((tau - model) / tau_se, 2), g(model));
-        const double row[] = {f.mean, double(r.replicas), double(events), tau, tau_se, median, cv, model, dhs_model};
+              directories, g(f.mean), g(tau), g((tau - model) / tau_se, 2), g(model));
+        const double row[] = {f.mean, double(r.replicas), double(events), tau, tau_se, median, cv, model, dhs_model,
+                              runs_pooled};
         w.row(std::int64_t(k), row);
-        summary += fmt::format("  {:>3} {:>10} {:>8} {:>9} {:>20} {:>12} {:>6} {:>14}  {}\n", k, g(f.mean),
+        summary += fmt::format("  {:>5} {:>10} {:>8} {:>9} {:>20} {:>12} {:>6} {:>14}  {}\n", k, g(f.mean),
                                r.replicas, events, events ? g(tau) + " ± " + g(tau_se, 2) : "n/a", g(median),
-                               g(cv, 2), g(model), r.dir.string());
+                               g(cv, 2), g(model), directories);
         if (events) {
           add_segment(spread_lines, f.mean, std::log10(tau - tau_se > 0 ? tau - tau_se : tau / 10),
                       std::log10(tau + tau_se));
@@ -447,26 +568,26 @@ AnalyzeResult analyze_force_spectrum(const SpectrumOptions& options) {
           points_x.y.push_back(std::log10(t));
         }
       } else {
-        // The model's values are those at the run's table rate.
+        // The model's values are those at the level's table rate.
         const double rate = r.table_rate_pN_per_s;
         const SampleStatistics s = describe(r.force_pN);
         const double model_mean = fit.ok ? bell_evans_mean_pN(fit, rate, kT) : kNaN;
         const double model_mode = fit.ok ? bell_evans_mode_pN(fit, rate, kT) : kNaN;
         const double dhs_mean = cubic.ok ? dhs_mean_force_pN(cubic, rate, kT) : kNaN;
         const double row[] = {rate, double(r.replicas), double(r.force_pN.size()), s.mean, s.sd,
-                              s.sem, s.median, model_mean, model_mode, dhs_mean};
+                              s.sem, s.median, model_mean, model_mode, dhs_mean, runs_pooled};
         w.row(std::int64_t(k), row);
-        summary += fmt::format("  {:>3} {:>12} {:>8} {:>9} {:>22} {:>10} {:>10} {:>10}  {}\n", k, g(rate),
+        summary += fmt::format("  {:>5} {:>12} {:>8} {:>9} {:>22} {:>10} {:>10} {:>10}  {}\n", k, g(rate),
                                r.replicas, r.force_pN.size(),
                                s.n ? g(s.mean) + " ± " + g(s.sd, 3) + " (" + g(s.sem, 2) + ")" : "n/a", g(s.median),
-                               g(model_mean), g(model_mode), r.dir.string());
+                               g(model_mean), g(model_mode), directories);
         if (fit.ok && s.n > 1 && std::abs(s.mean - model_mean) > 3.0 * s.sem)
           off_model_notes += fmt::format(
               "- {} (rate {} pN/s): mean force {} pN, {} sem from Bell's {} pN (Dudko–Hummer–Szabo, ν = 2/3: {} "
               "pN): one barrier with a fixed x_β does not describe this rate (at high rates a chain dragged "
               "open; at any rate other transitions or pathways; with --spectrum-peak first, different "
               "transitions at different speeds)\n",
-              r.dir.string(), g(rate), g(s.mean), g((s.mean - model_mean) / s.sem, 2), g(model_mean), g(dhs_mean));
+              directories, g(rate), g(s.mean), g((s.mean - model_mean) / s.sem, 2), g(model_mean), g(dhs_mean));
         const double x = std::log10(rate);
         if (s.n > 1) add_segment(spread_lines, x, s.mean - s.sd, s.mean + s.sd);
         if (s.n) {
@@ -489,25 +610,33 @@ AnalyzeResult analyze_force_spectrum(const SpectrumOptions& options) {
   {
     const fs::path path = out / (clamp ? "lifetimes.tsv" : "rupture_forces.tsv");
     TsvWriter w = TsvWriter::create(path,
-                                    clamp ? std::vector<std::string>{"run", "replica", "force[pN]", "time[s]", "unfolded"}
+                                    clamp ? std::vector<std::string>{"run", "replica", "force[pN]", "time[s]", "unfolded",
+                                                                     "level"}
                                           : std::vector<std::string>{"run", "replica", "loading_rate[pN/s]",
                                                                      "force[pN]", "peak", "rate_at_peak[pN/s]",
-                                                                     "ruptured"},
+                                                                     "ruptured", "level"},
                                     options.overwrite);
+    // Row by row in the order of the runs given, each at its level's rate or force (the fit's).
+    std::vector<std::size_t> level_of(runs.size());
+    for (std::size_t l = 0; l < levels.size(); ++l)
+      for (const std::size_t k : levels[l].runs) level_of[k] = l;
     for (std::size_t k = 0; k < runs.size(); ++k) {
       const RunSpectrum& r = runs[k];
+      const RunSpectrum& level = levels[level_of[k]].pooled;
+      const double l = double(level_of[k]);
       for (std::size_t i = 0; i < r.force_pN.size(); ++i) {
         if (clamp) {
-          const double row[] = {double(r.replica[i]), r.force_pN[i], r.time_s[i], double(r.unfolded[i])};
+          const double row[] = {double(r.replica[i]), level.clamp_force_pN, r.time_s[i], double(r.unfolded[i]), l};
           w.row(std::int64_t(k), row);
         } else {
-          const double row[] = {double(r.replica[i]), r.rate_pN_per_s, r.force_pN[i], double(r.peak[i]),
-                                r.peak_rate_pN_per_s[i], 1.0};
+          const double row[] = {double(r.replica[i]), level.rate_pN_per_s, r.force_pN[i], double(r.peak[i]),
+                                r.peak_rate_pN_per_s[i], 1.0, l};
           w.row(std::int64_t(k), row);
         }
       }
       for (std::size_t i = 0; i < r.censored_force_pN.size(); ++i) {
-        const double row[] = {double(r.censored_replica[i]), r.rate_pN_per_s, r.censored_force_pN[i], -1.0, kNaN, 0.0};
+        const double row[] = {double(r.censored_replica[i]), level.rate_pN_per_s, r.censored_force_pN[i], -1.0, kNaN,
+                              0.0, l};
         w.row(std::int64_t(k), row);
       }
     }
@@ -535,10 +664,11 @@ AnalyzeResult analyze_force_spectrum(const SpectrumOptions& options) {
     summary += fmt::format("  correlation of x_β and ln k0: {}; log-likelihood {}\n", g(fit.correlation, 3),
                            g(fit.log_likelihood, 6));
     if (!clamp) {
-      // The classic reading: the mean force against ln κv, slope kT/x_β.
+      // The classic reading: the mean force against ln κv, slope kT/x_β, one point per level
+      // (runs at one κv pooled: a batch split in two is not two rates).
       std::vector<double> lx, my;
-      for (const RunSpectrum& r : runs)
-        if (!r.force_pN.empty()) {
+      for (const Level& l : levels)
+        if (const RunSpectrum& r = l.pooled; !r.force_pN.empty()) {
           lx.push_back(std::log(r.table_rate_pN_per_s));
           my.push_back(describe(r.force_pN).mean);
         }
@@ -546,9 +676,9 @@ AnalyzeResult analyze_force_spectrum(const SpectrumOptions& options) {
       if (line.ok && line.slope > 0.0)
         summary += fmt::format("  from the mean forces alone (least squares against ln {}, {} rates): slope {} pN "
                                "per e-fold, x_β = kT/slope = {} nm\n",
-                               options.rate_at_peak ? "each run's median rate at its peaks" : "κv", line.n,
+                               options.rate_at_peak ? "the median rate at the peaks of each κv" : "κv", line.n,
                                g(line.slope), g(kT / line.slope));
-      summary += "  compare each run's force mean with the model's (Bell mean) in the table above: a mean far off "
+      summary += "  compare each rate's force mean with the model's (Bell mean) in the table above: a mean far off "
                  "(several sem) says one barrier with a force-independent x_β does not describe that loading rate\n";
     } else {
       summary += "  compare each force's lifetime with the model's (Bell τ) in the table above\n";
@@ -556,6 +686,10 @@ AnalyzeResult analyze_force_spectrum(const SpectrumOptions& options) {
   } else {
     fit_text = "Bell's rate not fitted: " + fit.why_not;
     summary += "\n" + fit_text + "\n";
+    // Runs of one batch split over several directories: the pooled row is what they give.
+    if (levels.size() == 1 && runs.size() > 1)
+      summary += fmt::format("  (every run is at one {}: the table above gives their {} replicas pooled)\n", level_name,
+                             levels.front().pooled.replicas);
   }
 
   // Beyond Bell: the DHS fits, and which model the data favour (Akaike: 2 parameters vs 3).
@@ -600,27 +734,25 @@ AnalyzeResult analyze_force_spectrum(const SpectrumOptions& options) {
       return fmt::format("{} {} to {}{}{}", name, end(p.lo), end(p.hi), unit,
                          p.finite < n ? fmt::format(" ({} of {} resamples fitted)", p.finite, n) : std::string());
     };
-    summary += fmt::format("\nBootstrap, {} resamples of each run's {} (seed {}): 95 % percentile intervals of the "
+    summary += fmt::format("\nBootstrap, {} resamples of each {}'s {} (seed {}): 95 % percentile intervals of the "
                            "refitted parameters\n",
-                           n, clamp ? "trajectories" : "forces", kBootstrapSeed);
+                           n, level_name, clamp ? "trajectories" : "forces", kBootstrapSeed);
     summary += "  Bell: " + line("x_β", boot->bell_x_nm, " nm") + ", " + line("ln k0", boot->bell_ln_k0, "") + "\n";
     for (std::size_t k = 0; k < kBootstrapNu.size(); ++k)
       summary += fmt::format("  DHS {}: {}, {}\n", k == 0 ? "ν = 2/3" : "ν = 1/2", line("x‡", boot->dhs_x_nm[k], " nm"),
                              line("ΔG‡", boot->dhs_barrier_kT[k], " kT"));
-    // Resampling within a run of one or a few items cannot show their spread: with one
-    // force per run every resample is the data set itself, and the interval is a point.
-    std::vector<std::size_t> items_per_run;
-    for (const std::size_t r : all_run) {
-      if (r >= items_per_run.size()) items_per_run.resize(r + 1, 0);
-      ++items_per_run[r];
-    }
+    // Resampling within a level of one or a few items cannot show their spread: with one
+    // force per level every resample is the data set itself, and the interval is a point.
+    std::vector<std::size_t> items_per_level(levels.size(), 0);
+    for (const std::size_t l : all_level) ++items_per_level[l];
     std::size_t fewest = 0;
-    for (const std::size_t c : items_per_run)
+    for (const std::size_t c : items_per_level)
       if (c > 0 && (fewest == 0 || c < fewest)) fewest = c;
     if (fewest > 0 && fewest < kBootstrapFewestItems)
-      summary += fmt::format("  note: a run has only {} {}: resampled within each run, these intervals are too narrow "
-                             "({}); quote the profile intervals above, or give each run more replicas\n",
-                             fewest, clamp ? (fewest == 1 ? "trajectory" : "trajectories") : (fewest == 1 ? "force" : "forces"),
+      summary += fmt::format("  note: a {0} has only {1} {2}: resampled within each {0}, these intervals are too "
+                             "narrow ({3}); quote the profile intervals above, or give each {0} more replicas\n",
+                             level_name, fewest,
+                             clamp ? (fewest == 1 ? "trajectory" : "trajectories") : (fewest == 1 ? "force" : "forces"),
                              fewest == 1 ? "every resample is the data itself: each interval is a point"
                                          : "a handful of values cannot show their spread");
     const fs::path path = out / "bootstrap.tsv";
@@ -746,8 +878,13 @@ AnalyzeResult analyze_force_spectrum(const SpectrumOptions& options) {
   for (const fs::path& p : result.files) summary += "  " + p.filename().string() + "\n";
   write_text_file(out / "summary.txt", summary, options.overwrite);
 
-  result.brief = fmt::format("dynamic force spectrum of {} {} runs at {} K: {}\n", runs.size(),
-                             clamp ? "force-clamp" : "pulling", g(temperature_K), fit_text);
+  result.brief = fmt::format("dynamic force spectrum of {} {} runs{} at {} K: {}\n", runs.size(),
+                             clamp ? "force-clamp" : "pulling",
+                             levels.size() < runs.size()
+                                 ? fmt::format(" ({} {}, runs pooled)", levels.size(),
+                                               levels.size() == 1 ? level_name : levels_name)
+                                 : std::string(),
+                             g(temperature_K), fit_text);
   return result;
 }
 

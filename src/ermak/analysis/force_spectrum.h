@@ -28,14 +28,15 @@ struct SpectrumOptions {
   // (smoothed) force it reached — it had not ruptured by then — instead of being left out.
   bool censor_without_peak = false;
   std::optional<double> unfolded_extension_nm;  // clamps: unfolded when the recorded extension first reaches this
-  // --bootstrap N: N resamples of each run's replicas, refitted (analysis/spectrum_bootstrap.h);
-  // 0: none.
+  // --bootstrap N: N resamples of each level's replicas (the runs at one κv or clamp force
+  // pooled), refitted (analysis/spectrum_bootstrap.h); 0: none.
   std::size_t bootstrap_resamples = 0;
   bool overwrite = false;
 };
 
 // Analyses every replica of every run as `ermak analyze` does (the same smoothing and peak
-// criterion), fits Bell's rate and writes OUT_DIR/summary.txt, spectrum.tsv,
+// criterion), pools the runs at one loading rate κv (clamps: at one force) into one level —
+// one row, one point, one group of the bootstrap — fits Bell's rate and writes OUT_DIR/summary.txt, spectrum.tsv,
 // rupture_forces.tsv or lifetimes.tsv, and force_loading_rate.svg or lifetime_force.svg.
 // Throws ermak::Error for bad options, runs of different kinds or temperatures, a ramp run
 // whose run.log states no loading rate, and existing outputs without overwrite.

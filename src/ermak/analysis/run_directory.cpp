@@ -128,6 +128,20 @@ RunLogFacts read_run_log(const fs::path& run_dir) {
         }
       }
     }
+    // "force clamp: beads [3, 7], each pulled with 100 pN, along …": a schedule's line reads
+    // "each pulled with schedule (step 0: …)", which has no force of its own.
+    const std::string clamp_marker = "force clamp: beads [", each_marker = "], each pulled with ";
+    if (const auto b = line.find(clamp_marker); b != std::string::npos) {
+      const auto close = line.find(each_marker, b);
+      if (close != std::string::npos) {
+        const std::string list = line.substr(b + clamp_marker.size(), close - b - clamp_marker.size());
+        const std::size_t force_at = close + each_marker.size();
+        const auto force = number_at(line, force_at);
+        const auto unit_at = line.find(' ', force_at);
+        if (force && unit_at != std::string::npos && line.compare(unit_at, 4, " pN,") == 0)
+          facts.clamp_force_pN = *force * double(std::count(list.begin(), list.end(), ',') + 1);
+      }
+    }
     // "plane 1: 5 beads, normal (0, 0, 1), speed 0 µm/s, κ = 50 pN/nm per bead; …", once per plane
     // (a resumed run's log states them again).
     if (const auto at = line.find("] plane "); at != std::string::npos) {

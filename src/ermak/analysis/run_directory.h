@@ -30,7 +30,8 @@ std::vector<std::filesystem::path> energy_tables_of_a_run_without_protocol(
     const std::filesystem::path& run_dir, std::vector<std::string>* without_table = nullptr);
 
 // What the run's own log says that the analysis uses: the loading rate of a pulling run
-// ("loading rate κv = … pN/s", protocol/protocol_setup.cpp) and the temperature of the
+// ("loading rate κv = … pN/s", protocol/protocol_setup.cpp), the force of a force clamp
+// ("force clamp: beads […], each pulled with … pN") and the temperature of the
 // resolved configuration it echoes: [run] temperature_K or temperature_kcal_per_mol, or
 // for a heating run (whose [run] table has none) [heating] start_K or start_kcal_per_mol.
 // Unset where the log is absent or says nothing of them.
@@ -43,6 +44,10 @@ struct RunLogFacts {
     if (!loading_rate_pN_per_s) return std::nullopt;
     return *loading_rate_pN_per_s * pulled_beads.value_or(1);
   }
+  // A force clamp at one force: the force on each pulled bead times their number, the
+  // force_along[pN] that pulling.tsv records (the nominal one: the table's rows round it).
+  // Unset for a force schedule, and where the log states no clamp.
+  std::optional<double> clamp_force_pN;
   // The planes of a plane-pulling run, by group ("plane k: N beads, normal …, speed v µm/s,
   // κ = K pN/nm per bead"); empty where the log does not state them.
   struct Plane {

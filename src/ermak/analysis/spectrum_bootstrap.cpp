@@ -21,11 +21,11 @@ BootstrapFits bootstrap_spectrum(const SpectrumSample& s, std::size_t resamples,
     out.dhs_x_nm[k].assign(with_dhs ? resamples : 0, kNaN);
     out.dhs_barrier_kT[k].assign(with_dhs ? resamples : 0, kNaN);
   }
-  // The items of each run.
+  // The items of each level.
   std::vector<std::vector<std::size_t>> groups;
   for (std::size_t i = 0; i < s.force_pN.size(); ++i) {
-    if (s.run[i] >= groups.size()) groups.resize(s.run[i] + 1);
-    groups[s.run[i]].push_back(i);
+    if (s.level[i] >= groups.size()) groups.resize(s.level[i] + 1);
+    groups[s.level[i]].push_back(i);
   }
 #pragma omp parallel for schedule(dynamic)
   for (std::int64_t b = 0; b < std::int64_t(resamples); ++b) {

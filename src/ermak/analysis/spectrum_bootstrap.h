@@ -1,6 +1,7 @@
 #pragma once
 // The bootstrap of a dynamic force spectrum (docs/analysis.md#confidence-intervals): each
-// run's replicas resampled with replacement (the runs' sizes and levels kept), Bell's and
+// level's replicas — those of every run at one loading rate or clamp force, pooled —
+// resampled with replacement (the levels' sizes and rates or forces kept), Bell's and
 // the Dudko–Hummer–Szabo rates refitted to each resample, and the spread of the refits'
 // parameters read as percentile intervals. Unlike the standard errors and the profile
 // intervals it does not assume the likelihood is regular: where a DHS fit is held by its
@@ -16,7 +17,7 @@
 namespace ermak::analysis {
 
 // What the fits of analysis/bell_evans.h and dudko_hummer_szabo.h take, item by item (a
-// rupture force or a clamp trajectory), with the run each belongs to.
+// rupture force or a clamp trajectory), with the level each belongs to.
 struct SpectrumSample {
   bool clamp = false;
   double kT_pN_nm = 0.0;
@@ -24,10 +25,10 @@ struct SpectrumSample {
   std::vector<double> rate_pN_per_s;  // ramps
   std::vector<double> time_s;         // clamps
   std::vector<std::uint8_t> event;    // ramps: ruptured (0: censored); clamps: unfolded
-  std::vector<std::size_t> run;       // the group it is resampled within
+  std::vector<std::size_t> level;     // the group it is resampled within: its loading rate or force
 };
 
-// A run with fewer items than this makes the bootstrap's intervals too narrow (the summary
+// A level with fewer items than this makes the bootstrap's intervals too narrow (the summary
 // says so): resampling five values shows their spread only roughly, one not at all.
 inline constexpr std::size_t kBootstrapFewestItems = 5;
 

@@ -60,7 +60,7 @@ Command add_analyze_command(CLI::App& app) {
   cmd->add_option("RUN_DIR", o->run_dirs,
                   "Output directory of the run (holding replica_NNN/pulling.tsv, indentation.tsv or plane.tsv, or a "
                   "heating run's energies.tsv); several pulling or force-clamp runs give their dynamic force "
-                  "spectrum")
+                  "spectrum, in which runs at one loading rate (or clamp force) are pooled")
       ->required();
   cmd->add_option("-o,--output", o->out_dir,
                   "Where to write the analysis (default RUN_DIR/analysis; required with several run directories)");
@@ -130,9 +130,9 @@ Command add_analyze_command(CLI::App& app) {
                                    "when its extension (the table's rows) first reaches this, nm: its unfolding time "
                                    "and the lifetime");
   auto* bootstrap = cmd->add_option("--bootstrap", o->bootstrap,
-                                    "Spectrum: refit Bell and DHS to N resamples of each run's replicas and give "
-                                    "95 % percentile intervals (bootstrap.tsv); ~1 s per resample of 1000 forces "
-                                    "on one core")
+                                    "Spectrum: refit Bell and DHS to N resamples of each loading rate's (force's) "
+                                    "replicas and give 95 % percentile intervals (bootstrap.tsv); ~1 s per resample "
+                                    "of 1000 forces on one core")
                        ->check(CLI::Range(1, 100000));
   cmd->add_flag("--force", o->force, "Replace existing output files");
   return [o, window, points, drop, bins, contact, range, detach, temperature, spectrum_peak, unfolded, linear_fraction,
