@@ -10,6 +10,7 @@
 #include <string_view>
 #include <system_error>
 
+#include "ermak/analysis/analysis_progress.h"
 #include "ermak/analysis/bell_evans.h"
 #include "ermak/analysis/clamp_lifetimes.h"
 #include "ermak/analysis/dudko_hummer_szabo.h"
@@ -106,7 +107,10 @@ RunSpectrum read_run(const fs::path& dir, const SpectrumOptions& options, std::v
     warnings.push_back((dir / name).string() + ": no pulling.tsv, which the other replicas have; replica left out of "
                                                "the spectrum");
   double last_step = -1.0;
-  for (const Replica& r : replicas) {
+  AnalysisProgress progress("replicas of " + dir.string(), replicas.size());
+  for (std::size_t position = 0; position < replicas.size(); ++position) {
+    progress.update(position);
+    const Replica& r = replicas[position];
     if (!r.pulling) continue;
     const TsvTable table = TsvTable::read(r.dir / "pulling.tsv");
     table.require_rising_steps();

@@ -1,10 +1,14 @@
 #include "ermak/analysis/spectrum_bootstrap.h"
 
+#include <omp.h>
+
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <limits>
 #include <random>
 
+#include "ermak/analysis/analysis_progress.h"
 #include "ermak/analysis/bell_evans.h"
 #include "ermak/analysis/dudko_hummer_szabo.h"
 
@@ -27,8 +31,13 @@ BootstrapFits bootstrap_spectrum(const SpectrumSample& s, std::size_t resamples,
     if (s.level[i] >= groups.size()) groups.resize(s.level[i] + 1);
     groups[s.level[i]].push_back(i);
   }
+  // A resample of 10³ censored forces takes seconds (docs/benchmarks.md): the first thread
+  // says how far they are.
+  AnalysisProgress progress("bootstrap resamples", resamples);
+  std::atomic<std::size_t> finished{0};
 #pragma omp parallel for schedule(dynamic)
   for (std::int64_t b = 0; b < std::int64_t(resamples); ++b) {
+    if (omp_get_thread_num() == 0) progress.update(finished.load(std::memory_order_relaxed));
     std::mt19937_64 generator(seed + std::uint64_t(b));
     std::vector<double> force, rate, time;
     std::vector<std::uint8_t> event;
@@ -49,8 +58,7 @@ BootstrapFits bootstrap_spectrum(const SpectrumSample& s, std::size_t resamples,
       out.bell_x_nm[b] = bell.x_nm;
       out.bell_ln_k0[b] = std::log(bell.k0_per_s);
     }
-    if (!with_dhs) continue;
-    for (std::size_t k = 0; k < kBootstrapNu.size(); ++k) {
+    for (std::size_t k = 0; with_dhs && k < kBootstrapNu.size(); ++k) {
       const DhsFit dhs = s.clamp ? fit_dhs_lifetimes(force, time, event, s.kT_pN_nm, kBootstrapNu[k], false)
                                  : fit_dhs_ramps(force, rate, s.kT_pN_nm, kBootstrapNu[k], event, false);
       if (dhs.ok) {
@@ -63,6 +71,7 @@ BootstrapFits bootstrap_spectrum(const SpectrumSample& s, std::size_t resamples,
         out.dhs_barrier_kT[k][b] = std::numeric_limits<double>::infinity();
       }
     }
+    finished.fetch_add(1, std::memory_order_relaxed);
   }
   return out;
 }
