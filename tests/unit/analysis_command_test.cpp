@@ -175,7 +175,7 @@ TEST(AnalysisCommand, AManyReplicaRunKeepsItsBlocksApartAndFilesForTheFirstHundr
   // Every replica enters the statistics (two peaks each), and its block is in replicas.txt.
   EXPECT_NE(summary.find("replicas with a peak: 102 of 102"), std::string::npos) << summary;
   EXPECT_NE(summary.find("all peaks: n = 204,"), std::string::npos) << summary;
-  EXPECT_NE(summary.find("smoothed curve of 100 of the 102 replicas (the first 100 replicas; --replica-files)"),
+  EXPECT_NE(summary.find("smoothed curve of 100 of the 102 replicas (the first 100 replicas, numbered 0 to 99; --replica-files)"),
             std::string::npos)
       << summary;
   EXPECT_NE(summary.find("replicas.txt                 each replica's"), std::string::npos) << summary;
@@ -210,6 +210,12 @@ TEST(AnalysisCommand, ReplicaFilesSelectsByNumber) {
             std::string::npos)
       << summary;
   EXPECT_NE(out.find("2 per-replica curves and 2 plots"), std::string::npos) << out;
+  // Numbers beyond the run's replicas are said (a typo would otherwise give nothing).
+  EXPECT_NE(out.find("warning: --replica-files: 2-7 names 1 replica of this run (its 3 replicas are numbered 0 to 2)"),
+            std::string::npos)
+      << out;
+  ASSERT_EQ(analyze(run.string() + " --smooth-window-nm 0.25 --force --replica-files 200", &out), 0) << out;
+  EXPECT_NE(out.find("warning: --replica-files: 200 names no replica of this run"), std::string::npos) << out;
   ASSERT_EQ(analyze(run.string() + " --smooth-window-nm 0.25 --force --replica-files none", &out), 0) << out;
   for (const char* f : {"replica_000_curve.tsv", "replica_002_force_extension.svg"}) EXPECT_FALSE(fs::exists(a / f)) << f;
   summary = read_text(a / "summary.txt");
@@ -222,7 +228,7 @@ TEST(AnalysisCommand, ReplicaFilesSelectsByNumber) {
            {"7-2", "the range '7-2' runs backwards"},
            {"1,,2", "an empty entry in '1,,2'"},
            {"x", "'x' is not a replica number"},
-           {"-3", "'' is not a replica number"}}) {
+           {"-3", "'-3' is a range without its start"}}) {
     EXPECT_NE(analyze(run.string() + " --force --replica-files=" + bad, &out), 0) << bad;
     EXPECT_NE(out.find("--replica-files: " + says), std::string::npos) << out;
   }
@@ -231,6 +237,16 @@ TEST(AnalysisCommand, ReplicaFilesSelectsByNumber) {
                     &out),
             0);
   EXPECT_NE(out.find("--replica-files: applies to the analysis of one run directory"), std::string::npos) << out;
+  // A selected replica left out of the analysis (one row) has no files, and the list of files
+  // counts those written.
+  const std::string table = pulling_table(kRuptures[0], 13);
+  write_text(run / "replica_003" / "pulling.tsv", table.substr(0, table.find('\n', table.find('\n') + 1) + 1));
+  ASSERT_EQ(analyze(run.string() + " --smooth-window-nm 0.25 --force --replica-files 1,3", &out), 0) << out;
+  EXPECT_NE(out.find("one row only; replica left out"), std::string::npos) << out;
+  EXPECT_FALSE(fs::exists(a / "replica_003_curve.tsv"));
+  EXPECT_NE(read_text(a / "summary.txt").find("smoothed curve of 1 of the 4 replicas (replicas 1, 3; --replica-files)"),
+            std::string::npos)
+      << read_text(a / "summary.txt");
 }
 
 // A long run's table (here 250 001 rows) gives a curve file of every k-th row, at most
@@ -442,6 +458,9 @@ TEST(AnalysisCommand, AManyReplicaIndentationDrawsAHundredCurves) {
             std::string::npos)
       << summary;
   EXPECT_NE(read_text(a / "replicas.txt").find("\nreplica_100: 1601 rows"), std::string::npos);
+  EXPECT_NE(summary.find("force–indentation curves and linear fits of the first 100 replicas, breaking events of all"),
+            std::string::npos)
+      << summary;
 }
 
 // A base that turned before the tip touched anything (a force trigger on the free tip's noise):

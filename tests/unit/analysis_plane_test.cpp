@@ -344,6 +344,8 @@ TEST(AnalysisPlaneCommand, AManyReplicaRunDrawsAHundredCurvesAndKeepsItsBlocksAp
             std::string::npos)
       << summary;
   EXPECT_EQ(summary.find("\nreplica_000: "), std::string::npos);
+  EXPECT_NE(summary.find("force against plane travel of the first 100 replicas, events of all"), std::string::npos)
+      << summary;
   const std::string replicas = read_text(a / "replicas.txt");
   EXPECT_NE(replicas.find("Plane pulling: 101 replicas; group 0"), std::string::npos);
   EXPECT_NE(replicas.find("\nreplica_100: "), std::string::npos);

@@ -11,6 +11,7 @@
 #include <map>
 #include <random>
 #include <regex>
+#include <sstream>
 #include <span>
 #include <string>
 #include <vector>
@@ -180,6 +181,21 @@ TEST(ForceSpectrum, RampRunsGiveBackBellEvansParameters) {
   EXPECT_EQ(boot.column("bell_x[nm]").size(), 12u);
   for (double resampled : boot.column("bell_x[nm]")) EXPECT_NEAR(resampled, x, 5.0 * se);
   EXPECT_EQ(booted.find("note: a loading rate has only"), std::string::npos) << booted;
+  // Without --bootstrap again, --force removes the earlier bootstrap.tsv (no stale refits
+  // beside a new fit); and an existing spectrum is refused before any run is read.
+  o.bootstrap_resamples = 0;
+  analyze_force_spectrum(o);
+  EXPECT_FALSE(fs::exists(o.out_dir / "bootstrap.tsv"));
+  o.overwrite = false;
+  SpectrumOptions unreadable = o;
+  unreadable.run_dirs.push_back(o.out_dir.parent_path() / "no-such-run");
+  try {
+    analyze_force_spectrum(unreadable);
+    ADD_FAILURE() << "an existing spectrum was not refused";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("--force"), std::string::npos) << e.what();
+  }
+  o.overwrite = true;
 
   // One replica per run: every resample is the data, each interval a point, and the
   // summary says so.
@@ -347,6 +363,26 @@ TEST(ForceSpectrum, RunsAtOneLoadingRateArePooled) {
 
 // Two runs of one batch, and nothing else: no spectrum (one loading rate), but their pooled
 // statistics, which is what the split batch needs; a rate 10⁻⁵ off is another rate.
+// A rate whose replicas show no peak (the ramp ends at 20 pN, below every rupture) is a row
+// of the table but no level of the fit: the reason says so, not "1 loading rate".
+TEST(ForceSpectrum, ARateWithoutPeaksIsNamedInTheReason) {
+  const fs::path root = test::fresh_directory("spectrum_rate_without_peaks");
+  std::mt19937_64 rng(5);
+  const BellFit truth = ramp_truth();
+  ramp_run(root / "ruptures", 1e5, truth, rng, 10.0, nullptr, 20);
+  ramp_run(root / "short", 1e6, truth, rng, 0.5, nullptr, 20);
+  SpectrumOptions o;
+  o.run_dirs = {root / "ruptures", root / "short"};
+  o.out_dir = root / "spectrum";
+  o.settings.points = 1;
+  analyze_force_spectrum(o);
+  const std::string summary = test::read_file(o.out_dir / "summary.txt");
+  EXPECT_NE(summary.find("needs runs at 2 or more loading rates κv with a rupture force (these runs have 2 loading "
+                         "rates, 1 with one: no replica of the others shows an unfolding peak)"),
+            std::string::npos)
+      << summary;
+}
+
 TEST(ForceSpectrum, RunsAtOnlyOneLoadingRateGiveTheirPooledRow) {
   const BellFit truth = ramp_truth();
   const fs::path root = test::fresh_directory("spectrum_one_rate");
@@ -561,10 +597,28 @@ TEST(ForceSpectrum, ClampRunsAtOneForceArePooled) {
   const std::string measured = test::read_file(o.out_dir / "summary.txt");
   EXPECT_EQ(TsvTable::read(o.out_dir / "spectrum.tsv").rows(), 2u) << measured;
   EXPECT_NE(measured.find("F = 115.25 pN: runs " + dir["g115a"].string() + ", " + dir["g115b"].string() +
-                          " (80 replicas); their run.logs state no clamp force: their measured forces agree within "
-                          "1 %\n"),
+                          " (80 replicas); the run.logs of " + dir["g115a"].string() + ", " +
+                          dir["g115b"].string() + " state no clamp force: the runs' measured forces agree within 1 %\n"),
             std::string::npos)
       << measured;
+  // One run.log of two without the force (a log cut, or from elsewhere): that one is named.
+  const fs::path unstated = dir["f105b"].parent_path() / "f105_unstated";
+  fs::remove_all(unstated);
+  fs::copy(dir["f105b"], unstated, fs::copy_options::recursive);
+  {
+    std::string log = test::read_file(unstated / "run.log"), kept;
+    std::istringstream lines(log);
+    for (std::string line; std::getline(lines, line);)
+      if (line.find("force clamp: beads") == std::string::npos) kept += line + "\n";
+    std::ofstream(unstated / "run.log") << kept;
+  }
+  o.run_dirs = {dir["f105a"], unstated, dir["f125"]};
+  analyze_force_spectrum(o);
+  const std::string one_unstated = test::read_file(o.out_dir / "summary.txt");
+  EXPECT_NE(one_unstated.find("; the run.log of " + unstated.string() +
+                              " states no clamp force: the runs' measured forces agree within 1 %\n"),
+            std::string::npos)
+      << one_unstated;
 }
 
 TEST(ForceSpectrum, MistakenInputIsNamed) {

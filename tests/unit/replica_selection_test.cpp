@@ -30,6 +30,10 @@ TEST(ReplicaSelection, AllNoneAndNumbers) {
   EXPECT_EQ(s.describe(), "replicas 3, 10-12, 5123");
   EXPECT_EQ(parse_replica_selection("7").describe(), "replica 7");
   EXPECT_TRUE(parse_replica_selection("4-4").includes(4, 9));
+  // Blanks around entries (a quoted "0-9, 5123") and the words in any case.
+  EXPECT_EQ(parse_replica_selection(" 3 , 10 - 12,5123 ").describe(), "replicas 3, 10-12, 5123");
+  EXPECT_EQ(parse_replica_selection("ALL").kind, ReplicaSelection::Kind::all);
+  EXPECT_EQ(parse_replica_selection("None").kind, ReplicaSelection::Kind::none);
 }
 
 TEST(ReplicaSelection, BadSelectionsAreNamed) {
@@ -47,8 +51,11 @@ TEST(ReplicaSelection, BadSelectionsAreNamed) {
   EXPECT_NE(message("1.5").find("'1.5' is not a replica number"), std::string::npos);
   EXPECT_NE(message("first").find("'first' is not a replica number"), std::string::npos);
   EXPECT_NE(message("1-2-3").find("'2-3' is not a replica number"), std::string::npos);
-  EXPECT_NE(message("99999999999").find("is not a replica number"), std::string::npos);
-  EXPECT_NE(message("All").find("give all, none, or replica numbers"), std::string::npos);
+  EXPECT_NE(message("99999999999").find("99999999999 is larger than any replica number (at most 2147483647)"),
+            std::string::npos);
+  EXPECT_NE(message("-5").find("'-5' is a range without its start"), std::string::npos);
+  EXPECT_NE(message("5-").find("'5-' is a range without its end"), std::string::npos);
+  EXPECT_NE(message("al").find("give all, none, or replica numbers"), std::string::npos);
 }
 
 }  // namespace

@@ -19,6 +19,8 @@ class AnalysisProgress {
                    Sink sink = {});
   // `done` items finished: a line when one is due.
   void update(std::size_t done);
+  // One more item finished (for a count kept across calls: a spectrum's runs).
+  void advance() { update(++done_); }
 
  private:
   using Clock = std::chrono::steady_clock;
@@ -27,6 +29,7 @@ class AnalysisProgress {
   std::chrono::milliseconds every_;
   Sink sink_;
   Clock::time_point start_, next_;
+  std::size_t done_ = 0;
 };
 
 }  // namespace ermak::analysis

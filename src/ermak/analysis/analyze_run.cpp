@@ -10,6 +10,7 @@
 #include <limits>
 #include <optional>
 #include <regex>
+#include <set>
 #include <system_error>
 
 #include "ermak/analysis/analysis_progress.h"
@@ -469,6 +470,26 @@ AnalyzeResult analyze_run(const AnalyzeOptions& options_in) {
   for (std::size_t k = 0; k < replicas.size(); ++k)
     if (replicas[k].plane)
       planes.push_back({replicas[k].index, replicas[k].name, replicas[k].dir / "plane.tsv", own_files[k]});
+  // Numbers given to --replica-files that name no replica of this run (a typo, or another
+  // run's numbering) are said, not silently ignored.
+  if (options.replica_files.kind == ReplicaSelection::Kind::listed && !replicas.empty()) {
+    const auto [lowest, highest] = std::minmax_element(
+        replicas.begin(), replicas.end(), [](const Replica& a, const Replica& b) { return a.index < b.index; });
+    for (const auto& [from, to] : options.replica_files.ranges) {
+      const auto found = std::count_if(replicas.begin(), replicas.end(),
+                                       [&](const Replica& r) { return r.index >= from && r.index <= to; });
+      const std::string entry = from == to ? fmt::format("{}", from) : fmt::format("{}-{}", from, to);
+      if (found == 0)
+        result.warnings.push_back(fmt::format("--replica-files: {} names no replica of this run (its {} replicas are "
+                                              "numbered {} to {})",
+                                              entry, replicas.size(), lowest->index, highest->index));
+      else if (std::int64_t(found) < std::int64_t(to) - from + 1)
+        result.warnings.push_back(fmt::format("--replica-files: {} names {} replica{} of this run (its {} replicas are "
+                                              "numbered {} to {})",
+                                              entry, found, found == 1 ? "" : "s", replicas.size(), lowest->index,
+                                              highest->index));
+    }
+  }
   // A run of many replicas: their blocks go to replicas.txt, the summary keeps the statistics.
   const bool blocks_apart = replicas.size() > kReplicaBlocksInSummary;
   // An option for a kind of run this one has none of is named, not silently dropped.
@@ -843,10 +864,10 @@ AnalyzeResult analyze_run(const AnalyzeOptions& options_in) {
     summary += stats_block("ΔLc (successive edges)", sdl, "nm");
     if (rough_fits > 0)
       summary += fmt::format("  note: {} of {} WLC fits have an rms above max({} pN, 3 × their replica's smoothed "
-                             "force noise), marked (rough) above: their edges are no worm-like chain (the first edge "
+                             "force noise), marked (rough) {}: their edges are no worm-like chain (the first edge "
                              "of a folded protein, mostly its native stiffness, always is), and their Lc and ΔLc (in "
                              "the statistics above) are effective values; fit_rms in wlc_fits.tsv says which\n",
-                             rough_fits, fits, g(kRoughFit_pN));
+                             rough_fits, fits, g(kRoughFit_pN), blocks_apart ? "in replicas.txt" : "above");
     if (!final_lcs.empty()) summary += stats_block("Lc after the last peak", describe(final_lcs), "nm");
 
     if (all_forces.empty())
@@ -1137,13 +1158,19 @@ AnalyzeResult analyze_run(const AnalyzeOptions& options_in) {
                                              ? "force–extension curves and WLC fits of the first 100 replicas, peaks of all"
                                              : "force–extension curves of all replicas, peaks, WLC fits");
     describe_file("peak_force_histogram.svg", "histogram plot of the unfolding forces");
-    describe_file("extension_time.svg", "force clamp: extension against time");
+    describe_file("extension_time.svg", n_clamp > kOverlayCurves
+                                            ? "force clamp: extension against time of the first 100 replicas, "
+                                              "half-way times of all"
+                                            : "force clamp: extension against time");
     describe_file("unfolding_times.tsv", "force clamp: each replica's unfolding time, or censored (unfolded 0)");
   }
   if (any_indent) {
     describe_file(ip + "peaks.tsv", "breaking events of the indentation: step, replica, force, indentation");
     describe_file(ip + "forces_histogram.tsv", "histogram of first / largest / all breaking forces over replicas");
-    describe_file("force_indentation.svg", "force–indentation curves, breaking events, linear fits");
+    describe_file("force_indentation.svg", indents.size() > kOverlayCurves
+                                               ? "force–indentation curves and linear fits of the first 100 "
+                                                 "replicas, breaking events of all"
+                                               : "force–indentation curves, breaking events, linear fits");
     describe_file(ip + "peak_force_histogram.svg", "histogram plot of the breaking forces");
   }
   summary += plane_report.files;
@@ -1152,20 +1179,27 @@ AnalyzeResult analyze_run(const AnalyzeOptions& options_in) {
   std::size_t replica_curves = 0, replica_plots = 0;
   for (const auto& f : result.files)
     if (f.filename().string().rfind("replica_", 0) == 0) ++(f.extension() == ".svg" ? replica_plots : replica_curves);
-  // Which replicas have them, where not every one (--replica-files).
-  const bool every_replica_files =
-      std::all_of(own_files.begin(), own_files.end(), [](bool own) { return own; });
-  const std::string of_which =
-      every_replica_files ? std::string("each replica")
-                          : fmt::format("{} of the {} replicas ({}; --replica-files)",
-                                        std::count(own_files.begin(), own_files.end(), true), replicas.size(),
-                                        options.replica_files.describe());
+  // Which replicas have them, counted from the files written (a selected replica left out,
+  // e.g. of one row, has none), where not every one (--replica-files).
+  std::set<std::string> with_files;
+  for (const auto& f : result.files) {
+    const std::string name = f.filename().string();
+    if (name.rfind("replica_", 0) == 0) with_files.insert(name.substr(0, name.find('_', 8)));
+  }
+  std::string selection = options.replica_files.describe();
+  if (options.replica_files.kind == ReplicaSelection::Kind::first && !replicas.empty()) {
+    const std::size_t last = std::min(replicas.size(), options.replica_files.first_count) - 1;
+    selection += fmt::format(", numbered {} to {}", replicas.front().index, replicas[last].index);
+  }
+  const bool every_replica_files = with_files.size() == replicas.size();
+  const std::string of_which = every_replica_files ? std::string("each replica")
+                                                   : fmt::format("{} of the {} replicas ({}; --replica-files)",
+                                                                 with_files.size(), replicas.size(), selection);
   if (replica_curves > 0) summary += "  replica_NNN_*curve.tsv       smoothed curve of " + of_which + "\n";
   if (replica_plots > 0)
     summary += "  replica_NNN_force_*.svg      plot of " + of_which + ": raw and smoothed curve, peaks, fits\n";
   if (!every_replica_files && replica_curves == 0)
-    summary += fmt::format("  (no per-replica curve tables or plots: --replica-files selects {})\n",
-                           options.replica_files.describe());
+    summary += fmt::format("  (no per-replica curve tables or plots: --replica-files selects {})\n", selection);
   if (!result.warnings.empty()) {
     summary += "\nWarnings\n";
     for (const auto& w : result.warnings) summary += "  " + w + "\n";

@@ -84,7 +84,8 @@ struct RunSpectrum {
   std::size_t starts_unfolded = 0;      // left out: already past the threshold at the first row
 };
 
-RunSpectrum read_run(const fs::path& dir, const SpectrumOptions& options, std::vector<std::string>& warnings) {
+RunSpectrum read_run(const fs::path& dir, const SpectrumOptions& options, std::vector<std::string>& warnings,
+                     AnalysisProgress& progress) {
   RunSpectrum run;
   run.dir = dir;
   const RunLogFacts facts = read_run_log(dir);
@@ -107,10 +108,8 @@ RunSpectrum read_run(const fs::path& dir, const SpectrumOptions& options, std::v
     warnings.push_back((dir / name).string() + ": no pulling.tsv, which the other replicas have; replica left out of "
                                                "the spectrum");
   double last_step = -1.0;
-  AnalysisProgress progress("replicas of " + dir.string(), replicas.size());
-  for (std::size_t position = 0; position < replicas.size(); ++position) {
-    progress.update(position);
-    const Replica& r = replicas[position];
+  for (const Replica& r : replicas) {
+    progress.advance();
     if (!r.pulling) continue;
     const TsvTable table = TsvTable::read(r.dir / "pulling.tsv");
     table.require_rising_steps();
@@ -332,7 +331,27 @@ AnalyzeResult analyze_force_spectrum(const SpectrumOptions& options) {
   result.out_dir = options.out_dir;
   const fs::path& out = result.out_dir;
 
+  // --- the files; none may exist unless overwrite --------------------------------------------
+  // Checked before the runs are read (which takes minutes for 10⁴ replicas); both kinds'
+  // files and the bootstrap's, so that --force leaves no earlier spectrum's file beside
+  // this one's.
+  prepare_output_directory(out,
+                           {out / "summary.txt", out / "spectrum.tsv", out / "lifetimes.tsv",
+                            out / "rupture_forces.tsv", out / "lifetime_force.svg", out / "force_loading_rate.svg",
+                            out / "bootstrap.tsv"},
+                           options.overwrite);
+
   // --- every run, analysed as `ermak analyze` does ------------------------------------------
+  // One progress count over the replicas of every run (an unreadable run directory counts
+  // none here and is named by read_run).
+  std::size_t all_replicas = 0;
+  for (const fs::path& dir : options.run_dirs) {
+    try {
+      all_replicas += discover_replicas(dir).size();
+    } catch (const Error&) {
+    }
+  }
+  AnalysisProgress progress("replicas", all_replicas);
   std::vector<RunSpectrum> runs;
   std::vector<fs::path> seen;
   for (const fs::path& dir : options.run_dirs) {
@@ -348,7 +367,7 @@ AnalyzeResult analyze_force_spectrum(const SpectrumOptions& options) {
     // only used when the run is a clamp and the option was given.
     SpectrumOptions o = options;
     if (!o.unfolded_extension_nm) o.unfolded_extension_nm = std::numeric_limits<double>::infinity();
-    RunSpectrum run = read_run(dir, o, result.warnings);
+    RunSpectrum run = read_run(dir, o, result.warnings, progress);
     if (run.clamp && !options.unfolded_extension_nm)
       bad("--unfolded-extension-nm",
           "force-clamp runs need the extension at which a trajectory counts as unfolded, nm (for example 8 for "
@@ -378,13 +397,6 @@ AnalyzeResult analyze_force_spectrum(const SpectrumOptions& options) {
   const bool clamp = runs.front().clamp;
   const double temperature_K = runs.front().temperature_K;
   const double kT = kT_pN_nm(temperature_K);
-
-  // --- the files; none may exist unless overwrite --------------------------------------------
-  std::vector<fs::path> planned = {out / "summary.txt", out / "spectrum.tsv",
-                                   out / (clamp ? "lifetimes.tsv" : "rupture_forces.tsv"),
-                                   out / (clamp ? "lifetime_force.svg" : "force_loading_rate.svg")};
-  if (options.bootstrap_resamples > 0) planned.push_back(out / "bootstrap.tsv");
-  prepare_output_directory(out, planned, options.overwrite);
 
   // --- the levels: runs at one κv (clamp force) pooled ------------------------------------------
   // The spectrum's levels are its runs' loading rates (κv, even where each force has its own
@@ -421,9 +433,17 @@ AnalyzeResult analyze_force_spectrum(const SpectrumOptions& options) {
       ++censored;
     }
   }
+  // Levels whose replicas gave nothing to fit (no peak at any of them) do not count.
   const std::string too_few_levels =
-      fmt::format("needs runs at 2 or more {} (these runs have {})", clamp ? "forces" : "loading rates κv",
-                  levels_with_items);
+      levels_with_items == levels.size()
+          ? fmt::format("needs runs at 2 or more {} (these runs have {})", clamp ? "forces" : "loading rates κv",
+                        levels.size())
+          : fmt::format("needs runs at 2 or more {} with {} (these runs have {} {}, {} with {}: {})",
+                        clamp ? "forces" : "loading rates κv", clamp ? "trajectories" : "a rupture force",
+                        levels.size(), clamp ? "forces" : "loading rates", levels_with_items,
+                        clamp ? "trajectories" : "one",
+                        clamp ? "the others' replicas gave no trajectory"
+                              : "no replica of the others shows an unfolding peak");
   BellFit fit;
   if (levels_with_items >= 2)
     fit = clamp ? fit_bell_lifetimes(all_force, all_time, all_unfolded, kT)
@@ -486,14 +506,24 @@ AnalyzeResult analyze_force_spectrum(const SpectrumOptions& options) {
     for (const Level& l : levels) {
       if (l.runs.size() < 2) continue;
       const RunSpectrum& p = l.pooled;
+      // The runs whose run.log states no clamp force, which made the level's test the measured forces.
+      std::string without_stated;
+      std::size_t n_without_stated = 0;
+      for (std::size_t k : l.runs)
+        if (!runs[k].nominal_clamp_force_pN) {
+          without_stated += (without_stated.empty() ? "" : ", ") + runs[k].dir.string();
+          ++n_without_stated;
+        }
       summary += fmt::format("  {} = {} pN{}: runs {} ({} replicas){}\n", clamp ? "F" : "κv",
                              g(clamp ? p.clamp_force_pN : p.rate_pN_per_s, 6), clamp ? "" : "/s", l.directories,
                              p.replicas,
                              !clamp ? std::string()
                              : l.by_nominal_force
                                  ? std::string("; the clamp force their run.logs state")
-                                 : fmt::format("; their run.logs state no clamp force: their measured forces agree "
-                                               "within {} %",
+                                 : fmt::format("; the run.log{} of {} state{} no clamp force: the runs' measured "
+                                               "forces agree within {} %",
+                                               n_without_stated == 1 ? "" : "s", without_stated,
+                                               n_without_stated == 1 ? "s" : "",
                                                g(100.0 * kSameMeasuredClampForceRelative)));
     }
   }

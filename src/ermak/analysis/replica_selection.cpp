@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cctype>
 #include <charconv>
 #include <limits>
 
@@ -17,10 +18,20 @@ namespace {
               " (give all, none, or replica numbers and ranges such as 0-9,5123; docs/analysis.md#options)");
 }
 
+std::string_view trimmed(std::string_view s) {
+  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
+  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
+  return s;
+}
+
 int replica_number(std::string_view word, const std::string& part) {
+  word = trimmed(word);
+  if (word.empty()) refuse(fmt::format("'{}' is a range without its {}", part, part.find('-') == 0 ? "start" : "end"));
   int value = 0;
   const auto [end, error] = std::from_chars(word.data(), word.data() + word.size(), value);
-  if (word.empty() || error != std::errc() || end != word.data() + word.size() || value < 0)
+  if (error == std::errc::result_out_of_range)
+    refuse(fmt::format("{} is larger than any replica number (at most {})", word, std::numeric_limits<int>::max()));
+  if (error != std::errc() || end != word.data() + word.size() || value < 0)
     refuse(fmt::format("'{}' is not a replica number (a whole number ≥ 0) in '{}'", word, part));
   return value;
 }
@@ -57,13 +68,16 @@ std::string ReplicaSelection::describe() const {
   return "";
 }
 
-ReplicaSelection parse_replica_selection(const std::string& text) {
+ReplicaSelection parse_replica_selection(const std::string& given) {
   ReplicaSelection selection;
-  if (text == "all") {
+  std::string text(trimmed(given));
+  std::string lower = text;
+  std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char c) { return char(std::tolower(c)); });
+  if (lower == "all") {
     selection.kind = ReplicaSelection::Kind::all;
     return selection;
   }
-  if (text == "none") {
+  if (lower == "none") {
     selection.kind = ReplicaSelection::Kind::none;
     return selection;
   }
@@ -73,7 +87,7 @@ ReplicaSelection parse_replica_selection(const std::string& text) {
   while (at <= text.size()) {
     std::size_t end = text.find(',', at);
     if (end == std::string::npos) end = text.size();
-    const std::string part = text.substr(at, end - at);
+    const std::string part(trimmed(std::string_view(text).substr(at, end - at)));
     if (part.empty()) refuse(fmt::format("an empty entry in '{}'", text));
     const std::size_t dash = part.find('-');
     if (dash == std::string::npos) {

@@ -26,7 +26,8 @@ struct ReplicaSelection {
   std::string describe() const;
 };
 
-// "all", "none", or replica numbers and inclusive ranges separated by commas ("0-9,5123").
+// "all", "none" (in any case), or replica numbers and inclusive ranges separated by commas
+// ("0-9,5123"; blanks around them, as in a quoted "0-9, 5123", are ignored).
 // Throws ermak::Error naming --replica-files and the part it cannot read.
 ReplicaSelection parse_replica_selection(const std::string& text);
 

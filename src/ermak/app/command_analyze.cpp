@@ -106,8 +106,9 @@ Command add_analyze_command(CLI::App& app) {
   auto* replica_files =
       cmd->add_option("--replica-files", o->replica_files,
                       "Which replicas get their own smoothed curve table and plot (replica_NNN_*): all, none, or "
-                      "replica numbers and ranges such as 0-9,5123 (default: the first 100). The peak tables, fits and "
-                      "statistics cover every replica whatever this selects");
+                      "replica numbers and ranges such as 0-9,5123 (default: the run's first 100 replicas, whatever their "
+                      "numbers). One run directory only; its peak tables, fits and statistics cover every replica "
+                      "whatever this selects");
   auto* spectrum_peak =
       cmd->add_option("--spectrum-peak", o->spectrum_peak,
                       "Spectrum of pulling runs: a replica's rupture force is its first or its largest unfolding peak")
