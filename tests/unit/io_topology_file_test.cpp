@@ -1,6 +1,7 @@
 // io/topology_file: ermak's .etop format round-trips bit for bit and reports
 // malformed input as file:line: field.
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 
 #include <fstream>
 #include <string>
@@ -165,6 +166,17 @@ TEST(IoTopologyFile, WritesAreWholeOrNothing) {
   write_topology_file(other, dir / "link.etop");
   EXPECT_TRUE(std::filesystem::is_symlink(dir / "link.etop"));
   EXPECT_EQ(read_topology_file(dir / "ww.etop").name, "another");
+  // A name that holds no regular file is refused, not replaced by the rename: a FIFO here
+  // (standing in for /dev/null, which a test must not risk).
+  ASSERT_EQ(::mkfifo((dir / "fifo.etop").c_str(), 0600), 0);
+  try {
+    write_topology_file(other, dir / "fifo.etop");
+    ADD_FAILURE() << "a FIFO was replaced";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("is not a regular file (a FIFO)"), std::string::npos) << e.what();
+  }
+  EXPECT_TRUE(std::filesystem::is_fifo(dir / "fifo.etop"));
+  EXPECT_FALSE(std::filesystem::exists(dir / "fifo.etop.tmp"));
 }
 
 }  // namespace

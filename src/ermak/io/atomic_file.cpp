@@ -34,6 +34,21 @@ void write_file_atomically(const std::filesystem::path& given, std::string_view 
   if (std::filesystem::is_symlink(given, link_error))
     if (auto target = std::filesystem::weakly_canonical(given, link_error); !link_error) path = target;
   const std::string file = path.string();
+  // The rename would replace whatever the name holds: a device such as /dev/null (a SOP-GPU
+  // habit for unwanted outputs), a FIFO or a socket would be swapped for a regular file — as
+  // root, /dev/null itself.
+  std::error_code status_error;
+  const auto status = std::filesystem::status(path, status_error);
+  if (!status_error && std::filesystem::exists(status) && !std::filesystem::is_regular_file(status))
+    throw Error(file, 0, "",
+                "is not a regular file (" +
+                    std::string(std::filesystem::is_directory(status)       ? "a directory"
+                                : std::filesystem::is_character_file(status) ? "a character device"
+                                : std::filesystem::is_block_file(status)     ? "a block device"
+                                : std::filesystem::is_fifo(status)           ? "a FIFO"
+                                                                             : "a socket or other special file") +
+                    "): " + what + " is written whole by renaming a new file onto its name, which would replace it; "
+                    "give the name of a file");
   std::filesystem::path tmp = path;
   tmp += ".tmp";
   const std::string tmp_file = tmp.string();

@@ -10,7 +10,8 @@
 namespace ermak {
 
 // Replaces `path` by `bytes` (through a symbolic link: the file it names). Errors (ermak::Error) name the file and say "cannot … {what}"
-// ("cannot create checkpoint: No such file or directory").
+// ("cannot create checkpoint: No such file or directory"); a name that holds a directory, device
+// (/dev/null), FIFO or socket is refused, since the rename would replace it.
 void write_file_atomically(const std::filesystem::path& path, std::string_view bytes, const std::string& what);
 
 }  // namespace ermak
