@@ -262,7 +262,8 @@ void write_pdb(const std::filesystem::path& path, const Topology& topology, cons
     const std::string why = errno ? std::strerror(errno) : "unknown error";
     out.close();
     std::error_code ignored;
-    std::filesystem::remove(path, ignored);
+    // Only a regular file: a device named as the output (/dev/null, /dev/stdout) stays.
+    if (std::filesystem::is_regular_file(path, ignored)) std::filesystem::remove(path, ignored);
     throw Error(file, 0, "pdb", "write failed (" + why + "); the partial file is removed");
   }
 }
