@@ -383,6 +383,32 @@ TEST(ForceSpectrum, ARateWithoutPeaksIsNamedInTheReason) {
       << summary;
 }
 
+// Runs whose run.logs state models of other sizes are named (a spectrum is of one protein);
+// runs of one model are not.
+TEST(ForceSpectrum, RunsOfAnotherModelAreNamed) {
+  const fs::path root = test::fresh_directory("spectrum_other_model");
+  std::mt19937_64 rng(6);
+  const std::vector<fs::path> runs = ramp_runs(root, ramp_truth(), rng, 10.0, nullptr, 10);
+  const std::string model_line[] = {"34 beads, 33 bonds, 75 native contacts", "34 beads, 33 bonds, 75 native contacts",
+                                    "34 beads, 33 bonds, 61 native contacts"};
+  for (std::size_t k = 0; k < runs.size(); ++k)
+    std::ofstream(runs[k] / "run.log", std::ios::app)
+        << "[2026-11-30 01:00:00] model: " << model_line[k] << ", 10 replicas\n";
+  EXPECT_EQ(read_run_log(runs[2]).model_size, model_line[2]);
+  SpectrumOptions o;
+  o.run_dirs = runs;
+  o.out_dir = root / "spectrum";
+  o.settings.points = 1;
+  AnalyzeResult r = analyze_force_spectrum(o);
+  ASSERT_EQ(r.warnings.size(), 1u);
+  EXPECT_EQ(r.warnings[0], runs[2].string() + ": its model (34 beads, 33 bonds, 61 native contacts) is not that of " +
+                               runs[0].string() + " (34 beads, 33 bonds, 75 native contacts): a spectrum fits the "
+                               "runs of one protein as one");
+  o.run_dirs.pop_back();
+  o.overwrite = true;
+  EXPECT_TRUE(analyze_force_spectrum(o).warnings.empty());
+}
+
 TEST(ForceSpectrum, RunsAtOnlyOneLoadingRateGiveTheirPooledRow) {
   const BellFit truth = ramp_truth();
   const fs::path root = test::fresh_directory("spectrum_one_rate");

@@ -58,6 +58,7 @@ struct RunSpectrum {
   fs::path dir;
   double temperature_K = 300.0;
   std::string temperature_source;
+  std::optional<std::string> model_size;  // run.log's "34 beads, 33 bonds, 75 native contacts"
   bool clamp = false;
   std::size_t replicas = 0;  // analysed
   // ramps
@@ -89,6 +90,7 @@ RunSpectrum read_run(const fs::path& dir, const SpectrumOptions& options, std::v
   RunSpectrum run;
   run.dir = dir;
   const RunLogFacts facts = read_run_log(dir);
+  run.model_size = facts.model_size;
   if (options.temperature_K) {
     run.temperature_K = *options.temperature_K;
     run.temperature_source = "--temperature-K";
@@ -394,6 +396,16 @@ AnalyzeResult analyze_force_spectrum(const SpectrumOptions& options) {
                               g(runs.front().temperature_K), runs.front().temperature_source));
     runs.push_back(std::move(run));
   }
+  // A spectrum is of one protein: runs whose logs state models of other sizes (another
+  // protein, a mutant's contacts, another topology) are named — a warning, since run.log
+  // holds no fingerprint of the model itself.
+  for (const RunSpectrum& r : runs)
+    if (r.model_size && runs.front().model_size && *r.model_size != *runs.front().model_size) {
+      result.warnings.push_back(fmt::format("{}: its model ({}) is not that of {} ({}): a spectrum fits the runs of "
+                                            "one protein as one",
+                                            r.dir.string(), *r.model_size, runs.front().dir.string(),
+                                            *runs.front().model_size));
+    }
   const bool clamp = runs.front().clamp;
   const double temperature_K = runs.front().temperature_K;
   const double kT = kT_pN_nm(temperature_K);

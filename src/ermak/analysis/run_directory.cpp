@@ -128,6 +128,12 @@ RunLogFacts read_run_log(const fs::path& run_dir) {
         }
       }
     }
+    // "[time] model: 34 beads, 33 bonds, 75 native contacts, 2 replicas (…)" (run/simulation.cpp).
+    if (const auto at = line.find("] model: "); at != std::string::npos) {
+      const std::string rest = line.substr(at + 9);
+      if (const auto contacts = rest.find(" native contacts"); contacts != std::string::npos)
+        facts.model_size = rest.substr(0, contacts + 16);
+    }
     // "force clamp: beads [3, 7], each pulled with 100 pN, along …": a schedule's line reads
     // "each pulled with schedule (step 0: …)", which has no force of its own.
     const std::string clamp_marker = "force clamp: beads [", each_marker = "], each pulled with ";

@@ -48,6 +48,9 @@ struct RunLogFacts {
   // force_along[pN] that pulling.tsv records (the nominal one: the table's rows round it).
   // Unset for a force schedule, and where the log states no clamp.
   std::optional<double> clamp_force_pN;
+  // The model's size as the log's "model: 34 beads, 33 bonds, 75 native contacts, …" line
+  // states it ("34 beads, 33 bonds, 75 native contacts"): runs of a spectrum should agree.
+  std::optional<std::string> model_size;
   // The planes of a plane-pulling run, by group ("plane k: N beads, normal …, speed v µm/s,
   // κ = K pN/nm per bead"); empty where the log does not state them.
   struct Plane {
