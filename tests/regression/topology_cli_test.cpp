@@ -1,6 +1,7 @@
 // `ermak topology` end to end: the output set, refusing to overwrite, the options that
 // change the outputs, and clear errors with file names and a non-zero exit for bad input.
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 
 #include <fstream>
 #include <sstream>
@@ -58,6 +59,16 @@ TEST(TopologyCli, WritesEveryOutputAndRefusesToOverwriteWithoutForce) {
   out = topology((self / "ww.pdb").string() + " -o " + self.string() + " --force", &status);
   EXPECT_EQ(status, 1) << out;
   EXPECT_NE(out.find("would overwrite the input"), std::string::npos) << out;
+
+  // An output name that holds a FIFO (it would block the writer) is refused before anything
+  // is written, even with --force; nothing of the model is left beside it.
+  const auto fifo = ermak::test::fresh_directory("topology-cli-fifo");
+  ASSERT_EQ(::mkfifo((fifo / "wwdom.top").c_str(), 0600), 0);
+  out = topology(ww().string() + " -o " + fifo.string() + " --name wwdom --force", &status);
+  EXPECT_EQ(status, 1) << out;
+  EXPECT_NE(out.find("wwdom.top: output: exists and is not a regular file"), std::string::npos) << out;
+  EXPECT_FALSE(fs::exists(fifo / "wwdom.pdb"));
+  EXPECT_TRUE(fs::is_fifo(fifo / "wwdom.top"));
 }
 
 TEST(TopologyCli, CalphaCbetaModelAndLargeSystemOptions) {

@@ -5,6 +5,7 @@
 // - 1TIT_top.sop with aa_to_cg.inp (sop-top2 style) gives the C-alpha–side-chain model
 //   the description defines, at its native minimum; with aa_to_cg_ca.inp, the C-alpha model.
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 
 #include <cmath>
 #include <fstream>
@@ -77,6 +78,14 @@ TEST(TopologySopConfig, WwSopTopConfigReproducesSopGpusFiles) {
   out = topology_in(dir, "ww_top.sop --force --model-type cacb", &status);
   EXPECT_EQ(status, 1) << out;
   EXPECT_NE(out.find("--model-type: not used with a .sop config"), std::string::npos) << out;
+  // An output that is a FIFO (it would block the writer) is refused, even with --force.
+  fs::remove(dir / "topologies/ww.top");
+  ASSERT_EQ(::mkfifo((dir / "topologies/ww.top").c_str(), 0600), 0);
+  out = topology_in(dir, "ww_top.sop --force", &status);
+  EXPECT_EQ(status, 1) << out;
+  EXPECT_NE(out.find("topologies/ww.top: topology: exists and is a directory, FIFO or socket"), std::string::npos)
+      << out;
+  EXPECT_TRUE(fs::is_fifo(dir / "topologies/ww.top"));
 }
 
 TEST(TopologySopConfig, UnknownKeyIsAFileLineError) {

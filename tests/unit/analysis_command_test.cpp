@@ -1,6 +1,7 @@
 // `ermak analyze` end to end: synthetic run directories (replica_NNN/pulling.tsv,
 // indentation.tsv) → the command → its tables, plots and summary; plus the SVG writer.
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 
 #include <cmath>
 #include <filesystem>
@@ -238,15 +239,53 @@ TEST(AnalysisCommand, ReplicaFilesSelectsByNumber) {
             0);
   EXPECT_NE(out.find("--replica-files: applies to the analysis of one run directory"), std::string::npos) << out;
   // A selected replica left out of the analysis (one row) has no files, and the list of files
-  // counts those written.
+  // counts those written, of the replicas analysed.
   const std::string table = pulling_table(kRuptures[0], 13);
   write_text(run / "replica_003" / "pulling.tsv", table.substr(0, table.find('\n', table.find('\n') + 1) + 1));
   ASSERT_EQ(analyze(run.string() + " --smooth-window-nm 0.25 --force --replica-files 1,3", &out), 0) << out;
   EXPECT_NE(out.find("one row only; replica left out"), std::string::npos) << out;
   EXPECT_FALSE(fs::exists(a / "replica_003_curve.tsv"));
-  EXPECT_NE(read_text(a / "summary.txt").find("smoothed curve of 1 of the 4 replicas (replicas 1, 3; --replica-files)"),
+  EXPECT_NE(read_text(a / "summary.txt").find("smoothed curve of 1 of the 3 replicas (replicas 1, 3; --replica-files)"),
             std::string::npos)
       << read_text(a / "summary.txt");
+}
+
+// A failed analysis (a table that cannot be read) leaves the earlier one as it was, even with
+// --force: the outputs are written to a staging directory and moved into place at the end.
+// A name that holds no regular file (a FIFO would block the writer) is refused before any
+// table is read; and --force removes an earlier spectrum's files from the directory.
+TEST(AnalysisCommand, AFailedAnalysisLeavesTheEarlierOneAsItWas) {
+  const fs::path run = make_pulling_run("analyze-staged");
+  std::string out;
+  ASSERT_EQ(analyze(run.string() + " --smooth-window-nm 0.25", &out), 0) << out;
+  const fs::path a = run / "analysis";
+  const std::string summary = read_text(a / "summary.txt"), curve = read_text(a / "replica_002_curve.tsv");
+  // replica_001's table broken in a row: the analysis stops there.
+  std::string broken = pulling_table(kRuptures[1], 11);
+  broken.insert(broken.find('\n', broken.find('\n', 2000) + 1) + 1, "1\t2\t3\n");
+  write_text(run / "replica_001" / "pulling.tsv", broken);
+  EXPECT_NE(analyze(run.string() + " --smooth-window-nm 0.3 --force", &out), 0) << out;
+  EXPECT_NE(out.find("values for 10 columns"), std::string::npos) << out;
+  EXPECT_EQ(read_text(a / "summary.txt"), summary);
+  EXPECT_EQ(read_text(a / "replica_002_curve.tsv"), curve);
+  EXPECT_TRUE(fs::exists(a / "replica_000_curve.tsv"));
+  EXPECT_FALSE(fs::exists(a / ".ermak-analysis-partial"));
+  write_text(run / "replica_001" / "pulling.tsv", pulling_table(kRuptures[1], 11));
+  // A FIFO where an output goes: refused at once, naming it.
+  fs::remove(a / "peaks.tsv");
+  ASSERT_EQ(::mkfifo((a / "peaks.tsv").c_str(), 0600), 0);
+  EXPECT_NE(analyze(run.string() + " --force", &out), 0);
+  EXPECT_NE(out.find("peaks.tsv: is not a regular file (a FIFO)"), std::string::npos) << out;
+  EXPECT_TRUE(fs::is_fifo(a / "peaks.tsv"));
+  fs::remove(a / "peaks.tsv");
+  // An earlier spectrum's table in the directory: named without --force, removed with it.
+  const fs::path other = run / "other";
+  write_text(other / "spectrum.tsv", "# level\n");
+  EXPECT_NE(analyze(run.string() + " -o " + other.string(), &out), 0);
+  EXPECT_NE(out.find("output files exist (spectrum.tsv)"), std::string::npos) << out;
+  ASSERT_EQ(analyze(run.string() + " -o " + other.string() + " --force", &out), 0) << out;
+  EXPECT_FALSE(fs::exists(other / "spectrum.tsv"));
+  EXPECT_TRUE(fs::exists(other / "peaks.tsv"));
 }
 
 // A long run's table (here 250 001 rows) gives a curve file of every k-th row, at most

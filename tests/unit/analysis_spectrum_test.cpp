@@ -195,6 +195,13 @@ TEST(ForceSpectrum, RampRunsGiveBackBellEvansParameters) {
   } catch (const Error& e) {
     EXPECT_NE(std::string(e.what()).find("--force"), std::string::npos) << e.what();
   }
+  // With overwrite, a spectrum refused for a run it cannot read leaves the earlier one whole.
+  const std::string before = test::read_file(o.out_dir / "summary.txt");
+  unreadable.overwrite = true;
+  EXPECT_THROW(analyze_force_spectrum(unreadable), Error);
+  EXPECT_EQ(test::read_file(o.out_dir / "summary.txt"), before);
+  EXPECT_TRUE(fs::exists(o.out_dir / "rupture_forces.tsv"));
+  EXPECT_FALSE(fs::exists(o.out_dir / ".ermak-analysis-partial"));
   o.overwrite = true;
 
   // One replica per run: every resample is the data, each interval a point, and the
@@ -378,7 +385,7 @@ TEST(ForceSpectrum, ARateWithoutPeaksIsNamedInTheReason) {
   analyze_force_spectrum(o);
   const std::string summary = test::read_file(o.out_dir / "summary.txt");
   EXPECT_NE(summary.find("needs runs at 2 or more loading rates κv with a rupture force (these runs have 2 loading "
-                         "rates, 1 with one: no replica of the others shows an unfolding peak)"),
+                         "rates, 1 with one: no replica shows an unfolding peak at the other)"),
             std::string::npos)
       << summary;
 }
@@ -404,8 +411,26 @@ TEST(ForceSpectrum, RunsOfAnotherModelAreNamed) {
   EXPECT_EQ(r.warnings[0], runs[2].string() + ": its model (34 beads, 33 bonds, 61 native contacts) is not that of " +
                                runs[0].string() + " (34 beads, 33 bonds, 75 native contacts): a spectrum fits the "
                                "runs of one protein as one");
-  o.run_dirs.pop_back();
+  const std::string summary = test::read_file(o.out_dir / "summary.txt");
+  EXPECT_NE(summary.find("\nWarnings\n  " + r.warnings[0] + "\n"), std::string::npos) << summary;
   o.overwrite = true;
+  // The first run's log states no model: the others are compared with the first that does.
+  {
+    std::ifstream in(runs[0] / "run.log");
+    std::string kept;
+    for (std::string line; std::getline(in, line);)
+      if (line.find("] model: ") == std::string::npos) kept += line + "\n";
+    in.close();
+    std::ofstream(runs[0] / "run.log") << kept;
+  }
+  r = analyze_force_spectrum(o);
+  ASSERT_EQ(r.warnings.size(), 1u);
+  EXPECT_EQ(r.warnings[0].rfind(runs[2].string() + ": its model (34 beads, 33 bonds, 61 native contacts) is not that of " +
+                                    runs[1].string(),
+                                0),
+            0u)
+      << r.warnings[0];
+  o.run_dirs.pop_back();
   EXPECT_TRUE(analyze_force_spectrum(o).warnings.empty());
 }
 

@@ -34,6 +34,9 @@ TEST(ReplicaSelection, AllNoneAndNumbers) {
   EXPECT_EQ(parse_replica_selection(" 3 , 10 - 12,5123 ").describe(), "replicas 3, 10-12, 5123");
   EXPECT_EQ(parse_replica_selection("ALL").kind, ReplicaSelection::Kind::all);
   EXPECT_EQ(parse_replica_selection("None").kind, ReplicaSelection::Kind::none);
+  // In order, repeated and adjacent entries joined.
+  EXPECT_EQ(parse_replica_selection("1,1,2").describe(), "replicas 1-2");
+  EXPECT_EQ(parse_replica_selection("9,1-3,4,7-8").describe(), "replicas 1-4, 7-9");
 }
 
 TEST(ReplicaSelection, BadSelectionsAreNamed) {
@@ -50,7 +53,7 @@ TEST(ReplicaSelection, BadSelectionsAreNamed) {
   EXPECT_NE(message("1,").find("an empty entry in '1,'"), std::string::npos);
   EXPECT_NE(message("1.5").find("'1.5' is not a replica number"), std::string::npos);
   EXPECT_NE(message("first").find("'first' is not a replica number"), std::string::npos);
-  EXPECT_NE(message("1-2-3").find("'2-3' is not a replica number"), std::string::npos);
+  EXPECT_NE(message("1-2-3").find("'1-2-3' is not a range (FROM-TO)"), std::string::npos);
   EXPECT_NE(message("99999999999").find("99999999999 is larger than any replica number (at most 2147483647)"),
             std::string::npos);
   EXPECT_NE(message("-5").find("'-5' is a range without its start"), std::string::npos);

@@ -459,7 +459,7 @@ AnalyzeResult analyze_run(const AnalyzeOptions& options_in) {
                               ": no pulling.tsv, indentation.tsv or plane.tsv, which the other replicas have; replica "
                               "left out of the analysis");
   result.out_dir = options.out_dir.empty() ? options.run_dir / "analysis" : options.out_dir;
-  const fs::path& out = result.out_dir;
+  const fs::path& final_out = result.out_dir;
   const bool any_pulling = std::any_of(replicas.begin(), replicas.end(), [](const Replica& r) { return r.pulling; });
   const bool any_indent = std::any_of(replicas.begin(), replicas.end(), [](const Replica& r) { return r.indentation; });
   const std::string ip = any_pulling ? "indentation_" : "";  // indentation file prefix in a mixed run
@@ -483,15 +483,13 @@ AnalyzeResult analyze_run(const AnalyzeOptions& options_in) {
         result.warnings.push_back(fmt::format("--replica-files: {} names no replica of this run (its {} replicas are "
                                               "numbered {} to {})",
                                               entry, replicas.size(), lowest->index, highest->index));
-      else if (std::int64_t(found) < std::int64_t(to) - from + 1)
+      else if (std::int64_t(found) < std::int64_t(to) - from + 1 && std::size_t(found) < replicas.size())
         result.warnings.push_back(fmt::format("--replica-files: {} names {} replica{} of this run (its {} replicas are "
                                               "numbered {} to {})",
                                               entry, found, found == 1 ? "" : "s", replicas.size(), lowest->index,
                                               highest->index));
     }
   }
-  // A run of many replicas: their blocks go to replicas.txt, the summary keeps the statistics.
-  const bool blocks_apart = replicas.size() > kReplicaBlocksInSummary;
   // An option for a kind of run this one has none of is named, not silently dropped.
   {
     struct Applies {
@@ -525,29 +523,32 @@ AnalyzeResult analyze_run(const AnalyzeOptions& options_in) {
   // Every replica's own files count, whether --replica-files selects it or not: with
   // --force an earlier analysis's files of replicas not selected now are removed, not left
   // beside the new results.
-  std::vector<fs::path> planned = {out / "summary.txt"};
+  std::vector<fs::path> planned = {final_out / "summary.txt"};
   if (any_pulling) {
     for (const char* f : {"peaks.tsv", "wlc_fits.tsv", "forces_histogram.tsv", "force_extension.svg",
                           "peak_force_histogram.svg", "extension_time.svg", "unfolding_times.tsv"})
-      planned.push_back(out / f);
+      planned.push_back(final_out / f);
     for (std::size_t k = 0; k < replicas.size(); ++k)
       if (replicas[k].pulling)
         for (const char* suffix : {"_curve.tsv", "_force_extension.svg"})
-          planned.push_back(out / (replicas[k].name + suffix));
+          planned.push_back(final_out / (replicas[k].name + suffix));
   }
   if (any_indent) {
     for (const char* f : {"peaks.tsv", "forces_histogram.tsv", "peak_force_histogram.svg"})
-      planned.push_back(out / (ip + f));
-    planned.push_back(out / "force_indentation.svg");
+      planned.push_back(final_out / (ip + f));
+    planned.push_back(final_out / "force_indentation.svg");
     for (std::size_t k = 0; k < replicas.size(); ++k)
       if (replicas[k].indentation) {
-        planned.push_back(out / (replicas[k].name + "_" + ip + "curve.tsv"));
-        planned.push_back(out / (replicas[k].name + "_force_indentation.svg"));
+        planned.push_back(final_out / (replicas[k].name + "_" + ip + "curve.tsv"));
+        planned.push_back(final_out / (replicas[k].name + "_force_indentation.svg"));
       }
   }
-  planned.push_back(out / "replicas.txt");  // removed with --force even where this run writes none
-  for (const fs::path& p : plane_report_files(out, planes)) planned.push_back(p);
-  prepare_output_directory(out, planned, overwrite);
+  planned.push_back(final_out / "replicas.txt");  // removed with --force even where this run writes none
+  for (const fs::path& p : plane_report_files(final_out, planes)) planned.push_back(p);
+  add_every_analysis_file(final_out, planned);  // a spectrum's or melting curve's files too
+  // Written into a staging directory, moved into OUT when everything has succeeded.
+  StagedOutput staged(final_out, planned, overwrite);
+  const fs::path& out = staged.dir();
   auto written = [&](const fs::path& p) { result.files.push_back(p); };
 
   // --- per replica: analyse, write its curve and plot, keep what the summary needs ---------
@@ -662,6 +663,14 @@ AnalyzeResult analyze_run(const AnalyzeOptions& options_in) {
     }
   }
 
+  // The replicas analysed (a table of one row, an empty one or none is left out), of any kind.
+  std::set<std::string> analysed;
+  for (const auto& rec : pulls) analysed.insert(rec.replica.name);
+  for (const auto& rec : indents) analysed.insert(rec.replica.name);
+  for (const auto& p : planes) analysed.insert(p.name);
+  // A run of many replicas: their blocks go to replicas.txt, the summary keeps the statistics.
+  const bool blocks_apart = analysed.size() > kReplicaBlocksInSummary;
+
   // --- summary header -----------------------------------------------------------------------
   std::string summary;
   // Each replica's block: in the summary, or for a run of many replicas in replicas.txt
@@ -675,7 +684,8 @@ AnalyzeResult analyze_run(const AnalyzeOptions& options_in) {
     return replica_blocks;
   };
   summary += "ermak analyze: force-spectroscopy analysis (docs/analysis.md)\n";
-  summary += fmt::format("run directory:    {}\noutput directory: {}\n\n", options.run_dir.string(), out.string());
+  summary += fmt::format("run directory:    {}\noutput directory: {}\n\n", options.run_dir.string(),
+                         final_out.string());
   std::size_t n_ramp = 0, n_clamp = 0;
   for (const auto& rec : pulls) (rec.a.force_clamp ? n_clamp : n_ramp) += 1;
   summary += "Settings\n";
@@ -1191,10 +1201,10 @@ AnalyzeResult analyze_run(const AnalyzeOptions& options_in) {
     const std::size_t last = std::min(replicas.size(), options.replica_files.first_count) - 1;
     selection += fmt::format(", numbered {} to {}", replicas.front().index, replicas[last].index);
   }
-  const bool every_replica_files = with_files.size() == replicas.size();
+  const bool every_replica_files = with_files.size() == analysed.size();
   const std::string of_which = every_replica_files ? std::string("each replica")
                                                    : fmt::format("{} of the {} replicas ({}; --replica-files)",
-                                                                 with_files.size(), replicas.size(), selection);
+                                                                 with_files.size(), analysed.size(), selection);
   if (replica_curves > 0) summary += "  replica_NNN_*curve.tsv       smoothed curve of " + of_which + "\n";
   if (replica_plots > 0)
     summary += "  replica_NNN_force_*.svg      plot of " + of_which + ": raw and smoothed curve, peaks, fits\n";
@@ -1207,7 +1217,8 @@ AnalyzeResult analyze_run(const AnalyzeOptions& options_in) {
   write_text_file(out / "summary.txt", summary, overwrite);
   written(out / "summary.txt");
 
-  brief += fmt::format("wrote {}/: summary.txt", out.string());
+  staged.commit(result.files);
+  brief += fmt::format("wrote {}/: summary.txt", final_out.string());
   for (const auto& p : produced) brief += ", " + p;
   auto count = [](std::size_t n, const char* what) { return fmt::format("{} {}{}", n, what, n == 1 ? "" : "s"); };
   if (replica_plots > 0)

@@ -331,17 +331,17 @@ AnalyzeResult analyze_force_spectrum(const SpectrumOptions& options) {
 
   AnalyzeResult result;
   result.out_dir = options.out_dir;
-  const fs::path& out = result.out_dir;
 
   // --- the files; none may exist unless overwrite --------------------------------------------
-  // Checked before the runs are read (which takes minutes for 10⁴ replicas); both kinds'
-  // files and the bootstrap's, so that --force leaves no earlier spectrum's file beside
-  // this one's.
-  prepare_output_directory(out,
-                           {out / "summary.txt", out / "spectrum.tsv", out / "lifetimes.tsv",
-                            out / "rupture_forces.tsv", out / "lifetime_force.svg", out / "force_loading_rate.svg",
-                            out / "bootstrap.tsv"},
-                           options.overwrite);
+  // Checked before the runs are read (which takes minutes for 10⁴ replicas): every kind of
+  // analysis's files, so that --force leaves no earlier analysis's file beside this one's.
+  // Written into a staging directory and moved into OUT once all has succeeded: a refused
+  // or failed spectrum (a run of another kind, a table that cannot be read) leaves an earlier
+  // one as it was.
+  std::vector<fs::path> planned;
+  add_every_analysis_file(result.out_dir, planned);
+  StagedOutput staged(result.out_dir, planned, options.overwrite);
+  const fs::path& out = staged.dir();
 
   // --- every run, analysed as `ermak analyze` does ------------------------------------------
   // One progress count over the replicas of every run (an unreadable run directory counts
@@ -399,12 +399,13 @@ AnalyzeResult analyze_force_spectrum(const SpectrumOptions& options) {
   // A spectrum is of one protein: runs whose logs state models of other sizes (another
   // protein, a mutant's contacts, another topology) are named — a warning, since run.log
   // holds no fingerprint of the model itself.
+  // Compared with the first run whose log states its model.
+  const auto stated = std::find_if(runs.begin(), runs.end(), [](const RunSpectrum& r) { return r.model_size; });
   for (const RunSpectrum& r : runs)
-    if (r.model_size && runs.front().model_size && *r.model_size != *runs.front().model_size) {
+    if (stated != runs.end() && r.model_size && *r.model_size != *stated->model_size) {
       result.warnings.push_back(fmt::format("{}: its model ({}) is not that of {} ({}): a spectrum fits the runs of "
                                             "one protein as one",
-                                            r.dir.string(), *r.model_size, runs.front().dir.string(),
-                                            *runs.front().model_size));
+                                            r.dir.string(), *r.model_size, stated->dir.string(), *stated->model_size));
     }
   const bool clamp = runs.front().clamp;
   const double temperature_K = runs.front().temperature_K;
@@ -450,12 +451,16 @@ AnalyzeResult analyze_force_spectrum(const SpectrumOptions& options) {
       levels_with_items == levels.size()
           ? fmt::format("needs runs at 2 or more {} (these runs have {})", clamp ? "forces" : "loading rates κv",
                         levels.size())
-          : fmt::format("needs runs at 2 or more {} with {} (these runs have {} {}, {} with {}: {})",
+          : levels_with_items == 0
+          ? fmt::format("needs runs at 2 or more {} with {} ({})", clamp ? "forces" : "loading rates κv",
+                        clamp ? "trajectories" : "a rupture force",
+                        clamp ? "these runs have no trajectory" : "no replica of these runs shows an unfolding peak")
+          : fmt::format("needs runs at 2 or more {} with {} (these runs have {} {}{}, {} with {}: {} at the other{})",
                         clamp ? "forces" : "loading rates κv", clamp ? "trajectories" : "a rupture force",
-                        levels.size(), clamp ? "forces" : "loading rates", levels_with_items,
-                        clamp ? "trajectories" : "one",
-                        clamp ? "the others' replicas gave no trajectory"
-                              : "no replica of the others shows an unfolding peak");
+                        levels.size(), clamp ? "force" : "loading rate", levels.size() == 1 ? "" : "s",
+                        levels_with_items, clamp ? "trajectories" : "one",
+                        clamp ? "no trajectory" : "no replica shows an unfolding peak",
+                        levels.size() - levels_with_items == 1 ? "" : "s");
   BellFit fit;
   if (levels_with_items >= 2)
     fit = clamp ? fit_bell_lifetimes(all_force, all_time, all_unfolded, kT)
@@ -919,10 +924,15 @@ AnalyzeResult analyze_force_spectrum(const SpectrumOptions& options) {
     result.files.push_back(path);
   }
 
+  if (!result.warnings.empty()) {
+    summary += "\nWarnings\n";
+    for (const std::string& w : result.warnings) summary += "  " + w + "\n";
+  }
   summary += "\nFiles:\n";
   result.files.push_back(out / "summary.txt");
   for (const fs::path& p : result.files) summary += "  " + p.filename().string() + "\n";
   write_text_file(out / "summary.txt", summary, options.overwrite);
+  staged.commit(result.files);
 
   result.brief = fmt::format("dynamic force spectrum of {} {} runs{} at {} K: {}\n", runs.size(),
                              clamp ? "force-clamp" : "pulling",

@@ -260,7 +260,9 @@ AnalyzeResult analyze_melting_run(const AnalyzeOptions& options, const std::vect
                                   "([output] energy_every well below [heating] every_steps)",
                                   temperatures.size()));
   }
-  prepare_output_directory(out, planned, options.overwrite);
+  std::vector<fs::path> every_planned = planned;
+  add_every_analysis_file(out, every_planned);  // a pulling analysis's or spectrum's files too
+  prepare_output_directory(out, every_planned, options.overwrite);
 
   {
     TsvWriter w = TsvWriter::create(out / "melting.tsv",

@@ -90,6 +90,8 @@ ReplicaSelection parse_replica_selection(const std::string& given) {
     const std::string part(trimmed(std::string_view(text).substr(at, end - at)));
     if (part.empty()) refuse(fmt::format("an empty entry in '{}'", text));
     const std::size_t dash = part.find('-');
+    if (dash != std::string::npos && part.find('-', dash + 1) != std::string::npos)
+      refuse(fmt::format("'{}' is not a range (FROM-TO)", part));
     if (dash == std::string::npos) {
       const int n = replica_number(part, part);
       selection.ranges.push_back({n, n});
@@ -101,6 +103,16 @@ ReplicaSelection parse_replica_selection(const std::string& given) {
     }
     at = end + 1;
   }
+  // In order, overlapping and adjacent ranges joined ("1,1,2" is replicas 1-2).
+  auto& r = selection.ranges;
+  std::sort(r.begin(), r.end());
+  std::vector<std::pair<int, int>> joined;
+  for (const auto& range : r)
+    if (!joined.empty() && std::int64_t(range.first) <= std::int64_t(joined.back().second) + 1)
+      joined.back().second = std::max(joined.back().second, range.second);
+    else
+      joined.push_back(range);
+  r = std::move(joined);
   return selection;
 }
 

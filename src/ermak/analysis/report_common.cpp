@@ -184,8 +184,23 @@ std::string write_force_histogram(const fs::path& out, const std::string& prefix
                      g((hi - lo) / double(h.counts.size())), g(lo), g(hi), prefix);
 }
 
-void prepare_output_directory(const std::filesystem::path& out, const std::vector<std::filesystem::path>& planned,
-                              bool overwrite) {
+namespace {
+
+void check_planned_outputs(const std::filesystem::path& out, const std::vector<std::filesystem::path>& planned,
+                           bool overwrite) {
+  std::error_code status_error;
+  for (const auto& p : planned) {
+    const auto status = std::filesystem::symlink_status(p, status_error);
+    if (status_error || !std::filesystem::exists(status) || std::filesystem::is_regular_file(status) ||
+        std::filesystem::is_symlink(status))
+      continue;
+    throw Error(p.string(), 0, "",
+                std::string("is not a regular file (") +
+                    (std::filesystem::is_directory(status) ? "a directory"
+                     : std::filesystem::is_fifo(status)    ? "a FIFO"
+                                                           : "a device or other special file") +
+                    "), where the analysis writes one of its outputs: remove it, or give -o another directory");
+  }
   if (!overwrite) {
     std::vector<std::string> existing;
     for (const auto& p : planned)
@@ -198,15 +213,85 @@ void prepare_output_directory(const std::filesystem::path& out, const std::vecto
                   "output files exist (" + list + "); use --force to replace them or -o for another directory");
     }
   }
+}
+
+void remove_planned_outputs(const std::vector<std::filesystem::path>& planned) {
+  std::error_code ec;
+  for (const auto& p : planned)
+    if (std::filesystem::is_regular_file(std::filesystem::symlink_status(p, ec)) ||
+        std::filesystem::is_symlink(std::filesystem::symlink_status(p, ec)))
+      std::filesystem::remove(p, ec);
+}
+
+void create_output_directory(const std::filesystem::path& dir) {
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  if (ec) throw Error(dir.string(), 0, "", "cannot create the output directory: " + ec.message());
+}
+
+}  // namespace
+
+void prepare_output_directory(const std::filesystem::path& out, const std::vector<std::filesystem::path>& planned,
+                              bool overwrite) {
+  check_planned_outputs(out, planned, overwrite);
   std::error_code ec;
   // --force: an earlier analysis's files go first, so that none it wrote and this one does
   // not (unfolding_times.tsv without --unfolded-extension-nm, a histogram without peaks) is
   // left beside this one's results.
-  if (overwrite)
-    for (const auto& p : planned)
-      if (std::filesystem::is_regular_file(p, ec)) std::filesystem::remove(p, ec);
-  std::filesystem::create_directories(out, ec);
-  if (ec) throw Error(out.string(), 0, "", "cannot create the output directory: " + ec.message());
+  if (overwrite) remove_planned_outputs(planned);
+  create_output_directory(out);
+}
+
+const std::vector<std::string>& analysis_file_names() {
+  static const std::vector<std::string> names = {
+      // one run (analyze_run, plane_report)
+      "summary.txt", "replicas.txt", "peaks.tsv", "wlc_fits.tsv", "forces_histogram.tsv", "force_extension.svg",
+      "peak_force_histogram.svg", "extension_time.svg", "unfolding_times.tsv", "indentation_peaks.tsv",
+      "indentation_forces_histogram.tsv", "indentation_peak_force_histogram.svg", "force_indentation.svg",
+      "plane_peaks.tsv", "plane_replicas.tsv", "force_plane.svg", "plane_forces_histogram.tsv",
+      "plane_peak_force_histogram.svg",
+      // a spectrum (force_spectrum)
+      "spectrum.tsv", "rupture_forces.tsv", "lifetimes.tsv", "force_loading_rate.svg", "lifetime_force.svg",
+      "bootstrap.tsv",
+      // a melting curve (melting_curve)
+      "melting.tsv", "melting_curve.svg", "heat_capacity.svg"};
+  return names;
+}
+
+void add_every_analysis_file(const std::filesystem::path& out, std::vector<std::filesystem::path>& planned) {
+  for (const std::string& name : analysis_file_names())
+    if (std::find(planned.begin(), planned.end(), out / name) == planned.end()) planned.push_back(out / name);
+}
+
+StagedOutput::StagedOutput(const std::filesystem::path& out, std::vector<std::filesystem::path> planned,
+                           bool overwrite)
+    : out_(out), stage_(out / ".ermak-analysis-partial"), planned_(std::move(planned)) {
+  check_planned_outputs(out_, planned_, overwrite);
+  create_output_directory(out_);
+  std::error_code ec;
+  std::filesystem::remove_all(stage_, ec);  // a crashed analysis's leftovers
+  create_output_directory(stage_);
+}
+
+StagedOutput::~StagedOutput() {
+  if (committed_) return;
+  std::error_code ec;
+  std::filesystem::remove_all(stage_, ec);
+}
+
+void StagedOutput::commit(std::vector<std::filesystem::path>& files) {
+  remove_planned_outputs(planned_);
+  for (auto& f : files) {
+    if (f.parent_path() != stage_) continue;
+    const std::filesystem::path target = out_ / f.filename();
+    std::error_code ec;
+    std::filesystem::rename(f, target, ec);
+    if (ec) throw Error(target.string(), 0, "", "cannot move the analysis's output into place: " + ec.message());
+    f = target;
+  }
+  std::error_code ec;
+  std::filesystem::remove_all(stage_, ec);
+  committed_ = true;
 }
 
 std::string unloaded_maxima_note(const std::vector<UnloadedMaximum>& unloaded, const std::string& loader,

@@ -43,10 +43,41 @@ struct Line {
 Line decimated_line(const std::vector<double>& x, const std::vector<double>& y);
 
 // Before writing anything: unless overwrite, none of `planned` may exist (ermak::Error naming
-// up to five of those that do); with overwrite those that do are removed (no stale result
-// of an earlier analysis stays beside the new ones); then OUT is created.
+// up to five of those that do); none may be anything but a regular file (a FIFO or device
+// would block or swallow the output; a directory, fail it late); with overwrite those that
+// do are removed (no stale result of an earlier analysis stays beside the new ones); then
+// OUT is created.
 void prepare_output_directory(const std::filesystem::path& out, const std::vector<std::filesystem::path>& planned,
                               bool overwrite);
+
+// The fixed file names of every kind of analysis (one run, a spectrum, a melting curve; not
+// the per-replica replica_NNN_* files): each plans them all, so that --force leaves no other
+// kind's results beside its own in a directory used for both.
+const std::vector<std::string>& analysis_file_names();
+// `planned` with every name of analysis_file_names() in `out` added (once).
+void add_every_analysis_file(const std::filesystem::path& out, std::vector<std::filesystem::path>& planned);
+
+// An analysis that reads many tables writes into a staging directory inside OUT and moves
+// its files into OUT only once it has succeeded: a refused or failed analysis (a table that
+// cannot be read, a run of another kind) leaves an earlier analysis in OUT as it was.
+class StagedOutput {
+ public:
+  // Checks `planned` (paths in OUT) as prepare_output_directory does, without removing
+  // anything yet; creates OUT and a fresh, empty staging directory.
+  StagedOutput(const std::filesystem::path& out, std::vector<std::filesystem::path> planned, bool overwrite);
+  ~StagedOutput();  // removes the staging directory and what it holds unless committed
+  StagedOutput(const StagedOutput&) = delete;
+  StagedOutput& operator=(const StagedOutput&) = delete;
+  const std::filesystem::path& dir() const { return stage_; }  // write the outputs here
+  // Removes the planned files that exist in OUT (an earlier analysis's), moves every file of
+  // the staging directory into OUT, and rewrites `files` (paths in dir()) to their paths in OUT.
+  void commit(std::vector<std::filesystem::path>& files);
+
+ private:
+  std::filesystem::path out_, stage_;
+  std::vector<std::filesystem::path> planned_;
+  bool committed_ = false;
+};
 
 // A number for summary.txt with `digits` significant digits; "n/a" when not finite.
 std::string g(double v, int digits = 4);

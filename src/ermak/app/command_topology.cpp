@@ -133,6 +133,11 @@ int run_topology(const Options& o) {
       throw Error(p.string(), 0, "output",
                   "would overwrite the input structure; choose another --name or output directory");
     std::error_code ec;
+    // A FIFO would block the writer, a directory fail it after the other files are written,
+    // and the .etop's rename would replace a device: refused before anything is read.
+    if (fs::exists(p, ec) && !fs::is_regular_file(p, ec))
+      throw Error(p.string(), 0, "output", "exists and is not a regular file (a directory, FIFO or device): remove it "
+                                           "or choose another --name or output directory");
     if (!o.force && fs::exists(p, ec))
       throw Error(p.string(), 0, "output", "already exists; use --force to overwrite");
   }

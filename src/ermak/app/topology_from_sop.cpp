@@ -102,6 +102,10 @@ int run_topology_from_sop(const fs::path& config_file, bool force, bool quiet) {
       if (!input.empty() && same_file(path, input))
         throw Error(config_name, 0, key, "'" + path.string() + "' would overwrite an input file");
     std::error_code ec;
+    // /dev/null takes an unwanted output (a SOP-GPU habit); a FIFO would block the writer and a
+    // directory fail it after the other files are written.
+    if (fs::is_fifo(path, ec) || fs::is_directory(path, ec) || fs::is_socket(path, ec))
+      throw Error(path.string(), 0, key, "exists and is a directory, FIFO or socket, not a file to write");
     if (!force && fs::exists(path, ec))
       throw Error(path.string(), 0, key, "already exists; use --force to overwrite");
   }
