@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 #include <sys/stat.h>
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -125,6 +126,17 @@ fs::path make_pulling_run(const std::string& name) {
 
 int analyze(const std::string& args, std::string* output) {
   return test::run_command(test::ermak_binary().string() + " analyze " + args, output);
+}
+
+// Every file an analysis wrote besides the replicas' own is one of analysis_file_names(),
+// which each analysis plans (and --force replaces): a new output must be added there.
+void expect_known_outputs(const fs::path& dir) {
+  const auto& known = analysis_file_names();
+  for (const auto& entry : fs::directory_iterator(dir)) {
+    const std::string name = entry.path().filename().string();
+    if (name.rfind("replica_", 0) == 0) continue;
+    EXPECT_NE(std::find(known.begin(), known.end(), name), known.end()) << name << " is not in analysis_file_names()";
+  }
 }
 
 // A run of more than 100 replicas: the overlay draws the first 100 curves and every peak
@@ -328,6 +340,7 @@ TEST(AnalysisCommand, PullingRunEndToEnd) {
     EXPECT_TRUE(fs::exists(a / f)) << f;
   EXPECT_FALSE(fs::exists(a / "extension_time.svg"));  // no force-clamp replica
   EXPECT_NE(out.find("3 per-replica curves and 3 plots"), std::string::npos) << out;
+  expect_known_outputs(a);
   EXPECT_NE(read_text(a / "summary.txt").find("replica_NNN_force_*.svg"), std::string::npos);
 
   // peaks.tsv: two peaks per replica at the rupture forces (smoothing lowers them by a
@@ -550,6 +563,7 @@ TEST(AnalysisCommand, IndentationAndForceClamp) {
   const std::size_t at = summary.find("spring constant k = ");
   ASSERT_NE(at, std::string::npos) << summary;
   EXPECT_NEAR(std::stod(summary.substr(at + 20)), 25.0, 0.6) << summary.substr(at, 80);
+  expect_known_outputs(a);
   const TsvTable curve = TsvTable::read(a / "replica_000_curve.tsv");
   EXPECT_EQ(curve.column("retraction")[6000], 1.0);
   EXPECT_EQ(curve.column("retraction")[3000], 0.0);
@@ -638,6 +652,7 @@ TEST(AnalysisCommand, IndentationAndForceClamp) {
   EXPECT_EQ(times.column("force[pN]")[2], 80.0);
   const double tau = (times.column("time[ns]")[0] + times.column("time[ns]")[1] + times.column("time[ns]")[2]) / 2.0;
   EXPECT_NE(out.find("unfolded (extension ≥ 10 nm): 2 of 3; lifetime τ = " + g(tau)), std::string::npos) << out;
+  expect_known_outputs(clamp / "analysis");
   // None unfolded: the lower bound T/ln 20 on τ, T = 3 × 99.95 ns at risk.
   ASSERT_EQ(analyze(clamp.string() + " --force --unfolded-extension-nm 100", &out), 0) << out;
   EXPECT_NE(out.find("lifetime τ = n/a (no replica unfolded in 299.9 ns in all: τ > 100 ns at 95 %)"), std::string::npos)

@@ -3,6 +3,7 @@
 // a synthetic plane-pulling run directory (files, tables, summary, errors).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -12,6 +13,7 @@
 #include <vector>
 
 #include "ermak/analysis/plane_analysis.h"
+#include "ermak/analysis/report_common.h"
 #include "ermak/analysis/tsv_table.h"
 #include "ermak/core/error.h"
 #include "support/test_paths.h"
@@ -254,6 +256,14 @@ TEST(AnalysisPlaneCommand, PlanePullingRunEndToEnd) {
                         "replica_002_plane_curve.tsv", "replica_001_force_plane.svg"})
     EXPECT_TRUE(fs::exists(a / f)) << f;
   for (const char* f : {"peaks.tsv", "forces_histogram.tsv", "force_extension.svg"}) EXPECT_FALSE(fs::exists(a / f)) << f;
+  // Every file besides the replicas' own is one that each analysis plans (and --force replaces).
+  for (const auto& entry : fs::directory_iterator(a)) {
+    const std::string name = entry.path().filename().string();
+    if (name.rfind("replica_", 0) != 0)
+      EXPECT_NE(std::find(analysis_file_names().begin(), analysis_file_names().end(), name),
+                analysis_file_names().end())
+          << name;
+  }
   for (const char* f : {"force_plane.svg", "replica_000_force_plane.svg", "plane_peak_force_histogram.svg"}) {
     const std::string svg = read_text(a / f);
     EXPECT_EQ(svg.rfind("<svg", 0), 0u) << f;

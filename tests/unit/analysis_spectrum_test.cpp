@@ -6,6 +6,7 @@
 // mixed, incomplete or mistaken input.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <fstream>
 #include <map>
@@ -18,6 +19,7 @@
 
 #include "ermak/analysis/bell_evans.h"
 #include "ermak/analysis/force_spectrum.h"
+#include "ermak/analysis/report_common.h"
 #include "ermak/analysis/run_directory.h"
 #include "ermak/analysis/statistics.h"
 #include "ermak/analysis/tsv_table.h"
@@ -180,6 +182,12 @@ TEST(ForceSpectrum, RampRunsGiveBackBellEvansParameters) {
   const TsvTable boot = TsvTable::read(o.out_dir / "bootstrap.tsv");
   EXPECT_EQ(boot.column("bell_x[nm]").size(), 12u);
   for (double resampled : boot.column("bell_x[nm]")) EXPECT_NEAR(resampled, x, 5.0 * se);
+  // Every file of a spectrum is one that each analysis plans (and --force replaces).
+  for (const auto& entry : fs::directory_iterator(o.out_dir))
+    EXPECT_NE(std::find(analysis_file_names().begin(), analysis_file_names().end(),
+                        entry.path().filename().string()),
+              analysis_file_names().end())
+        << entry.path();
   EXPECT_EQ(booted.find("note: a loading rate has only"), std::string::npos) << booted;
   // Without --bootstrap again, --force removes the earlier bootstrap.tsv (no stale refits
   // beside a new fit); and an existing spectrum is refused before any run is read.
