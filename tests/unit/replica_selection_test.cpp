@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <string>
+#include <vector>
 
 #include "ermak/analysis/replica_selection.h"
 #include "ermak/core/error.h"
@@ -37,6 +38,18 @@ TEST(ReplicaSelection, AllNoneAndNumbers) {
   // In order, repeated and adjacent entries joined.
   EXPECT_EQ(parse_replica_selection("1,1,2").describe(), "replicas 1-2");
   EXPECT_EQ(parse_replica_selection("9,1-3,4,7-8").describe(), "replicas 1-4, 7-9");
+}
+
+TEST(ReplicaSelection, EntriesOutsideTheRunAreWarnedAbout) {
+  const std::vector<int> run = {49, 50, 52, 53};  // a run numbered from 49, one replica lost
+  const auto w = parse_replica_selection("7,50-51,52-60").unmatched_warnings(run);
+  ASSERT_EQ(w.size(), 2u);
+  EXPECT_EQ(w[0], "--replica-files: 7 names no replica of this run (its 4 replicas are numbered 49 to 53)");
+  EXPECT_EQ(w[1], "--replica-files: 50-60 names 3 replicas of this run (its 4 replicas are numbered 49 to 53)");
+  // A range over every replica, and the default and all/none, are no mistakes.
+  EXPECT_TRUE(parse_replica_selection("0-2147483647").unmatched_warnings(run).empty());
+  EXPECT_TRUE(ReplicaSelection{}.unmatched_warnings(run).empty());
+  EXPECT_TRUE(parse_replica_selection("none").unmatched_warnings(run).empty());
 }
 
 TEST(ReplicaSelection, BadSelectionsAreNamed) {

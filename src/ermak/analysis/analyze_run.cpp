@@ -470,25 +470,10 @@ AnalyzeResult analyze_run(const AnalyzeOptions& options_in) {
   for (std::size_t k = 0; k < replicas.size(); ++k)
     if (replicas[k].plane)
       planes.push_back({replicas[k].index, replicas[k].name, replicas[k].dir / "plane.tsv", own_files[k]});
-  // Numbers given to --replica-files that name no replica of this run (a typo, or another
-  // run's numbering) are said, not silently ignored.
-  if (options.replica_files.kind == ReplicaSelection::Kind::listed && !replicas.empty()) {
-    const auto [lowest, highest] = std::minmax_element(
-        replicas.begin(), replicas.end(), [](const Replica& a, const Replica& b) { return a.index < b.index; });
-    for (const auto& [from, to] : options.replica_files.ranges) {
-      const auto found = std::count_if(replicas.begin(), replicas.end(),
-                                       [&](const Replica& r) { return r.index >= from && r.index <= to; });
-      const std::string entry = from == to ? fmt::format("{}", from) : fmt::format("{}-{}", from, to);
-      if (found == 0)
-        result.warnings.push_back(fmt::format("--replica-files: {} names no replica of this run (its {} replicas are "
-                                              "numbered {} to {})",
-                                              entry, replicas.size(), lowest->index, highest->index));
-      else if (std::int64_t(found) < std::int64_t(to) - from + 1 && std::size_t(found) < replicas.size())
-        result.warnings.push_back(fmt::format("--replica-files: {} names {} replica{} of this run (its {} replicas are "
-                                              "numbered {} to {})",
-                                              entry, found, found == 1 ? "" : "s", replicas.size(), lowest->index,
-                                              highest->index));
-    }
+  {
+    std::vector<int> numbers;
+    for (const Replica& r : replicas) numbers.push_back(r.index);
+    for (std::string& w : options.replica_files.unmatched_warnings(numbers)) result.warnings.push_back(std::move(w));
   }
   // An option for a kind of run this one has none of is named, not silently dropped.
   {
@@ -801,40 +786,40 @@ AnalyzeResult analyze_run(const AnalyzeOptions& options_in) {
       // Fewer than 4 rows give fewer than 2 second differences: no noise estimate.
       const bool noise_known = a.rows >= 4;
       block += fmt::format("\n{}: {} rows; {}; force noise {} raw, {} smoothed; peak drop ≥ {} pN{}\n",
-                             rec.replica.name, a.rows, a.smoothing.description,
-                             noise_known ? g(a.smoothing.noise_raw, 3) + " pN" : std::string("n/a"),
-                             noise_known ? g(a.smoothing.noise_smoothed, 3) + " pN" : std::string("n/a"),
-                             g(a.smoothing.min_peak_drop, 3), a.smoothing.min_peak_drop_automatic ? " (automatic)" : "");
+                           rec.replica.name, a.rows, a.smoothing.description,
+                           noise_known ? g(a.smoothing.noise_raw, 3) + " pN" : std::string("n/a"),
+                           noise_known ? g(a.smoothing.noise_smoothed, 3) + " pN" : std::string("n/a"),
+                           g(a.smoothing.min_peak_drop, 3), a.smoothing.min_peak_drop_automatic ? " (automatic)" : "");
       block += few_rows_note(a.smoothing, "pulling.output_every");
       if (!a.force_clamp) block += few_windows_note(a.smoothing);
       if (a.non_finite_rows > 0)
         block += fmt::format("  note: {} row{} nan or inf in the extension or force (where a run blew up?): the "
-                               "smoothed curves and peaks skip {}\n",
-                               a.non_finite_rows, a.non_finite_rows == 1 ? " holds" : "s hold",
-                               a.non_finite_rows == 1 ? "it" : "them");
+                             "smoothed curves and peaks skip {}\n",
+                             a.non_finite_rows, a.non_finite_rows == 1 ? " holds" : "s hold",
+                             a.non_finite_rows == 1 ? "it" : "them");
       if (const auto& turn = a.base_turns_back)
         block += fmt::format("  note: the base goes back at step {} ({} → {} nm), where a pulling base only moves "
-                               "forward: a table joined from several runs, or edited? A peak there is the turn, not "
-                               "an unfolding\n",
-                               g(turn->step, 12), g(turn->from_nm, 6), g(turn->to_nm, 6));
+                             "forward: a table joined from several runs, or edited? A peak there is the turn, not "
+                             "an unfolding\n",
+                             g(turn->step, 12), g(turn->from_nm, 6), g(turn->to_nm, 6));
       if (!a.unloaded.empty())
         block += unloaded_maxima_note(a.unloaded, "the cantilever loads (κv·Δt + the peak criterion)",
-                                        "thermal wandering or refolding against the spring, not unfolding under load");
+                                      "thermal wandering or refolding against the spring, not unfolding under load");
       if (a.peaks.empty()) {
         block += "  no unfolding peaks\n";
       } else {
         block += fmt::format("  {:>4} {:>14} {:>11} {:>10} {:>14} {:>9} {:>9} {:>9} {:>7} {:>9}\n", "peak", "step",
-                               "time[ns]", "force[pN]", "extension[nm]", "drop[pN]", "Lc[nm]", "dLc[nm]", "P[nm]",
-                               "rms[pN]");
+                             "time[ns]", "force[pN]", "extension[nm]", "drop[pN]", "Lc[nm]", "dLc[nm]", "P[nm]",
+                             "rms[pN]");
         double fmax = -std::numeric_limits<double>::infinity();
         for (std::size_t k = 0; k < a.peaks.size(); ++k) {
           const PullingPeak& p = a.peaks[k];
           block += fmt::format("  {:>4} {:>14} {:>11} {:>10} {:>14} {:>9} {:>9} {:>9} {:>7} {:>9}{}\n", k, p.step,
-                                 g(p.time_ns, 6), g(p.peak.force), g(p.peak.position), g(p.peak.drop),
-                                 p.fit.ok ? g(p.fit.contour_length) : "n/a", g(p.delta_contour_length),
-                                 p.fit.ok ? g(p.fit.persistence_length, 3) : "n/a",
-                                 p.fit.ok ? g(p.fit.rms_residual, 3) : "n/a",
-                                 !p.fit.ok ? "  (fit: " + p.fit.note + ")" : is_rough(p.fit, a) ? "  (rough)" : "");
+                               g(p.time_ns, 6), g(p.peak.force), g(p.peak.position), g(p.peak.drop),
+                               p.fit.ok ? g(p.fit.contour_length) : "n/a", g(p.delta_contour_length),
+                               p.fit.ok ? g(p.fit.persistence_length, 3) : "n/a",
+                               p.fit.ok ? g(p.fit.rms_residual, 3) : "n/a",
+                               !p.fit.ok ? "  (fit: " + p.fit.note + ")" : is_rough(p.fit, a) ? "  (rough)" : "");
           all_forces.push_back(p.peak.force);
           fmax = std::max(fmax, p.peak.force);
           if (std::isfinite(p.delta_contour_length)) delta_lcs.push_back(p.delta_contour_length);
@@ -845,12 +830,12 @@ AnalyzeResult analyze_run(const AnalyzeOptions& options_in) {
       if (a.final_fit) {
         const WlcFit& f = *a.final_fit;
         block += fmt::format("  after the last peak: Lc = {} nm{} (ΔLc from the last peak {}){}\n",
-                               f.ok ? g(f.contour_length) : "n/a",
-                               f.ok && st.wlc.fit_persistence ? ", P = " + g(f.persistence_length, 3) + " nm" : "",
-                               std::isfinite(a.final_delta_contour_length)
-                                   ? g(a.final_delta_contour_length) + " nm"
-                                   : std::string("n/a"),
-                               f.ok ? "" : "  (fit: " + f.note + ")");
+                             f.ok ? g(f.contour_length) : "n/a",
+                             f.ok && st.wlc.fit_persistence ? ", P = " + g(f.persistence_length, 3) + " nm" : "",
+                             std::isfinite(a.final_delta_contour_length)
+                                 ? g(a.final_delta_contour_length) + " nm"
+                                 : std::string("n/a"),
+                             f.ok ? "" : "  (fit: " + f.note + ")");
         if (f.ok) final_lcs.push_back(f.contour_length);
         if (std::isfinite(a.final_delta_contour_length)) delta_lcs.push_back(a.final_delta_contour_length);
       }
@@ -902,7 +887,7 @@ AnalyzeResult analyze_run(const AnalyzeOptions& options_in) {
     std::string& block = section(fmt::format("\nForce clamp: {} replica{}\n", n_clamp, n_clamp == 1 ? "" : "s"),
                                  "rows, mean force, extension at the start and end, half-way time, notes");
     block += fmt::format("  {:<12} {:>9} {:>15} {:>13} {:>13} {:>16}\n", "replica", "rows", "mean force[pN]",
-                           "x start[nm]", "x end[nm]", "t half-way[ns]");
+                         "x start[nm]", "x end[nm]", "t half-way[ns]");
     std::vector<double> half_times;
     std::string no_plateau;
     std::size_t shrinking = 0;
@@ -914,10 +899,10 @@ AnalyzeResult analyze_run(const AnalyzeOptions& options_in) {
       // and not among the unfolding times.
       const bool folds = a.clamp_transition && change < 0.0;
       block += fmt::format("  {:<12} {:>9} {:>15} {:>13} {:>13} {:>16}\n", rec.replica.name, a.rows,
-                             g(a.mean_force_pN), g(a.extension_start_nm), g(a.extension_end_nm),
-                             !a.clamp_transition ? std::string("no transition")
-                             : folds             ? g(a.half_extension_time_ns, 6) + " (shortens)"
-                                                 : g(a.half_extension_time_ns, 6));
+                           g(a.mean_force_pN), g(a.extension_start_nm), g(a.extension_end_nm),
+                           !a.clamp_transition ? std::string("no transition")
+                           : folds             ? g(a.half_extension_time_ns, 6) + " (shortens)"
+                                               : g(a.half_extension_time_ns, 6));
       if (!a.clamp_transition) continue;
       if (folds) {
         ++shrinking;
@@ -997,31 +982,31 @@ AnalyzeResult analyze_run(const AnalyzeOptions& options_in) {
       }
       const bool noise_known = a.turnaround + 1 >= 4;
       block += fmt::format("\n{}: {} rows ({} approach); {}; force noise {} raw, {} smoothed; peak drop ≥ {} pN{}\n",
-                             rec.replica.name, a.rows, a.turnaround + 1, a.smoothing.description,
-                             noise_known ? g(a.smoothing.noise_raw, 3) + " pN" : std::string("n/a"),
-                             noise_known ? g(a.smoothing.noise_smoothed, 3) + " pN" : std::string("n/a"),
-                             g(a.smoothing.min_peak_drop, 3), a.smoothing.min_peak_drop_automatic ? " (automatic)" : "");
+                           rec.replica.name, a.rows, a.turnaround + 1, a.smoothing.description,
+                           noise_known ? g(a.smoothing.noise_raw, 3) + " pN" : std::string("n/a"),
+                           noise_known ? g(a.smoothing.noise_smoothed, 3) + " pN" : std::string("n/a"),
+                           g(a.smoothing.min_peak_drop, 3), a.smoothing.min_peak_drop_automatic ? " (automatic)" : "");
       block += few_rows_note(a.smoothing, "indentation.output_every");
       block += few_windows_note(a.smoothing);
       if (a.contact_at_start)
         block += fmt::format("  contact: from the first row (step {}): the tip presses on the molecule from the start "
-                               "(molecule force {} pN there); the indentation counts from it\n",
-                               a.contact_step, g(a.molecule_force_first_pN, 3));
+                             "(molecule force {} pN there); the indentation counts from it\n",
+                             a.contact_step, g(a.molecule_force_first_pN, 3));
       else if (a.contact_found)
         block += fmt::format("  contact: step {}, tip at {} nm (molecule force ≥ {} pN)\n",
-                               a.contact_step, g(a.contact_tip_nm, 4), g(a.contact_threshold_pN, 3));
+                             a.contact_step, g(a.contact_tip_nm, 4), g(a.contact_threshold_pN, 3));
       else
         block += fmt::format("  contact: not found (molecule force never reached {} pN); indentation = tip displacement{}\n",
-                               g(a.contact_threshold_pN, 3),
-                               a.turnaround + 1 < a.rows
-                                   ? fmt::format("; the base turned at step {} before any contact (a retraction trigger "
-                                                 "set short, or a retract_at_force reached on the free tip's noise: "
-                                                 "run.log notes both)",
-                                                 g(a.turnaround_step, 12))
-                                   : std::string());
+                             g(a.contact_threshold_pN, 3),
+                             a.turnaround + 1 < a.rows
+                                 ? fmt::format("; the base turned at step {} before any contact (a retraction trigger "
+                                               "set short, or a retract_at_force reached on the free tip's noise: "
+                                               "run.log notes both)",
+                                               g(a.turnaround_step, 12))
+                                 : std::string());
       if (a.linear.n > 0)
         block += fmt::format("  linear regime: {}; indentation {} to {} nm\n", a.linear_rule, g(a.linear_from_nm),
-                               g(a.linear_to_nm));
+                             g(a.linear_to_nm));
       else if (a.contact_found || st.linear_range_nm)
         block += fmt::format("  linear regime: {}; no rows in it\n", a.linear_rule);
       // No peak, and an approach far past a protein's forces: the tip pressed the molecule onto
@@ -1029,10 +1014,10 @@ AnalyzeResult analyze_run(const AnalyzeOptions& options_in) {
       if (a.linear.n > 0 && !a.linear_reference_is_peak && !st.linear_range_nm &&
           a.linear_reference_pN > kWallForce_pN)
         block += fmt::format("  note: the approach reached {} pN without a peak, far past a protein's forces (the "
-                               "tip pressed onto the substrate?): the window up to {} × that holds the wall, and k "
-                               "grows with how far the run pushed; give --linear-range-nm (or a smaller "
-                               "--linear-fraction) for the molecule's own response\n",
-                               g(a.linear_reference_pN, 4), g(st.linear_fraction));
+                             "tip pressed onto the substrate?): the window up to {} × that holds the wall, and k "
+                             "grows with how far the run pushed; give --linear-range-nm (or a smaller "
+                             "--linear-fraction) for the molecule's own response\n",
+                             g(a.linear_reference_pN, 4), g(st.linear_fraction));
       if (a.linear.ok) {
         // A fit that does not describe the curve (the regime holds mostly noise) is shown but
         // kept out of the statistics and the headline.
@@ -1044,13 +1029,13 @@ AnalyzeResult analyze_run(const AnalyzeOptions& options_in) {
         else if (!(a.linear.slope_se < a.linear.slope))
           unreliable = "its standard error exceeds it";
         block += fmt::format("  spring constant k = {} ± {} pN/nm (R² = {}, {} points; zero-force intercept at {} "
-                               "nm){}\n",
-                               g(a.linear.slope), g(a.linear.slope_se, 2), g(a.linear.r_squared, 4), a.linear.n,
-                               g(a.contact_extrapolated_nm),
-                               unreliable.empty() ? ""
-                                                  : "\n    unreliable (" + unreliable +
-                                                        "): left out of the statistics; give --linear-range-nm or "
-                                                        "--contact-force-pN, or a wider --smooth-window-nm");
+                             "nm){}\n",
+                             g(a.linear.slope), g(a.linear.slope_se, 2), g(a.linear.r_squared, 4), a.linear.n,
+                             g(a.contact_extrapolated_nm),
+                             unreliable.empty() ? ""
+                                                : "\n    unreliable (" + unreliable +
+                                                      "): left out of the statistics; give --linear-range-nm or "
+                                                      "--contact-force-pN, or a wider --smooth-window-nm");
         if (unreliable.empty())
           springs.push_back(a.linear.slope);
         else
@@ -1059,22 +1044,22 @@ AnalyzeResult analyze_run(const AnalyzeOptions& options_in) {
         block += "  spring constant: no fit (no contact)\n";
       } else {
         block += fmt::format("  spring constant: no fit ({} of the 3 points it needs in the linear regime)\n",
-                               a.linear.n);
+                             a.linear.n);
       }
       if (a.maxima_before_contact > 0)
         block += fmt::format("  left out: {} force maxim{} before the contact — the free tip's thermal wander, not "
-                               "breaking events\n",
-                               a.maxima_before_contact, a.maxima_before_contact == 1 ? "um" : "a");
+                             "breaking events\n",
+                             a.maxima_before_contact, a.maxima_before_contact == 1 ? "um" : "a");
       if (!a.unloaded.empty())
         block += unloaded_maxima_note(a.unloaded, "the cantilever loads (κ·Δbase + the peak criterion, κ = " +
-                                                              g(a.cantilever_pN_per_nm, 4) + " pN/nm from the table)",
-                                        "the tip's thermal wander, not a breaking event");
+                                                            g(a.cantilever_pN_per_nm, 4) + " pN/nm from the table)",
+                                      "the tip's thermal wander, not a breaking event");
       if (a.peaks.empty()) block += "  no breaking events on the approach\n";
       double fmax = -std::numeric_limits<double>::infinity();
       for (std::size_t k = 0; k < a.peaks.size(); ++k) {
         const IndentationPeak& p = a.peaks[k];
         block += fmt::format("  event {}: {} pN at indentation {} nm (step {}, {} ns), drop {} pN\n", k, g(p.peak.force),
-                               g(p.peak.position), p.step, g(p.time_ns, 6), g(p.peak.drop));
+                             g(p.peak.position), p.step, g(p.time_ns, 6), g(p.peak.drop));
         i_all.push_back(p.peak.force);
         fmax = std::max(fmax, p.peak.force);
       }
@@ -1164,37 +1149,43 @@ AnalyzeResult analyze_run(const AnalyzeOptions& options_in) {
     describe_file("peaks.tsv", "unfolding peaks: step, replica, force, extension, WLC Lc and ΔLc");
     describe_file("wlc_fits.tsv", "every WLC fit: replica, edge, Lc, P, ΔLc, fitted extension range");
     describe_file("forces_histogram.tsv", "histogram of first / largest / all unfolding forces over replicas");
-    describe_file("force_extension.svg", n_ramp > kOverlayCurves
-                                             ? "force–extension curves and WLC fits of the first 100 replicas, peaks of all"
-                                             : "force–extension curves of all replicas, peaks, WLC fits");
+    describe_file("force_extension.svg",
+                  n_ramp > kOverlayCurves
+                      ? fmt::format("force–extension curves and WLC fits of the first {} replicas, peaks of all",
+                                    kOverlayCurves)
+                      : "force–extension curves of all replicas, peaks, WLC fits");
     describe_file("peak_force_histogram.svg", "histogram plot of the unfolding forces");
-    describe_file("extension_time.svg", n_clamp > kOverlayCurves
-                                            ? "force clamp: extension against time of the first 100 replicas, "
-                                              "half-way times of all"
-                                            : "force clamp: extension against time");
+    describe_file("extension_time.svg",
+                  n_clamp > kOverlayCurves
+                      ? fmt::format("force clamp: extension against time of the first {} replicas, half-way times of "
+                                    "all",
+                                    kOverlayCurves)
+                      : "force clamp: extension against time");
     describe_file("unfolding_times.tsv", "force clamp: each replica's unfolding time, or censored (unfolded 0)");
   }
   if (any_indent) {
     describe_file(ip + "peaks.tsv", "breaking events of the indentation: step, replica, force, indentation");
     describe_file(ip + "forces_histogram.tsv", "histogram of first / largest / all breaking forces over replicas");
-    describe_file("force_indentation.svg", indents.size() > kOverlayCurves
-                                               ? "force–indentation curves and linear fits of the first 100 "
-                                                 "replicas, breaking events of all"
-                                               : "force–indentation curves, breaking events, linear fits");
+    describe_file("force_indentation.svg",
+                  indents.size() > kOverlayCurves
+                      ? fmt::format("force–indentation curves and linear fits of the first {} replicas, breaking "
+                                    "events of all",
+                                    kOverlayCurves)
+                      : "force–indentation curves, breaking events, linear fits");
     describe_file(ip + "peak_force_histogram.svg", "histogram plot of the breaking forces");
   }
   summary += plane_report.files;
   // Per replica: a curve table always, a plot where there is a curve to plot (a force
   // clamp's replicas share extension_time.svg instead).
-  std::size_t replica_curves = 0, replica_plots = 0;
-  for (const auto& f : result.files)
-    if (f.filename().string().rfind("replica_", 0) == 0) ++(f.extension() == ".svg" ? replica_plots : replica_curves);
   // Which replicas have them, counted from the files written (a selected replica left out,
   // e.g. of one row, has none), where not every one (--replica-files).
+  std::size_t replica_curves = 0, replica_plots = 0;
   std::set<std::string> with_files;
   for (const auto& f : result.files) {
     const std::string name = f.filename().string();
-    if (name.rfind("replica_", 0) == 0) with_files.insert(name.substr(0, name.find('_', 8)));
+    if (name.rfind("replica_", 0) != 0) continue;
+    ++(f.extension() == ".svg" ? replica_plots : replica_curves);
+    with_files.insert(name.substr(0, name.find('_', 8)));
   }
   std::string selection = options.replica_files.describe();
   if (options.replica_files.kind == ReplicaSelection::Kind::first && !replicas.empty()) {

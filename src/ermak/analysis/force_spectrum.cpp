@@ -558,7 +558,7 @@ AnalyzeResult analyze_force_spectrum(const SpectrumOptions& options) {
                                          "model_mode[pN]", "dhs_mean[pN]", "runs"};
     TsvWriter w = TsvWriter::create(out / "spectrum.tsv", columns, options.overwrite);
     if (clamp)
-      summary += fmt::format("\n  {:>3} {:>10} {:>8} {:>9} {:>20} {:>12} {:>6} {:>14}  {}\n", "level", "force[pN]",
+      summary += fmt::format("\n  {:>5} {:>10} {:>8} {:>9} {:>20} {:>12} {:>6} {:>14}  {}\n", "level", "force[pN]",
                              "replicas", "unfolded", "lifetime[s]", "median[s]", "CV", "Bell τ[s]", "directories");
     else
       summary += fmt::format("\n  {:>5} {:>12} {:>8} {:>9} {:>22} {:>10} {:>10} {:>10}  {}\n", "level",

@@ -355,10 +355,11 @@ PlaneReport write_plane_report(const std::vector<PlaneReplica>& replicas, const 
   };
   describe_file("plane_peaks.tsv", "plane pulling: rupture events: step, replica, force, plane travel, drop");
   describe_file("plane_replicas.tsv", "plane pulling per replica: first / largest / end force, detached, work");
-  describe_file("force_plane.svg", moving > kOverlayCurves
-                                       ? "plane pulling: force against plane travel of the first 100 replicas, "
-                                         "events of all"
-                                       : "plane pulling: force against plane travel of all replicas, events");
+  describe_file("force_plane.svg",
+                moving > kOverlayCurves
+                    ? fmt::format("plane pulling: force against plane travel of the first {} replicas, events of all",
+                                  kOverlayCurves)
+                    : "plane pulling: force against plane travel of all replicas, events");
   describe_file("plane_forces_histogram.tsv", "histogram of first / largest / all rupture forces over replicas");
   describe_file("plane_peak_force_histogram.svg", "histogram plot of the rupture forces");
   return report;

@@ -8,6 +8,7 @@
 #include <system_error>
 
 #include "ermak/core/error.h"
+#include "ermak/io/file_kind.h"
 #include "ermak/io/tsv_writer.h"
 
 namespace ermak::analysis {
@@ -195,10 +196,7 @@ void check_planned_outputs(const std::filesystem::path& out, const std::vector<s
         std::filesystem::is_symlink(status))
       continue;
     throw Error(p.string(), 0, "",
-                std::string("is not a regular file (") +
-                    (std::filesystem::is_directory(status) ? "a directory"
-                     : std::filesystem::is_fifo(status)    ? "a FIFO"
-                                                           : "a device or other special file") +
+                std::string("is not a regular file (") + special_file_kind(status) +
                     "), where the analysis writes one of its outputs: remove it, or give -o another directory");
   }
   if (!overwrite) {

@@ -16,6 +16,7 @@
 #include "ermak/app/topology_from_sop.h"
 #include "ermak/core/error.h"
 #include "ermak/io/assembly.h"
+#include "ermak/io/file_kind.h"
 #include "ermak/io/pdb_coordinates.h"
 #include "ermak/io/psf_writer.h"
 #include "ermak/io/same_file.h"
@@ -135,9 +136,10 @@ int run_topology(const Options& o) {
     std::error_code ec;
     // A FIFO would block the writer, a directory fail it after the other files are written,
     // and the .etop's rename would replace a device: refused before anything is read.
-    if (fs::exists(p, ec) && !fs::is_regular_file(p, ec))
-      throw Error(p.string(), 0, "output", "exists and is not a regular file (a directory, FIFO or device): remove it "
-                                           "or choose another --name or output directory");
+    if (const fs::file_status status = fs::status(p, ec); fs::exists(status) && !fs::is_regular_file(status))
+      throw Error(p.string(), 0, "output",
+                  std::string("exists and is not a regular file (") + special_file_kind(status) +
+                      "): remove it or choose another --name or output directory");
     if (!o.force && fs::exists(p, ec))
       throw Error(p.string(), 0, "output", "already exists; use --force to overwrite");
   }

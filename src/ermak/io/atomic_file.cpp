@@ -7,6 +7,7 @@
 #include <cstring>
 
 #include "ermak/core/error.h"
+#include "ermak/io/file_kind.h"
 
 namespace ermak {
 namespace {
@@ -41,14 +42,9 @@ void write_file_atomically(const std::filesystem::path& given, std::string_view 
   const auto status = std::filesystem::status(path, status_error);
   if (!status_error && std::filesystem::exists(status) && !std::filesystem::is_regular_file(status))
     throw Error(file, 0, "",
-                "is not a regular file (" +
-                    std::string(std::filesystem::is_directory(status)       ? "a directory"
-                                : std::filesystem::is_character_file(status) ? "a character device"
-                                : std::filesystem::is_block_file(status)     ? "a block device"
-                                : std::filesystem::is_fifo(status)           ? "a FIFO"
-                                                                             : "a socket or other special file") +
-                    "): " + what + " is written whole by renaming a new file onto its name, which would replace it; "
-                    "give the name of a file");
+                std::string("is not a regular file (") + special_file_kind(status) + "): " + what +
+                    " is written whole by renaming a new file onto its name, which would replace it; give the name "
+                    "of a file");
   std::filesystem::path tmp = path;
   tmp += ".tmp";
   const std::string tmp_file = tmp.string();
