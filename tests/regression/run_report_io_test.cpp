@@ -1,7 +1,7 @@
 // `ermak run` and the limits of the machine it writes on (docs/outputs.md#reports-are-written-in-the-background,
 // docs/outputs.md#how-many-files-a-run-keeps-open): a run whose files exceed the open-file
-// limit stops before anything is written, with the numbers and what to do; a write that
-// fails on the report writer's thread stops the run with that file's error.
+// limit opens each only to write out, with the same bytes; a write that fails on the report
+// writer's thread stops the run with that file's error.
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -42,38 +42,57 @@ std::string read_file(const fs::path& path) {
 
 }  // namespace
 
-// 20 replicas × (energies.tsv + trajectory.dcd) = 40 files do not fit under 64 descriptors
-// (less those already open and 32 kept for the run's own files).
-TEST(RunReportIo, TooManyFilesForTheOpenFileLimitStopBeforeAnythingIsWritten) {
+// 40 pulled replicas × (energies.tsv, trajectory.dcd, pulling.tsv) = 120 files do not fit
+// under 64 descriptors: the run opens each only to write out, says so in its log, and
+// writes the same bytes as a run that keeps them open — also stopped at a checkpoint and
+// resumed under the limit, with several writer threads.
+TEST(RunReportIo, FilesAboveTheOpenFileLimitAreOpenedToWriteOutWithTheSameBytes) {
   const auto dir = ermak::test::fresh_directory("run-nofile");
-  const std::string both = "energy_every = 500\ntrajectory_every = 500\n";
+  const std::string output =
+      "energy_every = 100\ntrajectory_every = 250\ncheckpoint_every = 1000\n"
+      "[fixed]\nbeads = [0]\n"
+      "[pulling]\npulled_beads = [33]\nspeed_um_per_s = 1000\nspring_pN_per_nm = 34.7\n"
+      "direction = \"end_to_end\"\nends = [0, 33]\noutput_every = 50\n";
+  // Each run in its own directory (NAME/run.toml writing NAME/out).
+  const auto run_into = [&](const std::string& limits, const std::string& name, const std::string& args) {
+    fs::create_directories(dir / name);
+    std::string out;
+    const int status = run_limited(limits, "run --quiet " + write_config(dir / name, 40, output).string() + " " + args, &out);
+    EXPECT_EQ(status, 0) << out;
+  };
+  run_into("true", "open", "");
+  run_into("ulimit -n 64", "limited", "--report-threads 4");
+  run_into("ulimit -n 64", "resumed", "--report-threads 2 --set run.steps=1000");
+  run_into("ulimit -n 64", "resumed", "--report-threads 2 --resume");
+  EXPECT_EQ(read_file(dir / "open/out/run.log").find("opened only to write out"), std::string::npos);
+  const std::string log = read_file(dir / "limited/out/run.log");
+  EXPECT_NE(log.find("the replicas' 120 files (energies.tsv, trajectory.dcd, pulling.tsv per replica) would need"),
+            std::string::npos) << log;
+  EXPECT_NE(log.find("above the open-file limit of 64: each is opened only to write out"), std::string::npos) << log;
+  int compared = 0;
+  for (const auto& entry : fs::recursive_directory_iterator(dir / "open/out")) {
+    if (!entry.is_regular_file()) continue;
+    const fs::path relative = fs::relative(entry.path(), dir / "open/out");
+    if (relative == "run.log" || relative == "checkpoint.ckpt") continue;  // times; the output directory's name
+    const std::string expected = read_file(entry.path());
+    ASSERT_FALSE(expected.empty()) << relative;
+    EXPECT_EQ(read_file(dir / "limited/out" / relative), expected) << relative;
+    EXPECT_EQ(read_file(dir / "resumed/out" / relative), expected) << relative;
+    ++compared;
+  }
+  // model.etop, model.psf, model.pdb and 40 × (energies.tsv, trajectory.dcd, pulling.tsv, final.pdb).
+  EXPECT_EQ(compared, 3 + 40 * 4);
+
+  // A dry run says so too, and writes nothing.
+  fs::create_directories(dir / "dry");
   std::string out;
-  int status = run_limited("ulimit -n 64", "run --quiet " + write_config(dir, 20, both).string(), &out);
-  EXPECT_EQ(status, 1) << out;
-  EXPECT_NE(out.find("run.replicas"), std::string::npos) << out;
-  EXPECT_NE(out.find("keeps 40 output files open (energies.tsv, trajectory.dcd per replica, 20 replicas)"),
-            std::string::npos) << out;
-  EXPECT_NE(out.find("may open only 64"), std::string::npos) << out;
-  EXPECT_NE(out.find("trajectory_every = 0"), std::string::npos) << out;
-  EXPECT_NE(out.find("ulimit -n"), std::string::npos) << out;
-  EXPECT_FALSE(fs::exists(dir / "out")) << "nothing is written before the check";
-
-  // Without trajectories but with 40 replicas (40 files): refused, and the advice to drop
-  // the trajectory is not given (there is none).
-  status = run_limited("ulimit -n 64", "run --quiet " + write_config(dir, 40, "energy_every = 500\ntrajectory_every = 0\n").string(), &out);
-  EXPECT_EQ(status, 1) << out;
-  EXPECT_NE(out.find("keeps 40 output files open"), std::string::npos) << out;
-  EXPECT_EQ(out.find("trajectory_every = 0"), std::string::npos) << out;
-
-  // The same run without trajectories (20 files), and 5 replicas with them (10), fit.
-  status = run_limited("ulimit -n 64", "run --quiet " + write_config(dir, 20, "energy_every = 500\ntrajectory_every = 0\n").string(), &out);
+  const int status = run_limited("ulimit -n 64", "run --dry-run " + write_config(dir / "dry", 40, output).string(), &out);
   EXPECT_EQ(status, 0) << out;
-  status = run_limited("ulimit -n 64", "run --quiet --force " + write_config(dir, 5, both).string(), &out);
-  EXPECT_EQ(status, 0) << out;
-  EXPECT_TRUE(fs::exists(dir / "out/replica_004/trajectory.dcd"));
+  EXPECT_NE(out.find("each is opened only to write out"), std::string::npos) << out;
+  EXPECT_FALSE(fs::exists(dir / "dry/out"));
 }
 
-// A soft limit below the hard one is raised: 40 files under a soft limit of 64 run.
+// A soft limit below the hard one is raised: 40 files under a soft limit of 64 are kept open.
 TEST(RunReportIo, TheSoftOpenFileLimitIsRaisedToTheHardLimit) {
   std::string hard;
   ASSERT_EQ(run_command("sh -c 'ulimit -H -n'", &hard), 0);
@@ -86,6 +105,8 @@ TEST(RunReportIo, TheSoftOpenFileLimitIsRaisedToTheHardLimit) {
   ASSERT_EQ(status, 0) << out;
   EXPECT_TRUE(fs::exists(dir / "out/replica_019/trajectory.dcd"));
   EXPECT_NE(read_file(dir / "out/run.log").find("open-file limit raised from 64 to"), std::string::npos);
+  // Raised far enough, the files stay open.
+  EXPECT_EQ(read_file(dir / "out/run.log").find("opened only to write out"), std::string::npos);
 }
 
 // A file size limit that the trajectory outgrows mid-run (ermak ignores SIGXFSZ, so write()

@@ -324,6 +324,24 @@ TEST(SopgpuRun, ErrorsNameTheSopKeys) {
   }
 }
 
+// A .sop run keeps its SOP-GPU files open (docs/outputs.md#how-many-files-a-run-keeps-open):
+// 40 trajectories × (energy, DCD) = 80 files above a limit of 64 stop the run before it
+// writes anything, with the numbers and what to do.
+TEST(SopgpuRun, SopgpuFilesAboveTheOpenFileLimitStopTheRunBeforeItWrites) {
+  const fs::path dir = sopgpu_ww_directory("sopgpu_ww_nofile");
+  std::string out;
+  const int status = ermak::test::run_command("cd '" + dir.string() + "' && ulimit -n 64 && '" +
+                                                  ermak::test::ermak_binary().string() +
+                                                  "' run ww_equil.sop --set runnum=40 --backend cpu --threads 1 --quiet",
+                                              &out);
+  EXPECT_EQ(status, 1) << out;
+  EXPECT_NE(out.find("this run keeps 80 SOP-GPU output files open (40 trajectories)"), std::string::npos) << out;
+  EXPECT_NE(out.find("may open only 64"), std::string::npos) << out;
+  EXPECT_NE(out.find("trajectories per run"), std::string::npos) << out;
+  EXPECT_FALSE(fs::exists(dir / "dat/ww_1_equil.dat"));
+  EXPECT_EQ(ermak_in(dir, kEquilShort + " --dry-run", &out), 0) << out;
+}
+
 // A start that fails its checks (here a missing topology) leaves a run log; it is no run, and
 // the same command runs once the topology is there, without --force.
 TEST(SopgpuRun, AFailedStartsLogDoesNotBlockTheRun) {

@@ -273,5 +273,96 @@ TEST(OutputDcd, FlushRefusesATrajectoryDeletedOrCutUnderTheWriter) {
   EXPECT_EQ(std::filesystem::file_size(dir / "cut.dcd"), 100u);
 }
 
+std::size_t open_descriptors() {
+  return std::size_t(std::distance(std::filesystem::directory_iterator("/proc/self/fd"),
+                                   std::filesystem::directory_iterator()));
+}
+
+// A run whose files exceed the open-file limit (docs/outputs.md#how-many-files-a-run-keeps-open):
+// frames gather up to 8 KiB (at least one) with no descriptor held, the header counts the
+// frames in the file after each write-out, and the file ends with the bytes of a writer
+// that kept it open — also resumed, with frames the interrupted run wrote after its checkpoint.
+TEST(OutputDcd, OpenedToWriteOutHoldsNoDescriptorAndWritesTheSameBytes) {
+  const auto dir = test::fresh_directory("output-dcd-reopened");
+  const int n = 34;  // 432 bytes a frame: 18 gather below 8 KiB, the 19th writes them out
+  const std::size_t before = open_descriptors();
+  DcdWriter kept = DcdWriter::create(dir / "kept.dcd", n, 0, 100, 0.25, false);
+  DcdWriter reopened = DcdWriter::create(dir / "reopened.dcd", n, 0, 100, 0.25, false, FileHolding::kOpenedToWriteOut);
+  EXPECT_EQ(open_descriptors(), before + 1);
+  const std::uint64_t header = reopened.bytes_written();
+  EXPECT_EQ(std::filesystem::file_size(dir / "reopened.dcd"), header);
+  for (int f = 0; f < 18; ++f) {
+    write(kept, f, n);
+    write(reopened, f, n);
+  }
+  EXPECT_EQ(reopened.frames(), 18);
+  EXPECT_EQ(std::filesystem::file_size(dir / "reopened.dcd"), header);
+  EXPECT_EQ(i32_at(read_bytes(dir / "reopened.dcd"), 8), 0) << "the header counts the frames in the file";
+  write(kept, 18, n);
+  write(reopened, 18, n);
+  EXPECT_EQ(std::filesystem::file_size(dir / "reopened.dcd"), reopened.bytes_written());
+  EXPECT_EQ(read_bytes(dir / "reopened.dcd"), read_bytes(dir / "kept.dcd"));
+  for (int f = 19; f < 23; ++f) {
+    write(kept, f, n);
+    write(reopened, f, n);
+  }
+  EXPECT_EQ(i32_at(read_bytes(dir / "reopened.dcd"), 8), 19);
+  reopened.flush();
+  EXPECT_EQ(read_bytes(dir / "reopened.dcd"), read_bytes(dir / "kept.dcd"));
+  EXPECT_EQ(open_descriptors(), before + 1);
+
+  const std::uint64_t offset = reopened.bytes_written();
+  write(reopened, 99, n);
+  reopened.flush();
+  reopened = DcdWriter::open_to_continue(dir / "reopened.dcd", n, offset, FileHolding::kOpenedToWriteOut);
+  EXPECT_EQ(open_descriptors(), before + 1);
+  reopened.cut_to_continue();
+  EXPECT_EQ(reopened.frames(), 23);
+  for (int f = 23; f < 30; ++f) {
+    write(kept, f, n);
+    write(reopened, f, n);
+  }
+  reopened = DcdWriter::create(dir / "other.dcd", n, 0, 100, 0.25, false, FileHolding::kOpenedToWriteOut);  // writes out
+  EXPECT_EQ(read_bytes(dir / "reopened.dcd"), read_bytes(dir / "kept.dcd"));
+  EXPECT_EQ(i32_at(read_bytes(dir / "reopened.dcd"), 8), 30);
+
+  // Larger than 8 KiB, a frame goes out as it comes.
+  DcdWriter large = DcdWriter::create(dir / "large.dcd", 1000, 0, 100, 0.25, false, FileHolding::kOpenedToWriteOut);
+  write(large, 0, 1000);
+  EXPECT_EQ(std::filesystem::file_size(dir / "large.dcd"), large.bytes_written());
+}
+
+TEST(OutputDcd, OpenedToWriteOutRefusesATrajectoryDeletedCutOrReplaced) {
+  const auto dir = test::fresh_directory("output-dcd-reopened-gone");
+  auto message = [](DcdWriter& w) -> std::string {
+    try {
+      w.flush();
+    } catch (const Error& e) {
+      return e.what();
+    }
+    return "no error";
+  };
+  auto make = [&](const std::string& name) {
+    DcdWriter w = DcdWriter::create(dir / name, 3, 0, 10, 0.1, false, FileHolding::kOpenedToWriteOut);
+    write(w, 0, 3);
+    EXPECT_EQ(message(w), "no error");
+    write(w, 1, 3);
+    return w;
+  };
+  DcdWriter deleted = make("deleted.dcd");
+  std::filesystem::remove(dir / "deleted.dcd");
+  EXPECT_NE(message(deleted).find("deleted.dcd: was deleted while this run wrote it"), std::string::npos);
+  EXPECT_FALSE(std::filesystem::exists(dir / "deleted.dcd")) << "not created again";
+  DcdWriter cut = make("cut.dcd");
+  std::filesystem::resize_file(dir / "cut.dcd", 100);
+  EXPECT_NE(message(cut).find("cut.dcd: was cut to 100 bytes"), std::string::npos);
+  EXPECT_EQ(std::filesystem::file_size(dir / "cut.dcd"), 100u) << "no frame past a hole";
+  DcdWriter replaced = make("replaced.dcd");
+  std::filesystem::copy_file(dir / "replaced.dcd", dir / "copy.dcd");
+  std::filesystem::rename(dir / "copy.dcd", dir / "replaced.dcd");
+  EXPECT_NE(message(replaced).find("replaced.dcd: was replaced by another file while this run wrote it"),
+            std::string::npos);
+}
+
 }  // namespace
 }  // namespace ermak

@@ -238,5 +238,95 @@ TEST(OutputTsv, FlushRefusesATableDeletedOrCutUnderTheWriter) {
   EXPECT_EQ(message(kept), "no error");
 }
 
+// Descriptors this process has open (the listing's own one included, the same every time).
+std::size_t open_descriptors() {
+  return std::size_t(std::distance(std::filesystem::directory_iterator("/proc/self/fd"),
+                                   std::filesystem::directory_iterator()));
+}
+
+// A run whose files exceed the open-file limit (docs/outputs.md#how-many-files-a-run-keeps-open):
+// the writer holds no descriptor between write-outs, writes out when 8 KiB have gathered and
+// at flush(), and its file ends with the bytes of a writer that kept it open — also resumed.
+TEST(OutputTsv, OpenedToWriteOutHoldsNoDescriptorAndWritesTheSameBytes) {
+  const auto dir = test::fresh_directory("output-tsv-reopened");
+  const std::size_t before = open_descriptors();
+  TsvWriter kept = TsvWriter::create(dir / "kept.tsv", kColumns, false);
+  EXPECT_EQ(open_descriptors(), before + 1);
+  TsvWriter reopened = TsvWriter::create(dir / "reopened.tsv", kColumns, false, FileHolding::kOpenedToWriteOut);
+  EXPECT_EQ(open_descriptors(), before + 1);
+  const std::uint64_t header = std::filesystem::file_size(dir / "reopened.tsv");
+  int k = 0;
+  while (reopened.bytes_written() + 64 < header + kOpenedToWriteOutBytes) {  // a row is < 64 bytes
+    write_row(kept, k);
+    write_row(reopened, k++);
+  }
+  EXPECT_EQ(std::filesystem::file_size(dir / "reopened.tsv"), header) << "rows gather below 8 KiB";
+  while (std::filesystem::file_size(dir / "reopened.tsv") == header) {
+    write_row(kept, k);
+    write_row(reopened, k++);
+    ASSERT_LT(reopened.bytes_written(), header + kOpenedToWriteOutBytes + 64);
+  }
+  EXPECT_EQ(std::filesystem::file_size(dir / "reopened.tsv"), reopened.bytes_written());
+  write_row(kept, k);
+  write_row(reopened, k++);
+  EXPECT_LT(std::filesystem::file_size(dir / "reopened.tsv"), reopened.bytes_written());
+  reopened.flush();
+  kept.flush();
+  EXPECT_EQ(std::filesystem::file_size(dir / "reopened.tsv"), reopened.bytes_written());
+  EXPECT_EQ(read_text(dir / "reopened.tsv"), read_text(dir / "kept.tsv"));
+  EXPECT_EQ(open_descriptors(), before + 1);
+
+  // Resumed from a checkpoint's offset, with rows the interrupted run wrote after it.
+  const std::uint64_t offset = reopened.bytes_written();
+  for (int extra = 0; extra < 3; ++extra) write_row(reopened, 1000 + extra);
+  reopened.flush();
+  EXPECT_GT(std::filesystem::file_size(dir / "reopened.tsv"), offset);
+  reopened = TsvWriter::open_to_continue(dir / "reopened.tsv", offset, kColumns, FileHolding::kOpenedToWriteOut);
+  EXPECT_EQ(open_descriptors(), before + 1);
+  reopened.cut_to_continue();
+  EXPECT_EQ(std::filesystem::file_size(dir / "reopened.tsv"), offset);
+  for (int more = 0; more < 5; ++more) {
+    write_row(kept, k);
+    write_row(reopened, k++);
+  }
+  EXPECT_EQ(open_descriptors(), before + 1);
+  reopened = TsvWriter::create(dir / "other.tsv", kColumns, false, FileHolding::kOpenedToWriteOut);  // destroys: writes out
+  kept.flush();
+  EXPECT_EQ(read_text(dir / "reopened.tsv"), read_text(dir / "kept.tsv"));
+}
+
+// Deleted, cut, or replaced by another file between write-outs: flush() says so.
+TEST(OutputTsv, OpenedToWriteOutRefusesATableDeletedCutOrReplaced) {
+  const auto dir = test::fresh_directory("output-tsv-reopened-gone");
+  auto message = [](TsvWriter& w) -> std::string {
+    try {
+      w.flush();
+    } catch (const Error& e) {
+      return e.what();
+    }
+    return "no error";
+  };
+  auto make = [&](const std::string& name) {
+    TsvWriter w = TsvWriter::create(dir / name, kColumns, false, FileHolding::kOpenedToWriteOut);
+    write_row(w, 1);
+    EXPECT_EQ(message(w), "no error");
+    write_row(w, 2);
+    return w;
+  };
+  TsvWriter deleted = make("deleted.tsv");
+  std::filesystem::remove(dir / "deleted.tsv");
+  EXPECT_NE(message(deleted).find("deleted.tsv: was deleted while this run wrote it"), std::string::npos);
+  EXPECT_FALSE(std::filesystem::exists(dir / "deleted.tsv")) << "not created again";
+  TsvWriter cut = make("cut.tsv");
+  std::filesystem::resize_file(dir / "cut.tsv", 10);
+  EXPECT_NE(message(cut).find("cut.tsv: was cut to 10 bytes"), std::string::npos);
+  EXPECT_EQ(std::filesystem::file_size(dir / "cut.tsv"), 10u) << "nothing written after the cut";
+  TsvWriter replaced = make("replaced.tsv");
+  std::filesystem::copy_file(dir / "replaced.tsv", dir / "copy.tsv");
+  std::filesystem::rename(dir / "copy.tsv", dir / "replaced.tsv");
+  EXPECT_NE(message(replaced).find("replaced.tsv: was replaced by another file while this run wrote it"),
+            std::string::npos);
+}
+
 }  // namespace
 }  // namespace ermak

@@ -94,7 +94,7 @@ void append_title_line(std::vector<unsigned char>& out, const std::string& text)
 
 DcdWriter DcdWriter::create(const std::filesystem::path& path, std::int32_t atoms,
                             std::int64_t first_step, std::int64_t steps_between_frames,
-                            double timestep_ps, bool overwrite) {
+                            double timestep_ps, bool overwrite, FileHolding holding) {
   if (atoms <= 0) fail(path, "a DCD file needs at least one atom, got " + std::to_string(atoms));
   // The frame record length 4N is an int32 marker.
   if (atoms > std::numeric_limits<std::int32_t>::max() / 4)
@@ -119,6 +119,8 @@ DcdWriter DcdWriter::create(const std::filesystem::path& path, std::int32_t atom
       fail(path, "output file already exists and overwriting was not requested");
     fail(path, "cannot create DCD file: " + errno_text());
   }
+  w.live_ = true;
+  w.holding_ = holding;
 
   std::vector<unsigned char> header;
   // --- header record: 84, "CORD", ICNTRL[20], 84 ---
@@ -167,23 +169,26 @@ DcdWriter DcdWriter::create(const std::filesystem::path& path, std::int32_t atom
 
   write_all_at(w.fd_, header.data(), header.size(), 0, path);
   w.header_bytes_ = header.size();
-  w.bytes_written_ = header.size();
+  w.file_bytes_ = header.size();
+  w.hold_file();
   return w;
 }
 
 DcdWriter DcdWriter::append(const std::filesystem::path& path, std::int32_t atoms,
-                            std::uint64_t truncate_to_bytes) {
-  DcdWriter w = open_to_continue(path, atoms, truncate_to_bytes);
+                            std::uint64_t truncate_to_bytes, FileHolding holding) {
+  DcdWriter w = open_to_continue(path, atoms, truncate_to_bytes, holding);
   w.cut_to_continue();
   return w;
 }
 
 DcdWriter DcdWriter::open_to_continue(const std::filesystem::path& path, std::int32_t atoms,
-                                      std::uint64_t truncate_to_bytes) {
+                                      std::uint64_t truncate_to_bytes, FileHolding holding) {
   DcdWriter w;
   w.path_ = path;
   w.fd_ = ::open(path.c_str(), O_RDWR | O_CLOEXEC);
   if (w.fd_ < 0) fail(path, "cannot reopen DCD file to continue it: " + errno_text());
+  w.live_ = true;
+  w.holding_ = holding;
 
   struct stat st{};
   if (::fstat(w.fd_, &st) != 0) fail(path, "cannot stat DCD file: " + errno_text());
@@ -245,15 +250,31 @@ DcdWriter DcdWriter::open_to_continue(const std::filesystem::path& path, std::in
     read_all_at(w.fd_, marker, 4, static_cast<off_t>(truncate_to_bytes - frame), path, "frames");
     if (get_i32(marker) != 4 * atoms) fail(path, "corrupt DCD frame before the resume offset");
   }
-  w.bytes_written_ = truncate_to_bytes;  // cut_to_continue() cuts the file there
+  w.file_bytes_ = truncate_to_bytes;  // cut_to_continue() cuts the file there
   w.bytes_to_cut_ = file_bytes - truncate_to_bytes;
+  w.hold_file();
   return w;
 }
 
+void DcdWriter::hold_file() {
+  identity_ = identity_of_output_file(fd_, path_);
+  if (holding_ == FileHolding::kKeptOpen) return;
+  ::close(fd_);
+  fd_ = -1;
+}
+
 void DcdWriter::cut_to_continue() {
-  if (::ftruncate(fd_, static_cast<off_t>(bytes_written_)) != 0)
-    fail(path_, "cannot truncate DCD file: " + errno_text());
-  update_header();
+  auto cut = [&](int fd) {
+    if (::ftruncate(fd, static_cast<off_t>(file_bytes_)) != 0) fail(path_, "cannot truncate DCD file: " + errno_text());
+    update_header(fd);
+  };
+  if (holding_ == FileHolding::kOpenedToWriteOut) {
+    // Longer than file_bytes_ until cut: checked for no size here.
+    const ReopenedOutputFile file(path_, O_RDWR, identity_, 0);
+    cut(file.fd());
+  } else {
+    cut(fd_);
+  }
 }
 
 DcdWriter::DcdWriter(DcdWriter&& other) noexcept { *this = std::move(other); }
@@ -261,6 +282,9 @@ DcdWriter::DcdWriter(DcdWriter&& other) noexcept { *this = std::move(other); }
 DcdWriter& DcdWriter::operator=(DcdWriter&& other) noexcept {
   if (this != &other) {
     close();
+    live_ = std::exchange(other.live_, false);
+    holding_ = other.holding_;
+    identity_ = other.identity_;
     fd_ = std::exchange(other.fd_, -1);
     path_ = std::move(other.path_);
     atoms_ = other.atoms_;
@@ -268,9 +292,11 @@ DcdWriter& DcdWriter::operator=(DcdWriter&& other) noexcept {
     stride_header_ = other.stride_header_;
     frames_ = other.frames_;
     header_bytes_ = other.header_bytes_;
-    bytes_written_ = other.bytes_written_;
+    file_bytes_ = other.file_bytes_;
     bytes_to_cut_ = other.bytes_to_cut_;
     frame_buffer_ = std::move(other.frame_buffer_);
+    pending_ = std::move(other.pending_);
+    other.pending_.clear();
   }
   return *this;
 }
@@ -278,15 +304,23 @@ DcdWriter& DcdWriter::operator=(DcdWriter&& other) noexcept {
 DcdWriter::~DcdWriter() { close(); }
 
 void DcdWriter::close() noexcept {
+  if (!live_) return;
+  try {
+    write_out();
+  } catch (...) {
+    // A destructor cannot report; flush() is the place to see write errors.
+  }
   if (fd_ >= 0) ::close(fd_);
   fd_ = -1;
+  live_ = false;
 }
 
 void DcdWriter::write_frame(const float* x_A, const float* y_A, const float* z_A) {
-  if (fd_ < 0) fail(path_, "DCD writer is closed");
+  if (!live_) fail(path_, "DCD writer is closed");
   // Frames go to their offset (pwrite: the header is rewritten in place), so a file cut under
-  // the run would grow back over a hole of zeros: checked before each frame instead.
-  check_output_file_intact(fd_, path_, bytes_written_);
+  // the run would grow back over a hole of zeros: checked before each frame instead (and
+  // before each write-out of a writer opened to write out, by ReopenedOutputFile).
+  if (holding_ == FileHolding::kKeptOpen) check_output_file_intact(fd_, path_, file_bytes_);
   const std::uint64_t record = 4 * std::uint64_t(atoms_);
   frame_buffer_.resize(frame_bytes(atoms_));
   unsigned char* p = frame_buffer_.data();
@@ -301,39 +335,83 @@ void DcdWriter::write_frame(const float* x_A, const float* y_A, const float* z_A
     put_i32(p + 4 + record, static_cast<std::int32_t>(record));
     p += 8 + record;
   }
+  ++frames_;
+  if (holding_ == FileHolding::kOpenedToWriteOut) {
+    pending_.insert(pending_.end(), frame_buffer_.begin(), frame_buffer_.end());
+    if (pending_.size() >= kOpenedToWriteOutBytes) write_out();
+    return;
+  }
   try {
-    write_all_at(fd_, frame_buffer_.data(), frame_buffer_.size(), static_cast<off_t>(bytes_written_), path_);
+    write_all_at(fd_, frame_buffer_.data(), frame_buffer_.size(), static_cast<off_t>(file_bytes_), path_);
   } catch (const Error&) {
+    --frames_;
     // A full disk or a file-size limit: the file keeps its whole frames only.
-    [[maybe_unused]] const int ignored = ::ftruncate(fd_, static_cast<off_t>(bytes_written_));
+    [[maybe_unused]] const int ignored = ::ftruncate(fd_, static_cast<off_t>(file_bytes_));
     throw;
   }
-  bytes_written_ += frame_buffer_.size();
-  ++frames_;
+  file_bytes_ += frame_buffer_.size();
   // Header after data: if we die in between, the header undercounts by one frame, which
   // every reader tolerates (MDAnalysis and VMD count frames from the file size).
-  update_header();
+  update_header(fd_);
 }
 
-void DcdWriter::update_header() {
-  // ICNTRL[0..3] = NSET, ISTART, NSAVC, NSTEP in one write (ISTART, NSAVC unchanged).
+void DcdWriter::write_out() {
+  if (!live_ || pending_.empty()) return;
+  const ReopenedOutputFile file(path_, O_RDWR, identity_, file_bytes_);
+  write_pending(file.fd());
+}
+
+void DcdWriter::write_pending(int fd) {
+  if (pending_.empty()) return;
+  try {
+    write_all_at(fd, pending_.data(), pending_.size(), static_cast<off_t>(file_bytes_), path_);
+  } catch (const Error&) {
+    // A full disk or a file-size limit: the file keeps its whole frames only.
+    [[maybe_unused]] const int ignored = ::ftruncate(fd, static_cast<off_t>(file_bytes_));
+    throw;
+  }
+  file_bytes_ += pending_.size();
+  pending_.clear();
+  update_header(fd);
+}
+
+void DcdWriter::update_header(int fd) {
+  // ICNTRL[0..3] = NSET, ISTART, NSAVC, NSTEP in one write (ISTART, NSAVC unchanged): the
+  // frames in the file, not those still gathered.
+  const std::int64_t frames = std::int64_t((file_bytes_ - header_bytes_) / frame_bytes(atoms_));
   unsigned char v[16];
-  put_i32(v, saturate_i32(frames_));
+  put_i32(v, saturate_i32(frames));
   put_i32(v + 4, first_step_header_);
   put_i32(v + 8, stride_header_);
   const std::int64_t last_step =
-      frames_ == 0 ? 0 : std::int64_t(first_step_header_) + (frames_ - 1) * std::int64_t(stride_header_);
+      frames == 0 ? 0 : std::int64_t(first_step_header_) + (frames - 1) * std::int64_t(stride_header_);
   put_i32(v + 12, saturate_i32(last_step));
-  write_all_at(fd_, v, sizeof v, kOffsetNset, path_);
+  write_all_at(fd, v, sizeof v, kOffsetNset, path_);
 }
 
 void DcdWriter::sync() {
-  if (fd_ < 0) return;
-  if (::fdatasync(fd_) != 0) fail(path_, "cannot sync DCD file to disk: " + errno_text());
+  if (!live_) return;
+  auto sync_fd = [&](int fd) {
+    write_pending(fd);
+    if (::fdatasync(fd) != 0) fail(path_, "cannot sync DCD file to disk: " + errno_text());
+  };
+  if (holding_ == FileHolding::kOpenedToWriteOut) {
+    const ReopenedOutputFile file(path_, O_RDWR, identity_, file_bytes_);
+    sync_fd(file.fd());
+  } else {
+    sync_fd(fd_);
+  }
 }
 
 void DcdWriter::flush() {
-  if (fd_ >= 0) check_output_file_intact(fd_, path_, bytes_written_);
+  if (!live_) return;
+  if (holding_ == FileHolding::kOpenedToWriteOut) {
+    // Opened (and so checked) even with nothing to write: a checkpoint counts what it holds.
+    const ReopenedOutputFile file(path_, O_RDWR, identity_, file_bytes_);
+    write_pending(file.fd());
+    return;
+  }
+  check_output_file_intact(fd_, path_, file_bytes_);
 }
 
 }  // namespace ermak

@@ -3,6 +3,9 @@
 #include <filesystem>
 #include <vector>
 
+#include "ermak/io/file_holding.h"
+#include "ermak/io/output_file_check.h"
+
 namespace ermak {
 
 // One CHARMM/NAMD DCD trajectory file (docs/outputs.md#dcd): little-endian, 4-byte
@@ -18,7 +21,10 @@ namespace ermak {
 // (ICNTRL[3]) are rewritten in place, so a run that dies leaves a file whose header
 // agrees with its contents. Every frame goes to the OS when write_frame returns (no
 // user-space buffering), so bytes_written() is always what is in the file. Two system
-// calls per frame: the frame, then ICNTRL[0..3] in one piece.
+// calls per frame: the frame, then ICNTRL[0..3] in one piece. A writer opened only to
+// write out (FileHolding::kOpenedToWriteOut) holds no descriptor between write-outs: its
+// frames gather up to kOpenedToWriteOutBytes (at least one frame) and at flush(), and the
+// header is rewritten after each write-out.
 class DcdWriter {
  public:
   // 1 AKMA time unit (CHARMM's internal time) = 48.88821 fs. DCD's DELTA is in AKMA.
@@ -35,7 +41,7 @@ class DcdWriter {
   // any I/O failure.
   static DcdWriter create(const std::filesystem::path& path, std::int32_t atoms,
                           std::int64_t first_step, std::int64_t steps_between_frames,
-                          double timestep_ps, bool overwrite);
+                          double timestep_ps, bool overwrite, FileHolding holding = FileHolding::kKeptOpen);
 
   // Reopens a file that this writer produced for a resumed run: checks the header (and
   // that it holds `atoms` atoms), cuts the file to truncate_to_bytes — the
@@ -44,12 +50,13 @@ class DcdWriter {
   // written after the checkpoint by the interrupted run are discarded that way, so the
   // resumed file holds no duplicates.
   static DcdWriter append(const std::filesystem::path& path, std::int32_t atoms,
-                          std::uint64_t truncate_to_bytes);
+                          std::uint64_t truncate_to_bytes, FileHolding holding = FileHolding::kKeptOpen);
   // append() in two steps, for a run that checks all its files before cutting any: the
   // same checks, without cutting; then cut_to_continue() cuts the file to the offset and
   // corrects the header (frames may be written only after it).
   static DcdWriter open_to_continue(const std::filesystem::path& path, std::int32_t atoms,
-                                    std::uint64_t truncate_to_bytes);
+                                    std::uint64_t truncate_to_bytes,
+                                    FileHolding holding = FileHolding::kKeptOpen);
   void cut_to_continue();
   // What cut_to_continue() cuts: the bytes the file holds beyond the offset.
   std::uint64_t bytes_to_cut() const { return bytes_to_cut_; }
@@ -63,16 +70,19 @@ class DcdWriter {
   // Appends one frame: atoms() values from each array, Å.
   void write_frame(const float* x_A, const float* y_A, const float* z_A);
 
-  // Current size of the file in bytes; record it in a checkpoint as the resume offset.
-  std::uint64_t bytes_written() const { return bytes_written_; }
+  // Size of the file once gathered frames are written out; record it in a checkpoint as the
+  // resume offset, after flush().
+  std::uint64_t bytes_written() const { return file_bytes_ + pending_.size(); }
   std::int64_t frames() const { return frames_; }
   std::int32_t atoms() const { return atoms_; }
   const std::filesystem::path& path() const { return path_; }
   std::uint64_t header_bytes() const { return header_bytes_; }
+  FileHolding holding() const { return holding_; }
 
-  // Every frame is handed to the OS inside write_frame, so the file that other processes see
-  // (and that survives a crash of this one) already holds bytes_written() bytes; flush() only
-  // checks that it still does (deleted or cut under the run: io/output_file_check.h).
+  // Kept open, every frame is handed to the OS inside write_frame, so the file that other
+  // processes see (and that survives a crash of this one) already holds bytes_written()
+  // bytes, and flush() only checks that it still does (deleted or cut under the run:
+  // io/output_file_check.h). Opened to write out, flush() writes out the gathered frames.
   void flush();
   // Makes the file durable against an OS crash or power loss (fdatasync). That costs
   // milliseconds per file; for many files at once, write_checkpoint_atomically syncs the
@@ -81,19 +91,27 @@ class DcdWriter {
 
  private:
   DcdWriter() = default;
-  void update_header();
+  void update_header(int fd);
+  void write_out();
+  void write_pending(int fd);
+  // After creating or reopening the file: keeps its descriptor or closes it (holding_).
+  void hold_file();
   void close() noexcept;
 
-  int fd_ = -1;
+  bool live_ = false;  // created or reopened, not yet closed or moved from
+  FileHolding holding_ = FileHolding::kKeptOpen;
+  OutputFileIdentity identity_;  // the file opened first, for a writer opened to write out
+  int fd_ = -1;                  // -1 between write-outs of a writer opened to write out
   std::filesystem::path path_;
   std::int32_t atoms_ = 0;
   std::int32_t first_step_header_ = 0;   // ISTART as stored (saturated)
   std::int32_t stride_header_ = 1;       // NSAVC as stored (saturated)
   std::int64_t frames_ = 0;
   std::uint64_t header_bytes_ = 0;
-  std::uint64_t bytes_written_ = 0;
+  std::uint64_t file_bytes_ = 0;  // handed to the OS
   std::uint64_t bytes_to_cut_ = 0;
   std::vector<unsigned char> frame_buffer_;  // reused: one write() per frame
+  std::vector<unsigned char> pending_;       // frames gathered, opened to write out
 };
 
 }  // namespace ermak

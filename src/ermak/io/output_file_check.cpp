@@ -1,6 +1,8 @@
 #include "ermak/io/output_file_check.h"
 
+#include <fcntl.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <cerrno>
 #include <cstring>
@@ -10,17 +12,25 @@
 
 namespace ermak {
 
+namespace {
+
+// `what`: "was deleted", "was replaced by another file".
+[[noreturn]] void lost_under_the_run(const std::filesystem::path& path, const std::string& what) {
+  throw Error(path.string(), 0, "",
+              what + " while this run wrote it, and a checkpoint now would count what it held: the run stops "
+              "and keeps its previous checkpoint — put the file back (from a copy) and --resume continues from that "
+              "checkpoint, else start the run again with --force");
+}
+
+}  // namespace
+
 void check_output_file_intact(int fd, const std::filesystem::path& path, std::uint64_t bytes_written) {
   struct stat st{};
   if (::fstat(fd, &st) != 0)
     throw Error(path.string(), 0, "", std::string("cannot check the output file: ") + std::strerror(errno));
   // /dev/null and other devices (a SOP-GPU habit for outputs one does not want) have no size.
   if (!S_ISREG(st.st_mode)) return;
-  if (st.st_nlink == 0)
-    throw Error(path.string(), 0, "",
-                "was deleted while this run wrote it, and a checkpoint now would count what it held: the run stops "
-                "and keeps its previous checkpoint — put the file back (from a copy) and --resume continues from that "
-                "checkpoint, else start the run again with --force");
+  if (st.st_nlink == 0) lost_under_the_run(path, "was deleted");
   if (std::uint64_t(st.st_size) < bytes_written)
     throw Error(path.string(), 0, "",
                 "was cut to " + std::to_string(st.st_size) + " bytes while this run had written " +
@@ -28,6 +38,39 @@ void check_output_file_intact(int fd, const std::filesystem::path& path, std::ui
                     ", and a checkpoint now would count what it held: the run stops and keeps its previous "
                     "checkpoint — put the file back (from a copy) and --resume continues from that checkpoint, else "
                     "start the run again with --force");
+}
+
+OutputFileIdentity identity_of_output_file(int fd, const std::filesystem::path& path) {
+  struct stat st{};
+  if (::fstat(fd, &st) != 0)
+    throw Error(path.string(), 0, "", std::string("cannot check the output file: ") + std::strerror(errno));
+  return {std::uint64_t(st.st_dev), std::uint64_t(st.st_ino)};
+}
+
+ReopenedOutputFile::ReopenedOutputFile(const std::filesystem::path& path, int flags,
+                                       const OutputFileIdentity& identity, std::uint64_t bytes_written) {
+  for (;;) {
+    fd_ = ::open(path.c_str(), (flags & ~O_CREAT) | O_CLOEXEC);
+    if (fd_ >= 0 || errno != EINTR) break;
+  }
+  if (fd_ < 0) {
+    if (errno == ENOENT) lost_under_the_run(path, "was deleted");
+    throw Error(path.string(), 0, "", std::string("cannot open the output file again to write to it: ") +
+                                          std::strerror(errno));
+  }
+  try {
+    // The rows and frames written so far are in the file that was opened first: another
+    // one under its name (a copy put back, a new file) does not hold them.
+    if (identity_of_output_file(fd_, path) != identity) lost_under_the_run(path, "was replaced by another file");
+    check_output_file_intact(fd_, path, bytes_written);
+  } catch (...) {
+    ::close(fd_);
+    throw;
+  }
+}
+
+ReopenedOutputFile::~ReopenedOutputFile() {
+  if (fd_ >= 0) ::close(fd_);
 }
 
 }  // namespace ermak

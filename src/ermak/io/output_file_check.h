@@ -14,4 +14,29 @@ namespace ermak {
 // before every frame. Also checked when a checkpoint records the sizes.
 void check_output_file_intact(int fd, const std::filesystem::path& path, std::uint64_t bytes_written);
 
+// Which file a path named when a writer opened it (device and inode numbers).
+struct OutputFileIdentity {
+  std::uint64_t device = 0;
+  std::uint64_t inode = 0;
+  bool operator==(const OutputFileIdentity&) const = default;
+};
+OutputFileIdentity identity_of_output_file(int fd, const std::filesystem::path& path);
+
+// Opens `path` again with `flags` (never O_CREAT) for a writer that holds no descriptor
+// between write-outs (io/file_holding.h), and checks it as check_output_file_intact does: a
+// file deleted under the run gets the same error, and so does one that is no longer the
+// file `identity` names (replaced, e.g. by a copy). The descriptor closes with the object.
+class ReopenedOutputFile {
+ public:
+  ReopenedOutputFile(const std::filesystem::path& path, int flags, const OutputFileIdentity& identity,
+                     std::uint64_t bytes_written);
+  ~ReopenedOutputFile();
+  ReopenedOutputFile(const ReopenedOutputFile&) = delete;
+  ReopenedOutputFile& operator=(const ReopenedOutputFile&) = delete;
+  int fd() const { return fd_; }
+
+ private:
+  int fd_ = -1;
+};
+
 }  // namespace ermak

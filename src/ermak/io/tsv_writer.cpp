@@ -64,7 +64,7 @@ int digits_of_column(const std::string& name) { return name.rfind("time[", 0) ==
 }  // namespace
 
 TsvWriter TsvWriter::create(const std::filesystem::path& path, std::vector<std::string> columns,
-                            bool overwrite) {
+                            bool overwrite, FileHolding holding) {
   if (columns.empty()) fail(path, "a table needs at least one column");
   for (const std::string& c : columns)
     if (c.empty() || c.find_first_of("\t\r\n") != std::string::npos)
@@ -83,26 +83,31 @@ TsvWriter TsvWriter::create(const std::filesystem::path& path, std::vector<std::
     if (errno == EEXIST) fail(path, "output file already exists and overwriting was not requested");
     fail(path, std::string("cannot create table: ") + std::strerror(errno));
   }
+  w.live_ = true;
+  w.holding_ = holding;
   const std::string header = header_line(w.columns_);
   write_all(w.fd_, header.data(), header.size(), path);
   w.file_bytes_ = header.size();
   w.last_write_out_ = std::chrono::steady_clock::now();
+  w.hold_file();
   return w;
 }
 
 TsvWriter TsvWriter::append(const std::filesystem::path& path, std::uint64_t truncate_to_bytes,
-                            const std::vector<std::string>& expected_columns) {
-  TsvWriter w = open_to_continue(path, truncate_to_bytes, expected_columns);
+                            const std::vector<std::string>& expected_columns, FileHolding holding) {
+  TsvWriter w = open_to_continue(path, truncate_to_bytes, expected_columns, holding);
   w.cut_to_continue();
   return w;
 }
 
 TsvWriter TsvWriter::open_to_continue(const std::filesystem::path& path, std::uint64_t truncate_to_bytes,
-                                      const std::vector<std::string>& expected_columns) {
+                                      const std::vector<std::string>& expected_columns, FileHolding holding) {
   TsvWriter w;
   w.path_ = path;
   w.fd_ = ::open(path.c_str(), O_RDWR | O_APPEND | O_CLOEXEC);
   if (w.fd_ < 0) fail(path, std::string("cannot reopen table to continue it: ") + std::strerror(errno));
+  w.live_ = true;
+  w.holding_ = holding;
   struct stat st{};
   if (::fstat(w.fd_, &st) != 0) fail(path, std::string("cannot stat table: ") + std::strerror(errno));
   const std::uint64_t file_bytes = static_cast<std::uint64_t>(st.st_size);
@@ -161,14 +166,29 @@ TsvWriter TsvWriter::open_to_continue(const std::filesystem::path& path, std::ui
   for (const std::string& c : w.columns_) w.digits_.push_back(digits_of_column(c));
   w.file_bytes_ = truncate_to_bytes;  // cut_to_continue() cuts the file there
   w.bytes_to_cut_ = file_bytes - truncate_to_bytes;
+  w.hold_file();
   return w;
 }
 
+void TsvWriter::hold_file() {
+  identity_ = identity_of_output_file(fd_, path_);
+  if (holding_ == FileHolding::kKeptOpen) return;
+  ::close(fd_);
+  fd_ = -1;
+}
+
 void TsvWriter::cut_to_continue() {
-  if (::ftruncate(fd_, static_cast<off_t>(file_bytes_)) != 0)
-    fail(path_, std::string("cannot truncate table: ") + std::strerror(errno));
-  if (::lseek(fd_, static_cast<off_t>(file_bytes_), SEEK_SET) < 0)
-    fail(path_, std::string("cannot seek in table: ") + std::strerror(errno));
+  if (holding_ == FileHolding::kOpenedToWriteOut) {
+    // Longer than file_bytes_ until cut: checked for no size here.
+    const ReopenedOutputFile file(path_, O_WRONLY, identity_, 0);
+    if (::ftruncate(file.fd(), static_cast<off_t>(file_bytes_)) != 0)
+      fail(path_, std::string("cannot truncate table: ") + std::strerror(errno));
+  } else {
+    if (::ftruncate(fd_, static_cast<off_t>(file_bytes_)) != 0)
+      fail(path_, std::string("cannot truncate table: ") + std::strerror(errno));
+    if (::lseek(fd_, static_cast<off_t>(file_bytes_), SEEK_SET) < 0)
+      fail(path_, std::string("cannot seek in table: ") + std::strerror(errno));
+  }
   last_write_out_ = std::chrono::steady_clock::now();
 }
 
@@ -177,6 +197,9 @@ TsvWriter::TsvWriter(TsvWriter&& other) noexcept { *this = std::move(other); }
 TsvWriter& TsvWriter::operator=(TsvWriter&& other) noexcept {
   if (this != &other) {
     close();
+    live_ = std::exchange(other.live_, false);
+    holding_ = other.holding_;
+    identity_ = other.identity_;
     fd_ = std::exchange(other.fd_, -1);
     path_ = std::move(other.path_);
     columns_ = std::move(other.columns_);
@@ -193,18 +216,19 @@ TsvWriter& TsvWriter::operator=(TsvWriter&& other) noexcept {
 TsvWriter::~TsvWriter() { close(); }
 
 void TsvWriter::close() noexcept {
-  if (fd_ < 0) return;
+  if (!live_) return;
   try {
     write_out();
   } catch (...) {
     // A destructor cannot report; flush() is the place to see write errors.
   }
-  ::close(fd_);
+  if (fd_ >= 0) ::close(fd_);
   fd_ = -1;
+  live_ = false;
 }
 
 void TsvWriter::row(std::span<const double> values) {
-  if (fd_ < 0) fail(path_, "table writer is closed");
+  if (!live_) fail(path_, "table writer is closed");
   if (values.size() != columns_.size())
     fail(path_, "row has " + std::to_string(values.size()) + " values for " +
                     std::to_string(columns_.size()) + " columns");
@@ -216,7 +240,7 @@ void TsvWriter::row(std::span<const double> values) {
 }
 
 void TsvWriter::row(std::int64_t step, std::span<const double> rest) {
-  if (fd_ < 0) fail(path_, "table writer is closed");
+  if (!live_) fail(path_, "table writer is closed");
   if (rest.size() + 1 != columns_.size())
     fail(path_, "row has " + std::to_string(rest.size() + 1) + " values for " +
                     std::to_string(columns_.size()) + " columns");
@@ -232,18 +256,33 @@ void TsvWriter::row(std::int64_t step, std::span<const double> rest) {
 
 void TsvWriter::end_row() {
   buffer_ += '\n';
+  if (holding_ == FileHolding::kOpenedToWriteOut) {
+    // No age rule: at 10⁴ replicas it would open every file every second.
+    if (buffer_.size() >= kOpenedToWriteOutBytes) write_out();
+    return;
+  }
   if (buffer_.size() >= kBufferBytes ||
       std::chrono::steady_clock::now() - last_write_out_ >= kMaxBufferAge)
     write_out();
 }
 
 void TsvWriter::write_out() {
-  if (fd_ < 0 || buffer_.empty()) return;
+  if (!live_ || buffer_.empty()) return;
+  if (holding_ == FileHolding::kOpenedToWriteOut) {
+    const ReopenedOutputFile file(path_, O_WRONLY | O_APPEND, identity_, file_bytes_);
+    write_buffer(file.fd());
+  } else {
+    write_buffer(fd_);
+  }
+}
+
+void TsvWriter::write_buffer(int fd) {
+  if (buffer_.empty()) return;
   try {
-    write_all(fd_, buffer_.data(), buffer_.size(), path_);
+    write_all(fd, buffer_.data(), buffer_.size(), path_);
   } catch (const Error&) {
     // A full disk or a file-size limit: the table keeps its whole rows only.
-    [[maybe_unused]] const int ignored = ::ftruncate(fd_, static_cast<off_t>(file_bytes_));
+    [[maybe_unused]] const int ignored = ::ftruncate(fd, static_cast<off_t>(file_bytes_));
     throw;
   }
   file_bytes_ += buffer_.size();
@@ -252,14 +291,30 @@ void TsvWriter::write_out() {
 }
 
 void TsvWriter::flush() {
+  if (!live_) return;
+  if (holding_ == FileHolding::kOpenedToWriteOut) {
+    // Opened (and so checked) even with nothing to write: a checkpoint counts what it holds.
+    const ReopenedOutputFile file(path_, O_WRONLY | O_APPEND, identity_, file_bytes_);
+    write_buffer(file.fd());
+    check_output_file_intact(file.fd(), path_, file_bytes_);
+    return;
+  }
   write_out();
-  if (fd_ >= 0) check_output_file_intact(fd_, path_, file_bytes_);
+  check_output_file_intact(fd_, path_, file_bytes_);
 }
 
 void TsvWriter::sync() {
-  if (fd_ < 0) return;
-  write_out();
-  if (::fdatasync(fd_) != 0) fail(path_, std::string("cannot sync table to disk: ") + std::strerror(errno));
+  if (!live_) return;
+  auto sync_fd = [&](int fd) {
+    write_buffer(fd);
+    if (::fdatasync(fd) != 0) fail(path_, std::string("cannot sync table to disk: ") + std::strerror(errno));
+  };
+  if (holding_ == FileHolding::kOpenedToWriteOut) {
+    const ReopenedOutputFile file(path_, O_WRONLY | O_APPEND, identity_, file_bytes_);
+    sync_fd(file.fd());
+  } else {
+    sync_fd(fd_);
+  }
 }
 
 }  // namespace ermak

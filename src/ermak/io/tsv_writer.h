@@ -6,6 +6,9 @@
 #include <string>
 #include <vector>
 
+#include "ermak/io/file_holding.h"
+#include "ermak/io/output_file_check.h"
+
 namespace ermak {
 
 // A time-series table (docs/outputs.md#tsv-time-series): one header line "# " + tab-separated column
@@ -16,25 +19,29 @@ namespace ermak {
 //
 // Rows are buffered and reach the file when 64 KiB have gathered or when the previous
 // write-out is more than a second old, so a watcher (tail -f) lags at most about a
-// second behind a busy writer and a slow one reaches the file row by row.
+// second behind a busy writer and a slow one reaches the file row by row. A writer
+// opened only to write out (FileHolding::kOpenedToWriteOut) holds no descriptor between
+// write-outs, which come when kOpenedToWriteOutBytes have gathered and at flush().
 class TsvWriter {
  public:
   // Starts a new file and writes the header. Throws ermak::Error if the file exists and
   // !overwrite, if there are no columns, or if a name holds a tab or a line break.
   static TsvWriter create(const std::filesystem::path& path, std::vector<std::string> columns,
-                          bool overwrite);
+                          bool overwrite, FileHolding holding = FileHolding::kKeptOpen);
 
   // Reopens a file for a resumed run: reads its header (and, when expected_columns is
   // not empty, checks it names exactly those columns), cuts the file to
   // truncate_to_bytes — the bytes_written() recorded in the checkpoint, which must end
   // a line and not lie beyond the end of the file — and continues from there.
   static TsvWriter append(const std::filesystem::path& path, std::uint64_t truncate_to_bytes,
-                          const std::vector<std::string>& expected_columns = {});
+                          const std::vector<std::string>& expected_columns = {},
+                          FileHolding holding = FileHolding::kKeptOpen);
   // append() in two steps, for a run that checks all its files before cutting any: the
   // same checks, without cutting; then cut_to_continue() cuts the file to the offset and
   // continues there (rows may be written only after it).
   static TsvWriter open_to_continue(const std::filesystem::path& path, std::uint64_t truncate_to_bytes,
-                                    const std::vector<std::string>& expected_columns = {});
+                                    const std::vector<std::string>& expected_columns = {},
+                                    FileHolding holding = FileHolding::kKeptOpen);
   void cut_to_continue();
   // What cut_to_continue() cuts: the bytes the file holds beyond the offset.
   std::uint64_t bytes_to_cut() const { return bytes_to_cut_; }
@@ -64,14 +71,21 @@ class TsvWriter {
 
   const std::vector<std::string>& columns() const { return columns_; }
   const std::filesystem::path& path() const { return path_; }
+  FileHolding holding() const { return holding_; }
 
  private:
   TsvWriter() = default;
   void end_row();
   void write_out();
+  void write_buffer(int fd);
+  // After creating or reopening the file: keeps its descriptor or closes it (holding_).
+  void hold_file();
   void close() noexcept;
 
-  int fd_ = -1;
+  bool live_ = false;  // created or reopened, not yet closed or moved from
+  FileHolding holding_ = FileHolding::kKeptOpen;
+  OutputFileIdentity identity_;  // the file opened first, for a writer opened to write out
+  int fd_ = -1;                  // -1 between write-outs of a writer opened to write out
   std::filesystem::path path_;
   std::vector<std::string> columns_;
   std::vector<int> digits_;       // significant digits per column, set with the columns

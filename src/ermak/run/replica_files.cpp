@@ -37,7 +37,8 @@ std::string table_file_name(ProtocolTable table) {
   return "";
 }
 
-ReplicaFiles::ReplicaFiles(const RunSpec& spec, const ProtocolSetup* protocol) {
+ReplicaFiles::ReplicaFiles(const RunSpec& spec, const ProtocolSetup* protocol, FileHolding holding) {
+  plan_.holding = holding;
   plan_.trajectory = spec.output.trajectory_every_steps > 0;
   plan_.trajectory_every_steps = spec.output.trajectory_every_steps;
   plan_.timestep_ps = units::tau_to_ps(spec.langevin.timestep_tau);
@@ -68,14 +69,14 @@ void ReplicaFiles::create(const fs::path& out, std::int32_t replicas, std::int32
     // Never over an existing file (one atomic open with O_EXCL): a new run's directory holds
     // none (--force removed the earlier run's), unless a second job started in it.
     constexpr bool kOverwrite = false;
-    energies_.push_back(TsvWriter::create(dir / "energies.tsv", energy_columns(), kOverwrite));
+    energies_.push_back(TsvWriter::create(dir / "energies.tsv", energy_columns(), kOverwrite, plan_.holding));
     if (plan_.trajectory)
       trajectories_.push_back(DcdWriter::create(dir / "trajectory.dcd", beads, 0, plan_.trajectory_every_steps,
-                                                plan_.timestep_ps, kOverwrite));
+                                                plan_.timestep_ps, kOverwrite, plan_.holding));
     for (ProtocolTable table : kTables)
       if (writes(table))
-        tables_[index(table)].push_back(
-            TsvWriter::create(dir / table_file_name(table), plan_.table_columns[index(table)], kOverwrite));
+        tables_[index(table)].push_back(TsvWriter::create(dir / table_file_name(table),
+                                                          plan_.table_columns[index(table)], kOverwrite, plan_.holding));
   }
 }
 
@@ -85,16 +86,16 @@ ReplicaFiles::CutBack ReplicaFiles::append(const fs::path& out, std::int32_t rep
   // replica's file leaves the others as they were (docs/outputs.md#resume).
   for (std::int32_t r = 0; r < replicas; ++r) {
     const std::string dir = replica_dir_name(r);
-    energies_.push_back(
-        TsvWriter::open_to_continue(out / dir / "energies.tsv", offset_of(dir + "/energies.tsv"), energy_columns()));
+    energies_.push_back(TsvWriter::open_to_continue(out / dir / "energies.tsv", offset_of(dir + "/energies.tsv"),
+                                                    energy_columns(), plan_.holding));
     if (plan_.trajectory)
-      trajectories_.push_back(
-          DcdWriter::open_to_continue(out / dir / "trajectory.dcd", beads, offset_of(dir + "/trajectory.dcd")));
+      trajectories_.push_back(DcdWriter::open_to_continue(out / dir / "trajectory.dcd", beads,
+                                                          offset_of(dir + "/trajectory.dcd"), plan_.holding));
     for (ProtocolTable table : kTables)
       if (writes(table)) {
         const std::string name = table_file_name(table);
-        tables_[index(table)].push_back(TsvWriter::open_to_continue(out / dir / name, offset_of(dir + "/" + name),
-                                                                    plan_.table_columns[index(table)]));
+        tables_[index(table)].push_back(TsvWriter::open_to_continue(
+            out / dir / name, offset_of(dir + "/" + name), plan_.table_columns[index(table)], plan_.holding));
       }
   }
   CutBack cut;

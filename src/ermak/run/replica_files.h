@@ -29,8 +29,11 @@ std::string table_file_name(ProtocolTable table);  // "pulling.tsv", "plane.tsv"
 
 class ReplicaFiles {
  public:
-  // What a run of `spec` with `protocol` (null without any) writes for each replica.
-  ReplicaFiles(const RunSpec& spec, const ProtocolSetup* protocol);
+  // What a run of `spec` with `protocol` (null without any) writes for each replica;
+  // `holding`: whether each file stays open for the run or is opened to write out
+  // (io/file_holding.h; docs/outputs.md#how-many-files-a-run-keeps-open).
+  ReplicaFiles(const RunSpec& spec, const ProtocolSetup* protocol,
+               FileHolding holding = FileHolding::kKeptOpen);
 
   // Every file of one replica, by name ("energies.tsv", "trajectory.dcd", "pulling.tsv", …),
   // in the order of offsets().
@@ -65,6 +68,7 @@ class ReplicaFiles {
  private:
   static std::size_t index(ProtocolTable table) { return std::size_t(table); }
   struct Plan {
+    FileHolding holding = FileHolding::kKeptOpen;
     bool trajectory = false;
     std::int64_t trajectory_every_steps = 0;
     double timestep_ps = 0.0;

@@ -43,11 +43,11 @@
 #include "ermak/run/dry_run.h"
 #include "ermak/run/engine_choice.h"
 #include "ermak/run/model_files.h"
-#include "ermak/run/open_file_limit.h"
 #include "ermak/run/output_directories.h"
 #include "ermak/run/output_size.h"
 #include "ermak/run/previous_run.h"
 #include "ermak/run/pulling_travel_check.h"
+#include "ermak/run/replica_file_holding.h"
 #include "ermak/run/replica_files.h"
 #include "ermak/run/replica_loop.h"
 #include "ermak/run/run_lock.h"
@@ -206,66 +206,6 @@ RunLog make_console_logger() {
   return log;
 }
 
-// Descriptors a run needs beyond its per-replica files, while it runs: the run log, the
-// checkpoint being written, the PDBs written at the start and the end, and the GPU
-// driver's own (about a dozen with CUDA).
-constexpr std::uint64_t kDescriptorsForTheRun = 32;
-
-// The files a run keeps open from its start to its end (docs/outputs.md#how-many-files-a-run-keeps-open).
-struct KeptOpenFiles {
-  std::int64_t count = 0;
-  std::string what;  // "energies.tsv, trajectory.dcd per replica", for messages
-};
-
-KeptOpenFiles files_kept_open(const RunSpec& spec, const RunReporter* extra) {
-  KeptOpenFiles files;
-  if (spec.output.write_directory) {
-    std::vector<std::string> names = {"energies.tsv"};
-    if (spec.output.trajectory_every_steps > 0) names.push_back("trajectory.dcd");
-    if (spec.pulling.enabled || spec.force_clamp.enabled) names.push_back("pulling.tsv");
-    if (spec.plane_pulling.enabled) names.push_back("plane.tsv");
-    if (spec.indentation.enabled) names.push_back("indentation.tsv");
-    files.count = std::int64_t(names.size()) * spec.replicas;
-    for (const std::string& name : names) files.what += (files.what.empty() ? "" : ", ") + name;
-    files.what += " per replica";
-  }
-  if (extra && extra->files_kept_open() > 0) {
-    files.count += extra->files_kept_open();
-    files.what += std::string(files.what.empty() ? "" : ", ") + std::to_string(extra->files_kept_open()) +
-                  " SOP-GPU output files";
-  }
-  return files;
-}
-
-// Raises the open-file limit and stops before anything is written when the run's files
-// would not fit under it: otherwise it would fail at the first open beyond the limit.
-OpenFileLimit check_open_file_limit(const RunSpec& spec, const RunReporter* extra) {
-  const OpenFileLimit limit = raise_open_file_limit();
-  const KeptOpenFiles files = files_kept_open(spec, extra);
-  const std::uint64_t needed = std::uint64_t(files.count) + limit.open_now + kDescriptorsForTheRun;
-  if (files.count == 0 || needed <= limit.soft) return limit;
-  const std::uint64_t per_replica = std::max<std::uint64_t>(1, std::uint64_t(files.count) / std::uint64_t(spec.replicas));
-  const std::uint64_t room = limit.soft > limit.open_now + kDescriptorsForTheRun
-                                 ? limit.soft - limit.open_now - kDescriptorsForTheRun
-                                 : 0;
-  const bool raisable = limit.hard > limit.soft;
-  throw key_error(spec, "run.replicas",
-              "this run keeps " + std::to_string(files.count) + " output files open (" + files.what + ", " +
-                  std::to_string(spec.replicas) + " replicas) and needs " + std::to_string(needed) +
-                  " open files with those it holds otherwise, but this process may open only " +
-                  std::to_string(limit.soft) + " (ulimit -n" +
-                  (raisable ? "" : ", already raised to the hard limit") + "). Run at most " +
-                  std::to_string(room / per_replica) +
-                  " replicas per run (split the replicas over several runs with different seeds), " +
-                  // (the advice only where it applies: without frames the tables stay open)
-                  (spec.output.trajectory_every_steps > 0
-                       ? "or write no trajectory ([output] trajectory_every = 0), "
-                       : "") +
-                  "or raise the limit before starting ermak: ulimit -n " + std::to_string(needed) +
-                  " (above the hard limit this needs the administrator, e.g. nofile in "
-                  "/etc/security/limits.conf)");
-}
-
 // Checkpoint extra: the output sizes before a finished run's off-interval last rows, in
 // the order of output_offsets (docs/outputs.md#resume).
 constexpr const char* kOffsetsBeforeEndRows = "resume.offsets_before_end_rows";
@@ -348,7 +288,7 @@ struct RunPaths {
 
 // The run itself, once its log is open (run_simulation).
 RunSummary run_logged(const RunSpec& given_spec, const RunOptions& options, RunReporter* extra, const RunPaths& paths,
-                      const OpenFileLimit& file_limit, RunLog& run_log) {
+                      const RunFileHolding& file_holding, RunLog& run_log) {
   const fs::path& out = paths.out;
   const fs::path& checkpoint_path = paths.checkpoint;
   const fs::path& log_path = paths.log;
@@ -481,8 +421,10 @@ RunSummary run_logged(const RunSpec& given_spec, const RunOptions& options, RunR
             default_seed ? " (the default: give each run whose replicas are to be pooled its own run.seed)" : "");
   if (!options.dry_run && !run_log.file_failed->load())
     log->info("resolved configuration written to {}", log_path.string());
+  const OpenFileLimit& file_limit = file_holding.limit;
   if (file_limit.soft != file_limit.soft_at_start)
     log->info("open-file limit raised from {} to {} (the hard limit)", file_limit.soft_at_start, file_limit.soft);
+  if (const std::string note = file_holding_note(file_holding); !note.empty()) log->info("{}", note);
 
   EngineSetup setup = engine_setup_for(spec, topology);
   const std::string backend = choose_backend(spec, setup, *log);
@@ -494,7 +436,7 @@ RunSummary run_logged(const RunSpec& given_spec, const RunOptions& options, RunR
   const std::string model_size = model_summary(topology);
   const ChainEnds energy_ends = chain_ends(topology);  // the energy tables' end-to-end
   // Each replica's files in the output directory, once the protocols are known.
-  ReplicaFiles files(spec, nullptr);
+  ReplicaFiles files(spec, nullptr, file_holding.replicas);
   const bool want_trajectory = own_files && spec.output.trajectory_every_steps > 0;
   // The DCD header holds the frame interval (and the first frame's step) as int32, saturated
   // beyond (docs/outputs.md#dcd): readers then compute a wrong time between frames.
@@ -667,7 +609,7 @@ RunSummary run_logged(const RunSpec& given_spec, const RunOptions& options, RunR
                     "given); --resume continues only the files a run started with");
       throw Error(checkpoint_path.string(), 0, key, "checkpoint lacks the output offset");
     };
-    files = ReplicaFiles(spec, protocol ? &*protocol : nullptr);
+    files = ReplicaFiles(spec, protocol ? &*protocol : nullptr, file_holding.replicas);
     // Every file the run continues is there and long enough before any is cut back to its
     // checkpoint offset: a refused resume cuts nothing (docs/outputs.md#resume).
     for (std::int32_t r = 0; r < (spec.output.write_directory ? replicas : 0); ++r) {  // a dry run's too
@@ -770,7 +712,7 @@ RunSummary run_logged(const RunSpec& given_spec, const RunOptions& options, RunR
       if (spec.minimize.max_steps == 0) warn_of_start_forces(forces, topology, spec, *log);
     }
     log_protocol();
-    files = ReplicaFiles(spec, protocol ? &*protocol : nullptr);
+    files = ReplicaFiles(spec, protocol ? &*protocol : nullptr, file_holding.replicas);
     if (paths.remove_previous) {
       const std::size_t removed = remove_previous_run(out, true);
       if (removed > 0) log->info("--force: removed {} files of the earlier run in {}", removed, out.string());
@@ -1272,8 +1214,9 @@ RunSummary run_simulation(const RunSpec& spec, const RunOptions& options, RunRep
     if (!options.dry_run) throw refusal;
     existing_run = std::move(refusal);
   }
-  // Before anything is written: a run whose files do not fit under the open-file limit stops here.
-  const OpenFileLimit file_limit = check_open_file_limit(spec, extra);
+  // Before anything is written: how the replicas' files are held under the open-file limit
+  // (a .sop run whose SOP-GPU files do not fit stops here).
+  const RunFileHolding file_holding = choose_replica_file_holding(spec, extra);
   // The places of the run's files ("" for those of a SOP-GPU configuration, which names no
   // TOML key: the message then names the path).
   const std::string checkpoint_key = spec.output.checkpoint_file.empty() ? "output.directory" : "";
@@ -1299,7 +1242,7 @@ RunSummary run_simulation(const RunSpec& spec, const RunOptions& options, RunRep
     RunOptions dry = options;
     dry.dry_run_output_holds_a_run = existing_run.has_value();
     RunSummary summary =
-        run_logged(spec, dry, nullptr, {out, checkpoint_path, log_path, false, extra}, file_limit, console);
+        run_logged(spec, dry, nullptr, {out, checkpoint_path, log_path, false, extra}, file_holding, console);
     if (existing_run) throw *existing_run;
     return summary;
   }
@@ -1325,7 +1268,7 @@ RunSummary run_simulation(const RunSpec& spec, const RunOptions& options, RunRep
   // that stderr alone would carry.
   try {
     return run_logged(spec, options, extra, {out, checkpoint_path, log_path, own_files, extra, remove_previous},
-                      file_limit, run_log);
+                      file_holding, run_log);
   } catch (const std::exception& e) {
     run_log.file_only->error("error: {}", e.what());
     run_log.file_only->flush();
