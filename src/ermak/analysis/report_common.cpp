@@ -312,6 +312,24 @@ std::string few_windows_note(const SmoothingInfo& smoothing) {
                      g(smoothing.windows_in_record, 3));
 }
 
+std::string few_rows_note(const SmoothingInfo& smoothing, const char* output_key) {
+  constexpr double kFewRows = 10.0;
+  if (!(smoothing.rows_per_window < kFewRows)) return "";
+  return fmt::format("  note: a smoothing window holds only {} rows on average (fewer than {}): the noise, the peak "
+                     "criterion and the contact rest on too few rows; give a wider --smooth-window-nm or write rows "
+                     "more often ({})\n",
+                     g(smoothing.rows_per_window, 3), g(kFewRows), output_key);
+}
+
+std::string& open_replica_section(std::string& summary, std::string& replica_blocks, bool blocks_apart,
+                                  const std::string& title, const char* what) {
+  summary += title;
+  if (!blocks_apart) return summary;
+  summary += fmt::format("  per replica ({}): replicas.txt\n", what);
+  replica_blocks += title;
+  return replica_blocks;
+}
+
 std::string cut_short_notes(const std::vector<TableEnd>& ends, const std::string& covered,
                             std::optional<std::int64_t> run_steps, const std::optional<std::string>& run_error) {
   if (ends.empty()) return "";

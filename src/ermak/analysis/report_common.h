@@ -99,6 +99,18 @@ std::string unloaded_maxima_note(const std::vector<UnloadedMaximum>& unloaded, c
 // so and what tells them apart; "" otherwise.
 std::string few_windows_note(const SmoothingInfo& smoothing);
 
+// Smoothing windows of a few rows average too little noise away for the noise estimates,
+// the peak criterion and the contact to mean much: a note saying so and what to change
+// (`output_key`: the run's key for the table's row interval), "" otherwise.
+std::string few_rows_note(const SmoothingInfo& smoothing, const char* output_key);
+
+// Opens a kind's section of summary.txt: appends `title` to `summary` and returns where the
+// kind's per-replica blocks go — the summary itself, or, for a run of many replicas
+// (`blocks_apart`: more than kReplicaBlocksInSummary), `replica_blocks` (replicas.txt)
+// under the same title, with a line in the summary naming `what` they hold.
+std::string& open_replica_section(std::string& summary, std::string& replica_blocks, bool blocks_apart,
+                                  const std::string& title, const char* what);
+
 // For tables that end before the run's planned steps (run.log's [run] steps: a run stopped
 // early) or well before the longest one's (a replica that crashed, a table cut by hand): a
 // note naming them, since a missing event there is no evidence of none (up to 5 one by
