@@ -66,7 +66,7 @@ TEST(RunReportIo, FilesAboveTheOpenFileLimitAreOpenedToWriteOutWithTheSameBytes)
   run_into("ulimit -n 64", "resumed", "--report-threads 2 --resume");
   EXPECT_EQ(read_file(dir / "open/out/run.log").find("opened only to write out"), std::string::npos);
   const std::string log = read_file(dir / "limited/out/run.log");
-  EXPECT_NE(log.find("the replicas' 120 files (energies.tsv, trajectory.dcd, pulling.tsv per replica) would need"),
+  EXPECT_NE(log.find("the run's 120 output files (energies.tsv, trajectory.dcd, pulling.tsv per replica) would need"),
             std::string::npos) << log;
   EXPECT_NE(log.find("above the open-file limit of 64: each is opened only to write out"), std::string::npos) << log;
   int compared = 0;

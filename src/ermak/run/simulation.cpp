@@ -47,7 +47,7 @@
 #include "ermak/run/output_size.h"
 #include "ermak/run/previous_run.h"
 #include "ermak/run/pulling_travel_check.h"
-#include "ermak/run/replica_file_holding.h"
+#include "ermak/run/output_file_holding.h"
 #include "ermak/run/replica_files.h"
 #include "ermak/run/replica_loop.h"
 #include "ermak/run/run_lock.h"
@@ -436,7 +436,7 @@ RunSummary run_logged(const RunSpec& given_spec, const RunOptions& options, RunR
   const std::string model_size = model_summary(topology);
   const ChainEnds energy_ends = chain_ends(topology);  // the energy tables' end-to-end
   // Each replica's files in the output directory, once the protocols are known.
-  ReplicaFiles files(spec, nullptr, file_holding.replicas);
+  ReplicaFiles files(spec, nullptr, file_holding.holding);
   const bool want_trajectory = own_files && spec.output.trajectory_every_steps > 0;
   // The DCD header holds the frame interval (and the first frame's step) as int32, saturated
   // beyond (docs/outputs.md#dcd): readers then compute a wrong time between frames.
@@ -609,7 +609,7 @@ RunSummary run_logged(const RunSpec& given_spec, const RunOptions& options, RunR
                     "given); --resume continues only the files a run started with");
       throw Error(checkpoint_path.string(), 0, key, "checkpoint lacks the output offset");
     };
-    files = ReplicaFiles(spec, protocol ? &*protocol : nullptr, file_holding.replicas);
+    files = ReplicaFiles(spec, protocol ? &*protocol : nullptr, file_holding.holding);
     // Every file the run continues is there and long enough before any is cut back to its
     // checkpoint offset: a refused resume cuts nothing (docs/outputs.md#resume).
     for (std::int32_t r = 0; r < (spec.output.write_directory ? replicas : 0); ++r) {  // a dry run's too
@@ -712,7 +712,7 @@ RunSummary run_logged(const RunSpec& given_spec, const RunOptions& options, RunR
       if (spec.minimize.max_steps == 0) warn_of_start_forces(forces, topology, spec, *log);
     }
     log_protocol();
-    files = ReplicaFiles(spec, protocol ? &*protocol : nullptr, file_holding.replicas);
+    files = ReplicaFiles(spec, protocol ? &*protocol : nullptr, file_holding.holding);
     if (paths.remove_previous) {
       const std::size_t removed = remove_previous_run(out, true);
       if (removed > 0) log->info("--force: removed {} files of the earlier run in {}", removed, out.string());
@@ -897,7 +897,8 @@ RunSummary run_logged(const RunSpec& given_spec, const RunOptions& options, RunR
   const std::int64_t plane_every = own_files && files.writes(ProtocolTable::kPlane) ? protocol->plane_every() : 0;
   const std::int64_t indentation_every =
       own_files && files.writes(ProtocolTable::kIndentation) ? protocol->indentation_every() : 0;
-  ReportContext context{*engine, topology, protocol ? &*protocol : nullptr, last_step, file_threads, first_step};
+  ReportContext context{*engine, topology, protocol ? &*protocol : nullptr, last_step, file_threads, first_step,
+                        file_holding.holding};
   if (extra) {
     if (options.resume) {
       const Checkpoint cp = read_checkpoint(checkpoint_path);
@@ -1216,7 +1217,7 @@ RunSummary run_simulation(const RunSpec& spec, const RunOptions& options, RunRep
   }
   // Before anything is written: how the replicas' files are held under the open-file limit
   // (a .sop run whose SOP-GPU files do not fit stops here).
-  const RunFileHolding file_holding = choose_replica_file_holding(spec, extra);
+  const RunFileHolding file_holding = choose_file_holding(spec, extra);
   // The places of the run's files ("" for those of a SOP-GPU configuration, which names no
   // TOML key: the message then names the path).
   const std::string checkpoint_key = spec.output.checkpoint_file.empty() ? "output.directory" : "";

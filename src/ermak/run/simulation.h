@@ -12,6 +12,7 @@
 
 #include "ermak/backend/engine.h"
 #include "ermak/config/spec.h"
+#include "ermak/io/file_holding.h"
 
 namespace ermak {
 
@@ -55,6 +56,8 @@ struct ReportContext {
   // The engine's step at this report (the CUDA engine's state() would copy every position
   // back to tell it).
   std::int64_t step = 0;
+  // Whether the run's files stay open or are opened to write out (run/output_file_holding.h).
+  FileHolding file_holding = FileHolding::kKeptOpen;
 };
 
 // Output files written alongside (or instead of) the output directory's, on the same
@@ -67,7 +70,8 @@ class RunReporter {
  public:
   virtual ~RunReporter() = default;
   virtual std::vector<std::int64_t> intervals() const = 0;
-  // Files that stay open for the whole run (counted against the open-file limit).
+  // Files it writes, each kept open for the whole run unless the run's files exceed the
+  // open-file limit (then opened to write out: ReportContext::file_holding).
   virtual std::int64_t files_kept_open() const = 0;
   // Before anything is written: a new run refuses to overwrite existing files unless
   // `force`; a resumed run checks that its files are there.

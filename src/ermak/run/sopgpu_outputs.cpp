@@ -2,6 +2,9 @@
 
 #include <fmt/format.h>
 
+#include <fcntl.h>
+#include <unistd.h>
+
 #include <algorithm>
 #include <cerrno>
 #include <cinttypes>
@@ -24,10 +27,13 @@ namespace ermak {
 namespace fs = std::filesystem;
 
 // SOP-GPU's .dat files have no header: rows of printf-formatted numbers. A resumed run cuts
-// the file back to the size recorded in the checkpoint and appends.
+// the file back to the size recorded in the checkpoint and appends. Kept open, the lines go
+// through stdio's buffer; opened to write out (io/file_holding.h), they gather up to
+// kOpenedToWriteOutBytes and at flush(), and the file is opened only to append them.
 class SopgpuReporter::TextFile {
  public:
-  TextFile(const fs::path& path, std::uint64_t resume_at, bool resume) : path_(path) {
+  TextFile(const fs::path& path, std::uint64_t resume_at, bool resume, FileHolding holding)
+      : path_(path), holding_(holding) {
     if (resume) {
       std::error_code ec;
       const auto size = fs::file_size(path, ec);
@@ -45,25 +51,71 @@ class SopgpuReporter::TextFile {
     }
     file_ = std::fopen(path.string().c_str(), "ab");
     if (!file_) throw Error(path.string(), 0, "", fmt::format("cannot open for writing: {}", std::strerror(errno)));
+    identity_ = identity_of_output_file(fileno(file_), path_);
+    if (holding_ == FileHolding::kOpenedToWriteOut) {
+      std::fclose(file_);
+      file_ = nullptr;
+    }
   }
   ~TextFile() {
     if (file_) std::fclose(file_);
+    try {
+      write_out();
+    } catch (...) {
+      // A destructor cannot report; flush() is the place to see write errors.
+    }
   }
   void write(const std::string& line) {
+    if (holding_ == FileHolding::kOpenedToWriteOut) {
+      pending_ += line;
+      bytes_ += line.size();
+      if (pending_.size() >= kOpenedToWriteOutBytes) write_out();
+      return;
+    }
     if (std::fwrite(line.data(), 1, line.size(), file_) != line.size())
       throw Error(path_.string(), 0, "", fmt::format("write failed: {}", std::strerror(errno)));
     bytes_ += line.size();
   }
   void flush() {
+    if (holding_ == FileHolding::kOpenedToWriteOut) {
+      // Opened (and so checked) even with nothing to write: a checkpoint counts what it holds.
+      const ReopenedOutputFile file(path_, O_WRONLY | O_APPEND, identity_, bytes_ - pending_.size());
+      append(file.fd());
+      return;
+    }
     if (std::fflush(file_) != 0) throw Error(path_.string(), 0, "", fmt::format("write failed: {}", std::strerror(errno)));
     check_output_file_intact(fileno(file_), path_, bytes_);
   }
   std::uint64_t bytes() const { return bytes_; }
 
  private:
+  void write_out() {
+    if (pending_.empty()) return;
+    const ReopenedOutputFile file(path_, O_WRONLY | O_APPEND, identity_, bytes_ - pending_.size());
+    append(file.fd());
+  }
+  void append(int fd) {
+    const std::uint64_t file_bytes = bytes_ - pending_.size();
+    for (std::size_t done = 0; done < pending_.size();) {
+      const ssize_t n = ::write(fd, pending_.data() + done, pending_.size() - done);
+      if (n < 0 && errno == EINTR) continue;
+      if (n < 0) {
+        const std::string why = std::strerror(errno);
+        // A full disk or a file-size limit: the file keeps its whole lines only.
+        [[maybe_unused]] const int ignored = ::ftruncate(fd, off_t(file_bytes));
+        throw Error(path_.string(), 0, "", fmt::format("write failed: {}", why));
+      }
+      done += std::size_t(n);
+    }
+    pending_.clear();
+  }
+
   fs::path path_;
-  std::FILE* file_ = nullptr;
-  std::uint64_t bytes_ = 0;
+  FileHolding holding_;
+  OutputFileIdentity identity_;
+  std::FILE* file_ = nullptr;  // kept open only
+  std::uint64_t bytes_ = 0;    // written, and gathered in pending_
+  std::string pending_;        // opened to write out: lines not yet in the file
 };
 
 namespace {
@@ -227,6 +279,7 @@ void SopgpuReporter::remove_empty_directories_it_made() noexcept {
 
 void SopgpuReporter::open(ReportContext& context, bool resume, const Offsets& offsets) {
   file_threads_ = context.file_threads;
+  const FileHolding holding = context.file_holding;
   auto offset_of = [&](const std::string& name) -> std::uint64_t {
     for (const auto& [k, offset] : offsets)
       if (k == name) return offset;
@@ -237,16 +290,18 @@ void SopgpuReporter::open(ReportContext& context, bool resume, const Offsets& of
   runs_.clear();
   for (const SopRunFiles& f : outputs_.runs) {
     RunFiles files;
-    files.energy = std::make_unique<TextFile>(f.energy, resume ? offset_of(key(f.run, "energy")) : 0, resume);
+    files.energy =
+        std::make_unique<TextFile>(f.energy, resume ? offset_of(key(f.run, "energy")) : 0, resume, holding);
     files.trajectory = std::make_unique<DcdWriter>(
-        resume ? DcdWriter::append(f.trajectory, n, offset_of(key(f.run, "dcd")))
+        resume ? DcdWriter::append(f.trajectory, n, offset_of(key(f.run, "dcd")), holding)
                : DcdWriter::create(f.trajectory, n, context.engine.state().step, outputs_.trajectory_every,
-                                   timestep_ps, true));
+                                   timestep_ps, true, holding));
     if (!f.pulling.empty())
-      files.pulling = std::make_unique<TextFile>(f.pulling, resume ? offset_of(key(f.run, "pull")) : 0, resume);
+      files.pulling =
+          std::make_unique<TextFile>(f.pulling, resume ? offset_of(key(f.run, "pull")) : 0, resume, holding);
     if (!f.indentation.empty())
       files.indentation =
-          std::make_unique<TextFile>(f.indentation, resume ? offset_of(key(f.run, "indentation")) : 0, resume);
+          std::make_unique<TextFile>(f.indentation, resume ? offset_of(key(f.run, "indentation")) : 0, resume, holding);
     runs_.push_back(std::move(files));
   }
   if (!resume) {

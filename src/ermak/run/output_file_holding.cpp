@@ -1,0 +1,54 @@
+#include "ermak/run/output_file_holding.h"
+
+#include <algorithm>
+#include <vector>
+
+#include "ermak/config/spec.h"
+#include "ermak/run/simulation.h"
+
+namespace ermak {
+namespace {
+
+// Descriptors a run needs beyond the files it keeps open, while it runs: the run log, the
+// checkpoint being written, the PDBs written at the start and the end, and the GPU
+// driver's own (about a dozen with CUDA).
+constexpr std::uint64_t kDescriptorsForTheRun = 32;
+
+}  // namespace
+
+RunFileHolding choose_file_holding(const RunSpec& spec, const RunReporter* extra) {
+  RunFileHolding holding;
+  holding.limit = raise_open_file_limit();
+  if (spec.output.write_directory) {
+    std::vector<std::string> names = {"energies.tsv"};
+    if (spec.output.trajectory_every_steps > 0) names.push_back("trajectory.dcd");
+    if (spec.pulling.enabled || spec.force_clamp.enabled) names.push_back("pulling.tsv");
+    if (spec.plane_pulling.enabled) names.push_back("plane.tsv");
+    if (spec.indentation.enabled) names.push_back("indentation.tsv");
+    holding.files = std::int64_t(names.size()) * spec.replicas;
+    for (const std::string& name : names) holding.file_names += (holding.file_names.empty() ? "" : ", ") + name;
+    holding.file_names += " per replica";
+  }
+  if (const std::int64_t sopgpu = extra ? extra->files_kept_open() : 0; sopgpu > 0) {
+    holding.files += sopgpu;
+    holding.file_names += (holding.file_names.empty() ? "" : ", ") + std::to_string(sopgpu) + " SOP-GPU output files";
+  }
+  holding.needed_to_keep_open = holding.limit.open_now + kDescriptorsForTheRun + std::uint64_t(holding.files);
+  // Opened to write out, a file holds a descriptor only while the report writer, or one of
+  // the threads that write the replicas side by side, writes it out: within the 32 kept.
+  if (holding.files > 0 && holding.needed_to_keep_open > holding.limit.soft)
+    holding.holding = FileHolding::kOpenedToWriteOut;
+  return holding;
+}
+
+std::string file_holding_note(const RunFileHolding& holding) {
+  if (holding.holding != FileHolding::kOpenedToWriteOut) return "";
+  return "the run's " + std::to_string(holding.files) + " output files (" + holding.file_names + ") would need " +
+         std::to_string(holding.needed_to_keep_open) + " open files kept open, above the open-file limit of " +
+         std::to_string(holding.limit.soft) + ": each is opened only to write out, when " +
+         std::to_string(kOpenedToWriteOutBytes / 1024) +
+         " KiB of its rows or frames have gathered and at every checkpoint and the run's end "
+         "(docs/outputs.md#how-many-files-a-run-keeps-open)";
+}
+
+}  // namespace ermak
