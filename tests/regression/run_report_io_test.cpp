@@ -10,6 +10,7 @@
 #include <sstream>
 #include <string>
 
+#include "ermak/io/file_holding.h"
 #include "support/test_paths.h"
 
 namespace fs = std::filesystem;
@@ -42,31 +43,32 @@ std::string read_file(const fs::path& path) {
 
 }  // namespace
 
-// 40 pulled replicas × (energies.tsv, trajectory.dcd, pulling.tsv) = 120 files do not fit
+// 128 pulled replicas × (energies.tsv, trajectory.dcd, pulling.tsv) = 384 files do not fit
 // under 64 descriptors: the run opens each only to write out, says so in its log, and
-// writes the same bytes as a run that keeps them open — also stopped at a checkpoint and
-// resumed under the limit, with several writer threads.
+// writes the same bytes as a run that keeps them open — with 4 writer threads (32
+// replicas each), files of ~20 KB written out mid-run in pieces of 8 KiB, and stopped at
+// a checkpoint and resumed under the limit.
 TEST(RunReportIo, FilesAboveTheOpenFileLimitAreOpenedToWriteOutWithTheSameBytes) {
   const auto dir = ermak::test::fresh_directory("run-nofile");
   const std::string output =
-      "energy_every = 100\ntrajectory_every = 250\ncheckpoint_every = 1000\n"
+      "energy_every = 10\ntrajectory_every = 50\ncheckpoint_every = 1000\n"
       "[fixed]\nbeads = [0]\n"
       "[pulling]\npulled_beads = [33]\nspeed_um_per_s = 1000\nspring_pN_per_nm = 34.7\n"
-      "direction = \"end_to_end\"\nends = [0, 33]\noutput_every = 50\n";
+      "direction = \"end_to_end\"\nends = [0, 33]\noutput_every = 10\n";
   // Each run in its own directory (NAME/run.toml writing NAME/out).
   const auto run_into = [&](const std::string& limits, const std::string& name, const std::string& args) {
     fs::create_directories(dir / name);
     std::string out;
-    const int status = run_limited(limits, "run --quiet " + write_config(dir / name, 40, output).string() + " " + args, &out);
+    const int status = run_limited(limits, "run --quiet " + write_config(dir / name, 128, output).string() + " " + args, &out);
     EXPECT_EQ(status, 0) << out;
   };
   run_into("true", "open", "");
   run_into("ulimit -n 64", "limited", "--report-threads 4");
-  run_into("ulimit -n 64", "resumed", "--report-threads 2 --set run.steps=1000");
-  run_into("ulimit -n 64", "resumed", "--report-threads 2 --resume");
+  run_into("ulimit -n 64", "resumed", "--report-threads 4 --set run.steps=1000");
+  run_into("ulimit -n 64", "resumed", "--report-threads 4 --resume");
   EXPECT_EQ(read_file(dir / "open/out/run.log").find("opened only to write out"), std::string::npos);
   const std::string log = read_file(dir / "limited/out/run.log");
-  EXPECT_NE(log.find("the run's 120 output files (energies.tsv, trajectory.dcd, pulling.tsv per replica) would need"),
+  EXPECT_NE(log.find("the run's 384 output files (energies.tsv, trajectory.dcd, pulling.tsv per replica) would need"),
             std::string::npos) << log;
   EXPECT_NE(log.find("above the open-file limit of 64: each is opened only to write out"), std::string::npos) << log;
   int compared = 0;
@@ -80,16 +82,33 @@ TEST(RunReportIo, FilesAboveTheOpenFileLimitAreOpenedToWriteOutWithTheSameBytes)
     EXPECT_EQ(read_file(dir / "resumed/out" / relative), expected) << relative;
     ++compared;
   }
-  // model.etop, model.psf, model.pdb and 40 × (energies.tsv, trajectory.dcd, pulling.tsv, final.pdb).
-  EXPECT_EQ(compared, 3 + 40 * 4);
+  // model.etop, model.psf, model.pdb and 128 × (energies.tsv, trajectory.dcd, pulling.tsv, final.pdb).
+  EXPECT_EQ(compared, 3 + 128 * 4);
+  EXPECT_GT(fs::file_size(dir / "limited/out/replica_127/energies.tsv"), 2 * ermak::kOpenedToWriteOutBytes);
+  EXPECT_GT(fs::file_size(dir / "limited/out/replica_127/trajectory.dcd"), 2 * ermak::kOpenedToWriteOutBytes);
+  EXPECT_NE(log.find("in the background (4 threads)"), std::string::npos) << log;
 
   // A dry run says so too, and writes nothing.
   fs::create_directories(dir / "dry");
   std::string out;
-  const int status = run_limited("ulimit -n 64", "run --dry-run " + write_config(dir / "dry", 40, output).string(), &out);
+  const int status = run_limited("ulimit -n 64", "run --dry-run " + write_config(dir / "dry", 128, output).string(), &out);
   EXPECT_EQ(status, 0) << out;
   EXPECT_NE(out.find("each is opened only to write out"), std::string::npos) << out;
   EXPECT_FALSE(fs::exists(dir / "dry/out"));
+}
+
+// A limit that leaves too few descriptors even for files opened to write out (the run's
+// own log, checkpoint and PDBs, one per writer thread) stops the run before anything is
+// written, with the number to raise it to — not after its steps, at the final PDBs.
+TEST(RunReportIo, AnOpenFileLimitTooLowForTheRunItselfStopsItBeforeAnythingIsWritten) {
+  const auto dir = ermak::test::fresh_directory("run-nofile-low");
+  std::string out;
+  const int status = run_limited("ulimit -n 24", "run --quiet " + write_config(dir, 20, "trajectory_every = 500\n").string(), &out);
+  EXPECT_EQ(status, 1) << out;
+  EXPECT_NE(out.find("the open-file limit (ulimit -n) is 24"), std::string::npos) << out;
+  EXPECT_NE(out.find("too few for the run itself"), std::string::npos) << out;
+  EXPECT_NE(out.find("Raise it before starting ermak: ulimit -n "), std::string::npos) << out;
+  EXPECT_FALSE(fs::exists(dir / "out")) << "nothing is written before the check";
 }
 
 // A soft limit below the hard one is raised: 40 files under a soft limit of 64 are kept open.

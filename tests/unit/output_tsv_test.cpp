@@ -315,7 +315,7 @@ TEST(OutputTsv, OpenedToWriteOutRefusesATableDeletedCutOrReplaced) {
   };
   TsvWriter deleted = make("deleted.tsv");
   std::filesystem::remove(dir / "deleted.tsv");
-  EXPECT_NE(message(deleted).find("deleted.tsv: was deleted while this run wrote it"), std::string::npos);
+  EXPECT_NE(message(deleted).find("deleted.tsv: was deleted or moved away while this run wrote it"), std::string::npos);
   EXPECT_FALSE(std::filesystem::exists(dir / "deleted.tsv")) << "not created again";
   TsvWriter cut = make("cut.tsv");
   std::filesystem::resize_file(dir / "cut.tsv", 10);

@@ -1,5 +1,6 @@
 #include "ermak/io/assembly.h"
 
+#include <cerrno>
 #include <algorithm>
 #include <cctype>
 #include <cmath>
@@ -10,6 +11,7 @@
 #include <gemmi/math.hpp>
 
 #include "ermak/core/error.h"
+#include "ermak/io/input_file.h"
 #include "ermak/io/text_fields.h"
 
 namespace ermak {
@@ -244,7 +246,10 @@ std::vector<SymmetryOperator> read_symmetry_file(const std::filesystem::path& pa
   if (!std::filesystem::exists(path, ec)) throw Error(file, 0, "symmetry", "file not found");
   if (std::filesystem::is_directory(path, ec)) throw Error(file, 0, "symmetry", "is a directory; give a file");
   std::ifstream in(path);
-  if (!in) throw Error(file, 0, "symmetry", "cannot open the file");
+  if (!in) {
+    const int open_errno = errno;
+    throw Error(file, 0, "symmetry", cannot_open_input(file, open_errno));
+  }
   std::vector<SymmetryOperator> ops;
   std::vector<int> op_lines;  // first line of each operator
   SymmetryOperator current;

@@ -1,5 +1,6 @@
 #include "ermak/io/cg_description.h"
 
+#include <cerrno>
 #include <algorithm>
 #include <cctype>
 #include <fstream>
@@ -8,6 +9,7 @@
 #include <string_view>
 
 #include "ermak/core/error.h"
+#include "ermak/io/input_file.h"
 #include "ermak/io/text_fields.h"
 
 namespace ermak {
@@ -218,7 +220,10 @@ CgDescription read_cg_description(const std::filesystem::path& file) {
   if (!std::filesystem::is_regular_file(file, ec))
     throw Error(file.string(), 0, "cgconfig", "coarse-graining description not found (or not a file)");
   std::ifstream in(file);
-  if (!in) throw Error(file.string(), 0, "cgconfig", "cannot open the file");
+  if (!in) {
+    const int open_errno = errno;
+    throw Error(file.string(), 0, "cgconfig", cannot_open_input(file, open_errno));
+  }
   return Reader(file).read(in);
 }
 

@@ -41,7 +41,7 @@ struct Checkpoint {
 //
 // Crash safety: first the filesystem holding <path> is synced (syncfs), so output data
 // already handed to the OS — the bytes that output_offsets count, written by
-// TsvWriter::flush() and DcdWriter::write_frame — is on disk before a checkpoint that
+// TsvWriter::flush() and DcdWriter::write_frame or flush() — is on disk before a checkpoint that
 // refers to it; one call for any number of replica files, where fdatasync per file costs
 // milliseconds each. Then the checkpoint goes to "<path>.tmp", is fsynced, renamed over
 // <path>, and the directory is fsynced: a crash at any moment leaves either the previous

@@ -270,8 +270,9 @@ void DcdWriter::cut_to_continue() {
   };
   if (holding_ == FileHolding::kOpenedToWriteOut) {
     // Longer than file_bytes_ until cut: checked for no size here.
-    const ReopenedOutputFile file(path_, O_RDWR, identity_, 0);
+    ReopenedOutputFile file(path_, O_RDWR, identity_, 0);
     cut(file.fd());
+    file.close();
   } else {
     cut(fd_);
   }
@@ -322,8 +323,20 @@ void DcdWriter::write_frame(const float* x_A, const float* y_A, const float* z_A
   // before each write-out of a writer opened to write out, by ReopenedOutputFile).
   if (holding_ == FileHolding::kKeptOpen) check_output_file_intact(fd_, path_, file_bytes_);
   const std::uint64_t record = 4 * std::uint64_t(atoms_);
-  frame_buffer_.resize(frame_bytes(atoms_));
-  unsigned char* p = frame_buffer_.data();
+  const std::size_t frame = frame_bytes(atoms_);
+  // Kept open, the frame goes out from a buffer of its own; opened to write out, it is
+  // encoded at the end of the gathered frames, whose room is taken once: up to
+  // kOpenedToWriteOutBytes and a frame (one frame where a frame is larger), so that a run of
+  // many replicas holds no more per file.
+  unsigned char* p = nullptr;
+  if (holding_ == FileHolding::kOpenedToWriteOut) {
+    if (pending_.capacity() == 0) pending_.reserve(frame >= kOpenedToWriteOutBytes ? frame : kOpenedToWriteOutBytes + frame);
+    pending_.resize(pending_.size() + frame);
+    p = pending_.data() + pending_.size() - frame;
+  } else {
+    frame_buffer_.resize(frame);
+    p = frame_buffer_.data();
+  }
   for (const float* c : {x_A, y_A, z_A}) {
     put_i32(p, static_cast<std::int32_t>(record));
     if constexpr (std::endian::native == std::endian::little) {
@@ -337,7 +350,6 @@ void DcdWriter::write_frame(const float* x_A, const float* y_A, const float* z_A
   }
   ++frames_;
   if (holding_ == FileHolding::kOpenedToWriteOut) {
-    pending_.insert(pending_.end(), frame_buffer_.begin(), frame_buffer_.end());
     if (pending_.size() >= kOpenedToWriteOutBytes) write_out();
     return;
   }
@@ -357,8 +369,9 @@ void DcdWriter::write_frame(const float* x_A, const float* y_A, const float* z_A
 
 void DcdWriter::write_out() {
   if (!live_ || pending_.empty()) return;
-  const ReopenedOutputFile file(path_, O_RDWR, identity_, file_bytes_);
+  ReopenedOutputFile file(path_, O_RDWR, identity_, file_bytes_);
   write_pending(file.fd());
+  file.close();
 }
 
 void DcdWriter::write_pending(int fd) {
@@ -396,8 +409,9 @@ void DcdWriter::sync() {
     if (::fdatasync(fd) != 0) fail(path_, "cannot sync DCD file to disk: " + errno_text());
   };
   if (holding_ == FileHolding::kOpenedToWriteOut) {
-    const ReopenedOutputFile file(path_, O_RDWR, identity_, file_bytes_);
+    ReopenedOutputFile file(path_, O_RDWR, identity_, file_bytes_);
     sync_fd(file.fd());
+    file.close();
   } else {
     sync_fd(fd_);
   }
@@ -407,8 +421,9 @@ void DcdWriter::flush() {
   if (!live_) return;
   if (holding_ == FileHolding::kOpenedToWriteOut) {
     // Opened (and so checked) even with nothing to write: a checkpoint counts what it holds.
-    const ReopenedOutputFile file(path_, O_RDWR, identity_, file_bytes_);
+    ReopenedOutputFile file(path_, O_RDWR, identity_, file_bytes_);
     write_pending(file.fd());
+    file.close();
     return;
   }
   check_output_file_intact(fd_, path_, file_bytes_);

@@ -19,12 +19,13 @@ namespace ermak {
 //
 // After every frame the frame count (ICNTRL[0], NSET) and the step of the last frame
 // (ICNTRL[3]) are rewritten in place, so a run that dies leaves a file whose header
-// agrees with its contents. Every frame goes to the OS when write_frame returns (no
-// user-space buffering), so bytes_written() is always what is in the file. Two system
-// calls per frame: the frame, then ICNTRL[0..3] in one piece. A writer opened only to
-// write out (FileHolding::kOpenedToWriteOut) holds no descriptor between write-outs: its
-// frames gather up to kOpenedToWriteOutBytes (at least one frame) and at flush(), and the
-// header is rewritten after each write-out.
+// agrees with its contents. Kept open (FileHolding::kKeptOpen), every frame goes to the OS
+// when write_frame returns (no user-space buffering), so bytes_written() is always what is
+// in the file: two system calls per frame, the frame, then ICNTRL[0..3] in one piece. A
+// writer opened only to write out (FileHolding::kOpenedToWriteOut) holds no descriptor
+// between write-outs: its frames gather up to kOpenedToWriteOutBytes (at least one frame)
+// and at flush(), and the header, counting the frames in the file, is rewritten after each
+// write-out; bytes_written() counts the gathered frames too.
 class DcdWriter {
  public:
   // 1 AKMA time unit (CHARMM's internal time) = 48.88821 fs. DCD's DELTA is in AKMA.

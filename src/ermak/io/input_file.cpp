@@ -1,5 +1,6 @@
 #include "ermak/io/input_file.h"
 
+#include <cstring>
 #include <system_error>
 
 #include "ermak/core/error.h"
@@ -16,6 +17,12 @@ void check_regular_input_file(const std::filesystem::path& file, const std::stri
     return;
   throw Error(file.string(), 0, field,
               std::string("is ") + special_file_kind(status) + ", not a file to read; give a regular file");
+}
+
+std::string cannot_open_input(const std::filesystem::path& file, int open_errno) {
+  std::error_code ec;
+  if (!std::filesystem::exists(file, ec) && !ec) return "file not found";
+  return std::string("cannot open the file: ") + std::strerror(open_errno);
 }
 
 }  // namespace ermak

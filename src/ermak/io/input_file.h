@@ -11,4 +11,9 @@ namespace ermak {
 // regular file nor a FIFO; a missing file is left to the reader's own message.
 void check_regular_input_file(const std::filesystem::path& file, const std::string& field);
 
+// Why an input file could not be opened, for the reader's error: "file not found", or
+// "cannot open the file: " and the system's reason (`open_errno`: errno right after the
+// failed open; e.g. "Permission denied", "Too many open files").
+std::string cannot_open_input(const std::filesystem::path& file, int open_errno);
+
 }  // namespace ermak

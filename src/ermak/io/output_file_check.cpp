@@ -7,6 +7,7 @@
 #include <cerrno>
 #include <cstring>
 #include <string>
+#include <utility>
 
 #include "ermak/core/error.h"
 
@@ -48,13 +49,14 @@ OutputFileIdentity identity_of_output_file(int fd, const std::filesystem::path& 
 }
 
 ReopenedOutputFile::ReopenedOutputFile(const std::filesystem::path& path, int flags,
-                                       const OutputFileIdentity& identity, std::uint64_t bytes_written) {
+                                       const OutputFileIdentity& identity, std::uint64_t bytes_written)
+    : path_(path) {
   for (;;) {
     fd_ = ::open(path.c_str(), (flags & ~O_CREAT) | O_CLOEXEC);
     if (fd_ >= 0 || errno != EINTR) break;
   }
   if (fd_ < 0) {
-    if (errno == ENOENT) lost_under_the_run(path, "was deleted");
+    if (errno == ENOENT) lost_under_the_run(path, "was deleted or moved away");
     throw Error(path.string(), 0, "", std::string("cannot open the output file again to write to it: ") +
                                           std::strerror(errno));
   }
@@ -71,6 +73,13 @@ ReopenedOutputFile::ReopenedOutputFile(const std::filesystem::path& path, int fl
 
 ReopenedOutputFile::~ReopenedOutputFile() {
   if (fd_ >= 0) ::close(fd_);
+}
+
+void ReopenedOutputFile::close() {
+  const int fd = std::exchange(fd_, -1);
+  // After EINTR the descriptor is closed all the same (Linux): nothing to retry.
+  if (fd >= 0 && ::close(fd) != 0 && errno != EINTR)
+    throw Error(path_.string(), 0, "", std::string("cannot write the output file (closing it): ") + std::strerror(errno));
 }
 
 }  // namespace ermak

@@ -30,12 +30,16 @@ class ReopenedOutputFile {
  public:
   ReopenedOutputFile(const std::filesystem::path& path, int flags, const OutputFileIdentity& identity,
                      std::uint64_t bytes_written);
-  ~ReopenedOutputFile();
+  ~ReopenedOutputFile();  // closes without a word (after an error, or where close() was called)
   ReopenedOutputFile(const ReopenedOutputFile&) = delete;
   ReopenedOutputFile& operator=(const ReopenedOutputFile&) = delete;
   int fd() const { return fd_; }
+  // Closes the file after writing it, and throws ermak::Error naming it when that fails: a
+  // network file system may report a full disk or quota (ENOSPC, EDQUOT) only here.
+  void close();
 
  private:
+  std::filesystem::path path_;
   int fd_ = -1;
 };
 

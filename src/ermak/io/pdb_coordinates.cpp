@@ -216,9 +216,8 @@ std::vector<Vec3d> read_pdb_coordinates(const std::filesystem::path& path) {
   check_regular_input_file(path, "coordinates");
   std::ifstream in(path);
   if (!in) {
-    std::error_code ec;
-    throw Error(file, 0, "coordinates",
-                std::filesystem::exists(path, ec) ? "cannot open the file" : "file not found");
+    const int open_errno = errno;
+    throw Error(file, 0, "coordinates", cannot_open_input(path, open_errno));
   }
   std::vector<Vec3d> positions;
   std::string raw;

@@ -1,5 +1,6 @@
 #include "ermak/io/sopgpu_top.h"
 
+#include <cerrno>
 #include <algorithm>
 #include <cctype>
 #include <cmath>
@@ -82,9 +83,8 @@ TopContents read_top(const std::filesystem::path& path) {
   check_regular_input_file(path, "topology");
   std::ifstream in(path);
   if (!in) {
-    std::error_code ec;
-    throw Error(file, 0, "topology",
-                std::filesystem::exists(path, ec) ? "cannot open the file" : "file not found");
+    const int open_errno = errno;
+    throw Error(file, 0, "topology", cannot_open_input(path, open_errno));
   }
   TopContents out;
   Topology& top = out.topology;

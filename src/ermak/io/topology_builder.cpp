@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <cerrno>
 #include <algorithm>
 #include <cctype>
 #include <cmath>
@@ -12,6 +13,7 @@
 #include <unordered_set>
 
 #include "ermak/core/error.h"
+#include "ermak/io/input_file.h"
 #include "ermak/io/pair_search.h"
 #include "ermak/io/text_fields.h"
 #include "ermak/model/chain_positions.h"
@@ -280,7 +282,10 @@ struct Builder {
     std::error_code ec;
     if (!std::filesystem::exists(options.extra_bonds_file, ec)) throw Error(file, 0, "extra bonds", "file not found");
     std::ifstream in(options.extra_bonds_file);
-    if (!in) throw Error(file, 0, "extra bonds", "cannot open the file");
+    if (!in) {
+      const int open_errno = errno;
+      throw Error(file, 0, "extra bonds", cannot_open_input(file, open_errno));
+    }
     std::unordered_map<std::string, std::int32_t> by_name;
     for (std::size_t r = 0; r < model.residues.size(); ++r) {
       const StructureResidue& res = model.residues[r];

@@ -1,5 +1,6 @@
 #include "ermak/io/topology_file.h"
 
+#include <cerrno>
 #include <algorithm>
 #include <cctype>
 #include <charconv>
@@ -29,9 +30,8 @@ class Reader {
  public:
   explicit Reader(const std::filesystem::path& path) : file_(path.string()), in_(path) {
     if (!in_) {
-      std::error_code ec;
-      throw Error(file_, 0, "topology",
-                  std::filesystem::exists(path, ec) ? "cannot open the file" : "file not found");
+      const int open_errno = errno;
+      throw Error(file_, 0, "topology", cannot_open_input(path, open_errno));
     }
   }
   // The raw first line (the version line is a comment to everything else).

@@ -17,6 +17,9 @@ namespace ermak {
 namespace {
 
 constexpr std::size_t kBufferBytes = 64 * 1024;
+// Beyond kOpenedToWriteOutBytes, the room for the row that crosses it (a row of a table
+// with many columns, e.g. a plane table of several groups, is a few hundred bytes).
+constexpr std::size_t kRowRoom = 1024;
 constexpr auto kMaxBufferAge = std::chrono::seconds(1);
 
 [[noreturn]] void fail(const std::filesystem::path& path, const std::string& what) {
@@ -175,14 +178,18 @@ void TsvWriter::hold_file() {
   if (holding_ == FileHolding::kKeptOpen) return;
   ::close(fd_);
   fd_ = -1;
+  // The room for the gathered rows, taken once: a string that grew past it would double,
+  // and a run of many replicas would hold twice as much per file.
+  buffer_.reserve(kOpenedToWriteOutBytes + kRowRoom);
 }
 
 void TsvWriter::cut_to_continue() {
   if (holding_ == FileHolding::kOpenedToWriteOut) {
     // Longer than file_bytes_ until cut: checked for no size here.
-    const ReopenedOutputFile file(path_, O_WRONLY, identity_, 0);
+    ReopenedOutputFile file(path_, O_WRONLY, identity_, 0);
     if (::ftruncate(file.fd(), static_cast<off_t>(file_bytes_)) != 0)
       fail(path_, std::string("cannot truncate table: ") + std::strerror(errno));
+    file.close();
   } else {
     if (::ftruncate(fd_, static_cast<off_t>(file_bytes_)) != 0)
       fail(path_, std::string("cannot truncate table: ") + std::strerror(errno));
@@ -269,8 +276,9 @@ void TsvWriter::end_row() {
 void TsvWriter::write_out() {
   if (!live_ || buffer_.empty()) return;
   if (holding_ == FileHolding::kOpenedToWriteOut) {
-    const ReopenedOutputFile file(path_, O_WRONLY | O_APPEND, identity_, file_bytes_);
+    ReopenedOutputFile file(path_, O_WRONLY | O_APPEND, identity_, file_bytes_);
     write_buffer(file.fd());
+    file.close();
   } else {
     write_buffer(fd_);
   }
@@ -294,9 +302,10 @@ void TsvWriter::flush() {
   if (!live_) return;
   if (holding_ == FileHolding::kOpenedToWriteOut) {
     // Opened (and so checked) even with nothing to write: a checkpoint counts what it holds.
-    const ReopenedOutputFile file(path_, O_WRONLY | O_APPEND, identity_, file_bytes_);
+    ReopenedOutputFile file(path_, O_WRONLY | O_APPEND, identity_, file_bytes_);
     write_buffer(file.fd());
     check_output_file_intact(file.fd(), path_, file_bytes_);
+    file.close();
     return;
   }
   write_out();
@@ -310,8 +319,9 @@ void TsvWriter::sync() {
     if (::fdatasync(fd) != 0) fail(path_, std::string("cannot sync table to disk: ") + std::strerror(errno));
   };
   if (holding_ == FileHolding::kOpenedToWriteOut) {
-    const ReopenedOutputFile file(path_, O_WRONLY | O_APPEND, identity_, file_bytes_);
+    ReopenedOutputFile file(path_, O_WRONLY | O_APPEND, identity_, file_bytes_);
     sync_fd(file.fd());
+    file.close();
   } else {
     sync_fd(fd_);
   }

@@ -4,6 +4,8 @@
 #include <vector>
 
 #include "ermak/config/spec.h"
+#include "ermak/core/error.h"
+#include "ermak/run/replica_loop.h"
 #include "ermak/run/simulation.h"
 
 namespace ermak {
@@ -16,7 +18,7 @@ constexpr std::uint64_t kDescriptorsForTheRun = 32;
 
 }  // namespace
 
-RunFileHolding choose_file_holding(const RunSpec& spec, const RunReporter* extra) {
+RunFileHolding choose_file_holding(const RunSpec& spec, const RunReporter* extra, int requested_report_threads) {
   RunFileHolding holding;
   holding.limit = raise_open_file_limit();
   if (spec.output.write_directory) {
@@ -33,12 +35,21 @@ RunFileHolding choose_file_holding(const RunSpec& spec, const RunReporter* extra
     holding.files += sopgpu;
     holding.file_names += (holding.file_names.empty() ? "" : ", ") + std::to_string(sopgpu) + " SOP-GPU output files";
   }
-  holding.needed_to_keep_open = holding.limit.open_now + kDescriptorsForTheRun + std::uint64_t(holding.files);
-  // Opened to write out, a file holds a descriptor only while the report writer, or one of
-  // the threads that write the replicas side by side, writes it out: within the 32 kept.
-  if (holding.files > 0 && holding.needed_to_keep_open > holding.limit.soft)
-    holding.holding = FileHolding::kOpenedToWriteOut;
-  return holding;
+  const std::uint64_t for_the_run = holding.limit.open_now + kDescriptorsForTheRun;
+  holding.needed_to_keep_open = for_the_run + std::uint64_t(holding.files);
+  if (holding.files == 0 || holding.needed_to_keep_open <= holding.limit.soft) return holding;
+  holding.holding = FileHolding::kOpenedToWriteOut;
+  // Opened to write out, a file holds a descriptor only while a thread writes it out: the
+  // report writer, or one of the threads that write the replicas side by side.
+  const std::uint64_t needed = for_the_run + 1 + std::uint64_t(max_report_threads(requested_report_threads));
+  if (needed <= holding.limit.soft) return holding;
+  throw Error("the open-file limit (ulimit -n) is " + std::to_string(holding.limit.soft) +
+              (holding.limit.hard > holding.limit.soft ? "" : ", already raised to the hard limit") +
+              ", too few for the run itself: it needs " + std::to_string(needed) +
+              " open files even with each of its " + std::to_string(holding.files) +
+              " output files opened only to write out (the run's log, checkpoint and PDBs, the GPU driver's, one "
+              "per thread that writes the files). Raise it before starting ermak: ulimit -n " +
+              std::to_string(needed) + " (docs/outputs.md#how-many-files-a-run-keeps-open)");
 }
 
 std::string file_holding_note(const RunFileHolding& holding) {

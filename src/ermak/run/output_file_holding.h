@@ -22,8 +22,12 @@ struct RunFileHolding {
 };
 
 // Raises the open-file limit and chooses how the run's files — each replica's in the output
-// directory and a .sop run's SOP-GPU outputs (`extra`, may be null) — are held.
-RunFileHolding choose_file_holding(const RunSpec& spec, const RunReporter* extra);
+// directory and a .sop run's SOP-GPU outputs (`extra`, may be null) — are held. Throws
+// ermak::Error before anything is written when the limit leaves too few descriptors even
+// for files opened to write out: the run's own (log, checkpoint, PDBs, the GPU driver's)
+// and one per thread that writes the replicas' files (`requested_report_threads`: --report-threads,
+// 0 automatic).
+RunFileHolding choose_file_holding(const RunSpec& spec, const RunReporter* extra, int requested_report_threads);
 
 // The run log's line for a run whose files are opened to write out ("" otherwise).
 std::string file_holding_note(const RunFileHolding& holding);

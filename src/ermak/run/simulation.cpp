@@ -1215,9 +1215,9 @@ RunSummary run_simulation(const RunSpec& spec, const RunOptions& options, RunRep
     if (!options.dry_run) throw refusal;
     existing_run = std::move(refusal);
   }
-  // Before anything is written: how the replicas' files are held under the open-file limit
-  // (a .sop run whose SOP-GPU files do not fit stops here).
-  const RunFileHolding file_holding = choose_file_holding(spec, extra);
+  // Before anything is written: how the run's files are held under the open-file limit (a
+  // limit too low for the run itself stops it here).
+  const RunFileHolding file_holding = choose_file_holding(spec, extra, options.report_threads);
   // The places of the run's files ("" for those of a SOP-GPU configuration, which names no
   // TOML key: the message then names the path).
   const std::string checkpoint_key = spec.output.checkpoint_file.empty() ? "output.directory" : "";

@@ -79,8 +79,9 @@ class SopgpuReporter::TextFile {
   void flush() {
     if (holding_ == FileHolding::kOpenedToWriteOut) {
       // Opened (and so checked) even with nothing to write: a checkpoint counts what it holds.
-      const ReopenedOutputFile file(path_, O_WRONLY | O_APPEND, identity_, bytes_ - pending_.size());
+      ReopenedOutputFile file(path_, O_WRONLY | O_APPEND, identity_, bytes_ - pending_.size());
       append(file.fd());
+      file.close();
       return;
     }
     if (std::fflush(file_) != 0) throw Error(path_.string(), 0, "", fmt::format("write failed: {}", std::strerror(errno)));
@@ -91,8 +92,9 @@ class SopgpuReporter::TextFile {
  private:
   void write_out() {
     if (pending_.empty()) return;
-    const ReopenedOutputFile file(path_, O_WRONLY | O_APPEND, identity_, bytes_ - pending_.size());
+    ReopenedOutputFile file(path_, O_WRONLY | O_APPEND, identity_, bytes_ - pending_.size());
     append(file.fd());
+    file.close();
   }
   void append(int fd) {
     const std::uint64_t file_bytes = bytes_ - pending_.size();
