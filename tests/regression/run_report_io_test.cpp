@@ -4,6 +4,7 @@
 // writer's thread stops the run with that file's error.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
 #include <fstream>
@@ -109,6 +110,42 @@ TEST(RunReportIo, AnOpenFileLimitTooLowForTheRunItselfStopsItBeforeAnythingIsWri
   EXPECT_NE(out.find("too few for the run itself"), std::string::npos) << out;
   EXPECT_NE(out.find("Raise it before starting ermak: ulimit -n "), std::string::npos) << out;
   EXPECT_FALSE(fs::exists(dir / "out")) << "nothing is written before the check";
+}
+
+// A run of 1001 replicas names their directories replica_0000 … replica_1000, so that ls
+// and sorted() list them in order; a resume continues them, and ermak analyze reads them
+// (docs/outputs.md#layout-of-an-output-directory).
+TEST(RunReportIo, ReplicaNumbersAreAsWideAsTheLargest) {
+  const auto dir = ermak::test::fresh_directory("run-wide-names");
+  const std::string output =
+      "energy_every = 50\ncheckpoint_every = 100\n[fixed]\nbeads = [0]\n"
+      "[pulling]\npulled_beads = [33]\nspeed_um_per_s = 1000\nspring_pN_per_nm = 34.7\n"
+      "direction = \"end_to_end\"\nends = [0, 33]\noutput_every = 10\n";
+  const auto config = write_config(dir, 1001, output);
+  std::string out;
+  ASSERT_EQ(run_command(ermak::test::ermak_binary().string() + " run --quiet " + config.string() +
+                            " --set run.steps=100",
+                        &out),
+            0)
+      << out;
+  ASSERT_EQ(run_command(ermak::test::ermak_binary().string() + " run --quiet --resume " + config.string() +
+                            " --set run.steps=200",
+                        &out),
+            0)
+      << out;
+  EXPECT_TRUE(fs::exists(dir / "out/replica_0000/pulling.tsv"));
+  EXPECT_TRUE(fs::exists(dir / "out/replica_1000/final.pdb"));
+  EXPECT_FALSE(fs::exists(dir / "out/replica_000"));
+  // 200 steps: the header and rows at 0, 10, …, 200.
+  const std::string table = read_file(dir / "out/replica_1000/pulling.tsv");
+  EXPECT_EQ(std::count(table.begin(), table.end(), '\n'), 22) << table;
+  ASSERT_EQ(run_command(ermak::test::ermak_binary().string() + " analyze " + (dir / "out").string() +
+                            " -o " + (dir / "analysis").string() + " --replica-files 0,1000",
+                        &out),
+            0)
+      << out;
+  EXPECT_TRUE(fs::exists(dir / "analysis/replica_0000_curve.tsv"));
+  EXPECT_TRUE(fs::exists(dir / "analysis/replica_1000_curve.tsv"));
 }
 
 // A soft limit below the hard one is raised: 40 files under a soft limit of 64 are kept open.

@@ -26,11 +26,58 @@ RunSpec spec_with_trajectory(std::int64_t trajectory_every) {
 TEST(ReplicaFiles, NamesDirectoriesAndEnergyColumns) {
   EXPECT_EQ(replica_dir_name(7), "replica_007");
   EXPECT_EQ(replica_dir_name(1234), "replica_1234");
+  EXPECT_EQ(replica_dir_name(7, 4), "replica_0007");
+  EXPECT_EQ(replica_dir_name(12345, 5), "replica_12345");
   EXPECT_EQ(energy_columns().front(), "step");
   EXPECT_EQ(energy_columns().size(), 11u);
   EXPECT_EQ(table_file_name(ProtocolTable::kPulling), "pulling.tsv");
   EXPECT_EQ(table_file_name(ProtocolTable::kPlane), "plane.tsv");
   EXPECT_EQ(table_file_name(ProtocolTable::kIndentation), "indentation.tsv");
+}
+
+// Numbers as wide as the largest needs, at least 3: `ls` and sorted() list the replicas in
+// order (docs/outputs.md#layout-of-an-output-directory).
+TEST(ReplicaFiles, NamesAreAsWideAsTheLargestNumberOfTheRun) {
+  EXPECT_EQ(replica_name_digits(1), 3);
+  EXPECT_EQ(replica_name_digits(1000), 3);  // replica_000 … replica_999
+  EXPECT_EQ(replica_name_digits(1001), 4);  // replica_0000 … replica_1000
+  EXPECT_EQ(replica_name_digits(10000), 4);
+  EXPECT_EQ(replica_name_digits(10001), 5);
+  RunSpec spec = spec_with_trajectory(0);
+  spec.replicas = 1001;
+  EXPECT_EQ(ReplicaFiles(spec, nullptr).dir_name(7), "replica_0007");
+  EXPECT_EQ(ReplicaFiles(spec, nullptr, FileHolding::kKeptOpen, 3).dir_name(7), "replica_007");
+  // A checkpoint's offsets tell the width its run started with; 0 without replica files.
+  EXPECT_EQ(replica_name_digits_in({{"model.psf", 10}, {"replica_0000/energies.tsv", 90}}), 4);
+  EXPECT_EQ(replica_name_digits_in({{"replica_000/energies.tsv", 90}, {"replica_1000/energies.tsv", 90}}), 3);
+  EXPECT_EQ(replica_name_digits_in({{"sopgpu/1/energy", 90}}), 0);
+}
+
+// A run of more than 1000 replicas started by ermak before 2026-11-30 (3 digits) resumes
+// with its own names: the offsets' keys and the directories are those it wrote.
+TEST(ReplicaFiles, AResumeKeepsTheNamesItsRunStartedWith) {
+  const fs::path out = test::fresh_directory("replica_files_width");
+  RunSpec spec = spec_with_trajectory(0);
+  spec.replicas = 1001;
+  constexpr std::int32_t kBeads = 5;
+  std::vector<std::pair<std::string, std::uint64_t>> at_checkpoint;
+  {
+    ReplicaFiles files(spec, nullptr, FileHolding::kKeptOpen, 3);
+    files.create(out, spec.replicas, kBeads);
+    files.flush(1);
+    at_checkpoint = files.offsets();
+  }
+  EXPECT_TRUE(fs::exists(out / "replica_000/energies.tsv"));
+  EXPECT_TRUE(fs::exists(out / "replica_1000/energies.tsv"));
+  EXPECT_FALSE(fs::exists(out / "replica_0000"));
+  const int digits = replica_name_digits_in(at_checkpoint);
+  ASSERT_EQ(digits, 3);
+  std::map<std::string, std::uint64_t> offset(at_checkpoint.begin(), at_checkpoint.end());
+  ReplicaFiles resumed(spec, nullptr, FileHolding::kKeptOpen, digits);
+  resumed.append(out, spec.replicas, kBeads, [&](const std::string& name) { return offset.at(name); });
+  resumed.flush(1);
+  EXPECT_EQ(resumed.offsets(), at_checkpoint);
+  EXPECT_FALSE(fs::exists(out / "replica_0000"));
 }
 
 TEST(ReplicaFiles, WithoutProtocolsWritesEnergiesAndTheTrajectoryWhenAskedFor) {

@@ -1,5 +1,6 @@
 #include "ermak/run/replica_files.h"
 
+#include <algorithm>
 #include <cstdio>
 
 #include "ermak/config/spec.h"
@@ -14,9 +15,25 @@ namespace {
 constexpr ProtocolTable kTables[] = {ProtocolTable::kPulling, ProtocolTable::kPlane, ProtocolTable::kIndentation};
 }  // namespace
 
-std::string replica_dir_name(std::int32_t r) {
+int replica_name_digits(std::int32_t replicas) {
+  int digits = 1;
+  for (std::int32_t largest = std::max(replicas - 1, 0); largest >= 10; largest /= 10) ++digits;
+  return std::max(digits, 3);
+}
+
+int replica_name_digits_in(const std::vector<std::pair<std::string, std::uint64_t>>& offsets) {
+  const std::string prefix = "replica_";
+  for (const auto& [name, offset] : offsets)
+    if (name.rfind(prefix, 0) == 0) {
+      const std::size_t slash = name.find('/');
+      if (slash != std::string::npos) return int(slash - prefix.size());
+    }
+  return 0;
+}
+
+std::string replica_dir_name(std::int32_t r, int digits) {
   char buffer[32];
-  std::snprintf(buffer, sizeof buffer, "replica_%03d", r);
+  std::snprintf(buffer, sizeof buffer, "replica_%0*d", digits, r);
   return buffer;
 }
 
@@ -37,8 +54,10 @@ std::string table_file_name(ProtocolTable table) {
   return "";
 }
 
-ReplicaFiles::ReplicaFiles(const RunSpec& spec, const ProtocolSetup* protocol, FileHolding holding) {
+ReplicaFiles::ReplicaFiles(const RunSpec& spec, const ProtocolSetup* protocol, FileHolding holding,
+                           int name_digits) {
   plan_.holding = holding;
+  plan_.name_digits = name_digits > 0 ? name_digits : replica_name_digits(spec.replicas);
   plan_.trajectory = spec.output.trajectory_every_steps > 0;
   plan_.trajectory_every_steps = spec.output.trajectory_every_steps;
   plan_.timestep_ps = units::tau_to_ps(spec.langevin.timestep_tau);
@@ -64,7 +83,7 @@ std::vector<std::string> ReplicaFiles::file_names() const {
 
 void ReplicaFiles::create(const fs::path& out, std::int32_t replicas, std::int32_t beads) {
   for (std::int32_t r = 0; r < replicas; ++r) {
-    const fs::path dir = out / replica_dir_name(r);
+    const fs::path dir = out / dir_name(r);
     fs::create_directories(dir);
     // Never over an existing file (one atomic open with O_EXCL): a new run's directory holds
     // none (--force removed the earlier run's), unless a second job started in it.
@@ -85,7 +104,7 @@ ReplicaFiles::CutBack ReplicaFiles::append(const fs::path& out, std::int32_t rep
   // Every file is opened and checked before any is cut back: a resume refused for one
   // replica's file leaves the others as they were (docs/outputs.md#resume).
   for (std::int32_t r = 0; r < replicas; ++r) {
-    const std::string dir = replica_dir_name(r);
+    const std::string dir = dir_name(r);
     energies_.push_back(TsvWriter::open_to_continue(out / dir / "energies.tsv", offset_of(dir + "/energies.tsv"),
                                                     energy_columns(), plan_.holding));
     if (plan_.trajectory)
@@ -124,7 +143,7 @@ void ReplicaFiles::flush(int threads) {
 std::vector<std::pair<std::string, std::uint64_t>> ReplicaFiles::offsets() const {
   std::vector<std::pair<std::string, std::uint64_t>> offsets;
   for (std::int32_t r = 0; r < replicas(); ++r) {
-    const std::string dir = replica_dir_name(r) + "/";
+    const std::string dir = dir_name(r) + "/";
     const std::size_t k = std::size_t(r);
     offsets.emplace_back(dir + "energies.tsv", energies_[k].bytes_written());
     if (plan_.trajectory) offsets.emplace_back(dir + "trajectory.dcd", trajectories_[k].bytes_written());

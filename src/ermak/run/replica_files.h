@@ -17,8 +17,17 @@ namespace ermak {
 struct RunSpec;
 class ProtocolSetup;
 
-// "replica_007": replica r's directory under the output directory.
-std::string replica_dir_name(std::int32_t r);
+// The digits of the replica directories' numbers (docs/outputs.md#layout-of-an-output-directory):
+// 3 (replica_007) up to 1000 replicas, else as many as the largest number needs
+// (replica_0007 … replica_9999 for 10⁴), so that `ls`, a shell's replica_* and Python's
+// sorted() list them in the replicas' order.
+int replica_name_digits(std::int32_t replicas);
+// The digits of the replica names in a checkpoint's output offsets ("replica_0000/energies.tsv"):
+// a run keeps the names it started with (ermak before 2026-11-30 wrote 3 digits at any count).
+// 0 where the offsets name no replica file.
+int replica_name_digits_in(const std::vector<std::pair<std::string, std::uint64_t>>& offsets);
+// "replica_007": replica r's directory under the output directory, its number `digits` wide.
+std::string replica_dir_name(std::int32_t r, int digits = 3);
 
 // The columns of replica_NNN/energies.tsv (docs/outputs.md#tsv-time-series).
 const std::vector<std::string>& energy_columns();
@@ -31,9 +40,13 @@ class ReplicaFiles {
  public:
   // What a run of `spec` with `protocol` (null without any) writes for each replica;
   // `holding`: whether each file stays open for the run or is opened to write out
-  // (io/file_holding.h; docs/outputs.md#how-many-files-a-run-keeps-open).
+  // (io/file_holding.h; docs/outputs.md#how-many-files-a-run-keeps-open); `name_digits`: of
+  // the replica directories' numbers (replica_name_digits; 0: from spec's replica count).
   ReplicaFiles(const RunSpec& spec, const ProtocolSetup* protocol,
-               FileHolding holding = FileHolding::kKeptOpen);
+               FileHolding holding = FileHolding::kKeptOpen, int name_digits = 0);
+
+  // Replica r's directory name ("replica_007", or "replica_0007" in a run of 10⁴).
+  std::string dir_name(std::int32_t r) const { return replica_dir_name(r, plan_.name_digits); }
 
   // Every file of one replica, by name ("energies.tsv", "trajectory.dcd", "pulling.tsv", …),
   // in the order of offsets().
@@ -43,7 +56,7 @@ class ReplicaFiles {
   // A new run: makes each replica's directory under `out` and starts its files, refusing
   // any that exists (--force has removed an earlier run's; another job may be writing it).
   void create(const std::filesystem::path& out, std::int32_t replicas, std::int32_t beads);
-  // A resumed run: continues each file from `offset_of("replica_NNN/energies.tsv")`, the
+  // A resumed run: continues each file from `offset_of(dir_name(r) + "/energies.tsv")`, the
   // size the checkpoint recorded (the file is cut there, once every file has been checked).
   // Returns what was cut: rows and frames written after the checkpoint, written again.
   using OffsetOf = std::function<std::uint64_t(const std::string&)>;
@@ -69,6 +82,7 @@ class ReplicaFiles {
   static std::size_t index(ProtocolTable table) { return std::size_t(table); }
   struct Plan {
     FileHolding holding = FileHolding::kKeptOpen;
+    int name_digits = 3;
     bool trajectory = false;
     std::int64_t trajectory_every_steps = 0;
     double timestep_ps = 0.0;

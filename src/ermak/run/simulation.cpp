@@ -609,11 +609,14 @@ RunSummary run_logged(const RunSpec& given_spec, const RunOptions& options, RunR
                     "given); --resume continues only the files a run started with");
       throw Error(checkpoint_path.string(), 0, key, "checkpoint lacks the output offset");
     };
-    files = ReplicaFiles(spec, protocol ? &*protocol : nullptr, file_holding.holding);
+    // The replica directories keep the names the run started with (3 digits at any count
+    // before 2026-11-30).
+    files = ReplicaFiles(spec, protocol ? &*protocol : nullptr, file_holding.holding,
+                         replica_name_digits_in(cp.output_offsets));
     // Every file the run continues is there and long enough before any is cut back to its
     // checkpoint offset: a refused resume cuts nothing (docs/outputs.md#resume).
     for (std::int32_t r = 0; r < (spec.output.write_directory ? replicas : 0); ++r) {  // a dry run's too
-      const std::string dir = replica_dir_name(r) + "/";
+      const std::string dir = files.dir_name(r) + "/";
       for (const std::string& name : files.file_names())
         check_file_to_continue(out / (dir + name), offset_of(dir + name));
     }
@@ -624,7 +627,7 @@ RunSummary run_logged(const RunSpec& given_spec, const RunOptions& options, RunR
     // (docs/outputs.md: an unfinished run has no final.pdb); the new last step writes them.
     if (own_files && !options.dry_run && spec.steps > cp.step) {
       int removed = 0;
-      for (std::int32_t r = 0; r < replicas; ++r) removed += fs::remove(out / replica_dir_name(r) / "final.pdb") ? 1 : 0;
+      for (std::int32_t r = 0; r < replicas; ++r) removed += fs::remove(out / files.dir_name(r) / "final.pdb") ? 1 : 0;
       if (removed > 0)
         log->info("removed the final.pdb of {} replica{} (step {}): the run writes them again at step {}", removed,
                   removed == 1 ? "" : "s", cp.step, spec.steps);
@@ -1105,14 +1108,14 @@ RunSummary run_logged(const RunSpec& given_spec, const RunOptions& options, RunR
   for_each_replica(own_files ? replicas : 0, file_threads, [&](std::int32_t r) {
     const std::size_t o = final_state.index(r, 0);
     unwritable[std::size_t(r)] =
-        write_pdb_if_it_fits(out / replica_dir_name(r) / "final.pdb", topology, &final_state.x[o], &final_state.y[o],
+        write_pdb_if_it_fits(out / files.dir_name(r) / "final.pdb", topology, &final_state.x[o], &final_state.y[o],
                              &final_state.z[o], "ermak final coordinates, step " + std::to_string(final_state.step));
   });
   for (std::size_t r = 0; r < unwritable.size(); ++r)
     if (!unwritable[r].empty())
       log->warn("warning: {}/final.pdb not written: its {} does not fit a PDB's 8 columns; the checkpoint{} holds "
                 "the final positions",
-                replica_dir_name(std::int32_t(r)), unwritable[r],
+                files.dir_name(std::int32_t(r)), unwritable[r],
                 spec.output.trajectory_every_steps > 0 && final_state.step % spec.output.trajectory_every_steps == 0
                     ? " (and the trajectory's last frame)"
                     : "");
