@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <bit>
+#include <chrono>
 #include <cstdint>
 #include <cstring>
 #include <filesystem>
@@ -361,6 +362,17 @@ TEST(OutputDcd, OpenedToWriteOutRefusesATrajectoryDeletedCutOrReplaced) {
   std::filesystem::copy_file(dir / "replaced.dcd", dir / "copy.dcd");
   std::filesystem::rename(dir / "copy.dcd", dir / "replaced.dcd");
   EXPECT_NE(message(replaced).find("replaced.dcd: was replaced by another file while this run wrote it"),
+            std::string::npos);
+  // Changed in place by another program (the same inode: an inode freed by a deletion may
+  // be reused for the next new file): its modification time says so.
+  DcdWriter changed = make("changed.dcd");
+  {
+    std::ofstream other(dir / "changed.dcd", std::ios::binary | std::ios::app);
+    other << "another program's line\n";
+  }
+  std::filesystem::last_write_time(dir / "changed.dcd",
+                                   std::filesystem::last_write_time(dir / "changed.dcd") - std::chrono::hours(1));
+  EXPECT_NE(message(changed).find("changed.dcd: was replaced or changed by another program while this run wrote it"),
             std::string::npos);
 }
 

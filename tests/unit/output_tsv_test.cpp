@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
@@ -325,6 +326,17 @@ TEST(OutputTsv, OpenedToWriteOutRefusesATableDeletedCutOrReplaced) {
   std::filesystem::copy_file(dir / "replaced.tsv", dir / "copy.tsv");
   std::filesystem::rename(dir / "copy.tsv", dir / "replaced.tsv");
   EXPECT_NE(message(replaced).find("replaced.tsv: was replaced by another file while this run wrote it"),
+            std::string::npos);
+  // Changed in place by another program (the same inode: an inode freed by a deletion may
+  // be reused for the next new file): its modification time says so.
+  TsvWriter changed = make("changed.tsv");
+  {
+    std::ofstream other(dir / "changed.tsv", std::ios::binary | std::ios::app);
+    other << "another program's line\n";
+  }
+  std::filesystem::last_write_time(dir / "changed.tsv",
+                                   std::filesystem::last_write_time(dir / "changed.tsv") - std::chrono::hours(1));
+  EXPECT_NE(message(changed).find("changed.tsv: was replaced or changed by another program while this run wrote it"),
             std::string::npos);
 }
 

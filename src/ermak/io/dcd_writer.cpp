@@ -272,7 +272,7 @@ void DcdWriter::cut_to_continue() {
     // Longer than file_bytes_ until cut: checked for no size here.
     ReopenedOutputFile file(path_, O_RDWR, identity_, 0);
     cut(file.fd());
-    file.close();
+    identity_ = file.close();
   } else {
     cut(fd_);
   }
@@ -325,12 +325,10 @@ void DcdWriter::write_frame(const float* x_A, const float* y_A, const float* z_A
   const std::uint64_t record = 4 * std::uint64_t(atoms_);
   const std::size_t frame = frame_bytes(atoms_);
   // Kept open, the frame goes out from a buffer of its own; opened to write out, it is
-  // encoded at the end of the gathered frames, whose room is taken once: up to
-  // kOpenedToWriteOutBytes and a frame (one frame where a frame is larger), so that a run of
-  // many replicas holds no more per file.
+  // encoded at the end of the gathered frames (at most kOpenedToWriteOutBytes and a frame).
   unsigned char* p = nullptr;
   if (holding_ == FileHolding::kOpenedToWriteOut) {
-    if (pending_.capacity() == 0) pending_.reserve(frame >= kOpenedToWriteOutBytes ? frame : kOpenedToWriteOutBytes + frame);
+    make_room_to_gather(pending_, frame);
     pending_.resize(pending_.size() + frame);
     p = pending_.data() + pending_.size() - frame;
   } else {
@@ -371,7 +369,7 @@ void DcdWriter::write_out() {
   if (!live_ || pending_.empty()) return;
   ReopenedOutputFile file(path_, O_RDWR, identity_, file_bytes_);
   write_pending(file.fd());
-  file.close();
+  identity_ = file.close();
 }
 
 void DcdWriter::write_pending(int fd) {
@@ -411,7 +409,7 @@ void DcdWriter::sync() {
   if (holding_ == FileHolding::kOpenedToWriteOut) {
     ReopenedOutputFile file(path_, O_RDWR, identity_, file_bytes_);
     sync_fd(file.fd());
-    file.close();
+    identity_ = file.close();
   } else {
     sync_fd(fd_);
   }
@@ -423,7 +421,7 @@ void DcdWriter::flush() {
     // Opened (and so checked) even with nothing to write: a checkpoint counts what it holds.
     ReopenedOutputFile file(path_, O_RDWR, identity_, file_bytes_);
     write_pending(file.fd());
-    file.close();
+    identity_ = file.close();
     return;
   }
   check_output_file_intact(fd_, path_, file_bytes_);

@@ -45,7 +45,10 @@ OutputFileIdentity identity_of_output_file(int fd, const std::filesystem::path& 
   struct stat st{};
   if (::fstat(fd, &st) != 0)
     throw Error(path.string(), 0, "", std::string("cannot check the output file: ") + std::strerror(errno));
-  return {std::uint64_t(st.st_dev), std::uint64_t(st.st_ino)};
+  // A device (/dev/null, a SOP-GPU habit) keeps no time of its own writes worth comparing.
+  const std::int64_t modified_ns =
+      S_ISREG(st.st_mode) ? std::int64_t(st.st_mtim.tv_sec) * 1000000000 + std::int64_t(st.st_mtim.tv_nsec) : 0;
+  return {std::uint64_t(st.st_dev), std::uint64_t(st.st_ino), modified_ns};
 }
 
 ReopenedOutputFile::ReopenedOutputFile(const std::filesystem::path& path, int flags,
@@ -63,8 +66,12 @@ ReopenedOutputFile::ReopenedOutputFile(const std::filesystem::path& path, int fl
   try {
     // The rows and frames written so far are in the file that was opened first: another
     // one under its name (a copy put back, a new file) does not hold them.
-    if (identity_of_output_file(fd_, path) != identity) lost_under_the_run(path, "was replaced by another file");
-    check_output_file_intact(fd_, path, bytes_written);
+    const OutputFileIdentity now = identity_of_output_file(fd_, path);
+    if (now.device != identity.device || now.inode != identity.inode)
+      lost_under_the_run(path, "was replaced by another file");
+    check_output_file_intact(fd_, path, bytes_written);  // cut: says by how much
+    if (now.modified_ns != identity.modified_ns)
+      lost_under_the_run(path, "was replaced or changed by another program");
   } catch (...) {
     ::close(fd_);
     throw;
@@ -75,11 +82,13 @@ ReopenedOutputFile::~ReopenedOutputFile() {
   if (fd_ >= 0) ::close(fd_);
 }
 
-void ReopenedOutputFile::close() {
+OutputFileIdentity ReopenedOutputFile::close() {
+  const OutputFileIdentity identity = identity_of_output_file(fd_, path_);
   const int fd = std::exchange(fd_, -1);
   // After EINTR the descriptor is closed all the same (Linux): nothing to retry.
-  if (fd >= 0 && ::close(fd) != 0 && errno != EINTR)
+  if (::close(fd) != 0 && errno != EINTR)
     throw Error(path_.string(), 0, "", std::string("cannot write the output file (closing it): ") + std::strerror(errno));
+  return identity;
 }
 
 }  // namespace ermak

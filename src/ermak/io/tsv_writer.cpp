@@ -178,9 +178,6 @@ void TsvWriter::hold_file() {
   if (holding_ == FileHolding::kKeptOpen) return;
   ::close(fd_);
   fd_ = -1;
-  // The room for the gathered rows, taken once: a string that grew past it would double,
-  // and a run of many replicas would hold twice as much per file.
-  buffer_.reserve(kOpenedToWriteOutBytes + kRowRoom);
 }
 
 void TsvWriter::cut_to_continue() {
@@ -189,7 +186,7 @@ void TsvWriter::cut_to_continue() {
     ReopenedOutputFile file(path_, O_WRONLY, identity_, 0);
     if (::ftruncate(file.fd(), static_cast<off_t>(file_bytes_)) != 0)
       fail(path_, std::string("cannot truncate table: ") + std::strerror(errno));
-    file.close();
+    identity_ = file.close();
   } else {
     if (::ftruncate(fd_, static_cast<off_t>(file_bytes_)) != 0)
       fail(path_, std::string("cannot truncate table: ") + std::strerror(errno));
@@ -236,6 +233,7 @@ void TsvWriter::close() noexcept {
 
 void TsvWriter::row(std::span<const double> values) {
   if (!live_) fail(path_, "table writer is closed");
+  if (holding_ == FileHolding::kOpenedToWriteOut) make_room_to_gather(buffer_, kRowRoom);
   if (values.size() != columns_.size())
     fail(path_, "row has " + std::to_string(values.size()) + " values for " +
                     std::to_string(columns_.size()) + " columns");
@@ -248,6 +246,7 @@ void TsvWriter::row(std::span<const double> values) {
 
 void TsvWriter::row(std::int64_t step, std::span<const double> rest) {
   if (!live_) fail(path_, "table writer is closed");
+  if (holding_ == FileHolding::kOpenedToWriteOut) make_room_to_gather(buffer_, kRowRoom);
   if (rest.size() + 1 != columns_.size())
     fail(path_, "row has " + std::to_string(rest.size() + 1) + " values for " +
                     std::to_string(columns_.size()) + " columns");
@@ -278,7 +277,7 @@ void TsvWriter::write_out() {
   if (holding_ == FileHolding::kOpenedToWriteOut) {
     ReopenedOutputFile file(path_, O_WRONLY | O_APPEND, identity_, file_bytes_);
     write_buffer(file.fd());
-    file.close();
+    identity_ = file.close();
   } else {
     write_buffer(fd_);
   }
@@ -305,7 +304,7 @@ void TsvWriter::flush() {
     ReopenedOutputFile file(path_, O_WRONLY | O_APPEND, identity_, file_bytes_);
     write_buffer(file.fd());
     check_output_file_intact(file.fd(), path_, file_bytes_);
-    file.close();
+    identity_ = file.close();
     return;
   }
   write_out();
@@ -321,7 +320,7 @@ void TsvWriter::sync() {
   if (holding_ == FileHolding::kOpenedToWriteOut) {
     ReopenedOutputFile file(path_, O_WRONLY | O_APPEND, identity_, file_bytes_);
     sync_fd(file.fd());
-    file.close();
+    identity_ = file.close();
   } else {
     sync_fd(fd_);
   }

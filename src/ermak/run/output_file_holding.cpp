@@ -40,16 +40,21 @@ RunFileHolding choose_file_holding(const RunSpec& spec, const RunReporter* extra
   if (holding.files == 0 || holding.needed_to_keep_open <= holding.limit.soft) return holding;
   holding.holding = FileHolding::kOpenedToWriteOut;
   // Opened to write out, a file holds a descriptor only while a thread writes it out: the
-  // report writer, or one of the threads that write the replicas side by side.
-  const std::uint64_t needed = for_the_run + 1 + std::uint64_t(max_report_threads(requested_report_threads));
+  // report writer, or one of the threads that write the replicas side by side (1 on the
+  // CPU backend unless asked; "auto" may be a GPU's).
+  const bool cpu_engine = spec.backend == "cpu";
+  const int writer_threads = max_report_threads(cpu_engine, requested_report_threads);
+  const std::uint64_t needed = for_the_run + 1 + std::uint64_t(writer_threads);
   if (needed <= holding.limit.soft) return holding;
   throw Error("the open-file limit (ulimit -n) is " + std::to_string(holding.limit.soft) +
               (holding.limit.hard > holding.limit.soft ? "" : ", already raised to the hard limit") +
               ", too few for the run itself: it needs " + std::to_string(needed) +
               " open files even with each of its " + std::to_string(holding.files) +
-              " output files opened only to write out (the run's log, checkpoint and PDBs, the GPU driver's, one "
-              "per thread that writes the files). Raise it before starting ermak: ulimit -n " +
-              std::to_string(needed) + " (docs/outputs.md#how-many-files-a-run-keeps-open)");
+              " output files opened only to write out (the run's log, checkpoint and PDBs" +
+              (cpu_engine ? "" : ", the GPU driver's") + ", one per thread that writes the files: " +
+              std::to_string(writer_threads) + "). Raise it before starting ermak: ulimit -n " +
+              std::to_string(needed) + (writer_threads > 1 ? " (or write with fewer threads: --report-threads 1)" : "") +
+              " (docs/outputs.md#how-many-files-a-run-keeps-open)");
 }
 
 std::string file_holding_note(const RunFileHolding& holding) {

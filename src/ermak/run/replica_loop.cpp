@@ -22,7 +22,9 @@ int report_threads(bool engine_uses_cpu_cores, int processors, int requested) {
   return std::clamp(processors - 2, 1, kMaxReportThreads);
 }
 
-int max_report_threads(int requested) { return requested > 0 ? requested : kMaxReportThreads; }
+int max_report_threads(bool engine_uses_cpu_cores, int requested) {
+  return report_threads(engine_uses_cpu_cores, kMaxReportThreads + 2, requested);
+}
 
 int replica_threads_used(std::int32_t count, int threads) {
   return int(std::clamp<std::int64_t>(count / kMinReplicasPerThread, 1, std::max(1, threads)));

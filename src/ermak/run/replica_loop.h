@@ -16,7 +16,7 @@ namespace ermak {
 // most 8. `requested` > 0 overrides.
 int report_threads(bool engine_uses_cpu_cores, int processors, int requested = 0);
 // The most threads report_threads() may give a run that requests `requested` (0: automatic).
-int max_report_threads(int requested);
+int max_report_threads(bool engine_uses_cpu_cores, int requested);
 
 // Calls body(r) exactly once for every r in [0, count), on up to `threads` threads
 // (fewer when there are fewer than 32 replicas per thread: starting a thread costs more

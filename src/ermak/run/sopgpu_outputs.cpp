@@ -31,6 +31,10 @@ namespace fs = std::filesystem;
 // through stdio's buffer; opened to write out (io/file_holding.h), they gather up to
 // kOpenedToWriteOutBytes and at flush(), and the file is opened only to append them.
 class SopgpuReporter::TextFile {
+  // Beyond kOpenedToWriteOutBytes, the room for the line that crosses it (SOP-GPU's lines
+  // are 60–170 bytes).
+  static constexpr std::size_t kLineRoom = 1024;
+
  public:
   TextFile(const fs::path& path, std::uint64_t resume_at, bool resume, FileHolding holding)
       : path_(path), holding_(holding) {
@@ -67,6 +71,7 @@ class SopgpuReporter::TextFile {
   }
   void write(const std::string& line) {
     if (holding_ == FileHolding::kOpenedToWriteOut) {
+      make_room_to_gather(pending_, std::max<std::size_t>(line.size(), kLineRoom));
       pending_ += line;
       bytes_ += line.size();
       if (pending_.size() >= kOpenedToWriteOutBytes) write_out();
@@ -81,7 +86,7 @@ class SopgpuReporter::TextFile {
       // Opened (and so checked) even with nothing to write: a checkpoint counts what it holds.
       ReopenedOutputFile file(path_, O_WRONLY | O_APPEND, identity_, bytes_ - pending_.size());
       append(file.fd());
-      file.close();
+      identity_ = file.close();
       return;
     }
     if (std::fflush(file_) != 0) throw Error(path_.string(), 0, "", fmt::format("write failed: {}", std::strerror(errno)));
@@ -94,7 +99,7 @@ class SopgpuReporter::TextFile {
     if (pending_.empty()) return;
     ReopenedOutputFile file(path_, O_WRONLY | O_APPEND, identity_, bytes_ - pending_.size());
     append(file.fd());
-    file.close();
+    identity_ = file.close();
   }
   void append(int fd) {
     const std::uint64_t file_bytes = bytes_ - pending_.size();
