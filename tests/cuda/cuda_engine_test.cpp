@@ -767,8 +767,8 @@ TEST_P(CudaFamily, IndentationAgreesWithCpu) {
         EXPECT_EQ(b[r].turnaround_step, a[r].turnaround_step);
         EXPECT_NEAR(b[r].tip_A.z, a[r].tip_A.z, 1e-4);
         EXPECT_NEAR(b[r].base_A.z, a[r].base_A.z, 1e-9);
-        EXPECT_NEAR(b[r].molecule_force.z, a[r].molecule_force.z, 1e-3 * std::abs(a[r].molecule_force.z) + 1e-3);
-        EXPECT_NEAR(b[r].spring_force.z, a[r].spring_force.z, 1e-3);
+        EXPECT_NEAR(b[r].molecule_force_kcal_per_mol_A.z, a[r].molecule_force_kcal_per_mol_A.z, 1e-3 * std::abs(a[r].molecule_force_kcal_per_mol_A.z) + 1e-3);
+        EXPECT_NEAR(b[r].spring_force_kcal_per_mol_A.z, a[r].spring_force_kcal_per_mol_A.z, 1e-3);
       }
       const auto ea = cpu->energies(), eb = gpu->energies();
       for (std::size_t r = 0; r < ea.size(); ++r)

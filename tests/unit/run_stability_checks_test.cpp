@@ -203,10 +203,10 @@ TEST(StabilityChecks, ATipThrownThroughTheSurfaceStopsTheRun) {
   // A push that moves the tip more than its radius in one step (h/ζ_tip·|F|): unstable.
   tips[1].tip_A = {0, 0, 40};
   ind.tip.radius = 10.0;
-  tips[1].surface_force = {0, 0, 1e4};  // kcal/mol/Å: 0.08/50 · 10⁴ = 16 Å
+  tips[1].surface_force_kcal_per_mol_A = {0, 0, 1e4};  // kcal/mol/Å: 0.08/50 · 10⁴ = 16 Å
   const std::string pushed = message_of([&] { check_indentation_tips(ind, tips, 0.08, 1000, 2000); });
   EXPECT_NE(pushed.find("move it 16 Å in one step, more than its radius (10 Å)"), std::string::npos) << pushed;
-  tips[1].surface_force = {0, 0, 5e3};  // 8 Å
+  tips[1].surface_force_kcal_per_mol_A = {0, 0, 5e3};  // 8 Å
   EXPECT_NO_THROW(check_indentation_tips(ind, tips, 0.08, 1000, 2000));
   tips[1].tip_A = {3, 0, -2290};
   // A tip that does not feel the surface may pass it.

@@ -252,7 +252,7 @@ TEST(SplitEngine, IndentationTipsAndMinimisationAsInOneEngine) {
   for (std::size_t r = 0; r < ia.size(); ++r) {
     EXPECT_EQ(ia[r].tip_A.x, ib[r].tip_A.x);
     EXPECT_EQ(ia[r].tip_A.z, ib[r].tip_A.z);
-    EXPECT_EQ(ia[r].molecule_force.z, ib[r].molecule_force.z);
+    EXPECT_EQ(ia[r].molecule_force_kcal_per_mol_A.z, ib[r].molecule_force_kcal_per_mol_A.z);
   }
 }
 

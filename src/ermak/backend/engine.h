@@ -161,7 +161,7 @@ class Engine {
   virtual State forces() = 0;
 
   // Steepest descent on every replica (fixed beads stay).
-  virtual MinimizeResult minimize(std::int64_t max_iterations, double force_tolerance,
+  virtual MinimizeResult minimize(std::int64_t max_iterations, double force_tolerance_kcal_per_mol_A,
                                   double max_displacement_A) = 0;
 
   // Positions at which the current neighbour lists were built; stored in checkpoints

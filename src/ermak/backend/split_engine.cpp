@@ -224,12 +224,12 @@ State SplitEngine::forces() {
   return joined_state([](Engine& e) { return e.forces(); });
 }
 
-MinimizeResult SplitEngine::minimize(std::int64_t max_iterations, double force_tolerance,
+MinimizeResult SplitEngine::minimize(std::int64_t max_iterations, double force_tolerance_kcal_per_mol_A,
                                      double max_displacement_A) {
   wait_for_steps();
   std::vector<MinimizeResult> parts(parts_.size());
   each_part([&](std::size_t k) {
-    parts[k] = parts_[k]->minimize(max_iterations, force_tolerance, max_displacement_A);
+    parts[k] = parts_[k]->minimize(max_iterations, force_tolerance_kcal_per_mol_A, max_displacement_A);
   });
   return combined(parts);
 }

@@ -185,9 +185,9 @@ ERMAK_HD void indentation_tip_step(const Indentation& ind, std::int64_t step, do
 struct IndentationStatus {
   Vec3d base_A{};
   Vec3d tip_A{};
-  Vec3d spring_force{};    // on the tip, kcal/mol/Å
-  Vec3d molecule_force{};  // of all beads on the tip, kcal/mol/Å
-  Vec3d surface_force{};   // of the substrate surface on the tip, kcal/mol/Å
+  Vec3d spring_force_kcal_per_mol_A{};    // on the tip
+  Vec3d molecule_force_kcal_per_mol_A{};  // of all beads on the tip
+  Vec3d surface_force_kcal_per_mol_A{};   // of the substrate surface on the tip
   double travel_A = 0.0;   // base (or surface) travel along direction
   std::int64_t turnaround_step = -1;
 };

@@ -469,9 +469,9 @@ std::vector<double> ProtocolSetup::indentation_row(std::int32_t /*r*/, std::int6
           A_to_nm(st.tip_A.x),
           A_to_nm(st.tip_A.y),
           A_to_nm(st.tip_A.z),
-          dot(st.spring_force, d) * pN,
-          -dot(st.molecule_force, d) * pN,
-          -dot(st.surface_force, d) * pN};
+          dot(st.spring_force_kcal_per_mol_A, d) * pN,
+          -dot(st.molecule_force_kcal_per_mol_A, d) * pN,
+          -dot(st.surface_force_kcal_per_mol_A, d) * pN};
 }
 
 // A tip drag above this is a large part of what a protein resists with (ProtocolSetup::describe).

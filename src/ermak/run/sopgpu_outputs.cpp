@@ -362,8 +362,8 @@ void SopgpuReporter::write_indentation(const Snapshot& snapshot) {
   const std::int64_t step = snapshot.state.step;
   for_each_replica(std::int32_t(runs_.size()), file_threads_, [&](std::int32_t r) {
     const IndentationStatus& st = snapshot.indentation.at(r);
-    const Vec3d f = -1.0 * st.molecule_force;
-    const double spring = norm(st.spring_force);
+    const Vec3d f = -1.0 * st.molecule_force_kcal_per_mol_A;
+    const double spring = norm(st.spring_force_kcal_per_mol_A);
     runs_[r].indentation->write(fmt::format(
         "{}\t{:8.5f}\t{:8.5f}\t{:8.5f}\t{:8.5f}\t{:8.5f}\t{:8.5f}\t{:8.5f}\t{:8.5f}\t{:8.5f}\t{:8.5f}\t{:8.5f}\t{:8.5f}\t{:8."
         "5f}\t{:8.5f}\n",

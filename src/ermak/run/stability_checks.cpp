@@ -51,7 +51,7 @@ void check_indentation_tips(const Indentation& ind, const std::vector<Indentatio
                               since_step, step, r, remedy));
     // One step's move under the forces at this stop: beyond the tip's radius the overdamped
     // step has lost the tip (a push of 10⁸ pN throws it microns off; docs/protocols.md#indentation).
-    const Vec3d force = tips[r].spring_force + tips[r].molecule_force + tips[r].surface_force;
+    const Vec3d force = tips[r].spring_force_kcal_per_mol_A + tips[r].molecule_force_kcal_per_mol_A + tips[r].surface_force_kcal_per_mol_A;
     const double move_A = timestep_tau / ind.tip_zeta * norm(force);
     if (!(move_A <= ind.tip.radius))
       throw Error(fmt::format("the indentation tip became unstable between steps {} and {}: at step {} the forces on "

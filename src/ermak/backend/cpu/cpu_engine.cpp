@@ -207,10 +207,10 @@ class CpuEngine final : public Engine {
       st.travel_A = indentation_travel_A(setup_.indentation, state_.step, turnaround_[r], setup_.langevin.timestep_tau);
       st.base_A = base_position(r, state_.step);
       st.tip_A = tip_[r];
-      st.spring_force = setup_.indentation.spring_kcal_per_mol_A2 * (st.base_A - tip_[r]);
-      st.molecule_force = tip_molecule_force_[r];
+      st.spring_force_kcal_per_mol_A = setup_.indentation.spring_kcal_per_mol_A2 * (st.base_A - tip_[r]);
+      st.molecule_force_kcal_per_mol_A = tip_molecule_force_[r];
       double unused = 0;
-      st.surface_force = tip_surface_force<false>(setup_.indentation, tip_[r], state_.step, turnaround_[r],
+      st.surface_force_kcal_per_mol_A = tip_surface_force<false>(setup_.indentation, tip_[r], state_.step, turnaround_[r],
                                                   setup_.langevin.timestep_tau, unused);
       st.turnaround_step = turnaround_[r];
       out.push_back(st);
@@ -241,12 +241,12 @@ class CpuEngine final : public Engine {
     }
   }
 
-  MinimizeResult minimize(std::int64_t max_iterations, double force_tolerance,
+  MinimizeResult minimize(std::int64_t max_iterations, double force_tolerance_kcal_per_mol_A,
                           double max_displacement_A) override {
     std::vector<MinimizeResult> per_replica(setup_.replicas);
 #pragma omp parallel for num_threads(threads_) schedule(dynamic, 1)
     for (std::int32_t r = 0; r < setup_.replicas; ++r)
-      per_replica[r] = minimize_replica(r, max_iterations, force_tolerance, max_displacement_A,
+      per_replica[r] = minimize_replica(r, max_iterations, force_tolerance_kcal_per_mol_A, max_displacement_A,
                                         workspaces_[omp_get_thread_num()]);
     return combined(per_replica);
   }

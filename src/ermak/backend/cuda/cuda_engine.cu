@@ -176,10 +176,10 @@ std::vector<IndentationStatus> CudaEngine::indentation_status() {
     st.base_A = ind.move_surface ? ind.base_start_A
                                  : ind.base_start_A + indentation_travel_A(ind, step_, turn[r], h) * ind.direction;
     st.tip_A = {tip[3 * r], tip[3 * r + 1], tip[3 * r + 2]};
-    st.spring_force = ind.spring_kcal_per_mol_A2 * (st.base_A - st.tip_A);
-    st.molecule_force = {molecule[3 * r], molecule[3 * r + 1], molecule[3 * r + 2]};
+    st.spring_force_kcal_per_mol_A = ind.spring_kcal_per_mol_A2 * (st.base_A - st.tip_A);
+    st.molecule_force_kcal_per_mol_A = {molecule[3 * r], molecule[3 * r + 1], molecule[3 * r + 2]};
     double unused = 0;
-    st.surface_force = tip_surface_force<false>(ind, st.tip_A, step_, turn[r], h, unused);
+    st.surface_force_kcal_per_mol_A = tip_surface_force<false>(ind, st.tip_A, step_, turn[r], h, unused);
     st.turnaround_step = turn[r];
     out.push_back(st);
   }
@@ -234,7 +234,8 @@ void CudaEngine::restore_protocol_state(const std::vector<double>& st) {
   ERMAK_CUDA(cudaStreamSynchronize(stream_));
 }
 
-MinimizeResult CudaEngine::minimize(std::int64_t max_iterations, double tolerance, double max_displacement_A) {
+MinimizeResult CudaEngine::minimize(std::int64_t max_iterations, double force_tolerance_kcal_per_mol_A,
+                                    double max_displacement_A) {
   DeviceGuard guard(device_);
   settle();
   struct Replica {
@@ -269,7 +270,11 @@ MinimizeResult CudaEngine::minimize(std::int64_t max_iterations, double toleranc
       if (!x.active) continue;
       if (x.result.iterations >= max_iterations) { x.active = false; continue; }
       x.result.max_force_kcal_per_mol_A = std::sqrt(max_force2(r));
-      if (x.result.max_force_kcal_per_mol_A < tolerance) { x.result.converged = true; x.active = false; continue; }
+      if (x.result.max_force_kcal_per_mol_A < force_tolerance_kcal_per_mol_A) {
+        x.result.converged = true;
+        x.active = false;
+        continue;
+      }
       // Steepest descent with the largest bead move limited to step_A (CpuEngine::minimize_replica).
       scale[r] = float(x.step_A / x.result.max_force_kcal_per_mol_A);
       mode[r] = 1;

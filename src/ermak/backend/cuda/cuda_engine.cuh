@@ -112,7 +112,8 @@ class CudaEngine final : public Engine {
   std::string noise_name() const override { return noise_->name(); }
   std::vector<double> protocol_state() override;
   void restore_protocol_state(const std::vector<double>& st) override;
-  MinimizeResult minimize(std::int64_t max_iterations, double tolerance, double max_displacement_A) override;
+  MinimizeResult minimize(std::int64_t max_iterations, double force_tolerance_kcal_per_mol_A,
+                          double max_displacement_A) override;
   State neighbor_reference() override;
   void restore_neighbor_reference(const State& reference) override;
   EngineStats stats() const override;
