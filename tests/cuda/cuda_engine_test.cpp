@@ -255,12 +255,12 @@ TEST_P(CudaFamily, MinimisationAgreesWithCpu) {
 // The two engines' positions (to float rounding), tether forces and plane forces agree.
 void expect_positions_and_protocol_forces_agree(Engine& cpu, Engine& gpu) {
   EXPECT_LE(max_abs_difference(cpu.state(), gpu.state()), kTrajectoryTolerance_A) << "step " << cpu.state().step;
-  const auto ta = cpu.tether_forces(), tb = gpu.tether_forces();
+  const auto ta = cpu.tether_forces_kcal_per_mol_A(), tb = gpu.tether_forces_kcal_per_mol_A();
   ASSERT_EQ(ta.size(), tb.size());
   for (std::size_t k = 0; k < ta.size(); ++k) {
     EXPECT_NEAR(tb[k].x, ta[k].x, 5e-3); EXPECT_NEAR(tb[k].y, ta[k].y, 5e-3); EXPECT_NEAR(tb[k].z, ta[k].z, 5e-3);
   }
-  const auto pa = cpu.plane_forces(), pb = gpu.plane_forces();
+  const auto pa = cpu.plane_forces_kcal_per_mol_A(), pb = gpu.plane_forces_kcal_per_mol_A();
   ASSERT_EQ(pa.size(), pb.size());
   for (std::size_t k = 0; k < pa.size(); ++k) EXPECT_NEAR(pb[k], pa[k], 1e-2);
 }
@@ -364,7 +364,7 @@ TEST_P(CudaFamily, StepsPast2To32AgreeWithCpu) {
   const double h = setup.langevin.timestep_tau;
   const Vec3d anchor = cantilever.anchor_start_A + (450.0 * h) * cantilever.anchor_velocity_A_per_tau;
   const Vec3d want = cantilever.spring_kcal_per_mol_A2 * (anchor - vec_cast<double>(gpu->state().position(0, n - 1)));
-  const Vec3d got = gpu->tether_forces()[1];
+  const Vec3d got = gpu->tether_forces_kcal_per_mol_A()[1];
   EXPECT_NEAR(got.x, want.x, 1e-3); EXPECT_NEAR(got.y, want.y, 1e-3); EXPECT_NEAR(got.z, want.z, 1e-3);
   EXPECT_GT(std::sqrt(norm2(want)), 1.0);
 }
@@ -455,8 +455,8 @@ TEST_P(CudaFamily, StopsWithoutAllPositionsSeeWhatTheStateShows) {
   // The device paths first: state() makes the host copy current, which later calls use.
   const std::vector<std::int32_t> beads = {n - 1, 0, 7, 7};
   const std::vector<Vec3f> gathered = gpu->bead_positions(beads);
-  const std::vector<Vec3d> forces = gpu->tether_forces();
-  const std::vector<double> planes = gpu->plane_forces();
+  const std::vector<Vec3d> forces = gpu->tether_forces_kcal_per_mol_A();
+  const std::vector<double> planes = gpu->plane_forces_kcal_per_mol_A();
   const bool flagged = gpu->may_be_unstable();
   const State s = gpu->state();
   ASSERT_EQ(gathered.size(), beads.size() * replicas);
@@ -570,10 +570,10 @@ TEST_P(CudaFamily, OverlappedStopsGiveTheValuesOfStopsInTurn) {
     ASSERT_EQ(b.bead_positions.size(), request.beads.size() * replicas);
     for (std::size_t k = 0; k < a.bead_positions.size(); ++k)
       EXPECT_TRUE(same_vec(a.bead_positions[k], b.bead_positions[k])) << k;
-    ASSERT_EQ(b.tether_forces.size(), std::size_t(replicas + 2));
-    for (std::size_t k = 0; k < a.tether_forces.size(); ++k)
-      EXPECT_TRUE(same_vec(a.tether_forces[k], b.tether_forces[k])) << k;
-    EXPECT_EQ(a.plane_forces, b.plane_forces);
+    ASSERT_EQ(b.tether_forces_kcal_per_mol_A.size(), std::size_t(replicas + 2));
+    for (std::size_t k = 0; k < a.tether_forces_kcal_per_mol_A.size(); ++k)
+      EXPECT_TRUE(same_vec(a.tether_forces_kcal_per_mol_A[k], b.tether_forces_kcal_per_mol_A[k])) << k;
+    EXPECT_EQ(a.plane_forces_kcal_per_mol_A, b.plane_forces_kcal_per_mol_A);
     if (request.positions) EXPECT_TRUE(bit_identical(a.positions, b.positions));
     else EXPECT_TRUE(b.positions.x.empty());
   };
@@ -594,12 +594,13 @@ TEST_P(CudaFamily, OverlappedStopsGiveTheValuesOfStopsInTurn) {
   // The single calls after an overlapped stop see the steps since, not the stop.
   const std::vector<Vec3f> ends = in_turn->bead_positions({n - 1, 0});
   const std::vector<Vec3f> ends_after = overlapped->bead_positions({n - 1, 0});
-  const std::vector<Vec3d> forces = in_turn->tether_forces(), forces_after = overlapped->tether_forces();
+  const std::vector<Vec3d> forces = in_turn->tether_forces_kcal_per_mol_A(),
+                           forces_after = overlapped->tether_forces_kcal_per_mol_A();
   ASSERT_EQ(ends_after.size(), ends.size());
   for (std::size_t k = 0; k < ends.size(); ++k) EXPECT_TRUE(same_vec(ends[k], ends_after[k])) << k;
   ASSERT_EQ(forces_after.size(), forces.size());
   for (std::size_t k = 0; k < forces.size(); ++k) EXPECT_TRUE(same_vec(forces[k], forces_after[k])) << k;
-  EXPECT_EQ(in_turn->plane_forces(), overlapped->plane_forces());
+  EXPECT_EQ(in_turn->plane_forces_kcal_per_mol_A(), overlapped->plane_forces_kcal_per_mol_A());
   const State at = in_turn->state();
   EXPECT_TRUE(bit_identical(at, overlapped->state()));
   // A non-finite coordinate: the screen flags the stop, and the values carry its positions.

@@ -67,8 +67,9 @@ TEST_P(CudaSplit, ReplicasOnTwoGpusMoveAsOnOne) {
   ASSERT_EQ(a.energies.size(), b.energies.size());
   for (std::size_t r = 0; r < a.energies.size(); ++r)
     EXPECT_NEAR(b.energies[r].total(), a.energies[r].total(), 1e-4 * std::abs(a.energies[r].total()) + 1e-3);
-  ASSERT_EQ(a.tether_forces.size(), b.tether_forces.size());
-  for (std::size_t k = 0; k < a.tether_forces.size(); ++k) EXPECT_NEAR(b.tether_forces[k].x, a.tether_forces[k].x, 5e-3);
+  ASSERT_EQ(a.tether_forces_kcal_per_mol_A.size(), b.tether_forces_kcal_per_mol_A.size());
+  for (std::size_t k = 0; k < a.tether_forces_kcal_per_mol_A.size(); ++k)
+    EXPECT_NEAR(b.tether_forces_kcal_per_mol_A[k].x, a.tether_forces_kcal_per_mol_A[k].x, 5e-3);
   ASSERT_EQ(b.bead_positions.size(), 5u);
   EXPECT_LE(max_abs_difference(whole->state(), split.state()), 2e-3);
   EXPECT_EQ(split.state().step, 1000);

@@ -119,7 +119,7 @@ TEST(ProtocolSetupResolution, EndToEndDirectionAndAnchorsArePerReplica) {
   }
   run.engine->advance(50);
   const State& s = run.engine->state();
-  const std::vector<Vec3d> forces = run.engine->tether_forces();
+  const std::vector<Vec3d> forces = run.engine->tether_forces_kcal_per_mol_A();
   ASSERT_EQ(forces.size(), 6u);
   for (int r = 0; r < 3; ++r) {
     const std::vector<double> row = run.protocol->pulling_row(r, s, forces);
@@ -174,7 +174,7 @@ TEST(ProtocolValidation, CantileverPullsAFreeBead) {
   for (int n = 0; n <= kSteps; n += 2) {
     if (n > 0) run.engine->advance(2);
     const State& s = run.engine->state();
-    const std::vector<Vec3d> forces = run.engine->tether_forces();
+    const std::vector<Vec3d> forces = run.engine->tether_forces_kcal_per_mol_A();
     double sum[3] = {}, sum2[3] = {}, ext = 0, force_along = 0;
     double base = 0;
     for (std::int32_t r = 0; r < kReplicas; ++r) {
@@ -253,7 +253,7 @@ TEST(ProtocolValidation, HarmonicWellUnderAForceRamp) {
       run.engine->advance(4);
     }
     const State& s = run.engine->state();
-    const std::vector<double> plane = run.engine->plane_forces();
+    const std::vector<double> plane = run.engine->plane_forces_kcal_per_mol_A();
     const std::vector<Vec3d> none;
     double mean = 0, plane_force = 0;
     for (std::int32_t r = 0; r < kReplicas; ++r) {
@@ -624,7 +624,7 @@ TEST(ProtocolValidation, PlanePullingGivesTheSpringForce) {
   for (int n = 0; n <= kSteps; n += 10) {
     if (n > 0) run.engine->advance(10);
     const State& s = run.engine->state();
-    const std::vector<double> forces = run.engine->plane_forces();
+    const std::vector<double> forces = run.engine->plane_forces_kcal_per_mol_A();
     double f0 = 0, f1 = 0, f1_squared = 0, x1_squared = 0, s_along = 0, in_plane = 0;
     double travel = 0;
     for (std::int32_t r = 0; r < kReplicas; ++r) {

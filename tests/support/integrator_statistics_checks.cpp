@@ -479,8 +479,8 @@ void check_force_ramp_mean_position_and_stokes_drag(const EngineFactory& make_en
     EXPECT_NEAR(mean_y, 0.0, tol);
   }
   // After 12 τ the mean spring force is ζV (the bead is dragged at V through the solvent):
-  // the engine's tether_forces() average, se = κ·sqrt(v/R).
-  const auto forces = engine->tether_forces();
+  // the engine's tether_forces_kcal_per_mol_A() average, se = κ·sqrt(v/R).
+  const auto forces = engine->tether_forces_kcal_per_mol_A();
   ASSERT_EQ(forces.size(), std::size_t(kReplicas));
   double mean_f = 0.0;
   for (const Vec3d& f : forces) mean_f += f.x;

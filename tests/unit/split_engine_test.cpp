@@ -106,12 +106,12 @@ void expect_same_engines(Engine& whole, Engine& split) {
     EXPECT_EQ(sa[r].native_fraction, sb[r].native_fraction);
     EXPECT_EQ(sa[r].radius_of_gyration_A, sb[r].radius_of_gyration_A);
   }
-  const auto ta = whole.tether_forces(), tb = split.tether_forces();
+  const auto ta = whole.tether_forces_kcal_per_mol_A(), tb = split.tether_forces_kcal_per_mol_A();
   ASSERT_EQ(ta.size(), tb.size());
   for (std::size_t k = 0; k < ta.size(); ++k) {
     EXPECT_EQ(ta[k].x, tb[k].x); EXPECT_EQ(ta[k].y, tb[k].y); EXPECT_EQ(ta[k].z, tb[k].z);
   }
-  EXPECT_EQ(whole.plane_forces(), split.plane_forces());
+  EXPECT_EQ(whole.plane_forces_kcal_per_mol_A(), split.plane_forces_kcal_per_mol_A());
   EXPECT_EQ(whole.protocol_state(), split.protocol_state());
   const std::vector<std::int32_t> beads = {33, 0};
   const auto ba = whole.bead_positions(beads), bb = split.bead_positions(beads);
@@ -201,8 +201,8 @@ TEST(SplitEngine, EveryReplicaMovesAsInOneEngineOfTheWholeRun) {
   EXPECT_TRUE(same_bits(a.positions, b.positions));
   ASSERT_EQ(a.energies.size(), b.energies.size());
   for (std::size_t r = 0; r < a.energies.size(); ++r) EXPECT_EQ(a.energies[r].total(), b.energies[r].total());
-  EXPECT_EQ(a.tether_forces.size(), b.tether_forces.size());
-  EXPECT_EQ(a.plane_forces, b.plane_forces);
+  EXPECT_EQ(a.tether_forces_kcal_per_mol_A.size(), b.tether_forces_kcal_per_mol_A.size());
+  EXPECT_EQ(a.plane_forces_kcal_per_mol_A, b.plane_forces_kcal_per_mol_A);
   EXPECT_EQ(a.bead_positions.size(), b.bead_positions.size());
   EXPECT_EQ(a.may_be_unstable, b.may_be_unstable);
   EXPECT_TRUE(split->overlaps_stops());
@@ -303,8 +303,8 @@ class OverlappingPart final : public Engine {
   MinimizeResult minimize(std::int64_t i, double f, double d) override { return inner_->minimize(i, f, d); }
   State neighbor_reference() override { return inner_->neighbor_reference(); }
   void restore_neighbor_reference(const State& r) override { inner_->restore_neighbor_reference(r); }
-  std::vector<Vec3d> tether_forces() override { return inner_->tether_forces(); }
-  std::vector<double> plane_forces() override { return inner_->plane_forces(); }
+  std::vector<Vec3d> tether_forces_kcal_per_mol_A() override { return inner_->tether_forces_kcal_per_mol_A(); }
+  std::vector<double> plane_forces_kcal_per_mol_A() override { return inner_->plane_forces_kcal_per_mol_A(); }
   std::vector<IndentationStatus> indentation_status() override { return inner_->indentation_status(); }
   std::vector<double> protocol_state() override { return inner_->protocol_state(); }
   void restore_protocol_state(const std::vector<double>& s) override { inner_->restore_protocol_state(s); }

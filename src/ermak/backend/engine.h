@@ -120,8 +120,8 @@ struct StopValues {
   std::vector<EnergyTerms> energies;
   std::vector<StructureObservables> structure;
   std::vector<Vec3f> bead_positions;  // [replica · beads.size() + k]
-  std::vector<Vec3d> tether_forces;
-  std::vector<double> plane_forces;
+  std::vector<Vec3d> tether_forces_kcal_per_mol_A;
+  std::vector<double> plane_forces_kcal_per_mol_A;
   std::vector<IndentationStatus> indentation;
 };
 
@@ -172,9 +172,9 @@ class Engine {
   // Force (kcal/mol/Å) that each tether's spring exerts on its bead at the current
   // positions: replica by replica, the tethers that apply to that replica in setup
   // order (backend/protocol_reports.h).
-  virtual std::vector<Vec3d> tether_forces() = 0;
+  virtual std::vector<Vec3d> tether_forces_kcal_per_mol_A() = 0;
   // Total spring force along each plane's normal, [replica * plane_groups + group].
-  virtual std::vector<double> plane_forces() = 0;
+  virtual std::vector<double> plane_forces_kcal_per_mol_A() = 0;
   // Tip, base and forces of the indentation, one per replica (empty without indentation).
   virtual std::vector<IndentationStatus> indentation_status() = 0;
 

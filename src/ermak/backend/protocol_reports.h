@@ -1,7 +1,8 @@
 #pragma once
 // Protocol forces for reports, computed on the host from positions both backends hand
 // back — every position (Engine::state()) or those of the beads concerned
-// (Engine::bead_positions): one definition for tether_forces() and plane_forces().
+// (Engine::bead_positions): one definition for Engine::tether_forces_kcal_per_mol_A() and
+// plane_forces_kcal_per_mol_A().
 #include <cstdint>
 #include <vector>
 

@@ -171,8 +171,8 @@ StopValues SplitEngine::join_stops(std::vector<StopValues>& parts) const {
     append(out.energies, p.energies);
     append(out.structure, p.structure);
     append(out.bead_positions, p.bead_positions);
-    append(out.tether_forces, p.tether_forces);
-    append(out.plane_forces, p.plane_forces);
+    append(out.tether_forces_kcal_per_mol_A, p.tether_forces_kcal_per_mol_A);
+    append(out.plane_forces_kcal_per_mol_A, p.plane_forces_kcal_per_mol_A);
     append(out.indentation, p.indentation);
   }
   // A part may add its positions to a stop its screen flags; the run's are all or none.
@@ -247,12 +247,12 @@ void SplitEngine::restore_neighbor_reference(const State& reference) {
   each_part([&](std::size_t k) { parts_[k]->restore_neighbor_reference(state_of_slice(reference, slices_[k])); });
 }
 
-std::vector<Vec3d> SplitEngine::tether_forces() {
-  return joined<Vec3d>([](Engine& e) { return e.tether_forces(); });
+std::vector<Vec3d> SplitEngine::tether_forces_kcal_per_mol_A() {
+  return joined<Vec3d>([](Engine& e) { return e.tether_forces_kcal_per_mol_A(); });
 }
 
-std::vector<double> SplitEngine::plane_forces() {
-  return joined<double>([](Engine& e) { return e.plane_forces(); });
+std::vector<double> SplitEngine::plane_forces_kcal_per_mol_A() {
+  return joined<double>([](Engine& e) { return e.plane_forces_kcal_per_mol_A(); });
 }
 
 std::vector<IndentationStatus> SplitEngine::indentation_status() {

@@ -53,8 +53,8 @@ class SplitEngine final : public Engine {
   MinimizeResult minimize(std::int64_t max_iterations, double force_tolerance_kcal_per_mol_A, double max_displacement_A) override;
   State neighbor_reference() override;
   void restore_neighbor_reference(const State& reference) override;
-  std::vector<Vec3d> tether_forces() override;
-  std::vector<double> plane_forces() override;
+  std::vector<Vec3d> tether_forces_kcal_per_mol_A() override;
+  std::vector<double> plane_forces_kcal_per_mol_A() override;
   std::vector<IndentationStatus> indentation_status() override;
   std::vector<double> protocol_state() override;
   void restore_protocol_state(const std::vector<double>& state) override;

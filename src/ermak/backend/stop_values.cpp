@@ -26,8 +26,8 @@ StopValues take_stop_values(Engine& engine, const StopRequest& request) {
     values.energies = engine.energies();
     values.structure = engine.structure_observables(request.formed_ratio, request.end_first, request.end_last);
   }
-  if (request.tether_forces) values.tether_forces = engine.tether_forces();
-  if (request.plane_forces) values.plane_forces = engine.plane_forces();
+  if (request.tether_forces) values.tether_forces_kcal_per_mol_A = engine.tether_forces_kcal_per_mol_A();
+  if (request.plane_forces) values.plane_forces_kcal_per_mol_A = engine.plane_forces_kcal_per_mol_A();
   if (request.indentation) values.indentation = engine.indentation_status();
   return values;
 }

@@ -184,7 +184,7 @@ ProtocolSetup::ProtocolSetup(const RunSpec& spec, const Topology& topology, cons
     }
   }
 
-  // Where each replica's entries start in Engine::tether_forces().
+  // Where each replica's entries start in Engine::tether_forces_kcal_per_mol_A().
   tether_offsets_.assign(std::size_t(replicas_) + 1, 0);
   {
     std::size_t shared = 0;
@@ -401,13 +401,13 @@ const std::vector<std::string>& ProtocolSetup::indentation_columns() {
 }
 
 std::vector<double> ProtocolSetup::pulling_row(std::int32_t r, const State& state,
-                                               const std::vector<Vec3d>& tether_forces) const {
+                                               const std::vector<Vec3d>& tether_forces_kcal_per_mol_A) const {
   return pulling_row(r, state.step, end_to_end(state.position(r, ends_[0]), state.position(r, ends_[1])),
-                     tether_forces);
+                     tether_forces_kcal_per_mol_A);
 }
 
 std::vector<double> ProtocolSetup::pulling_row(std::int32_t r, std::int64_t step, Vec3d end_to_end_A,
-                                               const std::vector<Vec3d>& tether_forces) const {
+                                               const std::vector<Vec3d>& tether_forces_kcal_per_mol_A) const {
   const double h = spec_.langevin.timestep_tau;
   const double elapsed_tau = double(step - start_step_) * h;
   const Vec3d d = directions_[r];
@@ -416,9 +416,10 @@ std::vector<double> ProtocolSetup::pulling_row(std::int32_t r, std::int64_t step
   double base_A = 0.0;
   if (spec_.pulling.enabled) {
     base_A = spec_.pulling.speed_A_per_tau * elapsed_tau;
-    // Engine::tether_forces() lists, replica by replica, the tethers that apply to it;
+    // Engine::tether_forces_kcal_per_mol_A() lists, replica by replica, the tethers that apply to it;
     // all of them are this protocol's springs on pulled beads.
-    for (std::size_t k = tether_offsets_.at(r); k < tether_offsets_.at(r + 1); ++k) force += tether_forces.at(k);
+    for (std::size_t k = tether_offsets_.at(r); k < tether_offsets_.at(r + 1); ++k)
+      force += tether_forces_kcal_per_mol_A.at(k);
   } else {
     const double f = schedule_.at_step(step);
     force = (f * double(spec_.force_clamp.pulled_beads.size())) * d;
@@ -436,7 +437,7 @@ std::vector<double> ProtocolSetup::pulling_row(std::int32_t r, std::int64_t step
 }
 
 std::vector<double> ProtocolSetup::plane_row(std::int32_t r, std::int64_t step,
-                                             const std::vector<double>& plane_forces) const {
+                                             const std::vector<double>& plane_forces_kcal_per_mol_A) const {
   const double h = spec_.langevin.timestep_tau;
   const auto& planes = spec_.plane_pulling.planes;
   // The travel of the first moving plane (0 when all planes are static).
@@ -448,7 +449,7 @@ std::vector<double> ProtocolSetup::plane_row(std::int32_t r, std::int64_t step,
     }
   std::vector<double> row = {tau_to_ns(double(step) * h), A_to_nm(speed * double(step - start_step_) * h)};
   for (std::size_t g = 0; g < planes.size(); ++g)
-    row.push_back(plane_forces.at(std::size_t(r) * planes.size() + g) * units::pN_per_kcal_per_mol_A);
+    row.push_back(plane_forces_kcal_per_mol_A.at(std::size_t(r) * planes.size() + g) * units::pN_per_kcal_per_mol_A);
   return row;
 }
 

@@ -55,16 +55,19 @@ class ProtocolSetup {
   static const std::vector<std::string>& indentation_columns();
 
   // The row of replica r after the step column, in the columns' units, at the engine's
-  // current state: `tether_forces` is Engine::tether_forces(), `plane_forces`
-  // Engine::plane_forces(), `status` Engine::indentation_status()[r].
-  std::vector<double> pulling_row(std::int32_t r, const State& state, const std::vector<Vec3d>& tether_forces) const;
+  // current state: `tether_forces_kcal_per_mol_A` is Engine::tether_forces_kcal_per_mol_A(),
+  // `plane_forces_kcal_per_mol_A` Engine::plane_forces_kcal_per_mol_A(), `status`
+  // Engine::indentation_status()[r].
+  std::vector<double> pulling_row(std::int32_t r, const State& state,
+                                  const std::vector<Vec3d>& tether_forces_kcal_per_mol_A) const;
   // The same from what the row needs of the state: the step and the vector from the first
   // to the second end bead (end_to_end of their positions), so that a stop for rows alone
   // need not copy every position back (Engine::bead_positions).
   std::vector<double> pulling_row(std::int32_t r, std::int64_t step, Vec3d end_to_end_A,
-                                  const std::vector<Vec3d>& tether_forces) const;
+                                  const std::vector<Vec3d>& tether_forces_kcal_per_mol_A) const;
   static Vec3d end_to_end(Vec3f first_A, Vec3f second_A) { return vec_cast<double>(second_A) - vec_cast<double>(first_A); }
-  std::vector<double> plane_row(std::int32_t r, std::int64_t step, const std::vector<double>& plane_forces) const;
+  std::vector<double> plane_row(std::int32_t r, std::int64_t step,
+                                const std::vector<double>& plane_forces_kcal_per_mol_A) const;
   std::vector<double> indentation_row(std::int32_t r, std::int64_t step, const IndentationStatus& status) const;
 
   // Pulling/clamp direction of replica r (unit vector) and the two end beads.
@@ -87,7 +90,7 @@ class ProtocolSetup {
   std::int32_t ends_[2] = {0, 0};
   std::vector<Vec3d> directions_;  // per replica (pulling or force clamp)
   std::vector<HarmonicTether> tethers_;
-  std::vector<std::size_t> tether_offsets_;  // replica r's entries in Engine::tether_forces()
+  std::vector<std::size_t> tether_offsets_;  // replica r's entries in Engine::tether_forces_kcal_per_mol_A()
   std::vector<ExternalForce> external_forces_;
   ForceSchedule schedule_;
   std::vector<PlaneTether> plane_tethers_;

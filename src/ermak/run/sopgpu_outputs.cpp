@@ -348,7 +348,7 @@ void SopgpuReporter::write_pulling(const Snapshot& snapshot, const ProtocolSetup
   const double A_per_nm = units::A_per_nm, pN = units::pN_per_kcal_per_mol_A;
   for_each_replica(std::int32_t(runs_.size()), file_threads_, [&](std::int32_t r) {
     // ProtocolSetup's row: time, base, end-to-end, extension (nm), force x, y, z, |F|, F·n (pN).
-    const std::vector<double> row = protocol.pulling_row(r, s, snapshot.tether_forces);
+    const std::vector<double> row = protocol.pulling_row(r, s, snapshot.tether_forces_kcal_per_mol_A);
     runs_[r].pulling->write(fmt::format("{:12d}\t{:5.3f}\t{:5.3f}\t{:5.3f}\t{:5.3f}\t{:5.3f}\t{:5.3f}\n", s.step,
                                         row[2] * A_per_nm, row[3] * A_per_nm, row[8] / pN, row[4] / pN, row[5] / pN,
                                         row[6] / pN));
@@ -387,10 +387,10 @@ RunReporter::Work SopgpuReporter::report(ReportContext& context) {
   // only formats and writes (run/report_writer.h).
   snapshot->state = context.engine.state();
   if (snapshot->energies_due) snapshot->energies = context.engine.energies();
-  if (snapshot->pulling_due) snapshot->tether_forces = context.engine.tether_forces();
+  if (snapshot->pulling_due) snapshot->tether_forces_kcal_per_mol_A = context.engine.tether_forces_kcal_per_mol_A();
   if (snapshot->indentation_due) snapshot->indentation = context.engine.indentation_status();
   const std::size_t bytes = snapshot->state.bytes() + snapshot->energies.size() * sizeof(EnergyTerms) +
-                            snapshot->tether_forces.size() * sizeof(Vec3d) +
+                            snapshot->tether_forces_kcal_per_mol_A.size() * sizeof(Vec3d) +
                             snapshot->indentation.size() * sizeof(IndentationStatus);
   return {[this, snapshot, topology = &context.topology, protocol = context.protocol] {
             write(*snapshot, *topology, protocol);

@@ -53,7 +53,7 @@ class SopgpuReporter final : public RunReporter {
     bool energies_due = false, pulling_due = false, indentation_due = false, frame_due = false,
          restart_due = false;
     std::vector<EnergyTerms> energies;
-    std::vector<Vec3d> tether_forces;
+    std::vector<Vec3d> tether_forces_kcal_per_mol_A;
     std::vector<IndentationStatus> indentation;
   };
 

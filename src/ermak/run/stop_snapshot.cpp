@@ -27,8 +27,8 @@ StopRequest stop_request(const StopsDue& due, const RunSpec& spec, const Protoco
 
 std::size_t StopSnapshot::bytes() const {
   return state.bytes() + end_to_end.size() * sizeof(Vec3d) + energy_terms.size() * sizeof(EnergyTerms) +
-         structure.size() * sizeof(StructureObservables) + tether_forces.size() * sizeof(Vec3d) +
-         plane_forces.size() * sizeof(double) + indentation_status.size() * sizeof(IndentationStatus);
+         structure.size() * sizeof(StructureObservables) + tether_forces_kcal_per_mol_A.size() * sizeof(Vec3d) +
+         plane_forces_kcal_per_mol_A.size() * sizeof(double) + indentation_status.size() * sizeof(IndentationStatus);
 }
 
 StopSnapshot take_stop_snapshot(std::int64_t step, const StopsDue& due, StopValues&& values) {
@@ -44,8 +44,8 @@ StopSnapshot take_stop_snapshot(std::int64_t step, const StopsDue& due, StopValu
   }
   snapshot.energy_terms = std::move(values.energies);
   snapshot.structure = std::move(values.structure);
-  snapshot.tether_forces = std::move(values.tether_forces);
-  snapshot.plane_forces = std::move(values.plane_forces);
+  snapshot.tether_forces_kcal_per_mol_A = std::move(values.tether_forces_kcal_per_mol_A);
+  snapshot.plane_forces_kcal_per_mol_A = std::move(values.plane_forces_kcal_per_mol_A);
   snapshot.indentation_status = std::move(values.indentation);
   return snapshot;
 }
@@ -68,11 +68,12 @@ void write_stop_snapshot(const StopSnapshot& snapshot, ReplicaFiles& files, cons
   if (snapshot.due.pulling)
     for_each_replica(replicas, threads, [&](std::int32_t r) {
       files.table(ProtocolTable::kPulling, r)
-          .row(step, protocol->pulling_row(r, step, snapshot.end_to_end[r], snapshot.tether_forces));
+          .row(step, protocol->pulling_row(r, step, snapshot.end_to_end[r], snapshot.tether_forces_kcal_per_mol_A));
     });
   if (snapshot.due.planes)
     for_each_replica(replicas, threads, [&](std::int32_t r) {
-      files.table(ProtocolTable::kPlane, r).row(step, protocol->plane_row(r, step, snapshot.plane_forces));
+      files.table(ProtocolTable::kPlane, r)
+          .row(step, protocol->plane_row(r, step, snapshot.plane_forces_kcal_per_mol_A));
     });
   if (snapshot.due.indentation)
     for_each_replica(replicas, threads, [&](std::int32_t r) {

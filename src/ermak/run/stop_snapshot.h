@@ -33,8 +33,8 @@ struct StopSnapshot {
   std::vector<Vec3d> end_to_end;   // per replica, for the pulling rows
   std::vector<EnergyTerms> energy_terms;
   std::vector<StructureObservables> structure;  // Q, Rg, end-to-end, with energy_terms
-  std::vector<Vec3d> tether_forces;
-  std::vector<double> plane_forces;
+  std::vector<Vec3d> tether_forces_kcal_per_mol_A;
+  std::vector<double> plane_forces_kcal_per_mol_A;
   std::vector<IndentationStatus> indentation_status;
   // What it holds until written, for the report writer's memory budget.
   std::size_t bytes() const;

@@ -192,9 +192,9 @@ class CpuEngine final : public Engine {
     return out;
   }
 
-  std::vector<Vec3d> tether_forces() override { return report_tether_forces(setup_, state_); }
+  std::vector<Vec3d> tether_forces_kcal_per_mol_A() override { return report_tether_forces(setup_, state_); }
 
-  std::vector<double> plane_forces() override { return report_plane_forces(setup_, state_); }
+  std::vector<double> plane_forces_kcal_per_mol_A() override { return report_plane_forces(setup_, state_); }
 
   std::vector<IndentationStatus> indentation_status() override {
     std::vector<IndentationStatus> out;

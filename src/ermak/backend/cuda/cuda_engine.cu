@@ -141,7 +141,7 @@ State CudaEngine::forces() {
   return out;
 }
 
-std::vector<Vec3d> CudaEngine::tether_forces() {
+std::vector<Vec3d> CudaEngine::tether_forces_kcal_per_mol_A() {
   if (host_valid_ || setup_.tethers.empty()) return report_tether_forces(setup_, state());
   return report_tether_forces(setup_, step_, R_, gathered_positions(tethered_beads_));
 }
@@ -151,7 +151,7 @@ std::vector<Vec3f> CudaEngine::bead_positions(const std::vector<std::int32_t>& b
   return host_valid_ ? host_.positions_of(beads) : gathered_positions(beads);
 }
 
-std::vector<double> CudaEngine::plane_forces() {
+std::vector<double> CudaEngine::plane_forces_kcal_per_mol_A() {
   if (host_valid_ || setup_.plane_tethers.empty()) return report_plane_forces(setup_, state());
   return report_plane_forces(setup_, step_, R_, gathered_positions(plane_tethered_beads_));
 }

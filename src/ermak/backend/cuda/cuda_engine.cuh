@@ -102,10 +102,10 @@ class CudaEngine final : public Engine {
   std::vector<StructureObservables> structure_observables(double formed_ratio, std::int32_t end_first,
                                                           std::int32_t end_last) override;
   State forces() override;
-  std::vector<Vec3d> tether_forces() override;
+  std::vector<Vec3d> tether_forces_kcal_per_mol_A() override;
   std::vector<Vec3f> bead_positions(const std::vector<std::int32_t>& beads) override;
   bool may_be_unstable() override;
-  std::vector<double> plane_forces() override;
+  std::vector<double> plane_forces_kcal_per_mol_A() override;
   std::vector<IndentationStatus> indentation_status() override;
   std::vector<std::uint8_t> noise_state() override;
   void restore_noise_state(const std::vector<std::uint8_t>& bytes) override;

@@ -119,11 +119,12 @@ StopValues CudaEngine::stop_values(const StopRequest& request, const float4* pos
     values.positions.step = step;
   }
   if (!request.beads.empty()) values.bead_positions = gathered_from_host(request.beads);
-  // On the host from the stop's gathered beads, as tether_forces() and plane_forces() do.
+  // On the host from the stop's gathered beads, as tether_forces_kcal_per_mol_A() and plane_forces_kcal_per_mol_A() do.
   if (request.tether_forces)
-    values.tether_forces = report_tether_forces(setup_, step, R_, gathered_from_host(tethered_beads_));
+    values.tether_forces_kcal_per_mol_A = report_tether_forces(setup_, step, R_, gathered_from_host(tethered_beads_));
   if (request.plane_forces)
-    values.plane_forces = report_plane_forces(setup_, step, R_, gathered_from_host(plane_tethered_beads_));
+    values.plane_forces_kcal_per_mol_A =
+        report_plane_forces(setup_, step, R_, gathered_from_host(plane_tethered_beads_));
   if (request.energies) {
     values.energies = energy_terms_from(stop_energies_host_.data());
     values.structure = structure_from(stop_structure_host_.data());
