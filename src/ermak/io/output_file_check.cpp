@@ -23,6 +23,18 @@ namespace {
               "checkpoint, else start the run again with --force");
 }
 
+// A file still there under its name whose modification time is not the one this run left:
+// touched, appended to or rewritten by another program. If the run's rows are still in it,
+// --resume alone continues (it cuts what follows the checkpoint's size).
+[[noreturn]] void changed_under_the_run(const std::filesystem::path& path) {
+  throw Error(path.string(), 0, "",
+              "was replaced or changed by another program while this run wrote it (its modification time is not "
+              "the one this run left), and a checkpoint now would count what it held: the run stops and keeps its "
+              "previous checkpoint — if the file still holds this run's rows (it was only touched or appended to), "
+              "--resume continues from that checkpoint; else put the file back (from a copy) and --resume, or start "
+              "the run again with --force");
+}
+
 }  // namespace
 
 void check_output_file_intact(int fd, const std::filesystem::path& path, std::uint64_t bytes_written) {
@@ -70,8 +82,7 @@ ReopenedOutputFile::ReopenedOutputFile(const std::filesystem::path& path, int fl
     if (now.device != identity.device || now.inode != identity.inode)
       lost_under_the_run(path, "was replaced by another file");
     check_output_file_intact(fd_, path, bytes_written);  // cut: says by how much
-    if (now.modified_ns != identity.modified_ns)
-      lost_under_the_run(path, "was replaced or changed by another program");
+    if (now.modified_ns != identity.modified_ns) changed_under_the_run(path);
   } catch (...) {
     ::close(fd_);
     throw;
