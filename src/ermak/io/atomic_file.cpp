@@ -8,23 +8,12 @@
 
 #include "ermak/core/error.h"
 #include "ermak/io/file_kind.h"
+#include "ermak/io/write_all.h"
 
 namespace ermak {
 namespace {
 
 std::string errno_text() { return std::strerror(errno); }
-
-void write_all(int fd, const char* data, std::size_t size, const std::string& file, const std::string& what) {
-  while (size > 0) {
-    const ssize_t n = ::write(fd, data, size);
-    if (n < 0) {
-      if (errno == EINTR) continue;
-      throw Error(file, 0, "", "cannot write " + what + ": " + errno_text());
-    }
-    data += n;
-    size -= static_cast<std::size_t>(n);
-  }
-}
 
 }  // namespace
 
@@ -51,7 +40,7 @@ void write_file_atomically(const std::filesystem::path& given, std::string_view 
   const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
   if (fd < 0) throw Error(tmp_file, 0, "", "cannot create " + what + ": " + errno_text());
   try {
-    write_all(fd, bytes.data(), bytes.size(), tmp_file, what);
+    write_all(fd, bytes.data(), bytes.size(), tmp_file, "cannot write " + what + ": ");
     if (::fsync(fd) != 0) throw Error(tmp_file, 0, "", "cannot sync " + what + ": " + errno_text());
   } catch (...) {
     ::close(fd);

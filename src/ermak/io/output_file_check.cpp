@@ -35,12 +35,14 @@ namespace {
               "the run again with --force");
 }
 
-}  // namespace
-
-void check_output_file_intact(int fd, const std::filesystem::path& path, std::uint64_t bytes_written) {
+struct stat stat_of_output_file(int fd, const std::filesystem::path& path) {
   struct stat st{};
   if (::fstat(fd, &st) != 0)
     throw Error(path.string(), 0, "", std::string("cannot check the output file: ") + std::strerror(errno));
+  return st;
+}
+
+void check_stat_intact(const struct stat& st, const std::filesystem::path& path, std::uint64_t bytes_written) {
   // /dev/null and other devices (a SOP-GPU habit for outputs one does not want) have no size.
   if (!S_ISREG(st.st_mode)) return;
   if (st.st_nlink == 0) lost_under_the_run(path, "was deleted");
@@ -53,14 +55,21 @@ void check_output_file_intact(int fd, const std::filesystem::path& path, std::ui
                     "start the run again with --force");
 }
 
-OutputFileIdentity identity_of_output_file(int fd, const std::filesystem::path& path) {
-  struct stat st{};
-  if (::fstat(fd, &st) != 0)
-    throw Error(path.string(), 0, "", std::string("cannot check the output file: ") + std::strerror(errno));
+OutputFileIdentity identity_of(const struct stat& st) {
   // A device (/dev/null, a SOP-GPU habit) keeps no time of its own writes worth comparing.
   const std::int64_t modified_ns =
       S_ISREG(st.st_mode) ? std::int64_t(st.st_mtim.tv_sec) * 1000000000 + std::int64_t(st.st_mtim.tv_nsec) : 0;
   return {std::uint64_t(st.st_dev), std::uint64_t(st.st_ino), modified_ns};
+}
+
+}  // namespace
+
+void check_output_file_intact(int fd, const std::filesystem::path& path, std::uint64_t bytes_written) {
+  check_stat_intact(stat_of_output_file(fd, path), path, bytes_written);
+}
+
+OutputFileIdentity identity_of_output_file(int fd, const std::filesystem::path& path) {
+  return identity_of(stat_of_output_file(fd, path));
 }
 
 ReopenedOutputFile::ReopenedOutputFile(const std::filesystem::path& path, int flags,
@@ -78,10 +87,11 @@ ReopenedOutputFile::ReopenedOutputFile(const std::filesystem::path& path, int fl
   try {
     // The rows and frames written so far are in the file that was opened first: another
     // one under its name (a copy put back, a new file) does not hold them.
-    const OutputFileIdentity now = identity_of_output_file(fd_, path);
+    const struct stat st = stat_of_output_file(fd_, path);
+    const OutputFileIdentity now = identity_of(st);
     if (now.device != identity.device || now.inode != identity.inode)
       lost_under_the_run(path, "was replaced by another file");
-    check_output_file_intact(fd_, path, bytes_written);  // cut: says by how much
+    check_stat_intact(st, path, bytes_written);  // cut: says by how much
     if (now.modified_ns != identity.modified_ns) changed_under_the_run(path);
   } catch (...) {
     ::close(fd_);

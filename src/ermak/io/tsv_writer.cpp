@@ -12,6 +12,7 @@
 
 #include "ermak/core/error.h"
 #include "ermak/io/output_file_check.h"
+#include "ermak/io/write_all.h"
 
 namespace ermak {
 namespace {
@@ -24,18 +25,6 @@ constexpr auto kMaxBufferAge = std::chrono::seconds(1);
 
 [[noreturn]] void fail(const std::filesystem::path& path, const std::string& what) {
   throw Error(path.string(), 0, "", what);
-}
-
-void write_all(int fd, const char* data, std::size_t size, const std::filesystem::path& path) {
-  while (size > 0) {
-    const ssize_t n = ::write(fd, data, size);
-    if (n < 0) {
-      if (errno == EINTR) continue;
-      fail(path, std::string("cannot write table: ") + std::strerror(errno));
-    }
-    data += n;
-    size -= static_cast<std::size_t>(n);
-  }
 }
 
 std::string header_line(const std::vector<std::string>& columns) {
@@ -89,7 +78,7 @@ TsvWriter TsvWriter::create(const std::filesystem::path& path, std::vector<std::
   w.live_ = true;
   w.holding_ = holding;
   const std::string header = header_line(w.columns_);
-  write_all(w.fd_, header.data(), header.size(), path);
+  write_all(w.fd_, header.data(), header.size(), path.string(), "cannot write table: ");
   w.file_bytes_ = header.size();
   w.last_write_out_ = std::chrono::steady_clock::now();
   w.hold_file();
@@ -286,7 +275,7 @@ void TsvWriter::write_out() {
 void TsvWriter::write_buffer(int fd) {
   if (buffer_.empty()) return;
   try {
-    write_all(fd, buffer_.data(), buffer_.size(), path_);
+    write_all(fd, buffer_.data(), buffer_.size(), path_.string(), "cannot write table: ");
   } catch (const Error&) {
     // A full disk or a file-size limit: the table keeps its whole rows only.
     [[maybe_unused]] const int ignored = ::ftruncate(fd, static_cast<off_t>(file_bytes_));
@@ -303,7 +292,6 @@ void TsvWriter::flush() {
     // Opened (and so checked) even with nothing to write: a checkpoint counts what it holds.
     ReopenedOutputFile file(path_, O_WRONLY | O_APPEND, identity_, file_bytes_);
     write_buffer(file.fd());
-    check_output_file_intact(file.fd(), path_, file_bytes_);
     identity_ = file.close();
     return;
   }

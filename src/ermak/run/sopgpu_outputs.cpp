@@ -18,6 +18,7 @@
 #include "ermak/core/units.h"
 #include "ermak/io/output_file_check.h"
 #include "ermak/io/pdb_coordinates.h"
+#include "ermak/io/write_all.h"
 #include "ermak/protocol/protocol_setup.h"
 #include "ermak/run/output_directories.h"
 #include "ermak/run/output_size.h"
@@ -102,17 +103,12 @@ class SopgpuReporter::TextFile {
     identity_ = file.close();
   }
   void append(int fd) {
-    const std::uint64_t file_bytes = bytes_ - pending_.size();
-    for (std::size_t done = 0; done < pending_.size();) {
-      const ssize_t n = ::write(fd, pending_.data() + done, pending_.size() - done);
-      if (n < 0 && errno == EINTR) continue;
-      if (n < 0) {
-        const std::string why = std::strerror(errno);
-        // A full disk or a file-size limit: the file keeps its whole lines only.
-        [[maybe_unused]] const int ignored = ::ftruncate(fd, off_t(file_bytes));
-        throw Error(path_.string(), 0, "", fmt::format("write failed: {}", why));
-      }
-      done += std::size_t(n);
+    try {
+      write_all(fd, pending_.data(), pending_.size(), path_.string(), "write failed: ");
+    } catch (const Error&) {
+      // A full disk or a file-size limit: the file keeps its whole lines only.
+      [[maybe_unused]] const int ignored = ::ftruncate(fd, off_t(bytes_ - pending_.size()));
+      throw;
     }
     pending_.clear();
   }

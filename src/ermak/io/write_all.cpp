@@ -1,0 +1,24 @@
+#include "ermak/io/write_all.h"
+
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+
+#include "ermak/core/error.h"
+
+namespace ermak {
+
+void write_all(int fd, const char* data, std::size_t size, const std::string& file, const std::string& failure) {
+  while (size > 0) {
+    const ssize_t n = ::write(fd, data, size);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      throw Error(file, 0, "", failure + std::strerror(errno));
+    }
+    data += n;
+    size -= static_cast<std::size_t>(n);
+  }
+}
+
+}  // namespace ermak

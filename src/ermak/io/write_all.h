@@ -1,0 +1,13 @@
+#pragma once
+// Writes a whole buffer to a descriptor: write() may write less than asked (signals,
+// quotas), so it loops until done, and retries after EINTR.
+#include <cstddef>
+#include <string>
+
+namespace ermak {
+
+// Throws ermak::Error(file, 0, "", failure + the system's reason) when a write fails
+// (`failure`: "cannot write table: ", for example).
+void write_all(int fd, const char* data, std::size_t size, const std::string& file, const std::string& failure);
+
+}  // namespace ermak
