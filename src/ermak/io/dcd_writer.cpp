@@ -295,7 +295,6 @@ DcdWriter& DcdWriter::operator=(DcdWriter&& other) noexcept {
     header_bytes_ = other.header_bytes_;
     file_bytes_ = other.file_bytes_;
     bytes_to_cut_ = other.bytes_to_cut_;
-    frame_buffer_ = std::move(other.frame_buffer_);
     pending_ = std::move(other.pending_);
     other.pending_.clear();
   }
@@ -324,17 +323,11 @@ void DcdWriter::write_frame(const float* x_A, const float* y_A, const float* z_A
   if (holding_ == FileHolding::kKeptOpen) check_output_file_intact(fd_, path_, file_bytes_);
   const std::uint64_t record = 4 * std::uint64_t(atoms_);
   const std::size_t frame = frame_bytes(atoms_);
-  // Kept open, the frame goes out from a buffer of its own; opened to write out, it is
-  // encoded at the end of the gathered frames (at most kOpenedToWriteOutBytes and a frame).
-  unsigned char* p = nullptr;
-  if (holding_ == FileHolding::kOpenedToWriteOut) {
-    make_room_to_gather(pending_, frame);
-    pending_.resize(pending_.size() + frame);
-    p = pending_.data() + pending_.size() - frame;
-  } else {
-    frame_buffer_.resize(frame);
-    p = frame_buffer_.data();
-  }
+  // Encoded at the end of the gathered frames: kept open, the only one, written at once;
+  // opened to write out, at most kOpenedToWriteOutBytes and a frame.
+  if (holding_ == FileHolding::kOpenedToWriteOut) make_room_to_gather(pending_, frame);
+  pending_.resize(pending_.size() + frame);
+  unsigned char* p = pending_.data() + pending_.size() - frame;
   for (const float* c : {x_A, y_A, z_A}) {
     put_i32(p, static_cast<std::int32_t>(record));
     if constexpr (std::endian::native == std::endian::little) {
@@ -351,18 +344,16 @@ void DcdWriter::write_frame(const float* x_A, const float* y_A, const float* z_A
     if (pending_.size() >= kOpenedToWriteOutBytes) write_out();
     return;
   }
+  // One write for the frame, then the header: if we die in between, the header undercounts
+  // by one frame, which every reader tolerates (MDAnalysis and VMD count frames from the
+  // file size).
   try {
-    write_all_at(fd_, frame_buffer_.data(), frame_buffer_.size(), static_cast<off_t>(file_bytes_), path_);
+    write_pending(fd_);
   } catch (const Error&) {
     --frames_;
-    // A full disk or a file-size limit: the file keeps its whole frames only.
-    [[maybe_unused]] const int ignored = ::ftruncate(fd_, static_cast<off_t>(file_bytes_));
+    pending_.clear();  // the file keeps its whole frames only (write_pending cut it back)
     throw;
   }
-  file_bytes_ += frame_buffer_.size();
-  // Header after data: if we die in between, the header undercounts by one frame, which
-  // every reader tolerates (MDAnalysis and VMD count frames from the file size).
-  update_header(fd_);
 }
 
 void DcdWriter::write_out() {

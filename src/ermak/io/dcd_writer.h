@@ -111,8 +111,9 @@ class DcdWriter {
   std::uint64_t header_bytes_ = 0;
   std::uint64_t file_bytes_ = 0;  // handed to the OS
   std::uint64_t bytes_to_cut_ = 0;
-  std::vector<unsigned char> frame_buffer_;  // reused: one write() per frame
-  std::vector<unsigned char> pending_;       // frames gathered, opened to write out
+  // Frames not yet in the file: kept open, the one being written (reused: one write()
+  // per frame); opened to write out, those gathered since the last write-out.
+  std::vector<unsigned char> pending_;
 };
 
 }  // namespace ermak
