@@ -1,19 +1,11 @@
 #include "ermak/run/simulation.h"
 
 #include <omp.h>
-#include <spdlog/sinks/basic_file_sink.h>
-#include <spdlog/sinks/null_sink.h>
-#include <spdlog/sinks/stdout_color_sinks.h>
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
-#include <atomic>
 #include <charconv>
 #include <chrono>
-#include <cerrno>
-#include <cmath>
-#include <cstdio>
-#include <cstring>
 #include <fstream>
 #include <limits>
 #include <memory>
@@ -26,19 +18,16 @@
 #include "ermak/core/byte_size.h"
 #include "ermak/core/error.h"
 #include "ermak/core/progress.h"
-#include "ermak/core/units.h"
 #include "ermak/io/checkpoint.h"
 #include "ermak/io/dcd_writer.h"
 #include "ermak/io/load_system.h"
 #include "ermak/io/psf_writer.h"
 #include "ermak/io/pdb_coordinates.h"
 #include "ermak/io/tsv_writer.h"
-#include "ermak/model/closest_pair.h"
 #include "ermak/model/residue_selection.h"
 #include "ermak/protocol/protocol_setup.h"
 #include "ermak/run/bead_lists.h"
 #include "ermak/run/bonded_piece_check.h"
-#include "ermak/run/checkpoint_advice.h"
 #include "ermak/run/config_fingerprint.h"
 #include "ermak/run/dry_run.h"
 #include "ermak/run/engine_choice.h"
@@ -51,8 +40,13 @@
 #include "ermak/run/replica_files.h"
 #include "ermak/run/replica_loop.h"
 #include "ermak/run/run_lock.h"
+#include "ermak/run/run_end_log.h"
+#include "ermak/run/run_log.h"
+#include "ermak/run/run_start_log.h"
 #include "ermak/run/report_writer.h"
+#include "ermak/run/resume_checks.h"
 #include "ermak/run/stability_checks.h"
+#include "ermak/run/start_forces.h"
 #include "ermak/run/step_size_check.h"
 #include "ermak/run/stop_signals.h"
 #include "ermak/run/stop_snapshot.h"
@@ -62,216 +56,10 @@ namespace fs = std::filesystem;
 
 namespace {
 
-// What makes a run's forces smaller when a bond breaks: a force protocol's speed, spring or
-// force; in a run without one, the start (minimise) or the temperature.
-const char* bond_break_remedy(const RunSpec& spec) {
-  if (spec.force_clamp.enabled && !spec.pulling.enabled && !spec.plane_pulling.enabled && !spec.indentation.enabled)
-    return BondStretchCheck::kClampRemedy;
-  const bool force_protocol = spec.pulling.enabled || spec.force_clamp.enabled || spec.plane_pulling.enabled ||
-                              spec.indentation.enabled;
-  return force_protocol ? BondStretchCheck::kPullingRemedy : BondStretchCheck::kEquilibriumRemedy;
-}
-
-// A bond check with the run's remedy; in a pulling run, from the step its base has travelled
-// past what the chain can follow (run/pulling_travel_check.h), "fewer steps": pulling more
-// slowly breaks the bond at the same travel.
-BondStretchCheck bond_check(const Topology& topology, const RunSpec& spec, std::optional<std::int64_t> overload) {
-  BondStretchCheck check(topology, spec.sop.fene_R0_A, bond_break_remedy(spec));
-  if (bond_break_remedy(spec) == std::string_view(BondStretchCheck::kEquilibriumRemedy))
-    check.use_remedy_from(BondStretchCheck::kThermalBreakFromStep, BondStretchCheck::kThermalRemedy);
-  if (overload)
-    check.use_remedy_from(*overload,
-                          "the base (or a moving plane) has travelled past the chain's contour length by then, loading the straight chain "
-                          "beyond 1000 pN: give fewer steps (the run's start warns with a step count when the run "
-                          "goes that far), as pulling more slowly only takes longer to the same break; at speeds "
-                          "whose drag alone breaks bonds, " +
-                              std::string(BondStretchCheck::kPullingRemedy));
-  return check;
-}
-
-// How far a force moves a bead in one step: (h/ζ)·|F| (docs/model.md#dynamics). At R0/2 or
-// more the first steps break its bonds.
-double first_step_move_A(const RunSpec& spec, double force_kcal_per_mol_A) {
-  return spec.langevin.timestep_tau / spec.langevin.zeta * force_kcal_per_mol_A;
-}
-
-// A start without [minimize]: the model's forces at the start positions, checked as after a
-// minimisation. A native structure feels almost none; a coordinates file of another state, a
-// start built by hand or a replica's own coordinates may hold overlapping beads, whose
-// repulsion would break a bond at once with a message about the dynamics.
-void warn_of_start_forces(const State& forces, const Topology& topology, const RunSpec& spec, spdlog::logger& log) {
-  double largest = 0.0;
-  std::int32_t replica = 0, bead = 0;
-  for (std::int32_t r = 0; r < forces.replica_count; ++r)
-    for (std::int32_t i = 0; i < forces.bead_count; ++i) {
-      const Vec3f f = forces.position(r, i);
-      const double norm = std::sqrt(double(f.x) * f.x + double(f.y) * f.y + double(f.z) * f.z);
-      if (norm > largest) {  // refuse_coincident_start has refused a force that is not finite
-        largest = norm;
-        replica = r;
-        bead = i;
-      }
-    }
-  if (first_step_move_A(spec, largest) < 0.5 * double(spec.sop.fene_R0_A)) return;
-  log.warn("warning: at the start {}{} feels {:.4g} pN, which moves it {:.3g} Å in one step (half the bonds' R0 is "
-           "{:g} Å): the dynamics will break a bond; add a [minimize] section (docs/config.md) or check "
-           "the start coordinates (overlapping beads)",
-           describe_bead(topology, bead), forces.replica_count > 1 ? fmt::format(" of replica {}", replica) : "",
-           units::internal_force_to_pN(largest), first_step_move_A(spec, largest), 0.5 * double(spec.sop.fene_R0_A));
-}
-
-// Beads on top of each other at the start (a hand-made or damaged coordinates file): their
-// repulsion has no value, which would surface as "non-finite coordinates" blamed on a FENE
-// bond after the first steps, or be dropped by the minimisation's largest force. Refused with
-// the pair, as `ermak energy` refuses it.
-void refuse_coincident_start(Engine& engine, const State& forces, const RunSpec& spec) {
-  for (std::int32_t r = 0; r < forces.replica_count; ++r)
-    for (std::int32_t i = 0; i < forces.bead_count; ++i) {
-      const Vec3f f = forces.position(r, i);
-      if (std::isfinite(f.x) && std::isfinite(f.y) && std::isfinite(f.z)) continue;
-      const State& start = engine.state();
-      std::vector<Vec3d> positions(std::size_t(start.bead_count));
-      for (std::int32_t b = 0; b < start.bead_count; ++b) positions[std::size_t(b)] = vec_cast<double>(start.position(r, b));
-      const ClosestPair pair = closest_pair(positions);
-      const bool own_file = std::size_t(r) < spec.input.replica_coordinates.size();
-      throw Error((own_file ? spec.input.replica_coordinates[std::size_t(r)] : start_coordinates_source(spec.input)).string(),
-                  0, "",
-                  fmt::format("beads {} and {}{} are {:.3g} Å apart at the start (the closest pair; bead {} feels a "
-                              "force that is not finite): beads on top of each other have no SOP energy, and no "
-                              "minimisation can part them; correct the start coordinates",
-                              pair.i, pair.j, forces.replica_count > 1 ? fmt::format(" of replica {}", r) : "",
-                              pair.distance_A, i));
-    }
-}
-
-struct RunLog {
-  std::shared_ptr<spdlog::logger> both;       // run log and console
-  std::shared_ptr<spdlog::logger> file_only;  // run log only (long dumps)
-  // Set once a line could not be written to the run log (make_logger's error handler).
-  std::shared_ptr<std::atomic<bool>> file_failed = std::make_shared<std::atomic<bool>>(false);
-};
-
-// The run log at `log_file`, and (a SOP-GPU configuration with --ermak-output, whose log
-// sits beside its restart files) the same lines in `copy_file` too, so that the output
-// directory holds the run.log that `ermak analyze` reads (temperature, loading rate).
-RunLog make_logger(const fs::path& log_file, bool quiet, bool append, const fs::path& copy_file = {}) {
-  std::vector<spdlog::sink_ptr> files;
-  for (const fs::path& path : {log_file, copy_file}) {
-    if (path.empty()) continue;
-    try {
-      files.push_back(std::make_shared<spdlog::sinks::basic_file_sink_mt>(path.string(), !append));
-    } catch (const spdlog::spdlog_ex&) {
-      // A directory of that name, a read-only file system: say so, not "internal error".
-      std::error_code ignored;
-      throw Error(path.string(), 0, "",
-                  fs::is_directory(path, ignored) ? "cannot open the run log: a directory has its name"
-                                                  : std::string("cannot open the run log for writing: ") + std::strerror(errno));
-    }
-    files.back()->set_pattern("[%Y-%m-%d %H:%M:%S] %v");
-  }
-  // The terminal first: a log file that cannot be written (a full disk, a file made
-  // immutable) throws inside spdlog, which then skips the sinks after it.
-  std::vector<spdlog::sink_ptr> sinks;
-  if (!quiet) {
-    auto console = std::make_shared<spdlog::sinks::stderr_color_sink_mt>();
-    console->set_pattern("%v");
-    sinks.push_back(console);
-  }
-  sinks.insert(sinks.end(), files.begin(), files.end());
-  RunLog log;
-  log.both = std::make_shared<spdlog::logger>("run", sinks.begin(), sinks.end());
-  log.both->flush_on(spdlog::level::info);
-  log.file_only = std::make_shared<spdlog::logger>("run-file", files.begin(), files.end());
-  log.file_only->flush_on(spdlog::level::info);
-  // Said once, in ermak's words, instead of spdlog's "[*** LOG ERROR #0001 ***]" per line; the
-  // run goes on (its tables and checkpoints stop it if the disk is full).
-  auto on_error = [warned = log.file_failed, file = log_file.string()](const std::string& what) {
-    if (!warned->exchange(true))
-      std::fprintf(stderr, "ermak: warning: %s: cannot write the run log (%s); the run goes on, but the log misses its "
-                           "lines from here (ermak analyze reads the temperature and speeds from it)\n",
-                   file.c_str(), what.c_str());
-  };
-  log.both->set_error_handler(on_error);
-  log.file_only->set_error_handler(on_error);
-  return log;
-}
-
-// A dry run's log: the console only (it writes no file).
-RunLog make_console_logger() {
-  auto console = std::make_shared<spdlog::sinks::stderr_color_sink_mt>();
-  console->set_pattern("%v");
-  RunLog log;
-  log.both = std::make_shared<spdlog::logger>("run", console);
-  log.file_only = std::make_shared<spdlog::logger>("run-file", std::make_shared<spdlog::sinks::null_sink_mt>());
-  return log;
-}
-
-// Checkpoint extra: the output sizes before a finished run's off-interval last rows, in
-// the order of output_offsets (docs/outputs.md#resume).
-constexpr const char* kOffsetsBeforeEndRows = "resume.offsets_before_end_rows";
-// Checkpoint extra: present in the checkpoint a run writes at its last step, after that
-// step's rows. A resume whose [run] steps equals the step of a checkpoint without it (a
-// periodic or a stop checkpoint) still owes the rows that step adds off the tables' intervals.
-constexpr const char* kFinishedAtStep = "run.finished_at_step";
-// Checkpoint extra: the settings of the run's fingerprint (run/config_fingerprint.h), so that
-// a resume with another configuration can name what changed.
-constexpr const char* kConfigSettings = "config.fingerprinted_settings";
-// Checkpoint extras: the model the run started with, by content (run/config_fingerprint.h),
-// and its size for the message of a resume given another model.
-constexpr const char* kModelFingerprint = "model.fingerprint";
-constexpr const char* kModelSummary = "model.summary";
 // The memory the report writer's unfinished stops may hold beyond its first two: at 10⁴
 // WW replicas ~350 stops of energy rows (0.7 MB each) or ~60 of trajectory frames, enough
 // to cover a checkpoint's flushes and syncs (~0.6 s) without holding the engine up.
 constexpr std::size_t kReportQueueBytes = std::size_t(256) << 20;
-
-// A structure's C-alpha model is built with SOP-GPU's float distances since 2026-11-29
-// (io/ca_model_builder.h); a run started before kept the double-precision model in its
-// checkpoint (by content since that day, not at all before). Resuming such a run rebuilds
-// that model, so the run goes on bit for bit. Returns a note for the log, or "".
-std::string keep_the_model_the_run_started_with(const RunSpec& spec, const fs::path& checkpoint_path,
-                                                LoadedSystem& system) {
-  if (spec.input.structure.empty()) return "";
-  std::optional<std::string> model_then;
-  try {
-    const Checkpoint cp = read_checkpoint(checkpoint_path);
-    model_then.emplace();
-    for (const auto& [key, value] : cp.extra)
-      if (key == kModelFingerprint) *model_then = value;
-  } catch (const Error&) {
-    return "";  // no checkpoint, or a damaged one: the resume's own checks say so
-  }
-  if (!model_then->empty() && *model_then == model_fingerprint(system.topology)) return "";
-  LoadedSystem earlier = load_system(spec.input, spec.model_build, CaDistances::double_precision);
-  if (!model_then->empty() && *model_then != model_fingerprint(earlier.topology)) return "";
-  system = std::move(earlier);
-  return "the model of " + spec.input.structure.string() +
-         " is built from double-precision C-alpha distances, as ermak built it before commit dd1af8e (2026-11-29), "
-         "when this run started; new runs use SOP-GPU's float distances, as `ermak topology` does "
-         "(docs/config.md#input--the-model)";
-}
-
-std::string encode_offsets(const Checkpoint::Offsets& offsets) {
-  std::string text;
-  for (const auto& [name, offset] : offsets) text += std::to_string(offset) + " ";
-  return text;
-}
-
-// The offsets to continue from when a finished run is extended: the checkpoint's, with
-// each file's off-interval end rows cut away.
-Checkpoint::Offsets offsets_without_end_rows(const Checkpoint& cp, const std::string& text, const fs::path& file) {
-  Checkpoint::Offsets offsets = cp.output_offsets;
-  std::istringstream in(text);
-  for (auto& [name, offset] : offsets) {
-    std::uint64_t before = 0;
-    if (!(in >> before) || before > offset)
-      throw Error(file.string(), 0, kOffsetsBeforeEndRows, "does not match the output offsets (the file is damaged)");
-    offset = before;
-  }
-  if (std::string rest; in >> rest)
-    throw Error(file.string(), 0, kOffsetsBeforeEndRows, "does not match the output offsets (the file is damaged)");
-  return offsets;
-}
 
 // Where a run's files go, decided before its log is opened.
 struct RunPaths {
@@ -353,72 +141,10 @@ RunSummary run_logged(const RunSpec& given_spec, const RunOptions& options, RunR
     check_start_coordinates(topology, system.replica_positions_A[r], spec.sop.fene_R0_A,
                             spec.input.replica_coordinates.at(r).string());
 
-  log->info("ermak {} {} {}", ERMAK_VERSION,
-            options.dry_run ? (options.resume ? "dry run of resuming" : "dry run of") : options.resume ? "resuming" : "starting",
-            spec.config_path.string());
   const std::vector<std::int32_t> pieces = bonded_pieces(topology);
-  const std::int32_t piece_count = pieces.empty() ? 0 : *std::max_element(pieces.begin(), pieces.end()) + 1;
-  log->info("model: {} beads, {} bonds, {} native contacts, {} replica{}{}", n, topology.bonds.size(),
-            topology.native_contacts.size(), replicas, replicas == 1 ? "" : "s",
-            piece_count > 1 ? fmt::format("; {} bonded pieces (chains, and chains split at breaks)", piece_count) : "");
-  if (!spec.input.structure.empty())
-    log->info("model built from the structure by [model]'s C-alpha rule: native contacts between C-alphas closer "
-              "than {} A, more than 2 residues apart (`ermak topology` builds SOP-GPU's rule, with side-chain "
-              "contacts, for [input] topology: docs/formats.md)",
-              fmt::format("{:g}", spec.model_build.native_cutoff_A));
-  log->info("chains (for bead selections such as \"A:76\"): {}", chain_summary(topology, 12));
-  log->info("extent at the input coordinates: {}", extent_summary(topology, system.initial_positions_A));
-  if (const std::string warning = pulled_apart_warning(spec, topology, pieces); !warning.empty())
-    log->warn("{}", warning);
   const PullingTravel travel = assess_pulling_travel(spec, topology, system.initial_positions_A);
-  if (!travel.warning.empty()) log->warn("{}", travel.warning);
-  for (const std::string& note : spec.notes) log->info("note: {}", note);
-  for (const std::string& line : bead_selection_lines) log->info("bead selection {}", line);
-  run_log.file_only->info("resolved configuration:\n{}", spec.resolved_toml);
-  if (const TemperatureSchedule& heat = spec.temperature; heat.heating()) {
-    // The schedule in words, and whether the run reaches its stop (docs/config.md#heating).
-    const double per_K = 1.0 / units::kBoltzmann_kcal_per_mol_K;
-    const std::int64_t at_stop = heat.stop_step();
-    log->info("heating: {:.6g} K to {:.6g} K by {:+.6g} K every {} steps; {}", heat.start_kcal_per_mol * per_K,
-              heat.stop_kcal_per_mol * per_K, heat.increment_kcal_per_mol * per_K, heat.every_steps,
-              at_stop == std::numeric_limits<std::int64_t>::max()
-                  ? std::string("the stop is never reached")
-                  : fmt::format("at {:.6g} K from step {}", heat.stop_kcal_per_mol * per_K, at_stop));
-    // The step from s to s + 1 runs at at_step(s): the last one simulated at at_step(steps − 1),
-    // and the stop temperature is held for a whole stair from at_stop to at_stop + every.
-    const std::int64_t whole_stop_stair =
-        at_stop > std::numeric_limits<std::int64_t>::max() - heat.every_steps ? at_stop : at_stop + heat.every_steps;
-    // A .sop run's stop is the temperature its numsteps reach (SOP-GPU's staircase has none):
-    // not the user's, so neither warning below is theirs to act on.
-    const bool derived_stop = is_sopgpu_config(spec.config_path);
-    if (at_stop == std::numeric_limits<std::int64_t>::max() && !derived_stop)
-      log->warn("warning: heating: the increment ({:+.6g} K every {} steps) is too small for any run to reach the stop "
-                "temperature {:.6g} K (more than 9e18 steps); the run's {} steps end at {:.6g} K",
-                heat.increment_kcal_per_mol * per_K, heat.every_steps, heat.stop_kcal_per_mol * per_K, spec.steps,
-                heat.at_step(std::max<std::int64_t>(spec.steps - 1, 0)) * per_K);
-    else if (spec.steps < whole_stop_stair && !derived_stop)
-      log->warn("warning: heating: the run's {} steps end at {:.6g} K, {} the schedule's stop temperature {:.6g} K "
-                "(steps {} to {}); give run.steps ≥ {} to hold it for a whole stair",
-                spec.steps, heat.at_step(std::max<std::int64_t>(spec.steps - 1, 0)) * per_K,
-                spec.steps <= at_stop ? "before" : "during a part stair at", heat.stop_kcal_per_mol * per_K, at_stop,
-                whole_stop_stair, whole_stop_stair);
-    // An increment larger than the whole range jumps to the stop at once: a unit slip
-    // (increment_kcal_per_mol = 5 beside start and stop in K) more often than a plan.
-    // (Relative tolerance: 100 K against 300 → 400 K, each converted to kcal/mol, differ in
-    // the last digit.)
-    if (!derived_stop && std::abs(heat.increment_kcal_per_mol) >=
-                             std::abs(heat.stop_kcal_per_mol - heat.start_kcal_per_mol) * (1.0 - 1e-9))
-      log->warn("warning: heating: the increment ({:+.6g} K) spans the whole range from {:.6g} to {:.6g} K: one jump "
-                "to the stop temperature at step {} (an increment in kcal/mol meant in K?)",
-                heat.increment_kcal_per_mol * per_K, heat.start_kcal_per_mol * per_K, heat.stop_kcal_per_mol * per_K,
-                heat.every_steps);
-  }
-  // Replica r depends only on the seed and r: two runs left at the default seed hold the same
-  // trajectories, which pooled in an analysis would count twice.
-  const bool default_seed = !is_sopgpu_config(spec.config_path) && !spec.key_sources.count("run.seed");
-  log->info("noise: generator {}, layout {}, seed {}{}{}", spec.rng, spec.rng_layout, spec.seed,
-            spec.rng == "philox" ? " (counter-based)" : "",
-            default_seed ? " (the default: give each run whose replicas are to be pooled its own run.seed)" : "");
+  log_run_start(spec, topology, system.initial_positions_A, pieces, travel.warning, bead_selection_lines, options,
+                run_log);
   if (!options.dry_run && !run_log.file_failed->load())
     log->info("resolved configuration written to {}", log_path.string());
   const OpenFileLimit& file_limit = file_holding.limit;
@@ -468,76 +194,7 @@ RunSummary run_logged(const RunSpec& given_spec, const RunOptions& options, RunR
   bool finish_at_checkpoint = false;
   if (options.resume) {
     Checkpoint cp = read_checkpoint(checkpoint_path);
-    auto written_by = [&](const std::string& resolved) {
-      return cp.config_fingerprint == config_fingerprint(resolved) ||
-             cp.config_fingerprint == config_fingerprint_with_minimize(resolved) ||
-             cp.config_fingerprint == config_fingerprint_with_input_paths(resolved) ||
-             cp.config_fingerprint == legacy_config_fingerprint(resolved);
-    };
-    if (!written_by(spec.resolved_toml) &&
-        std::none_of(spec.earlier_resolved_toml.begin(), spec.earlier_resolved_toml.end(), written_by)) {
-      // Checkpoints since 2026-11-28 keep the settings they were written with: name what changed.
-      std::string changed;
-      for (const auto& [key, value] : cp.extra)
-        if (key == kConfigSettings)
-          for (const std::string& d :
-               fingerprint_differences(value, spec.resolved_toml, 4, [&](const std::string& name) {
-                 const std::string written = key_as_written(spec, name);
-                 return written.empty() ? name
-                                        : name + " (" + written + " in " + spec.config_path.filename().string() + ")";
-               }))
-            changed += (changed.empty() ? ": " : "; ") + d;
-      // Nothing differs in what the fingerprint covers now: the checkpoint is of an ermak whose
-      // fingerprint also covered [minimize] and a .sop run's heating stop.
-      const bool settings_kept = std::any_of(cp.extra.begin(), cp.extra.end(),
-                                             [](const auto& e) { return e.first == kConfigSettings; });
-      if (settings_kept && changed.empty())
-        changed = is_sopgpu_config(spec.config_path)
-                      ? ": this checkpoint was written by an earlier ermak, whose check also covered the heating "
-                        "schedule's end (which numsteps sets); resume it with the numsteps it was written with"
-                      : ": this checkpoint was written by an earlier ermak, whose check also covered [minimize]; "
-                        "resume it with [minimize] as it was";
-      throw Error(checkpoint_path.string(), 0, "",
-                  "the configuration differs from the one this checkpoint was written with" + changed +
-                      (is_sopgpu_config(spec.config_path)
-                           ? " (on --resume only numsteps and where the run is computed may change: --backend, "
-                             "--threads, the GPU, the paths of the input files; docs/outputs.md#resuming-elsewhere)"
-                           : " (on --resume only the step counts and where the run is computed may change: [run] "
-                             "steps, backend, device, threads, cuda_kernels, [minimize] (a resume never minimises), the paths of the "
-                             "[input] files, [output] directory; docs/outputs.md#resuming-elsewhere)"));
-    }
-    // The model by content (checkpoints since 2026-11-29): the input files may have moved,
-    // but what they give must be what the run started with.
-    std::string model_then, model_then_summary;
-    for (const auto& [key, value] : cp.extra) {
-      if (key == kModelFingerprint) model_then = value;
-      if (key == kModelSummary) model_then_summary = value;
-    }
-    if (!model_then.empty() && model_then != model_print) {
-      std::string then = model_then_summary.empty() ? "" : ", the run's had " + model_then_summary;
-      if (model_then_summary == model_size) then += " but other bonds, contacts, parameters or bead names";
-      throw Error(checkpoint_path.string(), 0, "",
-                  "the model differs from the one this run started with: the input files now give " + model_size +
-                      then + "; --resume continues a run with its own model (docs/outputs.md#resume)");
-    }
-    if (spec.steps < cp.step)
-      throw key_error(spec, "run.steps",
-                  "the checkpoint is at step " + std::to_string(cp.step) + ", beyond the " +
-                      std::to_string(spec.steps) + " steps asked for; --resume continues a run, it cannot shorten "
-                      "one (give at least " + std::to_string(cp.step) + ")",
-                      is_sopgpu_config(spec.config_path) ? "numsteps" : "");
-    if (cp.positions.bead_count != n || cp.positions.replica_count != replicas)
-      throw Error(checkpoint_path.string(), 0, "", "checkpoint shape does not match the model");
-    // Every engine writes the list reference of each bead of each replica; another shape is a
-    // file that was not written by a run of this model (a backend would read past it).
-    if (cp.neighbor_reference.bead_count != n || cp.neighbor_reference.replica_count != replicas)
-      throw Error(checkpoint_path.string(), 0, "neighbor_reference",
-                  fmt::format("holds {} beads × {} replicas, but the run has {} × {}: not a checkpoint of this run",
-                              cp.neighbor_reference.bead_count, cp.neighbor_reference.replica_count, n, replicas));
-    if (cp.positions.step != cp.step)
-      throw Error(checkpoint_path.string(), 0, "positions",
-                  fmt::format("are of step {}, but the checkpoint is at step {}: a damaged checkpoint",
-                              cp.positions.step, cp.step));
+    check_checkpoint_of_this_run(cp, spec, checkpoint_path, topology);
     auto extra = [&](const std::string& key) -> const std::string& {
       for (const auto& [name, value] : cp.extra)
         if (name == key) return value;
@@ -679,22 +336,8 @@ RunSummary run_logged(const RunSpec& given_spec, const RunOptions& options, RunR
       const MinimizeResult m = engine->minimize(spec.minimize.max_steps,
                                                 spec.minimize.force_tolerance_kcal_per_mol_A,
                                                 spec.minimize.max_displacement_A);
-      // Not converged before the limit: every replica that did not converge stopped where a
-      // step of 10⁻⁷ Å no longer lowered its energy (float precision), not at the limit.
-      log->info("minimisation: {} iteration{} in {:.3g} s, max |F| = {:.4g} pN, {}", m.iterations,
-                m.iterations == 1 ? "" : "s",
-                std::chrono::duration<double>(std::chrono::steady_clock::now() - minimize_start).count(),
-                units::internal_force_to_pN(m.max_force_kcal_per_mol_A),
-                m.converged ? "converged"
-                : m.iterations < spec.minimize.max_steps
-                    ? "not converged: stopped where a step of 1e-7 A no longer lowers the energy (float precision)"
-                    : "not converged (iteration limit)");
-      if (!(first_step_move_A(spec, m.max_force_kcal_per_mol_A) < 0.5 * double(spec.sop.fene_R0_A)))
-        log->warn("warning: after the minimisation a bead still feels {:.4g} pN, which moves it {:.3g} Å in one "
-                  "step (half the bonds' R0 is {:g} Å): the dynamics will break a bond; give more [minimize] steps "
-                  "(or check the start: overlapping beads)",
-                  units::internal_force_to_pN(m.max_force_kcal_per_mol_A),
-                  first_step_move_A(spec, m.max_force_kcal_per_mol_A), 0.5 * double(spec.sop.fene_R0_A));
+      log_minimisation(m, std::chrono::duration<double>(std::chrono::steady_clock::now() - minimize_start).count(),
+                       spec, *log);
       start = engine->state();
     }
     if (any_protocol) {
@@ -756,7 +399,7 @@ RunSummary run_logged(const RunSpec& given_spec, const RunOptions& options, RunR
     try {
       const State& after = engine->state();
       check_finite(after, facts.first_step);
-      bond_check(topology, spec, travel.overload_step)(after, facts.first_step);
+      bond_check_for_run(topology, spec, travel.overload_step)(after, facts.first_step);
     } catch (const Error& e) {
       throw Error(std::string("dry run: ") + e.what());
     }
@@ -773,7 +416,7 @@ RunSummary run_logged(const RunSpec& given_spec, const RunOptions& options, RunR
   auto seconds_since = [](Clock::time_point start) {
     return std::chrono::duration<double>(Clock::now() - start).count();
   };
-  double snapshot_seconds = 0.0;  // the driver's share of the reports, for the run log
+  RunCosts costs;  // for the run log's last lines
   // Each replica's rows and frames go to its own files, so the writer thread spreads them
   // over a few threads where cores are idle (run/replica_loop.h).
   // omp_get_max_threads() honours OMP_NUM_THREADS, which batch scripts set to a job's share.
@@ -790,15 +433,13 @@ RunSummary run_logged(const RunSpec& given_spec, const RunOptions& options, RunR
     const auto start = Clock::now();
     auto report = std::make_shared<StopReport>();
     report->snapshot = take_stop_snapshot(step, due, std::move(values));
-    snapshot_seconds += seconds_since(start);
+    costs.snapshot_seconds += seconds_since(start);
     return report;
   };
   // What the checkpoint jobs use on the writer thread, declared before the writer like the
   // files: a run stopping with an error destroys the writer first, whose thread then finishes
   // the rows and the checkpoint already queued (they passed their checks) with these alive.
   // Written by the checkpoint jobs on the writer thread; read once the writer is drained.
-  double checkpoint_writing_seconds = 0.0;
-  std::int64_t checkpoints_written = 0;
   // Every output file's size once flushed: on the writer thread, where the jobs before
   // have written every row taken so far.
   auto file_offsets = [&]() {
@@ -826,8 +467,6 @@ RunSummary run_logged(const RunSpec& given_spec, const RunOptions& options, RunR
   // The driver's other stops, for the run log: checkpoints (taking the state from the
   // engine; the writer thread flushes every file and writes the checkpoint with its syncs)
   // and the instability checks.
-  double checkpoint_seconds = 0.0, check_seconds = 0.0, advance_seconds = 0.0;
-  std::int64_t advances = 0;
   // The same on the driver's thread, after waiting for the writer.
   auto output_offsets = [&]() {
     writer.drain();
@@ -875,7 +514,7 @@ RunSummary run_logged(const RunSpec& given_spec, const RunOptions& options, RunR
     if (cp->step == last_step) cp->extra.emplace_back(kFinishedAtStep, std::to_string(cp->step));
     const std::size_t bytes = cp->positions.bytes() + cp->neighbor_reference.bytes();
     auto job = [cp, before_end_rows = offsets_before_end_rows, end_row_tables = tables_with_end_rows, &file_offsets,
-                &checkpoint_path, &output_directories, &checkpoints_written, &checkpoint_writing_seconds,
+                &checkpoint_path, &output_directories, &costs,
                 &seconds_since] {
       const auto writing_start = Clock::now();
       cp->output_offsets = file_offsets();
@@ -887,11 +526,11 @@ RunSummary run_logged(const RunSpec& given_spec, const RunOptions& options, RunR
         cp->extra.emplace_back(kOffsetsBeforeEndRows, encode_offsets(before));
       }
       write_checkpoint_atomically(checkpoint_path, *cp, output_directories);
-      ++checkpoints_written;
-      checkpoint_writing_seconds += seconds_since(writing_start);
+      ++costs.checkpoints_written;
+      costs.checkpoint_writing_seconds += seconds_since(writing_start);
     };
     checkpoint_in_flight = writer.submit(std::move(job), bytes);
-    checkpoint_seconds += seconds_since(start);
+    costs.checkpoint_seconds += seconds_since(start);
   };
 
   log_output_size(*log, output_size(first_step, last_step), files_directory, sizes_of != nullptr);
@@ -917,7 +556,7 @@ RunSummary run_logged(const RunSpec& given_spec, const RunOptions& options, RunR
     const StopRequest request = stop_request(due, spec, protocol_setup, energy_ends);
     const auto start = Clock::now();
     StopValues values = engine->take_stop(request);
-    snapshot_seconds += seconds_since(start);
+    costs.snapshot_seconds += seconds_since(start);
     auto report = take_snapshot(first_step, due, std::move(values));
     report->extra_work = std::move(extra_work);
     submit(std::move(report));
@@ -940,7 +579,7 @@ RunSummary run_logged(const RunSpec& given_spec, const RunOptions& options, RunR
               "will be step {}; final.pdb and the tables' last rows hold step {}",
               spec.steps, frame_every, spec.steps / frame_every * frame_every, spec.steps);
 
-  const BondStretchCheck check_bonds = bond_check(topology, spec, travel.overload_step);
+  const BondStretchCheck check_bonds = bond_check_for_run(topology, spec, travel.overload_step);
   ProgressMeter progress(first_step, last_step, std::int64_t(n) * replicas);
   if (options.quiet) progress.silence();  // --quiet: the run log only
   const StopSignals stop_signals;
@@ -981,7 +620,7 @@ RunSummary run_logged(const RunSpec& given_spec, const RunOptions& options, RunR
     } else {
       target = next_target(step);
       engine->advance(target - step);
-      ++advances;
+      ++costs.advances;
     }
     step = target;
     auto row_due = [&](std::int64_t every) {
@@ -1011,16 +650,16 @@ RunSummary run_logged(const RunSpec& given_spec, const RunOptions& options, RunR
       if (overlapped) {  // its time is mostly the wait for the steps before
         launched_to = next_target(step);
         values = engine->stop_and_advance(request, launched_to - step);
-        ++advances;
+        ++costs.advances;
       } else {
-        advance_seconds += seconds_since(advance_start);
+        costs.advance_seconds += seconds_since(advance_start);
         const auto start = Clock::now();
         values = engine->take_stop(request);
-        snapshot_seconds += seconds_since(start);
+        costs.snapshot_seconds += seconds_since(start);
       }
     }
     const auto stepped = Clock::now();
-    if (!stop || overlapped) advance_seconds += std::chrono::duration<double>(stepped - advance_start).count();
+    if (!stop || overlapped) costs.advance_seconds += std::chrono::duration<double>(stepped - advance_start).count();
     // Only when the screen flags something do the exact checks look at every position (the
     // stop's: the engine may have moved on).
     if (values.may_be_unstable) {
@@ -1030,7 +669,7 @@ RunSummary run_logged(const RunSpec& given_spec, const RunOptions& options, RunR
       const State& at_stop = values.positions.x.empty() ? engine->state() : values.positions;
       check_finite(at_stop, checked_step);
       check_bonds(at_stop, checked_step);
-      check_seconds += seconds_since(stepped);
+      costs.check_seconds += seconds_since(stepped);
     }
     if (!values.indentation.empty())
       check_indentation_tips(setup.indentation, values.indentation, spec.langevin.timestep_tau, checked_step, step);
@@ -1075,24 +714,7 @@ RunSummary run_logged(const RunSpec& given_spec, const RunOptions& options, RunR
   summary.steps_per_second = progress.steps_per_second();
   summary.stopped_by_signal = stopped_by;
   if (stopped_by != 0) {
-    // The overrides are part of "the same configuration": a resume without --set run.steps
-    // would run to the file's steps instead.
-    // Every --set as given: a resume without one of them would be refused or run another run.
-    std::string overridden;
-    for (const std::string& text : spec.set_overrides) {
-      std::string quoted;  // for a POSIX shell: ' closes, \' is a quote, ' reopens
-      for (char c : text) quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
-      overridden += (overridden.empty() ? "--set '" : " --set '") + quoted + "'";
-    }
-    // A .sop run continues the files it started with: ermak's own directory too, if it wrote one.
-    if (is_sopgpu_config(spec.config_path) && spec.output.write_directory)
-      overridden += (overridden.empty() ? "" : " ") + std::string("--ermak-output '") +
-                    spec.output.directory.string() + "'";
-    log->warn("stopped by {} at step {} of {} ({:.2f} s, {:.4g} steps/s): checkpoint {} written; `ermak run` of the "
-              "same configuration{} with --resume continues bit for bit",
-              stop_signal_name(stopped_by), step, last_step, summary.wall_seconds, summary.steps_per_second,
-              checkpoint_path.string(),
-              overridden.empty() ? "" : " and the same overrides (" + overridden + ")");
+    log_signal_stop(spec, stopped_by, step, last_step, summary, checkpoint_path, *log);
     return summary;
   }
 
@@ -1119,42 +741,10 @@ RunSummary run_logged(const RunSpec& given_spec, const RunOptions& options, RunR
                 spec.output.trajectory_every_steps > 0 && final_state.step % spec.output.trajectory_every_steps == 0
                     ? " (and the trajectory's last frame)"
                     : "");
-  const double final_seconds = seconds_since(final_start);
-  const EngineStats stats = engine->stats();
-  log->info("finished: {} steps in {:.2f} s ({:.4g} steps/s, {:.4g} bead-steps/s), {} neighbour-list rebuilds",
-            last_step - first_step, summary.wall_seconds, summary.steps_per_second,
-            summary.steps_per_second * double(n) * replicas, stats.neighbor_rebuilds - rebuilds_before_steps);
-  const ReportWriter::Totals written = writer.totals();
-  log->info("reports: {} stops; {:.3f} s taking them from the engine, {:.3f} s writing them in the background "
-            "({} thread{}), {:.3f} s waiting for the writer",
-            written.jobs - checkpoints_written, snapshot_seconds, written.writing_seconds - checkpoint_writing_seconds,
-            replica_threads_used(replicas, file_threads), replica_threads_used(replicas, file_threads) == 1 ? "" : "s",
-            written.waiting_seconds);
-  log->info("steps: {} calls, {:.3f} s in the engine; checkpoints: {}, {:.3f} s taking them (copying the state, "
-            "waiting for the one before), {:.3f} s writing them in the background (flushing every file, syncing the "
-            "file system); {:.3f} s checking "
-            "coordinates and bonds; {:.3f} s writing the final structures after the run",
-            advances, advance_seconds, checkpoints_written, checkpoint_seconds, checkpoint_writing_seconds,
-            check_seconds, final_seconds);
-  const CheckpointAdvice advice = checkpoint_advice(
-      spec.output.checkpoint_every_steps, checkpoints_written,
-      checkpoint_cost_seconds(checkpoint_seconds, written.waiting_seconds, written.writing_seconds,
-                              checkpoint_writing_seconds),
-      summary.wall_seconds);
-  if (advice.costly)
-    log->warn("checkpoints took {:.0f} % of the run; {} = {} (now {}) would make them ~{:.0f} % in the next run "
-              "(a --resume keeps the output intervals), at the price of more steps to redo after a crash "
-              "(docs/outputs.md, \"Cost\")",
-              100.0 * advice.fraction,
-              is_sopgpu_config(spec.config_path) ? "restartfreq" : "[output] checkpoint_every",
-              advice.suggested_every_steps, spec.output.checkpoint_every_steps, 100.0 * kTargetFraction);
-  std::string tables;
-  for (ProtocolTable table : {ProtocolTable::kPulling, ProtocolTable::kPlane, ProtocolTable::kIndentation})
-    if (files.writes(table)) tables += ", " + table_file_name(table);
-  if (own_files)
-    log->info("outputs: {}/ (model.psf, model.pdb, model.etop, run.log{}, replica_NNN/energies.tsv{}{}, final.pdb)",
-              fs::absolute(out).string(), spec.output.checkpoint_file.empty() ? ", checkpoint.ckpt" : "", tables,
-              spec.output.trajectory_every_steps > 0 ? ", trajectory.dcd" : "");
+  costs.final_seconds = seconds_since(final_start);
+  const RunEndFacts facts{first_step, last_step, n, replicas,
+                          engine->stats().neighbor_rebuilds - rebuilds_before_steps, file_threads, own_files};
+  log_run_end(spec, summary, facts, costs, writer.totals(), files, *log);
   return summary;
 }
 

@@ -14,6 +14,16 @@
 namespace ermak {
 namespace {
 
+// What makes a run's forces smaller when a bond breaks: a force protocol's speed, spring or
+// force; in a run without one, the start (minimise) or the temperature.
+const char* bond_break_remedy(const RunSpec& spec) {
+  if (spec.force_clamp.enabled && !spec.pulling.enabled && !spec.plane_pulling.enabled && !spec.indentation.enabled)
+    return BondStretchCheck::kClampRemedy;
+  const bool force_protocol = spec.pulling.enabled || spec.force_clamp.enabled || spec.plane_pulling.enabled ||
+                              spec.indentation.enabled;
+  return force_protocol ? BondStretchCheck::kPullingRemedy : BondStretchCheck::kEquilibriumRemedy;
+}
+
 bool all_finite(const std::vector<float>& values) {
   std::uint32_t bad = 0;
   for (const float v : values) bad |= static_cast<std::uint32_t>(non_finite(v));
@@ -129,6 +139,21 @@ void check_start_coordinates(const Topology& topology, const std::vector<Vec3d>&
                               b.i, describe_bead(topology, b.i), b.j, describe_bead(topology, b.j), length, b.r0_A,
                               max_stretch_A));
   }
+}
+
+BondStretchCheck bond_check_for_run(const Topology& topology, const RunSpec& spec,
+                                    std::optional<std::int64_t> overload) {
+  BondStretchCheck check(topology, spec.sop.fene_R0_A, bond_break_remedy(spec));
+  if (bond_break_remedy(spec) == std::string_view(BondStretchCheck::kEquilibriumRemedy))
+    check.use_remedy_from(BondStretchCheck::kThermalBreakFromStep, BondStretchCheck::kThermalRemedy);
+  if (overload)
+    check.use_remedy_from(*overload,
+                          "the base (or a moving plane) has travelled past the chain's contour length by then, loading the straight chain "
+                          "beyond 1000 pN: give fewer steps (the run's start warns with a step count when the run "
+                          "goes that far), as pulling more slowly only takes longer to the same break; at speeds "
+                          "whose drag alone breaks bonds, " +
+                              std::string(BondStretchCheck::kPullingRemedy));
+  return check;
 }
 
 }  // namespace ermak

@@ -6,10 +6,12 @@
 // CUDA backend only when its screen on the GPU flags one (Engine::may_be_unstable,
 // docs/gpu.md#what-overlaps-the-steps).
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "ermak/backend/stability_screen.h"
+#include "ermak/config/spec.h"
 #include "ermak/model/state.h"
 #include "ermak/model/topology.h"
 #include "ermak/protocol/indentation.h"
@@ -69,6 +71,14 @@ class BondStretchCheck {
   std::int64_t later_from_step_ = INT64_MAX;
   std::string later_remedy_;
 };
+
+// The bond check of a run, whose message ends with what makes this run's forces smaller: a
+// force protocol's speed, spring or force; in a run without one, the start (minimise), and
+// from BondStretchCheck::kThermalBreakFromStep on the temperature; in a pulling run from
+// `overload_step` on (its base has travelled past what the chain can follow,
+// run/pulling_travel_check.h), fewer steps: pulling more slowly breaks the bond at the same travel.
+BondStretchCheck bond_check_for_run(const Topology& topology, const RunSpec& spec,
+                                    std::optional<std::int64_t> overload_step);
 
 // Throws ermak::Error, naming `source` (the coordinates file), when a position is beyond
 // what ermak's PDB files can hold (|x| ≥ 10⁷ Å) — checked before any output is written.
