@@ -182,6 +182,33 @@ TEST(RunStartChecks, AFailedStartDoesNotBlockTheNextRun) {
   EXPECT_EQ(status, 0) << out;
 }
 
+// A model.pdb or model.etop of the user's in an output directory that holds no run is not
+// written over without --force (docs/outputs.md#layout-of-an-output-directory); a dry run
+// names it after its other checks; --force replaces it.
+TEST(RunStartChecks, ModelFilesWithoutARunAreNotOverwrittenWithoutForce) {
+  const auto dir = ermak::test::fresh_directory("start-model-files");
+  const fs::path config = ermak::test::write_ww_run_config(dir, 5, "");
+  fs::create_directories(dir / "out");
+  { std::ofstream(dir / "out/model.pdb") << "the user's own model\n"; }
+  int status = 0;
+  std::string out = run_ermak("run --quiet " + config.string() + " --set run.steps=100", &status);
+  EXPECT_EQ(status, 1) << out;
+  EXPECT_NE(out.find("out: output.directory: holds model.pdb, which this run would write its model over"),
+            std::string::npos)
+      << out;
+  EXPECT_EQ(read_file(dir / "out/model.pdb"), "the user's own model\n");
+  EXPECT_FALSE(fs::exists(dir / "out/model.psf"));
+  { std::ofstream(dir / "out/model.etop") << "another\n"; }
+  out = run_ermak("run " + config.string() + " --set run.steps=100 --dry-run", &status);
+  EXPECT_EQ(status, 1) << out;
+  EXPECT_NE(out.find("holds model.pdb and model.etop, which this run would write its model over"), std::string::npos)
+      << out;
+  EXPECT_NE(out.find("every other check of the run's start passed"), std::string::npos) << out;
+  out = run_ermak("run --quiet --force " + config.string() + " --set run.steps=100", &status);
+  EXPECT_EQ(status, 0) << out;
+  EXPECT_NE(read_file(dir / "out/model.pdb"), "the user's own model\n");
+}
+
 // A run log that cannot be opened (a directory of its name) is an error naming it, not an
 // "internal error" with exit status 2.
 TEST(RunStartChecks, ARunLogThatCannotBeOpenedIsNamed) {

@@ -66,7 +66,7 @@ std::vector<std::string> describe_dry_run(const DryRunFacts& f) {
                                       : ProgressMeter::format_duration(double(f.checkpoint_every) / rate)));
   }
   lines.push_back(f.output_holds_a_run ? "dry run: every other check of the run's start passed; nothing was written "
-                                         "(but the output holds a run: below)"
+                                         "(but the output directory needs --force: below)"
                                        : "dry run: every check of the run's start passed; nothing was written");
   return lines;
 }

@@ -43,6 +43,15 @@ bool directory_has_run(const fs::path& dir) {
   return false;
 }
 
+std::vector<fs::path> model_files_without_run(const fs::path& dir) {
+  std::vector<fs::path> files;
+  if (directory_has_run(dir)) return files;
+  std::error_code ec;
+  for (const char* name : {"model.pdb", "model.etop"})
+    if (fs::exists(fs::symlink_status(dir / name, ec))) files.push_back(dir / name);
+  return files;
+}
+
 std::vector<fs::path> previous_run_files(const fs::path& dir) {
   std::vector<fs::path> files;
   if (!fs::is_directory(dir)) return files;

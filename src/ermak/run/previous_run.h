@@ -14,6 +14,11 @@ namespace ermak {
 // checks) does not count: the next run replaces it.
 bool directory_has_run(const std::filesystem::path& dir);
 
+// model.pdb or model.etop in a directory that holds no run (directory_has_run): a file of
+// the user's, or one copied there, which a new run would write its model over. Empty when
+// neither exists.
+std::vector<std::filesystem::path> model_files_without_run(const std::filesystem::path& dir);
+
 // Removes the files ermak run writes (run.log, checkpoint.ckpt and its temporary, model.psf,
 // model.pdb, model.etop, and in every replica_NNN/ directory energies.tsv, trajectory.dcd,
 // pulling.tsv, plane.tsv, indentation.tsv, final.pdb; a replica directory left empty goes

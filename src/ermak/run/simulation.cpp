@@ -808,6 +808,18 @@ RunSummary run_simulation(const RunSpec& spec, const RunOptions& options, RunRep
     if (!options.dry_run) throw refusal;
     existing_run = std::move(refusal);
   }
+  // Model files without a run (the user's own model.pdb, say): a new run would write over them.
+  if (const std::vector<fs::path> model_files = model_files_without_run(out);
+      own_files && !options.resume && !options.force && !existing_run && !model_files.empty()) {
+    std::string names;
+    for (const fs::path& f : model_files) names += (names.empty() ? "" : " and ") + f.filename().string();
+    Error refusal(out.string(), 0, "output.directory",
+                  "holds " + names + ", which this run would write its model over (the directory holds no run "
+                  "of ermak); pass --force to overwrite " + (model_files.size() == 1 ? "it" : "them") +
+                      ", or give another output directory");
+    if (!options.dry_run) throw refusal;
+    existing_run = std::move(refusal);
+  }
   // Before anything is written: how the run's files are held under the open-file limit (a
   // limit too low for the run itself stops it here).
   const RunFileHolding file_holding = choose_file_holding(spec, extra, options.report_threads);
