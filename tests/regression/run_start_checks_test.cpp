@@ -209,6 +209,28 @@ TEST(RunStartChecks, ModelFilesWithoutARunAreNotOverwrittenWithoutForce) {
   EXPECT_NE(read_file(dir / "out/model.pdb"), "the user's own model\n");
 }
 
+// A repulsion cut at or inside σ loses the excluded volume (docs/model.md#repulsion): refused
+// at the key's line, by `ermak run` and `ermak energy` alike.
+TEST(RunStartChecks, ARepulsionCutoffNotBeyondSigmaIsRefused) {
+  const auto dir = ermak::test::fresh_directory("start-cutoff");
+  const fs::path config = ermak::test::write_ww_run_config(dir, 5, "[model]\npair_cutoff_A = 2\n");
+  int status = 0;
+  std::string out = run_ermak("run --quiet " + config.string() + " --set run.steps=100", &status);
+  EXPECT_EQ(status, 1) << out;
+  EXPECT_NE(out.find("model.pair_cutoff_A: the repulsion's cutoff 2 Å is not beyond its σ 3.8 Å"), std::string::npos)
+      << out;
+  EXPECT_FALSE(fs::exists(dir / "out/model.psf"));
+  // At σ itself, set on the command line: the override is blamed.
+  out = run_ermak("run --quiet " + config.string() + " --set model.pair_cutoff_A=3.8", &status);
+  EXPECT_EQ(status, 1) << out;
+  EXPECT_NE(out.find("--set: model.pair_cutoff_A: the repulsion's cutoff 3.8 Å"), std::string::npos) << out;
+  out = run_ermak("energy --structure " + (ermak::test::shared_data() / "pdb/1TIT.pdb").string() +
+                      " --pair-cutoff 3",
+                  &status);
+  EXPECT_EQ(status, 1) << out;
+  EXPECT_NE(out.find("--pair-cutoff 3 Å is not beyond --sigma 3.8 Å"), std::string::npos) << out;
+}
+
 // A run log that cannot be opened (a directory of its name) is an error naming it, not an
 // "internal error" with exit status 2.
 TEST(RunStartChecks, ARunLogThatCannotBeOpenedIsNamed) {

@@ -44,6 +44,10 @@ Command add_energy_command(CLI::App& app) {
   return [o]() {
     if (o->input.structure.empty() == o->input.topology.empty())
       throw Error("energy: give either --structure or --topology (with --coordinates)");
+    if (repulsion_cut_inside_sigma(o->sop))
+      throw Error(fmt::format("energy: --pair-cutoff {:g} Å is not beyond --sigma {:g} Å: the repulsion would be "
+                              "cut where it is ε_l or more, losing the excluded volume (docs/model.md#repulsion)",
+                              o->sop.pair_cutoff_A, o->sop.repulsion_sigma_A));
     // The loader names run-configuration keys ("input.coordinates"); here they are options.
     LoadedSystem system;
     try {

@@ -1076,11 +1076,12 @@ RunSpec build_spec(const Context& ctx, const toml::table& root, const fs::path& 
   read_input(input, spec.input);
   for (const char* key : {"structure", "topology", "coordinates", "replica_coordinates"})
     remember(spec, input, key);  // a file not found is reported at its line (run/simulation.cpp)
-  read_model(Section(ctx, root, "model",
-                     {"native_cutoff_A", "native_energy_kcal_per_mol", "chain_break_A",
-                      "fene_spring_kcal_per_mol_A2", "fene_max_stretch_A",
-                      "repulsion_energy_kcal_per_mol", "repulsion_sigma_A", "pair_cutoff_A"}),
-             spec.input, spec.model_build, spec.sop);
+  const Section model(ctx, root, "model",
+                      {"native_cutoff_A", "native_energy_kcal_per_mol", "chain_break_A", "fene_spring_kcal_per_mol_A2",
+                       "fene_max_stretch_A", "repulsion_energy_kcal_per_mol", "repulsion_sigma_A", "pair_cutoff_A"});
+  read_model(model, spec.input, spec.model_build, spec.sop);
+  for (const char* key : {"repulsion_sigma_A", "pair_cutoff_A"})
+    remember(spec, model, key);  // a cutoff inside σ is reported at its line (run/simulation.cpp)
   const bool run_temperature_given = read_run(
       Section(ctx, root, "run",
               {"steps", "replicas", "seed", "timestep_tau", "timestep_ps", "temperature_K",

@@ -17,6 +17,14 @@ struct SopParameters {
   float pair_cutoff_A = 20.0f;            // repulsive pairs beyond this distance are ignored
 };
 
+// A repulsion cut at or inside σ (docs/model.md#repulsion): ε_l(σ/r)⁶ is ≥ ε_l at the
+// cutoff, so beads approach freely to the cutoff and then meet a wall of ε_l or more — the
+// excluded volume is lost. SOP-GPU's cutoff is 20 Å against σ = 3.8 Å. Refused wherever the
+// parameters are given.
+inline bool repulsion_cut_inside_sigma(const SopParameters& sop) {
+  return !(sop.pair_cutoff_A > sop.repulsion_sigma_A);
+}
+
 // Parameters of the overdamped Langevin step, internal units.
 struct LangevinParameters {
   double timestep_tau = 0.08;      // h, in τ_H

@@ -128,6 +128,12 @@ RunSummary run_logged(const RunSpec& given_spec, const RunOptions& options, RunR
   validate_protocols(spec, topology);
   // model.psf is written at the start: names it cannot hold stop a dry run too.
   if (spec.output.write_directory) check_psf_names(topology, (spec.output.directory / "model.psf").string());
+  if (repulsion_cut_inside_sigma(spec.sop))
+    throw key_error(spec, blamed_key(spec, {"model.pair_cutoff_A", "model.repulsion_sigma_A"}),
+                    fmt::format("the repulsion's cutoff {:g} Å is not beyond its σ {:g} Å: the repulsion would be cut "
+                                "where it is ε_l or more, losing the excluded volume (SOP-GPU: 20 Å against 3.8 Å; "
+                                "docs/model.md#repulsion)",
+                                spec.sop.pair_cutoff_A, spec.sop.repulsion_sigma_A));
   if (const std::string warning = check_step_size(spec); !warning.empty()) log->warn("{}", warning);
   if (const std::string warning = clamp_tension_warning(spec); !warning.empty()) log->warn("{}", warning);
   // Start positions with a bond beyond r0 ± R0 would stop the run at its first check with a
