@@ -328,7 +328,22 @@ TEST(RunStartChecks, AnEtopStartsFromItsOwnCoordinatesAndADirectoryIsNotAFile) {
   }
   out = run_ermak("run --quiet " + (dir / "dir.toml").string(), &status);
   EXPECT_EQ(status, 1) << out;
-  EXPECT_NE(out.find("input.coordinates: is a directory; give a file"), std::string::npos) << out;
+  // Named at the configuration's line too (the loader names only the file).
+  EXPECT_NE(out.find("dir.toml:3: input.coordinates: " + (dir / "out").string() + ": is a directory; give a file"),
+            std::string::npos)
+      << out;
+  // Coordinates of another molecule: the file and the configuration's line.
+  {
+    std::ofstream c(dir / "other.toml");
+    c << "[input]\ntopology = \"out/model.etop\"\ncoordinates = \""
+      << (ermak::test::shared_data() / "pdb/1TIT.pdb").string() << "\"\n[run]\nsteps = 10\n"
+      << "[output]\ndirectory = \"out-other\"\n";
+  }
+  out = run_ermak("run --quiet " + (dir / "other.toml").string(), &status);
+  EXPECT_EQ(status, 1) << out;
+  EXPECT_NE(out.find("other.toml:3: input.coordinates: " + (ermak::test::shared_data() / "pdb/1TIT.pdb").string()),
+            std::string::npos)
+      << out;
 }
 
 TEST(RunStartChecks, TheDemoSaysHowToRunItAgain) {

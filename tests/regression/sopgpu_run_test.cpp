@@ -147,6 +147,19 @@ TEST(SopgpuRun, ResumeContinuesBitForBitAndErmakOutputOnRequest) {
 
 // A .sop heating run extended by raising numsteps on --resume (the contract of a .sop resume):
 // its schedule's stop, derived from numsteps, grows with it; the files are those of one run.
+// --resume of a .sop run that never ran (its restart directory not there) says to start it
+// without --resume, not to pass --force.
+TEST(SopgpuRun, AResumeOfARunThatNeverRanSaysToStartIt) {
+  const fs::path dir = sopgpu_ww_directory("sopgpu_resume_never_ran");
+  fs::remove_all(dir / "output");
+  std::string out;
+  EXPECT_EQ(ermak_in(dir, "ww_equil.sop --set numsteps=2000 --resume", &out), 1) << out;
+  EXPECT_NE(out.find("no checkpoint to resume from: " + (dir / "output").string() +
+                     " does not exist (start the run without --resume)"),
+            std::string::npos)
+      << out;
+}
+
 TEST(SopgpuRun, AHeatingRunResumesWithMoreSteps) {
   const fs::path straight = sopgpu_ww_directory("sopgpu_heat_straight");
   const fs::path resumed = sopgpu_ww_directory("sopgpu_heat_resumed");

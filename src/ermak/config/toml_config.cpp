@@ -674,6 +674,10 @@ void read_heating(const Section& s, bool run_temperature_given, RunSpec& spec) {
   const double run_T = spec.langevin.temperature_kcal_per_mol;
   t = TemperatureSchedule{run_T, 0.0, 0, run_T};
   if (!s.present()) return;
+  // The step-size check at the start names the stop temperature's line when it is the culprit
+  // (run/step_size_check.h).
+  for (const char* key : {"start_K", "start_kcal_per_mol", "stop_K", "stop_kcal_per_mol"})
+    if (s.has(key)) spec.key_sources[s.field(key)] = s.source(key);
 
   const auto start = either(s, {"start_kcal_per_mol", identity, "kcal/mol"},
                             {"start_K", units::kelvin_to_kcal_per_mol, "K"}, kPositive);

@@ -89,23 +89,36 @@ RunSummary run_logged(const RunSpec& given_spec, const RunOptions& options, RunR
 
   // An input file that is not there is reported at the configuration line that names it
   // (the loaders name only the file).
-  {
-    const InputSpec& in = given_spec.input;
-    std::vector<std::pair<std::string, fs::path>> inputs = {
-        {"input.structure", in.structure}, {"input.topology", in.topology}, {"input.coordinates", in.coordinates}};
-    for (const fs::path& p : in.replica_coordinates) inputs.emplace_back("input.replica_coordinates", p);
-    for (const auto& [key, path] : inputs)
-      if (!path.empty() && !fs::exists(path) && given_spec.key_sources.count(key))
-        throw key_error(given_spec, key,
-                        "file not found: " + path.string() +
-                            (given_spec.key_sources.at(key).file == "--set"
-                                 ? " (a relative path given with --set is relative to the working directory)"
-                             : is_sopgpu_config(given_spec.config_path)
-                                 ? " (a relative path in a .sop file is relative to the working directory, as in "
-                                   "SOP-GPU)"
-                                 : " (a relative path is relative to the configuration file)"));
+  const InputSpec& in = given_spec.input;
+  std::vector<std::pair<std::string, fs::path>> inputs = {
+      {"input.structure", in.structure}, {"input.topology", in.topology}, {"input.coordinates", in.coordinates}};
+  for (const fs::path& p : in.replica_coordinates) inputs.emplace_back("input.replica_coordinates", p);
+  for (const auto& [key, path] : inputs)
+    if (!path.empty() && !fs::exists(path) && given_spec.key_sources.count(key))
+      throw key_error(given_spec, key,
+                      "file not found: " + path.string() +
+                          (given_spec.key_sources.at(key).file == "--set"
+                               ? " (a relative path given with --set is relative to the working directory)"
+                           : is_sopgpu_config(given_spec.config_path)
+                               ? " (a relative path in a .sop file is relative to the working directory, as in "
+                                 "SOP-GPU)"
+                               : " (a relative path is relative to the configuration file)"));
+  LoadedSystem system;
+  try {
+    system = load_system(given_spec.input, given_spec.model_build);
+  } catch (const Error& e) {
+    // An error about a whole input file (no line of it to name: a directory, or coordinates
+    // with another atom count than the topology) is reported at the configuration line that
+    // names the file too.
+    std::error_code ec;
+    if (e.line() == 0 && !e.file().empty())
+      for (const auto& [key, path] : inputs)
+        if (!path.empty() && given_spec.key_sources.count(key) && fs::equivalent(fs::path(e.file()), path, ec))
+          throw key_error(given_spec, key,
+                          path.string() + ": " + (e.field().empty() || e.field() == key ? "" : e.field() + ": ") +
+                              e.description());
+    throw;
   }
-  LoadedSystem system = load_system(given_spec.input, given_spec.model_build);
   if (options.resume)
     if (const std::string note = keep_the_model_the_run_started_with(given_spec, checkpoint_path, system);
         !note.empty())
@@ -794,8 +807,9 @@ RunSummary run_simulation(const RunSpec& spec, const RunOptions& options, RunRep
     }
     if (!fs::exists(checkpoint_path))
       throw Error(checkpoint_path.string(), 0, "",
-                  own_files && !fs::exists(out)
-                      ? "no checkpoint to resume from: " + out.string() + " does not exist (start the run without --resume)"
+                  !fs::exists(own_files ? out : checkpoint_path.parent_path())
+                      ? "no checkpoint to resume from: " + (own_files ? out : checkpoint_path.parent_path()).string() +
+                            " does not exist (start the run without --resume)"
                       : "no checkpoint to resume from (the run stopped before its first checkpoint, or none ran with "
                         "these outputs): start it again with --force");
   } else if (((own_files && directory_has_run(out)) || fs::exists(checkpoint_path)) && !options.force) {
