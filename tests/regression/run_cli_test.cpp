@@ -141,13 +141,11 @@ TEST(RunCli, ResumeContinuesBitForBit) { expect_resume_bit_for_bit("", ""); }
 
 namespace {
 
-// `ermak run --quiet CONFIG ARGS…` as a child process, sent `signal_number` once its run
+// The command `words` (the binary first) as a child process, sent `signal_number` once its run
 // log says that the steps began (and 0.3 s later, after `while_running`); its exit status
 // (−1: killed).
-int run_ermak_and_signal(const fs::path& config, const std::vector<std::string>& args, const fs::path& log,
-                         int signal_number, const std::function<void()>& while_running = {}) {
-  std::vector<std::string> words = {ermak::test::ermak_binary().string(), "run", "--quiet", config.string()};
-  words.insert(words.end(), args.begin(), args.end());
+int run_words_and_signal(std::vector<std::string> words, const fs::path& log, int signal_number,
+                         const std::function<void()>& while_running = {}) {
   std::vector<char*> argv;
   for (auto& w : words) argv.push_back(w.data());
   argv.push_back(nullptr);
@@ -169,6 +167,14 @@ int run_ermak_and_signal(const fs::path& config, const std::vector<std::string>&
   return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
+// `ermak run --quiet CONFIG ARGS…` so.
+int run_ermak_and_signal(const fs::path& config, const std::vector<std::string>& args, const fs::path& log,
+                         int signal_number, const std::function<void()>& while_running = {}) {
+  std::vector<std::string> words = {ermak::test::ermak_binary().string(), "run", "--quiet", config.string()};
+  words.insert(words.end(), args.begin(), args.end());
+  return run_words_and_signal(std::move(words), log, signal_number, while_running);
+}
+
 std::vector<std::string> split_words(const std::string& text) {
   std::istringstream in(text);
   std::vector<std::string> words;
@@ -177,6 +183,35 @@ std::vector<std::string> split_words(const std::string& text) {
 }
 
 }  // namespace
+
+// A demo stopped by Ctrl-C says `ermak demo --resume` continues it (the demo has no
+// configuration file for `ermak run`), and that continues it to the same files as a demo
+// that ran through; its run log names the embedded configuration, not a file.
+TEST(RunCli, AStoppedDemoResumesBitForBit) {
+  if (!fs::exists("/usr/share/freesasa/test-data/1ubq.pdb")) FAIL() << "freesasa test data not installed";
+  const auto dir = ermak::test::fresh_directory("demo-resume");
+  const std::vector<std::string> common = {"--no-analysis", "--set", "run.steps=200000", "--set",
+                                           "output.checkpoint_every=20000"};
+  std::vector<std::string> words = {ermak::test::ermak_binary().string(), "demo", "-o", (dir / "stopped").string()};
+  words.insert(words.end(), common.begin(), common.end());
+  ASSERT_EQ(run_words_and_signal(words, dir / "stopped/run.log", SIGINT), 128 + SIGINT);
+  const std::string log = read_file(dir / "stopped/run.log");
+  EXPECT_NE(log.find("starting the demo's embedded configuration (ermak demo --print-config)"), std::string::npos)
+      << log;
+  EXPECT_NE(log.find("`ermak demo --resume` with the same -o and --set options continues bit for bit"),
+            std::string::npos)
+      << log;
+  std::string args;
+  for (const std::string& w : common) args += " " + w;
+  int status = 0;
+  std::string out = run_ermak("demo -o " + (dir / "stopped").string() + args + " --resume", &status);
+  ASSERT_EQ(status, 0) << out;
+  out = run_ermak("demo -o " + (dir / "straight").string() + args, &status);
+  ASSERT_EQ(status, 0) << out;
+  for (const char* file : {"replica_000/pulling.tsv", "replica_003/energies.tsv", "replica_002/trajectory.dcd",
+                           "replica_001/final.pdb"})
+    EXPECT_EQ(read_file(dir / "stopped" / file), read_file(dir / "straight" / file)) << file;
+}
 
 // A batch system's SIGTERM (or Ctrl-C) stops a run at a checkpoint within ~0.5 s of steps,
 // with exit status 128 + signal; --resume then gives the files of an uninterrupted run

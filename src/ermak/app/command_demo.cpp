@@ -58,6 +58,7 @@ Command add_demo_command(CLI::App& app) {
     std::string output = "ermak-demo";
     std::vector<std::string> overrides;
     bool force = false;
+    bool resume = false;
     bool print_config = false;
     bool no_analysis = false;
   };
@@ -65,6 +66,8 @@ Command add_demo_command(CLI::App& app) {
   auto* output = cmd->add_option("-o,--output", o->output, "Output directory")->capture_default_str();
   cmd->add_option("--set", o->overrides, "Override a key of the embedded config, e.g. --set run.steps=10000");
   cmd->add_flag("--force", o->force, "Overwrite an existing demo output");
+  cmd->add_flag("--resume", o->resume,
+                "Continue a demo stopped by Ctrl-C from its checkpoint (give the same -o and --set), then analyse it");
   cmd->add_flag("--print-config", o->print_config,
                 "Print the embedded config and exit; with --set or -o, the resolved configuration they make "
                 "(every key, defaults filled in, as `ermak run --print-config`)");
@@ -83,21 +86,21 @@ Command add_demo_command(CLI::App& app) {
     if (const auto at = spec.resolved_toml.find(source_line); at != std::string::npos)
       spec.resolved_toml.replace(at, source_line.size(), "# source: the demo's embedded configuration (ermak demo "
                                                          "--print-config)");
-    spec.config_path = std::filesystem::current_path() / "(ermak demo)";
+    spec.config_path = std::filesystem::current_path() / kDemoConfigName;
     if (o->print_config) {
       std::fputs(spec.resolved_toml.c_str(), stdout);
       return 0;
     }
-    // The demo has no --resume: say what it does have.
-    if (!o->force && directory_has_run(spec.output.directory))
+    if (!o->force && !o->resume && directory_has_run(spec.output.directory))
       throw Error(spec.output.directory.string(), 0, "",
-                  "already holds a demo run; `ermak demo --force` runs it again there, `ermak demo -o DIR` "
-                  "elsewhere");
+                  "already holds a demo run; `ermak demo --force` runs it again there, `ermak demo --resume` "
+                  "continues one that was stopped, `ermak demo -o DIR` runs one elsewhere");
     RunOptions options;
     options.force = o->force;
+    options.resume = o->resume;
     const RunSummary summary = run_simulation(spec, options);
     // Ctrl-C: the run checkpointed and stopped (docs/outputs.md#stopping-a-run); no analysis
-    // of half a run.
+    // of half a run. The run's stop line has said how to continue it.
     if (summary.stopped_by_signal != 0) {
       std::fprintf(stderr, "demo stopped; `ermak demo --force` starts it again\n");
       return 128 + summary.stopped_by_signal;

@@ -33,6 +33,13 @@ std::string resume_overrides(const RunSpec& spec) {
 
 void log_signal_stop(const RunSpec& spec, int signal, std::int64_t step, std::int64_t last_step,
                      const RunSummary& summary, const fs::path& checkpoint_path, spdlog::logger& log) {
+  if (is_demo_config(spec.config_path)) {
+    log.warn("stopped by {} at step {} of {} ({:.2f} s, {:.4g} steps/s): checkpoint {} written; `ermak demo --resume` "
+             "with the same -o and --set options continues bit for bit",
+             stop_signal_name(signal), step, last_step, summary.wall_seconds, summary.steps_per_second,
+             checkpoint_path.string());
+    return;
+  }
   const std::string overridden = resume_overrides(spec);
   log.warn("stopped by {} at step {} of {} ({:.2f} s, {:.4g} steps/s): checkpoint {} written; `ermak run` of the "
            "same configuration{} with --resume continues bit for bit",

@@ -63,7 +63,9 @@ void log_run_start(const RunSpec& spec, const Topology& topology, const std::vec
   const std::int32_t replicas = spec.replicas;
   log->info("ermak {} {} {}", ERMAK_VERSION,
             options.dry_run ? (options.resume ? "dry run of resuming" : "dry run of") : options.resume ? "resuming" : "starting",
-            spec.config_path.string());
+            is_demo_config(spec.config_path) ? std::string("the demo's embedded configuration (ermak demo "
+                                                          "--print-config)")
+                                             : spec.config_path.string());
   const std::int32_t piece_count = pieces.empty() ? 0 : *std::max_element(pieces.begin(), pieces.end()) + 1;
   log->info("model: {} beads, {} bonds, {} native contacts, {} replica{}{}", n, topology.bonds.size(),
             topology.native_contacts.size(), replicas, replicas == 1 ? "" : "s",

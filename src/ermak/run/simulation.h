@@ -16,6 +16,13 @@
 
 namespace ermak {
 
+// The config_path of `ermak demo`'s embedded configuration (its file name): the run log and
+// the stop line name the demo instead of a file that does not exist.
+inline constexpr const char* kDemoConfigName = "(ermak demo)";
+inline bool is_demo_config(const std::filesystem::path& config_path) {
+  return config_path.filename() == kDemoConfigName;
+}
+
 struct RunOptions {
   bool resume = false;  // continue from OUTDIR/checkpoint.ckpt
   bool force = false;   // allow overwriting an existing output directory's files
