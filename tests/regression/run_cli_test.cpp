@@ -142,10 +142,11 @@ TEST(RunCli, ResumeContinuesBitForBit) { expect_resume_bit_for_bit("", ""); }
 namespace {
 
 // The command `words` (the binary first) as a child process, sent `signal_number` once its run
-// log says that the steps began (and 0.3 s later, after `while_running`); its exit status
-// (−1: killed).
+// log holds `after_line` (by default: the steps began) and 0.3 s later, after `while_running`;
+// its exit status (−1: killed).
 int run_words_and_signal(std::vector<std::string> words, const fs::path& log, int signal_number,
-                         const std::function<void()>& while_running = {}) {
+                         const std::function<void()>& while_running = {},
+                         const std::string& after_line = "running steps") {
   std::vector<char*> argv;
   for (auto& w : words) argv.push_back(w.data());
   argv.push_back(nullptr);
@@ -157,7 +158,7 @@ int run_words_and_signal(std::vector<std::string> words, const fs::path& log, in
   const int spawned = posix_spawn(&pid, argv[0], &quiet, nullptr, argv.data(), environ);
   posix_spawn_file_actions_destroy(&quiet);
   if (spawned != 0) return -2;
-  for (int i = 0; i < 6000 && ermak::test::read_file(log).find("running steps") == std::string::npos; ++i)
+  for (int i = 0; i < 6000 && ermak::test::read_file(log).find(after_line) == std::string::npos; ++i)
     usleep(10000);
   usleep(300000);
   if (while_running) while_running();
@@ -183,6 +184,37 @@ std::vector<std::string> split_words(const std::string& text) {
 }
 
 }  // namespace
+
+// A signal during the start (here a minimisation of ~1 s) stops the run at the end of that
+// phase: exit status 130, a line in the log, no model file or checkpoint, the lock removed;
+// with --force over an earlier run, that run is left as it was, its log put back.
+TEST(RunCli, ASignalDuringTheStartStopsBeforeAnyFileIsWritten) {
+  const auto dir = ermak::test::fresh_directory("signal-start");
+  const fs::path config = ermak::test::write_ww_run_config(
+      dir, 5, "[minimize]\nsteps = 200000\nforce_tolerance_pN = 0.0001\n");
+  const std::vector<std::string> more = {"--set", "run.replicas=300", "--set", "run.steps=100"};
+  std::vector<std::string> words = {ermak::test::ermak_binary().string(), "run", "--quiet", config.string()};
+  words.insert(words.end(), more.begin(), more.end());
+  ASSERT_EQ(run_words_and_signal(words, dir / "out/run.log", SIGINT, {}, "model: "), 128 + SIGINT);
+  std::string log = read_file(dir / "out/run.log");
+  EXPECT_NE(log.find("stopped by SIGINT during the run's start, before its first step"), std::string::npos) << log;
+  EXPECT_FALSE(fs::exists(dir / "out/model.pdb"));
+  EXPECT_FALSE(fs::exists(dir / "out/checkpoint.ckpt"));
+  EXPECT_FALSE(fs::exists(dir / "out/checkpoint.ckpt.lock"));
+  // Nothing blocks the next run; then --force over it, stopped in its start, leaves it be.
+  int status = 0;
+  std::string out = run_ermak("run --quiet " + config.string() + " --set run.steps=100", &status);
+  ASSERT_EQ(status, 0) << out;
+  const std::string finished = read_file(dir / "out/replica_000/final.pdb");
+  words.push_back("--force");
+  ASSERT_EQ(run_words_and_signal(words, dir / "out/run.log", SIGINT, {}, "model: 34 beads, 33 bonds, 75 native "
+                                 "contacts, 300 replicas"),
+            128 + SIGINT);
+  EXPECT_EQ(read_file(dir / "out/replica_000/final.pdb"), finished);
+  EXPECT_FALSE(fs::exists(dir / "out/replica_100"));
+  log = read_file(dir / "out/run.log");
+  EXPECT_LT(log.find("3 replicas"), log.find("stopped by SIGINT during the run's start")) << log;
+}
 
 // A demo stopped by Ctrl-C says `ermak demo --resume` continues it (the demo has no
 // configuration file for `ermak run`), and that continues it to the same files as a demo

@@ -47,6 +47,17 @@ void log_signal_stop(const RunSpec& spec, int signal, std::int64_t step, std::in
            checkpoint_path.string(), overridden.empty() ? "" : " and the same overrides (" + overridden + ")");
 }
 
+void log_start_stop(int signal, bool resume, spdlog::logger& log) {
+  if (resume)
+    log.warn("stopped by {} during the resume's start, before its first step: the checkpoint is as it was; "
+             "--resume again continues from it",
+             stop_signal_name(signal));
+  else
+    log.warn("stopped by {} during the run's start, before its first step: no checkpoint and no output file was "
+             "written, nothing to resume; start the run again",
+             stop_signal_name(signal));
+}
+
 void log_run_end(const RunSpec& spec, const RunSummary& summary, const RunEndFacts& facts, const RunCosts& costs,
                  const ReportWriter::Totals& written, const ReplicaFiles& files, spdlog::logger& log) {
   log.info("finished: {} steps in {:.2f} s ({:.4g} steps/s, {:.4g} bead-steps/s), {} neighbour-list rebuilds",

@@ -38,6 +38,10 @@ std::string resume_overrides(const RunSpec& spec);
 void log_signal_stop(const RunSpec& spec, int signal, std::int64_t step, std::int64_t last_step,
                      const RunSummary& summary, const std::filesystem::path& checkpoint_path, spdlog::logger& log);
 
+// The warning of a run stopped by `signal` during its start, before its first step: no
+// checkpoint was written; a new run is started again, a resume resumed again.
+void log_start_stop(int signal, bool resume, spdlog::logger& log);
+
 // A finished run's lines: "finished:" (steps, rate, list builds), "reports:", "steps:", the
 // checkpoint advice, and (with its own files) "outputs:".
 struct RunEndFacts {

@@ -72,6 +72,10 @@ struct RunPaths {
   // once this run has passed every start check, just before its own files are written, so
   // that a mistake in the new configuration leaves the earlier run as it was.
   bool remove_previous = false;
+  // A run's (not a dry run's): SIGINT and SIGTERM noted from before its lock is taken, so that
+  // one during the start stops it at the end of the start's phase in progress, with its lock
+  // removed and a line in its log, instead of ending the process in the middle of a file.
+  const StopSignals* stop_signals = nullptr;
 };
 
 // The run itself, once its log is open (run_simulation).
@@ -86,6 +90,17 @@ RunSummary run_logged(const RunSpec& given_spec, const RunOptions& options, RunR
   // directory), for the disk estimate (run/output_size.h).
   const fs::path files_directory = given_spec.output.write_directory ? out : checkpoint_path.parent_path();
   auto& log = run_log.both;
+  // A signal during the start (docs/outputs.md#stopping-a-run): nothing to save yet, and
+  // nothing of the run's files written or removed after the phase it came in.
+  auto signal_during_start = [&]() { return paths.stop_signals ? paths.stop_signals->received() : 0; };
+  auto stopped_during_start = [&](int signal, std::int64_t step) {
+    log_start_stop(signal, options.resume, *log);
+    RunSummary summary;
+    summary.output_directory = out;
+    summary.first_step = summary.last_step = step;
+    summary.stopped_by_signal = signal;
+    return summary;
+  };
 
   // An input file that is not there is reported at the configuration line that names it
   // (the loaders name only the file).
@@ -171,6 +186,7 @@ RunSummary run_logged(const RunSpec& given_spec, const RunOptions& options, RunR
     log->info("open-file limit raised from {} to {} (the hard limit)", file_limit.soft_at_start, file_limit.soft);
   if (const std::string note = file_holding_note(file_holding); !note.empty()) log->info("{}", note);
 
+  if (const int signal = signal_during_start()) return stopped_during_start(signal, 0);
   EngineSetup setup = engine_setup_for(spec, topology);
   const std::string backend = choose_backend(spec, setup, *log);
   std::unique_ptr<Engine> engine;
@@ -297,6 +313,7 @@ RunSummary run_logged(const RunSpec& given_spec, const RunOptions& options, RunR
         check_file_to_continue(out / (dir + name), offset_of(dir + name));
     }
     if (options.dry_run && sizes_of) sizes_of->check_files(true, false, &cp.output_offsets);
+    if (const int signal = signal_during_start()) return stopped_during_start(signal, cp.step);
     const ReplicaFiles::CutBack cut = own_files ? files.append(out, replicas, n, offset_of) : ReplicaFiles::CutBack{};
     // A finished run extended by a higher [run] steps is unfinished again: its final.pdb
     // files would outlive a crash of the extension beside tables that go past them
@@ -378,6 +395,7 @@ RunSummary run_logged(const RunSpec& given_spec, const RunOptions& options, RunR
     }
     log_protocol();
     files = ReplicaFiles(spec, protocol ? &*protocol : nullptr, file_holding.holding);
+    if (const int signal = signal_during_start()) return stopped_during_start(signal, start.step);
     if (paths.remove_previous) {
       const std::size_t removed = remove_previous_run(out, true);
       if (removed > 0) log->info("--force: removed {} files of the earlier run in {}", removed, out.string());
@@ -601,7 +619,9 @@ RunSummary run_logged(const RunSpec& given_spec, const RunOptions& options, RunR
   const BondStretchCheck check_bonds = bond_check_for_run(topology, spec, travel.overload_step);
   ProgressMeter progress(first_step, last_step, std::int64_t(n) * replicas);
   if (options.quiet) progress.silence();  // --quiet: the run log only
-  const StopSignals stop_signals;
+  // Noted since the run's start (a dry run, which has none, returned above).
+  if (!paths.stop_signals) throw Error("internal: a run without its stop signals");
+  const StopSignals& stop_signals = *paths.stop_signals;
   int stopped_by = 0;
   std::int64_t step = first_step;
   // The last step whose positions passed the stability checks: an error names the steps
@@ -874,6 +894,8 @@ RunSummary run_simulation(const RunSpec& spec, const RunOptions& options, RunRep
   }
   // From here on this process alone writes these files (run/run_lock.h): a second run on
   // them — a resume or --force while this one runs — stops here before it touches any.
+  // Before the lock: a signal from here on stops the run where it can (RunPaths::stop_signals).
+  const StopSignals stop_signals;
   make_output_directory(spec, checkpoint_path.parent_path(), checkpoint_key);
   const RunLock lock(lock_file);
   if (extra) extra->prepare(options.resume, options.force);
@@ -892,18 +914,29 @@ RunSummary run_simulation(const RunSpec& spec, const RunOptions& options, RunRep
   RunLog run_log = make_logger(log_path, options.quiet, options.resume, log_copy);
   // From here on the run log says why a run ended: a batch job's log then holds the error
   // that stderr alone would carry.
+  // An earlier run left in place (this one stopped before removing it) gets its log back, with
+  // this attempt's lines after it.
+  auto put_back_set_aside_log = [&]() {
+    if (!log_set_aside || !fs::exists(set_aside)) return;
+    std::ostringstream attempt;
+    attempt << std::ifstream(log_path, std::ios::binary).rdbuf();
+    fs::rename(set_aside, log_path);
+    std::ofstream(log_path, std::ios::app | std::ios::binary) << attempt.str();
+  };
   try {
-    return run_logged(spec, options, extra, {out, checkpoint_path, log_path, own_files, extra, remove_previous},
-                      file_holding, run_log);
+    const RunSummary summary =
+        run_logged(spec, options, extra,
+                   {out, checkpoint_path, log_path, own_files, extra, remove_previous, &stop_signals}, file_holding,
+                   run_log);
+    if (summary.stopped_by_signal != 0) {
+      put_back_set_aside_log();
+      if (extra) extra->remove_empty_directories_it_made();
+    }
+    return summary;
   } catch (const std::exception& e) {
     run_log.file_only->error("error: {}", e.what());
     run_log.file_only->flush();
-    if (log_set_aside && fs::exists(set_aside)) {
-      std::ostringstream attempt;
-      attempt << std::ifstream(log_path, std::ios::binary).rdbuf();
-      fs::rename(set_aside, log_path);
-      std::ofstream(log_path, std::ios::app | std::ios::binary) << attempt.str();
-    }
+    put_back_set_aside_log();
     if (extra) extra->remove_empty_directories_it_made();
     throw;
   }
