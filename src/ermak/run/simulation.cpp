@@ -40,6 +40,7 @@
 #include "ermak/run/replica_files.h"
 #include "ermak/run/replica_loop.h"
 #include "ermak/run/run_lock.h"
+#include "ermak/run/row_density_check.h"
 #include "ermak/run/run_end_log.h"
 #include "ermak/run/run_log.h"
 #include "ermak/run/run_start_log.h"
@@ -164,6 +165,7 @@ RunSummary run_logged(const RunSpec& given_spec, const RunOptions& options, RunR
                                 spec.sop.pair_cutoff_A, spec.sop.repulsion_sigma_A));
   if (const std::string warning = check_step_size(spec); !warning.empty()) log->warn("{}", warning);
   if (const std::string warning = clamp_tension_warning(spec); !warning.empty()) log->warn("{}", warning);
+  if (const std::string warning = sparse_protocol_rows_warning(spec); !warning.empty()) log->warn("{}", warning);
   // Start positions with a bond beyond r0 ± R0 would stop the run at its first check with a
   // message about the dynamics; name the coordinates file instead.
   // With input.replica_coordinates each replica starts from its own file (replica 0's is
