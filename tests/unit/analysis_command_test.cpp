@@ -128,15 +128,65 @@ int analyze(const std::string& args, std::string* output) {
   return test::run_command(test::ermak_binary().string() + " analyze " + args, output);
 }
 
-// Every file an analysis wrote besides the replicas' own is one of analysis_file_names(),
-// which each analysis plans (and --force replaces): a new output must be added there.
+// Every file an analysis wrote is one of analysis_file_names() or of the per-replica names
+// (is_replica_file_name), which each analysis plans (and --force replaces): a new output
+// must be added there.
 void expect_known_outputs(const fs::path& dir) {
   const auto& known = analysis_file_names();
   for (const auto& entry : fs::directory_iterator(dir)) {
     const std::string name = entry.path().filename().string();
-    if (name.rfind("replica_", 0) == 0) continue;
+    if (name.rfind("replica_", 0) == 0) {
+      EXPECT_TRUE(is_replica_file_name(name)) << name << " ends in none of replica_file_suffixes()";
+      continue;
+    }
     EXPECT_NE(std::find(known.begin(), known.end(), name), known.end()) << name << " is not in analysis_file_names()";
   }
+}
+
+// A run analysed with 3 replicas, then run again with 1 (or its replica_001/002 deleted):
+// `--force` removes the earlier analysis's replica_001_* and replica_002_* files, which no
+// replica of the run plans now (an audit found them left beside the new results), in the
+// run's analysis/ and in an -o directory alike; a user's own files there stay.
+TEST(AnalysisCommand, ForceRemovesTheFilesOfReplicasTheRunNoLongerHas) {
+  const fs::path run = make_pulling_run("analyze-fewer-replicas");
+  const fs::path other = test::fresh_directory("analyze-fewer-replicas-out") / "out";
+  std::string out;
+  ASSERT_EQ(analyze(run.string() + " --smooth-window-nm 0.25", &out), 0) << out;
+  ASSERT_EQ(analyze(run.string() + " --smooth-window-nm 0.25 -o " + other.string(), &out), 0) << out;
+  const std::vector<std::string> stale = {"replica_001_curve.tsv", "replica_001_force_extension.svg",
+                                          "replica_002_curve.tsv", "replica_002_force_extension.svg"};
+  // Files of ermak's naming that this analysis never writes (another kind's, a replica
+  // number of more digits) and a user's own files beside them.
+  const std::vector<std::string> stale_other_kinds = {"replica_0007_force_plane.svg", "replica_3_indentation_curve.tsv"};
+  const std::vector<std::string> users = {"notes.txt", "replica_001_curve.tsv.bak", "replica_001_mine.tsv",
+                                          "replica_x_curve.tsv"};
+  for (const fs::path& dir : {run / "analysis", other}) {
+    for (const auto& f : stale) ASSERT_TRUE(fs::exists(dir / f)) << f;
+    for (const auto& f : stale_other_kinds) write_text(dir / f, "# an earlier analysis's\n");
+    for (const auto& f : users) write_text(dir / f, "mine\n");
+  }
+  fs::remove_all(run / "replica_001");
+  fs::remove_all(run / "replica_002");
+  for (const fs::path& dir : {run / "analysis", other}) {
+    SCOPED_TRACE(dir.string());
+    const std::string o = dir == other ? " -o " + other.string() : std::string();
+    // Without --force the run's own files are refused as before.
+    EXPECT_NE(analyze(run.string() + o, &out), 0);
+    EXPECT_NE(out.find("output files exist"), std::string::npos) << out;
+    ASSERT_EQ(analyze(run.string() + o + " --force --smooth-window-nm 0.25", &out), 0) << out;
+    EXPECT_NE(out.find("pulling: 1 replica, 2 unfolding peaks"), std::string::npos) << out;
+    for (const auto& f : stale) EXPECT_FALSE(fs::exists(dir / f)) << f << " of the earlier analysis is left";
+    for (const auto& f : stale_other_kinds) EXPECT_FALSE(fs::exists(dir / f)) << f << " of the earlier analysis is left";
+    for (const auto& f : users) EXPECT_EQ(read_text(dir / f), "mine\n") << f << " is the user's";
+    for (const char* f : {"replica_000_curve.tsv", "replica_000_force_extension.svg", "summary.txt"})
+      EXPECT_TRUE(fs::exists(dir / f)) << f;
+    EXPECT_EQ(TsvTable::read(dir / "peaks.tsv").rows(), 2u);
+  }
+  // A directory of a per-replica name is refused, not removed.
+  fs::create_directories(other / "replica_005_curve.tsv");
+  EXPECT_NE(analyze(run.string() + " -o " + other.string() + " --force", &out), 0);
+  EXPECT_NE(out.find("replica_005_curve.tsv: is not a regular file (a directory)"), std::string::npos) << out;
+  EXPECT_TRUE(fs::is_directory(other / "replica_005_curve.tsv"));
 }
 
 // A run of more than 100 replicas: the overlay draws the first 100 curves and every peak

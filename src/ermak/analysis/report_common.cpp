@@ -3,8 +3,10 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <limits>
+#include <string_view>
 #include <system_error>
 
 #include "ermak/core/error.h"
@@ -256,9 +258,42 @@ const std::vector<std::string>& analysis_file_names() {
   return names;
 }
 
+const std::vector<std::string>& replica_file_suffixes() {
+  static const std::vector<std::string> suffixes = {
+      // pulling (pulling_report), indentation (indentation_report: "indentation_curve.tsv" in a
+      // run that also pulls), plane pulling (plane_report)
+      "_curve.tsv", "_force_extension.svg", "_indentation_curve.tsv", "_force_indentation.svg", "_plane_curve.tsv",
+      "_force_plane.svg"};
+  return suffixes;
+}
+
+bool is_replica_file_name(const std::string& name) {
+  constexpr std::string_view prefix = "replica_";
+  if (name.rfind(prefix, 0) != 0) return false;
+  std::size_t digits = 0;
+  while (prefix.size() + digits < name.size() &&
+         std::isdigit(static_cast<unsigned char>(name[prefix.size() + digits])))
+    ++digits;
+  if (digits < 1 || digits > 9) return false;
+  const std::string_view rest = std::string_view(name).substr(prefix.size() + digits);
+  const auto& suffixes = replica_file_suffixes();
+  return std::find(suffixes.begin(), suffixes.end(), rest) != suffixes.end();
+}
+
 void add_every_analysis_file(const std::filesystem::path& out, std::vector<std::filesystem::path>& planned) {
-  for (const std::string& name : analysis_file_names())
-    if (std::find(planned.begin(), planned.end(), out / name) == planned.end()) planned.push_back(out / name);
+  auto add = [&](const std::filesystem::path& p) {
+    if (std::find(planned.begin(), planned.end(), p) == planned.end()) planned.push_back(p);
+  };
+  for (const std::string& name : analysis_file_names()) add(out / name);
+  // The names of replicas this analysis has are planned by it; those of replicas it has not
+  // (an earlier analysis of more replicas) only show in the directory. Sorted, so that a
+  // refusal names them in order.
+  std::vector<std::filesystem::path> found;
+  std::error_code ec;
+  for (std::filesystem::directory_iterator it(out, ec), end; !ec && it != end; it.increment(ec))
+    if (is_replica_file_name(it->path().filename().string())) found.push_back(it->path());
+  std::sort(found.begin(), found.end());
+  for (const auto& p : found) add(p);
 }
 
 StagedOutput::StagedOutput(const std::filesystem::path& out, std::vector<std::filesystem::path> planned,

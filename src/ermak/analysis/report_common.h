@@ -54,7 +54,18 @@ void prepare_output_directory(const std::filesystem::path& out, const std::vecto
 // the per-replica replica_NNN_* files): each plans them all, so that --force leaves no other
 // kind's results beside its own in a directory used for both.
 const std::vector<std::string>& analysis_file_names();
-// `planned` with every name of analysis_file_names() in `out` added (once).
+// The ends of the per-replica files' names after "replica_NNN" (replica_NNN_curve.tsv,
+// replica_NNN_force_plane.svg, …) of every kind of analysis.
+const std::vector<std::string>& replica_file_suffixes();
+// Whether `name` is one of ermak's per-replica file names: "replica_", 1–9 digits (a replica
+// directory's number, run_directory.cpp) and one of replica_file_suffixes(). A user's own
+// file in OUT (notes.txt, replica_000_mine.tsv) is none.
+bool is_replica_file_name(const std::string& name);
+// `planned` with every name of analysis_file_names() in `out` added (once), and every file
+// already in `out` whose name is_replica_file_name: an earlier analysis's per-replica files
+// of replicas this one does not have (a run re-run with fewer replicas, another run's
+// analysis in the same -o directory) are checked and with --force removed too
+// (docs/analysis.md#options).
 void add_every_analysis_file(const std::filesystem::path& out, std::vector<std::filesystem::path>& planned);
 
 // An analysis that reads many tables writes into a staging directory inside OUT and moves
