@@ -722,6 +722,10 @@ TEST(AnalysisCommand, IndentationAndForceClamp) {
                 .find("note: the tables end at step 1999 of the run's 5000 (run.log): a run stopped early"),
             std::string::npos)
       << read_text(clamp / "analysis" / "summary.txt");
+  // …and the terminal's line says so too, not only the summary (a user audit).
+  EXPECT_NE(out.find("force clamp: 3 replicas (the run stopped at step 1999 of 5000), 2 with a transition"),
+            std::string::npos)
+      << out;
   // One that ended with an error: --resume would repeat it, and the note says so. An error of
   // an earlier start that a resume got past does not count.
   write_text(clamp / "run.log",
@@ -737,6 +741,10 @@ TEST(AnalysisCommand, IndentationAndForceClamp) {
                          "\"a FENE bond broke between steps 1999 and 2000: …\"), which --resume would repeat"),
             std::string::npos)
       << ended;
+  EXPECT_NE(out.find("force clamp: 3 replicas (the run ended with an error at step 1999 of 5000: summary.txt), 2 "
+                     "with a transition"),
+            std::string::npos)
+      << out;
   write_text(clamp / "run.log",
              "[2026-11-29 10:00:00] ermak 0.1.0 starting run.toml\n[run]\nsteps = 5000\n"
              "[2026-11-29 10:00:01] running steps 0 .. 5000 on backend cpu\n"
@@ -858,6 +866,9 @@ TEST(AnalysisCommand, PullingSummaryNotesLoadingRateAndShortTables) {
       << summary;
   EXPECT_NE(summary.find("replicas with a peak: 2 of 3 (the statistics below are over these)"), std::string::npos)
       << summary;
+  EXPECT_NE(out.find("pulling: 3 replicas (1 of 3 tables ends before step 6000000: summary.txt), 4 unfolding peaks"),
+            std::string::npos)
+      << out;
   EXPECT_NE(summary.find("give one --min-peak-drop-pN"), std::string::npos) << summary;
   EXPECT_EQ(summary.find("WLC fits have an rms above"), std::string::npos) << "the edges are worm-like chains";
   // A persistence length far from the edges' 0.4 nm: the fits cannot follow them.
@@ -877,6 +888,31 @@ TEST(AnalysisCommand, PullingSummaryNotesLoadingRateAndShortTables) {
   const std::string heated = read_text(run / "analysis" / "summary.txt");
   EXPECT_NE(heated.find("T = 310 K (the start of the run's heating schedule, from run.log)"), std::string::npos)
       << heated;
+}
+
+// A run stopped early (every table ends at one step before run.log's [run] steps): the
+// terminal's headline says so, not only summary.txt — its missing peaks are no evidence of
+// none (a user audit); a run that reached its end says nothing of it.
+TEST(AnalysisCommand, TheHeadlineSaysARunStoppedEarly) {
+  const fs::path run = make_pulling_run("analyze-stopped-headline");
+  write_text(run / "run.log", "[run]\nsteps = 6000000\n");
+  std::string out;
+  ASSERT_EQ(analyze(run.string() + " --smooth-window-nm 0.25", &out), 0) << out;
+  EXPECT_NE(out.find("pulling: 3 replicas, 6 unfolding peaks"), std::string::npos) << out;
+  EXPECT_EQ(out.find("the run stopped"), std::string::npos) << out;
+  // Every table cut after 1000 rows (step 999000), before the first rupture.
+  for (const char* r : {"replica_000", "replica_001", "replica_002"}) {
+    const std::string table = read_text(run / r / "pulling.tsv");
+    std::size_t cut = 0;
+    for (int line = 0; line < 1001; ++line) cut = table.find('\n', cut) + 1;
+    write_text(run / r / "pulling.tsv", table.substr(0, cut));
+  }
+  ASSERT_EQ(analyze(run.string() + " --force --smooth-window-nm 0.25", &out), 0) << out;
+  EXPECT_NE(out.find("pulling: 3 replicas (the run stopped at step 999000 of 6000000), no unfolding peaks\n"),
+            std::string::npos)
+      << out;
+  EXPECT_NE(read_text(run / "analysis" / "summary.txt").find("a run stopped early (--resume continues it)"),
+            std::string::npos);
 }
 
 TEST(AnalysisSvg, TicksLabelsAndEscaping) {

@@ -469,12 +469,10 @@ PullingReport write_pulling_report(const std::vector<PullingRecord>& pulls, cons
                              g(*options.loading_rate_pN_per_s));
     summary += fmt::format("  replicas with a peak: {} of {}{}\n", first_forces.size(), n_ramp,
                            first_forces.size() < n_ramp ? " (the statistics below are over these)" : "");
-    {
-      std::vector<TableEnd> ends;
-      for (const auto& rec : pulls)
-        if (!rec.a.force_clamp) ends.push_back({rec.replica.name, rec.last_step});
-      summary += cut_short_notes(ends, "the pulling", options.run_steps, options.run_error);
-    }
+    std::vector<TableEnd> ends;
+    for (const auto& rec : pulls)
+      if (!rec.a.force_clamp) ends.push_back({rec.replica.name, rec.last_step});
+    summary += cut_short_notes(ends, "the pulling", options.run_steps, options.run_error);
     summary += stats_block("first peak", sfirst, "pN");
     summary += stats_block("largest peak", smax, "pN");
     summary += stats_block("all peaks", describe(all_forces), "pN");
@@ -487,11 +485,14 @@ PullingReport write_pulling_report(const std::vector<PullingRecord>& pulls, cons
                              rough_fits, fits, g(kRoughFit_pN), blocks_apart ? "in replicas.txt" : "above");
     if (!final_lcs.empty()) summary += stats_block("Lc after the last peak", describe(final_lcs), "nm");
 
+    // A run stopped early is said on the terminal too: its missing peaks are no evidence of none.
+    const std::string cut_short = cut_short_brief(ends, options.run_steps, options.run_error.has_value());
     if (all_forces.empty())
-      brief += fmt::format("pulling: {} replica{}, no unfolding peaks\n", n_ramp, n_ramp == 1 ? "" : "s");
+      brief += fmt::format("pulling: {} replica{}{}, no unfolding peaks\n", n_ramp, n_ramp == 1 ? "" : "s", cut_short);
     else
-      brief += fmt::format("pulling: {} replica{}, {} unfolding peak{}; first peak {}\n", n_ramp, n_ramp == 1 ? "" : "s",
-                           all_forces.size(), all_forces.size() == 1 ? "" : "s", mean_sd(sfirst, "pN"));
+      brief += fmt::format("pulling: {} replica{}{}, {} unfolding peak{}; first peak {}\n", n_ramp,
+                           n_ramp == 1 ? "" : "s", cut_short, all_forces.size(), all_forces.size() == 1 ? "" : "s",
+                           mean_sd(sfirst, "pN"));
     if (sdl.n > 0)
       brief += fmt::format("  ΔLc {}{}\n", mean_sd(sdl, "nm"),
                            rough_fits > 0 ? fmt::format(" — {} of {} WLC fits rough: effective values (summary.txt)",
@@ -556,18 +557,19 @@ PullingReport write_pulling_report(const std::vector<PullingRecord>& pulls, cons
                            "unfolding: --unfolded-extension-nm X tells): {} of {}; t half-way over those\n",
                            half_times.size(), n_clamp);
     summary += stats_block("t half-way", describe(half_times), "ns");
-    {
-      std::vector<TableEnd> ends;
-      for (const auto& rec : pulls)
-        if (rec.a.force_clamp) ends.push_back({rec.replica.name, rec.last_step});
-      summary += cut_short_notes(ends, "the clamp (a replica not unfolded there may unfold later)", options.run_steps, options.run_error);
-    }
+    std::vector<TableEnd> ends;
+    for (const auto& rec : pulls)
+      if (rec.a.force_clamp) ends.push_back({rec.replica.name, rec.last_step});
+    summary += cut_short_notes(ends, "the clamp (a replica not unfolded there may unfold later)", options.run_steps,
+                               options.run_error);
     plot_clamp_overlay(pulls, out / "extension_time.svg", overwrite);
     written(out / "extension_time.svg");
     produced.push_back("extension_time.svg");
-    brief += fmt::format("force clamp: {} replica{}, {} with a transition (the extension grew by max(1 nm, 8 σ_x) or "
-                         "more); half-way time {}\n",
-                         n_clamp, n_clamp == 1 ? "" : "s", half_times.size(), mean_sd(describe(half_times), "ns"));
+    brief += fmt::format("force clamp: {} replica{}{}, {} with a transition (the extension grew by max(1 nm, 8 σ_x) "
+                         "or more); half-way time {}\n",
+                         n_clamp, n_clamp == 1 ? "" : "s",
+                         cut_short_brief(ends, options.run_steps, options.run_error.has_value()), half_times.size(),
+                         mean_sd(describe(half_times), "ns"));
     if (!options.unfolded_extension_nm)
       brief += "  (unfolding times to the extension of the unfolded state: --unfolded-extension-nm X)\n";
     if (options.unfolded_extension_nm) summary += clamp_lifetime_section(pulls, *options.unfolded_extension_nm,

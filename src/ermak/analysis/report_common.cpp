@@ -365,17 +365,41 @@ std::string& open_replica_section(std::string& summary, std::string& replica_blo
   return replica_blocks;
 }
 
-std::string cut_short_notes(const std::vector<TableEnd>& ends, const std::string& covered,
-                            std::optional<std::int64_t> run_steps, const std::optional<std::string>& run_error) {
-  if (ends.empty()) return "";
-  double last = -std::numeric_limits<double>::infinity();
+namespace {
+
+// What the tables' ends say of the run, for the summary's notes and the terminal's line alike.
+struct TableEndsVerdict {
+  double last = 0.0;           // the latest table end
+  bool stopped_early = false;  // every table stops at `last`, before the run's planned steps
+  double expected = 0.0;       // the step a complete table reaches
+  std::vector<const TableEnd*> short_ends;  // those ending before it (when not stopped_early)
+};
+
+TableEndsVerdict judge_table_ends(const std::vector<TableEnd>& ends, std::optional<std::int64_t> run_steps) {
+  TableEndsVerdict v;
+  v.last = -std::numeric_limits<double>::infinity();
   bool all_equal = true;
   for (const TableEnd& e : ends) {
-    last = std::max(last, e.last_step);
+    v.last = std::max(v.last, e.last_step);
     all_equal = all_equal && e.last_step == ends.front().last_step;
   }
   // Every table stops at the same step before the planned end: a run stopped early.
-  if (run_steps && last < double(*run_steps) && all_equal) {
+  v.stopped_early = run_steps && v.last < double(*run_steps) && all_equal;
+  if (v.stopped_early) return v;
+  v.expected = run_steps ? std::max(v.last, double(*run_steps)) : v.last;
+  for (const TableEnd& e : ends)
+    if (e.last_step < (run_steps ? v.expected : 0.99 * v.expected)) v.short_ends.push_back(&e);
+  return v;
+}
+
+}  // namespace
+
+std::string cut_short_notes(const std::vector<TableEnd>& ends, const std::string& covered,
+                            std::optional<std::int64_t> run_steps, const std::optional<std::string>& run_error) {
+  if (ends.empty()) return "";
+  const TableEndsVerdict v = judge_table_ends(ends, run_steps);
+  const double last = v.last;
+  if (v.stopped_early) {
     if (run_error) {
       const std::string& shown = *run_error;  // whole: its end says what to change
       return fmt::format("  note: the table{} end{} at step {} of the run's {}: the run ended with an error (run.log: "
@@ -387,10 +411,8 @@ std::string cut_short_notes(const std::vector<TableEnd>& ends, const std::string
                        "(--resume continues it); the results cover only that part of {}\n",
                        ends.size() == 1 ? "" : "s", ends.size() == 1 ? "s" : "", g(last, 12), *run_steps, covered);
   }
-  const double expected = run_steps ? std::max(last, double(*run_steps)) : last;
-  std::vector<const TableEnd*> short_ends;
-  for (const TableEnd& e : ends)
-    if (e.last_step < (run_steps ? expected : 0.99 * expected)) short_ends.push_back(&e);
+  const double expected = v.expected;
+  const std::vector<const TableEnd*>& short_ends = v.short_ends;
   // A few are named one by one; more (a run of 10⁴ replicas read while it runs, whose
   // tables end a few rows apart) in one note, not one line per replica.
   constexpr std::size_t kNamedOneByOne = 5;
@@ -416,6 +438,19 @@ std::string cut_short_notes(const std::vector<TableEnd>& ends, const std::string
                      g(expected, 12),
                      every_table && run_steps ? " — a run still going, or stopped early (--resume continues it)" : "",
                      covered);
+}
+
+std::string cut_short_brief(const std::vector<TableEnd>& ends, std::optional<std::int64_t> run_steps,
+                            bool run_error) {
+  if (ends.empty()) return "";
+  const TableEndsVerdict v = judge_table_ends(ends, run_steps);
+  if (v.stopped_early)
+    return run_error ? fmt::format(" (the run ended with an error at step {} of {}: summary.txt)", g(v.last, 12),
+                                   *run_steps)
+                     : fmt::format(" (the run stopped at step {} of {})", g(v.last, 12), *run_steps);
+  if (v.short_ends.empty()) return "";
+  return fmt::format(" ({} of {} tables end{} before step {}: summary.txt)", v.short_ends.size(), ends.size(),
+                     v.short_ends.size() == 1 ? "s" : "", g(v.expected, 12));
 }
 
 }  // namespace ermak::analysis

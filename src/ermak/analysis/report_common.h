@@ -141,6 +141,12 @@ inline constexpr const char* kAfterAnError =
 // that broke): --resume would repeat it, so the note says so instead of "--resume continues it".
 std::string cut_short_notes(const std::vector<TableEnd>& ends, const std::string& covered,
                             std::optional<std::int64_t> run_steps, const std::optional<std::string>& run_error = {});
+// The same for the terminal's headline of a kind (docs/analysis.md#unfolding-forces-over-replicas),
+// inserted after its count of replicas: " (the run stopped at step 210000 of 600000)",
+// " (the run ended with an error at step … of …: summary.txt)", " (1 of 3 tables ends before
+// step …: summary.txt)", or "" when every table reaches the run's end.
+std::string cut_short_brief(const std::vector<TableEnd>& ends, std::optional<std::int64_t> run_steps,
+                            bool run_error);
 
 PlotStyle style(const std::string& color, double width, const std::string& dash = "", double opacity = 1.0);
 PlotStyle marker_style(const std::string& color);
