@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "ermak/analysis/report_common.h"
+#include "ermak/analysis/statistics.h"
 #include "ermak/analysis/svg_plot.h"
 #include "ermak/analysis/tsv_table.h"
 #include "ermak/analysis/wlc.h"
@@ -411,6 +412,47 @@ TEST(AnalysisCommand, PullingRunEndToEnd) {
     else EXPECT_NEAR(dlc[i], 10.0, 0.3);
     EXPECT_LT(ext[i], lc[i]);
     EXPECT_NEAR(time[i], step[i] / 1000.0 * 0.005 / 0.5, 1e-6);  // step and time of one row
+  }
+  // wlc_fits.tsv keeps its columns in their order and gains total_dLc[nm] last: on each
+  // replica's last fitted edge (the one after its last peak, Lc 30 nm) its Lc − the first
+  // edge's (10 nm), the 20 nm the two events released in all; nan on the other rows.
+  const TsvTable fits = TsvTable::read(a / "wlc_fits.tsv");
+  const std::vector<std::string> columns = {"replica", "edge", "before_peak", "Lc[nm]", "P[nm]", "dLc[nm]",
+                                            "fit_rms[pN]", "fit_points", "extension_from[nm]", "extension_to[nm]",
+                                            "ok", "total_dLc[nm]"};
+  const std::string fits_header = read_text(a / "wlc_fits.tsv").substr(0, read_text(a / "wlc_fits.tsv").find('\n'));
+  std::string expected_header = "#";
+  for (std::size_t c = 0; c < columns.size(); ++c) expected_header += (c ? "\t" : " ") + columns[c];
+  EXPECT_EQ(fits_header, expected_header);
+  ASSERT_EQ(fits.rows(), 9u);  // two peaks' edges and the edge after the last, per replica
+  std::vector<double> totals;
+  for (std::size_t i = 0; i < fits.rows(); ++i) {
+    SCOPED_TRACE(i);
+    const double total = fits.column("total_dLc[nm]")[i];
+    if (fits.column("edge")[i] == 2.0) {
+      EXPECT_EQ(fits.column("before_peak")[i], 0.0);
+      EXPECT_NEAR(fits.column("Lc[nm]")[i], 30.0, 0.4);
+      EXPECT_NEAR(total, 20.0, 0.5);
+      EXPECT_NEAR(total, fits.column("Lc[nm]")[i] - fits.column("Lc[nm]")[i - 2], 1e-6);
+      totals.push_back(total);
+    } else {
+      EXPECT_TRUE(std::isnan(total));
+    }
+  }
+  ASSERT_EQ(totals.size(), 3u);
+  const SampleStatistics total_stats = describe(totals);
+  {
+    const std::string summary = read_text(a / "summary.txt");
+    EXPECT_NE(summary.find("total ΔLc (last − first fitted edge), per replica: n = 3, mean = " + g(total_stats.mean)),
+              std::string::npos)
+        << summary;
+    EXPECT_NE(summary.find("  total ΔLc (last − first fitted edge) = " + g(totals[1]) + " nm (Lc "), std::string::npos)
+        << summary;
+    // The headline gives it beside the per-event increments (10 nm each), named apart.
+    EXPECT_NE(out.find("\n  total ΔLc (last − first fitted edge) " + mean_sd(total_stats, "nm") + "\n"),
+              std::string::npos)
+        << out;
+    EXPECT_NE(out.find("\n  ΔLc per event (successive edges) "), std::string::npos) << out;
   }
   // The histogram counts every replica once for its first and its largest peak.
   const TsvTable hist = TsvTable::read(a / "forces_histogram.tsv");
