@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "ermak/analysis/report_common.h"
+#include "ermak/analysis/statistics.h"
 #include "ermak/analysis/svg_plot.h"
 #include "ermak/analysis/tsv_table.h"
 #include "ermak/analysis/wlc.h"
@@ -128,15 +129,65 @@ int analyze(const std::string& args, std::string* output) {
   return test::run_command(test::ermak_binary().string() + " analyze " + args, output);
 }
 
-// Every file an analysis wrote besides the replicas' own is one of analysis_file_names(),
-// which each analysis plans (and --force replaces): a new output must be added there.
+// Every file an analysis wrote is one of analysis_file_names() or of the per-replica names
+// (is_replica_file_name), which each analysis plans (and --force replaces): a new output
+// must be added there.
 void expect_known_outputs(const fs::path& dir) {
   const auto& known = analysis_file_names();
   for (const auto& entry : fs::directory_iterator(dir)) {
     const std::string name = entry.path().filename().string();
-    if (name.rfind("replica_", 0) == 0) continue;
+    if (name.rfind("replica_", 0) == 0) {
+      EXPECT_TRUE(is_replica_file_name(name)) << name << " ends in none of replica_file_suffixes()";
+      continue;
+    }
     EXPECT_NE(std::find(known.begin(), known.end(), name), known.end()) << name << " is not in analysis_file_names()";
   }
+}
+
+// A run analysed with 3 replicas, then run again with 1 (or its replica_001/002 deleted):
+// `--force` removes the earlier analysis's replica_001_* and replica_002_* files, which no
+// replica of the run plans now (an audit found them left beside the new results), in the
+// run's analysis/ and in an -o directory alike; a user's own files there stay.
+TEST(AnalysisCommand, ForceRemovesTheFilesOfReplicasTheRunNoLongerHas) {
+  const fs::path run = make_pulling_run("analyze-fewer-replicas");
+  const fs::path other = test::fresh_directory("analyze-fewer-replicas-out") / "out";
+  std::string out;
+  ASSERT_EQ(analyze(run.string() + " --smooth-window-nm 0.25", &out), 0) << out;
+  ASSERT_EQ(analyze(run.string() + " --smooth-window-nm 0.25 -o " + other.string(), &out), 0) << out;
+  const std::vector<std::string> stale = {"replica_001_curve.tsv", "replica_001_force_extension.svg",
+                                          "replica_002_curve.tsv", "replica_002_force_extension.svg"};
+  // Files of ermak's naming that this analysis never writes (another kind's, a replica
+  // number of more digits) and a user's own files beside them.
+  const std::vector<std::string> stale_other_kinds = {"replica_0007_force_plane.svg", "replica_3_indentation_curve.tsv"};
+  const std::vector<std::string> users = {"notes.txt", "replica_001_curve.tsv.bak", "replica_001_mine.tsv",
+                                          "replica_x_curve.tsv"};
+  for (const fs::path& dir : {run / "analysis", other}) {
+    for (const auto& f : stale) ASSERT_TRUE(fs::exists(dir / f)) << f;
+    for (const auto& f : stale_other_kinds) write_text(dir / f, "# an earlier analysis's\n");
+    for (const auto& f : users) write_text(dir / f, "mine\n");
+  }
+  fs::remove_all(run / "replica_001");
+  fs::remove_all(run / "replica_002");
+  for (const fs::path& dir : {run / "analysis", other}) {
+    SCOPED_TRACE(dir.string());
+    const std::string o = dir == other ? " -o " + other.string() : std::string();
+    // Without --force the run's own files are refused as before.
+    EXPECT_NE(analyze(run.string() + o, &out), 0);
+    EXPECT_NE(out.find("output files exist"), std::string::npos) << out;
+    ASSERT_EQ(analyze(run.string() + o + " --force --smooth-window-nm 0.25", &out), 0) << out;
+    EXPECT_NE(out.find("pulling: 1 replica, 2 unfolding peaks"), std::string::npos) << out;
+    for (const auto& f : stale) EXPECT_FALSE(fs::exists(dir / f)) << f << " of the earlier analysis is left";
+    for (const auto& f : stale_other_kinds) EXPECT_FALSE(fs::exists(dir / f)) << f << " of the earlier analysis is left";
+    for (const auto& f : users) EXPECT_EQ(read_text(dir / f), "mine\n") << f << " is the user's";
+    for (const char* f : {"replica_000_curve.tsv", "replica_000_force_extension.svg", "summary.txt"})
+      EXPECT_TRUE(fs::exists(dir / f)) << f;
+    EXPECT_EQ(TsvTable::read(dir / "peaks.tsv").rows(), 2u);
+  }
+  // A directory of a per-replica name is refused, not removed.
+  fs::create_directories(other / "replica_005_curve.tsv");
+  EXPECT_NE(analyze(run.string() + " -o " + other.string() + " --force", &out), 0);
+  EXPECT_NE(out.find("replica_005_curve.tsv: is not a regular file (a directory)"), std::string::npos) << out;
+  EXPECT_TRUE(fs::is_directory(other / "replica_005_curve.tsv"));
 }
 
 // A run of more than 100 replicas: the overlay draws the first 100 curves and every peak
@@ -361,6 +412,47 @@ TEST(AnalysisCommand, PullingRunEndToEnd) {
     else EXPECT_NEAR(dlc[i], 10.0, 0.3);
     EXPECT_LT(ext[i], lc[i]);
     EXPECT_NEAR(time[i], step[i] / 1000.0 * 0.005 / 0.5, 1e-6);  // step and time of one row
+  }
+  // wlc_fits.tsv keeps its columns in their order and gains total_dLc[nm] last: on each
+  // replica's last fitted edge (the one after its last peak, Lc 30 nm) its Lc − the first
+  // edge's (10 nm), the 20 nm the two events released in all; nan on the other rows.
+  const TsvTable fits = TsvTable::read(a / "wlc_fits.tsv");
+  const std::vector<std::string> columns = {"replica", "edge", "before_peak", "Lc[nm]", "P[nm]", "dLc[nm]",
+                                            "fit_rms[pN]", "fit_points", "extension_from[nm]", "extension_to[nm]",
+                                            "ok", "total_dLc[nm]"};
+  const std::string fits_header = read_text(a / "wlc_fits.tsv").substr(0, read_text(a / "wlc_fits.tsv").find('\n'));
+  std::string expected_header = "#";
+  for (std::size_t c = 0; c < columns.size(); ++c) expected_header += (c ? "\t" : " ") + columns[c];
+  EXPECT_EQ(fits_header, expected_header);
+  ASSERT_EQ(fits.rows(), 9u);  // two peaks' edges and the edge after the last, per replica
+  std::vector<double> totals;
+  for (std::size_t i = 0; i < fits.rows(); ++i) {
+    SCOPED_TRACE(i);
+    const double total = fits.column("total_dLc[nm]")[i];
+    if (fits.column("edge")[i] == 2.0) {
+      EXPECT_EQ(fits.column("before_peak")[i], 0.0);
+      EXPECT_NEAR(fits.column("Lc[nm]")[i], 30.0, 0.4);
+      EXPECT_NEAR(total, 20.0, 0.5);
+      EXPECT_NEAR(total, fits.column("Lc[nm]")[i] - fits.column("Lc[nm]")[i - 2], 1e-6);
+      totals.push_back(total);
+    } else {
+      EXPECT_TRUE(std::isnan(total));
+    }
+  }
+  ASSERT_EQ(totals.size(), 3u);
+  const SampleStatistics total_stats = describe(totals);
+  {
+    const std::string summary = read_text(a / "summary.txt");
+    EXPECT_NE(summary.find("total ΔLc (last − first fitted edge), per replica: n = 3, mean = " + g(total_stats.mean)),
+              std::string::npos)
+        << summary;
+    EXPECT_NE(summary.find("  total ΔLc (last − first fitted edge) = " + g(totals[1]) + " nm (Lc "), std::string::npos)
+        << summary;
+    // The headline gives it beside the per-event increments (10 nm each), named apart.
+    EXPECT_NE(out.find("\n  total ΔLc (last − first fitted edge) " + mean_sd(total_stats, "nm") + "\n"),
+              std::string::npos)
+        << out;
+    EXPECT_NE(out.find("\n  ΔLc per event (successive edges) "), std::string::npos) << out;
   }
   // The histogram counts every replica once for its first and its largest peak.
   const TsvTable hist = TsvTable::read(a / "forces_histogram.tsv");
@@ -672,6 +764,10 @@ TEST(AnalysisCommand, IndentationAndForceClamp) {
                 .find("note: the tables end at step 1999 of the run's 5000 (run.log): a run stopped early"),
             std::string::npos)
       << read_text(clamp / "analysis" / "summary.txt");
+  // …and the terminal's line says so too, not only the summary (a user audit).
+  EXPECT_NE(out.find("force clamp: 3 replicas (the run stopped at step 1999 of 5000), 2 with a transition"),
+            std::string::npos)
+      << out;
   // One that ended with an error: --resume would repeat it, and the note says so. An error of
   // an earlier start that a resume got past does not count.
   write_text(clamp / "run.log",
@@ -687,6 +783,10 @@ TEST(AnalysisCommand, IndentationAndForceClamp) {
                          "\"a FENE bond broke between steps 1999 and 2000: …\"), which --resume would repeat"),
             std::string::npos)
       << ended;
+  EXPECT_NE(out.find("force clamp: 3 replicas (the run ended with an error at step 1999 of 5000: summary.txt), 2 "
+                     "with a transition"),
+            std::string::npos)
+      << out;
   write_text(clamp / "run.log",
              "[2026-11-29 10:00:00] ermak 0.1.0 starting run.toml\n[run]\nsteps = 5000\n"
              "[2026-11-29 10:00:01] running steps 0 .. 5000 on backend cpu\n"
@@ -808,6 +908,9 @@ TEST(AnalysisCommand, PullingSummaryNotesLoadingRateAndShortTables) {
       << summary;
   EXPECT_NE(summary.find("replicas with a peak: 2 of 3 (the statistics below are over these)"), std::string::npos)
       << summary;
+  EXPECT_NE(out.find("pulling: 3 replicas (1 of 3 tables ends before step 6000000: summary.txt), 4 unfolding peaks"),
+            std::string::npos)
+      << out;
   EXPECT_NE(summary.find("give one --min-peak-drop-pN"), std::string::npos) << summary;
   EXPECT_EQ(summary.find("WLC fits have an rms above"), std::string::npos) << "the edges are worm-like chains";
   // A persistence length far from the edges' 0.4 nm: the fits cannot follow them.
@@ -827,6 +930,31 @@ TEST(AnalysisCommand, PullingSummaryNotesLoadingRateAndShortTables) {
   const std::string heated = read_text(run / "analysis" / "summary.txt");
   EXPECT_NE(heated.find("T = 310 K (the start of the run's heating schedule, from run.log)"), std::string::npos)
       << heated;
+}
+
+// A run stopped early (every table ends at one step before run.log's [run] steps): the
+// terminal's headline says so, not only summary.txt — its missing peaks are no evidence of
+// none (a user audit); a run that reached its end says nothing of it.
+TEST(AnalysisCommand, TheHeadlineSaysARunStoppedEarly) {
+  const fs::path run = make_pulling_run("analyze-stopped-headline");
+  write_text(run / "run.log", "[run]\nsteps = 6000000\n");
+  std::string out;
+  ASSERT_EQ(analyze(run.string() + " --smooth-window-nm 0.25", &out), 0) << out;
+  EXPECT_NE(out.find("pulling: 3 replicas, 6 unfolding peaks"), std::string::npos) << out;
+  EXPECT_EQ(out.find("the run stopped"), std::string::npos) << out;
+  // Every table cut after 1000 rows (step 999000), before the first rupture.
+  for (const char* r : {"replica_000", "replica_001", "replica_002"}) {
+    const std::string table = read_text(run / r / "pulling.tsv");
+    std::size_t cut = 0;
+    for (int line = 0; line < 1001; ++line) cut = table.find('\n', cut) + 1;
+    write_text(run / r / "pulling.tsv", table.substr(0, cut));
+  }
+  ASSERT_EQ(analyze(run.string() + " --force --smooth-window-nm 0.25", &out), 0) << out;
+  EXPECT_NE(out.find("pulling: 3 replicas (the run stopped at step 999000 of 6000000), no unfolding peaks\n"),
+            std::string::npos)
+      << out;
+  EXPECT_NE(read_text(run / "analysis" / "summary.txt").find("a run stopped early (--resume continues it)"),
+            std::string::npos);
 }
 
 TEST(AnalysisSvg, TicksLabelsAndEscaping) {

@@ -420,11 +420,63 @@ TEST(AnalysisWlc, SawtoothGivesContourLengthsAndIncrements) {
   ASSERT_TRUE(a.final_fit->ok);
   EXPECT_NEAR(a.final_fit->contour_length, 48.0, 0.5);
   EXPECT_NEAR(a.final_delta_contour_length, 12.0, 0.5);
+  // Three events of 12 nm: the contour length released in all is 48 − 12 = 36 nm (the last
+  // fitted edge's Lc − the first's), not the 12 nm mean of the per-event increments.
+  const auto total = total_contour_increment(a);
+  ASSERT_TRUE(total.has_value());
+  EXPECT_EQ(total->first_edge, 0u);
+  EXPECT_EQ(total->last_edge, 3u);
+  EXPECT_TRUE(total->ends_at_final_edge);
+  EXPECT_NEAR(total->delta_nm, 36.0, 0.6);
+  EXPECT_DOUBLE_EQ(total->delta_nm, a.final_fit->contour_length - a.peaks[0].fit.contour_length);
   // With the run's κv (50 pN/nm × 0.005 nm per 0.002 ns) every rise is the cantilever's.
   settings.loading_rate_pN_per_s = 50.0 * 0.005 / 0.002e-9;
   const PullingAnalysis loaded = analyze_pulling(table, settings);
   EXPECT_EQ(loaded.peaks.size(), 3u);
   EXPECT_TRUE(loaded.unloaded.empty());
+}
+
+// Which edges the total ΔLc spans: the first and the last whose fit succeeded, the edge after
+// the last peak included; fewer than two fitted edges give none
+// (docs/analysis.md#worm-like-chain-fits-lc-and-δlc).
+TEST(AnalysisWlc, TotalContourIncrementSpansTheFirstAndLastFittedEdges) {
+  auto fit = [](double lc) {
+    WlcFit f;
+    f.ok = true;
+    f.contour_length = lc;
+    return f;
+  };
+  PullingAnalysis a;
+  EXPECT_FALSE(total_contour_increment(a).has_value()) << "no peak";
+  a.peaks.resize(3);
+  a.peaks[0].fit = fit(6.5);
+  EXPECT_FALSE(total_contour_increment(a).has_value()) << "one fitted edge";
+  a.peaks[1].fit = fit(22.8);
+  a.peaks[2].fit = fit(29.2);
+  a.final_fit = fit(35.4);
+  auto t = total_contour_increment(a);
+  ASSERT_TRUE(t.has_value());
+  EXPECT_EQ(t->first_edge, 0u);
+  EXPECT_EQ(t->last_edge, 3u);
+  EXPECT_TRUE(t->ends_at_final_edge);
+  EXPECT_DOUBLE_EQ(t->delta_nm, 35.4 - 6.5);
+  // A failed first fit: the total starts at the first edge that was fitted.
+  a.peaks[0].fit.ok = false;
+  t = total_contour_increment(a);
+  ASSERT_TRUE(t.has_value());
+  EXPECT_EQ(t->first_edge, 1u);
+  EXPECT_DOUBLE_EQ(t->delta_nm, 35.4 - 22.8);
+  // The edge after the last peak not fitted (failed, or no rise there): it ends at the last
+  // peak's edge, and says so.
+  a.peaks[0].fit.ok = true;
+  a.final_fit->ok = false;
+  t = total_contour_increment(a);
+  ASSERT_TRUE(t.has_value());
+  EXPECT_EQ(t->last_edge, 2u);
+  EXPECT_FALSE(t->ends_at_final_edge);
+  EXPECT_DOUBLE_EQ(t->delta_nm, 29.2 - 6.5);
+  a.final_fit.reset();
+  EXPECT_DOUBLE_EQ(total_contour_increment(a)->delta_nm, 29.2 - 6.5);
 }
 
 // A base that hardly moves (0.002 nm in all) under a force that wanders by ±25 pN on a time

@@ -363,7 +363,7 @@ TEST(AnalysisPlaneCommand, AManyReplicaRunDrawsAHundredCurvesAndKeepsItsBlocksAp
 
 // run.log's plane lines: without --plane-group the first moving plane's group is analysed (a
 // static anchor listed first is not), its own work; a table that stops before the run's steps
-// (a stopped run) is noted.
+// (a stopped run) is noted, in the summary and on the terminal.
 TEST(AnalysisPlaneCommand, TheFirstMovingPlaneIsTheDefaultGroup) {
   const fs::path run = test::fresh_directory("analyze-plane-default-group");
   // Columns swapped: group 0 the anchor (noise), group 1 the pulled layer.
@@ -386,7 +386,10 @@ TEST(AnalysisPlaneCommand, TheFirstMovingPlaneIsTheDefaultGroup) {
              "every 100 steps (plane.tsv)\n");
   std::string out;
   ASSERT_EQ(analyze(run.string(), &out), 0) << out;
-  EXPECT_NE(out.find("plane pulling: 1 replica, 3 rupture events"), std::string::npos) << out;
+  // The stop is said on the terminal too, after the count of replicas.
+  EXPECT_NE(out.find("plane pulling: 1 replica (the run stopped at step 500000 of 600000), 3 rupture events"),
+            std::string::npos)
+      << out;
   const std::string summary = read_text(run / "analysis" / "summary.txt");
   EXPECT_NE(summary.find("group 1 is the first moving plane (run.log)"), std::string::npos) << summary;
   EXPECT_EQ(summary.find("only if it is that plane"), std::string::npos) << summary;

@@ -46,5 +46,19 @@ TEST(AnalysisReportNotes, ManyShortTablesAreOneNote) {
   EXPECT_EQ(notes.find("still going"), std::string::npos) << notes;
 }
 
+// The terminal's headline gets the same verdict in a few words: a run stopped early (or by an
+// error) at its step, some tables short, or nothing for tables that reach the run's end.
+TEST(AnalysisReportNotes, TheHeadlineSaysWhereTheRunStopped) {
+  const std::vector<TableEnd> stopped = {{"replica_0", 210000}, {"replica_1", 210000}, {"replica_2", 210000}};
+  EXPECT_EQ(cut_short_brief(stopped, 600000, false), " (the run stopped at step 210000 of 600000)");
+  EXPECT_EQ(cut_short_brief(stopped, 600000, true), " (the run ended with an error at step 210000 of 600000: summary.txt)");
+  EXPECT_EQ(cut_short_brief(ends(3, 21800, 1), 40000, false), " (1 of 3 tables ends before step 40000: summary.txt)");
+  EXPECT_EQ(cut_short_brief(ends(3, 21800, 0), 40000, false), "");
+  EXPECT_EQ(cut_short_brief(stopped, std::nullopt, false), "");
+  // Without run.log's steps, tables well short of the others' are still counted.
+  EXPECT_EQ(cut_short_brief(ends(6, 21800, 2), std::nullopt, false), " (2 of 6 tables end before step 40000: summary.txt)");
+  EXPECT_EQ(cut_short_brief({}, 5000, false), "");
+}
+
 }  // namespace
 }  // namespace ermak::analysis

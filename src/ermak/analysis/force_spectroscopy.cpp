@@ -154,6 +154,23 @@ PullingAnalysis analyze_pulling(const TsvTable& table, const CurveSettings& sett
   return a;
 }
 
+std::optional<TotalContourIncrement> total_contour_increment(const PullingAnalysis& a) {
+  // Every fitted edge in order: the peaks' rising edges, then the one after the last peak.
+  std::vector<std::pair<std::size_t, const WlcFit*>> fitted;
+  for (std::size_t k = 0; k < a.peaks.size(); ++k)
+    if (a.peaks[k].fit.ok) fitted.emplace_back(k, &a.peaks[k].fit);
+  if (a.final_fit && a.final_fit->ok) fitted.emplace_back(a.peaks.size(), &*a.final_fit);
+  if (fitted.size() < 2) return std::nullopt;
+  TotalContourIncrement t;
+  t.first_edge = fitted.front().first;
+  t.last_edge = fitted.back().first;
+  t.first_Lc_nm = fitted.front().second->contour_length;
+  t.last_Lc_nm = fitted.back().second->contour_length;
+  t.delta_nm = t.last_Lc_nm - t.first_Lc_nm;
+  t.ends_at_final_edge = t.last_edge == a.peaks.size();
+  return t;
+}
+
 void check_curve_settings(const CurveSettings& st) {
   auto bad = [](const std::string& option, const std::string& what) { throw Error(option + ": " + what); };
   if (!(st.wlc.persistence_length > 0.0 && std::isfinite(st.wlc.persistence_length)))

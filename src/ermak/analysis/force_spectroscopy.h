@@ -130,6 +130,21 @@ struct PullingAnalysis {
 // force_along[pN] by name (other columns are ignored).
 PullingAnalysis analyze_pulling(const TsvTable& table, const CurveSettings& settings);
 
+// The contour length a replica's unfolding released in all: the Lc of its last fitted edge
+// (the edge after the last peak when that fit succeeded, else the last peak's edge that was
+// fitted) minus the Lc of its first fitted edge — what compares with an experiment's total
+// ΔLc, where the per-event increments split it at intermediates
+// (docs/analysis.md#worm-like-chain-fits-lc-and-δlc). Edges are numbered as in wlc_fits.tsv:
+// peak k's edge is k, the edge after the last peak is peaks.size().
+struct TotalContourIncrement {
+  std::size_t first_edge = 0, last_edge = 0;
+  double first_Lc_nm = 0.0, last_Lc_nm = 0.0;
+  double delta_nm = 0.0;  // last_Lc_nm − first_Lc_nm
+  bool ends_at_final_edge = false;  // the last fitted edge is the one after the last peak
+};
+// Unset for a replica with fewer than two fitted edges (a force clamp, no peak, failed fits).
+std::optional<TotalContourIncrement> total_contour_increment(const PullingAnalysis& a);
+
 struct IndentationPeak {
   ForcePeak peak;  // position = indentation, nm
   std::int64_t step = 0;

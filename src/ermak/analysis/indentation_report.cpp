@@ -298,11 +298,9 @@ IndentationReport write_indentation_report(const std::vector<IndentationRecord>&
         i_max.push_back(fmax);
       }
     }
-    {
-      std::vector<TableEnd> ends;
-      for (const auto& rec : indents) ends.push_back({rec.replica.name, rec.last_step});
-      summary += cut_short_notes(ends, "the indentation", options.run_steps, options.run_error);
-    }
+    std::vector<TableEnd> ends;
+    for (const auto& rec : indents) ends.push_back({rec.replica.name, rec.last_step});
+    summary += cut_short_notes(ends, "the indentation", options.run_steps, options.run_error);
     summary += "\nIndentation over replicas\n";
     if (unreliable_springs > 0)
       summary += fmt::format("  spring constants: {} of {} fits unreliable and left out (see each replica {})\n",
@@ -314,8 +312,9 @@ IndentationReport write_indentation_report(const std::vector<IndentationRecord>&
     plot_indentation_overlay(indents, out / "force_indentation.svg", overwrite);
     written(out / "force_indentation.svg");
     produced.insert(produced.end(), {ip + "peaks.tsv", "force_indentation.svg"});
-    brief += fmt::format("indentation: {} replica{}; spring constant {}{}; {} breaking event{}\n", indents.size(),
+    brief += fmt::format("indentation: {} replica{}{}; spring constant {}{}; {} breaking event{}\n", indents.size(),
                          indents.size() == 1 ? "" : "s",
+                         cut_short_brief(ends, options.run_steps, options.run_error.has_value()),
                          springs.empty() ? std::string("n/a") : mean_sd(describe(springs), "pN/nm"),
                          unreliable_springs > 0 ? fmt::format(" ({} unreliable fit{} left out)", unreliable_springs,
                                                               unreliable_springs == 1 ? "" : "s")

@@ -344,7 +344,8 @@ PlaneReport write_plane_report(const std::vector<PlaneReplica>& replicas, const 
     report.produced.insert(report.produced.end(), {"plane_forces_histogram.tsv", "plane_peak_force_histogram.svg"});
   }
 
-  report.brief = fmt::format("plane pulling: {}, {}", plural(records.size(), "replica"),
+  report.brief = fmt::format("plane pulling: {}{}, {}", plural(records.size(), "replica"),
+                             cut_short_brief(ends, options.run_steps, options.run_error.has_value()),
                              plural(all.size(), "rupture event"));
   if (!first.empty()) report.brief += "; first rupture " + mean_sd(describe(first), "pN");
   if (!work_kcal.empty()) report.brief += "; work " + mean_sd(describe(work_kcal), "kcal/mol");

@@ -342,6 +342,10 @@ PullingReport write_pulling_report(const std::vector<PullingRecord>& pulls, cons
   std::vector<double>& max_forces = report.max_forces;
   std::vector<double>& all_forces = report.all_forces;
   std::vector<double> delta_lcs, final_lcs;
+  // Per replica: the total ΔLc (last − first fitted edge), and how many of those end before
+  // the edge after the last peak (its fit failed, or the force did not rise there).
+  std::vector<double> total_dlcs;
+  std::size_t totals_without_final_edge = 0;
   if (n_ramp > 0) {
     {
       TsvWriter w = TsvWriter::create(out / "peaks.tsv",
@@ -365,23 +369,27 @@ PullingReport write_pulling_report(const std::vector<PullingRecord>& pulls, cons
     {
       TsvWriter w = TsvWriter::create(out / "wlc_fits.tsv",
                                       {"replica", "edge", "before_peak", "Lc[nm]", "P[nm]", "dLc[nm]", "fit_rms[pN]",
-                                       "fit_points", "extension_from[nm]", "extension_to[nm]", "ok"},
+                                       "fit_points", "extension_from[nm]", "extension_to[nm]", "ok", "total_dLc[nm]"},
                                       overwrite);
+      // total_dLc, appended last so that readers of the earlier columns by position still
+      // work: on the replica's last fitted edge, its Lc − the first fitted edge's; nan elsewhere.
       auto row = [&](int replica, std::size_t edge, bool before_peak, const WlcFit& f, double dlc, double from,
-                     double to) {
+                     double to, const std::optional<TotalContourIncrement>& total) {
+        const double total_dlc = total && total->last_edge == edge ? total->delta_nm : kNaN;
         const double v[] = {double(replica), double(edge), before_peak ? 1.0 : 0.0,
                             f.ok ? f.contour_length : kNaN, f.ok ? f.persistence_length : kNaN, dlc,
-                            f.ok ? f.rms_residual : kNaN, double(f.points), from, to, f.ok ? 1.0 : 0.0};
+                            f.ok ? f.rms_residual : kNaN, double(f.points), from, to, f.ok ? 1.0 : 0.0, total_dlc};
         w.row(v);
       };
       for (const auto& rec : pulls) {
+        const std::optional<TotalContourIncrement> total = total_contour_increment(rec.a);
         for (std::size_t k = 0; k < rec.a.peaks.size(); ++k) {
           const PullingPeak& p = rec.a.peaks[k];
-          row(rec.replica.index, k, true, p.fit, p.delta_contour_length, p.fit_from_nm, p.fit_to_nm);
+          row(rec.replica.index, k, true, p.fit, p.delta_contour_length, p.fit_from_nm, p.fit_to_nm, total);
         }
         if (rec.a.final_fit)
           row(rec.replica.index, rec.a.peaks.size(), false, *rec.a.final_fit, rec.a.final_delta_contour_length,
-              rec.a.final_fit_from_nm, rec.a.final_fit_to_nm);
+              rec.a.final_fit_from_nm, rec.a.final_fit_to_nm, total);
       }
       w.flush();
     }
@@ -461,6 +469,21 @@ PullingReport write_pulling_report(const std::vector<PullingRecord>& pulls, cons
         if (f.ok) final_lcs.push_back(f.contour_length);
         if (std::isfinite(a.final_delta_contour_length)) delta_lcs.push_back(a.final_delta_contour_length);
       }
+      // The contour length released in all (docs/analysis.md#worm-like-chain-fits-lc-and-δlc).
+      if (!a.peaks.empty()) {
+        if (const auto total = total_contour_increment(a)) {
+          block += fmt::format("  total ΔLc (last − first fitted edge) = {} nm (Lc {} nm of edge {} − {} nm of edge "
+                               "{}){}\n",
+                               g(total->delta_nm), g(total->last_Lc_nm), total->last_edge, g(total->first_Lc_nm),
+                               total->first_edge,
+                               total->ends_at_final_edge ? "" : "; the edge after the last peak is not fitted: it "
+                                                                "misses the last event's ΔLc");
+          total_dlcs.push_back(total->delta_nm);
+          if (!total->ends_at_final_edge) ++totals_without_final_edge;
+        } else {
+          block += "  total ΔLc (last − first fitted edge): n/a (fewer than two fitted edges)\n";
+        }
+      }
     }
     const SampleStatistics sfirst = describe(first_forces), smax = describe(max_forces), sdl = describe(delta_lcs);
     summary += "\nUnfolding forces over replicas\n";
@@ -469,16 +492,27 @@ PullingReport write_pulling_report(const std::vector<PullingRecord>& pulls, cons
                              g(*options.loading_rate_pN_per_s));
     summary += fmt::format("  replicas with a peak: {} of {}{}\n", first_forces.size(), n_ramp,
                            first_forces.size() < n_ramp ? " (the statistics below are over these)" : "");
-    {
-      std::vector<TableEnd> ends;
-      for (const auto& rec : pulls)
-        if (!rec.a.force_clamp) ends.push_back({rec.replica.name, rec.last_step});
-      summary += cut_short_notes(ends, "the pulling", options.run_steps, options.run_error);
-    }
+    std::vector<TableEnd> ends;
+    for (const auto& rec : pulls)
+      if (!rec.a.force_clamp) ends.push_back({rec.replica.name, rec.last_step});
+    summary += cut_short_notes(ends, "the pulling", options.run_steps, options.run_error);
     summary += stats_block("first peak", sfirst, "pN");
     summary += stats_block("largest peak", smax, "pN");
     summary += stats_block("all peaks", describe(all_forces), "pN");
     summary += stats_block("ΔLc (successive edges)", sdl, "nm");
+    // The one to compare with experiment: per replica, not per event (an intermediate splits
+    // an unfolding into several increments above).
+    const SampleStatistics stotal = describe(total_dlcs);
+    summary += stats_block("total ΔLc (last − first fitted edge), per replica", stotal, "nm");
+    if (total_dlcs.size() < first_forces.size())
+      summary += fmt::format("  ({} of the {} replicas with a peak have two or more fitted edges: the total ΔLc is "
+                             "over these)\n",
+                             total_dlcs.size(), first_forces.size());
+    if (totals_without_final_edge > 0)
+      summary += fmt::format("  note: in {} of them the edge after the last peak is not fitted (its fit failed, or the "
+                             "force did not rise there): their total ends at the last fitted peak's edge and misses "
+                             "the last event's ΔLc\n",
+                             totals_without_final_edge);
     if (rough_fits > 0)
       summary += fmt::format("  note: {} of {} WLC fits have an rms above max({} pN, 3 × their replica's smoothed "
                              "force noise), marked (rough) {}: their edges are no worm-like chain (the first edge "
@@ -487,16 +521,21 @@ PullingReport write_pulling_report(const std::vector<PullingRecord>& pulls, cons
                              rough_fits, fits, g(kRoughFit_pN), blocks_apart ? "in replicas.txt" : "above");
     if (!final_lcs.empty()) summary += stats_block("Lc after the last peak", describe(final_lcs), "nm");
 
+    // A run stopped early is said on the terminal too: its missing peaks are no evidence of none.
+    const std::string cut_short = cut_short_brief(ends, options.run_steps, options.run_error.has_value());
     if (all_forces.empty())
-      brief += fmt::format("pulling: {} replica{}, no unfolding peaks\n", n_ramp, n_ramp == 1 ? "" : "s");
+      brief += fmt::format("pulling: {} replica{}{}, no unfolding peaks\n", n_ramp, n_ramp == 1 ? "" : "s", cut_short);
     else
-      brief += fmt::format("pulling: {} replica{}, {} unfolding peak{}; first peak {}\n", n_ramp, n_ramp == 1 ? "" : "s",
-                           all_forces.size(), all_forces.size() == 1 ? "" : "s", mean_sd(sfirst, "pN"));
+      brief += fmt::format("pulling: {} replica{}{}, {} unfolding peak{}; first peak {}\n", n_ramp,
+                           n_ramp == 1 ? "" : "s", cut_short, all_forces.size(), all_forces.size() == 1 ? "" : "s",
+                           mean_sd(sfirst, "pN"));
     if (sdl.n > 0)
-      brief += fmt::format("  ΔLc {}{}\n", mean_sd(sdl, "nm"),
+      brief += fmt::format("  ΔLc per event (successive edges) {}{}\n", mean_sd(sdl, "nm"),
                            rough_fits > 0 ? fmt::format(" — {} of {} WLC fits rough: effective values (summary.txt)",
                                                         rough_fits, fits)
                                           : std::string());
+    if (stotal.n > 0)
+      brief += fmt::format("  total ΔLc (last − first fitted edge) {}\n", mean_sd(stotal, "nm"));
 
     plot_pulling_overlay(pulls, kT, out / "force_extension.svg", overwrite);
     written(out / "force_extension.svg");
@@ -556,18 +595,19 @@ PullingReport write_pulling_report(const std::vector<PullingRecord>& pulls, cons
                            "unfolding: --unfolded-extension-nm X tells): {} of {}; t half-way over those\n",
                            half_times.size(), n_clamp);
     summary += stats_block("t half-way", describe(half_times), "ns");
-    {
-      std::vector<TableEnd> ends;
-      for (const auto& rec : pulls)
-        if (rec.a.force_clamp) ends.push_back({rec.replica.name, rec.last_step});
-      summary += cut_short_notes(ends, "the clamp (a replica not unfolded there may unfold later)", options.run_steps, options.run_error);
-    }
+    std::vector<TableEnd> ends;
+    for (const auto& rec : pulls)
+      if (rec.a.force_clamp) ends.push_back({rec.replica.name, rec.last_step});
+    summary += cut_short_notes(ends, "the clamp (a replica not unfolded there may unfold later)", options.run_steps,
+                               options.run_error);
     plot_clamp_overlay(pulls, out / "extension_time.svg", overwrite);
     written(out / "extension_time.svg");
     produced.push_back("extension_time.svg");
-    brief += fmt::format("force clamp: {} replica{}, {} with a transition (the extension grew by max(1 nm, 8 σ_x) or "
-                         "more); half-way time {}\n",
-                         n_clamp, n_clamp == 1 ? "" : "s", half_times.size(), mean_sd(describe(half_times), "ns"));
+    brief += fmt::format("force clamp: {} replica{}{}, {} with a transition (the extension grew by max(1 nm, 8 σ_x) "
+                         "or more); half-way time {}\n",
+                         n_clamp, n_clamp == 1 ? "" : "s",
+                         cut_short_brief(ends, options.run_steps, options.run_error.has_value()), half_times.size(),
+                         mean_sd(describe(half_times), "ns"));
     if (!options.unfolded_extension_nm)
       brief += "  (unfolding times to the extension of the unfolded state: --unfolded-extension-nm X)\n";
     if (options.unfolded_extension_nm) summary += clamp_lifetime_section(pulls, *options.unfolded_extension_nm,

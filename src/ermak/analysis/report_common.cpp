@@ -3,8 +3,10 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <limits>
+#include <string_view>
 #include <system_error>
 
 #include "ermak/core/error.h"
@@ -256,9 +258,42 @@ const std::vector<std::string>& analysis_file_names() {
   return names;
 }
 
+const std::vector<std::string>& replica_file_suffixes() {
+  static const std::vector<std::string> suffixes = {
+      // pulling (pulling_report), indentation (indentation_report: "indentation_curve.tsv" in a
+      // run that also pulls), plane pulling (plane_report)
+      "_curve.tsv", "_force_extension.svg", "_indentation_curve.tsv", "_force_indentation.svg", "_plane_curve.tsv",
+      "_force_plane.svg"};
+  return suffixes;
+}
+
+bool is_replica_file_name(const std::string& name) {
+  constexpr std::string_view prefix = "replica_";
+  if (name.rfind(prefix, 0) != 0) return false;
+  std::size_t digits = 0;
+  while (prefix.size() + digits < name.size() &&
+         std::isdigit(static_cast<unsigned char>(name[prefix.size() + digits])))
+    ++digits;
+  if (digits < 1 || digits > 9) return false;
+  const std::string_view rest = std::string_view(name).substr(prefix.size() + digits);
+  const auto& suffixes = replica_file_suffixes();
+  return std::find(suffixes.begin(), suffixes.end(), rest) != suffixes.end();
+}
+
 void add_every_analysis_file(const std::filesystem::path& out, std::vector<std::filesystem::path>& planned) {
-  for (const std::string& name : analysis_file_names())
-    if (std::find(planned.begin(), planned.end(), out / name) == planned.end()) planned.push_back(out / name);
+  auto add = [&](const std::filesystem::path& p) {
+    if (std::find(planned.begin(), planned.end(), p) == planned.end()) planned.push_back(p);
+  };
+  for (const std::string& name : analysis_file_names()) add(out / name);
+  // The names of replicas this analysis has are planned by it; those of replicas it has not
+  // (an earlier analysis of more replicas) only show in the directory. Sorted, so that a
+  // refusal names them in order.
+  std::vector<std::filesystem::path> found;
+  std::error_code ec;
+  for (std::filesystem::directory_iterator it(out, ec), end; !ec && it != end; it.increment(ec))
+    if (is_replica_file_name(it->path().filename().string())) found.push_back(it->path());
+  std::sort(found.begin(), found.end());
+  for (const auto& p : found) add(p);
 }
 
 StagedOutput::StagedOutput(const std::filesystem::path& out, std::vector<std::filesystem::path> planned,
@@ -330,17 +365,41 @@ std::string& open_replica_section(std::string& summary, std::string& replica_blo
   return replica_blocks;
 }
 
-std::string cut_short_notes(const std::vector<TableEnd>& ends, const std::string& covered,
-                            std::optional<std::int64_t> run_steps, const std::optional<std::string>& run_error) {
-  if (ends.empty()) return "";
-  double last = -std::numeric_limits<double>::infinity();
+namespace {
+
+// What the tables' ends say of the run, for the summary's notes and the terminal's line alike.
+struct TableEndsVerdict {
+  double last = 0.0;           // the latest table end
+  bool stopped_early = false;  // every table stops at `last`, before the run's planned steps
+  double expected = 0.0;       // the step a complete table reaches
+  std::vector<const TableEnd*> short_ends;  // those ending before it (when not stopped_early)
+};
+
+TableEndsVerdict judge_table_ends(const std::vector<TableEnd>& ends, std::optional<std::int64_t> run_steps) {
+  TableEndsVerdict v;
+  v.last = -std::numeric_limits<double>::infinity();
   bool all_equal = true;
   for (const TableEnd& e : ends) {
-    last = std::max(last, e.last_step);
+    v.last = std::max(v.last, e.last_step);
     all_equal = all_equal && e.last_step == ends.front().last_step;
   }
   // Every table stops at the same step before the planned end: a run stopped early.
-  if (run_steps && last < double(*run_steps) && all_equal) {
+  v.stopped_early = run_steps && v.last < double(*run_steps) && all_equal;
+  if (v.stopped_early) return v;
+  v.expected = run_steps ? std::max(v.last, double(*run_steps)) : v.last;
+  for (const TableEnd& e : ends)
+    if (e.last_step < (run_steps ? v.expected : 0.99 * v.expected)) v.short_ends.push_back(&e);
+  return v;
+}
+
+}  // namespace
+
+std::string cut_short_notes(const std::vector<TableEnd>& ends, const std::string& covered,
+                            std::optional<std::int64_t> run_steps, const std::optional<std::string>& run_error) {
+  if (ends.empty()) return "";
+  const TableEndsVerdict v = judge_table_ends(ends, run_steps);
+  const double last = v.last;
+  if (v.stopped_early) {
     if (run_error) {
       const std::string& shown = *run_error;  // whole: its end says what to change
       return fmt::format("  note: the table{} end{} at step {} of the run's {}: the run ended with an error (run.log: "
@@ -352,10 +411,8 @@ std::string cut_short_notes(const std::vector<TableEnd>& ends, const std::string
                        "(--resume continues it); the results cover only that part of {}\n",
                        ends.size() == 1 ? "" : "s", ends.size() == 1 ? "s" : "", g(last, 12), *run_steps, covered);
   }
-  const double expected = run_steps ? std::max(last, double(*run_steps)) : last;
-  std::vector<const TableEnd*> short_ends;
-  for (const TableEnd& e : ends)
-    if (e.last_step < (run_steps ? expected : 0.99 * expected)) short_ends.push_back(&e);
+  const double expected = v.expected;
+  const std::vector<const TableEnd*>& short_ends = v.short_ends;
   // A few are named one by one; more (a run of 10⁴ replicas read while it runs, whose
   // tables end a few rows apart) in one note, not one line per replica.
   constexpr std::size_t kNamedOneByOne = 5;
@@ -381,6 +438,19 @@ std::string cut_short_notes(const std::vector<TableEnd>& ends, const std::string
                      g(expected, 12),
                      every_table && run_steps ? " — a run still going, or stopped early (--resume continues it)" : "",
                      covered);
+}
+
+std::string cut_short_brief(const std::vector<TableEnd>& ends, std::optional<std::int64_t> run_steps,
+                            bool run_error) {
+  if (ends.empty()) return "";
+  const TableEndsVerdict v = judge_table_ends(ends, run_steps);
+  if (v.stopped_early)
+    return run_error ? fmt::format(" (the run ended with an error at step {} of {}: summary.txt)", g(v.last, 12),
+                                   *run_steps)
+                     : fmt::format(" (the run stopped at step {} of {})", g(v.last, 12), *run_steps);
+  if (v.short_ends.empty()) return "";
+  return fmt::format(" ({} of {} tables end{} before step {}: summary.txt)", v.short_ends.size(), ends.size(),
+                     v.short_ends.size() == 1 ? "s" : "", g(v.expected, 12));
 }
 
 }  // namespace ermak::analysis

@@ -54,7 +54,18 @@ void prepare_output_directory(const std::filesystem::path& out, const std::vecto
 // the per-replica replica_NNN_* files): each plans them all, so that --force leaves no other
 // kind's results beside its own in a directory used for both.
 const std::vector<std::string>& analysis_file_names();
-// `planned` with every name of analysis_file_names() in `out` added (once).
+// The ends of the per-replica files' names after "replica_NNN" (replica_NNN_curve.tsv,
+// replica_NNN_force_plane.svg, …) of every kind of analysis.
+const std::vector<std::string>& replica_file_suffixes();
+// Whether `name` is one of ermak's per-replica file names: "replica_", 1–9 digits (a replica
+// directory's number, run_directory.cpp) and one of replica_file_suffixes(). A user's own
+// file in OUT (notes.txt, replica_000_mine.tsv) is none.
+bool is_replica_file_name(const std::string& name);
+// `planned` with every name of analysis_file_names() in `out` added (once), and every file
+// already in `out` whose name is_replica_file_name: an earlier analysis's per-replica files
+// of replicas this one does not have (a run re-run with fewer replicas, another run's
+// analysis in the same -o directory) are checked and with --force removed too
+// (docs/analysis.md#options).
 void add_every_analysis_file(const std::filesystem::path& out, std::vector<std::filesystem::path>& planned);
 
 // An analysis that reads many tables writes into a staging directory inside OUT and moves
@@ -130,6 +141,12 @@ inline constexpr const char* kAfterAnError =
 // that broke): --resume would repeat it, so the note says so instead of "--resume continues it".
 std::string cut_short_notes(const std::vector<TableEnd>& ends, const std::string& covered,
                             std::optional<std::int64_t> run_steps, const std::optional<std::string>& run_error = {});
+// The same for the terminal's headline of a kind (docs/analysis.md#unfolding-forces-over-replicas),
+// inserted after its count of replicas: " (the run stopped at step 210000 of 600000)",
+// " (the run ended with an error at step … of …: summary.txt)", " (1 of 3 tables ends before
+// step …: summary.txt)", or "" when every table reaches the run's end.
+std::string cut_short_brief(const std::vector<TableEnd>& ends, std::optional<std::int64_t> run_steps,
+                            bool run_error);
 
 PlotStyle style(const std::string& color, double width, const std::string& dash = "", double opacity = 1.0);
 PlotStyle marker_style(const std::string& color);
