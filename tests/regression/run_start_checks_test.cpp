@@ -287,6 +287,23 @@ TEST(RunStartChecks, CommandLineMistakesExitWithStatusOne) {
   std::string out = run_ermak("bogus", &status);
   EXPECT_EQ(status, 1) << out;
   EXPECT_NE(out.find("unknown command \"bogus\""), std::string::npos) << out;
+  // An option before the command, a command's unknown subcommand: what is needed, not
+  // CLI11's "A subcommand is required".
+  out = run_ermak("--bogus", &status);
+  EXPECT_EQ(status, 1) << out;
+  EXPECT_NE(out.find("`ermak` needs one of its commands: run, energy, bench, demo, rng, topology, analyze, got "
+                     "\"--bogus\" (ermak --help)"),
+            std::string::npos)
+      << out;
+  out = run_ermak("rng bogus", &status);
+  EXPECT_EQ(status, 1) << out;
+  EXPECT_NE(out.find("`ermak rng` needs one of its commands: list, dump, ou, got \"bogus\" (ermak rng --help)"),
+            std::string::npos)
+      << out;
+  out = run_ermak("rng", &status);
+  EXPECT_EQ(status, 1) << out;
+  EXPECT_NE(out.find("`ermak rng` needs one of its commands: list, dump, ou (ermak rng --help)"), std::string::npos)
+      << out;
   out = run_ermak("run", &status);
   EXPECT_EQ(status, 1) << out;
   out = run_ermak("run /nonexistent/run.toml", &status);

@@ -14,6 +14,7 @@
 #include "ermak/analysis/pulling_report.h"
 #include "ermak/analysis/report_common.h"
 #include "ermak/analysis/run_directory.h"
+#include "ermak/analysis/smoothing_defaults.h"
 #include "ermak/core/error.h"
 
 namespace ermak::analysis {
@@ -226,7 +227,7 @@ AnalyzeResult analyze_run(const AnalyzeOptions& options_in) {
                            "base does not move): {} rows, {} ns in {}\n",
                            rows, g(double(rows - 1) * first.row_ns, 4), first.replica.name);
   } else summary += fmt::format("  smoothing: centred running average over {} nm of {} travel{}\n",
-                              g(st.window_nm.value_or(0.2)),
+                              g(st.window_nm.value_or(kDefaultSmoothWindow_nm)),
                               planes.empty() ? "cantilever-base"
                               : pulls.empty() && indents.empty() ? "plane"
                                                                  : "cantilever-base (plane pulling: plane)",

@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <optional>
 
+#include "ermak/analysis/smoothing_defaults.h"
 #include "ermak/core/error.h"
 
 namespace ermak::analysis {
@@ -51,7 +52,7 @@ Smoother make_smoother(std::span<const double> driver, const CurveSettings& sett
       sm.info.description += " (1 % of the rows, at most " + std::to_string(kMostStillRows) + ": the " + driver_name +
                              " does not move)";
   } else {
-    sm.window = settings.window_nm.value_or(0.2);
+    sm.window = settings.window_nm.value_or(kDefaultSmoothWindow_nm);
     sm.info.rows_per_window = mean_rows_per_window(sm.s, sm.window);
     sm.info.description = "running average over " + format("%g", sm.window) + " nm of " + driver_name +
                           " travel (" + format("%.3g", sm.info.rows_per_window) + " rows on average)";

@@ -9,6 +9,7 @@
 #include <string_view>
 #include <system_error>
 
+#include "ermak/analysis/smoothing_defaults.h"
 #include "ermak/core/error.h"
 #include "ermak/io/file_kind.h"
 #include "ermak/io/tsv_writer.h"
@@ -348,7 +349,7 @@ std::string few_windows_note(const SmoothingInfo& smoothing) {
 }
 
 std::string few_rows_note(const SmoothingInfo& smoothing, const char* output_key) {
-  constexpr double kFewRows = 10.0;
+  constexpr double kFewRows = kFewRowsPerSmoothWindow;
   if (!(smoothing.rows_per_window < kFewRows)) return "";
   return fmt::format("  note: a smoothing window holds only {} rows on average (fewer than {}): the noise, the peak "
                      "criterion and the contact rest on too few rows; give a wider --smooth-window-nm or write rows "

@@ -1,4 +1,5 @@
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <csignal>
 #include <cstdio>
 #include <filesystem>
@@ -55,6 +56,40 @@ int main(int argc, char** argv) {
   }
   try {
     app.parse(argc, argv);
+  } catch (const CLI::RequiredError& e) {
+    // CLI11 says "A subcommand is required" also for `ermak --bogus` or `ermak rng bogus`:
+    // name the command that needs one, its commands and what was given instead.
+    const CLI::App* at = &app;
+    std::string path = "ermak";
+    for (bool deeper = true; deeper;) {
+      deeper = false;
+      for (const CLI::App* sub : at->get_subcommands({}))
+        if (sub->parsed()) {
+          at = sub;
+          path += " " + sub->get_name();
+          deeper = true;
+          break;
+        }
+    }
+    const std::vector<const CLI::App*> subs = at->get_subcommands({});
+    if (subs.empty() || std::string(e.what()).find("subcommand is required") == std::string::npos) {
+      app.exit(e);
+      return 1;
+    }
+    std::string known;
+    for (const CLI::App* sub : subs) known += (known.empty() ? "" : ", ") + sub->get_name();
+    // The first word after the command's path that is not one of its names.
+    std::string given;
+    for (int i = 1, depth = 0; i < argc && given.empty(); ++i) {
+      const std::string word = argv[i];
+      if (depth < int(std::count(path.begin(), path.end(), ' ')) && word[0] != '-')
+        ++depth;
+      else if (word != "-h" && word != "--help")
+        given = word;
+    }
+    std::fprintf(stderr, "ermak: error: `%s` needs one of its commands: %s%s (%s --help)\n", path.c_str(),
+                 known.c_str(), given.empty() ? "" : (", got \"" + given + "\"").c_str(), path.c_str());
+    return 1;
   } catch (const CLI::ParseError& e) {
     // --help and --version exit 0; a mistake on the command line is a user error (exit 1,
     // as every other; CLI11's own codes would be 100-odd).
