@@ -168,10 +168,15 @@ TEST(ConfigErrors, InputNeedsExactlyOneModelSource) {
   expect_error("[input]\ncoordinates = \"c.pdb\"\n", 1, "input", "missing model input");
   expect_error(kInput + "topology = \"t.top\"\n", 3, "input.topology", "not both");
   expect_error("[input]\ntopology = \"t.top\"\n", 2, "input.topology", "needs input.coordinates");
-  // An all-atom structure given as the topology: the key it belongs to.
-  expect_error("[input]\ntopology = \"1ubq.pdb\"\n", 2, "input.topology", "1ubq.pdb looks like an all-atom structure: give it as input.structure");
-  expect_error("[input]\ntopology = \"1ubq.pdb\"\ncoordinates = \"1ubq.pdb\"\n", 2, "input.topology",
-               "looks like an all-atom structure: give it as input.structure instead (without input.coordinates)");
+  // A PDB/mmCIF given as the topology: the keys it belongs to, an all-atom structure's or a
+  // coarse-grained model's coordinates (ww_cg.pdb is no all-atom structure).
+  expect_error("[input]\ntopology = \"1ubq.pdb\"\n", 2, "input.topology",
+               "1ubq.pdb is a PDB/mmCIF structure or coordinates file: give an all-atom structure as "
+               "input.structure, the coordinates of a coarse-grained model as input.coordinates with its .top or "
+               ".etop as input.topology");
+  expect_error("[input]\ntopology = \"ww_cg.pdb\"\ncoordinates = \"ww_cg.pdb\"\n", 2, "input.topology",
+               "give an all-atom structure as input.structure (without input.coordinates), the coordinates of a "
+               "coarse-grained model as input.coordinates");
   // An .etop stores its native coordinates, which are then the start (docs/formats.md).
   EXPECT_FALSE(error_of("[input]\ntopology = \"t.etop\"\n").thrown);
   expect_error(kInput + "coordinates = \"c.pdb\"\n", 3, "input.coordinates", "goes with input.topology");

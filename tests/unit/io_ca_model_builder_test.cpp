@@ -470,6 +470,25 @@ TEST(IoCaModel, ErrorsNameTheFile) {
                    "_atom_site.Cartn_y, _atom_site.Cartn_z, _atom_site.B_iso_or_equiv"),
             std::string::npos)
       << x;
+  // Atom and residue names: gemmi takes the auth_ column or else the label_ one, and without
+  // either stopped with its own words and no line; the same message as for the others.
+  auto without = [&](const std::string& name, const std::string& column) {
+    std::string head = cif_head;
+    head.erase(head.find("_atom_site." + column + "\n"), column.size() + 12);
+    std::string row = "ATOM 1 C CA . ALA A 1 0.0 0.0 0.0 1.0 10.0 1\n";
+    row.erase(row.find(column == "label_atom_id" ? "CA " : "ALA "), column == "label_atom_id" ? 3 : 4);
+    return error_message(write_file("io-cif-names", name, head.substr(0, head.rfind("ATOM")) + row));
+  };
+  const std::string no_atom_id = without("noatomid.cif", "label_atom_id");
+  EXPECT_NE(no_atom_id.find("noatomid.cif:3: _atom_site: the atom list lacks the column(s) "
+                            "_atom_site.label_atom_id (or _atom_site.auth_atom_id), without which no atom can be read"),
+            std::string::npos)
+      << no_atom_id;
+  const std::string no_comp_id = without("nocompid.cif", "label_comp_id");
+  EXPECT_NE(no_comp_id.find("nocompid.cif:3: _atom_site: the atom list lacks the column(s) "
+                            "_atom_site.label_comp_id (or _atom_site.auth_comp_id)"),
+            std::string::npos)
+      << no_comp_id;
 }
 
 // The i, i+2 exclusion counts along the bonded chain (model/chain_positions.h), as

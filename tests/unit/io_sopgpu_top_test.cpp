@@ -165,6 +165,16 @@ TEST(IoSopgpuTop, MalformedLinesNameFileLineAndField) {
 
   e = error_of(kAtoms + "[ pairs ]\n    0     1\n");
   EXPECT_EQ(e.line(), 7);
+  // Every column of a pair line that is there parses, as in [ bonds ] and [ native ]
+  // (SOP-GPU uses only ai and aj, but junk there is a damaged line).
+  e = error_of(kAtoms + "[ pairs ]\n    0     2     1\n    0     2     1  junk\n");
+  EXPECT_EQ(e.line(), 8);
+  EXPECT_EQ(e.field(), "pairs.c0");
+  EXPECT_NE(std::string(e.what()).find("bad.top:8: pairs.c0: 'junk' is not a number"), std::string::npos) << e.what();
+  e = error_of(kAtoms + "[ pairs ]\n    0     2     1   0.0   0.0   0.0   x\n");
+  EXPECT_EQ(e.field(), "pairs.c3");
+  e = error_of(kAtoms + "[ pairs ]\n    0     2     x\n");
+  EXPECT_EQ(e.field(), "pairs.funct");
 
   // Values of the model at their lines: r0 > 0, ε_h ≥ 0, finite, within single precision;
   // a pair listed twice names both lines.

@@ -89,14 +89,15 @@ TEST(IoTopologyFile, FormatIsReadable) {
   EXPECT_NE(text.find("\n0 2 7.5999999 1.5\n"), std::string::npos) << text;
 }
 
-std::filesystem::path write_text(const std::string& text) {
-  const auto file = test::fresh_directory("io-etop-error") / "bad.etop";
+// `directory`: one per test, which ctest runs side by side.
+std::filesystem::path write_text(const std::string& text, const std::string& directory = "io-etop-error") {
+  const auto file = test::fresh_directory(directory) / "bad.etop";
   std::ofstream(file) << text;
   return file;
 }
 
-Error error_of(const std::string& text) {
-  const auto file = write_text(text);
+Error error_of(const std::string& text, const std::string& directory = "io-etop-error") {
+  const auto file = write_text(text, directory);
   try {
     read_topology_file(file);
   } catch (const Error& e) {
@@ -141,6 +142,42 @@ TEST(IoTopologyFile, ErrorsNameFileLineAndField) {
   EXPECT_NE(std::string(e.what()).find("the last line has no newline"), std::string::npos) << e.what();
   // A comment or blank without one is harmless.
   EXPECT_NO_THROW(read_topology_file(write_text(kHead + "bonds 1\n0 1 3.8\n# end")));
+}
+
+// A data line after a section's last counted line (the count one too small, or a line too
+// many) names the section and its count; a word that is no keyword is an unknown keyword,
+// whatever its column count (not "32: expected '32 COUNT'" or "foo: expected 'foo COUNT'").
+TEST(IoTopologyFile, ALineBeyondASectionsCountNamesTheSection) {
+  const auto error_of = [](const std::string& text) { return ermak::error_of(text, "io-etop-count"); };
+  Error e = error_of(kHead + "bonds 1\n0 1 3.8\n1 0 3.8\nnative_contacts 0\n");
+  EXPECT_EQ(e.line(), 8);
+  EXPECT_EQ(e.field(), "bonds");
+  EXPECT_STREQ(e.what(), (e.file() + ":8: bonds: 2 bond lines, but 'bonds' says 1 (expected 'native_contacts "
+                                     "COUNT' or the end of the file)").c_str());
+  e = error_of(kHead + "bonds 1\n0 1 3.8\nnative_contacts 1\n0 1 5 1.5\n1 0 5 1.5\n");
+  EXPECT_EQ(e.line(), 10);
+  EXPECT_NE(std::string(e.what()).find(
+                "native_contacts: 2 native-contact lines, but 'native_contacts' says 1 (expected the end of the file)"),
+            std::string::npos)
+      << e.what();
+  e = error_of("# ermak topology 1\nbeads 1\n0 A 1 . ALA CA 1 0 0\n1 A 2 . ALA CA 1 0 0\n");
+  EXPECT_NE(std::string(e.what()).find(":4: beads: 2 bead lines, but 'beads' says 1 (expected 'bonds COUNT', "
+                                       "'native_contacts COUNT' or the end of the file)"),
+            std::string::npos)
+      << e.what();
+  e = error_of(kHead + "bonds 0\n0 1 3.8\n");
+  EXPECT_NE(std::string(e.what()).find("bonds: 1 bond line, but 'bonds' says 0"), std::string::npos) << e.what();
+  for (const char* word : {"foo\n", "foo 3\n", "foo 1 2\n"}) {
+    e = error_of(kHead + word);
+    EXPECT_EQ(e.line(), 6);
+    EXPECT_EQ(e.field(), "keyword");
+    EXPECT_NE(std::string(e.what()).find("unknown keyword 'foo'; expected name, beads, bonds or native_contacts"),
+              std::string::npos)
+        << e.what();
+  }
+  // A number before any section is no line of one.
+  e = error_of("# ermak topology 1\n0 A 1 . ALA CA 1 0 0\n");
+  EXPECT_EQ(e.field(), "keyword");
 }
 
 // The writer replaces a file whole (a sibling temporary renamed over it): no temporary left,

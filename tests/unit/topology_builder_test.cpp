@@ -421,6 +421,25 @@ TEST(TopologyBuilder, ModelSelection) {
   const std::string e = error_of([&] { read_model(file, second); });
   EXPECT_NE(e.find("nmr.pdb"), std::string::npos) << e;
   EXPECT_NE(e.find("no model 3"), std::string::npos) << e;
+
+  // The number after MODEL wherever it stands (some tools write "MODEL 1"): gemmi 0.5.7
+  // reads columns 11-14 only, past the end of such a line, and numbered these models 0 and 4.
+  const auto loose = write_file("models-loose", "loose.pdb", "MODEL 1\n" + m1 + "ENDMDL\nMODEL\t2  \n" + m2 + "ENDMDL\nEND\n");
+  first = read_model(loose);
+  EXPECT_EQ(first.model_name, "1");
+  EXPECT_TRUE(mentions(first.warnings, "the file has 2 models; model 1 (the first) is used"));
+  second.model = 2;
+  EXPECT_EQ(read_model(loose, second).residues.size(), 3u);
+  second.model = 4;
+  const std::string none = error_of([&] { read_model(loose, second); });
+  EXPECT_NE(none.find("there is no model 4; the file has 2 model(s): 1, 2"), std::string::npos) << none;
+  // A MODEL record without a number is an error at its line.
+  const auto bare = write_file("models-bare", "bare.pdb", "MODEL 1\n" + m1 + "ENDMDL\nMODEL  X\n" + m2 + "ENDMDL\n");
+  const std::string x = error_of([&] { read_model(bare); });
+  EXPECT_NE(x.find("bare.pdb:5: MODEL: 'MODEL  X': the model number (an integer from 0 to 9999 after MODEL, in "
+                   "columns 11-14) is 'X'"),
+            std::string::npos)
+      << x;
 }
 
 // C-alpha–C-beta model of ALA-GLY-PHE-LEU: beads CA1 CB1 CA2 CA3 CB3 CA4 CB4 (glycine has no
@@ -596,6 +615,17 @@ TEST(TopologyBuilder, AFileCutWithinAResidueIsNoted) {
                        "the file ends at line 11 with an atom record, without TER, ENDMDL or END, within residue ALA 3 "
                        "(3 of the 4 atoms other ALA residues have)"));
   EXPECT_FALSE(mentions(notes("whole", chain + residue("ALA", 3, 7.6, true)), "with an atom record"));
+  // The alternate locations of an atom are one atom: a whole last residue with its CA at
+  // altlocs A and B (5 records, 4 atoms) is no fifth atom for the file's other ALA residues,
+  // and a cut one is still 3 of 4.
+  const std::string altloc_ca = atom({"CA", "ALA", 'A', 3, 7.6, 0, 0, 0.6, 10, 'A'}) +
+                                atom({"CA", "ALA", 'A', 3, 7.7, 0, 0, 0.4, 10, 'B'});
+  const std::string whole_altloc = atom({"N", "ALA", 'A', 3, 6.4, 0.5, 0}) + altloc_ca +
+                                   atom({"C", "ALA", 'A', 3, 8.8, 0.5, 0}) + atom({"O", "ALA", 'A', 3, 8.8, 1.7, 0});
+  EXPECT_FALSE(mentions(notes("altloc-first", whole_altloc + chain), "with an atom record"));
+  EXPECT_FALSE(mentions(notes("altloc-last", chain + whole_altloc), "with an atom record"));
+  EXPECT_TRUE(mentions(notes("altloc-cut", chain + atom({"N", "ALA", 'A', 3, 6.4, 0.5, 0}) + altloc_ca),
+                       "within residue ALA 3 (2 of the 4 atoms other ALA residues have)"));
   EXPECT_FALSE(mentions(notes("ended", chain + residue("ALA", 3, 7.6, false) + "END\n"), "with an atom record"));
 }
 
@@ -633,6 +663,28 @@ TEST(TopologyBuilder, ReadErrorsNameTheFile) {
   const auto named_cif = write_file("err-named-cif", "x.cif", ca("ALA", 'A', 1, 0, 0, 0) + "END\n");
   e = error_of([&] { read_structure_file(named_cif); });
   EXPECT_NE(e.find("named as mmCIF, but it holds PDB records"), std::string::npos) << e;
+  // The reverse: an mmCIF atom list, whose rows start with ATOM too, named .pdb (the PDB
+  // reader called its coordinates "not a number").
+  const std::string cif_text = "data_ww\n#\nloop_\n_atom_site.group_PDB\n_atom_site.id\n_atom_site.Cartn_x\n"
+                               "ATOM 1 45.848\n";
+  e = error_of([&] { read_structure_file(write_file("err-named-pdb", "x.pdb", cif_text)); });
+  EXPECT_NE(e.find("x.pdb: structure: named as PDB, but it holds mmCIF (a data_ block with loop_/_atom_site "
+                   "items), not PDB records: rename it .cif"),
+            std::string::npos)
+      << e;
+  // A topology given as a structure: what it is and where it goes, not "no C-alpha atom".
+  const std::string top = "; Created by ermak\n\n[ atoms ]\n     0         CA      1    MET     CA      A       "
+                          "1.00      0.000\n\n[ bonds ]\n";
+  e = error_of([&] { read_model(write_file("err-top", "ww.top", top)); });
+  EXPECT_NE(e.find("ww.top: structure: holds a SOP-GPU topology ([ atoms ], [ bonds ] sections), not a structure: "
+                   "give it as input.topology, with its coordinates"),
+            std::string::npos)
+      << e;
+  e = error_of([&] { read_model(write_file("err-etop", "model.etop", "# ermak topology 1\nbeads 0\n")); });
+  EXPECT_NE(e.find("model.etop: structure: holds an ermak topology (.etop), not a structure: give it as "
+                   "input.topology"),
+            std::string::npos)
+      << e;
 }
 
 }  // namespace

@@ -525,12 +525,17 @@ void read_input(const Section& s, InputSpec& in) {
     const std::string ext = lower_extension(path.extension() == ".gz" ? path.stem() : path);  // 1ubq.pdb.gz
     return ext == ".pdb" || ext == ".cif" || ext == ".ent" || ext == ".mmcif";
   };
+  // By name only (the file is not read here): a PDB/mmCIF is an all-atom structure or the
+  // coordinates of a coarse-grained model (SOP-GPU's ww_cg.pdb), and either has its own key.
   if (topology && is_structure_file(*topology))
     throw s.error("topology", "input.topology is a SOP topology (.top or .etop), and " +
                                   topology->filename().string() +
-                                  " looks like an all-atom structure: give it as input.structure instead" +
+                                  " is a PDB/mmCIF structure or coordinates file: give an all-atom structure as "
+                                  "input.structure" +
                                   (coordinates ? " (without input.coordinates)" : "") +
-                                  ", or build the model with `ermak topology` and give its .etop");
+                                  ", the coordinates of a coarse-grained model as input.coordinates with its .top "
+                                  "or .etop as input.topology, or build the model with `ermak topology` and give "
+                                  "its .etop");
   if (topology && !coordinates && !is_etop(*topology))
     throw s.error("topology", "input.topology needs input.coordinates (PDB with the initial "
                               "coordinates; only an .etop stores its own)");

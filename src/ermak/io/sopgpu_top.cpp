@@ -164,6 +164,10 @@ TopContents read_top(const std::filesystem::path& path) {
         const int i = parse.to_int(columns[0], "pairs.ai");
         const int j = parse.to_int(columns[1], "pairs.aj");
         parse.to_int(columns[2], "pairs.funct");
+        // SOP-GPU reads c0-c3 of a pair line (TOPPair::read, atof) and uses only ai and aj;
+        // a column that is there must still be a number, as in [ bonds ] and [ native ]
+        // (docs/formats.md): "junk" there is a damaged line, not an unused value.
+        for (std::size_t c = 3; c < columns.size(); ++c) parse.to_float(columns[c], "pairs.c" + std::to_string(c - 3));
         out.pairs.emplace_back(i, j);
         pair_lines.push_back(line_number);
         break;

@@ -24,6 +24,7 @@
 #include "ermak/io/chain_names.h"
 #include "ermak/io/input_file.h"
 #include "ermak/io/residue_notes.h"
+#include "ermak/io/structure_content.h"
 #include "ermak/io/text_fields.h"
 #include "ermak/model/coordinate_range.h"
 
@@ -81,6 +82,27 @@ std::string columns_text(int first, int last) {
   return "columns " + std::to_string(first) + "-" + std::to_string(last);
 }
 
+// A MODEL record (gemmi takes any record whose name starts with "MODE" for one).
+bool is_model_record(std::string_view line) {
+  return line.size() >= 5 && std::equal(line.begin(), line.begin() + 5, "MODEL", [](char a, char b) {
+           return std::toupper(static_cast<unsigned char>(a)) == b;
+         });
+}
+
+// A MODEL record with its serial number in columns 11-14, where gemmi 0.5.7 reads it (as
+// 4 characters, past the end of a shorter line: "MODEL 1" and "MODEL 2", as some tools
+// write them, became models 0 and 4). The serial is the integer after MODEL wherever it
+// stands; a record without one is an error at its line.
+std::string model_record(const std::string& file, int line_number, std::string_view line) {
+  const auto columns = text::split_columns(line.substr(5));
+  const auto serial = columns.empty() ? std::nullopt : text::parse_number<int>(columns.front());
+  if (!serial || *serial < 0 || *serial > 9999)
+    throw Error(file, line_number, "MODEL",
+                "'" + std::string(line) + "': the model number (an integer from 0 to 9999 after MODEL, in "
+                "columns 11-14) is " + (columns.empty() ? std::string("missing") : "'" + std::string(columns.front()) + "'"));
+  return fmt::format("MODEL     {:>4}", *serial);
+}
+
 // gemmi reads the numeric columns leniently — a cut "12.3" or "1.0x0" passes, a residue
 // number or B-factor that is not a number becomes 0, a record shifted by a column reads
 // as another residue, a record not starting in column 1 is skipped — which would silently
@@ -91,6 +113,11 @@ void prepare_pdb_text(const std::string& file, std::string& text, std::vector<st
   auto is_digit = [](char c) { return c >= '0' && c <= '9'; };
   int line_number = 0, blanked = 0;
   bool ends_in_atoms = false;  // the last record an ATOM/HETATM one: no TER, ENDMDL or END after it
+  struct Rewrite {
+    std::size_t start, size;
+    std::string line;
+  };
+  std::vector<Rewrite> model_records;  // MODEL records to rewrite in the standard columns
   std::size_t start = 0;
   while (start < text.size()) {
     std::size_t end = text.find('\n', start);
@@ -102,6 +129,11 @@ void prepare_pdb_text(const std::string& file, std::string& text, std::vector<st
     start = end + 1;
     if (line.find_first_not_of(" \t") != std::string_view::npos)
       ends_in_atoms = line.starts_with("ATOM") || line.starts_with("HETATM") || line.starts_with("ANISOU");
+    if (is_model_record(line)) {
+      if (auto standard = model_record(file, line_number, line); standard != line)
+        model_records.push_back({line_start, line.size(), std::move(standard)});
+      continue;
+    }
     if (!(line.starts_with("ATOM") || line.starts_with("HETATM"))) {
       const std::size_t leading = std::min(line.find_first_not_of(" \t"), line.size());
       const std::string_view rest = line.substr(leading);
@@ -152,6 +184,8 @@ void prepare_pdb_text(const std::string& file, std::string& text, std::vector<st
       ++blanked;
     }
   }
+  // Last first: a rewritten line may differ in length, which moves the lines after it.
+  for (auto r = model_records.rbegin(); r != model_records.rend(); ++r) text.replace(r->start, r->size, r->line);
   if (blanked > 0)
     notes.push_back("columns 73-80 of " + std::to_string(blanked) +
                     " ATOM/HETATM records hold no segment/element/charge (old PDB layout); ignored");
@@ -221,13 +255,23 @@ std::vector<const gemmi::Atom*> choose_conformer(const gemmi::Residue& r) {
 
 #ifdef ERMAK_HAVE_MMCIF
 // gemmi reads no atom at all from an _atom_site loop that lacks one of the columns it
-// needs (this list: gemmi 0.5's make_structure), which would surface as "no atoms found";
-// when no atom was read, the missing columns say what is wrong.
+// needs (this list: gemmi 0.5's make_structure), which would surface as "no atoms found",
+// and stops without a line at one that lacks both the label_ and the auth_ column of the
+// atom or residue name ("Neither _atom_site.label_atom_id nor auth_atom_id found"); the
+// missing columns, at the loop's line, say what is wrong.
 void check_atom_site_columns(const gemmi::cif::Document& document, const std::string& file) {
   if (document.blocks.empty()) return;
   static const char* const kNeeded[] = {"id",         "type_symbol", "label_alt_id", "label_asym_id",
                                         "Cartn_x",    "Cartn_y",     "Cartn_z",      "occupancy",
                                         "B_iso_or_equiv", "auth_seq_id"};
+  static const std::pair<const char*, const char*> kEitherOr[] = {{"label_atom_id", "auth_atom_id"},
+                                                                   {"label_comp_id", "auth_comp_id"}};
+  // CIF tags are case-insensitive (pdb2cif writes _atom_site.cartn_x): compared in lower case.
+  const auto lower = [](std::string tag) {
+    std::transform(tag.begin(), tag.end(), tag.begin(),
+                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    return tag;
+  };
   std::set<std::string> present;
   int line = 0;
   for (const gemmi::cif::Item& item : document.blocks[0].items) {
@@ -235,15 +279,18 @@ void check_atom_site_columns(const gemmi::cif::Document& document, const std::st
     if (item.type == gemmi::cif::ItemType::Loop) tags = item.loop.tags;
     if (item.type == gemmi::cif::ItemType::Pair) tags = {item.pair[0]};
     for (const std::string& tag : tags)
-      if (tag.rfind("_atom_site.", 0) == 0) {
-        present.insert(tag.substr(std::string("_atom_site.").size()));
+      if (lower(tag).rfind("_atom_site.", 0) == 0) {
+        present.insert(lower(tag.substr(std::string("_atom_site.").size())));
         if (line == 0) line = item.line_number;
       }
   }
   if (present.empty()) return;  // no atoms at all: the general message
   std::string missing;
   for (const char* column : kNeeded)
-    if (!present.count(column)) missing += (missing.empty() ? "_atom_site." : ", _atom_site.") + std::string(column);
+    if (!present.count(lower(column))) missing += (missing.empty() ? "_atom_site." : ", _atom_site.") + std::string(column);
+  for (const auto& [label, auth] : kEitherOr)
+    if (!present.count(label) && !present.count(auth))  // both in lower case already
+      missing += (missing.empty() ? "_atom_site." : ", _atom_site.") + std::string(label) + " (or _atom_site." + auth + ")";
   if (!missing.empty())
     throw Error(file, std::max(line, 0), "_atom_site",
                 "the atom list lacks the column(s) " + missing + ", without which no atom can be read");
@@ -402,8 +449,13 @@ std::string cut_short_note(const ParsedStructure& parsed, const gemmi::Model& mo
   for (const gemmi::Chain& chain : model.chains)
     if (!chain.residues.empty()) last = &chain.residues.back();
   if (!last) return "";
+  // Atoms counted by name: the alternative locations of one atom (a CA with altlocs A and B,
+  // two records) are one atom of the residue, not two.
   auto heavy_atoms = [](const gemmi::Residue& r) {
-    return std::count_if(r.atoms.begin(), r.atoms.end(), [](const gemmi::Atom& a) { return !is_hydrogen(a); });
+    std::set<std::string> names;
+    for (const gemmi::Atom& a : r.atoms)
+      if (!is_hydrogen(a)) names.insert(a.name);
+    return static_cast<std::ptrdiff_t>(names.size());
   };
   std::ptrdiff_t most = 0;
   for (const gemmi::Chain& chain : model.chains)
@@ -471,16 +523,7 @@ ParsedStructure read_structure_file(const std::filesystem::path& file) {
     throw Error(name, 0, "structure", "the file is binary (it holds NUL bytes), not a PDB or mmCIF text file");
   ParsedStructure parsed;
   parsed.format = detect_format(file, text);
-  // PDB records in a file named .cif: the hint names the other format (gemmi would report
-  // a CIF parse error at the first line).
-  const auto starts_with_record = [&](const char* record) {
-    const std::size_t n = std::char_traits<char>::length(record);
-    return text.compare(0, n, record) == 0 || text.find(std::string("\n") + record) != std::string::npos;
-  };
-  if (parsed.format == StructureFormat::Mmcif && text.find("data_") == std::string::npos &&
-      (starts_with_record("ATOM  ") || starts_with_record("HETATM") || starts_with_record("HEADER")))
-    throw Error(name, 0, "structure",
-                "named as mmCIF, but it holds PDB records (ATOM/HETATM/HEADER) and no data_ block: rename it .pdb");
+  check_structure_content(file, text, parsed.format == StructureFormat::Mmcif);
   try {
     if (parsed.format == StructureFormat::Pdb) {
       prepare_pdb_text(name, text, parsed.notes, parsed.ends_in_atom_record_line);
@@ -488,9 +531,9 @@ ParsedStructure read_structure_file(const std::filesystem::path& file) {
     } else {
 #ifdef ERMAK_HAVE_MMCIF
       const gemmi::cif::Document document = gemmi::cif::read_memory(text.data(), text.size(), name.c_str());
+      check_atom_site_columns(document, name);
       check_atom_site_values(document, name, text);
       parsed.structure = gemmi::make_structure(document);
-      if (parsed.structure.models.empty()) check_atom_site_columns(document, name);
 #else
       throw Error(name, 0, "structure",
                   "this ermak was built without mmCIF support (install tao-pegtl-dev and rebuild)");

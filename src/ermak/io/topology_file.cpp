@@ -147,6 +147,22 @@ void read_pairs(Reader& in, std::vector<Entry>& out, std::int32_t count, const c
   }
 }
 
+// A section and its count, for a data line that comes after the count's last line.
+struct SectionRead {
+  const char* keyword = nullptr;  // "beads", "bonds", "native_contacts"; nullptr before any
+  const char* line_kind = "";     // "bead", "bond", "native-contact"
+  std::int32_t count = 0;
+};
+
+// What may follow the sections read so far: the sections not yet seen, or the file's end.
+std::string what_may_follow(bool seen_bonds, bool seen_native) {
+  std::string out;
+  if (!seen_bonds) out += "'bonds COUNT', ";
+  if (!seen_native) out += "'native_contacts COUNT', ";
+  if (!out.empty()) out.replace(out.size() - 2, 2, " or ");
+  return out + "the end of the file";
+}
+
 std::string encode_string(const std::string& text, const std::string& file, std::int32_t bead,
                           const char* field) {
   if (text.empty()) return kEmpty;
@@ -225,6 +241,7 @@ Topology read_topology_file(const std::filesystem::path& path) {
                            std::to_string(kTopologyFileVersion) + ")");
 
   bool seen_beads = false, seen_bonds = false, seen_native = false, seen_name = false;
+  SectionRead last;
   std::vector<std::string_view> c;
   while (in.next(c)) {
     const std::string keyword(c[0]);
@@ -237,6 +254,17 @@ Topology read_topology_file(const std::filesystem::path& path) {
       while (!top.name.empty() && std::isspace(static_cast<unsigned char>(top.name.back()))) top.name.pop_back();
       continue;
     }
+    // The keyword first: a data line after a section's last counted line (the count one
+    // too small, or a line too many) starts with a bead index, and "32: expected '32 COUNT'"
+    // would name neither the section nor its count.
+    if (keyword != "beads" && keyword != "bonds" && keyword != "native_contacts") {
+      if (last.keyword && text::parse_number<std::int32_t>(c[0]))
+        in.fail(last.keyword, std::to_string(std::int64_t(last.count) + 1) + " " + last.line_kind +
+                                  (last.count == 0 ? " line" : " lines") + ", but '" + last.keyword + "' says " +
+                                  std::to_string(last.count) + " (expected " +
+                                  what_may_follow(seen_bonds, seen_native) + ")");
+      in.fail("keyword", "unknown keyword '" + keyword + "'; expected name, beads, bonds or native_contacts");
+    }
     if (c.size() != 2)
       in.fail(keyword, "expected '" + keyword + " COUNT'");
     const auto count = in.number<std::int32_t>(c[1], keyword);
@@ -245,6 +273,7 @@ Topology read_topology_file(const std::filesystem::path& path) {
       if (seen_beads) in.fail("beads", "'beads' appears twice");
       seen_beads = true;
       read_beads(in, top, count);
+      last = {"beads", "bead", count};
     } else if (keyword == "bonds" || keyword == "native_contacts") {
       if (!seen_beads) in.fail(keyword, "'" + keyword + "' must come after 'beads'");
       bool& seen = keyword == "bonds" ? seen_bonds : seen_native;
@@ -263,9 +292,8 @@ Topology read_topology_file(const std::filesystem::path& path) {
                                           in.number<float>(col[2], f + ".r0_A"),
                                           in.number<float>(col[3], f + ".eh_kcal_per_mol")};
                    });
-    } else {
-      in.fail("keyword", "unknown keyword '" + keyword +
-                             "'; expected name, beads, bonds or native_contacts");
+      last = keyword == "bonds" ? SectionRead{"bonds", "bond", count}
+                                : SectionRead{"native_contacts", "native-contact", count};
     }
   }
   if (!seen_beads) throw Error(in.file(), 0, "beads", "the file has no 'beads' section");
