@@ -141,6 +141,61 @@ TEST(TopologyCli, BadInputsGiveClearErrorsAndNonZeroExit) {
 // (0.3, 0, 0) lands 0.6 A from it, and the summary names --ncs-frame origx; in the ORIGX
 // frame (180 degrees about the axis through (-2, 1)) the copy is at (-4.3, 2, 0)
 // (docs/topology.md#ncs-operators-and-origx).
+// --chains keeps the file's chains of those names (docs/topology.md#options): one monomer of
+// the λ repressor dimer (chains 3 and 4, with DNA chains 1 and 2); a name the file does not
+// have is an error listing the chains it has. [input] chains does the same for a run.
+TEST(TopologyCli, ChainsKeepsTheNamedChains) {
+  const auto dir = ermak::test::fresh_directory("topology-chains");
+  const fs::path lmb = ermak::test::shared_data() / "pdb/1LMB.pdb";
+  int status = 0;
+  std::string out = topology(lmb.string() + " -o " + (dir / "one").string() + " --chains 3", &status);
+  ASSERT_EQ(status, 0) << out;
+  const std::string summary = read_file(dir / "one/1LMB_summary.txt");
+  EXPECT_NE(summary.find("(PDB, model 1 of 1, chains 3)"), std::string::npos) << summary;
+  EXPECT_NE(summary.find("beads            87 "), std::string::npos) << summary;
+  EXPECT_NE(summary.find("chains           1\n"), std::string::npos) << summary;
+  out = topology(lmb.string() + " -o " + (dir / "both").string() + " --chains 4,3", &status);
+  ASSERT_EQ(status, 0) << out;
+  EXPECT_NE(read_file(dir / "both/1LMB_summary.txt").find("chains           2\n"), std::string::npos);
+  out = topology(lmb.string() + " -o " + (dir / "bad").string() + " --chains 3,C", &status);
+  EXPECT_EQ(status, 1) << out;
+  EXPECT_NE(out.find("1LMB.pdb: --chains: no chain 'C' in the file's model (its chains: 1, 2, 3, 4"),
+            std::string::npos)
+      << out;
+  out = topology(lmb.string() + " -o " + (dir / "dna").string() + " --chains 1", &status);
+  EXPECT_EQ(status, 1) << out;
+  EXPECT_NE(out.find("--chains: the chains chosen hold no amino-acid residue with a C-alpha atom"), std::string::npos)
+      << out;
+  // A run's C-alpha model of one chain, and a chain the file does not have at its line.
+  {
+    std::ofstream(dir / "run.toml") << "[input]\nstructure = \"" << lmb.string()
+                                    << "\"\nchains = [\"4\"]\n[run]\nsteps = 10\n[output]\ndirectory = \"out\"\n";
+  }
+  std::string run_out;
+  status = ermak::test::run_command(ermak::test::ermak_binary().string() + " run --dry-run " +
+                                        (dir / "run.toml").string(),
+                                    &run_out);
+  EXPECT_EQ(status, 0) << run_out;
+  EXPECT_NE(run_out.find("model: 92 beads, 91 bonds"), std::string::npos) << run_out;
+  EXPECT_NE(run_out.find("chains (for bead selections such as \"A:76\"): 4 1–92 (92 beads)"), std::string::npos)
+      << run_out;
+  status = ermak::test::run_command(ermak::test::ermak_binary().string() + " run --dry-run " +
+                                        (dir / "run.toml").string() + " --set 'input.chains=[\"5\"]'",
+                                    &run_out);
+  EXPECT_EQ(status, 1) << run_out;
+  EXPECT_NE(run_out.find("--set: input.chains: " + lmb.string() + ": no chain '5'"), std::string::npos) << run_out;
+  // Amino acids of HETATM records, which `ermak topology` leaves out by default, are named when
+  // a run's structure model includes them (docs/config.md#input--the-model).
+  status = ermak::test::run_command(ermak::test::ermak_binary().string() + " energy --structure " +
+                                        (ermak::test::shared_data() / "pdb/2F4K.pdb").string(),
+                                    &run_out);
+  EXPECT_EQ(status, 0) << run_out;
+  EXPECT_NE(run_out.find("2 amino-acid residue(s) in HETATM records became beads: NLE (2) (`ermak topology` "
+                         "includes them with --keep-hetero)"),
+            std::string::npos)
+      << run_out;
+}
+
 TEST(TopologyCli, NcsFrameHintAndOption) {
   const auto dir = ermak::test::fresh_directory("topology-cli-origx");
   const auto file = dir / "old.pdb";

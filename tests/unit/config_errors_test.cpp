@@ -107,6 +107,14 @@ TEST(ConfigErrors, WrongTypeNamesTheExpectedType) {
   expect_error("[input]\ntopology = \"t.top\"\ncoordinates = \"c.pdb\"\nreplica_coordinates = []\n", 4,
                "input.replica_coordinates",
                "lists no files");
+  // [input] chains: strings, with a structure only, each once (docs/config.md#input--the-model).
+  expect_error("[input]\nstructure = \"s.pdb\"\nchains = [3]\n", 3, "input.chains[0]",
+               "expected a string, got an integer");
+  expect_error("[input]\nstructure = \"s.pdb\"\nchains = []\n", 3, "input.chains", "lists no chain");
+  expect_error("[input]\nstructure = \"s.pdb\"\nchains = [\"A\", \"B\", \"A\"]\n", 3, "input.chains",
+               "chain 'A' is listed twice");
+  expect_error("[input]\ntopology = \"t.top\"\ncoordinates = \"c.pdb\"\nchains = [\"A\"]\n", 4, "input.chains",
+               "goes with input.structure");
   expect_error(kInput + "[run]\ntemperature_K = \"300 K\"\n", 4, "run.temperature_K",
                "expected a number, got a string ('300 K': the unit goes in the key's name");
   expect_error(kInput + "[run]\nbackend = 1\n", 4, "run.backend", "expected a string, got an integer");

@@ -49,6 +49,7 @@ struct Options {
   std::string output_dir;
   std::string name;
   int model = 0;
+  std::vector<std::string> chains;
   bool keep_hetero = false;
   std::string model_type = "ca";
   std::string sidechain_bead = "centroid";
@@ -149,6 +150,7 @@ int run_topology(const Options& o) {
   StructureReadOptions read_options;
   read_options.model = o.model;
   read_options.keep_hetero = o.keep_hetero;
+  read_options.chains = o.chains;
   StructureModel model = extract_structure_model(parsed, o.input, read_options);
   info.read_s = seconds_since(start);
 
@@ -256,6 +258,10 @@ Command add_topology_command(CLI::App& app) {
   cmd->add_option("--name", o->name, "Prefix of the output files (default: the input's file stem)");
   cmd->add_option("--model", o->model, "Model number of a multi-model file (default: the first)")
       ->check(whole_number_at_least(1));
+  cmd->add_option("--chains", o->chains,
+                  "Only these chains of the file, by their names there (e.g. --chains A,B; default: every chain; "
+                  "with --assembly, the copies of these chains)")
+      ->delimiter(',');
   cmd->add_flag("--keep-hetero", o->keep_hetero, "Include amino acids in HETATM records (MSE, ...)");
   cmd->add_option("--model-type", o->model_type, "ca: one bead per residue; cacb: plus a side-chain bead")
       ->check(CLI::IsMember({"ca", "cacb"}))

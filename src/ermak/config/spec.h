@@ -28,6 +28,9 @@ struct InputSpec {
   // `coordinates` for all: SOP-GPU's per-run `coordinates .../<run>...`. Empty: all
   // replicas start from `coordinates` (or the structure).
   std::vector<std::filesystem::path> replica_coordinates;
+  // With `structure`: only these chains, by their names in the file (docs/config.md#input--the-model);
+  // empty: every chain.
+  std::vector<std::string> chains;
 };
 
 // How a C-alpha model is built from `structure` (docs/model.md#native-contacts).

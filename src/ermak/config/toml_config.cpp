@@ -411,6 +411,28 @@ class Section {
     return out;
   }
 
+  // An array of non-empty strings (a single string is taken as an array of one).
+  std::optional<std::vector<std::string>> strings(std::string_view key) const {
+    const toml::node* n = find(key);
+    if (!n) return std::nullopt;
+    if (const auto* one = n->as_string()) {
+      if (one->get().empty()) throw error(key, "must not be empty");
+      return std::vector<std::string>{one->get()};
+    }
+    const auto* array = n->as_array();
+    if (!array) throw error(key, fmt::format("expected an array of strings, got {}", type_name(n->type())));
+    std::vector<std::string> out;
+    for (std::size_t i = 0; i < array->size(); ++i) {
+      const toml::node& item = *array->get(i);
+      const auto* text = item.as_string();
+      const std::string where = fmt::format("{}[{}]", field(key), i);
+      if (!text) throw error_at(ctx_, item, where, fmt::format("expected a string, got {}", type_name(item.type())));
+      if (text->get().empty()) throw error_at(ctx_, item, where, "must not be empty");
+      out.push_back(text->get());
+    }
+    return out;
+  }
+
   // A path relative to the config file's directory, or to the working directory when it
   // came from --set (where the user typed it). Made absolute so that the resolved config
   // means the same wherever it is read back.
@@ -545,6 +567,17 @@ void read_input(const Section& s, InputSpec& in) {
   assign(in.structure, structure);
   assign(in.topology, topology);
   assign(in.coordinates, coordinates);
+  if (const auto chains = s.strings("chains")) {
+    if (!structure)
+      throw s.error("chains", "goes with input.structure (the chains of the file to model); a topology holds "
+                              "its own chains (`ermak topology FILE --chains …` builds one of some chains)");
+    if (chains->empty()) throw s.error("chains", "lists no chain: name at least one, or leave the key out");
+    for (std::size_t i = 0; i < chains->size(); ++i)
+      if (std::find(chains->begin(), chains->begin() + std::ptrdiff_t(i), (*chains)[i]) !=
+          chains->begin() + std::ptrdiff_t(i))
+        throw s.error("chains", "chain '" + (*chains)[i] + "' is listed twice");
+    in.chains = *chains;
+  }
   if (const auto per_replica = s.paths("replica_coordinates")) {
     if (!topology)
       throw s.error("replica_coordinates", "goes with input.topology (one coordinates PDB per replica)");
@@ -1081,9 +1114,9 @@ RunSpec build_spec(const Context& ctx, const toml::table& root, const fs::path& 
   // The output directory defaults relative to the config too, like every other path.
   spec.output.directory = fs::absolute(ctx.base_dir / spec.output.directory).lexically_normal();
 
-  const Section input(ctx, root, "input", {"structure", "topology", "coordinates", "replica_coordinates"});
+  const Section input(ctx, root, "input", {"structure", "topology", "coordinates", "replica_coordinates", "chains"});
   read_input(input, spec.input);
-  for (const char* key : {"structure", "topology", "coordinates", "replica_coordinates"})
+  for (const char* key : {"structure", "topology", "coordinates", "replica_coordinates", "chains"})
     remember(spec, input, key);  // a file not found is reported at its line (run/simulation.cpp)
   const Section model(ctx, root, "model",
                       {"native_cutoff_A", "native_energy_kcal_per_mol", "chain_break_A", "fene_spring_kcal_per_mol_A2",
@@ -1419,6 +1452,11 @@ std::string resolved_toml(const RunSpec& spec) {
   if (!spec.input.topology.empty()) w.value("topology", toml_string(spec.input.topology.string()));
   if (!spec.input.coordinates.empty())
     w.value("coordinates", toml_string(spec.input.coordinates.string()));
+  if (!spec.input.chains.empty()) {
+    std::vector<std::string> names;
+    for (const std::string& c : spec.input.chains) names.push_back(toml_string(c));
+    w.value("chains", fmt::format("[{}]", fmt::join(names, ", ")));
+  }
   if (!spec.input.replica_coordinates.empty()) {
     std::vector<std::string> files;
     for (const fs::path& p : spec.input.replica_coordinates) files.push_back(toml_string(p.string()));

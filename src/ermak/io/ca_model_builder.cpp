@@ -30,8 +30,10 @@ struct CaBead {
   std::int32_t chain = 0;
 };
 
-std::vector<CaBead> collect_ca_beads(const gemmi::Model& model, std::vector<std::string>& notes) {
+std::vector<CaBead> collect_ca_beads(const gemmi::Model& model, std::vector<std::string>& notes,
+                                     const std::vector<std::string>& chains) {
   std::vector<CaBead> beads;
+  std::map<std::string, int> hetero_names;  // amino acids of HETATM records that became beads
   ChainNames chain_names;
   ResidueNotes residue_notes;
   int skipped_ligands = 0;
@@ -41,6 +43,10 @@ std::vector<CaBead> collect_ca_beads(const gemmi::Model& model, std::vector<std:
     const auto& residues = chain.residues;
     // Alternative residues at one position (microheterogeneity): keep one.
     for (std::size_t first = 0; first < residues.size();) {
+      if (!chain_selected(chains, chain, residues[first])) {
+        ++first;
+        continue;
+      }
       std::size_t last = first;
       while (last + 1 < residues.size() && alternative_residues(residues[last], residues[last + 1])) ++last;
       const gemmi::Residue* chosen = nullptr;
@@ -84,9 +90,18 @@ std::vector<CaBead> collect_ca_beads(const gemmi::Model& model, std::vector<std:
       bead.position_A = {chosen_ca->pos.x, chosen_ca->pos.y, chosen_ca->pos.z};
       bead.chain = part.index;
       beads.push_back(std::move(bead));
+      if (chosen->het_flag == 'H') ++hetero_names[chosen->name];
     }
   }
   residue_notes.report(notes);
+  // `ermak topology` leaves these out unless --keep-hetero: say that this model has them
+  // (docs/config.md#input--the-model).
+  if (!hetero_names.empty()) {
+    int count = 0;
+    for (const auto& [name, n] : hetero_names) count += n;
+    notes.push_back(std::to_string(count) + " amino-acid residue(s) in HETATM records became beads: " +
+                    counted_names(hetero_names) + " (`ermak topology` includes them with --keep-hetero)");
+  }
   if (!untabulated.empty()) {
     std::string names;
     for (const std::string& n : untabulated) names += (names.empty() ? "" : ", ") + n;
@@ -130,7 +145,8 @@ std::vector<NativeContact> find_native_contacts(const std::vector<Vec3d>& positi
 }
 
 Topology build_ca_model(const std::filesystem::path& structure_file, const ModelBuildSpec& spec,
-                        std::vector<std::string>* warnings, CaDistances distances) {
+                        std::vector<std::string>* warnings, CaDistances distances,
+                        const std::vector<std::string>& chains) {
   const std::string name = structure_file.string();
   ParsedStructure parsed = read_structure_file(structure_file);
   std::vector<std::string> notes = std::move(parsed.notes);
@@ -142,7 +158,8 @@ Topology build_ca_model(const std::filesystem::path& structure_file, const Model
                     " (the first) is used");
   if (!st.models.empty()) {
     if (std::string note = cut_short_note(parsed, st.models[0]); !note.empty()) notes.push_back(std::move(note));
-    beads = collect_ca_beads(st.models[0], notes);
+    check_chain_selection(st.models[0], chains, name, "input.chains");
+    beads = collect_ca_beads(st.models[0], notes, chains);
   }
   // A virus capsid or other particle deposited as its asymmetric unit: this builder takes
   // the chains as the file has them; ermak topology expands them (docs/topology.md).
@@ -153,6 +170,8 @@ Topology build_ca_model(const std::filesystem::path& structure_file, const Model
                     " NCS operators that generate further copies of its chains (a capsid or other particle "
                     "deposited as its asymmetric unit); this model is the file's chains only — `ermak topology "
                     "FILE --assembly ncs` builds the whole particle (docs/topology.md#assemblies-and-symmetry)");
+  if (beads.empty() && !chains.empty())
+    throw Error(name, 0, "input.chains", "the chains chosen hold no amino-acid residue with a C-alpha atom");
   if (beads.empty())
     throw Error(name, 0, "structure",
                 "no C-alpha atoms of amino-acid residues found (is it a protein structure?)");

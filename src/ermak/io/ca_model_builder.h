@@ -28,9 +28,12 @@ enum class CaDistances { sopgpu_float, double_precision };
 // chains or more than two beads apart in one chain.
 // Non-fatal findings (residues without C-alpha, chain breaks, skipped ligands) are
 // appended to `warnings` when given. Throws ermak::Error naming the file.
+// `chains` ([input] chains): only these chains of the file, by name (io/chain_names.h); empty:
+// every chain.
 Topology build_ca_model(const std::filesystem::path& structure_file, const ModelBuildSpec& spec,
                         std::vector<std::string>* warnings = nullptr,
-                        CaDistances distances = CaDistances::sopgpu_float);
+                        CaDistances distances = CaDistances::sopgpu_float,
+                        const std::vector<std::string>& chains = {});
 
 // Native contacts of beads at `positions_A`, one bead per residue of `residues` (the same
 // order; the beads of each chain contiguous): every pair with distance < cutoff_A that lies

@@ -1,5 +1,9 @@
 #include "ermak/io/chain_names.h"
 
+#include <algorithm>
+
+#include "ermak/core/error.h"
+
 namespace ermak {
 
 std::string file_chain_name(const gemmi::Chain& chain, const gemmi::Residue& residue) {
@@ -21,6 +25,30 @@ const ChainNames::Part& ChainNames::part_of(const gemmi::Chain& chain, const gem
                        "chain its own id in the file to keep the file's names");
   used_.insert(name);
   return parts_.emplace(key, Part{name, static_cast<int>(parts_.size())}).first->second;
+}
+
+bool chain_selected(const std::vector<std::string>& chains, const gemmi::Chain& chain,
+                    const gemmi::Residue& residue) {
+  return chains.empty() ||
+         std::find(chains.begin(), chains.end(), file_chain_name(chain, residue)) != chains.end();
+}
+
+void check_chain_selection(const gemmi::Model& model, const std::vector<std::string>& chains,
+                           const std::string& source, const std::string& field) {
+  std::vector<std::string> present;
+  for (const gemmi::Chain& chain : model.chains)
+    for (const gemmi::Residue& residue : chain.residues) {
+      const std::string name = file_chain_name(chain, residue);
+      if (std::find(present.begin(), present.end(), name) == present.end()) present.push_back(name);
+    }
+  for (const std::string& wanted : chains)
+    if (std::find(present.begin(), present.end(), wanted) == present.end()) {
+      std::string list;
+      for (const std::string& name : present) list += (list.empty() ? "" : ", ") + name;
+      throw Error(source, 0, field,
+                  "no chain '" + wanted + "' in the file's model (its chains: " + list +
+                      "; chain names are case-sensitive)");
+    }
 }
 
 }  // namespace ermak

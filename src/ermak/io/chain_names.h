@@ -18,6 +18,16 @@ namespace ermak {
 // residue's segment id, or A.
 std::string file_chain_name(const gemmi::Chain& chain, const gemmi::Residue& residue);
 
+// A chain selection (`ermak topology --chains`, [input] chains; docs/topology.md#options): the
+// chains a model keeps, by their names in the file (file_chain_name). Empty: every chain.
+bool chain_selected(const std::vector<std::string>& chains, const gemmi::Chain& chain,
+                    const gemmi::Residue& residue);
+
+// Throws ermak::Error naming `source` and `field` when a name of `chains` is no chain of
+// `model`, listing the chains it has (so that a typo is not a silently smaller model).
+void check_chain_selection(const gemmi::Model& model, const std::vector<std::string>& chains,
+                           const std::string& source, const std::string& field);
+
 // Names and numbers the parts of a model that hold beads: one part per gemmi chain and,
 // for a blank chain column, per segment. The first part of a name keeps it; later parts
 // get NAME-2, NAME-3, … (the first unused), with a warning. Ask only for residues that

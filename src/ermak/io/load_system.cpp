@@ -54,7 +54,7 @@ LoadedSystem load_system(const InputSpec& input, const ModelBuildSpec& build, Ca
     if (!input.topology.empty())
       system.warnings.push_back("input.topology " + input.topology.string() +
                                 " ignored: input.structure is set");
-    system.topology = build_ca_model(input.structure, build, &system.warnings, distances);
+    system.topology = build_ca_model(input.structure, build, &system.warnings, distances, input.chains);
     system.initial_positions_A = input.coordinates.empty()
                                      ? system.topology.native_positions_A
                                      : coordinates_for(input.coordinates, system.topology, input.structure);

@@ -590,10 +590,16 @@ StructureModel extract_structure_model(const ParsedStructure& parsed, const std:
   std::map<std::string, int> other_names;    // skipped ligands, ions, nucleotides, glycans
   ChainNames chain_names;
   ResidueNotes residue_notes;
+  check_chain_selection(*model, options.chains, source, "--chains");
+  out.chains_selected = options.chains;
   for (const gemmi::Chain& chain : model->chains) {
     const auto& residues = chain.residues;
     // Alternative residues at one position (microheterogeneity): keep one.
     for (std::size_t first = 0; first < residues.size();) {
+      if (!chain_selected(options.chains, chain, residues[first])) {
+        ++first;
+        continue;
+      }
       std::size_t last = first;
       while (last + 1 < residues.size() && alternative_residues(residues[last], residues[last + 1])) ++last;
       const gemmi::Residue* chosen = nullptr;
@@ -700,6 +706,8 @@ StructureModel extract_structure_model(const ParsedStructure& parsed, const std:
     out.warnings.push_back("skipped " + std::to_string(out.skipped_other) +
                            " non-protein residue(s) (ligands, ions, nucleotides, glycans): " +
                            counted_names(other_names));
+  if (out.residues.empty() && !options.chains.empty())
+    throw Error(source, 0, "--chains", "the chains chosen hold no amino-acid residue with a C-alpha atom");
   if (out.residues.empty())
     throw Error(source, 0, "structure",
                 std::string("no amino-acid residue with a C-alpha atom found (is it a protein "

@@ -105,6 +105,8 @@ struct AssemblyRecord {
 struct StructureReadOptions {
   int model = 0;             // 1-based model number; 0 = the first model of the file
   bool keep_hetero = false;  // amino-acid residues in HETATM records become beads
+  // Only these chains, by their names in the file (io/chain_names.h); empty: every chain.
+  std::vector<std::string> chains;
 };
 
 // The residues of one model that become beads, plus what the builder needs from the file.
@@ -113,6 +115,7 @@ struct StructureModel {
   StructureFormat format = StructureFormat::Pdb;
   std::string model_name;             // gemmi's model name ("1")
   int model_count = 0;
+  std::vector<std::string> chains_selected;  // StructureReadOptions::chains (empty: every chain)
   std::vector<StructureResidue> residues;     // chains in file order, residues in file order
   std::vector<DisulfideRecord> disulfides;    // from the file (empty when none listed)
   std::vector<AssemblyRecord> assemblies;     // biological assemblies listed in the file

@@ -28,8 +28,10 @@ std::string format_topology_summary(const StructureModel& model, const BuiltTopo
   std::string out;
   line(out, "# ermak topology %s summary", ERMAK_VERSION);
   line(out, "name             %s", info.name.c_str());
-  line(out, "input            %s (%s, model %s of %d)", info.input.string().c_str(), format_name(model.format),
-       model.model_name.c_str(), model.model_count);
+  std::string chains;
+  for (const std::string& c : model.chains_selected) chains += (chains.empty() ? ", chains " : " ") + c;
+  line(out, "input            %s (%s, model %s of %d%s)", info.input.string().c_str(), format_name(model.format),
+       model.model_name.c_str(), model.model_count, chains.c_str());
   for (const ExpansionReport& e : info.expansions)
     line(out, "expansion        %s: %d operator(s), %d -> %d chains, %zu -> %zu residues", e.what.c_str(),
          e.operators, e.chains_before, e.chains_after, e.residues_before, e.residues_after);

@@ -126,13 +126,16 @@ RunSummary run_logged(const RunSpec& given_spec, const RunOptions& options, RunR
     // An error about a whole input file (no line of it to name: a directory, or coordinates
     // with another atom count than the topology) is reported at the configuration line that
     // names the file too.
+    // One about another key the configuration gave (input.chains) is reported at that key's line.
     std::error_code ec;
     if (e.line() == 0 && !e.file().empty())
       for (const auto& [key, path] : inputs)
-        if (!path.empty() && given_spec.key_sources.count(key) && fs::equivalent(fs::path(e.file()), path, ec))
-          throw key_error(given_spec, key,
-                          path.string() + ": " + (e.field().empty() || e.field() == key ? "" : e.field() + ": ") +
+        if (!path.empty() && given_spec.key_sources.count(key) && fs::equivalent(fs::path(e.file()), path, ec)) {
+          const bool other_key = e.field() != key && given_spec.key_sources.count(e.field());
+          throw key_error(given_spec, other_key ? e.field() : key,
+                          path.string() + ": " + (e.field().empty() || e.field() == key || other_key ? "" : e.field() + ": ") +
                               e.description());
+        }
     throw;
   }
   if (options.resume)
