@@ -43,6 +43,26 @@ TEST(IoPdbCoordinates, ReadsSopGpuCoarseGrainedPdb) {
   EXPECT_DOUBLE_EQ(pf8.back().z, -323.617);  // z glued to y: "-2.202-323.617"
 }
 
+// An mmCIF file given as coordinates (its atom rows also start with ATOM) is named as such at
+// its data_ line, not reported as a PDB record whose x is not a number.
+TEST(IoPdbCoordinates, MmcifContentIsNamed) {
+  const auto dir = test::fresh_directory("pdb-coordinates-mmcif");
+  const auto file = dir / "ww_cg.pdb";
+  std::ofstream(file) << "data_ww\nloop_\n_atom_site.group_PDB\n_atom_site.id\n_atom_site.Cartn_x\n"
+                         "ATOM 1 12.467\n";
+  try {
+    read_pdb_coordinates(file);
+    FAIL() << "no error";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.line(), 1);
+    EXPECT_EQ(e.field(), "coordinates");
+    EXPECT_NE(std::string(e.what()).find("holds mmCIF (a data_ block), but coordinates are read from PDB ATOM "
+                                         "records"),
+              std::string::npos)
+        << e.what();
+  }
+}
+
 TEST(IoPdbCoordinates, Hybrid36) {
   EXPECT_EQ(hybrid36(1, 5), "    1");
   EXPECT_EQ(hybrid36(99999, 5), "99999");

@@ -227,6 +227,11 @@ std::vector<Vec3d> read_pdb_coordinates(const std::filesystem::path& path) {
     std::string_view line(raw);
     if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
     if (record_is(line, "ENDMDL") || record_is(line, "END")) break;
+    // mmCIF's atom rows also start with ATOM; their columns are not PDB's (docs/formats.md).
+    if (positions.empty() && line.starts_with("data_"))
+      throw Error(file, line_number, "coordinates",
+                  "holds mmCIF (a data_ block), but coordinates are read from PDB ATOM records, one per bead: "
+                  "write them as PDB (e.g. gemmi convert " + path.filename().string() + " coordinates.pdb)");
     if (!record_is(line, "ATOM") && !record_is(line, "HETATM")) continue;
     if (line.size() < 54)
       throw Error(file, line_number, "coordinates",
