@@ -394,33 +394,30 @@ class Section {
 
   // An array of paths, each resolved as path() does.
   std::optional<std::vector<fs::path>> paths(std::string_view key) const {
-    const toml::node* n = find(key);
-    if (!n) return std::nullopt;
-    const auto* array = n->as_array();
-    if (!array) throw error(key, fmt::format("expected an array of file names, got {}", type_name(n->type())));
-    const fs::path base = from_override(*n) ? fs::current_path() : ctx_.base_dir;
+    const auto texts = string_array(key, "file names");
+    if (!texts) return std::nullopt;
+    const fs::path base = from_override(*find(key)) ? fs::current_path() : ctx_.base_dir;
     std::vector<fs::path> out;
-    for (std::size_t i = 0; i < array->size(); ++i) {
-      const toml::node& item = *array->get(i);
-      const auto* s = item.as_string();
-      const std::string where = fmt::format("{}[{}]", field(key), i);
-      if (!s) throw error_at(ctx_, item, where, fmt::format("expected a string, got {}", type_name(item.type())));
-      if (s->get().empty()) throw error_at(ctx_, item, where, "must not be empty");
-      out.push_back(fs::absolute(base / fs::path(s->get())).lexically_normal());
-    }
+    for (const std::string& text : *texts) out.push_back(fs::absolute(base / fs::path(text)).lexically_normal());
     return out;
   }
 
   // An array of non-empty strings (a single string is taken as an array of one).
   std::optional<std::vector<std::string>> strings(std::string_view key) const {
+    if (const toml::node* n = find(key); n && n->as_string()) {
+      if (n->as_string()->get().empty()) throw error(key, "must not be empty");
+      return std::vector<std::string>{n->as_string()->get()};
+    }
+    return string_array(key, "strings");
+  }
+
+  // An array of non-empty strings, each error at its item; `what` names the items for a value
+  // that is no array ("file names").
+  std::optional<std::vector<std::string>> string_array(std::string_view key, std::string_view what) const {
     const toml::node* n = find(key);
     if (!n) return std::nullopt;
-    if (const auto* one = n->as_string()) {
-      if (one->get().empty()) throw error(key, "must not be empty");
-      return std::vector<std::string>{one->get()};
-    }
     const auto* array = n->as_array();
-    if (!array) throw error(key, fmt::format("expected an array of strings, got {}", type_name(n->type())));
+    if (!array) throw error(key, fmt::format("expected an array of {}, got {}", what, type_name(n->type())));
     std::vector<std::string> out;
     for (std::size_t i = 0; i < array->size(); ++i) {
       const toml::node& item = *array->get(i);
