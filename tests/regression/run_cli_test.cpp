@@ -185,14 +185,14 @@ std::vector<std::string> split_words(const std::string& text) {
 
 }  // namespace
 
-// A signal during the start (here a minimisation of ~1 s) stops the run at the end of that
+// A signal during the start (here a minimisation of ~2 s) stops the run at the end of that
 // phase: exit status 130, a line in the log, no model file or checkpoint, the lock removed;
 // with --force over an earlier run, that run is left as it was, its log put back.
 TEST(RunCli, ASignalDuringTheStartStopsBeforeAnyFileIsWritten) {
   const auto dir = ermak::test::fresh_directory("signal-start");
   const fs::path config = ermak::test::write_ww_run_config(
       dir, 5, "[minimize]\nsteps = 200000\nforce_tolerance_pN = 0.0001\n");
-  const std::vector<std::string> more = {"--set", "run.replicas=300", "--set", "run.steps=100"};
+  const std::vector<std::string> more = {"--set", "run.replicas=600", "--set", "run.steps=100"};
   std::vector<std::string> words = {ermak::test::ermak_binary().string(), "run", "--quiet", config.string()};
   words.insert(words.end(), more.begin(), more.end());
   ASSERT_EQ(run_words_and_signal(words, dir / "out/run.log", SIGINT, {}, "model: "), 128 + SIGINT);
@@ -208,7 +208,7 @@ TEST(RunCli, ASignalDuringTheStartStopsBeforeAnyFileIsWritten) {
   const std::string finished = read_file(dir / "out/replica_000/final.pdb");
   words.push_back("--force");
   ASSERT_EQ(run_words_and_signal(words, dir / "out/run.log", SIGINT, {}, "model: 34 beads, 33 bonds, 75 native "
-                                 "contacts, 300 replicas"),
+                                 "contacts, 600 replicas"),
             128 + SIGINT);
   EXPECT_EQ(read_file(dir / "out/replica_000/final.pdb"), finished);
   EXPECT_FALSE(fs::exists(dir / "out/replica_100"));

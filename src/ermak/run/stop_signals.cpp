@@ -3,6 +3,8 @@
 #include <atomic>
 #include <csignal>
 
+#include <unistd.h>
+
 namespace ermak {
 namespace {
 
@@ -14,7 +16,16 @@ static_assert(std::atomic<int>::is_always_lock_free, "the stop flag is written f
 constexpr int kStopSignals[] = {SIGINT, SIGTERM};
 struct sigaction previous[2]{};
 
-extern "C" void note_stop_signal(int signal_number) { received_signal.store(signal_number); }
+// Said at once (write(2) is async-signal-safe), so that a signal during a long phase, which
+// the run only acts on at that phase's end (a minimisation), is seen to have arrived.
+extern "C" void note_stop_signal(int signal_number) {
+  received_signal.store(signal_number);
+  static constexpr char kNote[] =
+      "\nermak: stopping at the next safe point (with a checkpoint once the steps have begun); a second signal "
+      "ends ermak at once\n";
+  const ssize_t ignored = write(STDERR_FILENO, kNote, sizeof kNote - 1);
+  (void)ignored;
+}
 
 }  // namespace
 
