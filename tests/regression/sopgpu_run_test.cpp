@@ -158,6 +158,13 @@ TEST(SopgpuRun, AResumeOfARunThatNeverRanSaysToStartIt) {
                      " does not exist (start the run without --resume)"),
             std::string::npos)
       << out;
+  // A pulling stage whose start structures are missing on --resume: the overrides it started
+  // with (its runnum) are the likely slip.
+  EXPECT_EQ(ermak_in(dir, "ww_pull.sop --set numsteps=2000 --resume", &out), 1) << out;
+  EXPECT_NE(out.find("do not exist: "), std::string::npos) << out;
+  EXPECT_NE(out.find("(--resume needs the --set overrides the run started with, such as its runnum or firstrun)"),
+            std::string::npos)
+      << out;
 }
 
 TEST(SopgpuRun, AHeatingRunResumesWithMoreSteps) {

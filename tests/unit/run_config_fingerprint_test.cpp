@@ -110,6 +110,19 @@ TEST(ConfigFingerprint, ASopRunsHeatingStopMayGrowWithItsSteps) {
   EXPECT_EQ(ermak::fingerprinted_text(toml).find("# source"), std::string::npos);
 }
 
+// A .sop run's output intervals are one comment line of SOP-GPU's names (config/sopgpu_config.cpp):
+// a refused resume names the interval that changed by that name, not the whole line.
+TEST(ConfigFingerprint, ASopRunsOutputIntervalsDifferByName) {
+  const std::string sop = with(kResolved, "# source: a.toml", "# source: pull.sop") +
+                          "\n# SOP-GPU outputs (ermak run FILE.sop)\n# outputtiming 10000 dcdfreq 10000 restartfreq "
+                          "100000 pullFreq 100 indentationOutputFreq 0\n";
+  const std::string changed = with(sop, "pullFreq 100 ", "pullFreq 1000 ");
+  ASSERT_NE(config_fingerprint(changed), config_fingerprint(sop));
+  const std::vector<std::string> d = ermak::fingerprint_differences(sop, changed);
+  ASSERT_EQ(d.size(), 1u);
+  EXPECT_EQ(d.front(), "pullFreq = 1000, was 100");
+}
+
 TEST(ConfigFingerprint, CheckpointsOfEarlierVersionsKeepTheirFingerprint) {
   // The value that ermak's run driver before 2026-11-23 wrote into checkpoints for this
   // configuration (computed with that code): such checkpoints still resume.

@@ -767,7 +767,8 @@ SopRun parse_sopgpu_run(std::string_view text, const fs::path& file, const SopLo
       direction_toml = vec_toml(pv);
     }
     const auto pulled = *v.integer_list("pulled");
-    if (pulled.size() != 1 || pulled.front() != pulled_end)
+    // A force clamp (deltax = 0) puts fconst on every pulled bead in both programs.
+    if (deltax != 0.0 && (pulled.size() != 1 || pulled.front() != pulled_end))
       note("pulled differs from pulledEnd: SOP-GPU attaches one spring at pulledEnd and applies its force to every "
            "pulled bead; ermak attaches one spring per pulled bead");
     const SopEntry* direction_entry = at(vector_direction ? "pullVector" : "pullDirection");
@@ -974,8 +975,11 @@ SopRun load_sopgpu_run(const fs::path& file, const SopLoadOptions& options) {
   for (std::size_t r = 0; r < input.replica_coordinates.size(); ++r)
     if (!fs::exists(input.replica_coordinates[r]))
       throw Error(run.coordinates_source.file, run.coordinates_source.line, "coordinates",
-                  fmt::format("the initial coordinates of run {} do not exist: {}", run.outputs.runs[r].run,
-                              input.replica_coordinates[r].string()));
+                  fmt::format("the initial coordinates of run {} do not exist: {}{}", run.outputs.runs[r].run,
+                              input.replica_coordinates[r].string(),
+                              options.resume ? " (--resume needs the --set overrides the run started with, such as "
+                                               "its runnum or firstrun)"
+                                             : ""));
   return run;
 }
 

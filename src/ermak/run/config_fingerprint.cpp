@@ -166,6 +166,13 @@ std::vector<std::string> fingerprint_differences(const std::string& before, cons
       const std::string_view key = resolved_key(line);
       if (key.empty()) {
         if (line[line.find_first_not_of(" \t")] == '[') continue;  // a table header (never blank here)
+        // A .sop run's output intervals, one comment line of SOP-GPU's names and values
+        // (config/sopgpu_config.cpp): each compared, and named, as a setting of its own.
+        if (line.rfind("# outputtiming ", 0) == 0) {
+          std::istringstream words(line.substr(2));
+          for (std::string name, value; words >> name >> value;) out.emplace_back(name, value);
+          continue;
+        }
         out.emplace_back((section.empty() ? "" : section + ": ") + line, "");
         continue;
       }
