@@ -18,7 +18,9 @@
 #include "ermak/analysis/svg_plot.h"
 #include "ermak/analysis/tsv_table.h"
 #include "ermak/analysis/wlc.h"
+#include "ermak/io/topology_file.h"
 #include "support/test_paths.h"
+#include "support/test_systems.h"
 
 namespace ermak::analysis {
 namespace {
@@ -851,6 +853,70 @@ TEST(AnalysisCommand, ARunAtOneTemperatureIsNamedAsSuch) {
   EXPECT_NE(out.find("its run.log names [pulling], but no replica directory holds that protocol's table"),
             std::string::npos)
       << out;
+}
+
+// A clamp that heats ([heating] with [force_clamp]) gives its times with a note that they
+// are over a changing temperature (the spectrum refuses such runs); a threshold no replica
+// reached is said with the largest extension recorded, and one beyond the chain's contour
+// length between the ends (model.etop, run.log's "ends 0 33") is said to be out of any
+// force's or run's reach, not left to "a larger force or longer runs" (an audit's WW clamp
+// at --unfolded-extension-nm 20, contour length 12.5 nm).
+TEST(AnalysisCommand, AClampThatHeatsOrCannotReachItsThresholdIsNoted) {
+  const fs::path run = test::fresh_directory("analyze-clamp-heating");
+  write_topology_file(test::linear_chain(34, 3.8f), run / "model.etop");  // 12.54 nm from bead 0 to 33
+  const std::string clamp_line = "[2026-12-01 10:00:00] force clamp: beads [33], each pulled with 80 pN, along (1, 0, "
+                                 "0); ends 0 33; output every 1 steps (pulling.tsv)\n";
+  write_text(run / "run.log", "[run]\nsteps = 1999\n# temperature: the [heating] start\n[heating]\nstart_K = 300.0\n"
+                              "stop_K = 500.0\nevery_steps = 1000\n\n[force_clamp]\nforce_pN = 80.0\n" +
+                                  clamp_line);
+  const std::string header = "# step\ttime[ns]\tbase[nm]\tend_to_end[nm]\textension[nm]\tforce_x[pN]\tforce_y[pN]\t"
+                             "force_z[pN]\tforce[pN]\tforce_along[pN]\n";
+  // Replica 0 unfolds to 11 nm at row 700, replica 1 stays folded at 1 nm.
+  for (int r = 0; r < 2; ++r) {
+    std::string t = header;
+    for (int i = 0; i < 2000; ++i) {
+      const double x = r == 0 && i >= 700 ? 11.0 + 0.01 * (i % 3) : 1.0 + 0.01 * (i % 3);
+      t += std::to_string(i) + "\t" + std::to_string(0.05 * i) + "\t0\t" + std::to_string(x) + "\t" +
+           std::to_string(x) + "\t80\t0\t0\t80\t80\n";
+    }
+    write_text(run / ("replica_00" + std::to_string(r)) / "pulling.tsv", t);
+  }
+  std::string out;
+  ASSERT_EQ(analyze(run.string() + " --unfolded-extension-nm 8", &out), 0) << out;
+  std::string summary = read_text(run / "analysis" / "summary.txt");
+  EXPECT_NE(summary.find("note: the run heats (300 K to 500 K, [heating] in run.log) while the clamp holds: these "
+                         "times are over a changing temperature, and τ is the lifetime at no one temperature"),
+            std::string::npos)
+      << summary;
+  EXPECT_NE(out.find("unfolded (extension ≥ 8 nm): 1 of 2; lifetime τ = "), std::string::npos) << out;
+  EXPECT_NE(out.find(" — over a changing temperature (300 K to 500 K, [heating]): at no one temperature"),
+            std::string::npos)
+      << out;
+  // Beyond the contour length: out of reach, whatever the force or the run's length.
+  ASSERT_EQ(analyze(run.string() + " --force --unfolded-extension-nm 20", &out), 0) << out;
+  summary = read_text(run / "analysis" / "summary.txt");
+  EXPECT_NE(summary.find("(95 %, T/ln 20); but 20 nm lies beyond the chain's contour length "
+                         "between beads 0 and 33 (12.5 nm, its native bond lengths summed, model.etop), which the "
+                         "chain passes only by stretching its bonds: a larger force or longer runs will not reach it "
+                         "(the largest extension recorded: 11.02 nm)"),
+            std::string::npos)
+      << summary;
+  EXPECT_EQ(summary.find("a larger force or longer runs measure it"), std::string::npos) << summary;
+  EXPECT_NE(out.find("τ > 66.7 ns at 95 %) — 20 nm lies beyond the chain's contour length, 12.5 nm: no force or run "
+                     "reaches it"),
+            std::string::npos)
+      << out;
+  // Below the contour length but above every extension recorded: a larger force or longer runs.
+  ASSERT_EQ(analyze(run.string() + " --force --unfolded-extension-nm 12", &out), 0) << out;
+  summary = read_text(run / "analysis" / "summary.txt");
+  EXPECT_NE(summary.find("; the largest extension recorded is 11.02 nm, below 12 nm: a larger force or longer runs "
+                         "measure it, or give the extension of the unfolded state the replicas reach"),
+            std::string::npos)
+      << summary;
+  // At one temperature, no note of a changing one.
+  write_text(run / "run.log", "[run]\nsteps = 1999\ntemperature_K = 300\n" + clamp_line);
+  ASSERT_EQ(analyze(run.string() + " --force --unfolded-extension-nm 8", &out), 0) << out;
+  EXPECT_EQ(read_text(run / "analysis" / "summary.txt").find("changing temperature"), std::string::npos);
 }
 
 // The loading rate the run log states is repeated in the summary; a replica whose table

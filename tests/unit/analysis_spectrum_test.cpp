@@ -25,7 +25,9 @@
 #include "ermak/analysis/tsv_table.h"
 #include "ermak/analysis/wlc.h"
 #include "ermak/core/error.h"
+#include "ermak/io/topology_file.h"
 #include "support/test_paths.h"
+#include "support/test_systems.h"
 
 namespace ermak::analysis {
 namespace {
@@ -227,6 +229,35 @@ TEST(ForceSpectrum, RampRunsGiveBackBellEvansParameters) {
                          "are too narrow (every resample is the data itself: each interval is a point)"),
             std::string::npos)
       << pointed;
+}
+
+// Levels of unequal sizes, one of them a single force (an audit: 4, 1 and 2 forces): the note
+// names the levels of few forces and says that the single one is the same in every resample,
+// not that every interval is a point, which holds only when every level has one force.
+TEST(ForceSpectrum, TheBootstrapNamesTheLevelsOfFewForces) {
+  const fs::path root = test::fresh_directory("spectrum_ramps_uneven");
+  std::mt19937_64 rng(11);
+  SpectrumOptions o;
+  const double rates[] = {1e4, 1e5, 1e6};
+  const int replicas[] = {4, 1, 2};
+  for (int k = 0; k < 3; ++k) {
+    o.run_dirs.push_back(root / ("v" + std::to_string(k)));
+    ramp_run(o.run_dirs.back(), rates[k], ramp_truth(), rng, 10.0, nullptr, replicas[k]);
+  }
+  o.out_dir = root / "spectrum";
+  o.settings.points = 1;
+  o.bootstrap_resamples = 5;
+  analyze_force_spectrum(o);
+  const std::string summary = test::read_file(o.out_dir / "summary.txt");
+  const std::string v0 = o.run_dirs[0].string(), v1 = o.run_dirs[1].string(), v2 = o.run_dirs[2].string();
+  EXPECT_NE(summary.find("note: 3 of 3 loading rates have fewer than 5 forces: level 0 (" + v0 +
+                         ", κv = 1e+04 pN/s): 4 forces; level 1 (" + v1 + ", κv = 1e+05 pN/s): 1 force; level 2 (" +
+                         v2 + ", κv = 1e+06 pN/s): 2 forces; resampled within each loading rate, these intervals are "
+                         "too narrow (a handful of values cannot show their spread); level 1 has one force, the same "
+                         "in every resample: only the other loading rates' forces vary"),
+            std::string::npos)
+      << summary;
+  EXPECT_EQ(summary.find("each interval is a point"), std::string::npos) << summary;
 }
 
 // A run that ended with an error, or stopped before its steps (run.log), enters with the part
@@ -770,6 +801,148 @@ TEST(ForceSpectrum, SchedulesAreRefusedAndLagTimesAreNoted) {
               std::string::npos)
         << e.what();
   }
+}
+
+// A heating run is no level of a spectrum: one without a force protocol has its melting
+// curve, analysed on its own, and is named as such (an audit's error called it a run "at one
+// temperature (no [heating] in its run.log)"); a pulling or clamp run that heats measures its
+// forces or lifetimes over a changing temperature, and is refused as a force schedule is.
+TEST(ForceSpectrum, HeatingRunsAreRefusedWithTheirReason) {
+  const fs::path root = test::fresh_directory("spectrum_heating");
+  std::mt19937_64 rng(3);
+  const std::string heating = "[run]\n# temperature: the [heating] start\n[heating]\nstart_K = 300.0\nstop_K = "
+                              "500.0\nevery_steps = 1000\n";
+  const fs::path melt = root / "melt", ramp = root / "ramp";
+  fs::create_directories(melt / "replica_000");
+  std::ofstream(melt / "run.log") << heating;
+  std::ofstream(melt / "replica_000" / "energies.tsv") << "# step\ttime[ns]\tQ\n0\t0\t1\n1000\t19.84\t0.9\n";
+  fs::create_directories(ramp);
+  write_run_log(ramp, 1e5);
+  write_ramp_replica(ramp, 0, 1e5, 150.0, rng);
+  auto refusal = [&](const std::vector<fs::path>& runs, bool clamps) {
+    SpectrumOptions o;
+    o.run_dirs = runs;
+    o.out_dir = root / "s";
+    if (clamps) o.unfolded_extension_nm = 5.0;
+    try {
+      analyze_force_spectrum(o);
+    } catch (const Error& e) {
+      return std::string(e.what());
+    }
+    return std::string("not refused");
+  };
+  const std::string melt_reason = "a heating run without a force protocol ([heating] in its run.log): a dynamic force "
+                                  "spectrum takes constant-velocity pulling or force-clamp runs; a heating run's "
+                                  "melting curve is analysed on its own: ermak analyze " + melt.string();
+  for (const auto& runs : {std::vector<fs::path>{melt, ramp}, std::vector<fs::path>{ramp, melt}}) {
+    const std::string why = refusal(runs, false);
+    EXPECT_NE(why.find(melt.string() + ": " + melt_reason), std::string::npos) << why;
+    EXPECT_EQ(why.find("no [heating]"), std::string::npos) << why;
+  }
+  // The same directory named by a caller of discover_replicas.
+  try {
+    discover_replicas(melt);
+    ADD_FAILURE() << "a heating run's directory gave replicas";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("a heating run without a force protocol ([heating] in its run.log): no force "
+                                         "curve; its melting curve is analysed on its own: ermak analyze"),
+              std::string::npos)
+        << e.what();
+  }
+  // A clamp and a pulling run that heat.
+  const fs::path hot_clamp = root / "hot_clamp", hot_ramp = root / "hot_ramp", clamp = root / "clamp";
+  for (const fs::path& d : {hot_clamp, hot_ramp, clamp}) fs::create_directories(d);
+  std::ofstream(hot_clamp / "run.log") << heating << "[force_clamp]\nforce_pN = 140.0\n";
+  std::ofstream(hot_ramp / "run.log") << heating << "[pulling]\npulled_beads = [33]\n"
+                                      << "pulling: loading rate κv = 100000 pN/s\n";
+  write_run_log(clamp, 0.0);
+  for (int r = 0; r < 2; ++r) {
+    write_clamp_replica(hot_clamp, r, 140.0, 2e-5, 1e-4, rng);
+    write_clamp_replica(clamp, r, 160.0, 1e-5, 1e-4, rng);
+    write_ramp_replica(hot_ramp, r, 1e5, 150.0, rng);
+  }
+  std::string why = refusal({clamp, hot_clamp}, true);
+  EXPECT_NE(why.find(hot_clamp.string() + ": a force-clamp run that heats ([heating] in its run.log: 300 K to 500 K): "
+                     "its lifetimes are measured over a changing temperature, and the spectrum fits Bell's law at one "
+                     "temperature"),
+            std::string::npos)
+      << why;
+  why = refusal({ramp, hot_ramp}, false);
+  EXPECT_NE(why.find(hot_ramp.string() + ": a pulling run that heats ([heating] in its run.log: 300 K to 500 K): its "
+                     "rupture forces are measured over a changing temperature"),
+            std::string::npos)
+      << why;
+}
+
+// A threshold that no trajectory reaches is said with the fits' reasons — beyond the chain's
+// contour length (model.etop, the ends of run.log's clamp line) no force or run length
+// reaches it — and each fit states its own requirement: DHS on clamps needs 4 unfolding
+// events at 3 forces, not Bell's 3 at 2 (an audit's summary repeated Bell's).
+TEST(ForceSpectrum, AnUnreachedThresholdAndEachFitsRequirementAreSaid) {
+  const fs::path root = test::fresh_directory("spectrum_unreached");
+  std::mt19937_64 rng(4);
+  SpectrumOptions o;
+  o.out_dir = root / "s";
+  for (int k = 0; k < 2; ++k) {
+    const fs::path run = root / ("f" + std::to_string(k));
+    fs::create_directories(run);
+    write_clamp_log(run, "33", std::to_string(140 + 20 * k) + " pN");
+    write_topology_file(test::linear_chain(34, 3.8f), run / "model.etop");  // 12.54 nm from bead 0 to 33
+    for (int r = 0; r < 2; ++r) write_clamp_replica(run, r, 140.0 + 20 * k, r == 0 ? 2e-5 : 1.0, 1e-4, rng);
+    o.run_dirs.push_back(run);
+  }
+  // X = 8 nm: 2 unfolding events at 2 forces; Bell and DHS each say what they need.
+  o.unfolded_extension_nm = 8.0;
+  analyze_force_spectrum(o);
+  std::string summary = test::read_file(o.out_dir / "summary.txt");
+  EXPECT_NE(summary.find("Bell's rate not fitted: needs at least 3 unfolding events at 2 or more forces\n"),
+            std::string::npos)
+      << summary;
+  EXPECT_NE(summary.find("ν = 2/3 (linear-cubic barrier): not fitted: needs at least 4 unfolding events at 3 or more "
+                         "forces\n"),
+            std::string::npos)
+      << summary;
+  EXPECT_EQ(summary.find("no trajectory reached"), std::string::npos) << summary;
+  // X = 20 nm, beyond the contour length: out of reach.
+  o.unfolded_extension_nm = 20.0;
+  o.overwrite = true;
+  analyze_force_spectrum(o);
+  summary = test::read_file(o.out_dir / "summary.txt");
+  const std::string beyond = "; no trajectory reached --unfolded-extension-nm 20 nm (the largest extension recorded: ";
+  EXPECT_NE(summary.find("Bell's rate not fitted: needs at least 3 unfolding events at 2 or more forces" + beyond),
+            std::string::npos)
+      << summary;
+  EXPECT_NE(summary.find("nm), and it lies beyond the chain's contour length between beads 0 and 33 (12.5 nm, its "
+                         "native bond lengths summed, model.etop), which the chain passes only by stretching its "
+                         "bonds: larger forces or longer runs will not measure it"),
+            std::string::npos)
+      << summary;
+  EXPECT_NE(summary.find("ν = 1/2 (cusp barrier): not fitted: needs at least 4 unfolding events at 3 or more forces" +
+                         beyond),
+            std::string::npos)
+      << summary;
+  // X = 12 nm, below it but above every extension recorded: larger forces or longer runs.
+  o.unfolded_extension_nm = 12.0;
+  analyze_force_spectrum(o);
+  summary = test::read_file(o.out_dir / "summary.txt");
+  EXPECT_NE(summary.find("nm): larger forces or longer runs, or the extension of the unfolded state the trajectories "
+                         "do reach"),
+            std::string::npos)
+      << summary;
+  // Runs at one force: Bell needs 2 forces, DHS on clamps 3.
+  o.run_dirs.pop_back();
+  o.run_dirs.push_back(root / "f0b");
+  fs::create_directories(o.run_dirs.back());
+  write_clamp_log(o.run_dirs.back(), "33", "140 pN");
+  write_clamp_replica(o.run_dirs.back(), 0, 140.0, 2e-5, 1e-4, rng);
+  o.unfolded_extension_nm = 8.0;
+  analyze_force_spectrum(o);
+  summary = test::read_file(o.out_dir / "summary.txt");
+  EXPECT_NE(summary.find("Bell's rate not fitted: needs runs at 2 or more forces (these runs have 1)"),
+            std::string::npos)
+      << summary;
+  EXPECT_NE(summary.find("not fitted: needs runs at 3 or more forces (these runs have 1)"), std::string::npos)
+      << summary;
 }
 
 }  // namespace

@@ -8,6 +8,7 @@
 #include <set>
 
 #include "ermak/analysis/analysis_progress.h"
+#include "ermak/analysis/chain_contour.h"
 #include "ermak/analysis/indentation_report.h"
 #include "ermak/analysis/melting_curve.h"
 #include "ermak/analysis/plane_report.h"
@@ -170,6 +171,12 @@ AnalyzeResult analyze_run(const AnalyzeOptions& options_in) {
   pulling_options.loading_rate_pN_per_s = run_log.loading_rate_pN_per_s;
   pulling_options.run_steps = run_log.run_steps;
   pulling_options.run_error = run_log.run_error;
+  if (run_log.temperature_changes()) pulling_options.heating = run_log.heating_text();
+  if (run_log.extension_ends && options.unfolded_extension_nm) {
+    pulling_options.ends = *run_log.extension_ends;
+    pulling_options.contour_nm = contour_length_between_nm(options.run_dir, pulling_options.ends.first,
+                                                           pulling_options.ends.second);
+  }
   pulling_options.overwrite = overwrite;
   IndentationReportOptions indentation_options;
   indentation_options.settings = st;

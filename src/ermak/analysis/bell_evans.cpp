@@ -140,6 +140,7 @@ BellFit fit_bell_evans_ramps(std::span<const double> forces_pN, std::span<const 
   fit.events = std::size_t(t.events);
   if (fit.events < 3 || distinct_count(rates_pN_per_s) < 2) {
     fit.why_not = "needs at least 3 rupture forces at 2 or more loading rates";
+    fit.too_little_data = true;
     return fit;
   }
   // ln g = ln(kT/r) + ln(e^{bx} − 1) − ln x, b = F/kT.
@@ -180,6 +181,7 @@ BellFit fit_bell_lifetimes(std::span<const double> forces_pN, std::span<const do
   fit.events = std::size_t(t.events);
   if (fit.events < 3 || distinct_count(forces_pN) < 2) {
     fit.why_not = "needs at least 3 unfolding events at 2 or more forces";
+    fit.too_little_data = true;
     return fit;
   }
   t.ln_g = [&](std::size_t i, double x) { return std::log(times_s[i]) + forces_pN[i] / kT * x; };

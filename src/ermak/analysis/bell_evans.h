@@ -25,6 +25,9 @@ namespace ermak::analysis {
 struct BellFit {
   bool ok = false;
   std::string why_not;          // when !ok: what the data lack
+  // When !ok: too few events or levels to fit (why_not states Bell's own requirement, which
+  // a fit of more parameters restates as its own), rather than data that pin no barrier.
+  bool too_little_data = false;
   std::size_t n = 0;            // forces (ramps) or trajectories (clamps) used
   std::size_t events = 0;       // ramps: n; clamps: the unfolded ones
   double x_nm = 0.0;            // x_β, the distance to the barrier along the force

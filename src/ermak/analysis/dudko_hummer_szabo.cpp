@@ -258,19 +258,21 @@ Data make_data(bool ramp, double nu, double kT, std::span<const double> forces, 
 
 namespace {
 // Both DHS fits start from Bell's (its x_β seeds the search, its refusals are theirs) and
-// need one more event and, for clamps, one more force than Bell's two parameters do.
+// need one more event and, for clamps, one more force than Bell's two parameters do: where
+// Bell's lacks data, the DHS fit states its own, larger requirement, not Bell's.
 DhsFit fit_after_bell(const BellFit& bell, double nu, std::size_t n, bool enough, const char* too_little,
                       bool with_intervals, const std::function<Data()>& data) {
   DhsFit out;
   out.nu = nu;
   out.n = n;
   out.events = bell.events;
-  if (!bell.ok) {
+  if (!bell.ok && !bell.too_little_data) {
     out.why_not = bell.why_not;
     return out;
   }
-  if (bell.events < 4 || !enough) {
+  if (!bell.ok || bell.events < 4 || !enough) {
     out.why_not = too_little;
+    out.too_little_data = true;
     return out;
   }
   DhsFit f = fit(data(), bell.x_nm, with_intervals);

@@ -22,6 +22,7 @@ struct DhsFit {
   bool ok = false;
   std::string why_not;
   bool bell_limit = false;  // !ok because the likelihood is largest as ΔG‡ → ∞ (Bell's rate)
+  bool too_little_data = false;  // !ok for too few events or forces (why_not: this fit's requirement)
   double nu = 2.0 / 3.0;
   std::size_t n = 0, events = 0;
   double x_nm = 0.0, x_se_nm = 0.0;              // x‡

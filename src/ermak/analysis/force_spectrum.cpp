@@ -9,9 +9,11 @@
 #include <string>
 #include <string_view>
 #include <system_error>
+#include <utility>
 
 #include "ermak/analysis/analysis_progress.h"
 #include "ermak/analysis/bell_evans.h"
+#include "ermak/analysis/chain_contour.h"
 #include "ermak/analysis/clamp_lifetimes.h"
 #include "ermak/analysis/dudko_hummer_szabo.h"
 #include "ermak/analysis/report_common.h"
@@ -83,6 +85,11 @@ struct RunSpectrum {
   std::vector<double> time_s;           // to unfolding, or the run's length when censored
   std::vector<std::uint8_t> unfolded;
   std::size_t starts_unfolded = 0;      // left out: already past the threshold at the first row
+  double extension_max_nm = -std::numeric_limits<double>::infinity();  // the largest recorded
+  // The chain's contour length between the ends the extension is measured from (model.etop
+  // and run.log's "ends i j"), where the run directory tells it.
+  std::optional<double> contour_nm;
+  std::pair<int, int> ends{0, 0};
 };
 
 RunSpectrum read_run(const fs::path& dir, const SpectrumOptions& options, std::vector<std::string>& warnings,
@@ -104,8 +111,31 @@ RunSpectrum read_run(const fs::path& dir, const SpectrumOptions& options, std::v
   settings.wlc.kT = kT_pN_nm(run.temperature_K);
   settings.loading_rate_pN_per_s = facts.summed_loading_rate_pN_per_s();
   bool kind_known = false;
+  // A heating run without a force protocol has a melting curve, which is no level of a
+  // spectrum: said as a plane or indentation run is (docs/analysis.md#dynamic-force-spectrum).
+  if (facts.heating && !energy_tables_of_a_run_without_protocol(dir).empty())
+    throw Error(dir.string(), 0, "",
+                "a heating run without a force protocol ([heating] in its run.log): a dynamic force spectrum takes "
+                "constant-velocity pulling or force-clamp runs; a heating run's melting curve is analysed on its "
+                "own: ermak analyze " + dir.string());
   std::vector<std::string> without_table;
   const std::vector<Replica> replicas = discover_replicas(dir, &without_table);
+  // A pulling or clamp run that also heats: its forces or lifetimes are over a temperature
+  // that changes while they are measured, which Bell's law at one kT does not describe —
+  // refused as a force schedule is (docs/analysis.md#dynamic-force-spectrum).
+  if (facts.temperature_changes() &&
+      std::any_of(replicas.begin(), replicas.end(), [](const Replica& r) { return r.pulling; }))
+    throw Error(dir.string(), 0, "",
+                fmt::format("a {} run that heats ([heating] in its run.log: {}): its {} are measured over a "
+                            "changing temperature, and the spectrum fits Bell's law at one temperature; give runs "
+                            "at one temperature ([run] temperature_K, no [heating])",
+                            facts.protocol_table == "[force_clamp]" ? "force-clamp"
+                            : facts.protocol_table == "[pulling]"   ? "pulling"
+                                                                    : "pulling or clamp",
+                            facts.heating_text(),
+                            facts.protocol_table == "[force_clamp]" ? "lifetimes"
+                            : facts.protocol_table == "[pulling]"   ? "rupture forces"
+                                                                    : "forces or lifetimes"));
   for (const std::string& name : without_table)
     warnings.push_back((dir / name).string() + ": no pulling.tsv, which the other replicas have; replica left out of "
                                                "the spectrum");
@@ -163,6 +193,8 @@ RunSpectrum read_run(const fs::path& dir, const SpectrumOptions& options, std::v
                               g(*f_lo), g(*f_hi)));
     const double threshold = *options.unfolded_extension_nm;
     const std::vector<double>& x = a.extension_raw_nm;
+    for (const double xi : x)
+      if (std::isfinite(xi)) run.extension_max_nm = std::max(run.extension_max_nm, xi);
     if (x.front() >= threshold) {
       ++run.starts_unfolded;
       warnings.push_back(fmt::format("{}: the extension starts at {} nm, at or beyond --unfolded-extension-nm {}: "
@@ -194,6 +226,10 @@ RunSpectrum read_run(const fs::path& dir, const SpectrumOptions& options, std::v
   } else {
     run.clamp_force_pN = describe(run.force_pN).mean;
     run.nominal_clamp_force_pN = facts.clamp_force_pN;
+    if (facts.extension_ends) {
+      run.ends = *facts.extension_ends;
+      run.contour_nm = contour_length_between_nm(dir, run.ends.first, run.ends.second);
+    }
   }
   // A run that ended with an error, or stopped early, enters with the part it ran: say so
   // (its forces, or a clamp's censored times, cover only that part).
@@ -282,6 +318,7 @@ std::vector<Level> pool_levels(const std::vector<RunSpectrum>& runs, bool rate_a
       p.replica.clear(), p.force_pN.clear(), p.peak.clear(), p.peak_rate_pN_per_s.clear();
       p.censored_replica.clear(), p.censored_force_pN.clear(), p.time_s.clear(), p.unfolded.clear();
       p.cut_note.clear();
+      p.extension_max_nm = -std::numeric_limits<double>::infinity();
     }
     level->runs.push_back(k);
     level->directories += (level->directories.empty() ? "" : ", ") + r.dir.string();
@@ -290,6 +327,7 @@ std::vector<Level> pool_levels(const std::vector<RunSpectrum>& runs, bool rate_a
     p.without_peak += r.without_peak;
     p.without_rate += r.without_rate;
     p.starts_unfolded += r.starts_unfolded;
+    p.extension_max_nm = std::max(p.extension_max_nm, r.extension_max_nm);
     auto append = [](auto& to, const auto& from) { to.insert(to.end(), from.begin(), from.end()); };
     append(p.replica, r.replica);
     append(p.force_pN, r.force_pN);
@@ -446,27 +484,32 @@ AnalyzeResult analyze_force_spectrum(const SpectrumOptions& options) {
       ++censored;
     }
   }
-  // Levels whose replicas gave nothing to fit (no peak at any of them) do not count.
-  const std::string too_few_levels =
-      levels_with_items == levels.size()
-          ? fmt::format("needs runs at 2 or more {} (these runs have {})", clamp ? "forces" : "loading rates κv",
-                        levels.size())
-          : levels_with_items == 0
-          ? fmt::format("needs runs at 2 or more {} with {} ({})", clamp ? "forces" : "loading rates κv",
-                        clamp ? "trajectories" : "a rupture force",
-                        clamp ? "these runs have no trajectory" : "no replica of these runs shows an unfolding peak")
-          : fmt::format("needs runs at 2 or more {} with {} (these runs have {} {}{}, {} with {}: {} at the other{})",
-                        clamp ? "forces" : "loading rates κv", clamp ? "trajectories" : "a rupture force",
-                        levels.size(), clamp ? "force" : "loading rate", levels.size() == 1 ? "" : "s",
-                        levels_with_items, clamp ? "trajectories" : "one",
-                        clamp ? "no trajectory" : "no replica shows an unfolding peak",
-                        levels.size() - levels_with_items == 1 ? "" : "s");
+  // Levels whose replicas gave nothing to fit (no peak at any of them) do not count. Bell's
+  // rate needs 2 levels; DHS on clamps 3 (each force pins one rate), and each fit says its own.
+  auto too_few_levels = [&](std::size_t needed) {
+    return levels_with_items == levels.size()
+               ? fmt::format("needs runs at {} or more {} (these runs have {})", needed,
+                             clamp ? "forces" : "loading rates κv", levels.size())
+           : levels_with_items == 0
+               ? fmt::format("needs runs at {} or more {} with {} ({})", needed, clamp ? "forces" : "loading rates κv",
+                             clamp ? "trajectories" : "a rupture force",
+                             clamp ? "these runs have no trajectory" : "no replica of these runs shows an unfolding peak")
+               : fmt::format("needs runs at {} or more {} with {} (these runs have {} {}{}, {} with {}: {} at the "
+                             "other{})",
+                             needed, clamp ? "forces" : "loading rates κv", clamp ? "trajectories" : "a rupture force",
+                             levels.size(), clamp ? "force" : "loading rate", levels.size() == 1 ? "" : "s",
+                             levels_with_items, clamp ? "trajectories" : "one",
+                             clamp ? "no trajectory" : "no replica shows an unfolding peak",
+                             levels.size() - levels_with_items == 1 ? "" : "s");
+  };
   BellFit fit;
-  if (levels_with_items >= 2)
+  if (levels_with_items >= 2) {
     fit = clamp ? fit_bell_lifetimes(all_force, all_time, all_unfolded, kT)
                 : fit_bell_evans_ramps(all_force, all_rate, kT, all_ruptured);
-  else
-    fit.why_not = too_few_levels;
+  } else {
+    fit.why_not = too_few_levels(2);
+    fit.too_little_data = true;
+  }
   // Dudko–Hummer–Szabo for a linear-cubic (ν = 2/3) and a cusp (ν = 1/2) barrier; the table
   // and the plot show the linear-cubic one.
   std::vector<DhsFit> dhs;
@@ -474,12 +517,43 @@ AnalyzeResult analyze_force_spectrum(const SpectrumOptions& options) {
     if (levels_with_items < 2) {
       DhsFit none;
       none.nu = nu;
-      none.why_not = too_few_levels;
+      none.why_not = too_few_levels(clamp ? 3 : 2);
+      none.too_little_data = true;
       dhs.push_back(none);
       continue;
     }
     dhs.push_back(clamp ? fit_dhs_lifetimes(all_force, all_time, all_unfolded, kT, nu)
                         : fit_dhs_ramps(all_force, all_rate, kT, nu, all_ruptured));
+  }
+  // Clamps: a threshold beyond every extension recorded unfolds nothing, whatever the forces;
+  // one beyond the chain's contour length is reached by no force or run length. Said with the
+  // fits that lack events for it (docs/analysis.md#dynamic-force-spectrum).
+  if (clamp) {
+    double reached_nm = -std::numeric_limits<double>::infinity();
+    std::optional<double> contour_nm;
+    std::pair<int, int> ends;
+    for (const RunSpectrum& r : runs) {
+      reached_nm = std::max(reached_nm, r.extension_max_nm);
+      if (r.contour_nm && !contour_nm) contour_nm = r.contour_nm, ends = r.ends;
+    }
+    const double x_unfolded = *options.unfolded_extension_nm;
+    if (std::isfinite(reached_nm) && x_unfolded > reached_nm) {
+      const std::string unreached =
+          contour_nm && x_unfolded >= *contour_nm
+              ? fmt::format("; no trajectory reached --unfolded-extension-nm {} nm (the largest extension recorded: {} "
+                            "nm), and it lies beyond the chain's contour length between beads {} and {} ({} nm, its "
+                            "native bond lengths summed, model.etop), which the chain passes only by stretching its "
+                            "bonds: larger forces or longer runs will not measure it; give the extension of the "
+                            "unfolded state, below both",
+                            g(x_unfolded), g(reached_nm, 4), ends.first, ends.second, g(*contour_nm, 3))
+              : fmt::format("; no trajectory reached --unfolded-extension-nm {} nm (the largest extension recorded: {} "
+                            "nm): larger forces or longer runs, or the extension of the unfolded state the "
+                            "trajectories do reach",
+                            g(x_unfolded), g(reached_nm, 4));
+      if (!fit.ok && fit.too_little_data) fit.why_not += unreached;
+      for (DhsFit& d : dhs)
+        if (!d.ok && d.too_little_data) d.why_not += unreached;
+    }
   }
   const DhsFit& cubic = dhs.front();
   // The bootstrap: each level's items resampled (docs/analysis.md#confidence-intervals).
@@ -793,19 +867,52 @@ AnalyzeResult analyze_force_spectrum(const SpectrumOptions& options) {
       summary += fmt::format("  DHS {}: {}, {}\n", k == 0 ? "ν = 2/3" : "ν = 1/2", line("x‡", boot->dhs_x_nm[k], " nm"),
                              line("ΔG‡", boot->dhs_barrier_kT[k], " kT"));
     // Resampling within a level of one or a few items cannot show their spread: with one
-    // force per level every resample is the data set itself, and the interval is a point.
+    // force per level every resample is the data set itself, and the interval is a point;
+    // where only some levels have one, that level's force is the same in every resample and
+    // only the others move the refits (docs/analysis.md#confidence-intervals).
     std::vector<std::size_t> items_per_level(levels.size(), 0);
     for (const std::size_t l : all_level) ++items_per_level[l];
-    std::size_t fewest = 0;
-    for (const std::size_t c : items_per_level)
-      if (c > 0 && (fewest == 0 || c < fewest)) fewest = c;
-    if (fewest > 0 && fewest < kBootstrapFewestItems)
-      summary += fmt::format("  note: a {0} has only {1} {2}: resampled within each {0}, these intervals are too "
-                             "narrow ({3}); quote the profile intervals above, or give each {0} more replicas\n",
-                             level_name, fewest,
-                             clamp ? (fewest == 1 ? "trajectory" : "trajectories") : (fewest == 1 ? "force" : "forces"),
-                             fewest == 1 ? "every resample is the data itself: each interval is a point"
-                                         : "a handful of values cannot show their spread");
+    std::size_t fewest = 0, most = 0;
+    for (const std::size_t c : items_per_level) {
+      if (c == 0) continue;
+      fewest = fewest == 0 ? c : std::min(fewest, c);
+      most = std::max(most, c);
+    }
+    const char* item = clamp ? "trajectory" : "force";
+    const char* items = clamp ? "trajectories" : "forces";
+    if (most == 1) {
+      summary += fmt::format("  note: a {0} has only 1 {1}: resampled within each {0}, these intervals are too "
+                             "narrow (every resample is the data itself: each interval is a point); quote the profile "
+                             "intervals above, or give each {0} more replicas\n",
+                             level_name, item);
+    } else if (fewest > 0 && fewest < kBootstrapFewestItems) {
+      // The levels of few items, by name: "level 1 (v1000, κv = 3.47e+07 pN/s): 1 force".
+      std::string few, single;
+      std::size_t n_few = 0, n_single = 0;
+      for (std::size_t k = 0; k < levels.size(); ++k) {
+        const std::size_t c = items_per_level[k];
+        if (c == 0 || c >= kBootstrapFewestItems) continue;
+        const RunSpectrum& p = levels[k].pooled;
+        few += fmt::format("{}level {} ({}, {} = {} {}): {} {}", few.empty() ? "" : "; ", k, levels[k].directories,
+                           clamp ? "F" : "κv", g(clamp ? p.clamp_force_pN : p.table_rate_pN_per_s, 4),
+                           clamp ? "pN" : "pN/s", c, c == 1 ? item : items);
+        ++n_few;
+        if (c == 1) {
+          single += fmt::format("{}level {}", single.empty() ? "" : ", ", k);
+          ++n_single;
+        }
+      }
+      summary += fmt::format(
+          "  note: {} of {} {} {} fewer than {} {}: {}; resampled within each {}, these intervals are too narrow (a "
+          "handful of values cannot show their spread){}; quote the profile intervals above, or give each {} more "
+          "replicas\n",
+          n_few, levels_with_items, levels_name, n_few == 1 ? "has" : "have", kBootstrapFewestItems, items, few,
+          level_name,
+          n_single == 0 ? std::string()
+                        : fmt::format("; {} {} one {}, the same in every resample: only the other {}' {} vary", single,
+                                      n_single == 1 ? "has" : "have", item, levels_name, items),
+          level_name);
+    }
     const fs::path path = out / "bootstrap.tsv";
     TsvWriter w = TsvWriter::create(path,
                                     {"resample", "bell_x[nm]", "bell_ln_k0", "dhs_2/3_x[nm]", "dhs_2/3_barrier[kT]",

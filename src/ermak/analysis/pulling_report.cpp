@@ -168,10 +168,12 @@ void plot_clamp_overlay(const std::vector<PullingRecord>& records, const fs::pat
 // The unfolding times of a force-clamp run's replicas to X (--unfolded-extension-nm): their
 // table unfolding_times.tsv, statistics and exponential lifetime, and the checks that say
 // when the lifetime does not describe them (docs/analysis.md#force-clamp).
-std::string clamp_lifetime_section(const std::vector<PullingRecord>& pulls, double x_unfolded, const fs::path& out,
-                                   bool overwrite, std::string& brief,
+std::string clamp_lifetime_section(const std::vector<PullingRecord>& pulls, const PullingReportOptions& options,
+                                   const fs::path& out, std::string& brief,
                                    const std::function<void(const fs::path&)>& written,
                                    std::vector<std::string>& produced) {
+  const double x_unfolded = *options.unfolded_extension_nm;
+  const bool overwrite = options.overwrite;
   std::string s;
   // A force schedule holds the base still too, but its force changes: no lifetime at one force
   // (the spectrum refuses it the same way).
@@ -189,9 +191,11 @@ std::string clamp_lifetime_section(const std::vector<PullingRecord>& pulls, doub
   std::vector<char> unfolded;
   std::string started_beyond;
   double highest_start = -std::numeric_limits<double>::infinity(), largest_noise = 0.0;
+  double reached_nm = -std::numeric_limits<double>::infinity();
   for (const auto& rec : pulls) {
     if (!rec.a.force_clamp) continue;
     highest_start = std::max(highest_start, rec.a.extension_start_nm);
+    reached_nm = std::max(reached_nm, rec.extension_max_nm);
     largest_noise = std::max(largest_noise, rec.a.extension_noise_nm);
     if (!rec.unfolding) {
       started_beyond += (started_beyond.empty() ? "" : ", ") + rec.replica.name;
@@ -228,9 +232,24 @@ std::string clamp_lifetime_section(const std::vector<PullingRecord>& pulls, doub
     for (double t : times) total_ns += t;
     lifetime = fmt::format("n/a (no replica unfolded in {} ns in all: τ > {} ns at 95 %)", g(total_ns, 4),
                            g(total_ns / std::log(20.0), 3));
-    s += fmt::format("  lifetime τ: no replica unfolded in {} ns at risk in all, so τ > {} ns (95 %, T/ln 20); a larger "
-                     "force or longer runs measure it\n",
+    s += fmt::format("  lifetime τ: no replica unfolded in {} ns at risk in all, so τ > {} ns (95 %, T/ln 20)",
                      g(total_ns, 4), g(total_ns / std::log(20.0), 3));
+    // X beyond the chain's contour length is reached by no force or run length: said instead
+    // of asking for them (docs/analysis.md#force-clamp).
+    if (options.contour_nm && x_unfolded >= *options.contour_nm) {
+      lifetime += fmt::format(" — {} nm lies beyond the chain's contour length, {} nm: no force or run reaches it",
+                              g(x_unfolded), g(*options.contour_nm, 3));
+      s += fmt::format("; but {} nm lies beyond the chain's contour length between beads {} and {} ({} nm, its "
+                       "native bond lengths summed, model.etop), which the chain passes only by stretching its "
+                       "bonds: a larger force or longer runs will not reach it (the largest extension recorded: {} "
+                       "nm); give the extension of the unfolded state, below both\n",
+                       g(x_unfolded), options.ends.first, options.ends.second, g(*options.contour_nm, 3),
+                       g(reached_nm, 4));
+    } else {
+      s += fmt::format("; the largest extension recorded is {} nm, below {} nm: a larger force or longer runs "
+                       "measure it, or give the extension of the unfolded state the replicas reach\n",
+                       g(reached_nm, 4), g(x_unfolded));
+    }
   } else {
     lifetime = fmt::format("{} ± {} ns (95 %: {} to {} ns)", g(life.tau), g(life.tau_se, 2), g(life.tau_low, 3),
                            g(life.tau_high, 3));
@@ -246,8 +265,20 @@ std::string clamp_lifetime_section(const std::vector<PullingRecord>& pulls, doub
                        "dragged open)\n",
                        g(st.sd / st.mean, 2));
   }
-  brief += fmt::format("  unfolded (extension ≥ {} nm): {} of {}; lifetime τ = {}\n", g(x_unfolded), life.events,
-                       times.size(), lifetime);
+  // A temperature that changes while the clamp holds (a [heating] schedule) changes the rate
+  // as a force schedule's force does: the times are kept, and the lifetime is said to be at
+  // no one temperature (the spectrum refuses such runs).
+  if (!options.heating.empty() && !times.empty())
+    s += fmt::format("  note: the run heats ({}, [heating] in run.log) while the clamp holds: these times are over a "
+                     "changing temperature, and τ is the lifetime at no one temperature (an exponential lifetime "
+                     "assumes one rate); clamp at one temperature for a lifetime\n",
+                     options.heating);
+  brief += fmt::format("  unfolded (extension ≥ {} nm): {} of {}; lifetime τ = {}{}\n", g(x_unfolded), life.events,
+                       times.size(), lifetime,
+                       options.heating.empty() || times.empty()
+                           ? std::string()
+                           : fmt::format(" — over a changing temperature ({}, [heating]): at no one temperature",
+                                         options.heating));
   return s;
 }
 
@@ -315,6 +346,9 @@ std::optional<PullingRecord> read_pulling_replica(const Replica& r, bool own, co
       const auto [lo, hi] = std::minmax_element(a.force_raw_pN.begin(), a.force_raw_pN.end());
       rec.force_min_pN = *lo;
       rec.force_max_pN = *hi;
+      rec.extension_max_nm = -std::numeric_limits<double>::infinity();
+      for (const double x : a.extension_raw_nm)
+        if (std::isfinite(x)) rec.extension_max_nm = std::max(rec.extension_max_nm, x);
     }
     drop_series(rec.a);
   }
@@ -610,8 +644,8 @@ PullingReport write_pulling_report(const std::vector<PullingRecord>& pulls, cons
                          mean_sd(describe(half_times), "ns"));
     if (!options.unfolded_extension_nm)
       brief += "  (unfolding times to the extension of the unfolded state: --unfolded-extension-nm X)\n";
-    if (options.unfolded_extension_nm) summary += clamp_lifetime_section(pulls, *options.unfolded_extension_nm,
-                                                                         out, overwrite, brief, written, produced);
+    if (options.unfolded_extension_nm)
+      summary += clamp_lifetime_section(pulls, options, out, brief, written, produced);
   }
   return report;
 }

@@ -11,6 +11,7 @@
 #include <filesystem>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "ermak/analysis/clamp_lifetimes.h"
@@ -33,6 +34,7 @@ struct PullingRecord {
   // force schedule.
   std::optional<ClampUnfolding> unfolding;
   double force_min_pN = 0.0, force_max_pN = 0.0;
+  double extension_max_nm = 0.0;  // force clamp: the largest recorded extension
 };
 
 struct PullingReportOptions {
@@ -41,6 +43,13 @@ struct PullingReportOptions {
   std::optional<double> loading_rate_pN_per_s;           // κv, from run.log
   std::optional<std::int64_t> run_steps;                 // run.log's [run] steps, for tables of a stopped run
   std::optional<std::string> run_error;                  // run.log's error line, when the run ended with one
+  // "300 K to 500 K" for a run whose [heating] changes its temperature (RunLogFacts::heating_text),
+  // empty at one temperature: a clamp's lifetime over it is at no one temperature.
+  std::string heating;
+  // The chain's contour length between the ends the extension is measured from
+  // (analysis/chain_contour.h), where the run directory tells it; and those ends.
+  std::optional<double> contour_nm;
+  std::pair<int, int> ends{0, 0};
   // The per-replica blocks go to PullingReport::replica_blocks instead of the summary (a
   // run of more than kReplicaBlocksInSummary replicas: analyze_run writes replicas.txt).
   bool replica_blocks_apart = false;

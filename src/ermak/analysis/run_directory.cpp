@@ -1,5 +1,7 @@
 #include "ermak/analysis/run_directory.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
@@ -65,6 +67,9 @@ std::vector<Replica> discover_replicas(const fs::path& run_dir, std::vector<std:
     if (!protocol.empty())
       what = "its run.log names " + protocol + ", but no replica directory holds that protocol's table (moved or "
              "deleted? the run writes them from its first step)";
+    else if (!energy_tables_of_a_run_without_protocol(run_dir).empty() && read_run_log(run_dir).heating)
+      what = "a heating run without a force protocol ([heating] in its run.log): no force curve; its melting curve "
+             "is analysed on its own: ermak analyze " + run_dir.string();
     else if (!energy_tables_of_a_run_without_protocol(run_dir).empty())
       what = "a run without a force protocol at one temperature (no [heating] in its run.log): no force curve and "
              "no melting curve to analyse; its replica_NNN/energies.tsv hold Q, Rg and the energies";
@@ -134,6 +139,16 @@ RunLogFacts read_run_log(const fs::path& run_dir) {
       if (const auto contacts = rest.find(" native contacts"); contacts != std::string::npos)
         facts.model_size = rest.substr(0, contacts + 16);
     }
+    // "…; ends 0 33; …" of the pulling and force-clamp lines (protocol/protocol_setup.cpp).
+    const std::string ends_marker = "; ends ";
+    if (const auto at = line.find(ends_marker); at != std::string::npos &&
+                                                (line.find("pulling: beads [") != std::string::npos ||
+                                                 line.find("force clamp: beads [") != std::string::npos)) {
+      const auto first = number_at(line, at + ends_marker.size());
+      const auto space = line.find(' ', at + ends_marker.size());
+      const auto second = space == std::string::npos ? std::nullopt : number_at(line, space + 1);
+      if (first && second && *first >= 0.0 && *second >= 0.0) facts.extension_ends = {int(*first), int(*second)};
+    }
     // "force clamp: beads [3, 7], each pulled with 100 pN, along …": a schedule's line reads
     // "each pulled with schedule (step 0: …)", which has no force of its own.
     const std::string clamp_marker = "force clamp: beads [", each_marker = "], each pulled with ";
@@ -196,6 +211,11 @@ RunLogFacts read_run_log(const fs::path& run_dir) {
   }
   close_attempt(true);
   return facts;
+}
+
+std::string RunLogFacts::heating_text() const {
+  const std::string start = temperature_K ? fmt::format("{:.6g} K", *temperature_K) : std::string("its start");
+  return heating_stop_K ? fmt::format("{} to {:.6g} K", start, *heating_stop_K) : start + " onwards";
 }
 
 std::vector<fs::path> energy_tables_of_a_run_without_protocol(const fs::path& run_dir,

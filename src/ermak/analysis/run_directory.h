@@ -2,10 +2,12 @@
 // A run's output directory as the analysis reads it: its replicas' tables
 // (replica_NNN/pulling.tsv, indentation.tsv, plane.tsv) and what its run.log states that the
 // analysis uses (docs/analysis.md#input).
+#include <cmath>
 #include <cstdint>
 #include <filesystem>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace ermak::analysis {
@@ -70,6 +72,18 @@ struct RunLogFacts {
   // or stop_kcal_per_mol), where the log gives them.
   std::optional<std::int64_t> heating_every_steps;
   std::optional<double> heating_stop_K;
+  // Whether the run's temperature changes as it runs: a [heating] schedule whose stop differs
+  // from its start (one whose log gives no stop is taken to change). A lifetime or a rupture
+  // force over it belongs to no one temperature (docs/analysis.md#dynamic-force-spectrum).
+  bool temperature_changes() const {
+    return heating && !(heating_stop_K && temperature_K && std::abs(*heating_stop_K - *temperature_K) <= 0.05);
+  }
+  // "300 K to 500 K": the heating schedule's start and stop, for messages ("300 K onwards"
+  // where the log gives no stop).
+  std::string heating_text() const;
+  // The beads whose end-to-end vector pulling.tsv's extension projects ("…; ends 0 33; …" of
+  // the pulling or force-clamp line), where the log states them.
+  std::optional<std::pair<int, int>> extension_ends;
   // The error the run's last start (or resume) ended with ("a FENE bond broke between …"),
   // where run.log holds one after it.
   std::optional<std::string> run_error;

@@ -1,0 +1,17 @@
+#pragma once
+// The contour length of a run's chain between the beads whose end-to-end vector pulling.tsv
+// projects (docs/analysis.md#force-clamp): the native lengths of the bonds along the chain
+// between them, summed, from the model.etop that `ermak run` writes into its output
+// directory. A whole chain's extension stays below it except by stretching its bonds, so an
+// --unfolded-extension-nm beyond it is reached by no force or run length.
+#include <filesystem>
+#include <optional>
+
+namespace ermak::analysis {
+
+// Σ r0 of the bonds on the path from bead `from` to bead `to` (the fewest bonds; a chain has
+// one), nm. Unset where model.etop is missing or unreadable, a bead is out of range, or no
+// chain of bonds joins the two (a chain break, two chains).
+std::optional<double> contour_length_between_nm(const std::filesystem::path& run_dir, int from, int to);
+
+}  // namespace ermak::analysis
