@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "ermak/core/units.h"
+#include "ermak/model/bonded_paths.h"
 #include "ermak/run/pulling_travel_check.h"
 
 namespace ermak {

@@ -9,8 +9,8 @@
 
 namespace ermak::analysis {
 
-// Σ r0 of the bonds on the path from bead `from` to bead `to` (the fewest bonds; a chain has
-// one), nm. Unset where model.etop is missing or unreadable, a bead is out of range, or no
+// Σ r0 of the bonds on the shortest bonded path from bead `from` to bead `to`
+// (model/bonded_paths.h), nm. Unset where model.etop is missing or unreadable, a bead is out of range, or no
 // chain of bonds joins the two (a chain break, two chains).
 std::optional<double> contour_length_between_nm(const std::filesystem::path& run_dir, int from, int to);
 

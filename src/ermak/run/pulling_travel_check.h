@@ -15,12 +15,6 @@
 
 namespace ermak {
 
-// The contour length (sum of the bonds' native lengths, Å) of the shortest path along bonds
-// from bead `from` to every bead (+∞ where none leads: a break, another chain).
-std::vector<double> bonded_path_lengths_A(const Topology& topology, std::int32_t from);
-// The same from `a` to `b`; 0 where no bonded path joins them.
-double bonded_contour_length_A(const Topology& topology, std::int32_t a, std::int32_t b);
-
 // Both of the below from one search of the bonds (what a run's start needs).
 struct PullingTravel {
   std::string warning;                       // pulling_travel_warning
