@@ -952,6 +952,29 @@ TEST(AnalysisCommand, SeveralPulledBeadsLoadAtTheirSpringsSummedRate) {
   EXPECT_NE(read_text(run / "analysis" / "summary.txt").find("left out: "), std::string::npos);
 }
 
+// A constant-velocity pull during heating: its forces are over a changing temperature and the
+// WLC fits take the schedule's start kT (docs/analysis.md#worm-like-chain-fits-lc-and-δlc).
+TEST(AnalysisCommand, APullThatHeatsIsNoted) {
+  const fs::path run = make_pulling_run("analyze-pulling-heating");
+  write_text(run / "run.log", "[run]\nsteps = 6000000\n# temperature: the [heating] start\n[heating]\nstart_K = 300.0\n"
+                              "stop_K = 400.0\nevery_steps = 1000000\n\n[output]\n"
+                              "[info] pulling: beads 33 ends 0 33; loading rate κv = 2.5e+10 pN/s; output every "
+                              "1000 steps (pulling.tsv)\n");
+  std::string out;
+  ASSERT_EQ(analyze(run.string(), &out), 0) << out;
+  const std::string summary = read_text(run / "analysis" / "summary.txt");
+  EXPECT_NE(summary.find("note: the run heats (300 K to 400 K, [heating] in run.log) while it pulls: its forces are "
+                         "over a changing temperature, and the WLC fits use kT = 4.142 pN·nm (T = 300 K)"),
+            std::string::npos)
+      << summary;
+  // At one temperature: no such note.
+  write_text(run / "run.log", "[run]\nsteps = 6000000\ntemperature_K = 300\n\n[output]\n"
+                              "[info] pulling: beads 33 ends 0 33; loading rate κv = 2.5e+10 pN/s; output every "
+                              "1000 steps (pulling.tsv)\n");
+  ASSERT_EQ(analyze(run.string() + " --force", &out), 0) << out;
+  EXPECT_EQ(read_text(run / "analysis" / "summary.txt").find("while it pulls"), std::string::npos);
+}
+
 TEST(AnalysisCommand, PullingSummaryNotesLoadingRateAndShortTables) {
   const fs::path run = make_pulling_run("analyze-pulling-notes");
   // κv as the tables are made: 50 pN/nm at 0.5 nm/ns (a maximum that rises faster is left out).

@@ -431,6 +431,13 @@ PullingReport write_pulling_report(const std::vector<PullingRecord>& pulls, cons
 
     std::string& block = section(fmt::format("\nConstant-velocity pulling: {} replica{}\n", n_ramp, n_ramp == 1 ? "" : "s"),
                                  "smoothing, noise, peaks, WLC fits, notes");
+    // A pull during heating sees a rising temperature (docs/analysis.md#worm-like-chain-fits-lc-and-δlc):
+    // its forces are at no one temperature, and the WLC fits take one kT.
+    if (!options.heating.empty() && n_ramp > 0)
+      block += fmt::format("  note: the run heats ({}, [heating] in run.log) while it pulls: its forces are over a "
+                           "changing temperature, and the WLC fits use kT = {} pN·nm (T = {} K); give "
+                           "--temperature-K for the stretch you fit, or pull at one temperature\n",
+                           options.heating, g(st.wlc.kT, 4), g(st.wlc.kT / boltzmann_pN_nm_per_K, 4));
     // Fits whose residual is far above the smoothed force's noise: the edge is no WLC (the
     // native structure's stiffness, a lagging chain), and its Lc and dLc are uncertain.
     std::size_t fits = 0, rough_fits = 0;
