@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <cstring>
 #include <fstream>
+#include <algorithm>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -120,6 +121,25 @@ TEST(SopgpuRun, WwEquilibrationThenPullingFromTheFinalStructures) {
   }
   // Each run started from its own equilibrated structure: their first rows differ.
   EXPECT_NE(read_rows(dir / "pull/ww_1_pull.dat").front()[1], read_rows(dir / "pull/ww_2_pull.dat").front()[1]);
+  // With pulling on, the PDBs flag the beads in the B-factor column as SOP-GPU's do: 1 for
+  // the fixed bead 0, 2 for the pulled bead 33, 0 for the rest
+  // (docs/migrating-from-sop-gpu.md#what-differs-from-sop-gpu-and-why); the equilibration's
+  // keep the model's values.
+  auto b_factors = [](const fs::path& pdb) {
+    std::vector<double> b;
+    std::istringstream in(read_file(pdb));
+    for (std::string line; std::getline(in, line);)
+      if (line.rfind("ATOM", 0) == 0) b.push_back(std::stod(line.substr(60, 6)));
+    return b;
+  };
+  for (const fs::path& pdb : {dir / "structures/ww_2_pull_final.pdb", dir / "ww.ref.pdb"}) {
+    const std::vector<double> b = b_factors(pdb);
+    ASSERT_EQ(b.size(), 34u) << pdb;
+    EXPECT_EQ(b[0], 1.0) << pdb;
+    EXPECT_EQ(b[33], 2.0) << pdb;
+    EXPECT_EQ(std::count(b.begin(), b.end(), 0.0), 32) << pdb;
+  }
+  EXPECT_NE(b_factors(dir / "structures/ww_2_equil_final.pdb")[0], 1.0);
 }
 
 TEST(SopgpuRun, ResumeContinuesBitForBitAndErmakOutputOnRequest) {

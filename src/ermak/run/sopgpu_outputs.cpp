@@ -282,6 +282,19 @@ void SopgpuReporter::remove_empty_directories_it_made() noexcept {
 
 void SopgpuReporter::open(ReportContext& context, bool resume, const Offsets& offsets) {
   file_threads_ = context.file_threads;
+  // "pulling on" (a spring or a constant force fconst): SOP-GPU's B-factor flags
+  // (docs/migrating-from-sop-gpu.md#what-differs-from-sop-gpu-and-why); fixed wins over pulled, as there.
+  const std::vector<std::int32_t>& pulled =
+      spec_.pulling.enabled ? spec_.pulling.pulled_beads : spec_.force_clamp.pulled_beads;
+  if (spec_.pulling.enabled || spec_.force_clamp.enabled) {
+    flagged_topology_ = context.topology;
+    for (BeadInfo& bead : flagged_topology_->beads) bead.b_factor = 0.0f;
+    const auto n = std::int32_t(flagged_topology_->beads.size());
+    for (std::int32_t b : pulled)
+      if (b >= 0 && b < n) flagged_topology_->beads[std::size_t(b)].b_factor = 2.0f;
+    for (std::int32_t b : spec_.fixed_beads)
+      if (b >= 0 && b < n) flagged_topology_->beads[std::size_t(b)].b_factor = 1.0f;
+  }
   const FileHolding holding = context.file_holding;
   auto offset_of = [&](const std::string& name) -> std::uint64_t {
     for (const auto& [k, offset] : offsets)
@@ -312,7 +325,7 @@ void SopgpuReporter::open(ReportContext& context, bool resume, const Offsets& of
     // the DCD files.
     const State& s = context.engine.state();
     const std::size_t o = s.index(0, 0);
-    write_pdb(outputs_.reference_pdb, context.topology, &s.x[o], &s.y[o], &s.z[o],
+    write_pdb(outputs_.reference_pdb, pdb_topology(context.topology), &s.x[o], &s.y[o], &s.z[o],
               "ermak reference coordinates (SOP-GPU reffilename), run " + outputs_.runs.front().run);
   }
 }
@@ -409,7 +422,7 @@ void SopgpuReporter::write(const Snapshot& snapshot, const Topology& topology, c
   unwritten_pdb_.resize(runs_.size());  // before the replicas' threads write their entries
   if (snapshot.restart_due)
     for_each_replica(runs, file_threads_, [&](std::int32_t r) {
-      write_run_pdb(r, outputs_.runs[r].restart_pdb, topology, s,
+      write_run_pdb(r, outputs_.runs[r].restart_pdb, pdb_topology(topology), s,
                     fmt::format("ermak restart coordinates, run {}, step {}", outputs_.runs[r].run, step));
     });
 }
@@ -456,7 +469,7 @@ void SopgpuReporter::finish(ReportContext& context) {
     f.trajectory->flush();  // checks that the DCD is still there (io/output_file_check.h)
     if (f.pulling) f.pulling->flush();
     if (f.indentation) f.indentation->flush();
-    write_run_pdb(r, outputs_.runs[r].final_pdb, context.topology, s,
+    write_run_pdb(r, outputs_.runs[r].final_pdb, pdb_topology(context.topology), s,
                   fmt::format("ermak final coordinates, run {}, step {}", outputs_.runs[r].run, s.step));
   });
 }

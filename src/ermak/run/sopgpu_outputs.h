@@ -7,6 +7,7 @@
 // read them. Driven by the run driver's schedule (run/simulation.h, RunReporter).
 #include <cstdio>
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include "ermak/config/sopgpu_config.h"
@@ -74,6 +75,13 @@ class SopgpuReporter final : public RunReporter {
 
   SopOutputs outputs_;
   const RunSpec& spec_;
+  // With pulling on, SOP-GPU's PDBs (reference, restart, final) flag the beads in their
+  // B-factor column: 1 fixed, 2 pulled, 0 the rest (its pulling.cu sets them before any PDB
+  // is saved); the model with those B-factors, made by open(). Unset: the model's own.
+  std::optional<Topology> flagged_topology_;
+  const Topology& pdb_topology(const Topology& topology) const {
+    return flagged_topology_ ? *flagged_topology_ : topology;
+  }
   std::vector<RunFiles> runs_;
   int file_threads_ = 1;  // ReportContext::file_threads: each run's files on one thread
 };
