@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <cstdio>
 #include <optional>
 
@@ -152,6 +153,13 @@ PullingAnalysis analyze_pulling(const TsvTable& table, const CurveSettings& sett
     }
   }
   return a;
+}
+
+double largest_extension_nm(const PullingAnalysis& a) {
+  double largest = -std::numeric_limits<double>::infinity();
+  for (const double x : a.extension_raw_nm)
+    if (std::isfinite(x)) largest = std::max(largest, x);
+  return largest;
 }
 
 std::optional<TotalContourIncrement> total_contour_increment(const PullingAnalysis& a) {

@@ -145,6 +145,10 @@ struct TotalContourIncrement {
 // Unset for a replica with fewer than two fitted edges (a force clamp, no peak, failed fits).
 std::optional<TotalContourIncrement> total_contour_increment(const PullingAnalysis& a);
 
+// The largest finite extension the table recorded (extension_raw_nm), nm; −∞ for none: how
+// far a clamp's trajectories got, against --unfolded-extension-nm (docs/analysis.md#force-clamp).
+double largest_extension_nm(const PullingAnalysis& a);
+
 struct IndentationPeak {
   ForcePeak peak;  // position = indentation, nm
   std::int64_t step = 0;

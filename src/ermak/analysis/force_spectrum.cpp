@@ -193,8 +193,7 @@ RunSpectrum read_run(const fs::path& dir, const SpectrumOptions& options, std::v
                               g(*f_lo), g(*f_hi)));
     const double threshold = *options.unfolded_extension_nm;
     const std::vector<double>& x = a.extension_raw_nm;
-    for (const double xi : x)
-      if (std::isfinite(xi)) run.extension_max_nm = std::max(run.extension_max_nm, xi);
+    run.extension_max_nm = std::max(run.extension_max_nm, largest_extension_nm(a));
     if (x.front() >= threshold) {
       ++run.starts_unfolded;
       warnings.push_back(fmt::format("{}: the extension starts at {} nm, at or beyond --unfolded-extension-nm {}: "

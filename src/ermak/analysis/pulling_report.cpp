@@ -346,9 +346,7 @@ std::optional<PullingRecord> read_pulling_replica(const Replica& r, bool own, co
       const auto [lo, hi] = std::minmax_element(a.force_raw_pN.begin(), a.force_raw_pN.end());
       rec.force_min_pN = *lo;
       rec.force_max_pN = *hi;
-      rec.extension_max_nm = -std::numeric_limits<double>::infinity();
-      for (const double x : a.extension_raw_nm)
-        if (std::isfinite(x)) rec.extension_max_nm = std::max(rec.extension_max_nm, x);
+      rec.extension_max_nm = largest_extension_nm(a);
     }
     drop_series(rec.a);
   }
