@@ -349,12 +349,11 @@ std::string few_windows_note(const SmoothingInfo& smoothing) {
 }
 
 std::string few_rows_note(const SmoothingInfo& smoothing, const char* output_key) {
-  constexpr double kFewRows = kFewRowsPerSmoothWindow;
-  if (!(smoothing.rows_per_window < kFewRows)) return "";
+  if (!(smoothing.rows_per_window < kFewRowsPerSmoothWindow)) return "";
   return fmt::format("  note: a smoothing window holds only {} rows on average (fewer than {}): the noise, the peak "
                      "criterion and the contact rest on too few rows; give a wider --smooth-window-nm or write rows "
                      "more often ({})\n",
-                     g(smoothing.rows_per_window, 3), g(kFewRows), output_key);
+                     g(smoothing.rows_per_window, 3), g(kFewRowsPerSmoothWindow), output_key);
 }
 
 std::string& open_replica_section(std::string& summary, std::string& replica_blocks, bool blocks_apart,
