@@ -237,8 +237,8 @@ TEST_P(CudaFamily, MinimisationAgreesWithCpu) {
   auto gpu = make_gpu(setup, family());
   cpu->set_state(start);
   gpu->set_state(start);
-  const MinimizeResult a = cpu->minimize(400, 0.05, 0.1);
-  const MinimizeResult b = gpu->minimize(400, 0.05, 0.1);
+  const MinimizeResult a = cpu->minimize(400, 0.05, 0.1, {});
+  const MinimizeResult b = gpu->minimize(400, 0.05, 0.1, {});
   EXPECT_EQ(a.converged, b.converged);
   EXPECT_NEAR(double(b.iterations), double(a.iterations), 0.05 * a.iterations + 2);
   const auto ea = cpu->energies();
@@ -250,6 +250,22 @@ TEST_P(CudaFamily, MinimisationAgreesWithCpu) {
   check->set_state(gpu->state());
   const auto ec = check->energies();
   for (std::int32_t r = 0; r < 2; ++r) EXPECT_NEAR(eb[r].total(), ec[r].total(), 1e-5 * std::abs(ec[r].total()) + 1e-4);
+}
+
+// A stop request ends the GPU's minimisation as it does the CPU's: after as many
+// iterations as it was asked and said no, every replica interrupted.
+TEST_P(CudaFamily, AStopRequestEndsTheMinimisation) {
+  const EngineSetup setup = base_setup(topology(), 2, 3);
+  State start = start_state(system_->system, 2);
+  for (std::size_t k = 0; k < start.x.size(); ++k) start.x[k] *= 1.03f;
+  auto gpu = make_gpu(setup, family());
+  gpu->set_state(start);
+  int asked = 0;
+  const MinimizeResult m = gpu->minimize(400, 1e-9, 0.1, [&] { return ++asked > 7; });
+  EXPECT_TRUE(m.interrupted);
+  EXPECT_FALSE(m.converged);
+  EXPECT_EQ(m.iterations, 7);
+  EXPECT_EQ(asked, 8);
 }
 
 // The two engines' positions (to float rounding), tether forces and plane forces agree.

@@ -11,6 +11,7 @@
 // coordinates (≤ 1e-6 Å at |x| < 10 Å).
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <cmath>
 
 #include "ermak/backend/engine.h"
@@ -74,7 +75,7 @@ TEST(Minimization, AFeneBondRelaxesToItsNativeLength) {
   const std::vector<Vec3f> starts = {{4.6f, 0.3f, -0.2f}, {0.0f, -3.2f, 0.0f}, {1.0f, 2.0f, -3.9f}};
   auto engine = two_bead_engine(t, starts);
   const double before = engine->energies()[0].total();
-  const MinimizeResult result = engine->minimize(10000, kForceTolerance, kMaxMove_A);
+  const MinimizeResult result = engine->minimize(10000, kForceTolerance, kMaxMove_A, {});
   ASSERT_TRUE(result.converged) << result.iterations << " iterations, max force " << result.max_force_kcal_per_mol_A;
   EXPECT_LT(result.max_force_kcal_per_mol_A, kForceTolerance);
   const double k = SopParameters{}.fene_k_kcal_per_mol_A2;
@@ -92,7 +93,7 @@ TEST(Minimization, ANativeContactRelaxesToItsNativeDistance) {
   // 1.3 r0 (in the attractive tail) and 0.93 r0 (on the wall).
   const std::vector<Vec3f> starts = {{7.8f, 0.0f, 0.0f}, {-3.0f, 3.0f, 3.6f}};
   auto engine = two_bead_engine(t, starts);
-  const MinimizeResult result = engine->minimize(10000, kForceTolerance, kMaxMove_A);
+  const MinimizeResult result = engine->minimize(10000, kForceTolerance, kMaxMove_A, {});
   ASSERT_TRUE(result.converged) << result.iterations << " iterations, max force " << result.max_force_kcal_per_mol_A;
   const double curvature = 72 * eh / (r0 * r0);
   expect_relaxed_to(*engine, starts, r0, kForceTolerance / curvature + 1e-6);
@@ -100,6 +101,32 @@ TEST(Minimization, ANativeContactRelaxesToItsNativeDistance) {
     EXPECT_NEAR(e.native, -eh, 1e-6);
     EXPECT_EQ(e.repulsive, 0.0) << "a native pair is not repelled";
   }
+}
+
+// A stop request (a signal during a run's start) ends the minimisation at the iteration it
+// comes in, and the result says so; the replicas of a split run stop the same way.
+TEST(Minimization, AStopRequestEndsItAtTheNextIteration) {
+  Topology t = two_beads();
+  t.bonds.push_back({0, 1, 3.8f});
+  const std::vector<Vec3f> starts = {{4.6f, 0.3f, -0.2f}};
+  auto engine = two_bead_engine(t, starts);
+  std::atomic<int> asked{0};
+  // True from the sixth question on: five iterations run, the sixth does not.
+  const MinimizeResult result = engine->minimize(10000, 1e-12, kMaxMove_A, [&] { return ++asked > 5; });
+  EXPECT_TRUE(result.interrupted);
+  EXPECT_FALSE(result.converged);
+  EXPECT_EQ(result.iterations, 5);
+  EXPECT_EQ(asked.load(), 6);
+  EXPECT_GT(result.max_force_kcal_per_mol_A, 0.0) << "the force where it stopped";
+  // Asked before the first iteration: nothing moves.
+  auto still = two_bead_engine(t, starts);
+  const State before = still->state();
+  const MinimizeResult none = still->minimize(10000, 1e-12, kMaxMove_A, [] { return true; });
+  EXPECT_TRUE(none.interrupted);
+  EXPECT_EQ(none.iterations, 0);
+  EXPECT_EQ(still->state().x, before.x);
+  EXPECT_EQ(still->state().y, before.y);
+  EXPECT_EQ(still->state().z, before.z);
 }
 
 // Strained 3 % about the centroid and displaced irregularly by up to 0.3 Å: the energy
@@ -125,7 +152,7 @@ TEST(Minimization, AStrainedWwDomainEndsLowerWithEveryForceBelowTheTolerance) {
   engine->set_state(state);
   const double before = engine->energies()[0].total();
   const double tolerance = 0.01;
-  const MinimizeResult result = engine->minimize(200000, tolerance, kMaxMove_A);
+  const MinimizeResult result = engine->minimize(200000, tolerance, kMaxMove_A, {});
   ASSERT_TRUE(result.converged) << result.iterations << " iterations, max force " << result.max_force_kcal_per_mol_A;
   const double after = engine->energies()[0].total();
   EXPECT_LT(after, before - 1.0) << "a strain of 3 % costs kcal/mol";

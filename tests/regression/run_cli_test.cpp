@@ -8,6 +8,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <fstream>
 #include <functional>
 #include <optional>
@@ -185,19 +186,29 @@ std::vector<std::string> split_words(const std::string& text) {
 
 }  // namespace
 
-// A signal during the start (here a minimisation of ~2 s) stops the run at the end of that
-// phase: exit status 130, a line in the log, no model file or checkpoint, the lock removed;
-// with --force over an earlier run, that run is left as it was, its log put back.
+// A signal during the start (here a minimisation of 6000 replicas, ~20 s on two cores)
+// ends the minimisation at its next iteration and stops the run: exit status 130 within a
+// second or two, a line in the log, no model file or checkpoint, the lock removed; with
+// --force over an earlier run, that run is left as it was, its log put back.
 TEST(RunCli, ASignalDuringTheStartStopsBeforeAnyFileIsWritten) {
   const auto dir = ermak::test::fresh_directory("signal-start");
   const fs::path config = ermak::test::write_ww_run_config(
       dir, 5, "[minimize]\nsteps = 200000\nforce_tolerance_pN = 0.0001\n");
-  const std::vector<std::string> more = {"--set", "run.replicas=600", "--set", "run.steps=100"};
-  std::vector<std::string> words = {ermak::test::ermak_binary().string(), "run", "--quiet", config.string()};
-  words.insert(words.end(), more.begin(), more.end());
-  ASSERT_EQ(run_words_and_signal(words, dir / "out/run.log", SIGINT, {}, "model: "), 128 + SIGINT);
+  std::vector<std::string> words = {ermak::test::ermak_binary().string(), "run", "--quiet", config.string(),
+                                    "--set", "run.steps=100"};
+  std::vector<std::string> many = words;
+  many.insert(many.end(), {"--set", "run.replicas=6000"});
+  std::chrono::steady_clock::time_point signalled;
+  ASSERT_EQ(run_words_and_signal(many, dir / "out/run.log", SIGINT,
+                                 [&] { signalled = std::chrono::steady_clock::now(); }, "model: "),
+            128 + SIGINT);
+  const double seconds_to_stop =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - signalled).count();
+  EXPECT_LT(seconds_to_stop, 5.0) << "the minimisation should end at its next iteration, not run on";
   std::string log = read_file(dir / "out/run.log");
   EXPECT_NE(log.find("stopped by SIGINT during the run's start, before its first step"), std::string::npos) << log;
+  EXPECT_NE(log.find(", stopped by a signal"), std::string::npos) << "the minimisation's line says why it ended\n"
+                                                                     << log;
   EXPECT_FALSE(fs::exists(dir / "out/model.pdb"));
   EXPECT_FALSE(fs::exists(dir / "out/checkpoint.ckpt"));
   EXPECT_FALSE(fs::exists(dir / "out/checkpoint.ckpt.lock"));
@@ -206,7 +217,7 @@ TEST(RunCli, ASignalDuringTheStartStopsBeforeAnyFileIsWritten) {
   std::string out = run_ermak("run --quiet " + config.string() + " --set run.steps=100", &status);
   ASSERT_EQ(status, 0) << out;
   const std::string finished = read_file(dir / "out/replica_000/final.pdb");
-  words.push_back("--force");
+  words.insert(words.end(), {"--set", "run.replicas=600", "--force"});
   ASSERT_EQ(run_words_and_signal(words, dir / "out/run.log", SIGINT, {}, "model: 34 beads, 33 bonds, 75 native "
                                  "contacts, 600 replicas"),
             128 + SIGINT);

@@ -238,7 +238,7 @@ TEST(SplitEngine, IndentationTipsAndMinimisationAsInOneEngine) {
   const State start = start_state(*ww);
   whole->set_state(start);
   split->set_state(start);
-  const MinimizeResult ma = whole->minimize(50, 1e-3, 0.1), mb = split->minimize(50, 1e-3, 0.1);
+  const MinimizeResult ma = whole->minimize(50, 1e-3, 0.1, {}), mb = split->minimize(50, 1e-3, 0.1, {});
   EXPECT_EQ(ma.iterations, mb.iterations);
   EXPECT_EQ(ma.max_force_kcal_per_mol_A, mb.max_force_kcal_per_mol_A);
   EXPECT_EQ(ma.converged, mb.converged);
@@ -300,7 +300,9 @@ class OverlappingPart final : public Engine {
     return inner_->structure_observables(f, a, b);
   }
   State forces() override { return inner_->forces(); }
-  MinimizeResult minimize(std::int64_t i, double f, double d) override { return inner_->minimize(i, f, d); }
+  MinimizeResult minimize(std::int64_t i, double f, double d, const StopRequested& s) override {
+    return inner_->minimize(i, f, d, s);
+  }
   State neighbor_reference() override { return inner_->neighbor_reference(); }
   void restore_neighbor_reference(const State& r) override { inner_->restore_neighbor_reference(r); }
   std::vector<Vec3d> tether_forces_kcal_per_mol_A() override { return inner_->tether_forces_kcal_per_mol_A(); }

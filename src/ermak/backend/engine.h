@@ -4,6 +4,7 @@
 // writes files. Reporters ask for state and energies at report intervals only.
 #include <algorithm>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -70,7 +71,13 @@ struct MinimizeResult {
   std::int64_t iterations = 0;
   double max_force_kcal_per_mol_A = 0.0;  // over all replicas, at the end
   bool converged = false;
+  bool interrupted = false;  // stopped early because stop_requested() said so
 };
+
+// Asked between minimisation iterations (a signal during a run's start,
+// docs/outputs.md#stopping-a-run): true ends the minimisation there. Empty: never.
+// May be called from several threads at once.
+using StopRequested = std::function<bool()>;
 
 // Why a slice of a run's replicas (EngineSetup::replica_offset, several GPUs) cannot draw
 // the noise of generator `rng`: only Philox is a function of the replica's index; a
@@ -89,6 +96,7 @@ inline MinimizeResult combined(const std::vector<MinimizeResult>& results) {
     out.iterations = std::max(out.iterations, r.iterations);
     out.max_force_kcal_per_mol_A = std::max(out.max_force_kcal_per_mol_A, r.max_force_kcal_per_mol_A);
     out.converged = out.converged && r.converged;
+    out.interrupted = out.interrupted || r.interrupted;
   }
   return out;
 }
@@ -160,9 +168,10 @@ class Engine {
   // State-shaped container (x/y/z hold the force components).
   virtual State forces() = 0;
 
-  // Steepest descent on every replica (fixed beads stay).
+  // Steepest descent on every replica (fixed beads stay), until each converges, reaches
+  // max_iterations or can no longer lower its energy, or stop_requested() is true.
   virtual MinimizeResult minimize(std::int64_t max_iterations, double force_tolerance_kcal_per_mol_A,
-                                  double max_displacement_A) = 0;
+                                  double max_displacement_A, const StopRequested& stop_requested) = 0;
 
   // Positions at which the current neighbour lists were built; stored in checkpoints
   // so that a resumed run rebuilds the identical list and continues bit for bit.

@@ -225,11 +225,11 @@ State SplitEngine::forces() {
 }
 
 MinimizeResult SplitEngine::minimize(std::int64_t max_iterations, double force_tolerance_kcal_per_mol_A,
-                                     double max_displacement_A) {
+                                     double max_displacement_A, const StopRequested& stop_requested) {
   wait_for_steps();
   std::vector<MinimizeResult> parts(parts_.size());
   each_part([&](std::size_t k) {
-    parts[k] = parts_[k]->minimize(max_iterations, force_tolerance_kcal_per_mol_A, max_displacement_A);
+    parts[k] = parts_[k]->minimize(max_iterations, force_tolerance_kcal_per_mol_A, max_displacement_A, stop_requested);
   });
   return combined(parts);
 }

@@ -50,7 +50,8 @@ class SplitEngine final : public Engine {
   std::vector<StructureObservables> structure_observables(double formed_ratio, std::int32_t end_first,
                                                           std::int32_t end_last) override;
   State forces() override;
-  MinimizeResult minimize(std::int64_t max_iterations, double force_tolerance_kcal_per_mol_A, double max_displacement_A) override;
+  MinimizeResult minimize(std::int64_t max_iterations, double force_tolerance_kcal_per_mol_A, double max_displacement_A,
+                          const StopRequested& stop_requested) override;
   State neighbor_reference() override;
   void restore_neighbor_reference(const State& reference) override;
   std::vector<Vec3d> tether_forces_kcal_per_mol_A() override;

@@ -374,11 +374,14 @@ RunSummary run_logged(const RunSpec& given_spec, const RunOptions& options, RunR
       engine->set_state(initial);
       refuse_coincident_start(*engine, engine->forces(), spec);
       const auto minimize_start = std::chrono::steady_clock::now();
-      const MinimizeResult m = engine->minimize(spec.minimize.max_steps,
-                                                spec.minimize.force_tolerance_kcal_per_mol_A,
-                                                spec.minimize.max_displacement_A);
+      // A signal ends the minimisation at its next iteration; the run then stops below,
+      // before it writes any file (docs/outputs.md#stopping-a-run).
+      const MinimizeResult m = engine->minimize(
+          spec.minimize.max_steps, spec.minimize.force_tolerance_kcal_per_mol_A, spec.minimize.max_displacement_A,
+          [&signal_during_start]() { return signal_during_start() != 0; });
       log_minimisation(m, std::chrono::duration<double>(std::chrono::steady_clock::now() - minimize_start).count(),
                        spec, *log);
+      if (m.interrupted) return stopped_during_start(signal_during_start(), initial.step);
       start = engine->state();
     }
     if (any_protocol) {

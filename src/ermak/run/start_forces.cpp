@@ -63,11 +63,12 @@ void log_minimisation(const MinimizeResult& m, double seconds, const RunSpec& sp
   // step of 10⁻⁷ Å no longer lowered its energy (float precision), not at the limit.
   log.info("minimisation: {} iteration{} in {:.3g} s, max |F| = {:.4g} pN, {}", m.iterations,
            m.iterations == 1 ? "" : "s", seconds, units::internal_force_to_pN(m.max_force_kcal_per_mol_A),
-           m.converged ? "converged"
+           m.converged     ? "converged"
+           : m.interrupted ? "stopped by a signal"
            : m.iterations < spec.minimize.max_steps
                ? "not converged: stopped where a step of 1e-7 A no longer lowers the energy (float precision)"
                : "not converged (iteration limit)");
-  if (!(first_step_move_A(spec, m.max_force_kcal_per_mol_A) < 0.5 * double(spec.sop.fene_R0_A)))
+  if (!m.interrupted && !(first_step_move_A(spec, m.max_force_kcal_per_mol_A) < 0.5 * double(spec.sop.fene_R0_A)))
     log.warn("warning: after the minimisation a bead still feels {:.4g} pN, which moves it {:.3g} Å in one "
              "step (half the bonds' R0 is {:g} Å): the dynamics will break a bond; give more [minimize] steps "
              "(or check the start: overlapping beads)",

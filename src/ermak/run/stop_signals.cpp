@@ -16,8 +16,9 @@ static_assert(std::atomic<int>::is_always_lock_free, "the stop flag is written f
 constexpr int kStopSignals[] = {SIGINT, SIGTERM};
 struct sigaction previous[2]{};
 
-// Said at once (write(2) is async-signal-safe), so that a signal during a long phase, which
-// the run only acts on at that phase's end (a minimisation), is seen to have arrived.
+// Said at once (write(2) is async-signal-safe), so that a signal during a long phase of the
+// start, which the run acts on at that phase's end (a minimisation at its next iteration),
+// is seen to have arrived.
 extern "C" void note_stop_signal(int signal_number) {
   received_signal.store(signal_number);
   static constexpr char kNote[] =

@@ -242,12 +242,12 @@ class CpuEngine final : public Engine {
   }
 
   MinimizeResult minimize(std::int64_t max_iterations, double force_tolerance_kcal_per_mol_A,
-                          double max_displacement_A) override {
+                          double max_displacement_A, const StopRequested& stop_requested) override {
     std::vector<MinimizeResult> per_replica(setup_.replicas);
 #pragma omp parallel for num_threads(threads_) schedule(dynamic, 1)
     for (std::int32_t r = 0; r < setup_.replicas; ++r)
       per_replica[r] = minimize_replica(r, max_iterations, force_tolerance_kcal_per_mol_A, max_displacement_A,
-                                        workspaces_[omp_get_thread_num()]);
+                                        stop_requested, workspaces_[omp_get_thread_num()]);
     return combined(per_replica);
   }
 
@@ -567,7 +567,7 @@ class CpuEngine final : public Engine {
   }
 
   MinimizeResult minimize_replica(std::int32_t r, std::int64_t max_iterations, double tolerance,
-                                  double max_displacement_A, Workspace& w) {
+                                  double max_displacement_A, const StopRequested& stop_requested, Workspace& w) {
     MinimizeResult result;
     double step_A = max_displacement_A;
     const std::size_t o = state_.index(r, 0);
@@ -585,6 +585,7 @@ class CpuEngine final : public Engine {
         }
       result.max_force_kcal_per_mol_A = std::sqrt(max_f2);
       if (result.max_force_kcal_per_mol_A < tolerance) { result.converged = true; break; }
+      if (stop_requested && stop_requested()) { result.interrupted = true; break; }
       std::copy_n(&state_.x[o], n_, saved_x.begin()); std::copy_n(&state_.y[o], n_, saved_y.begin());
       std::copy_n(&state_.z[o], n_, saved_z.begin());
       // Steepest descent with the largest bead move limited to step_A; the step grows

@@ -235,7 +235,7 @@ void CudaEngine::restore_protocol_state(const std::vector<double>& st) {
 }
 
 MinimizeResult CudaEngine::minimize(std::int64_t max_iterations, double force_tolerance_kcal_per_mol_A,
-                                    double max_displacement_A) {
+                                    double max_displacement_A, const StopRequested& stop_requested) {
   DeviceGuard guard(device_);
   settle();
   struct Replica {
@@ -264,6 +264,7 @@ MinimizeResult CudaEngine::minimize(std::int64_t max_iterations, double force_to
   for (std::int32_t r = 0; r < R_; ++r) rep[r].energy = total(r);
   for (;;) {
     bool any = false;
+    const bool stop = stop_requested && stop_requested();
     for (std::int32_t r = 0; r < R_; ++r) {
       Replica& x = rep[r];
       mode[r] = 0;
@@ -272,6 +273,11 @@ MinimizeResult CudaEngine::minimize(std::int64_t max_iterations, double force_to
       x.result.max_force_kcal_per_mol_A = std::sqrt(max_force2(r));
       if (x.result.max_force_kcal_per_mol_A < force_tolerance_kcal_per_mol_A) {
         x.result.converged = true;
+        x.active = false;
+        continue;
+      }
+      if (stop) {
+        x.result.interrupted = true;
         x.active = false;
         continue;
       }

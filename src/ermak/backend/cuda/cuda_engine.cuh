@@ -113,7 +113,7 @@ class CudaEngine final : public Engine {
   std::vector<double> protocol_state() override;
   void restore_protocol_state(const std::vector<double>& st) override;
   MinimizeResult minimize(std::int64_t max_iterations, double force_tolerance_kcal_per_mol_A,
-                          double max_displacement_A) override;
+                          double max_displacement_A, const StopRequested& stop_requested) override;
   State neighbor_reference() override;
   void restore_neighbor_reference(const State& reference) override;
   EngineStats stats() const override;
