@@ -311,6 +311,49 @@ TEST(RunCli, SigtermStopsAtACheckpointAndResumeContinuesBitForBit) {
   }
 }
 
+// A crash (SIGKILL: no handler runs, the lock and half-written rows stay) loses at most one
+// checkpoint interval: killed while its steps run, resumed, killed again in the resume, and
+// resumed to the end, a pulling run ends with the files of one that ran through, byte for
+// byte (docs/outputs.md#checkpoint). The report writer and the checkpoint writer
+// are mid-write at times a kill cannot choose; checkpoints every 20 000 steps make several.
+TEST(RunCli, AKilledRunResumesToTheFilesOfOneThatRanThrough) {
+  const std::string longer =
+      " --set run.steps=300000 --set output.energy_every=2000 --set output.trajectory_every=10000"
+      " --set output.checkpoint_every=20000 --set pulling.speed_um_per_s=2000 --set pulling.output_every=500";
+  const auto whole = ermak::test::fresh_directory("run-killed-whole");
+  const auto killed = ermak::test::fresh_directory("run-killed");
+  int status = 0;
+  std::string out = run_ermak("run --quiet " + write_config(whole, kPulled).string() + longer, &status);
+  ASSERT_EQ(status, 0) << out;
+  const fs::path config = write_config(killed, kPulled);
+  // Killed once its first checkpoint is there (before it, there is nothing to resume).
+  const auto after_first_checkpoint = [&] {
+    for (int i = 0; i < 6000 && !fs::exists(killed / "out/checkpoint.ckpt"); ++i) usleep(10000);
+  };
+  ASSERT_EQ(run_ermak_and_signal(config, split_words(longer), killed / "out/run.log", SIGKILL, after_first_checkpoint),
+            -1);
+  EXPECT_TRUE(fs::exists(killed / "out/checkpoint.ckpt.lock")) << "nothing of ermak ran after the kill";
+  std::vector<std::string> resume = split_words(longer);
+  resume.push_back("--resume");
+  ASSERT_EQ(run_words_and_signal([&] {
+              std::vector<std::string> w = {ermak::test::ermak_binary().string(), "run", "--quiet", config.string()};
+              w.insert(w.end(), resume.begin(), resume.end());
+              return w;
+            }(),
+                                 killed / "out/run.log", SIGKILL, {}, "resumed at step"),
+            -1);
+  out = run_ermak("run --quiet --resume " + config.string() + longer, &status);
+  ASSERT_EQ(status, 0) << out;
+  const std::string log = read_file(killed / "out/run.log");
+  const auto first = log.find("resumed at step "), second = log.find("resumed at step ", first + 1);
+  ASSERT_NE(second, std::string::npos) << log;
+  EXPECT_LT(std::stoll(log.substr(first + 16)), 300000) << "the first kill came after the last step";
+  EXPECT_NE(log.find("finished: "), std::string::npos) << log;
+  for (const char* f : {"replica_000/energies.tsv", "replica_001/pulling.tsv", "replica_002/trajectory.dcd",
+                        "replica_000/final.pdb", "replica_002/pulling.tsv", "checkpoint.ckpt", "model.psf"})
+    EXPECT_EQ(read_file(whole / "out" / f), read_file(killed / "out" / f)) << f;
+}
+
 // A second run on the files of a run that is still going — --resume, --force, or its dry
 // run — is refused before it touches them (docs/outputs.md#one-run-at-a-time); the first
 // run then stops and resumes as usual.
