@@ -140,6 +140,17 @@ TEST(SopgpuRun, WwEquilibrationThenPullingFromTheFinalStructures) {
     EXPECT_EQ(std::count(b.begin(), b.end(), 0.0), 32) << pdb;
   }
   EXPECT_NE(b_factors(dir / "structures/ww_2_equil_final.pdb")[0], 1.0);
+  // Each PDB holds the 33 bonds as CONECT records, as SOP-GPU's do (the flagged copy of the
+  // model keeps its bonds).
+  for (const fs::path& pdb : {dir / "structures/ww_2_pull_final.pdb", dir / "ww.ref.pdb",
+                              dir / "structures/ww_2_equil_final.pdb"}) {
+    const std::string text = read_file(pdb);
+    std::istringstream in(text);
+    int conect = 0;
+    for (std::string line; std::getline(in, line);) conect += line.rfind("CONECT", 0) == 0;
+    EXPECT_EQ(conect, 33) << pdb;
+    EXPECT_NE(text.find("\nCONECT   33   34\nEND\n"), std::string::npos) << pdb;
+  }
 }
 
 TEST(SopgpuRun, ResumeContinuesBitForBitAndErmakOutputOnRequest) {

@@ -182,6 +182,16 @@ TEST(TopologyWwReference, CommandWritesSopGpusTopAndCoordinatesAndTheyRun) {
     ++compared;
   }
   EXPECT_EQ(compared, 34);
+  // The bonds as CONECT records, line for line those of SOP-GPU's ww_cg.pdb.
+  auto conect_lines = [](const std::string& text) {
+    std::vector<std::string> lines;
+    std::istringstream in(text);
+    for (std::string line; std::getline(in, line);)
+      if (line.starts_with("CONECT")) lines.push_back(line);
+    return lines;
+  };
+  EXPECT_EQ(conect_lines(cg).size(), 33u);
+  EXPECT_EQ(conect_lines(pdb), conect_lines(cg));
   EXPECT_EQ(read_topology_file(dir / "model/ww.etop").native_contacts.size(), 75u);
   const std::string summary = read_file(dir / "model/ww_summary.txt");
   EXPECT_NE(summary.find("timing"), std::string::npos);

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <fstream>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -112,12 +113,42 @@ TEST(IoPdbCoordinates, WriteThenReadBack) {
   EXPECT_EQ(lines[9].substr(16, 6), " LONGA");
   EXPECT_EQ(lines[7].substr(30, 8), "-12345.7");
   for (std::size_t k = 2; k < 36; ++k) EXPECT_EQ(lines[k].size(), 76u) << lines[k];
+  // The 33 bonds as CONECT records between the ATOM records and END, as in SOP-GPU's ww_cg.pdb.
+  ASSERT_EQ(lines.size(), 2 + 34 + top.bonds.size() + 1);
+  EXPECT_EQ(lines[36], "CONECT    1    2");
+  EXPECT_EQ(lines[36 + 32], "CONECT   33   34");
   EXPECT_EQ(lines.back(), "END");
+}
+
+// One CONECT record per bond, in the topology's order, the lower serial first, in the PDB's
+// columns (serials in 7-11 and 12-16); native contacts are no bonds. The reader skips them.
+TEST(IoPdbCoordinates, WritesOneConectRecordPerBond) {
+  Topology top = chain_of(3);
+  top.bonds = {{0, 1, 3.8f}, {2, 1, 3.8f}};
+  top.native_contacts = {{0, 2, 7.0f, 1.0f}};
+  const std::vector<float> x = {0.0f, 3.75f, 7.5f}, y = {1.25f, -2.5f, 0.0f}, z = {0.0f, 0.5f, -100.125f};
+  const auto file = test::fresh_directory("io-pdb-conect") / "three.pdb";
+  write_pdb(file, top, x.data(), y.data(), z.data(), "three beads");
+  const auto lines = lines_of(file);
+  ASSERT_EQ(lines.size(), 1u + 3u + 2u + 1u);
+  EXPECT_EQ(lines[1].substr(0, 11), "ATOM      1");
+  EXPECT_EQ(lines[3].substr(0, 11), "ATOM      3");
+  EXPECT_EQ(lines[4], "CONECT    1    2");
+  EXPECT_EQ(lines[5], "CONECT    2    3");
+  EXPECT_EQ(lines[6], "END");
+  const auto back = read_pdb_coordinates(file);
+  ASSERT_EQ(back.size(), 3u);
+  for (std::size_t b = 0; b < 3; ++b) {
+    EXPECT_DOUBLE_EQ(back[b].x, x[b]) << b;
+    EXPECT_DOUBLE_EQ(back[b].y, y[b]) << b;
+    EXPECT_DOUBLE_EQ(back[b].z, z[b]) << b;
+  }
 }
 
 TEST(IoPdbCoordinates, MoreThan99999AtomsKeepColumns) {
   const int n = 100005;
-  const Topology top = chain_of(n);
+  Topology top = chain_of(n);
+  for (int b = 0; b + 1 < n; ++b) top.bonds.push_back({b, b + 1, 3.8f});
   std::vector<float> x(n), y(n), z(n);
   for (int b = 0; b < n; ++b) {
     x[b] = 0.01f * b;
@@ -127,7 +158,9 @@ TEST(IoPdbCoordinates, MoreThan99999AtomsKeepColumns) {
   const auto file = test::fresh_directory("io-pdb-big") / "big.pdb";
   write_pdb(file, top, x.data(), y.data(), z.data());
   const auto lines = lines_of(file);
+  // No CONECT records: their serials would be hybrid-36, which VMD does not decode there.
   ASSERT_EQ(lines.size(), static_cast<std::size_t>(n + 1));
+  EXPECT_EQ(lines.back(), "END");
   for (int b = 0; b < n; ++b) ASSERT_EQ(lines[b].size(), 76u) << b;
   EXPECT_EQ(lines[99998].substr(6, 5), "99999");
   EXPECT_EQ(lines[99999].substr(6, 5), "A0000");
@@ -137,6 +170,20 @@ TEST(IoPdbCoordinates, MoreThan99999AtomsKeepColumns) {
   const auto back = read_pdb_coordinates(file);
   ASSERT_EQ(back.size(), static_cast<std::size_t>(n));
   EXPECT_NEAR(back[n - 1].x, x[n - 1], 1e-3);
+}
+
+// 99 999 beads: every serial still fits five decimal columns, and every bond is written.
+TEST(IoPdbCoordinates, ConectRecordsUpTo99999Beads) {
+  const int n = 99999;
+  Topology top = chain_of(n);
+  top.bonds = {{0, 1, 3.8f}, {n - 1, n - 2, 3.8f}};
+  const std::vector<float> x(n, 1.0f), y(n, 2.0f), z(n, 3.0f);
+  std::ostringstream out;
+  write_pdb(out, top, x.data(), y.data(), z.data());
+  const std::string text = out.str();
+  const std::string tail = "ATOM  99999";
+  EXPECT_NE(text.find(tail), std::string::npos);
+  EXPECT_EQ(text.substr(text.size() - 38), "CONECT    1    2\nCONECT9999899999\nEND\n");
 }
 
 // VMD and MDAnalysis read what we write: checked with MDAnalysis where Python has it.

@@ -23,6 +23,9 @@
 namespace ermak {
 namespace {
 
+// The largest serial number CONECT records carry (five decimal columns).
+constexpr std::int32_t kMaxConectSerial = 99999;
+
 bool record_is(std::string_view line, std::string_view name) {
   if (!line.starts_with(name)) return false;
   // Record names fill columns 1-6; "END" must not match "ENDMDL".
@@ -132,6 +135,15 @@ void write_records(std::ostream& out, const std::string& file, const Topology& t
     line += segment;
     out << line << '\n';
   }
+  // One CONECT record per bond, lower serial first, as SOP-GPU writes them: a viewer given the
+  // PDB alone draws the chain (VMD's distance rule never bonds beads 3.8 A apart). None past
+  // 99 999 beads, whose serials are hybrid-36: VMD reads CONECT serials as decimals only, and
+  // would bond the wrong beads; the PSF holds the bonds.
+  if (topology.bead_count() <= kMaxConectSerial)
+    for (const Bond& bond : topology.bonds) {
+      const auto [first, second] = std::minmax(bond.i, bond.j);
+      out << fmt::format("CONECT{:5d}{:5d}\n", first + 1, second + 1);
+    }
   out << "END\n";
 }
 

@@ -22,7 +22,10 @@ std::vector<Vec3d> read_pdb_coordinates(const std::filesystem::path& file);
 // numbers above 99999 are written in hybrid-36 (which MDAnalysis, VMD and gemmi read),
 // residue numbers above 9999 as their last four digits (which MDAnalysis unwraps; it does
 // not decode hybrid-36 residue numbers), 4-character residue names in columns 18-21;
-// columns never shift. `remark` lines (split at '\n') go into REMARK records.
+// columns never shift. `remark` lines (split at '\n') go into REMARK records. Then one CONECT
+// record per bond of the topology (serials in columns 7-11 and 12-16, the lower first, in the
+// topology's order), as SOP-GPU writes them, except in a file of more than 99 999 beads
+// (hybrid-36 serials, which VMD's CONECT reader does not decode); then END.
 // x, y, z: bead coordinates in Å, topology.bead_count() each.
 void write_pdb(const std::filesystem::path& file, const Topology& topology, const float* x,
                const float* y, const float* z, const std::string& remark = "");

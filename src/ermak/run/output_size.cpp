@@ -62,11 +62,13 @@ OutputSizeEstimate estimate_output_size(const RunSpec& spec, const ProtocolSetup
       e.protocol_tables += replicas * table_rows(protocol->indentation_every(), first_step, last_step, resume) *
                            row_bytes(ProtocolSetup::indentation_columns().size() - 1, last_step);
   }
-  e.final_structures = replicas * (81 * n + 200);  // one 81-byte ATOM line per bead
-  // model.psf, model.pdb, model.etop: ~270 bytes a bead and its bond, ~40 a native contact
+  // One 81-byte ATOM line per bead and a 17-byte CONECT line per bond (about one a bead).
+  e.final_structures = replicas * (98 * n + 200);
+  // model.psf, model.pdb, model.etop: ~290 bytes a bead and its bond, ~40 a native contact
   // (measured: 500 beads without contacts 269 B a bead; a capsid 389 B a bead with 3.8
-  // contacts each, four capsids 421 B with their wider EXT PSF; ubiquitin 332 B).
-  if (!resume) e.model = 280.0 * n + 40.0 * double(native_contacts);
+  // contacts each, four capsids 421 B with their wider EXT PSF; ubiquitin 332 B; before the
+  // PDB's CONECT records, which add 17 B a bond).
+  if (!resume) e.model = 300.0 * n + 40.0 * double(native_contacts);
   return e;
 }
 
