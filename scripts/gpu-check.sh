@@ -193,9 +193,17 @@ stage agreement 240 agreement.log "
   python3 scripts/backend_agreement.py --ermak '$BUILD/ermak' --a cuda --b cpu --cases ${AGREEMENT_CASES:-60} \
     --seed ${AGREEMENT_SEED:-1} --out '$OUT/agreement' --force"
 
+# The tests that read ermak's files with MDAnalysis need it installed (scripts/setup.sh
+# does; they fail rather than skip where it is missing, so that CI cannot lose them). A GPU
+# machine without it (and without a network to install it) leaves them out, and says so.
+CPU_TEST_EXCLUDE=""
+if ! python3 -c 'import MDAnalysis' >/dev/null 2>&1; then
+  CPU_TEST_EXCLUDE="-E Mdanalysis"
+  echo "cpu-tests: MDAnalysis is not installed here: the tests named *Mdanalysis* are left out" >>"$SUMMARY"
+fi
 stage cpu-tests 300 ctest.log "
   cmake --build '$BUILD' -j $JOBS &&
-  ctest --test-dir '$BUILD' -j $JOBS --timeout 240 --output-on-failure -LE cuda"
+  ctest --test-dir '$BUILD' -j $JOBS --timeout 240 --output-on-failure -LE cuda $CPU_TEST_EXCLUDE"
 
 {
   echo "# gpu-check $(date -u +%Y-%m-%dT%H:%M:%SZ), $(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -1)"

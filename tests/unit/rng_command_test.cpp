@@ -119,7 +119,9 @@ TEST(RngCommand, CountsAndStepsMustBeWholeNumbersInRange) {
         // Sizes that would fill the memory say so (an audit's 10⁸ streams: std::bad_alloc).
         {" rng dump --generator mt19937 --layout shared --interleave 100000000 --count 1",
          "--interleave: 100000000 streams of mt19937 hold 233 GiB of state; at most 3435973 streams (8 GiB)"},
-        {" rng ou --samples 2147483647", "--samples: Value 2147483647 not in range 2 to 1000000"},
+        // CLI11's own words after "not in range" differ between its versions ("2 to 1000000",
+        // "[2 - 1000000]"): the option and the value are ours to check.
+        {" rng ou --samples 2147483647", "--samples: Value 2147483647 not in range"},
         {" bench --rng --rng-max-state-mb -1", "--rng-max-state-mb: must be a number > 0 and finite, got -1"}}) {
     EXPECT_EQ(test::run_command(ermak_cmd() + args, &out), 1) << args << out;
     EXPECT_NE(out.find(message), std::string::npos) << args << out;
@@ -129,8 +131,8 @@ TEST(RngCommand, CountsAndStepsMustBeWholeNumbersInRange) {
       << out;
   EXPECT_EQ(test::run_command(ermak_cmd() + " rng dump --generator philox --count 1 --seed 18446744073709551615", &out), 1)
       << out;
-  EXPECT_NE(out.find("--seed: Value 18446744073709551615 not in range 0 to 9223372036854775807"), std::string::npos)
-      << out;
+  EXPECT_NE(out.find("--seed: Value 18446744073709551615 not in range"), std::string::npos) << out;
+  EXPECT_NE(out.find("9223372036854775807"), std::string::npos) << "the largest seed is named: " << out;
 }
 
 TEST(RngCommand, OuOnCudaWithoutAGpuSaysWhy) {
