@@ -61,6 +61,25 @@ TEST(RunCli, WritesEveryOutputWithUnitsInHeaders) {
   EXPECT_NE(log.find("seed = 99"), std::string::npos);
 }
 
+// The options of .sop configurations, given with a TOML one, are refused with the --set that
+// does the same there (a user who typed --backend cuda learns --set run.backend=cuda).
+TEST(RunCli, SopOnlyOptionsWithATomlConfigurationNameTheirKeys) {
+  const auto dir = ermak::test::fresh_directory("run-sop-only-options");
+  int status = 0;
+  std::string out = run_ermak("run " + write_config(dir).string() + " --backend cuda --threads 3", &status);
+  EXPECT_EQ(status, 1) << out;
+  EXPECT_NE(out.find("--backend (--set run.backend=cuda), --threads (--set run.threads=3) apply to .sop "
+                     "configurations only"),
+            std::string::npos)
+      << out;
+  out = run_ermak("run " + write_config(dir).string() + " --ermak-output elsewhere", &status);
+  EXPECT_EQ(status, 1) << out;
+  EXPECT_NE(out.find("--ermak-output (--set output.directory=elsewhere) applies to .sop configurations only"),
+            std::string::npos)
+      << out;
+  EXPECT_FALSE(fs::exists(dir / "out")) << "refused before anything is written";
+}
+
 // --print-config prints the resolved configuration with the overrides applied and runs nothing.
 TEST(RunCli, PrintConfigShowsTheResolvedConfigurationAndWritesNothing) {
   const auto dir = ermak::test::fresh_directory("run-print-config");

@@ -77,9 +77,22 @@ Command add_run_command(CLI::App& app) {
         std::printf("SOP-GPU outputs as configured; ermak checkpoint %s\n", sop.outputs.checkpoint.c_str());
       return 0;
     }
-    if (!options->ermak_output.empty() || !options->backend.empty() || options->threads != 0)
-      throw Error("--ermak-output, --backend and --threads apply to .sop configurations; in a TOML configuration "
-                  "use [output] directory, run.backend and run.threads");
+    {
+      // Each .sop-only option given, with the key a TOML configuration (or --set) takes instead.
+      std::vector<std::string> sop_only;
+      if (!options->ermak_output.empty())
+        sop_only.push_back("--ermak-output (--set output.directory=" + options->ermak_output + ")");
+      if (!options->backend.empty()) sop_only.push_back("--backend (--set run.backend=" + options->backend + ")");
+      if (options->threads != 0)
+        sop_only.push_back("--threads (--set run.threads=" + std::to_string(options->threads) + ")");
+      if (!sop_only.empty()) {
+        std::string list;
+        for (const std::string& s : sop_only) list += (list.empty() ? "" : ", ") + s;
+        throw Error(list + (sop_only.size() == 1 ? " applies" : " apply") +
+                    " to .sop configurations only; a TOML configuration takes the key in the file or by --set, as "
+                    "shown");
+      }
+    }
     const RunSpec spec = load_run_spec(options->config, options->overrides);
     if (options->print_config) {
       std::fputs(spec.resolved_toml.c_str(), stdout);
