@@ -338,7 +338,8 @@ TEST(RunCli, SigtermStopsAtACheckpointAndResumeContinuesBitForBit) {
 TEST(RunCli, AKilledRunResumesToTheFilesOfOneThatRanThrough) {
   const std::string longer =
       " --set run.steps=300000 --set output.energy_every=2000 --set output.trajectory_every=10000"
-      " --set output.checkpoint_every=20000 --set pulling.speed_um_per_s=2000 --set pulling.output_every=500";
+      " --set output.checkpoint_every=20000 --set pulling.speed_um_per_s=2000 --set pulling.output_every=500"
+      " --set run.backend=cpu";  // ~3 s of steps; a GPU would finish them before the first kill
   const auto whole = ermak::test::fresh_directory("run-killed-whole");
   const auto killed = ermak::test::fresh_directory("run-killed");
   int status = 0;
