@@ -15,6 +15,7 @@
 #include "ermak/analysis/pulling_report.h"
 #include "ermak/analysis/report_common.h"
 #include "ermak/analysis/run_directory.h"
+#include "ermak/analysis/run_pool.h"
 #include "ermak/analysis/smoothing_defaults.h"
 #include "ermak/core/error.h"
 
@@ -47,11 +48,28 @@ AnalyzeResult analyze_run(const AnalyzeOptions& options_in) {
       bad("--linear-range-nm", fmt::format("must be two indentations a,b with 0 ≤ a < b, nm; got {},{}", from, to));
   }
   if (st.detach_force_pN && !std::isfinite(*st.detach_force_pN)) bad("--detach-force-pN", "must be finite");
+  // Runs pooled: of one condition (run_pool.h), so the first one's run.log says what they
+  // share (loading rate, temperature, ends); each one's end is its own (pooled_logs).
+  const std::vector<fs::path>& pooled_dirs = options.pooled_run_dirs;
+  const bool pooled = !pooled_dirs.empty();
+  std::vector<RunLogFacts> pooled_logs;
+  std::vector<std::string> pool_warnings;
+  if (pooled) {
+    if (options.out_dir.empty())
+      bad("-o,--output", "with several run directories, name the directory for the analysis");
+    const PoolVerdict verdict = judge_runs_for_pooling(pooled_dirs);
+    if (!verdict.pooled)
+      bad("RUN_DIR", "these runs are no batches of one condition to pool into one analysis: " + verdict.why_not);
+    pool_warnings = verdict.warnings;
+    options.run_dir = pooled_dirs.front();
+    for (const fs::path& dir : pooled_dirs) pooled_logs.push_back(read_run_log(dir));
+  }
   const RunLogFacts run_log = read_run_log(options.run_dir);
   std::string temperature_source = options.temperature_from_run ? "default; run.log gives none" : "--temperature-K";
   if (options.temperature_from_run && run_log.temperature_K) {
     options.temperature_K = *run_log.temperature_K;
     temperature_source = run_log.heating ? "the start of the run's heating schedule, from run.log"
+                         : pooled        ? "the runs', from their run.logs"
                                          : "the run's, from run.log";
   }
   st.wlc.kT = kT_pN_nm(options.temperature_K);
@@ -78,10 +96,12 @@ AnalyzeResult analyze_run(const AnalyzeOptions& options_in) {
   const bool overwrite = options.overwrite;
 
   AnalyzeResult result;
-  std::vector<std::string> without_table;
-  const std::vector<Replica> replicas = discover_replicas(options.run_dir, &without_table);
+  result.warnings = pool_warnings;
+  std::vector<std::string> without_table;  // "RUN/replica_NNN" (pooled) or "replica_NNN"
+  const std::vector<Replica> replicas =
+      pooled ? pool_replicas(pooled_dirs, &without_table) : discover_replicas(options.run_dir, &without_table);
   for (const std::string& name : without_table)
-    result.warnings.push_back((options.run_dir / name).string() +
+    result.warnings.push_back((pooled ? fs::path(name) : options.run_dir / name).string() +
                               ": no pulling.tsv, indentation.tsv or plane.tsv, which the other replicas have; replica "
                               "left out of the analysis");
   result.out_dir = options.out_dir.empty() ? options.run_dir / "analysis" : options.out_dir;
@@ -171,6 +191,9 @@ AnalyzeResult analyze_run(const AnalyzeOptions& options_in) {
   pulling_options.loading_rate_pN_per_s = run_log.loading_rate_pN_per_s;
   pulling_options.run_steps = run_log.run_steps;
   pulling_options.run_error = run_log.run_error;
+  for (std::size_t k = 0; k < pooled_logs.size(); ++k)
+    pulling_options.pooled_runs.push_back(
+        {pooled_dirs[k].string(), pooled_logs[k].run_steps, pooled_logs[k].run_error});
   if (run_log.temperature_changes()) pulling_options.heating = run_log.heating_text();
   if (run_log.extension_ends && options.unfolded_extension_nm) {
     pulling_options.ends = *run_log.extension_ends;
@@ -214,8 +237,14 @@ AnalyzeResult analyze_run(const AnalyzeOptions& options_in) {
   // (kReplicaBlocksInSummary), under the title of its kind's section.
   std::string replica_blocks;
   summary += "ermak analyze: force-spectroscopy analysis (docs/analysis.md)\n";
-  summary += fmt::format("run directory:    {}\noutput directory: {}\n\n", options.run_dir.string(),
-                         final_out.string());
+  if (pooled)
+    summary += fmt::format("run directories:  {} runs of one condition, pooled into this one analysis (their replicas "
+                           "numbered on from one run to the next; replicas.tsv maps them; "
+                           "docs/analysis.md#pooling-runs-of-one-condition)\n{}output directory: {}\n\n",
+                           pooled_dirs.size(), pooled_runs_text(replicas, pooled_dirs), final_out.string());
+  else
+    summary += fmt::format("run directory:    {}\noutput directory: {}\n\n", options.run_dir.string(),
+                           final_out.string());
   std::size_t n_ramp = 0, n_clamp = 0;
   for (const auto& rec : pulls) (rec.a.force_clamp ? n_clamp : n_ramp) += 1;
   summary += "Settings\n";
@@ -319,11 +348,24 @@ AnalyzeResult analyze_run(const AnalyzeOptions& options_in) {
   // --- the list of files, the summary ------------------------------------------------------
   summary += "\nFiles\n";
   summary += "  summary.txt                  this summary\n";
+  if (pooled) {
+    write_text_file(out / "replicas.tsv", pooled_replica_table(replicas, pooled_dirs), overwrite);
+    written(out / "replicas.tsv");
+    produced.push_back("replicas.tsv");
+    summary +=
+        "  replicas.tsv                 the runs pooled: each replica's number here, its run and its number there\n";
+  }
   if (blocks_apart) {
+    std::string of_what = options.run_dir.string();
+    if (pooled) {
+      of_what = fmt::format("the {} runs pooled (", pooled_dirs.size());
+      for (std::size_t k = 0; k < pooled_dirs.size(); ++k) of_what += (k ? ", " : "") + pooled_dirs[k].string();
+      of_what += ")";
+    }
     write_text_file(out / "replicas.txt",
                     fmt::format("ermak analyze: each replica of {} ({} replicas; their statistics are in "
                                 "summary.txt)\n{}",
-                                options.run_dir.string(), replicas.size(), replica_blocks),
+                                of_what, replicas.size(), replica_blocks),
                     overwrite);
     written(out / "replicas.txt");
     produced.push_back("replicas.txt");

@@ -15,7 +15,11 @@ namespace ermak::analysis {
 
 struct AnalyzeOptions {
   std::filesystem::path run_dir;
-  std::filesystem::path out_dir;  // empty: run_dir/analysis
+  // Two or more run directories of one condition (run_pool.h: judge_runs_for_pooling) analysed
+  // as one run: their replicas numbered on from one run to the next in this order, mapped in
+  // replicas.tsv (docs/analysis.md#pooling-runs-of-one-condition). Empty: run_dir alone.
+  std::vector<std::filesystem::path> pooled_run_dirs;
+  std::filesystem::path out_dir;  // empty: run_dir/analysis (required for runs pooled)
   CurveSettings settings;
   double temperature_K = 300.0;   // sets settings.wlc.kT
   // Take the run's own temperature from its run.log (the resolved [run] temperature) when
@@ -45,9 +49,10 @@ struct AnalyzeResult {
 };
 
 // Finds the replicas (replica_NNN/ subdirectories, or RUN_DIR itself when it holds the
-// tables directly), analyses each table, and writes the outputs. Before writing
+// tables directly; of every run pooled), analyses each table, and writes the outputs. Before writing
 // anything it checks that no output file exists (unless overwrite). Throws ermak::Error
-// for bad options, a run directory without tables, or an unreadable table.
+// for bad options, a run directory without tables, an unreadable table, or runs to pool
+// that are not of one condition.
 AnalyzeResult analyze_run(const AnalyzeOptions& options);
 
 }  // namespace ermak::analysis

@@ -18,6 +18,7 @@
 #include "ermak/analysis/dudko_hummer_szabo.h"
 #include "ermak/analysis/report_common.h"
 #include "ermak/analysis/run_directory.h"
+#include "ermak/analysis/run_pool.h"
 #include "ermak/analysis/spectrum_bootstrap.h"
 #include "ermak/analysis/statistics.h"
 #include "ermak/analysis/svg_plot.h"
@@ -263,9 +264,7 @@ struct Level {
   bool by_nominal_force = false;  // clamps: pooled by the force their run.logs state
 };
 
-// Equal to a relative 1e-6: κv as run.log prints it (6 significant digits) is equal text
-// for equal settings; the margin only absorbs a spring or speed given in other units.
-constexpr double kSameLevelRelative = 1e-6;
+// Equal to a relative kSameLevelRelative (run_pool.h), as runs pooled into one analysis are.
 // Clamps whose run.log states no force (a log without the clamp's line: an older ermak, a
 // table converted from elsewhere) are compared by their measured forces, the means of
 // force_along over their replicas. ermak's own rows hold the clamp's force to their 8
@@ -425,7 +424,7 @@ AnalyzeResult analyze_force_spectrum(const SpectrumOptions& options) {
     if (run.clamp && options.censor_without_peak)
       bad("--no-peak", "applies to pulling runs (a clamp censors its own trajectories); " + dir.string() +
                            " is a force-clamp run");
-    if (!runs.empty() && std::abs(run.temperature_K - runs.front().temperature_K) > 0.05)
+    if (!runs.empty() && std::abs(run.temperature_K - runs.front().temperature_K) > kSameTemperature_K)
       throw Error(dir.string(), 0, "",
                   fmt::format("the run is at {} K ({}), {} at {} K ({}): Bell's law is fitted at one temperature "
                               "(give --temperature-K to analyse them as one)",

@@ -282,6 +282,58 @@ std::string clamp_lifetime_section(const std::vector<PullingRecord>& pulls, cons
   return s;
 }
 
+// The summary's notes on tables that end before the run's steps (cut_short_notes) and the
+// headline's words on them (cut_short_brief), for the constant-velocity (`clamp` false) or
+// the force-clamp replicas: of the one run, or run by run for runs pooled, each note and the
+// headline naming its run (a run stopped early is one run's matter, and the runs may differ
+// in length).
+struct TableEndReport {
+  std::string notes, brief;
+};
+TableEndReport table_end_report(const std::vector<PullingRecord>& pulls, bool clamp, const std::string& covered,
+                                const PullingReportOptions& options) {
+  auto ends_of = [&](std::optional<std::size_t> run) {
+    std::vector<TableEnd> ends;
+    for (const auto& rec : pulls)
+      if (rec.a.force_clamp == clamp && (!run || rec.replica.run == *run))
+        ends.push_back({rec.replica.name, rec.last_step});
+    return ends;
+  };
+  TableEndReport report;
+  if (options.pooled_runs.empty()) {
+    const std::vector<TableEnd> ends = ends_of(std::nullopt);
+    report.notes = cut_short_notes(ends, covered, options.run_steps, options.run_error);
+    report.brief = cut_short_brief(ends, options.run_steps, options.run_error.has_value());
+    return report;
+  }
+  const std::string note = "  note: ";
+  std::vector<std::string> briefs;
+  for (std::size_t k = 0; k < options.pooled_runs.size(); ++k) {
+    const PullingReportOptions::PooledRun& run = options.pooled_runs[k];
+    const std::vector<TableEnd> ends = ends_of(k);
+    std::string notes = cut_short_notes(ends, covered, run.run_steps, run.run_error);
+    for (std::size_t at = notes.find(note); at != std::string::npos; at = notes.find(note, at + 1)) {
+      notes.insert(at + note.size(), run.dir + ": ");
+      at += run.dir.size();
+    }
+    report.notes += notes;
+    // " (the run stopped at step … of …)": its words, within the one bracket of every run's.
+    const std::string b = cut_short_brief(ends, run.run_steps, run.run_error.has_value());
+    if (b.size() > 3) briefs.push_back(run.dir + ": " + b.substr(2, b.size() - 3));
+  }
+  if (!briefs.empty()) {
+    report.brief = " (";
+    for (std::size_t k = 0; k < briefs.size(); ++k) report.brief += (k ? "; " : "") + briefs[k];
+    report.brief += ")";
+  }
+  return report;
+}
+
+// " of 2 runs pooled" for the headlines of runs pooled into one analysis; "" for one run.
+std::string pooled_runs_words(const PullingReportOptions& options) {
+  return options.pooled_runs.empty() ? std::string() : fmt::format(" of {} runs pooled", options.pooled_runs.size());
+}
+
 }  // namespace
 
 std::optional<PullingRecord> read_pulling_replica(const Replica& r, bool own, const PullingReportOptions& options,
@@ -531,10 +583,8 @@ PullingReport write_pulling_report(const std::vector<PullingRecord>& pulls, cons
                              g(*options.loading_rate_pN_per_s));
     summary += fmt::format("  replicas with a peak: {} of {}{}\n", first_forces.size(), n_ramp,
                            first_forces.size() < n_ramp ? " (the statistics below are over these)" : "");
-    std::vector<TableEnd> ends;
-    for (const auto& rec : pulls)
-      if (!rec.a.force_clamp) ends.push_back({rec.replica.name, rec.last_step});
-    summary += cut_short_notes(ends, "the pulling", options.run_steps, options.run_error);
+    const TableEndReport ramp_ends = table_end_report(pulls, false, "the pulling", options);
+    summary += ramp_ends.notes;
     summary += stats_block("first peak", sfirst, "pN");
     summary += stats_block("largest peak", smax, "pN");
     summary += stats_block("all peaks", describe(all_forces), "pN");
@@ -561,7 +611,7 @@ PullingReport write_pulling_report(const std::vector<PullingRecord>& pulls, cons
     if (!final_lcs.empty()) summary += stats_block("Lc after the last peak", describe(final_lcs), "nm");
 
     // A run stopped early is said on the terminal too: its missing peaks are no evidence of none.
-    const std::string cut_short = cut_short_brief(ends, options.run_steps, options.run_error.has_value());
+    const std::string cut_short = pooled_runs_words(options) + ramp_ends.brief;
     if (all_forces.empty())
       brief += fmt::format("pulling: {} replica{}{}, no unfolding peaks\n", n_ramp, n_ramp == 1 ? "" : "s", cut_short);
     else
@@ -634,18 +684,16 @@ PullingReport write_pulling_report(const std::vector<PullingRecord>& pulls, cons
                            "unfolding: --unfolded-extension-nm X tells): {} of {}; t half-way over those\n",
                            half_times.size(), n_clamp);
     summary += stats_block("t half-way", describe(half_times), "ns");
-    std::vector<TableEnd> ends;
-    for (const auto& rec : pulls)
-      if (rec.a.force_clamp) ends.push_back({rec.replica.name, rec.last_step});
-    summary += cut_short_notes(ends, "the clamp (a replica not unfolded there may unfold later)", options.run_steps,
-                               options.run_error);
+    const TableEndReport clamp_ends =
+        table_end_report(pulls, true, "the clamp (a replica not unfolded there may unfold later)", options);
+    summary += clamp_ends.notes;
     plot_clamp_overlay(pulls, out / "extension_time.svg", overwrite);
     written(out / "extension_time.svg");
     produced.push_back("extension_time.svg");
     brief += fmt::format("force clamp: {} replica{}{}, {} with a transition (the extension grew by max(1 nm, 8 σ_x) "
                          "or more); half-way time {}\n",
-                         n_clamp, n_clamp == 1 ? "" : "s",
-                         cut_short_brief(ends, options.run_steps, options.run_error.has_value()), half_times.size(),
+                         n_clamp, n_clamp == 1 ? "" : "s", pooled_runs_words(options) + clamp_ends.brief,
+                         half_times.size(),
                          mean_sd(describe(half_times), "ns"));
     if (!options.unfolded_extension_nm)
       brief += "  (unfolding times to the extension of the unfolded state: --unfolded-extension-nm X)\n";

@@ -50,6 +50,16 @@ struct PullingReportOptions {
   // (analysis/chain_contour.h), where the run directory tells it; and those ends.
   std::optional<double> contour_nm;
   std::pair<int, int> ends{0, 0};
+  // Runs pooled into one analysis (run_pool.h), by Replica::run: each one's directory and what
+  // its run.log says of its end. Their tables' ends are judged run by run, against each run's
+  // own steps, and the notes and the headline name the run; the headline says how many runs
+  // are pooled. Empty for one run (run_steps and run_error above).
+  struct PooledRun {
+    std::string dir;
+    std::optional<std::int64_t> run_steps;
+    std::optional<std::string> run_error;
+  };
+  std::vector<PooledRun> pooled_runs;
   // The per-replica blocks go to PullingReport::replica_blocks instead of the summary (a
   // run of more than kReplicaBlocksInSummary replicas: analyze_run writes replicas.txt).
   bool replica_blocks_apart = false;

@@ -245,8 +245,8 @@ void prepare_output_directory(const std::filesystem::path& out, const std::vecto
 
 const std::vector<std::string>& analysis_file_names() {
   static const std::vector<std::string> names = {
-      // one run (analyze_run, plane_report)
-      "summary.txt", "replicas.txt", "peaks.tsv", "wlc_fits.tsv", "forces_histogram.tsv", "force_extension.svg",
+      // one run, or runs pooled into one (analyze_run, plane_report)
+      "summary.txt", "replicas.txt", "replicas.tsv", "peaks.tsv", "wlc_fits.tsv", "forces_histogram.tsv", "force_extension.svg",
       "peak_force_histogram.svg", "extension_time.svg", "unfolding_times.tsv", "indentation_peaks.tsv",
       "indentation_forces_histogram.tsv", "indentation_peak_force_histogram.svg", "force_indentation.svg",
       "plane_peaks.tsv", "plane_replicas.tsv", "force_plane.svg", "plane_forces_histogram.tsv",

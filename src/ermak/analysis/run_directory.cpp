@@ -39,7 +39,7 @@ std::vector<Replica> discover_replicas(const fs::path& run_dir, std::vector<std:
   std::vector<Replica> out;
   for (const auto& [index, dir] : replica_directories(run_dir)) {
     Replica r;
-    r.index = index;
+    r.index = r.run_replica = index;
     r.name = dir.filename().string();
     r.dir = dir;
     r.pulling = fs::exists(r.dir / "pulling.tsv");
@@ -113,6 +113,11 @@ RunLogFacts read_run_log(const fs::path& run_dir) {
     bool ran = false;  // "running steps …"
   } attempt;
   bool attempts_marked = false;
+  // The first resolved configuration's echo: before it, inside it (its tables' lines), after it.
+  enum class Echo { before, inside, after } echo = Echo::before;
+  std::string echoed_table;
+  // "[pulling]", "[[plane_pulling.plane]]": a table's header, not a line of the log ("[time] …").
+  const std::regex table_header(R"(\[\[?[A-Za-z0-9_.]+\]\]?\s*)");
   auto close_attempt = [&](bool at_end) {
     if (attempt.ran || (at_end && !attempts_marked)) {
       if (attempt.run_steps) facts.run_steps = attempt.run_steps;
@@ -121,6 +126,19 @@ RunLogFacts read_run_log(const fs::path& run_dir) {
     attempt = Attempt{};
   };
   for (std::string line; std::getline(log, line);) {
+    if (echo == Echo::inside) {
+      if (line.rfind("[", 0) == 0 && std::regex_match(line, table_header)) {
+        echoed_table = line.substr(0, line.find_last_of(']') + 1);
+        facts.resolved_tables[echoed_table];
+      } else if (line.rfind("[", 0) == 0) {
+        echo = Echo::after;  // the log goes on
+      } else if (!echoed_table.empty() && line.find_first_not_of(" \t") != std::string::npos) {
+        facts.resolved_tables[echoed_table].push_back(line);
+      }
+    }
+    if (const auto at = line.find("] resolved configuration:"); echo == Echo::before && at != std::string::npos &&
+                                                                at < 24)
+      echo = Echo::inside;
     if (const auto at = line.find(rate_marker); at != std::string::npos) {
       if (const auto rate = number_at(line, at + rate_marker.size())) facts.loading_rate_pN_per_s = rate;
       // "pulling: beads [3, 7] on springs …": one spring per pulled bead.
@@ -130,6 +148,7 @@ RunLogFacts read_run_log(const fs::path& run_dir) {
         if (close != std::string::npos) {
           const std::string list = line.substr(b + beads_marker.size(), close - b - beads_marker.size());
           facts.pulled_beads = int(std::count(list.begin(), list.end(), ',')) + 1;
+          facts.pulled_bead_list = "[" + list + "]";
         }
       }
     }
@@ -156,6 +175,7 @@ RunLogFacts read_run_log(const fs::path& run_dir) {
       const auto close = line.find(each_marker, b);
       if (close != std::string::npos) {
         const std::string list = line.substr(b + clamp_marker.size(), close - b - clamp_marker.size());
+        facts.pulled_bead_list = "[" + list + "]";
         const std::size_t force_at = close + each_marker.size();
         const auto force = number_at(line, force_at);
         const auto unit_at = line.find(' ', force_at);
@@ -211,6 +231,28 @@ RunLogFacts read_run_log(const fs::path& run_dir) {
   }
   close_attempt(true);
   return facts;
+}
+
+std::optional<std::string> RunLogFacts::resolved_value(const std::string& table, const std::string& key) const {
+  const auto found = resolved_tables.find(table);
+  if (found == resolved_tables.end()) return std::nullopt;
+  for (const std::string& line : found->second) {
+    const auto first = line.find_first_not_of(" \t");
+    if (first == std::string::npos || line.compare(first, key.size(), key) != 0) continue;
+    const auto equals = line.find_first_not_of(' ', first + key.size());
+    if (equals == std::string::npos || line[equals] != '=') continue;
+    // The value up to its comment ("19.84  # = 0.08 tau_H"); a '#' inside a string is the value's.
+    std::string value;
+    bool quoted = false;
+    for (std::size_t i = equals + 1; i < line.size(); ++i) {
+      if (line[i] == '"' && (i == 0 || line[i - 1] != '\\')) quoted = !quoted;
+      if (line[i] == '#' && !quoted) break;
+      value += line[i];
+    }
+    const auto from = value.find_first_not_of(" \t"), to = value.find_last_not_of(" \t");
+    return from == std::string::npos ? std::string() : value.substr(from, to - from + 1);
+  }
+  return std::nullopt;
 }
 
 std::string RunLogFacts::heating_text() const {

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdint>
 #include <filesystem>
+#include <map>
 #include <optional>
 #include <string>
 #include <utility>
@@ -17,6 +18,11 @@ struct Replica {
   std::string name;  // replica_NNN
   std::filesystem::path dir;
   bool pulling = false, indentation = false, plane = false;
+  // Where it comes from: which of the run directories given (0 for one run) and its number
+  // there. Equal to `index` in one run's analysis; in runs pooled into one (run_pool.h)
+  // `index` and `name` are its pooled number instead.
+  std::size_t run = 0;
+  int run_replica = 0;
 };
 
 // The replicas of a run directory, by index; RUN_DIR itself as replica 0 when it holds the
@@ -63,6 +69,17 @@ struct RunLogFacts {
   std::vector<Plane> planes;
   // [run] steps of the last resolved configuration the log echoes (an extended run's new end).
   std::optional<std::int64_t> run_steps;
+  // The beads of the pulling or force-clamp line as the run resolved them ("[33]", "[3, 7]"),
+  // whatever selections its configuration named them by.
+  std::optional<std::string> pulled_bead_list;
+  // The first resolved configuration the log echoes (the TOML after "resolved configuration:"),
+  // by table ("[run]", "[pulling]", "[[plane_pulling.plane]]"): its lines as written, comments
+  // included. Empty where the log echoes none (a log of another program, or cut).
+  std::map<std::string, std::vector<std::string>> resolved_tables;
+  // The value of `key` in the resolved `table` ("[run]", "timestep_ps" → "19.84"), its
+  // trailing comment left off; unset where the table or the key is not there (a key left at a
+  // default that depends on others is a comment there, "# ends: …", and unset here).
+  std::optional<std::string> resolved_value(const std::string& table, const std::string& key) const;
   std::optional<double> temperature_K;
   bool heating = false;  // temperature_K is the start of a heating schedule
   // The force protocol's table its resolved configuration names first ("[pulling]",

@@ -1,4 +1,5 @@
 #include <cstdio>
+#include <filesystem>
 #include <memory>
 #include <optional>
 #include <string>
@@ -6,6 +7,7 @@
 
 #include "ermak/analysis/analyze_run.h"
 #include "ermak/analysis/force_spectrum.h"
+#include "ermak/analysis/run_pool.h"
 #include "ermak/app/cli_checks.h"
 #include "ermak/app/commands.h"
 #include "ermak/core/error.h"
@@ -28,7 +30,9 @@ Command add_analyze_command(CLI::App& app) {
       "smoothed curves, unfolding/breaking/rupture peaks, worm-like-chain fits (contour lengths, ΔLc), "
       "peak-force statistics and histograms, indentation spring constant, work of the pulling plane; "
       "TSV tables, SVG plots and summary.txt; a heating run's melting curve (Q, heat capacity, melting "
-      "temperature); with several run directories, the dynamic force spectrum "
+      "temperature); several runs of one condition (pulling at one speed and spring, or clamps at one force, "
+      "run in batches) pooled into that one analysis; runs at several loading rates or clamp forces give "
+      "their dynamic force spectrum "
       "(rupture force against loading rate, or lifetime against force) with Bell's and Dudko–Hummer–Szabo's "
       "rates fitted to it "
       "(docs/analysis.md)");
@@ -59,8 +63,11 @@ Command add_analyze_command(CLI::App& app) {
   auto o = std::make_shared<Options>();
   cmd->add_option("RUN_DIR", o->run_dirs,
                   "Output directory of the run (holding replica_NNN/pulling.tsv, indentation.tsv or plane.tsv, or a "
-                  "heating run's energies.tsv); several pulling or force-clamp runs give their dynamic force "
-                  "spectrum, in which runs at one loading rate (or clamp force) are pooled")
+                  "heating run's energies.tsv). Several pulling (or force-clamp) runs of one condition — the same "
+                  "model, temperature, time step, friction, fixed beads and [pulling] ([force_clamp]) settings but "
+                  "output_every; seeds, replicas and steps may differ — are pooled into one analysis, their replicas "
+                  "numbered on in the order given (replicas.tsv); runs at several loading rates (clamp forces) give "
+                  "their dynamic force spectrum, in which the runs at one loading rate (clamp force) are pooled")
       ->required();
   cmd->add_option("-o,--output", o->out_dir,
                   "Where to write the analysis (default RUN_DIR/analysis; required with several run directories)");
@@ -107,8 +114,8 @@ Command add_analyze_command(CLI::App& app) {
       cmd->add_option("--replica-files", o->replica_files,
                       "Which replicas get their own smoothed curve table and plot (replica_NNN_*): all, none, or "
                       "replica numbers and ranges such as 0-9,5123 (default: the run's first 100 replicas, whatever their "
-                      "numbers). One run directory only; its peak tables, fits and statistics cover every replica "
-                      "whatever this selects");
+                      "numbers; runs pooled: their pooled numbers). Not for a spectrum; the peak tables, fits and "
+                      "statistics cover every replica whatever this selects");
   auto* spectrum_peak =
       cmd->add_option("--spectrum-peak", o->spectrum_peak,
                       "Spectrum of pulling runs: a replica's rupture force is its first or its largest unfolding peak")
@@ -127,9 +134,9 @@ Command add_analyze_command(CLI::App& app) {
           ->check(CLI::IsMember({"left-out", "censored"}))
           ->capture_default_str();
   auto* unfolded = cmd->add_option("--unfolded-extension-nm", o->unfolded_extension,
-                                   "Force clamp (one run, or the spectrum of several): a trajectory has unfolded "
-                                   "when its extension (the table's rows) first reaches this, nm: its unfolding time "
-                                   "and the lifetime");
+                                   "Force clamp (one run or runs pooled, or the spectrum of several): a trajectory has "
+                                   "unfolded when its extension (the table's rows) first reaches this, nm: its "
+                                   "unfolding time and the lifetime");
   auto* bootstrap = cmd->add_option("--bootstrap", o->bootstrap,
                                     "Spectrum: refit Bell and DHS to N resamples of each loading rate's (force's) "
                                     "replicas and give 95 % percentile intervals (bootstrap.tsv); ~1 s per resample "
@@ -145,11 +152,46 @@ Command add_analyze_command(CLI::App& app) {
     settings.min_peak_separation_nm = o->separation;
     settings.wlc.persistence_length = o->persistence;
     settings.wlc.fit_persistence = o->fit_persistence;
+    // One run's analysis, of one directory or of several pooled (run_pool.h).
+    auto run_analysis = [&](std::vector<std::filesystem::path> pooled_run_dirs) {
+      analysis::AnalyzeOptions a;
+      a.run_dir = o->run_dirs.front();
+      a.pooled_run_dirs = std::move(pooled_run_dirs);
+      a.out_dir = o->out_dir;
+      a.settings = settings;
+      if (contact->count()) a.settings.contact_force_pN = o->contact;
+      if (range->count()) a.settings.linear_range_nm = std::make_pair(o->linear_range.at(0), o->linear_range.at(1));
+      a.settings.linear_fraction = o->linear_fraction;
+      if (detach->count()) a.settings.detach_force_pN = o->detach;
+      if (plane_group->count()) a.plane_group = o->plane_group;
+      if (unfolded->count()) a.unfolded_extension_nm = o->unfolded_extension;
+      a.temperature_K = o->temperature;
+      a.temperature_from_run = temperature->count() == 0;
+      if (bins->count()) a.bins = o->bins;
+      if (replica_files->count()) a.replica_files = analysis::parse_replica_selection(o->replica_files);
+      a.overwrite = o->force;
+      for (const CLI::Option* given : {window, points, drop, separation, persistence, fit_persistence, temperature,
+                                       bins, contact, range, linear_fraction, plane_group, detach, unfolded,
+                                       replica_files})
+        if (given->count()) a.given_options.push_back(given->get_name());
+      return report(analysis::analyze_run(a));
+    };
     if (o->run_dirs.size() > 1) {
+      const std::vector<std::filesystem::path> dirs(o->run_dirs.begin(), o->run_dirs.end());
+      if (analysis::judge_runs_for_pooling(dirs).pooled) {
+        for (const auto* spectrum_only : {spectrum_peak, loading_rate, no_peak, bootstrap})
+          if (spectrum_only->count())
+            throw Error(spectrum_only->get_name() +
+                        ": applies to the spectrum of runs at several loading rates (or clamp forces); these runs "
+                        "are of one condition and pooled into one analysis "
+                        "(docs/analysis.md#pooling-runs-of-one-condition)");
+        return run_analysis(dirs);
+      }
       for (const auto* indentation_or_plane : {contact, range, detach, bins, linear_fraction, plane_group, replica_files})
         if (indentation_or_plane->count())
-          throw Error(indentation_or_plane->get_name() + ": applies to the analysis of one run directory, not to "
-                                                         "the spectrum of several");
+          throw Error(indentation_or_plane->get_name() +
+                      ": applies to the analysis of one run directory (or of runs of one condition, pooled into "
+                      "one), not to the spectrum of several");
       analysis::SpectrumOptions s;
       for (const std::string& d : o->run_dirs) s.run_dirs.push_back(d);
       s.out_dir = o->out_dir;
@@ -167,25 +209,7 @@ Command add_analyze_command(CLI::App& app) {
     for (const auto* spectrum_only : {spectrum_peak, loading_rate, no_peak, bootstrap})
       if (spectrum_only->count())
         throw Error(spectrum_only->get_name() + ": applies to the spectrum of several run directories");
-    analysis::AnalyzeOptions a;
-    a.run_dir = o->run_dirs.front();
-    a.out_dir = o->out_dir;
-    a.settings = settings;
-    if (contact->count()) a.settings.contact_force_pN = o->contact;
-    if (range->count()) a.settings.linear_range_nm = std::make_pair(o->linear_range.at(0), o->linear_range.at(1));
-    a.settings.linear_fraction = o->linear_fraction;
-    if (detach->count()) a.settings.detach_force_pN = o->detach;
-    if (plane_group->count()) a.plane_group = o->plane_group;
-    if (unfolded->count()) a.unfolded_extension_nm = o->unfolded_extension;
-    a.temperature_K = o->temperature;
-    a.temperature_from_run = temperature->count() == 0;
-    if (bins->count()) a.bins = o->bins;
-    if (replica_files->count()) a.replica_files = analysis::parse_replica_selection(o->replica_files);
-    a.overwrite = o->force;
-    for (const CLI::Option* given : {window, points, drop, separation, persistence, fit_persistence, temperature, bins,
-                                     contact, range, linear_fraction, plane_group, detach, unfolded, replica_files})
-      if (given->count()) a.given_options.push_back(given->get_name());
-    return report(analysis::analyze_run(a));
+    return run_analysis({});
   };
 }
 
