@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <fstream>
 #include <string>
 
 #include "ermak/analysis/tsv_table.h"
@@ -62,6 +63,25 @@ TEST(AnalysisPool, BatchesOfOneRunAreAnalysedAsOne) {
                       "runs are at one loading rate κv"),
             std::string::npos)
       << said;
+  // Another model of the same size (one native contact's r0 changed: a "mutant"): refused by
+  // the model fingerprint its run.log states.
+  {
+    std::string top = read_file(ermak::test::shared_data() / "sopgpu/ww/reference/ww.top");
+    const auto at = top.find("    0    30     1   10.72262    1.50000");
+    ASSERT_NE(at, std::string::npos);
+    top.replace(at, 39, "    0    30     1   10.50000    1.50000");
+    const fs::path e = ermak::test::fresh_directory("pool-run-e");
+    { std::ofstream(e / "mutant.top") << top; }
+    pull(e, 15, 25000.0, 35.0, "--set input.topology=" + (e / "mutant.top").string());
+    said = run_ermak("analyze " + (a / "out").string() + " " + (e / "out").string() + " -o " + out.string() +
+                         " --force",
+                     &status);
+    EXPECT_NE(status, 0);
+    EXPECT_NE(said.find((e / "out").string() + ": model (its beads, bonds or native contacts: another model of the "
+                        "same size): fingerprint "),
+              std::string::npos)
+        << said;
+  }
   // Another speed: the spectrum, as before.
   pull(d, 14, 50000.0, 35.0);
   said = run_ermak("analyze " + (a / "out").string() + " " + (d / "out").string() + " -o " + out.string() + " --force",

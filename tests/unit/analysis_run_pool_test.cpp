@@ -39,6 +39,7 @@ struct Batch {
   std::string timestep_ps = "19.84";
   std::string model = "34 beads, 33 bonds, 75 native contacts";
   std::string native_energy = "1.5";
+  std::string model_fingerprint = "3c0ffee15ba5e001";
   unsigned seed = 1;
   int replicas = 3;
   long long steps = 6000000;  // the tables' last step: the run went through
@@ -50,6 +51,8 @@ void write_run_log(const fs::path& dir, const Batch& b) {
   std::ofstream log(dir / "run.log");
   log << "[2026-11-30 08:11:49] ermak 0.1.0 starting run.toml\n"
       << "[2026-11-30 08:11:49] model: " << b.model << ", " << b.replicas << " replicas\n"
+      << "[2026-11-30 08:11:49] model fingerprint: " << b.model_fingerprint
+      << " (its beads, bonds and native contacts with their parameters)\n"
       << "[2026-11-30 08:11:49] resolved configuration:\n"
       << "# ermak resolved configuration: every key after defaults and unit conversion.\n# source: run.toml\n\n"
       << "[model]\nnative_cutoff_A = 8.0\nnative_energy_kcal_per_mol = " << b.native_energy << "\n\n"
@@ -386,6 +389,10 @@ TEST(RunPool, RunsAtOneLevelOfAnotherConditionAreRefused) {
   }
   expect_refused(a, variant("model", [](Batch& b) { b.model = "34 beads, 33 bonds, 61 native contacts"; }), "model",
                  "34 beads, 33 bonds, 61 native contacts", "34 beads, 33 bonds, 75 native contacts");
+  // Another model of the same size and [model] keys (a mutant, another topology file).
+  expect_refused(a, variant("mutant", [](Batch& b) { b.model_fingerprint = "0123456789abcdef"; }),
+                 "model (its beads, bonds or native contacts: another model of the same size)",
+                 "fingerprint 0123456789abcdef", "fingerprint 3c0ffee15ba5e001");
   expect_refused(a, variant("epsilon", [](Batch& b) { b.native_energy = "1.2"; }),
                  "[model] native_energy_kcal_per_mol", "1.2", "1.5");
   expect_refused(a, variant("warm", [](Batch& b) { b.temperature_K = "310.0"; }), "[run] temperature", "310 K",

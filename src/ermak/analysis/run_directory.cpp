@@ -152,6 +152,11 @@ RunLogFacts read_run_log(const fs::path& run_dir) {
         }
       }
     }
+    // "[time] model fingerprint: 1a2b… (…)" (run/run_start_log.cpp).
+    if (const auto at = line.find("] model fingerprint: "); at != std::string::npos) {
+      const std::string rest = line.substr(at + 21);
+      facts.model_fingerprint = rest.substr(0, rest.find(' '));
+    }
     // "[time] model: 34 beads, 33 bonds, 75 native contacts, 2 replicas (…)" (run/simulation.cpp).
     if (const auto at = line.find("] model: "); at != std::string::npos) {
       const std::string rest = line.substr(at + 9);

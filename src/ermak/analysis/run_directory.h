@@ -59,6 +59,9 @@ struct RunLogFacts {
   // The model's size as the log's "model: 34 beads, 33 bonds, 75 native contacts, …" line
   // states it ("34 beads, 33 bonds, 75 native contacts"): runs of a spectrum should agree.
   std::optional<std::string> model_size;
+  // "model fingerprint: 1a2b…" (since 2026-11-30): the model by content (run/config_fingerprint.h),
+  // so that runs of two models of one size are told apart.
+  std::optional<std::string> model_fingerprint;
   // The planes of a plane-pulling run, by group ("plane k: N beads, normal …, speed v µm/s,
   // κ = K pN/nm per bead"); empty where the log does not state them.
   struct Plane {

@@ -117,6 +117,12 @@ std::vector<Difference> differences(const Run& a, const Run& b, const std::strin
   if (both(a.log.model_size, b.log.model_size) && *a.log.model_size != *b.log.model_size)
     found.push_back({"model", *a.log.model_size, *b.log.model_size});
   table_differences("[model]", {});
+  // Two models of one size and the same [model] keys (a mutant, another topology file) differ
+  // in their content, which the fingerprint line states.
+  if (found.empty() && both(a.log.model_fingerprint, b.log.model_fingerprint) &&
+      *a.log.model_fingerprint != *b.log.model_fingerprint)
+    found.push_back({"model (its beads, bonds or native contacts: another model of the same size)",
+                     "fingerprint " + *a.log.model_fingerprint, "fingerprint " + *b.log.model_fingerprint});
   if (both(a.log.temperature_K, b.log.temperature_K) &&
       std::abs(*a.log.temperature_K - *b.log.temperature_K) > kSameTemperature_K)
     found.push_back({"[run] temperature", g(*a.log.temperature_K, 6) + " K", g(*b.log.temperature_K, 6) + " K"});

@@ -10,6 +10,7 @@
 #include "ermak/core/units.h"
 #include "ermak/model/residue_selection.h"
 #include "ermak/run/bonded_piece_check.h"
+#include "ermak/run/config_fingerprint.h"
 
 namespace ermak {
 
@@ -70,6 +71,9 @@ void log_run_start(const RunSpec& spec, const Topology& topology, const std::vec
   log->info("model: {} beads, {} bonds, {} native contacts, {} replica{}{}", n, topology.bonds.size(),
             topology.native_contacts.size(), replicas, replicas == 1 ? "" : "s",
             piece_count > 1 ? fmt::format("; {} bonded pieces (chains, and chains split at breaks)", piece_count) : "");
+  // By content, so that `ermak analyze` pools only runs of one model (docs/analysis.md#pooling-runs-of-one-condition).
+  log->info("model fingerprint: {} (its beads, bonds and native contacts with their parameters)",
+            model_fingerprint(topology));
   if (!spec.input.structure.empty())
     log->info("model built from the structure by [model]'s C-alpha rule: native contacts between C-alphas closer "
               "than {} A, more than 2 residues apart (`ermak topology` builds SOP-GPU's rule, with side-chain "
