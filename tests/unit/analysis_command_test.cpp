@@ -19,6 +19,7 @@
 #include "ermak/analysis/tsv_table.h"
 #include "ermak/analysis/wlc.h"
 #include "ermak/io/topology_file.h"
+#include "support/synthetic_pulling.h"
 #include "support/test_paths.h"
 #include "support/test_systems.h"
 
@@ -79,36 +80,17 @@ void expect_svg(const fs::path& p) {
   EXPECT_EQ(svg.find("inf"), std::string::npos);
 }
 
-// One replica of a constant-velocity pulling run: a cantilever (50 pN/nm) pulls a WLC
-// (P = 0.4 nm) whose contour length grows 10 → 20 → 30 nm when the force reaches the
-// given rupture forces; noise 3 pN on the force, 0.02 nm on the extension.
+// One replica of a constant-velocity pulling run (support/synthetic_pulling.h: a WLC pulled
+// through a 50 pN/nm cantilever, ruptures at the given forces), as ermak writes pulling.tsv.
 std::string pulling_table(const std::vector<double>& rupture, unsigned seed, bool with_force_along = true) {
-  const double kappa = 50.0, p = 0.4, kT = kT_pN_nm(300.0), v_nm_per_ns = 0.5;
-  const std::vector<double> lc = {10.0, 20.0, 30.0};
-  std::mt19937_64 rng(seed);
-  std::normal_distribution<double> gauss(0.0, 1.0);
   std::string text = "# step\ttime[ns]\tbase[nm]\tend_to_end[nm]\textension[nm]\tforce_x[pN]\tforce_y[pN]\tforce_z[pN]\tforce[pN]";
   text += with_force_along ? "\tforce_along[pN]\n" : "\n";
-  auto solve = [&](double b, double L) {
-    double lo = 0.0, hi = std::min(b, L * (1 - 1e-12));
-    for (int it = 0; it < 100 && hi > 0.0; ++it) {
-      const double mid = 0.5 * (lo + hi);
-      (kappa * (b - mid) - marko_siggia_force(mid, L, p, kT) > 0.0 ? lo : hi) = mid;
-    }
-    return 0.5 * (lo + hi);
-  };
-  std::size_t k = 0;
-  for (int i = 0; i <= 6000; ++i) {
-    const double b = 0.005 * i;
-    double x = solve(b, lc[k]);
-    while (k < rupture.size() && kappa * (b - x) >= rupture[k]) x = solve(b, lc[++k]);
-    const double f = kappa * (b - x) + 3.0 * gauss(rng);
-    const double xn = x + 0.02 * gauss(rng);
+  for (const test::SyntheticPullingRow& row : test::synthetic_wlc_pulling(rupture, seed)) {
     char line[256];
-    std::snprintf(line, sizeof line, "%lld\t%.6f\t%.6f\t%.6f\t%.6f\t%.6f\t0\t0\t%.6f", 1000LL * i, b / v_nm_per_ns, b,
-                  xn, xn, f, std::abs(f));
+    std::snprintf(line, sizeof line, "%lld\t%.6f\t%.6f\t%.6f\t%.6f\t%.6f\t0\t0\t%.6f", row.step, row.time_ns,
+                  row.base_nm, row.extension_nm, row.extension_nm, row.force_pN, std::abs(row.force_pN));
     text += line;
-    if (with_force_along) text += "\t" + std::to_string(f);
+    if (with_force_along) text += "\t" + std::to_string(row.force_pN);
     text += "\n";
   }
   return text;

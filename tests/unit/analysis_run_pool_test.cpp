@@ -21,6 +21,7 @@
 #include "ermak/analysis/tsv_table.h"
 #include "ermak/analysis/wlc.h"
 #include "ermak/core/error.h"
+#include "support/synthetic_pulling.h"
 #include "support/test_paths.h"
 
 namespace ermak::analysis {
@@ -85,36 +86,16 @@ std::string replica_dir(int r) {
   return name;
 }
 
-// One replica of a constant-velocity pulling run (as analysis_command_test.cpp's): a
-// cantilever of 50 pN/nm pulls a WLC (P = 0.4 nm) whose contour length grows 10 → 20 → 30 nm
-// when the force reaches the given rupture forces; noise 3 pN on the force, 0.02 nm on the
-// extension; 6001 rows 1000 steps apart (`last_row`: fewer, a table that ends early).
+// One replica of a constant-velocity pulling run (support/synthetic_pulling.h, as
+// analysis_command_test.cpp's); `last_row`: fewer rows, a table that ends early.
 void write_ramp_table(const fs::path& file, const std::vector<double>& rupture, unsigned seed, int last_row = 6000) {
-  const double kappa = 50.0, p = 0.4, kT = kT_pN_nm(300.0), v_nm_per_ns = 0.5;
-  const std::vector<double> lc = {10.0, 20.0, 30.0};
-  std::mt19937_64 rng(seed);
-  std::normal_distribution<double> gauss(0.0, 1.0);
-  auto solve = [&](double b, double L) {
-    double lo = 0.0, hi = std::min(b, L * (1 - 1e-12));
-    for (int it = 0; it < 100 && hi > 0.0; ++it) {
-      const double mid = 0.5 * (lo + hi);
-      (kappa * (b - mid) - marko_siggia_force(mid, L, p, kT) > 0.0 ? lo : hi) = mid;
-    }
-    return 0.5 * (lo + hi);
-  };
   fs::create_directories(file.parent_path());
   std::ofstream t(file);
   t << "# step\ttime[ns]\tbase[nm]\tend_to_end[nm]\textension[nm]\tforce[pN]\tforce_along[pN]\n";
-  std::size_t k = 0;
-  for (int i = 0; i <= last_row; ++i) {
-    const double b = 0.005 * i;
-    double x = solve(b, lc[k]);
-    while (k < rupture.size() && kappa * (b - x) >= rupture[k]) x = solve(b, lc[++k]);
-    const double f = kappa * (b - x) + 3.0 * gauss(rng);
-    const double xn = x + 0.02 * gauss(rng);
+  for (const test::SyntheticPullingRow& row : test::synthetic_wlc_pulling(rupture, seed, last_row)) {
     char line[256];
-    std::snprintf(line, sizeof line, "%lld\t%.6f\t%.6f\t%.6f\t%.6f\t%.6f\t%.6f\n", 1000LL * i, b / v_nm_per_ns, b, xn,
-                  xn, std::abs(f), f);
+    std::snprintf(line, sizeof line, "%lld\t%.6f\t%.6f\t%.6f\t%.6f\t%.6f\t%.6f\n", row.step, row.time_ns,
+                  row.base_nm, row.extension_nm, row.extension_nm, std::abs(row.force_pN), row.force_pN);
     t << line;
   }
 }
