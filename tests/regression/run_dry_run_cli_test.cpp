@@ -133,6 +133,18 @@ TEST(RunDryRun, AnOutputDirectoryThroughAFileIsAnErrorOfTheKey) {
     EXPECT_NE(out.find("afile exists and is not a directory"), std::string::npos) << out;
   }
   EXPECT_EQ(ermak::test::read_file(dir / "afile"), "not a directory\n");
+  // Under /proc (which passes access() for root): refused by the dry run as by the run.
+  if (fs::is_directory("/proc/self"))
+    for (const std::string dry : {"", " --dry-run"}) {
+      int status = 0;
+      const std::string out =
+          run_ermak("run" + dry + " " + config.string() + " --set 'output.directory=\"/proc/ermak-nope/out\"'", &status);
+      EXPECT_EQ(status, 1) << out;
+      EXPECT_NE(out.find("output.directory: /proc/ermak-nope/out: /proc is on the kernel's proc file system, where no "
+                         "run can write its files"),
+                std::string::npos)
+          << out;
+    }
 }
 
 // "SOP-GPU files 53.2 KiB" in a run log → bytes.

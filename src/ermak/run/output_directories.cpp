@@ -1,5 +1,7 @@
 #include "ermak/run/output_directories.h"
 
+#include <linux/magic.h>
+#include <sys/vfs.h>
 #include <unistd.h>
 
 #include <string>
@@ -12,6 +14,27 @@
 
 namespace ermak {
 namespace fs = std::filesystem;
+
+namespace {
+
+// The name of the kernel pseudo file system `existing` lies on (proc, sysfs, …), or null.
+const char* pseudo_file_system(const fs::path& existing) {
+  struct statfs info {};
+  if (::statfs(existing.c_str(), &info) != 0) return nullptr;
+  switch (static_cast<unsigned long>(info.f_type)) {
+    case PROC_SUPER_MAGIC: return "proc";
+    case SYSFS_MAGIC: return "sysfs";
+    case CGROUP_SUPER_MAGIC: return "cgroup";
+    case CGROUP2_SUPER_MAGIC: return "cgroup2";
+    case DEBUGFS_MAGIC: return "debugfs";
+    case TRACEFS_MAGIC: return "tracefs";
+    case SECURITYFS_MAGIC: return "securityfs";
+    case DEVPTS_SUPER_MAGIC: return "devpts";
+    default: return nullptr;
+  }
+}
+
+}  // namespace
 
 void check_output_directory(const RunSpec& spec, const fs::path& dir, const std::string& key) {
   std::error_code error;
@@ -30,6 +53,12 @@ void check_output_directory(const RunSpec& spec, const fs::path& dir, const std:
                         (existing == absolute ? " exists and is not a directory" : " is a file, not a directory") +
                         "; give a directory for the run's files");
   }
+  // The kernel's own file systems pass access() for root, but take no new directory or file
+  // (a real run then fails at mkdir; the dry run would pass).
+  if (const char* pseudo = pseudo_file_system(existing))
+    throw key_error(spec, key,
+                    dir.string() + ": " + existing.string() + " is on the kernel's " + pseudo +
+                        " file system, where no run can write its files; choose another directory");
   if (::access(existing.c_str(), W_OK | X_OK) != 0) {
     throw key_error(spec, key,
                     dir.string() + ": " + (existing == absolute ? "" : "cannot be created: ") + existing.string() +
