@@ -143,6 +143,22 @@ TEST(DcdReader, RefusesWhatIsNoPlainDcdNamingTheFile) {
   EXPECT_NE(why.find("cannot open DCD file"), std::string::npos) << why;
 }
 
+TEST(DcdReader, XplorFilesAreReadAndFourDimensionalOnesRefused) {
+  const fs::path dir = test::fresh_directory("dcd-reader-kinds");
+  // X-PLOR: version word 0, DELTA a double over words 9 and 10 (no unit cell flag there).
+  const fs::path xplor = write_dcd(dir / "xplor.dcd", 3, 2, 0, 5);
+  poke_i32(xplor, 8 + 4 * 19, 0);
+  poke_i32(xplor, 8 + 4 * 10, 0x40340000);  // the high word of the double 20.0
+  DcdReader r = DcdReader::open(xplor);
+  EXPECT_EQ(r.frames(), 2);
+  EXPECT_EQ(r.steps_between_frames(), 5);
+  const fs::path four = write_dcd(dir / "four.dcd", 3, 1, 0, 1);
+  poke_i32(four, 8 + 4 * 11, 1);
+  const std::string why = refusal(four);
+  EXPECT_NE(why.find(four.string()), std::string::npos) << why;
+  EXPECT_NE(why.find("four-dimensional DCD files are not supported"), std::string::npos) << why;
+}
+
 TEST(DcdReader, ACorruptFrameIsNamed) {
   const fs::path dir = test::fresh_directory("dcd-reader-corrupt");
   const fs::path path = write_dcd(dir / "t.dcd", 2, 2, 0, 1);
