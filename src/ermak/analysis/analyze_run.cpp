@@ -9,6 +9,7 @@
 
 #include "ermak/analysis/analysis_progress.h"
 #include "ermak/analysis/chain_contour.h"
+#include "ermak/analysis/contact_report.h"
 #include "ermak/analysis/indentation_report.h"
 #include "ermak/analysis/melting_curve.h"
 #include "ermak/analysis/plane_report.h"
@@ -81,6 +82,9 @@ AnalyzeResult analyze_run(const AnalyzeOptions& options_in) {
   if (run_log.heating) {
     std::vector<std::string> lost;
     if (const auto tables = energy_tables_of_a_run_without_protocol(options.run_dir, &lost); !tables.empty()) {
+      if (options.contacts)
+        bad("--contacts", "applies to runs with a force protocol (pulling, force clamp, indentation, plane pulling); " +
+                              options.run_dir.string() + " is a heating run without protocol tables");
       if (!options.given_options.empty())
         bad(options.given_options.front(), "does not apply to the melting curve of a heating run (" +
                                                options.run_dir.string() + " has no protocol tables)");
@@ -177,6 +181,9 @@ AnalyzeResult analyze_run(const AnalyzeOptions& options_in) {
   planned.push_back(final_out / "replicas.txt");  // removed with --force even where this run writes none
   for (const fs::path& p : plane_report_files(final_out, planes)) planned.push_back(p);
   add_every_analysis_file(final_out, planned);  // a spectrum's or melting curve's files too
+  // --contacts: the model and the trajectories, found (or refused) before anything is written.
+  std::optional<ContactInputs> contact_inputs;
+  if (options.contacts) contact_inputs = find_contact_inputs(options.run_dir, replicas, run_log);
   // Written into a staging directory, moved into OUT when everything has succeeded.
   StagedOutput staged(final_out, planned, overwrite);
   const fs::path& out = staged.dir();
@@ -345,6 +352,21 @@ AnalyzeResult analyze_run(const AnalyzeOptions& options_in) {
     result.warnings.insert(result.warnings.end(), plane_report.warnings.begin(), plane_report.warnings.end());
   }
 
+  // --- which contacts break (contact_report), after the peaks it assigns them to ----------------
+  ContactReport contact_report;
+  if (contact_inputs) {
+    ContactReportOptions co;
+    for (const auto& rec : pulls)
+      if (!rec.a.force_clamp)
+        for (const PullingPeak& p : rec.a.peaks) co.peak_steps[rec.replica.index].push_back(p.step);
+    co.overwrite = overwrite;
+    contact_report = write_contact_report(*contact_inputs, co, out, result.files);
+    summary += contact_report.summary;
+    brief += contact_report.brief;
+    produced.insert(produced.end(), contact_report.produced.begin(), contact_report.produced.end());
+    result.warnings.insert(result.warnings.end(), contact_report.warnings.begin(), contact_report.warnings.end());
+  }
+
   // --- the list of files, the summary ------------------------------------------------------
   summary += "\nFiles\n";
   summary += "  summary.txt                  this summary\n";
@@ -405,6 +427,7 @@ AnalyzeResult analyze_run(const AnalyzeOptions& options_in) {
     describe_file(ip + "peak_force_histogram.svg", "histogram plot of the breaking forces");
   }
   summary += plane_report.files;
+  summary += contact_report.files;
   // Per replica: a curve table always, a plot where there is a curve to plot (a force
   // clamp's replicas share extension_time.svg instead).
   // Which replicas have them, counted from the files written (a selected replica left out,

@@ -35,6 +35,9 @@ struct AnalyzeOptions {
   // The replicas that get their own curve table and plot (--replica-files; default the
   // first 100). Every replica enters the tables of peaks and fits and the statistics.
   ReplicaSelection replica_files;
+  // --contacts: which native contacts break, and when, from the replicas' trajectories
+  // (contact_report.h; docs/analysis.md#which-contacts-break---contacts).
+  bool contacts = false;
   bool overwrite = false;         // replace existing output files
   // The options the user gave that shape curves (--smooth-window-nm, …), by name: a heating
   // run's melting curve takes none of them and refuses them.

@@ -235,6 +235,10 @@ RunLogFacts read_run_log(const fs::path& run_dir) {
         }
   }
   close_attempt(true);
+  if (const auto v = facts.resolved_value("[output]", "contact_formed_ratio"))
+    if (const auto ratio = number_at(*v, 0); ratio && *ratio > 1.0) facts.contact_formed_ratio = *ratio;
+  if (const auto v = facts.resolved_value("[output]", "trajectory_every"))
+    if (const auto every = number_at(*v, 0); every && *every >= 0.0) facts.trajectory_every_steps = std::int64_t(*every);
   return facts;
 }
 

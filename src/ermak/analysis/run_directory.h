@@ -83,6 +83,11 @@ struct RunLogFacts {
   // trailing comment left off; unset where the table or the key is not there (a key left at a
   // default that depends on others is a comment there, "# ends: …", and unset here).
   std::optional<std::string> resolved_value(const std::string& table, const std::string& key) const;
+  // [output] contact_formed_ratio and trajectory_every of the resolved configuration: the rule
+  // of Q (a contact is formed when r < ratio · r0) and the steps between DCD frames, for
+  // `ermak analyze --contacts`. Unset where the log echoes no configuration.
+  std::optional<double> contact_formed_ratio;
+  std::optional<std::int64_t> trajectory_every_steps;
   std::optional<double> temperature_K;
   bool heating = false;  // temperature_K is the start of a heating schedule
   // The force protocol's table its resolved configuration names first ("[pulling]",

@@ -34,7 +34,7 @@ Command add_analyze_command(CLI::App& app) {
       "run in batches) pooled into that one analysis; runs at several loading rates or clamp forces give "
       "their dynamic force spectrum "
       "(rupture force against loading rate, or lifetime against force) with Bell's and Dudko–Hummer–Szabo's "
-      "rates fitted to it "
+      "rates fitted to it; with --contacts, which native contacts break and when, from the trajectories "
       "(docs/analysis.md)");
   struct Options {
     std::vector<std::string> run_dirs;
@@ -58,6 +58,7 @@ Command add_analyze_command(CLI::App& app) {
     int plane_group = 0;
     double detach = 0.0;
     std::string replica_files;
+    bool contacts = false;
     bool force = false;
   };
   auto o = std::make_shared<Options>();
@@ -142,8 +143,15 @@ Command add_analyze_command(CLI::App& app) {
                                     "replicas and give 95 % percentile intervals (bootstrap.tsv); ~1 s per resample "
                                     "of 1000 forces on one core")
                        ->check(CLI::Range(1, 100000));
+  auto* contacts = cmd->add_flag(
+      "--contacts", o->contacts,
+      "Which native contacts break, and when: each replica's trajectory.dcd read frame by frame; a contact (of "
+      "model.etop) is formed when r < contact_formed_ratio × r0 (the run's, else 1.5) and ruptures at the first frame "
+      "from which it stays broken to the end (NA when formed in the last frame). Writes contact_ruptures.tsv, "
+      "contacts.tsv (mean rupture order) and, for pulling with unfolding peaks, peak_contacts.tsv. Needs trajectories "
+      "(trajectory_every > 0); one run directory or runs pooled, not a spectrum");
   cmd->add_flag("--force", o->force, "Replace existing output files");
-  return [o, window, points, drop, bins, contact, range, detach, temperature, spectrum_peak, unfolded, linear_fraction,
+  return [o, window, contacts, points, drop, bins, contact, range, detach, temperature, spectrum_peak, unfolded, linear_fraction,
           plane_group, loading_rate, separation, persistence, fit_persistence, no_peak, bootstrap, replica_files]() {
     analysis::CurveSettings settings;
     if (window->count()) settings.window_nm = o->window_nm;
@@ -170,6 +178,7 @@ Command add_analyze_command(CLI::App& app) {
       if (bins->count()) a.bins = o->bins;
       if (replica_files->count()) a.replica_files = analysis::parse_replica_selection(o->replica_files);
       a.overwrite = o->force;
+      a.contacts = o->contacts;
       for (const CLI::Option* given : {window, points, drop, separation, persistence, fit_persistence, temperature,
                                        bins, contact, range, linear_fraction, plane_group, detach, unfolded,
                                        replica_files})
@@ -187,7 +196,8 @@ Command add_analyze_command(CLI::App& app) {
                         "(docs/analysis.md#pooling-runs-of-one-condition)");
         return run_analysis(dirs);
       }
-      for (const auto* indentation_or_plane : {contact, range, detach, bins, linear_fraction, plane_group, replica_files})
+      for (const auto* indentation_or_plane :
+           {contact, range, detach, bins, linear_fraction, plane_group, replica_files, contacts})
         if (indentation_or_plane->count())
           throw Error(indentation_or_plane->get_name() +
                       ": applies to the analysis of one run directory (or of runs of one condition, pooled into "

@@ -1,0 +1,330 @@
+// `ermak analyze --contacts` (analysis/contact_rupture, analysis/contact_report): a synthetic run
+// directory as `ermak run` leaves it — model.etop, run.log, replica_NNN/trajectory.dcd and
+// pulling.tsv — whose contacts break at known frames: the rupture frames and steps, the
+// censoring of a contact formed at the end, the rule that a contact which breaks and forms
+// again ruptures only at its last break, the statistics and order of contacts.tsv, the
+// contacts of a peak, and the refusals.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "ermak/analysis/analyze_run.h"
+#include "ermak/analysis/contact_report.h"
+#include "ermak/analysis/contact_rupture.h"
+#include "ermak/analysis/run_directory.h"
+#include "ermak/analysis/tsv_table.h"
+#include "ermak/core/error.h"
+#include "ermak/io/dcd_writer.h"
+#include "ermak/io/topology_file.h"
+#include "support/synthetic_pulling.h"
+#include "support/test_paths.h"
+
+namespace ermak::analysis {
+namespace {
+
+namespace fs = std::filesystem;
+
+// 8 beads of chain A, residues 11 to 18; native contacts k = 0..3 between beads k and k + 4,
+// r0 = 5 Å (formed while r < 7.5 Å). Each pair lies on its own line, 20 Å from the others,
+// so that a frame sets each contact's distance alone.
+Topology four_contacts() {
+  Topology t;
+  for (int b = 0; b < 8; ++b) {
+    BeadInfo info;
+    info.chain_id = "A";
+    info.residue_number = 11 + b;
+    t.beads.push_back(info);
+  }
+  for (int b = 0; b < 7; ++b) t.bonds.push_back({b, b + 1, 3.8f});
+  for (int k = 0; k < 4; ++k) t.native_contacts.push_back({k, k + 4, 5.0f, 1.0f});
+  return t;
+}
+
+// distances[frame][contact], Å; frames at steps 0, stride, 2 stride, …; time step 10 ps.
+void write_trajectory(const fs::path& file, const std::vector<std::vector<float>>& distances,
+                      std::int64_t stride = 100) {
+  DcdWriter w = DcdWriter::create(file, 8, 0, stride, 10.0, true);
+  for (const auto& d : distances) {
+    std::vector<float> x(8, 0.0f), y(8), z(8, 0.0f);
+    for (int k = 0; k < 4; ++k) {
+      y[k] = y[k + 4] = 20.0f * float(k);
+      x[k + 4] = d[k];
+    }
+    w.write_frame(x.data(), y.data(), z.data());
+  }
+  w.flush();
+}
+
+// Replica 0: contact 0 pulled apart at frame 2; contact 1 formed throughout (censored);
+// contact 2 breaks at frame 1, forms again at frame 3 and breaks for good at frame 4;
+// contact 3 reaches exactly 1.5 r0 at frame 4 (broken: formed needs r < 1.5 r0).
+const std::vector<std::vector<float>> kReplica0 = {
+    {5, 5, 5, 5}, {5, 5, 9, 5}, {9, 5, 9, 5}, {12, 5, 5, 5}, {15, 5, 9, 7.5f}, {18, 5, 9, 10}};
+// Replica 1: contact 0 breaks at frame 1; contact 1 at the last frame; contact 2 never;
+// contact 3 is broken in every frame (it ruptures at frame 0).
+const std::vector<std::vector<float>> kReplica1 = {
+    {5, 5, 5, 9}, {9, 5, 5, 9}, {9, 5, 5, 9}, {9, 5, 5, 9}, {9, 5, 5, 9}, {9, 9, 5, 9}};
+
+// pulling.tsv every 150 steps: base = step / 1000 nm, extension = 2 + step / 100 nm.
+void write_pulling(const fs::path& file) {
+  std::ofstream t(file);
+  t << "# step\ttime[ns]\tbase[nm]\tend_to_end[nm]\textension[nm]\tforce[pN]\tforce_along[pN]\n";
+  for (int step = 0; step <= 450; step += 150)
+    t << step << "\t" << step * 0.01 << "\t" << step / 1000.0 << "\t" << 2 + step / 100.0 << "\t" << 2 + step / 100.0
+      << "\t" << 10 << "\t" << 10 << "\n";
+}
+
+void write_run_log(const fs::path& dir, int trajectory_every) {
+  std::ofstream log(dir / "run.log");
+  log << "[2026-11-30 08:11:49] ermak 0.1.0 starting run.toml\n"
+      << "[2026-11-30 08:11:49] resolved configuration:\n"
+      << "# ermak resolved configuration\n\n[output]\ndirectory = \"out\"\ntrajectory_every = " << trajectory_every
+      << "\ncontact_formed_ratio = 1.5\n\n"
+      << "[2026-11-30 08:11:49] running steps 0 to 500\n";
+}
+
+fs::path synthetic_run(const std::string& name, int trajectory_every = 100, bool trajectories = true) {
+  const fs::path dir = test::fresh_directory(name);
+  write_topology_file(four_contacts(), dir / "model.etop");
+  write_run_log(dir, trajectory_every);
+  for (int r = 0; r < 2; ++r) {
+    const fs::path rd = dir / ("replica_00" + std::to_string(r));
+    fs::create_directories(rd);
+    write_pulling(rd / "pulling.tsv");
+    if (trajectories) write_trajectory(rd / "trajectory.dcd", r == 0 ? kReplica0 : kReplica1);
+  }
+  return dir;
+}
+
+std::vector<std::vector<std::string>> rows_of(const fs::path& file) {
+  std::ifstream in(file);
+  std::vector<std::vector<std::string>> rows;
+  for (std::string line; std::getline(in, line);) {
+    std::vector<std::string> fields;
+    std::stringstream s(line);
+    for (std::string f; std::getline(s, f, '\t');) fields.push_back(f);
+    rows.push_back(fields);
+  }
+  return rows;
+}
+
+TEST(ContactRupture, FirstFrameOfThePermanentBreakCensoredAtTheEnd) {
+  const fs::path dir = test::fresh_directory("contacts-one-replica");
+  write_trajectory(dir / "t.dcd", kReplica0);
+  const ContactRuptures r = find_contact_ruptures(four_contacts(), dir / "t.dcd", 1.5);
+  EXPECT_EQ(r.frame_step, (std::vector<std::int64_t>{0, 100, 200, 300, 400, 500}));
+  EXPECT_EQ(r.native_fraction, (std::vector<double>{1.0, 0.75, 0.5, 0.75, 0.25, 0.25}));
+  ASSERT_EQ(r.rupture_frame.size(), 4u);
+  EXPECT_EQ(r.rupture_frame[0], 2);
+  EXPECT_FALSE(r.rupture_frame[1].has_value());  // formed in the last frame
+  EXPECT_EQ(r.rupture_frame[2], 4);              // not frame 1: it formed again at frame 3
+  EXPECT_EQ(r.rupture_frame[3], 4);              // r = 1.5 r0 exactly is broken
+  EXPECT_EQ(r.rupture_step(0), 200);
+  EXPECT_EQ(r.rupture_step(2), 400);
+  EXPECT_DOUBLE_EQ(r.timestep_ps, 10.0);
+  // Another ratio moves the breaks: formed while r < 2 r0 = 10 Å, contact 0 stays formed up to
+  // frame 2 (9 Å), contact 2 never breaks, and contact 3 breaks at frame 5 (10 Å).
+  const ContactRuptures wide = find_contact_ruptures(four_contacts(), dir / "t.dcd", 2.0);
+  EXPECT_EQ(wide.rupture_frame[0], 3);
+  EXPECT_FALSE(wide.rupture_frame[2].has_value());
+  EXPECT_EQ(wide.rupture_frame[3], 5);
+}
+
+TEST(ContactRupture, ATrajectoryOfAnotherModelIsRefused) {
+  const fs::path dir = test::fresh_directory("contacts-other-model");
+  DcdWriter w = DcdWriter::create(dir / "t.dcd", 3, 0, 10, 1.0, true);
+  const float c[3] = {0, 1, 2};
+  w.write_frame(c, c, c);
+  w.flush();
+  try {
+    find_contact_ruptures(four_contacts(), dir / "t.dcd", 1.5);
+    FAIL() << "a trajectory of 3 atoms was read for a model of 8 beads";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find((dir / "t.dcd").string() + ": the trajectory holds 3 atoms, the model "
+                                         "(model.etop) 8 beads"),
+              std::string::npos)
+        << e.what();
+  }
+}
+
+TEST(ContactReport, TablesOfRupturesAndTheirOrderOverReplicas) {
+  const fs::path run = synthetic_run("contacts-run");
+  const RunLogFacts log = read_run_log(run);
+  EXPECT_EQ(log.contact_formed_ratio, 1.5);
+  EXPECT_EQ(log.trajectory_every_steps, 100);
+  const ContactInputs in = find_contact_inputs(run, discover_replicas(run), log);
+  EXPECT_EQ(in.replicas.size(), 2u);
+  EXPECT_EQ(in.formed_ratio_source, "the run's [output] contact_formed_ratio, from run.log");
+  ContactReportOptions options;
+  options.peak_steps[0] = {150, 380};  // replica 0's peaks (synthetic)
+  const fs::path out = test::fresh_directory("contacts-run-out");
+  std::vector<fs::path> files;
+  const ContactReport report = write_contact_report(in, options, out, files);
+  EXPECT_EQ(files, (std::vector<fs::path>{out / "contact_ruptures.tsv", out / "contacts.tsv", out / "peak_contacts.tsv"}));
+
+  // Rupture step, time (step × 10 ps), and pulling.tsv's row at or before it (rows every 150 steps).
+  const auto ruptures = rows_of(out / "contact_ruptures.tsv");
+  ASSERT_EQ(ruptures.size(), 9u);
+  EXPECT_EQ(ruptures[0], (std::vector<std::string>{"# replica", "contact", "bead_i", "bead_j", "residue_i", "residue_j",
+                                                   "r0[A]", "rupture_step", "rupture_time[ns]", "base[nm]",
+                                                   "extension[nm]"}));
+  EXPECT_EQ(ruptures[1], (std::vector<std::string>{"0", "0", "0", "4", "A:11", "A:15", "5", "200", "2", "0.15", "3.5"}));
+  EXPECT_EQ(ruptures[2], (std::vector<std::string>{"0", "1", "1", "5", "A:12", "A:16", "5", "NA", "NA", "NA", "NA"}));
+  EXPECT_EQ(ruptures[3], (std::vector<std::string>{"0", "2", "2", "6", "A:13", "A:17", "5", "400", "4", "0.3", "5"}));
+  EXPECT_EQ(ruptures[4], (std::vector<std::string>{"0", "3", "3", "7", "A:14", "A:18", "5", "400", "4", "0.3", "5"}));
+  EXPECT_EQ(ruptures[5], (std::vector<std::string>{"1", "0", "0", "4", "A:11", "A:15", "5", "100", "1", "0", "2"}));
+  EXPECT_EQ(ruptures[6], (std::vector<std::string>{"1", "1", "1", "5", "A:12", "A:16", "5", "500", "5", "0.45", "6.5"}));
+  EXPECT_EQ(ruptures[7], (std::vector<std::string>{"1", "2", "2", "6", "A:13", "A:17", "5", "NA", "NA", "NA", "NA"}));
+  EXPECT_EQ(ruptures[8], (std::vector<std::string>{"1", "3", "3", "7", "A:14", "A:18", "5", "0", "0", "0", "2"}));
+
+  // Fractional ranks per replica — replica 0: c0 1, c2 and c3 2.5 (one frame), c1 4 (censored);
+  // replica 1: c3 1, c0 2, c1 3, c2 4 — mean c0 1.5, c3 1.75, c2 3.25, c1 3.5.
+  const auto contacts = rows_of(out / "contacts.tsv");
+  ASSERT_EQ(contacts.size(), 5u);
+  EXPECT_EQ(contacts[0][0], "# order");
+  EXPECT_EQ(contacts[1], (std::vector<std::string>{"1", "0", "0", "4", "A:11", "A:15", "5", "2", "2", "1", "1.5", "1.5",
+                                                   "0.707107", "2.75", "1.06066"}));
+  EXPECT_EQ(contacts[2], (std::vector<std::string>{"2", "3", "3", "7", "A:14", "A:18", "5", "2", "2", "1", "1.75", "2",
+                                                   "2.82843", "3.5", "2.12132"}));
+  EXPECT_EQ(contacts[3], (std::vector<std::string>{"3", "2", "2", "6", "A:13", "A:17", "5", "2", "1", "0.5", "3.25", "4",
+                                                   "NA", "5", "NA"}));
+  EXPECT_EQ(contacts[4], (std::vector<std::string>{"4", "1", "1", "5", "A:12", "A:16", "5", "2", "1", "0.5", "3.5", "5",
+                                                   "NA", "6.5", "NA"}));
+
+  // Peak 0 at step 150: up to the first frame after it (200) — contact 0. Peak 1 at step 380:
+  // after 200, up to 400 — contacts 2 and 3.
+  const auto peaks = rows_of(out / "peak_contacts.tsv");
+  ASSERT_EQ(peaks.size(), 3u);
+  EXPECT_EQ(peaks[1], (std::vector<std::string>{"0", "0", "150", "NA", "200", "1", "A:11-A:15"}));
+  EXPECT_EQ(peaks[2], (std::vector<std::string>{"0", "1", "380", "200", "400", "2", "A:13-A:17 A:14-A:18"}));
+  EXPECT_NE(report.summary.find("replica_000 peak 1 (step 380): 2 contacts, A:13–A:14 with A:17–A:18"),
+            std::string::npos)
+      << report.summary;
+  EXPECT_NE(report.summary.find("contacts ruptured per replica: 3 ± 0 contacts"), std::string::npos) << report.summary;
+  EXPECT_NE(report.summary.find("1. A:11-A:15 (contact 0): ruptured in 2 of 2 replicas, at 2.75 nm extension"),
+            std::string::npos)
+      << report.summary;
+  EXPECT_EQ(report.brief, "contacts: 3 of 4 native contacts ruptured per replica (mean, 2 replicas); first to break: "
+                          "A:11-A:15\n");
+}
+
+AnalyzeOptions contacts_options(const fs::path& run, const fs::path& out) {
+  AnalyzeOptions o;
+  o.run_dir = run;
+  o.out_dir = out;
+  o.contacts = true;
+  return o;
+}
+
+std::string refusal(const AnalyzeOptions& o) {
+  try {
+    analyze_run(o);
+  } catch (const Error& e) {
+    return e.what();
+  }
+  return "";
+}
+
+TEST(ContactReport, AnalyzeWritesTheTablesAndRefusesARunWithoutTrajectories) {
+  const fs::path run = synthetic_run("contacts-analyze");
+  const fs::path out = run / "analysis";
+  const AnalyzeResult result = analyze_run(contacts_options(run, out));
+  for (const char* f : {"contact_ruptures.tsv", "contacts.tsv", "summary.txt"})
+    EXPECT_TRUE(fs::exists(out / f)) << f;
+  EXPECT_NE(result.brief.find("contacts: 3 of 4 native contacts ruptured per replica"), std::string::npos)
+      << result.brief;
+  const std::string summary = test::read_file(out / "summary.txt");
+  EXPECT_NE(summary.find("Which contacts break (--contacts)"), std::string::npos) << summary;
+  EXPECT_NE(summary.find("  contacts.tsv "), std::string::npos) << summary;
+  // Not overwritten without --force.
+  EXPECT_NE(refusal(contacts_options(run, out)).find("exist"), std::string::npos);
+
+  // trajectory_every = 0 in run.log: refused with the reason, nothing written.
+  const fs::path none = synthetic_run("contacts-no-trajectory", 0, false);
+  std::string why = refusal(contacts_options(none, none / "analysis"));
+  EXPECT_NE(why.find("--contacts: " + none.string() + " wrote no trajectories ([output] trajectory_every = 0"),
+            std::string::npos)
+      << why;
+  EXPECT_FALSE(fs::exists(none / "analysis" / "summary.txt"));
+  // No trajectory.dcd although run.log asks for them (deleted, or a run.log of another kind).
+  const fs::path lost = synthetic_run("contacts-lost-trajectory", 100, false);
+  why = refusal(contacts_options(lost, lost / "analysis"));
+  EXPECT_NE(why.find("--contacts: no replica has a trajectory"), std::string::npos) << why;
+  // One replica's lost: it is left out with a warning.
+  fs::remove(run / "replica_001" / "trajectory.dcd");
+  AnalyzeOptions again = contacts_options(run, out);
+  again.overwrite = true;
+  const AnalyzeResult one = analyze_run(again);
+  bool warned = false;
+  for (const auto& w : one.warnings) warned |= w.find("replica_001/trajectory.dcd: missing") != std::string::npos;
+  EXPECT_TRUE(warned);
+  EXPECT_EQ(rows_of(out / "contact_ruptures.tsv").size(), 5u);  // the header and replica 0's 4 contacts
+}
+
+TEST(ContactReport, TheOptionIsRefusedForASpectrumOfSeveralRuns) {
+  int status = 0;
+  const std::string said = test::run_ermak("analyze /nonexistent/run-a /nonexistent/run-b --contacts", &status);
+  EXPECT_NE(status, 0);
+  EXPECT_NE(said.find("--contacts: applies to the analysis of one run directory (or of runs of one condition, pooled "
+                      "into one), not to the spectrum of several"),
+            std::string::npos)
+      << said;
+}
+
+// Through analyze_run: the peaks of peak_contacts.tsv are those of peaks.tsv (pulling_report's,
+// not found again), each with the contacts that ruptured up to the first frame after it.
+TEST(ContactReport, ThePeaksAreThoseOfPeaksTsv) {
+  const fs::path run = test::fresh_directory("contacts-peaks");
+  write_topology_file(four_contacts(), run / "model.etop");
+  write_run_log(run, 50000);
+  const fs::path rd = run / "replica_000";
+  fs::create_directories(rd);
+  {
+    // A WLC pulled through ruptures at 100 and 140 pN (support/synthetic_pulling.h), rows 1000 steps apart.
+    std::ofstream t(rd / "pulling.tsv");
+    t << "# step\ttime[ns]\tbase[nm]\tend_to_end[nm]\textension[nm]\tforce[pN]\tforce_along[pN]\n";
+    for (const test::SyntheticPullingRow& row : test::synthetic_wlc_pulling({100.0, 140.0}, 10))
+      t << row.step << "\t" << row.time_ns << "\t" << row.base_nm << "\t" << row.extension_nm << "\t"
+        << row.extension_nm << "\t" << std::abs(row.force_pN) << "\t" << row.force_pN << "\n";
+  }
+  // Frames every 50000 steps to step 6·10⁶; contact k breaks for good at frame 20 (k + 1).
+  const std::int64_t stride = 50000;
+  std::vector<std::vector<float>> frames;
+  for (int f = 0; f <= 120; ++f) {
+    std::vector<float> d(4);
+    for (int k = 0; k < 4; ++k) d[k] = f >= 20 * (k + 1) ? 12.0f : 5.0f;
+    frames.push_back(d);
+  }
+  write_trajectory(rd / "trajectory.dcd", frames, stride);
+  AnalyzeOptions o;
+  o.run_dir = run;
+  o.contacts = true;
+  analyze_run(o);
+  const TsvTable peaks = TsvTable::read(run / "analysis" / "peaks.tsv");
+  ASSERT_EQ(peaks.rows(), 2u);
+  const auto rows = rows_of(run / "analysis" / "peak_contacts.tsv");
+  ASSERT_EQ(rows.size(), 3u);
+  const std::int64_t rupture_steps[] = {1000000, 2000000, 3000000, 4000000};
+  std::int64_t after = -1;
+  for (std::size_t p = 0; p < 2; ++p) {
+    const auto peak_step = std::int64_t(peaks.column("step")[p]);
+    const std::int64_t to = (peak_step / stride + 1) * stride;  // the first frame after the peak
+    std::size_t broke = 0;
+    for (std::int64_t s : rupture_steps) broke += s <= to && s > after;
+    EXPECT_EQ(rows[p + 1][1], std::to_string(p));
+    EXPECT_EQ(rows[p + 1][2], std::to_string(peak_step));
+    EXPECT_EQ(rows[p + 1][3], p == 0 ? std::string("NA") : std::to_string(after));
+    EXPECT_EQ(rows[p + 1][4], std::to_string(to));
+    EXPECT_EQ(rows[p + 1][5], std::to_string(broke));
+    after = to;
+  }
+  EXPECT_NE(test::read_file(run / "analysis" / "summary.txt").find("replica_000 peak 1 (step "), std::string::npos);
+}
+
+}  // namespace
+}  // namespace ermak::analysis
