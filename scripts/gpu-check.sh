@@ -197,9 +197,10 @@ stage agreement 240 agreement.log "
 # does; they fail rather than skip where it is missing, so that CI cannot lose them). A GPU
 # machine without it (and without a network to install it) leaves them out, and says so.
 CPU_TEST_EXCLUDE=""
+CPU_TEST_NOTE=""
 if ! python3 -c 'import MDAnalysis' >/dev/null 2>&1; then
   CPU_TEST_EXCLUDE="-E Mdanalysis"
-  echo "cpu-tests: MDAnalysis is not installed here: the tests named *Mdanalysis* are left out" >>"$SUMMARY"
+  CPU_TEST_NOTE="MDAnalysis is not installed here: the tests named *Mdanalysis* were left out"
 fi
 stage cpu-tests 300 ctest.log "
   cmake --build '$BUILD' -j $JOBS &&
@@ -232,6 +233,7 @@ stage cpu-tests 300 ctest.log "
   fi
   if [[ -f "$OUT/ctest.log" ]]; then
     echo "## ctest (CPU)"
+    [[ -n "$CPU_TEST_NOTE" ]] && echo "$CPU_TEST_NOTE"
     grep -E 'tests passed|tests failed|\(Failed\)|\(Timeout\)' "$OUT/ctest.log" | head -20
   fi
 } | tee "$SUMMARY"
