@@ -46,6 +46,8 @@ TEST(ReplicaSelection, EntriesOutsideTheRunAreWarnedAbout) {
   ASSERT_EQ(w.size(), 2u);
   EXPECT_EQ(w[0], "--replica-files: 7 names no replica of this run (its 4 replicas are numbered 49 to 53)");
   EXPECT_EQ(w[1], "--replica-files: 50-60 names 3 replicas of this run (its 4 replicas are numbered 49 to 53)");
+  EXPECT_EQ(parse_replica_selection("7").unmatched_warnings(run, true).at(0),
+            "--replica-files: 7 names no replica of the pooled runs (their 4 replicas are numbered 49 to 53)");
   // A range over every replica, and the default and all/none, are no mistakes.
   EXPECT_TRUE(parse_replica_selection("0-2147483647").unmatched_warnings(run).empty());
   EXPECT_TRUE(ReplicaSelection{}.unmatched_warnings(run).empty());

@@ -123,7 +123,8 @@ AnalyzeResult analyze_run(const AnalyzeOptions& options_in) {
   {
     std::vector<int> numbers;
     for (const Replica& r : replicas) numbers.push_back(r.index);
-    for (std::string& w : options.replica_files.unmatched_warnings(numbers)) result.warnings.push_back(std::move(w));
+    for (std::string& w : options.replica_files.unmatched_warnings(numbers, pooled))
+      result.warnings.push_back(std::move(w));
   }
   // An option for a kind of run this one has none of is named, not silently dropped.
   {

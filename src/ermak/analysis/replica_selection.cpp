@@ -69,7 +69,8 @@ std::string ReplicaSelection::describe() const {
   return "";
 }
 
-std::vector<std::string> ReplicaSelection::unmatched_warnings(const std::vector<int>& numbers) const {
+std::vector<std::string> ReplicaSelection::unmatched_warnings(const std::vector<int>& numbers, bool pooled) const {
+  const char* whose = pooled ? "the pooled runs (their" : "this run (its";
   std::vector<std::string> warnings;
   if (kind != Kind::listed || numbers.empty()) return warnings;
   const auto [lowest, highest] = std::minmax_element(numbers.begin(), numbers.end());
@@ -78,13 +79,13 @@ std::vector<std::string> ReplicaSelection::unmatched_warnings(const std::vector<
     const std::string entry = from == to ? fmt::format("{}", from) : fmt::format("{}-{}", from, to);
     // A range that covers every replica (0-2147483647) is no mistake.
     if (found == 0)
-      warnings.push_back(fmt::format("--replica-files: {} names no replica of this run (its {} replicas are numbered "
+      warnings.push_back(fmt::format("--replica-files: {} names no replica of {} {} replicas are numbered "
                                      "{} to {})",
-                                     entry, numbers.size(), *lowest, *highest));
+                                     entry, whose, numbers.size(), *lowest, *highest));
     else if (std::int64_t(found) < std::int64_t(to) - from + 1 && std::size_t(found) < numbers.size())
-      warnings.push_back(fmt::format("--replica-files: {} names {} replica{} of this run (its {} replicas are "
+      warnings.push_back(fmt::format("--replica-files: {} names {} replica{} of {} {} replicas are "
                                      "numbered {} to {})",
-                                     entry, found, found == 1 ? "" : "s", numbers.size(), *lowest, *highest));
+                                     entry, found, found == 1 ? "" : "s", whose, numbers.size(), *lowest, *highest));
   }
   return warnings;
 }

@@ -26,8 +26,9 @@ struct ReplicaSelection {
   std::string describe() const;
   // For a listed selection, a warning for each entry that names no replica of the run, or
   // only some of it ("--replica-files: 200 names no replica of this run (its 150 replicas
-  // are numbered 0 to 149)"): a typo would otherwise give nothing. `numbers`: the run's.
-  std::vector<std::string> unmatched_warnings(const std::vector<int>& numbers) const;
+  // are numbered 0 to 149)"): a typo would otherwise give nothing. `numbers`: the run's (with
+  // `pooled`, the pooled runs', and the warning says so).
+  std::vector<std::string> unmatched_warnings(const std::vector<int>& numbers, bool pooled = false) const;
 };
 
 // "all", "none" (in any case), or replica numbers and inclusive ranges separated by commas
