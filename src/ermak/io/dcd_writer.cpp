@@ -15,6 +15,7 @@
 #include <utility>
 
 #include "ermak/core/error.h"
+#include "ermak/io/dcd_header.h"
 #include "ermak/io/output_file_check.h"
 
 namespace ermak {
@@ -42,11 +43,6 @@ void put_u32(unsigned char* p, std::uint32_t v) {
   p[3] = static_cast<unsigned char>(v >> 24);
 }
 void put_i32(unsigned char* p, std::int32_t v) { put_u32(p, static_cast<std::uint32_t>(v)); }
-std::uint32_t get_u32(const unsigned char* p) {
-  return std::uint32_t(p[0]) | std::uint32_t(p[1]) << 8 | std::uint32_t(p[2]) << 16 |
-         std::uint32_t(p[3]) << 24;
-}
-std::int32_t get_i32(const unsigned char* p) { return static_cast<std::int32_t>(get_u32(p)); }
 
 std::int32_t saturate_i32(std::int64_t v) {
   return static_cast<std::int32_t>(std::clamp<std::int64_t>(
@@ -62,21 +58,6 @@ void write_all_at(int fd, const unsigned char* data, std::size_t size, off_t off
       if (errno == EINTR) continue;
       fail(path, "cannot write DCD file: " + errno_text());
     }
-    data += n;
-    size -= static_cast<std::size_t>(n);
-    offset += n;
-  }
-}
-
-void read_all_at(int fd, unsigned char* data, std::size_t size, off_t offset,
-                 const std::filesystem::path& path, const char* what) {
-  while (size > 0) {
-    const ssize_t n = ::pread(fd, data, size, offset);
-    if (n < 0) {
-      if (errno == EINTR) continue;
-      fail(path, std::string("cannot read DCD ") + what + ": " + errno_text());
-    }
-    if (n == 0) fail(path, std::string("not a complete DCD file: it ends inside the ") + what);
     data += n;
     size -= static_cast<std::size_t>(n);
     offset += n;
@@ -194,44 +175,16 @@ DcdWriter DcdWriter::open_to_continue(const std::filesystem::path& path, std::in
   if (::fstat(w.fd_, &st) != 0) fail(path, "cannot stat DCD file: " + errno_text());
   const std::uint64_t file_bytes = static_cast<std::uint64_t>(st.st_size);
 
-  unsigned char h[4 + kHeaderRecordBytes + 4];
-  read_all_at(w.fd_, h, sizeof h, 0, path, "header");
-  if (get_i32(h) != kHeaderRecordBytes) {
-    if (get_u32(h) == 0x54000000u)  // 84 read with the other byte order
-      fail(path, "big-endian DCD files cannot be continued");
-    fail(path, "not a DCD file (first record marker is not 84)");
-  }
-  if (std::memcmp(h + 4, "CORD", 4) != 0) fail(path, "not a DCD coordinate file (no CORD)");
-  if (get_i32(h + 4 + kHeaderRecordBytes) != kHeaderRecordBytes)
-    fail(path, "corrupt DCD header record (end marker is not 84)");
-  const unsigned char* icntrl = h + 8;
-  if (get_i32(icntrl + 4 * 8) != 0)
-    fail(path, "DCD file has fixed atoms (NAMNF != 0); ermak never writes those");
-  if (get_i32(icntrl + 4 * 10) != 0)
-    fail(path, "DCD file has unit cell records; ermak never writes those");
-  if (get_i32(icntrl + 4 * 19) == 0)
-    fail(path, "DCD file is in X-PLOR format (double DELTA); ermak writes CHARMM format");
-  w.first_step_header_ = get_i32(icntrl + 4 * 1);
-  w.stride_header_ = get_i32(icntrl + 4 * 2);
-
-  unsigned char t[8];
-  const off_t title_at = sizeof h;
-  read_all_at(w.fd_, t, sizeof t, title_at, path, "title");
-  const std::int32_t title_record = get_i32(t);
-  const std::int32_t title_lines = get_i32(t + 4);
-  if (title_lines < 0 || title_record != 4 + kTitleLineBytes * title_lines)
-    fail(path, "corrupt DCD title record");
-  const off_t title_end_at = title_at + 4 + title_record;
-  unsigned char n[16];  // title end marker + NATOM record
-  read_all_at(w.fd_, n, sizeof n, title_end_at, path, "atom count");
-  if (get_i32(n) != title_record) fail(path, "corrupt DCD title record (end marker)");
-  if (get_i32(n + 4) != 4 || get_i32(n + 12) != 4) fail(path, "corrupt DCD atom count record");
-  const std::int32_t file_atoms = get_i32(n + 8);
-  if (file_atoms != atoms)
-    fail(path, "DCD file holds " + std::to_string(file_atoms) + " atoms, this run has " +
-                   std::to_string(atoms));
+  const DcdHeader header = read_dcd_header(w.fd_, path);
+  if (header.icntrl[8] != 0) fail(path, "DCD file has fixed atoms (NAMNF != 0); ermak never writes those");
+  if (header.icntrl[10] != 0) fail(path, "DCD file has unit cell records; ermak never writes those");
+  if (header.icntrl[19] == 0) fail(path, "DCD file is in X-PLOR format (double DELTA); ermak writes CHARMM format");
+  w.first_step_header_ = header.icntrl[1];
+  w.stride_header_ = header.icntrl[2];
+  if (header.atoms != atoms)
+    fail(path, "DCD file holds " + std::to_string(header.atoms) + " atoms, this run has " + std::to_string(atoms));
   w.atoms_ = atoms;
-  w.header_bytes_ = static_cast<std::uint64_t>(title_end_at) + sizeof n;
+  w.header_bytes_ = header.header_bytes;
 
   const std::uint64_t frame = frame_bytes(atoms);
   if (truncate_to_bytes < w.header_bytes_ || (truncate_to_bytes - w.header_bytes_) % frame != 0)
@@ -247,8 +200,8 @@ DcdWriter DcdWriter::open_to_continue(const std::filesystem::path& path, std::in
     // The last kept frame must start with its X record marker: a cheap check that the
     // offset belongs to this file and not to some other run's.
     unsigned char marker[4];
-    read_all_at(w.fd_, marker, 4, static_cast<off_t>(truncate_to_bytes - frame), path, "frames");
-    if (get_i32(marker) != 4 * atoms) fail(path, "corrupt DCD frame before the resume offset");
+    read_dcd_bytes(w.fd_, marker, 4, truncate_to_bytes - frame, path, "frames");
+    if (dcd_i32(marker) != 4 * atoms) fail(path, "corrupt DCD frame before the resume offset");
   }
   w.file_bytes_ = truncate_to_bytes;  // cut_to_continue() cuts the file there
   w.bytes_to_cut_ = file_bytes - truncate_to_bytes;
