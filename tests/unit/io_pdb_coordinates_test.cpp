@@ -186,6 +186,20 @@ TEST(IoPdbCoordinates, ConectRecordsUpTo99999Beads) {
   EXPECT_EQ(text.substr(text.size() - 38), "CONECT    1    2\nCONECT9999899999\nEND\n");
 }
 
+// The disk-space estimate of a PDB (run/output_size, the .sop outputs) against what write_pdb
+// writes for a chain, with its CONECT records and, beyond 99 999 beads, without.
+TEST(IoPdbCoordinates, TheSizeEstimateIsWithinAFewPerCentOfTheFile) {
+  for (const int n : {1000, 100005}) {
+    Topology top = chain_of(n);
+    for (int b = 0; b + 1 < n; ++b) top.bonds.push_back({b, b + 1, 3.8f});
+    const std::vector<float> x(n, -12.5f), y(n, 123.25f), z(n, 3.0f);
+    std::ostringstream out;
+    write_pdb(out, top, x.data(), y.data(), z.data(), "a remark");
+    const double written = double(out.str().size());
+    EXPECT_NEAR(pdb_bytes_estimate(n) / written, 1.0, 0.03) << n << " beads: " << written << " bytes";
+  }
+}
+
 // VMD and MDAnalysis read what we write: checked with MDAnalysis where Python has it.
 TEST(IoPdbCoordinates, MdanalysisReadsWrittenPdb) {
   const int n = 100002;

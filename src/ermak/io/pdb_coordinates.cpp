@@ -199,6 +199,10 @@ std::string segment_id_clash(const Topology& topology) {
   return message;
 }
 
+double pdb_bytes_estimate(std::int64_t beads) {
+  return (beads <= kMaxConectSerial ? 77.0 + 17.0 : 77.0) * double(beads) + 200.0;
+}
+
 std::string hybrid36(long value, int width) {
   long decimal_limit = 1;
   for (int k = 0; k < width; ++k) decimal_limit *= 10;

@@ -50,6 +50,11 @@ std::string segment_id_clash(const Topology& topology);
 // the chains after a wrapped one, and that the PSF holds them whole.
 std::string residue_numbers_beyond_pdb(const Topology& topology);
 
+// About the bytes write_pdb writes for a chain model of `beads` beads, for disk-space
+// estimates: a 77-byte ATOM line a bead, a 17-byte CONECT line a bond (about one a bead; none
+// beyond 99 999 beads) and ~200 bytes of REMARK and END records.
+double pdb_bytes_estimate(std::int64_t beads);
+
 // Hybrid-36 encoding of `value` in `width` columns (decimal while it fits); exposed for tests.
 std::string hybrid36(long value, int width);
 

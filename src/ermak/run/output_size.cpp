@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "ermak/core/byte_size.h"
+#include "ermak/io/pdb_coordinates.h"
 #include "ermak/protocol/protocol_setup.h"
 #include "ermak/rng/noise_source.h"
 
@@ -62,8 +63,7 @@ OutputSizeEstimate estimate_output_size(const RunSpec& spec, const ProtocolSetup
       e.protocol_tables += replicas * table_rows(protocol->indentation_every(), first_step, last_step, resume) *
                            row_bytes(ProtocolSetup::indentation_columns().size() - 1, last_step);
   }
-  // One 81-byte ATOM line per bead and a 17-byte CONECT line per bond (about one a bead).
-  e.final_structures = replicas * (98 * n + 200);
+  e.final_structures = replicas * pdb_bytes_estimate(n);
   // model.psf, model.pdb, model.etop: ~290 bytes a bead and its bond, ~40 a native contact
   // (measured: 500 beads without contacts 269 B a bead; a capsid 389 B a bead with 3.8
   // contacts each, four capsids 421 B with their wider EXT PSF; ubiquitin 332 B; before the

@@ -167,7 +167,7 @@ double SopgpuReporter::bytes_to_write(std::int64_t first, std::int64_t last, std
   const double energy_row = double(energy_line(last, 0.6, 1234.56789, -1234.56789, 123.45678, 750, 12.34567).size());
   const double pulling_row = 13 + 6 * 9.0;       // "{:12d}" and six "{:5.3f}" such as 12.345, with tabs
   const double indentation_row = 13 + 14 * 11.0;  // the step and fourteen "{:8.5f}" such as -123.45678
-  const double pdb = 98.0 * beads + 200;  // an ATOM line a bead, a CONECT line a bond (about one a bead)
+  const double pdb = pdb_bytes_estimate(beads);
   double per_run = rows(outputs_.energy_every) * energy_row + rows(outputs_.pulling_every) * pulling_row +
                    rows(outputs_.indentation_every) * indentation_row + 2 * pdb;
   if (outputs_.trajectory_every > 0) per_run += dcd_bytes(rows(outputs_.trajectory_every), beads, !resume);
