@@ -1,22 +1,18 @@
 #include "ermak/io/dcd_writer.h"
 
-#include <fcntl.h>
-#include <sys/stat.h>
-#include <unistd.h>
-
 #include <algorithm>
 #include <bit>
-#include <cerrno>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <limits>
+#include <memory>
 #include <string>
 #include <utility>
 
 #include "ermak/core/error.h"
 #include "ermak/io/dcd_header.h"
-#include "ermak/io/output_file_check.h"
+#include "ermak/io/write_all.h"
 
 namespace ermak {
 namespace {
@@ -28,9 +24,7 @@ constexpr std::int32_t kCharmmVersion = 24;
 constexpr std::int32_t kTitleLineBytes = 80;
 // Byte offset of ICNTRL[0] (NSET), the first of the header fields rewritten per frame:
 // 4 (record marker) + 4 ("CORD").
-constexpr off_t kOffsetNset = 8;
-
-std::string errno_text() { return std::strerror(errno); }
+constexpr std::uint64_t kOffsetNset = 8;
 
 [[noreturn]] void fail(const std::filesystem::path& path, const std::string& what) {
   throw Error(path.string(), 0, "", what);
@@ -47,21 +41,6 @@ void put_i32(unsigned char* p, std::int32_t v) { put_u32(p, static_cast<std::uin
 std::int32_t saturate_i32(std::int64_t v) {
   return static_cast<std::int32_t>(std::clamp<std::int64_t>(
       v, std::numeric_limits<std::int32_t>::min(), std::numeric_limits<std::int32_t>::max()));
-}
-
-// write()/pwrite() may write less than asked (signals, quotas); loop until done.
-void write_all_at(int fd, const unsigned char* data, std::size_t size, off_t offset,
-                  const std::filesystem::path& path) {
-  while (size > 0) {
-    const ssize_t n = ::pwrite(fd, data, size, offset);
-    if (n < 0) {
-      if (errno == EINTR) continue;
-      fail(path, "cannot write DCD file: " + errno_text());
-    }
-    data += n;
-    size -= static_cast<std::size_t>(n);
-    offset += n;
-  }
 }
 
 // A title line is exactly 80 characters, space padded (Fortran CHARACTER*80).
@@ -87,21 +66,9 @@ DcdWriter DcdWriter::create(const std::filesystem::path& path, std::int32_t atom
     fail(path, "the DCD timestep must be positive and finite");
 
   DcdWriter w;
-  w.path_ = path;
   w.atoms_ = atoms;
   w.first_step_header_ = saturate_i32(first_step);
   w.stride_header_ = saturate_i32(steps_between_frames);
-
-  // O_EXCL makes "refuse to overwrite" atomic: no window between a check and the open.
-  const int flags = O_WRONLY | O_CREAT | O_CLOEXEC | (overwrite ? O_TRUNC : O_EXCL);
-  w.fd_ = ::open(path.c_str(), flags, 0644);
-  if (w.fd_ < 0) {
-    if (errno == EEXIST)
-      fail(path, "output file already exists and overwriting was not requested");
-    fail(path, "cannot create DCD file: " + errno_text());
-  }
-  w.live_ = true;
-  w.holding_ = holding;
 
   std::vector<unsigned char> header;
   // --- header record: 84, "CORD", ICNTRL[20], 84 ---
@@ -148,10 +115,9 @@ DcdWriter DcdWriter::create(const std::filesystem::path& path, std::int32_t atom
   put_i32(natom + 8, 4);
   header.insert(header.end(), natom, natom + 12);
 
-  write_all_at(w.fd_, header.data(), header.size(), 0, path);
+  w.file_ = HeldOutputFile::create(path, overwrite, holding, OutputPlacement::kAtOffset, "DCD file",
+                                   std::as_bytes(std::span(header)));
   w.header_bytes_ = header.size();
-  w.file_bytes_ = header.size();
-  w.hold_file();
   return w;
 }
 
@@ -165,17 +131,10 @@ DcdWriter DcdWriter::append(const std::filesystem::path& path, std::int32_t atom
 DcdWriter DcdWriter::open_to_continue(const std::filesystem::path& path, std::int32_t atoms,
                                       std::uint64_t truncate_to_bytes, FileHolding holding) {
   DcdWriter w;
-  w.path_ = path;
-  w.fd_ = ::open(path.c_str(), O_RDWR | O_CLOEXEC);
-  if (w.fd_ < 0) fail(path, "cannot reopen DCD file to continue it: " + errno_text());
-  w.live_ = true;
-  w.holding_ = holding;
+  w.file_ = HeldOutputFile::open_to_continue(path, holding, OutputPlacement::kAtOffset, "DCD file");
+  const std::uint64_t file_bytes = w.file_.bytes_found();
 
-  struct stat st{};
-  if (::fstat(w.fd_, &st) != 0) fail(path, "cannot stat DCD file: " + errno_text());
-  const std::uint64_t file_bytes = static_cast<std::uint64_t>(st.st_size);
-
-  const DcdHeader header = read_dcd_header(w.fd_, path);
+  const DcdHeader header = read_dcd_header(w.file_.fd(), path);
   if (header.icntrl[8] != 0) fail(path, "DCD file has fixed atoms (NAMNF != 0); ermak never writes those");
   if (header.icntrl[10] != 0) fail(path, "DCD file has unit cell records; ermak never writes those");
   if (header.icntrl[19] == 0) fail(path, "DCD file is in X-PLOR format (double DELTA); ermak writes CHARMM format");
@@ -200,85 +159,40 @@ DcdWriter DcdWriter::open_to_continue(const std::filesystem::path& path, std::in
     // The last kept frame must start with its X record marker: a cheap check that the
     // offset belongs to this file and not to some other run's.
     unsigned char marker[4];
-    read_dcd_bytes(w.fd_, marker, 4, truncate_to_bytes - frame, path, "frames");
+    read_dcd_bytes(w.file_.fd(), marker, 4, truncate_to_bytes - frame, path, "frames");
     if (dcd_i32(marker) != 4 * atoms) fail(path, "corrupt DCD frame before the resume offset");
   }
-  w.file_bytes_ = truncate_to_bytes;  // cut_to_continue() cuts the file there
-  w.bytes_to_cut_ = file_bytes - truncate_to_bytes;
-  w.hold_file();
+  w.file_.continue_at(truncate_to_bytes);
   return w;
 }
 
-void DcdWriter::hold_file() {
-  identity_ = identity_of_output_file(fd_, path_);
-  if (holding_ == FileHolding::kKeptOpen) return;
-  ::close(fd_);
-  fd_ = -1;
-}
-
 void DcdWriter::cut_to_continue() {
-  auto cut = [&](int fd) {
-    if (::ftruncate(fd, static_cast<off_t>(file_bytes_)) != 0) fail(path_, "cannot truncate DCD file: " + errno_text());
-    update_header(fd);
-  };
-  if (holding_ == FileHolding::kOpenedToWriteOut) {
-    // Longer than file_bytes_ until cut: checked for no size here.
-    ReopenedOutputFile file(path_, O_RDWR, identity_, 0);
-    cut(file.fd());
-    identity_ = file.close();
-  } else {
-    cut(fd_);
-  }
+  file_.cut_to_continue([this](int fd) { update_header(fd); });
 }
 
-DcdWriter::DcdWriter(DcdWriter&& other) noexcept { *this = std::move(other); }
+DcdWriter::DcdWriter(DcdWriter&& other) noexcept = default;
 
 DcdWriter& DcdWriter::operator=(DcdWriter&& other) noexcept {
   if (this != &other) {
-    close();
-    live_ = std::exchange(other.live_, false);
-    holding_ = other.holding_;
-    identity_ = other.identity_;
-    fd_ = std::exchange(other.fd_, -1);
-    path_ = std::move(other.path_);
-    atoms_ = other.atoms_;
-    first_step_header_ = other.first_step_header_;
-    stride_header_ = other.stride_header_;
-    frames_ = other.frames_;
-    header_bytes_ = other.header_bytes_;
-    file_bytes_ = other.file_bytes_;
-    bytes_to_cut_ = other.bytes_to_cut_;
-    pending_ = std::move(other.pending_);
-    other.pending_.clear();
+    std::destroy_at(this);  // writes out what it gathered and closes its file
+    std::construct_at(this, std::move(other));
   }
   return *this;
 }
 
-DcdWriter::~DcdWriter() { close(); }
-
-void DcdWriter::close() noexcept {
-  if (!live_) return;
-  try {
-    write_out();
-  } catch (...) {
-    // A destructor cannot report; flush() is the place to see write errors.
-  }
-  if (fd_ >= 0) ::close(fd_);
-  fd_ = -1;
-  live_ = false;
-}
+DcdWriter::~DcdWriter() { file_.last_write_out(gathered(), wrote()); }
 
 void DcdWriter::write_frame(const float* x_A, const float* y_A, const float* z_A) {
-  if (!live_) fail(path_, "DCD writer is closed");
+  if (!file_.live()) fail(file_.path(), "DCD writer is closed");
   // Frames go to their offset (pwrite: the header is rewritten in place), so a file cut under
   // the run would grow back over a hole of zeros: checked before each frame instead (and
   // before each write-out of a writer opened to write out, by ReopenedOutputFile).
-  if (holding_ == FileHolding::kKeptOpen) check_output_file_intact(fd_, path_, file_bytes_);
+  if (file_.holding() == FileHolding::kKeptOpen) check_output_file_intact(file_.fd(), file_.path(), file_.size());
   const std::uint64_t record = 4 * std::uint64_t(atoms_);
   const std::size_t frame = frame_bytes(atoms_);
   // Encoded at the end of the gathered frames: kept open, the only one, written at once;
   // opened to write out, at most kOpenedToWriteOutBytes and a frame.
-  if (holding_ == FileHolding::kOpenedToWriteOut) make_room_to_gather(pending_, frame);
+  if (file_.holding() == FileHolding::kOpenedToWriteOut) make_room_to_gather(pending_, frame);
   pending_.resize(pending_.size() + frame);
   unsigned char* p = pending_.data() + pending_.size() - frame;
   for (const float* c : {x_A, y_A, z_A}) {
@@ -293,7 +207,7 @@ void DcdWriter::write_frame(const float* x_A, const float* y_A, const float* z_A
     p += 8 + record;
   }
   ++frames_;
-  if (holding_ == FileHolding::kOpenedToWriteOut) {
+  if (file_.holding() == FileHolding::kOpenedToWriteOut) {
     if (pending_.size() >= kOpenedToWriteOutBytes) write_out();
     return;
   }
@@ -301,39 +215,27 @@ void DcdWriter::write_frame(const float* x_A, const float* y_A, const float* z_A
   // by one frame, which every reader tolerates (MDAnalysis and VMD count frames from the
   // file size).
   try {
-    write_pending(fd_);
+    write_out();
   } catch (const Error&) {
     --frames_;
-    pending_.clear();  // the file keeps its whole frames only (write_pending cut it back)
+    pending_.clear();  // the file keeps its whole frames only (write_out cut it back)
     throw;
   }
 }
 
-void DcdWriter::write_out() {
-  if (!live_ || pending_.empty()) return;
-  ReopenedOutputFile file(path_, O_RDWR, identity_, file_bytes_);
-  write_pending(file.fd());
-  identity_ = file.close();
-}
+void DcdWriter::write_out() { file_.write_out(gathered(), wrote()); }
 
-void DcdWriter::write_pending(int fd) {
-  if (pending_.empty()) return;
-  try {
-    write_all_at(fd, pending_.data(), pending_.size(), static_cast<off_t>(file_bytes_), path_);
-  } catch (const Error&) {
-    // A full disk or a file-size limit: the file keeps its whole frames only.
-    [[maybe_unused]] const int ignored = ::ftruncate(fd, static_cast<off_t>(file_bytes_));
-    throw;
-  }
-  file_bytes_ += pending_.size();
-  pending_.clear();
-  update_header(fd);
+HeldOutputFile::Then DcdWriter::wrote() {
+  return [this](int fd) {
+    pending_.clear();
+    update_header(fd);
+  };
 }
 
 void DcdWriter::update_header(int fd) {
   // ICNTRL[0..3] = NSET, ISTART, NSAVC, NSTEP in one write (ISTART, NSAVC unchanged): the
   // frames in the file, not those still gathered.
-  const std::int64_t frames = std::int64_t((file_bytes_ - header_bytes_) / frame_bytes(atoms_));
+  const std::int64_t frames = std::int64_t((file_.size() - header_bytes_) / frame_bytes(atoms_));
   unsigned char v[16];
   put_i32(v, saturate_i32(frames));
   put_i32(v + 4, first_step_header_);
@@ -341,34 +243,12 @@ void DcdWriter::update_header(int fd) {
   const std::int64_t last_step =
       frames == 0 ? 0 : std::int64_t(first_step_header_) + (frames - 1) * std::int64_t(stride_header_);
   put_i32(v + 12, saturate_i32(last_step));
-  write_all_at(fd, v, sizeof v, kOffsetNset, path_);
+  write_all_at(fd, reinterpret_cast<const char*>(v), sizeof v, kOffsetNset, file_.path().string(),
+               "cannot write DCD file: ");
 }
 
-void DcdWriter::sync() {
-  if (!live_) return;
-  auto sync_fd = [&](int fd) {
-    write_pending(fd);
-    if (::fdatasync(fd) != 0) fail(path_, "cannot sync DCD file to disk: " + errno_text());
-  };
-  if (holding_ == FileHolding::kOpenedToWriteOut) {
-    ReopenedOutputFile file(path_, O_RDWR, identity_, file_bytes_);
-    sync_fd(file.fd());
-    identity_ = file.close();
-  } else {
-    sync_fd(fd_);
-  }
-}
+void DcdWriter::sync() { file_.sync(gathered(), wrote()); }
 
-void DcdWriter::flush() {
-  if (!live_) return;
-  if (holding_ == FileHolding::kOpenedToWriteOut) {
-    // Opened (and so checked) even with nothing to write: a checkpoint counts what it holds.
-    ReopenedOutputFile file(path_, O_RDWR, identity_, file_bytes_);
-    write_pending(file.fd());
-    identity_ = file.close();
-    return;
-  }
-  check_output_file_intact(fd_, path_, file_bytes_);
-}
+void DcdWriter::flush() { file_.flush(gathered(), wrote()); }
 
 }  // namespace ermak

@@ -1,10 +1,11 @@
 #pragma once
 #include <cstdint>
 #include <filesystem>
+#include <span>
 #include <vector>
 
 #include "ermak/io/file_holding.h"
-#include "ermak/io/output_file_check.h"
+#include "ermak/io/held_output_file.h"
 
 namespace ermak {
 
@@ -60,7 +61,7 @@ class DcdWriter {
                                     FileHolding holding = FileHolding::kKeptOpen);
   void cut_to_continue();
   // What cut_to_continue() cuts: the bytes the file holds beyond the offset.
-  std::uint64_t bytes_to_cut() const { return bytes_to_cut_; }
+  std::uint64_t bytes_to_cut() const { return file_.bytes_to_cut(); }
 
   DcdWriter(DcdWriter&& other) noexcept;
   DcdWriter& operator=(DcdWriter&& other) noexcept;
@@ -73,12 +74,12 @@ class DcdWriter {
 
   // Size of the file once gathered frames are written out; record it in a checkpoint as the
   // resume offset, after flush().
-  std::uint64_t bytes_written() const { return file_bytes_ + pending_.size(); }
+  std::uint64_t bytes_written() const { return file_.size() + pending_.size(); }
   std::int64_t frames() const { return frames_; }
   std::int32_t atoms() const { return atoms_; }
-  const std::filesystem::path& path() const { return path_; }
+  const std::filesystem::path& path() const { return file_.path(); }
   std::uint64_t header_bytes() const { return header_bytes_; }
-  FileHolding holding() const { return holding_; }
+  FileHolding holding() const { return file_.holding(); }
 
   // Kept open, every frame is handed to the OS inside write_frame, so the file that other
   // processes see (and that survives a crash of this one) already holds bytes_written()
@@ -94,23 +95,15 @@ class DcdWriter {
   DcdWriter() = default;
   void update_header(int fd);
   void write_out();
-  void write_pending(int fd);
-  // After creating or reopening the file: keeps its descriptor or closes it (holding_).
-  void hold_file();
-  void close() noexcept;
+  std::span<const std::byte> gathered() const { return std::as_bytes(std::span(pending_)); }
+  HeldOutputFile::Then wrote();  // forgets the frames written out and counts them in the header
 
-  bool live_ = false;  // created or reopened, not yet closed or moved from
-  FileHolding holding_ = FileHolding::kKeptOpen;
-  OutputFileIdentity identity_;  // the file opened first, for a writer opened to write out
-  int fd_ = -1;                  // -1 between write-outs of a writer opened to write out
-  std::filesystem::path path_;
+  HeldOutputFile file_;
   std::int32_t atoms_ = 0;
   std::int32_t first_step_header_ = 0;   // ISTART as stored (saturated)
   std::int32_t stride_header_ = 1;       // NSAVC as stored (saturated)
   std::int64_t frames_ = 0;
   std::uint64_t header_bytes_ = 0;
-  std::uint64_t file_bytes_ = 0;  // handed to the OS
-  std::uint64_t bytes_to_cut_ = 0;
   // Frames not yet in the file: kept open, the one being written (reused: one write()
   // per frame); opened to write out, those gathered since the last write-out.
   std::vector<unsigned char> pending_;

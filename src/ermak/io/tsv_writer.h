@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "ermak/io/file_holding.h"
-#include "ermak/io/output_file_check.h"
+#include "ermak/io/held_output_file.h"
 
 namespace ermak {
 
@@ -44,7 +44,7 @@ class TsvWriter {
                                     FileHolding holding = FileHolding::kKeptOpen);
   void cut_to_continue();
   // What cut_to_continue() cuts: the bytes the file holds beyond the offset.
-  std::uint64_t bytes_to_cut() const { return bytes_to_cut_; }
+  std::uint64_t bytes_to_cut() const { return file_.bytes_to_cut(); }
 
   TsvWriter(TsvWriter&& other) noexcept;
   TsvWriter& operator=(TsvWriter&& other) noexcept;
@@ -59,7 +59,7 @@ class TsvWriter {
 
   // Size of the file once buffered rows are written out: the resume offset to record in
   // a checkpoint, after flush().
-  std::uint64_t bytes_written() const { return file_bytes_ + buffer_.size(); }
+  std::uint64_t bytes_written() const { return file_.size() + buffer_.size(); }
   // Hands buffered rows to the OS, so that the file holds bytes_written() bytes for other
   // processes and survives a crash of this one. Call before recording bytes_written() in
   // a checkpoint.
@@ -70,28 +70,20 @@ class TsvWriter {
   void sync();
 
   const std::vector<std::string>& columns() const { return columns_; }
-  const std::filesystem::path& path() const { return path_; }
-  FileHolding holding() const { return holding_; }
+  const std::filesystem::path& path() const { return file_.path(); }
+  FileHolding holding() const { return file_.holding(); }
 
  private:
   TsvWriter() = default;
   void end_row();
   void write_out();
-  void write_buffer(int fd);
-  // After creating or reopening the file: keeps its descriptor or closes it (holding_).
-  void hold_file();
-  void close() noexcept;
+  std::span<const std::byte> gathered() const { return std::as_bytes(std::span(buffer_)); }
+  HeldOutputFile::Then wrote();  // forgets the rows written out
 
-  bool live_ = false;  // created or reopened, not yet closed or moved from
-  FileHolding holding_ = FileHolding::kKeptOpen;
-  OutputFileIdentity identity_;  // the file opened first, for a writer opened to write out
-  int fd_ = -1;                  // -1 between write-outs of a writer opened to write out
-  std::filesystem::path path_;
+  HeldOutputFile file_;
   std::vector<std::string> columns_;
-  std::vector<int> digits_;       // significant digits per column, set with the columns
-  std::uint64_t file_bytes_ = 0;  // bytes already handed to the OS
-  std::uint64_t bytes_to_cut_ = 0;
-  std::string buffer_;            // rows not yet written out
+  std::vector<int> digits_;  // significant digits per column, set with the columns
+  std::string buffer_;       // rows not yet written out
   std::chrono::steady_clock::time_point last_write_out_{};
 };
 
