@@ -14,11 +14,9 @@
 namespace ermak {
 namespace {
 
-constexpr std::size_t kBufferBytes = 64 * 1024;
 // Beyond kOpenedToWriteOutBytes, the room for the row that crosses it (a row of a table
 // with many columns, e.g. a plane table of several groups, is a few hundred bytes).
 constexpr std::size_t kRowRoom = 1024;
-constexpr auto kMaxBufferAge = std::chrono::seconds(1);
 
 [[noreturn]] void fail(const std::filesystem::path& path, const std::string& what) {
   throw Error(path.string(), 0, "", what);
@@ -65,7 +63,7 @@ TsvWriter TsvWriter::create(const std::filesystem::path& path, std::vector<std::
   const std::string header = header_line(w.columns_);
   w.file_ = HeldOutputFile::create(path, overwrite, holding, OutputPlacement::kAppended, "table",
                                    std::as_bytes(std::span(header)));
-  w.last_write_out_ = std::chrono::steady_clock::now();
+  w.lines_ = GatheredLines(holding);
   return w;
 }
 
@@ -80,6 +78,7 @@ TsvWriter TsvWriter::open_to_continue(const std::filesystem::path& path, std::ui
                                       const std::vector<std::string>& expected_columns, FileHolding holding) {
   TsvWriter w;
   w.file_ = HeldOutputFile::open_to_continue(path, holding, OutputPlacement::kAppended, "table");
+  w.lines_ = GatheredLines(holding);
   const std::uint64_t file_bytes = w.file_.bytes_found();
   // Checked after the header: an edited header is the likelier (and more useful) answer.
   const auto fail_if_short = [&] {
@@ -140,7 +139,7 @@ TsvWriter TsvWriter::open_to_continue(const std::filesystem::path& path, std::ui
 
 void TsvWriter::cut_to_continue() {
   file_.cut_to_continue();
-  last_write_out_ = std::chrono::steady_clock::now();
+  lines_.restart_clock();
 }
 
 TsvWriter::TsvWriter(TsvWriter&& other) noexcept = default;
@@ -153,60 +152,44 @@ TsvWriter& TsvWriter::operator=(TsvWriter&& other) noexcept {
   return *this;
 }
 
-TsvWriter::~TsvWriter() { file_.last_write_out(gathered(), wrote()); }
+TsvWriter::~TsvWriter() { file_.last_write_out(lines_.bytes(), lines_.written()); }
 
 void TsvWriter::row(std::span<const double> values) {
   if (!file_.live()) fail(file_.path(), "table writer is closed");
-  if (file_.holding() == FileHolding::kOpenedToWriteOut) make_room_to_gather(buffer_, kRowRoom);
+  std::string& buffer = lines_.for_next_line(kRowRoom);
   if (values.size() != columns_.size())
     fail(file_.path(), "row has " + std::to_string(values.size()) + " values for " +
                            std::to_string(columns_.size()) + " columns");
   for (std::size_t k = 0; k < values.size(); ++k) {
-    if (k) buffer_ += '\t';
-    append_double(buffer_, values[k], digits_[k]);
+    if (k) buffer += '\t';
+    append_double(buffer, values[k], digits_[k]);
   }
-  end_row();
+  end_row(buffer);
 }
 
 void TsvWriter::row(std::int64_t step, std::span<const double> rest) {
   if (!file_.live()) fail(file_.path(), "table writer is closed");
-  if (file_.holding() == FileHolding::kOpenedToWriteOut) make_room_to_gather(buffer_, kRowRoom);
+  std::string& buffer = lines_.for_next_line(kRowRoom);
   if (rest.size() + 1 != columns_.size())
     fail(file_.path(), "row has " + std::to_string(rest.size() + 1) + " values for " +
                            std::to_string(columns_.size()) + " columns");
   char buf[24];
   const auto r = std::to_chars(buf, buf + sizeof buf, step);
-  buffer_.append(buf, r.ptr);
+  buffer.append(buf, r.ptr);
   for (std::size_t k = 0; k < rest.size(); ++k) {
-    buffer_ += '\t';
-    append_double(buffer_, rest[k], digits_[k + 1]);
+    buffer += '\t';
+    append_double(buffer, rest[k], digits_[k + 1]);
   }
-  end_row();
+  end_row(buffer);
 }
 
-void TsvWriter::end_row() {
-  buffer_ += '\n';
-  if (file_.holding() == FileHolding::kOpenedToWriteOut) {
-    // No age rule: at 10⁴ replicas it would open every file every second.
-    if (buffer_.size() >= kOpenedToWriteOutBytes) write_out();
-    return;
-  }
-  if (buffer_.size() >= kBufferBytes ||
-      std::chrono::steady_clock::now() - last_write_out_ >= kMaxBufferAge)
-    write_out();
+void TsvWriter::end_row(std::string& buffer) {
+  buffer += '\n';
+  if (lines_.due()) file_.write_out(lines_.bytes(), lines_.written());
 }
 
-void TsvWriter::write_out() { file_.write_out(gathered(), wrote()); }
+void TsvWriter::flush() { file_.flush(lines_.bytes(), lines_.written()); }
 
-HeldOutputFile::Then TsvWriter::wrote() {
-  return [this](int) {
-    buffer_.clear();
-    last_write_out_ = std::chrono::steady_clock::now();
-  };
-}
-
-void TsvWriter::flush() { file_.flush(gathered(), wrote()); }
-
-void TsvWriter::sync() { file_.sync(gathered(), wrote()); }
+void TsvWriter::sync() { file_.sync(lines_.bytes(), lines_.written()); }
 
 }  // namespace ermak

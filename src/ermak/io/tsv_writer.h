@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "ermak/io/file_holding.h"
+#include "ermak/io/gathered_lines.h"
 #include "ermak/io/held_output_file.h"
 
 namespace ermak {
@@ -59,7 +60,7 @@ class TsvWriter {
 
   // Size of the file once buffered rows are written out: the resume offset to record in
   // a checkpoint, after flush().
-  std::uint64_t bytes_written() const { return file_.size() + buffer_.size(); }
+  std::uint64_t bytes_written() const { return file_.size() + lines_.size(); }
   // Hands buffered rows to the OS, so that the file holds bytes_written() bytes for other
   // processes and survives a crash of this one. Call before recording bytes_written() in
   // a checkpoint.
@@ -75,16 +76,12 @@ class TsvWriter {
 
  private:
   TsvWriter() = default;
-  void end_row();
-  void write_out();
-  std::span<const std::byte> gathered() const { return std::as_bytes(std::span(buffer_)); }
-  HeldOutputFile::Then wrote();  // forgets the rows written out
+  void end_row(std::string& buffer);
 
   HeldOutputFile file_;
   std::vector<std::string> columns_;
   std::vector<int> digits_;  // significant digits per column, set with the columns
-  std::string buffer_;       // rows not yet written out
-  std::chrono::steady_clock::time_point last_write_out_{};
+  GatheredLines lines_;      // rows not yet written out
 };
 
 }  // namespace ermak

@@ -18,7 +18,8 @@
 #include "ermak/core/units.h"
 #include "ermak/io/output_file_check.h"
 #include "ermak/io/pdb_coordinates.h"
-#include "ermak/io/write_all.h"
+#include "ermak/io/gathered_lines.h"
+#include "ermak/io/held_output_file.h"
 #include "ermak/protocol/protocol_setup.h"
 #include "ermak/run/output_directories.h"
 #include "ermak/run/output_size.h"
@@ -28,97 +29,44 @@ namespace ermak {
 namespace fs = std::filesystem;
 
 // SOP-GPU's .dat files have no header: rows of printf-formatted numbers. A resumed run cuts
-// the file back to the size recorded in the checkpoint and appends. Kept open, the lines go
-// through stdio's buffer; opened to write out (io/file_holding.h), they gather up to
-// kOpenedToWriteOutBytes and at flush(), and the file is opened only to append them.
+// the file back to the size recorded in the checkpoint and appends. The file and its lines
+// are held as a table's are (io/held_output_file.h, io/gathered_lines.h): kept open, or opened
+// only to write out (io/file_holding.h).
 class SopgpuReporter::TextFile {
   // Beyond kOpenedToWriteOutBytes, the room for the line that crosses it (SOP-GPU's lines
   // are 60–170 bytes).
   static constexpr std::size_t kLineRoom = 1024;
+  static constexpr const char* kNoun = "SOP-GPU output file";
 
  public:
-  TextFile(const fs::path& path, std::uint64_t resume_at, bool resume, FileHolding holding)
-      : path_(path), holding_(holding) {
-    if (resume) {
-      std::error_code ec;
-      const auto size = fs::file_size(path, ec);
-      if (ec || size < resume_at)
-        throw Error(path.string(), 0, "", "cannot resume: the file is missing or shorter than at the checkpoint");
-      fs::resize_file(path, resume_at);
-      bytes_ = resume_at;
-    }
-    // Append mode also for a new file (created empty first): lines written after someone cut
-    // the file land at its new end, which flush() then sees (io/output_file_check.h).
+  TextFile(const fs::path& path, std::uint64_t resume_at, bool resume, FileHolding holding) : lines_(holding) {
     if (!resume) {
-      std::FILE* created = std::fopen(path.string().c_str(), "wb");
-      if (!created) throw Error(path.string(), 0, "", fmt::format("cannot open for writing: {}", std::strerror(errno)));
-      std::fclose(created);
+      // Overwritten: the run's start checks have refused an earlier run's files without --force.
+      file_ = HeldOutputFile::create(path, true, holding, OutputPlacement::kAppended, kNoun, {});
+      return;
     }
-    file_ = std::fopen(path.string().c_str(), "ab");
-    if (!file_) throw Error(path.string(), 0, "", fmt::format("cannot open for writing: {}", std::strerror(errno)));
-    identity_ = identity_of_output_file(fileno(file_), path_);
-    if (holding_ == FileHolding::kOpenedToWriteOut) {
-      std::fclose(file_);
-      file_ = nullptr;
-    }
+    std::error_code ec;
+    if (!fs::exists(path, ec))
+      throw Error(path.string(), 0, "", "cannot resume: the file is missing (it was written before the checkpoint)");
+    file_ = HeldOutputFile::open_to_continue(path, holding, OutputPlacement::kAppended, kNoun);
+    if (file_.bytes_found() < resume_at)
+      throw Error(path.string(), 0, "",
+                  fmt::format("cannot resume: the file is shorter ({} bytes) than at the checkpoint ({} bytes)",
+                              file_.bytes_found(), resume_at));
+    file_.continue_at(resume_at);
+    file_.cut_to_continue();
   }
-  ~TextFile() {
-    if (file_) std::fclose(file_);
-    try {
-      write_out();
-    } catch (...) {
-      // A destructor cannot report; flush() is the place to see write errors.
-    }
-  }
+  ~TextFile() { file_.last_write_out(lines_.bytes(), lines_.written()); }
   void write(const std::string& line) {
-    if (holding_ == FileHolding::kOpenedToWriteOut) {
-      make_room_to_gather(pending_, std::max<std::size_t>(line.size(), kLineRoom));
-      pending_ += line;
-      bytes_ += line.size();
-      if (pending_.size() >= kOpenedToWriteOutBytes) write_out();
-      return;
-    }
-    if (std::fwrite(line.data(), 1, line.size(), file_) != line.size())
-      throw Error(path_.string(), 0, "", fmt::format("write failed: {}", std::strerror(errno)));
-    bytes_ += line.size();
+    lines_.for_next_line(std::max(line.size(), kLineRoom)) += line;
+    if (lines_.due()) file_.write_out(lines_.bytes(), lines_.written());
   }
-  void flush() {
-    if (holding_ == FileHolding::kOpenedToWriteOut) {
-      // Opened (and so checked) even with nothing to write: a checkpoint counts what it holds.
-      ReopenedOutputFile file(path_, O_WRONLY | O_APPEND, identity_, bytes_ - pending_.size());
-      append(file.fd());
-      identity_ = file.close();
-      return;
-    }
-    if (std::fflush(file_) != 0) throw Error(path_.string(), 0, "", fmt::format("write failed: {}", std::strerror(errno)));
-    check_output_file_intact(fileno(file_), path_, bytes_);
-  }
-  std::uint64_t bytes() const { return bytes_; }
+  void flush() { file_.flush(lines_.bytes(), lines_.written()); }
+  std::uint64_t bytes() const { return file_.size() + lines_.size(); }
 
  private:
-  void write_out() {
-    if (pending_.empty()) return;
-    ReopenedOutputFile file(path_, O_WRONLY | O_APPEND, identity_, bytes_ - pending_.size());
-    append(file.fd());
-    identity_ = file.close();
-  }
-  void append(int fd) {
-    try {
-      write_all(fd, pending_.data(), pending_.size(), path_.string(), "write failed: ");
-    } catch (const Error&) {
-      // A full disk or a file-size limit: the file keeps its whole lines only.
-      [[maybe_unused]] const int ignored = ::ftruncate(fd, off_t(bytes_ - pending_.size()));
-      throw;
-    }
-    pending_.clear();
-  }
-
-  fs::path path_;
-  FileHolding holding_;
-  OutputFileIdentity identity_;
-  std::FILE* file_ = nullptr;  // kept open only
-  std::uint64_t bytes_ = 0;    // written, and gathered in pending_
-  std::string pending_;        // opened to write out: lines not yet in the file
+  HeldOutputFile file_;
+  GatheredLines lines_;
 };
 
 namespace {
