@@ -41,6 +41,7 @@ struct Batch {
   std::string model = "34 beads, 33 bonds, 75 native contacts";
   std::string native_energy = "1.5";
   std::string model_fingerprint = "3c0ffee15ba5e001";
+  int minimize_steps = 0;
   unsigned seed = 1;
   int replicas = 3;
   long long steps = 6000000;  // the tables' last step: the run went through
@@ -60,6 +61,8 @@ void write_run_log(const fs::path& dir, const Batch& b) {
       << "[run]\nsteps = " << b.steps << "\nreplicas = " << b.replicas << "\nseed = " << b.seed
       << "\ntimestep_ps = " << b.timestep_ps << "  # = 0.08 tau_H\ntemperature_K = " << b.temperature_K
       << "\nfriction = 50.0  # zeta, kcal/mol*tau_H/A^2\nbackend = \"auto\"\n\n"
+      << "[minimize]\nsteps = " << b.minimize_steps
+      << "\nforce_tolerance_pN = 6.947695  # = 0.1 kcal/mol/A\nmax_displacement_A = 0.1\n\n"
       << "[fixed]\nbeads = [0]\n\n";
   if (!b.clamp)
     log << "[pulling]\npulled_beads = [\"A:39\"]\nspeed_um_per_s = " << b.speed_um_per_s
@@ -379,6 +382,8 @@ TEST(RunPool, RunsAtOneLevelOfAnotherConditionAreRefused) {
   expect_refused(a, variant("warm", [](Batch& b) { b.temperature_K = "310.0"; }), "[run] temperature", "310 K",
                  "300 K");
   expect_refused(a, variant("step", [](Batch& b) { b.timestep_ps = "9.92"; }), "[run] timestep_ps", "9.92", "19.84");
+  // Pulled from a minimised start or from the input structure: other starts.
+  expect_refused(a, variant("minimised", [](Batch& b) { b.minimize_steps = 500; }), "[minimize] steps", "500", "0");
   // Within 0.05 K, and another seed, replica count, length and output interval: one condition.
   const fs::path same = variant("same", [](Batch& b) {
     b.temperature_K = "300.01";

@@ -132,6 +132,8 @@ std::vector<Difference> differences(const Run& a, const Run& b, const std::strin
     const auto va = a.log.resolved_value("[run]", key), vb = b.log.resolved_value("[run]", key);
     if (both(va, vb) && *va != *vb) found.push_back({std::string("[run] ") + key, *va, *vb});
   }
+  // The start: minimised or not (and how far) is another start structure.
+  table_differences("[minimize]", {});
   table_differences("[fixed]", {});
   // The pulled beads and the ends of the extension as the log's protocol line resolves them
   // (a selection "A:39" and its index 33 are one bead).
@@ -215,7 +217,7 @@ PoolVerdict judge_runs_for_pooling(const std::vector<fs::path>& run_dirs) {
     throw Error(runs[k].dir.string(), 0, d.front().field,
                 fmt::format("{} here, {} in {} (run.log){}: these runs are at one {} ({}), but not of one condition, "
                             "so they are neither pooled into one analysis (runs of one model, temperature, time step, "
-                            "friction, fixed beads and {} settings but for output_every: "
+                            "friction, minimisation, fixed beads and {} settings but for output_every: "
                             "docs/analysis.md#pooling-runs-of-one-condition) nor the points of a spectrum (runs at "
                             "several {}); analyse them one by one",
                             d.front().b, d.front().a, runs.front().dir.string(), also, level_name, first.text(clamp),
