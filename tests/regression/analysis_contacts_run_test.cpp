@@ -103,17 +103,20 @@ TEST(AnalysisContacts, RupturesOfARealPullAgreeWithItsQ) {
 }
 
 // Two batches of one pull pooled (docs/analysis.md#pooling-runs-of-one-condition): the second
-// run's replicas are numbered on, and their ruptures are those of its own analysis.
+// run's replicas are numbered on, and their ruptures are those of its own analysis, read from
+// its own frames (every 2000 steps where the first run's are every 1000).
 TEST(AnalysisContacts, PooledRunsNumberTheirReplicasOn) {
   const fs::path a = ermak::test::fresh_directory("contacts-pool-a"), b = ermak::test::fresh_directory("contacts-pool-b");
   pull(a, 31);
-  pull(b, 32, "--set run.replicas=2");
+  pull(b, 32, "--set run.replicas=2 --set output.trajectory_every=2000");
   const fs::path out = ermak::test::fresh_directory("contacts-pool-out");
   int status = 0;
   std::string said = run_ermak("analyze " + (a / "out").string() + " " + (b / "out").string() + " -o " + out.string() +
                                    " --contacts",
                                &status);
   ASSERT_EQ(status, 0) << said;
+  EXPECT_NE(ermak::test::read_file(out / "summary.txt").find("frames every 1000 or 2000 steps (the pooled runs differ)"),
+            std::string::npos);
   said = run_ermak("analyze " + (b / "out").string() + " --contacts", &status);
   ASSERT_EQ(status, 0) << said;
   const auto own = rows_of_replica(b / "out" / "analysis" / "contact_ruptures.tsv", "1");

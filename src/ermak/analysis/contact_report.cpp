@@ -131,14 +131,14 @@ ContactReport write_contact_report(const ContactInputs& in, const ContactReportO
       "# replica\tcontact\tbead_i\tbead_j\tresidue_i\tresidue_j\tr0[A]\trupture_step\trupture_time[ns]\tbase[nm]\t"
       "extension[nm]\n";
   std::vector<ReplicaRuptures> kept;
-  std::int64_t frame_stride = 0;
+  std::set<std::int64_t> frame_strides;  // one per run; pooled runs may differ
   for (const Replica& r : in.replicas) {
     const fs::path dcd = r.dir / "trajectory.dcd";
     const ContactRuptures cr = find_contact_ruptures(top, dcd, in.formed_ratio);
     if (cr.trailing_bytes > 0)
       report.warnings.push_back(fmt::format("{}: ends {} bytes into a frame (cut short); its {} whole frames are read",
                                             dcd.string(), cr.trailing_bytes, cr.frames()));
-    if (frame_stride == 0 && cr.frames() > 1) frame_stride = cr.frame_step[1] - cr.frame_step[0];
+    if (cr.frames() > 1) frame_strides.insert(cr.frame_step[1] - cr.frame_step[0]);
     std::optional<PullingRows> pulling;
     if (r.pulling) pulling = read_pulling_rows(r.dir / "pulling.tsv");
     ReplicaRuptures rr;
@@ -282,8 +282,13 @@ ContactReport write_contact_report(const ContactInputs& in, const ContactReportO
   s += fmt::format("  formed: r < {} × r0 ({}); a contact's rupture is the first frame from which it stays broken to "
                    "the end of its trajectory\n",
                    g(in.formed_ratio), in.formed_ratio_source);
-  s += fmt::format("  native contacts: {} (model.etop); replicas with a trajectory: {}; frames every {} steps\n", contacts,
-                   kept.size(), frame_stride > 0 ? std::to_string(frame_stride) : std::string("n/a (one frame)"));
+  std::string strides;
+  for (const std::int64_t every : frame_strides) strides += (strides.empty() ? "" : " or ") + std::to_string(every);
+  s += fmt::format("  native contacts: {} (model.etop); replicas with a trajectory: {}; frames every {}\n", contacts,
+                   kept.size(),
+                   frame_strides.empty()       ? std::string("n/a (one frame)")
+                   : frame_strides.size() == 1 ? strides + " steps"
+                                               : strides + " steps (the pooled runs differ)");
   s += fmt::format("  contacts ruptured per replica: {} of {}\n", mean_sd(ruptured, "contacts"), contacts);
   s += "  first to break (mean rupture order; contacts.tsv):\n";
   for (std::size_t place = 0; place < std::min<std::size_t>(5, contacts); ++place) {
