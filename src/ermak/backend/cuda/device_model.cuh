@@ -165,6 +165,49 @@ constexpr int kPairBonds = 1, kPairNatives = 2, kPairRepulsive = 4, kPairAll = 7
 
 struct LanePackedRow16;  // below, with the other rows
 
+// Bead i's bonds and native contacts on lane `lane` of S, from the global lists: the terms of
+// pair_forces_with<S, false, GlobalTopology, …, kPairBonds | kPairNatives> in its order (the
+// same bits), with the lane's first bond and first two native contacts and their partners'
+// positions loaded before any term, so that its dependent loads (the entry, then the
+// partner's position) are in flight together — the per-bead family's step is latency-bound
+// there (docs/benchmarks.md#free-pair-terms-measured-forty-fifth-session).
+template <int S>
+__device__ __forceinline__ float3 bonded_forces_loaded_ahead(const ModelData& m, int i, int lane, float4 pi,
+                                                             const float4* pos) {
+  const int n = m.n;
+  const int nb = __ldg(m.bonds.count + i), nn = __ldg(m.natives.count + i);
+  const bool has_b = lane < nb, has_c0 = lane < nn, has_c1 = lane + S < nn;
+  const int jb = has_b ? __ldg(m.bonds.partner + lane * n + i) : i;
+  const float rb = has_b ? __ldg(m.bonds.r0 + lane * n + i) : 0.0f;
+  const int jc0 = has_c0 ? __ldg(m.natives.partner + lane * n + i) : i;
+  const float r0c0 = has_c0 ? __ldg(m.natives.r0 + lane * n + i) : 0.0f;
+  const float ehc0 = has_c0 ? __ldg(m.natives.eh + lane * n + i) : 0.0f;
+  const int jc1 = has_c1 ? __ldg(m.natives.partner + (lane + S) * n + i) : i;
+  const float r0c1 = has_c1 ? __ldg(m.natives.r0 + (lane + S) * n + i) : 0.0f;
+  const float ehc1 = has_c1 ? __ldg(m.natives.eh + (lane + S) * n + i) : 0.0f;
+  const float4 pb = __ldg(pos + jb), pc0 = __ldg(pos + jc0), pc1 = __ldg(pos + jc1);
+  float fx = 0.0f, fy = 0.0f, fz = 0.0f;
+  auto bond = [&](float4 pj, float r0) {
+    const float dx = pi.x - pj.x, dy = pi.y - pj.y, dz = pi.z - pj.z;
+    const auto pf = physics::fene<false>(dx * dx + dy * dy + dz * dz, r0, m.fene);
+    fx += pf.force_over_r * dx; fy += pf.force_over_r * dy; fz += pf.force_over_r * dz;
+  };
+  auto contact = [&](float4 pj, float r0, float eh) {
+    const float dx = pi.x - pj.x, dy = pi.y - pj.y, dz = pi.z - pj.z;
+    const auto pf =
+        physics::native_contact_from_products<false>(dx * dx + dy * dy + dz * dz, r0 * r0, 12.0f * eh, eh);
+    fx += pf.force_over_r * dx; fy += pf.force_over_r * dy; fz += pf.force_over_r * dz;
+  };
+  if (has_b) bond(pb, rb);
+  for (int s = lane + S; s < nb; s += S) bond(__ldg(pos + __ldg(m.bonds.partner + s * n + i)), __ldg(m.bonds.r0 + s * n + i));
+  if (has_c0) contact(pc0, r0c0, ehc0);
+  if (has_c1) contact(pc1, r0c1, ehc1);
+  for (int s = lane + 2 * S; s < nn; s += S)
+    contact(__ldg(pos + __ldg(m.natives.partner + s * n + i)), __ldg(m.natives.r0 + s * n + i),
+            __ldg(m.natives.eh + s * n + i));
+  return make_float3(fx, fy, fz);
+}
+
 template <int S, bool kEnergy, class Topo, class Pos, class Row, int kTerms = kPairAll>
 __device__ __forceinline__ float3 pair_forces_with(const ModelData& m, const BondedList& bonds,
                                                    const BondedList& natives, int i, int lane, float4 pi,

@@ -533,11 +533,7 @@ __global__ void __launch_bounds__(kBlockWarps * 32, step_kernel_min_blocks<S, kM
       const int entries = cluster_here ? __ldg(L.row_count + cluster) : 0;
       const std::uint32_t* row = L.cluster_rows + cluster * L.slots;
       const float4 own = __ldg(pos_in + min(i, n - 1));  // bead i's position where i < n
-      if (share == 0 && i < n) {
-        BeadEnergy unused;
-        part = pair_forces_with<S, false, GlobalTopology, GlobalPos, ClusterRow, kPairBonds | kPairNatives>(
-            m, m.bonds, m.natives, i, lane % S, own, GlobalPos{pos_in}, ClusterRow{row, entries, 0}, unused);
-      }
+      if (share == 0 && i < n) part = bonded_forces_loaded_ahead<S>(m, i, lane % S, own, pos_in);
       __shared__ float4 s_cluster_pos[kClusterTile ? kBlockWarps : 1][kClusterBeads];
       float3 repulsive =
           cluster_tile_repulsion<kSplit>(m.repulsion, pos_in, row, entries, own, lane, s_cluster_pos[warp], share);
