@@ -2,24 +2,18 @@
 
 #include <fmt/format.h>
 
-#include <fcntl.h>
-#include <unistd.h>
-
 #include <algorithm>
-#include <cerrno>
 #include <cinttypes>
 #include <cmath>
-#include <cstring>
 #include <map>
 #include <utility>
 #include <vector>
 
 #include "ermak/core/error.h"
 #include "ermak/core/units.h"
-#include "ermak/io/output_file_check.h"
-#include "ermak/io/pdb_coordinates.h"
 #include "ermak/io/gathered_lines.h"
 #include "ermak/io/held_output_file.h"
+#include "ermak/io/pdb_coordinates.h"
 #include "ermak/protocol/protocol_setup.h"
 #include "ermak/run/output_directories.h"
 #include "ermak/run/output_size.h"
