@@ -13,6 +13,10 @@
 #   WW x 10^4), no bit in the cluster rows (per-bead family, PF8; their builds still scan the
 #   cells) — an upper bound on any numerics of the pair terms; and both with the noise removed
 #   too; WW x 10^4, PF8 x 16, WW x 10^3, PF8 x 1.
+# PROBE=bound: every cluster-tile step kernel (plain ones too, which production leaves
+#   unbounded at ~62 registers) bounded to 48 and to 40 registers — more resident warps against
+#   spills, where the rest of PF8 x 16's step is latency
+#   (docs/benchmarks.md#bonded-loads-ahead-forty-fifth-session); PF8 x 16, PF8 x 1, CCMV x 1, 4 x CCMV.
 set -u
 ROOT="$PWD"; export ERMAK_SHARED_DATA="$ROOT/.deps/data"
 mk() {  # NAME CUDA_FLAGS FILE PATCH [FILE PATCH …] (PATCH: python code run on FILE's text s)
@@ -68,5 +72,20 @@ pairs)
   wait
   bench wwx10000,pf8x16,wwx1000,pf8x1 base norep_block norep_cluster norep_nonoise
   ;;
-*) echo "PROBE=${PROBE}: noise or pairs" >&2; exit 2 ;;
+bound)
+  jobs=5
+  K=src/ermak/backend/cuda/perbead_kernels.cu
+  B48='s = s.replace("return bounded ? 65536 / 64 / kPerBeadBlock : 0;", "return uses_cluster_tile<S, kMultiRound, Index>() ? 5 : bounded ? 65536 / 64 / kPerBeadBlock : 0;")'
+  B40='s = s.replace("return bounded ? 65536 / 64 / kPerBeadBlock : 0;", "return uses_cluster_tile<S, kMultiRound, Index>() ? 6 : bounded ? 65536 / 64 / kPerBeadBlock : 0;")'
+  mk base "" $K "" &
+  mk bound48 "-Xptxas=-v" $K "$B48" &
+  mk bound40 "-Xptxas=-v" $K "$B40" &
+  wait
+  for v in bound48 bound40; do
+    echo "--- $v: perbead_step_kernel registers and spills (ptxas)"
+    grep -A5 "Compiling entry function .*perbead_step_kernel.*sm_90" /tmp/build-$v.log | grep -E "registers|spill" | sort | uniq -c | head -12
+  done
+  bench pf8x16,pf8x1,ccmvx1,ccmv4x1 base bound48 bound40 base
+  ;;
+*) echo "PROBE=${PROBE}: noise, pairs or bound" >&2; exit 2 ;;
 esac
