@@ -5,6 +5,7 @@
 #include <signal.h>
 #include <fcntl.h>
 #include <spawn.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -346,11 +347,20 @@ TEST(RunCli, AKilledRunResumesToTheFilesOfOneThatRanThrough) {
   std::string out = run_ermak("run --quiet " + write_config(whole, kPulled).string() + longer, &status);
   ASSERT_EQ(status, 0) << out;
   const fs::path config = write_config(killed, kPulled);
-  // Killed once its first checkpoint is there (before it, there is nothing to resume).
-  const auto after_first_checkpoint = [&] {
-    for (int i = 0; i < 6000 && !fs::exists(killed / "out/checkpoint.ckpt"); ++i) usleep(10000);
+  // Killed once a checkpoint of its steps is there: one that replaced the start's (the
+  // rename gives it another inode), so that the kill falls among the steps.
+  const auto after_a_checkpoint_of_the_steps = [&] {
+    const fs::path checkpoint = killed / "out/checkpoint.ckpt";
+    struct stat start {};
+    for (int i = 0; i < 6000 && stat(checkpoint.c_str(), &start) != 0; ++i) usleep(10000);
+    for (int i = 0; i < 6000; ++i) {
+      struct stat now {};
+      if (stat(checkpoint.c_str(), &now) == 0 && now.st_ino != start.st_ino) return;
+      usleep(10000);
+    }
   };
-  ASSERT_EQ(run_ermak_and_signal(config, split_words(longer), killed / "out/run.log", SIGKILL, after_first_checkpoint),
+  ASSERT_EQ(run_ermak_and_signal(config, split_words(longer), killed / "out/run.log", SIGKILL,
+                                 after_a_checkpoint_of_the_steps),
             -1);
   EXPECT_TRUE(fs::exists(killed / "out/checkpoint.ckpt.lock")) << "nothing of ermak ran after the kill";
   std::vector<std::string> resume = split_words(longer);
@@ -371,6 +381,42 @@ TEST(RunCli, AKilledRunResumesToTheFilesOfOneThatRanThrough) {
   EXPECT_NE(log.find("finished: "), std::string::npos) << log;
   for (const char* f : {"replica_000/energies.tsv", "replica_001/pulling.tsv", "replica_002/trajectory.dcd",
                         "replica_000/final.pdb", "replica_002/pulling.tsv", "checkpoint.ckpt", "model.psf"})
+    EXPECT_EQ(read_file(whole / "out" / f), read_file(killed / "out" / f)) << f;
+}
+
+// A run takes a checkpoint at its start, after its minimisation and its first rows: killed
+// before its first interval (here checkpoint_every = 0: no other until the end), it resumes
+// from step 0 without minimising again, and ends with the files of a run that went through
+// (docs/outputs.md#checkpoint) — where before it could only start over with --force.
+TEST(RunCli, ARunKilledBeforeItsFirstIntervalResumesFromItsStart) {
+  const std::string settings =
+      " --set run.steps=300000 --set output.energy_every=2000 --set output.trajectory_every=10000"
+      " --set output.checkpoint_every=0 --set pulling.speed_um_per_s=2000 --set pulling.output_every=500"
+      " --set run.backend=cpu";
+  const std::string minimised = kPulled + "[minimize]\nsteps = 300\n";
+  const auto whole = ermak::test::fresh_directory("run-killed-start-whole");
+  const auto killed = ermak::test::fresh_directory("run-killed-start");
+  int status = 0;
+  std::string out = run_ermak("run --quiet " + write_config(whole, minimised).string() + settings, &status);
+  ASSERT_EQ(status, 0) << out;
+  const fs::path config = write_config(killed, minimised);
+  const fs::path checkpoint = killed / "out/checkpoint.ckpt";
+  ASSERT_EQ(run_ermak_and_signal(config, split_words(settings), killed / "out/run.log", SIGKILL,
+                                 [&] {
+                                   for (int i = 0; i < 6000 && !fs::exists(checkpoint); ++i) usleep(10000);
+                                 }),
+            -1);
+  ASSERT_TRUE(fs::exists(checkpoint));
+  EXPECT_EQ(ermak::read_checkpoint(checkpoint).step, 0) << "the kill came after the run's end";
+  EXPECT_FALSE(fs::exists(killed / "out/replica_000/final.pdb"));
+  out = run_ermak("run --quiet --resume " + config.string() + settings, &status);
+  ASSERT_EQ(status, 0) << out;
+  const std::string log = read_file(killed / "out/run.log");
+  const std::size_t resumed = log.find("resumed at step 0");
+  ASSERT_NE(resumed, std::string::npos) << log;
+  EXPECT_EQ(log.find("minimis", resumed), std::string::npos) << "a resume does not minimise again: " << log;
+  for (const char* f : {"replica_000/energies.tsv", "replica_001/pulling.tsv", "replica_002/trajectory.dcd",
+                        "replica_000/final.pdb", "checkpoint.ckpt"})
     EXPECT_EQ(read_file(whole / "out" / f), read_file(killed / "out" / f)) << f;
 }
 

@@ -41,7 +41,7 @@ TEST(RunDryRun, EstimatesTheRunAndWritesNothing) {
                                          " --set output.checkpoint_every=0",
                                      &status);
   ASSERT_EQ(status, 0) << none;
-  EXPECT_NE(none.find("dry run: warning: output.checkpoint_every = 0 writes a checkpoint only at the end"),
+  EXPECT_NE(none.find("dry run: warning: output.checkpoint_every = 0 writes checkpoints only at the start and the end"),
             std::string::npos)
       << none;
   // An interval at or past the run's end is the same as 0.
@@ -49,7 +49,7 @@ TEST(RunDryRun, EstimatesTheRunAndWritesNothing) {
                                            " --set run.backend=\"cpu\" --set run.steps=100000000000"
                                            " --set output.checkpoint_every=200000000000",
                                        &status);
-  EXPECT_NE(beyond.find("dry run: warning: output.checkpoint_every = 200000000000 writes a checkpoint only at the end"),
+  EXPECT_NE(beyond.find("dry run: warning: output.checkpoint_every = 200000000000 writes checkpoints only at the start and the end"),
             std::string::npos)
       << beyond;
   // A frame interval the DCD header cannot hold.

@@ -50,7 +50,7 @@ struct OutputSpec {
   std::filesystem::path directory = "ermak-output";
   std::int64_t energy_every_steps = 1000;      // TSV rows
   std::int64_t trajectory_every_steps = 10000; // DCD frames; 0 disables
-  std::int64_t checkpoint_every_steps = 100000;// 0: only at the end
+  std::int64_t checkpoint_every_steps = 100000;// 0: only at the start and the end
   double contact_formed_ratio = 1.5;           // contact counts toward Q if r < ratio·r0
   // Not part of the TOML schema; set by the SOP-GPU reader (config/sopgpu_config.h), whose
   // runs write SOP-GPU's files instead of the directory unless asked (--ermak-output).

@@ -52,7 +52,7 @@ std::vector<std::string> describe_dry_run(const DryRunFacts& f) {
     // An interval at or beyond the run's end checkpoints only there, like 0.
     const bool only_at_end = f.checkpoint_every == 0 || f.checkpoint_every >= f.last_step;
     if (only_at_end && seconds > 3600.0)
-      lines.push_back(fmt::format("dry run: warning: output.checkpoint_every = {} writes a checkpoint only at the end: "
+      lines.push_back(fmt::format("dry run: warning: output.checkpoint_every = {} writes checkpoints only at the start and the end: "
                                   "a crash, a kill or a time limit without SIGTERM loses the whole ~{} run; "
                                   "checkpoint_every = {} writes one about every 10 minutes",
                                   f.checkpoint_every, ProgressMeter::format_duration(seconds),

@@ -30,7 +30,7 @@ struct DryRunFacts {
   std::int64_t first_step = 0, last_step = 0;
   StepTiming timing;
   bool output_holds_a_run = false;  // the refusal follows the report
-  std::int64_t checkpoint_every = -1;  // output.checkpoint_every (0: only at the end; −1: not said)
+  std::int64_t checkpoint_every = -1;  // output.checkpoint_every (0: only at the start and the end; −1: not said)
 };
 std::vector<std::string> describe_dry_run(const DryRunFacts& facts);
 
