@@ -12,9 +12,16 @@ double checkpoint_cost_seconds(double driver_seconds, double writer_waiting_seco
   return driver_seconds + writer_waiting_seconds * share;
 }
 
-CheckpointAdvice checkpoint_advice(std::int64_t every_steps, std::int64_t checkpoints, double checkpoint_seconds,
-                                   double run_seconds) {
+CheckpointAdvice checkpoint_advice(std::int64_t every_steps, std::int64_t checkpoints, std::int64_t start_checkpoints,
+                                   double checkpoint_seconds, double run_seconds) {
   CheckpointAdvice advice;
+  // The start's checkpoint is there at any interval: its time (taken as an equal share)
+  // is not the interval's to save.
+  if (start_checkpoints > 0 && checkpoints > 0) {
+    const std::int64_t others = std::max<std::int64_t>(0, checkpoints - start_checkpoints);
+    checkpoint_seconds *= double(others) / double(checkpoints);
+    checkpoints = others;
+  }
   if (every_steps <= 0 || checkpoints <= 1 || !(run_seconds > 0.0) || !(checkpoint_seconds >= 0.0)) return advice;
   advice.fraction = checkpoint_seconds / run_seconds;
   advice.costly = advice.fraction > kCostlyFraction;

@@ -22,9 +22,11 @@ double checkpoint_cost_seconds(double driver_seconds, double writer_waiting_seco
                                double checkpoint_writing_seconds);
 
 // every_steps: the run's checkpoint interval; checkpoints: how many were written (the one
-// at the end included); a run with a single checkpoint (or none) gets no advice — only
-// the interval's checkpoints can be made rarer.
-CheckpointAdvice checkpoint_advice(std::int64_t every_steps, std::int64_t checkpoints, double checkpoint_seconds,
-                                   double run_seconds);
+// at the end included); start_checkpoints: of those, the one a new run takes at its start
+// (0 or 1), left out with its share of checkpoint_seconds. A run with a single checkpoint
+// besides the start's (or none) gets no advice — only the interval's checkpoints can be
+// made rarer, not the start's or the end's.
+CheckpointAdvice checkpoint_advice(std::int64_t every_steps, std::int64_t checkpoints, std::int64_t start_checkpoints,
+                                   double checkpoint_seconds, double run_seconds);
 
 }  // namespace ermak

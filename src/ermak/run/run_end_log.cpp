@@ -76,7 +76,7 @@ void log_run_end(const RunSpec& spec, const RunSummary& summary, const RunEndFac
            costs.advances, costs.advance_seconds, costs.checkpoints_written, costs.checkpoint_seconds,
            costs.checkpoint_writing_seconds, costs.check_seconds, costs.final_seconds);
   const CheckpointAdvice advice = checkpoint_advice(
-      spec.output.checkpoint_every_steps, costs.checkpoints_written,
+      spec.output.checkpoint_every_steps, costs.checkpoints_written, costs.start_checkpoints,
       checkpoint_cost_seconds(costs.checkpoint_seconds, written.waiting_seconds, written.writing_seconds,
                               costs.checkpoint_writing_seconds),
       summary.wall_seconds);

@@ -22,6 +22,7 @@ struct RunCosts {
   double advance_seconds = 0.0;      // in those calls
   double snapshot_seconds = 0.0;     // taking the reports' values from the engine
   std::int64_t checkpoints_written = 0;
+  std::int64_t start_checkpoints = 0;       // of those, the one a new run takes at its start
   double checkpoint_seconds = 0.0;          // taking them (copying the state, waiting for the one before)
   double checkpoint_writing_seconds = 0.0;  // on the report writer's thread
   double check_seconds = 0.0;               // exact coordinate and bond checks

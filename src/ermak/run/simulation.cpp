@@ -608,7 +608,11 @@ RunSummary run_logged(const RunSpec& given_spec, const RunOptions& options, RunR
     // A checkpoint at the start too (after the minimisation and the first rows): a run
     // killed before its first interval then resumes from here instead of starting over
     // with --force (docs/outputs.md#checkpoint). A run of no steps takes its one at the end.
-    if (first_step < last_step) write_checkpoint();
+    // The run log's checkpoint advice leaves it out: no interval makes it rarer.
+    if (first_step < last_step) {
+      write_checkpoint();
+      costs.start_checkpoints = 1;
+    }
   }
   // CUDA: the kernel family and its layout, e.g. "cuda (block/ap/S1/g11)" (docs/gpu.md#kernel-families).
   const std::string kernel = cuda_kernel_layout(*engine);
