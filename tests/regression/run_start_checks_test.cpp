@@ -261,13 +261,13 @@ TEST(RunStartChecks, ForceReplacesEveryFileOfTheEarlierRun) {
                   &status);
   EXPECT_EQ(status, 1) << out;
   EXPECT_NE(out.find("--force: removed"), std::string::npos) << out;
-  // The new run went unstable after its start checkpoint (one replica, step 0), which may
-  // be there; the earlier run's (three replicas, step 100) may not.
-  if (fs::exists(dir / "out/checkpoint.ckpt")) {
-    const ermak::Checkpoint start = ermak::read_checkpoint(dir / "out/checkpoint.ckpt");
-    EXPECT_EQ(start.positions.replica_count, 1) << "the earlier run's checkpoint";
-    EXPECT_EQ(start.step, 0);
-  }
+  // The new run went unstable after its start checkpoint (one replica, step 0), which the
+  // report writer finishes before the error ends the run; the earlier run's (three
+  // replicas, step 100) is gone.
+  ASSERT_TRUE(fs::exists(dir / "out/checkpoint.ckpt"));
+  const ermak::Checkpoint start = ermak::read_checkpoint(dir / "out/checkpoint.ckpt");
+  EXPECT_EQ(start.positions.replica_count, 1) << "the earlier run's checkpoint";
+  EXPECT_EQ(start.step, 0);
   EXPECT_FALSE(fs::exists(dir / "out/replica_000/final.pdb")) << "the earlier run's final structure";
   EXPECT_FALSE(fs::exists(dir / "out/replica_001"));
   EXPECT_FALSE(fs::exists(dir / "out/replica_002/energies.tsv"));
