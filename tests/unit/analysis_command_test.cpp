@@ -1028,6 +1028,47 @@ TEST(AnalysisCommand, TheHeadlineSaysARunStoppedEarly) {
             std::string::npos);
 }
 
+// A pulling run that failed at its first check (a time step far too large) leaves each
+// replica's table with its step-0 row only: no curve, and the summary and the headline say
+// why, quoting run.log's error — not a summary of warnings alone (a user audit, 2026-11-30).
+// Without an error it is a run stopped or still starting.
+TEST(AnalysisCommand, APullingRunWithoutCurvesSaysWhy) {
+  const fs::path run = make_pulling_run("analyze-no-curves");
+  for (const char* r : {"replica_000", "replica_001", "replica_002"}) {
+    const std::string table = read_text(run / r / "pulling.tsv");
+    const std::size_t header = table.find('\n') + 1;
+    write_text(run / r / "pulling.tsv", table.substr(0, table.find('\n', header) + 1));  // header and step 0
+  }
+  write_text(run / "run.log",
+             "[2026-11-30 10:00:00] ermak 0.1.0 starting run.toml\n[run]\nsteps = 100000\n"
+             "[2026-11-30 10:00:01] running steps 0 .. 100000 on backend cpu\n"
+             "[2026-11-30 10:00:01] error: a FENE bond broke between steps 0 and 1000: …\n");
+  std::string out;
+  ASSERT_EQ(analyze(run.string(), &out), 0) << out;
+  EXPECT_NE(out.find("pulling: no replica has a curve: the run ended with an error before its tables' second row "
+                     "(summary.txt)"),
+            std::string::npos)
+      << out;
+  const std::string summary = read_text(run / "analysis" / "summary.txt");
+  EXPECT_NE(summary.find("\nPulling\n  no replica has a curve: every pulling table holds one row or none"),
+            std::string::npos)
+      << summary;
+  EXPECT_NE(summary.find("note: the run ended with an error before its tables' second row (run.log: \"a FENE bond "
+                         "broke between steps 0 and 1000: …\"), which --resume would repeat"),
+            std::string::npos)
+      << summary;
+  EXPECT_NE(summary.find("replica_002/pulling.tsv: one row only; replica left out"), std::string::npos) << summary;
+
+  write_text(run / "run.log",
+             "[2026-11-30 10:00:00] ermak 0.1.0 starting run.toml\n[run]\nsteps = 100000\n"
+             "[2026-11-30 10:00:01] running steps 0 .. 100000 on backend cpu\n");
+  ASSERT_EQ(analyze(run.string() + " --force", &out), 0) << out;
+  EXPECT_NE(out.find("pulling: no replica has a curve yet (one row or none in every table: summary.txt)"),
+            std::string::npos)
+      << out;
+  EXPECT_NE(read_text(run / "analysis" / "summary.txt").find("--resume continues it"), std::string::npos);
+}
+
 TEST(AnalysisSvg, TicksLabelsAndEscaping) {
   EXPECT_EQ(nice_ticks(0.0, 10.0, 5), (std::vector<double>{0, 2, 4, 6, 8, 10}));
   EXPECT_EQ(nice_ticks(-3.0, 47.0, 6), (std::vector<double>{0, 10, 20, 30, 40}));

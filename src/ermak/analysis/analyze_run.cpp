@@ -308,6 +308,7 @@ AnalyzeResult analyze_run(const AnalyzeOptions& options_in) {
   brief += pulling.brief;
   produced.insert(produced.end(), pulling.produced.begin(), pulling.produced.end());
   result.warnings.insert(result.warnings.end(), pulling.warnings.begin(), pulling.warnings.end());
+  if (any_pulling && pulls.empty()) brief += no_pulling_curve_notes(pulling_options, summary);
   IndentationReport indentation;
   if (!indents.empty()) {
     indentation_options.replica_blocks_apart = blocks_apart;

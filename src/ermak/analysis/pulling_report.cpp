@@ -703,4 +703,25 @@ PullingReport write_pulling_report(const std::vector<PullingRecord>& pulls, cons
   return report;
 }
 
+std::string no_pulling_curve_notes(const PullingReportOptions& options, std::string& summary) {
+  summary += "\nPulling\n  no replica has a curve: every pulling table holds one row or none (see Warnings)\n";
+  std::vector<std::pair<std::string, std::string>> errors;  // (the run's directory where pooled, its error)
+  if (options.pooled_runs.empty()) {
+    if (options.run_error) errors.emplace_back("", *options.run_error);
+  } else {
+    for (const PullingReportOptions::PooledRun& run : options.pooled_runs)
+      if (run.run_error) errors.emplace_back(run.dir + ": ", *run.run_error);
+  }
+  for (const auto& [where, error] : errors)
+    summary += fmt::format("  note: {}the run ended with an error before its tables' second row (run.log: \"{}\"), "
+                           "which --resume would repeat; {}\n",
+                           where, error, kAfterAnError);
+  if (errors.empty()) {
+    summary += "  note: a run stopped before its tables' second row, or still starting: --resume continues it, and "
+               "an analysis after its next rows has curves\n";
+    return "pulling: no replica has a curve yet (one row or none in every table: summary.txt)\n";
+  }
+  return "pulling: no replica has a curve: the run ended with an error before its tables' second row (summary.txt)\n";
+}
+
 }  // namespace ermak::analysis

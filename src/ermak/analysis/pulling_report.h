@@ -96,4 +96,9 @@ struct PullingReport {
 PullingReport write_pulling_report(const std::vector<PullingRecord>& records, const PullingReportOptions& options,
                                    const std::filesystem::path& out, std::vector<std::filesystem::path>& files);
 
+// A pulling run none of whose replicas has a curve (every table one row or none: a run that
+// ended with an error before its tables' second row, or one only starting): its section in
+// `summary`, quoting the run's error, and the headline's line, returned.
+std::string no_pulling_curve_notes(const PullingReportOptions& options, std::string& summary);
+
 }  // namespace ermak::analysis
