@@ -200,6 +200,11 @@ TEST(StabilityChecks, ATipThrownThroughTheSurfaceStopsTheRun) {
             std::string::npos)
       << m;
   EXPECT_NE(m.find("raise indentation.tip_friction (now 50)"), std::string::npos) << m;
+  // At the run's start (its first checkpoint, step 0) the two steps are one.
+  const std::string at_start = message_of([&] { check_indentation_tips(ind, tips, 0.08, 0, 0); });
+  EXPECT_NE(at_start.find("the indentation tip went through the substrate at step 0: the tip of replica 1"),
+            std::string::npos)
+      << at_start;
   // A push that moves the tip more than its radius in one step (h/ζ_tip·|F|): unstable.
   tips[1].tip_A = {0, 0, 40};
   ind.tip.radius = 10.0;

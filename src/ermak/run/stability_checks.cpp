@@ -49,6 +49,9 @@ void check_finite(const State& state, std::int64_t since_step) {
 
 void check_indentation_tips(const Indentation& ind, const std::vector<IndentationStatus>& tips, double timestep_tau,
                             std::int64_t since_step, std::int64_t step) {
+  // At the run's start (its first checkpoint) the two steps are one: "at step 0".
+  const std::string when = since_step == step ? fmt::format("at step {}", step)
+                                              : fmt::format("between steps {} and {}", since_step, step);
   const std::string remedy =
       fmt::format("the tip's steps are unstable where the surface or the molecule pushes it: raise "
                   "indentation.tip_friction (now {:g}), or lower indentation.speed_um_per_s or the cantilever spring",
@@ -56,26 +59,26 @@ void check_indentation_tips(const Indentation& ind, const std::vector<Indentatio
   for (std::size_t r = 0; r < tips.size(); ++r) {
     const Vec3d& tip = tips[r].tip_A;
     if (!std::isfinite(tip.x) || !std::isfinite(tip.y) || !std::isfinite(tip.z))
-      throw Error(fmt::format("the indentation tip became unstable between steps {} and {}: the tip of replica {} "
+      throw Error(fmt::format("the indentation tip became unstable {}: the tip of replica {} "
                               "has non-finite coordinates; {}",
-                              since_step, step, r, remedy));
+                              when, r, remedy));
     // One step's move under the forces at this stop: beyond the tip's radius the overdamped
     // step has lost the tip (a push of 10⁸ pN throws it microns off; docs/protocols.md#indentation).
     const Vec3d force = tips[r].spring_force_kcal_per_mol_A + tips[r].molecule_force_kcal_per_mol_A + tips[r].surface_force_kcal_per_mol_A;
     const double move_A = timestep_tau / ind.tip_zeta * norm(force);
     if (!(move_A <= ind.tip.radius))
-      throw Error(fmt::format("the indentation tip became unstable between steps {} and {}: at step {} the forces on "
+      throw Error(fmt::format("the indentation tip became unstable {}: at step {} the forces on "
                               "the tip of replica {} ({:.4g} pN) move it {:.4g} Å in one step, more than its radius "
                               "({:g} Å); {}",
-                              since_step, step, step, r, units::internal_force_to_pN(norm(force)), move_A,
+                              when, step, r, units::internal_force_to_pN(norm(force)), move_A,
                               ind.tip.radius, remedy));
     if (!ind.surface.enabled || !ind.surface.tip_interaction) continue;
     const IndentationSurface surface = surface_at(ind, step, tips[r].turnaround_step, timestep_tau);
     const double height_A = dot(tip - surface.point_A, surface.normal);
     if (height_A < 0.0)
-      throw Error(fmt::format("the indentation tip went through the substrate between steps {} and {}: the tip "
+      throw Error(fmt::format("the indentation tip went through the substrate {}: the tip "
                               "of replica {} has its centre {:.4g} Å behind the surface; {}",
-                              since_step, step, r, -height_A, remedy));
+                              when, r, -height_A, remedy));
   }
 }
 
