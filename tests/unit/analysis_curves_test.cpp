@@ -6,6 +6,8 @@
 #include <fmt/format.h>
 
 #include <cmath>
+#include <filesystem>
+#include <fstream>
 #include <functional>
 #include <limits>
 #include <random>
@@ -157,6 +159,91 @@ TEST(AnalysisTsv, ADirectoryIsNotATable) {
     FAIL() << "no error";
   } catch (const Error& e) {
     EXPECT_NE(std::string(e.what()).find("is a directory, not a table"), std::string::npos) << e.what();
+  }
+}
+
+// read() parses a file a block at a time, carrying a cut line over to the next block: at any
+// block size it must give what parse() gives from the whole text — rows, values, the lines
+// that messages name, warnings and errors.
+class AnalysisTsvBlocks : public ::testing::Test {
+ protected:
+  std::filesystem::path write(const std::string& name, const std::string& text) {
+    const std::filesystem::path p = dir_ / name;
+    std::ofstream(p, std::ios::binary) << text;
+    return p;
+  }
+  static std::string error_of(const std::function<void()>& read) {
+    try {
+      read();
+    } catch (const Error& e) {
+      return std::to_string(e.line()) + " " + e.field() + " " + e.what();
+    }
+    return "no error";
+  }
+  // Block sizes below, at and around the lines' lengths, and read()'s own.
+  const std::vector<std::size_t> blocks_ = {1, 2, 3, 5, 7, 8, 13, 64, 1000, std::size_t(1) << 20};
+  std::filesystem::path dir_ = ermak::test::fresh_directory("tsv-blocks");
+};
+
+TEST_F(AnalysisTsvBlocks, LinesAcrossBlocksReadAsParsed) {
+  // Rows of many lengths, a comment, a blank line, CRLF line ends, blanks instead of a tab,
+  // a row longer than most blocks, and a last line cut before its line break.
+  std::string text = "# step\ttime[ns]\tforce_along[pN]\r\n0\t0\t1.5\n# note\n\n10\t0.25\t-2e1\r\n";
+  text += "20   0.5\t+3\n30\t0.75\t" + std::string(40, '1') + ".5\n";
+  for (int i = 4; i < 60; ++i) text += fmt::format("{}\t{}\t{:.8g}\n", 10 * i, 0.25 * i, std::sin(i) * 1e3);
+  text += "600\t15\t39";
+  const std::filesystem::path p = write("t.tsv", text);
+  const TsvTable whole = TsvTable::parse(text, p.string());
+  ASSERT_EQ(whole.rows(), 60u);
+  ASSERT_EQ(whole.warnings().size(), 1u);
+  for (const std::size_t block : blocks_) {
+    SCOPED_TRACE(block);
+    const TsvTable t = TsvTable::read_in_blocks(p, block);
+    EXPECT_EQ(t.columns(), whole.columns());
+    ASSERT_EQ(t.rows(), whole.rows());
+    for (std::size_t c = 0; c < t.columns().size(); ++c)
+      for (std::size_t r = 0; r < t.rows(); ++r) EXPECT_EQ(t.column(c)[r], whole.column(c)[r]) << c << " " << r;
+    // The warning names the file and the cut line as parse() names its text's.
+    EXPECT_EQ(t.warnings(), whole.warnings());
+    EXPECT_EQ(t.warnings()[0], p.string() + ":64: incomplete last line left out (table still being written?)");
+    t.require_rising_steps();
+  }
+  // With its last line whole (and a CRLF end split across blocks), nothing is left out.
+  const std::filesystem::path whole_file = write("whole.tsv", text + "1\r\n");
+  for (const std::size_t block : blocks_) {
+    const TsvTable t = TsvTable::read_in_blocks(whole_file, block);
+    EXPECT_EQ(t.rows(), 61u) << block;
+    EXPECT_TRUE(t.warnings().empty()) << block;
+    EXPECT_EQ(t.column("force_along")[60], 391.0) << block;
+  }
+  EXPECT_EQ(TsvTable::read(whole_file).rows(), 61u);
+  // A header alone, without its line break: a table of no rows.
+  const std::filesystem::path header_only = write("header.tsv", "# step\tf[pN]");
+  for (const std::size_t block : blocks_) {
+    const TsvTable t = TsvTable::read_in_blocks(header_only, block);
+    EXPECT_EQ(t.columns(), (std::vector<std::string>{"step", "f[pN]"})) << block;
+    EXPECT_EQ(t.rows(), 0u) << block;
+    EXPECT_TRUE(t.warnings().empty()) << block;
+  }
+}
+
+TEST_F(AnalysisTsvBlocks, ErrorsNameTheSameLinesAsParse) {
+  const std::string long_header = "# step\t" + std::string(100, 'f') + "[pN]\n";
+  const std::vector<std::string> texts = {
+      "",                                             // no header
+      "step\tf\n0\t1\n",                              // no '# '
+      "# step\t\tf\n0\t1\t2\n",                       // an empty column name
+      "# step\tf[pN]\n0\t1\n10\t2\n20\tx7\n30\t4\n",  // not a number, in a later block
+      long_header + "0\t1\n10\n",                     // a value missing, after a header longer than the blocks
+      "# step\tf\n0\t1\n10\t2\n# again\n0\t1\n",      // appended to itself
+  };
+  for (std::size_t i = 0; i < texts.size(); ++i) {
+    const std::filesystem::path p = write("e.tsv", texts[i]);
+    auto checked = [](const TsvTable& t) { t.require_rising_steps(); };
+    const std::string expected = error_of([&] { checked(TsvTable::parse(texts[i], p.string())); });
+    EXPECT_NE(expected, "no error") << i;
+    for (const std::size_t block : blocks_)
+      EXPECT_EQ(error_of([&] { checked(TsvTable::read_in_blocks(p, block)); }), expected) << i << " " << block;
   }
 }
 

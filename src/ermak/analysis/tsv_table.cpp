@@ -2,16 +2,19 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <charconv>
 #include <cstring>
 #include <fstream>
-#include <iterator>
 
 #include "ermak/core/error.h"
 
 namespace ermak::analysis {
 namespace {
+
+// read()'s block: large enough that reading is not slowed by its calls, small beside the columns.
+constexpr std::size_t kReadBlockBytes = std::size_t(1) << 20;
 
 bool is_space(char c) { return c == ' ' || c == '\t' || c == '\r'; }
 
@@ -45,49 +48,24 @@ std::pair<std::string_view, std::string_view> split_column_name(std::string_view
   return {name.substr(0, open), name.substr(open + 1, name.size() - open - 2)};
 }
 
-TsvTable TsvTable::read(const std::filesystem::path& path) {
-  if (std::filesystem::is_directory(path)) throw Error(path.string(), 0, "", "is a directory, not a table");
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw Error(path.string(), 0, "", std::string("cannot open table: ") + std::strerror(errno));
-  std::error_code error;
-  const std::uintmax_t bytes = std::filesystem::file_size(path, error);
-  // The text and its columns (8 bytes a value, ~9–11 characters written) both live until the
-  // table is parsed: about twice the file. A table too big for the memory says so by name.
-  try {
-    std::string text;
-    if (!error) {
-      text.resize(std::size_t(bytes));
-      in.read(text.data(), std::streamsize(bytes));
-      text.resize(std::size_t(in.gcount()));
-    }
-    text.append(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());  // anything after
-    if (in.bad()) throw Error(path.string(), 0, "", "cannot read table");
-    return parse(text, path.string());
-  } catch (const std::bad_alloc&) {
-    throw Error(path.string(), 0, "",
-                fmt::format("not enough memory to read this table ({:.3g} GB: reading it takes about twice that); "
-                            "analyse it on a machine with more memory, or write rows less often "
-                            "(pulling.output_every, output.energy_every)",
-                            double(bytes) / 1e9));
-  }
-}
+// Turns a table's lines, one at a time, into its columns: parse() feeds it from text in
+// memory and read() from blocks of a file, so both read the format the same way.
+class TsvTable::LineParser {
+ public:
+  explicit LineParser(std::string source) { table_.source_ = std::move(source); }
 
-TsvTable TsvTable::parse(std::string_view text, const std::string& source) {
-  TsvTable t;
-  t.source_ = source;
-  std::size_t pos = 0;
-  int line_no = 0;
-  bool have_header = false;
-  std::vector<std::string_view> fields;
-  while (pos < text.size()) {
-    std::size_t nl = text.find('\n', pos);
-    const bool complete = nl != std::string_view::npos;
-    if (!complete) nl = text.size();
-    std::string_view line = text.substr(pos, nl - pos);
-    pos = nl + 1;
-    ++line_no;
+  // The number of line breaks in the whole text, when known before its lines: the columns
+  // are then allocated once at their size, not grown by doubling (room for up to twice the
+  // values, and a column's old and new copies at once while it moves).
+  void expect_lines(std::size_t lines) { expected_lines_ = lines; }
+
+  // One line without its '\n'; `complete` is false for a last line that has none.
+  void add(std::string_view line, bool complete) {
+    TsvTable& t = table_;
+    const std::string& source = t.source_;
+    const int line_no = ++line_no_;
     if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
-    if (!have_header) {
+    if (!have_header_) {
       if (line.rfind("# ", 0) != 0)
         throw Error(source, line_no, "",
                     "an ermak table starts with a header line '# ' + tab-separated column names");
@@ -103,36 +81,118 @@ TsvTable TsvTable::parse(std::string_view text, const std::string& source) {
         start = tab + 1;
       }
       t.data_.resize(t.columns_.size());
-      have_header = true;
-      continue;
+      // Every line after the header is at most one row.
+      const std::size_t rows = expected_lines_ > 1 ? expected_lines_ - 1 : 0;
+      for (auto& column : t.data_) column.reserve(rows);
+      t.row_lines_.reserve(rows);
+      have_header_ = true;
+      return;
     }
-    split_fields(line, fields);
-    if (fields.empty() || fields.front().front() == '#') continue;  // blank line or comment
+    split_fields(line, fields_);
+    if (fields_.empty() || fields_.front().front() == '#') return;  // blank line or comment
     // ermak ends every row with a newline: a last line without one was cut while being written
     // (or by a full disk), even where its fields parse — "…\t3" may be the start of 39.55.
     if (!complete) {
       t.warnings_.push_back(source + ":" + std::to_string(line_no) +
                             ": incomplete last line left out (table still being written?)");
-      break;
+      return;
     }
-    if (fields.size() != t.columns_.size()) {
+    if (fields_.size() != t.columns_.size()) {
       throw Error(source, line_no, "",
-                  "row has " + std::to_string(fields.size()) + " values for " +
+                  "row has " + std::to_string(fields_.size()) + " values for " +
                       std::to_string(t.columns_.size()) + " columns");
     }
-    for (std::size_t c = 0; c < fields.size(); ++c) {
+    for (std::size_t c = 0; c < fields_.size(); ++c) {
       double v = 0.0;
-      if (!parse_double(fields[c], v)) {
-        throw Error(source, line_no, t.columns_[c],
-                    "'" + std::string(fields[c]) + "' is not a number");
+      if (!parse_double(fields_[c], v)) {
+        throw Error(source, line_no, t.columns_[c], "'" + std::string(fields_[c]) + "' is not a number");
       }
       t.data_[c].push_back(v);
     }
     t.row_lines_.push_back(line_no);
     ++t.rows_;
   }
-  if (!have_header) throw Error(source, 0, "", "empty table: no '# ' header line");
-  return t;
+
+  TsvTable finish() && {
+    if (!have_header_) throw Error(table_.source_, 0, "", "empty table: no '# ' header line");
+    return std::move(table_);
+  }
+
+ private:
+  TsvTable table_;
+  int line_no_ = 0;
+  bool have_header_ = false;
+  std::size_t expected_lines_ = 0;
+  std::vector<std::string_view> fields_;
+};
+
+TsvTable TsvTable::read(const std::filesystem::path& path) { return read_in_blocks(path, kReadBlockBytes); }
+
+TsvTable TsvTable::read_in_blocks(const std::filesystem::path& path, std::size_t block_bytes) {
+  if (std::filesystem::is_directory(path)) throw Error(path.string(), 0, "", "is a directory, not a table");
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw Error(path.string(), 0, "", std::string("cannot open table: ") + std::strerror(errno));
+  block_bytes = std::max<std::size_t>(block_bytes, 1);
+  std::error_code error;
+  const std::uintmax_t bytes = std::filesystem::file_size(path, error);
+  const auto cannot_read = [&] { return Error(path.string(), 0, "", "cannot read table"); };
+  // Reading holds the columns (8 bytes a value, ~9–11 characters written: a little less than
+  // the file) and one block. A table too big for the memory says so by name.
+  try {
+    LineParser parser(path.string());
+    // The text read but not parsed yet: the start of a line that the last block cut, then the
+    // next block. It holds a block and the longest line at most.
+    std::string pending;
+    if (!error) {
+      // A file (not a pipe) is counted first, a pass at memchr's speed, so that the columns
+      // are allocated once; the second pass finds it in the page cache.
+      pending.resize(block_bytes);
+      std::size_t lines = 0;
+      while (in.read(pending.data(), std::streamsize(block_bytes)) || in.gcount() > 0)
+        lines += std::size_t(std::count(pending.data(), pending.data() + in.gcount(), '\n'));
+      if (in.bad()) throw cannot_read();
+      parser.expect_lines(lines);
+      pending.clear();
+      in.clear();
+      if (!in.seekg(0)) throw cannot_read();
+    }
+    for (;;) {
+      const std::size_t carried = pending.size();
+      pending.resize(carried + block_bytes);
+      in.read(pending.data() + carried, std::streamsize(block_bytes));
+      const std::size_t got = std::size_t(in.gcount());
+      pending.resize(carried + got);
+      if (in.bad()) throw cannot_read();
+      if (got == 0) break;
+      std::size_t start = 0;
+      for (std::size_t nl = pending.find('\n', carried); nl != std::string::npos; nl = pending.find('\n', start)) {
+        parser.add(std::string_view(pending).substr(start, nl - start), true);
+        start = nl + 1;
+      }
+      pending.erase(0, start);
+    }
+    if (!pending.empty()) parser.add(pending, false);
+    return std::move(parser).finish();
+  } catch (const std::bad_alloc&) {
+    throw Error(path.string(), 0, "",
+                fmt::format("not enough memory to read this table ({:.3g} GB: its values take about as much); "
+                            "analyse it on a machine with more memory, or write rows less often "
+                            "(pulling.output_every, output.energy_every)",
+                            double(bytes) / 1e9));
+  }
+}
+
+TsvTable TsvTable::parse(std::string_view text, const std::string& source) {
+  LineParser parser(source);
+  parser.expect_lines(std::size_t(std::count(text.begin(), text.end(), '\n')));
+  for (std::size_t pos = 0; pos < text.size();) {
+    std::size_t nl = text.find('\n', pos);
+    const bool complete = nl != std::string_view::npos;
+    if (!complete) nl = text.size();
+    parser.add(text.substr(pos, nl - pos), complete);
+    pos = nl + 1;
+  }
+  return std::move(parser).finish();
 }
 
 void TsvTable::require_rising_steps() const {

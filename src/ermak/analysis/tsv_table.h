@@ -18,8 +18,13 @@ class TsvTable {
   // Reads a whole table. Throws ermak::Error (file:line) when the file cannot be read,
   // lacks the "# " header, or a row has a value that is not a number or the wrong number
   // of values. A last line without its line break (a table still being written) that is
-  // incomplete is left out and noted in warnings().
+  // incomplete is left out and noted in warnings(). The file is parsed as it is read, a
+  // block at a time: reading holds the columns (8 bytes a value) and one block, not the
+  // file's text as well (a run of 10^7 rows a replica writes ~1 GB tables).
   static TsvTable read(const std::filesystem::path& path);
+  // read() with blocks of `block_bytes` instead of 1 MiB; tests take tiny blocks so that
+  // lines straddle them or are longer than one.
+  static TsvTable read_in_blocks(const std::filesystem::path& path, std::size_t block_bytes);
   // The same from text in memory; `source` names it in messages.
   static TsvTable parse(std::string_view text, const std::string& source);
 
@@ -45,6 +50,8 @@ class TsvTable {
   void require_rising_steps() const;
 
  private:
+  class LineParser;  // the one reading of a table's lines, fed by parse() and read()
+
   std::string source_;
   std::vector<std::string> columns_;
   std::vector<std::vector<double>> data_;  // [column][row]
