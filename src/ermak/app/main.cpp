@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <iostream>
 #include <map>
+#include <new>
 #include <string>
 
 #include "ermak/app/commands.h"
@@ -96,9 +97,23 @@ int main(int argc, char** argv) {
     const int code = app.exit(e);
     return code == 0 ? 0 : 1;
   }
+  std::string running;  // the subcommand, for the out-of-memory advice
   try {
     for (auto& [subcommand, command] : commands)
-      if (subcommand->parsed()) return command();
+      if (subcommand->parsed()) {
+        running = subcommand->get_name();
+        return command();
+      }
+  } catch (const std::bad_alloc&) {
+    // The machine's (or `ulimit -v`'s) limit, not a bug: say what takes the memory.
+    std::fprintf(stderr, "ermak: error: not enough memory for ermak %s%s\n", running.c_str(),
+                 running == "analyze"
+                     ? ": it holds a replica's tables at ~180 bytes a row (docs/analysis.md#runs-of-many-replicas); "
+                       "analyse on a machine with more memory, or write rows less often (pulling.output_every, "
+                       "output.energy_every)"
+                 : running == "run" ? " (its replicas' positions, lists and report buffers: fewer replicas need less)"
+                                    : "");
+    return 1;
   } catch (const ermak::Error& e) {
     std::fprintf(stderr, "ermak: error: %s\n", e.what());
     return 1;
