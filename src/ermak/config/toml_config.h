@@ -1,6 +1,7 @@
 #pragma once
 // TOML run configuration → validated RunSpec (DESIGN.md §3; every key in docs/config.md).
-// toml++ stays inside toml_config.cpp so that only one translation unit pays for it.
+// toml++ stays inside config/: the files that read tables include it through
+// toml_section.h and toml_parsing.h, and no header outside config/ includes those.
 #include <filesystem>
 #include <string>
 #include <string_view>
@@ -23,7 +24,7 @@ RunSpec parse_run_spec(std::string_view toml_text, const std::filesystem::path& 
                        const std::vector<std::string>& overrides = {});
 
 // The complete configuration of `spec` as TOML in physical units, with the internal
-// values in comments. parse_run_spec of this text gives back the same RunSpec, bit for
+// values in comments (resolved_config_writer.cpp). parse_run_spec of this text gives back the same RunSpec, bit for
 // bit; parse_run_spec stores it in RunSpec::resolved_toml.
 std::string resolved_toml(const RunSpec& spec);
 
