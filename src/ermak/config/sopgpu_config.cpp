@@ -467,8 +467,8 @@ std::string int_list(const Ints& xs) {
 
 // The TOML document that the .sop file means, built line by line, remembering for every
 // TOML key the .sop entry it came from so that errors found by the TOML reader's
-// validation are reported at the .sop file's line (config/toml_config.cpp checks ranges,
-// combinations and bead lists once for both formats).
+// validation are reported at the .sop file's line (the TOML reader — config/toml_section.cpp
+// and its section readers — checks ranges, combinations and bead lists once for both formats).
 class TomlBuilder {
  public:
   void table(const std::string& name) {

@@ -1,7 +1,8 @@
 #pragma once
 // The validated, resolved description of one run (DESIGN.md §3: input files → Spec).
 // Every field is in internal units (Å, kcal/mol, τ_H) except where its name says
-// otherwise; config/toml_config.cpp converts the user's physical units once, here.
+// otherwise; the TOML reader (config/toml_config.cpp and its section readers) converts the
+// user's physical units once, here.
 #include <cstdint>
 #include <filesystem>
 #include <initializer_list>
