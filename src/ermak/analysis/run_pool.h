@@ -16,7 +16,7 @@ namespace ermak::analysis {
 // Runs at one level of a spectrum: κv, or the clamp force their run.logs state, equal within
 // this relative difference. κv as run.log prints it (6 significant digits) is equal text for
 // equal settings; the margin only absorbs a spring or speed given in other units. The
-// spectrum pools such runs into one level (force_spectrum.cpp); `ermak analyze` pools runs
+// spectrum pools such runs into one level (spectrum_levels.h); `ermak analyze` pools runs
 // of one condition at one level into one analysis.
 inline constexpr double kSameLevelRelative = 1e-6;
 // Runs at one temperature: their temperatures differ by at most this, K.
