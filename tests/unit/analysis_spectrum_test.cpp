@@ -728,6 +728,12 @@ TEST(ForceSpectrum, MistakenInputIsNamed) {
   std::string out;
   EXPECT_EQ(test::run_ermak_in(root, "analyze clamp ramp -o s --unfolded-extension-nm 5", &out), 1);
   EXPECT_NE(out.find("a spectrum takes runs of one kind"), std::string::npos) << out;
+  // The pulling run first and no threshold: the two kinds are named, not the clamp's missing
+  // threshold — which, given, the pulling run refuses (a user went round in that loop).
+  EXPECT_EQ(test::run_ermak_in(root, "analyze ramp clamp -o s", &out), 1);
+  EXPECT_NE(out.find("a force-clamp run, but ramp is a constant-velocity run: a spectrum takes runs of one kind"),
+            std::string::npos)
+      << out;
   EXPECT_EQ(test::run_ermak_in(root, "analyze ramp no_log -o s", &out), 1);
   EXPECT_NE(out.find("no_log/run.log: not found"), std::string::npos) << out;
   EXPECT_EQ(test::run_ermak_in(root, "analyze ramp no_log", &out), 1);

@@ -228,15 +228,17 @@ std::vector<RunSpectrum> read_spectrum_runs(const SpectrumOptions& options, std:
     SpectrumOptions o = options;
     if (!o.unfolded_extension_nm) o.unfolded_extension_nm = std::numeric_limits<double>::infinity();
     RunSpectrum run = read_run(dir, o, warnings, progress);
-    if (run.clamp && !options.unfolded_extension_nm)
-      bad("--unfolded-extension-nm",
-          "force-clamp runs need the extension at which a trajectory counts as unfolded, nm (for example 8 for "
-          "the WW domain pulled by its ends; docs/analysis.md#dynamic-force-spectrum)");
+    // Runs of two kinds first: asked for the threshold instead, a user who gives it is then
+    // told it does not apply to the pulling run — round in a loop.
     if (!runs.empty() && run.clamp != runs.front().clamp)
       throw Error(dir.string(), 0, "",
                   std::string("a ") + (run.clamp ? "force-clamp" : "constant-velocity") + " run, but " +
                       runs.front().dir.string() + " is a " + (run.clamp ? "constant-velocity" : "force-clamp") +
                       " run: a spectrum takes runs of one kind");
+    if (run.clamp && !options.unfolded_extension_nm)
+      bad("--unfolded-extension-nm",
+          "force-clamp runs need the extension at which a trajectory counts as unfolded, nm (for example 8 for "
+          "the WW domain pulled by its ends; docs/analysis.md#dynamic-force-spectrum)");
     if (!run.clamp && options.unfolded_extension_nm)
       bad("--unfolded-extension-nm", "applies to force-clamp runs; " + dir.string() + " is a pulling run");
     if (run.clamp && options.peak_given)

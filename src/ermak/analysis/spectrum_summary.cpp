@@ -303,7 +303,9 @@ std::string spectrum_notes_text(const std::vector<RunSpectrum>& runs, const Spec
   } else {
     std::size_t left = 0;
     for (const RunSpectrum& r : runs) left += r.starts_unfolded;
-    if (left) notes += fmt::format("- {} replicas started beyond the threshold and are left out\n", left);
+    if (left)
+      notes += fmt::format("- {} replica{} started beyond the threshold and {} left out\n", left, left == 1 ? "" : "s",
+                           left == 1 ? "is" : "are");
     notes += "- the lifetime of each force is Σt / (number unfolded), the exponential model's maximum-likelihood "
              "estimate with censoring, its standard error lifetime/√(number unfolded)\n";
   }
