@@ -16,6 +16,7 @@
 #include <sstream>
 
 #include "ermak/config/toml_config.h"
+#include "ermak/config/toml_values.h"
 #include "ermak/core/error.h"
 #include "ermak/core/units.h"
 #include "ermak/io/checkpoint.h"
@@ -441,22 +442,9 @@ void check_keys(const std::vector<SopEntry>& entries, const SopValues& v, const 
   }
 }
 
-std::string number(double x) {
-  char buf[64];
-  const auto end = std::to_chars(buf, buf + sizeof buf, x).ptr;
-  std::string s(buf, end);
-  if (s.find_first_of(".en") == std::string::npos) s += ".0";
-  return s;
-}
-
-std::string toml_quoted(const std::string& s) {
-  std::string out = "\"";
-  for (char c : s) {
-    if (c == '"' || c == '\\') out += '\\';
-    out += c;
-  }
-  return out + "\"";
-}
+// The TOML reader's own forms: a number that reads back exactly, as a float; an escaped string.
+std::string number(double x) { return config::shortest(x); }
+std::string toml_quoted(const std::string& s) { return config::toml_string(s); }
 
 std::string vec_toml(Vec3d v) { return fmt::format("[{}, {}, {}]", number(v.x), number(v.y), number(v.z)); }
 
