@@ -132,6 +132,14 @@ void write_schedule(TomlWriter& w, const std::vector<ForceSchedulePoint>& points
   w.value("schedule_kcal_per_mol_A", fmt::format("[{}]", fmt::join(internal, ", ")), "[step, force kcal/mol/A]");
 }
 
+// A protocol table's `ends`: as given (numbers or selections), else a comment naming the default.
+void write_ends(TomlWriter& w, const RunSpec& spec, const std::string& table, const std::vector<std::int32_t>& ends) {
+  if (!ends.empty() || has_bead_selections(spec, table + ".ends"))
+    w.value("ends", bead_list_text(spec, table + ".ends", ends));
+  else
+    w.comment("ends: the first fixed bead (bead 0 without one) and the first pulled bead");
+}
+
 void write_protocols(TomlWriter& w, const RunSpec& spec) {
   if (const PullingSpec& p = spec.pulling; p.enabled) {
     w.table("pulling");
@@ -139,10 +147,7 @@ void write_protocols(TomlWriter& w, const RunSpec& spec) {
     write_speed(w, p.speed_A_per_tau);
     write_spring(w, p.spring_kcal_per_mol_A2);
     write_direction(w, p.direction);
-    if (!p.ends.empty() || has_bead_selections(spec, "pulling.ends"))
-      w.value("ends", bead_list_text(spec, "pulling.ends", p.ends));
-    else
-      w.comment("ends: the first fixed bead (bead 0 without one) and the first pulled bead");
+    write_ends(w, spec, "pulling", p.ends);
     write_output_every(w, p.output_every_steps);
   }
   if (const ForceClampSpec& c = spec.force_clamp; c.enabled) {
@@ -154,10 +159,7 @@ void write_protocols(TomlWriter& w, const RunSpec& spec) {
     else
       write_schedule(w, c.schedule);
     write_direction(w, c.direction);
-    if (!c.ends.empty() || has_bead_selections(spec, "force_clamp.ends"))
-      w.value("ends", bead_list_text(spec, "force_clamp.ends", c.ends));
-    else
-      w.comment("ends: the first fixed bead (bead 0 without one) and the first pulled bead");
+    write_ends(w, spec, "force_clamp", c.ends);
     write_output_every(w, c.output_every_steps);
   }
   if (const PlanePullingSpec& pp = spec.plane_pulling; pp.enabled) {
