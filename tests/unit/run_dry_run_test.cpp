@@ -96,6 +96,35 @@ TEST(DryRun, EstimatesTheRemainingStepsAtTheTimedRate) {
   EXPECT_EQ(joined(describe_dry_run(facts)).find("GPU memory"), std::string::npos);
 }
 
+// What a crash can lose: checkpoints fall on multiples of checkpoint_every, so a resumed run
+// whose next multiple is at or past its end checkpoints only there (docs/outputs.md#checkpoints).
+TEST(DryRun, WarnsOfARunWhoseOnlyCheckpointIsItsEnd) {
+  DryRunFacts facts;
+  facts.backend = "cpu";
+  facts.beads_per_replica = 34;
+  facts.replicas = 1;
+  facts.first_step = 0;
+  facts.last_step = 100000000;
+  facts.timing.warm_up_steps = 850;
+  facts.timing.timed_steps = 20000;
+  facts.timing.timed_seconds = 2.0;  // 10⁴ steps/s
+  const std::string warning = "writes checkpoints only at the start and the end";
+  facts.checkpoint_every = 60000000;  // one at 6·10⁷ steps, between the start and the end
+  EXPECT_EQ(joined(describe_dry_run(facts)).find(warning), std::string::npos);
+  EXPECT_NE(joined(describe_dry_run(facts)).find("a checkpoint every 60000000 steps: about every 1h40m"),
+            std::string::npos);
+  // Resumed at 6·10⁷: the next multiple, 1.2·10⁸, lies past the end (4000 s of steps left).
+  facts.first_step = 60000000;
+  const std::string resumed = joined(describe_dry_run(facts));
+  EXPECT_NE(resumed.find("output.checkpoint_every = 60000000 " + warning), std::string::npos) << resumed;
+  EXPECT_NE(resumed.find("loses the whole ~1h06m run"), std::string::npos) << resumed;
+  // Resumed before the multiple: one still falls between.
+  facts.first_step = 50000000;
+  EXPECT_EQ(joined(describe_dry_run(facts)).find(warning), std::string::npos);
+  facts.checkpoint_every = 0;
+  EXPECT_NE(joined(describe_dry_run(facts)).find(warning), std::string::npos);
+}
+
 TEST(DryRun, SaysWhenThereIsNothingToTime) {
   DryRunFacts facts;
   facts.backend = "cpu";

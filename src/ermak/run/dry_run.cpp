@@ -49,8 +49,12 @@ std::vector<std::string> describe_dry_run(const DryRunFacts& f) {
                                 f.first_step, f.last_step, steps, ProgressMeter::format_duration(double(steps) / rate)));
     // What a crash costs: the steps since the last checkpoint (docs/outputs.md#checkpoints).
     const double seconds = double(steps) / rate;
-    // An interval at or beyond the run's end checkpoints only there, like 0.
-    const bool only_at_end = f.checkpoint_every == 0 || f.checkpoint_every >= f.last_step;
+    // Checkpoints fall on multiples of the interval (and at the run's end): with no multiple
+    // between the first step and the last — 0, an interval beyond the end, or a resumed run
+    // whose next multiple is the end or past it — a crash loses everything since the start.
+    const bool only_at_end =
+        f.checkpoint_every == 0 ||
+        (f.checkpoint_every > 0 && (f.first_step / f.checkpoint_every + 1) * f.checkpoint_every >= f.last_step);
     if (only_at_end && seconds > 3600.0)
       lines.push_back(fmt::format("dry run: warning: output.checkpoint_every = {} writes checkpoints only at the start and the end: "
                                   "a crash, a kill or a time limit without SIGTERM loses the whole ~{} run; "
