@@ -170,41 +170,44 @@ struct LanePackedRow16;  // below, with the other rows
 // same bits), with the lane's first bond and first two native contacts and their partners'
 // positions loaded before any term, so that its dependent loads (the entry, then the
 // partner's position) are in flight together — the per-bead family's step is latency-bound
-// there (docs/benchmarks.md#free-pair-terms-measured-forty-fifth-session).
+// there (docs/benchmarks.md#free-pair-terms-measured-forty-fifth-session). It decodes the
+// entries itself (r0² and 12 ε_h at the term, not at the load as GlobalTopology::native does):
+// carried from the early loads, they cost registers — CCMV × 1 −4 % when written through
+// GlobalTopology (docs/benchmarks.md#bonded-loads-ahead-forty-fifth-session).
 template <int S>
 __device__ __forceinline__ float3 bonded_forces_loaded_ahead(const ModelData& m, int i, int lane, float4 pi,
                                                              const float4* pos) {
   const int n = m.n;
-  const int nb = GlobalTopology::count(m.bonds, i), nn = GlobalTopology::count(m.natives, i);
+  const int nb = __ldg(m.bonds.count + i), nn = __ldg(m.natives.count + i);
   const bool has_b = lane < nb, has_c0 = lane < nn, has_c1 = lane + S < nn;
-  const TopologyEntry none{i, 0.0f, 0.0f, 0.0f};  // bead i itself: a load that is always valid
-  const TopologyEntry b0 = has_b ? GlobalTopology::bond(m.bonds, lane * n + i) : none;
-  const TopologyEntry c0 = has_c0 ? GlobalTopology::native(m.natives, lane * n + i) : none;
-  const TopologyEntry c1 = has_c1 ? GlobalTopology::native(m.natives, (lane + S) * n + i) : none;
-  const float4 pb = __ldg(pos + b0.partner), pc0 = __ldg(pos + c0.partner), pc1 = __ldg(pos + c1.partner);
+  const int jb = has_b ? __ldg(m.bonds.partner + lane * n + i) : i;
+  const float rb = has_b ? __ldg(m.bonds.r0 + lane * n + i) : 0.0f;
+  const int jc0 = has_c0 ? __ldg(m.natives.partner + lane * n + i) : i;
+  const float r0c0 = has_c0 ? __ldg(m.natives.r0 + lane * n + i) : 0.0f;
+  const float ehc0 = has_c0 ? __ldg(m.natives.eh + lane * n + i) : 0.0f;
+  const int jc1 = has_c1 ? __ldg(m.natives.partner + (lane + S) * n + i) : i;
+  const float r0c1 = has_c1 ? __ldg(m.natives.r0 + (lane + S) * n + i) : 0.0f;
+  const float ehc1 = has_c1 ? __ldg(m.natives.eh + (lane + S) * n + i) : 0.0f;
+  const float4 pb = __ldg(pos + jb), pc0 = __ldg(pos + jc0), pc1 = __ldg(pos + jc1);
   float fx = 0.0f, fy = 0.0f, fz = 0.0f;
-  auto bond = [&](float4 pj, const TopologyEntry& b) {
+  auto bond = [&](float4 pj, float r0) {
     const float dx = pi.x - pj.x, dy = pi.y - pj.y, dz = pi.z - pj.z;
-    const auto pf = physics::fene<false>(dx * dx + dy * dy + dz * dz, b.r0_or_squared, m.fene);
+    const auto pf = physics::fene<false>(dx * dx + dy * dy + dz * dz, r0, m.fene);
     fx += pf.force_over_r * dx; fy += pf.force_over_r * dy; fz += pf.force_over_r * dz;
   };
-  auto contact = [&](float4 pj, const TopologyEntry& c) {
+  auto contact = [&](float4 pj, float r0, float eh) {
     const float dx = pi.x - pj.x, dy = pi.y - pj.y, dz = pi.z - pj.z;
-    const auto pf = physics::native_contact_from_products<false>(dx * dx + dy * dy + dz * dz, c.r0_or_squared,
-                                                                 c.twelve_eh, c.eh);
+    const auto pf =
+        physics::native_contact_from_products<false>(dx * dx + dy * dy + dz * dz, r0 * r0, 12.0f * eh, eh);
     fx += pf.force_over_r * dx; fy += pf.force_over_r * dy; fz += pf.force_over_r * dz;
   };
-  if (has_b) bond(pb, b0);
-  for (int s = lane + S; s < nb; s += S) {
-    const TopologyEntry b = GlobalTopology::bond(m.bonds, s * n + i);
-    bond(__ldg(pos + b.partner), b);
-  }
-  if (has_c0) contact(pc0, c0);
-  if (has_c1) contact(pc1, c1);
-  for (int s = lane + 2 * S; s < nn; s += S) {
-    const TopologyEntry c = GlobalTopology::native(m.natives, s * n + i);
-    contact(__ldg(pos + c.partner), c);
-  }
+  if (has_b) bond(pb, rb);
+  for (int s = lane + S; s < nb; s += S) bond(__ldg(pos + __ldg(m.bonds.partner + s * n + i)), __ldg(m.bonds.r0 + s * n + i));
+  if (has_c0) contact(pc0, r0c0, ehc0);
+  if (has_c1) contact(pc1, r0c1, ehc1);
+  for (int s = lane + 2 * S; s < nn; s += S)
+    contact(__ldg(pos + __ldg(m.natives.partner + s * n + i)), __ldg(m.natives.r0 + s * n + i),
+            __ldg(m.natives.eh + s * n + i));
   return make_float3(fx, fy, fz);
 }
 
