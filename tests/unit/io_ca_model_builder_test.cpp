@@ -184,20 +184,35 @@ TEST(IoCaModel, AChainNameGivenTwiceStaysTwoChains) {
   EXPECT_EQ(segments.bonds.size(), 4u);
 }
 
-// A whole chain given twice under one name, which gemmi reads as one chain whose residues
-// each have two C-alphas: one warning for the chain rather than one per residue.
+// A whole chain given twice under one name: after a TER record (molecules of an MD snapshot)
+// the second copy is a chain of its own, A-2, not bonded to the first; without one, gemmi reads
+// one chain whose residues each have two C-alphas: one warning for the chain rather than one
+// per residue.
 TEST(IoCaModel, AChainGivenTwiceUnderOneNameIsOneWarning) {
-  std::string pdb;
-  for (int copy = 0; copy < 2; ++copy) {
-    for (int k = 0; k < 5; ++k) pdb += atom(copy * 5 + k + 1, " CA", "ALA", ' ', k + 1, 3.8 * k, 20.0 * copy, 0);
-    pdb += "TER\n";
+  for (const bool ter : {true, false}) {
+    std::string pdb;
+    for (int copy = 0; copy < 2; ++copy) {
+      // The copies' ends 3.8 A apart: only the TER keeps them from being bonded.
+      for (int k = 0; k < 5; ++k) pdb += atom(copy * 5 + k + 1, " CA", "ALA", ' ', k + 1, 3.8 * (copy * 5 + k), 0, 0);
+      if (ter) pdb += "TER\n";
+    }
+    std::vector<std::string> warnings;
+    const Topology top = build_ca_model(write_file("io-chain-copies", "copies.pdb", pdb + "END\n"), {}, &warnings);
+    if (ter) {
+      ASSERT_EQ(top.bead_count(), 10);
+      EXPECT_EQ(top.beads[4].chain_id, "A");
+      EXPECT_EQ(top.beads[5].chain_id, "A-2");
+      EXPECT_EQ(top.beads[5].residue_number, 1);
+      EXPECT_EQ(top.bonds.size(), 8u);  // 4 in each copy, none across the TER
+      for (const Bond& bond : top.bonds) EXPECT_EQ(bond.i < 5, bond.j < 5) << bond.i << "-" << bond.j;
+      EXPECT_TRUE(contains(warnings, "chain A continues after a TER record: the part after it is named A-2"));
+    } else {
+      EXPECT_EQ(top.bead_count(), 5);
+      EXPECT_TRUE(contains(warnings, "chain A: 5 residues have two C-alpha atoms without alternate-location labels "
+                                     "(A:ALA 1 to A:ALA 5): the chain appears twice under one name"));
+      EXPECT_FALSE(contains(warnings, "residue A:ALA 3 has 2 C-alpha atoms"));
+    }
   }
-  std::vector<std::string> warnings;
-  const Topology top = build_ca_model(write_file("io-chain-copies", "copies.pdb", pdb + "END\n"), {}, &warnings);
-  EXPECT_EQ(top.bead_count(), 5);
-  EXPECT_TRUE(contains(warnings, "chain A: 5 residues have two C-alpha atoms without alternate-location labels "
-                                 "(A:ALA 1 to A:ALA 5): the chain appears twice under one name"));
-  EXPECT_FALSE(contains(warnings, "residue A:ALA 3 has 2 C-alpha atoms"));
 }
 
 TEST(IoCaModel, ChainBreakByGeometry) {

@@ -102,21 +102,29 @@ TEST(IoPdbCoordinates, WriteThenReadBack) {
   const auto lines = lines_of(file);
   EXPECT_EQ(lines[0], "REMARK   ermak test");
   EXPECT_EQ(lines[1], "REMARK   second line");
-  const std::string& atom0 = lines[2];
+  std::vector<std::string> atoms;  // the ATOM records, bead by bead
+  for (const std::string& line : lines)
+    if (line.starts_with("ATOM")) atoms.push_back(line);
+  ASSERT_EQ(atoms.size(), 34u);
+  const std::string& atom0 = atoms[0];
   EXPECT_EQ(atom0.substr(0, 30), "ATOM      1  CA  LYS A   6    ");
   EXPECT_EQ(atom0.substr(54, 12), "  1.00 43.76");
   EXPECT_EQ(atom0.substr(72, 4), "A   ");
-  EXPECT_EQ(lines[5][21], 'L');
-  EXPECT_EQ(lines[5].substr(72, 4), "LONG");
-  EXPECT_EQ(lines[6][26], 'B');
-  EXPECT_EQ(lines[4].substr(16, 6), " LYSXA");
-  EXPECT_EQ(lines[9].substr(16, 6), " LONGA");
-  EXPECT_EQ(lines[7].substr(30, 8), "-12345.7");
-  for (std::size_t k = 2; k < 36; ++k) EXPECT_EQ(lines[k].size(), 76u) << lines[k];
+  EXPECT_EQ(atoms[3][21], 'L');
+  EXPECT_EQ(atoms[3].substr(72, 4), "LONG");
+  EXPECT_EQ(atoms[4][26], 'B');
+  EXPECT_EQ(atoms[2].substr(16, 6), " LYSXA");
+  EXPECT_EQ(atoms[7].substr(16, 6), " LONGA");
+  EXPECT_EQ(atoms[5].substr(30, 8), "-12345.7");
+  for (const std::string& atom : atoms) EXPECT_EQ(atom.size(), 76u) << atom;
+  // A bare TER after each chain: bead 3 (LONGNAME) is a chain between two parts of A.
+  ASSERT_EQ(lines.size(), 2 + 34 + 3 + top.bonds.size() + 1);
+  EXPECT_EQ(lines[2 + 3], "TER");
+  EXPECT_EQ(lines[2 + 5], "TER");
+  EXPECT_EQ(lines[2 + 34 + 2], "TER");
   // The 33 bonds as CONECT records between the ATOM records and END, as in SOP-GPU's ww_cg.pdb.
-  ASSERT_EQ(lines.size(), 2 + 34 + top.bonds.size() + 1);
-  EXPECT_EQ(lines[36], "CONECT    1    2");
-  EXPECT_EQ(lines[36 + 32], "CONECT   33   34");
+  EXPECT_EQ(lines[39], "CONECT    1    2");
+  EXPECT_EQ(lines[39 + 32], "CONECT   33   34");
   EXPECT_EQ(lines.back(), "END");
 }
 
@@ -130,12 +138,15 @@ TEST(IoPdbCoordinates, WritesOneConectRecordPerBond) {
   const auto file = test::fresh_directory("io-pdb-conect") / "three.pdb";
   write_pdb(file, top, x.data(), y.data(), z.data(), "three beads");
   const auto lines = lines_of(file);
-  ASSERT_EQ(lines.size(), 1u + 3u + 2u + 1u);
+  // chain_of: bead 0 is chain A1, beads 1 and 2 chain B92, each ended by TER.
+  ASSERT_EQ(lines.size(), 1u + 3u + 2u + 2u + 1u);
   EXPECT_EQ(lines[1].substr(0, 11), "ATOM      1");
-  EXPECT_EQ(lines[3].substr(0, 11), "ATOM      3");
-  EXPECT_EQ(lines[4], "CONECT    1    2");
-  EXPECT_EQ(lines[5], "CONECT    2    3");
-  EXPECT_EQ(lines[6], "END");
+  EXPECT_EQ(lines[2], "TER");
+  EXPECT_EQ(lines[4].substr(0, 11), "ATOM      3");
+  EXPECT_EQ(lines[5], "TER");
+  EXPECT_EQ(lines[6], "CONECT    1    2");
+  EXPECT_EQ(lines[7], "CONECT    2    3");
+  EXPECT_EQ(lines[8], "END");
   const auto back = read_pdb_coordinates(file);
   ASSERT_EQ(back.size(), 3u);
   for (std::size_t b = 0; b < 3; ++b) {
@@ -159,11 +170,14 @@ TEST(IoPdbCoordinates, MoreThan99999AtomsKeepColumns) {
   write_pdb(file, top, x.data(), y.data(), z.data());
   const auto lines = lines_of(file);
   // No CONECT records: their serials would be hybrid-36, which VMD does not decode there.
-  ASSERT_EQ(lines.size(), static_cast<std::size_t>(n + 1));
+  // chain_of's two chains, each ended by TER: bead b on line b, or b + 1 after the first TER.
+  ASSERT_EQ(lines.size(), static_cast<std::size_t>(n + 3));
+  EXPECT_EQ(lines[n / 2], "TER");
+  EXPECT_EQ(lines[n + 1], "TER");
   EXPECT_EQ(lines.back(), "END");
-  for (int b = 0; b < n; ++b) ASSERT_EQ(lines[b].size(), 76u) << b;
-  EXPECT_EQ(lines[99998].substr(6, 5), "99999");
-  EXPECT_EQ(lines[99999].substr(6, 5), "A0000");
+  for (int b = 0; b < n; ++b) ASSERT_EQ(lines[b < n / 2 ? b : b + 1].size(), 76u) << b;
+  EXPECT_EQ(lines[99998 + 1].substr(6, 5), "99999");
+  EXPECT_EQ(lines[99999 + 1].substr(6, 5), "A0000");
   EXPECT_EQ(lines[9998].substr(22, 4), "9999");
   EXPECT_EQ(lines[9999].substr(22, 4), "   0");  // residue 10000: its last four digits
   EXPECT_EQ(lines[12344].substr(22, 4), "2345");

@@ -277,6 +277,28 @@ TEST(TopologyBuilder, TwoChainsInContact) {
   EXPECT_EQ(b.chains[1].first_bead, 3);
 }
 
+// Molecules of an MD snapshot: one (blank) chain name, TER between them, numbers that go on
+// (2-4, 7-9) and ends 3.8 A apart. TER ends a chain: two chains, A and A-2, no bond between
+// them, and their pairs are contacts across chains (the rule of numbers does not apply).
+TEST(TopologyBuilder, TerEndsAChainUnderTheSameName) {
+  std::string pdb;
+  for (int k = 0; k < 3; ++k) pdb += ca("ALA", ' ', 2 + k, 3.8 * k, 0, 0);
+  pdb += "TER\n";
+  for (int k = 0; k < 3; ++k) pdb += ca("ALA", ' ', 7 + k, 3.8 * (3 + k), 0, 0);
+  const StructureModel model = read_model(write_file("ter-split", "ter-split.pdb", pdb + "END\n"));
+  EXPECT_TRUE(mentions(model.warnings, "chain A continues after a TER record: the part after it is named A-2"));
+  const BuiltTopology b = build_topology(model, {});
+  const Topology& t = b.topology;
+  ASSERT_EQ(t.bead_count(), 6);
+  EXPECT_EQ(t.beads[2].chain_id, "A");
+  EXPECT_EQ(t.beads[3].chain_id, "A-2");
+  ASSERT_EQ(t.bonds.size(), 4u);
+  for (const Bond& bond : t.bonds) EXPECT_EQ(t.beads[bond.i].chain_id, t.beads[bond.j].chain_id);
+  ASSERT_EQ(b.chains.size(), 2u);
+  // 3.8 A apart across the TER: a contact (bonded neighbours would be excluded).
+  EXPECT_TRUE(contact_set(t).count({2, 3}));
+}
+
 TEST(TopologyBuilder, ChainBreakByGeometry) {
   const std::string pdb = ca("ALA", 'A', 1, 0, 0, 0) + ca("ALA", 'A', 2, 3.8, 0, 0) + ca("ALA", 'A', 3, 9.8, 0, 0) +
                           ca("ALA", 'A', 4, 13.6, 0, 0) + "END\n";

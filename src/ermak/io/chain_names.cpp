@@ -19,11 +19,18 @@ const ChainNames::Part& ChainNames::part_of(const gemmi::Chain& chain, const gem
   const std::string file_name = file_chain_name(chain, residue);
   std::string name = file_name;
   for (int k = 2; used_.count(name); ++k) name = file_name + "-" + std::to_string(k);
-  if (name != file_name)
+  // The part right before has the same name: a TER record split them (the PDB reader starts
+  // a new chain at TER), as between the molecules of an MD snapshot.
+  if (name != file_name && file_name == previous_file_name_)
+    warnings.push_back("chain " + file_name + " continues after a TER record: the part after it is named " + name +
+                       " (select its beads as \"" + name + ":…\"); TER ends a chain, so the parts are not bonded "
+                       "to each other; give each molecule its own chain id in the file to keep the file's names");
+  else if (name != file_name)
     warnings.push_back("chain " + file_name + " appears again after other chains: its second part is named " + name +
                        " (select its beads as \"" + name + ":…\"), so that it is not joined to the first; give each "
                        "chain its own id in the file to keep the file's names");
   used_.insert(name);
+  previous_file_name_ = file_name;
   return parts_.emplace(key, Part{name, static_cast<int>(parts_.size())}).first->second;
 }
 

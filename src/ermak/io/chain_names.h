@@ -30,7 +30,8 @@ void check_chain_selection(const gemmi::Model& model, const std::vector<std::str
 
 // Names and numbers the parts of a model that hold beads: one part per gemmi chain and,
 // for a blank chain column, per segment. The first part of a name keeps it; later parts
-// get NAME-2, NAME-3, … (the first unused), with a warning. Ask only for residues that
+// get NAME-2, NAME-3, … (the first unused), with a warning — also a chain's part after a
+// TER record, which the PDB reader makes a chain of its own. Ask only for residues that
 // become beads, so that a chain's waters and ligands after TER make no part of their own.
 class ChainNames {
  public:
@@ -42,6 +43,7 @@ class ChainNames {
 
  private:
   std::set<std::string> used_;
+  std::string previous_file_name_;  // the file's name of the last part made
   std::map<std::pair<const gemmi::Chain*, std::string>, Part> parts_;
 };
 

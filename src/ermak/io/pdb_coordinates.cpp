@@ -134,6 +134,10 @@ void write_records(std::ostream& out, const std::string& file, const Topology& t
     segment.resize(4, ' ');
     line += segment;
     out << line << '\n';
+    // TER ends each chain (a bare record: a serial would shift the CONECT numbering), so that
+    // a reader — ermak's own structure input among them — does not join two chains whose
+    // one-character names in column 22 coincide (PROA and PROB are both 'P').
+    if (b + 1 == topology.bead_count() || topology.beads[b + 1].chain_id != bead.chain_id) out << "TER\n";
   }
   // One CONECT record per bond, lower serial first, as SOP-GPU writes them: a viewer given the
   // PDB alone draws the chain (VMD's distance rule never bonds beads 3.8 A apart). None past

@@ -527,7 +527,13 @@ ParsedStructure read_structure_file(const std::filesystem::path& file) {
   try {
     if (parsed.format == StructureFormat::Pdb) {
       prepare_pdb_text(name, text, parsed.notes, parsed.ends_in_atom_record_line);
-      parsed.structure = gemmi::read_pdb_from_memory(text.data(), text.size(), name);
+      // TER ends a chain: what follows under the same chain name (molecules of an MD
+      // snapshot with a blank or repeated chain column) is another part of the model, never
+      // bonded to the one before it, nor merged with it where the numbers repeat
+      // (ChainNames names the parts; docs/formats.md#pdb-and-mmcif).
+      gemmi::PdbReadOptions options;
+      options.split_chain_on_ter = true;
+      parsed.structure = gemmi::read_pdb_from_memory(text.data(), text.size(), name, options);
     } else {
 #ifdef ERMAK_HAVE_MMCIF
       const gemmi::cif::Document document = gemmi::cif::read_memory(text.data(), text.size(), name.c_str());
