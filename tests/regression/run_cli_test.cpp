@@ -164,17 +164,18 @@ namespace {
 
 // The command `words` (the binary first) as a child process, sent `signal_number` once its run
 // log holds `after_line` (by default: the steps began) and 0.3 s later, after `while_running`;
-// its exit status (−1: killed).
+// its exit status (−1: killed). Its standard error goes to `stderr_file` if given.
 int run_words_and_signal(std::vector<std::string> words, const fs::path& log, int signal_number,
                          const std::function<void()>& while_running = {},
-                         const std::string& after_line = "running steps") {
+                         const std::string& after_line = "running steps", const fs::path& stderr_file = {}) {
   std::vector<char*> argv;
   for (auto& w : words) argv.push_back(w.data());
   argv.push_back(nullptr);
   posix_spawn_file_actions_t quiet;
   posix_spawn_file_actions_init(&quiet);
   posix_spawn_file_actions_addopen(&quiet, 1, "/dev/null", O_WRONLY, 0);
-  posix_spawn_file_actions_addopen(&quiet, 2, "/dev/null", O_WRONLY, 0);
+  posix_spawn_file_actions_addopen(&quiet, 2, stderr_file.empty() ? "/dev/null" : stderr_file.c_str(),
+                                   O_WRONLY | O_CREAT | O_TRUNC, 0644);
   pid_t pid = 0;
   const int spawned = posix_spawn(&pid, argv[0], &quiet, nullptr, argv.data(), environ);
   posix_spawn_file_actions_destroy(&quiet);
@@ -257,7 +258,11 @@ TEST(RunCli, AStoppedDemoResumesBitForBit) {
                                            "output.checkpoint_every=20000"};
   std::vector<std::string> words = {ermak::test::ermak_binary().string(), "demo", "-o", (dir / "stopped").string()};
   words.insert(words.end(), common.begin(), common.end());
-  ASSERT_EQ(run_words_and_signal(words, dir / "stopped/run.log", SIGINT), 128 + SIGINT);
+  ASSERT_EQ(run_words_and_signal(words, dir / "stopped/run.log", SIGINT, {}, "running steps", dir / "stderr.txt"),
+            128 + SIGINT);
+  // The last line says --resume (an audit's user was told --force, which starts over).
+  EXPECT_NE(read_file(dir / "stderr.txt").find("demo stopped; `ermak demo --resume` continues it"), std::string::npos)
+      << read_file(dir / "stderr.txt");
   const std::string log = read_file(dir / "stopped/run.log");
   EXPECT_NE(log.find("starting the demo's embedded configuration (ermak demo --print-config)"), std::string::npos)
       << log;
@@ -475,6 +480,18 @@ TEST(RunCli, CtrlCStopsWithExitStatus130) {
   EXPECT_NE(log.find("stopped by SIGINT at step "), std::string::npos);
   // Every --set as given, for the --resume that continues it (an audit's list missed run.seed).
   EXPECT_NE(log.find("and the same overrides (--set 'run.steps=1000000')"), std::string::npos) << log;
+}
+
+// A closed terminal or ssh session (SIGHUP) stops a run with a checkpoint too, instead of
+// killing it with its tables beyond its last checkpoint (an audit's interactive run).
+TEST(RunCli, AClosedTerminalStopsWithACheckpoint) {
+  const auto dir = ermak::test::fresh_directory("run-signal-hup");
+  const fs::path config = write_config(dir);
+  EXPECT_EQ(run_ermak_and_signal(config, split_words("--set run.steps=1000000"), dir / "out/run.log", SIGHUP),
+            128 + SIGHUP);
+  const std::string log = read_file(dir / "out/run.log");
+  EXPECT_NE(log.find("stopped by SIGHUP at step "), std::string::npos) << log;
+  EXPECT_FALSE(fs::exists(dir / "out/checkpoint.ckpt.lock")) << "a stopped run removes its lock file";
 }
 
 // Stateful generators: their state travels in the checkpoint.

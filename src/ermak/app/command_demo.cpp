@@ -100,9 +100,15 @@ Command add_demo_command(CLI::App& app) {
     options.resume = o->resume;
     const RunSummary summary = run_simulation(spec, options);
     // Ctrl-C: the run checkpointed and stopped (docs/outputs.md#stopping-a-run); no analysis
-    // of half a run. The run's stop line has said how to continue it.
+    // of half a run. The last line is what a user acts on: it must say --resume where there
+    // is a checkpoint to continue (--force would throw the steps away).
     if (summary.stopped_by_signal != 0) {
-      std::fprintf(stderr, "demo stopped; `ermak demo --force` starts it again\n");
+      if (std::filesystem::exists(summary.output_directory / "checkpoint.ckpt"))
+        std::fprintf(stderr,
+                     "demo stopped; `ermak demo --resume` continues it (with the same -o and --set), "
+                     "`ermak demo --force` starts it over\n");
+      else
+        std::fprintf(stderr, "demo stopped before its steps began; `ermak demo --force` starts it again\n");
       return 128 + summary.stopped_by_signal;
     }
     const auto dir = std::filesystem::absolute(summary.output_directory);

@@ -16,8 +16,8 @@ Command add_run_command(CLI::App& app) {
   auto* cmd = app.add_subcommand(
       "run",
       "Run a simulation described by a TOML config (docs/config.md) or a SOP-GPU .sop config "
-      "(docs/migrating-from-sop-gpu.md). Ctrl-C or SIGTERM stops it within ~0.5 s with a checkpoint "
-      "(exit status 130 or 143); --resume then continues bit for bit (docs/outputs.md#stopping-a-run)");
+      "(docs/migrating-from-sop-gpu.md). Ctrl-C, SIGTERM or SIGHUP stops it within ~0.5 s with a checkpoint "
+      "(exit status 130, 143 or 129); --resume then continues bit for bit (docs/outputs.md#stopping-a-run)");
   struct Options {
     std::string config;
     std::vector<std::string> overrides;

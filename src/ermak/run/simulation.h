@@ -44,7 +44,7 @@ struct RunSummary {
   std::int64_t first_step = 0, last_step = 0;
   double wall_seconds = 0.0;
   double steps_per_second = 0.0;
-  // SIGINT or SIGTERM stopped the run before last_step (run/stop_signals.h): a checkpoint
+  // SIGINT, SIGTERM or SIGHUP stopped the run before last_step (run/stop_signals.h): a checkpoint
   // holds the step reached, and no final structures were written. 0: the run finished.
   int stopped_by_signal = 0;
 };

@@ -13,8 +13,11 @@ namespace {
 // found both); a lock-free atomic may be written from a signal handler.
 std::atomic<int> received_signal{0};
 static_assert(std::atomic<int>::is_always_lock_free, "the stop flag is written from a signal handler");
-constexpr int kStopSignals[] = {SIGINT, SIGTERM};
-struct sigaction previous[2]{};
+// SIGHUP: the terminal or ssh session closed under an interactive run — the commonest way a
+// run is lost; stopped with a checkpoint like the others (nohup ignores it, and stays so).
+constexpr int kStopSignals[] = {SIGINT, SIGTERM, SIGHUP};
+constexpr int kStopSignalCount = sizeof kStopSignals / sizeof kStopSignals[0];
+struct sigaction previous[kStopSignalCount]{};
 
 // Said at once (write(2) is async-signal-safe), so that a signal during a long phase of the
 // start, which the run acts on at that phase's end (a minimisation at its next iteration),
@@ -39,7 +42,7 @@ StopSignals::StopSignals() {
   // ends a run that is slow to reach its checkpoint. SA_RESTART: system calls the signal
   // interrupts (file writes on the report threads) continue.
   action.sa_flags = SA_RESETHAND | SA_RESTART;
-  for (int k = 0; k < 2; ++k) {
+  for (int k = 0; k < kStopSignalCount; ++k) {
     sigaction(kStopSignals[k], nullptr, &previous[k]);
     // A signal ignored when ermak started stays ignored (a shell script's background
     // job ignores SIGINT, nohup SIGHUP): the parent asked for that.
@@ -48,7 +51,7 @@ StopSignals::StopSignals() {
 }
 
 StopSignals::~StopSignals() {
-  for (int k = 0; k < 2; ++k) sigaction(kStopSignals[k], &previous[k], nullptr);
+  for (int k = 0; k < kStopSignalCount; ++k) sigaction(kStopSignals[k], &previous[k], nullptr);
 }
 
 int StopSignals::received() const { return received_signal.load(); }
@@ -57,6 +60,7 @@ const char* stop_signal_name(int signal_number) {
   switch (signal_number) {
     case SIGINT: return "SIGINT";
     case SIGTERM: return "SIGTERM";
+    case SIGHUP: return "SIGHUP";
     default: return "a signal";
   }
 }

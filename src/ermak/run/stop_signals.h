@@ -1,13 +1,14 @@
 #pragma once
-// Stopping a run on request (docs/outputs.md#stopping-a-run): SIGINT (Ctrl-C) or SIGTERM
-// (what a batch system sends before it kills a job at its time limit) makes the run
+// Stopping a run on request (docs/outputs.md#stopping-a-run): SIGINT (Ctrl-C), SIGTERM
+// (what a batch system sends before it kills a job at its time limit) or SIGHUP (the
+// terminal or ssh session closed) makes the run
 // driver write a checkpoint after the current chunk of steps (at most ~0.5 s of them) and
 // return, so that `ermak run … --resume` continues bit for bit and no steps are lost.
 // A second signal ends the process at once, as it would without ermak's handler.
 
 namespace ermak {
 
-// While an object lives, SIGINT and SIGTERM are noted instead of ending the process
+// While an object lives, SIGINT, SIGTERM and SIGHUP are noted instead of ending the process
 // (the first one of them; the handler then reverts to the default). The destructor
 // restores the handlers that were there before. One object at a time.
 class StopSignals {
@@ -20,7 +21,7 @@ class StopSignals {
   int received() const;
 };
 
-// "SIGINT", "SIGTERM", or "a signal".
+// "SIGINT", "SIGTERM", "SIGHUP", or "a signal".
 const char* stop_signal_name(int signal_number);
 
 }  // namespace ermak
