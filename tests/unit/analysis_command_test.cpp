@@ -733,6 +733,26 @@ TEST(AnalysisCommand, IndentationAndForceClamp) {
   ASSERT_EQ(analyze(clamp.string() + " --force --unfolded-extension-nm 100", &out), 0) << out;
   EXPECT_NE(out.find("lifetime τ = n/a (no replica unfolded in 299.9 ns in all: τ > 100 ns at 95 %)"), std::string::npos)
       << out;
+  // A threshold within the folded state's thermal motion is noted, also where that motion is
+  // slow: a wobble of ±0.5 nm over 100 rows, which a running mean of 21 rows follows (the rms
+  // about it, σ_x ~ 0.03 nm, missed it: an audit's WW clamp at 20 pN was "unfolded" by 1.2 nm).
+  {
+    const fs::path wobbly = test::fresh_directory("analyze-clamp-threshold");
+    std::string w = c.substr(0, c.find('\n') + 1);
+    for (int i = 0; i < 2000; ++i) {
+      const double x = 2.0 + 0.5 * std::sin(2.0 * M_PI * i / 100.0) + 0.02 * gauss(rng);
+      w += std::to_string(i) + "\t" + std::to_string(0.05 * i) + "\t0\t" + std::to_string(x) + "\t" +
+           std::to_string(x) + "\t20\t0\t0\t20\t20\n";
+    }
+    write_text(wobbly / "replica_000" / "pulling.tsv", w);
+    ASSERT_EQ(analyze(wobbly.string() + " --unfolded-extension-nm 3", &out), 0) << out;
+    const std::string noted = read_text(wobbly / "analysis" / "summary.txt");
+    EXPECT_NE(noted.find("note: 3 nm lies within the starting extensions' fluctuations"), std::string::npos) << noted;
+    // Beyond the wobble's reach (2 nm + 3 × ~0.52 nm): no note.
+    ASSERT_EQ(analyze(wobbly.string() + " --force --unfolded-extension-nm 4", &out), 0) << out;
+    EXPECT_EQ(read_text(wobbly / "analysis" / "summary.txt").find("starting extensions' fluctuations"),
+              std::string::npos);
+  }
   // A clamp is smoothed over 1 % of its rows, at most 101: the summary gives them in rows and ns
   // (these tables: 2000 rows every 0.05 ns → 21 rows, 20 intervals: 1 ns).
   EXPECT_NE(read_text(clamp / "analysis" / "summary.txt")
@@ -926,7 +946,13 @@ TEST(AnalysisCommand, SeveralPulledBeadsLoadAtTheirSpringsSummedRate) {
   std::string out;
   ASSERT_EQ(analyze(run.string() + " --smooth-window-nm 0.25", &out), 0) << out;
   EXPECT_NE(out.find("pulling: 3 replicas, 6 unfolding peaks"), std::string::npos) << out;
-  EXPECT_EQ(read_text(run / "analysis" / "summary.txt").find("left out: "), std::string::npos);
+  const std::string summary = read_text(run / "analysis" / "summary.txt");
+  EXPECT_EQ(summary.find("left out: "), std::string::npos);
+  // The summary's rate is the one the summed force rises at, as the spectrum's (an audit
+  // found κv of one spring there, m times below the spectrum's rate for the same run).
+  EXPECT_NE(summary.find("loading rate m·κv = 8e+09 pN/s (4 pulled beads, each on a spring loaded at κv = 2e+09 pN/s"),
+            std::string::npos)
+      << summary;
   // One bead on the same spring would not load these rises: maxima are left out.
   write_text(run / "run.log", "[info] pulling: beads [33] on springs κ = 25 pN/nm; ends 0 33; loading rate κv = "
                               "2e+09 pN/s; output every 1000 steps (pulling.tsv)\n");

@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "ermak/analysis/curve_smoothing.h"
 #include "ermak/analysis/force_curve.h"
 #include "ermak/analysis/force_spectroscopy.h"
 #include "ermak/analysis/statistics.h"
@@ -408,6 +409,39 @@ TEST(AnalysisSmoothing, BlockNoiseOfAShortRecordFollowsSlowWanderNotTheCurve) {
     saw[i] = (i < 700 ? 0.43 * double(i) : 0.43 * double(i - 700)) + 1.6 * gauss(rng);
   EXPECT_LT(block_mean_noise_sd(saw, 200), 0.4);
   EXPECT_GT(block_mean_noise_sd(saw, 200), 0.04);
+}
+
+// A row's noise (the summary's "raw") on correlated rows: an Ornstein–Uhlenbeck force of sd
+// 5 pN and correlation time 10 rows on a ramp with one rupture, smoothed over 101 rows. Its
+// spread about the smoothed curve is near the 5 pN a row scatters by; second differences see
+// only ~5·√(1 − e^(−1/10)) ≈ 1.5 pN (an audit read "1.9 pN raw, 3.1 pN smoothed").
+TEST(AnalysisSmoothing, ARowsNoiseIsItsSpreadAboutTheCurve) {
+  std::mt19937_64 rng(8);
+  std::normal_distribution<double> gauss(0.0, 1.0);
+  const double a = std::exp(-1.0 / 10.0);
+  std::vector<double> base(20000), force(20000);
+  double v = 0.0;
+  for (std::size_t i = 0; i < force.size(); ++i) {
+    v = a * v + 5.0 * std::sqrt(1.0 - a * a) * gauss(rng);
+    base[i] = 0.001 * double(i);
+    force[i] = (i < 12000 ? 0.02 * double(i) : 0.02 * double(i - 12000)) + v;
+  }
+  CurveSettings settings;
+  settings.points = 101;
+  const Smoother smooth = make_smoother(base, settings, "test", "cantilever-base");
+  SmoothingInfo info = smooth.info;
+  set_peak_criterion(info, force, smooth(force), settings);
+  EXPECT_LT(noise_sd(force), 2.0);
+  // The running mean of 101 rows takes ~20 % of an OU's variance at this correlation time
+  // (the part slower than the window stays on the curve): 5·√0.8 ≈ 4.5 pN, within 10 %.
+  EXPECT_NEAR(info.noise_raw, 4.5, 0.45);
+  EXPECT_GT(info.noise_raw, info.noise_smoothed);
+  // A window of one row smooths nothing: second differences.
+  settings.points = 1;
+  const Smoother none = make_smoother(base, settings, "test", "cantilever-base");
+  SmoothingInfo single = none.info;
+  set_peak_criterion(single, force, none(force), settings);
+  EXPECT_DOUBLE_EQ(single.noise_raw, noise_sd(force));
 }
 
 // A `nan` row (written where a run blew up) spoils only itself: the running averages take

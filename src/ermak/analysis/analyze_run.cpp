@@ -197,6 +197,7 @@ AnalyzeResult analyze_run(const AnalyzeOptions& options_in) {
   pulling_options.settings = st;
   pulling_options.unfolded_extension_nm = options.unfolded_extension_nm;
   pulling_options.loading_rate_pN_per_s = run_log.loading_rate_pN_per_s;
+  pulling_options.pulled_beads = run_log.pulled_beads.value_or(1);
   pulling_options.run_steps = run_log.run_steps;
   pulling_options.run_error = run_log.run_error;
   for (std::size_t k = 0; k < pooled_logs.size(); ++k)

@@ -33,9 +33,11 @@ struct Smoother {
 Smoother make_smoother(std::span<const double> driver, const CurveSettings& settings, const std::string& source,
                        const std::string& driver_name);
 
-// Sets info's noise estimates of `raw_force` and the peak criterion: the given
-// --min-peak-drop-pN, or max(10 pN, 8 σ_s) with σ_s the noise of the smoothed force.
-void set_peak_criterion(SmoothingInfo& info, std::span<const double> raw_force, const CurveSettings& settings);
+// Sets info's noise estimates of `raw_force` (a row's: about `smoothed_force`, its smoothed
+// curve row by row) and the peak criterion: the given --min-peak-drop-pN, or max(10 pN, 8 σ_s)
+// with σ_s the noise of the smoothed force.
+void set_peak_criterion(SmoothingInfo& info, std::span<const double> raw_force,
+                        std::span<const double> smoothed_force, const CurveSettings& settings);
 
 struct TimedPeak {
   ForcePeak peak;

@@ -90,6 +90,17 @@ double median_in_place(std::vector<double>& v) {
 
 }  // namespace
 
+double robust_sd(std::span<const double> y) {
+  std::vector<double> v;
+  v.reserve(y.size());
+  for (double x : y)
+    if (std::isfinite(x)) v.push_back(x);
+  if (v.size() < 3) return 0.0;
+  const double md = median_in_place(v);
+  for (double& x : v) x = std::abs(x - md);
+  return 1.482602218505602 * median_in_place(v);  // 1.4826·MAD estimates a normal sd
+}
+
 double noise_sd(std::span<const double> y) {
   std::vector<double> d;
   if (y.size() >= 3) d.reserve(y.size() - 2);

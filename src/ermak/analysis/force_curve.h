@@ -34,6 +34,10 @@ double mean_rows_per_window(std::span<const double> s, double window);
 // y[i+1] − 2y[i] + y[i−1], divided by √6 (exact for white noise; a linear trend drops out,
 // and the few large jumps at rupture events do not count). 0 for fewer than 5 rows.
 double noise_sd(std::span<const double> y);
+// The spread of the values themselves: 1.4826 × their median absolute deviation (an sd
+// for normal values, robust to a minority of outliers; non-finite values skipped; 0 for
+// fewer than 3).
+double robust_sd(std::span<const double> y);
 
 // Noise of averages over `block` consecutive rows — the noise left on a curve smoothed
 // with a window of that many rows: noise_sd of the means of successive blocks. Unlike

@@ -65,7 +65,7 @@ PullingAnalysis analyze_pulling(const TsvTable& table, const CurveSettings& sett
   a.end_to_end_nm = smooth(end_to_end);
   a.force_pN = smooth(force_along);
   a.force_magnitude_pN = smooth(force);
-  set_peak_criterion(a.smoothing, force_along, settings);
+  set_peak_criterion(a.smoothing, force_along, a.force_pN, settings);
 
   if (a.force_clamp) {
     double sum = 0.0;
@@ -76,6 +76,8 @@ PullingAnalysis analyze_pulling(const TsvTable& table, const CurveSettings& sett
     double squares = 0.0;
     for (std::size_t i = 0; i < a.rows; ++i) squares += sq(a.extension_raw_nm[i] - a.extension_nm[i]);
     a.extension_noise_nm = std::sqrt(squares / double(a.rows));
+    const std::size_t start_rows = std::min(a.rows, std::max<std::size_t>(20, a.rows / 10));
+    a.extension_start_spread_nm = robust_sd(std::span<const double>(a.extension_raw_nm).first(start_rows));
     const double change = a.extension_end_nm - a.extension_start_nm;
     a.clamp_transition = std::abs(change) >= std::max(kClampTransitionMin_nm, 8.0 * a.extension_noise_nm);
     const double last_tenth_start = a.time_ns.front() + 0.9 * (a.time_ns.back() - a.time_ns.front());
@@ -221,7 +223,8 @@ IndentationAnalysis analyze_indentation(const TsvTable& table, const CurveSettin
   a.spring_force_pN = smooth(spring);
   a.molecule_force_pN = smooth(molecule);
   const std::span<const double> spring_approach(spring.data(), a.turnaround + 1);
-  set_peak_criterion(a.smoothing, spring_approach, settings);
+  set_peak_criterion(a.smoothing, spring_approach,
+                     std::span<const double>(a.spring_force_pN.data(), a.turnaround + 1), settings);
 
   // Contact: the smoothed molecule force first reaches the threshold on the approach. The
   // default threshold is 3 × the noise of the force *before* contact: the noise of the

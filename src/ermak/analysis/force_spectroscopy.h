@@ -65,7 +65,7 @@ struct SmoothingInfo {
   std::string description;     // e.g. "running average over 0.2 nm of base travel"
   double rows_per_window = 1.0;
   double windows_in_record = 0.0;  // rows of the force the noise was measured on / rows_per_window
-  double noise_raw = 0.0;       // pN, noise of the raw force (noise_sd)
+  double noise_raw = 0.0;       // pN, a row's noise: robust spread about the smoothed curve (set_peak_criterion)
   double noise_smoothed = 0.0;  // pN, noise of window averages (block_mean_noise_sd)
   double min_peak_drop = 0.0;   // pN, the criterion used
   bool min_peak_drop_automatic = false;
@@ -118,6 +118,11 @@ struct PullingAnalysis {
   double mean_force_pN = 0.0;
   double extension_start_nm = 0.0, extension_end_nm = 0.0;
   double extension_noise_nm = 0.0;  // σ_x
+  // The spread of the raw extension over the run's first tenth (at least its first 20 rows),
+  // robust (robust_sd): the folded state's thermal fluctuations, which an unfolding threshold
+  // must lie beyond. σ_x above misses them — a running mean follows the slow ones, and a
+  // window of one row (short tables) leaves none.
+  double extension_start_spread_nm = 0.0;
   bool clamp_transition = false;
   double half_extension_time_ns = std::numeric_limits<double>::quiet_NaN();
   // How much the smoothed extension still changed over the last tenth of the run: a

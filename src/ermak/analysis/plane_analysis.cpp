@@ -63,7 +63,7 @@ PlaneAnalysis analyze_plane(const TsvTable& table, int group, const CurveSetting
   a.smoothing = smooth.info;
   a.plane_moves = smooth.s.back() > 0.0;
   a.force_pN = smooth(force);
-  set_peak_criterion(a.smoothing, force, settings);
+  set_peak_criterion(a.smoothing, force, a.force_pN, settings);
 
   const auto largest = std::max_element(a.force_pN.begin(), a.force_pN.end(),
                                         [](double x, double y) { return std::abs(x) < std::abs(y); });

@@ -190,13 +190,13 @@ std::string clamp_lifetime_section(const std::vector<PullingRecord>& pulls, cons
   std::vector<double> times, unfolded_times;
   std::vector<char> unfolded;
   std::string started_beyond;
-  double highest_start = -std::numeric_limits<double>::infinity(), largest_noise = 0.0;
+  double highest_start = -std::numeric_limits<double>::infinity(), largest_start_spread = 0.0;
   double reached_nm = -std::numeric_limits<double>::infinity();
   for (const auto& rec : pulls) {
     if (!rec.a.force_clamp) continue;
     highest_start = std::max(highest_start, rec.a.extension_start_nm);
     reached_nm = std::max(reached_nm, rec.extension_max_nm);
-    largest_noise = std::max(largest_noise, rec.a.extension_noise_nm);
+    largest_start_spread = std::max(largest_start_spread, rec.a.extension_start_spread_nm);
     if (!rec.unfolding) {
       started_beyond += (started_beyond.empty() ? "" : ", ") + rec.replica.name;
       continue;
@@ -216,10 +216,11 @@ std::string clamp_lifetime_section(const std::vector<PullingRecord>& pulls, cons
   if (!started_beyond.empty())
     s += fmt::format("  note: left out, their extension starts at or beyond {} nm: {}\n", g(x_unfolded), started_beyond);
   // X within reach of the folded state's fluctuations times those, not unfolding.
-  if (!times.empty() && x_unfolded < highest_start + 3.0 * largest_noise)
-    s += fmt::format("  note: {} nm lies within the starting extensions' fluctuations (up to {} nm + 3 × {} nm): "
+  if (!times.empty() && x_unfolded < highest_start + 3.0 * largest_start_spread)
+    s += fmt::format("  note: {} nm lies within the starting extensions' fluctuations (up to {} nm + 3 × {} nm, the "
+                     "largest spread of a replica's raw extension over the run's first tenth): "
                      "thermal motion reaches it; give the extension of the unfolded state\n",
-                     g(x_unfolded), g(highest_start), g(largest_noise, 3));
+                     g(x_unfolded), g(highest_start), g(largest_start_spread, 3));
   s += stats_block("unfolding time", describe(unfolded_times), "ns");
   const ExponentialLifetime life = exponential_lifetime(times, unfolded);
   std::string lifetime;
@@ -578,7 +579,14 @@ PullingReport write_pulling_report(const std::vector<PullingRecord>& pulls, cons
     }
     const SampleStatistics sfirst = describe(first_forces), smax = describe(max_forces), sdl = describe(delta_lcs);
     summary += "\nUnfolding forces over replicas\n";
-    if (options.loading_rate_pN_per_s)
+    // The rate at which the tabulated force — the sum over the pulled beads' springs — is
+    // loaded, as the spectrum plots it (run_directory.h, summed_loading_rate_pN_per_s).
+    if (options.loading_rate_pN_per_s && options.pulled_beads > 1)
+      summary += fmt::format("  loading rate m·κv = {} pN/s ({} pulled beads, each on a spring loaded at κv = {} pN/s, "
+                             "from run.log; the forces are their sum)\n",
+                             g(*options.loading_rate_pN_per_s * options.pulled_beads), options.pulled_beads,
+                             g(*options.loading_rate_pN_per_s));
+    else if (options.loading_rate_pN_per_s)
       summary += fmt::format("  loading rate κv = {} pN/s (the cantilever's spring times its speed, from run.log)\n",
                              g(*options.loading_rate_pN_per_s));
     summary += fmt::format("  replicas with a peak: {} of {}{}\n", first_forces.size(), n_ramp,

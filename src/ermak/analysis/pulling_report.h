@@ -40,7 +40,8 @@ struct PullingRecord {
 struct PullingReportOptions {
   CurveSettings settings;  // settings.wlc.kT: the WLC fits' kT
   std::optional<double> unfolded_extension_nm;           // --unfolded-extension-nm (force clamp)
-  std::optional<double> loading_rate_pN_per_s;           // κv, from run.log
+  std::optional<double> loading_rate_pN_per_s;           // κv of one spring, from run.log
+  int pulled_beads = 1;  // springs whose forces pulling.tsv sums: its force is loaded at m·κv
   std::optional<std::int64_t> run_steps;                 // run.log's [run] steps, for tables of a stopped run
   std::optional<std::string> run_error;                  // run.log's error line, when the run ended with one
   // "300 K to 500 K" for a run whose [heating] changes its temperature (RunLogFacts::heating_text),

@@ -490,13 +490,20 @@ std::vector<std::string> ProtocolSetup::describe() const {
   };
   if (spec_.pulling.enabled) {
     const PullingSpec& p = spec_.pulling;
+    const double loading_rate_pN_per_s = units::internal_spring_to_pN_per_nm(p.spring_kcal_per_mol_A2) *
+                                         units::A_per_tau_to_um_per_s(p.speed_A_per_tau) * 1e3;
     lines.push_back(fmt::format(
         "pulling: beads {} on springs κ = {:.6g} pN/nm, base speed v = {:.6g} µm/s ({:.6g} Å per step), {}; "
-        "ends {} {}; loading rate κv = {:.6g} pN/s; output every {} steps (pulling.tsv)",
+        "ends {} {}; loading rate κv = {:.6g} pN/s{}; output every {} steps (pulling.tsv)",
         beads_text(p.pulled_beads), units::internal_spring_to_pN_per_nm(p.spring_kcal_per_mol_A2),
         units::A_per_tau_to_um_per_s(p.speed_A_per_tau), p.speed_A_per_tau * h, direction_text(p.direction),
-        ends_[0], ends_[1],
-        units::internal_spring_to_pN_per_nm(p.spring_kcal_per_mol_A2) * units::A_per_tau_to_um_per_s(p.speed_A_per_tau) * 1e3,
+        ends_[0], ends_[1], loading_rate_pN_per_s,
+        // pulling.tsv's force sums the springs: it rises at m·κv (analysis/run_directory.h
+        // reads κv first, then the beads, so the phrase after it is for the reader).
+        p.pulled_beads.size() > 1
+            ? fmt::format(" per spring, m·κv = {:.6g} pN/s for the sum of the {} springs' forces",
+                          loading_rate_pN_per_s * double(p.pulled_beads.size()), p.pulled_beads.size())
+            : std::string(),
         pulling_every()));
   }
   if (spec_.force_clamp.enabled) {
