@@ -254,7 +254,8 @@ TEST(AnalysisCommand, ReplicaFilesSelectsByNumber) {
     EXPECT_FALSE(fs::exists(a / f)) << f;
   std::string summary = read_text(a / "summary.txt");
   EXPECT_NE(summary.find("\nreplica_001: "), std::string::npos) << summary;
-  EXPECT_NE(summary.find("smoothed curve of 2 of the 3 replicas (replicas 0, 2-7; --replica-files)"),
+  // The replicas that have files, of the selection (2-7 names only replica 2 here).
+  EXPECT_NE(summary.find("smoothed curve of 2 of the 3 replicas (replicas 0, 2 of replicas 0, 2-7; --replica-files)"),
             std::string::npos)
       << summary;
   EXPECT_NE(out.find("2 per-replica curves and 2 plots"), std::string::npos) << out;
@@ -292,7 +293,8 @@ TEST(AnalysisCommand, ReplicaFilesSelectsByNumber) {
   ASSERT_EQ(analyze(run.string() + " --smooth-window-nm 0.25 --force --replica-files 1,3", &out), 0) << out;
   EXPECT_NE(out.find("one row only; replica left out"), std::string::npos) << out;
   EXPECT_FALSE(fs::exists(a / "replica_003_curve.tsv"));
-  EXPECT_NE(read_text(a / "summary.txt").find("smoothed curve of 1 of the 3 replicas (replicas 1, 3; --replica-files)"),
+  EXPECT_NE(read_text(a / "summary.txt")
+                .find("smoothed curve of 1 of the 3 replicas (replica 1 of replicas 1, 3; --replica-files)"),
             std::string::npos)
       << read_text(a / "summary.txt");
 }

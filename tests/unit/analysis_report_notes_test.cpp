@@ -61,4 +61,21 @@ TEST(AnalysisReportNotes, TheHeadlineSaysWhereTheRunStopped) {
 }
 
 }  // namespace
+// A record shorter than its smoothing window counts one window (its rows are capped at the
+// record's): the note says "no more than one", not "1 smoothing windows" (an audit's 0.1 nm
+// of travel under a 0.2 nm window).
+TEST(AnalysisReportNotes, AWindowWiderThanTheRecordIsNotCountedAsOne) {
+  SmoothingInfo info;
+  info.windows_in_record = 1.0;
+  EXPECT_NE(few_windows_note(info).find("the record spans no more than one smoothing window (fewer than 8)"),
+            std::string::npos)
+      << few_windows_note(info);
+  info.windows_in_record = 5.94;
+  EXPECT_NE(few_windows_note(info).find("the record spans only 5.94 smoothing windows (fewer than 8)"),
+            std::string::npos)
+      << few_windows_note(info);
+  info.windows_in_record = 8.0;
+  EXPECT_EQ(few_windows_note(info), "");
+}
+
 }  // namespace ermak::analysis

@@ -277,6 +277,9 @@ TEST(IoPdbCoordinates, NumbersAndNamesBeyondTheFormatsAreSaid) {
     EXPECT_NE(std::string(e.what()).find("m.psf: beads[2].chain_id: 'ABC1-1000' is longer than the 8 characters"),
               std::string::npos)
         << e.what();
+    // …and says where the name comes from and what to do (an audit met it on an mmCIF).
+    EXPECT_NE(std::string(e.what()).find("give that chain an id of up to 8 characters there"), std::string::npos)
+        << e.what();
   }
 }
 

@@ -444,6 +444,18 @@ AnalyzeResult analyze_run(const AnalyzeOptions& options_in) {
     with_files.insert(name.substr(0, name.find('_', 8)));
   }
   std::string selection = options.replica_files.describe();
+  // A listed selection names the replicas that have files, not the ranges asked for: "1, 3-7"
+  // of a run of 4 replicas read as if 3 to 7 had them (the warnings name what matched nothing).
+  if (options.replica_files.kind == ReplicaSelection::Kind::listed && !with_files.empty()) {
+    std::string numbers;
+    for (const std::string& name : with_files) {
+      const std::string digits = name.substr(8);  // after "replica_"
+      const bool plain = !digits.empty() && digits.find_first_not_of("0123456789") == std::string::npos;
+      numbers += (numbers.empty() ? "" : ", ") + (plain ? std::to_string(std::stoll(digits)) : digits);
+    }
+    if (numbers != selection.substr(selection.find(' ') + 1))
+      selection = (with_files.size() == 1 ? "replica " : "replicas ") + numbers + " of " + selection;
+  }
   if (options.replica_files.kind == ReplicaSelection::Kind::first && !replicas.empty()) {
     const std::size_t last = std::min(replicas.size(), options.replica_files.first_count) - 1;
     selection += fmt::format(", numbered {} to {}", replicas.front().index, replicas[last].index);

@@ -343,11 +343,16 @@ std::string unloaded_maxima_note(const std::vector<UnloadedMaximum>& unloaded, c
 
 std::string few_windows_note(const SmoothingInfo& smoothing) {
   if (!(smoothing.windows_in_record > 0.0 && smoothing.windows_in_record < 8.0)) return "";
-  return fmt::format("  note: the record spans only {} smoothing windows (fewer than 8): σ_s comes from 16 shorter "
+  // A window as wide as the record or wider is counted as one (its rows are capped at the
+  // record's): "1 smoothing windows" read as a count where it is at most one.
+  const std::string spans = smoothing.windows_in_record <= 1.0
+                                ? std::string("spans no more than one smoothing window")
+                                : "spans only " + g(smoothing.windows_in_record, 3) + " smoothing windows";
+  return fmt::format("  note: the record {} (fewer than 8): σ_s comes from 16 shorter "
                      "blocks, and force wander slower than a sixteenth of the record passes for the curve (and may "
                      "pass the criterion); a narrower --smooth-window-nm, a longer record or a given "
                      "--min-peak-drop-pN tells them apart\n",
-                     g(smoothing.windows_in_record, 3));
+                     spans);
 }
 
 std::string few_rows_note(const SmoothingInfo& smoothing, const char* output_key) {

@@ -52,7 +52,12 @@ void check_psf_names(const Topology& topology, const std::string& source) {
     for (const auto& [field, value] : fields)
       if (value.size() > kExtName)
         throw Error(source, 0, "beads[" + std::to_string(i) + "]." + field,
-                    "'" + value + "' is longer than the 8 characters a PSF can hold");
+                    "'" + value + "' is longer than the 8 characters a PSF can hold" +
+                        (std::string(field) == "chain_id"
+                             ? std::string(" (the chain names come from the structure's chain ids — an mmCIF file's "
+                                           "auth_asym_id — or an assembly's copies of them: give that chain an id of "
+                                           "up to 8 characters there, or leave it out with --chains / [input] chains)")
+                             : std::string()));
   }
 }
 

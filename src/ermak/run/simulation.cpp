@@ -150,7 +150,11 @@ RunSummary run_logged(const RunSpec& given_spec, const RunOptions& options, RunR
   const RunSpec& spec = resolved_spec;
   const std::int32_t n = topology.bead_count();
   const std::int32_t replicas = spec.replicas;
-  for (const auto& w : system.warnings) log->warn("warning: {}", w);
+  // Warnings of the checks below are logged after the run's start line: run.log's readers
+  // (`ermak analyze`) split an appended log into attempts there, and a warning before it
+  // would fall to the attempt before.
+  std::vector<std::string> start_warnings;
+  for (const auto& w : system.warnings) start_warnings.push_back("warning: " + w);
   for (std::int32_t b : spec.fixed_beads)
     if (b < 0 || b >= n) {
       throw key_error(spec, "fixed.beads",
@@ -166,9 +170,8 @@ RunSummary run_logged(const RunSpec& given_spec, const RunOptions& options, RunR
                                 "where it is ε_l or more, losing the excluded volume (SOP-GPU: 20 Å against 3.8 Å; "
                                 "docs/model.md#repulsion)",
                                 spec.sop.pair_cutoff_A, spec.sop.repulsion_sigma_A));
-  if (const std::string warning = check_step_size(spec); !warning.empty()) log->warn("{}", warning);
-  if (const std::string warning = clamp_tension_warning(spec); !warning.empty()) log->warn("{}", warning);
-  if (const std::string warning = sparse_protocol_rows_warning(spec); !warning.empty()) log->warn("{}", warning);
+  for (std::string warning : {check_step_size(spec), clamp_tension_warning(spec), sparse_protocol_rows_warning(spec)})
+    if (!warning.empty()) start_warnings.push_back(std::move(warning));
   // Start positions with a bond beyond r0 ± R0 would stop the run at its first check with a
   // message about the dynamics; name the coordinates file instead.
   // With input.replica_coordinates each replica starts from its own file (replica 0's is
@@ -184,6 +187,7 @@ RunSummary run_logged(const RunSpec& given_spec, const RunOptions& options, RunR
   const PullingTravel travel = assess_pulling_travel(spec, topology, system.initial_positions_A);
   log_run_start(spec, topology, system.initial_positions_A, pieces, travel.warning, bead_selection_lines, options,
                 run_log);
+  for (const std::string& warning : start_warnings) log->warn("{}", warning);
   if (!options.dry_run && !run_log.file_failed->load())
     log->info("resolved configuration written to {}", log_path.string());
   const OpenFileLimit& file_limit = file_holding.limit;
