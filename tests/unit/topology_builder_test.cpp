@@ -299,6 +299,27 @@ TEST(TopologyBuilder, TerEndsAChainUnderTheSameName) {
   EXPECT_TRUE(contact_set(t).count({2, 3}));
 }
 
+// A molecule with a blank chain id beside the file's chain A: the blank one takes the first
+// name the file does not use (B), so that A keeps its name and "A:1" means the file's chain A
+// (an audit's peptide took the name A and the file's chain A became A-2).
+TEST(TopologyBuilder, ABlankChainDoesNotTakeTheNameOfTheFilesChainA) {
+  std::string pdb;
+  for (int k = 0; k < 3; ++k) pdb += ca("ALA", ' ', 1 + k, 3.8 * k, 0, 0);
+  pdb += "TER\n";
+  for (int k = 0; k < 3; ++k) pdb += ca("ALA", 'A', 1 + k, 3.8 * k, 10, 0);
+  const auto file = write_file("blank-beside-a", "blank-beside-a.pdb", pdb + "END\n");
+  const StructureModel model = read_model(file);
+  EXPECT_FALSE(mentions(model.warnings, "appears again"));
+  const Topology t = build_topology(model, {}).topology;
+  ASSERT_EQ(t.bead_count(), 6);
+  EXPECT_EQ(t.beads[0].chain_id, "B");
+  EXPECT_EQ(t.beads[3].chain_id, "A");
+  StructureReadOptions only_a;
+  only_a.chains = {"A"};
+  EXPECT_EQ(read_model(file, only_a).residues.size(), 3u);
+  EXPECT_EQ(read_model(file, only_a).residues[0].chain_id, "A");
+}
+
 TEST(TopologyBuilder, ChainBreakByGeometry) {
   const std::string pdb = ca("ALA", 'A', 1, 0, 0, 0) + ca("ALA", 'A', 2, 3.8, 0, 0) + ca("ALA", 'A', 3, 9.8, 0, 0) +
                           ca("ALA", 'A', 4, 13.6, 0, 0) + "END\n";

@@ -34,7 +34,8 @@ std::vector<CaBead> collect_ca_beads(const gemmi::Model& model, std::vector<std:
                                      const std::vector<std::string>& chains) {
   std::vector<CaBead> beads;
   std::map<std::string, int> hetero_names;  // amino acids of HETATM records that became beads
-  ChainNames chain_names;
+  const std::string blank_name = blank_chain_name(model);
+  ChainNames chain_names(blank_name);
   ResidueNotes residue_notes;
   int skipped_ligands = 0;
   std::map<std::string, int> skipped_names;
@@ -43,7 +44,7 @@ std::vector<CaBead> collect_ca_beads(const gemmi::Model& model, std::vector<std:
     const auto& residues = chain.residues;
     // Alternative residues at one position (microheterogeneity): keep one.
     for (std::size_t first = 0; first < residues.size();) {
-      if (!chain_selected(chains, chain, residues[first])) {
+      if (!chain_selected(chains, chain, residues[first], blank_name)) {
         ++first;
         continue;
       }
@@ -71,7 +72,7 @@ std::vector<CaBead> collect_ca_beads(const gemmi::Model& model, std::vector<std:
         ++skipped_names[residues[first].name];
       }
       if (any_amino_acid && !chosen_ca)
-        notes.push_back("residue " + residue_label(file_chain_name(chain, residues[first]), residues[first]) +
+        notes.push_back("residue " + residue_label(file_chain_name(chain, residues[first], blank_name), residues[first]) +
                         " has no C-alpha atom; skipped");
       first = last + 1;
       if (!chosen_ca) continue;

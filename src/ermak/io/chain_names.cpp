@@ -1,22 +1,38 @@
 #include "ermak/io/chain_names.h"
 
 #include <algorithm>
+#include <set>
+#include <string_view>
 
 #include "ermak/core/error.h"
 
 namespace ermak {
 
-std::string file_chain_name(const gemmi::Chain& chain, const gemmi::Residue& residue) {
+std::string blank_chain_name(const gemmi::Model& model) {
+  std::set<std::string> used;
+  for (const gemmi::Chain& chain : model.chains) {
+    if (!chain.name.empty()) used.insert(chain.name);
+    else
+      for (const gemmi::Residue& residue : chain.residues)
+        if (!residue.segment.empty()) used.insert(residue.segment);
+  }
+  static constexpr std::string_view kLetters = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
+  for (const char letter : kLetters)
+    if (!used.count(std::string(1, letter))) return std::string(1, letter);
+  return "A";  // every one-character name taken: ChainNames still keeps the parts apart
+}
+
+std::string file_chain_name(const gemmi::Chain& chain, const gemmi::Residue& residue, const std::string& blank_name) {
   if (!chain.name.empty()) return chain.name;
   if (!residue.segment.empty()) return residue.segment;
-  return "A";
+  return blank_name;
 }
 
 const ChainNames::Part& ChainNames::part_of(const gemmi::Chain& chain, const gemmi::Residue& residue,
                                             std::vector<std::string>& warnings) {
   const auto key = std::pair{&chain, chain.name.empty() ? residue.segment : std::string()};
   if (const auto it = parts_.find(key); it != parts_.end()) return it->second;
-  const std::string file_name = file_chain_name(chain, residue);
+  const std::string file_name = file_chain_name(chain, residue, blank_name_);
   std::string name = file_name;
   for (int k = 2; used_.count(name); ++k) name = file_name + "-" + std::to_string(k);
   // The part right before has the same name: a TER record split them (the PDB reader starts
@@ -34,18 +50,19 @@ const ChainNames::Part& ChainNames::part_of(const gemmi::Chain& chain, const gem
   return parts_.emplace(key, Part{name, static_cast<int>(parts_.size())}).first->second;
 }
 
-bool chain_selected(const std::vector<std::string>& chains, const gemmi::Chain& chain,
-                    const gemmi::Residue& residue) {
+bool chain_selected(const std::vector<std::string>& chains, const gemmi::Chain& chain, const gemmi::Residue& residue,
+                    const std::string& blank_name) {
   return chains.empty() ||
-         std::find(chains.begin(), chains.end(), file_chain_name(chain, residue)) != chains.end();
+         std::find(chains.begin(), chains.end(), file_chain_name(chain, residue, blank_name)) != chains.end();
 }
 
 void check_chain_selection(const gemmi::Model& model, const std::vector<std::string>& chains,
                            const std::string& source, const std::string& field) {
   std::vector<std::string> present;
+  const std::string blank_name = blank_chain_name(model);
   for (const gemmi::Chain& chain : model.chains)
     for (const gemmi::Residue& residue : chain.residues) {
-      const std::string name = file_chain_name(chain, residue);
+      const std::string name = file_chain_name(chain, residue, blank_name);
       if (std::find(present.begin(), present.end(), name) == present.end()) present.push_back(name);
     }
   for (const std::string& wanted : chains)

@@ -14,14 +14,19 @@
 
 namespace ermak {
 
+// The name of residues with neither a chain id nor a segment id: A, or where the model has a
+// chain A of its own, the first one-character name it does not use (B, C, …), so that the
+// file's chain A keeps its name and selections ("A:2") mean it.
+std::string blank_chain_name(const gemmi::Model& model);
+
 // A residue's chain as the file names it: the chain column, or for a blank one the
-// residue's segment id, or A.
-std::string file_chain_name(const gemmi::Chain& chain, const gemmi::Residue& residue);
+// residue's segment id, or `blank_name` (blank_chain_name of its model).
+std::string file_chain_name(const gemmi::Chain& chain, const gemmi::Residue& residue, const std::string& blank_name);
 
 // A chain selection (`ermak topology --chains`, [input] chains; docs/topology.md#options): the
 // chains a model keeps, by their names in the file (file_chain_name). Empty: every chain.
-bool chain_selected(const std::vector<std::string>& chains, const gemmi::Chain& chain,
-                    const gemmi::Residue& residue);
+bool chain_selected(const std::vector<std::string>& chains, const gemmi::Chain& chain, const gemmi::Residue& residue,
+                    const std::string& blank_name);
 
 // Throws ermak::Error naming `source` and `field` when a name of `chains` is no chain of
 // `model`, listing the chains it has (so that a typo is not a silently smaller model).
@@ -35,6 +40,7 @@ void check_chain_selection(const gemmi::Model& model, const std::vector<std::str
 // become beads, so that a chain's waters and ligands after TER make no part of their own.
 class ChainNames {
  public:
+  explicit ChainNames(std::string blank_name) : blank_name_(std::move(blank_name)) {}
   struct Part {
     std::string name;
     int index = 0;  // 0, 1, … in the order the parts are first asked for
@@ -42,6 +48,7 @@ class ChainNames {
   const Part& part_of(const gemmi::Chain& chain, const gemmi::Residue& residue, std::vector<std::string>& warnings);
 
  private:
+  std::string blank_name_;  // blank_chain_name of the model
   std::set<std::string> used_;
   std::string previous_file_name_;  // the file's name of the last part made
   std::map<std::pair<const gemmi::Chain*, std::string>, Part> parts_;

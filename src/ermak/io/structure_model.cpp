@@ -594,7 +594,8 @@ StructureModel extract_structure_model(const ParsedStructure& parsed, const std:
   std::vector<std::string> untabulated;      // names taken as amino acids by their backbone
   std::map<std::string, int> hetero_names;   // skipped amino-acid HETATM residue names
   std::map<std::string, int> other_names;    // skipped ligands, ions, nucleotides, glycans
-  ChainNames chain_names;
+  const std::string blank_name = blank_chain_name(*model);
+  ChainNames chain_names(blank_name);
   ResidueNotes residue_notes;
   check_chain_selection(*model, options.chains, source, "--chains");
   out.chains_selected = options.chains;
@@ -602,7 +603,7 @@ StructureModel extract_structure_model(const ParsedStructure& parsed, const std:
     const auto& residues = chain.residues;
     // Alternative residues at one position (microheterogeneity): keep one.
     for (std::size_t first = 0; first < residues.size();) {
-      if (!chain_selected(options.chains, chain, residues[first])) {
+      if (!chain_selected(options.chains, chain, residues[first], blank_name)) {
         ++first;
         continue;
       }
@@ -628,7 +629,7 @@ StructureModel extract_structure_model(const ParsedStructure& parsed, const std:
       }
       const gemmi::Residue& head = residues[first];
       first = last + 1;
-      const std::string file_chain = file_chain_name(chain, head);
+      const std::string file_chain = file_chain_name(chain, head, blank_name);
       if (!any_amino_acid) {
         if (any_hetero_aa) {
           ++out.skipped_hetero_amino_acids;
