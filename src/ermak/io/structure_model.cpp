@@ -22,6 +22,7 @@
 
 #include "ermak/core/error.h"
 #include "ermak/io/chain_names.h"
+#include "ermak/io/cif_loop_rows.h"
 #include "ermak/io/input_file.h"
 #include "ermak/io/residue_notes.h"
 #include "ermak/io/structure_content.h"
@@ -549,6 +550,13 @@ ParsedStructure read_structure_file(const std::filesystem::path& file) {
     throw;
   } catch (const std::exception& e) {
     const std::string message = e.what();
+    // gemmi names the loop's header: name the row (a lost value, a file cut mid-row).
+    if (parsed.format == StructureFormat::Mmcif && message.find("Wrong number of values in the loop") != std::string::npos)
+      if (const auto row = find_damaged_loop_row(text, line_from_gemmi_message(message, name)))
+        throw Error(name, row->line, row->category,
+                    fmt::format("this row of the loop has {} values where the loop (line {}) has {} columns{}",
+                                row->values, line_from_gemmi_message(message, name), row->tags,
+                                row->last_row ? " — and the file ends with it: is the file complete?" : ""));
     throw Error(name, line_from_gemmi_message(message, name), "structure",
                 std::string(parsed.format == StructureFormat::Pdb ? "PDB" : "mmCIF") +
                     " parse error: " + message);

@@ -1,0 +1,83 @@
+#include "ermak/io/cif_loop_rows.h"
+
+#include <vector>
+
+namespace ermak {
+namespace {
+
+bool is_blank(char c) { return c == ' ' || c == '\t' || c == '\r'; }
+
+// The values on one line: blank-separated, a quoted value ending at its quote before a blank
+// or the line's end; a '#' where a value would start begins a comment.
+std::size_t count_values(std::string_view line) {
+  std::size_t count = 0, p = 0;
+  while (p < line.size()) {
+    while (p < line.size() && is_blank(line[p])) ++p;
+    if (p >= line.size() || line[p] == '#') break;
+    ++count;
+    if (line[p] == '\'' || line[p] == '"') {
+      const char quote = line[p++];
+      while (p < line.size() && !(line[p] == quote && (p + 1 == line.size() || is_blank(line[p + 1])))) ++p;
+      ++p;
+    } else {
+      while (p < line.size() && !is_blank(line[p])) ++p;
+    }
+  }
+  return count;
+}
+
+std::string_view first_word(std::string_view line) {
+  std::size_t p = 0;
+  while (p < line.size() && is_blank(line[p])) ++p;
+  std::size_t e = p;
+  while (e < line.size() && !is_blank(line[e])) ++e;
+  return line.substr(p, e - p);
+}
+
+}  // namespace
+
+std::optional<CifLoopRowProblem> find_damaged_loop_row(std::string_view text, int loop_line) {
+  std::vector<std::string_view> lines;
+  for (std::size_t start = 0; start <= text.size();) {
+    std::size_t end = text.find('\n', start);
+    if (end == std::string_view::npos) end = text.size();
+    lines.push_back(text.substr(start, end - start));
+    start = end + 1;
+  }
+  if (loop_line < 1 || std::size_t(loop_line) > lines.size()) return std::nullopt;
+  std::size_t k = std::size_t(loop_line) - 1;
+  if (first_word(lines[k]) != "loop_") return std::nullopt;
+  CifLoopRowProblem problem;
+  for (++k; k < lines.size() && first_word(lines[k]).starts_with('_'); ++k) {
+    if (problem.tags == 0) {
+      const std::string_view tag = first_word(lines[k]);
+      problem.category = std::string(tag.substr(0, tag.find('.')));
+    }
+    ++problem.tags;
+  }
+  if (problem.tags == 0) return std::nullopt;
+  std::optional<CifLoopRowProblem> found;
+  for (; k < lines.size(); ++k) {
+    const std::string_view line = lines[k], word = first_word(line);
+    if (word.empty() || word.starts_with('#')) {
+      if (found) break;
+      continue;
+    }
+    if (word.starts_with('_') || word == "loop_" || word.starts_with("data_") || word.starts_with("save_")) break;
+    if (line.starts_with(';')) return std::nullopt;  // a text field: rows are not lines
+    const std::size_t values = count_values(line);
+    if (found) {
+      found->last_row = false;  // more rows follow the damaged one
+      break;
+    }
+    if (values != problem.tags) {
+      problem.line = int(k) + 1;
+      problem.values = values;
+      problem.last_row = true;
+      found = problem;
+    }
+  }
+  return found;
+}
+
+}  // namespace ermak

@@ -1,0 +1,26 @@
+#pragma once
+// Which row of an mmCIF loop is damaged. gemmi reports a loop whose values do not fill its
+// rows ("Wrong number of values in the loop") at the loop's header line; a user needs the row
+// (docs/formats.md#pdb-and-mmcif): one value lost, or a file cut short in the middle of a row.
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace ermak {
+
+struct CifLoopRowProblem {
+  int line = 0;             // 1-based line of the first row whose values do not match the tags
+  std::size_t values = 0;   // values on that line
+  std::size_t tags = 0;     // the loop's tags (columns)
+  std::string category;     // the tags' category, e.g. "_atom_site"
+  bool last_row = false;    // nothing of the loop follows it (a file cut short?)
+};
+
+// For the loop_ that starts on `loop_line` (1-based) of `text`: its first row, one per line,
+// whose number of values differs from its number of tags. nullopt where the loop is not
+// found or its rows are not one per line (a text field on lines of its own; rows split
+// over lines, which CIF allows) — gemmi's message then stands.
+std::optional<CifLoopRowProblem> find_damaged_loop_row(std::string_view text, int loop_line);
+
+}  // namespace ermak
