@@ -687,5 +687,25 @@ TEST(TopologyBuilder, ReadErrorsNameTheFile) {
       << e;
 }
 
+// `cat a.pdb b.pdb` of files that end in END: gemmi stops at the first END and the second
+// structure was lost without a word; now an error at its first atom record, naming the END.
+// Records other than atoms after END (CONECT, MASTER) are still read as before.
+TEST(TopologyBuilder, AtomRecordsAfterEndAreAnError) {
+  const std::string a = ca("ALA", 'A', 1, 0, 0, 0) + ca("ALA", 'A', 2, 3.8, 0, 0) + "END\n";
+  const std::string b = "HEADER    SECOND\n" + ca("GLY", 'B', 1, 0, 5, 0) + ca("GLY", 'B', 2, 3.8, 5, 0) + "END\n";
+  const std::string e = error_of([&] { read_structure_file(write_file("end-concat", "ab.pdb", a + b)); });
+  EXPECT_NE(e.find("ab.pdb:5: END: an ATOM/HETATM record after the END record of line 3: the file holds records "
+                   "after its END (two files concatenated?)"),
+            std::string::npos)
+      << e;
+  EXPECT_NE(e.find("remove the END line(s) to read them as one structure, or split the file"), std::string::npos) << e;
+  const std::string trailer = "CONECT    1    2\nMASTER        0    0    0    0    0    0    0    0    2    0    2    0\n";
+  EXPECT_EQ(read_model(write_file("end-trailer", "trailer.pdb", a + trailer)).residues.size(), 2u);
+  // ENDMDL is no END: the models of an ensemble are read.
+  const std::string models = "MODEL        1\n" + ca("ALA", 'A', 1, 0, 0, 0) + "ENDMDL\nMODEL        2\n" +
+                             ca("ALA", 'A', 1, 0, 0, 0) + "ENDMDL\nEND\n";
+  EXPECT_EQ(read_structure_file(write_file("end-models", "models.pdb", models)).structure.models.size(), 2u);
+}
+
 }  // namespace
 }  // namespace ermak

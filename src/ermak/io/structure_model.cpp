@@ -103,6 +103,14 @@ std::string model_record(const std::string& file, int line_number, std::string_v
   return fmt::format("MODEL     {:>4}", *serial);
 }
 
+// An END record ("END", not ENDMDL; any case, as gemmi reads it): gemmi stops reading there.
+bool is_end_record(std::string_view line) {
+  return line.size() >= 3 &&
+         std::equal(line.begin(), line.begin() + 3, "END",
+                    [](char a, char b) { return std::toupper(static_cast<unsigned char>(a)) == b; }) &&
+         (line.size() == 3 || line[3] == ' ' || line[3] == '\t');
+}
+
 // gemmi reads the numeric columns leniently — a cut "12.3" or "1.0x0" passes, a residue
 // number or B-factor that is not a number becomes 0, a record shifted by a column reads
 // as another residue, a record not starting in column 1 is skipped — which would silently
@@ -112,6 +120,7 @@ void prepare_pdb_text(const std::string& file, std::string& text, std::vector<st
   static constexpr std::array<const char*, 3> kAxis = {"x", "y", "z"};
   auto is_digit = [](char c) { return c >= '0' && c <= '9'; };
   int line_number = 0, blanked = 0;
+  int end_line = 0;  // the first END record: gemmi reads nothing after it
   bool ends_in_atoms = false;  // the last record an ATOM/HETATM one: no TER, ENDMDL or END after it
   struct Rewrite {
     std::size_t start, size;
@@ -129,6 +138,7 @@ void prepare_pdb_text(const std::string& file, std::string& text, std::vector<st
     start = end + 1;
     if (line.find_first_not_of(" \t") != std::string_view::npos)
       ends_in_atoms = line.starts_with("ATOM") || line.starts_with("HETATM") || line.starts_with("ANISOU");
+    if (end_line == 0 && is_end_record(line)) end_line = line_number;
     if (is_model_record(line)) {
       if (auto standard = model_record(file, line_number, line); standard != line)
         model_records.push_back({line_start, line.size(), std::move(standard)});
@@ -143,6 +153,13 @@ void prepare_pdb_text(const std::string& file, std::string& text, std::vector<st
                         " blank(s): its columns are shifted)");
       continue;
     }
+    // Atoms after END (`cat a.pdb b.pdb` of files that end in END) would be dropped silently.
+    if (end_line > 0)
+      throw Error(file, line_number, "END",
+                  fmt::format("an ATOM/HETATM record after the END record of line {}: the file holds records "
+                              "after its END (two files concatenated?), which would be ignored; remove the END "
+                              "line(s) to read them as one structure, or split the file",
+                              end_line));
     if (line.size() < 54)
       throw Error(file, line_number, "coordinates",
                   "the ATOM/HETATM record is truncated (" + std::to_string(line.size()) +
