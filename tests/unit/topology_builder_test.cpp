@@ -707,5 +707,23 @@ TEST(TopologyBuilder, AtomRecordsAfterEndAreAnError) {
   EXPECT_EQ(read_structure_file(write_file("end-models", "models.pdb", models)).structure.models.size(), 2u);
 }
 
+// A residue number of 5 digits in columns 23-27 ("10000"): gemmi read it as 1000 with
+// insertion code '0'. A letter there is an insertion code, as before.
+TEST(TopologyBuilder, AFiveDigitResidueNumberIsAnError) {
+  std::string record = ca("ALA", 'A', 1000, 0, 0, 0);
+  record.replace(22, 5, "10000");
+  const std::string e = error_of([&] { read_structure_file(write_file("resseq5", "r.pdb", ca("ALA", 'A', 999, 3.8, 0, 0) + record)); });
+  EXPECT_NE(e.find("r.pdb:2: resSeq/iCode: '10000' in columns 23-27: the residue number seems to have 5 digits, "
+                   "and PDB holds 4"),
+            std::string::npos)
+      << e;
+  EXPECT_NE(e.find("hybrid-36 (A000 = 10000) or use mmCIF"), std::string::npos) << e;
+  const StructureModel inserted =
+      read_model(write_file("resseq-icode", "i.pdb", atom({"CA", "ALA", 'A', 1000, 0, 0, 0, 1, 10, ' ', "ATOM", 'A'})));
+  ASSERT_EQ(inserted.residues.size(), 1u);
+  EXPECT_EQ(inserted.residues[0].number, 1000);
+  EXPECT_EQ(inserted.residues[0].icode, 'A');
+}
+
 }  // namespace
 }  // namespace ermak

@@ -111,6 +111,18 @@ bool is_end_record(std::string_view line) {
          (line.size() == 3 || line[3] == ' ' || line[3] == '\t');
 }
 
+// A digit in the insertion-code column (27) right after a digit in column 26 is a 5-digit
+// residue number written in columns 23-27 (10000), which gemmi reads as 1000 with insertion
+// code '0'.
+void check_five_digit_residue_number(const std::string& file, int line_number, std::string_view line) {
+  const auto is_digit = [](char c) { return c >= '0' && c <= '9'; };
+  if (line.size() > 26 && is_digit(line[25]) && is_digit(line[26]))
+    throw Error(file, line_number, "resSeq/iCode",
+                "'" + std::string(line.substr(22, 5)) + "' in " + columns_text(23, 27) +
+                    ": the residue number seems to have 5 digits, and PDB holds 4 (columns 23-26; column 27 is "
+                    "the insertion code): write it in hybrid-36 (A000 = 10000) or use mmCIF");
+}
+
 // gemmi reads the numeric columns leniently — a cut "12.3" or "1.0x0" passes, a residue
 // number or B-factor that is not a number becomes 0, a record shifted by a column reads
 // as another residue, a record not starting in column 1 is skipped — which would silently
@@ -171,6 +183,7 @@ void prepare_pdb_text(const std::string& file, std::string& text, std::vector<st
                     "'" + std::string(field) + "' in " + columns_text(31 + 8 * axis, 38 + 8 * axis) +
                         " is not a number");
     }
+    check_five_digit_residue_number(file, line_number, line);
     // resSeq: an integer ending in column 26 (one that does not belongs to a record shifted
     // by a column, whose residue name gemmi would read as another), or a hybrid-36 number
     // (A000 = 10000, which gemmi decodes).
