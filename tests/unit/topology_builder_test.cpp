@@ -725,5 +725,44 @@ TEST(TopologyBuilder, AFiveDigitResidueNumberIsAnError) {
   EXPECT_EQ(inserted.residues[0].icode, 'A');
 }
 
+// An mmCIF atom list of ALA residues, the last `last_atoms` of its 4 atoms, then `after`.
+std::string alanine_cif(int residues, int last_atoms, const std::string& after) {
+  std::string text = "data_x\n#\nloop_\n_atom_site.group_PDB\n_atom_site.id\n_atom_site.type_symbol\n"
+                     "_atom_site.label_atom_id\n_atom_site.label_alt_id\n_atom_site.label_comp_id\n"
+                     "_atom_site.label_asym_id\n_atom_site.label_seq_id\n_atom_site.Cartn_x\n_atom_site.Cartn_y\n"
+                     "_atom_site.Cartn_z\n_atom_site.occupancy\n_atom_site.B_iso_or_equiv\n_atom_site.auth_seq_id\n";
+  const char* names[4] = {"N", "CA", "C", "O"};
+  const double dx[4] = {-1.2, 0, 1.2, 1.2}, dy[4] = {0.5, 0, 0.5, 1.7};
+  int id = 0;
+  for (int r = 1; r <= residues; ++r)
+    for (int k = 0; k < (r == residues ? last_atoms : 4); ++k) {
+      char row[128];
+      std::snprintf(row, sizeof row, "ATOM %d %c %s . ALA A %d %.3f %.3f 0.0 1.0 10.0 %d\n", ++id, names[k][0],
+                    names[k], r, 3.8 * (r - 1) + dx[k], dy[k], r);
+      text += row;
+    }
+  return text + after;
+}
+
+// An mmCIF cut within its atom list at a row's end (an interrupted download) parses: it is
+// noted as a PDB cut within a residue is; one that ends with the `#` after the loop, or with
+// another category, or with a whole residue, is not.
+TEST(TopologyBuilder, AnMmcifCutWithinItsAtomListIsNoted) {
+  const auto notes = [](const std::string& test, const std::string& text) {
+    return read_model(write_file(test, test + ".cif", text)).warnings;
+  };
+  EXPECT_TRUE(mentions(notes("cif-cut", alanine_cif(3, 3, "")),
+                       "the file ends at line 28 with a row of the _atom_site loop, without a '#' line or another "
+                       "category after it, within residue ALA 3 (3 of the 4 atoms other ALA residues have): is it "
+                       "complete?"));
+  EXPECT_TRUE(mentions(notes("cif-cut-blank", alanine_cif(3, 2, "\n\n")), "the file ends at line 27 with a row"));
+  EXPECT_FALSE(mentions(notes("cif-hash", alanine_cif(3, 3, "#\n")), "the file ends"));
+  EXPECT_FALSE(mentions(notes("cif-category", alanine_cif(3, 3, "_struct.title 'x'\n")), "the file ends"));
+  EXPECT_FALSE(mentions(notes("cif-whole", alanine_cif(3, 4, "")), "the file ends"));
+  // Real files end their loops with '#': no note.
+  const auto whole = read_model(test::shared_data() / "derived/1CWP_pdb2cif.cif");
+  EXPECT_FALSE(mentions(whole.warnings, "the file ends")) << whole.warnings.size();
+}
+
 }  // namespace
 }  // namespace ermak

@@ -284,6 +284,13 @@ std::vector<const gemmi::Atom*> choose_conformer(const gemmi::Residue& r) {
 }
 
 #ifdef ERMAK_HAVE_MMCIF
+// CIF tags are case-insensitive (pdb2cif writes _atom_site.cartn_x): compared in lower case.
+std::string lower_case(std::string tag) {
+  std::transform(tag.begin(), tag.end(), tag.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  return tag;
+}
+
 // gemmi reads no atom at all from an _atom_site loop that lacks one of the columns it
 // needs (this list: gemmi 0.5's make_structure), which would surface as "no atoms found",
 // and stops without a line at one that lacks both the label_ and the auth_ column of the
@@ -296,12 +303,7 @@ void check_atom_site_columns(const gemmi::cif::Document& document, const std::st
                                         "B_iso_or_equiv", "auth_seq_id"};
   static const std::pair<const char*, const char*> kEitherOr[] = {{"label_atom_id", "auth_atom_id"},
                                                                    {"label_comp_id", "auth_comp_id"}};
-  // CIF tags are case-insensitive (pdb2cif writes _atom_site.cartn_x): compared in lower case.
-  const auto lower = [](std::string tag) {
-    std::transform(tag.begin(), tag.end(), tag.begin(),
-                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-    return tag;
-  };
+  const auto lower = lower_case;
   std::set<std::string> present;
   int line = 0;
   for (const gemmi::cif::Item& item : document.blocks[0].items) {
@@ -416,6 +418,23 @@ void check_atom_site_values(const gemmi::cif::Document& document, const std::str
     }
   }
 }
+
+// An mmCIF file cut short inside its atom list at a row's end (an interrupted download)
+// parses, lacking the atoms after the cut. Its sign: the file's last item is the _atom_site
+// loop and its last non-blank line a row of it — no `#` line (which mmCIF writers put after
+// every category) and no other category after it. That line, else 0 (cut_short_note).
+int last_atom_site_row_line(const gemmi::cif::Document& document, const std::string& text) {
+  if (document.blocks.empty() || document.blocks.back().items.empty()) return 0;
+  const gemmi::cif::Item& item = document.blocks.back().items.back();
+  if (item.type != gemmi::cif::ItemType::Loop || item.loop.values.empty() ||
+      !lower_case(item.loop.tags.front()).starts_with("_atom_site."))
+    return 0;
+  const std::size_t last = text.find_last_not_of(" \t\r\n");
+  if (last == std::string::npos) return 0;
+  const std::size_t start = text.rfind('\n', last) == std::string::npos ? 0 : text.rfind('\n', last) + 1;
+  if (text[text.find_first_not_of(" \t", start)] == '#') return 0;
+  return 1 + static_cast<int>(std::count(text.begin(), text.begin() + std::ptrdiff_t(start), '\n'));
+}
 #endif
 
 }  // namespace
@@ -493,10 +512,13 @@ std::string cut_short_note(const ParsedStructure& parsed, const gemmi::Model& mo
       if (&r != last && r.name == last->name) most = std::max(most, heavy_atoms(r));
   const std::ptrdiff_t has = heavy_atoms(*last);
   if (has >= most) return "";
-  return fmt::format("the file ends at line {} with an atom record, without TER, ENDMDL or END, within residue {} {} "
-                     "({} of the {} atoms other {} residues have): is it complete? (a download or copy cut short "
-                     "loses the residues after it without an error)",
-                     parsed.ends_in_atom_record_line, last->name, last->seqid.str(), has, most, last->name);
+  const char* ending = parsed.format == StructureFormat::Pdb
+                           ? "an atom record, without TER, ENDMDL or END"
+                           : "a row of the _atom_site loop, without a '#' line or another category after it";
+  return fmt::format("the file ends at line {} with {}, within residue {} {} ({} of the {} atoms other {} residues "
+                     "have): is it complete? (a download or copy cut short loses the residues after it without an "
+                     "error)",
+                     parsed.ends_in_atom_record_line, ending, last->name, last->seqid.str(), has, most, last->name);
 }
 
 const gemmi::Atom* best_ca(const gemmi::Residue& r) {
@@ -564,6 +586,7 @@ ParsedStructure read_structure_file(const std::filesystem::path& file) {
       check_atom_site_columns(document, name);
       check_atom_site_values(document, name, text);
       parsed.structure = gemmi::make_structure(document);
+      parsed.ends_in_atom_record_line = last_atom_site_row_line(document, text);
 #else
       throw Error(name, 0, "structure",
                   "this ermak was built without mmCIF support (install tao-pegtl-dev and rebuild)");

@@ -24,14 +24,16 @@ struct ParsedStructure {
   gemmi::Structure structure;
   StructureFormat format = StructureFormat::Pdb;
   std::vector<std::string> notes;
-  // A PDB file whose last record is an atom record (no TER, ENDMDL or END after it): its
-  // line, else 0 (cut_short_note).
+  // A PDB file whose last record is an atom record (no TER, ENDMDL or END after it), or an
+  // mmCIF file whose last line is a row of the _atom_site loop (no `#` line or other category
+  // after it): that line, else 0 (cut_short_note).
   int ends_in_atom_record_line = 0;
 };
 
-// A note when the file may have been cut short: a PDB that ends in an atom record within a
-// residue that has fewer atoms than the model's other residues of its name (a complete file
-// without END ends with a whole residue); "" otherwise.
+// A note when the file may have been cut short: a PDB that ends in an atom record, or an mmCIF
+// that ends in a row of its atom list, within a residue that has fewer atoms than the model's
+// other residues of its name (a complete file without END, or without the `#` after its last
+// category, ends with a whole residue); "" otherwise.
 std::string cut_short_note(const ParsedStructure& parsed, const gemmi::Model& model);
 
 // Reads PDB (extensions .pdb/.ent) or mmCIF (.cif/.mmcif), other names by content ("data_"
