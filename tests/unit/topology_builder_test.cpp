@@ -764,5 +764,18 @@ TEST(TopologyBuilder, AnMmcifCutWithinItsAtomListIsNoted) {
   EXPECT_FALSE(mentions(whole.warnings, "the file ends")) << whole.warnings.size();
 }
 
+// A UTF-8 byte-order mark at the start (some editors write one): mmCIF failed ("expected
+// block header"), PDB lost its first record, a file without extension was taken for PDB.
+TEST(TopologyBuilder, AByteOrderMarkIsIgnored) {
+  const std::string bom = "\xEF\xBB\xBF";
+  const std::string pdb = ca("ALA", 'A', 1, 0, 0, 0) + ca("ALA", 'A', 2, 3.8, 0, 0) + "END\n";
+  const StructureModel from_pdb = read_model(write_file("bom", "bom.pdb", bom + pdb));
+  EXPECT_EQ(from_pdb.residues.size(), 2u);
+  EXPECT_TRUE(mentions(from_pdb.warnings, "a UTF-8 byte-order mark at the start of the file was ignored"));
+  EXPECT_EQ(read_model(write_file("bom-cif", "bom.cif", bom + alanine_cif(2, 4, "#\n"))).residues.size(), 2u);
+  const ParsedStructure no_extension = read_structure_file(write_file("bom-noext", "structure", bom + alanine_cif(2, 4, "#\n")));
+  EXPECT_EQ(no_extension.format, StructureFormat::Mmcif);
+}
+
 }  // namespace
 }  // namespace ermak

@@ -566,6 +566,10 @@ bool is_amino_acid_residue(const gemmi::Residue& r) {
 ParsedStructure read_structure_file(const std::filesystem::path& file) {
   const std::string name = file.string();
   std::string text = read_whole_file(file);
+  // A byte-order mark (some Windows editors write one) would hide `data_` from the mmCIF
+  // parser and the format detection, and make the first PDB record unknown.
+  const bool bom = text::without_bom(text).size() != text.size();
+  if (bom) text.erase(0, 3);
   if (text.find_first_not_of(" \t\r\n") == std::string::npos)
     throw Error(name, 0, "structure", "the file is empty");
   // Compressed and binary files: say what they are, not that no C-alpha was found.
@@ -574,6 +578,7 @@ ParsedStructure read_structure_file(const std::filesystem::path& file) {
   if (text.find('\0') != std::string::npos)
     throw Error(name, 0, "structure", "the file is binary (it holds NUL bytes), not a PDB or mmCIF text file");
   ParsedStructure parsed;
+  if (bom) parsed.notes.push_back("a UTF-8 byte-order mark at the start of the file was ignored");
   parsed.format = detect_format(file, text);
   check_structure_content(file, text, parsed.format == StructureFormat::Mmcif);
   try {

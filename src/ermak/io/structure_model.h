@@ -39,7 +39,8 @@ std::string cut_short_note(const ParsedStructure& parsed, const gemmi::Model& mo
 // Reads PDB (extensions .pdb/.ent) or mmCIF (.cif/.mmcif), other names by content ("data_"
 // first means mmCIF). PDB coordinate columns are checked strictly before gemmi reads them
 // (gemmi is lenient with truncated records). Throws ermak::Error naming the file (and the
-// line where known) when it is missing, empty, a directory, or does not parse.
+// line where known) when it is missing, empty, a directory, or does not parse. A UTF-8
+// byte-order mark at the start is ignored (with a note).
 ParsedStructure read_structure_file(const std::filesystem::path& file);
 
 // One heavy atom of a residue, after the choice of alternative conformation.
