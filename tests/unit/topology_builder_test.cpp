@@ -764,6 +764,47 @@ TEST(TopologyBuilder, AnMmcifCutWithinItsAtomListIsNoted) {
   EXPECT_FALSE(mentions(whole.warnings, "the file ends")) << whole.warnings.size();
 }
 
+// --eh B / O take ε_h from a column: an atom record without a value there got gemmi's
+// default (PDB B 20, occupancy 1; mmCIF B 50) as a contact energy, silently. Without --eh
+// B / O nothing changes.
+TEST(TopologyBuilder, EpsilonFromAColumnNeedsAValueInEveryAtomRecord) {
+  const std::string whole = ca("ALA", 'A', 1, 0, 0, 0) + ca("ALA", 'A', 2, 3.8, 0, 0);
+  const std::string record = ca("ALA", 'A', 3, 7.6, 0, 0);
+  const auto file = [&](const std::string& name, const std::string& last) {
+    return write_file("eh-missing", name, whole + last + "END\n");
+  };
+  const auto short_b = file("short.pdb", record.substr(0, 60) + "\n");
+  std::string e = error_of([&] { read_structure_file(short_b, EpsilonSource::BFactor); });
+  EXPECT_NE(e.find("short.pdb:3: tempFactor: the record ends at column 60, without the whole tempFactor field "
+                   "(columns 61-66), and ε_h is read from it (eh B)"),
+            std::string::npos)
+      << e;
+  EXPECT_EQ(error_of([&] { read_structure_file(short_b, EpsilonSource::Occupancy); }), "");
+  EXPECT_EQ(error_of([&] { read_structure_file(short_b); }), "");
+  e = error_of([&] { read_structure_file(file("cut54.pdb", record.substr(0, 54) + "\n"), EpsilonSource::Occupancy); });
+  EXPECT_NE(e.find("cut54.pdb:3: occupancy: the record ends at column 54, without the whole occupancy field "
+                   "(columns 55-60), and ε_h is read from it (eh O)"),
+            std::string::npos)
+      << e;
+  std::string blank = record;
+  blank.replace(60, 6, "      ");
+  e = error_of([&] { read_structure_file(file("blank.pdb", blank), EpsilonSource::BFactor); });
+  EXPECT_NE(e.find("blank.pdb:3: tempFactor: columns 61-66 are blank, and ε_h is read from it (eh B)"),
+            std::string::npos)
+      << e;
+  // mmCIF: '?' and '.' are unknown values, allowed unless ε_h is read from their column.
+  std::string cif = alanine_cif(2, 4, "#\n");
+  cif.replace(cif.rfind("1.0 10.0"), 8, "1.0 ?");
+  const auto unknown_b = write_file("eh-missing-cif", "q.cif", cif);
+  e = error_of([&] { read_structure_file(unknown_b, EpsilonSource::BFactor); });
+  EXPECT_NE(e.find("q.cif:25: _atom_site.B_iso_or_equiv: '?' (atom 8) holds no value, and ε_h is read from this "
+                   "column (eh B)"),
+            std::string::npos)
+      << e;
+  EXPECT_EQ(error_of([&] { read_structure_file(unknown_b, EpsilonSource::Occupancy); }), "");
+  EXPECT_EQ(error_of([&] { read_structure_file(unknown_b); }), "");
+}
+
 // A UTF-8 byte-order mark at the start (some editors write one): mmCIF failed ("expected
 // block header"), PDB lost its first record, a file without extension was taken for PDB.
 TEST(TopologyBuilder, AByteOrderMarkIsIgnored) {

@@ -146,7 +146,7 @@ int run_topology(const Options& o) {
   }
 
   // --- read ---
-  const ParsedStructure parsed = read_structure_file(o.input);
+  const ParsedStructure parsed = read_structure_file(o.input, topo.eh_source);
   StructureReadOptions read_options;
   read_options.model = o.model;
   read_options.keep_hetero = o.keep_hetero;

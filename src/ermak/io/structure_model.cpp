@@ -7,6 +7,7 @@
 #include <cmath>
 #include <fstream>
 #include <map>
+#include <optional>
 #include <set>
 #include <sstream>
 
@@ -111,6 +112,39 @@ bool is_end_record(std::string_view line) {
          (line.size() == 3 || line[3] == ' ' || line[3] == '\t');
 }
 
+// The column ε_h is read from (--eh B | O): its PDB field and columns, its mmCIF column, and
+// the letter of the option.
+struct EhColumn {
+  const char* pdb_field;
+  std::size_t first;  // 0-based first PDB column
+  const char* cif_column;
+  char letter;
+};
+
+std::optional<EhColumn> eh_column(EpsilonSource source) {
+  if (source == EpsilonSource::BFactor) return EhColumn{"tempFactor", 60, "B_iso_or_equiv", 'B'};
+  if (source == EpsilonSource::Occupancy) return EhColumn{"occupancy", 54, "occupancy", 'O'};
+  return std::nullopt;
+}
+
+// With --eh B | O, a record must hold the whole field (a right-justified number ends at its
+// last column; gemmi reads a field only from a line that reaches near its end, else gives B
+// 20 or occupancy 1) with a number in it. A blank field is refused as well: gemmi reads it
+// as 0, and it differs from a record too short to hold the field only by trailing blanks,
+// which editors strip.
+void check_eh_field(const std::string& file, int line_number, std::string_view line, const EhColumn& column) {
+  const std::string where = columns_text(int(column.first) + 1, int(column.first) + 6);
+  const std::string why = fmt::format(", and ε_h is read from it (eh {}): give every atom record a value there, or "
+                                      "ε_h as a number",
+                                      column.letter);
+  if (line.size() < column.first + 6)
+    throw Error(file, line_number, column.pdb_field,
+                fmt::format("the record ends at column {}, without the whole {} field ({}){}", line.size(),
+                            column.pdb_field, where, why));
+  if (text::trim(line.substr(column.first, 6)).empty())
+    throw Error(file, line_number, column.pdb_field, where + " are blank" + why);
+}
+
 // A digit in the insertion-code column (27) right after a digit in column 26 is a 5-digit
 // residue number written in columns 23-27 (10000), which gemmi reads as 1000 with insertion
 // code '0'.
@@ -128,9 +162,10 @@ void check_five_digit_residue_number(const std::string& file, int line_number, s
 // as another residue, a record not starting in column 1 is skipped — which would silently
 // build a wrong model from a damaged file; check them strictly first (docs/formats.md#pdb).
 void prepare_pdb_text(const std::string& file, std::string& text, std::vector<std::string>& notes,
-                      int& ends_in_atom_record_line) {
+                      int& ends_in_atom_record_line, EpsilonSource eh_source) {
   static constexpr std::array<const char*, 3> kAxis = {"x", "y", "z"};
   auto is_digit = [](char c) { return c >= '0' && c <= '9'; };
+  const std::optional<EhColumn> eh = eh_column(eh_source);
   int line_number = 0, blanked = 0;
   int end_line = 0;  // the first END record: gemmi reads nothing after it
   bool ends_in_atoms = false;  // the last record an ATOM/HETATM one: no TER, ENDMDL or END after it
@@ -200,6 +235,7 @@ void prepare_pdb_text(const std::string& file, std::string& text, std::vector<st
                              ? " does not end in column 26 (integers are right-justified: is the line shifted?)"
                              : " is not an integer"));
     }
+    if (eh) check_eh_field(file, line_number, line, *eh);
     // occupancy and tempFactor: blank or a number (gemmi would read 0).
     for (const auto& [first, name] : {std::pair<std::size_t, const char*>{54, "occupancy"}, {60, "tempFactor"}}) {
       if (line.size() <= first) continue;
@@ -379,8 +415,12 @@ int cif_loop_value_line(const std::string& text, int loop_line, std::size_t inde
 
 // gemmi reads a coordinate of '?' as NaN, a B-factor of 'b' as a default, and stops at a
 // residue number 'X' with a message that names neither line nor column; the columns a
-// model is built from must hold numbers (B-factor and occupancy may be unknown: '?' or '.').
-void check_atom_site_values(const gemmi::cif::Document& document, const std::string& file, const std::string& text) {
+// model is built from must hold numbers (B-factor and occupancy may be unknown: '?' or '.',
+// except the one ε_h is read from, where gemmi's default, B 50 or occupancy 1, would be
+// taken for a contact energy).
+void check_atom_site_values(const gemmi::cif::Document& document, const std::string& file, const std::string& text,
+                            EpsilonSource eh_source) {
+  const std::optional<EhColumn> eh = eh_column(eh_source);
   if (document.blocks.empty()) return;
   struct Column {
     const char* name;
@@ -402,7 +442,8 @@ void check_atom_site_values(const gemmi::cif::Document& document, const std::str
       const std::size_t width = loop.tags.size();
       for (std::size_t row = 0; row * width + c < loop.values.size(); ++row) {
         const std::string& raw = loop.values[row * width + c];
-        if (column.may_be_unknown && gemmi::cif::is_null(raw)) continue;
+        const bool eh_values = eh && std::string_view(eh->cif_column) == column.name;
+        if (column.may_be_unknown && !eh_values && gemmi::cif::is_null(raw)) continue;
         std::string_view number = raw;
         if (const auto open = number.find('('); open != std::string_view::npos && number.ends_with(")"))
           number = number.substr(0, open);  // a standard uncertainty, 12.345(6)
@@ -411,9 +452,14 @@ void check_atom_site_values(const gemmi::cif::Document& document, const std::str
         if (ok) continue;
         const std::string atom =
             id_column >= 0 ? " (atom " + loop.values[row * width + id_column] + ")" : std::string();
+        const std::string what =
+            eh_values && gemmi::cif::is_null(raw)
+                ? fmt::format(" holds no value, and ε_h is read from this column (eh {}): give every atom a value "
+                              "there, or ε_h as a number",
+                              eh->letter)
+                : std::string(" is not ") + (column.integer ? "an integer" : "a number");
         throw Error(file, cif_loop_value_line(text, item.line_number, row * width + c),
-                    std::string("_atom_site.") + column.name,
-                    "'" + raw + "'" + atom + " is not " + (column.integer ? "an integer" : "a number"));
+                    std::string("_atom_site.") + column.name, "'" + raw + "'" + atom + what);
       }
     }
   }
@@ -563,7 +609,7 @@ bool is_amino_acid_residue(const gemmi::Residue& r) {
   return info.found() ? info.is_amino_acid() : has_backbone(r);
 }
 
-ParsedStructure read_structure_file(const std::filesystem::path& file) {
+ParsedStructure read_structure_file(const std::filesystem::path& file, EpsilonSource eh_source) {
   const std::string name = file.string();
   std::string text = read_whole_file(file);
   // A byte-order mark (some Windows editors write one) would hide `data_` from the mmCIF
@@ -583,13 +629,13 @@ ParsedStructure read_structure_file(const std::filesystem::path& file) {
   check_structure_content(file, text, parsed.format == StructureFormat::Mmcif);
   try {
     if (parsed.format == StructureFormat::Pdb) {
-      prepare_pdb_text(name, text, parsed.notes, parsed.ends_in_atom_record_line);
+      prepare_pdb_text(name, text, parsed.notes, parsed.ends_in_atom_record_line, eh_source);
       parsed.structure = gemmi::read_pdb_from_memory(text.data(), text.size(), name);
     } else {
 #ifdef ERMAK_HAVE_MMCIF
       const gemmi::cif::Document document = gemmi::cif::read_memory(text.data(), text.size(), name.c_str());
       check_atom_site_columns(document, name);
-      check_atom_site_values(document, name, text);
+      check_atom_site_values(document, name, text, eh_source);
       parsed.structure = gemmi::make_structure(document);
       parsed.ends_in_atom_record_line = last_atom_site_row_line(document, text);
 #else

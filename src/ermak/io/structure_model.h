@@ -18,6 +18,11 @@ namespace ermak {
 
 enum class StructureFormat { Pdb, Mmcif };
 
+// Where native contacts' ε_h comes from: a constant, or the structure's B-factor or occupancy
+// column (`--eh VALUE | B | O`, SOP-GPU's `eh`). With a column, every atom record of the file
+// must hold a number there (read_structure_file).
+enum class EpsilonSource { Constant, BFactor, Occupancy };
+
 // A structure file parsed by gemmi. `notes` holds non-fatal findings of the reading
 // (e.g. old-layout columns 73-80 ignored), without the file name.
 struct ParsedStructure {
@@ -40,8 +45,11 @@ std::string cut_short_note(const ParsedStructure& parsed, const gemmi::Model& mo
 // first means mmCIF). PDB coordinate columns are checked strictly before gemmi reads them
 // (gemmi is lenient with truncated records). Throws ermak::Error naming the file (and the
 // line where known) when it is missing, empty, a directory, or does not parse. A UTF-8
-// byte-order mark at the start is ignored (with a note).
-ParsedStructure read_structure_file(const std::filesystem::path& file);
+// byte-order mark at the start is ignored (with a note). With `eh_source` a column, an atom
+// record without a number there (too short to hold it, blank, or `?`/`.`) is an error: gemmi
+// would give it a default (PDB B 20 or occupancy 1, mmCIF B 50) as a contact energy.
+ParsedStructure read_structure_file(const std::filesystem::path& file,
+                                    EpsilonSource eh_source = EpsilonSource::Constant);
 
 // One heavy atom of a residue, after the choice of alternative conformation.
 struct StructureAtom {
