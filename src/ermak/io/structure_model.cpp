@@ -609,6 +609,14 @@ bool is_amino_acid_residue(const gemmi::Residue& r) {
   return info.found() ? info.is_amino_acid() : has_backbone(r);
 }
 
+std::string ncs_copies_note(std::size_t operators_to_generate) {
+  if (operators_to_generate == 0) return "";
+  return "the file lists " + std::to_string(operators_to_generate) +
+         " NCS operators that generate further copies of its chains (a capsid or other particle deposited as its "
+         "asymmetric unit); this model is the file's chains only — `ermak topology FILE --assembly ncs` builds the "
+         "whole particle (docs/topology.md#assemblies-and-symmetry)";
+}
+
 ParsedStructure read_structure_file(const std::filesystem::path& file, EpsilonSource eh_source) {
   const std::string name = file.string();
   std::string text = read_whole_file(file);

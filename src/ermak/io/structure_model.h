@@ -51,6 +51,11 @@ std::string cut_short_note(const ParsedStructure& parsed, const gemmi::Model& mo
 ParsedStructure read_structure_file(const std::filesystem::path& file,
                                     EpsilonSource eh_source = EpsilonSource::Constant);
 
+// The warning for a file whose NCS operators (MTRIX, _struct_ncs_oper, not "given") generate
+// further copies of its chains when the model is built without them (`ermak topology`
+// without --assembly, `[input] structure`); "" for none.
+std::string ncs_copies_note(std::size_t operators_to_generate);
+
 // One heavy atom of a residue, after the choice of alternative conformation.
 struct StructureAtom {
   std::string name;
