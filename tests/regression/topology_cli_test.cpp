@@ -71,6 +71,27 @@ TEST(TopologyCli, WritesEveryOutputAndRefusesToOverwriteWithoutForce) {
   EXPECT_TRUE(fs::is_fifo(fifo / "wwdom.top"));
 }
 
+// A capsid deposited as its asymmetric unit (1CWP: 59 NCS operators), built without
+// --assembly: the warning `[input] structure` and `ermak energy --structure` give, saying how
+// to build the whole particle; with --assembly ncs there is none.
+TEST(TopologyCli, AnAsymmetricUnitBuiltAloneNamesItsNcsOperators) {
+  const auto dir = ermak::test::fresh_directory("topology-cli-ncs");
+  const fs::path capsid = ermak::test::shared_data() / "pdb/1CWP.pdb";
+  int status = 0;
+  std::string out = topology(capsid.string() + " -o " + dir.string() + " --name au --quiet", &status);
+  ASSERT_EQ(status, 0) << out;
+  const std::string summary = read_file(dir / "au_summary.txt");
+  EXPECT_NE(summary.find("the file lists 59 NCS operators that generate further copies of its chains"),
+            std::string::npos)
+      << summary;
+  EXPECT_NE(summary.find("`ermak topology FILE --assembly ncs` builds the whole particle"), std::string::npos)
+      << summary;
+  out = topology(capsid.string() + " -o " + dir.string() + " --name whole --assembly ncs --ncs-frame origx --quiet",
+                 &status);
+  ASSERT_EQ(status, 0) << out;
+  EXPECT_EQ(read_file(dir / "whole_summary.txt").find("NCS operators that generate"), std::string::npos);
+}
+
 TEST(TopologyCli, CalphaCbetaModelAndLargeSystemOptions) {
   const auto dir = ermak::test::fresh_directory("topology-cli-cacb");
   int status = 0;

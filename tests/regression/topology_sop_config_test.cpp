@@ -286,5 +286,29 @@ TEST(TopologySopConfig, CalphaOnlyDescriptionGivesTheCalphaModel) {
   EXPECT_EQ(pairs, list_repulsive_pairs(expected));
 }
 
+// `eh B` takes ε_h from the B-factor column: a record too short to hold it got gemmi's
+// default B of 20 as its energy, silently. Both builders refuse it at its line: the sop-top2
+// config (1TIT_top.sop, eh B) and `ermak topology --eh B` of the same file.
+TEST(TopologySopConfig, EhBWithARecordWithoutItsBfactorIsAnErrorInBothBuilders) {
+  const fs::path dir = titin_layout("topology-sop-eh-missing", "aa_to_cg.inp");
+  std::string pdb = read_file(dir / "1TIT.pdb");
+  std::size_t line_158 = 0;
+  for (int line = 1; line < 158; ++line) line_158 = pdb.find('\n', line_158) + 1;
+  ASSERT_EQ(pdb.compare(line_158, 4, "ATOM"), 0);
+  pdb.erase(line_158 + 60, pdb.find('\n', line_158) - line_158 - 60);  // the record ends at column 60
+  std::ofstream(dir / "1TIT.pdb", std::ios::binary) << pdb;
+  const std::string expected = "1TIT.pdb:158: tempFactor: the record ends at column 60, without the whole "
+                               "tempFactor field (columns 61-66), and ε_h is read from it (eh B)";
+  int status = 0;
+  std::string out = topology_in(dir, "1TIT_top.sop", &status);
+  EXPECT_EQ(status, 1) << out;
+  EXPECT_NE(out.find(expected), std::string::npos) << out;
+  out = topology_in(dir, "1TIT.pdb -o cli --eh B", &status);
+  EXPECT_EQ(status, 1) << out;
+  EXPECT_NE(out.find(expected), std::string::npos) << out;
+  out = topology_in(dir, "1TIT.pdb -o cli", &status);  // a constant ε_h needs no B-factor
+  EXPECT_EQ(status, 0) << out;
+}
+
 }  // namespace
 }  // namespace ermak

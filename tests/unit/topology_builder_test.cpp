@@ -730,5 +730,139 @@ TEST(TopologyBuilder, ReadErrorsNameTheFile) {
       << e;
 }
 
+// `cat a.pdb b.pdb` of files that end in END: gemmi stops at the first END and the second
+// structure was lost without a word; now an error at its first atom record, naming the END.
+// Records other than atoms after END (CONECT, MASTER) are still read as before.
+TEST(TopologyBuilder, AtomRecordsAfterEndAreAnError) {
+  const std::string a = ca("ALA", 'A', 1, 0, 0, 0) + ca("ALA", 'A', 2, 3.8, 0, 0) + "END\n";
+  const std::string b = "HEADER    SECOND\n" + ca("GLY", 'B', 1, 0, 5, 0) + ca("GLY", 'B', 2, 3.8, 5, 0) + "END\n";
+  const std::string e = error_of([&] { read_structure_file(write_file("end-concat", "ab.pdb", a + b)); });
+  EXPECT_NE(e.find("ab.pdb:5: END: an ATOM/HETATM record after the END record of line 3: the file holds records "
+                   "after its END (two files concatenated, or the frames of a trajectory?)"),
+            std::string::npos)
+      << e;
+  EXPECT_NE(e.find("remove the END line(s) to read them as one structure where they are parts of one, or keep only "
+                   "the file or frame you want (split the file)"),
+            std::string::npos)
+      << e;
+  const std::string trailer = "CONECT    1    2\nMASTER        0    0    0    0    0    0    0    0    2    0    2    0\n";
+  EXPECT_EQ(read_model(write_file("end-trailer", "trailer.pdb", a + trailer)).residues.size(), 2u);
+  // ENDMDL is no END: the models of an ensemble are read.
+  const std::string models = "MODEL        1\n" + ca("ALA", 'A', 1, 0, 0, 0) + "ENDMDL\nMODEL        2\n" +
+                             ca("ALA", 'A', 1, 0, 0, 0) + "ENDMDL\nEND\n";
+  EXPECT_EQ(read_structure_file(write_file("end-models", "models.pdb", models)).structure.models.size(), 2u);
+}
+
+// A residue number of 5 digits in columns 23-27 ("10000"): gemmi read it as 1000 with
+// insertion code '0'. A letter there is an insertion code, as before.
+TEST(TopologyBuilder, AFiveDigitResidueNumberIsAnError) {
+  std::string record = ca("ALA", 'A', 1000, 0, 0, 0);
+  record.replace(22, 5, "10000");
+  const std::string e = error_of([&] { read_structure_file(write_file("resseq5", "r.pdb", ca("ALA", 'A', 999, 3.8, 0, 0) + record)); });
+  EXPECT_NE(e.find("r.pdb:2: resSeq/iCode: '10000' in columns 23-27: the residue number seems to have 5 digits, "
+                   "and PDB holds 4"),
+            std::string::npos)
+      << e;
+  EXPECT_NE(e.find("hybrid-36 (A000 = 10000) or use mmCIF"), std::string::npos) << e;
+  const StructureModel inserted =
+      read_model(write_file("resseq-icode", "i.pdb", atom({"CA", "ALA", 'A', 1000, 0, 0, 0, 1, 10, ' ', "ATOM", 'A'})));
+  ASSERT_EQ(inserted.residues.size(), 1u);
+  EXPECT_EQ(inserted.residues[0].number, 1000);
+  EXPECT_EQ(inserted.residues[0].icode, 'A');
+}
+
+// An mmCIF atom list of ALA residues, the last `last_atoms` of its 4 atoms, then `after`.
+std::string alanine_cif(int residues, int last_atoms, const std::string& after) {
+  std::string text = "data_x\n#\nloop_\n_atom_site.group_PDB\n_atom_site.id\n_atom_site.type_symbol\n"
+                     "_atom_site.label_atom_id\n_atom_site.label_alt_id\n_atom_site.label_comp_id\n"
+                     "_atom_site.label_asym_id\n_atom_site.label_seq_id\n_atom_site.Cartn_x\n_atom_site.Cartn_y\n"
+                     "_atom_site.Cartn_z\n_atom_site.occupancy\n_atom_site.B_iso_or_equiv\n_atom_site.auth_seq_id\n";
+  const char* names[4] = {"N", "CA", "C", "O"};
+  const double dx[4] = {-1.2, 0, 1.2, 1.2}, dy[4] = {0.5, 0, 0.5, 1.7};
+  int id = 0;
+  for (int r = 1; r <= residues; ++r)
+    for (int k = 0; k < (r == residues ? last_atoms : 4); ++k) {
+      char row[128];
+      std::snprintf(row, sizeof row, "ATOM %d %c %s . ALA A %d %.3f %.3f 0.0 1.0 10.0 %d\n", ++id, names[k][0],
+                    names[k], r, 3.8 * (r - 1) + dx[k], dy[k], r);
+      text += row;
+    }
+  return text + after;
+}
+
+// An mmCIF cut within its atom list at a row's end (an interrupted download) parses: it is
+// noted as a PDB cut within a residue is; one that ends with the `#` after the loop, or with
+// another category, or with a whole residue, is not.
+TEST(TopologyBuilder, AnMmcifCutWithinItsAtomListIsNoted) {
+  const auto notes = [](const std::string& test, const std::string& text) {
+    return read_model(write_file(test, test + ".cif", text)).warnings;
+  };
+  EXPECT_TRUE(mentions(notes("cif-cut", alanine_cif(3, 3, "")),
+                       "the file ends at line 28 with a row of the _atom_site loop, without a '#' line or another "
+                       "category after it, within residue ALA 3 (3 of the 4 atoms other ALA residues have): is it "
+                       "complete?"));
+  EXPECT_TRUE(mentions(notes("cif-cut-blank", alanine_cif(3, 2, "\n\n")), "the file ends at line 27 with a row"));
+  EXPECT_FALSE(mentions(notes("cif-hash", alanine_cif(3, 3, "#\n")), "the file ends"));
+  EXPECT_FALSE(mentions(notes("cif-category", alanine_cif(3, 3, "_struct.title 'x'\n")), "the file ends"));
+  EXPECT_FALSE(mentions(notes("cif-whole", alanine_cif(3, 4, "")), "the file ends"));
+  // Real files end their loops with '#': no note.
+  const auto whole = read_model(test::shared_data() / "derived/1CWP_pdb2cif.cif");
+  EXPECT_FALSE(mentions(whole.warnings, "the file ends")) << whole.warnings.size();
+}
+
+// --eh B / O take ε_h from a column: an atom record without a value there got gemmi's
+// default (PDB B 20, occupancy 1; mmCIF B 50) as a contact energy, silently. Without --eh
+// B / O nothing changes.
+TEST(TopologyBuilder, EpsilonFromAColumnNeedsAValueInEveryAtomRecord) {
+  const std::string whole = ca("ALA", 'A', 1, 0, 0, 0) + ca("ALA", 'A', 2, 3.8, 0, 0);
+  const std::string record = ca("ALA", 'A', 3, 7.6, 0, 0);
+  const auto file = [&](const std::string& name, const std::string& last) {
+    return write_file("eh-missing", name, whole + last + "END\n");
+  };
+  const auto short_b = file("short.pdb", record.substr(0, 60) + "\n");
+  std::string e = error_of([&] { read_structure_file(short_b, EpsilonSource::BFactor); });
+  EXPECT_NE(e.find("short.pdb:3: tempFactor: the record ends at column 60, without the whole tempFactor field "
+                   "(columns 61-66), and ε_h is read from it (eh B)"),
+            std::string::npos)
+      << e;
+  EXPECT_EQ(error_of([&] { read_structure_file(short_b, EpsilonSource::Occupancy); }), "");
+  EXPECT_EQ(error_of([&] { read_structure_file(short_b); }), "");
+  e = error_of([&] { read_structure_file(file("cut54.pdb", record.substr(0, 54) + "\n"), EpsilonSource::Occupancy); });
+  EXPECT_NE(e.find("cut54.pdb:3: occupancy: the record ends at column 54, without the whole occupancy field "
+                   "(columns 55-60), and ε_h is read from it (eh O)"),
+            std::string::npos)
+      << e;
+  std::string blank = record;
+  blank.replace(60, 6, "      ");
+  e = error_of([&] { read_structure_file(file("blank.pdb", blank), EpsilonSource::BFactor); });
+  EXPECT_NE(e.find("blank.pdb:3: tempFactor: columns 61-66 are blank, and ε_h is read from it (eh B)"),
+            std::string::npos)
+      << e;
+  // mmCIF: '?' and '.' are unknown values, allowed unless ε_h is read from their column.
+  std::string cif = alanine_cif(2, 4, "#\n");
+  cif.replace(cif.rfind("1.0 10.0"), 8, "1.0 ?");
+  const auto unknown_b = write_file("eh-missing-cif", "q.cif", cif);
+  e = error_of([&] { read_structure_file(unknown_b, EpsilonSource::BFactor); });
+  EXPECT_NE(e.find("q.cif:25: _atom_site.B_iso_or_equiv: '?' (atom 8) holds no value, and ε_h is read from this "
+                   "column (eh B)"),
+            std::string::npos)
+      << e;
+  EXPECT_EQ(error_of([&] { read_structure_file(unknown_b, EpsilonSource::Occupancy); }), "");
+  EXPECT_EQ(error_of([&] { read_structure_file(unknown_b); }), "");
+}
+
+// A UTF-8 byte-order mark at the start (some editors write one): mmCIF failed ("expected
+// block header"), PDB lost its first record, a file without extension was taken for PDB.
+TEST(TopologyBuilder, AByteOrderMarkIsIgnored) {
+  const std::string bom = "\xEF\xBB\xBF";
+  const std::string pdb = ca("ALA", 'A', 1, 0, 0, 0) + ca("ALA", 'A', 2, 3.8, 0, 0) + "END\n";
+  const StructureModel from_pdb = read_model(write_file("bom", "bom.pdb", bom + pdb));
+  EXPECT_EQ(from_pdb.residues.size(), 2u);
+  EXPECT_TRUE(mentions(from_pdb.warnings, "a UTF-8 byte-order mark at the start of the file was ignored"));
+  EXPECT_EQ(read_model(write_file("bom-cif", "bom.cif", bom + alanine_cif(2, 4, "#\n"))).residues.size(), 2u);
+  const ParsedStructure no_extension = read_structure_file(write_file("bom-noext", "structure", bom + alanine_cif(2, 4, "#\n")));
+  EXPECT_EQ(no_extension.format, StructureFormat::Mmcif);
+}
+
 }  // namespace
 }  // namespace ermak

@@ -146,12 +146,17 @@ int run_topology(const Options& o) {
   }
 
   // --- read ---
-  const ParsedStructure parsed = read_structure_file(o.input);
+  const ParsedStructure parsed = read_structure_file(o.input, topo.eh_source);
   StructureReadOptions read_options;
   read_options.model = o.model;
   read_options.keep_hetero = o.keep_hetero;
   read_options.chains = o.chains;
   StructureModel model = extract_structure_model(parsed, o.input, read_options);
+  // Built as the file's chains (no --assembly or --symmetry): say so when its NCS operators
+  // would build more, as `[input] structure` does.
+  if (o.assembly.empty() && o.symmetry.empty())
+    if (std::string note = ncs_copies_note(model.ncs_operators.size()); !note.empty())
+      model.warnings.push_back(std::move(note));
   info.read_s = seconds_since(start);
 
   // --- expand ---

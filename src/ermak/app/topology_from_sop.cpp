@@ -110,7 +110,7 @@ int run_topology_from_sop(const fs::path& config_file, bool force, bool quiet) {
       throw Error(path.string(), 0, key, "already exists; use --force to overwrite");
   }
 
-  const ParsedStructure parsed = read_structure_file(cfg.structure);
+  const ParsedStructure parsed = read_structure_file(cfg.structure, cfg.eh_source);
   const StructureModel model = extract_structure_model(parsed, cfg.structure.string(), {});
 
   BuiltTopology built;

@@ -166,11 +166,7 @@ Topology build_ca_model(const std::filesystem::path& structure_file, const Model
   // the chains as the file has them; ermak topology expands them (docs/topology.md).
   const auto to_generate =
       std::count_if(st.ncs.begin(), st.ncs.end(), [](const gemmi::NcsOp& op) { return !op.given; });
-  if (to_generate > 0)
-    notes.push_back("the file lists " + std::to_string(to_generate) +
-                    " NCS operators that generate further copies of its chains (a capsid or other particle "
-                    "deposited as its asymmetric unit); this model is the file's chains only — `ermak topology "
-                    "FILE --assembly ncs` builds the whole particle (docs/topology.md#assemblies-and-symmetry)");
+  if (std::string note = ncs_copies_note(std::size_t(to_generate)); !note.empty()) notes.push_back(std::move(note));
   if (beads.empty() && !chains.empty())
     throw Error(name, 0, "input.chains", "the chains chosen hold no amino-acid residue with a C-alpha atom");
   if (beads.empty())

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <fstream>
 #include <map>
+#include <optional>
 #include <set>
 #include <sstream>
 
@@ -104,15 +105,70 @@ std::string model_record(const std::string& file, int line_number, std::string_v
   return fmt::format("MODEL     {:>4}", *serial);
 }
 
+// An END record ("END", not ENDMDL; any case, as gemmi reads it): gemmi stops reading there.
+bool is_end_record(std::string_view line) {
+  return line.size() >= 3 &&
+         std::equal(line.begin(), line.begin() + 3, "END",
+                    [](char a, char b) { return std::toupper(static_cast<unsigned char>(a)) == b; }) &&
+         (line.size() == 3 || line[3] == ' ' || line[3] == '\t');
+}
+
+// The column ε_h is read from (--eh B | O): its PDB field and columns, its mmCIF column, and
+// the letter of the option.
+struct EhColumn {
+  const char* pdb_field;
+  std::size_t first;  // 0-based first PDB column
+  const char* cif_column;
+  char letter;
+};
+
+std::optional<EhColumn> eh_column(EpsilonSource source) {
+  if (source == EpsilonSource::BFactor) return EhColumn{"tempFactor", 60, "B_iso_or_equiv", 'B'};
+  if (source == EpsilonSource::Occupancy) return EhColumn{"occupancy", 54, "occupancy", 'O'};
+  return std::nullopt;
+}
+
+// With --eh B | O, a record must hold the whole field (a right-justified number ends at its
+// last column; gemmi reads a field only from a line that reaches near its end, else gives B
+// 20 or occupancy 1) with a number in it. A blank field is refused as well: gemmi reads it
+// as 0, and it differs from a record too short to hold the field only by trailing blanks,
+// which editors strip.
+void check_eh_field(const std::string& file, int line_number, std::string_view line, const EhColumn& column) {
+  const std::string where = columns_text(int(column.first) + 1, int(column.first) + 6);
+  const std::string why = fmt::format(", and ε_h is read from it (eh {}): give every atom record a value there, or "
+                                      "ε_h as a number",
+                                      column.letter);
+  if (line.size() < column.first + 6)
+    throw Error(file, line_number, column.pdb_field,
+                fmt::format("the record ends at column {}, without the whole {} field ({}){}", line.size(),
+                            column.pdb_field, where, why));
+  if (text::trim(line.substr(column.first, 6)).empty())
+    throw Error(file, line_number, column.pdb_field, where + " are blank" + why);
+}
+
+// A digit in the insertion-code column (27) right after a digit in column 26 is a 5-digit
+// residue number written in columns 23-27 (10000), which gemmi reads as 1000 with insertion
+// code '0'.
+void check_five_digit_residue_number(const std::string& file, int line_number, std::string_view line) {
+  const auto is_digit = [](char c) { return c >= '0' && c <= '9'; };
+  if (line.size() > 26 && is_digit(line[25]) && is_digit(line[26]))
+    throw Error(file, line_number, "resSeq/iCode",
+                "'" + std::string(line.substr(22, 5)) + "' in " + columns_text(23, 27) +
+                    ": the residue number seems to have 5 digits, and PDB holds 4 (columns 23-26; column 27 is "
+                    "the insertion code): write it in hybrid-36 (A000 = 10000) or use mmCIF");
+}
+
 // gemmi reads the numeric columns leniently — a cut "12.3" or "1.0x0" passes, a residue
 // number or B-factor that is not a number becomes 0, a record shifted by a column reads
 // as another residue, a record not starting in column 1 is skipped — which would silently
 // build a wrong model from a damaged file; check them strictly first (docs/formats.md#pdb).
 void prepare_pdb_text(const std::string& file, std::string& text, std::vector<std::string>& notes,
-                      int& ends_in_atom_record_line) {
+                      int& ends_in_atom_record_line, EpsilonSource eh_source) {
   static constexpr std::array<const char*, 3> kAxis = {"x", "y", "z"};
   auto is_digit = [](char c) { return c >= '0' && c <= '9'; };
+  const std::optional<EhColumn> eh = eh_column(eh_source);
   int line_number = 0, blanked = 0;
+  int end_line = 0;  // the first END record: gemmi reads nothing after it
   bool ends_in_atoms = false;  // the last record an ATOM/HETATM one: no TER, ENDMDL or END after it
   struct Rewrite {
     std::size_t start, size;
@@ -130,6 +186,7 @@ void prepare_pdb_text(const std::string& file, std::string& text, std::vector<st
     start = end + 1;
     if (line.find_first_not_of(" \t") != std::string_view::npos)
       ends_in_atoms = line.starts_with("ATOM") || line.starts_with("HETATM") || line.starts_with("ANISOU");
+    if (end_line == 0 && is_end_record(line)) end_line = line_number;
     if (is_model_record(line)) {
       if (auto standard = model_record(file, line_number, line); standard != line)
         model_records.push_back({line_start, line.size(), std::move(standard)});
@@ -144,6 +201,14 @@ void prepare_pdb_text(const std::string& file, std::string& text, std::vector<st
                         " blank(s): its columns are shifted)");
       continue;
     }
+    // Atoms after END (`cat a.pdb b.pdb` of files that end in END) would be dropped silently.
+    if (end_line > 0)
+      throw Error(file, line_number, "END",
+                  fmt::format("an ATOM/HETATM record after the END record of line {}: the file holds records "
+                              "after its END (two files concatenated, or the frames of a trajectory?), which would "
+                              "be ignored; remove the END line(s) to read them as one structure where they are "
+                              "parts of one, or keep only the file or frame you want (split the file)",
+                              end_line));
     if (line.size() < 54)
       throw Error(file, line_number, "coordinates",
                   "the ATOM/HETATM record is truncated (" + std::to_string(line.size()) +
@@ -155,6 +220,7 @@ void prepare_pdb_text(const std::string& file, std::string& text, std::vector<st
                     "'" + std::string(field) + "' in " + columns_text(31 + 8 * axis, 38 + 8 * axis) +
                         " is not a number");
     }
+    check_five_digit_residue_number(file, line_number, line);
     // resSeq: an integer ending in column 26 (one that does not belongs to a record shifted
     // by a column, whose residue name gemmi would read as another), or a hybrid-36 number
     // (A000 = 10000, which gemmi decodes).
@@ -171,6 +237,7 @@ void prepare_pdb_text(const std::string& file, std::string& text, std::vector<st
                              ? " does not end in column 26 (integers are right-justified: is the line shifted?)"
                              : " is not an integer"));
     }
+    if (eh) check_eh_field(file, line_number, line, *eh);
     // occupancy and tempFactor: blank or a number (gemmi would read 0).
     for (const auto& [first, name] : {std::pair<std::size_t, const char*>{54, "occupancy"}, {60, "tempFactor"}}) {
       if (line.size() <= first) continue;
@@ -255,6 +322,13 @@ std::vector<const gemmi::Atom*> choose_conformer(const gemmi::Residue& r) {
 }
 
 #ifdef ERMAK_HAVE_MMCIF
+// CIF tags are case-insensitive (pdb2cif writes _atom_site.cartn_x): compared in lower case.
+std::string lower_case(std::string tag) {
+  std::transform(tag.begin(), tag.end(), tag.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  return tag;
+}
+
 // gemmi reads no atom at all from an _atom_site loop that lacks one of the columns it
 // needs (this list: gemmi 0.5's make_structure), which would surface as "no atoms found",
 // and stops without a line at one that lacks both the label_ and the auth_ column of the
@@ -267,12 +341,7 @@ void check_atom_site_columns(const gemmi::cif::Document& document, const std::st
                                         "B_iso_or_equiv", "auth_seq_id"};
   static const std::pair<const char*, const char*> kEitherOr[] = {{"label_atom_id", "auth_atom_id"},
                                                                    {"label_comp_id", "auth_comp_id"}};
-  // CIF tags are case-insensitive (pdb2cif writes _atom_site.cartn_x): compared in lower case.
-  const auto lower = [](std::string tag) {
-    std::transform(tag.begin(), tag.end(), tag.begin(),
-                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-    return tag;
-  };
+  const auto lower = lower_case;
   std::set<std::string> present;
   int line = 0;
   for (const gemmi::cif::Item& item : document.blocks[0].items) {
@@ -348,8 +417,12 @@ int cif_loop_value_line(const std::string& text, int loop_line, std::size_t inde
 
 // gemmi reads a coordinate of '?' as NaN, a B-factor of 'b' as a default, and stops at a
 // residue number 'X' with a message that names neither line nor column; the columns a
-// model is built from must hold numbers (B-factor and occupancy may be unknown: '?' or '.').
-void check_atom_site_values(const gemmi::cif::Document& document, const std::string& file, const std::string& text) {
+// model is built from must hold numbers (B-factor and occupancy may be unknown: '?' or '.',
+// except the one ε_h is read from, where gemmi's default, B 50 or occupancy 1, would be
+// taken for a contact energy).
+void check_atom_site_values(const gemmi::cif::Document& document, const std::string& file, const std::string& text,
+                            EpsilonSource eh_source) {
+  const std::optional<EhColumn> eh = eh_column(eh_source);
   if (document.blocks.empty()) return;
   struct Column {
     const char* name;
@@ -371,7 +444,8 @@ void check_atom_site_values(const gemmi::cif::Document& document, const std::str
       const std::size_t width = loop.tags.size();
       for (std::size_t row = 0; row * width + c < loop.values.size(); ++row) {
         const std::string& raw = loop.values[row * width + c];
-        if (column.may_be_unknown && gemmi::cif::is_null(raw)) continue;
+        const bool eh_values = eh && std::string_view(eh->cif_column) == column.name;
+        if (column.may_be_unknown && !eh_values && gemmi::cif::is_null(raw)) continue;
         std::string_view number = raw;
         if (const auto open = number.find('('); open != std::string_view::npos && number.ends_with(")"))
           number = number.substr(0, open);  // a standard uncertainty, 12.345(6)
@@ -380,12 +454,34 @@ void check_atom_site_values(const gemmi::cif::Document& document, const std::str
         if (ok) continue;
         const std::string atom =
             id_column >= 0 ? " (atom " + loop.values[row * width + id_column] + ")" : std::string();
+        const std::string what =
+            eh_values && gemmi::cif::is_null(raw)
+                ? fmt::format(" holds no value, and ε_h is read from this column (eh {}): give every atom a value "
+                              "there, or ε_h as a number",
+                              eh->letter)
+                : std::string(" is not ") + (column.integer ? "an integer" : "a number");
         throw Error(file, cif_loop_value_line(text, item.line_number, row * width + c),
-                    std::string("_atom_site.") + column.name,
-                    "'" + raw + "'" + atom + " is not " + (column.integer ? "an integer" : "a number"));
+                    std::string("_atom_site.") + column.name, "'" + raw + "'" + atom + what);
       }
     }
   }
+}
+
+// An mmCIF file cut short inside its atom list at a row's end (an interrupted download)
+// parses, lacking the atoms after the cut. Its sign: the file's last item is the _atom_site
+// loop and its last non-blank line a row of it — no `#` line (which mmCIF writers put after
+// every category) and no other category after it. That line, else 0 (cut_short_note).
+int last_atom_site_row_line(const gemmi::cif::Document& document, const std::string& text) {
+  if (document.blocks.empty() || document.blocks.back().items.empty()) return 0;
+  const gemmi::cif::Item& item = document.blocks.back().items.back();
+  if (item.type != gemmi::cif::ItemType::Loop || item.loop.values.empty() ||
+      !lower_case(item.loop.tags.front()).starts_with("_atom_site."))
+    return 0;
+  const std::size_t last = text.find_last_not_of(" \t\r\n");
+  if (last == std::string::npos) return 0;
+  const std::size_t start = text.rfind('\n', last) == std::string::npos ? 0 : text.rfind('\n', last) + 1;
+  if (text[text.find_first_not_of(" \t", start)] == '#') return 0;
+  return 1 + static_cast<int>(std::count(text.begin(), text.begin() + std::ptrdiff_t(start), '\n'));
 }
 #endif
 
@@ -464,10 +560,13 @@ std::string cut_short_note(const ParsedStructure& parsed, const gemmi::Model& mo
       if (&r != last && r.name == last->name) most = std::max(most, heavy_atoms(r));
   const std::ptrdiff_t has = heavy_atoms(*last);
   if (has >= most) return "";
-  return fmt::format("the file ends at line {} with an atom record, without TER, ENDMDL or END, within residue {} {} "
-                     "({} of the {} atoms other {} residues have): is it complete? (a download or copy cut short "
-                     "loses the residues after it without an error)",
-                     parsed.ends_in_atom_record_line, last->name, last->seqid.str(), has, most, last->name);
+  const char* ending = parsed.format == StructureFormat::Pdb
+                           ? "an atom record, without TER, ENDMDL or END"
+                           : "a row of the _atom_site loop, without a '#' line or another category after it";
+  return fmt::format("the file ends at line {} with {}, within residue {} {} ({} of the {} atoms other {} residues "
+                     "have): is it complete? (a download or copy cut short loses the residues after it without an "
+                     "error)",
+                     parsed.ends_in_atom_record_line, ending, last->name, last->seqid.str(), has, most, last->name);
 }
 
 const gemmi::Atom* best_ca(const gemmi::Residue& r) {
@@ -512,9 +611,21 @@ bool is_amino_acid_residue(const gemmi::Residue& r) {
   return info.found() ? info.is_amino_acid() : has_backbone(r);
 }
 
-ParsedStructure read_structure_file(const std::filesystem::path& file) {
+std::string ncs_copies_note(std::size_t operators_to_generate) {
+  if (operators_to_generate == 0) return "";
+  return "the file lists " + std::to_string(operators_to_generate) +
+         " NCS operators that generate further copies of its chains (a capsid or other particle deposited as its "
+         "asymmetric unit); this model is the file's chains only — `ermak topology FILE --assembly ncs` builds the "
+         "whole particle (docs/topology.md#assemblies-and-symmetry)";
+}
+
+ParsedStructure read_structure_file(const std::filesystem::path& file, EpsilonSource eh_source) {
   const std::string name = file.string();
   std::string text = read_whole_file(file);
+  // A byte-order mark (some Windows editors write one) would hide `data_` from the mmCIF
+  // parser and the format detection, and make the first PDB record unknown.
+  const bool bom = text::without_bom(text).size() != text.size();
+  if (bom) text.erase(0, 3);
   if (text.find_first_not_of(" \t\r\n") == std::string::npos)
     throw Error(name, 0, "structure", "the file is empty");
   // Compressed and binary files: say what they are, not that no C-alpha was found.
@@ -523,11 +634,12 @@ ParsedStructure read_structure_file(const std::filesystem::path& file) {
   if (text.find('\0') != std::string::npos)
     throw Error(name, 0, "structure", "the file is binary (it holds NUL bytes), not a PDB or mmCIF text file");
   ParsedStructure parsed;
+  if (bom) parsed.notes.push_back("a UTF-8 byte-order mark at the start of the file was ignored");
   parsed.format = detect_format(file, text);
   check_structure_content(file, text, parsed.format == StructureFormat::Mmcif);
   try {
     if (parsed.format == StructureFormat::Pdb) {
-      prepare_pdb_text(name, text, parsed.notes, parsed.ends_in_atom_record_line);
+      prepare_pdb_text(name, text, parsed.notes, parsed.ends_in_atom_record_line, eh_source);
       // TER ends a chain: what follows under the same chain name (molecules of an MD
       // snapshot with a blank or repeated chain column) is another part of the model, never
       // bonded to the one before it, nor merged with it where the numbers repeat
@@ -539,8 +651,9 @@ ParsedStructure read_structure_file(const std::filesystem::path& file) {
 #ifdef ERMAK_HAVE_MMCIF
       const gemmi::cif::Document document = gemmi::cif::read_memory(text.data(), text.size(), name.c_str());
       check_atom_site_columns(document, name);
-      check_atom_site_values(document, name, text);
+      check_atom_site_values(document, name, text, eh_source);
       parsed.structure = gemmi::make_structure(document);
+      parsed.ends_in_atom_record_line = last_atom_site_row_line(document, text);
 #else
       throw Error(name, 0, "structure",
                   "this ermak was built without mmCIF support (install tao-pegtl-dev and rebuild)");

@@ -18,27 +18,43 @@ namespace ermak {
 
 enum class StructureFormat { Pdb, Mmcif };
 
+// Where native contacts' ε_h comes from: a constant, or the structure's B-factor or occupancy
+// column (`--eh VALUE | B | O`, SOP-GPU's `eh`). With a column, every atom record of the file
+// must hold a number there (read_structure_file).
+enum class EpsilonSource { Constant, BFactor, Occupancy };
+
 // A structure file parsed by gemmi. `notes` holds non-fatal findings of the reading
 // (e.g. old-layout columns 73-80 ignored), without the file name.
 struct ParsedStructure {
   gemmi::Structure structure;
   StructureFormat format = StructureFormat::Pdb;
   std::vector<std::string> notes;
-  // A PDB file whose last record is an atom record (no TER, ENDMDL or END after it): its
-  // line, else 0 (cut_short_note).
+  // A PDB file whose last record is an atom record (no TER, ENDMDL or END after it), or an
+  // mmCIF file whose last line is a row of the _atom_site loop (no `#` line or other category
+  // after it): that line, else 0 (cut_short_note).
   int ends_in_atom_record_line = 0;
 };
 
-// A note when the file may have been cut short: a PDB that ends in an atom record within a
-// residue that has fewer atoms than the model's other residues of its name (a complete file
-// without END ends with a whole residue); "" otherwise.
+// A note when the file may have been cut short: a PDB that ends in an atom record, or an mmCIF
+// that ends in a row of its atom list, within a residue that has fewer atoms than the model's
+// other residues of its name (a complete file without END, or without the `#` after its last
+// category, ends with a whole residue); "" otherwise.
 std::string cut_short_note(const ParsedStructure& parsed, const gemmi::Model& model);
 
 // Reads PDB (extensions .pdb/.ent) or mmCIF (.cif/.mmcif), other names by content ("data_"
 // first means mmCIF). PDB coordinate columns are checked strictly before gemmi reads them
 // (gemmi is lenient with truncated records). Throws ermak::Error naming the file (and the
-// line where known) when it is missing, empty, a directory, or does not parse.
-ParsedStructure read_structure_file(const std::filesystem::path& file);
+// line where known) when it is missing, empty, a directory, or does not parse. A UTF-8
+// byte-order mark at the start is ignored (with a note). With `eh_source` a column, an atom
+// record without a number there (too short to hold it, blank, or `?`/`.`) is an error: gemmi
+// would give it a default (PDB B 20 or occupancy 1, mmCIF B 50) as a contact energy.
+ParsedStructure read_structure_file(const std::filesystem::path& file,
+                                    EpsilonSource eh_source = EpsilonSource::Constant);
+
+// The warning for a file whose NCS operators (MTRIX, _struct_ncs_oper, not "given") generate
+// further copies of its chains when the model is built without them (`ermak topology`
+// without --assembly, `[input] structure`); "" for none.
+std::string ncs_copies_note(std::size_t operators_to_generate);
 
 // One heavy atom of a residue, after the choice of alternative conformation.
 struct StructureAtom {

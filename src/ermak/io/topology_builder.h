@@ -16,7 +16,6 @@ namespace ermak {
 
 enum class ModelType { CAlpha, CAlphaCBeta };         // --model-type ca | cacb
 enum class SidechainBead { Centroid, CBeta };         // --sidechain-bead centroid | cb
-enum class EpsilonSource { Constant, BFactor, Occupancy };  // --eh VALUE | B | O
 enum class DisulfideSource { Auto, Records, Geometry, None };
 
 struct TopologyOptions {
