@@ -97,6 +97,24 @@ TEST(SopgpuConfig, ManyRunsExpandRunPerReplicaWithoutPadding) {
   EXPECT_EQ(run.spec.output.checkpoint_file, run.outputs.checkpoint);
 }
 
+// Outputs the file does not name take SOP-GPU's default names, <author> included (its
+// manual), the final structure's with _<stage> too (its code); without an author or a stage
+// those parts are left out (an audit: a SOP-GPU user's scripts look for energy.ww_X1.dat).
+TEST(SopgpuConfig, DefaultOutputNamesAreSopGpus) {
+  const std::string bare =
+      "name ww\ntopology topologies/<name>.top\ncoordinates structures/<name>.pdb\nnumsteps 1000\ntimestep 0.08\n"
+      "seed 100\nrun 1\n";
+  const SopRun plain = parse_sopgpu_run(bare, "test.sop", cpu());
+  EXPECT_EQ(plain.outputs.runs[0].energy, abs("energy.ww_1.dat"));
+  EXPECT_EQ(plain.outputs.runs[0].trajectory, abs("ww_1.dcd"));
+  EXPECT_EQ(plain.outputs.runs[0].final_pdb, abs("ww_1_final.pdb"));
+  const SopRun named = parse_sopgpu_run(bare + "author X\nstage equil\n", "test.sop", cpu());
+  EXPECT_EQ(named.outputs.runs[0].energy, abs("energy.ww_X1.dat"));
+  EXPECT_EQ(named.outputs.runs[0].trajectory, abs("ww_X1.dcd"));
+  EXPECT_EQ(named.outputs.runs[0].restart_pdb, abs("ww_X1_restart.pdb"));
+  EXPECT_EQ(named.outputs.runs[0].final_pdb, abs("ww_X1_equil_final.pdb"));
+}
+
 TEST(SopgpuConfig, SingleRunKeepsTheRunAsWritten) {
   std::string text = kMinimal;
   text = std::regex_replace(text, std::regex("firstrun 4\nrunnum 3\n"), "run 01\n");
@@ -328,6 +346,18 @@ TEST(SopgpuConfig, Pf8IndentationWithFixedBeadsAndForceClamp) {
   EXPECT_FALSE(s.force_clamp.direction.end_to_end);
   EXPECT_DOUBLE_EQ(s.force_clamp.direction.vector.x, 1.0);
   EXPECT_EQ(run.outputs.pulling_every, 0);  // SOP-GPU writes no pulling file with fconst
+  // SOP-GPU's manual names indentationFreq (its code moves the base every nav steps): accepted
+  // with a note, not refused; pullFreq with fconst has no effect, and says so.
+  const SopRun more = load_sopgpu_run(ermak::test::shared_data() / "sopgpu/pf8/PF8_vf_3.0_R_100.sop",
+                                      cpu({"indentationFreq=100", "pullFreq=1000000"}));
+  EXPECT_DOUBLE_EQ(more.spec.indentation.speed_A_per_tau, s.indentation.speed_A_per_tau);
+  auto noted = [&](const std::string& part) {
+    for (const std::string& n : more.notes)
+      if (n.find(part) != std::string::npos) return true;
+    return false;
+  };
+  EXPECT_TRUE(noted("indentationFreq"));
+  EXPECT_TRUE(noted("pullFreq: no effect with fconst (deltax = 0)"));
 }
 
 TEST(SopgpuConfig, IntegerListsTakeToRangesAndHeatingMaps) {

@@ -65,7 +65,7 @@ const std::vector<SopKeyInfo>& sopgpu_run_keys() {
       {"firstrun", K::kMapped, T::kInteger, "many-runs mode: run number of replica 0"},
       {"runnum", K::kMapped, T::kInteger, "many-runs mode: run.replicas"},
       {"stage", K::kMapped, T::kWord, "pull/indent/heat switch the protocol on; also a macro"},
-      {"author", K::kNoEffect, T::kWord, "a macro for file names only"},
+      {"author", K::kMapped, T::kWord, "a macro; in the default file names (`energy.<name>_<author><run>.dat`, …)"},
       {"mode", K::kNoEffect, T::kWord, "capsid mode only skipped Rg; ermak always writes it"},
       {"nav", K::kMapped, T::kInteger, "steps per base move: pullFreq default, indentation speed"},
       // Force field
@@ -112,6 +112,7 @@ const std::vector<SopKeyInfo>& sopgpu_run_keys() {
       {"indentationKs", K::kMapped, T::kReal, "indentation.spring_kcal_per_mol_A2"},
       {"indentationTipKs", K::kMapped, T::kReal, "indentation.spring_kcal_per_mol_A2"},
       {"indentationDeltaX", K::kMapped, T::kReal, "indentation.speed_A_per_tau = deltaX/(nav·timestep)"},
+      {"indentationFreq", K::kNoEffect, T::kInteger, "SOP-GPU's code moves the base every nav steps"},
       {"indentationSigma", K::kMapped, T::kReal, "default of indentationTipSigma, indentationSurfSigma"},
       {"indentationEl", K::kMapped, T::kReal, "default of indentationTipEl, indentationSurfEl"},
       {"indentationTipSigma", K::kMapped, T::kReal, "indentation.tip_sigma_A"},
@@ -566,6 +567,7 @@ SopRun parse_sopgpu_run(std::string_view text, const fs::path& file, const SopLo
   TomlBuilder toml;
   const std::string name = v.word("name").value_or("unnamed");
   const std::string stage = v.word("stage").value_or("");
+  const std::string name_author = name + "_" + v.word("author").value_or("");
   if (stage == "minim")
     throw v.error("stage", "not supported yet: SOP-GPU's minimisation stage (ermak's [minimize] is steepest "
                            "descent; write a TOML configuration for it)");
@@ -702,10 +704,13 @@ SopRun parse_sopgpu_run(std::string_view text, const fs::path& file, const SopLo
   out.native_count_cutoff_A = v.real("R_limit_bond").value_or(kNativeCutoff_A);
   out.native_count_tolerance_A = v.real("R_limit").value_or(2.0);
   out.reference_pdb = resolve(per_run(v.word("reffilename").value_or(name + ".ref.pdb"), 0));
-  const std::string energy_mask = run_file("outputname", "energy." + name + "_<run>.dat");
-  const std::string dcd_mask = run_file("DCDfile", name + "_<run>.dcd");
-  const std::string restart_mask = run_file("restartname", name + "_<run>_restart");
-  const std::string final_mask = run_file("finalcoord", name + "_<run>_final.pdb");
+  // SOP-GPU's default names: <name>_<author><run>… (its manual; an `author` the file does
+  // not give is left out), the final structure's also with _<stage> (its code).
+  const std::string energy_mask = run_file("outputname", "energy." + name_author + "<run>.dat");
+  const std::string dcd_mask = run_file("DCDfile", name_author + "<run>.dcd");
+  const std::string restart_mask = run_file("restartname", name_author + "<run>_restart");
+  const std::string final_mask =
+      run_file("finalcoord", name_author + "<run>" + (stage.empty() ? "" : "_" + stage) + "_final.pdb");
   // ermak's checkpoint holds all runs: named after the restart files with the run range.
   const std::string runs_text = replicas == 1 ? run_names.front() : run_names.front() + "-" + run_names.back();
   // The configuration's name tells stages apart: SOP-GPU's WW equilibration and pulling
@@ -775,9 +780,12 @@ SopRun parse_sopgpu_run(std::string_view text, const fs::path& file, const SopLo
       toml.value("output_every", std::to_string(pull_every), at("pullFreq"));
       out.pulling_every = pull_every;
       out.pulling_spring = v.real("k_trans").value_or(0.05);
-      pulling_mask = run_file("pullOutput", "pull." + name + "_<run>.dat");
+      pulling_mask = run_file("pullOutput", "pull." + name_author + "<run>.dat");
     } else {
       if (v.has("pullOutput")) note("pullOutput: not written with fconst (deltax = 0), as in SOP-GPU");
+      // Its rows and the base's moves are all it sets; the checkpoint's record of the outputs
+      // keeps "pullFreq 0" (no pulling file) so that such runs still resume.
+      if (v.has("pullFreq")) note("pullFreq: no effect with fconst (deltax = 0): no base moves and no pulling file");
       note(fmt::format("pulling with deltax = 0: a constant force fconst = {} kcal/mol/Å ({:.4g} pN) on beads {}, "
                        "as in SOP-GPU",
                        fconst * length, fconst * length * units::pN_per_kcal_per_mol_A, int_list(pulled)));
@@ -851,7 +859,7 @@ SopRun parse_sopgpu_run(std::string_view text, const fs::path& file, const SopLo
       toml.value("grid_size", std::to_string(v.integer("indentationSurfaceSize").value_or(51)),
                  at("indentationSurfaceSize"));
     }
-    indentation_mask = run_file("indentationOutput", "indentation." + name + "_<run>.dat");
+    indentation_mask = run_file("indentationOutput", "indentation." + name_author + "<run>.dat");
     if (replicas > 1) note("indentation with several runs: SOP-GPU refuses it, ermak runs every replica");
   }
 

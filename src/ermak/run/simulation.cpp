@@ -895,9 +895,12 @@ RunSummary run_simulation(const RunSpec& spec, const RunOptions& options, RunRep
     try {
       extra->check_files(options.resume, options.force);
     } catch (const Error& e) {
-      // A SOP-GPU configuration's files that exist (or clash): in a dry run, like a TOML
-      // run's output above, the answer after every other check (docs/outputs.md#dry-run).
+      // A SOP-GPU configuration's files that exist: in a dry run, like a TOML run's output
+      // above, the answer after every other check (docs/outputs.md#dry-run). Two outputs on
+      // one file, or a directory that cannot be made, is the configuration's error, which
+      // --force does not mend: the same check with --force throws it at once.
       if (!options.dry_run) throw;
+      extra->check_files(options.resume, /*force=*/true);
       if (!existing_run) existing_run = e;
     }
   }
