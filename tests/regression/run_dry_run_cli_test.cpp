@@ -265,6 +265,16 @@ TEST(RunDryRun, AHeatingScheduleIsStatedAndAShortRunWarned) {
   out = run_ermak("run --dry-run " + config.string() + " --set run.backend=\"cpu\" --set run.steps=410000", &status);
   EXPECT_NE(out.find("steps end at 400 K, during a part stair at the schedule's stop temperature"), std::string::npos)
       << out;
+  // A stop later than any run may go (2^48 steps) is never reached: no step count to give that
+  // run.steps would refuse (an audit was told run.steps ≥ 54000000000060000).
+  out = run_ermak("run --dry-run " + config.string() + " --set run.backend=\"cpu\" --set heating.increment_K=1e-9",
+                  &status);
+  EXPECT_NE(out.find("the stop is never reached"), std::string::npos) << out;
+  EXPECT_NE(out.find("is too small for any run to reach the stop temperature 400 K (later than the 281474976710656 "
+                     "steps a run may take)"),
+            std::string::npos)
+      << out;
+  EXPECT_EQ(out.find("give run.steps ≥"), std::string::npos) << out;
   // An increment that spans the whole range is one jump (a unit slip, mostly).
   out = run_ermak("run --dry-run " + config.string() + " --set run.backend=\"cpu\" --set heating.increment_K=150",
                   &status);

@@ -734,6 +734,32 @@ TEST(ForceSpectrum, MistakenInputIsNamed) {
   EXPECT_NE(out.find("a force-clamp run, but ramp is a constant-velocity run: a spectrum takes runs of one kind"),
             std::string::npos)
       << out;
+  // The clamp run first and no threshold: with run.logs that say their protocols the kinds are
+  // named before any option (an audit was told to give the threshold, then that the pulling
+  // run refuses it); a refused analysis leaves no empty output directory behind.
+  {
+    const fs::path logged_clamp = root / "logged_clamp", logged_ramp = root / "logged_ramp";
+    fs::copy(clamp, logged_clamp, fs::copy_options::recursive);
+    fs::copy(ramp, logged_ramp, fs::copy_options::recursive);
+    std::ofstream(logged_clamp / "run.log", std::ios::app) << "[force_clamp]\npulled_beads = [33]\n";
+    std::ofstream(logged_ramp / "run.log", std::ios::app) << "[pulling]\npulled_beads = [33]\n";
+    EXPECT_EQ(test::run_ermak_in(root, "analyze logged_clamp logged_ramp -o refused/spectrum", &out), 1);
+    EXPECT_NE(out.find("logged_ramp: a constant-velocity run, but logged_clamp is a force-clamp run (their run.logs): "
+                       "a spectrum takes runs of one kind"),
+              std::string::npos)
+        << out;
+    EXPECT_FALSE(fs::exists(root / "refused")) << "an empty output directory left behind";
+    // A plane-pulling run among them is named as one.
+    const fs::path plane = root / "plane";
+    fs::create_directories(plane / "replica_000");
+    std::ofstream(plane / "run.log") << "[run]\ntemperature_K = 300\n[plane_pulling]\n";
+    std::ofstream(plane / "replica_000" / "plane.tsv") << "# step\ttime[ns]\n0\t0\n";
+    EXPECT_EQ(test::run_ermak_in(root, "analyze ramp plane -o s2", &out), 1);
+    EXPECT_NE(out.find("plane: a plane-pulling run ([plane_pulling] in its run.log): runs analysed together"),
+              std::string::npos)
+        << out;
+    EXPECT_NE(out.find("analyse it on its own: ermak analyze plane"), std::string::npos) << out;
+  }
   EXPECT_EQ(test::run_ermak_in(root, "analyze ramp no_log -o s", &out), 1);
   EXPECT_NE(out.find("no_log/run.log: not found"), std::string::npos) << out;
   EXPECT_EQ(test::run_ermak_in(root, "analyze ramp no_log", &out), 1);

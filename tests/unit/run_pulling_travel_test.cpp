@@ -72,6 +72,19 @@ TEST(PullingTravel, TravelBeyondTheChainIsWarnedWithTheForceAndAStepCount) {
   folded[9] = {3.8, 3.8, 0};  // 3.8·√2 Å from bead 0
   const std::string f = pulling_travel_warning(pulled(300'000), t, folded);
   EXPECT_NE(f.find("would reach ~2712 pN"), std::string::npos) << f;  // 100 pN/nm × (30 − 3.42 + 0.537) nm
+  // Two pulled beads: their two springs' summed force rises at 2κ (an audit's pair reached
+  // 1780 pN at the step count this check gave as below 1000 pN), so half the travel.
+  RunSpec two = pulled(300'000);
+  two.pulling.pulled_beads = {8, 9};
+  const std::string m = pulling_travel_warning(two, t, r);
+  EXPECT_NE(m.find("past that the 2 springs stretch a fully extended chain, and their summed force would reach "
+                   "~6000 pN"),
+            std::string::npos)
+      << m;
+  EXPECT_NE(m.find("run.steps ≈ 50000 takes it 5 nm"), std::string::npos) << m;
+  EXPECT_EQ(pulling_travel_warning(pulled(90'000), t, r), "");
+  two.steps = 90'000;  // 9 nm: 1800 pN summed
+  EXPECT_NE(pulling_travel_warning(two, t, r), "");
   // Across a chain break, or without fixed beads, there is no chain to straighten.
   Topology broken = t;
   broken.bonds.erase(broken.bonds.begin() + 4);

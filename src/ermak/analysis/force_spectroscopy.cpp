@@ -76,10 +76,22 @@ PullingAnalysis analyze_pulling(const TsvTable& table, const CurveSettings& sett
     double squares = 0.0;
     for (std::size_t i = 0; i < a.rows; ++i) squares += sq(a.extension_raw_nm[i] - a.extension_nm[i]);
     a.extension_noise_nm = std::sqrt(squares / double(a.rows));
-    const std::size_t start_rows = std::min(a.rows, std::max<std::size_t>(20, a.rows / 10));
-    a.extension_start_spread_nm = robust_sd(std::span<const double>(a.extension_raw_nm).first(start_rows));
     const double change = a.extension_end_nm - a.extension_start_nm;
     a.clamp_transition = std::abs(change) >= std::max(kClampTransitionMin_nm, 8.0 * a.extension_noise_nm);
+    // The folded state's fluctuations: the raw extension's spread over the run's first tenth
+    // (at least 20 rows), but only before a transition's smoothed curve covers a quarter of
+    // its change — a transition inside the tenth is no thermal motion (an audit's 160 pN
+    // clamp, which moved 0.9 → 3.1 nm there).
+    std::size_t start_rows = std::min(a.rows, std::max<std::size_t>(20, a.rows / 10));
+    if (a.clamp_transition) {
+      const double quarter = a.extension_start_nm + 0.25 * change;
+      for (std::size_t i = 0; i < start_rows; ++i)
+        if (change >= 0.0 ? a.extension_nm[i] >= quarter : a.extension_nm[i] <= quarter) {
+          start_rows = i;
+          break;
+        }
+    }
+    a.extension_start_spread_nm = robust_sd(std::span<const double>(a.extension_raw_nm).first(start_rows));
     const double last_tenth_start = a.time_ns.front() + 0.9 * (a.time_ns.back() - a.time_ns.front());
     std::size_t tenth = 0;
     while (tenth + 1 < a.rows && a.time_ns[tenth] < last_tenth_start) ++tenth;

@@ -118,8 +118,9 @@ struct PullingAnalysis {
   double mean_force_pN = 0.0;
   double extension_start_nm = 0.0, extension_end_nm = 0.0;
   double extension_noise_nm = 0.0;  // σ_x
-  // The spread of the raw extension over the run's first tenth (at least its first 20 rows),
-  // robust (robust_sd): the folded state's thermal fluctuations, which an unfolding threshold
+  // The spread of the raw extension over the run's first tenth (at least its first 20 rows;
+  // with a transition, only the rows before it covers a quarter of its change), robust
+  // (robust_sd): the folded state's thermal fluctuations, which an unfolding threshold
   // must lie beyond. σ_x above misses them — a running mean follows the slow ones, and a
   // window of one row (short tables) leaves none.
   double extension_start_spread_nm = 0.0;

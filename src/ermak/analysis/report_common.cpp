@@ -303,6 +303,9 @@ StagedOutput::StagedOutput(const std::filesystem::path& out, std::vector<std::fi
                            bool overwrite)
     : out_(out), stage_(out / ".ermak-analysis-partial"), planned_(std::move(planned)) {
   check_planned_outputs(out_, planned_, overwrite);
+  std::error_code exists_error;
+  for (std::filesystem::path d = out_; !d.empty() && !std::filesystem::exists(d, exists_error); d = d.parent_path())
+    created_.push_back(d);
   create_output_directory(out_);
   std::error_code ec;
   std::filesystem::remove_all(stage_, ec);  // a crashed analysis's leftovers
@@ -313,6 +316,9 @@ StagedOutput::~StagedOutput() {
   if (committed_) return;
   std::error_code ec;
   std::filesystem::remove_all(stage_, ec);
+  // A refused analysis leaves no empty OUT it made (an audit found one per failed try); a
+  // directory that holds anything stays (remove fails on it).
+  for (const std::filesystem::path& d : created_) std::filesystem::remove(d, ec);
 }
 
 void StagedOutput::commit(std::vector<std::filesystem::path>& files) {

@@ -76,7 +76,7 @@ class StagedOutput {
   // Checks `planned` (paths in OUT) as prepare_output_directory does, without removing
   // anything yet; creates OUT and a fresh, empty staging directory.
   StagedOutput(const std::filesystem::path& out, std::vector<std::filesystem::path> planned, bool overwrite);
-  ~StagedOutput();  // removes the staging directory and what it holds unless committed
+  ~StagedOutput();  // unless committed: removes the staging directory, and OUT if it made it and it is empty
   StagedOutput(const StagedOutput&) = delete;
   StagedOutput& operator=(const StagedOutput&) = delete;
   const std::filesystem::path& dir() const { return stage_; }  // write the outputs here
@@ -87,6 +87,7 @@ class StagedOutput {
  private:
   std::filesystem::path out_, stage_;
   std::vector<std::filesystem::path> planned_;
+  std::vector<std::filesystem::path> created_;  // OUT and the parents this made, deepest first
   bool committed_ = false;
 };
 

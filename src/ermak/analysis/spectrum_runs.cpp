@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <optional>
 #include <string>
 #include <system_error>
 #include <utility>
@@ -144,10 +145,18 @@ RunSpectrum read_run(const fs::path& dir, const SpectrumOptions& options, std::v
     run.time_s.push_back((a.time_ns[unfolded ? i : a.rows - 1] - a.time_ns.front()) * 1e-9);
     run.unfolded.push_back(unfolded ? 1 : 0);
   }
-  if (!kind_known)
+  if (!kind_known) {
+    // A run of another protocol is named as what it is (docs/analysis.md#dynamic-force-spectrum).
+    const std::string kind = facts.protocol_table == "[plane_pulling]" ? "a plane-pulling run"
+                             : facts.protocol_table == "[indentation]" ? "an indentation run"
+                                                                       : "";
     throw Error(dir.string(), 0, "",
-                "no replica_NNN/pulling.tsv with rows here: a dynamic force spectrum takes constant-velocity "
-                "pulling or force-clamp runs");
+                (kind.empty() ? std::string("no replica_NNN/pulling.tsv with rows here") : kind + " (" +
+                                    facts.protocol_table + " in its run.log)") +
+                    ": runs analysed together — a dynamic force spectrum, or a pool of runs of one condition — "
+                    "are constant-velocity pulling or force-clamp runs" +
+                    (kind.empty() ? std::string() : "; analyse it on its own: ermak analyze " + dir.string()));
+  }
   if (!run.clamp) {
     if (!fs::exists(dir / "run.log"))
       throw Error((dir / "run.log").string(), 0, "",
@@ -209,6 +218,22 @@ std::vector<RunSpectrum> read_spectrum_runs(const SpectrumOptions& options, std:
     try {
       all_replicas += discover_replicas(dir).size();
     } catch (const Error&) {
+    }
+  }
+  // The runs' kinds from their logs first (cheap): runs of two kinds are named before an
+  // option that one kind needs and the other refuses sends the user round in a loop, in
+  // either order of the runs (an audit's clamp run first).
+  std::optional<std::pair<fs::path, std::string>> first_kind;
+  for (const fs::path& dir : options.run_dirs) {
+    const std::string kind = read_run_log(dir).protocol_table;
+    if (kind != "[pulling]" && kind != "[force_clamp]") continue;
+    if (!first_kind) {
+      first_kind = {dir, kind};
+    } else if (kind != first_kind->second) {
+      auto words = [](const std::string& k) { return k == "[force_clamp]" ? "force-clamp" : "constant-velocity"; };
+      throw Error(dir.string(), 0, "",
+                  std::string("a ") + words(kind) + " run, but " + first_kind->first.string() + " is a " +
+                      words(first_kind->second) + " run (their run.logs): a spectrum takes runs of one kind");
     }
   }
   AnalysisProgress progress("replicas", all_replicas);

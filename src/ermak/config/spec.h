@@ -19,6 +19,11 @@
 
 namespace ermak {
 
+// The most steps a run may take: the noise counter holds 48 bits of the step
+// (docs/model.md#noise), beyond which Philox's numbers would repeat (2.8·10¹⁴ steps: 9 years
+// at 10⁶ steps/s).
+inline constexpr std::int64_t kMostRunSteps = std::int64_t(1) << 48;
+
 // Where the model comes from: either an all-atom structure turned into a C-alpha SOP
 // model, or a ready topology (ermak's own format or SOP-GPU .top) with coordinates.
 struct InputSpec {

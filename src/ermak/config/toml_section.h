@@ -70,9 +70,8 @@ inline constexpr Range kAboveOne{1.0, true};
 // denormal, and a run without repulsion or contacts) to its largest.
 inline constexpr Range kPositiveFloat{std::numeric_limits<float>::min(), false, std::numeric_limits<float>::max()};
 inline constexpr Range kNonNegativeInt32{0.0, false, INT32_MAX};
-// Steps of a run: the noise counter holds 48 bits of the step (docs/model.md#noise),
-// beyond which Philox's numbers would repeat (2.8·10¹⁴ steps: 9 years at 10⁶ steps/s).
-inline constexpr Range kRunSteps{0.0, false, 281474976710656.0};
+// Steps of a run (kMostRunSteps, spec.h).
+inline constexpr Range kRunSteps{0.0, false, double(kMostRunSteps)};
 inline constexpr Range kPositiveInt32{1.0, false, INT32_MAX};
 inline constexpr Range kPositiveInt{1.0, false};
 // CPU threads: more than any machine's cores (the CPU backend warns above this machine's);

@@ -28,8 +28,9 @@ struct ChainReach {
   std::int32_t pulled = -1, anchor = -1;
   double contour_A = 0.0, slack_A = 0.0;
   double step_A = 0.0;         // travel per step
-  double kappa_pN_per_nm = 0.0;
-  double overload_travel_A = 0.0;  // slack + 1000 pN/κ
+  double kappa_pN_per_nm = 0.0;   // the springs' together: m·κ for m pulled beads
+  std::size_t springs = 1;
+  double overload_travel_A = 0.0;  // slack + 1000 pN/(m·κ)
 };
 
 // `away` (a plane's direction of travel; zero: any) keeps only the beads it moves away from
@@ -66,7 +67,11 @@ std::optional<ChainReach> chain_reach(std::string what, const std::vector<std::i
     consider(bonded_paths_from(graph, anchors));
   if (reach.pulled < 0) return std::nullopt;
   reach.slack_A = slack_A;
-  reach.kappa_pN_per_nm = units::internal_spring_to_pN_per_nm(spring_kcal_per_mol_A2);
+  // Past its slack the chain holds all m springs, which the base stretches alike: their
+  // summed force (pulling.tsv's force_along, plane.tsv's) rises at m·κ per unit travel (an
+  // audit's two beads reached 1780 pN at the step count given as "below ~1000 pN").
+  reach.springs = std::max<std::size_t>(pulled.size(), 1);
+  reach.kappa_pN_per_nm = double(reach.springs) * units::internal_spring_to_pN_per_nm(spring_kcal_per_mol_A2);
   reach.overload_travel_A = slack_A + 10.0 * kOverloadForce_pN / reach.kappa_pN_per_nm;
   return reach;
 }
@@ -117,13 +122,15 @@ PullingTravel assess_pulling_travel(const RunSpec& spec, const Topology& topolog
                 fmt::format(
                     "warning: {} travels {:.4g} nm over the run's {} steps, but the chain from {} bead {} to "
                     "pulled bead {} is {:.4g} nm long (its bonds' native lengths; {:.4g} nm from straight at the "
-                    "start): past that the spring stretches a fully extended chain, and its force would reach "
+                    "start): past that the {} a fully extended chain, and {} would reach "
                     "~{:.0f} pN by the last step — a bond breaks on the way (a few nN), and the curve beyond Lc "
                     "measures nothing. Unless that is meant, run.steps ≈ {:.0f} takes it {:.3g} nm, below ~{:g} pN "
                     "on the straight chain (docs/protocols.md#planning-a-pulling-run-at-experimental-speeds)",
                     reach.what, travel_A / 10.0, spec.steps,
                     reach.what.rfind("pulling:", 0) == 0 ? "fixed" : "anchored", reach.anchor, reach.pulled,
-                    reach.contour_A / 10.0, reach.slack_A / 10.0, end_force_pN,
+                    reach.contour_A / 10.0, reach.slack_A / 10.0,
+                    reach.springs > 1 ? fmt::format("{} springs stretch", reach.springs) : std::string("spring stretches"),
+                    reach.springs > 1 ? "their summed force" : "its force", end_force_pN,
                     round_down_significant(reach.overload_travel_A / reach.step_A, 3), reach.overload_travel_A / 10.0,
                     kOverloadForce_pN);
   }

@@ -19,7 +19,11 @@ void log_heating_schedule(const RunSpec& spec, spdlog::logger& log) {
   if (!heat.heating()) return;
   // The schedule in words, and whether the run reaches its stop (docs/config.md#heating).
   const double per_K = 1.0 / units::kBoltzmann_kcal_per_mol_K;
-  const std::int64_t at_stop = heat.stop_step();
+  // A stop later than any run may go (kMostRunSteps) is never reached either: a step count
+  // "to hold it" that run.steps refuses is no advice.
+  const std::int64_t at_stop = heat.stop_step() > kMostRunSteps - heat.every_steps
+                                   ? std::numeric_limits<std::int64_t>::max()
+                                   : heat.stop_step();
   log.info("heating: {:.6g} K to {:.6g} K by {:+.6g} K every {} steps; {}", heat.start_kcal_per_mol * per_K,
            heat.stop_kcal_per_mol * per_K, heat.increment_kcal_per_mol * per_K, heat.every_steps,
            at_stop == std::numeric_limits<std::int64_t>::max()
@@ -34,9 +38,9 @@ void log_heating_schedule(const RunSpec& spec, spdlog::logger& log) {
   const bool derived_stop = is_sopgpu_config(spec.config_path);
   if (at_stop == std::numeric_limits<std::int64_t>::max() && !derived_stop)
     log.warn("warning: heating: the increment ({:+.6g} K every {} steps) is too small for any run to reach the stop "
-             "temperature {:.6g} K (more than 9e18 steps); the run's {} steps end at {:.6g} K",
-             heat.increment_kcal_per_mol * per_K, heat.every_steps, heat.stop_kcal_per_mol * per_K, spec.steps,
-             heat.at_step(std::max<std::int64_t>(spec.steps - 1, 0)) * per_K);
+             "temperature {:.6g} K (later than the {} steps a run may take); the run's {} steps end at {:.6g} K",
+             heat.increment_kcal_per_mol * per_K, heat.every_steps, heat.stop_kcal_per_mol * per_K, kMostRunSteps,
+             spec.steps, heat.at_step(std::max<std::int64_t>(spec.steps - 1, 0)) * per_K);
   else if (spec.steps < whole_stop_stair && !derived_stop)
     log.warn("warning: heating: the run's {} steps end at {:.6g} K, {} the schedule's stop temperature {:.6g} K "
              "(steps {} to {}); give run.steps ≥ {} to hold it for a whole stair",
