@@ -78,6 +78,21 @@ TEST(StepSizeCheck, TheSettingFurthestFromTheDefaultsIsNamed) {
   spec.langevin.zeta = 50;
   spec.langevin.timestep_tau = 100;
   EXPECT_EQ(named(), "run.toml:5: run.timestep_ps");
+  // R0 far below SOP-GPU's 2 Å (an audit's R_limit 0.05 was blamed on a temperature 0.6 %
+  // above 300 K): named, and its key in the advice.
+  spec.langevin.timestep_tau = 0.08;
+  spec.temperature.start_kcal_per_mol = 0.6;
+  spec.sop.fene_R0_A = 0.05f;
+  spec.key_sources["model.fene_max_stretch_A"] = {"run.toml", 9, ""};
+  EXPECT_EQ(named(), "run.toml:9: model.fene_max_stretch_A");
+  EXPECT_NE(refusal_of(spec).find("half the bonds' R0 (0.025 Å)"), std::string::npos) << refusal_of(spec);
+  EXPECT_NE(refusal_of(spec).find("or R0 (model.fene_max_stretch_A 0.05 Å, below SOP-GPU's 2 Å)"), std::string::npos)
+      << refusal_of(spec);
+  // A SOP-GPU configuration is advised in its own keys.
+  spec.config_path = "equil.sop";
+  EXPECT_NE(refusal_of(spec).find("lower timestep or the temperature, or raise zeta or R0 (R_limit 0.05 Å"),
+            std::string::npos)
+      << refusal_of(spec);
 }
 
 // An indentation tip of tiny friction (derived from a tiny radius, or given) is named for a

@@ -38,8 +38,9 @@ RunSpec build_spec(const Context& ctx, const toml::table& root, const fs::path& 
                       {"native_cutoff_A", "native_energy_kcal_per_mol", "chain_break_A", "fene_spring_kcal_per_mol_A2",
                        "fene_max_stretch_A", "repulsion_energy_kcal_per_mol", "repulsion_sigma_A", "pair_cutoff_A"});
   read_model(model, spec.input, spec.model_build, spec.sop);
-  for (const char* key : {"repulsion_sigma_A", "pair_cutoff_A"})
-    remember(spec, model, key);  // a cutoff inside σ is reported at its line (run/simulation.cpp)
+  // A cutoff inside σ is reported at its line (run/simulation.cpp), an R0 that makes the
+  // steps too large at its own (run/step_size_check.h).
+  for (const char* key : {"repulsion_sigma_A", "pair_cutoff_A", "fene_max_stretch_A"}) remember(spec, model, key);
   const bool run_temperature_given = read_run(
       Section(ctx, root, "run",
               {"steps", "replicas", "seed", "timestep_tau", "timestep_ps", "temperature_K",

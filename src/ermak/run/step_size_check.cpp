@@ -6,6 +6,7 @@
 #include <cmath>
 #include <initializer_list>
 
+#include "ermak/config/sopgpu_config.h"
 #include "ermak/core/error.h"
 #include "ermak/core/units.h"
 #include "ermak/protocol/external_force.h"
@@ -81,31 +82,41 @@ std::string check_step_size(const RunSpec& spec) {
     // Named at the key the user's latest word set (a --set of the time step, temperature or
     // friction), else at the one furthest above SOP-GPU's defaults (h = 0.08 τ_H, 300 K,
     // ζ = 50) where the file gives it, else at the time step's key: the usual culprit.
+    // R0 below SOP-GPU's 2 Å (`.sop` R_limit) halves the margin as surely as a longer step.
     std::string step_key = given_key(spec, "run", {"timestep_ps", "timestep_tau"});
     {
       const double step_ratio = spec.langevin.timestep_tau / 0.08, temperature_ratio = highest_K / 300.0,
-                   friction_ratio = 50.0 / spec.langevin.zeta;
+                   friction_ratio = 50.0 / spec.langevin.zeta, r0_ratio = 2.0 / double(spec.sop.fene_R0_A);
       const std::string temperature_key =
           spec.temperature.every_steps > 0 ? given_key(spec, "heating", {"stop_K", "stop_kcal_per_mol"})
                                            : given_key(spec, "run", {"temperature_K", "temperature_kcal_per_mol"});
-      const std::string culprit = temperature_ratio > std::max(step_ratio, friction_ratio) ? temperature_key
-                                  : friction_ratio > step_ratio                            ? std::string("run.friction")
-                                                                                           : step_key;
+      const double largest = std::max({step_ratio, temperature_ratio, friction_ratio, r0_ratio});
+      const std::string culprit = r0_ratio == largest           ? std::string("model.fene_max_stretch_A")
+                                  : temperature_ratio == largest ? temperature_key
+                                  : friction_ratio == largest    ? std::string("run.friction")
+                                                                 : step_key;
       if (spec.key_sources.count(culprit)) step_key = culprit;
     }
     for (const char* key : {"run.timestep_ps", "run.timestep_tau", "run.temperature_K", "run.temperature_kcal_per_mol",
-                            "heating.stop_K", "heating.stop_kcal_per_mol", "run.friction"})
+                            "heating.stop_K", "heating.stop_kcal_per_mol", "run.friction", "model.fene_max_stretch_A"})
       if (const auto it = spec.key_sources.find(key); it != spec.key_sources.end() && it->second.file == "--set") {
         step_key = key;
         break;
       }
+    // The keys as the user's file names them (a .sop file's are SOP-GPU's).
+    const bool sop = is_sopgpu_config(spec.config_path);
     throw key_error(spec, step_key,
                     fmt::format("{} move every bead by a random {:.3g} Å per component and step (sqrt(2 k_B T h/ζ); "
-                                "SOP-GPU's defaults: 0.044 Å), at least half the bonds' R0 ({} Å): the bonds would "
-                                "break within steps; lower {} or the temperature, or raise run.friction "
+                                "SOP-GPU's defaults: 0.044 Å), at least half the bonds' R0 ({:.4g} Å): the bonds "
+                                "would break within steps; lower {} or the temperature, or raise {}{} "
                                 "(docs/model.md#dynamics)",
                                 settings, amplitude_A, half_R0_A,
-                                given_key(spec, "run", {"timestep_ps", "timestep_tau"})));
+                                sop ? std::string("timestep") : given_key(spec, "run", {"timestep_ps", "timestep_tau"}),
+                                sop ? "zeta" : "run.friction",
+                                spec.sop.fene_R0_A < 2.0f
+                                    ? fmt::format(" or R0 ({} {:.4g} Å, below SOP-GPU's 2 Å)",
+                                                  sop ? "R_limit" : "model.fene_max_stretch_A", spec.sop.fene_R0_A)
+                                    : std::string()));
   }
   // A FENE bond at rest relaxes with the relative mobility 2/ζ: the step is stable only while
   // h·2k/ζ < 2 (docs/model.md#dynamics); well below that, large steps let thermal kicks break
