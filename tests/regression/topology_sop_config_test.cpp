@@ -106,6 +106,20 @@ TEST(TopologySopConfig, UnknownKeyIsAFileLineError) {
   EXPECT_NE(missing.find("relative to the working directory, as in SOP-GPU"), std::string::npos) << missing;
 }
 
+// A capsid's asymmetric unit through SOP-GPU's sop-top route builds the file's chains, as
+// SOP-GPU does, and says what `ermak topology --assembly ncs` would build (the structure's
+// warnings were not printed on this route at all).
+TEST(TopologySopConfig, AnAsymmetricUnitNamesItsNcsOperators) {
+  const fs::path dir = test::fresh_directory("topology-sop-ncs");
+  fs::copy_file(test::shared_data() / "pdb/1CWP.pdb", dir / "1CWP.pdb");
+  std::ofstream(dir / "capsid.sop") << "name 1CWP\nstructure <name>.pdb\ntopology cwp.top\ncoordinates cwp.pdb\n";
+  int status = 0;
+  const std::string out = topology_in(dir, "capsid.sop", &status);
+  EXPECT_EQ(status, 0) << out;
+  EXPECT_NE(out.find("warning: the file lists 59 NCS operators"), std::string::npos) << out;
+  EXPECT_NE(out.find("--assembly ncs"), std::string::npos) << out;
+}
+
 // SOP-GPU's titin example layout: aa_to_cg*.inp one level up (cgconfig ../aa_to_cg.inp).
 fs::path titin_layout(const std::string& name, const std::string& description) {
   const fs::path dir = test::fresh_directory(name);

@@ -111,7 +111,11 @@ int run_topology_from_sop(const fs::path& config_file, bool force, bool quiet) {
   }
 
   const ParsedStructure parsed = read_structure_file(cfg.structure, cfg.eh_source);
-  const StructureModel model = extract_structure_model(parsed, cfg.structure.string(), {});
+  StructureModel model = extract_structure_model(parsed, cfg.structure.string(), {});
+  // SOP-GPU's topology tools build the file's chains only: say so when its NCS operators
+  // would build more, as `ermak topology` does (ermak topology FILE --assembly ncs builds them).
+  if (std::string note = ncs_copies_note(model.ncs_operators.size()); !note.empty())
+    model.warnings.push_back(std::move(note));
 
   BuiltTopology built;
   std::string model_text;
@@ -211,6 +215,9 @@ int run_topology_from_sop(const fs::path& config_file, bool force, bool quiet) {
                                                       num(pairs_threshold_A) + " A"
                                                 : std::string("none")));
   for (const std::string& n : cfg.notes) out += "note: " + n + "\n";
+  // What reading the structure found (chains after TER, NCS operators, skipped residues), then
+  // what building the model did.
+  for (const std::string& w : model.warnings) out += "warning: " + w + "\n";
   for (const std::string& w : built.warnings) out += "warning: " + w + "\n";
   for (const auto& [key, path] : outputs) line(out, key, path.string());
   std::fputs(out.c_str(), stdout);
