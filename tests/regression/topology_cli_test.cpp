@@ -143,6 +143,9 @@ TEST(TopologyCli, BadInputsGiveClearErrorsAndNonZeroExit) {
       {ww().string() + " --name .", "--name: '.' cannot name output files"},
       {ww().string() + " --assembly ''", "--assembly: must name an assembly of the file, or ncs"},
       {ww().string() + " --symmetry " + dir.string(), "symmetry: is a directory; give a file"},
+      // Options of another mode are refused, not ignored (an audit's C-alpha model with cb).
+      {ww().string() + " --sidechain-bead cb", "--sidechain-bead: places the side-chain beads of --model-type cacb"},
+      {ww().string() + " --disulfides none --ss-distance 3", "--ss-distance: finds disulfides by geometry"},
   };
   for (const Case& c : cases) {
     int status = 0;

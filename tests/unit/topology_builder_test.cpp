@@ -9,6 +9,7 @@
 #include <fstream>
 #include <set>
 #include <string>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -233,6 +234,19 @@ TEST(TopologyBuilder, DisulfideFromGeometryRecordsOrNone) {
             disulfide_pdb("SSBOND   1 CYS A    3    CYS A    3                          1555   1555  2.04\n"), o);
   EXPECT_EQ(std::count(b.bond_kinds.begin(), b.bond_kinds.end(), BondKind::Disulfide), 0);
   EXPECT_TRUE(mentions(b.warnings, "disulfide record A:3-A:3 joins a cysteine to itself; ignored"));
+
+  // A third cysteine whose SG lies within the cutoff of both (2.25 Å, farther than their
+  // 2.04): a cysteine makes one disulfide, the closest pair's, and the others are named (an
+  // audit's --ss-distance 100 bonded each of 8 cysteines to all 7 others).
+  std::string three = disulfide_pdb();
+  three.replace(three.find("END\n"), 4,
+                ca("CYS", 'A', 50, 30, 30, 30) + atom({"SG", "CYS", 'A', 50, 7.6, 2.72, 2.0}) + "END\n");
+  b = build("ss-three", three, o);
+  ASSERT_EQ(std::count(b.bond_kinds.begin(), b.bond_kinds.end(), BondKind::Disulfide), 1);
+  for (std::size_t k = 0; k < b.topology.bonds.size(); ++k)
+    if (b.bond_kinds[k] == BondKind::Disulfide) EXPECT_EQ(b.topology.bonds[k].j, 4);
+  EXPECT_TRUE(mentions(b.warnings, "are within --ss-distance (2.25 Å < 2.5 Å), but one of them is already bonded"))
+      << (b.warnings.empty() ? "" : b.warnings.back());
 
   o.disulfides = DisulfideSource::None;
   b = build("ss-none", disulfide_pdb(record), o);
@@ -535,6 +549,24 @@ TEST(TopologyBuilder, CalphaCbetaModel) {
   const BuiltTopology cb = build("cacb-cb", cacb_pdb(), o);
   EXPECT_NEAR(cb.topology.native_positions_A[4].y, -1.5, 1e-12);
   EXPECT_NEAR(cb.topology.native_positions_A[6].y, -8.0, 1e-12);
+
+  // The bead represents the side chain's heavy atoms wherever it sits: its B-factor and
+  // occupancy (which --eh B/O make contact energies) are their means with CB placement too
+  // (an audit found the CB atom's own, up to 107 % off in ε_h).
+  const auto phe_atom = [](const char* name, double y, double b) {
+    return atom({name, "PHE", 'A', 3, 7.6, y, 0, 1.0, b});
+  };
+  std::string varied = cacb_pdb();
+  for (const auto& [name, y, b] : {std::tuple{"CB", -1.5, 20.0}, {"CG", -3.0, 40.0}, {"CZ", -4.5, 60.0}}) {
+    const std::string plain = phe_atom(name, y, 10.0);
+    ASSERT_NE(varied.find(plain), std::string::npos) << plain;
+    varied.replace(varied.find(plain), plain.size(), phe_atom(name, y, b));
+  }
+  for (const SidechainBead placement : {SidechainBead::Centroid, SidechainBead::CBeta}) {
+    o.sidechain_bead = placement;
+    const BuiltTopology with_b = build("cacb-b", varied, o);
+    EXPECT_NEAR(with_b.topology.beads[4].b_factor, 40.0, 1e-4) << int(placement);
+  }
 }
 
 TEST(TopologyBuilder, EpsilonFromBfactorOrOccupancy) {

@@ -73,6 +73,10 @@ TopologyOptions builder_options(const Options& o, std::string& eh_text) {
   TopologyOptions t;
   t.model_type = o.model_type == "cacb" ? ModelType::CAlphaCBeta : ModelType::CAlpha;
   t.sidechain_bead = o.sidechain_bead == "cb" ? SidechainBead::CBeta : SidechainBead::Centroid;
+  // Options of another mode are refused, not ignored (as --ncs-frame without --assembly ncs).
+  if (o.sidechain_bead == "cb" && t.model_type == ModelType::CAlpha)
+    throw Error(std::string("--sidechain-bead: ") +
+                "places the side-chain beads of --model-type cacb; the C-alpha model has none");
   if (!(o.r_limit >= 0.0 && std::isfinite(o.r_limit)))
     throw Error(std::string("--r-limit: ") + "must be finite and >= 0 (0 disables the distance criterion)");
   if (!(o.sc_limit >= 0.0 && std::isfinite(o.sc_limit)))
@@ -96,6 +100,8 @@ TopologyOptions builder_options(const Options& o, std::string& eh_text) {
   }
   if (!(o.break_distance > 0.0)) throw Error(std::string("--break-distance: ") + "must be > 0");
   if (!(o.ss_distance > 0.0)) throw Error(std::string("--ss-distance: ") + "must be > 0");
+  if (o.ss_distance != Options{}.ss_distance && o.disulfides == "none")
+    throw Error(std::string("--ss-distance: ") + "finds disulfides by geometry; --disulfides none makes none");
   t.break_distance_A = o.break_distance;
   t.disulfide_sg_distance_A = o.ss_distance;
   t.disulfides = o.disulfides == "records"    ? DisulfideSource::Records

@@ -54,12 +54,11 @@ std::vector<std::pair<int, int>> pairs_within(const Topology& t, double threshol
   return pairs;
 }
 
-// A topology whose bonds are `t`'s native contacts: sop-top2's topology_natpsf.
-Topology natives_as_bonds(const Topology& t) {
+// `t` without its FENE bonds: written with its native contacts as bonds, sop-top2's
+// topology_natpsf (whose header then says so, rather than counting the contacts as FENE bonds).
+Topology without_bonds(const Topology& t) {
   Topology out = t;
   out.bonds.clear();
-  for (const NativeContact& c : t.native_contacts) out.bonds.push_back({c.i, c.j, c.r0_A});
-  out.native_contacts.clear();
   return out;
 }
 
@@ -171,7 +170,8 @@ int run_topology_from_sop(const fs::path& config_file, bool force, bool quiet) {
   write_pdb(cfg.coordinates, t, x.data(), y.data(), z.data(),
             "ermak topology " + config_file.filename().string() + " from " + cfg.structure.filename().string());
   if (!cfg.topology_psf.empty()) write_psf(cfg.topology_psf, t, false, /*overwrite=*/true);
-  if (!cfg.topology_natpsf.empty()) write_psf(cfg.topology_natpsf, natives_as_bonds(t), false, /*overwrite=*/true);
+  if (!cfg.topology_natpsf.empty())
+    write_psf(cfg.topology_natpsf, without_bonds(t), /*native_contacts_as_bonds=*/true, /*overwrite=*/true);
 
   if (quiet) return 0;
   std::map<BondKind, int> bonds;

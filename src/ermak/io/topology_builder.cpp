@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <fstream>
 #include <map>
+#include <set>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -129,23 +130,27 @@ struct Builder {
         return static_cast<std::int32_t>(top.beads.size() - 1);
       };
       if (cacb && res.name != "GLY") {
+        // The bead represents the side chain's heavy atoms whatever places it (their centroid,
+        // or with --sidechain-bead cb the CB atom): its occupancy and B-factor, which --eh O/B
+        // turn into contact energies, are their means either way (docs/topology.md).
         Vec3d sum{};
         double occupancy = 0, b = 0, side_mass = 0;
-        int count = 0;
+        int count = 0, represented = 0;
         for (const StructureAtom& a : res.atoms) {
           if (is_backbone_atom(a.name) || a.name == "OXT") continue;
           side_mass += a.mass_amu;
-          if (options.sidechain_bead == SidechainBead::CBeta && a.name != "CB") continue;
-          sum += a.position_A;
           occupancy += a.occupancy;
           b += a.b_factor;
+          ++represented;
+          if (options.sidechain_bead == SidechainBead::CBeta && a.name != "CB") continue;
+          sum += a.position_A;
           ++count;
         }
         if (count > 0) {
           BeadInfo side = bead;
           side.atom_name = "CB";
-          side.occupancy = static_cast<float>(occupancy / count);
-          side.b_factor = static_cast<float>(b / count);
+          side.occupancy = static_cast<float>(occupancy / represented);
+          side.b_factor = static_cast<float>(b / represented);
           // Informational: the side chain's heavy atoms; the backbone bead keeps the rest.
           side.mass_amu = static_cast<float>(side_mass);
           if (bead.mass_amu > side.mass_amu) bead.mass_amu -= side.mass_amu;
@@ -256,9 +261,34 @@ struct Builder {
           sg.push_back(a->position_A);
           owner.push_back(static_cast<std::int32_t>(r));
         }
+    // A cysteine makes one disulfide: the closest pairs first, and a cysteine already bonded
+    // takes no other (a large --ss-distance bonded each of 8 cysteines to all 7 others).
+    struct Candidate {
+      double distance_A;
+      std::int32_t a, b;
+    };
+    std::vector<Candidate> candidates;
+    for_each_close_pair(sg, options.disulfide_sg_distance_A, [&](std::int32_t i, std::int32_t j, double d2) {
+      candidates.push_back({std::sqrt(d2), std::min(owner[i], owner[j]), std::max(owner[i], owner[j])});
+    });
+    std::sort(candidates.begin(), candidates.end(), [](const Candidate& x, const Candidate& y) {
+      return x.distance_A != y.distance_A ? x.distance_A < y.distance_A : std::pair{x.a, x.b} < std::pair{y.a, y.b};
+    });
+    std::set<std::int32_t> bonded_cysteines;
     std::vector<std::pair<std::int32_t, std::int32_t>> found;
-    for_each_close_pair(sg, options.disulfide_sg_distance_A,
-                        [&](std::int32_t i, std::int32_t j, double) { found.emplace_back(owner[i], owner[j]); });
+    for (const Candidate& c : candidates) {
+      if (bonded_cysteines.count(c.a) || bonded_cysteines.count(c.b)) {
+        warn.add("disulfide candidates left out",
+                 fmt::format("cysteines {} and {} are within --ss-distance ({:.2f} Å < {} Å), but one of them is "
+                             "already bonded to a closer cysteine: a cysteine makes one disulfide; no bond",
+                             model.residues[std::size_t(c.a)].label(), model.residues[std::size_t(c.b)].label(),
+                             c.distance_A, options.disulfide_sg_distance_A));
+        continue;
+      }
+      bonded_cysteines.insert(c.a);
+      bonded_cysteines.insert(c.b);
+      found.emplace_back(c.a, c.b);
+    }
     std::sort(found.begin(), found.end());
     for (const auto& [a, b] : found) add_bond(disulfide_bead(a), disulfide_bead(b), BondKind::Disulfide);
   }
