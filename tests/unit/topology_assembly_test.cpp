@@ -157,6 +157,14 @@ TEST(TopologyAssembly, MmcifAssemblyGeneratorsAndNames) {
   EXPECT_NE(e.find("toy.cif"), std::string::npos) << e;
   EXPECT_NE(e.find("no assembly '7'; available: 1, 2"), std::string::npos) << e;
   EXPECT_NE(error_of([&] { expand_assembly(bad, "ncs"); }).find("no NCS operators"), std::string::npos);
+  // A chain selection that left out every chain an assembly names is named as the likely cause
+  // (an audit's --assembly 2 --chains A, whose assembly is of chain C).
+  StructureModel chosen = read_model(file);
+  for (StructureResidue& r : chosen.residues) r.source_chain = r.subchain = "C";  // --chains C kept only C
+  chosen.chains_selected = {"C"};
+  EXPECT_NE(error_of([&] { expand_assembly(chosen, "1"); }).find("that hold no amino acids, or that --chains C left out"),
+            std::string::npos)
+      << error_of([&] { expand_assembly(chosen, "1"); });
 }
 
 // PDB with two MTRIX operators to generate (iGiven blank): identity + 2 copies.

@@ -134,10 +134,15 @@ ExpansionReport apply(StructureModel& model, std::vector<Job>& jobs, const std::
       out.push_back(std::move(copy));
     }
   }
-  if (out.empty())
+  if (out.empty()) {
+    // With a chain selection the chains the generators name may simply have been left out.
+    std::string chosen;
+    for (const std::string& c : model.chains_selected) chosen += (chosen.empty() ? "" : ",") + c;
     throw Error(model.source, 0, "assembly",
-                what + " selects no protein residue (its generators name chains/subchains "
-                       "that hold no amino acids)");
+                what + " selects no protein residue (its generators name chains/subchains " +
+                    (chosen.empty() ? std::string("that hold no amino acids)")
+                                    : "that hold no amino acids, or that --chains " + chosen + " left out)"));
+  }
   model.residues = std::move(out);
   report.chains_after = count_chains(model.residues);
   report.residues_after = model.residues.size();
