@@ -871,6 +871,38 @@ TEST(RunCli, RefusesToOverwriteWithoutForce) {
   EXPECT_EQ((run_ermak("run --quiet --force " + config, &status), status), 0);
 }
 
+// --force removes the run's files, never through a link: a replica directory that is a
+// symbolic link goes as the link, its target's files stay (an audit's --force emptied a
+// directory outside the run); and a run.log that is no ermak log is not replaced without it
+// (an audit's lab notes went silently).
+TEST(RunCli, ForceRemovesOnlyTheRunsOwnFiles) {
+  const auto dir = ermak::test::fresh_directory("run-force-links");
+  int status = 0;
+  const auto config = write_config(dir).string() + " --set run.steps=100";
+  ASSERT_EQ((run_ermak("run --quiet " + config, &status), status), 0);
+  const fs::path elsewhere = dir / "precious";
+  fs::create_directories(elsewhere);
+  for (const char* name : {"energies.tsv", "final.pdb", "notes"}) std::ofstream(elsewhere / name) << "mine\n";
+  fs::remove_all(dir / "out/replica_001");
+  fs::create_directory_symlink(elsewhere, dir / "out/replica_001");
+  std::string out = run_ermak("run --quiet --force " + config, &status);
+  ASSERT_EQ(status, 0) << out;
+  for (const char* name : {"energies.tsv", "final.pdb", "notes"})
+    EXPECT_EQ(read_file(elsewhere / name), "mine\n") << name;
+  EXPECT_FALSE(fs::is_symlink(dir / "out/replica_001"));
+  EXPECT_TRUE(fs::exists(dir / "out/replica_001/energies.tsv"));
+
+  const auto notes_dir = ermak::test::fresh_directory("run-user-log");
+  fs::create_directories(notes_dir / "out");
+  std::ofstream(notes_dir / "out/run.log") << "my lab notes\n";
+  const auto notes_config = write_config(notes_dir).string() + " --set run.steps=100";
+  out = run_ermak("run --quiet " + notes_config, &status);
+  EXPECT_EQ(status, 1) << out;
+  EXPECT_NE(out.find("run.log: exists and is not an ermak run log"), std::string::npos) << out;
+  EXPECT_EQ(read_file(notes_dir / "out/run.log"), "my lab notes\n");
+  EXPECT_EQ((run_ermak("run --quiet --force " + notes_config, &status), status), 0);
+}
+
 // --force with a mistake in the new configuration (a bead that does not exist) stops in the
 // start checks and leaves the earlier run's files as they were: they go only once the new
 // run is about to write its own.

@@ -228,6 +228,16 @@ TEST(OutputCheckpoint, AtomicWriteReplacesAndLeavesNoTemporary) {
 
   // A directory that does not exist is an error naming the file.
   EXPECT_THROW(write_checkpoint_atomically(dir / "no" / "such" / "run.ckpt", c), Error);
+
+  // A temporary that is a symbolic link (left there, or planted) is replaced, not written
+  // through: the file it points at stays as it was (an audit's was overwritten).
+  const auto outside = test::fresh_directory("output-ckpt-atomic-outside") / "precious";
+  write_bytes(outside, {'m', 'i', 'n', 'e'});
+  std::filesystem::create_symlink(outside, dir / "run.ckpt.tmp");
+  write_checkpoint_atomically(path, c);
+  EXPECT_EQ(std::filesystem::file_size(outside), 4u);
+  EXPECT_FALSE(std::filesystem::is_symlink(path));
+  EXPECT_EQ(read_checkpoint(path).step, c.step);
 }
 
 // A failed syncfs falls back to sync() only where the kernel or filesystem lacks it; a

@@ -37,7 +37,11 @@ void write_file_atomically(const std::filesystem::path& given, std::string_view 
   std::filesystem::path tmp = path;
   tmp += ".tmp";
   const std::string tmp_file = tmp.string();
-  const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  // A .tmp left by a crash is removed, not opened: opened, a link there would be written
+  // through onto its target (an audit's symlink to a file outside the run). O_EXCL|O_NOFOLLOW
+  // then make sure the file written is a new one of this name.
+  ::unlink(tmp.c_str());
+  const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
   if (fd < 0) throw Error(tmp_file, 0, "", "cannot create " + what + ": " + errno_text());
   try {
     write_all(fd, bytes.data(), bytes.size(), tmp_file, "cannot write " + what + ": ");
@@ -61,8 +65,12 @@ void write_file_atomically(const std::filesystem::path& given, std::string_view 
   if (dir.empty()) dir = ".";
   const int dfd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
   if (dfd >= 0) {
-    ::fsync(dfd);  // best effort: some filesystems refuse fsync on directories
+    // Some filesystems refuse fsync on directories (EINVAL): best effort there; an I/O error
+    // is the device failing, and the new name may not survive a crash: said.
+    const int sync_error = ::fsync(dfd) != 0 ? errno : 0;
     ::close(dfd);
+    if (sync_error == EIO)
+      throw Error(dir.string(), 0, "", "cannot sync the directory that holds " + what + ": " + std::strerror(EIO));
   }
 }
 

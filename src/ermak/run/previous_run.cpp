@@ -2,7 +2,9 @@
 
 #include <algorithm>
 #include <cctype>
+#include <fstream>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace ermak {
@@ -61,7 +63,15 @@ std::vector<fs::path> previous_run_files(const fs::path& dir) {
       if (fs::exists(fs::symlink_status(in / name, ec))) files.push_back(in / name);
   };
   add_existing(dir, kRunFiles);
-  for (const fs::path& replica : replica_directories(dir)) add_existing(replica, kReplicaFiles);
+  // A replica directory that is a symbolic link is removed as the link: its target's files
+  // are not the run's to remove (an audit's --force emptied a directory outside the run).
+  for (const auto& entry : fs::directory_iterator(dir)) {
+    if (!is_replica_directory(entry)) continue;
+    if (entry.is_symlink())
+      files.push_back(entry.path());
+    else
+      add_existing(entry.path(), kReplicaFiles);
+  }
   return files;
 }
 
@@ -73,6 +83,22 @@ std::size_t remove_previous_run(const fs::path& dir, bool keep_run_log) {
     for (const fs::path& replica : replica_directories(dir))
       if (fs::is_empty(replica)) fs::remove(replica);
   return removed;
+}
+
+bool is_absent_empty_or_ermak_log(const fs::path& log) {
+  std::error_code ec;
+  // Only a regular file with something in it can be someone's notes (a directory of that
+  // name is refused when the log is opened, naming it).
+  if (!fs::is_regular_file(log, ec) || fs::file_size(log, ec) == 0) return true;
+  std::ifstream in(log, std::ios::binary);
+  std::string first;
+  std::getline(in, first);
+  // "[2026-11-30 15:03:10] …"
+  static constexpr std::string_view kShape = "[dddd-dd-dd dd:dd:dd] ";
+  if (first.size() < kShape.size()) return false;
+  for (std::size_t k = 0; k < kShape.size(); ++k)
+    if (kShape[k] == 'd' ? !std::isdigit(static_cast<unsigned char>(first[k])) : first[k] != kShape[k]) return false;
+  return true;
 }
 
 }  // namespace ermak

@@ -30,4 +30,9 @@ std::size_t remove_previous_run(const std::filesystem::path& dir, bool keep_run_
 // included, not followed): what remove_previous_run would remove and a new run rewrites.
 std::vector<std::filesystem::path> previous_run_files(const std::filesystem::path& dir);
 
+// Whether `log` is no regular file or an empty one, or reads as an ermak run log (its first line starts with a
+// "[YYYY-MM-DD HH:MM:SS] " time stamp): a file of that name that is neither (a user's notes) is
+// not the run's to replace without --force.
+bool is_absent_empty_or_ermak_log(const std::filesystem::path& log);
+
 }  // namespace ermak

@@ -2,6 +2,7 @@
 
 #include <fcntl.h>
 #include <sys/file.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -44,15 +45,29 @@ std::string now_text() {
 fs::path run_lock_file(const fs::path& checkpoint) { return fs::path(checkpoint.string() + ".lock"); }
 
 RunLock::RunLock(const fs::path& lock_file) : file_(lock_file) {
-  fd_ = ::open(lock_file.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
-  if (fd_ < 0)
-    throw Error(lock_file.string(), 0, "", std::string("cannot create the run's lock file: ") + std::strerror(errno));
-  if (::flock(fd_, LOCK_EX | LOCK_NB) != 0) {
-    const int error = errno;
+  // A run that ends unlinks its lock file before it lets the lock go: a run that opened the
+  // file just before that and locks it just after holds a lock on a name no longer there,
+  // and a third run would create a new file and be let in too (an audit put two runs on one
+  // directory so). The lock counts only on the file the name still names: else try again.
+  for (int attempt = 0;; ++attempt) {
+    fd_ = ::open(lock_file.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+    if (fd_ < 0)
+      throw Error(lock_file.string(), 0, "", std::string("cannot create the run's lock file: ") + std::strerror(errno));
+    if (::flock(fd_, LOCK_EX | LOCK_NB) != 0) {
+      const int error = errno;
+      ::close(fd_);
+      fd_ = -1;
+      if (error == EWOULDBLOCK) refuse(lock_file);
+      throw Error(lock_file.string(), 0, "", std::string("cannot lock the run's lock file: ") + std::strerror(error));
+    }
+    struct stat held{}, named{};
+    if (::fstat(fd_, &held) == 0 && ::stat(lock_file.c_str(), &named) == 0 && held.st_dev == named.st_dev &&
+        held.st_ino == named.st_ino)
+      break;
     ::close(fd_);
     fd_ = -1;
-    if (error == EWOULDBLOCK) refuse(lock_file);
-    throw Error(lock_file.string(), 0, "", std::string("cannot lock the run's lock file: ") + std::strerror(error));
+    if (attempt == 100)
+      throw Error(lock_file.string(), 0, "", "the run's lock file keeps being replaced while it is locked");
   }
   char host[256] = "unknown host";
   ::gethostname(host, sizeof host - 1);

@@ -830,6 +830,12 @@ RunSummary run_simulation(const RunSpec& spec, const RunOptions& options, RunRep
     run_files.insert(run_files.end(), {checkpoint_path, fs::path(checkpoint_path) += ".tmp", log_path});
     check_inputs_are_not_run_files(spec, run_files);
   }
+  // A run.log that is no ermak log (a user's notes) is not replaced without --force, as no
+  // other file that is not the run's is (an audit's lab notes went silently).
+  if (!options.resume && !options.force && !is_absent_empty_or_ermak_log(log_path))
+    throw Error(log_path.string(), 0, "",
+                "exists and is not an ermak run log, but the run writes its log there: move it away, or pass "
+                "--force to replace it");
   std::optional<Error> existing_run;  // a dry run's refusal of an output that holds a run
   if (options.resume) {
     // A SOP-GPU run's checkpoint is named by its runs (ww_1-3_…ckpt): another beside it is a
