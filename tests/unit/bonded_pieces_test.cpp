@@ -74,6 +74,11 @@ TEST(BondedPieces, AChainBreakNamesTheMissingResidues) {
   EXPECT_EQ(residues_missing_between(10, 14, true),
             " — residues 11 to 13 are not in the model (missing from the file, or HETATM records: --keep-hetero keeps "
             "amino acids there)");
+  // Residues in the file left out for want of a C-alpha are not called missing from it alone
+  // (an audit's residues 10-11).
+  EXPECT_EQ(residues_missing_between(9, 12, false, ' ', ' ', true),
+            " — residues 10 to 11 are not in the model (missing from the file, or without a C-alpha atom and "
+            "skipped: see the warnings)");
 }
 
 }  // namespace

@@ -31,7 +31,7 @@ struct CaBead {
 };
 
 std::vector<CaBead> collect_ca_beads(const gemmi::Model& model, std::vector<std::string>& notes,
-                                     const std::vector<std::string>& chains) {
+                                     const std::vector<std::string>& chains, int& skipped_without_ca) {
   std::vector<CaBead> beads;
   std::map<std::string, int> hetero_names;  // amino acids of HETATM records that became beads
   const std::string blank_name = blank_chain_name(model);
@@ -71,6 +71,7 @@ std::vector<CaBead> collect_ca_beads(const gemmi::Model& model, std::vector<std:
         ++skipped_ligands;
         ++skipped_names[residues[first].name];
       }
+      if (any_amino_acid && !chosen_ca) ++skipped_without_ca;
       if (any_amino_acid && !chosen_ca)
         notes.push_back("residue " + residue_label(file_chain_name(chain, residues[first], blank_name), residues[first]) +
                         " has no C-alpha atom; skipped");
@@ -154,13 +155,14 @@ Topology build_ca_model(const std::filesystem::path& structure_file, const Model
   const gemmi::Structure& st = parsed.structure;
 
   std::vector<CaBead> beads;
+  int skipped_without_ca = 0;  // amino acids without a C-alpha: in the file, not in the model
   if (st.models.size() > 1)  // an NMR ensemble: as ermak topology says (--model chooses there)
     notes.push_back("the file has " + std::to_string(st.models.size()) + " models; model " + st.models[0].name +
                     " (the first) is used");
   if (!st.models.empty()) {
     if (std::string note = cut_short_note(parsed, st.models[0]); !note.empty()) notes.push_back(std::move(note));
     check_chain_selection(st.models[0], chains, name, "input.chains");
-    beads = collect_ca_beads(st.models[0], notes, chains);
+    beads = collect_ca_beads(st.models[0], notes, chains, skipped_without_ca);
   }
   // A virus capsid or other particle deposited as its asymmetric unit: this builder takes
   // the chains as the file has them; ermak topology expands them (docs/topology.md).
@@ -201,7 +203,8 @@ Topology build_ca_model(const std::filesystem::path& structure_file, const Model
                       number(beads[b].info) + " and " + beads[b + 1].info.residue_name + " " +
                       number(beads[b + 1].info) + " (" + distances + "): no bond" +
                       residues_missing_between(beads[b].info.residue_number, beads[b + 1].info.residue_number, false,
-                                               beads[b + 1].info.insertion_code, beads[b].info.insertion_code));
+                                               beads[b + 1].info.insertion_code, beads[b].info.insertion_code,
+                                               skipped_without_ca > 0));
       continue;
     }
     topology.bonds.push_back({static_cast<std::int32_t>(b), static_cast<std::int32_t>(b + 1),

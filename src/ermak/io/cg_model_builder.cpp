@@ -221,7 +221,7 @@ struct Builder {
         warn("chain breaks", "chain break between " + model.residues[r - 1].label() + " and " +
                                  model.residues[r].label() + " (C-alpha distance " + fmt("%.2f", d) + " A > " +
                                  fmt("%g", options.break_distance_A) + " A): no bond" +
-                                     residues_missing_between(model.residues[r - 1].number, model.residues[r].number, false, model.residues[r].icode, model.residues[r - 1].icode));
+                                     residues_missing_between(model.residues[r - 1].number, model.residues[r].number, false, model.residues[r].icode, model.residues[r - 1].icode, model.skipped_no_ca > 0));
         continue;
       }
       continues_chain[r] = 1;

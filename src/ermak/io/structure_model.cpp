@@ -888,7 +888,8 @@ StructureModel extract_structure_model(const ParsedStructure& parsed, const std:
   return out;
 }
 
-std::string residues_missing_between(int before, int after, bool hetero_skipped, char after_icode, char before_icode) {
+std::string residues_missing_between(int before, int after, bool hetero_skipped, char after_icode, char before_icode,
+                                     bool without_ca_skipped) {
   // Before an inserted residue (100B) come its number's own residue and earlier insertions
   // (100, 100A): the last one missing is 100A, or 100 before 100A; after 100A under the same
   // number, the first missing is 100B.
@@ -908,8 +909,10 @@ std::string residues_missing_between(int before, int after, bool hetero_skipped,
     first = std::to_string(before + 1);
   }
   const std::string which = first == last ? "residue " + first + " is" : "residues " + first + " to " + last + " are";
+  // Residues left out for want of a C-alpha are in the file: said, not "missing" (an audit).
   return " — " + which + " not in the model (missing from the file" +
-         (hetero_skipped ? ", or HETATM records: --keep-hetero keeps amino acids there)" : ")");
+         (hetero_skipped ? ", or HETATM records: --keep-hetero keeps amino acids there" : "") +
+         (without_ca_skipped ? ", or without a C-alpha atom and skipped: see the warnings" : "") + ")";
 }
 
 }  // namespace ermak

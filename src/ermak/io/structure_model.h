@@ -169,7 +169,7 @@ void check_structure_coordinates(const StructureModel& model);
 // --keep-hetero keeps amino acids there; `after_icode` and `before_icode` the residues'
 // insertion codes (97 to 100B lacks 98 to 100A, 100A to 100C lacks 100B). "" when none.
 std::string residues_missing_between(int before, int after, bool hetero_skipped, char after_icode = ' ',
-                                     char before_icode = ' ');
+                                     char before_icode = ' ', bool without_ca_skipped = false);
 
 // The standard residue a modified amino acid derives from, as gemmi's residue table
 // encodes it (lower-case one-letter code): "MSE" → "MET", "SEP" → "SER"; the name itself

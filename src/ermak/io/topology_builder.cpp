@@ -184,7 +184,7 @@ struct Builder {
         warn.add("chain breaks", "chain break between " + model.residues[r - 1].label() + " and " +
                                      model.residues[r].label() + " (C-alpha distance " + fmt("%.2f", d) +
                                      " A > " + fmt("%g", options.break_distance_A) + " A): no bond" +
-                                     residues_missing_between(model.residues[r - 1].number, model.residues[r].number, model.skipped_hetero_amino_acids > 0, model.residues[r].icode, model.residues[r - 1].icode));
+                                     residues_missing_between(model.residues[r - 1].number, model.residues[r].number, model.skipped_hetero_amino_acids > 0, model.residues[r].icode, model.residues[r - 1].icode, model.skipped_no_ca > 0));
         continue;
       }
       add_bond(a, b, BondKind::Backbone);
