@@ -92,6 +92,12 @@ TEST(RunStartChecks, CoordinatesThatBreakABondNameTheFile) {
   EXPECT_NE(out.find("do not fit the topology's bonds"), std::string::npos) << out;
   // The run stopped in its start checks: no model files, nothing that needs --force next time.
   EXPECT_FALSE(fs::exists(dir / "out/model.psf"));
+  // The start's warnings, logged after its start line, are logged too when a later check
+  // fails first (they may explain its error): here the tiny steps of a huge friction.
+  out = run_ermak("run --quiet " + (dir / "run.toml").string() + " --set run.friction=1e12", &status);
+  EXPECT_EQ(status, 1) << out;
+  EXPECT_NE(read_file(dir / "out/run.log").find("move a bead by only"), std::string::npos)
+      << read_file(dir / "out/run.log");
   // A single-point energy says the same instead of printing nan.
   out = run_ermak("energy --topology " + top.string() + " --coordinates " + moved.string(), &status);
   EXPECT_EQ(status, 1) << out;

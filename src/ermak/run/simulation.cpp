@@ -152,9 +152,18 @@ RunSummary run_logged(const RunSpec& given_spec, const RunOptions& options, RunR
   const std::int32_t replicas = spec.replicas;
   // Warnings of the checks below are logged after the run's start line: run.log's readers
   // (`ermak analyze`) split an appended log into attempts there, and a warning before it
-  // would fall to the attempt before.
-  std::vector<std::string> start_warnings;
-  for (const auto& w : system.warnings) start_warnings.push_back("warning: " + w);
+  // would fall to the attempt before. A check that throws first still leaves them logged
+  // (they may explain its error).
+  struct PendingWarnings {
+    spdlog::logger& log;
+    std::vector<std::string> lines;
+    void flush() {
+      for (const std::string& line : lines) log.warn("{}", line);
+      lines.clear();
+    }
+    ~PendingWarnings() { flush(); }
+  } start_warnings{*log, {}};
+  for (const auto& w : system.warnings) start_warnings.lines.push_back("warning: " + w);
   for (std::int32_t b : spec.fixed_beads)
     if (b < 0 || b >= n) {
       throw key_error(spec, "fixed.beads",
@@ -171,7 +180,7 @@ RunSummary run_logged(const RunSpec& given_spec, const RunOptions& options, RunR
                                 "docs/model.md#repulsion)",
                                 spec.sop.pair_cutoff_A, spec.sop.repulsion_sigma_A));
   for (std::string warning : {check_step_size(spec), clamp_tension_warning(spec), sparse_protocol_rows_warning(spec)})
-    if (!warning.empty()) start_warnings.push_back(std::move(warning));
+    if (!warning.empty()) start_warnings.lines.push_back(std::move(warning));
   // Start positions with a bond beyond r0 ± R0 would stop the run at its first check with a
   // message about the dynamics; name the coordinates file instead.
   // With input.replica_coordinates each replica starts from its own file (replica 0's is
@@ -187,7 +196,7 @@ RunSummary run_logged(const RunSpec& given_spec, const RunOptions& options, RunR
   const PullingTravel travel = assess_pulling_travel(spec, topology, system.initial_positions_A);
   log_run_start(spec, topology, system.initial_positions_A, pieces, travel.warning, bead_selection_lines, options,
                 run_log);
-  for (const std::string& warning : start_warnings) log->warn("{}", warning);
+  start_warnings.flush();
   if (!options.dry_run && !run_log.file_failed->load())
     log->info("resolved configuration written to {}", log_path.string());
   const OpenFileLimit& file_limit = file_holding.limit;
