@@ -1,30 +1,12 @@
 #include "ermak/io/cif_loop_rows.h"
 
+#include <algorithm>
 #include <vector>
 
 namespace ermak {
 namespace {
 
-bool is_blank(char c) { return c == ' ' || c == '\t' || c == '\r'; }
-
-// The values on one line: blank-separated, a quoted value ending at its quote before a blank
-// or the line's end; a '#' where a value would start begins a comment.
-std::size_t count_values(std::string_view line) {
-  std::size_t count = 0, p = 0;
-  while (p < line.size()) {
-    while (p < line.size() && is_blank(line[p])) ++p;
-    if (p >= line.size() || line[p] == '#') break;
-    ++count;
-    if (line[p] == '\'' || line[p] == '"') {
-      const char quote = line[p++];
-      while (p < line.size() && !(line[p] == quote && (p + 1 == line.size() || is_blank(line[p + 1])))) ++p;
-      ++p;
-    } else {
-      while (p < line.size() && !is_blank(line[p])) ++p;
-    }
-  }
-  return count;
-}
+bool is_blank(char c) { return c == ' ' || c == '\t'; }
 
 std::string_view first_word(std::string_view line) {
   std::size_t p = 0;
@@ -36,12 +18,37 @@ std::string_view first_word(std::string_view line) {
 
 }  // namespace
 
+std::vector<std::string_view> cif_line_values(std::string_view line) {
+  std::vector<std::string_view> values;
+  std::size_t p = 0;
+  while (p < line.size()) {
+    if (is_blank(line[p])) {
+      ++p;
+      continue;
+    }
+    if (line[p] == '#') break;
+    std::size_t end = p;
+    if (line[p] == '\'' || line[p] == '"') {
+      end = p + 1;
+      while (end < line.size() && !(line[end] == line[p] && (end + 1 == line.size() || is_blank(line[end + 1])))) ++end;
+      ++end;
+    } else {
+      while (end < line.size() && !is_blank(line[end])) ++end;
+    }
+    values.push_back(line.substr(p, std::min(end, line.size()) - p));
+    p = end;
+  }
+  return values;
+}
+
 std::optional<CifLoopRowProblem> find_damaged_loop_row(std::string_view text, int loop_line) {
   std::vector<std::string_view> lines;
   for (std::size_t start = 0; start <= text.size();) {
     std::size_t end = text.find('\n', start);
     if (end == std::string_view::npos) end = text.size();
-    lines.push_back(text.substr(start, end - start));
+    std::string_view line = text.substr(start, end - start);
+    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+    lines.push_back(line);
     start = end + 1;
   }
   if (loop_line < 1 || std::size_t(loop_line) > lines.size()) return std::nullopt;
@@ -65,7 +72,7 @@ std::optional<CifLoopRowProblem> find_damaged_loop_row(std::string_view text, in
     }
     if (word.starts_with('_') || word == "loop_" || word.starts_with("data_") || word.starts_with("save_")) break;
     if (line.starts_with(';')) return std::nullopt;  // a text field: rows are not lines
-    const std::size_t values = count_values(line);
+    const std::size_t values = cif_line_values(line).size();
     if (found) {
       found->last_row = false;  // more rows follow the damaged one
       break;

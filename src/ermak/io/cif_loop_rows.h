@@ -6,8 +6,15 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace ermak {
+
+// The values on one line of CIF text (without its line end): blank-separated; a quoted
+// value ('…' or "…") ends at its quote followed by a blank or the line's end; a '#' where a
+// value would start begins a comment. (A text field, ';' in column 1, spans lines: callers
+// handle it.)
+std::vector<std::string_view> cif_line_values(std::string_view line);
 
 struct CifLoopRowProblem {
   int line = 0;             // 1-based line of the first row whose values do not match the tags

@@ -387,25 +387,7 @@ int cif_loop_value_line(const std::string& text, int loop_line, std::size_t inde
       in_text_field = true;
       continue;
     }
-    std::size_t p = 0;
-    while (p < line.size()) {
-      if (line[p] == ' ' || line[p] == '\t') {
-        ++p;
-        continue;
-      }
-      if (line[p] == '#') break;
-      std::size_t end = p;
-      if (line[p] == '\'' || line[p] == '"') {  // ends at the same quote followed by a blank
-        end = p + 1;
-        while (end < line.size() && !(line[end] == line[p] && (end + 1 == line.size() || line[end + 1] == ' ' ||
-                                                               line[end + 1] == '\t')))
-          ++end;
-        ++end;
-      } else {
-        while (end < line.size() && line[end] != ' ' && line[end] != '\t') ++end;
-      }
-      const std::string_view token(line.data() + p, std::min(end, line.size()) - p);
-      p = end;
+    for (const std::string_view token : cif_line_values(line)) {
       if (number == loop_line && token == "loop_") continue;
       if (!past_tags && token.starts_with("_")) continue;
       past_tags = true;
