@@ -71,10 +71,11 @@ std::vector<CaBead> collect_ca_beads(const gemmi::Model& model, std::vector<std:
         ++skipped_ligands;
         ++skipped_names[residues[first].name];
       }
-      if (any_amino_acid && !chosen_ca) ++skipped_without_ca;
-      if (any_amino_acid && !chosen_ca)
+      if (any_amino_acid && !chosen_ca) {
+        ++skipped_without_ca;
         notes.push_back("residue " + residue_label(file_chain_name(chain, residues[first], blank_name), residues[first]) +
                         " has no C-alpha atom; skipped");
+      }
       first = last + 1;
       if (!chosen_ca) continue;
       const ChainNames::Part& part = chain_names.part_of(chain, *chosen, notes);
