@@ -99,6 +99,18 @@ TEST(IoLoadSystem, ErrorsNameTheFileAtFault) {
   EXPECT_EQ(count.find((test::shared_data() / "sopgpu/pf8/PF8_sop.pdb").string()), 0u) << count;
   EXPECT_NE(count.find("6928"), std::string::npos);
 
+  // One replica's file of many: the message names the setting and the replica as well.
+  InputSpec replicas;
+  replicas.topology = ww_dir() / "ww.top";
+  replicas.coordinates = ww_dir() / "ww_cg.pdb";
+  replicas.replica_coordinates = {ww_dir() / "ww_cg.pdb", test::shared_data() / "sopgpu/pf8/PF8_sop.pdb"};
+  const std::string replica_count = error_of(replicas);
+  EXPECT_EQ(replica_count.find((test::shared_data() / "sopgpu/pf8/PF8_sop.pdb").string() +
+                               ": input.replica_coordinates[1]: "),
+            0u)
+      << replica_count;
+  EXPECT_NE(replica_count.find("6928"), std::string::npos) << replica_count;
+
   InputSpec unknown;
   unknown.topology = "model.psf";
   EXPECT_NE(error_of(unknown).find("model.psf"), std::string::npos);

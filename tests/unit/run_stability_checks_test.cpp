@@ -239,6 +239,9 @@ TEST(StabilityChecks, StartCoordinatesThatBreakABondOrOverflowThePdbNameTheFile)
             0u)
       << m;
   EXPECT_NE(m.find("do not fit the topology's bonds"), std::string::npos) << m;
+  // A replica's own start file is one of many: the setting is named after the file.
+  m = message_of([&] { check_start_coordinates(t, at, 2.0, "r3.pdb", "input.replica_coordinates[3]"); });
+  EXPECT_EQ(m.rfind("r3.pdb: input.replica_coordinates[3]: the bond of beads 0", 0), 0u) << m;
   at = {{0, 0, 0}, {3.8, 0, 2e7}};
   m = message_of([&] { check_coordinates_fit_pdb(t, at, "c.pdb"); });
   EXPECT_NE(m.find("c.pdb: bead 1 (chain A residue 2 CA) has the coordinate 20000000"), std::string::npos) << m;

@@ -36,6 +36,10 @@ std::filesystem::path start_coordinates_source(const InputSpec& input) {
   return !input.coordinates.empty() ? input.coordinates : !input.structure.empty() ? input.structure : input.topology;
 }
 
+std::string replica_coordinates_field(std::int64_t replica) {
+  return "input.replica_coordinates[" + std::to_string(replica) + "]";
+}
+
 LoadedSystem load_system(const InputSpec& input, const ModelBuildSpec& build, CaDistances distances) {
   // A directory given for a file: say so, not what its reader makes of it.
   auto not_a_directory = [](const std::filesystem::path& path, const std::string& key) {
@@ -46,7 +50,7 @@ LoadedSystem load_system(const InputSpec& input, const ModelBuildSpec& build, Ca
   not_a_directory(input.topology, "input.topology");
   not_a_directory(input.coordinates, "input.coordinates");
   for (std::size_t r = 0; r < input.replica_coordinates.size(); ++r)
-    not_a_directory(input.replica_coordinates[r], "input.replica_coordinates[" + std::to_string(r) + "]");
+    not_a_directory(input.replica_coordinates[r], replica_coordinates_field(std::int64_t(r)));
   LoadedSystem system;
   std::string source;
   if (!input.structure.empty()) {
@@ -88,10 +92,16 @@ LoadedSystem load_system(const InputSpec& input, const ModelBuildSpec& build, Ca
   }
   for (std::size_t r = 0; r < input.replica_coordinates.size(); ++r) {
     const std::filesystem::path& file = input.replica_coordinates[r];
+    const std::string field = replica_coordinates_field(std::int64_t(r));
     if (!std::filesystem::exists(file))
-      throw Error(file.string(), 0, "input.replica_coordinates[" + std::to_string(r) + "]",
-                  "the initial coordinates of replica " + std::to_string(r) + " do not exist");
-    system.replica_positions_A.push_back(coordinates_for(file, system.topology, input.topology));
+      throw Error(file.string(), 0, field, "the initial coordinates of replica " + std::to_string(r) + " do not exist");
+    try {
+      system.replica_positions_A.push_back(coordinates_for(file, system.topology, input.topology));
+    } catch (const Error& e) {
+      // The reader names its field "coordinates"; this file is one replica's of many.
+      if (e.file() != file.string() || !(e.field().empty() || e.field() == "coordinates")) throw;
+      throw Error(e.file(), e.line(), field, e.description());
+    }
   }
   if (!system.replica_positions_A.empty()) system.initial_positions_A = system.replica_positions_A.front();
   validate_topology(system.topology, source);

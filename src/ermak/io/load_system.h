@@ -1,5 +1,6 @@
 #pragma once
 // The one entry point from InputSpec to a ready Topology and starting coordinates.
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -31,6 +32,10 @@ struct LoadedSystem {
 // The file the start coordinates come from, for messages: input.coordinates, else the
 // structure, else the topology (an .etop's own coordinates).
 std::filesystem::path start_coordinates_source(const InputSpec& input);
+
+// "input.replica_coordinates[r]": the setting that names replica r's start file, for
+// messages about that file (one of many, so the file's name alone may not find it).
+std::string replica_coordinates_field(std::int64_t replica);
 
 // `distances`: the arithmetic of a structure's C-alpha model (io/ca_model_builder.h); a run
 // started by an ermak before commit dd1af8e resumes with CaDistances::double_precision.

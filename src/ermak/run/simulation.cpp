@@ -190,7 +190,7 @@ RunSummary run_logged(const RunSpec& given_spec, const RunOptions& options, RunR
                             start_coordinates_source(spec.input).string());
   for (std::size_t r = 0; !options.resume && r < system.replica_positions_A.size(); ++r)
     check_start_coordinates(topology, system.replica_positions_A[r], spec.sop.fene_R0_A,
-                            spec.input.replica_coordinates.at(r).string());
+                            spec.input.replica_coordinates.at(r).string(), replica_coordinates_field(r));
 
   const std::vector<std::int32_t> pieces = bonded_pieces(topology);
   const PullingTravel travel = assess_pulling_travel(spec, topology, system.initial_positions_A);

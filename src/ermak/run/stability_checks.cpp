@@ -118,23 +118,23 @@ void BondStretchCheck::check_replica_exactly(const State& state, std::int32_t r,
 }
 
 void check_coordinates_fit_pdb(const Topology& topology, const std::vector<Vec3d>& positions_A,
-                               const std::string& source) {
+                               const std::string& source, const std::string& field) {
   // The model and final PDBs write a coordinate in 8 columns (fewer decimals for large ones).
   for (std::size_t i = 0; i < positions_A.size(); ++i)
     for (const double v : {positions_A[i].x, positions_A[i].y, positions_A[i].z})
       if (!coordinate_fits(v))
-        throw Error(source, 0, "",
+        throw Error(source, 0, field,
                     fmt::format("bead {} ({}) has the coordinate {} Å, beyond the ±10⁷ Å a PDB file can hold",
                                 i, describe_bead(topology, std::int32_t(i)), v));
 }
 
 void check_start_coordinates(const Topology& topology, const std::vector<Vec3d>& positions_A, double max_stretch_A,
-                             const std::string& source) {
-  check_coordinates_fit_pdb(topology, positions_A, source);
+                             const std::string& source, const std::string& field) {
+  check_coordinates_fit_pdb(topology, positions_A, source, field);
   for (const Bond& b : topology.bonds) {
     const double length = norm(positions_A[std::size_t(b.j)] - positions_A[std::size_t(b.i)]);
     if (!(std::abs(length - b.r0_A) < max_stretch_A))
-      throw Error(source, 0, "",
+      throw Error(source, 0, field,
                   fmt::format("the bond of beads {} ({}) and {} ({}) is {:.3f} Å long, but the topology's r0 is "
                               "{:.3f} Å: beyond r0 ± R0 "
                               "({} Å), where the FENE energy is undefined (docs/model.md#fene); these coordinates "

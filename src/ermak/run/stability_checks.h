@@ -82,13 +82,16 @@ BondStretchCheck bond_check_for_run(const Topology& topology, const RunSpec& spe
 
 // Throws ermak::Error, naming `source` (the coordinates file), when a position is beyond
 // what ermak's PDB files can hold (|x| ≥ 10⁷ Å) — checked before any output is written.
+// `field`: as for check_start_coordinates below.
 void check_coordinates_fit_pdb(const Topology& topology, const std::vector<Vec3d>& positions_A,
-                               const std::string& source);
+                               const std::string& source, const std::string& field = "");
 
 // Before a run (or a single-point energy): check_coordinates_fit_pdb, and throws when a
 // bond is already stretched or compressed by R0 or more from its r0 — the FENE energy is
 // undefined there, so the coordinates do not fit the topology's bonds (docs/model.md#fene).
+// `field` names the setting that gave the file (e.g. "input.replica_coordinates[3]"), so that
+// one file of many is found in the config; empty where the file is the run's only one.
 void check_start_coordinates(const Topology& topology, const std::vector<Vec3d>& positions_A, double max_stretch_A,
-                             const std::string& source);
+                             const std::string& source, const std::string& field = "");
 
 }  // namespace ermak

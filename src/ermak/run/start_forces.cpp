@@ -49,7 +49,7 @@ void refuse_coincident_start(Engine& engine, const State& forces, const RunSpec&
       const ClosestPair pair = closest_pair(positions);
       const bool own_file = std::size_t(r) < spec.input.replica_coordinates.size();
       throw Error((own_file ? spec.input.replica_coordinates[std::size_t(r)] : start_coordinates_source(spec.input)).string(),
-                  0, "",
+                  0, own_file ? replica_coordinates_field(r) : "",
                   fmt::format("beads {} and {}{} are {:.3g} Å apart at the start (the closest pair; bead {} feels a "
                               "force that is not finite): beads on top of each other have no SOP energy, and no "
                               "minimisation can part them; correct the start coordinates",
