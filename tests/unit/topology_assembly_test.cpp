@@ -167,6 +167,39 @@ TEST(TopologyAssembly, MmcifAssemblyGeneratorsAndNames) {
       << error_of([&] { expand_assembly(chosen, "1"); });
 }
 
+// gemmi skips an assembly category that lacks one of its tags: the file then seems to list no
+// assembly, and `--assembly 1` says which category lacks what (an audit's hand-edited file).
+TEST(TopologyAssembly, AnAssemblyCategoryMissingATagIsNamedAsTheReason) {
+  std::string cif = kCif;
+  const std::string count_tag = "_pdbx_struct_assembly.oligomeric_count\n";
+  cif.erase(cif.find(count_tag), count_tag.size());
+  for (const char* row : {"dimeric 2\n", "monomeric 1\n"}) {
+    const std::string r = row;
+    cif.replace(cif.find(r), r.size(), r.substr(0, r.find(' ')) + "\n");
+  }
+  StructureModel m = read_model(write_file("cif-no-count", "toy.cif", cif));
+  EXPECT_TRUE(m.assemblies.empty()) << "gemmi read the category after all: this test no longer shows the case";
+  std::string e = error_of([&] { expand_assembly(m, "1"); });
+  EXPECT_NE(e.find("no assembly '1'; the file lists no biological assembly and no NCS operators — the file's "
+                   "_pdbx_struct_assembly lacks .oligomeric_count"),
+            std::string::npos)
+      << e;
+
+  // Operators without their `type` column: the assemblies are read, their operators not.
+  cif = kCif;
+  const std::string type_tag = "_pdbx_struct_oper_list.type\n";
+  cif.erase(cif.find(type_tag), type_tag.size());
+  for (const char* type : {"'identity operation' ", "'crystal symmetry operation' "}) cif.erase(cif.find(type), std::string(type).size());
+  StructureModel no_type = read_model(write_file("cif-no-type", "toy.cif", cif));
+  e = error_of([&] { expand_assembly(no_type, "1"); });
+  EXPECT_NE(e.find("_pdbx_struct_oper_list lacks .type"), std::string::npos) << e;
+
+  // A complete file names nothing.
+  StructureModel complete = read_model(write_file("cif-complete", "toy.cif", kCif));
+  EXPECT_TRUE(complete.assembly_tags_missing.empty());
+  EXPECT_EQ(error_of([&] { expand_assembly(complete, "7"); }).find("lacks"), std::string::npos);
+}
+
 // PDB with two MTRIX operators to generate (iGiven blank): identity + 2 copies.
 TEST(TopologyAssembly, PdbMtrixNcsExpansion) {
   std::string pdb =

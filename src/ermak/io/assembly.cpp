@@ -185,6 +185,17 @@ SymmetryOperator conjugate_by_frame(const SymmetryOperator& m, const SymmetryOpe
   return out;
 }
 
+namespace {
+// What gemmi left unread for a missing tag, as the reason an assembly is absent or empty.
+std::string unread_assembly_categories(const StructureModel& model) {
+  if (model.assembly_tags_missing.empty()) return "";
+  std::string list;
+  for (const std::string& line : model.assembly_tags_missing) list += (list.empty() ? "" : "; ") + line;
+  return " — the file's " + list + ", and the mmCIF reader (gemmi) skips such a category whole: add the missing "
+         "column(s) (values may be '?')";
+}
+}  // namespace
+
 ExpansionReport expand_assembly(StructureModel& model, const std::string& id, NcsFrame ncs_frame) {
   std::vector<Job> jobs;
   const bool ncs = id == "ncs" || id == "NCS";
@@ -226,12 +237,14 @@ ExpansionReport expand_assembly(StructureModel& model, const std::string& id, Nc
     throw Error(model.source, 0, "assembly",
                 "there is no assembly '" + id + "'; " +
                     (available.empty() ? "the file lists no biological assembly and no NCS operators"
-                                       : "available: " + available));
+                                       : "available: " + available) +
+                    unread_assembly_categories(model));
   }
   for (const AssemblyRecord::Generator& g : assembly->generators)
     for (const SymmetryOperator& op : g.operators) jobs.push_back({op, "", &g});
   if (jobs.empty())
-    throw Error(model.source, 0, "assembly", "assembly '" + id + "' has no operators");
+    throw Error(model.source, 0, "assembly",
+                "assembly '" + id + "' has no operators" + unread_assembly_categories(model));
   require_rotations(jobs, model.source, "assembly '" + id + "'");
   return apply(model, jobs, "assembly " + id);
 }

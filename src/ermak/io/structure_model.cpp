@@ -23,6 +23,7 @@
 
 #include "ermak/core/error.h"
 #include "ermak/io/chain_names.h"
+#include "ermak/io/cif_assembly_tags.h"
 #include "ermak/io/cif_loop_rows.h"
 #include "ermak/io/input_file.h"
 #include "ermak/io/residue_notes.h"
@@ -635,6 +636,14 @@ ParsedStructure read_structure_file(const std::filesystem::path& file, EpsilonSo
       check_atom_site_columns(document, name);
       check_atom_site_values(document, name, text, eh_source);
       parsed.structure = gemmi::make_structure(document);
+      if (!document.blocks.empty()) {
+        std::vector<std::string> tags;
+        for (const gemmi::cif::Item& item : document.blocks[0].items) {
+          if (item.type == gemmi::cif::ItemType::Loop) tags.insert(tags.end(), item.loop.tags.begin(), item.loop.tags.end());
+          if (item.type == gemmi::cif::ItemType::Pair) tags.push_back(item.pair[0]);
+        }
+        parsed.assembly_tags_missing = incomplete_assembly_categories(tags);
+      }
       parsed.ends_in_atom_record_line = last_atom_site_row_line(document, text);
 #else
       throw Error(name, 0, "structure",
@@ -667,6 +676,7 @@ StructureModel extract_structure_model(const ParsedStructure& parsed, const std:
   out.format = parsed.format;
   out.model_count = static_cast<int>(st.models.size());
   out.warnings = parsed.notes;
+  out.assembly_tags_missing = parsed.assembly_tags_missing;
   if (st.models.empty())
     throw Error(source, 0, "structure", "no atoms found (the file has no ATOM/HETATM records)");
 

@@ -33,6 +33,9 @@ struct ParsedStructure {
   // mmCIF file whose last line is a row of the _atom_site loop (no `#` line or other category
   // after it): that line, else 0 (cut_short_note).
   int ends_in_atom_record_line = 0;
+  // An mmCIF's assembly categories that gemmi skipped for a missing tag
+  // (io/cif_assembly_tags.h); said when an assembly is asked for.
+  std::vector<std::string> assembly_tags_missing;
 };
 
 // A note when the file may have been cut short: a PDB that ends in an atom record, or an mmCIF
@@ -135,6 +138,7 @@ struct StructureModel {
   std::vector<StructureResidue> residues;     // chains in file order, residues in file order
   std::vector<DisulfideRecord> disulfides;    // from the file (empty when none listed)
   std::vector<AssemblyRecord> assemblies;     // biological assemblies listed in the file
+  std::vector<std::string> assembly_tags_missing;  // ParsedStructure's: why assemblies may be absent
   std::vector<SymmetryOperator> ncs_operators;// strict NCS operators to generate (not "given")
   // ORIGX (PDB ORIGXn, mmCIF _database_PDB_matrix.origx): the map from the entry's
   // coordinates to the depositors' submitted frame, kept only when it is not the identity
