@@ -808,6 +808,129 @@ TEST_P(CudaFamily, IndentationAgreesWithCpu) {
   }
 }
 
+// Forces and energies at one state, every protocol term included: the CPU engine is set to the
+// GPU's state (and protocol state) after a stretch of dynamics, so that the comparison sees
+// only the arithmetic, not trajectories apart. Same physics/ functions on the same floats: a
+// term differs by fused multiply-adds and the summation order (relative ~1e-6), so 1e-4 +
+// 1e-5·max|F| and 1e-5 in the energies; a missing or doubled protocol term is ≥ 1e-2.
+void expect_forces_and_energies_agree_at_the_gpus_state(Engine& gpu, Engine& cpu) {
+  cpu.set_state(gpu.state());
+  cpu.restore_protocol_state(gpu.protocol_state());
+  const State f_gpu = gpu.forces(), f_cpu = cpu.forces();
+  double largest = 0.0;
+  for (const auto* c : {&f_cpu.x, &f_cpu.y, &f_cpu.z})
+    for (float v : *c) largest = std::max(largest, double(std::abs(v)));
+  EXPECT_LE(max_abs_difference(f_cpu, f_gpu), 1e-4 + 1e-5 * largest)
+      << "step " << gpu.state().step << ", largest force component " << largest;
+  const auto e_gpu = gpu.energies(), e_cpu = cpu.energies();
+  ASSERT_EQ(e_gpu.size(), e_cpu.size());
+  for (std::size_t r = 0; r < e_cpu.size(); ++r) {
+    SCOPED_TRACE("replica " + std::to_string(r) + ", step " + std::to_string(gpu.state().step));
+    EXPECT_NEAR(e_gpu[r].fene, e_cpu[r].fene, 1e-5 * (std::abs(e_cpu[r].fene) + 1));
+    EXPECT_NEAR(e_gpu[r].native, e_cpu[r].native, 1e-5 * (std::abs(e_cpu[r].native) + 1));
+    EXPECT_NEAR(e_gpu[r].repulsive, e_cpu[r].repulsive, 1e-5 * (std::abs(e_cpu[r].repulsive) + 1));
+    EXPECT_NEAR(e_gpu[r].protocol, e_cpu[r].protocol, 1e-5 * (std::abs(e_cpu[r].protocol) + 1));
+  }
+  const auto s_gpu = gpu.indentation_status(), s_cpu = cpu.indentation_status();
+  ASSERT_EQ(s_gpu.size(), s_cpu.size());
+  for (std::size_t r = 0; r < s_cpu.size(); ++r) {
+    SCOPED_TRACE("indentation, replica " + std::to_string(r));
+    const auto near = [](const Vec3d& a, const Vec3d& b, double tolerance) {
+      EXPECT_NEAR(a.x, b.x, tolerance); EXPECT_NEAR(a.y, b.y, tolerance); EXPECT_NEAR(a.z, b.z, tolerance);
+    };
+    near(s_gpu[r].tip_A, s_cpu[r].tip_A, 1e-9);
+    near(s_gpu[r].base_A, s_cpu[r].base_A, 1e-9);
+    const double molecule = std::sqrt(norm2(s_cpu[r].molecule_force_kcal_per_mol_A));
+    near(s_gpu[r].molecule_force_kcal_per_mol_A, s_cpu[r].molecule_force_kcal_per_mol_A, 1e-4 + 1e-5 * molecule);
+    near(s_gpu[r].spring_force_kcal_per_mol_A, s_cpu[r].spring_force_kcal_per_mol_A, 1e-6);
+    near(s_gpu[r].surface_force_kcal_per_mol_A, s_cpu[r].surface_force_kcal_per_mol_A, 1e-4);
+    EXPECT_EQ(s_gpu[r].turnaround_step, s_cpu[r].turnaround_step);
+  }
+}
+
+// Tethers (one per replica, one moving in replica 1), force clamps (one in replica 2 only) on a
+// ramped schedule and plane tethers in two groups: at the start (the clamp's schedule at 0) and
+// after 400 steps (at 8/3 of its unit force), forces and energies at the GPU's state.
+TEST_P(CudaFamily, ForcesWithProtocolsAgreeWithCpuAtTheGpusState) {
+  const Topology& t = topology();
+  const std::int32_t n = t.bead_count();
+  EngineSetup setup = base_setup(t, 3, 1618);
+  const auto& p0 = system_->system.initial_positions_A;
+  setup.tethers = {make_tether(0, p0[0], {}, 1.0, 0), make_tether(n - 1, p0[n - 1], {0.2, 0.0, -0.1}, 0.5, 50, 1)};
+  ExternalForce clamp;
+  clamp.bead = 5;
+  clamp.direction = {0.6, 0.0, 0.8};
+  ExternalForce clamp2;
+  clamp2.bead = 20;
+  clamp2.replica = 2;
+  clamp2.direction = {0.0, -1.0, 0.0};
+  setup.external_forces = {clamp, clamp2};
+  setup.force_schedule.points = {{0, 0.0}, {300, 3.0}, {500, 1.0}};
+  setup.plane_tethers = {make_y_plane_tether(12, p0, 0, 0), make_y_plane_tether(13, p0, 0, 1)};
+  setup.plane_groups = 2;
+  auto cpu = make_cpu_engine(setup);
+  auto gpu = make_gpu(setup, family());
+  gpu->set_state(start_state(system_->system, 3));
+  expect_forces_and_energies_agree_at_the_gpus_state(*gpu, *cpu);
+  gpu->advance(400);
+  expect_forces_and_energies_agree_at_the_gpus_state(*gpu, *cpu);
+}
+
+// The tip in contact: make_indentation's tip starts 4 Å above the molecule with the default
+// friction (ζ_tip = 5000), so its tip–bead force stays below 1e-3 kcal/mol/Å; here it starts
+// 1 Å above with ζ_tip = 10, lags ζ_tip·v/κ = 5 Å behind its base and presses the molecule
+// onto the surface with several kcal/mol/Å. Free in space (tip_along_direction_only false) as
+// well as on its line; trajectories to kTrajectoryTolerance_A, every status component, and
+// forces and energies at the GPU's state to float rounding.
+TEST_P(CudaFamily, IndentationInContactAgreesWithCpu) {
+  for (const bool along_only : {true, false}) {
+    SCOPED_TRACE(along_only ? "tip on its line" : "tip free in space");
+    EngineSetup setup = base_setup(topology(), 2, 27182);
+    Indentation ind = make_indentation(system_->system, false, false);
+    ind.tip_zeta = 10.0;
+    ind.tip_start_A.z -= 3.0;
+    ind.base_start_A = ind.tip_start_A;
+    ind.tip_along_direction_only = along_only;
+    ind.retract_step = 450;
+    setup.indentation = ind;
+    auto cpu = make_cpu_engine(setup);
+    auto gpu = make_gpu(setup, family());
+    const State start = start_state(system_->system, 2);
+    cpu->set_state(start);
+    gpu->set_state(start);
+    double largest_contact = 0.0;
+    for (std::int64_t chunk : {200, 200, 200}) {
+      cpu->advance(chunk);
+      gpu->advance(chunk);
+      EXPECT_LE(max_abs_difference(cpu->state(), gpu->state()), kTrajectoryTolerance_A) << "step " << cpu->state().step;
+      const auto a = cpu->indentation_status(), b = gpu->indentation_status();
+      ASSERT_EQ(a.size(), b.size());
+      for (std::size_t r = 0; r < a.size(); ++r) {
+        EXPECT_EQ(b[r].turnaround_step, a[r].turnaround_step);
+        const double molecule = std::sqrt(norm2(a[r].molecule_force_kcal_per_mol_A));
+        largest_contact = std::max(largest_contact, molecule);
+        for (int k = 0; k < 3; ++k) {
+          const auto c = [k](const Vec3d& v) { return k == 0 ? v.x : k == 1 ? v.y : v.z; };
+          EXPECT_NEAR(c(b[r].tip_A), c(a[r].tip_A), 1e-3) << "component " << k;
+          EXPECT_NEAR(c(b[r].base_A), c(a[r].base_A), 1e-9) << "component " << k;
+          EXPECT_NEAR(c(b[r].molecule_force_kcal_per_mol_A), c(a[r].molecule_force_kcal_per_mol_A), 1e-2 * molecule + 1e-3)
+              << "component " << k;
+          EXPECT_NEAR(c(b[r].spring_force_kcal_per_mol_A), c(a[r].spring_force_kcal_per_mol_A), 1e-3)
+              << "component " << k;
+        }
+        // On its line the tip moves along z only; free, the contact pushes it sideways too.
+        if (along_only) {
+          EXPECT_EQ(b[r].tip_A.x, ind.tip_start_A.x);
+          EXPECT_EQ(b[r].tip_A.y, ind.tip_start_A.y);
+        }
+      }
+      expect_forces_and_energies_agree_at_the_gpus_state(*gpu, *cpu);
+    }
+    EXPECT_GT(largest_contact, 1.0) << "the tip never pressed on the molecule: the test would not see its terms";
+    EXPECT_EQ(cpu->indentation_status()[0].turnaround_step, 450);
+  }
+}
+
 INSTANTIATE_TEST_SUITE_P(Families, CudaFamily,
                          ::testing::Values(FamilyVariant{CudaKernelFamily::kBlock},
                                            FamilyVariant{CudaKernelFamily::kBlock, false, true},
