@@ -384,6 +384,8 @@ TEST(RunCli, AKilledRunResumesToTheFilesOfOneThatRanThrough) {
   ASSERT_NE(second, std::string::npos) << log;
   EXPECT_LT(std::stoll(log.substr(first + 16)), 300000) << "the first kill came after the last step";
   EXPECT_NE(log.find("finished: "), std::string::npos) << log;
+  // Each attempt says how much model time its steps cover (docs/units.md#time).
+  EXPECT_NE(log.find(" ps per step) on backend cpu"), std::string::npos) << log;
   for (const char* f : {"replica_000/energies.tsv", "replica_001/pulling.tsv", "replica_002/trajectory.dcd",
                         "replica_000/final.pdb", "replica_002/pulling.tsv", "checkpoint.ckpt", "model.psf"})
     EXPECT_EQ(read_file(whole / "out" / f), read_file(killed / "out" / f)) << f;

@@ -20,6 +20,8 @@
 #include "ermak/core/progress.h"
 #include "ermak/io/checkpoint.h"
 #include "ermak/io/dcd_writer.h"
+#include "ermak/core/simulated_time.h"
+#include "ermak/core/units.h"
 #include "ermak/io/load_system.h"
 #include "ermak/io/psf_writer.h"
 #include "ermak/io/pdb_coordinates.h"
@@ -632,11 +634,14 @@ RunSummary run_logged(const RunSpec& given_spec, const RunOptions& options, RunR
   const std::string backend_name = engine->name() + (kernel.empty() ? "" : " (" + kernel + ")");
   // The minimisation's list builds are not the steps' (the engine may have minimised).
   const std::int64_t rebuilds_before_steps = engine->stats().neighbor_rebuilds;
+  // The model time the steps cover: what a user compares with an experiment's (docs/units.md#time).
+  const double step_ps = units::tau_to_ps(spec.langevin.timestep_tau);
+  const std::string covers = fmt::format("{} at {:g} ps per step", format_simulated_time(double(last_step - first_step) * step_ps), step_ps);
   if (own_files)
-    log->info("running steps {} .. {} on backend {} (outputs in {}, energy rows every {} steps)", first_step,
-              last_step, backend_name, out.string(), spec.output.energy_every_steps);
+    log->info("running steps {} .. {} ({}) on backend {} (outputs in {}, energy rows every {} steps)", first_step,
+              last_step, covers, backend_name, out.string(), spec.output.energy_every_steps);
   else
-    log->info("running steps {} .. {} on backend {}", first_step, last_step, backend_name);
+    log->info("running steps {} .. {} ({}) on backend {}", first_step, last_step, covers, backend_name);
   // A DCD's frames are evenly spaced (docs/outputs.md#dcd): the last one may fall
   // before the run's last step, which the tables and final.pdb still reach.
   const std::int64_t frame_every = spec.output.trajectory_every_steps;
