@@ -255,15 +255,15 @@ TEST(RunDryRun, AHeatingScheduleIsStatedAndAShortRunWarned) {
   // The last step of a 100000-step run runs at 320 K (steps 80000 to 99999).
   out = run_ermak("run --dry-run " + config.string() + " --set run.backend=\"cpu\" --set run.steps=100000", &status);
   ASSERT_EQ(status, 0) << out;
-  EXPECT_NE(out.find("warning: heating: the run's 100000 steps end at 320 K, before the schedule's stop temperature "
+  EXPECT_NE(out.find("warning: heating: the last of the run's 100000 steps runs at 320 K, before the schedule's stop temperature "
                      "400 K (steps 400000 to 420000); give run.steps ≥ 420000 to hold it for a whole stair"),
             std::string::npos)
       << out;
   // Ending at the step the stop temperature begins is ending before it; part of its stair, a part.
   out = run_ermak("run --dry-run " + config.string() + " --set run.backend=\"cpu\" --set run.steps=400000", &status);
-  EXPECT_NE(out.find("steps end at 395 K, before the schedule's stop temperature"), std::string::npos) << out;
+  EXPECT_NE(out.find("steps runs at 395 K, before the schedule's stop temperature"), std::string::npos) << out;
   out = run_ermak("run --dry-run " + config.string() + " --set run.backend=\"cpu\" --set run.steps=410000", &status);
-  EXPECT_NE(out.find("steps end at 400 K, during a part stair at the schedule's stop temperature"), std::string::npos)
+  EXPECT_NE(out.find("steps runs at 400 K, during a part stair at the schedule's stop temperature"), std::string::npos)
       << out;
   // A stop later than any run may go (2^48 steps) is never reached: no step count to give that
   // run.steps would refuse (an audit was told run.steps ≥ 54000000000060000).

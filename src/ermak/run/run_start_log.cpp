@@ -38,11 +38,11 @@ void log_heating_schedule(const RunSpec& spec, spdlog::logger& log) {
   const bool derived_stop = is_sopgpu_config(spec.config_path);
   if (at_stop == std::numeric_limits<std::int64_t>::max() && !derived_stop)
     log.warn("warning: heating: the increment ({:+.6g} K every {} steps) is too small for any run to reach the stop "
-             "temperature {:.6g} K (later than the {} steps a run may take); the run's {} steps end at {:.6g} K",
+             "temperature {:.6g} K (later than the {} steps a run may take); the last of the run's {} steps runs at {:.6g} K",
              heat.increment_kcal_per_mol * per_K, heat.every_steps, heat.stop_kcal_per_mol * per_K, kMostRunSteps,
              spec.steps, heat.at_step(std::max<std::int64_t>(spec.steps - 1, 0)) * per_K);
   else if (spec.steps < whole_stop_stair && !derived_stop)
-    log.warn("warning: heating: the run's {} steps end at {:.6g} K, {} the schedule's stop temperature {:.6g} K "
+    log.warn("warning: heating: the last of the run's {} steps runs at {:.6g} K, {} the schedule's stop temperature {:.6g} K "
              "(steps {} to {}); give run.steps ≥ {} to hold it for a whole stair",
              spec.steps, heat.at_step(std::max<std::int64_t>(spec.steps - 1, 0)) * per_K,
              spec.steps <= at_stop ? "before" : "during a part stair at", heat.stop_kcal_per_mol * per_K, at_stop,
