@@ -598,7 +598,7 @@ TEST(IoCaModel, NativeContactsOfHundredThousandBeadsTakeSeconds) {
   EXPECT_LT(seconds, 10.0);
 }
 
-// One model whichever route builds it (docs/config.md#input): `[input] structure` and
+// One model whichever route builds it (docs/config.md#input--the-model): `[input] structure` and
 // `ermak topology --sc-limit 0 --disulfides none` give the same bonds and contacts, r0 to the
 // bit — both through SOP-GPU's float distances.
 TEST(IoCaModel, StructureModelIsErmakTopologysModelBitForBit) {

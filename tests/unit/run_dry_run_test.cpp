@@ -97,7 +97,7 @@ TEST(DryRun, EstimatesTheRemainingStepsAtTheTimedRate) {
 }
 
 // What a crash can lose: checkpoints fall on multiples of checkpoint_every, so a resumed run
-// whose next multiple is at or past its end checkpoints only there (docs/outputs.md#checkpoints).
+// whose next multiple is at or past its end checkpoints only there (docs/outputs.md#checkpoint).
 TEST(DryRun, WarnsOfARunWhoseOnlyCheckpointIsItsEnd) {
   DryRunFacts facts;
   facts.backend = "cpu";

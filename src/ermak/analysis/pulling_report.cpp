@@ -219,7 +219,8 @@ std::string clamp_lifetime_section(const std::vector<PullingRecord>& pulls, cons
   if (!times.empty() && x_unfolded < highest_start + 3.0 * largest_start_spread)
     s += fmt::format("  note: {} nm lies within the starting extensions' fluctuations (up to {} nm + 3 × {} nm, the "
                      "largest spread of a replica's raw extension over the run's first tenth): "
-                     "thermal motion reaches it; give the extension of the unfolded state\n",
+                     "a replica reaches it by fluctuation, or is there from its first rows, without unfolding; give the "
+                     "extension of the unfolded state\n",
                      g(x_unfolded), g(highest_start), g(largest_start_spread, 3));
   s += stats_block("unfolding time", describe(unfolded_times), "ns");
   const ExponentialLifetime life = exponential_lifetime(times, unfolded);

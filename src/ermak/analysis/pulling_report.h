@@ -1,5 +1,5 @@
 #pragma once
-// The pulling part of `ermak analyze` (docs/analysis.md#constant-velocity-pulling,
+// The pulling part of `ermak analyze` (docs/analysis.md#unfolding-events-force-peaks,
 // docs/analysis.md#force-clamp): each replica_NNN/pulling.tsv's smoothed curve and plot,
 // then the constant-velocity replicas' unfolding peaks and WLC fits (peaks.tsv,
 // wlc_fits.tsv, force_extension.svg and their sections of summary.txt) and the force-clamp

@@ -14,7 +14,7 @@
 int main(int argc, char** argv) {
   // A file-size limit (ulimit -f) would otherwise kill the process mid-write with no word;
   // ignored, the write fails with EFBIG and the run stops with its usual error naming the
-  // file ("File too large", docs/outputs.md#errors).
+  // file ("File too large", docs/outputs.md#after-an-error).
   std::signal(SIGXFSZ, SIG_IGN);
   // A closed stderr or stdout pipe (`ermak run … | tee log`, then Ctrl-C) would otherwise kill
   // ermak in the middle of writing its stop checkpoint and log line; ignored, those writes

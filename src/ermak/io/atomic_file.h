@@ -2,7 +2,7 @@
 // Files written whole or not at all: a sibling temporary (same directory, so the rename is
 // atomic), its contents synced, then renamed over the target and the directory synced. A run
 // stopped or a machine crashing mid-write leaves the old file or the new one, never a part
-// (docs/outputs.md#checkpoints).
+// (docs/outputs.md#checkpoint).
 #include <filesystem>
 #include <string>
 #include <string_view>

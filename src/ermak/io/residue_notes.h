@@ -1,6 +1,6 @@
 #pragma once
 // What the structure readers tell about residues beside building the beads
-// (docs/formats.md#pdb-and-mmcif-input): numbers that more than one residue uses, the
+// (docs/formats.md#pdb-and-mmcif): numbers that more than one residue uses, the
 // conformers chosen among alternate locations, residues found twice — each gathered over a
 // model and reported as a few warnings, not one per residue.
 #include <map>

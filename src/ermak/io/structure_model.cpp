@@ -162,7 +162,7 @@ void check_five_digit_residue_number(const std::string& file, int line_number, s
 // gemmi reads the numeric columns leniently — a cut "12.3" or "1.0x0" passes, a residue
 // number or B-factor that is not a number becomes 0, a record shifted by a column reads
 // as another residue, a record not starting in column 1 is skipped — which would silently
-// build a wrong model from a damaged file; check them strictly first (docs/formats.md#pdb).
+// build a wrong model from a damaged file; check them strictly first (docs/formats.md#pdb-and-mmcif).
 void prepare_pdb_text(const std::string& file, std::string& text, std::vector<std::string>& notes,
                       int& ends_in_atom_record_line, EpsilonSource eh_source) {
   static constexpr std::array<const char*, 3> kAxis = {"x", "y", "z"};

@@ -205,7 +205,7 @@ const gemmi::Atom* best_ca(const gemmi::Residue& residue);
 // alternative to it at one position (microheterogeneity, whose atoms carry alternate-location
 // labels: the builders keep the one whose C-alpha has the highest occupancy), rather than
 // another residue under a reused number (both with unlabelled C-alphas: both become beads,
-// and ReusedResidueNumbers says so: io/residue_notes.h). docs/formats.md#pdb-and-mmcif-input.
+// and ReusedResidueNumbers says so: io/residue_notes.h). docs/formats.md#pdb-and-mmcif.
 bool alternative_residues(const gemmi::Residue& previous, const gemmi::Residue& next);
 
 // "DA (10), DC (9)": residue names with how often they were met (up to 12 names), for the

@@ -20,7 +20,6 @@ struct ExternalForce {
   Vec3d direction{1, 0, 0};   // unit vector
 };
 
-// Piecewise-linear in the step, constant beyond the first and last points.
 // The schedule's force at `step`: linear between its points (ascending steps), the first
 // point's force before it, the last's after it; 0 without points. One definition for the CPU
 // (ForceSchedule::at_step) and the CUDA kernels, so that both get the same double.

@@ -26,8 +26,4 @@ ERMAK_HD Vec3d tether_anchor_at(const HarmonicTether& tether, std::int64_t step,
   return tether.anchor_start_A + t * tether.anchor_velocity_A_per_tau;
 }
 
-ERMAK_HD bool applies_to(std::int32_t protocol_replica, std::int32_t replica) {
-  return protocol_replica < 0 || protocol_replica == replica;
-}
-
 }  // namespace ermak

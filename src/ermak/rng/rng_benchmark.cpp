@@ -157,7 +157,7 @@ int run_rng_benchmark(const RngBenchOptions& o) {
   table_rows(o, generators, sizes, [&](const std::string& generator, const std::string& layout, std::int32_t n) {
     auto source = make_noise_source(generator, layout, 12345, 1, n);
     std::vector<float> x(n, 10.0f), y(n, 0.0f), z(n, 0.0f), gx(n), gy(n), gz(n);
-    const float a = 1.0f - 6.0e-7f, s = 0.0223607f;  // Δt/τ and sqrt(2DΔt) in nm of rng ou
+    const float a = 1.0f - 6.0e-7f, s = 0.0223607f;  // 1 − Δt/τ and sqrt(2DΔt) in nm, the OU update of `ermak rng ou`
     std::int64_t step = 0;
     auto run = [&](std::int64_t count) {
       for (std::int64_t k = 0; k < count; ++k, ++step) {

@@ -47,7 +47,7 @@ std::vector<std::string> describe_dry_run(const DryRunFacts& f) {
                                 "checkpoints add to it (the run log's cost lines, docs/outputs.md#reports-are-written-in-the-background), and the "
                                 "rate moves as the structure changes (unfolding, compaction)",
                                 f.first_step, f.last_step, steps, ProgressMeter::format_duration(double(steps) / rate)));
-    // What a crash costs: the steps since the last checkpoint (docs/outputs.md#checkpoints).
+    // What a crash costs: the steps since the last checkpoint (docs/outputs.md#checkpoint).
     const double seconds = double(steps) / rate;
     // Checkpoints fall on multiples of the interval (and at the run's end): with no multiple
     // between the first step and the last — 0, an interval beyond the end, or a resumed run

@@ -87,7 +87,7 @@ namespace {
 // "auto" falls back to the CPU where there is no GPU (a configuration travels to a laptop),
 // but a GPU the user named that this machine lacks, beside GPUs it has, is a mistake to be
 // told about — not a run on the CPU that may take a hundred times longer
-// (docs/config.md#run).
+// (docs/config.md#run--the-dynamics).
 void refuse_a_named_gpu_that_does_not_exist(const RunSpec& spec, const EngineSetup& setup,
                                            const std::string& backend) {
   if (spec.backend != "auto" || backend != "cpu") return;

@@ -3,7 +3,7 @@
 // the chain's contour length the spring stretches a fully extended chain, its force rising
 // by κ per nm of travel until a FENE bond breaks (a few nN in the SOP model): the rest of the
 // run measures nothing, and the break's advice ("pull more slowly") would only make the same
-// travel take longer. Planning: docs/protocols.md#planning-a-pulling-run.
+// travel take longer. Planning: docs/protocols.md#planning-a-pulling-run-at-experimental-speeds.
 #include <cstdint>
 #include <optional>
 #include <string>

@@ -17,7 +17,7 @@ namespace ermak {
 void log_heating_schedule(const RunSpec& spec, spdlog::logger& log) {
   const TemperatureSchedule& heat = spec.temperature;
   if (!heat.heating()) return;
-  // The schedule in words, and whether the run reaches its stop (docs/config.md#heating).
+  // The schedule in words, and whether the run reaches its stop (docs/config.md#heating--stepwise-heating-optional).
   const double per_K = 1.0 / units::kBoltzmann_kcal_per_mol_K;
   // A stop later than any run may go (kMostRunSteps) is never reached either: a step count
   // "to hold it" that run.steps refuses is no advice.

@@ -14,7 +14,7 @@
 
 namespace ermak {
 
-// The heating schedule in words (docs/config.md#heating), and warnings when the run does not
+// The heating schedule in words (docs/config.md#heating--stepwise-heating-optional), and warnings when the run does not
 // reach or hold its stop temperature, or when one increment spans the whole range (a unit
 // slip). Nothing without [heating].
 void log_heating_schedule(const RunSpec& spec, spdlog::logger& log);

@@ -1,5 +1,5 @@
 #pragma once
-// The forces at a run's start (docs/config.md#minimize): beads on top of each other are
+// The forces at a run's start (docs/config.md#minimize--energy-minimisation-before-the-dynamics): beads on top of each other are
 // refused, and a start — minimised or not — whose largest force would move a bead by half a
 // bond's R0 in one step is warned of, since the first steps would then break a bond with a
 // message about the dynamics instead of the start.

@@ -341,12 +341,6 @@ __device__ __forceinline__ double group_sum(double v) {
 
 // --- protocol forces -----------------------------------------------------------------
 
-// Base of the indentation cantilever at `step` (protocol/indentation.h, as the CPU engine).
-__device__ __forceinline__ Vec3d indentation_base(const Indentation& ind, long long step, long long turnaround,
-                                                  double h) {
-  return cantilever_base_A(ind, step, turnaround, h);
-}
-
 // Which protocol code a step kernel variant carries: none; the per-bead items only
 // (tethers, clamp forces, plane tethers: pulling runs); or those and the indentation tip
 // with its surface. A pulling run's kernel without the tip's double-precision code needs
