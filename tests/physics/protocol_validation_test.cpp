@@ -77,10 +77,12 @@ State replicated(std::int32_t replicas, const std::vector<Vec3f>& positions) {
 }
 
 // [run] and [input] shared by the tests; h = 0.08 τ_H, k_B T = 0.6, ζ = 50 by default.
-std::string run_table(int replicas, std::uint64_t seed, const std::string& timestep_tau = "0.08") {
+// (Tests that advance one step at a time take one thread: on a busy machine a parallel
+// region per step may wait a time slice for the other thread.)
+std::string run_table(int replicas, std::uint64_t seed, const std::string& timestep_tau = "0.08", int threads = 2) {
   return "[input]\nstructure = \"unused.pdb\"\n[run]\nreplicas = " + std::to_string(replicas) +
          "\nseed = " + std::to_string(seed) + "\ntemperature_kcal_per_mol = 0.6\ntimestep_tau = " + timestep_tau +
-         "\nthreads = 2\n";
+         "\nthreads = " + std::to_string(threads) + "\n";
 }
 
 // ---------------------------------------------------------------------------------------
@@ -687,6 +689,117 @@ TEST(ProtocolValidation, IndentationTipAloneIsAnOrnsteinUhlenbeckBeadOnItsLine) 
 
 TEST(ProtocolValidation, IndentationTipAloneIsAnOrnsteinUhlenbeckBeadInSpace) {
   expect_tip_alone_is_an_ornstein_uhlenbeck_bead(false, 59);
+}
+
+// ---------------------------------------------------------------------------------------
+// Retraction (docs/protocols.md#indentation): the base travels s(t) = v t while indenting
+// and s(t) = v (2 t_r − t) after the turnaround at t_r, both from the step count (t = n h);
+// the turnaround happens at a base travel (retract_at_depth_nm), at a spring force
+// κ (r_base − r_tip)·d (retract_at_force_pN) or at a step. Read as the code applies it after
+// each step (protocol/indentation.h, indentation_tip_step): t_r is the first step n whose
+// base travel v·h·n reaches the depth, or whose spring force — base at v·h·n on the way
+// in, tip where it stands at step n — reaches the force. Both are deterministic given the
+// trajectory, so the checks are exact: the turnaround step itself, the force at it and one
+// step before, and the base's travel after it (1e-9 Å: the travel is a double product of
+// the step count).
+
+// The tip alone (as in IndentationTipAlone… above), turned at a depth of 0.5 nm: at
+// v·h = 7500 µm/s × 2.48·10⁻⁶ Å/τ_H per µm/s × 0.08 τ_H = 1.488·10⁻³ Å per step, 5 Å is
+// 3360.2 steps, so t_r = 3361 (far from a rounding boundary: v·h·3361 − 5 Å = 1.2·10⁻³ Å).
+TEST(ProtocolValidation, RetractionAtADepthTurnsAtTheFirstStepWhoseTravelReachesItAndMirrorsTheTravel) {
+  constexpr int kReplicas = 3;
+  const std::string toml =
+      run_table(kReplicas, 61, "0.08", 1) + "[fixed]\nbeads = [0]\n"
+      "[indentation]\ntip_radius_A = 20\ntip_position_A = [0, 0, 30]\ndirection = [0, 0, -1]\n"
+      "spring_kcal_per_mol_A2 = 0.5\nspeed_um_per_s = 7500\ntip_friction = 10\ntip_interaction = \"repulsive\"\n"
+      "tip_sigma_A = 2.0\ntip_epsilon_kcal_per_mol = 1.0\nretract_at_depth_nm = 0.5\n"
+      "[indentation.surface]\npoint_A = [0, 0, -1000]\nnormal = [0, 0, 1]\ntip_interaction = false\n";
+  ProtocolRun run(toml, beads(1), replicated(kReplicas, {{1000.0f, 0.0f, 0.0f}}));
+  const double h = 0.08, v = 7500 * 2.48e-6, depth_A = 5.0;
+  ASSERT_NEAR(run.spec.indentation.speed_A_per_tau, v, 1e-15);
+  std::int64_t turn = 0;
+  while (v * h * double(turn) < depth_A) ++turn;
+  ASSERT_EQ(turn, 3361);
+  ASSERT_GT(v * h * double(turn) - depth_A, 1e-6);
+  ASSERT_GT(depth_A - v * h * double(turn - 1), 1e-6);
+  const Vec3d start{0, 0, 30}, d{0, 0, -1};
+  std::vector<Vec3d> base;  // replica 0's base at every step
+  const std::int64_t last = 2 * turn + 10;
+  for (std::int64_t n = 0; n <= last; ++n) {
+    if (n > 0) run.engine->advance(1);
+    const auto status = run.engine->indentation_status();
+    for (std::int32_t r = 0; r < kReplicas; ++r) {
+      SCOPED_TRACE(testing::Message() << "step " << n << " replica " << r);
+      ASSERT_EQ(status[r].turnaround_step, n < turn ? -1 : turn);
+      // The travel on the way in, v·h·n, and the mirror after: v·h·(2t_r − n).
+      const double travel = v * h * double(n <= turn ? n : 2 * turn - n);
+      ASSERT_NEAR(status[r].travel_A, travel, 1e-9);
+      ASSERT_NEAR(norm(status[r].base_A - (start + travel * d)), 0.0, 1e-9);
+      ASSERT_NEAR(run.protocol->indentation_row(r, n, status[r])[1], travel / 10, 1e-10) << "base[nm]";
+    }
+    base.push_back(status[0].base_A);
+  }
+  // After the turnaround the base retraces its way in, step for step, and passes its start.
+  for (std::int64_t k = 0; k <= turn; ++k)
+    ASSERT_NEAR(norm(base[std::size_t(turn + k)] - base[std::size_t(turn - k)]), 0.0, 1e-9) << "k = " << k;
+  EXPECT_NEAR(norm(base[std::size_t(2 * turn)] - start), 0.0, 1e-9);
+  EXPECT_NEAR(dot(base[std::size_t(last)] - start, d), -10 * v * h, 1e-9);
+}
+
+// The rigid obstacle (as in IndentationOnARigidObstacle… above), turned at a spring force of
+// 100 pN: seven thermal standard deviations of the free tip's force (√(k_BT κ) = 12 pN)
+// above its drag (12.9 pN), so it is reached in contact with the bead, after ~2.2–2.4·10⁴
+// steps; each replica has its own noise, so its own turnaround step. Every step of every
+// replica is looked at: before t_r the spring force is below 100 pN, at t_r it is at or
+// above it, and after t_r the base retraces its way in.
+TEST(ProtocolValidation, RetractionAtAForceTurnsAtTheFirstStepWhoseSpringForceReachesIt) {
+  constexpr int kReplicas = 4, kMaxSteps = 40000, kAfter = 200;
+  const std::string toml = run_table(kReplicas, 67, "0.08", 1) + "[fixed]\nbeads = [0]\n" + kIndentationTable +
+                           "retract_at_force_pN = 100\n"
+                           "[indentation.surface]\npoint_A = [0, 0, -10]\nnormal = [0, 0, 1]\ntip_interaction = false\n";
+  ProtocolRun run(toml, beads(1), replicated(kReplicas, {{0.0f, 0.0f, 0.0f}}));
+  const double h = 0.08, kappa = 0.05, v = run.spec.indentation.speed_A_per_tau;
+  const double threshold = units::pN_to_internal_force(100.0);  // 1 kcal/mol/Å = 69.47695 pN (docs/units.md)
+  const Vec3d d = kIndentDirection;
+  std::vector<std::int64_t> turn(kReplicas, -1);
+  std::vector<double> previous(kReplicas, 0.0), pressed(kReplicas, 0.0);
+  std::int64_t n = 0;
+  for (; n <= kMaxSteps; ++n) {
+    if (n > 0) run.engine->advance(1);
+    const auto status = run.engine->indentation_status();
+    bool done = true;
+    for (std::int32_t r = 0; r < kReplicas; ++r) {
+      SCOPED_TRACE(testing::Message() << "step " << n << " replica " << r);
+      // The documented criterion, from the reported base and tip.
+      const double spring = kappa * dot(status[r].base_A - status[r].tip_A, d);
+      if (turn[r] < 0) {
+        if (status[r].turnaround_step >= 0) {
+          turn[r] = status[r].turnaround_step;
+          ASSERT_EQ(turn[r], n) << "the turnaround is the step whose force first reaches the threshold";
+          EXPECT_GE(spring, threshold) << "at the turnaround";
+          EXPECT_LT(previous[r], threshold) << "one step before";
+          // Reached in contact, not by the free tip's noise: the bead had pushed back with
+          // at least half the threshold before. (Not at the turnaround step itself: pressed
+          // on the stiff wall by the soft spring, the tip wanders off the bead by
+          // √(k_BT/κ) = 3.5 Å, and such an excursion is what stretches the spring past the
+          // threshold first.)
+          EXPECT_GT(pressed[r], 0.5 * threshold) << "the bead's largest push on the tip before the turnaround";
+        } else {
+          ASSERT_LT(spring, threshold) << "reached, but not turned";
+          pressed[r] = std::max(pressed[r], dot(status[r].molecule_force_kcal_per_mol_A, -1.0 * d));
+        }
+      } else {
+        ASSERT_EQ(status[r].turnaround_step, turn[r]) << "at most one turnaround";
+        ASSERT_NEAR(status[r].travel_A, v * h * double(2 * turn[r] - n), 1e-9);
+      }
+      previous[r] = spring;
+      done = done && turn[r] >= 0 && n >= turn[r] + kAfter;
+    }
+    if (done) break;
+  }
+  ASSERT_LE(n, kMaxSteps) << "every replica turned";
+  RecordProperty("turnaround_steps", std::to_string(turn[0]) + " " + std::to_string(turn[1]) + " " +
+                                         std::to_string(turn[2]) + " " + std::to_string(turn[3]));
 }
 
 // ---------------------------------------------------------------------------------------
