@@ -2,7 +2,9 @@
 // minima: a FENE bond relaxes to its native length r0 (U = 0), a native contact to its r0
 // (U = −ε_h), and a strained WW domain ends lower in energy with every free bead's force
 // below the tolerance when it reports convergence. Fixed beads keep their coordinates
-// bit for bit. (The CUDA engine is compared with this one in
+// bit for bit. The algorithm's own claims (docs/validation.md#minimisation): no bead moves
+// by more than the cap in an iteration (a strongly pushed one by exactly the cap), and the
+// energy never rises from one iteration to the next. (The CUDA engine is compared with this one in
 // tests/cuda/cuda_engine_test.cpp, MinimisationAgreesWithCpu.)
 //
 // Tolerances: where |F| < f_tol at the end, a minimum of curvature U'' lies within
@@ -11,8 +13,12 @@
 // coordinates (≤ 1e-6 Å at |x| < 10 Å).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cmath>
+#include <limits>
+#include <string>
+#include <vector>
 
 #include "ermak/backend/engine.h"
 #include "support/test_paths.h"
@@ -66,6 +72,27 @@ void expect_relaxed_to(Engine& engine, const std::vector<Vec3f>& starts, double 
   }
 }
 
+// Half the spacing of floats at x: the largest rounding error of a float coordinate.
+double half_ulp(float x) {
+  const float a = std::abs(x);
+  return 0.5 * (double(std::nextafter(a, std::numeric_limits<float>::infinity())) - double(a));
+}
+
+// SOP-GPU's WW domain strained 3 % about its centroid and displaced irregularly by up to
+// 0.3 Å per component: no bead at a minimum of its terms.
+State strained_ww(const LoadedSystem& ww) {
+  const std::int32_t n = ww.topology.bead_count();
+  Vec3d centroid{0, 0, 0};
+  for (const Vec3d& p : ww.initial_positions_A) centroid += (1.0 / double(n)) * p;
+  State state(n, 1);
+  for (std::int32_t i = 0; i < n; ++i) {
+    const Vec3d p = centroid + 1.03 * (ww.initial_positions_A[i] - centroid) +
+                    0.3 * Vec3d{std::sin(1.3 * i), std::cos(0.7 * i), std::sin(2.9 * i + 0.5)};
+    state.set_position(0, i, vec_cast<float>(p));
+  }
+  return state;
+}
+
 }  // namespace
 
 TEST(Minimization, AFeneBondRelaxesToItsNativeLength) {
@@ -103,6 +130,104 @@ TEST(Minimization, ANativeContactRelaxesToItsNativeDistance) {
   }
 }
 
+// The move cap (docs/validation.md#minimisation: steepest descent with the largest move
+// capped at max_displacement): a FENE bond stretched by 1.5 Å pulls its free bead with
+// kΔ/(1 − Δ²/R0²) = 68.6 kcal/mol/Å, far more than a 0.1 Å move needs, so the first
+// iteration moves that bead by exactly the cap, along the bond toward the fixed bead (the
+// energy falls, so the move is kept). Tolerance 10⁻⁶ Å: the move is formed in float
+// (relative 10⁻⁷ of 0.1 Å) and added to coordinates of ~5 Å (half an ulp, 2.4·10⁻⁷ Å, per
+// component).
+TEST(Minimization, OneIterationMovesTheFreeBeadByExactlyTheCapAlongTheBond) {
+  Topology t = two_beads();
+  t.bonds.push_back({0, 1, 3.8f});
+  const Vec3d along = (1.0 / std::sqrt(1.0 + 4.0 + 4.0)) * Vec3d{2.0, -1.0, 2.0};
+  const std::vector<Vec3f> starts = {vec_cast<float>(5.3 * along)};
+  auto engine = two_bead_engine(t, starts);
+  const Vec3d before = vec_cast<double>(engine->state().position(0, 1));
+  const Vec3d bond = before - vec_cast<double>(engine->state().position(0, 0));
+  ASSERT_NEAR(norm(bond) - 3.8, 1.5, 1e-6);
+  const double energy_before = engine->energies()[0].total();
+  const MinimizeResult result = engine->minimize(1, kForceTolerance, kMaxMove_A, {});
+  EXPECT_EQ(result.iterations, 1);
+  EXPECT_FALSE(result.converged);
+  const Vec3d move = vec_cast<double>(engine->state().position(0, 1)) - before;
+  EXPECT_NEAR(norm(move), kMaxMove_A, 1e-6) << "the cap, not the force, sets the step";
+  EXPECT_NEAR(norm(move + (kMaxMove_A / norm(bond)) * bond), 0.0, 1e-6) << "along the bond, toward the fixed bead";
+  EXPECT_LT(engine->energies()[0].total(), energy_before);
+  // A smaller cap scales the move with it.
+  auto again = two_bead_engine(t, starts);
+  again->minimize(1, kForceTolerance, 0.025, {});
+  EXPECT_NEAR(norm(vec_cast<double>(again->state().position(0, 1)) - before), 0.025, 1e-6);
+}
+
+// Monotone energy and the cap on a real system (docs/validation.md#minimisation): the
+// strained WW domain of the test below, minimised once as a run does (the step grows after
+// a kept move and halves after a refused one). The stop hook, asked before every
+// iteration's move, records the positions there (the CPU engine's state() is its working
+// copy, written only by the thread that asks); a second engine evaluates each recorded
+// configuration's energy. Between consecutive iterations the energy never rises, and no
+// bead moves by more than the cap. Tolerances: energy 10⁻¹² of Σ|terms|, the round-off of
+// summing the same terms (in double) in another neighbour list's pair order; the move as
+// in the test above, with the rounding of coordinates of up to ~30 Å.
+TEST(Minimization, TheEnergyNeverRisesAndNoBeadMovesMoreThanTheCapInAnyIteration) {
+  const auto ww = test::load_ww_reference();
+  ASSERT_TRUE(ww) << "WW test data not found under " << test::shared_data();
+  const std::int32_t n = ww->topology.bead_count();
+  const State state = strained_ww(*ww);
+  EngineSetup setup;
+  setup.topology = &ww->topology;
+  setup.fixed_beads = {0, n - 1};
+  setup.threads = 2;
+  auto engine = make_cpu_engine(setup);
+  engine->set_state(state);
+  std::vector<State> visited;
+  const MinimizeResult result = engine->minimize(3000, 0.01, kMaxMove_A, [&] {
+    visited.push_back(engine->state());
+    return false;
+  });
+  visited.push_back(engine->state());
+  ASSERT_EQ(std::int64_t(visited.size()), result.iterations + 1);
+  ASSERT_GT(result.iterations, 100);
+  auto evaluator = make_cpu_engine(setup);
+  std::vector<EnergyTerms> terms;
+  for (const State& s : visited) {
+    evaluator->set_state(s);
+    terms.push_back(evaluator->energies()[0]);
+  }
+  int rises = 0, moved = 0;
+  double largest_move = 0, largest_excess = -1e300;
+  for (std::size_t k = 1; k < visited.size(); ++k) {
+    const EnergyTerms& e = terms[k];
+    const double scale = std::abs(e.fene) + std::abs(e.native) + std::abs(e.repulsive) + std::abs(e.protocol);
+    if (e.total() > terms[k - 1].total() + 1e-12 * scale) {
+      ++rises;
+      ADD_FAILURE() << "iteration " << k - 1 << ": energy " << terms[k - 1].total() << " → " << e.total();
+    }
+    // A bead's move is formed in float (relative error ~10⁻⁷) and added to coordinates of
+    // up to ~30 Å, each rounded by half an ulp (1.9·10⁻⁶ Å at 16–32 Å): the cap is exceeded
+    // by at most the length of the half-ulps of the new coordinates plus 10⁻⁶ of the cap.
+    double step_move = 0, worst_excess = 0;
+    for (std::int32_t i = 0; i < n; ++i) {
+      const Vec3f now = visited[k].position(0, i);
+      const double move = norm(vec_cast<double>(now) - vec_cast<double>(visited[k - 1].position(0, i)));
+      step_move = std::max(step_move, move);
+      const Vec3d half_ulps{half_ulp(now.x), half_ulp(now.y), half_ulp(now.z)};
+      worst_excess = std::max(worst_excess, (move - kMaxMove_A * (1 + 1e-6)) / norm(half_ulps));
+    }
+    largest_move = std::max(largest_move, step_move);
+    largest_excess = std::max(largest_excess, worst_excess);
+    if (step_move > 0) ++moved;
+  }
+  EXPECT_EQ(rises, 0);
+  EXPECT_LE(largest_excess, 1.0) << "a move beyond the cap (in units of the coordinates' rounding)";
+  EXPECT_GT(largest_move, kMaxMove_A - 1e-5) << "the first iteration moves the most-pushed bead by the cap";
+  EXPECT_LT(terms.back().total(), terms.front().total() - 1.0);
+  RecordProperty("iterations", std::to_string(result.iterations));
+  RecordProperty("iterations_that_moved", std::to_string(moved));
+  RecordProperty("largest_move_A", std::to_string(largest_move));
+  RecordProperty("largest_excess_in_half_ulps", std::to_string(largest_excess));
+}
+
 // A stop request (a signal during a run's start) ends the minimisation at the iteration it
 // comes in, and the result says so; the replicas of a split run stop the same way.
 TEST(Minimization, AStopRequestEndsItAtTheNextIteration) {
@@ -136,14 +261,7 @@ TEST(Minimization, AStrainedWwDomainEndsLowerWithEveryForceBelowTheTolerance) {
   const auto ww = test::load_ww_reference();
   ASSERT_TRUE(ww) << "WW test data not found under " << test::shared_data();
   const std::int32_t n = ww->topology.bead_count();
-  Vec3d centroid{0, 0, 0};
-  for (const Vec3d& p : ww->initial_positions_A) centroid += (1.0 / double(n)) * p;
-  State state(n, 1);
-  for (std::int32_t i = 0; i < n; ++i) {
-    const Vec3d p = centroid + 1.03 * (ww->initial_positions_A[i] - centroid) +
-                    0.3 * Vec3d{std::sin(1.3 * i), std::cos(0.7 * i), std::sin(2.9 * i + 0.5)};
-    state.set_position(0, i, vec_cast<float>(p));
-  }
+  const State state = strained_ww(*ww);
   EngineSetup setup;
   setup.topology = &ww->topology;
   setup.fixed_beads = {0, n - 1};

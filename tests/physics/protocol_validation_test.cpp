@@ -77,10 +77,12 @@ State replicated(std::int32_t replicas, const std::vector<Vec3f>& positions) {
 }
 
 // [run] and [input] shared by the tests; h = 0.08 τ_H, k_B T = 0.6, ζ = 50 by default.
-std::string run_table(int replicas, std::uint64_t seed, const std::string& timestep_tau = "0.08") {
+// (Tests that advance one step at a time take one thread: on a busy machine a parallel
+// region per step may wait a time slice for the other thread.)
+std::string run_table(int replicas, std::uint64_t seed, const std::string& timestep_tau = "0.08", int threads = 2) {
   return "[input]\nstructure = \"unused.pdb\"\n[run]\nreplicas = " + std::to_string(replicas) +
          "\nseed = " + std::to_string(seed) + "\ntemperature_kcal_per_mol = 0.6\ntimestep_tau = " + timestep_tau +
-         "\nthreads = 2\n";
+         "\nthreads = " + std::to_string(threads) + "\n";
 }
 
 // ---------------------------------------------------------------------------------------
@@ -420,25 +422,81 @@ TEST(ProtocolValidation, ForceClampOnAFeneBondGivesTheBoltzmannExtension) {
 // Column of indentation.tsv (without `step`) holding the force that stops the tip.
 enum class Reaction { kMolecule = 7, kSurface = 8 };
 
-void expect_cantilever_response(const std::string& toml, Topology topology, const State& start, Reaction reaction) {
+// The walls as the TOML tables state them, for U_protocol computed here from the positions
+// (docs/protocols.md#indentation): U = ε [A (σ/ρ)¹² + B (σ/ρ)⁶], ρ the distance from the
+// tip's surface (d − R) or the height above the surface plane; the surface acts on every
+// bead, and on the tip (from its surface) where it feels it.
+struct WallTerms {
+  double A, B, sigma, epsilon;
+};
+double wall_energy(double rho, const WallTerms& w) {
+  return w.epsilon * (w.A * std::pow(w.sigma / rho, 12) + w.B * std::pow(w.sigma / rho, 6));
+}
+struct SurfacePlane {
+  Vec3d point, normal;
+  WallTerms wall;
+  bool tip_feels_it;
+};
+// kIndentationTable's tip (below): repulsive, σ = 2 Å, ε = 1, R = 20 Å, κ = 0.05, starting
+// at (0, 0, 30) and moving along −z (the base starts at the tip).
+constexpr WallTerms kTipWall{0.0, 1.0, 2.0, 1.0};
+constexpr double kTipRadius_A = 20.0;
+const Vec3d kTipStart_A{0, 0, 30}, kIndentDirection{0, 0, -1};
+
+// U_protocol of replica r: tip–bead walls + cantilever ½κ|base − tip|² + surface–bead walls
+// + tip–surface wall; with the sum of the terms' magnitudes.
+struct EnergyAndScale {
+  double energy = 0, scale = 0;
+  void add(double term) {
+    energy += term;
+    scale += std::abs(term);
+  }
+};
+EnergyAndScale indentation_energy_from_positions(const State& s, std::int32_t r, Vec3d tip, Vec3d base, double kappa,
+                                                 const SurfacePlane& surface) {
+  EnergyAndScale u;
+  u.add(0.5 * kappa * norm2(base - tip));
+  for (std::int32_t i = 0; i < s.bead_count; ++i) {
+    const Vec3d p = vec_cast<double>(s.position(r, i));
+    u.add(wall_energy(norm(p - tip) - kTipRadius_A, kTipWall));
+    u.add(wall_energy(dot(p - surface.point, surface.normal), surface.wall));
+  }
+  if (surface.tip_feels_it) u.add(wall_energy(dot(tip - surface.point, surface.normal) - kTipRadius_A, surface.wall));
+  return u;
+}
+
+void expect_cantilever_response(const std::string& toml, Topology topology, const State& start, Reaction reaction,
+                                const SurfacePlane& surface) {
   constexpr int kReplicas = 200, kSteps = 50000, kEvery = 250;
   ProtocolRun run(toml, std::move(topology), start);
   const double kappa = 0.05, zeta_t = 10.0, h = 0.08, kT = 0.6;
   const double v = run.spec.indentation.speed_A_per_tau;
   const double eps = h * kappa / zeta_t, a = 1 - eps, tau_t = zeta_t / kappa;
   const double vd = (kT / kappa) / (1 - eps / 2);
+  const double f_lo = units::pN_to_internal_force(100.0), f_hi = units::pN_to_internal_force(200.0);
+  const int stop_column = int(reaction), other_column = reaction == Reaction::kMolecule ? 8 : 7;
   std::vector<double> base, force;
+  // In contact (mean spring force ≥ 100 pN): spring − reaction of every replica and row.
+  double gap_sum = 0, gap_sum2 = 0, gap_count = 0;
   for (int n = 0; n <= kSteps; n += kEvery) {
     if (n > 0) run.engine->advance(kEvery);
     const auto status = run.engine->indentation_status();
-    double f = 0, b = 0;
+    double f = 0, b = 0, g = 0, g2 = 0;
     for (std::int32_t r = 0; r < kReplicas; ++r) {
       const std::vector<double> row = run.protocol->indentation_row(r, n, status[r]);
       b = row[1] * 10;                                  // base[nm] → Å
       f += row[6] / units::pN_per_kcal_per_mol_A;       // spring_force[pN] → kcal/mol/Å
+      const double gap = row[6] - row[std::size_t(stop_column)];
+      g += gap;
+      g2 += gap * gap;
     }
     base.push_back(b);
     force.push_back(f / kReplicas);
+    if (force.back() >= f_lo) {
+      gap_sum += g;
+      gap_sum2 += g2;
+      gap_count += kReplicas;
+    }
     ASSERT_NEAR(b, v * n * h, 1e-9);
     if (n == 4000) {
       // Free travel (the tip is ≥ 6 Å from the wall: wall force < 1e-3 kcal/mol/Å).
@@ -449,7 +507,6 @@ void expect_cantilever_response(const std::string& toml, Topology topology, cons
     }
   }
   // Contact regime 100 … 200 pN: least-squares slope of ⟨F⟩ against the base travel.
-  const double f_lo = units::pN_to_internal_force(100.0), f_hi = units::pN_to_internal_force(200.0);
   double sb = 0, sf = 0, sbb = 0, sbf = 0, count = 0;
   for (std::size_t k = 0; k < base.size(); ++k)
     if (force[k] >= f_lo && force[k] <= f_hi) {
@@ -468,19 +525,48 @@ void expect_cantilever_response(const std::string& toml, Topology topology, cons
   EXPECT_LE(slope, kappa + kFiveSigma * slope_se);
   EXPECT_GE(slope, kappa * k_w / (kappa + k_w) - kFiveSigma * slope_se);
   // The wall that stops the tip pushes back on it with the spring's force; the other
-  // reaction column stays at zero.
+  // reaction column stays at zero. Momentum balance of the overdamped tip, exact in the
+  // mean for the Euler–Maruyama step: ⟨spring − reaction⟩ = ζ_tip ⟨tip velocity along d⟩,
+  // and in contact the tip follows the base at v κ/(κ + k_w), so 0 ≤ ⟨spring − reaction⟩ ≤
+  // ζ_tip v κ/(κ + k_w) (0.14 pN, k_w at 100 pN as above). Each row's difference is the tip's
+  // instantaneous net force, sd ≈ √(k_BT⟨U''⟩) ≈ √(k_BT k_w) ≈ 120–180 pN (thermal, against
+  // the stiff wall). The tip's distance from the wall relaxes within ζ_tip/(κ + k_w) ≤ 27
+  // steps, its excursions off the wall (held by the pressing force f over k_BT/f ≤ 0.4 Å)
+  // within ζ_tip (k_BT/f)²/k_BT ≤ 37 steps; rows are 250 steps apart, so the R × (rows in
+  // contact) values are independent: tolerance 5 standard errors of their mean (5.6–5.9 pN
+  // measured, against the former fixed 5 % of ~230 pN, 11.5 pN) plus the drift bound.
+  ASSERT_GT(gap_count, 20 * kReplicas);
+  const double gap_mean = gap_sum / gap_count;
+  const double gap_se = std::sqrt((gap_sum2 - gap_count * gap_mean * gap_mean) / (gap_count - 1) / gap_count);
+  const double drift_pN = units::internal_force_to_pN(zeta_t * v * kappa / (kappa + k_w));
+  ::testing::Test::RecordProperty("spring_minus_reaction_pN", std::to_string(gap_mean));
+  ::testing::Test::RecordProperty("spring_minus_reaction_se_pN", std::to_string(gap_se));
+  EXPECT_NEAR(gap_mean, 0.5 * drift_pN, kFiveSigma * gap_se + 0.5 * drift_pN);
   const auto status = run.engine->indentation_status();
-  double stopping = 0, other = 0, spring = 0;
-  const int stop_column = int(reaction), other_column = reaction == Reaction::kMolecule ? 8 : 7;
+  double stopping = 0, other = 0;
   for (std::int32_t r = 0; r < kReplicas; ++r) {
     const std::vector<double> row = run.protocol->indentation_row(r, kSteps, status[r]);
     stopping += row[std::size_t(stop_column)];
     other += row[std::size_t(other_column)];
-    spring += row[6];
   }
-  EXPECT_GT(stopping / kReplicas, 150.0);
-  EXPECT_NEAR(stopping / kReplicas, spring / kReplicas, 0.05 * spring / kReplicas);
+  EXPECT_GT(stopping / kReplicas, 150.0) << "the run ends in contact";
   EXPECT_NEAR(other / kReplicas, 0.0, 1e-6);
+  // U_protocol (docs/protocols.md: the cantilever, the tip's and the surface's walls) against
+  // the same sum computed here from the positions and the tip; the base from its definition,
+  // base₀ + v t d. Both sum the same doubles (pow against products: 10⁻¹⁵), so 10⁻⁹ of the
+  // terms' magnitudes; the tip–bead and surface terms are ~1 kcal/mol, the cantilever ~10².
+  const State& s = run.engine->state();
+  const std::vector<EnergyTerms> energies = run.engine->energies();
+  const Vec3d base_end = kTipStart_A + (v * h * kSteps) * kIndentDirection;
+  double worst = 0, largest_wall = 0;
+  for (std::int32_t r = 0; r < kReplicas; ++r) {
+    ASSERT_NEAR(norm(status[r].base_A - base_end), 0.0, 1e-9);
+    const EnergyAndScale expected = indentation_energy_from_positions(s, r, status[r].tip_A, base_end, kappa, surface);
+    largest_wall = std::max(largest_wall, std::abs(expected.energy - 0.5 * kappa * norm2(base_end - status[r].tip_A)));
+    worst = std::max(worst, std::abs(energies[r].protocol - expected.energy) / expected.scale);
+  }
+  EXPECT_LT(worst, 1e-9) << "U_protocol = walls + cantilever";
+  EXPECT_GT(largest_wall, 0.1) << "the walls' terms are large enough to be seen";
 }
 
 const char* kIndentationTable =
@@ -494,7 +580,8 @@ TEST(ProtocolValidation, IndentationOfTheBareSurfaceGivesTheCantileverSpring) {
   expect_cantilever_response(run_table(200, 37) + "[fixed]\nbeads = [0]\n" + kIndentationTable +
                                  "[indentation.surface]\npoint_A = [0, 0, 0]\nnormal = [0, 0, 1]\n"
                                  "interaction = \"repulsive\"\nsigma_A = 2.0\nepsilon_kcal_per_mol = 1.0\n",
-                             beads(1), replicated(200, {{1000.0f, 0.0f, 50.0f}}), Reaction::kSurface);
+                             beads(1), replicated(200, {{1000.0f, 0.0f, 50.0f}}), Reaction::kSurface,
+                             SurfacePlane{{0, 0, 0}, {0, 0, 1}, {0.0, 1.0, 2.0, 1.0}, true});
 }
 
 TEST(ProtocolValidation, IndentationOnARigidObstacleGivesTheCantileverSpring) {
@@ -503,7 +590,10 @@ TEST(ProtocolValidation, IndentationOnARigidObstacleGivesTheCantileverSpring) {
   expect_cantilever_response(run_table(200, 31) + "[fixed]\nbeads = [0]\n" + kIndentationTable +
                                  "[indentation.surface]\npoint_A = [0, 0, -10]\nnormal = [0, 0, 1]\n"
                                  "tip_interaction = false\n",
-                             beads(1), replicated(200, {{0.0f, 0.0f, 0.0f}}), Reaction::kMolecule);
+                             beads(1), replicated(200, {{0.0f, 0.0f, 0.0f}}), Reaction::kMolecule,
+                             // The default surface wall: SOP-GPU's mica, Lennard-Jones σ = 10 Å,
+                             // ε = 0.2 (the bead sits at its minimum, −0.2 kcal/mol).
+                             SurfacePlane{{0, 0, -10}, {0, 0, 1}, {1.0, -2.0, 10.0, 0.2}, false});
 }
 
 // The tip alone (nothing within its reach) is a bead of friction ζ_tip on the cantilever
@@ -602,6 +692,117 @@ TEST(ProtocolValidation, IndentationTipAloneIsAnOrnsteinUhlenbeckBeadInSpace) {
 }
 
 // ---------------------------------------------------------------------------------------
+// Retraction (docs/protocols.md#indentation): the base travels s(t) = v t while indenting
+// and s(t) = v (2 t_r − t) after the turnaround at t_r, both from the step count (t = n h);
+// the turnaround happens at a base travel (retract_at_depth_nm), at a spring force
+// κ (r_base − r_tip)·d (retract_at_force_pN) or at a step. Read as the code applies it after
+// each step (protocol/indentation.h, indentation_tip_step): t_r is the first step n whose
+// base travel v·h·n reaches the depth, or whose spring force — base at v·h·n on the way
+// in, tip where it stands at step n — reaches the force. Both are deterministic given the
+// trajectory, so the checks are exact: the turnaround step itself, the force at it and one
+// step before, and the base's travel after it (1e-9 Å: the travel is a double product of
+// the step count).
+
+// The tip alone (as in IndentationTipAlone… above), turned at a depth of 0.5 nm: at
+// v·h = 7500 µm/s × 2.48·10⁻⁶ Å/τ_H per µm/s × 0.08 τ_H = 1.488·10⁻³ Å per step, 5 Å is
+// 3360.2 steps, so t_r = 3361 (far from a rounding boundary: v·h·3361 − 5 Å = 1.2·10⁻³ Å).
+TEST(ProtocolValidation, RetractionAtADepthTurnsAtTheFirstStepWhoseTravelReachesItAndMirrorsTheTravel) {
+  constexpr int kReplicas = 3;
+  const std::string toml =
+      run_table(kReplicas, 61, "0.08", 1) + "[fixed]\nbeads = [0]\n"
+      "[indentation]\ntip_radius_A = 20\ntip_position_A = [0, 0, 30]\ndirection = [0, 0, -1]\n"
+      "spring_kcal_per_mol_A2 = 0.5\nspeed_um_per_s = 7500\ntip_friction = 10\ntip_interaction = \"repulsive\"\n"
+      "tip_sigma_A = 2.0\ntip_epsilon_kcal_per_mol = 1.0\nretract_at_depth_nm = 0.5\n"
+      "[indentation.surface]\npoint_A = [0, 0, -1000]\nnormal = [0, 0, 1]\ntip_interaction = false\n";
+  ProtocolRun run(toml, beads(1), replicated(kReplicas, {{1000.0f, 0.0f, 0.0f}}));
+  const double h = 0.08, v = 7500 * 2.48e-6, depth_A = 5.0;
+  ASSERT_NEAR(run.spec.indentation.speed_A_per_tau, v, 1e-15);
+  std::int64_t turn = 0;
+  while (v * h * double(turn) < depth_A) ++turn;
+  ASSERT_EQ(turn, 3361);
+  ASSERT_GT(v * h * double(turn) - depth_A, 1e-6);
+  ASSERT_GT(depth_A - v * h * double(turn - 1), 1e-6);
+  const Vec3d start{0, 0, 30}, d{0, 0, -1};
+  std::vector<Vec3d> base;  // replica 0's base at every step
+  const std::int64_t last = 2 * turn + 10;
+  for (std::int64_t n = 0; n <= last; ++n) {
+    if (n > 0) run.engine->advance(1);
+    const auto status = run.engine->indentation_status();
+    for (std::int32_t r = 0; r < kReplicas; ++r) {
+      SCOPED_TRACE(testing::Message() << "step " << n << " replica " << r);
+      ASSERT_EQ(status[r].turnaround_step, n < turn ? -1 : turn);
+      // The travel on the way in, v·h·n, and the mirror after: v·h·(2t_r − n).
+      const double travel = v * h * double(n <= turn ? n : 2 * turn - n);
+      ASSERT_NEAR(status[r].travel_A, travel, 1e-9);
+      ASSERT_NEAR(norm(status[r].base_A - (start + travel * d)), 0.0, 1e-9);
+      ASSERT_NEAR(run.protocol->indentation_row(r, n, status[r])[1], travel / 10, 1e-10) << "base[nm]";
+    }
+    base.push_back(status[0].base_A);
+  }
+  // After the turnaround the base retraces its way in, step for step, and passes its start.
+  for (std::int64_t k = 0; k <= turn; ++k)
+    ASSERT_NEAR(norm(base[std::size_t(turn + k)] - base[std::size_t(turn - k)]), 0.0, 1e-9) << "k = " << k;
+  EXPECT_NEAR(norm(base[std::size_t(2 * turn)] - start), 0.0, 1e-9);
+  EXPECT_NEAR(dot(base[std::size_t(last)] - start, d), -10 * v * h, 1e-9);
+}
+
+// The rigid obstacle (as in IndentationOnARigidObstacle… above), turned at a spring force of
+// 100 pN: seven thermal standard deviations of the free tip's force (√(k_BT κ) = 12 pN)
+// above its drag (12.9 pN), so it is reached in contact with the bead, after ~2.2–2.4·10⁴
+// steps; each replica has its own noise, so its own turnaround step. Every step of every
+// replica is looked at: before t_r the spring force is below 100 pN, at t_r it is at or
+// above it, and after t_r the base retraces its way in.
+TEST(ProtocolValidation, RetractionAtAForceTurnsAtTheFirstStepWhoseSpringForceReachesIt) {
+  constexpr int kReplicas = 4, kMaxSteps = 40000, kAfter = 200;
+  const std::string toml = run_table(kReplicas, 67, "0.08", 1) + "[fixed]\nbeads = [0]\n" + kIndentationTable +
+                           "retract_at_force_pN = 100\n"
+                           "[indentation.surface]\npoint_A = [0, 0, -10]\nnormal = [0, 0, 1]\ntip_interaction = false\n";
+  ProtocolRun run(toml, beads(1), replicated(kReplicas, {{0.0f, 0.0f, 0.0f}}));
+  const double h = 0.08, kappa = 0.05, v = run.spec.indentation.speed_A_per_tau;
+  const double threshold = units::pN_to_internal_force(100.0);  // 1 kcal/mol/Å = 69.47695 pN (docs/units.md)
+  const Vec3d d = kIndentDirection;
+  std::vector<std::int64_t> turn(kReplicas, -1);
+  std::vector<double> previous(kReplicas, 0.0), pressed(kReplicas, 0.0);
+  std::int64_t n = 0;
+  for (; n <= kMaxSteps; ++n) {
+    if (n > 0) run.engine->advance(1);
+    const auto status = run.engine->indentation_status();
+    bool done = true;
+    for (std::int32_t r = 0; r < kReplicas; ++r) {
+      SCOPED_TRACE(testing::Message() << "step " << n << " replica " << r);
+      // The documented criterion, from the reported base and tip.
+      const double spring = kappa * dot(status[r].base_A - status[r].tip_A, d);
+      if (turn[r] < 0) {
+        if (status[r].turnaround_step >= 0) {
+          turn[r] = status[r].turnaround_step;
+          ASSERT_EQ(turn[r], n) << "the turnaround is the step whose force first reaches the threshold";
+          EXPECT_GE(spring, threshold) << "at the turnaround";
+          EXPECT_LT(previous[r], threshold) << "one step before";
+          // Reached in contact, not by the free tip's noise: the bead had pushed back with
+          // at least half the threshold before. (Not at the turnaround step itself: pressed
+          // on the stiff wall by the soft spring, the tip wanders off the bead by
+          // √(k_BT/κ) = 3.5 Å, and such an excursion is what stretches the spring past the
+          // threshold first.)
+          EXPECT_GT(pressed[r], 0.5 * threshold) << "the bead's largest push on the tip before the turnaround";
+        } else {
+          ASSERT_LT(spring, threshold) << "reached, but not turned";
+          pressed[r] = std::max(pressed[r], dot(status[r].molecule_force_kcal_per_mol_A, -1.0 * d));
+        }
+      } else {
+        ASSERT_EQ(status[r].turnaround_step, turn[r]) << "at most one turnaround";
+        ASSERT_NEAR(status[r].travel_A, v * h * double(2 * turn[r] - n), 1e-9);
+      }
+      previous[r] = spring;
+      done = done && turn[r] >= 0 && n >= turn[r] + kAfter;
+    }
+    if (done) break;
+  }
+  ASSERT_LE(n, kMaxSteps) << "every replica turned";
+  RecordProperty("turnaround_steps", std::to_string(turn[0]) + " " + std::to_string(turn[1]) + " " +
+                                         std::to_string(turn[2]) + " " + std::to_string(turn[3]));
+}
+
+// ---------------------------------------------------------------------------------------
 // (e) Plane pulling: a bead on a spring to a plane moving along its normal n is an
 // Ornstein–Uhlenbeck process along n (as in (a)) and diffuses freely within the plane.
 // Group 0: bead 0, n = (0, 0.6, 0.8), v = 2·10⁵ µm/s, κ = 5000 pN/nm; group 1: bead 1, a
@@ -616,6 +817,7 @@ TEST(ProtocolValidation, PlanePullingGivesTheSpringForce) {
               "[[plane_pulling.plane]]\nbeads = [1]\nnormal = [-1, 0, 0]\nspring_pN_per_nm = 5000\n",
           beads(2), replicated(kReplicas, {{0.0f, 0.0f, 0.0f}, {60.0f, 0.0f, 0.0f}}));
   const double kappa = run.spec.plane_pulling.planes[0].spring_kcal_per_mol_A2;
+  const double kappa1 = run.spec.plane_pulling.planes[1].spring_kcal_per_mol_A2;
   const double v = run.spec.plane_pulling.planes[0].speed_A_per_tau;
   const double h = 0.08, zeta = 50.0, kT = 0.6, D = kT / zeta;
   const double eps = h * kappa / zeta, a = 1 - eps, tau = zeta / kappa;
@@ -642,6 +844,20 @@ TEST(ProtocolValidation, PlanePullingGivesTheSpringForce) {
     const double t = n * h;
     SCOPED_TRACE("step " + std::to_string(n));
     EXPECT_NEAR(travel, v * t, 1e-9) << "plane[nm] is the travel of plane 0";
+    // U_protocol = Σ (κ_k/2)(r_i·n_k − p_i(t))², p_i(t) = r_i(0)·n_k + v_k t, from the
+    // positions: plane 0 through the origin moving at v, plane 1 static through x = 60
+    // (r·n₁ = −60). Same doubles of the same float positions: 10⁻⁶ relative (the brief's
+    // bound; the difference is round-off, ~10⁻¹⁵).
+    const std::vector<EnergyTerms> energies = run.engine->energies();
+    double worst_energy = 0;
+    for (std::int32_t r = 0; r < kReplicas; ++r) {
+      const Vec3d p0 = vec_cast<double>(s.position(r, 0)), p1 = vec_cast<double>(s.position(r, 1));
+      const double u = 0.5 * kappa * std::pow(dot(p0, n_hat) - v * t, 2) +
+                       0.5 * kappa1 * std::pow(dot(p1, Vec3d{-1, 0, 0}) + 60.0, 2);
+      worst_energy = std::max(worst_energy, std::abs(energies[r].protocol - u) / (u + 1e-300));
+      if (n == 0) ASSERT_EQ(energies[r].protocol, 0.0) << "the springs start relaxed";
+    }
+    if (n > 0) EXPECT_LT(worst_energy, 1e-6) << "U_protocol of the planes";
     const double se = std::sqrt(vd * (1 - std::pow(a, 2 * n)) / kReplicas);
     const double lag = v * tau * (1 - std::pow(a, n));
     EXPECT_NEAR(s_along / kReplicas, v * t - lag, kFiveSigma * se + 1e-5);

@@ -211,7 +211,20 @@ TEST(ProtocolRun, IndentationTableAndRetraction) {
   // The tip follows the base only along the direction: x, y stay.
   for (double x : t.values("tip_x[nm]")) EXPECT_NEAR(x, 1.65, 1e-9);
   for (double y : t.values("tip_y[nm]")) EXPECT_NEAR(y, -1.26, 1e-9);
-  (void)spring;
+  // spring_force = κ (r_base − r_tip)·d (docs/protocols.md#indentation). The base starts at
+  // the tip (no base_position_A) and both columns are travels along d from the start, so
+  // (r_base − r_tip)·d = base − tip: spring_force = κ (base − tip), κ = 100 pN/nm, on every
+  // row, to the file's printed precision (%.8g, docs/outputs.md: half a unit of the 8th
+  // significant digit of each of the three values).
+  const auto tip = t.values("tip[nm]");
+  auto half_digit = [](double x) { return x == 0.0 ? 0.0 : 0.5 * std::pow(10.0, std::floor(std::log10(std::abs(x))) - 7); };
+  for (std::size_t k = 0; k < t.rows.size(); ++k) {
+    const double kappa = 100.0;
+    EXPECT_NEAR(spring[k], kappa * (base[k] - tip[k]),
+                half_digit(spring[k]) + kappa * (half_digit(base[k]) + half_digit(tip[k])) + 1e-12)
+        << "step " << step[k];
+  }
+  EXPECT_GT(*std::max_element(spring.begin(), spring.end()), 20.0) << "the spring is loaded";
 }
 
 // x of bead `bead` in a PDB written by ermak (ATOM records in bead order).

@@ -27,9 +27,10 @@ struct IndentationSurface {
   // The tip feels the surface too, with the surface's (A, B, σ, ε) measured from the
   // tip's surface (docs/protocols.md#tip-surface). SOP-GPU has no such term: off there.
   bool tip_interaction = true;
-  // Surface beads (and the plane) farther than this from a bead's surface are ignored:
+  // Surface beads farther than this from a bead's (or the tip's) surface are ignored:
   // beyond 4σ the wall is < 4.9e-4 ε for the Lennard-Jones one, < 2.5e-4 ε for the
-  // repulsive one (set by protocol_setup).
+  // repulsive one (set by protocol_setup). The plane has no cutoff
+  // (docs/protocols.md#indentation).
   double cutoff_A = 40.0;
 };
 
