@@ -34,6 +34,10 @@ TEST_P(CudaIntegratorStatistics, EveryBeadDrawsItsOwnDocumentedNoise) {
   test::check_every_bead_draws_its_own_documented_noise(gpu());
 }
 
+TEST_P(CudaIntegratorStatistics, FreeBeadsAmongFixedOnesDrawTheirOwnDocumentedNoise) {
+  test::check_free_beads_among_fixed_ones_draw_their_own_documented_noise(gpu());
+}
+
 TEST_P(CudaIntegratorStatistics, OrnsteinUhlenbeckRelaxationOfTheMean) {
   test::check_ou_relaxation_of_the_mean(gpu());
 }

@@ -32,6 +32,10 @@ TEST(IntegratorStatistics, EveryBeadDrawsItsOwnDocumentedNoise) {
   test::check_every_bead_draws_its_own_documented_noise(kCpu);
 }
 
+TEST(IntegratorStatistics, FreeBeadsAmongFixedOnesDrawTheirOwnDocumentedNoise) {
+  test::check_free_beads_among_fixed_ones_draw_their_own_documented_noise(kCpu);
+}
+
 TEST(IntegratorStatistics, OrnsteinUhlenbeckRelaxationOfTheMean) {
   test::check_ou_relaxation_of_the_mean(kCpu);
 }

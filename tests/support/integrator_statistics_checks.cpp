@@ -25,6 +25,9 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <cstring>
+#include <functional>
+#include <initializer_list>
 #include <string>
 #include <vector>
 
@@ -90,6 +93,127 @@ EngineSetup tethered_setup(const Topology& topology, const OuSetup& ou, std::int
   return s;
 }
 
+// The displacement statistics of (a) after each of `step_counts` (ascending, from 1) of an
+// engine whose `replicas` one-bead replicas all started at `start` and have made one step: every
+// displacement component after n steps is exactly N(0, 2Dt), D = k_B T/ζ, t = n h (a sum
+// of n independent Gaussians: Euler–Maruyama is exact here, no O(h) correction). Over R
+// independent replicas:
+//   ⟨Δr²⟩: mean 6Dt, per-replica variance 3·2(2Dt)² → relative sd sqrt(2/(3R)) = 0.82 %;
+//   per component: m1 sd sqrt(2Dt/R); m2 relative sd sqrt(2/R); m4 = 3(2Dt)² with
+//   relative sd sqrt(96/9/R); the fraction with |Δx| < sqrt(2Dt) is 0.682689 with
+//   binomial sd sqrt(p(1−p)/R).
+void expect_free_diffusion_statistics(Engine& engine, std::int32_t replicas, Vec3f start,
+                                      std::initializer_list<std::int64_t> step_counts) {
+  const double D = kT / kZeta;
+  std::int64_t done = 1;
+  for (std::int64_t n : step_counts) {
+    engine.advance(n - done);
+    done = n;
+    const State& s = engine.state();
+    ASSERT_EQ(s.step, n);
+    const double var = 2.0 * D * n * kH;  // per component
+    double msd = 0.0, m1[3] = {}, m2[3] = {}, m4[3] = {}, inside[3] = {};
+    for (std::int32_t r = 0; r < replicas; ++r) {
+      const Vec3f p = s.position(r, 0);
+      const double d[3] = {double(p.x) - start.x, double(p.y) - start.y, double(p.z) - start.z};
+      for (int c = 0; c < 3; ++c) {
+        m1[c] += d[c];
+        m2[c] += d[c] * d[c];
+        m4[c] += d[c] * d[c] * d[c] * d[c];
+        inside[c] += std::abs(d[c]) < std::sqrt(var) ? 1.0 : 0.0;
+      }
+      msd += d[0] * d[0] + d[1] * d[1] + d[2] * d[2];
+    }
+    const double R = replicas;
+    SCOPED_TRACE("after " + std::to_string(n) + " steps");
+    EXPECT_NEAR(msd / R, 6.0 * D * n * kH, kFiveSigma * 6.0 * D * n * kH * std::sqrt(2.0 / (3.0 * R)));
+    for (int c = 0; c < 3; ++c) {
+      EXPECT_NEAR(m1[c] / R, 0.0, kFiveSigma * std::sqrt(var / R)) << "component " << c;
+      EXPECT_NEAR(m2[c] / R, var, kFiveSigma * var * std::sqrt(2.0 / R)) << "component " << c;
+      EXPECT_NEAR(m4[c] / R, 3.0 * var * var, kFiveSigma * 3.0 * var * var * std::sqrt(96.0 / 9.0 / R))
+          << "component " << c;
+      const double p = 0.682689492137;
+      EXPECT_NEAR(inside[c] / R, p, kFiveSigma * std::sqrt(p * (1 - p) / R)) << "component " << c;
+    }
+  }
+}
+
+// ---------------------------------------------------------------------------------------
+// Free beads on a grid: exact single steps
+
+// 27 beads on a 3×3×3 grid of 25 Å (beyond the 20 Å pair cutoff, so no pair force acts
+// before beads have diffused ~5 Å), every replica at the same points, at `step`.
+constexpr std::int32_t kGridSide = 3, kGridBeads = kGridSide * kGridSide * kGridSide;
+
+Topology free_grid_topology() {
+  Topology topology;
+  topology.name = "free beads on a grid";
+  topology.beads.resize(kGridBeads);
+  return topology;
+}
+
+State free_grid_state(std::int32_t replicas, std::int64_t step) {
+  State start(kGridBeads, replicas);
+  for (std::int32_t r = 0; r < replicas; ++r)
+    for (std::int32_t i = 0; i < kGridBeads; ++i)
+      start.set_position(r, i,
+                         {25.0f * float(i % kGridSide) - 20.0f, 25.0f * float(i / kGridSide % kGridSide) + 0.5f,
+                          25.0f * float(i / (kGridSide * kGridSide)) - 7.25f});
+  start.step = step;
+  return start;
+}
+
+// Fixed beads for the grid checks: bead 2 inside the first 8-bead lane block of the CPU's
+// Philox batch (docs/rng.md#cpu-batch), 8 and 9 together at the start of the second, 26
+// the last bead, in the partial last block. A kernel that skipped fixed beads when
+// counting noise (free beads drawing their neighbours' Gaussians) shifts every later bead.
+const std::vector<std::int32_t> kGridFixedBeads = {2, 8, 9, 26};
+
+// One float ulp of |x| (the spacing just above it).
+float ulp_of(float x) { return std::nextafter(std::abs(x), INFINITY) - std::abs(x); }
+
+// The positions `got` against `want`, bead by bead: a fixed bead must keep its exact bits
+// (want holds the start there), every other coordinate must lie within `ulps` float ulps
+// of the wanted one (the same float operations, maybe fused; more where several steps
+// accumulate). Reports the first few misses with `what`; returns their number.
+int count_misses(const State& got, const State& want, const std::vector<std::int32_t>& fixed, float ulps,
+                 const std::string& what) {
+  int misses = 0;
+  for (std::int32_t r = 0; r < want.replica_count; ++r)
+    for (std::int32_t i = 0; i < want.bead_count; ++i) {
+      const bool is_fixed = std::find(fixed.begin(), fixed.end(), i) != fixed.end();
+      const std::size_t k = want.index(r, i);
+      const float w[3] = {want.x[k], want.y[k], want.z[k]}, h[3] = {got.x[k], got.y[k], got.z[k]};
+      for (int c = 0; c < 3; ++c) {
+        const bool ok = is_fixed ? std::memcmp(&w[c], &h[c], sizeof(float)) == 0
+                                 : std::abs(h[c] - w[c]) <= ulps * ulp_of(w[c]);
+        if (ok) continue;
+        if (misses < 5)
+          ADD_FAILURE() << what << ": replica " << r << (is_fixed ? " fixed" : "") << " bead " << i
+                        << " component " << c << " is at " << h[c] << ", expected " << w[c];
+        ++misses;
+      }
+    }
+  return misses;
+}
+
+// `before` moved by amplitude·g for every bead but the fixed ones: the step of a free
+// bead (docs/model.md#dynamics), in the engine's float operations.
+State moved_by_noise(const State& before, float amplitude, const std::vector<std::int32_t>& fixed,
+                     const std::function<Vec3f(std::int32_t replica, std::int32_t bead)>& g) {
+  State want = before;
+  want.step = before.step + 1;
+  for (std::int32_t r = 0; r < before.replica_count; ++r)
+    for (std::int32_t i = 0; i < before.bead_count; ++i) {
+      if (std::find(fixed.begin(), fixed.end(), i) != fixed.end()) continue;
+      const Vec3f p = before.position(r, i), n = g(r, i);
+      want.set_position(r, i, {p.x + amplitude * n.x, p.y + amplitude * n.y, p.z + amplitude * n.z});
+    }
+  return want;
+}
+
+float noise_amplitude(double temperature) { return float(std::sqrt(2.0 * temperature * kH / kZeta)); }
+
 }  // namespace
 
 EngineSetup integrator_test_setup(const Topology& topology, std::int32_t replicas, std::uint64_t seed) {
@@ -113,14 +237,8 @@ EngineSetup integrator_test_setup(const Topology& topology, std::int32_t replica
 // (a) Free diffusion
 
 void check_free_diffusion_msd_and_gaussian_steps(const EngineFactory& make_engine) {
-  // One bead, no forces, R = 10000 replicas from one start point. Every displacement
-  // component after n steps is exactly N(0, 2Dt), D = k_B T/ζ, t = n h (a sum of n
-  // independent Gaussians: Euler–Maruyama is exact here, no O(h) correction).
-  // Over R independent replicas:
-  //   ⟨Δr²⟩: mean 6Dt, per-replica variance 3·2(2Dt)² → relative sd sqrt(2/(3R)) = 0.82 %;
-  //   per component: m1 sd sqrt(2Dt/R); m2 relative sd sqrt(2/R); m4 = 3(2Dt)² with
-  //   relative sd sqrt(96/9/R); the fraction with |Δx| < sqrt(2Dt) is 0.682689 with
-  //   binomial sd sqrt(p(1−p)/R).
+  // One bead, no forces, R = 10000 replicas from one start point; the statistics and
+  // their 5σ tolerances are those of expect_free_diffusion_statistics.
   constexpr std::int32_t kReplicas = 10000;
   const Topology topology = single_bead_topology();
   const EngineSetup setup = integrator_test_setup(topology, kReplicas, 12345);
@@ -149,86 +267,49 @@ void check_free_diffusion_msd_and_gaussian_steps(const EngineFactory& make_engin
     EXPECT_EQ(mismatches, 0) << "the first step's noise is not the documented Philox Gaussian";
   }
 
-  const double D = kT / kZeta;
-  std::int64_t done = 1;
-  for (std::int64_t n : {1, 10, 100, 1000}) {
-    engine->advance(n - done);
-    done = n;
-    const State& s = engine->state();
-    ASSERT_EQ(s.step, n);
-    const double var = 2.0 * D * n * kH;  // per component
-    double msd = 0.0, m1[3] = {}, m2[3] = {}, m4[3] = {}, inside[3] = {};
-    for (std::int32_t r = 0; r < kReplicas; ++r) {
-      const Vec3f p = s.position(r, 0);
-      const double d[3] = {double(p.x) - start.x, double(p.y) - start.y, double(p.z) - start.z};
-      for (int c = 0; c < 3; ++c) {
-        m1[c] += d[c];
-        m2[c] += d[c] * d[c];
-        m4[c] += d[c] * d[c] * d[c] * d[c];
-        inside[c] += std::abs(d[c]) < std::sqrt(var) ? 1.0 : 0.0;
-      }
-      msd += d[0] * d[0] + d[1] * d[1] + d[2] * d[2];
-    }
-    const double R = kReplicas;
-    SCOPED_TRACE("after " + std::to_string(n) + " steps");
-    EXPECT_NEAR(msd / R, 6.0 * D * n * kH, kFiveSigma * 6.0 * D * n * kH * std::sqrt(2.0 / (3.0 * R)));
-    for (int c = 0; c < 3; ++c) {
-      EXPECT_NEAR(m1[c] / R, 0.0, kFiveSigma * std::sqrt(var / R)) << "component " << c;
-      EXPECT_NEAR(m2[c] / R, var, kFiveSigma * var * std::sqrt(2.0 / R)) << "component " << c;
-      EXPECT_NEAR(m4[c] / R, 3.0 * var * var, kFiveSigma * 3.0 * var * var * std::sqrt(96.0 / 9.0 / R))
-          << "component " << c;
-      const double p = 0.682689492137;
-      EXPECT_NEAR(inside[c] / R, p, kFiveSigma * std::sqrt(p * (1 - p) / R)) << "component " << c;
-    }
-  }
+  expect_free_diffusion_statistics(*engine, kReplicas, start, {1, 10, 100, 1000});
 }
 
-// Every bead's own noise: 27 free beads on a 25 Å grid (beyond the 20 Å pair cutoff, so
-// no force acts), 3 replicas, at step 2³² + 7 (the step counter's high word in use). The
-// first step moves bead i of replica r by exactly sqrt(2 k_B T h/ζ)·g(seed, bead stream,
-// r, i, step) (docs/model.md#noise): this pins the counter fields that (a)'s one bead at
-// step 0 leaves at zero — a bead/step mix-up or a lane of a vectorised or per-thread
-// kernel drawing another bead's noise fails here — and 27 beads cover whole and partial
-// groups of the CPU's 8-bead lanes and of the GPU kernels' warps.
-void check_every_bead_draws_its_own_documented_noise(const EngineFactory& make_engine) {
-  constexpr std::int32_t kReplicas = 3, kSide = 3, kBeads = kSide * kSide * kSide;
+namespace {
+
+// Every bead's own noise: the 27 free beads of free_grid_state, 3 replicas, at step
+// 2³² + 7 (the step counter's high word in use). The first step moves bead i of replica
+// r by exactly sqrt(2 k_B T h/ζ)·g(seed, bead stream, r, i, step) (docs/model.md#noise):
+// this pins the counter fields that (a)'s one bead at step 0 leaves at zero — a bead/step
+// mix-up or a lane of a vectorised or per-thread kernel drawing another bead's noise
+// fails here — and 27 beads cover whole and partial groups of the CPU's 8-bead lanes and
+// of the GPU kernels' warps. With `fixed` beads, those keep their bits and the others
+// still draw the Gaussians of their own bead index (docs/model.md#fixed-beads: a fixed
+// bead's counters are simply not used).
+void expect_first_step_is_each_beads_documented_noise(const EngineFactory& make_engine,
+                                                      const std::vector<std::int32_t>& fixed) {
+  constexpr std::int32_t kReplicas = 3;
   constexpr std::int64_t kStep = (std::int64_t(1) << 32) + 7;
-  Topology topology;
-  topology.name = "free beads on a grid";
-  topology.beads.resize(kBeads);
-  const EngineSetup setup = integrator_test_setup(topology, kReplicas, 0x5eed0000abcdull);
+  const Topology topology = free_grid_topology();
+  EngineSetup setup = integrator_test_setup(topology, kReplicas, 0x5eed0000abcdull);
+  setup.fixed_beads = fixed;
   auto engine = make_engine(setup);
-  State start(kBeads, kReplicas);
-  for (std::int32_t r = 0; r < kReplicas; ++r)
-    for (std::int32_t i = 0; i < kBeads; ++i)
-      start.set_position(r, i, {25.0f * float(i % kSide) - 20.0f, 25.0f * float(i / kSide % kSide) + 0.5f,
-                                25.0f * float(i / (kSide * kSide)) - 7.25f});
-  start.step = kStep;
+  const State start = free_grid_state(kReplicas, kStep);
   engine->set_state(start);
   engine->advance(1);
   const State& s = engine->state();
   ASSERT_EQ(s.step, kStep + 1);
-  const float amplitude = float(std::sqrt(2.0 * kT * kH / kZeta));
-  int mismatches = 0;
-  for (std::int32_t r = 0; r < kReplicas; ++r)
-    for (std::int32_t i = 0; i < kBeads; ++i) {
-      const Vec3f g = rng::gaussian3(setup.seed, rng::Stream::kBeadLangevin, std::uint32_t(r), std::uint32_t(i),
-                                     std::uint64_t(kStep));
-      const Vec3f p0 = start.position(r, i), got = s.position(r, i);
-      const float want[3] = {p0.x + amplitude * g.x, p0.y + amplitude * g.y, p0.z + amplitude * g.z};
-      const float have[3] = {got.x, got.y, got.z};
-      for (int c = 0; c < 3; ++c) {
-        // Two float ulps of the coordinate (|x| ≤ 35 Å: ≤ 8e-6 Å): the same operations, maybe fused.
-        const float ulp = std::nextafter(std::abs(want[c]), INFINITY) - std::abs(want[c]);
-        if (std::abs(have[c] - want[c]) > 2 * ulp) {
-          if (mismatches < 5)
-            ADD_FAILURE() << "replica " << r << " bead " << i << " component " << c << ": moved to " << have[c]
-                          << ", its documented noise gives " << want[c];
-          ++mismatches;
-        }
-      }
-    }
-  EXPECT_EQ(mismatches, 0);
+  const State want = moved_by_noise(start, noise_amplitude(kT), fixed, [&](std::int32_t r, std::int32_t i) {
+    return rng::gaussian3(setup.seed, rng::Stream::kBeadLangevin, std::uint32_t(r), std::uint32_t(i),
+                          std::uint64_t(kStep));
+  });
+  // Two float ulps of the coordinate (|x| ≤ 35 Å: ≤ 8e-6 Å): the same operations, maybe fused.
+  EXPECT_EQ(count_misses(s, want, fixed, 2.0f, "first step"), 0);
+}
+
+}  // namespace
+
+void check_every_bead_draws_its_own_documented_noise(const EngineFactory& make_engine) {
+  expect_first_step_is_each_beads_documented_noise(make_engine, {});
+}
+
+void check_free_beads_among_fixed_ones_draw_their_own_documented_noise(const EngineFactory& make_engine) {
+  expect_first_step_is_each_beads_documented_noise(make_engine, kGridFixedBeads);
 }
 
 // ---------------------------------------------------------------------------------------

@@ -26,6 +26,9 @@ EngineSetup integrator_test_setup(const Topology& topology, std::int32_t replica
 void check_free_diffusion_msd_and_gaussian_steps(const EngineFactory& make_engine);
 // (a) Every bead of several replicas draws its own documented noise, at a step past 2³².
 void check_every_bead_draws_its_own_documented_noise(const EngineFactory& make_engine);
+// (a) The same with beads {2, 8, 9, 26} of the 27 fixed: they keep their bits, every free
+// bead still draws the noise of its own index.
+void check_free_beads_among_fixed_ones_draw_their_own_documented_noise(const EngineFactory& make_engine);
 // (b) Ornstein–Uhlenbeck (bead on a fixed spring): the replica mean relaxes as x0 aⁿ.
 void check_ou_relaxation_of_the_mean(const EngineFactory& make_engine);
 // (b) Ornstein–Uhlenbeck: stationary autocorrelation v a^k.
