@@ -38,6 +38,22 @@ TEST_P(CudaIntegratorStatistics, FreeBeadsAmongFixedOnesDrawTheirOwnDocumentedNo
   test::check_free_beads_among_fixed_ones_draw_their_own_documented_noise(gpu());
 }
 
+// The stateful generators of run.rng through the device noise (docs/rng.md#gpu), every
+// generator and layout in turn.
+TEST_P(CudaIntegratorStatistics, NoiseSourceGeneratorsMoveEveryFreeBeadByTheirFill) {
+  for (const auto& [generator, layout] : test::noise_source_generator_layouts()) {
+    SCOPED_TRACE(generator + "/" + layout);
+    test::check_noise_source_moves_every_free_bead_by_its_fill(gpu(), generator, layout);
+  }
+}
+
+TEST_P(CudaIntegratorStatistics, NoiseSourceGeneratorsFreeDiffusion) {
+  for (const auto& [generator, layout] : test::noise_source_generator_layouts()) {
+    SCOPED_TRACE(generator + "/" + layout);
+    test::check_free_diffusion_with_noise_source(gpu(), generator, layout);
+  }
+}
+
 TEST_P(CudaIntegratorStatistics, OrnsteinUhlenbeckRelaxationOfTheMean) {
   test::check_ou_relaxation_of_the_mean(gpu());
 }

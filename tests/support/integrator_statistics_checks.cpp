@@ -29,8 +29,10 @@
 #include <functional>
 #include <initializer_list>
 #include <string>
+#include <utility>
 #include <vector>
 
+#include "ermak/rng/noise_source.h"
 #include "ermak/rng/philox_gaussian.h"
 
 namespace ermak::test {
@@ -310,6 +312,108 @@ void check_every_bead_draws_its_own_documented_noise(const EngineFactory& make_e
 
 void check_free_beads_among_fixed_ones_draw_their_own_documented_noise(const EngineFactory& make_engine) {
   expect_first_step_is_each_beads_documented_noise(make_engine, kGridFixedBeads);
+}
+
+// ---------------------------------------------------------------------------------------
+// (a) The same with a stateful generator (run.rng other than philox,
+// docs/rng.md#choosing-the-generator-of-a-run): the engine takes bead i's Gaussians from
+// its NoiseSource's fill(replica, step) — one fill per replica per step, fixed beads'
+// numbers drawn and discarded — so a fresh NoiseSource of the same generator, layout,
+// seed and size, filled step by step, predicts every step exactly.
+
+std::vector<std::pair<std::string, std::string>> noise_source_generator_layouts() {
+  std::vector<std::pair<std::string, std::string>> out;
+  for (const std::string& generator : rng::generator_names()) {
+    if (generator == "philox") continue;  // drawn in the step itself, checked above
+    for (const std::string& layout : rng::layout_names(generator)) out.emplace_back(generator, layout);
+  }
+  return out;
+}
+
+namespace {
+
+EngineSetup with_generator(EngineSetup setup, const std::string& generator, const std::string& layout) {
+  setup.rng = generator;
+  setup.rng_layout = layout;
+  return setup;
+}
+
+// The fill of `source` for every replica at `step`, as a function of (replica, bead).
+std::function<Vec3f(std::int32_t, std::int32_t)> filled(rng::NoiseSource& source, std::int32_t replicas,
+                                                       std::int32_t beads, std::int64_t step,
+                                                       std::vector<Vec3f>& storage) {
+  storage.assign(std::size_t(replicas) * std::size_t(beads), Vec3f{});
+  const std::size_t n = std::size_t(beads);
+  std::vector<float> gx(n), gy(n), gz(n);
+  for (std::int32_t r = 0; r < replicas; ++r) {
+    source.fill(r, step, gx.data(), gy.data(), gz.data());
+    for (std::int32_t i = 0; i < beads; ++i)
+      storage[std::size_t(r) * n + std::size_t(i)] = {gx[std::size_t(i)], gy[std::size_t(i)], gz[std::size_t(i)]};
+  }
+  return [&storage, beads](std::int32_t r, std::int32_t i) {
+    return storage[std::size_t(r) * std::size_t(beads) + std::size_t(i)];
+  };
+}
+
+}  // namespace
+
+void check_noise_source_moves_every_free_bead_by_its_fill(const EngineFactory& make_engine,
+                                                          const std::string& generator, const std::string& layout) {
+  // The 27 grid beads with beads {2, 8, 9, 26} fixed, 3 replicas, from step 0: steps 0
+  // and 1 one call each (2 ulps, as for Philox), then steps 2…6 in one advance(5) (a
+  // device engine's noise ring fills several steps ahead): 2 ulps per step, accumulated.
+  constexpr std::int32_t kReplicas = 3;
+  constexpr std::int64_t kSingleSteps = 2, kOneCall = 5;
+  const Topology topology = free_grid_topology();
+  EngineSetup setup =
+      with_generator(integrator_test_setup(topology, kReplicas, 0x5eed0000abceull), generator, layout);
+  setup.fixed_beads = kGridFixedBeads;
+  auto engine = make_engine(setup);
+  auto source = rng::make_noise_source(generator, layout, setup.seed, kReplicas, kGridBeads);
+  const float amplitude = noise_amplitude(kT);
+  std::vector<Vec3f> storage;
+  engine->set_state(free_grid_state(kReplicas, 0));
+  for (std::int64_t step = 0; step < kSingleSteps; ++step) {
+    const State before = engine->state();  // each step judged from where the engine was
+    engine->advance(1);
+    const State want =
+        moved_by_noise(before, amplitude, kGridFixedBeads, filled(*source, kReplicas, kGridBeads, step, storage));
+    ASSERT_EQ(engine->state().step, step + 1);
+    EXPECT_EQ(count_misses(engine->state(), want, kGridFixedBeads, 2.0f, "step " + std::to_string(step)), 0)
+        << generator << "/" << layout;
+  }
+  State want = engine->state();
+  engine->advance(kOneCall);
+  for (std::int64_t step = kSingleSteps; step < kSingleSteps + kOneCall; ++step)
+    want = moved_by_noise(want, amplitude, kGridFixedBeads, filled(*source, kReplicas, kGridBeads, step, storage));
+  ASSERT_EQ(engine->state().step, kSingleSteps + kOneCall);
+  EXPECT_EQ(count_misses(engine->state(), want, kGridFixedBeads, 2.0f * kOneCall, "steps in one call"), 0)
+      << generator << "/" << layout;
+}
+
+void check_free_diffusion_with_noise_source(const EngineFactory& make_engine, const std::string& generator,
+                                            const std::string& layout) {
+  // (a)'s free diffusion with the generator's noise: 10000 one-bead replicas; the first
+  // step is amplitude × the fresh source's fill (2 ulps of |x| ≤ 7 Å), then the 5σ
+  // statistics of expect_free_diffusion_statistics after 1, 10 and 100 steps (Philox's
+  // 1000 would cost ~7–13 s per generator on the CPU, where a fill per replica and step
+  // costs more than the step itself; the exact steps above pin the numbers, 100 steps
+  // already see a correlation between steps in ⟨Δr²⟩). Each replica has its own stream
+  // (per_thread: one per bead and replica; shared: one per replica), so the replicas are
+  // independent samples as with Philox.
+  constexpr std::int32_t kReplicas = 10000;
+  const Topology topology = single_bead_topology();
+  const EngineSetup setup = with_generator(integrator_test_setup(topology, kReplicas, 54321), generator, layout);
+  auto engine = make_engine(setup);
+  const Vec3f start{1.25f, -3.5f, 7.0f};
+  const State first = single_bead_state(kReplicas, start);
+  engine->set_state(first);
+  engine->advance(1);
+  auto source = rng::make_noise_source(generator, layout, setup.seed, kReplicas, 1);
+  std::vector<Vec3f> storage;
+  const State want = moved_by_noise(first, noise_amplitude(kT), {}, filled(*source, kReplicas, 1, 0, storage));
+  EXPECT_EQ(count_misses(engine->state(), want, {}, 2.0f, "first step"), 0) << generator << "/" << layout;
+  expect_free_diffusion_statistics(*engine, kReplicas, start, {1, 10, 100});
 }
 
 // ---------------------------------------------------------------------------------------

@@ -10,6 +10,9 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include "ermak/backend/engine.h"
 
@@ -29,6 +32,17 @@ void check_every_bead_draws_its_own_documented_noise(const EngineFactory& make_e
 // (a) The same with beads {2, 8, 9, 26} of the 27 fixed: they keep their bits, every free
 // bead still draws the noise of its own index.
 void check_free_beads_among_fixed_ones_draw_their_own_documented_noise(const EngineFactory& make_engine);
+// (a) With a stateful generator (run.rng other than philox): every (generator, layout)
+// make_noise_source accepts, philox left out.
+std::vector<std::pair<std::string, std::string>> noise_source_generator_layouts();
+// Each step of free beads (some fixed) is amplitude × a fresh NoiseSource's fill of that
+// step, over single steps and several steps in one call.
+void check_noise_source_moves_every_free_bead_by_its_fill(const EngineFactory& make_engine,
+                                                          const std::string& generator, const std::string& layout);
+// The first step is amplitude × the fresh source's fill; ⟨Δr²⟩ = 6Dt and Gaussian
+// displacements after 1, 10 and 100 steps, as with Philox.
+void check_free_diffusion_with_noise_source(const EngineFactory& make_engine, const std::string& generator,
+                                            const std::string& layout);
 // (b) Ornstein–Uhlenbeck (bead on a fixed spring): the replica mean relaxes as x0 aⁿ.
 void check_ou_relaxation_of_the_mean(const EngineFactory& make_engine);
 // (b) Ornstein–Uhlenbeck: stationary autocorrelation v a^k.
