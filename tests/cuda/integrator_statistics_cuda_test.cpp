@@ -70,6 +70,10 @@ TEST_P(CudaIntegratorStatistics, StationaryVarianceFollowsTheHeatingSchedule) {
   test::check_stationary_variance_follows_the_heating_schedule(gpu());
 }
 
+TEST_P(CudaIntegratorStatistics, EachStepUsesTheTemperatureOfItsOwnStep) {
+  test::check_each_step_uses_the_temperature_of_its_own_step(gpu());
+}
+
 TEST_P(CudaIntegratorStatistics, ForceRampMeanPositionAndStokesDrag) {
   test::check_force_ramp_mean_position_and_stokes_drag(gpu());
 }

@@ -72,6 +72,10 @@ TEST(IntegratorStatistics, StationaryVarianceFollowsTheHeatingSchedule) {
   test::check_stationary_variance_follows_the_heating_schedule(kCpu);
 }
 
+TEST(IntegratorStatistics, EachStepUsesTheTemperatureOfItsOwnStep) {
+  test::check_each_step_uses_the_temperature_of_its_own_step(kCpu);
+}
+
 TEST(IntegratorStatistics, ForceRampMeanPositionAndStokesDrag) {
   test::check_force_ramp_mean_position_and_stokes_drag(kCpu);
 }

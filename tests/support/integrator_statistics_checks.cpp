@@ -621,6 +621,61 @@ void check_stationary_variance_follows_the_heating_schedule(const EngineFactory&
   }
 }
 
+// The step at which a new temperature takes effect. docs/model.md#dynamics: "Step n (from
+// t_n = n h to t_{n+1}) uses the temperature of the schedule at step n", k_B T(n) =
+// T_start + ΔT·floor(n/every), capped at T_stop. The plateau variances above cannot see a
+// one-step shift; single steps of free beads can: step n moves a free bead by exactly
+// sqrt(2 k_B T(n) h/ζ)·g(n) (Å, τ_H, kcal/mol; g the documented Philox Gaussian).
+void check_each_step_uses_the_temperature_of_its_own_step(const EngineFactory& make_engine) {
+  // The 27 grid beads, 2 replicas; T = 0.3 + 0.6·floor(n/4) kcal/mol capped at 2.0: 0.3
+  // for steps 0–3, 0.9 for 4–7, 1.5 for 8–11, 2.0 (the cap, not 2.1) from 12. Amplitudes
+  // 0.0310, 0.0537, 0.0693, 0.0800 Å: a step drawn with its neighbour's temperature is off
+  // by ≥ 0.0107·|g| Å — for a typical |g| ≈ 1 thousands of ulps of these coordinates
+  // (|x| ≤ 35 Å, ulp ≤ 3.8e-6 Å).
+  constexpr std::int32_t kReplicas = 2;
+  constexpr std::int64_t kEvery = 4, kSteps = 14;
+  // The documented formula, evaluated here: 0.3, 0.3, 0.3, 0.3, 0.9, …, 1.5, 2.0, 2.0.
+  const auto temperature_of_step = [](std::int64_t n) { return std::min(0.3 + 0.6 * double(n / kEvery), 2.0); };
+  const Topology topology = free_grid_topology();
+  EngineSetup setup = integrator_test_setup(topology, kReplicas, 0x7e57ull);
+  setup.temperature.start_kcal_per_mol = 0.3;
+  setup.temperature.increment_kcal_per_mol = 0.6;
+  setup.temperature.every_steps = kEvery;
+  setup.temperature.stop_kcal_per_mol = 2.0;
+  setup.langevin.temperature_kcal_per_mol = 0.3;
+  const auto noise_of_step = [&](std::int64_t step) {
+    return [&setup, step](std::int32_t r, std::int32_t i) {
+      return rng::gaussian3(setup.seed, rng::Stream::kBeadLangevin, std::uint32_t(r), std::uint32_t(i),
+                            std::uint64_t(step));
+    };
+  };
+  {
+    // One step per call from step 0, each against its own temperature (2 ulps).
+    auto engine = make_engine(setup);
+    engine->set_state(free_grid_state(kReplicas, 0));
+    for (std::int64_t n = 0; n < kSteps; ++n) {
+      const State before = engine->state();  // each step judged from where the engine was
+      engine->advance(1);
+      ASSERT_EQ(engine->state().step, n + 1);
+      const State want = moved_by_noise(before, noise_amplitude(temperature_of_step(n)), {}, noise_of_step(n));
+      EXPECT_EQ(count_misses(engine->state(), want, {}, 2.0f, "step " + std::to_string(n)), 0)
+          << "step " << n << " should use k_B T = " << temperature_of_step(n);
+    }
+  }
+  {
+    // From a state at step every − 1 (a resumed run), steps 3…13 in one call (a GPU engine
+    // may run many steps per launch): 2 ulps per step, accumulated.
+    auto engine = make_engine(setup);
+    State want = free_grid_state(kReplicas, kEvery - 1);
+    engine->set_state(want);
+    engine->advance(kSteps - (kEvery - 1));
+    for (std::int64_t n = kEvery - 1; n < kSteps; ++n)
+      want = moved_by_noise(want, noise_amplitude(temperature_of_step(n)), {}, noise_of_step(n));
+    ASSERT_EQ(engine->state().step, kSteps);
+    EXPECT_EQ(count_misses(engine->state(), want, {}, 2.0f * float(kSteps - kEvery + 1), "steps in one call"), 0);
+  }
+}
+
 // ---------------------------------------------------------------------------------------
 // Brownian particle under a force ramp (DESIGN.md §5 rung 2): the tether's anchor moves
 // at V, so the spring force grows at r_f = κV:

@@ -52,6 +52,9 @@ void check_ou_stationary_autocorrelation(const EngineFactory& make_engine);
 void check_equipartition_of_a_tethered_bead(const EngineFactory& make_engine);
 // (d) The stationary variance follows a stepwise heating schedule, cap included.
 void check_stationary_variance_follows_the_heating_schedule(const EngineFactory& make_engine);
+// (d) Step n uses k_B T(n): free beads move by sqrt(2 k_B T(n) h/ζ)·g(n) at the steps
+// around each change, one step per call and many in one call.
+void check_each_step_uses_the_temperature_of_its_own_step(const EngineFactory& make_engine);
 // A force ramp (moving anchor): mean position, and mean spring force ζV (Stokes drag).
 void check_force_ramp_mean_position_and_stokes_drag(const EngineFactory& make_engine);
 
