@@ -78,6 +78,10 @@ TEST_P(CudaIntegratorStatistics, ForceRampMeanPositionAndStokesDrag) {
   test::check_force_ramp_mean_position_and_stokes_drag(gpu());
 }
 
+TEST_P(CudaIntegratorStatistics, ProtocolItemsOfOneReplicaActOnItAlone) {
+  test::check_protocol_items_of_one_replica_act_on_it_alone(gpu());
+}
+
 INSTANTIATE_TEST_SUITE_P(Families, CudaIntegratorStatistics,
                          ::testing::Values(CudaKernelFamily::kBlock, CudaKernelFamily::kPerBead),
                          [](const ::testing::TestParamInfo<CudaKernelFamily>& info) {

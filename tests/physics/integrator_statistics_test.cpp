@@ -80,6 +80,10 @@ TEST(IntegratorStatistics, ForceRampMeanPositionAndStokesDrag) {
   test::check_force_ramp_mean_position_and_stokes_drag(kCpu);
 }
 
+TEST(IntegratorStatistics, ProtocolItemsOfOneReplicaActOnItAlone) {
+  test::check_protocol_items_of_one_replica_act_on_it_alone(kCpu);
+}
+
 // ---------------------------------------------------------------------------------------
 // (e) Fixed beads
 

@@ -731,4 +731,72 @@ void check_force_ramp_mean_position_and_stokes_drag(const EngineFactory& make_en
   EXPECT_NEAR(mean_f, kZeta * V, kFiveSigma * ou.kappa * std::sqrt(ou.v() / kReplicas) + 1e-3);
 }
 
+// ---------------------------------------------------------------------------------------
+// Protocol items of one replica (docs/protocols.md: a tether's or a clamp's `replica`,
+// −1 = every replica; protocol/replica_index.h finds each replica's items)
+
+void check_protocol_items_of_one_replica_act_on_it_alone(const EngineFactory& make_engine) {
+  // The 27 grid beads, 4 replicas, from step 10: a force clamp of 10 kcal/mol/Å along
+  // n = (0.6, 0, −0.8) on bead 13 of replica 1 only, and a pulling spring (κ = 5
+  // kcal/mol/Å², anchor moving at (0.5, 0, 0) Å/τ_H) on bead 5 of replica 2 only. The first
+  // step moves every bead of every replica by its documented noise sqrt(2 k_B T h/ζ)·g
+  // (docs/model.md#noise) plus (h/ζ)·F (docs/model.md#dynamics), where F is
+  //   the clamp's 10·n on bead 13 of replica 1 ((h/ζ)·10 = 0.016 Å),
+  //   the spring's −κ(r − A(t_10)) on bead 5 of replica 2, A(t) = A0 + V t (0.020 Å),
+  //   zero on every other bead — in particular on those beads in the other replicas.
+  // 2 ulps of the coordinate (≤ 8e-6 Å), ~10³ times below either drift: an item applied
+  // to the wrong replica, to all, or to none fails.
+  constexpr std::int32_t kReplicas = 4;
+  constexpr std::int64_t kStep = 10;
+  constexpr std::int32_t kClampedBead = 13, kClampedReplica = 1, kPulledBead = 5, kPulledReplica = 2;
+  const double force = 10.0, kappa = 5.0;
+  const Vec3d direction{0.6, 0.0, -0.8};
+  const Topology topology = free_grid_topology();
+  EngineSetup setup = integrator_test_setup(topology, kReplicas, 0xc1a4ull);
+  const State start = free_grid_state(kReplicas, kStep);
+  ExternalForce clamp;
+  clamp.bead = kClampedBead;
+  clamp.replica = kClampedReplica;
+  clamp.direction = direction;
+  setup.external_forces.push_back(clamp);
+  setup.force_schedule.points.push_back({0, force});
+  HarmonicTether spring;
+  spring.bead = kPulledBead;
+  spring.replica = kPulledReplica;
+  spring.anchor_start_A = vec_cast<double>(start.position(kPulledReplica, kPulledBead)) + Vec3d{1.0, -0.5, 2.0};
+  spring.anchor_velocity_A_per_tau = {0.5, 0.0, 0.0};
+  spring.spring_kcal_per_mol_A2 = kappa;
+  setup.tethers.push_back(spring);
+  auto engine = make_engine(setup);
+  engine->set_state(start);
+
+  // The spring is reported for replica 2 alone (Engine::tether_forces_kcal_per_mol_A:
+  // the tethers of each replica in turn): κ(A(t_10) − r).
+  const Vec3d anchor = tether_anchor_at(spring, kStep, kH);
+  const Vec3d pull = kappa * (anchor - vec_cast<double>(start.position(kPulledReplica, kPulledBead)));
+  const std::vector<Vec3d> reported = engine->tether_forces_kcal_per_mol_A();
+  ASSERT_EQ(reported.size(), 1u);
+  EXPECT_NEAR(reported[0].x, pull.x, 1e-5 * kappa);
+  EXPECT_NEAR(reported[0].y, pull.y, 1e-5 * kappa);
+  EXPECT_NEAR(reported[0].z, pull.z, 1e-5 * kappa);
+
+  engine->advance(1);
+  ASSERT_EQ(engine->state().step, kStep + 1);
+  const float amplitude = noise_amplitude(kT), mobility = float(kH / kZeta);
+  State want = start;
+  want.step = kStep + 1;
+  for (std::int32_t r = 0; r < kReplicas; ++r)
+    for (std::int32_t i = 0; i < kGridBeads; ++i) {
+      Vec3d f{};
+      if (r == kClampedReplica && i == kClampedBead) f = force * direction;
+      if (r == kPulledReplica && i == kPulledBead) f = pull;
+      const Vec3f g = rng::gaussian3(setup.seed, rng::Stream::kBeadLangevin, std::uint32_t(r), std::uint32_t(i),
+                                     std::uint64_t(kStep));
+      const Vec3f p = start.position(r, i), ff = vec_cast<float>(f);
+      want.set_position(r, i, {p.x + (mobility * ff.x + amplitude * g.x), p.y + (mobility * ff.y + amplitude * g.y),
+                               p.z + (mobility * ff.z + amplitude * g.z)});
+    }
+  EXPECT_EQ(count_misses(engine->state(), want, {}, 2.0f, "first step"), 0);
+}
+
 }  // namespace ermak::test

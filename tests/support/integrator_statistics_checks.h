@@ -57,5 +57,9 @@ void check_stationary_variance_follows_the_heating_schedule(const EngineFactory&
 void check_each_step_uses_the_temperature_of_its_own_step(const EngineFactory& make_engine);
 // A force ramp (moving anchor): mean position, and mean spring force ζV (Stokes drag).
 void check_force_ramp_mean_position_and_stokes_drag(const EngineFactory& make_engine);
+// A force clamp on replica 1 only and a pulling spring on replica 2 only: from a fixed
+// state, the first step is the documented noise plus (h/ζ)·F on those beads of those
+// replicas and the noise alone everywhere else.
+void check_protocol_items_of_one_replica_act_on_it_alone(const EngineFactory& make_engine);
 
 }  // namespace ermak::test
