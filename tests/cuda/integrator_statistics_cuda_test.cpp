@@ -34,6 +34,26 @@ TEST_P(CudaIntegratorStatistics, EveryBeadDrawsItsOwnDocumentedNoise) {
   test::check_every_bead_draws_its_own_documented_noise(gpu());
 }
 
+TEST_P(CudaIntegratorStatistics, FreeBeadsAmongFixedOnesDrawTheirOwnDocumentedNoise) {
+  test::check_free_beads_among_fixed_ones_draw_their_own_documented_noise(gpu());
+}
+
+// The stateful generators of run.rng through the device noise (docs/rng.md#gpu), every
+// generator and layout in turn.
+TEST_P(CudaIntegratorStatistics, NoiseSourceGeneratorsMoveEveryFreeBeadByTheirFill) {
+  for (const auto& [generator, layout] : test::noise_source_generator_layouts()) {
+    SCOPED_TRACE(generator + "/" + layout);
+    test::check_noise_source_moves_every_free_bead_by_its_fill(gpu(), generator, layout);
+  }
+}
+
+TEST_P(CudaIntegratorStatistics, NoiseSourceGeneratorsFreeDiffusion) {
+  for (const auto& [generator, layout] : test::noise_source_generator_layouts()) {
+    SCOPED_TRACE(generator + "/" + layout);
+    test::check_free_diffusion_with_noise_source(gpu(), generator, layout);
+  }
+}
+
 TEST_P(CudaIntegratorStatistics, OrnsteinUhlenbeckRelaxationOfTheMean) {
   test::check_ou_relaxation_of_the_mean(gpu());
 }
@@ -50,8 +70,16 @@ TEST_P(CudaIntegratorStatistics, StationaryVarianceFollowsTheHeatingSchedule) {
   test::check_stationary_variance_follows_the_heating_schedule(gpu());
 }
 
+TEST_P(CudaIntegratorStatistics, EachStepUsesTheTemperatureOfItsOwnStep) {
+  test::check_each_step_uses_the_temperature_of_its_own_step(gpu());
+}
+
 TEST_P(CudaIntegratorStatistics, ForceRampMeanPositionAndStokesDrag) {
   test::check_force_ramp_mean_position_and_stokes_drag(gpu());
+}
+
+TEST_P(CudaIntegratorStatistics, ProtocolItemsOfOneReplicaActOnItAlone) {
+  test::check_protocol_items_of_one_replica_act_on_it_alone(gpu());
 }
 
 INSTANTIATE_TEST_SUITE_P(Families, CudaIntegratorStatistics,

@@ -12,6 +12,8 @@
 #include <memory>
 #include <numbers>
 #include <random>
+#include <string>
+#include <utility>
 #include <vector>
 
 #include "ermak/backend/engine.h"
@@ -32,6 +34,28 @@ TEST(IntegratorStatistics, EveryBeadDrawsItsOwnDocumentedNoise) {
   test::check_every_bead_draws_its_own_documented_noise(kCpu);
 }
 
+TEST(IntegratorStatistics, FreeBeadsAmongFixedOnesDrawTheirOwnDocumentedNoise) {
+  test::check_free_beads_among_fixed_ones_draw_their_own_documented_noise(kCpu);
+}
+
+// Every generator of run.rng but Philox reaches the beads through a NoiseSource
+// (docs/rng.md#choosing-the-generator-of-a-run); one case per generator and layout.
+class IntegratorStatisticsNoiseSource : public ::testing::TestWithParam<std::pair<std::string, std::string>> {};
+
+TEST_P(IntegratorStatisticsNoiseSource, EveryFreeBeadMovesByItsFill) {
+  test::check_noise_source_moves_every_free_bead_by_its_fill(kCpu, GetParam().first, GetParam().second);
+}
+
+TEST_P(IntegratorStatisticsNoiseSource, FreeDiffusionMeanSquareDisplacementAndGaussianSteps) {
+  test::check_free_diffusion_with_noise_source(kCpu, GetParam().first, GetParam().second);
+}
+
+INSTANTIATE_TEST_SUITE_P(Generators, IntegratorStatisticsNoiseSource,
+                         ::testing::ValuesIn(test::noise_source_generator_layouts()),
+                         [](const ::testing::TestParamInfo<std::pair<std::string, std::string>>& info) {
+                           return info.param.first + "_" + info.param.second;
+                         });
+
 TEST(IntegratorStatistics, OrnsteinUhlenbeckRelaxationOfTheMean) {
   test::check_ou_relaxation_of_the_mean(kCpu);
 }
@@ -48,8 +72,16 @@ TEST(IntegratorStatistics, StationaryVarianceFollowsTheHeatingSchedule) {
   test::check_stationary_variance_follows_the_heating_schedule(kCpu);
 }
 
+TEST(IntegratorStatistics, EachStepUsesTheTemperatureOfItsOwnStep) {
+  test::check_each_step_uses_the_temperature_of_its_own_step(kCpu);
+}
+
 TEST(IntegratorStatistics, ForceRampMeanPositionAndStokesDrag) {
   test::check_force_ramp_mean_position_and_stokes_drag(kCpu);
+}
+
+TEST(IntegratorStatistics, ProtocolItemsOfOneReplicaActOnItAlone) {
+  test::check_protocol_items_of_one_replica_act_on_it_alone(kCpu);
 }
 
 // ---------------------------------------------------------------------------------------

@@ -25,9 +25,14 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <cstring>
+#include <functional>
+#include <initializer_list>
 #include <string>
+#include <utility>
 #include <vector>
 
+#include "ermak/rng/noise_source.h"
 #include "ermak/rng/philox_gaussian.h"
 
 namespace ermak::test {
@@ -90,6 +95,127 @@ EngineSetup tethered_setup(const Topology& topology, const OuSetup& ou, std::int
   return s;
 }
 
+// The displacement statistics of (a) after each of `step_counts` (ascending, from 1) of an
+// engine whose `replicas` one-bead replicas all started at `start` and have made one step: every
+// displacement component after n steps is exactly N(0, 2Dt), D = k_B T/ζ, t = n h (a sum
+// of n independent Gaussians: Euler–Maruyama is exact here, no O(h) correction). Over R
+// independent replicas:
+//   ⟨Δr²⟩: mean 6Dt, per-replica variance 3·2(2Dt)² → relative sd sqrt(2/(3R)) = 0.82 %;
+//   per component: m1 sd sqrt(2Dt/R); m2 relative sd sqrt(2/R); m4 = 3(2Dt)² with
+//   relative sd sqrt(96/9/R); the fraction with |Δx| < sqrt(2Dt) is 0.682689 with
+//   binomial sd sqrt(p(1−p)/R).
+void expect_free_diffusion_statistics(Engine& engine, std::int32_t replicas, Vec3f start,
+                                      std::initializer_list<std::int64_t> step_counts) {
+  const double D = kT / kZeta;
+  std::int64_t done = 1;
+  for (std::int64_t n : step_counts) {
+    engine.advance(n - done);
+    done = n;
+    const State& s = engine.state();
+    ASSERT_EQ(s.step, n);
+    const double var = 2.0 * D * n * kH;  // per component
+    double msd = 0.0, m1[3] = {}, m2[3] = {}, m4[3] = {}, inside[3] = {};
+    for (std::int32_t r = 0; r < replicas; ++r) {
+      const Vec3f p = s.position(r, 0);
+      const double d[3] = {double(p.x) - start.x, double(p.y) - start.y, double(p.z) - start.z};
+      for (int c = 0; c < 3; ++c) {
+        m1[c] += d[c];
+        m2[c] += d[c] * d[c];
+        m4[c] += d[c] * d[c] * d[c] * d[c];
+        inside[c] += std::abs(d[c]) < std::sqrt(var) ? 1.0 : 0.0;
+      }
+      msd += d[0] * d[0] + d[1] * d[1] + d[2] * d[2];
+    }
+    const double R = replicas;
+    SCOPED_TRACE("after " + std::to_string(n) + " steps");
+    EXPECT_NEAR(msd / R, 6.0 * D * n * kH, kFiveSigma * 6.0 * D * n * kH * std::sqrt(2.0 / (3.0 * R)));
+    for (int c = 0; c < 3; ++c) {
+      EXPECT_NEAR(m1[c] / R, 0.0, kFiveSigma * std::sqrt(var / R)) << "component " << c;
+      EXPECT_NEAR(m2[c] / R, var, kFiveSigma * var * std::sqrt(2.0 / R)) << "component " << c;
+      EXPECT_NEAR(m4[c] / R, 3.0 * var * var, kFiveSigma * 3.0 * var * var * std::sqrt(96.0 / 9.0 / R))
+          << "component " << c;
+      const double p = 0.682689492137;
+      EXPECT_NEAR(inside[c] / R, p, kFiveSigma * std::sqrt(p * (1 - p) / R)) << "component " << c;
+    }
+  }
+}
+
+// ---------------------------------------------------------------------------------------
+// Free beads on a grid: exact single steps
+
+// 27 beads on a 3×3×3 grid of 25 Å (beyond the 20 Å pair cutoff, so no pair force acts
+// before beads have diffused ~5 Å), every replica at the same points, at `step`.
+constexpr std::int32_t kGridSide = 3, kGridBeads = kGridSide * kGridSide * kGridSide;
+
+Topology free_grid_topology() {
+  Topology topology;
+  topology.name = "free beads on a grid";
+  topology.beads.resize(kGridBeads);
+  return topology;
+}
+
+State free_grid_state(std::int32_t replicas, std::int64_t step) {
+  State start(kGridBeads, replicas);
+  for (std::int32_t r = 0; r < replicas; ++r)
+    for (std::int32_t i = 0; i < kGridBeads; ++i)
+      start.set_position(r, i,
+                         {25.0f * float(i % kGridSide) - 20.0f, 25.0f * float(i / kGridSide % kGridSide) + 0.5f,
+                          25.0f * float(i / (kGridSide * kGridSide)) - 7.25f});
+  start.step = step;
+  return start;
+}
+
+// Fixed beads for the grid checks: bead 2 inside the first 8-bead lane block of the CPU's
+// Philox batch (docs/rng.md#cpu-batch), 8 and 9 together at the start of the second, 26
+// the last bead, in the partial last block. A kernel that skipped fixed beads when
+// counting noise (free beads drawing their neighbours' Gaussians) shifts every later bead.
+const std::vector<std::int32_t> kGridFixedBeads = {2, 8, 9, 26};
+
+// One float ulp of |x| (the spacing just above it).
+float ulp_of(float x) { return std::nextafter(std::abs(x), INFINITY) - std::abs(x); }
+
+// The positions `got` against `want`, bead by bead: a fixed bead must keep its exact bits
+// (want holds the start there), every other coordinate must lie within `ulps` float ulps
+// of the wanted one (the same float operations, maybe fused; more where several steps
+// accumulate). Reports the first few misses with `what`; returns their number.
+int count_misses(const State& got, const State& want, const std::vector<std::int32_t>& fixed, float ulps,
+                 const std::string& what) {
+  int misses = 0;
+  for (std::int32_t r = 0; r < want.replica_count; ++r)
+    for (std::int32_t i = 0; i < want.bead_count; ++i) {
+      const bool is_fixed = std::find(fixed.begin(), fixed.end(), i) != fixed.end();
+      const std::size_t k = want.index(r, i);
+      const float w[3] = {want.x[k], want.y[k], want.z[k]}, h[3] = {got.x[k], got.y[k], got.z[k]};
+      for (int c = 0; c < 3; ++c) {
+        const bool ok = is_fixed ? std::memcmp(&w[c], &h[c], sizeof(float)) == 0
+                                 : std::abs(h[c] - w[c]) <= ulps * ulp_of(w[c]);
+        if (ok) continue;
+        if (misses < 5)
+          ADD_FAILURE() << what << ": replica " << r << (is_fixed ? " fixed" : "") << " bead " << i
+                        << " component " << c << " is at " << h[c] << ", expected " << w[c];
+        ++misses;
+      }
+    }
+  return misses;
+}
+
+// `before` moved by amplitude·g for every bead but the fixed ones: the step of a free
+// bead (docs/model.md#dynamics), in the engine's float operations.
+State moved_by_noise(const State& before, float amplitude, const std::vector<std::int32_t>& fixed,
+                     const std::function<Vec3f(std::int32_t replica, std::int32_t bead)>& g) {
+  State want = before;
+  want.step = before.step + 1;
+  for (std::int32_t r = 0; r < before.replica_count; ++r)
+    for (std::int32_t i = 0; i < before.bead_count; ++i) {
+      if (std::find(fixed.begin(), fixed.end(), i) != fixed.end()) continue;
+      const Vec3f p = before.position(r, i), n = g(r, i);
+      want.set_position(r, i, {p.x + amplitude * n.x, p.y + amplitude * n.y, p.z + amplitude * n.z});
+    }
+  return want;
+}
+
+float noise_amplitude(double temperature) { return float(std::sqrt(2.0 * temperature * kH / kZeta)); }
+
 }  // namespace
 
 EngineSetup integrator_test_setup(const Topology& topology, std::int32_t replicas, std::uint64_t seed) {
@@ -113,14 +239,8 @@ EngineSetup integrator_test_setup(const Topology& topology, std::int32_t replica
 // (a) Free diffusion
 
 void check_free_diffusion_msd_and_gaussian_steps(const EngineFactory& make_engine) {
-  // One bead, no forces, R = 10000 replicas from one start point. Every displacement
-  // component after n steps is exactly N(0, 2Dt), D = k_B T/ζ, t = n h (a sum of n
-  // independent Gaussians: Euler–Maruyama is exact here, no O(h) correction).
-  // Over R independent replicas:
-  //   ⟨Δr²⟩: mean 6Dt, per-replica variance 3·2(2Dt)² → relative sd sqrt(2/(3R)) = 0.82 %;
-  //   per component: m1 sd sqrt(2Dt/R); m2 relative sd sqrt(2/R); m4 = 3(2Dt)² with
-  //   relative sd sqrt(96/9/R); the fraction with |Δx| < sqrt(2Dt) is 0.682689 with
-  //   binomial sd sqrt(p(1−p)/R).
+  // One bead, no forces, R = 10000 replicas from one start point; the statistics and
+  // their 5σ tolerances are those of expect_free_diffusion_statistics.
   constexpr std::int32_t kReplicas = 10000;
   const Topology topology = single_bead_topology();
   const EngineSetup setup = integrator_test_setup(topology, kReplicas, 12345);
@@ -149,86 +269,151 @@ void check_free_diffusion_msd_and_gaussian_steps(const EngineFactory& make_engin
     EXPECT_EQ(mismatches, 0) << "the first step's noise is not the documented Philox Gaussian";
   }
 
-  const double D = kT / kZeta;
-  std::int64_t done = 1;
-  for (std::int64_t n : {1, 10, 100, 1000}) {
-    engine->advance(n - done);
-    done = n;
-    const State& s = engine->state();
-    ASSERT_EQ(s.step, n);
-    const double var = 2.0 * D * n * kH;  // per component
-    double msd = 0.0, m1[3] = {}, m2[3] = {}, m4[3] = {}, inside[3] = {};
-    for (std::int32_t r = 0; r < kReplicas; ++r) {
-      const Vec3f p = s.position(r, 0);
-      const double d[3] = {double(p.x) - start.x, double(p.y) - start.y, double(p.z) - start.z};
-      for (int c = 0; c < 3; ++c) {
-        m1[c] += d[c];
-        m2[c] += d[c] * d[c];
-        m4[c] += d[c] * d[c] * d[c] * d[c];
-        inside[c] += std::abs(d[c]) < std::sqrt(var) ? 1.0 : 0.0;
-      }
-      msd += d[0] * d[0] + d[1] * d[1] + d[2] * d[2];
-    }
-    const double R = kReplicas;
-    SCOPED_TRACE("after " + std::to_string(n) + " steps");
-    EXPECT_NEAR(msd / R, 6.0 * D * n * kH, kFiveSigma * 6.0 * D * n * kH * std::sqrt(2.0 / (3.0 * R)));
-    for (int c = 0; c < 3; ++c) {
-      EXPECT_NEAR(m1[c] / R, 0.0, kFiveSigma * std::sqrt(var / R)) << "component " << c;
-      EXPECT_NEAR(m2[c] / R, var, kFiveSigma * var * std::sqrt(2.0 / R)) << "component " << c;
-      EXPECT_NEAR(m4[c] / R, 3.0 * var * var, kFiveSigma * 3.0 * var * var * std::sqrt(96.0 / 9.0 / R))
-          << "component " << c;
-      const double p = 0.682689492137;
-      EXPECT_NEAR(inside[c] / R, p, kFiveSigma * std::sqrt(p * (1 - p) / R)) << "component " << c;
-    }
-  }
+  expect_free_diffusion_statistics(*engine, kReplicas, start, {1, 10, 100, 1000});
 }
 
-// Every bead's own noise: 27 free beads on a 25 Å grid (beyond the 20 Å pair cutoff, so
-// no force acts), 3 replicas, at step 2³² + 7 (the step counter's high word in use). The
-// first step moves bead i of replica r by exactly sqrt(2 k_B T h/ζ)·g(seed, bead stream,
-// r, i, step) (docs/model.md#noise): this pins the counter fields that (a)'s one bead at
-// step 0 leaves at zero — a bead/step mix-up or a lane of a vectorised or per-thread
-// kernel drawing another bead's noise fails here — and 27 beads cover whole and partial
-// groups of the CPU's 8-bead lanes and of the GPU kernels' warps.
-void check_every_bead_draws_its_own_documented_noise(const EngineFactory& make_engine) {
-  constexpr std::int32_t kReplicas = 3, kSide = 3, kBeads = kSide * kSide * kSide;
+namespace {
+
+// Every bead's own noise: the 27 free beads of free_grid_state, 3 replicas, at step
+// 2³² + 7 (the step counter's high word in use). The first step moves bead i of replica
+// r by exactly sqrt(2 k_B T h/ζ)·g(seed, bead stream, r, i, step) (docs/model.md#noise):
+// this pins the counter fields that (a)'s one bead at step 0 leaves at zero — a bead/step
+// mix-up or a lane of a vectorised or per-thread kernel drawing another bead's noise
+// fails here — and 27 beads cover whole and partial groups of the CPU's 8-bead lanes and
+// of the GPU kernels' warps. With `fixed` beads, those keep their bits and the others
+// still draw the Gaussians of their own bead index (docs/model.md#fixed-beads: a fixed
+// bead's counters are simply not used).
+void expect_first_step_is_each_beads_documented_noise(const EngineFactory& make_engine,
+                                                      const std::vector<std::int32_t>& fixed) {
+  constexpr std::int32_t kReplicas = 3;
   constexpr std::int64_t kStep = (std::int64_t(1) << 32) + 7;
-  Topology topology;
-  topology.name = "free beads on a grid";
-  topology.beads.resize(kBeads);
-  const EngineSetup setup = integrator_test_setup(topology, kReplicas, 0x5eed0000abcdull);
+  const Topology topology = free_grid_topology();
+  EngineSetup setup = integrator_test_setup(topology, kReplicas, 0x5eed0000abcdull);
+  setup.fixed_beads = fixed;
   auto engine = make_engine(setup);
-  State start(kBeads, kReplicas);
-  for (std::int32_t r = 0; r < kReplicas; ++r)
-    for (std::int32_t i = 0; i < kBeads; ++i)
-      start.set_position(r, i, {25.0f * float(i % kSide) - 20.0f, 25.0f * float(i / kSide % kSide) + 0.5f,
-                                25.0f * float(i / (kSide * kSide)) - 7.25f});
-  start.step = kStep;
+  const State start = free_grid_state(kReplicas, kStep);
   engine->set_state(start);
   engine->advance(1);
   const State& s = engine->state();
   ASSERT_EQ(s.step, kStep + 1);
-  const float amplitude = float(std::sqrt(2.0 * kT * kH / kZeta));
-  int mismatches = 0;
-  for (std::int32_t r = 0; r < kReplicas; ++r)
-    for (std::int32_t i = 0; i < kBeads; ++i) {
-      const Vec3f g = rng::gaussian3(setup.seed, rng::Stream::kBeadLangevin, std::uint32_t(r), std::uint32_t(i),
-                                     std::uint64_t(kStep));
-      const Vec3f p0 = start.position(r, i), got = s.position(r, i);
-      const float want[3] = {p0.x + amplitude * g.x, p0.y + amplitude * g.y, p0.z + amplitude * g.z};
-      const float have[3] = {got.x, got.y, got.z};
-      for (int c = 0; c < 3; ++c) {
-        // Two float ulps of the coordinate (|x| ≤ 35 Å: ≤ 8e-6 Å): the same operations, maybe fused.
-        const float ulp = std::nextafter(std::abs(want[c]), INFINITY) - std::abs(want[c]);
-        if (std::abs(have[c] - want[c]) > 2 * ulp) {
-          if (mismatches < 5)
-            ADD_FAILURE() << "replica " << r << " bead " << i << " component " << c << ": moved to " << have[c]
-                          << ", its documented noise gives " << want[c];
-          ++mismatches;
-        }
-      }
-    }
-  EXPECT_EQ(mismatches, 0);
+  const State want = moved_by_noise(start, noise_amplitude(kT), fixed, [&](std::int32_t r, std::int32_t i) {
+    return rng::gaussian3(setup.seed, rng::Stream::kBeadLangevin, std::uint32_t(r), std::uint32_t(i),
+                          std::uint64_t(kStep));
+  });
+  // Two float ulps of the coordinate (|x| ≤ 35 Å: ≤ 8e-6 Å): the same operations, maybe fused.
+  EXPECT_EQ(count_misses(s, want, fixed, 2.0f, "first step"), 0);
+}
+
+}  // namespace
+
+void check_every_bead_draws_its_own_documented_noise(const EngineFactory& make_engine) {
+  expect_first_step_is_each_beads_documented_noise(make_engine, {});
+}
+
+void check_free_beads_among_fixed_ones_draw_their_own_documented_noise(const EngineFactory& make_engine) {
+  expect_first_step_is_each_beads_documented_noise(make_engine, kGridFixedBeads);
+}
+
+// ---------------------------------------------------------------------------------------
+// (a) The same with a stateful generator (run.rng other than philox,
+// docs/rng.md#choosing-the-generator-of-a-run): the engine takes bead i's Gaussians from
+// its NoiseSource's fill(replica, step) — one fill per replica per step, fixed beads'
+// numbers drawn and discarded — so a fresh NoiseSource of the same generator, layout,
+// seed and size, filled step by step, predicts every step exactly.
+
+std::vector<std::pair<std::string, std::string>> noise_source_generator_layouts() {
+  std::vector<std::pair<std::string, std::string>> out;
+  for (const std::string& generator : rng::generator_names()) {
+    if (generator == "philox") continue;  // drawn in the step itself, checked above
+    for (const std::string& layout : rng::layout_names(generator)) out.emplace_back(generator, layout);
+  }
+  return out;
+}
+
+namespace {
+
+EngineSetup with_generator(EngineSetup setup, const std::string& generator, const std::string& layout) {
+  setup.rng = generator;
+  setup.rng_layout = layout;
+  return setup;
+}
+
+// The fill of `source` for every replica at `step`, as a function of (replica, bead).
+std::function<Vec3f(std::int32_t, std::int32_t)> filled(rng::NoiseSource& source, std::int32_t replicas,
+                                                       std::int32_t beads, std::int64_t step,
+                                                       std::vector<Vec3f>& storage) {
+  storage.assign(std::size_t(replicas) * std::size_t(beads), Vec3f{});
+  const std::size_t n = std::size_t(beads);
+  std::vector<float> gx(n), gy(n), gz(n);
+  for (std::int32_t r = 0; r < replicas; ++r) {
+    source.fill(r, step, gx.data(), gy.data(), gz.data());
+    for (std::int32_t i = 0; i < beads; ++i)
+      storage[std::size_t(r) * n + std::size_t(i)] = {gx[std::size_t(i)], gy[std::size_t(i)], gz[std::size_t(i)]};
+  }
+  return [&storage, beads](std::int32_t r, std::int32_t i) {
+    return storage[std::size_t(r) * std::size_t(beads) + std::size_t(i)];
+  };
+}
+
+}  // namespace
+
+void check_noise_source_moves_every_free_bead_by_its_fill(const EngineFactory& make_engine,
+                                                          const std::string& generator, const std::string& layout) {
+  // The 27 grid beads with beads {2, 8, 9, 26} fixed, 3 replicas, from step 0: steps 0
+  // and 1 one call each (2 ulps, as for Philox), then steps 2…6 in one advance(5) (a
+  // device engine's noise ring fills several steps ahead): 2 ulps per step, accumulated.
+  constexpr std::int32_t kReplicas = 3;
+  constexpr std::int64_t kSingleSteps = 2, kOneCall = 5;
+  const Topology topology = free_grid_topology();
+  EngineSetup setup =
+      with_generator(integrator_test_setup(topology, kReplicas, 0x5eed0000abceull), generator, layout);
+  setup.fixed_beads = kGridFixedBeads;
+  auto engine = make_engine(setup);
+  auto source = rng::make_noise_source(generator, layout, setup.seed, kReplicas, kGridBeads);
+  const float amplitude = noise_amplitude(kT);
+  std::vector<Vec3f> storage;
+  engine->set_state(free_grid_state(kReplicas, 0));
+  for (std::int64_t step = 0; step < kSingleSteps; ++step) {
+    const State before = engine->state();  // each step judged from where the engine was
+    engine->advance(1);
+    const State want =
+        moved_by_noise(before, amplitude, kGridFixedBeads, filled(*source, kReplicas, kGridBeads, step, storage));
+    ASSERT_EQ(engine->state().step, step + 1);
+    EXPECT_EQ(count_misses(engine->state(), want, kGridFixedBeads, 2.0f, "step " + std::to_string(step)), 0)
+        << generator << "/" << layout;
+  }
+  State want = engine->state();
+  engine->advance(kOneCall);
+  for (std::int64_t step = kSingleSteps; step < kSingleSteps + kOneCall; ++step)
+    want = moved_by_noise(want, amplitude, kGridFixedBeads, filled(*source, kReplicas, kGridBeads, step, storage));
+  ASSERT_EQ(engine->state().step, kSingleSteps + kOneCall);
+  EXPECT_EQ(count_misses(engine->state(), want, kGridFixedBeads, 2.0f * kOneCall, "steps in one call"), 0)
+      << generator << "/" << layout;
+}
+
+void check_free_diffusion_with_noise_source(const EngineFactory& make_engine, const std::string& generator,
+                                            const std::string& layout) {
+  // (a)'s free diffusion with the generator's noise: 10000 one-bead replicas; the first
+  // step is amplitude × the fresh source's fill (2 ulps of |x| ≤ 7 Å), then the 5σ
+  // statistics of expect_free_diffusion_statistics after 1, 10 and 100 steps (Philox's
+  // 1000 would cost ~7–13 s per generator on the CPU, where a fill per replica and step
+  // costs more than the step itself; the exact steps above pin the numbers, 100 steps
+  // already see a correlation between steps in ⟨Δr²⟩). Each replica has its own stream
+  // (per_thread: one per bead and replica; shared: one per replica), so the replicas are
+  // independent samples as with Philox.
+  constexpr std::int32_t kReplicas = 10000;
+  const Topology topology = single_bead_topology();
+  const EngineSetup setup = with_generator(integrator_test_setup(topology, kReplicas, 54321), generator, layout);
+  auto engine = make_engine(setup);
+  const Vec3f start{1.25f, -3.5f, 7.0f};
+  const State first = single_bead_state(kReplicas, start);
+  engine->set_state(first);
+  engine->advance(1);
+  auto source = rng::make_noise_source(generator, layout, setup.seed, kReplicas, 1);
+  std::vector<Vec3f> storage;
+  const State want = moved_by_noise(first, noise_amplitude(kT), {}, filled(*source, kReplicas, 1, 0, storage));
+  EXPECT_EQ(count_misses(engine->state(), want, {}, 2.0f, "first step"), 0) << generator << "/" << layout;
+  expect_free_diffusion_statistics(*engine, kReplicas, start, {1, 10, 100});
 }
 
 // ---------------------------------------------------------------------------------------
@@ -436,6 +621,61 @@ void check_stationary_variance_follows_the_heating_schedule(const EngineFactory&
   }
 }
 
+// The step at which a new temperature takes effect. docs/model.md#dynamics: "Step n (from
+// t_n = n h to t_{n+1}) uses the temperature of the schedule at step n", k_B T(n) =
+// T_start + ΔT·floor(n/every), capped at T_stop. The plateau variances above cannot see a
+// one-step shift; single steps of free beads can: step n moves a free bead by exactly
+// sqrt(2 k_B T(n) h/ζ)·g(n) (Å, τ_H, kcal/mol; g the documented Philox Gaussian).
+void check_each_step_uses_the_temperature_of_its_own_step(const EngineFactory& make_engine) {
+  // The 27 grid beads, 2 replicas; T = 0.3 + 0.6·floor(n/4) kcal/mol capped at 2.0: 0.3
+  // for steps 0–3, 0.9 for 4–7, 1.5 for 8–11, 2.0 (the cap, not 2.1) from 12. Amplitudes
+  // 0.0310, 0.0537, 0.0693, 0.0800 Å: a step drawn with its neighbour's temperature is off
+  // by ≥ 0.0107·|g| Å — for a typical |g| ≈ 1 thousands of ulps of these coordinates
+  // (|x| ≤ 35 Å, ulp ≤ 3.8e-6 Å).
+  constexpr std::int32_t kReplicas = 2;
+  constexpr std::int64_t kEvery = 4, kSteps = 14;
+  // The documented formula, evaluated here: 0.3, 0.3, 0.3, 0.3, 0.9, …, 1.5, 2.0, 2.0.
+  const auto temperature_of_step = [](std::int64_t n) { return std::min(0.3 + 0.6 * double(n / kEvery), 2.0); };
+  const Topology topology = free_grid_topology();
+  EngineSetup setup = integrator_test_setup(topology, kReplicas, 0x7e57ull);
+  setup.temperature.start_kcal_per_mol = 0.3;
+  setup.temperature.increment_kcal_per_mol = 0.6;
+  setup.temperature.every_steps = kEvery;
+  setup.temperature.stop_kcal_per_mol = 2.0;
+  setup.langevin.temperature_kcal_per_mol = 0.3;
+  const auto noise_of_step = [&](std::int64_t step) {
+    return [&setup, step](std::int32_t r, std::int32_t i) {
+      return rng::gaussian3(setup.seed, rng::Stream::kBeadLangevin, std::uint32_t(r), std::uint32_t(i),
+                            std::uint64_t(step));
+    };
+  };
+  {
+    // One step per call from step 0, each against its own temperature (2 ulps).
+    auto engine = make_engine(setup);
+    engine->set_state(free_grid_state(kReplicas, 0));
+    for (std::int64_t n = 0; n < kSteps; ++n) {
+      const State before = engine->state();  // each step judged from where the engine was
+      engine->advance(1);
+      ASSERT_EQ(engine->state().step, n + 1);
+      const State want = moved_by_noise(before, noise_amplitude(temperature_of_step(n)), {}, noise_of_step(n));
+      EXPECT_EQ(count_misses(engine->state(), want, {}, 2.0f, "step " + std::to_string(n)), 0)
+          << "step " << n << " should use k_B T = " << temperature_of_step(n);
+    }
+  }
+  {
+    // From a state at step every − 1 (a resumed run), steps 3…13 in one call (a GPU engine
+    // may run many steps per launch): 2 ulps per step, accumulated.
+    auto engine = make_engine(setup);
+    State want = free_grid_state(kReplicas, kEvery - 1);
+    engine->set_state(want);
+    engine->advance(kSteps - (kEvery - 1));
+    for (std::int64_t n = kEvery - 1; n < kSteps; ++n)
+      want = moved_by_noise(want, noise_amplitude(temperature_of_step(n)), {}, noise_of_step(n));
+    ASSERT_EQ(engine->state().step, kSteps);
+    EXPECT_EQ(count_misses(engine->state(), want, {}, 2.0f * float(kSteps - kEvery + 1), "steps in one call"), 0);
+  }
+}
+
 // ---------------------------------------------------------------------------------------
 // Brownian particle under a force ramp (DESIGN.md §5 rung 2): the tether's anchor moves
 // at V, so the spring force grows at r_f = κV:
@@ -489,6 +729,74 @@ void check_force_ramp_mean_position_and_stokes_drag(const EngineFactory& make_en
   const double lag = V * tau + (-X0 - V * tau) * std::pow(a, 150);
   EXPECT_NEAR(mean_f, ou.kappa * lag, kFiveSigma * ou.kappa * std::sqrt(ou.v() / kReplicas) + 1e-3);
   EXPECT_NEAR(mean_f, kZeta * V, kFiveSigma * ou.kappa * std::sqrt(ou.v() / kReplicas) + 1e-3);
+}
+
+// ---------------------------------------------------------------------------------------
+// Protocol items of one replica (docs/protocols.md: a tether's or a clamp's `replica`,
+// −1 = every replica; protocol/replica_index.h finds each replica's items)
+
+void check_protocol_items_of_one_replica_act_on_it_alone(const EngineFactory& make_engine) {
+  // The 27 grid beads, 4 replicas, from step 10: a force clamp of 10 kcal/mol/Å along
+  // n = (0.6, 0, −0.8) on bead 13 of replica 1 only, and a pulling spring (κ = 5
+  // kcal/mol/Å², anchor moving at (0.5, 0, 0) Å/τ_H) on bead 5 of replica 2 only. The first
+  // step moves every bead of every replica by its documented noise sqrt(2 k_B T h/ζ)·g
+  // (docs/model.md#noise) plus (h/ζ)·F (docs/model.md#dynamics), where F is
+  //   the clamp's 10·n on bead 13 of replica 1 ((h/ζ)·10 = 0.016 Å),
+  //   the spring's −κ(r − A(t_10)) on bead 5 of replica 2, A(t) = A0 + V t (0.020 Å),
+  //   zero on every other bead — in particular on those beads in the other replicas.
+  // 2 ulps of the coordinate (≤ 8e-6 Å), ~10³ times below either drift: an item applied
+  // to the wrong replica, to all, or to none fails.
+  constexpr std::int32_t kReplicas = 4;
+  constexpr std::int64_t kStep = 10;
+  constexpr std::int32_t kClampedBead = 13, kClampedReplica = 1, kPulledBead = 5, kPulledReplica = 2;
+  const double force = 10.0, kappa = 5.0;
+  const Vec3d direction{0.6, 0.0, -0.8};
+  const Topology topology = free_grid_topology();
+  EngineSetup setup = integrator_test_setup(topology, kReplicas, 0xc1a4ull);
+  const State start = free_grid_state(kReplicas, kStep);
+  ExternalForce clamp;
+  clamp.bead = kClampedBead;
+  clamp.replica = kClampedReplica;
+  clamp.direction = direction;
+  setup.external_forces.push_back(clamp);
+  setup.force_schedule.points.push_back({0, force});
+  HarmonicTether spring;
+  spring.bead = kPulledBead;
+  spring.replica = kPulledReplica;
+  spring.anchor_start_A = vec_cast<double>(start.position(kPulledReplica, kPulledBead)) + Vec3d{1.0, -0.5, 2.0};
+  spring.anchor_velocity_A_per_tau = {0.5, 0.0, 0.0};
+  spring.spring_kcal_per_mol_A2 = kappa;
+  setup.tethers.push_back(spring);
+  auto engine = make_engine(setup);
+  engine->set_state(start);
+
+  // The spring is reported for replica 2 alone (Engine::tether_forces_kcal_per_mol_A:
+  // the tethers of each replica in turn): κ(A(t_10) − r).
+  const Vec3d anchor = tether_anchor_at(spring, kStep, kH);
+  const Vec3d pull = kappa * (anchor - vec_cast<double>(start.position(kPulledReplica, kPulledBead)));
+  const std::vector<Vec3d> reported = engine->tether_forces_kcal_per_mol_A();
+  ASSERT_EQ(reported.size(), 1u);
+  EXPECT_NEAR(reported[0].x, pull.x, 1e-5 * kappa);
+  EXPECT_NEAR(reported[0].y, pull.y, 1e-5 * kappa);
+  EXPECT_NEAR(reported[0].z, pull.z, 1e-5 * kappa);
+
+  engine->advance(1);
+  ASSERT_EQ(engine->state().step, kStep + 1);
+  const float amplitude = noise_amplitude(kT), mobility = float(kH / kZeta);
+  State want = start;
+  want.step = kStep + 1;
+  for (std::int32_t r = 0; r < kReplicas; ++r)
+    for (std::int32_t i = 0; i < kGridBeads; ++i) {
+      Vec3d f{};
+      if (r == kClampedReplica && i == kClampedBead) f = force * direction;
+      if (r == kPulledReplica && i == kPulledBead) f = pull;
+      const Vec3f g = rng::gaussian3(setup.seed, rng::Stream::kBeadLangevin, std::uint32_t(r), std::uint32_t(i),
+                                     std::uint64_t(kStep));
+      const Vec3f p = start.position(r, i), ff = vec_cast<float>(f);
+      want.set_position(r, i, {p.x + (mobility * ff.x + amplitude * g.x), p.y + (mobility * ff.y + amplitude * g.y),
+                               p.z + (mobility * ff.z + amplitude * g.z)});
+    }
+  EXPECT_EQ(count_misses(engine->state(), want, {}, 2.0f, "first step"), 0);
 }
 
 }  // namespace ermak::test

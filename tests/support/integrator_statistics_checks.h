@@ -10,6 +10,9 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include "ermak/backend/engine.h"
 
@@ -26,6 +29,20 @@ EngineSetup integrator_test_setup(const Topology& topology, std::int32_t replica
 void check_free_diffusion_msd_and_gaussian_steps(const EngineFactory& make_engine);
 // (a) Every bead of several replicas draws its own documented noise, at a step past 2³².
 void check_every_bead_draws_its_own_documented_noise(const EngineFactory& make_engine);
+// (a) The same with beads {2, 8, 9, 26} of the 27 fixed: they keep their bits, every free
+// bead still draws the noise of its own index.
+void check_free_beads_among_fixed_ones_draw_their_own_documented_noise(const EngineFactory& make_engine);
+// (a) With a stateful generator (run.rng other than philox): every (generator, layout)
+// make_noise_source accepts, philox left out.
+std::vector<std::pair<std::string, std::string>> noise_source_generator_layouts();
+// Each step of free beads (some fixed) is amplitude × a fresh NoiseSource's fill of that
+// step, over single steps and several steps in one call.
+void check_noise_source_moves_every_free_bead_by_its_fill(const EngineFactory& make_engine,
+                                                          const std::string& generator, const std::string& layout);
+// The first step is amplitude × the fresh source's fill; ⟨Δr²⟩ = 6Dt and Gaussian
+// displacements after 1, 10 and 100 steps, as with Philox.
+void check_free_diffusion_with_noise_source(const EngineFactory& make_engine, const std::string& generator,
+                                            const std::string& layout);
 // (b) Ornstein–Uhlenbeck (bead on a fixed spring): the replica mean relaxes as x0 aⁿ.
 void check_ou_relaxation_of_the_mean(const EngineFactory& make_engine);
 // (b) Ornstein–Uhlenbeck: stationary autocorrelation v a^k.
@@ -35,7 +52,14 @@ void check_ou_stationary_autocorrelation(const EngineFactory& make_engine);
 void check_equipartition_of_a_tethered_bead(const EngineFactory& make_engine);
 // (d) The stationary variance follows a stepwise heating schedule, cap included.
 void check_stationary_variance_follows_the_heating_schedule(const EngineFactory& make_engine);
+// (d) Step n uses k_B T(n): free beads move by sqrt(2 k_B T(n) h/ζ)·g(n) at the steps
+// around each change, one step per call and many in one call.
+void check_each_step_uses_the_temperature_of_its_own_step(const EngineFactory& make_engine);
 // A force ramp (moving anchor): mean position, and mean spring force ζV (Stokes drag).
 void check_force_ramp_mean_position_and_stokes_drag(const EngineFactory& make_engine);
+// A force clamp on replica 1 only and a pulling spring on replica 2 only: from a fixed
+// state, the first step is the documented noise plus (h/ζ)·F on those beads of those
+// replicas and the noise alone everywhere else.
+void check_protocol_items_of_one_replica_act_on_it_alone(const EngineFactory& make_engine);
 
 }  // namespace ermak::test
