@@ -751,6 +751,34 @@ TEST(AnalysisIndentation, ContactFromTheNoiseBeforeIt) {
   EXPECT_GT(b.contact_tip_nm, a.contact_tip_nm);
 }
 
+// The search for the contact is repeated while the threshold falls however early the first
+// contact lies: a stiff molecule (600 pN/nm under a 200 pN/nm cantilever) reached 25 rows
+// (2.5 windows) into the approach, whose pressed force is spiky (30 pN per row). The noise of the
+// whole approach sets the first threshold at ~40 pN, crossed a few rows after the contact; the
+// rows before that, less one window, are the quiet baseline (0.3 pN), which gives 5 pN. (The
+// search used to be repeated only for a first contact beyond 4 windows: the threshold stayed at
+// ~40 pN (38.6), as the λ-repressor example's replica 1 stayed at 107 pN.)
+TEST(AnalysisIndentation, ContactSearchIsRepeatedForAnEarlyContact) {
+  const double t_contact = 0.5, db = 0.02;  // the contact at row 25; windows of 0.2 nm: 11 rows
+  const std::string text =
+      indentation_table(200.0, t_contact, 600.0, 1e9, 600.0, t_contact, 6.0, db, 0.3, 7, 30.0);
+  CurveSettings settings;
+  settings.window_nm = 0.2;
+  const IndentationAnalysis a = analyze_indentation(TsvTable::parse(text, "indentation.tsv"), settings);
+  ASSERT_TRUE(a.contact_found);
+  EXPECT_EQ(a.contact_threshold_pN, 5.0);
+  // Within half a window of the first pressed row (the smoothed force reaches 5 pN as the
+  // window takes in the first spikes), not several rows into the pressing.
+  EXPECT_GE(a.contact_row, 20u);
+  EXPECT_LE(a.contact_row, 30u);
+  // A contact within a window (and 5 rows) of the first row has no baseline to measure: its
+  // threshold stands, and nothing reads before the first row.
+  const std::string early = indentation_table(200.0, 0.05, 600.0, 1e9, 600.0, 0.05, 6.0, db, 0.3, 7, 30.0);
+  const IndentationAnalysis b = analyze_indentation(TsvTable::parse(early, "indentation.tsv"), settings);
+  ASSERT_TRUE(b.contact_found);
+  EXPECT_LT(b.contact_row, 16u);
+}
+
 // A table of an indentation whose base moves by db per row to b_max: the tip follows the base
 // (t = b − f/κ) with a spring force `before(b)` until the tip reaches t_contact, then presses
 // on a molecule of stiffness k1; the molecule force is 0 before the contact (noise sigma).
