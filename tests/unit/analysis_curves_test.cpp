@@ -267,7 +267,7 @@ TEST(AnalysisSmoothing, RunningAveragesAreCentredAndKeepLinearTrends) {
   EXPECT_NEAR(p[0], 3.0 + 0.2 * 2.5, 1e-12);
   EXPECT_NEAR(w[100], 3.0 + 0.2 * 97.5, 1e-12);
   EXPECT_NEAR(p[100], 3.0 + 0.2 * 97.5, 1e-12);
-  EXPECT_NEAR(mean_rows_per_window(s, 1.0), 10.0, 1e-9);
+  EXPECT_NEAR(mean_rows_per_window(s, 1.0), 11.0, 1e-9);  // the 11 rows inside, not W/Δs = 10
   // A step is spread over the window: the mean of the rows within ±0.5.
   std::vector<double> step(101, 0.0);
   for (int i = 50; i < 101; ++i) step[i] = 11.0;
@@ -278,6 +278,29 @@ TEST(AnalysisSmoothing, RunningAveragesAreCentredAndKeepLinearTrends) {
   // path length of a base that goes in and comes back
   const std::vector<double> b = {0, 1, 2, 3, 2, 1};
   EXPECT_EQ(path_length(b), (std::vector<double>{0, 1, 2, 3, 4, 5}));
+}
+
+// The rows on average of a window are the rows |s_j − s_i| ≤ W/2 holds, as the running average
+// takes them (2·⌊W/2Δs⌋ + 1 at constant spacing Δs), not W/Δs: the WW example's 0.2 nm at
+// Δs = 0.00992 nm holds 21 rows (W/Δs = 20.2), the λ-repressor's at 0.0198 nm 11 (10.1).
+TEST(AnalysisSmoothing, RowsPerWindowAreTheRowsTheWindowHolds) {
+  for (const auto& [ds, rows] : {std::pair{0.00992, 21.0}, {0.0198, 11.0}, {0.00496, 41.0}, {0.01, 21.0}}) {
+    std::vector<double> s, impulse;
+    for (int i = 0; i < 2000; ++i) s.push_back(ds * i);
+    EXPECT_NEAR(mean_rows_per_window(s, 0.2), rows, 1e-9) << ds;
+    // The running average of a unit impulse at an inner row is 1/(the rows its window holds).
+    impulse.assign(s.size(), 0.0);
+    impulse[1000] = 1.0;
+    EXPECT_NEAR(1.0 / running_average_window(s, impulse, 0.2)[1000], rows, 1e-9) << ds;
+  }
+  // Uneven spacing: the mean over the inner rows of what each window holds.
+  std::vector<double> s;
+  for (int i = 0; i < 1000; ++i) s.push_back(i < 500 ? 0.01 * i : 5.0 + 0.02 * (i - 500));
+  const double m = mean_rows_per_window(s, 0.2);
+  EXPECT_GT(m, 11.0);
+  EXPECT_LT(m, 21.0);
+  // A window wider than the travel holds every row.
+  EXPECT_NEAR(mean_rows_per_window(std::vector<double>{0.0, 0.1, 0.2}, 5.0), 3.0, 1e-12);
 }
 
 TEST(AnalysisSmoothing, NoiseEstimateOnATrend) {
