@@ -547,7 +547,14 @@ TEST(ForceSpectrum, RampsEndingBeforeEveryRuptureAreCensored) {
   const TsvTable table = TsvTable::read(o.out_dir / "rupture_forces.tsv");
   const auto ruptured = table.column("ruptured");
   EXPECT_EQ(table.rows(), 240u);
-  EXPECT_GT(std::count(ruptured.begin(), ruptured.end(), 0.0), 30);
+  const auto censored = std::count(ruptured.begin(), ruptured.end(), 0.0);
+  EXPECT_GT(censored, 30);
+  // The censored replicas are counted as such, not as rupture forces (as a clamp's are).
+  EXPECT_NE(summary.find("maximum likelihood over " + std::to_string(240 - censored) + " rupture forces and " +
+                         std::to_string(censored) + " censored:"),
+            std::string::npos)
+      << summary;
+  EXPECT_EQ(summary.find("maximum likelihood over 240 rupture forces"), std::string::npos) << summary;
   // Not with per-peak rates, nor for clamps.
   o.rate_at_peak = true;
   o.overwrite = true;
