@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <limits>
 #include <random>
 #include <vector>
 
@@ -409,6 +410,112 @@ TEST(DudkoHummerSzabo, LifetimeFitRecoversTheBarrierAndNuOneIsBell) {
   bell.k0_per_s = 1e-2;
   EXPECT_NEAR(dhs_rate_per_s(one, 90.0, kT), 1e-2 * std::exp(90.0 * 0.6 / kT), 1e-9 * dhs_rate_per_s(one, 90.0, kT));
   EXPECT_NEAR(dhs_survival(one, 90.0, 1e5, kT), bell_evans_survival(bell, 90.0, 1e5, kT), 1e-12);
+}
+
+// The grid search of the profile likelihoods refines every local maximum of its grid, not only
+// the best grid point: a narrow peak between two grid points that both lie below a broad lower
+// maximum elsewhere is found.
+TEST(FitNumerics, GridMaximumRefinesEveryLocalMaximum) {
+  auto f = [](double w) {
+    return 1.0 * std::exp(-0.5 * std::pow((w + 5.0) / 1.5, 2)) + 2.0 * std::exp(-0.5 * std::pow((w - 0.37) / 0.15, 2));
+  };
+  // On the grid of step 1 the narrow peak shows as w = 0's 0.10 (a local maximum of the grid,
+  // above w = −1's 0.03 and w = 1's 0.00), far below w = −5's 1.0, the best grid point.
+  const GridMaximum m = grid_golden_maximum(f, -14.0, 14.0, 28, 1e-10);
+  EXPECT_NEAR(m.at, 0.37, 1e-3);
+  EXPECT_NEAR(m.value, 2.0, 0.01);
+  EXPECT_EQ(m.grid_index, 14);  // refined from w = 0
+  // One maximum: the best grid point's refinement, as before.
+  const GridMaximum one = grid_golden_maximum([](double w) { return -(w - 2.3) * (w - 2.3); }, -14.0, 14.0, 28, 1e-10);
+  EXPECT_NEAR(one.at, 2.3, 1e-6);
+  EXPECT_EQ(one.grid_index, 16);
+}
+
+// The 19 largest peaks of the WW domain pulled at 250, 500 and 1000 µm/s (an audit's runs of
+// examples/ww_pulling.toml, kT = 0.6 kcal/mol): at ΔG‡ ≈ 21 kT the ν = 2/3 profile in x‡ has
+// two local maxima, one at the critical-force bound (x‡ ≈ 0.53 nm, 1.91 below the maximum) and
+// a higher one inside it (x‡ ≈ 0.22 nm, 1.59 below). The upper end of ΔG‡'s 95 % interval is
+// where the higher one falls 1.92 below the maximum, ~61.6 kT, not ~20.8 kT where the lower one
+// does. Every end is checked against the exact profile, maximised here by a dense scan.
+TEST(DudkoHummerSzabo, BarrierProfileTakesTheHigherOfTwoMaximaInX) {
+  const std::vector<double> forces = {164.56408, 177.2034,  162.90157, 160.69324, 153.75907, 148.13592, 150.87311,
+                                      162.51216, 171.82323, 176.42638, 169.76994, 182.57847, 173.96281, 197.22739,
+                                      169.53634, 211.19599, 241.64128, 131.68498, 214.40457};
+  std::vector<double> rates(8, 8.675e6);
+  rates.resize(16, 1.735e7);
+  rates.resize(19, 3.47e7);
+  const double ww_kT = 0.6 * 6.947695;  // pN·nm at 301.93 K
+  const double nu = 2.0 / 3.0;
+  const DhsFit fit = fit_dhs_ramps(forces, rates, ww_kT, nu);
+  ASSERT_TRUE(fit.ok) << fit.why_not;
+  EXPECT_NEAR(fit.x_nm, 0.3908, 0.001);
+  EXPECT_NEAR(fit.barrier_kT, 15.68, 0.02);
+
+  // ℓ(x‡, ΔG‡) with ln k0 at its best, ln(E/G), in the fit's convention (without −Σ ln r).
+  const double f_max = *std::max_element(forces.begin(), forces.end());
+  const double events = double(forces.size());
+  auto loglik = [&](double x, double v) {
+    double sum_ln_h = 0.0, G = 0.0;
+    for (std::size_t i = 0; i < forces.size(); ++i) {
+      const double c = 1.0 - nu * forces[i] * x / (v * ww_kT);
+      if (!(c > 0.0)) return -std::numeric_limits<double>::infinity();
+      const double exponent = v * (1.0 - std::pow(c, 1.0 / nu));
+      sum_ln_h += (1.0 / nu - 1.0) * std::log(c) + exponent;
+      G += ww_kT / (x * rates[i]) * std::expm1(exponent);
+    }
+    return events * std::log(events / G) + sum_ln_h - events;
+  };
+  EXPECT_NEAR(loglik(fit.x_nm, fit.barrier_kT), fit.log_likelihood, 1e-6);
+  // The best of a dense scan, refined by golden sections around its best point.
+  auto dense_max = [](auto&& f, double lo, double hi) {
+    const int n = 20000;
+    int best = 0;
+    double best_value = -std::numeric_limits<double>::infinity();
+    for (int k = 0; k <= n; ++k)
+      if (const double v = f(lo + (hi - lo) * k / n); v > best_value) best_value = v, best = k;
+    double a = lo + (hi - lo) * std::max(0, best - 1) / n, b = lo + (hi - lo) * std::min(n, best + 1) / n;
+    for (int it = 0; it < 100; ++it) {
+      const double c = a + 0.382 * (b - a), d = a + 0.618 * (b - a);
+      (f(c) > f(d) ? b : a) = f(c) > f(d) ? d : c;
+    }
+    return std::max(best_value, f(0.5 * (a + b)));
+  };
+  // x‡ = x_bound·s for s in (0, 1) at fixed ΔG‡; ΔG‡ = v_bound·(1 + e^w) at fixed x‡.
+  auto shortfall_at_barrier = [&](double v) {
+    const double x_bound = v * ww_kT / (nu * f_max);
+    return fit.log_likelihood - dense_max([&](double ln_s) { return loglik(x_bound * std::exp(ln_s), v); },
+                                          std::log(1e-6), -1e-12);
+  };
+  auto shortfall_at_x = [&](double x) {
+    const double v_bound = nu * f_max * x / ww_kT;
+    return fit.log_likelihood -
+           dense_max([&](double w) { return loglik(x, v_bound * (1.0 + std::exp(w))); }, -25.0, 25.0);
+  };
+
+  // The premise: two local maxima in x‡ at ΔG‡ = 20.8 kT, the lower at the bound.
+  {
+    const double v = 20.8, x_bound = v * ww_kT / (nu * f_max);
+    std::vector<double> ls;
+    for (int k = 0; k <= 4000; ++k) ls.push_back(loglik(x_bound * std::exp(std::log(1e-4) * (1.0 - k / 4000.0)) * (1.0 - 1e-12), v));
+    int maxima = 0;
+    for (std::size_t k = 1; k + 1 < ls.size(); ++k) maxima += ls[k] > ls[k - 1] && ls[k] >= ls[k + 1];
+    maxima += ls.back() > ls[ls.size() - 2];
+    EXPECT_EQ(maxima, 2);
+    EXPECT_NEAR(shortfall_at_barrier(v), 1.594, 0.01);
+  }
+
+  const ProfileInterval& b = fit.barrier_interval_kT;
+  ASSERT_TRUE(b.ok);
+  EXPECT_FALSE(b.lo_open || b.hi_open);
+  EXPECT_NEAR(b.hi, 61.6, 0.5);
+  EXPECT_NEAR(shortfall_at_barrier(b.hi), kProfileDrop95, 0.005);
+  EXPECT_NEAR(shortfall_at_barrier(b.lo), kProfileDrop95, 0.005);
+  EXPECT_NEAR(b.lo, 11.1, 0.1);
+  const ProfileInterval& x = fit.x_interval_nm;
+  ASSERT_TRUE(x.ok);
+  EXPECT_FALSE(x.lo_open || x.hi_open);
+  EXPECT_NEAR(shortfall_at_x(x.lo), kProfileDrop95, 0.005);
+  EXPECT_NEAR(shortfall_at_x(x.hi), kProfileDrop95, 0.005);
 }
 
 }  // namespace

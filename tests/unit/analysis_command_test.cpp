@@ -646,9 +646,10 @@ TEST(AnalysisCommand, IndentationAndForceClamp) {
   EXPECT_EQ(curve.column("retraction")[6000], 1.0);
   EXPECT_EQ(curve.column("retraction")[3000], 0.0);
 
-  // A curve that is mostly noise (a spiky tip force, rows every 0.1 nm: two per smoothing
-  // window): the fitted k is shown but flagged and kept out of the statistics and the
-  // headline, and the summary says the windows hold too few rows.
+  // A curve that is mostly noise (a spiky tip force, rows every 0.1 nm: three per smoothing
+  // window, the row and one either side within ±0.1 nm): the fitted k is shown but flagged and
+  // kept out of the statistics and the headline, and the summary says the windows hold too few
+  // rows.
   const fs::path noisy = test::fresh_directory("analyze-indentation-noisy");
   std::string rough = text.substr(0, text.find('\n') + 1);
   for (int i = 0; i <= 300; ++i) {
@@ -665,8 +666,8 @@ TEST(AnalysisCommand, IndentationAndForceClamp) {
       << out;
   const std::string noisy_summary = read_text(noisy / "analysis" / "summary.txt");
   EXPECT_NE(noisy_summary.find("    unreliable ("), std::string::npos) << noisy_summary;
-  EXPECT_NE(noisy_summary.find("note: a smoothing window holds only 2"), std::string::npos) << noisy_summary;
-  EXPECT_EQ(summary.find("note: a smoothing window holds only"), std::string::npos) << "40 rows a window above";
+  EXPECT_NE(noisy_summary.find("note: a smoothing window holds only 3"), std::string::npos) << noisy_summary;
+  EXPECT_EQ(summary.find("note: a smoothing window holds only"), std::string::npos) << "41 rows a window above";
 
   // Force clamp: the base never moves; extension against time.
   const fs::path clamp = test::fresh_directory("analyze-clamp");

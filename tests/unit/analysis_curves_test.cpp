@@ -267,7 +267,7 @@ TEST(AnalysisSmoothing, RunningAveragesAreCentredAndKeepLinearTrends) {
   EXPECT_NEAR(p[0], 3.0 + 0.2 * 2.5, 1e-12);
   EXPECT_NEAR(w[100], 3.0 + 0.2 * 97.5, 1e-12);
   EXPECT_NEAR(p[100], 3.0 + 0.2 * 97.5, 1e-12);
-  EXPECT_NEAR(mean_rows_per_window(s, 1.0), 10.0, 1e-9);
+  EXPECT_NEAR(mean_rows_per_window(s, 1.0), 11.0, 1e-9);  // the 11 rows inside, not W/Δs = 10
   // A step is spread over the window: the mean of the rows within ±0.5.
   std::vector<double> step(101, 0.0);
   for (int i = 50; i < 101; ++i) step[i] = 11.0;
@@ -278,6 +278,29 @@ TEST(AnalysisSmoothing, RunningAveragesAreCentredAndKeepLinearTrends) {
   // path length of a base that goes in and comes back
   const std::vector<double> b = {0, 1, 2, 3, 2, 1};
   EXPECT_EQ(path_length(b), (std::vector<double>{0, 1, 2, 3, 4, 5}));
+}
+
+// The rows on average of a window are the rows |s_j − s_i| ≤ W/2 holds, as the running average
+// takes them (2·⌊W/2Δs⌋ + 1 at constant spacing Δs), not W/Δs: the WW example's 0.2 nm at
+// Δs = 0.00992 nm holds 21 rows (W/Δs = 20.2), the λ-repressor's at 0.0198 nm 11 (10.1).
+TEST(AnalysisSmoothing, RowsPerWindowAreTheRowsTheWindowHolds) {
+  for (const auto& [ds, rows] : {std::pair{0.00992, 21.0}, {0.0198, 11.0}, {0.00496, 41.0}, {0.01, 21.0}}) {
+    std::vector<double> s, impulse;
+    for (int i = 0; i < 2000; ++i) s.push_back(ds * i);
+    EXPECT_NEAR(mean_rows_per_window(s, 0.2), rows, 1e-9) << ds;
+    // The running average of a unit impulse at an inner row is 1/(the rows its window holds).
+    impulse.assign(s.size(), 0.0);
+    impulse[1000] = 1.0;
+    EXPECT_NEAR(1.0 / running_average_window(s, impulse, 0.2)[1000], rows, 1e-9) << ds;
+  }
+  // Uneven spacing: the mean over the inner rows of what each window holds.
+  std::vector<double> s;
+  for (int i = 0; i < 1000; ++i) s.push_back(i < 500 ? 0.01 * i : 5.0 + 0.02 * (i - 500));
+  const double m = mean_rows_per_window(s, 0.2);
+  EXPECT_GT(m, 11.0);
+  EXPECT_LT(m, 21.0);
+  // A window wider than the travel holds every row.
+  EXPECT_NEAR(mean_rows_per_window(std::vector<double>{0.0, 0.1, 0.2}, 5.0), 3.0, 1e-12);
 }
 
 TEST(AnalysisSmoothing, NoiseEstimateOnATrend) {
@@ -749,6 +772,34 @@ TEST(AnalysisIndentation, ContactFromTheNoiseBeforeIt) {
   const IndentationAnalysis b = analyze_indentation(table, settings);
   EXPECT_EQ(b.contact_threshold_pN, 60.0);
   EXPECT_GT(b.contact_tip_nm, a.contact_tip_nm);
+}
+
+// The search for the contact is repeated while the threshold falls however early the first
+// contact lies: a stiff molecule (600 pN/nm under a 200 pN/nm cantilever) reached 25 rows
+// (2.5 windows) into the approach, whose pressed force is spiky (30 pN per row). The noise of the
+// whole approach sets the first threshold at ~40 pN, crossed a few rows after the contact; the
+// rows before that, less one window, are the quiet baseline (0.3 pN), which gives 5 pN. (The
+// search used to be repeated only for a first contact beyond 4 windows: the threshold stayed at
+// ~40 pN (38.6), as the λ-repressor example's replica 1 stayed at 107 pN.)
+TEST(AnalysisIndentation, ContactSearchIsRepeatedForAnEarlyContact) {
+  const double t_contact = 0.5, db = 0.02;  // the contact at row 25; windows of 0.2 nm: 11 rows
+  const std::string text =
+      indentation_table(200.0, t_contact, 600.0, 1e9, 600.0, t_contact, 6.0, db, 0.3, 7, 30.0);
+  CurveSettings settings;
+  settings.window_nm = 0.2;
+  const IndentationAnalysis a = analyze_indentation(TsvTable::parse(text, "indentation.tsv"), settings);
+  ASSERT_TRUE(a.contact_found);
+  EXPECT_EQ(a.contact_threshold_pN, 5.0);
+  // Within half a window of the first pressed row (the smoothed force reaches 5 pN as the
+  // window takes in the first spikes), not several rows into the pressing.
+  EXPECT_GE(a.contact_row, 20u);
+  EXPECT_LE(a.contact_row, 30u);
+  // A contact within a window (and 5 rows) of the first row has no baseline to measure: its
+  // threshold stands, and nothing reads before the first row.
+  const std::string early = indentation_table(200.0, 0.05, 600.0, 1e9, 600.0, 0.05, 6.0, db, 0.3, 7, 30.0);
+  const IndentationAnalysis b = analyze_indentation(TsvTable::parse(early, "indentation.tsv"), settings);
+  ASSERT_TRUE(b.contact_found);
+  EXPECT_LT(b.contact_row, 16u);
 }
 
 // A table of an indentation whose base moves by db per row to b_max: the tip follows the base

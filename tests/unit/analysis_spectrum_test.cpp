@@ -170,6 +170,18 @@ TEST(ForceSpectrum, RampRunsGiveBackBellEvansParameters) {
   const auto nominal = table.column("loading_rate[pN/s]"), at_peak = table.column("rate_at_peak[pN/s]");
   ASSERT_EQ(at_peak.size(), 240u);
   for (std::size_t i = 0; i < at_peak.size(); ++i) EXPECT_NEAR(at_peak[i], nominal[i], 0.02 * nominal[i]) << i;
+  // The table shows the rate each force enters the fits at: with --loading-rate peak its own
+  // rate, not the κv of `loading_rate` — Bell's fit of the table's forces at `fit_rate` is the
+  // summary's.
+  const auto fit_rate = table.column("fit_rate[pN/s]");
+  for (std::size_t i = 0; i < at_peak.size(); ++i) EXPECT_EQ(fit_rate[i], at_peak[i]) << i;
+  {
+    const auto table_forces = table.column("force[pN]");
+    const std::vector<double> f(table_forces.begin(), table_forces.end()), rates(fit_rate.begin(), fit_rate.end());
+    const BellFit refit = fit_bell_evans_ramps(f, rates, kT);
+    ASSERT_TRUE(refit.ok) << refit.why_not;
+    EXPECT_NEAR(fitted(own, "x_β"), refit.x_nm, 1e-3 * refit.x_nm) << own;
+  }
 
   // --bootstrap: a table of the refits and their percentile intervals in the summary; the
   // profile intervals are there without it.
@@ -180,6 +192,12 @@ TEST(ForceSpectrum, RampRunsGiveBackBellEvansParameters) {
   o.bootstrap_resamples = 12;
   analyze_force_spectrum(o);
   const std::string booted = test::read_file(o.out_dir / "summary.txt");
+  {  // At the nominal rates `fit_rate` is the level's κv.
+    const TsvTable nominal_table = TsvTable::read(o.out_dir / "rupture_forces.tsv");
+    const auto kv = nominal_table.column("loading_rate[pN/s]"), fit = nominal_table.column("fit_rate[pN/s]");
+    ASSERT_EQ(fit.size(), 240u);
+    for (std::size_t i = 0; i < fit.size(); ++i) EXPECT_EQ(fit[i], kv[i]) << i;
+  }
   EXPECT_NE(booted.find("Bootstrap, 12 resamples of each loading rate's forces (seed 1)"), std::string::npos) << booted;
   EXPECT_NE(booted.find("  Bell: x_β "), std::string::npos) << booted;
   const TsvTable boot = TsvTable::read(o.out_dir / "bootstrap.tsv");
@@ -547,7 +565,14 @@ TEST(ForceSpectrum, RampsEndingBeforeEveryRuptureAreCensored) {
   const TsvTable table = TsvTable::read(o.out_dir / "rupture_forces.tsv");
   const auto ruptured = table.column("ruptured");
   EXPECT_EQ(table.rows(), 240u);
-  EXPECT_GT(std::count(ruptured.begin(), ruptured.end(), 0.0), 30);
+  const auto censored = std::count(ruptured.begin(), ruptured.end(), 0.0);
+  EXPECT_GT(censored, 30);
+  // The censored replicas are counted as such, not as rupture forces (as a clamp's are).
+  EXPECT_NE(summary.find("maximum likelihood over " + std::to_string(240 - censored) + " rupture forces and " +
+                         std::to_string(censored) + " censored:"),
+            std::string::npos)
+      << summary;
+  EXPECT_EQ(summary.find("maximum likelihood over 240 rupture forces"), std::string::npos) << summary;
   // Not with per-peak rates, nor for clamps.
   o.rate_at_peak = true;
   o.overwrite = true;

@@ -29,7 +29,7 @@ struct BellFit {
   // a fit of more parameters restates as its own), rather than data that pin no barrier.
   bool too_little_data = false;
   std::size_t n = 0;            // forces (ramps) or trajectories (clamps) used
-  std::size_t events = 0;       // ramps: n; clamps: the unfolded ones
+  std::size_t events = 0;       // ramps: the ruptured ones (n less the censored); clamps: the unfolded ones
   double x_nm = 0.0;            // x_β, the distance to the barrier along the force
   double x_se_nm = 0.0;         // its standard error
   double k0_per_s = 0.0;        // the rate at zero force

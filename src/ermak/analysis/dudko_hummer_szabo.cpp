@@ -217,13 +217,19 @@ DhsFit fit(const Data& d, double bell_x_nm, bool with_intervals) {
     const Terms at_t = terms(d, x_nm, v_kT);
     return at_t.valid ? at_t.sum_ln_h - d.events * at_t.ln_G : -kInf;
   };
+  // The inner maximisation scans w in steps of 0.5 and refines every local maximum of the scan:
+  // at fixed ΔG‡ the profile in x‡ can have two, one at the critical-force bound and a higher one
+  // well inside it (WW ramps at three speeds: ΔG‡'s upper end came out 20.8 kT from the lower
+  // one, where the higher gives 61.6 kT).
+  constexpr int kInnerGrid = 56;
   auto profile_x = [&](double ln_x) {
-    return grid_golden_maximum([&](double w) { return -minus_profile({ln_x, w}); }, -14.0, 14.0, 28, 1e-5).value;
+    return grid_golden_maximum([&](double w) { return -minus_profile({ln_x, w}); }, -14.0, 14.0, kInnerGrid, 1e-5)
+        .value;
   };
   auto profile_v = [&](double ln_v) {
     const double v_kT = std::exp(ln_v), x_bound = v_kT * d.kT / (d.nu * d.f_max);
     return grid_golden_maximum([&](double w) { return profile_xv(x_bound / (1.0 + std::exp(w)), v_kT); }, -14.0,
-                               14.0, 28, 1e-5)
+                               14.0, kInnerGrid, 1e-5)
         .value;
   };
   const ProfileInterval ln_x = profile_interval(profile_x, std::log(x), std::max(1e-3, out.x_se_nm / x),

@@ -6,6 +6,7 @@
 #include <limits>
 #include <set>
 #include <span>
+#include <vector>
 
 namespace ermak::analysis {
 
@@ -24,9 +25,13 @@ double simpson(F&& f, double a, double b, int intervals = 4000) {
   return sum * h / 3.0;
 }
 
-// The largest value of f on [lo, hi]: the best point of a grid of `grid` intervals, refined by
-// a golden-section search between its two neighbours. `grid_index` tells a caller whether the
-// best point is an end of the range (0 or grid), where the maximum may lie beyond it.
+// The largest value of f on [lo, hi]: a grid of `grid` intervals, each of its local maxima
+// refined by a golden-section search between its two neighbours, the best kept. Refining only
+// the best grid point lands on a lower local maximum where the highest one is a narrow peak
+// between two grid points (a DHS profile in x‡ at fixed ΔG‡: one maximum at the critical-force
+// bound, a higher one well inside it). `grid_index` (the grid point the best maximum was refined
+// from) tells a caller whether the best point is an end of the range (0 or grid), where the
+// maximum may lie beyond it.
 struct GridMaximum {
   double at = 0.0;
   double value = -std::numeric_limits<double>::infinity();
@@ -35,29 +40,41 @@ struct GridMaximum {
 
 template <class F>
 GridMaximum grid_golden_maximum(F&& f, double lo, double hi, int grid, double tolerance = 1e-13) {
-  GridMaximum best;
+  const auto node = [&](int k) { return lo + (hi - lo) * k / grid; };
+  std::vector<double> values(std::size_t(grid) + 1);
   for (int k = 0; k <= grid; ++k) {
-    const double v = f(lo + (hi - lo) * k / grid);
-    if (v > best.value) best.value = v, best.grid_index = k;
+    const double v = f(node(k));
+    values[std::size_t(k)] = std::isnan(v) ? -std::numeric_limits<double>::infinity() : v;
   }
-  best.at = lo + (hi - lo) * best.grid_index / grid;
+  GridMaximum best;
+  for (int k = 0; k <= grid; ++k)
+    if (values[std::size_t(k)] > best.value) best.value = values[std::size_t(k)], best.grid_index = k;
+  best.at = node(best.grid_index);
   if (!std::isfinite(best.value)) return best;
-  double a = lo + (hi - lo) * std::max(0, best.grid_index - 1) / grid;
-  double b = lo + (hi - lo) * std::min(grid, best.grid_index + 1) / grid;
   const double phi = 0.5 * (std::sqrt(5.0) - 1.0);
-  double c = b - phi * (b - a), d = a + phi * (b - a);
-  double fc = f(c), fd = f(d);
-  for (int it = 0; it < 200 && b - a > tolerance; ++it) {
-    if (fc > fd) {
-      b = d, d = c, fd = fc;
-      c = b - phi * (b - a), fc = f(c);
-    } else {
-      a = c, c = d, fc = fd;
-      d = a + phi * (b - a), fd = f(d);
+  auto refine = [&](int k) {
+    double a = node(std::max(0, k - 1)), b = node(std::min(grid, k + 1));
+    double c = b - phi * (b - a), d = a + phi * (b - a);
+    double fc = f(c), fd = f(d);
+    for (int it = 0; it < 200 && b - a > tolerance; ++it) {
+      if (fc > fd) {
+        b = d, d = c, fd = fc;
+        c = b - phi * (b - a), fc = f(c);
+      } else {
+        a = c, c = d, fc = fd;
+        d = a + phi * (b - a), fd = f(d);
+      }
     }
+    const double refined = 0.5 * (a + b), value = f(refined);
+    if (value > best.value) best.at = refined, best.value = value, best.grid_index = k;
+  };
+  // A local maximum of the grid: finite, above the point before it and not below the one after
+  // it (the first point of a plateau); the ends count against their one neighbour.
+  for (int k = 0; k <= grid; ++k) {
+    const double v = values[std::size_t(k)];
+    if (!std::isfinite(v)) continue;
+    if ((k == 0 || v > values[std::size_t(k - 1)]) && (k == grid || v >= values[std::size_t(k + 1)])) refine(k);
   }
-  const double refined = 0.5 * (a + b), value = f(refined);
-  if (value > best.value) best.at = refined, best.value = value;
   return best;
 }
 

@@ -72,10 +72,29 @@ std::vector<double> running_average_points(std::span<const double> y, std::size_
 
 double mean_rows_per_window(std::span<const double> s, double window) {
   if (s.size() < 2 || !(window > 0.0)) return 1.0;
+  const std::size_t n = s.size();
   const double span = s.back() - s.front();
-  if (!(span > 0.0)) return double(s.size());
-  const double rows_per_unit = double(s.size() - 1) / span;
-  return std::max(1.0, std::min(double(s.size()), window * rows_per_unit));
+  if (!(span > 0.0)) return double(n);
+  // The rows the window |s_j − s_i| ≤ W/2 holds — counted as running_average_window takes
+  // them (the same rounding allowance) — averaged over the rows whose window the ends do not
+  // cut; over every row when none is that far from both ends (a window wider than half the
+  // travel). W/Δs, the window over the mean row spacing, is one less than that at constant
+  // spacing (20.2 for a window that holds 21 rows, 2·⌊W/2Δs⌋ + 1): the count is what the noise
+  // of a window's mean, the block size of σ_s and the standard error of a fit over smoothed
+  // points rest on.
+  const double h = 0.5 * window;
+  const double eps = 1e-9 * std::max(std::abs(span), window);
+  double inner_sum = 0.0, all_sum = 0.0;
+  std::size_t inner = 0, lo = 0, hi = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    while (lo < i && s[lo] < s[i] - h - eps) ++lo;
+    if (hi < i) hi = i;
+    while (hi + 1 < n && s[hi + 1] <= s[i] + h + eps) ++hi;
+    const double rows = double(hi - lo + 1);
+    all_sum += rows;
+    if (s[i] - h >= s.front() - eps && s[i] + h <= s.back() + eps) inner_sum += rows, ++inner;
+  }
+  return std::max(1.0, inner ? inner_sum / double(inner) : all_sum / double(n));
 }
 
 namespace {

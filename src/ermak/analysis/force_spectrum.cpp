@@ -79,7 +79,7 @@ AnalyzeResult analyze_force_spectrum(const SpectrumOptions& options) {
   summary += table.text;
   result.files.push_back(out / "spectrum.tsv");
   const fs::path item_table = out / (clamp ? "lifetimes.tsv" : "rupture_forces.tsv");
-  write_item_table(item_table, runs, levels, options.overwrite);
+  write_item_table(item_table, runs, levels, options.rate_at_peak, options.overwrite);
   result.files.push_back(item_table);
   const BellText bell = bell_fit_text(fits.bell, runs, levels, kT, options.rate_at_peak);
   summary += bell.text;

@@ -104,9 +104,13 @@ BellText bell_fit_text(const BellFit& fit, const std::vector<RunSpectrum>& runs,
     const double factor = std::exp(fit.ln_k0_se);
     fit_text = fmt::format("x_β = {} ± {} nm, k0 = {} /s (×/÷ {})", g(fit.x_nm), g(fit.x_se_nm, 2), g(fit.k0_per_s, 3),
                            g(factor, 3));
-    summary += fmt::format("\nBell's rate k(F) = k0·exp(F·x_β/kT), maximum likelihood over {} {}:\n", fit.n,
-                           clamp ? fmt::format("trajectories ({} unfolded, the rest censored)", fit.events)
-                                 : std::string("rupture forces"));
+    // A replica censored with --no-peak censored enters the fit through its survival, not as a
+    // rupture force: the count says so, as the clamp's does.
+    summary += fmt::format("\nBell's rate k(F) = k0·exp(F·x_β/kT), maximum likelihood over {}:\n",
+                           clamp ? fmt::format("{} trajectories ({} unfolded, the rest censored)", fit.n, fit.events)
+                           : fit.events < fit.n
+                               ? fmt::format("{} rupture forces and {} censored", fit.events, fit.n - fit.events)
+                               : fmt::format("{} rupture forces", fit.n));
     summary += fmt::format("  x_β = {} ± {} nm, 95 % interval {} nm (distance to the barrier along the force)\n",
                            g(fit.x_nm), g(fit.x_se_nm, 2), interval_text(fit.x_interval_nm, "< 0.001", "> 20"));
     const ProfileInterval& k = fit.ln_k0_interval;

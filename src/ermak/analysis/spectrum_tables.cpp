@@ -142,16 +142,18 @@ LevelTable write_level_table(const fs::path& path, const std::vector<Level>& lev
 }
 
 void write_item_table(const fs::path& path, const std::vector<RunSpectrum>& runs, const std::vector<Level>& levels,
-                      bool overwrite) {
+                      bool rate_at_peak, bool overwrite) {
   const bool clamp = runs.front().clamp;
   TsvWriter w = TsvWriter::create(path,
                                   clamp ? std::vector<std::string>{"run", "replica", "force[pN]", "time[s]", "unfolded",
                                                                    "level"}
                                         : std::vector<std::string>{"run", "replica", "loading_rate[pN/s]",
                                                                    "force[pN]", "peak", "rate_at_peak[pN/s]",
-                                                                   "ruptured", "level"},
+                                                                   "ruptured", "level", "fit_rate[pN/s]"},
                                   overwrite);
-  // Row by row in the order of the runs given, each at its level's rate or force (the fit's).
+  // Row by row in the order of the runs given, each at its level's rate or force; a ramp's force
+  // also at the rate the fits take it at (spectrum_items: with --loading-rate peak the slope
+  // before its peak, not the level's κv; appended last, the earlier columns keep their places).
   std::vector<std::size_t> level_of(runs.size());
   for (std::size_t l = 0; l < levels.size(); ++l)
     for (const std::size_t k : levels[l].runs) level_of[k] = l;
@@ -164,14 +166,16 @@ void write_item_table(const fs::path& path, const std::vector<RunSpectrum>& runs
         const double row[] = {double(r.replica[i]), level.clamp_force_pN, r.time_s[i], double(r.unfolded[i]), l};
         w.row(std::int64_t(k), row);
       } else {
+        const double fit_rate = rate_at_peak ? r.peak_rate_pN_per_s[i] : level.rate_pN_per_s;
         const double row[] = {double(r.replica[i]), level.rate_pN_per_s, r.force_pN[i], double(r.peak[i]),
-                              r.peak_rate_pN_per_s[i], 1.0, l};
+                              r.peak_rate_pN_per_s[i], 1.0, l, fit_rate};
         w.row(std::int64_t(k), row);
       }
     }
     for (std::size_t i = 0; i < r.censored_force_pN.size(); ++i) {
+      // Censored forces are refused with --loading-rate peak: they enter at the κv.
       const double row[] = {double(r.censored_replica[i]), level.rate_pN_per_s, r.censored_force_pN[i], -1.0, kNaN,
-                            0.0, l};
+                            0.0, l, level.rate_pN_per_s};
       w.row(std::int64_t(k), row);
     }
   }

@@ -39,9 +39,11 @@ LevelTable write_level_table(const std::filesystem::path& path, const std::vecto
                              const SpectrumFits& fits, double kT_pN_nm, const SpectrumOptions& options);
 
 // Writes rupture_forces.tsv (ramps) or lifetimes.tsv (clamps) at `path`: every force or
-// trajectory, row by row in the order of the runs given, each at its level's rate or force.
+// trajectory, row by row in the order of the runs given, each at its level's rate or force; a
+// ramp's force also with the rate the fits take it at (`fit_rate`: its level's κv, or with
+// `rate_at_peak` the slope before its peak).
 void write_item_table(const std::filesystem::path& path, const std::vector<RunSpectrum>& runs,
-                      const std::vector<Level>& levels, bool overwrite);
+                      const std::vector<Level>& levels, bool rate_at_peak, bool overwrite);
 
 // Writes bootstrap.tsv at `path`: the refitted parameters of each of the `resamples` resamples.
 void write_bootstrap_table(const std::filesystem::path& path, const BootstrapFits& boot, std::size_t resamples,
