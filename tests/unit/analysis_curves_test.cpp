@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include <cmath>
+#include <cstdint>
 #include <filesystem>
 #include <fstream>
 #include <functional>
@@ -432,6 +433,141 @@ TEST(AnalysisSmoothing, BlockNoiseOfAShortRecordFollowsSlowWanderNotTheCurve) {
     saw[i] = (i < 700 ? 0.43 * double(i) : 0.43 * double(i - 700)) + 1.6 * gauss(rng);
   EXPECT_LT(block_mean_noise_sd(saw, 200), 0.4);
   EXPECT_GT(block_mean_noise_sd(saw, 200), 0.04);
+}
+
+// σ_s before it took every block offset: noise_sd of the means of the successive disjoint
+// blocks from row 0 (the branch of 8 windows or more), kept here to compare with.
+double disjoint_block_noise_sd(const std::vector<double>& y, std::size_t block) {
+  std::vector<double> means(y.size() / block);
+  for (std::size_t b = 0; b < means.size(); ++b) {
+    double sum = 0.0;
+    for (std::size_t i = b * block; i < (b + 1) * block; ++i) sum += y[i];
+    means[b] = sum / double(block);
+  }
+  return noise_sd(means);
+}
+
+// Mean and sd over seeds of an estimate.
+struct SeedStats {
+  double mean = 0.0, sd = 0.0;
+  double relative_sd() const { return sd / mean; }
+};
+SeedStats seed_stats(const std::vector<double>& v) {
+  SeedStats s;
+  for (double x : v) s.mean += x;
+  s.mean /= double(v.size());
+  for (double x : v) s.sd += (x - s.mean) * (x - s.mean);
+  s.sd = std::sqrt(s.sd / double(v.size() - 1));
+  return s;
+}
+
+// AR(1) noise of sd 1 and correlation ρ per row (ρ = 0: white), stationary from the first row.
+std::vector<double> ar1_noise(std::size_t n, double rho, std::uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  std::normal_distribution<double> gauss(0.0, 1.0);
+  std::vector<double> y(n);
+  double v = gauss(rng);
+  for (double& yi : y) {
+    yi = v;
+    v = rho * v + std::sqrt(1.0 - rho * rho) * gauss(rng);
+  }
+  return y;
+}
+
+constexpr std::size_t kSeeds = 200, kRows = 4000, kBlock = 21;
+
+// σ_s takes the blocks at every offset: on white noise of sd 1 (4000 rows, blocks of 21, 200
+// seeds) it is 1/√21 on average and scatters far less than the disjoint blocks from row 0
+// did (~0.10 relative sd: a block one row longer moved σ_s by −26 % to +49 % on real replicas).
+TEST(AnalysisSmoothing, BlockNoiseOverEveryOffsetIsRightAndScattersLess) {
+  std::vector<double> every, disjoint;
+  for (std::size_t seed = 0; seed < kSeeds; ++seed) {
+    const auto y = ar1_noise(kRows, 0.0, 1000 + seed);
+    every.push_back(block_mean_noise_sd(y, kBlock));
+    disjoint.push_back(disjoint_block_noise_sd(y, kBlock));
+  }
+  const SeedStats e = seed_stats(every), d = seed_stats(disjoint);
+  const double exact = 1.0 / std::sqrt(double(kBlock));
+  // The mean's standard error is 0.057/√200 ≈ 0.4 % of it: 3 % is ~7 standard errors (the
+  // MAD's small-sample bias at ~3900 second differences is ≲ 0.3 %).
+  EXPECT_NEAR(e.mean / exact, 1.0, 0.03);
+  EXPECT_NEAR(d.mean / exact, 1.0, 0.04);  // the old one was right on average too (SE 0.7 %)
+  // Relative sd 0.057 against 0.097 (measured, seeds 1000–1199): a ratio of 1.71. Each
+  // relative sd has a standard error of ~5 % of it (1/√(2·199)), the ratio ≲ 7 % (less: both
+  // come from the same noise): 1.5 is 12 % below, ≳ 2 standard errors.
+  EXPECT_LT(e.relative_sd(), 0.065);
+  EXPECT_GT(d.relative_sd() / e.relative_sd(), 1.5)
+      << "relative sd: every offset " << e.relative_sd() << ", disjoint " << d.relative_sd();
+}
+
+// Correlated rows (AR(1), ρ = 0.8 per row, correlation time 4.5 rows): σ_s follows the noise
+// of a 21-row mean, 0.582 — σ/√21 = 0.218 treats the rows as independent (their correlation
+// raises it by √(Σ_{i,j} ρ^|i−j| / 21) ≈ 2.7). Second differences of *adjacent* block means see that sd
+// times √((6V − 8C₁ + 2C₂)/(6V)) — V the variance of a block mean, C_k its covariance with the
+// k-th next block, which the rows across their boundary correlate — 0.908 here: the estimate
+// is 9 % low, at every offset as at the disjoint blocks alone.
+TEST(AnalysisSmoothing, BlockNoiseOfCorrelatedRowsFollowsTheBlockMeans) {
+  const double rho = 0.8;
+  const int m = int(kBlock);
+  // Cov(M_0, M_k) of the means of rows [0, m) and [km, km + m): (1/m²) Σ_{i,j} ρ^|km + j − i|.
+  auto block_cov = [&](int k) {
+    double s = 0.0;
+    for (int i = 0; i < m; ++i)
+      for (int j = 0; j < m; ++j) s += std::pow(rho, std::abs(k * m + j - i));
+    return s / double(m * m);
+  };
+  const double block_sd = std::sqrt(block_cov(0));  // exact sd of a 21-row mean: 0.582
+  const double second_difference_sd =
+      std::sqrt((6.0 * block_cov(0) - 8.0 * block_cov(1) + 2.0 * block_cov(2)) / 6.0);
+  std::vector<double> every, disjoint;
+  for (std::size_t seed = 0; seed < kSeeds; ++seed) {
+    const auto y = ar1_noise(kRows, rho, 2000 + seed);
+    every.push_back(block_mean_noise_sd(y, kBlock));
+    disjoint.push_back(disjoint_block_noise_sd(y, kBlock));
+  }
+  const SeedStats e = seed_stats(every), d = seed_stats(disjoint);
+  // The mean's standard error is ~0.066/√200 ≈ 0.5 %: 3 % is ~6 of them.
+  EXPECT_NEAR(e.mean / second_difference_sd, 1.0, 0.03);
+  // Hence, against the block mean's sd itself: 0.908 expected, within ±5 % (10 standard errors).
+  EXPECT_NEAR(e.mean / block_sd, second_difference_sd / block_sd, 0.05);
+  EXPECT_GT(e.mean / block_sd, 0.85);
+  EXPECT_GT(e.mean, 2.0 * noise_sd(ar1_noise(kRows, rho, 2000)) / std::sqrt(double(kBlock)));
+  // The disjoint blocks had the same bias and more scatter (SE of the mean 0.7 %; relative
+  // sd 0.097 against 0.067, measured: a ratio of 1.46).
+  EXPECT_NEAR(d.mean / second_difference_sd, 1.0, 0.04);
+  EXPECT_GT(d.relative_sd() / e.relative_sd(), 1.3);
+}
+
+// A drop of 30 (and 300) σ_s in the middle of the record (a rupture) hardly moves σ_s: the MAD
+// ignores the 3·21 second differences across it, ~1.6 % of the 3938.
+TEST(AnalysisSmoothing, BlockNoiseOverEveryOffsetIgnoresADrop) {
+  const double sigma_s = 1.0 / std::sqrt(double(kBlock));
+  for (double drop : {30.0, 300.0}) {
+    std::vector<double> flat, stepped;
+    for (std::size_t seed = 0; seed < kSeeds; ++seed) {
+      auto y = ar1_noise(kRows, 0.0, 3000 + seed);
+      flat.push_back(block_mean_noise_sd(y, kBlock));
+      for (std::size_t i = kRows / 2; i < kRows; ++i) y[i] -= drop * sigma_s;
+      stepped.push_back(block_mean_noise_sd(y, kBlock));
+    }
+    // The same noise with and without the drop: the ratio of the means is 1.017 (1.019 for
+    // the tenfold drop — the MAD is bounded: 1.6 % of second differences, however large, move
+    // its quantile by ~2 %); its standard error is ≲ 0.5 %, so 10 % is ≫ 10 of them.
+    const double ratio = seed_stats(stepped).mean / seed_stats(flat).mean;
+    EXPECT_GT(ratio, 0.99) << drop;
+    EXPECT_LT(ratio, 1.10) << drop;
+  }
+}
+
+// A non-finite row spoils only the blocks that hold it: σ_s stays that of the rest.
+TEST(AnalysisSmoothing, BlockNoiseSkipsBlocksWithANonFiniteRow) {
+  auto y = ar1_noise(kRows, 0.0, 4000);
+  const double clean = block_mean_noise_sd(y, kBlock);
+  y[1000] = std::numeric_limits<double>::quiet_NaN();
+  y[3000] = std::numeric_limits<double>::infinity();
+  const double spoiled = block_mean_noise_sd(y, kBlock);
+  EXPECT_TRUE(std::isfinite(spoiled));
+  EXPECT_NEAR(spoiled / clean, 1.0, 0.03);
 }
 
 // A row's noise (the summary's "raw") on correlated rows: an Ornstein–Uhlenbeck force of sd
