@@ -10,6 +10,7 @@
 
 #include "ermak/core/hd.h"
 #include "ermak/core/vec3.h"
+#include "ermak/physics/harmonic.h"
 #include "ermak/physics/tip.h"
 
 namespace ermak {
@@ -140,8 +141,8 @@ ERMAK_HD Vec3d cantilever_base_A(const Indentation& ind, std::int64_t step, std:
 // (docs/protocols.md#indentation).
 ERMAK_HD double cantilever_energy(const Indentation& ind, Vec3d tip_A, std::int64_t step,
                                   std::int64_t turnaround_step, double timestep_tau) {
-  const Vec3d stretch = cantilever_base_A(ind, step, turnaround_step, timestep_tau) - tip_A;
-  return 0.5 * ind.spring_kcal_per_mol_A2 * dot(stretch, stretch);
+  return physics::spring_energy(ind.spring_kcal_per_mol_A2,
+                                cantilever_base_A(ind, step, turnaround_step, timestep_tau) - tip_A);
 }
 
 // Force of the surface on the tip (zero when there is no surface or it is switched off).
@@ -162,7 +163,7 @@ ERMAK_HD void indentation_tip_step(const Indentation& ind, std::int64_t step, do
   const double h = timestep_tau;
   const Vec3d base = cantilever_base_A(ind, step, turnaround_step, h);
   double unused = 0;
-  const Vec3d force = molecule_force + ind.spring_kcal_per_mol_A2 * (base - tip_A) +
+  const Vec3d force = molecule_force + physics::spring_force(ind.spring_kcal_per_mol_A2, base, tip_A) +
                       tip_surface_force<false>(ind, tip_A, step, turnaround_step, h, unused);
   Vec3d move = (h / ind.tip_zeta) * force + sqrt(2.0 * kT * h / ind.tip_zeta) * vec_cast<double>(g);
   if (ind.tip_along_direction_only) move = dot(move, ind.direction) * ind.direction;
@@ -174,8 +175,9 @@ ERMAK_HD void indentation_tip_step(const Indentation& ind, std::int64_t step, do
     case RetractionTrigger::kNone: break;
     case RetractionTrigger::kDepth: reverse = indentation_travel_A(ind, next, -1, h) >= ind.retract_depth_A; break;
     case RetractionTrigger::kForce:
-      reverse = ind.spring_kcal_per_mol_A2 * dot(cantilever_base_A(ind, next, turnaround_step, h) - tip_A,
-                                                 ind.direction) >= ind.retract_force_kcal_per_mol_A;
+      reverse = physics::spring_force(ind.spring_kcal_per_mol_A2,
+                                      dot(cantilever_base_A(ind, next, turnaround_step, h) - tip_A, ind.direction)) >=
+                ind.retract_force_kcal_per_mol_A;
       break;
     case RetractionTrigger::kStep: reverse = next >= ind.retract_step; break;
   }

@@ -207,7 +207,7 @@ class CpuEngine final : public Engine {
       st.travel_A = indentation_travel_A(setup_.indentation, state_.step, turnaround_[r], setup_.langevin.timestep_tau);
       st.base_A = base_position(r, state_.step);
       st.tip_A = tip_[r];
-      st.spring_force_kcal_per_mol_A = setup_.indentation.spring_kcal_per_mol_A2 * (st.base_A - tip_[r]);
+      st.spring_force_kcal_per_mol_A = physics::spring_force(setup_.indentation.spring_kcal_per_mol_A2, st.base_A, tip_[r]);
       st.molecule_force_kcal_per_mol_A = tip_molecule_force_[r];
       double unused = 0;
       st.surface_force_kcal_per_mol_A = tip_surface_force<false>(setup_.indentation, tip_[r], state_.step, turnaround_[r],

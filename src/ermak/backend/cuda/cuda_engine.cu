@@ -176,7 +176,7 @@ std::vector<IndentationStatus> CudaEngine::indentation_status() {
     st.base_A = ind.move_surface ? ind.base_start_A
                                  : ind.base_start_A + indentation_travel_A(ind, step_, turn[r], h) * ind.direction;
     st.tip_A = {tip[3 * r], tip[3 * r + 1], tip[3 * r + 2]};
-    st.spring_force_kcal_per_mol_A = ind.spring_kcal_per_mol_A2 * (st.base_A - st.tip_A);
+    st.spring_force_kcal_per_mol_A = physics::spring_force(ind.spring_kcal_per_mol_A2, st.base_A, st.tip_A);
     st.molecule_force_kcal_per_mol_A = {molecule[3 * r], molecule[3 * r + 1], molecule[3 * r + 2]};
     double unused = 0;
     st.surface_force_kcal_per_mol_A = tip_surface_force<false>(ind, st.tip_A, step_, turn[r], h, unused);
