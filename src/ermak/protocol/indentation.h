@@ -195,4 +195,22 @@ struct IndentationStatus {
   std::int64_t turnaround_step = -1;
 };
 
+// The status of one replica at `step`, from its tip, the molecule's force on the tip (as the
+// engine's last force evaluation left it) and the step at which the base reversed: one
+// assembly for the CPU and CUDA engines, so that both report the same doubles.
+inline IndentationStatus indentation_status_at(const Indentation& ind, std::int64_t step,
+                                               std::int64_t turnaround_step, double timestep_tau, Vec3d tip_A,
+                                               Vec3d molecule_force_kcal_per_mol_A) {
+  IndentationStatus st;
+  st.travel_A = indentation_travel_A(ind, step, turnaround_step, timestep_tau);
+  st.base_A = cantilever_base_A(ind, step, turnaround_step, timestep_tau);
+  st.tip_A = tip_A;
+  st.spring_force_kcal_per_mol_A = physics::spring_force(ind.spring_kcal_per_mol_A2, st.base_A, tip_A);
+  st.molecule_force_kcal_per_mol_A = molecule_force_kcal_per_mol_A;
+  double unused = 0;
+  st.surface_force_kcal_per_mol_A = tip_surface_force<false>(ind, tip_A, step, turnaround_step, timestep_tau, unused);
+  st.turnaround_step = turnaround_step;
+  return st;
+}
+
 }  // namespace ermak

@@ -203,17 +203,8 @@ class CpuEngine final : public Engine {
     for (std::int32_t r = 0; r < setup_.replicas; ++r) {
       ensure_list(r, w);
       total_forces<false>(r, state_.step, w);  // refreshes the molecule's force on the tip
-      IndentationStatus st;
-      st.travel_A = indentation_travel_A(setup_.indentation, state_.step, turnaround_[r], setup_.langevin.timestep_tau);
-      st.base_A = base_position(r, state_.step);
-      st.tip_A = tip_[r];
-      st.spring_force_kcal_per_mol_A = physics::spring_force(setup_.indentation.spring_kcal_per_mol_A2, st.base_A, tip_[r]);
-      st.molecule_force_kcal_per_mol_A = tip_molecule_force_[r];
-      double unused = 0;
-      st.surface_force_kcal_per_mol_A = tip_surface_force<false>(setup_.indentation, tip_[r], state_.step, turnaround_[r],
-                                                  setup_.langevin.timestep_tau, unused);
-      st.turnaround_step = turnaround_[r];
-      out.push_back(st);
+      out.push_back(indentation_status_at(setup_.indentation, state_.step, turnaround_[r], setup_.langevin.timestep_tau,
+                                          tip_[r], tip_molecule_force_[r]));
     }
     return out;
   }
@@ -372,11 +363,6 @@ class CpuEngine final : public Engine {
     cpu::add_repulsion_forces<kEnergy>(l.list, l.chunk_rows[c], l.chunk_rows[c + 1], repulsion_, p, f, e);
     if (c == 0) add_protocol_forces<kEnergy>(r, step, p, f, e);
     return e;
-  }
-
-  // Base of the cantilever (indentation) at `step` in replica r.
-  Vec3d base_position(std::int32_t r, std::int64_t step) const {
-    return cantilever_base_A(setup_.indentation, step, turnaround_[r], setup_.langevin.timestep_tau);
   }
 
   // All protocol forces on beads of replica r (docs/protocols.md), into chunk 0's buffer.
