@@ -9,6 +9,7 @@
 #include "ermak/config/sopgpu_config.h"
 #include "ermak/core/error.h"
 #include "ermak/core/units.h"
+#include "ermak/physics/langevin_step.h"
 #include "ermak/protocol/external_force.h"
 
 namespace ermak {
@@ -41,7 +42,7 @@ std::string given_key(const RunSpec& spec, const std::string& section, std::init
 void check_spring(const RunSpec& spec, const std::string& section, double spring_kcal_per_mol_A2, double speed_A_per_tau,
                   double friction, double half_R0_A, const std::string& friction_key = "") {
   const double h = spec.langevin.timestep_tau;
-  const double relaxation = h / friction * spring_kcal_per_mol_A2;
+  const double relaxation = physics::langevin_mobility_step<double>(h, friction) * spring_kcal_per_mol_A2;
   const std::string spring_key = given_key(spec, section, {"spring_pN_per_nm", "spring_kcal_per_mol_A2"});
   // A spring of the usual range on a body of tiny friction: the friction is the culprit.
   const bool blame_friction = !friction_key.empty() && spec.key_sources.count(friction_key) &&
@@ -68,7 +69,7 @@ void check_spring(const RunSpec& spec, const std::string& section, double spring
 }  // namespace
 
 double largest_noise_amplitude_A(const RunSpec& spec) {
-  return std::sqrt(2.0 * highest_kT(spec) * spec.langevin.timestep_tau / spec.langevin.zeta);
+  return physics::langevin_noise_amplitude<double>(spec.langevin.timestep_tau, spec.langevin.zeta, highest_kT(spec));
 }
 
 std::string check_step_size(const RunSpec& spec) {
@@ -129,7 +130,8 @@ std::string check_step_size(const RunSpec& spec) {
     double largest_force = 0.0;
     for (const ForceSchedulePoint& p : spec.force_clamp.schedule)
       largest_force = std::max(largest_force, std::abs(p.force_kcal_per_mol_A));
-    const double drift_A = spec.langevin.timestep_tau / spec.langevin.zeta * largest_force;
+    const double drift_A =
+        physics::langevin_mobility_step<double>(spec.langevin.timestep_tau, spec.langevin.zeta) * largest_force;
     if (!(drift_A < half_R0_A))
       throw key_error(spec,
                       given_key(spec, "force_clamp",
