@@ -9,6 +9,7 @@
 #include "ermak/config/sopgpu_config.h"
 #include "ermak/core/error.h"
 #include "ermak/core/units.h"
+#include "ermak/physics/fene.h"
 #include "ermak/physics/langevin_step.h"
 #include "ermak/protocol/external_force.h"
 
@@ -199,8 +200,7 @@ std::string clamp_tension_warning(const RunSpec& spec) {
   const double k = spec.sop.fene_k_kcal_per_mol_A2, R0 = spec.sop.fene_R0_A;
   if (!(force > 0) || !(k > 0) || !(R0 > 0)) return "";
   // The stretch Δ at which the FENE tension kΔ/(1 − Δ²/R0²) equals the force.
-  const double a = force / (R0 * R0);
-  const double stretch_A = (-k + std::sqrt(k * k + 4.0 * a * force)) / (2.0 * a);
+  const double stretch_A = physics::fene_stretch_at_tension(force, physics::FeneParametersT<double>{k, R0});
   if (stretch_A < 0.7 * R0) return "";
   return fmt::format("warning: force_clamp: {:.4g} pN{} holds the bonds along the clamped chain stretched by {:.2f} Å "
                      "of their R0 = {:g} Å at rest (the FENE tension, docs/model.md#fene): the steps' noise breaks a "
