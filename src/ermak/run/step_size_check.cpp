@@ -197,10 +197,11 @@ std::string clamp_tension_warning(const RunSpec& spec) {
   // those pulled along one chain, at most n·F.
   const std::size_t pulled = std::max<std::size_t>(1, spec.force_clamp.pulled_beads.size());
   force *= double(pulled);
-  const double k = spec.sop.fene_k_kcal_per_mol_A2, R0 = spec.sop.fene_R0_A;
+  const physics::FeneParametersT<double> fene = fene_parameters<double>(spec.sop);
+  const double k = fene.k, R0 = fene.R0;
   if (!(force > 0) || !(k > 0) || !(R0 > 0)) return "";
   // The stretch Δ at which the FENE tension kΔ/(1 − Δ²/R0²) equals the force.
-  const double stretch_A = physics::fene_stretch_at_tension(force, physics::FeneParametersT<double>{k, R0});
+  const double stretch_A = physics::fene_stretch_at_tension(force, fene);
   if (stretch_A < 0.7 * R0) return "";
   return fmt::format("warning: force_clamp: {:.4g} pN{} holds the bonds along the clamped chain stretched by {:.2f} Å "
                      "of their R0 = {:g} Å at rest (the FENE tension, docs/model.md#fene): the steps' noise breaks a "

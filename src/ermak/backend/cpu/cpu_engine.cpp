@@ -98,10 +98,8 @@ class CpuEngine final : public Engine {
     if (setup.replica_offset != 0 && noise_from_source_) throw Error(sliced_noise_refusal(setup.rng));
     if (noise_from_source_)
       for (Workspace& w : workspaces_) { w.gx.resize(n_); w.gy.resize(n_); w.gz.resize(n_); }
-    fene_ = {setup.sop.fene_k_kcal_per_mol_A2, setup.sop.fene_R0_A};
-    repulsion_ = {setup.sop.repulsion_eps_kcal_per_mol,
-                  setup.sop.repulsion_sigma_A * setup.sop.repulsion_sigma_A,
-                  setup.sop.pair_cutoff_A * setup.sop.pair_cutoff_A};
+    fene_ = fene_parameters(setup.sop);
+    repulsion_ = repulsion_parameters(setup.sop);
     list_cutoff_A_ = float(setup.sop.pair_cutoff_A + setup.neighbor_skin_A);
     half_skin2_ = float(0.25 * setup.neighbor_skin_A * setup.neighbor_skin_A);
     // Beads each chunk's share of bonds and contacts touches (fixed for the run).
