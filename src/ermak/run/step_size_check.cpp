@@ -181,7 +181,9 @@ std::string check_step_size(const RunSpec& spec) {
 std::string clamp_tension_warning(const RunSpec& spec) {
   if (!spec.force_clamp.enabled) return "";
   // The largest force the run reaches: the schedule's points within its steps, and where it
-  // stands at its last step (piecewise linear between points).
+  // stands at its last step (piecewise linear between points). Interpolated here as
+  // a + (b − a)·s/d rather than by force_schedule_at's a + (s/d)·(b − a), which rounds
+  // differently: kept so that the warning's force stays bit for bit what it was.
   const auto& points = spec.force_clamp.schedule;
   double force = 0.0;
   for (std::size_t k = 0; k < points.size(); ++k) {
@@ -200,7 +202,9 @@ std::string clamp_tension_warning(const RunSpec& spec) {
   const physics::FeneParametersT<double> fene = fene_parameters<double>(spec.sop);
   const double k = fene.k, R0 = fene.R0;
   if (!(force > 0) || !(k > 0) || !(R0 > 0)) return "";
-  // The stretch Δ at which the FENE tension kΔ/(1 − Δ²/R0²) equals the force.
+  // The stretch Δ at which the FENE tension kΔ/(1 − Δ²/R0²) equals the force. (The clamp
+  // suggested below, k·0.7·R0/(1 − 0.49), is fene_tension(0.7·R0) written so as to keep its
+  // former rounding.)
   const double stretch_A = physics::fene_stretch_at_tension(force, fene);
   if (stretch_A < 0.7 * R0) return "";
   return fmt::format("warning: force_clamp: {:.4g} pN{} holds the bonds along the clamped chain stretched by {:.2f} Å "
