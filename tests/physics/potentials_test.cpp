@@ -168,6 +168,37 @@ TEST(FenePotential, EnergyAndForceMatchDoubleReference) {
   RecordProperty("worst_relative_force_error", std::to_string(worst_force_rel));
 }
 
+// The tension at a stretch and its inverse (the force clamp's checks, run/step_size_check.cpp):
+// against the radial force of docs/model.md#fene, F(r) = −k(r − r0)/(1 − ((r − r0)/R0)²),
+// tension = −F; the inverse analytically (tension(stretch_at_tension(F)) = F); and against
+// the force the dynamics use (physics::fene, double).
+TEST(FenePotential, TensionAndItsInverse) {
+  const physics::FeneParametersT<double> p{20.0, 2.0};
+  // Known values: Δ = R0/2 → k·1/(3/4) = 80/3; Δ = 0.7 R0 → k·1.4/0.51.
+  EXPECT_NEAR(physics::fene_tension(1.0, p), 80.0 / 3.0, 1e-13);
+  EXPECT_NEAR(physics::fene_tension(1.4, p), 20.0 * 1.4 / 0.51, 1e-12);
+  EXPECT_EQ(physics::fene_tension(0.0, p), 0.0);
+  const double r0 = 3.8;
+  for (double stretch = -1.9; stretch <= 1.9; stretch += 0.05) {
+    const double x = stretch / p.R0;
+    const double force_doc = -p.k * stretch / (1.0 - x * x);  // docs/model.md#fene
+    EXPECT_NEAR(physics::fene_tension(stretch, p), -force_doc, 1e-12 * std::abs(force_doc) + 1e-13) << stretch;
+    const double r = r0 + stretch;
+    const double from_force = -physics::fene<false>(r * r, r0, p).force_over_r * r;
+    EXPECT_NEAR(physics::fene_tension(stretch, p), from_force, 1e-11 * std::abs(from_force) + 1e-12) << stretch;
+  }
+  for (const physics::FeneParametersT<double> q : {p, physics::FeneParametersT<double>{13.0, 1.5}})
+    for (double force : {0.1, 1.0, 20.0, 69.5, 300.0, 1e4, 1e6}) {
+      const double stretch = physics::fene_stretch_at_tension(force, q);
+      EXPECT_GT(stretch, 0.0);
+      EXPECT_LT(stretch, q.R0);
+      EXPECT_NEAR(physics::fene_tension(stretch, q), force, 1e-9 * force) << force;
+    }
+  // Small forces: the linear spring, Δ ≈ F/k (FENE's correction (Δ/R0)² ~ 6e-10 here; the
+  // inverse's cancellation ~2e-7, see physics/fene.h).
+  EXPECT_NEAR(physics::fene_stretch_at_tension(1e-3, p), 1e-3 / 20.0, 1e-6 * 1e-3 / 20.0);
+}
+
 // ---------------------------------------------------------------------------------------
 // Native contacts
 

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "ermak/physics/harmonic.h"
 #include "ermak/physics/plane_tether.h"
 #include "ermak/protocol/replica_index.h"
 
@@ -20,7 +21,7 @@ std::vector<Vec3d> tether_forces(const EngineSetup& setup, std::int64_t step, st
     for (const std::int32_t k : index.of(r)) {
       const HarmonicTether& t = setup.tethers[std::size_t(k)];
       const Vec3d anchor = tether_anchor_at(t, step, setup.langevin.timestep_tau);
-      out.push_back(t.spring_kcal_per_mol_A2 * (anchor - vec_cast<double>(position_of(r, t.bead))));
+      out.push_back(physics::spring_force(t.spring_kcal_per_mol_A2, anchor, vec_cast<double>(position_of(r, t.bead))));
     }
   return out;
 }

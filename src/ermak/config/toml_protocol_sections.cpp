@@ -11,6 +11,7 @@
 #include <string>
 
 #include "ermak/core/units.h"
+#include "ermak/physics/harmonic.h"
 #include "ermak/protocol/indentation.h"
 
 namespace ermak::config {
@@ -252,7 +253,7 @@ void read_indentation(const Context& ctx, const Section& s, RunSpec& spec) {
   // (a base 2 µm away at 200 pN/nm: 4·10⁵ pN; one at 1e308 Å: an infinite force).
   {
     const double stretch_A = norm(ind.base_position_A - ind.tip_position_A);
-    const double force_pN = units::internal_force_to_pN(ind.spring_kcal_per_mol_A2 * stretch_A);
+    const double force_pN = units::internal_force_to_pN(physics::spring_force(ind.spring_kcal_per_mol_A2, stretch_A));
     constexpr double kMostStartForce_pN = 1e4;
     if (!(force_pN <= kMostStartForce_pN))
       throw s.error("base_position_A",

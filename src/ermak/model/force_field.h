@@ -1,4 +1,6 @@
 #pragma once
+#include "ermak/physics/fene.h"
+#include "ermak/physics/repulsion.h"
 
 namespace ermak {
 
@@ -16,6 +18,20 @@ struct SopParameters {
   float repulsion_sigma_A = 3.8f;         // σ
   float pair_cutoff_A = 20.0f;            // repulsive pairs beyond this distance are ignored
 };
+
+// The physics/ parameters of the FENE bonds and of the repulsion, from the SOP parameters,
+// in the precision of the caller: float for both engines' dynamics (the default), double for
+// the validation reference (backend/cpu/reference_energy.h) and the run's checks. σ² and
+// r_cut² are squared in that precision.
+template <class Real = float>
+physics::FeneParametersT<Real> fene_parameters(const SopParameters& sop) {
+  return {Real(sop.fene_k_kcal_per_mol_A2), Real(sop.fene_R0_A)};
+}
+template <class Real = float>
+physics::RepulsionParametersT<Real> repulsion_parameters(const SopParameters& sop) {
+  return {Real(sop.repulsion_eps_kcal_per_mol), Real(sop.repulsion_sigma_A) * Real(sop.repulsion_sigma_A),
+          Real(sop.pair_cutoff_A) * Real(sop.pair_cutoff_A)};
+}
 
 // A repulsion cut at or inside σ (docs/model.md#repulsion): ε_l(σ/r)⁶ is ≥ ε_l at the
 // cutoff, so beads approach freely to the cutoff and then meet a wall of ε_l or more — the

@@ -6,6 +6,24 @@
 
 namespace ermak::physics {
 
+// Hooke's law, written once for the cantilever and tether springs of the protocols (their
+// steps, checks and reports), in the caller's precision:
+// the force of a spring κ on its end at `end`, pulled toward `anchor`: κ(anchor − end);
+template <class T>
+ERMAK_HD Vec3<T> spring_force(T kappa, Vec3<T> anchor, Vec3<T> end) {
+  return kappa * (anchor - end);
+}
+// the same along one direction (or in magnitude), from the stretch along it: κ·stretch;
+template <class T>
+ERMAK_HD T spring_force(T kappa, T stretch) {
+  return kappa * stretch;
+}
+// the spring's energy (κ/2)|stretch|², stretch = anchor − end.
+template <class T>
+ERMAK_HD T spring_energy(T kappa, Vec3<T> stretch) {
+  return T(0.5) * kappa * dot(stretch, stretch);
+}
+
 struct TetherForce {
   Vec3f force;   // on the bead, kcal/mol/Å
   float energy;  // kcal/mol

@@ -10,6 +10,8 @@
 
 #include "ermak/core/hd.h"
 #include "ermak/core/vec3.h"
+#include "ermak/physics/harmonic.h"
+#include "ermak/physics/langevin_step.h"
 #include "ermak/physics/tip.h"
 
 namespace ermak {
@@ -140,8 +142,8 @@ ERMAK_HD Vec3d cantilever_base_A(const Indentation& ind, std::int64_t step, std:
 // (docs/protocols.md#indentation).
 ERMAK_HD double cantilever_energy(const Indentation& ind, Vec3d tip_A, std::int64_t step,
                                   std::int64_t turnaround_step, double timestep_tau) {
-  const Vec3d stretch = cantilever_base_A(ind, step, turnaround_step, timestep_tau) - tip_A;
-  return 0.5 * ind.spring_kcal_per_mol_A2 * dot(stretch, stretch);
+  return physics::spring_energy(ind.spring_kcal_per_mol_A2,
+                                cantilever_base_A(ind, step, turnaround_step, timestep_tau) - tip_A);
 }
 
 // Force of the surface on the tip (zero when there is no surface or it is switched off).
@@ -162,9 +164,14 @@ ERMAK_HD void indentation_tip_step(const Indentation& ind, std::int64_t step, do
   const double h = timestep_tau;
   const Vec3d base = cantilever_base_A(ind, step, turnaround_step, h);
   double unused = 0;
-  const Vec3d force = molecule_force + ind.spring_kcal_per_mol_A2 * (base - tip_A) +
+  const Vec3d force = molecule_force + physics::spring_force(ind.spring_kcal_per_mol_A2, base, tip_A) +
                       tip_surface_force<false>(ind, tip_A, step, turnaround_step, h, unused);
-  Vec3d move = (h / ind.tip_zeta) * force + sqrt(2.0 * kT * h / ind.tip_zeta) * vec_cast<double>(g);
+  // The beads' Ermak–McCammon step (physics/langevin_step.h) in double, with the tip's friction.
+  // Written here as vector operations rather than by langevin_displacement: the host compiler
+  // contracts the two products into a fused multiply-add differently in the two forms (checked:
+  // ~5e-4 of the steps differ in the last bit), and the tip's doubles stay those of before.
+  const physics::LangevinCoefficientsT<double> c = physics::langevin_coefficients<double>(h, ind.tip_zeta, kT);
+  Vec3d move = c.mobility_step * force + c.noise_amplitude * vec_cast<double>(g);
   if (ind.tip_along_direction_only) move = dot(move, ind.direction) * ind.direction;
   tip_A += move;
   if (turnaround_step >= 0) return;
@@ -174,8 +181,9 @@ ERMAK_HD void indentation_tip_step(const Indentation& ind, std::int64_t step, do
     case RetractionTrigger::kNone: break;
     case RetractionTrigger::kDepth: reverse = indentation_travel_A(ind, next, -1, h) >= ind.retract_depth_A; break;
     case RetractionTrigger::kForce:
-      reverse = ind.spring_kcal_per_mol_A2 * dot(cantilever_base_A(ind, next, turnaround_step, h) - tip_A,
-                                                 ind.direction) >= ind.retract_force_kcal_per_mol_A;
+      reverse = physics::spring_force(ind.spring_kcal_per_mol_A2,
+                                      dot(cantilever_base_A(ind, next, turnaround_step, h) - tip_A, ind.direction)) >=
+                ind.retract_force_kcal_per_mol_A;
       break;
     case RetractionTrigger::kStep: reverse = next >= ind.retract_step; break;
   }
@@ -192,5 +200,23 @@ struct IndentationStatus {
   double travel_A = 0.0;   // base (or surface) travel along direction
   std::int64_t turnaround_step = -1;
 };
+
+// The status of one replica at `step`, from its tip, the molecule's force on the tip (as the
+// engine's last force evaluation left it) and the step at which the base reversed: one
+// assembly for the CPU and CUDA engines, so that both report the same doubles.
+inline IndentationStatus indentation_status_at(const Indentation& ind, std::int64_t step,
+                                               std::int64_t turnaround_step, double timestep_tau, Vec3d tip_A,
+                                               Vec3d molecule_force_kcal_per_mol_A) {
+  IndentationStatus st;
+  st.travel_A = indentation_travel_A(ind, step, turnaround_step, timestep_tau);
+  st.base_A = cantilever_base_A(ind, step, turnaround_step, timestep_tau);
+  st.tip_A = tip_A;
+  st.spring_force_kcal_per_mol_A = physics::spring_force(ind.spring_kcal_per_mol_A2, st.base_A, tip_A);
+  st.molecule_force_kcal_per_mol_A = molecule_force_kcal_per_mol_A;
+  double unused = 0;
+  st.surface_force_kcal_per_mol_A = tip_surface_force<false>(ind, tip_A, step, turnaround_step, timestep_tau, unused);
+  st.turnaround_step = turnaround_step;
+  return st;
+}
 
 }  // namespace ermak

@@ -302,6 +302,9 @@ ProtocolSetup::ProtocolSetup(const RunSpec& spec, const Topology& topology, cons
             const physics::WallParametersT<double> wall{in.tip.A, in.tip.B, in.tip.sigma_A,
                                                         in.tip.epsilon_kcal_per_mol, 0.0};
             const double push = physics::wall_force<false>(d - in.tip_radius_A, wall, unused);
+            // The first step's drift |F|·h/ζ, in this order (physics::langevin_mobility_step's
+            // (h/ζ)·|F| rounds differently; kept so the check stays what it was), here and for the
+            // plane below.
             const double move_A = std::abs(push) * spec.langevin.timestep_tau / spec.langevin.zeta;
             if (!(move_A < 0.5 * double(spec.sop.fene_R0_A)))
               throw key_error(spec,

@@ -10,6 +10,7 @@
 #include "ermak/core/units.h"
 #include "ermak/model/coordinate_range.h"
 #include "ermak/model/residue_selection.h"
+#include "ermak/physics/langevin_step.h"
 
 namespace ermak {
 namespace {
@@ -65,7 +66,7 @@ void check_indentation_tips(const Indentation& ind, const std::vector<Indentatio
     // One step's move under the forces at this stop: beyond the tip's radius the overdamped
     // step has lost the tip (a push of 10⁸ pN throws it microns off; docs/protocols.md#indentation).
     const Vec3d force = tips[r].spring_force_kcal_per_mol_A + tips[r].molecule_force_kcal_per_mol_A + tips[r].surface_force_kcal_per_mol_A;
-    const double move_A = timestep_tau / ind.tip_zeta * norm(force);
+    const double move_A = physics::langevin_mobility_step<double>(timestep_tau, ind.tip_zeta) * norm(force);
     if (!(move_A <= ind.tip.radius))
       throw Error(fmt::format("the indentation tip became unstable {}: at step {} the forces on "
                               "the tip of replica {} ({:.4g} pN) move it {:.4g} Å in one step, more than its radius "

@@ -10,11 +10,12 @@
 #include "ermak/io/load_system.h"
 #include "ermak/model/closest_pair.h"
 #include "ermak/model/residue_selection.h"
+#include "ermak/physics/langevin_step.h"
 
 namespace ermak {
 
 double first_step_move_A(const RunSpec& spec, double force_kcal_per_mol_A) {
-  return spec.langevin.timestep_tau / spec.langevin.zeta * force_kcal_per_mol_A;
+  return physics::langevin_mobility_step<double>(spec.langevin.timestep_tau, spec.langevin.zeta) * force_kcal_per_mol_A;
 }
 
 void warn_of_start_forces(const State& forces, const Topology& topology, const RunSpec& spec, spdlog::logger& log) {

@@ -9,6 +9,8 @@
 #include "ermak/config/sopgpu_config.h"
 #include "ermak/core/error.h"
 #include "ermak/core/units.h"
+#include "ermak/physics/fene.h"
+#include "ermak/physics/langevin_step.h"
 #include "ermak/protocol/external_force.h"
 
 namespace ermak {
@@ -41,7 +43,7 @@ std::string given_key(const RunSpec& spec, const std::string& section, std::init
 void check_spring(const RunSpec& spec, const std::string& section, double spring_kcal_per_mol_A2, double speed_A_per_tau,
                   double friction, double half_R0_A, const std::string& friction_key = "") {
   const double h = spec.langevin.timestep_tau;
-  const double relaxation = h / friction * spring_kcal_per_mol_A2;
+  const double relaxation = physics::langevin_mobility_step<double>(h, friction) * spring_kcal_per_mol_A2;
   const std::string spring_key = given_key(spec, section, {"spring_pN_per_nm", "spring_kcal_per_mol_A2"});
   // A spring of the usual range on a body of tiny friction: the friction is the culprit.
   const bool blame_friction = !friction_key.empty() && spec.key_sources.count(friction_key) &&
@@ -68,7 +70,7 @@ void check_spring(const RunSpec& spec, const std::string& section, double spring
 }  // namespace
 
 double largest_noise_amplitude_A(const RunSpec& spec) {
-  return std::sqrt(2.0 * highest_kT(spec) * spec.langevin.timestep_tau / spec.langevin.zeta);
+  return physics::langevin_noise_amplitude<double>(spec.langevin.timestep_tau, spec.langevin.zeta, highest_kT(spec));
 }
 
 std::string check_step_size(const RunSpec& spec) {
@@ -129,7 +131,8 @@ std::string check_step_size(const RunSpec& spec) {
     double largest_force = 0.0;
     for (const ForceSchedulePoint& p : spec.force_clamp.schedule)
       largest_force = std::max(largest_force, std::abs(p.force_kcal_per_mol_A));
-    const double drift_A = spec.langevin.timestep_tau / spec.langevin.zeta * largest_force;
+    const double drift_A =
+        physics::langevin_mobility_step<double>(spec.langevin.timestep_tau, spec.langevin.zeta) * largest_force;
     if (!(drift_A < half_R0_A))
       throw key_error(spec,
                       given_key(spec, "force_clamp",
@@ -178,7 +181,9 @@ std::string check_step_size(const RunSpec& spec) {
 std::string clamp_tension_warning(const RunSpec& spec) {
   if (!spec.force_clamp.enabled) return "";
   // The largest force the run reaches: the schedule's points within its steps, and where it
-  // stands at its last step (piecewise linear between points).
+  // stands at its last step (piecewise linear between points). Interpolated here as
+  // a + (b − a)·s/d rather than by force_schedule_at's a + (s/d)·(b − a), which rounds
+  // differently: kept so that the warning's force stays bit for bit what it was.
   const auto& points = spec.force_clamp.schedule;
   double force = 0.0;
   for (std::size_t k = 0; k < points.size(); ++k) {
@@ -194,11 +199,13 @@ std::string clamp_tension_warning(const RunSpec& spec) {
   // those pulled along one chain, at most n·F.
   const std::size_t pulled = std::max<std::size_t>(1, spec.force_clamp.pulled_beads.size());
   force *= double(pulled);
-  const double k = spec.sop.fene_k_kcal_per_mol_A2, R0 = spec.sop.fene_R0_A;
+  const physics::FeneParametersT<double> fene = fene_parameters<double>(spec.sop);
+  const double k = fene.k, R0 = fene.R0;
   if (!(force > 0) || !(k > 0) || !(R0 > 0)) return "";
-  // The stretch Δ at which the FENE tension kΔ/(1 − Δ²/R0²) equals the force.
-  const double a = force / (R0 * R0);
-  const double stretch_A = (-k + std::sqrt(k * k + 4.0 * a * force)) / (2.0 * a);
+  // The stretch Δ at which the FENE tension kΔ/(1 − Δ²/R0²) equals the force. (The clamp
+  // suggested below, k·0.7·R0/(1 − 0.49), is fene_tension(0.7·R0) written so as to keep its
+  // former rounding.)
+  const double stretch_A = physics::fene_stretch_at_tension(force, fene);
   if (stretch_A < 0.7 * R0) return "";
   return fmt::format("warning: force_clamp: {:.4g} pN{} holds the bonds along the clamped chain stretched by {:.2f} Å "
                      "of their R0 = {:g} Å at rest (the FENE tension, docs/model.md#fene): the steps' noise breaks a "

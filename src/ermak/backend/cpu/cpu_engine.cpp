@@ -98,10 +98,8 @@ class CpuEngine final : public Engine {
     if (setup.replica_offset != 0 && noise_from_source_) throw Error(sliced_noise_refusal(setup.rng));
     if (noise_from_source_)
       for (Workspace& w : workspaces_) { w.gx.resize(n_); w.gy.resize(n_); w.gz.resize(n_); }
-    fene_ = {setup.sop.fene_k_kcal_per_mol_A2, setup.sop.fene_R0_A};
-    repulsion_ = {setup.sop.repulsion_eps_kcal_per_mol,
-                  setup.sop.repulsion_sigma_A * setup.sop.repulsion_sigma_A,
-                  setup.sop.pair_cutoff_A * setup.sop.pair_cutoff_A};
+    fene_ = fene_parameters(setup.sop);
+    repulsion_ = repulsion_parameters(setup.sop);
     list_cutoff_A_ = float(setup.sop.pair_cutoff_A + setup.neighbor_skin_A);
     half_skin2_ = float(0.25 * setup.neighbor_skin_A * setup.neighbor_skin_A);
     // Beads each chunk's share of bonds and contacts touches (fixed for the run).
@@ -203,17 +201,8 @@ class CpuEngine final : public Engine {
     for (std::int32_t r = 0; r < setup_.replicas; ++r) {
       ensure_list(r, w);
       total_forces<false>(r, state_.step, w);  // refreshes the molecule's force on the tip
-      IndentationStatus st;
-      st.travel_A = indentation_travel_A(setup_.indentation, state_.step, turnaround_[r], setup_.langevin.timestep_tau);
-      st.base_A = base_position(r, state_.step);
-      st.tip_A = tip_[r];
-      st.spring_force_kcal_per_mol_A = setup_.indentation.spring_kcal_per_mol_A2 * (st.base_A - tip_[r]);
-      st.molecule_force_kcal_per_mol_A = tip_molecule_force_[r];
-      double unused = 0;
-      st.surface_force_kcal_per_mol_A = tip_surface_force<false>(setup_.indentation, tip_[r], state_.step, turnaround_[r],
-                                                  setup_.langevin.timestep_tau, unused);
-      st.turnaround_step = turnaround_[r];
-      out.push_back(st);
+      out.push_back(indentation_status_at(setup_.indentation, state_.step, turnaround_[r], setup_.langevin.timestep_tau,
+                                          tip_[r], tip_molecule_force_[r]));
     }
     return out;
   }
@@ -372,11 +361,6 @@ class CpuEngine final : public Engine {
     cpu::add_repulsion_forces<kEnergy>(l.list, l.chunk_rows[c], l.chunk_rows[c + 1], repulsion_, p, f, e);
     if (c == 0) add_protocol_forces<kEnergy>(r, step, p, f, e);
     return e;
-  }
-
-  // Base of the cantilever (indentation) at `step` in replica r.
-  Vec3d base_position(std::int32_t r, std::int64_t step) const {
-    return cantilever_base_A(setup_.indentation, step, turnaround_[r], setup_.langevin.timestep_tau);
   }
 
   // All protocol forces on beads of replica r (docs/protocols.md), into chunk 0's buffer.

@@ -16,7 +16,7 @@ ReferenceEvaluation evaluate_reference(const Topology& topology, const SopParame
     out.forces[i] += force_over_r * d;
     out.forces[j] -= force_over_r * d;
   };
-  const physics::FeneParametersT<double> fene{sop.fene_k_kcal_per_mol_A2, sop.fene_R0_A};
+  const physics::FeneParametersT<double> fene = fene_parameters<double>(sop);
   for (const Bond& b : topology.bonds) {
     const Vec3d d = x[b.i] - x[b.j];
     const auto pf = physics::fene<true>(norm2(d), double(b.r0_A), fene);
@@ -36,9 +36,8 @@ ReferenceEvaluation evaluate_reference(const Topology& topology, const SopParame
   VerletList list;
   build_verlet_list(fx.data(), fy.data(), fz.data(), n, build_exclusions(topology),
                     sop.pair_cutoff_A + 1.0f, scratch, list);
-  const double cutoff2 = double(sop.pair_cutoff_A) * sop.pair_cutoff_A;
-  const physics::RepulsionParametersT<double> repulsion{
-      sop.repulsion_eps_kcal_per_mol, double(sop.repulsion_sigma_A) * sop.repulsion_sigma_A, cutoff2};
+  const physics::RepulsionParametersT<double> repulsion = repulsion_parameters<double>(sop);
+  const double cutoff2 = repulsion.cutoff2;
   for_each_listed_pair(list, [&](std::int32_t i, std::int32_t j) {
     const Vec3d d = x[i] - x[j];
     const double r2 = norm2(d);

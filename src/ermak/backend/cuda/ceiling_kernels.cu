@@ -385,12 +385,11 @@ CeilingRun prepare(const EngineSetup& setup, const std::vector<Vec3f>& positions
   L.n = n;
   L.replicas = setup.replicas;
   const SopParameters& sop = setup.sop;
-  L.repulsion = {float(sop.repulsion_eps_kcal_per_mol), float(sop.repulsion_sigma_A * sop.repulsion_sigma_A),
-                 float(sop.pair_cutoff_A * sop.pair_cutoff_A)};
+  L.repulsion = repulsion_parameters(sop);
   L.coeff = physics::langevin_coefficients(setup.langevin.timestep_tau, setup.langevin.zeta,
                                            setup.temperature.at_step(0));
   L.keys = rng::philox_keys(setup.seed);
-  L.fene = {sop.fene_k_kcal_per_mol_A2, sop.fene_R0_A};
+  L.fene = fene_parameters(sop);
   if (setup.topology && setup.topology->bead_count() == n && supports(CeilingKernel::kTilesWithModel, n))
     upload_tile_model(run, *setup.topology);
   return run;

@@ -169,20 +169,10 @@ std::vector<IndentationStatus> CudaEngine::indentation_status() {
   molecule_.download(molecule.data(), molecule.size(), stream_);
   turnaround_.download(turn.data(), turn.size(), stream_);
   ERMAK_CUDA(cudaStreamSynchronize(stream_));
-  const double h = setup_.langevin.timestep_tau;
-  for (std::int32_t r = 0; r < R_; ++r) {
-    IndentationStatus st;
-    st.travel_A = indentation_travel_A(ind, step_, turn[r], h);
-    st.base_A = ind.move_surface ? ind.base_start_A
-                                 : ind.base_start_A + indentation_travel_A(ind, step_, turn[r], h) * ind.direction;
-    st.tip_A = {tip[3 * r], tip[3 * r + 1], tip[3 * r + 2]};
-    st.spring_force_kcal_per_mol_A = ind.spring_kcal_per_mol_A2 * (st.base_A - st.tip_A);
-    st.molecule_force_kcal_per_mol_A = {molecule[3 * r], molecule[3 * r + 1], molecule[3 * r + 2]};
-    double unused = 0;
-    st.surface_force_kcal_per_mol_A = tip_surface_force<false>(ind, st.tip_A, step_, turn[r], h, unused);
-    st.turnaround_step = turn[r];
-    out.push_back(st);
-  }
+  for (std::int32_t r = 0; r < R_; ++r)
+    out.push_back(indentation_status_at(ind, step_, turn[r], setup_.langevin.timestep_tau,
+                                        {tip[3 * r], tip[3 * r + 1], tip[3 * r + 2]},
+                                        {molecule[3 * r], molecule[3 * r + 1], molecule[3 * r + 2]}));
   return out;
 }
 

@@ -137,9 +137,8 @@ void CudaEngine::upload_model() {
   m.replicas = R_;
   m.bonds = {bond_partner_.get(), bond_r0_.get(), nullptr, bond_count_.get(), bonds.slots};
   m.natives = {native_partner_.get(), native_r0_.get(), native_eh_.get(), native_count_.get(), natives.slots};
-  m.fene = {setup_.sop.fene_k_kcal_per_mol_A2, setup_.sop.fene_R0_A};
-  m.repulsion = {setup_.sop.repulsion_eps_kcal_per_mol, setup_.sop.repulsion_sigma_A * setup_.sop.repulsion_sigma_A,
-                 setup_.sop.pair_cutoff_A * setup_.sop.pair_cutoff_A};
+  m.fene = fene_parameters(setup_.sop);
+  m.repulsion = repulsion_parameters(setup_.sop);
   m.fixed = fixed_.get();
   m.repulsive_partners = repulsive_partners_.get();
   m.repulsive_count = repulsive_count_.get();
