@@ -309,11 +309,14 @@ PlaneTether make_y_plane_tether(std::int32_t bead, const std::vector<Vec3d>& sta
   return plane;
 }
 
-TEST_P(CudaFamily, ProtocolsAgreeWithCpu) {
-  const Topology& t = topology();
+// Three replicas with every per-bead protocol item: tethers (one per replica, a cantilever
+// moving from step 50 in replica 1), force clamps (one in replica 2 only) on a ramped
+// schedule, and plane tethers in two groups.
+EngineSetup setup_with_every_protocol_item(const LoadedSystem& system, std::uint64_t seed) {
+  const Topology& t = system.topology;
   const std::int32_t n = t.bead_count();
-  EngineSetup setup = base_setup(t, 3, 2718);
-  const auto& p0 = system_->system.initial_positions_A;
+  EngineSetup setup = base_setup(t, 3, seed);
+  const auto& p0 = system.initial_positions_A;
   setup.tethers = {make_tether(0, p0[0], {}, 1.0, 0), make_tether(n - 1, p0[n - 1], {0.2, 0.0, -0.1}, 0.5, 50, 1)};
   ExternalForce clamp;
   clamp.bead = 5;
@@ -326,6 +329,11 @@ TEST_P(CudaFamily, ProtocolsAgreeWithCpu) {
   setup.force_schedule.points = {{0, 0.0}, {300, 3.0}, {500, 1.0}};
   setup.plane_tethers = {make_y_plane_tether(12, p0, 0, 0), make_y_plane_tether(13, p0, 0, 1)};
   setup.plane_groups = 2;
+  return setup;
+}
+
+TEST_P(CudaFamily, ProtocolsAgreeWithCpu) {
+  const EngineSetup setup = setup_with_every_protocol_item(system_->system, 2718);
   auto cpu = make_cpu_engine(setup);
   auto gpu = make_gpu(setup, family());
   const State start = start_state(system_->system, 3);
@@ -848,26 +856,11 @@ void expect_forces_and_energies_agree_at_the_gpus_state(Engine& gpu, Engine& cpu
   }
 }
 
-// Tethers (one per replica, one moving in replica 1), force clamps (one in replica 2 only) on a
-// ramped schedule and plane tethers in two groups: at the start (the clamp's schedule at 0) and
-// after 400 steps (at 8/3 of its unit force), forces and energies at the GPU's state.
+// Every per-bead protocol item (setup_with_every_protocol_item): at the start (the clamp's
+// schedule at 0) and after 400 steps (at 8/3 of its unit force), forces and energies at the
+// GPU's state.
 TEST_P(CudaFamily, ForcesWithProtocolsAgreeWithCpuAtTheGpusState) {
-  const Topology& t = topology();
-  const std::int32_t n = t.bead_count();
-  EngineSetup setup = base_setup(t, 3, 1618);
-  const auto& p0 = system_->system.initial_positions_A;
-  setup.tethers = {make_tether(0, p0[0], {}, 1.0, 0), make_tether(n - 1, p0[n - 1], {0.2, 0.0, -0.1}, 0.5, 50, 1)};
-  ExternalForce clamp;
-  clamp.bead = 5;
-  clamp.direction = {0.6, 0.0, 0.8};
-  ExternalForce clamp2;
-  clamp2.bead = 20;
-  clamp2.replica = 2;
-  clamp2.direction = {0.0, -1.0, 0.0};
-  setup.external_forces = {clamp, clamp2};
-  setup.force_schedule.points = {{0, 0.0}, {300, 3.0}, {500, 1.0}};
-  setup.plane_tethers = {make_y_plane_tether(12, p0, 0, 0), make_y_plane_tether(13, p0, 0, 1)};
-  setup.plane_groups = 2;
+  const EngineSetup setup = setup_with_every_protocol_item(system_->system, 1618);
   auto cpu = make_cpu_engine(setup);
   auto gpu = make_gpu(setup, family());
   gpu->set_state(start_state(system_->system, 3));
