@@ -20,6 +20,14 @@ struct ExternalForce {
   Vec3d direction{1, 0, 0};   // unit vector
 };
 
+// The clamp's force on its bead (kcal/mol/Å): `magnitude_kcal_per_mol_A`, the schedule's
+// at the step, along the clamp's unit direction, rounded to the engines' float — one
+// definition for the CPU engine and the CUDA kernels (bit for bit the same force).
+ERMAK_HD Vec3f clamp_force_kcal_per_mol_A(double magnitude_kcal_per_mol_A, const Vec3d& direction) {
+  return {float(magnitude_kcal_per_mol_A * direction.x), float(magnitude_kcal_per_mol_A * direction.y),
+          float(magnitude_kcal_per_mol_A * direction.z)};
+}
+
 // The schedule's force at `step`: linear between its points (ascending steps), the first
 // point's force before it, the last's after it; 0 without points. One definition for the CPU
 // (ForceSchedule::at_step) and the CUDA kernels, so that both get the same double.

@@ -383,9 +383,8 @@ class CpuEngine final : public Engine {
       const double magnitude = setup_.force_schedule.at_step(step);
       for (const std::int32_t k : forces_of_.of(r)) {
         const ExternalForce& x = setup_.external_forces[std::size_t(k)];
-        f.x[x.bead] += float(magnitude * x.direction.x);
-        f.y[x.bead] += float(magnitude * x.direction.y);
-        f.z[x.bead] += float(magnitude * x.direction.z);
+        const Vec3f clamp = clamp_force_kcal_per_mol_A(magnitude, x.direction);
+        f.x[x.bead] += clamp.x; f.y[x.bead] += clamp.y; f.z[x.bead] += clamp.z;
       }
     }
     for (const std::int32_t k : planes_of_.of(r)) {

@@ -438,10 +438,8 @@ __device__ void add_protocol_forces(const ModelData& m, int r, int i, float4 pi,
     if (p.force_index.offsets && p.force_index.offsets[slot] < p.force_index.offsets[slot + 1]) {
       const double magnitude = force_schedule_at(p.schedule, p.schedule_points, step);
       for (int k = p.force_index.offsets[slot]; k < p.force_index.offsets[slot + 1]; ++k) {
-        const ExternalForce x = p.forces[p.force_index.items[k]];
-        f.x += float(magnitude * x.direction.x);
-        f.y += float(magnitude * x.direction.y);
-        f.z += float(magnitude * x.direction.z);
+        const Vec3f clamp = clamp_force_kcal_per_mol_A(magnitude, p.forces[p.force_index.items[k]].direction);
+        f.x += clamp.x; f.y += clamp.y; f.z += clamp.z;
       }
     }
     const int planes_end = p.plane_index.offsets ? p.plane_index.offsets[slot + 1] : 0;
