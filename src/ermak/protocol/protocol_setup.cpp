@@ -13,6 +13,7 @@
 #include "ermak/config/sopgpu_config.h"
 #include "ermak/core/error.h"
 #include "ermak/core/units.h"
+#include "ermak/physics/langevin_step.h"
 #include "ermak/physics/tip.h"
 
 namespace ermak {
@@ -302,10 +303,9 @@ ProtocolSetup::ProtocolSetup(const RunSpec& spec, const Topology& topology, cons
             const physics::WallParametersT<double> wall{in.tip.A, in.tip.B, in.tip.sigma_A,
                                                         in.tip.epsilon_kcal_per_mol, 0.0};
             const double push = physics::wall_force<false>(d - in.tip_radius_A, wall, unused);
-            // The first step's drift |F|·h/ζ, in this order (physics::langevin_mobility_step's
-            // (h/ζ)·|F| rounds differently; kept so the check stays what it was), here and for the
-            // plane below.
-            const double move_A = std::abs(push) * spec.langevin.timestep_tau / spec.langevin.zeta;
+            // The first step's drift (h/ζ)·|F|, here and for the plane below.
+            const double move_A =
+                physics::langevin_mobility_step<double>(spec.langevin.timestep_tau, spec.langevin.zeta) * std::abs(push);
             if (!(move_A < 0.5 * double(spec.sop.fene_R0_A)))
               throw key_error(spec,
                               blamed_key(spec, {"indentation.tip_sigma_A", "indentation.tip_epsilon_kcal_per_mol",
@@ -344,7 +344,9 @@ ProtocolSetup::ProtocolSetup(const RunSpec& spec, const Topology& topology, cons
               const physics::WallParametersT<double> wall{in.surface.wall.A, in.surface.wall.B, in.surface.wall.sigma_A,
                                                           in.surface.wall.epsilon_kcal_per_mol, 0.0};
               const double push = physics::wall_force<false>(height, wall, unused);
-              const double move_A = std::abs(push) * spec.langevin.timestep_tau / spec.langevin.zeta;
+              const double move_A =
+                  physics::langevin_mobility_step<double>(spec.langevin.timestep_tau, spec.langevin.zeta) *
+                  std::abs(push);
               if (!(move_A < 0.5 * double(spec.sop.fene_R0_A)))
                 throw key_error(spec, "indentation.surface.point_A",
                                 fmt::format("{} of replica {} starts {:.4g} Å from the surface, deep in its wall (σ = "

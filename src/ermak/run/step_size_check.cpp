@@ -181,20 +181,11 @@ std::string check_step_size(const RunSpec& spec) {
 std::string clamp_tension_warning(const RunSpec& spec) {
   if (!spec.force_clamp.enabled) return "";
   // The largest force the run reaches: the schedule's points within its steps, and where it
-  // stands at its last step (piecewise linear between points). Interpolated here as
-  // a + (b − a)·s/d rather than by force_schedule_at's a + (s/d)·(b − a), which rounds
-  // differently: kept so that the warning's force stays bit for bit what it was.
+  // stands at its last step (piecewise linear between points).
   const auto& points = spec.force_clamp.schedule;
-  double force = 0.0;
-  for (std::size_t k = 0; k < points.size(); ++k) {
-    if (points[k].step <= spec.steps || k == 0) force = std::max(force, std::abs(points[k].force_kcal_per_mol_A));
-    if (points[k].step > spec.steps && k > 0 && points[k - 1].step < spec.steps) {
-      const ForceSchedulePoint &a = points[k - 1], &b = points[k];
-      const double f = a.force_kcal_per_mol_A + (b.force_kcal_per_mol_A - a.force_kcal_per_mol_A) *
-                                                    double(spec.steps - a.step) / double(b.step - a.step);
-      force = std::max(force, std::abs(f));
-    }
-  }
+  double force = std::abs(force_schedule_at(points.data(), std::int64_t(points.size()), spec.steps));
+  for (const ForceSchedulePoint& p : points)
+    if (p.step <= spec.steps) force = std::max(force, std::abs(p.force_kcal_per_mol_A));
   // Every pulled bead gets the whole force: the bonds next to the fixed end carry the sum of
   // those pulled along one chain, at most n·F.
   const std::size_t pulled = std::max<std::size_t>(1, spec.force_clamp.pulled_beads.size());
@@ -202,9 +193,8 @@ std::string clamp_tension_warning(const RunSpec& spec) {
   const physics::FeneParametersT<double> fene = fene_parameters<double>(spec.sop);
   const double k = fene.k, R0 = fene.R0;
   if (!(force > 0) || !(k > 0) || !(R0 > 0)) return "";
-  // The stretch Δ at which the FENE tension kΔ/(1 − Δ²/R0²) equals the force. (The clamp
-  // suggested below, k·0.7·R0/(1 − 0.49), is fene_tension(0.7·R0) written so as to keep its
-  // former rounding.)
+  // The stretch Δ at which the FENE tension kΔ/(1 − Δ²/R0²) equals the force; the clamp
+  // suggested below is the tension at 0.7·R0.
   const double stretch_A = physics::fene_stretch_at_tension(force, fene);
   if (stretch_A < 0.7 * R0) return "";
   return fmt::format("warning: force_clamp: {:.4g} pN{} holds the bonds along the clamped chain stretched by {:.2f} Å "
@@ -215,7 +205,7 @@ std::string clamp_tension_warning(const RunSpec& spec) {
                      pulled > 1 ? fmt::format(" ({} pulled beads × {:.4g} pN, all on one chain at most)", pulled,
                                               units::internal_force_to_pN(force) / double(pulled))
                                 : std::string(),
-                     stretch_A, R0, units::internal_force_to_pN(k * 0.7 * R0 / (1.0 - 0.49)) / double(pulled),
+                     stretch_A, R0, units::internal_force_to_pN(physics::fene_tension(0.7 * R0, fene)) / double(pulled),
                      pulled > 1 ? " per bead" : "");
 }
 
