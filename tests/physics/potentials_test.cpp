@@ -194,8 +194,7 @@ TEST(FenePotential, TensionAndItsInverse) {
       EXPECT_LT(stretch, q.R0);
       EXPECT_NEAR(physics::fene_tension(stretch, q), force, 1e-9 * force) << force;
     }
-  // Small forces: the linear spring, Δ ≈ F/k (FENE's correction (Δ/R0)² ~ 6e-10 here; the
-  // inverse's cancellation ~2e-7, see physics/fene.h).
+  // Small forces: the linear spring, Δ ≈ F/k (FENE's correction (Δ/R0)² ~ 6e-10 here).
   EXPECT_NEAR(physics::fene_stretch_at_tension(1e-3, p), 1e-3 / 20.0, 1e-6 * 1e-3 / 20.0);
 }
 

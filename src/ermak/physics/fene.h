@@ -46,13 +46,12 @@ ERMAK_HD Real fene_tension(Real stretch, FeneParametersT<Real> p) {
 }
 
 // Its inverse for a tension F > 0: the stretch 0 < Δ < R0 at which fene_tension(Δ) = F, the
-// positive root of (F/R0²)Δ² + kΔ − F = 0 (the run's check of a force clamp). As written,
-// −k + sqrt(k² + 4aF) cancels for F ≪ k·R0: the relative error is ~ε·k²R0²/(2F²) (in double
-// 2e-11 at F = 0.1 kcal/mol/Å with SOP-GPU's k and R0).
+// positive root of (F/R0²)Δ² + kΔ − F = 0, written as 2F/(k + sqrt(k² + 4F²/R0²)) so that
+// it does not cancel for F ≪ k·R0 (the run's check of a force clamp).
 template <class Real>
 ERMAK_HD Real fene_stretch_at_tension(Real tension, FeneParametersT<Real> p) {
   const Real a = tension / (p.R0 * p.R0);
-  return (-p.k + hd_sqrt(p.k * p.k + Real(4) * a * tension)) / (Real(2) * a);
+  return Real(2) * tension / (p.k + hd_sqrt(p.k * p.k + Real(4) * a * tension));
 }
 
 }  // namespace ermak::physics
