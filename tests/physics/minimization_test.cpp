@@ -160,6 +160,15 @@ TEST(Minimization, OneIterationMovesTheFreeBeadByExactlyTheCapAlongTheBond) {
   EXPECT_NEAR(norm(vec_cast<double>(again->state().position(0, 1)) - before), 0.025, 1e-6);
 }
 
+// The WW domain's engine set-up of the two tests below: its termini fixed, two threads.
+EngineSetup ends_fixed_setup(const Topology& topology) {
+  EngineSetup setup;
+  setup.topology = &topology;
+  setup.fixed_beads = {0, topology.bead_count() - 1};
+  setup.threads = 2;
+  return setup;
+}
+
 // Monotone energy and the cap on a real system (docs/validation.md#minimisation): the
 // strained WW domain of the test below, minimised once as a run does (the step grows after
 // a kept move and halves after a refused one). The stop hook, asked before every
@@ -174,10 +183,7 @@ TEST(Minimization, TheEnergyNeverRisesAndNoBeadMovesMoreThanTheCapInAnyIteration
   ASSERT_TRUE(ww) << "WW test data not found under " << test::shared_data();
   const std::int32_t n = ww->topology.bead_count();
   const State state = strained_ww(*ww);
-  EngineSetup setup;
-  setup.topology = &ww->topology;
-  setup.fixed_beads = {0, n - 1};
-  setup.threads = 2;
+  const EngineSetup setup = ends_fixed_setup(ww->topology);
   auto engine = make_cpu_engine(setup);
   engine->set_state(state);
   std::vector<State> visited;
@@ -262,10 +268,7 @@ TEST(Minimization, AStrainedWwDomainEndsLowerWithEveryForceBelowTheTolerance) {
   ASSERT_TRUE(ww) << "WW test data not found under " << test::shared_data();
   const std::int32_t n = ww->topology.bead_count();
   const State state = strained_ww(*ww);
-  EngineSetup setup;
-  setup.topology = &ww->topology;
-  setup.fixed_beads = {0, n - 1};
-  setup.threads = 2;
+  const EngineSetup setup = ends_fixed_setup(ww->topology);
   auto engine = make_cpu_engine(setup);
   engine->set_state(state);
   const double before = engine->energies()[0].total();
