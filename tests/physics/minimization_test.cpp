@@ -20,6 +20,7 @@
 #include <string>
 #include <vector>
 
+#include "ermak/backend/descent_step.h"
 #include "ermak/backend/engine.h"
 #include "support/test_paths.h"
 #include "support/test_systems.h"
@@ -94,6 +95,27 @@ State strained_ww(const LoadedSystem& ww) {
 }
 
 }  // namespace
+
+// The step policy both engines share (backend/descent_step.h, docs/config.md): the largest
+// move of a trial is the step, which grows by 1.2 up to the cap after a success, halves after
+// a failure, and ends the replica's descent below 10⁻⁷ Å.
+TEST(Minimization, TheDescentStepGrowsToTheCapHalvesAndEndsBelowATenthOfANanoAngstrom) {
+  EXPECT_FLOAT_EQ(descent_scale(0.1, 4.0), 0.025f);  // a bead with |F| = 4 moves 0.1 Å
+  EXPECT_DOUBLE_EQ(descent_step_after_success(0.05, 0.1), 0.05 * 1.2);
+  EXPECT_DOUBLE_EQ(descent_step_after_success(0.09, 0.1), 0.1);  // capped
+  EXPECT_DOUBLE_EQ(descent_step_after_failure(0.1), 0.05);
+  // From the default cap of 0.1 Å, 20 failures in a row leave 9.5·10⁻⁸ Å: exhausted after
+  // the 20th, not the 19th (1.9·10⁻⁷ Å).
+  double step_A = 0.1;
+  int failures = 0;
+  while (!descent_step_exhausted(step_A)) {
+    step_A = descent_step_after_failure(step_A);
+    ++failures;
+  }
+  EXPECT_EQ(failures, 20);
+  EXPECT_LT(step_A, 1e-7);
+  EXPECT_GE(2 * step_A, 1e-7);
+}
 
 TEST(Minimization, AFeneBondRelaxesToItsNativeLength) {
   Topology t = two_beads();

@@ -217,6 +217,15 @@ TEST(NativeContactPotential, KnownValues) {
       const auto pf = physics::native_contact<true>(float(r_half * r_half), r0, eh);
       EXPECT_NEAR(pf.energy, -0.75 * eh, 1e-6 * eh);
       EXPECT_NEAR(double(pf.force_over_r) * r_half, -3.0 * eh / r_half, 1e-5 * eh / r_half);
+      // The products the CUDA kernels precompute per contact, and the term from them: the
+      // same bits as from r0 and ε_h.
+      const auto c = physics::native_contact_products(r0, eh);
+      EXPECT_EQ(c.r0_squared, r0 * r0);
+      EXPECT_EQ(c.twelve_eh, 12.0f * eh);
+      const auto from_products =
+          physics::native_contact_from_products<true>(float(r_half * r_half), c.r0_squared, c.twelve_eh, eh);
+      EXPECT_EQ(from_products.force_over_r, pf.force_over_r);
+      EXPECT_EQ(from_products.energy, pf.energy);
     }
   }
 }

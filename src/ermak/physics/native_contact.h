@@ -6,8 +6,21 @@
 
 namespace ermak::physics {
 
-// The same term from r0² and 12 ε_h given: the CUDA block family keeps them precomputed
-// per contact (the same products, so the same bits as native_contact below).
+// r0² and 12 ε_h, the products the term is evaluated from: the CUDA kernels compute them
+// once per contact entry (at its load, or into a table) with this function, and
+// native_contact below with it too, so every caller gets the same bits.
+template <class Real>
+struct NativeContactProductsT {
+  Real r0_squared;  // Å²
+  Real twelve_eh;   // kcal/mol
+};
+
+template <class Real>
+ERMAK_HD NativeContactProductsT<Real> native_contact_products(Real r0, Real eh) {
+  return {r0 * r0, Real(12) * eh};
+}
+
+// The term from its products (native_contact_products).
 template <bool kEnergy, class Real>
 ERMAK_HD PairForceT<Real> native_contact_from_products(Real r2, Real r0_squared, Real twelve_eh, Real eh) {
   const Real inv_r2 = Real(1) / r2;
@@ -22,7 +35,8 @@ ERMAK_HD PairForceT<Real> native_contact_from_products(Real r2, Real r0_squared,
 
 template <bool kEnergy, class Real>
 ERMAK_HD PairForceT<Real> native_contact(Real r2, Real r0, Real eh) {
-  return native_contact_from_products<kEnergy>(r2, r0 * r0, Real(12) * eh, eh);
+  const NativeContactProductsT<Real> c = native_contact_products(r0, eh);
+  return native_contact_from_products<kEnergy>(r2, c.r0_squared, c.twelve_eh, eh);
 }
 
 }  // namespace ermak::physics

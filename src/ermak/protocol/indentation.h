@@ -95,6 +95,17 @@ ERMAK_HD IndentationSurface surface_at(const Indentation& ind, std::int64_t step
   return s;
 }
 
+// Force of the tip centred at `tip_A` on a bead at `bead_A` (docs/protocols.md#indentation):
+// the wall of physics/tip.h at the distance between the centres, along the line joining them;
+// the tip feels its negative. One definition for the CPU engine and the CUDA kernels.
+template <bool kEnergy>
+ERMAK_HD Vec3d tip_force_on_bead(const Indentation& ind, Vec3d bead_A, Vec3d tip_A, double& energy) {
+  const Vec3d d = bead_A - tip_A;
+  const double dist = norm(d);
+  const double push = physics::wall_force<kEnergy>(dist, ind.tip, energy);
+  return (push / dist) * d;
+}
+
 // Force of the surface on a sphere of radius `radius_A` centred at `pos` (a bead: 0; the
 // tip: R_tip), docs/protocols.md#indentation. Plane: the wall of the height above it,
 // ρ = (pos − r0)·n − R, along n. Grid: the sum of the walls of the surface beads,

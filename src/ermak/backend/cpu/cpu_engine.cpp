@@ -12,12 +12,13 @@
 #include "ermak/backend/protocol_reports.h"
 #include "ermak/backend/structure_ends.h"
 #include "ermak/backend/cpu/pair_forces.h"
+#include "ermak/backend/descent_step.h"
 #include "ermak/backend/engine.h"
 #include "ermak/core/error.h"
 #include "ermak/physics/harmonic.h"
 #include "ermak/physics/langevin_step.h"
 #include "ermak/physics/plane_tether.h"
-#include "ermak/physics/tip.h"
+#include "ermak/protocol/indentation.h"
 #include "ermak/protocol/replica_index.h"
 #include "ermak/rng/noise_source.h"
 #include "ermak/rng/philox_gaussian.h"
@@ -403,11 +404,8 @@ class CpuEngine final : public Engine {
     Vec3d on_tip{};
     const Vec3d tip = tip_[r];
     for (std::int32_t i = 0; i < n_; ++i) {
-      const Vec3d d = Vec3d{p.x[i], p.y[i], p.z[i]} - tip;
-      const double dist = norm(d);
       double energy = 0;
-      const double push = physics::wall_force<kEnergy>(dist, ind.tip, energy);
-      const Vec3d force = (push / dist) * d;
+      const Vec3d force = tip_force_on_bead<kEnergy>(ind, Vec3d{p.x[i], p.y[i], p.z[i]}, tip, energy);
       f.x[i] += float(force.x); f.y[i] += float(force.y); f.z[i] += float(force.z);
       on_tip -= force;
       if constexpr (kEnergy) e.protocol += energy;
@@ -571,9 +569,8 @@ class CpuEngine final : public Engine {
       if (stop_requested && stop_requested()) { result.interrupted = true; break; }
       std::copy_n(&state_.x[o], n_, saved_x.begin()); std::copy_n(&state_.y[o], n_, saved_y.begin());
       std::copy_n(&state_.z[o], n_, saved_z.begin());
-      // Steepest descent with the largest bead move limited to step_A; the step grows
-      // after a success and halves after a failure (energy rose).
-      const float scale = float(step_A / result.max_force_kcal_per_mol_A);
+      // Steepest descent with the largest bead move limited to step_A (backend/descent_step.h).
+      const float scale = descent_scale(step_A, result.max_force_kcal_per_mol_A);
       float max_d2 = 0.0f;
       for (std::int32_t i = 0; i < n_; ++i) {
         if (fixed_[i]) continue;
@@ -587,15 +584,15 @@ class CpuEngine final : public Engine {
       const double trial = total_forces<true>(r, state_.step, w).total();
       if (std::isfinite(trial) && trial <= energy) {
         energy = trial;
-        step_A = std::min(step_A * 1.2, max_displacement_A);
+        step_A = descent_step_after_success(step_A, max_displacement_A);
       } else {
         std::copy_n(saved_x.begin(), n_, &state_.x[o]); std::copy_n(saved_y.begin(), n_, &state_.y[o]);
         std::copy_n(saved_z.begin(), n_, &state_.z[o]);
-        step_A *= 0.5;
+        step_A = descent_step_after_failure(step_A);
         lists_[r].needs_rebuild = true;
         ensure_list(r, w);
         total_forces<true>(r, state_.step, w);
-        if (step_A < 1e-7) break;
+        if (descent_step_exhausted(step_A)) break;
       }
     }
     lists_[r].needs_rebuild = true;

@@ -350,7 +350,8 @@ void upload_tile_model(CeilingRun& run, const Topology& topology) {
     const int code = e.c | e.d << 2 | int(e.native) << 4;
     float bits;
     std::memcpy(&bits, &code, sizeof bits);
-    terms.push_back(e.native ? make_float4(bits, e.r0_A * e.r0_A, 12.0f * e.eh_kcal_per_mol, e.eh_kcal_per_mol)
+    const auto c = physics::native_contact_products(e.r0_A, e.eh_kcal_per_mol);
+    terms.push_back(e.native ? make_float4(bits, c.r0_squared, c.twelve_eh, e.eh_kcal_per_mol)
                              : make_float4(bits, e.r0_A, 0.0f, 0.0f));
   }
   if (terms.empty()) terms.push_back(make_float4(0, 0, 0, 0));  // a valid pointer

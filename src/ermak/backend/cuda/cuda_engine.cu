@@ -2,6 +2,7 @@
 // state and what checkpoints keep of it, forces, minimisation; the backend's free functions.
 #include "ermak/backend/cuda/cuda_engine.cuh"
 #include "ermak/backend/cuda/device_code.cuh"
+#include "ermak/backend/descent_step.h"
 #include "ermak/backend/split_engine.h"
 
 namespace ermak {
@@ -271,8 +272,8 @@ MinimizeResult CudaEngine::minimize(std::int64_t max_iterations, double force_to
         x.active = false;
         continue;
       }
-      // Steepest descent with the largest bead move limited to step_A (CpuEngine::minimize_replica).
-      scale[r] = float(x.step_A / x.result.max_force_kcal_per_mol_A);
+      // Steepest descent with the largest bead move limited to step_A (backend/descent_step.h).
+      scale[r] = descent_scale(x.step_A, x.result.max_force_kcal_per_mol_A);
       mode[r] = 1;
       any = true;
     }
@@ -289,11 +290,11 @@ MinimizeResult CudaEngine::minimize(std::int64_t max_iterations, double force_to
       const double trial = total(r);
       if (std::isfinite(trial) && trial <= x.energy) {
         x.energy = trial;
-        x.step_A = std::min(x.step_A * 1.2, max_displacement_A);
+        x.step_A = descent_step_after_success(x.step_A, max_displacement_A);
         ++x.result.iterations;
         mode[r] = 0;
       } else {
-        x.step_A *= 0.5;
+        x.step_A = descent_step_after_failure(x.step_A);
         mode[r] = 2;
         any_restore = true;
       }
@@ -306,7 +307,7 @@ MinimizeResult CudaEngine::minimize(std::int64_t max_iterations, double force_to
       for (std::int32_t r = 0; r < R_; ++r) {
         if (mode[r] != 2) continue;
         Replica& x = rep[r];
-        if (x.step_A < 1e-7) x.active = false;
+        if (descent_step_exhausted(x.step_A)) x.active = false;
         else ++x.result.iterations;
       }
     }

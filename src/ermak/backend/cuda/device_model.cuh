@@ -19,7 +19,6 @@
 #include "ermak/physics/native_contact.h"
 #include "ermak/physics/plane_tether.h"
 #include "ermak/physics/repulsion.h"
-#include "ermak/physics/tip.h"
 #include "ermak/protocol/external_force.h"
 #include "ermak/protocol/harmonic_tether.h"
 #include "ermak/protocol/indentation.h"
@@ -138,8 +137,9 @@ struct GlobalTopology {
     return {__ldg(l.partner + k), __ldg(l.r0 + k), 0.0f, 0.0f};
   }
   __device__ static TopologyEntry native(const BondedList& l, int k) {
-    const float r0 = __ldg(l.r0 + k), eh = __ldg(l.eh + k);
-    return {__ldg(l.partner + k), r0 * r0, 12.0f * eh, eh};
+    const float eh = __ldg(l.eh + k);
+    const auto c = physics::native_contact_products(__ldg(l.r0 + k), eh);
+    return {__ldg(l.partner + k), c.r0_squared, c.twelve_eh, eh};
   }
 };
 struct SharedTopology {
@@ -197,8 +197,7 @@ __device__ __forceinline__ float3 bonded_forces_loaded_ahead(const ModelData& m,
   };
   auto contact = [&](float4 pj, float r0, float eh) {
     const float dx = pi.x - pj.x, dy = pi.y - pj.y, dz = pi.z - pj.z;
-    const auto pf =
-        physics::native_contact_from_products<false>(dx * dx + dy * dy + dz * dz, r0 * r0, 12.0f * eh, eh);
+    const auto pf = physics::native_contact<false>(dx * dx + dy * dy + dz * dz, r0, eh);
     fx += pf.force_over_r * dx; fy += pf.force_over_r * dy; fz += pf.force_over_r * dz;
   };
   if (has_b) bond(pb, rb);
@@ -375,11 +374,8 @@ __device__ __forceinline__ IndentationForces indentation_forces(const ModelData&
   const ProtocolData& p = m.protocol;
   IndentationForces out;
   {
-    const Vec3d d = to_vec3d(pi) - tip;
-    const double dist = norm(d);
     double energy = 0;
-    const double push = physics::wall_force<kEnergy>(dist, p.ind.tip, energy);
-    const Vec3d force = (push / dist) * d;
+    const Vec3d force = tip_force_on_bead<kEnergy>(p.ind, to_vec3d(pi), tip, energy);
     out.tip = make_float3(float(force.x), float(force.y), float(force.z));
     on_tip -= force;
     if constexpr (kEnergy) {

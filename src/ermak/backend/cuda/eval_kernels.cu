@@ -135,8 +135,7 @@ __global__ void __launch_bounds__(kReduceBlock) reduce_kernel(const __grid_const
   }
   if (threadIdx.x == 0) {
     double* out = L.replica_out + std::size_t(r) * kReplicaOut;
-    for (int k = 0; k < 5; ++k) out[k] = s[k][0];
-    out[5] = 0.0;
+    for (int k = 0; k < kReplicaOut; ++k) out[k] = s[k][0];
     if (m.protocol.indentation)
       for (int k = 0; k < 3; ++k) L.tips.molecule_force[3 * r + k] = s[5 + k][0];
   }

@@ -242,7 +242,7 @@ inline int tree_block_for(int beads) {
 }
 
 // replica_out layout
-constexpr int kReplicaOut = 6;  // fene, native, repulsive, protocol, max |F|² over free beads, (unused)
+constexpr int kReplicaOut = 5;  // fene, native, repulsive, protocol, max |F|² over free beads
 
 void launch_eval(const EvalLaunch& launch, bool energy, cudaStream_t stream);
 // Per-replica sums of bead_energy, max |F|² (free beads) and the tip reaction.
