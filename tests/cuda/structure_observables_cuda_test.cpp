@@ -3,7 +3,7 @@
 // kernel families, several replicas and a large system, after some dynamics.
 //
 // Tolerances: the reduction reads the same float positions and calls the same
-// analysis/structure_terms.h functions. The contact test squares float differences in
+// model/structure_observables.h functions. The contact test squares float differences in
 // double, which is exact, so Q must be equal. Rg and the end-to-end distance differ only
 // by the summation order of ≤ 10⁴ double terms (and fused multiply-adds): relative
 // ~1e-15; 1e-12 leaves margin and still catches any wrong term (a missing bead changes

@@ -1,6 +1,6 @@
 // Analytic validation of the force-spectroscopy protocols (issue 4, docs/protocols.md,
 // docs/protocols.md#validation). Each test goes the way a run goes: a TOML configuration
-// in physical units (pN, pN/nm, µm/s) → config/toml_config → protocol/protocol_setup
+// in physical units (pN, pN/nm, µm/s) → config/toml_config → run/protocol_setup
 // (resolution at the start positions) → the CPU engine → the rows of the per-replica
 // tables (ProtocolSetup::*_row, what `ermak run` writes), and compares with exact results.
 //
@@ -24,7 +24,7 @@
 #include "ermak/backend/engine.h"
 #include "ermak/config/toml_config.h"
 #include "ermak/core/units.h"
-#include "ermak/protocol/protocol_setup.h"
+#include "ermak/run/protocol_setup.h"
 
 namespace {
 

@@ -30,7 +30,7 @@ namespace {
 namespace fs = std::filesystem;
 
 // A run's condition and batch, as its run.log states them (the lines `ermak run` writes:
-// run/simulation.cpp, protocol/protocol_setup.cpp, config's resolved configuration).
+// run/simulation.cpp, run/protocol_log_lines.cpp, config's resolved configuration).
 struct Batch {
   bool clamp = false;
   double spring_pN_per_nm = 50.0;

@@ -636,7 +636,7 @@ TEST(ForceSpectrum, ClampRunsGiveBackBellsLawWithCensoredTrajectories) {
   EXPECT_TRUE(fs::exists(o.out_dir / "lifetime_force.svg"));
 }
 
-// A force clamp's run.log line (protocol/protocol_setup.cpp), with the force on each of the
+// A force clamp's run.log line (run/protocol_log_lines.cpp), with the force on each of the
 // pulled beads.
 void write_clamp_log(const fs::path& run, const std::string& beads, const std::string& each) {
   std::ofstream(run / "run.log") << "[run]\ntemperature_K = 300\n[2026-12-01 10:00:00] force clamp: beads [" << beads

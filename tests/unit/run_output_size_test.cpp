@@ -8,8 +8,8 @@
 #include "ermak/config/toml_config.h"
 #include "ermak/core/byte_size.h"
 #include "ermak/io/load_system.h"
-#include "ermak/protocol/protocol_setup.h"
 #include "ermak/run/output_size.h"
+#include "ermak/run/protocol_setup.h"
 #include "ermak/run/simulation.h"
 #include "support/test_paths.h"
 

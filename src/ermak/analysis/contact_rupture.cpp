@@ -2,9 +2,9 @@
 
 #include <string>
 
-#include "ermak/analysis/structure_terms.h"
 #include "ermak/core/error.h"
 #include "ermak/io/dcd_reader.h"
+#include "ermak/model/structure_observables.h"
 
 namespace ermak::analysis {
 

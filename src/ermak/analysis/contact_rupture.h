@@ -1,7 +1,7 @@
 #pragma once
 // Which native contacts of one replica break, and when, read from its trajectory
 // (docs/analysis.md#which-contacts-break---contacts). A contact is formed in a frame when
-// r < ratio · r0 — the rule of Q in energies.tsv (structure_terms.h contact_formed, the
+// r < ratio · r0 — the rule of Q in energies.tsv (model/structure_observables.h contact_formed, the
 // same function). Its rupture frame is the first frame from which it stays broken to the
 // end of the trajectory: a contact that breaks and forms again has not ruptured then, only
 // at its last break. One formed in the last frame has no rupture (censored at the end).

@@ -1,10 +1,10 @@
 #pragma once
 // Structural observables of one replica at report time (docs/outputs.md#tsv-time-series):
 // fraction of native contacts Q, radius of gyration, end-to-end distance. The per-item
-// math lives in structure_terms.h, shared with the CUDA engine's reduction.
+// math lives in model/structure_observables.h, shared with the CUDA engine's reduction.
 #include <cstdint>
 
-#include "ermak/analysis/structure_terms.h"
+#include "ermak/model/structure_observables.h"
 #include "ermak/model/topology.h"
 
 namespace ermak {

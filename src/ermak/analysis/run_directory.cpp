@@ -163,7 +163,7 @@ RunLogFacts read_run_log(const fs::path& run_dir) {
       if (const auto contacts = rest.find(" native contacts"); contacts != std::string::npos)
         facts.model_size = rest.substr(0, contacts + 16);
     }
-    // "…; ends 0 33; …" of the pulling and force-clamp lines (protocol/protocol_setup.cpp).
+    // "…; ends 0 33; …" of the pulling and force-clamp lines (run/protocol_log_lines.cpp).
     const std::string ends_marker = "; ends ";
     if (const auto at = line.find(ends_marker); at != std::string::npos &&
                                                 (line.find("pulling: beads [") != std::string::npos ||

@@ -38,7 +38,7 @@ std::vector<std::filesystem::path> energy_tables_of_a_run_without_protocol(
     const std::filesystem::path& run_dir, std::vector<std::string>* without_table = nullptr);
 
 // What the run's own log says that the analysis uses: the loading rate of a pulling run
-// ("loading rate κv = … pN/s", protocol/protocol_setup.cpp), the force of a force clamp
+// ("loading rate κv = … pN/s", run/protocol_log_lines.cpp), the force of a force clamp
 // ("force clamp: beads […], each pulled with … pN") and the temperature of the
 // resolved configuration it echoes: [run] temperature_K or temperature_kcal_per_mol, or
 // for a heating run (whose [run] table has none) [heating] start_K or start_kcal_per_mol.

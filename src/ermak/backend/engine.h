@@ -9,9 +9,9 @@
 #include <string>
 #include <vector>
 
-#include "ermak/analysis/structure_terms.h"
 #include "ermak/model/force_field.h"
 #include "ermak/model/state.h"
+#include "ermak/model/structure_observables.h"
 #include "ermak/model/topology.h"
 #include "ermak/protocol/external_force.h"
 #include "ermak/protocol/harmonic_tether.h"
@@ -159,7 +159,7 @@ class Engine {
   // Energies of each replica at the current positions.
   virtual std::vector<EnergyTerms> energies() = 0;
   // Q, radius of gyration and end-to-end distance of each replica at the current
-  // positions (analysis/structure_terms.h; a contact is formed when r < formed_ratio·r0,
+  // positions (model/structure_observables.h; a contact is formed when r < formed_ratio·r0,
   // the ends are beads end_first and end_last). The CUDA engine reduces them on the GPU
   // and copies back three doubles per replica (docs/gpu.md#observables).
   virtual std::vector<StructureObservables> structure_observables(double formed_ratio, std::int32_t end_first,

@@ -72,7 +72,7 @@ struct NeighborSpec {
 // ---------------------------------------------------------------------------------------
 // Force-spectroscopy protocols (docs/protocols.md). Bead lists and the geometry are kept
 // as the user gave them (directions not normalised, so that the resolved configuration
-// reproduces them exactly); protocol/protocol_setup.h turns them into the engine's data
+// reproduces them exactly); run/protocol_setup.h turns them into the engine's data
 // once the run's start positions are known.
 
 // Direction of pulling or of a force clamp: along the end-to-end vector of two beads at

@@ -1,7 +1,8 @@
 // The readers of the protocols' tables (docs/protocols.md): [pulling], [force_clamp],
 // [plane_pulling], and [indentation] with its [indentation.surface]. Checks that need the
 // model (bead indices against the bead count, the tip against the start positions) happen
-// in protocol/protocol_setup.cpp; key_sources remembers where those keys were given.
+// in run/protocol_checks.cpp and run/protocol_setup.cpp; key_sources remembers where those
+// keys were given.
 #include "ermak/config/toml_section_readers.h"
 
 #include <fmt/format.h>
@@ -296,7 +297,7 @@ void read_indentation(const Context& ctx, const Section& s, RunSpec& spec) {
   remember(spec, s, "tip_radius_nm");
   remember(spec, s, "tip_radius_A");
   remember(spec, s, "tip_friction");  // a spring too stiff for it (run/step_size_check.cpp)
-  remember(spec, s, "tip_sigma_A");  // the tip's wall at the start (protocol_setup.cpp)
+  remember(spec, s, "tip_sigma_A");  // the tip's wall at the start (run/protocol_setup.cpp)
   remember(spec, s, "tip_epsilon_kcal_per_mol");
 }
 

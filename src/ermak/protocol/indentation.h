@@ -31,7 +31,7 @@ struct IndentationSurface {
   bool tip_interaction = true;
   // Surface beads farther than this from a bead's (or the tip's) surface are ignored:
   // beyond 4σ the wall is < 4.9e-4 ε for the Lennard-Jones one, < 2.5e-4 ε for the
-  // repulsive one (set by protocol_setup). The plane has no cutoff
+  // repulsive one (set by run/protocol_setup.cpp). The plane has no cutoff
   // (docs/protocols.md#indentation).
   double cutoff_A = 40.0;
 };

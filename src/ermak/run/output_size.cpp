@@ -8,8 +8,8 @@
 
 #include "ermak/core/byte_size.h"
 #include "ermak/io/pdb_coordinates.h"
-#include "ermak/protocol/protocol_setup.h"
 #include "ermak/rng/noise_source.h"
+#include "ermak/run/protocol_setup.h"
 
 namespace ermak {
 namespace fs = std::filesystem;

@@ -14,9 +14,9 @@
 #include "ermak/io/gathered_lines.h"
 #include "ermak/io/held_output_file.h"
 #include "ermak/io/pdb_coordinates.h"
-#include "ermak/protocol/protocol_setup.h"
 #include "ermak/run/output_directories.h"
 #include "ermak/run/output_size.h"
+#include "ermak/run/protocol_setup.h"
 #include "ermak/run/replica_loop.h"
 
 namespace ermak {

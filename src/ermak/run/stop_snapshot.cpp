@@ -4,7 +4,7 @@
 
 #include "ermak/config/spec.h"
 #include "ermak/core/units.h"
-#include "ermak/protocol/protocol_setup.h"
+#include "ermak/run/protocol_setup.h"
 #include "ermak/run/replica_files.h"
 #include "ermak/run/replica_loop.h"
 

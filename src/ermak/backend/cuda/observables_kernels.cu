@@ -1,12 +1,12 @@
 // Structure observables at report time (docs/gpu.md#observables): Q, radius of gyration
 // and end-to-end distance of every replica, reduced on the device so that an energy row
 // copies three doubles per replica instead of all positions. The per-item math is
-// analysis/structure_terms.h, the same functions the host's measure_structure calls; this
+// model/structure_observables.h, the same functions the host's measure_structure calls; this
 // file owns only the loop and the summation order, which is fixed (strided per thread,
 // then a tree over the block; no atomics), so the results do not change from run to run.
-#include "ermak/analysis/structure_terms.h"
 #include "ermak/backend/cuda/cuda_util.cuh"
 #include "ermak/backend/cuda/kernels.cuh"
+#include "ermak/model/structure_observables.h"
 
 namespace ermak::cuda {
 namespace {

@@ -7,6 +7,11 @@
 // Resolution is a pure function of (spec, start positions of the reference beads, start
 // step): a resumed run stores those positions in its checkpoint and resolves again to
 // the identical EngineSetup, so it continues bit for bit.
+//
+// One class, defined over three files: protocol_setup.cpp (resolution and fill),
+// protocol_rows.cpp (the tables' columns and rows), protocol_log_lines.cpp (the run-log
+// lines). The checks of the protocol keys against the model are protocol_checks.h; the
+// checkpoint's text encodings, checkpoint_codec.h.
 #include <cstdint>
 #include <limits>
 #include <string>
@@ -18,14 +23,6 @@
 #include "ermak/model/topology.h"
 
 namespace ermak {
-
-// Checks of the protocol keys against the model: bead indices in range. Throws
-// ermak::Error naming the configuration file, line and key.
-void validate_protocols(const RunSpec& spec, const Topology& topology);
-
-// Beads whose start positions the protocols depend on (pulled beads, ends, plane beads),
-// sorted, without repeats. Their positions are what a checkpoint keeps.
-std::vector<std::int32_t> protocol_reference_beads(const RunSpec& spec, std::int32_t bead_count);
 
 class ProtocolSetup {
  public:
@@ -101,18 +98,5 @@ class ProtocolSetup {
   double surface_travel_A_ = std::numeric_limits<double>::infinity();
   bool geometry_known_ = false;  // a resumed run's start holds only the reference beads
 };
-
-// Checkpoint support: the reference beads' start positions (float bits, exact) and the
-// engine's protocol state (double bits, exact) as text for Checkpoint::extra.
-std::string encode_floats(const std::vector<float>& values);
-std::vector<float> decode_floats(const std::string& text, const std::string& what);
-std::string encode_doubles(const std::vector<double>& values);
-std::vector<double> decode_doubles(const std::string& text, const std::string& what);
-
-// The start positions of `beads` in every replica of `state`, x y z per bead, replica-major.
-std::vector<float> gather_positions(const State& state, const std::vector<std::int32_t>& beads);
-// A State of `bead_count` beads with the gathered positions put back (other beads NaN).
-State scatter_positions(const std::vector<float>& values, const std::vector<std::int32_t>& beads,
-                        std::int32_t bead_count, std::int32_t replicas, std::int64_t step);
 
 }  // namespace ermak
