@@ -13,8 +13,8 @@
 #include <cmath>
 
 #include "cuda/cuda_test_support.h"
-#include "ermak/analysis/observables.h"
 #include "ermak/core/error.h"
+#include "ermak/model/measure_structure.h"
 
 namespace ermak::cudatest {
 namespace {

@@ -2,7 +2,7 @@
 // replicas with a trajectory frame every 1000 steps. The contacts still formed at the last
 // frame — those contact_ruptures.tsv gives no rupture (NA) — are Q of that frame, which the
 // run's energies.tsv states at that step: its Q column is measure_structure's count of
-// structure::contact_formed (analysis/observables.cpp), the very function and ratio
+// structure::contact_formed (model/measure_structure.cpp), the very function and ratio
 // ([output] contact_formed_ratio, 1.5 here) that analysis/contact_rupture.cpp applies to the
 // DCD's frames, which hold the same float32 positions. And contacts.tsv lists every native
 // contact of model.etop once.

@@ -8,10 +8,10 @@
 #include <optional>
 #include <stdexcept>
 
-#include "ermak/analysis/observables.h"
 #include "ermak/backend/engine.h"
 #include "ermak/core/error.h"
 #include "ermak/io/load_system.h"
+#include "ermak/model/measure_structure.h"
 #include "support/test_paths.h"
 #include "support/test_systems.h"
 

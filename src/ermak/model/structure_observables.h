@@ -1,6 +1,6 @@
 #pragma once
 // Structural observables of one replica (docs/outputs.md#tsv-time-series): the result type and
-// the per-item math, as ERMAK_HD code that the host (measure_structure, analysis/observables.cpp)
+// the per-item math, as ERMAK_HD code that the host (measure_structure, model/measure_structure.cpp)
 // and the CUDA reduction (backend/cuda/observables_kernels.cu) both call — one
 // definition, two loops (DESIGN.md §3). The loops own the summation order.
 #include <cstdint>

@@ -8,13 +8,13 @@
 #include <cmath>
 #include <stdexcept>
 
-#include "ermak/analysis/observables.h"
 #include "ermak/backend/protocol_reports.h"
 #include "ermak/backend/structure_ends.h"
 #include "ermak/backend/cpu/pair_forces.h"
 #include "ermak/backend/descent_step.h"
 #include "ermak/backend/engine.h"
 #include "ermak/core/error.h"
+#include "ermak/model/measure_structure.h"
 #include "ermak/physics/harmonic.h"
 #include "ermak/physics/langevin_step.h"
 #include "ermak/physics/plane_tether.h"

@@ -1,7 +1,8 @@
 #pragma once
 // Structural observables of one replica at report time (docs/outputs.md#tsv-time-series):
-// fraction of native contacts Q, radius of gyration, end-to-end distance. The per-item
-// math lives in model/structure_observables.h, shared with the CUDA engine's reduction.
+// fraction of native contacts Q, radius of gyration, end-to-end distance — the CPU engine's
+// loop over a replica. The per-item math lives in structure_observables.h, shared with the
+// CUDA engine's reduction.
 #include <cstdint>
 
 #include "ermak/model/structure_observables.h"

@@ -1,4 +1,4 @@
-#include "ermak/analysis/observables.h"
+#include "ermak/model/measure_structure.h"
 
 namespace ermak {
 
