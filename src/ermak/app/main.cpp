@@ -9,6 +9,7 @@
 #include <string>
 
 #include "ermak/app/commands.h"
+#include "ermak/core/build_info.h"
 #include "ermak/core/error.h"
 
 int main(int argc, char** argv) {
@@ -22,7 +23,7 @@ int main(int argc, char** argv) {
   std::signal(SIGPIPE, SIG_IGN);
   CLI::App app{"ermak: coarse-grained Langevin dynamics of proteins in the SOP model.\n"
                "Documentation: README.md and docs/ in the source tree."};
-  app.set_version_flag("--version", ERMAK_VERSION);
+  app.set_version_flag("--version", "ermak " + ermak::build_description());
   app.require_subcommand(1);
   // Command-line mistakes read like every other user error.
   app.failure_message([](const CLI::App*, const CLI::Error& e) {

@@ -7,6 +7,7 @@
 #include <limits>
 
 #include "ermak/config/sopgpu_config.h"
+#include "ermak/core/build_info.h"
 #include "ermak/core/units.h"
 #include "ermak/model/residue_selection.h"
 #include "ermak/run/bonded_piece_check.h"
@@ -66,7 +67,7 @@ void log_run_start(const RunSpec& spec, const Topology& topology, const std::vec
   auto& log = run_log.both;
   const std::int32_t n = topology.bead_count();
   const std::int32_t replicas = spec.replicas;
-  log->info("ermak {} {} {}", ERMAK_VERSION,
+  log->info("ermak {} {} {}", build_description(),
             options.dry_run ? (options.resume ? "dry run of resuming" : "dry run of") : options.resume ? "resuming" : "starting",
             is_demo_config(spec.config_path) ? std::string("the demo's embedded configuration (ermak demo "
                                                           "--print-config)")
