@@ -183,7 +183,8 @@ RunSummary run_logged(const RunSpec& given_spec, const RunOptions& options, RunR
                                 "where it is ε_l or more, losing the excluded volume (SOP-GPU: 20 Å against 3.8 Å; "
                                 "docs/model.md#repulsion)",
                                 spec.sop.pair_cutoff_A, spec.sop.repulsion_sigma_A));
-  for (std::string warning : {check_step_size(spec), clamp_tension_warning(spec), sparse_protocol_rows_warning(spec)})
+  for (std::string warning : {check_step_size(spec), clamp_tension_warning(spec), sparse_protocol_rows_warning(spec),
+                               nothing_holds_warning(spec)})
     if (!warning.empty()) start_warnings.lines.push_back(std::move(warning));
   // Start positions with a bond beyond r0 ± R0 would stop the run at its first check with a
   // message about the dynamics; name the coordinates file instead.
