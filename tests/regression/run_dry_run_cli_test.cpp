@@ -284,3 +284,44 @@ TEST(RunDryRun, AHeatingScheduleIsStatedAndAShortRunWarned) {
                   &status);
   EXPECT_NE(out.find("spans the whole range from 300 to 400 K: one jump"), std::string::npos) << out;
 }
+
+// A pulling or force-clamp run with nothing holding the molecule (no [fixed] bead, no static
+// plane, no indentation surface) drags the whole protein through the solvent: the start warns,
+// in the run log and the dry run alike (an audit's pulling of bead 33 at 2000 µm/s with no
+// anchor ran without a word, and `ermak analyze` reported unfolding peaks of the drag).
+TEST(RunDryRun, APullWithNothingHoldingTheMoleculeIsWarned) {
+  const auto dir = ermak::test::fresh_directory("dry-run-unanchored");
+  const std::string pulling = "[pulling]\npulled_beads = [33]\nspeed_um_per_s = 2000\nspring_pN_per_nm = 34.7\n";
+  const std::string cpu = " --set run.backend=\"cpu\"";
+  const std::string warning = "warning: [pulling]: the cantilever pulls bead 33 at 2000 µm/s but nothing holds the "
+                              "molecule (no [fixed] beads, no static plane of [plane_pulling], no indentation surface)";
+  int status = 0;
+  fs::path config = ermak::test::write_ww_run_config(dir, 5, pulling);
+  std::string out = run_ermak("run --dry-run " + config.string() + cpu, &status);
+  ASSERT_EQ(status, 0) << out;
+  EXPECT_NE(out.find(warning), std::string::npos) << out;
+  EXPECT_NE(out.find("Fix a bead at the other end ([fixed] beads = [0], the usual AFM set-up)"), std::string::npos)
+      << out;
+  // The run itself writes it to its log.
+  out = run_ermak("run --quiet " + config.string() + cpu + " --set run.steps=1000", &status);
+  ASSERT_EQ(status, 0) << out;
+  EXPECT_NE(ermak::test::read_file(dir / "out/run.log").find(warning), std::string::npos);
+  // A fixed bead, or a static plane, holds it.
+  fs::remove_all(dir / "out");
+  config = ermak::test::write_ww_run_config(dir, 5, "[fixed]\nbeads = [0]\n" + pulling);
+  out = run_ermak("run --dry-run " + config.string() + cpu, &status);
+  ASSERT_EQ(status, 0) << out;
+  EXPECT_EQ(out.find("nothing holds the molecule"), std::string::npos) << out;
+  config = ermak::test::write_ww_run_config(
+      dir, 5, pulling + "[[plane_pulling.plane]]\nbeads = [0]\nnormal = [0, 0, 1]\nspring_pN_per_nm = 34.7\n");
+  out = run_ermak("run --dry-run " + config.string() + cpu, &status);
+  ASSERT_EQ(status, 0) << out;
+  EXPECT_EQ(out.find("nothing holds the molecule"), std::string::npos) << out;
+  // A force clamp alone accelerates the molecule through the solvent just the same.
+  config = ermak::test::write_ww_run_config(dir, 5, "[force_clamp]\npulled_beads = [33]\nforce_pN = 100\n");
+  out = run_ermak("run --dry-run " + config.string() + cpu, &status);
+  ASSERT_EQ(status, 0) << out;
+  EXPECT_NE(out.find("warning: [force_clamp]: the clamp force pulls bead 33 but nothing holds the molecule"),
+            std::string::npos)
+      << out;
+}

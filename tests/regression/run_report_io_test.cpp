@@ -179,6 +179,11 @@ TEST(RunReportIo, AWriteErrorOnTheWriterThreadStopsTheRunWithTheFilesError) {
   EXPECT_EQ(status, 1) << out;
   EXPECT_NE(out.find("replica_000/trajectory.dcd"), std::string::npos) << out;
   EXPECT_NE(out.find("cannot write DCD file: File too large"), std::string::npos) << out;
+  // It says how to continue: from the start's checkpoint, the only one of this run.
+  EXPECT_NE(out.find("; once the cause is fixed, `ermak run " + config.string() +
+                     " --resume` continues the run from its last checkpoint (step 0, "),
+            std::string::npos)
+      << out;
   EXPECT_FALSE(fs::exists(dir / "out/replica_000/final.pdb")) << "the run stopped";
   // The header (92 bytes, the title block, the atom count's 12) and whole frames of 432
   // bytes, as many as the header counts.
@@ -193,6 +198,34 @@ TEST(RunReportIo, AWriteErrorOnTheWriterThreadStopsTheRunWithTheFilesError) {
   ASSERT_GT(dcd.size(), header);
   EXPECT_EQ((dcd.size() - header) % 432, 0u) << dcd.size();
   EXPECT_EQ(std::size_t(int_at(8)), (dcd.size() - header) / 432) << "NSET";
+}
+
+// A run stopped by a failed write (here a file size limit; a full disk the same) names the
+// step of its last checkpoint and the command that continues it, and that resume, once the
+// limit is gone, ends with the same files as a run never stopped.
+TEST(RunReportIo, ARunStoppedByAFailedWriteSaysHowToResumeAndResumes) {
+  const auto dir = ermak::test::fresh_directory("run-write-error-resume");
+  const std::string output = "energy_every = 100\ntrajectory_every = 10\ncheckpoint_every = 500\n";
+  const auto config = write_config(dir, 1, output);
+  std::string out;
+  ASSERT_EQ(run_limited("ulimit -f 64", "run --quiet " + config.string(), &out), 1) << out;
+  const std::string advice = "; once the cause is fixed, `ermak run " + config.string() +
+                             " --resume` continues the run from its last checkpoint (step ";
+  const std::size_t at = out.find(advice);
+  ASSERT_NE(at, std::string::npos) << out;
+  const std::int64_t step = std::stoll(out.substr(at + advice.size()));
+  EXPECT_GT(step, 0) << out;
+  EXPECT_EQ(step % 500, 0) << out;
+  EXPECT_NE(read_file(dir / "out/run.log").find(advice), std::string::npos);
+  ASSERT_EQ(run_command(ermak::test::ermak_binary().string() + " run --quiet " + config.string() + " --resume", &out), 0)
+      << out;
+  const auto whole = ermak::test::fresh_directory("run-write-error-whole");
+  ASSERT_EQ(run_command(ermak::test::ermak_binary().string() + " run --quiet " + write_config(whole, 1, output).string(),
+                        &out),
+            0)
+      << out;
+  for (const char* file : {"replica_000/trajectory.dcd", "replica_000/energies.tsv", "replica_000/final.pdb"})
+    EXPECT_EQ(read_file(dir / "out" / file), read_file(whole / "out" / file)) << file;
 }
 
 // Every replica's files written by several threads (`--report-threads`, run/replica_loop.h)

@@ -300,6 +300,16 @@ TEST(RunStartChecks, CommandLineMistakesExitWithStatusOne) {
   std::string out = run_ermak("bogus", &status);
   EXPECT_EQ(status, 1) << out;
   EXPECT_NE(out.find("unknown command \"bogus\""), std::string::npos) << out;
+  // `analyse`, the docs' British spelling, is `analyze` (an alias): its own errors, not "unknown
+  // command"; `ermak --help` says so.
+  out = run_ermak("analyse /nonexistent/run-dir", &status);
+  EXPECT_EQ(status, 1) << out;
+  EXPECT_EQ(out.find("unknown command"), std::string::npos) << out;
+  EXPECT_NE(out.find("/nonexistent/run-dir"), std::string::npos) << out;
+  EXPECT_EQ(out, run_ermak("analyze /nonexistent/run-dir", &status));
+  out = run_ermak("--help", &status);
+  EXPECT_EQ(status, 0) << out;
+  EXPECT_NE(out.find("`ermak analyse` is the same command"), std::string::npos) << out;
   // An option before the command, a command's unknown subcommand: what is needed, not
   // CLI11's "A subcommand is required".
   out = run_ermak("--bogus", &status);

@@ -180,6 +180,40 @@ TEST(StabilityChecks, BrokenBondMessageSaysWhatToDo) {
   EXPECT_NO_THROW(BondStretchCheck(t, 2.0f)(s, 1000));
 }
 
+// A moving surface against [fixed] beads breaks a bond of theirs (the run's start notes it):
+// the break names that cause and its remedy, not "pull more slowly" (an audit's
+// indentation with move_surface = true broke at step 48000 and was told to pull more slowly).
+TEST(StabilityChecks, ABreakFromAMovingSurfaceAgainstFixedBeadsNamesThatCause) {
+  Topology t;
+  t.bonds.push_back({0, 1, 3.8f});
+  State s(2, 1);
+  s.set_position(0, 0, {0, 0, 0});
+  s.set_position(0, 1, {6.0f, 0, 0});
+  s.step = 48000;
+  RunSpec spec;
+  spec.sop.fene_R0_A = 2.0f;
+  spec.indentation.enabled = true;
+  spec.indentation.move_surface = true;
+  spec.fixed_beads = {0};
+  EXPECT_TRUE(surface_drives_into_fixed_beads(spec));
+  std::string m = message_of([&] { bond_check_for_run(t, spec, std::int64_t{1000})(s, 47000); });
+  EXPECT_NE(m.find("a FENE bond broke between steps 47000 and 48000: beads 0–1"), std::string::npos) << m;
+  EXPECT_NE(m.find("the moving surface (indentation.move_surface = true) drives into the [fixed] beads"),
+            std::string::npos) << m;
+  EXPECT_NE(m.find("set indentation.move_surface = false (the base moves instead), or remove the [fixed] beads"),
+            std::string::npos) << m;
+  EXPECT_EQ(m.find("the forces are too large"), std::string::npos) << m;
+  EXPECT_EQ(m.find("the base (or a moving plane) has travelled"), std::string::npos) << m;
+  // The base moves, or nothing is fixed: the usual advice.
+  for (const bool fixed : {true, false}) {
+    RunSpec other = spec;
+    if (fixed) other.indentation.move_surface = false; else other.fixed_beads.clear();
+    EXPECT_FALSE(surface_drives_into_fixed_beads(other));
+    m = message_of([&] { bond_check_for_run(t, other, std::nullopt)(s, 47000); });
+    EXPECT_NE(m.find("the forces are too large for the time step: pull more slowly"), std::string::npos) << m;
+  }
+}
+
 // The indentation tip's own steps can go unstable where no bead check looks: a tip thrown
 // through the substrate or to non-finite coordinates stops the run, naming the replica.
 TEST(StabilityChecks, ATipThrownThroughTheSurfaceStopsTheRun) {

@@ -674,7 +674,7 @@ TEST(TopologyBuilder, CoordinatesBeyondWhatAPdbHoldsAreAnError) {
 
 // A PDB cut at a record's end parses: a file ending in an atom record (no TER, ENDMDL or END
 // after it) within a residue that has fewer atoms than the file's other residues of its name
-// is noted; one that ends with a whole residue (SOP-GPU's ww.pdb has no END) is not.
+// is noted; one that ends with a whole residue and has no SEQRES is not (that is the SEQRES test below).
 TEST(TopologyBuilder, AFileCutWithinAResidueIsNoted) {
   auto residue = [](const char* name, int number, double x, bool whole) {
     std::string text = atom({"N", name, 'A', number, x - 1.2, 0.5, 0}) + atom({"CA", name, 'A', number, x, 0, 0}) +
@@ -702,6 +702,35 @@ TEST(TopologyBuilder, AFileCutWithinAResidueIsNoted) {
   EXPECT_TRUE(mentions(notes("altloc-cut", chain + atom({"N", "ALA", 'A', 3, 6.4, 0.5, 0}) + altloc_ca),
                        "within residue ALA 3 (2 of the 4 atoms other ALA residues have)"));
   EXPECT_FALSE(mentions(notes("ended", chain + residue("ALA", 3, 7.6, false) + "END\n"), "with an atom record"));
+}
+
+// A PDB without END that ends in an atom record at a residue's end, with its last chain short
+// of its SEQRES, is noted (a download cut short: the audit's `head -n 700 1TIT.pdb` built 35
+// of its 89 (SEQRES: 98) with no warning); missing residues alone are not (a file with END, or TER
+// after its last chain, or no SEQRES).
+TEST(TopologyBuilder, APdbWithoutEndShortOfItsSeqresIsNoted) {
+  const std::string seqres = "SEQRES   1 A    5  ALA ALA ALA ALA ALA                                  \n";
+  const std::string chain = ca("ALA", 'A', 1, 0, 0, 0) + ca("ALA", 'A', 2, 3.8, 0, 0) + ca("ALA", 'A', 3, 7.6, 0, 0);
+  const auto notes = [](const std::string& test, const std::string& text) {
+    return read_model(write_file(test, test + ".pdb", text)).warnings;
+  };
+  EXPECT_TRUE(mentions(notes("seqres-cut", seqres + chain),
+                       "the file ends at line 4 without an END record (its last record is an atom record, with no "
+                       "TER or ENDMDL after it), and chain A has 3 of the 5 residues its SEQRES records list, the "
+                       "last one read being ALA 3: is it complete?"));
+  EXPECT_FALSE(mentions(notes("seqres-end", seqres + chain + "END\n"), "without an END record"));
+  EXPECT_FALSE(mentions(notes("seqres-ter", seqres + chain + "TER\n"), "without an END record"));
+  EXPECT_FALSE(mentions(notes("no-seqres", chain), "without an END record"));
+  // Every residue SEQRES lists is there: complete.
+  const std::string seqres3 = "SEQRES   1 A    3  ALA ALA ALA                                          \n";
+  EXPECT_FALSE(mentions(notes("seqres-whole", seqres3 + chain), "without an END record"));
+  // The real file: 1TIT cut at line 700 (no END, no TER) and whole.
+  const std::string titin = test::read_file(test::shared_data() / "pdb/1TIT.pdb");
+  std::string cut;
+  std::size_t at = 0;
+  for (int line = 0; line < 700; ++line) at = titin.find('\n', at) + 1;
+  EXPECT_TRUE(mentions(notes("titin-cut", titin.substr(0, at)), "chain A has 35 of the 98 residues its SEQRES"));
+  EXPECT_TRUE(read_model(test::shared_data() / "pdb/1TIT.pdb").warnings.empty());
 }
 
 TEST(TopologyBuilder, ReadErrorsNameTheFile) {

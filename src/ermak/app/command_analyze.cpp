@@ -35,7 +35,9 @@ Command add_analyze_command(CLI::App& app) {
       "their dynamic force spectrum "
       "(rupture force against loading rate, or lifetime against force) with Bell's and Dudko–Hummer–Szabo's "
       "rates fitted to it; with --contacts, which native contacts break and when, from the trajectories "
-      "(docs/analysis.md)");
+      "(docs/analysis.md; `ermak analyse` is the same command)");
+  // The British spelling, as the documentation's prose has it.
+  cmd->alias("analyse");
   struct Options {
     std::vector<std::string> run_dirs;
     std::string out_dir;

@@ -48,7 +48,7 @@ int main(int argc, char** argv) {
     bool found = false;
     for (const CLI::App* subcommand : app.get_subcommands({})) {
       known += (known.empty() ? "" : ", ") + subcommand->get_name();
-      found = found || subcommand->get_name() == argv[1];
+      found = found || subcommand->check_name(argv[1]);  // its name or an alias (analyse)
     }
     if (!found) {
       std::fprintf(stderr, "ermak: error: unknown command \"%s\" (commands: %s; ermak --help)\n", argv[1],

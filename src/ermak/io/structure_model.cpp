@@ -163,8 +163,8 @@ void check_five_digit_residue_number(const std::string& file, int line_number, s
 // number or B-factor that is not a number becomes 0, a record shifted by a column reads
 // as another residue, a record not starting in column 1 is skipped — which would silently
 // build a wrong model from a damaged file; check them strictly first (docs/formats.md#pdb-and-mmcif).
-void prepare_pdb_text(const std::string& file, std::string& text, std::vector<std::string>& notes,
-                      int& ends_in_atom_record_line, EpsilonSource eh_source) {
+void prepare_pdb_text(const std::string& file, std::string& text, ParsedStructure& parsed, EpsilonSource eh_source) {
+  std::vector<std::string>& notes = parsed.notes;
   static constexpr std::array<const char*, 3> kAxis = {"x", "y", "z"};
   auto is_digit = [](char c) { return c >= '0' && c <= '9'; };
   const std::optional<EhColumn> eh = eh_column(eh_source);
@@ -188,6 +188,11 @@ void prepare_pdb_text(const std::string& file, std::string& text, std::vector<st
     if (line.find_first_not_of(" \t") != std::string_view::npos)
       ends_in_atoms = line.starts_with("ATOM") || line.starts_with("HETATM") || line.starts_with("ANISOU");
     if (end_line == 0 && is_end_record(line)) end_line = line_number;
+    // SEQRES: the chain (column 12) and its number of residues (columns 14-17), for
+    // cut_short_note.
+    if (line.starts_with("SEQRES") && line.size() >= 17)
+      if (const auto count = text::parse_number<int>(text::trim(line.substr(13, 4))))
+        parsed.seqres_length[std::string(1, line[11])] = *count;
     if (is_model_record(line)) {
       if (auto standard = model_record(file, line_number, line); standard != line)
         model_records.push_back({line_start, line.size(), std::move(standard)});
@@ -258,7 +263,8 @@ void prepare_pdb_text(const std::string& file, std::string& text, std::vector<st
   if (blanked > 0)
     notes.push_back("columns 73-80 of " + std::to_string(blanked) +
                     " ATOM/HETATM records hold no segment/element/charge (old PDB layout); ignored");
-  ends_in_atom_record_line = ends_in_atoms ? line_number : 0;
+  parsed.ends_in_atom_record_line = ends_in_atoms ? line_number : 0;
+  parsed.pdb_end_record = end_line > 0;
 }
 
 // gemmi reports "Problem in line N: ..." (PDB) or "name:N:C: ..." (CIF).
@@ -523,6 +529,33 @@ std::string counted_names(const std::map<std::string, int>& counts) {
   return names;
 }
 
+namespace {
+
+// A PDB file without an END record whose last record is an atom record (no TER or ENDMDL
+// after it), and whose last chain has fewer residues than its SEQRES lists: a download or copy
+// cut at a residue's end (the audit's `head -n 700 1TIT.pdb`). Missing residues alone are
+// normal (crystal structures lack disordered termini): a file with END is never noted.
+std::string seqres_short_note(const ParsedStructure& parsed, const gemmi::Model& model, const gemmi::Residue& last) {
+  if (parsed.format != StructureFormat::Pdb || parsed.pdb_end_record) return "";
+  const gemmi::Chain* chain = nullptr;
+  for (const gemmi::Chain& c : model.chains)
+    if (!c.residues.empty() && &c.residues.back() == &last) chain = &c;
+  if (!chain) return "";
+  const auto listed = parsed.seqres_length.find(chain->name);
+  if (listed == parsed.seqres_length.end()) return "";
+  const auto present = std::count_if(chain->residues.begin(), chain->residues.end(),
+                                     [](const gemmi::Residue& r) { return !r.is_water(); });
+  if (present >= listed->second) return "";
+  return fmt::format("the file ends at line {} without an END record (its last record is an atom record, with no "
+                     "TER or ENDMDL after it), and chain {} has {} of the {} residues its SEQRES records list, the "
+                     "last one read being {} {}: is it complete? (a download or copy cut short loses the residues "
+                     "after it without an error; if the file was trimmed on purpose, end it with an END line)",
+                     parsed.ends_in_atom_record_line, chain->name, present, listed->second, last.name,
+                     last.seqid.str());
+}
+
+}  // namespace
+
 std::string cut_short_note(const ParsedStructure& parsed, const gemmi::Model& model) {
   if (parsed.ends_in_atom_record_line == 0) return "";
   const gemmi::Residue* last = nullptr;
@@ -542,7 +575,7 @@ std::string cut_short_note(const ParsedStructure& parsed, const gemmi::Model& mo
     for (const gemmi::Residue& r : chain.residues)
       if (&r != last && r.name == last->name) most = std::max(most, heavy_atoms(r));
   const std::ptrdiff_t has = heavy_atoms(*last);
-  if (has >= most) return "";
+  if (has >= most) return seqres_short_note(parsed, model, *last);
   const char* ending = parsed.format == StructureFormat::Pdb
                            ? "an atom record, without TER, ENDMDL or END"
                            : "a row of the _atom_site loop, without a '#' line or another category after it";
@@ -622,7 +655,7 @@ ParsedStructure read_structure_file(const std::filesystem::path& file, EpsilonSo
   check_structure_content(file, text, parsed.format == StructureFormat::Mmcif);
   try {
     if (parsed.format == StructureFormat::Pdb) {
-      prepare_pdb_text(name, text, parsed.notes, parsed.ends_in_atom_record_line, eh_source);
+      prepare_pdb_text(name, text, parsed, eh_source);
       // TER ends a chain: what follows under the same chain name (molecules of an MD
       // snapshot with a blank or repeated chain column) is another part of the model, never
       // bonded to the one before it, nor merged with it where the numbers repeat

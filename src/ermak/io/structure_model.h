@@ -33,6 +33,10 @@ struct ParsedStructure {
   // mmCIF file whose last line is a row of the _atom_site loop (no `#` line or other category
   // after it): that line, else 0 (cut_short_note).
   int ends_in_atom_record_line = 0;
+  // A PDB file: whether it has an END record, and the number of residues its SEQRES records
+  // list per chain (column 12), for cut_short_note.
+  bool pdb_end_record = false;
+  std::map<std::string, int> seqres_length;
   // An mmCIF's assembly categories that gemmi skipped for a missing tag
   // (io/cif_assembly_tags.h); said when an assembly is asked for.
   std::vector<std::string> assembly_tags_missing;
@@ -41,7 +45,8 @@ struct ParsedStructure {
 // A note when the file may have been cut short: a PDB that ends in an atom record, or an mmCIF
 // that ends in a row of its atom list, within a residue that has fewer atoms than the model's
 // other residues of its name (a complete file without END, or without the `#` after its last
-// category, ends with a whole residue); "" otherwise.
+// category, ends with a whole residue), or a PDB without END that ends in an atom record with
+// its last chain short of the residues its SEQRES lists; "" otherwise.
 std::string cut_short_note(const ParsedStructure& parsed, const gemmi::Model& model);
 
 // Reads PDB (extensions .pdb/.ent) or mmCIF (.cif/.mmcif), other names by content ("data_"

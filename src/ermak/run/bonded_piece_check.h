@@ -20,4 +20,11 @@ namespace ermak {
 std::string pulled_apart_warning(const RunSpec& spec, const Topology& topology,
                                  const std::vector<std::int32_t>& pieces);
 
+// A warning when a pulling or force-clamp run has nothing that holds the molecule: no
+// [fixed] bead, no static plane of [plane_pulling] (speed 0), no indentation surface. The
+// cantilever (or the clamp force) then drags the whole molecule through the solvent, and the
+// force it measures is mostly that drag. Not an error: a free molecule may be meant. ""
+// otherwise (docs/protocols.md#checks-before-the-run).
+std::string nothing_holds_warning(const RunSpec& spec);
+
 }  // namespace ermak

@@ -13,6 +13,7 @@
 #include "ermak/config/sopgpu_config.h"
 #include "ermak/core/units.h"
 #include "ermak/run/protocol_setup_detail.h"
+#include "ermak/run/stability_checks.h"
 
 namespace ermak {
 namespace {
@@ -135,7 +136,8 @@ std::vector<std::string> ProtocolSetup::describe() const {
                                     "the tip touches the molecule; give a larger force",
                                     retract_pN, drag_pN, z, drag_pN + z * thermal_pN, std::max(samples, 1.0)));
     }
-    if (in.move_surface && !spec_.fixed_beads.empty())
+    // The bond check names this cause when the bond breaks (run/stability_checks.h).
+    if (surface_drives_into_fixed_beads(spec_))
       lines.push_back("indentation: note: move_surface with [fixed] beads: the surface moves toward the tip while "
                       "the fixed beads stay where they are, so it drives into them (a FENE bond of theirs breaks); "
                       "move the base instead, or fix no beads");

@@ -1,5 +1,10 @@
 #include "ermak/run/run_end_log.h"
 
+#include <cerrno>
+#include <cstring>
+
+#include <fmt/format.h>
+
 #include "ermak/config/sopgpu_config.h"
 #include "ermak/run/checkpoint_advice.h"
 #include "ermak/run/replica_loop.h"
@@ -45,6 +50,32 @@ void log_signal_stop(const RunSpec& spec, int signal, std::int64_t step, std::in
            "same configuration{} with --resume continues bit for bit",
            stop_signal_name(signal), step, last_step, summary.wall_seconds, summary.steps_per_second,
            checkpoint_path.string(), overridden.empty() ? "" : " and the same overrides (" + overridden + ")");
+}
+
+std::string write_failure_advice(const RunSpec& spec, const std::string& message, std::int64_t checkpoint_step,
+                                 const fs::path& checkpoint_path) {
+  const bool full = message.find(std::strerror(ENOSPC)) != std::string::npos;
+  const bool quota = message.find(std::strerror(EDQUOT)) != std::string::npos;
+  const bool failed_write = message.find("cannot write") != std::string::npos ||
+                            message.find("cannot sync") != std::string::npos ||
+                            message.find("write failed") != std::string::npos;
+  if (!full && !quota && !failed_write) return "";
+  const std::string cause = full    ? "the disk is full: once space is freed"
+                            : quota ? "the disk quota is exceeded: once space is freed (or the quota raised)"
+                                    : "once the cause is fixed";
+  const std::string overridden = resume_overrides(spec);
+  if (checkpoint_step < 0)
+    return fmt::format("; {}, start the run again (no checkpoint was written to resume from; --force writes over "
+                       "its files)",
+                       cause);
+  if (is_demo_config(spec.config_path))
+    return fmt::format("; {}, `ermak demo --resume` with the same -o and --set options continues from the last "
+                       "checkpoint (step {}, {}) bit for bit",
+                       cause, checkpoint_step, checkpoint_path.string());
+  return fmt::format("; {}, `ermak run {} --resume`{} continues the run from its last checkpoint (step {}, {}) bit "
+                     "for bit",
+                     cause, spec.config_path.string(), overridden.empty() ? "" : " with the same overrides (" + overridden + ")",
+                     checkpoint_step, checkpoint_path.string());
 }
 
 void log_start_stop(int signal, bool resume, spdlog::logger& log) {

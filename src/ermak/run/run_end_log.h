@@ -43,6 +43,15 @@ void log_signal_stop(const RunSpec& spec, int signal, std::int64_t step, std::in
 // checkpoint was written; a new run is started again, a resume resumed again.
 void log_start_stop(int signal, bool resume, spdlog::logger& log);
 
+// What a run that stopped on a failed write (a full disk: `cannot write table: No space left on
+// device`) adds to its error: the cause, and that `ermak run CONFIG --resume` (with the run's
+// overrides) continues from its last checkpoint, `checkpoint_step` (−1: none was written, the
+// run is started again), once the cause is gone. "" when `message` is no failed write: none of
+// ENOSPC's or EDQUOT's text, nor "cannot write", "cannot sync" or "write failed" (io/write_all.h,
+// the files' writers).
+std::string write_failure_advice(const RunSpec& spec, const std::string& message, std::int64_t checkpoint_step,
+                                 const std::filesystem::path& checkpoint_path);
+
 // A finished run's lines: "finished:" (steps, rate, list builds), "reports:", "steps:", the
 // checkpoint advice, and (with its own files) "outputs:".
 struct RunEndFacts {

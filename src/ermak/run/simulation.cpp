@@ -4,6 +4,7 @@
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
+#include <atomic>
 #include <charconv>
 #include <chrono>
 #include <fstream>
@@ -81,6 +82,10 @@ struct RunPaths {
   // one during the start stops it at the end of the start's phase in progress, with its lock
   // removed and a line in its log, instead of ending the process in the middle of a file.
   const StopSignals* stop_signals = nullptr;
+  // A run's: the step of the last checkpoint it can be resumed from (the one it resumed, then
+  // each one written; −1 while none), set on the report writer's thread, for the advice of a
+  // failed write (run_end_log.h write_failure_advice).
+  std::atomic<std::int64_t>* checkpoint_step = nullptr;
 };
 
 // The run itself, once its log is open (run_simulation).
@@ -183,7 +188,8 @@ RunSummary run_logged(const RunSpec& given_spec, const RunOptions& options, RunR
                                 "where it is ε_l or more, losing the excluded volume (SOP-GPU: 20 Å against 3.8 Å; "
                                 "docs/model.md#repulsion)",
                                 spec.sop.pair_cutoff_A, spec.sop.repulsion_sigma_A));
-  for (std::string warning : {check_step_size(spec), clamp_tension_warning(spec), sparse_protocol_rows_warning(spec)})
+  for (std::string warning : {check_step_size(spec), clamp_tension_warning(spec), sparse_protocol_rows_warning(spec),
+                               nothing_holds_warning(spec)})
     if (!warning.empty()) start_warnings.lines.push_back(std::move(warning));
   // Start positions with a bond beyond r0 ± R0 would stop the run at its first check with a
   // message about the dynamics; name the coordinates file instead.
@@ -252,6 +258,7 @@ RunSummary run_logged(const RunSpec& given_spec, const RunOptions& options, RunR
   if (options.resume) {
     Checkpoint cp = read_checkpoint(checkpoint_path);
     check_checkpoint_of_this_run(cp, spec, checkpoint_path, topology);
+    if (paths.checkpoint_step) paths.checkpoint_step->store(cp.step);
     auto extra = [&](const std::string& key) -> const std::string& {
       for (const auto& [name, value] : cp.extra)
         if (name == key) return value;
@@ -577,7 +584,7 @@ RunSummary run_logged(const RunSpec& given_spec, const RunOptions& options, RunR
     const std::size_t bytes = cp->positions.bytes() + cp->neighbor_reference.bytes();
     auto job = [cp, before_end_rows = offsets_before_end_rows, end_row_tables = tables_with_end_rows, &file_offsets,
                 &checkpoint_path, &output_directories, &costs,
-                &seconds_since] {
+                &seconds_since, written_step = paths.checkpoint_step] {
       const auto writing_start = Clock::now();
       cp->output_offsets = file_offsets();
       if (before_end_rows) {
@@ -588,6 +595,7 @@ RunSummary run_logged(const RunSpec& given_spec, const RunOptions& options, RunR
         cp->extra.emplace_back(kOffsetsBeforeEndRows, encode_offsets(before));
       }
       write_checkpoint_atomically(checkpoint_path, *cp, output_directories);
+      if (written_step) written_step->store(cp->step);
       ++costs.checkpoints_written;
       costs.checkpoint_writing_seconds += seconds_since(writing_start);
     };
@@ -968,21 +976,30 @@ RunSummary run_simulation(const RunSpec& spec, const RunOptions& options, RunRep
     fs::rename(set_aside, log_path);
     std::ofstream(log_path, std::ios::app | std::ios::binary) << attempt.str();
   };
+  std::atomic<std::int64_t> checkpoint_step{-1};
   try {
     const RunSummary summary =
         run_logged(spec, options, extra,
-                   {out, checkpoint_path, log_path, own_files, extra, remove_previous, &stop_signals}, file_holding,
-                   run_log);
+                   {out, checkpoint_path, log_path, own_files, extra, remove_previous, &stop_signals, &checkpoint_step},
+                   file_holding, run_log);
     if (summary.stopped_by_signal != 0) {
       put_back_set_aside_log();
       if (extra) extra->remove_empty_directories_it_made();
     }
     return summary;
   } catch (const std::exception& e) {
-    run_log.file_only->error("error: {}", e.what());
+    // A failed write (a full disk) says how the run continues once the cause is gone. The
+    // writer's thread has finished by now: its last checkpoint step is final.
+    const std::string advice = write_failure_advice(spec, e.what(), checkpoint_step.load(), checkpoint_path);
+    run_log.file_only->error("error: {}{}", e.what(), advice);
     run_log.file_only->flush();
     put_back_set_aside_log();
     if (extra) extra->remove_empty_directories_it_made();
+    if (!advice.empty()) {
+      if (const auto* error = dynamic_cast<const Error*>(&e); error && !error->file().empty())
+        throw Error(error->file(), error->line(), error->field(), error->description() + advice);
+      throw Error(std::string(e.what()) + advice);
+    }
     throw;
   }
 }

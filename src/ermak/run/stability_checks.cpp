@@ -113,7 +113,7 @@ void BondStretchCheck::check_replica_exactly(const State& state, std::int32_t r,
                   std::to_string(state.step) + ": beads " + std::to_string(b.i) + "–" + std::to_string(b.j) +
                   " of replica " + std::to_string(r) + " are " + std::to_string(b.r0_A + stretch) +
                   " Å apart (native " + std::to_string(b.r0_A) + " Å, maximum stretch R0 = " +
-                  std::to_string(max_stretch_A_) + " Å); the forces are too large for the time step: " +
+                  std::to_string(max_stretch_A_) + " Å); " + cause_ + ": " +
                       (state.step >= later_from_step_ ? later_remedy_ : remedy_));
   }
 }
@@ -145,6 +145,10 @@ void check_start_coordinates(const Topology& topology, const std::vector<Vec3d>&
   }
 }
 
+bool surface_drives_into_fixed_beads(const RunSpec& spec) {
+  return spec.indentation.enabled && spec.indentation.move_surface && !spec.fixed_beads.empty();
+}
+
 BondStretchCheck bond_check_for_run(const Topology& topology, const RunSpec& spec,
                                     std::optional<std::int64_t> overload) {
   BondStretchCheck check(topology, spec.sop.fene_R0_A, bond_break_remedy(spec));
@@ -157,6 +161,7 @@ BondStretchCheck bond_check_for_run(const Topology& topology, const RunSpec& spe
                           "goes that far), as pulling more slowly only takes longer to the same break; at speeds "
                           "whose drag alone breaks bonds, " +
                               std::string(BondStretchCheck::kPullingRemedy));
+  if (surface_drives_into_fixed_beads(spec)) check.use_known_cause(kSurfaceIntoFixedBeadsCause, kSurfaceIntoFixedBeadsRemedy);
   return check;
 }
 

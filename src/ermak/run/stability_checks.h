@@ -58,6 +58,13 @@ class BondStretchCheck {
     later_from_step_ = step;
     later_remedy_ = std::move(remedy);
   }
+  // A break whose cause the run's start predicted: `cause` replaces "the forces are too large
+  // for the time step", and `remedy` every other remedy, at every step.
+  void use_known_cause(std::string cause, std::string remedy) {
+    cause_ = std::move(cause);
+    remedy_ = std::move(remedy);
+    later_from_step_ = INT64_MAX;
+  }
 
  private:
   void check_replica_exactly(const State& state, std::int32_t replica, std::int64_t since_step) const;
@@ -68,6 +75,7 @@ class BondStretchCheck {
   std::vector<BondScreen> screen_;
   float max_stretch_A_;
   std::string remedy_;
+  std::string cause_ = "the forces are too large for the time step";
   std::int64_t later_from_step_ = INT64_MAX;
   std::string later_remedy_;
 };
@@ -77,6 +85,18 @@ class BondStretchCheck {
 // from BondStretchCheck::kThermalBreakFromStep on the temperature; in a pulling run from
 // `overload_step` on (its base has travelled past what the chain can follow,
 // run/pulling_travel_check.h), fewer steps: pulling more slowly breaks the bond at the same travel.
+// An indentation whose surface moves (indentation.move_surface) in a run with [fixed] beads:
+// the surface drives into the beads that stay where they are, and a FENE bond of theirs
+// breaks. The run's start notes it (ProtocolSetup's log lines), and a bond break then names
+// that cause (bond_check_for_run).
+bool surface_drives_into_fixed_beads(const RunSpec& spec);
+inline constexpr const char* kSurfaceIntoFixedBeadsCause =
+    "the moving surface (indentation.move_surface = true) drives into the [fixed] beads, which stay where they "
+    "are (the run's start noted it)";
+inline constexpr const char* kSurfaceIntoFixedBeadsRemedy =
+    "set indentation.move_surface = false (the base moves instead), or remove the [fixed] beads; pulling more slowly "
+    "or a smaller timestep only delays the break";
+
 BondStretchCheck bond_check_for_run(const Topology& topology, const RunSpec& spec,
                                     std::optional<std::int64_t> overload_step);
 
