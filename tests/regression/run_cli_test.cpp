@@ -285,6 +285,41 @@ TEST(RunCli, AForceRunKilledInItsStartLeavesTheEarlierRunsLog) {
   EXPECT_NE(log.find("--force: removed "), std::string::npos) << log;
 }
 
+// `ermak analyze` on a run still running (it holds its lock, run/run_lock.h) says so, with
+// the pid, and that its tables end where they do so far — not that the run stopped; once
+// the run has stopped (SIGTERM), the same analysis says it stopped and --resume continues it.
+TEST(RunCli, AnalyzeSaysARunIsStillRunning) {
+  const auto dir = ermak::test::fresh_directory("analyze-running");
+  const fs::path config = write_config(dir, kPulled);
+  const std::string settings =
+      " --set run.steps=30000000 --set output.energy_every=2000 --set output.trajectory_every=0"
+      " --set output.checkpoint_every=200000 --set pulling.speed_um_per_s=200 --set run.backend=cpu";
+  std::vector<std::string> words = {ermak::test::ermak_binary().string(), "run", "--quiet", config.string()};
+  const std::vector<std::string> more = split_words(settings);
+  words.insert(words.end(), more.begin(), more.end());
+  std::string while_running;
+  int analyze_status = -1;
+  ASSERT_EQ(run_words_and_signal(words, dir / "out/run.log", SIGTERM, [&] {
+              // Rows for the analysis: a few thousand steps' worth.
+              for (int i = 0; i < 300 && read_file(dir / "out/replica_000/pulling.tsv").size() < 4000; ++i)
+                usleep(10000);
+              while_running = run_ermak("analyze " + (dir / "out").string() + " -o " + (dir / "a1").string(),
+                                        &analyze_status);
+            }),
+            128 + SIGTERM);
+  ASSERT_EQ(analyze_status, 0) << while_running;
+  EXPECT_NE(while_running.find("(the run is still running, pid "), std::string::npos) << while_running;
+  EXPECT_EQ(while_running.find("the run stopped"), std::string::npos) << while_running;
+  const std::string summary = read_file(dir / "a1/summary.txt");
+  EXPECT_NE(summary.find("note: the run is still running (pid "), std::string::npos) << summary;
+  EXPECT_EQ(summary.find("stopped early"), std::string::npos) << summary;
+  int status = 0;
+  const std::string after = run_ermak("analyze " + (dir / "out").string() + " -o " + (dir / "a2").string(), &status);
+  ASSERT_EQ(status, 0) << after;
+  EXPECT_NE(after.find("(the run stopped at step "), std::string::npos) << after;
+  EXPECT_NE(read_file(dir / "a2/summary.txt").find("a run stopped early (--resume continues it)"), std::string::npos);
+}
+
 // A demo stopped by Ctrl-C says `ermak demo --resume` continues it (the demo has no
 // configuration file for `ermak run`), and that continues it to the same files as a demo
 // that ran through; its run log names the embedded configuration, not a file.
