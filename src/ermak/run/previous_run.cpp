@@ -91,6 +91,13 @@ std::size_t remove_previous_run(const fs::path& dir, bool keep_run_log) {
   return removed;
 }
 
+std::string earlier_analysis_note(const fs::path& dir, const std::string& whose) {
+  std::error_code ec;
+  if (!fs::exists(dir / "analysis" / "summary.txt", ec)) return "";
+  return (dir / "analysis").string() + " holds the analysis of " + whose + "; `ermak analyze " + dir.string() +
+         " --force` redoes it for this one";
+}
+
 bool is_absent_empty_or_ermak_log(const fs::path& log) {
   std::error_code ec;
   // Only a regular file with something in it can be someone's notes (a directory of that

@@ -435,6 +435,10 @@ RunSummary run_logged(const RunSpec& given_spec, const RunOptions& options, RunR
         fs::rename(paths.pending_log, paths.log);
       }
       if (removed > 0) log->info("--force: removed {} files of the earlier run in {}", removed, out.string());
+      // ermak analyze's analysis/ is not the run's to remove: it stays, of the earlier run.
+      if (const std::string note = earlier_analysis_note(out, "the earlier run");
+          !note.empty() && !options.caller_handles_analysis)
+        log->info("note: {} once it has ended", note);
     }
     if (own_files) {
       write_model_files(out, topology, system.initial_positions_A, false);
