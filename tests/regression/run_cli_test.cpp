@@ -277,6 +277,8 @@ TEST(RunCli, AForceRunKilledInItsStartLeavesTheEarlierRunsLog) {
   const std::string summary = read_file(dir / "analysis/summary.txt");
   EXPECT_NE(summary.find("T = 301.932 K (the run's, from run.log)"), std::string::npos) << summary;
   EXPECT_NE(summary.find("loading rate κv"), std::string::npos) << summary;
+  EXPECT_NE(out.find("run.log.new: the log of a --force run that has not replaced this run"), std::string::npos)
+      << out;
   out = run_ermak("run --quiet --force " + config.string() + " --set run.steps=100 --set minimize.steps=0", &status);
   ASSERT_EQ(status, 0) << out;
   EXPECT_FALSE(fs::exists(dir / "out/run.log.new"));

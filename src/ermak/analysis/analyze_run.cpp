@@ -106,6 +106,14 @@ AnalyzeResult analyze_run(const AnalyzeOptions& options_in) {
 
   AnalyzeResult result;
   result.warnings = pool_warnings;
+  // A --force run that has not replaced the run here (killed in its start, or starting now)
+  // logs to run.log.new (run/previous_run.h: pending_run_log): said, since the files analysed
+  // are the earlier run's, with their own run.log, and not the new configuration's.
+  for (const fs::path& dir : pooled ? pooled_dirs : std::vector<fs::path>{options.run_dir})
+    if (std::error_code ec; fs::exists(dir / "run.log.new", ec))
+      result.warnings.push_back((dir / "run.log.new").string() +
+                                ": the log of a --force run that has not replaced this run (killed in its start, or "
+                                "starting now); the tables and run.log analysed here are the earlier run's");
   std::vector<std::string> without_table;  // "RUN/replica_NNN" (pooled) or "replica_NNN"
   const std::vector<Replica> replicas =
       pooled ? pool_replicas(pooled_dirs, &without_table) : discover_replicas(options.run_dir, &without_table);

@@ -73,7 +73,7 @@ struct RunPaths {
   // The extra reporter whose files the disk estimate counts (run/output_size.h): a dry run
   // writes none but still counts them.
   const RunReporter* extra_files = nullptr;
-  // --force over an earlier run: removes its files (not the run log, already the new run's)
+  // --force over an earlier run: removes its files (not run.log: pending_log is renamed over it)
   // once this run has passed every start check, just before its own files are written, so
   // that a mistake in the new configuration leaves the earlier run as it was.
   bool remove_previous = false;
