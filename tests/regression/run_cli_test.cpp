@@ -239,13 +239,87 @@ TEST(RunCli, ASignalDuringTheStartStopsBeforeAnyFileIsWritten) {
   ASSERT_EQ(status, 0) << out;
   const std::string finished = read_file(dir / "out/replica_000/final.pdb");
   words.insert(words.end(), {"--set", "run.replicas=600", "--force"});
-  ASSERT_EQ(run_words_and_signal(words, dir / "out/run.log", SIGINT, {}, "model: 34 beads, 33 bonds, 75 native "
+  // Until it removes the earlier run's files, a --force run logs to run.log.new.
+  ASSERT_EQ(run_words_and_signal(words, dir / "out/run.log.new", SIGINT, {}, "model: 34 beads, 33 bonds, 75 native "
                                  "contacts, 600 replicas"),
             128 + SIGINT);
   EXPECT_EQ(read_file(dir / "out/replica_000/final.pdb"), finished);
   EXPECT_FALSE(fs::exists(dir / "out/replica_100"));
   log = read_file(dir / "out/run.log");
   EXPECT_LT(log.find("3 replicas"), log.find("stopped by SIGINT during the run's start")) << log;
+  EXPECT_FALSE(fs::exists(dir / "out/run.log.new")) << "its lines went after the earlier run's";
+}
+
+// --force over a finished run, killed (SIGKILL: nothing of ermak runs after it) in its start,
+// before it removed the earlier run's files: run.log is still the log of those files, byte for
+// byte, so that `ermak analyze` reads their temperature (the default 0.6 kcal/mol, not the
+// attempt's 350 K) and loading rate; the attempt's lines are in run.log.new. The next
+// --force run replaces both.
+TEST(RunCli, AForceRunKilledInItsStartLeavesTheEarlierRunsLog) {
+  const auto dir = ermak::test::fresh_directory("force-killed-start");
+  const fs::path config =
+      write_config(dir, kPulled + "[minimize]\nsteps = 200000\nforce_tolerance_pN = 0.0001\n");
+  const std::string first = "run --quiet " + config.string() + " --set run.steps=4000 --set minimize.steps=0";
+  int status = 0;
+  std::string out = run_ermak(first, &status);
+  ASSERT_EQ(status, 0) << out;
+  const auto files_before = ermak::test::files_under(dir / "out");
+  std::vector<std::string> words = {ermak::test::ermak_binary().string(), "run", "--quiet", config.string(),
+                                    "--force", "--set", "run.temperature_K=350", "--set", "run.replicas=6000"};
+  ASSERT_EQ(run_words_and_signal(words, dir / "out/run.log.new", SIGKILL, {}, "model: "), -1);
+  auto files_after = ermak::test::files_under(dir / "out");
+  files_after.erase("run.log.new");
+  files_after.erase("checkpoint.ckpt.lock");
+  EXPECT_EQ(files_after, files_before) << "the earlier run's files, run.log included, as they were";
+  EXPECT_NE(read_file(dir / "out/run.log.new").find("temperature_K = 350"), std::string::npos);
+  out = run_ermak("analyze " + (dir / "out").string() + " --output " + (dir / "analysis").string(), &status);
+  ASSERT_EQ(status, 0) << out;
+  const std::string summary = read_file(dir / "analysis/summary.txt");
+  EXPECT_NE(summary.find("T = 301.932 K (the run's, from run.log)"), std::string::npos) << summary;
+  EXPECT_NE(summary.find("loading rate κv"), std::string::npos) << summary;
+  EXPECT_NE(out.find("run.log.new: the log of a --force run that has not replaced this run"), std::string::npos)
+      << out;
+  out = run_ermak("run --quiet --force " + config.string() + " --set run.steps=100 --set minimize.steps=0", &status);
+  ASSERT_EQ(status, 0) << out;
+  EXPECT_FALSE(fs::exists(dir / "out/run.log.new"));
+  const std::string log = read_file(dir / "out/run.log");
+  EXPECT_EQ(log.find("steps = 4000"), std::string::npos) << "a log of this run alone\n" << log;
+  EXPECT_NE(log.find("--force: removed "), std::string::npos) << log;
+}
+
+// `ermak analyze` on a run still running (it holds its lock, run/run_lock.h) says so, with
+// the pid, and that its tables end where they do so far — not that the run stopped; once
+// the run has stopped (SIGTERM), the same analysis says it stopped and --resume continues it.
+TEST(RunCli, AnalyzeSaysARunIsStillRunning) {
+  const auto dir = ermak::test::fresh_directory("analyze-running");
+  const fs::path config = write_config(dir, kPulled);
+  const std::string settings =
+      " --set run.steps=30000000 --set output.energy_every=2000 --set output.trajectory_every=0"
+      " --set output.checkpoint_every=200000 --set pulling.speed_um_per_s=200 --set run.backend=cpu";
+  std::vector<std::string> words = {ermak::test::ermak_binary().string(), "run", "--quiet", config.string()};
+  const std::vector<std::string> more = split_words(settings);
+  words.insert(words.end(), more.begin(), more.end());
+  std::string while_running;
+  int analyze_status = -1;
+  ASSERT_EQ(run_words_and_signal(words, dir / "out/run.log", SIGTERM, [&] {
+              // Rows for the analysis: a few thousand steps' worth.
+              for (int i = 0; i < 300 && read_file(dir / "out/replica_000/pulling.tsv").size() < 4000; ++i)
+                usleep(10000);
+              while_running = run_ermak("analyze " + (dir / "out").string() + " -o " + (dir / "a1").string(),
+                                        &analyze_status);
+            }),
+            128 + SIGTERM);
+  ASSERT_EQ(analyze_status, 0) << while_running;
+  EXPECT_NE(while_running.find("(the run is still running, pid "), std::string::npos) << while_running;
+  EXPECT_EQ(while_running.find("the run stopped"), std::string::npos) << while_running;
+  const std::string summary = read_file(dir / "a1/summary.txt");
+  EXPECT_NE(summary.find("note: the run is still running (pid "), std::string::npos) << summary;
+  EXPECT_EQ(summary.find("stopped early"), std::string::npos) << summary;
+  int status = 0;
+  const std::string after = run_ermak("analyze " + (dir / "out").string() + " -o " + (dir / "a2").string(), &status);
+  ASSERT_EQ(status, 0) << after;
+  EXPECT_NE(after.find("(the run stopped at step "), std::string::npos) << after;
+  EXPECT_NE(read_file(dir / "a2/summary.txt").find("a run stopped early (--resume continues it)"), std::string::npos);
 }
 
 // A demo stopped by Ctrl-C says `ermak demo --resume` continues it (the demo has no
@@ -930,7 +1004,7 @@ TEST(RunCli, ForceWithAMistakeKeepsTheEarlierRun) {
   EXPECT_NE(read_file(dir / "out/run.log").find("--force: removed 14 files of the earlier run"), std::string::npos)
       << read_file(dir / "out/run.log");
   EXPECT_EQ(read_file(dir / "out/run.log").find("error: "), std::string::npos) << "a log of this run alone";
-  EXPECT_FALSE(fs::exists(dir / "out/run.log.previous"));
+  EXPECT_FALSE(fs::exists(dir / "out/run.log.new"));
 }
 
 // An input that is one of the run's own files — coordinates named model.pdb in the output

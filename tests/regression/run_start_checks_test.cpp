@@ -408,6 +408,54 @@ TEST(RunStartChecks, TheDemoSaysHowToRunItAgain) {
   out = run_ermak(args + " --force", &status);
   EXPECT_EQ(status, 0) << out;
   EXPECT_NE(out.find("/analysis holds the analysis of an earlier demo run; `ermak analyze "), std::string::npos) << out;
+  EXPECT_EQ(out.find("holds the analysis of", out.find("holds the analysis of") + 1), std::string::npos)
+      << "said once, at the end, not by the run too\n"
+      << out;
+}
+
+// A demo resumed after it had run to the end (nothing left to run), or continued to its end,
+// analyses it again in place: its analysis/ is its own, as on a first run and with --force
+// (it stopped with "output files exist … use --force", status 1, where --force would have
+// thrown the run away).
+TEST(RunStartChecks, AResumedDemoAnalysesItAgain) {
+  if (!fs::exists("/usr/share/freesasa/test-data/1ubq.pdb")) FAIL() << "freesasa test data not installed" << " (the Debian package freesasa: scripts/setup.sh installs it)";
+  const auto dir = ermak::test::fresh_directory("demo-resume-analysis");
+  const std::string args = "demo -o " + (dir / "demo").string() + " --set run.steps=20000";
+  int status = 0;
+  std::string out = run_ermak(args, &status);
+  ASSERT_EQ(status, 0) << out;
+  ASSERT_TRUE(fs::exists(dir / "demo/analysis/summary.txt")) << out;
+  std::ofstream(dir / "demo/analysis/summary.txt") << "stale\n";
+  out = run_ermak(args + " --resume", &status);
+  EXPECT_EQ(status, 0) << out;
+  EXPECT_EQ(out.find("output files exist"), std::string::npos) << out;
+  EXPECT_NE(out.find("Analysis (ermak analyze "), std::string::npos) << out;
+  EXPECT_NE(ermak::test::read_file(dir / "demo/analysis/summary.txt"), "stale\n");
+}
+
+// ermak run --force keeps the earlier run's analysis/ (not its file) and says so in its log,
+// in the words of the demo's note; without an analysis there, no note.
+TEST(RunStartChecks, ForceNotesTheEarlierRunsAnalysis) {
+  const auto dir = ermak::test::fresh_directory("force-analysis-note");
+  const fs::path config = ermak::test::write_ww_run_config(dir, 5, "");
+  const std::string args = "run --quiet " + config.string() + " --set run.steps=100";
+  int status = 0;
+  std::string out = run_ermak(args, &status);
+  ASSERT_EQ(status, 0) << out;
+  out = run_ermak(args + " --force", &status);
+  ASSERT_EQ(status, 0) << out;
+  EXPECT_EQ(ermak::test::read_file(dir / "out/run.log").find("holds the analysis of"), std::string::npos);
+  fs::create_directories(dir / "out/analysis");
+  std::ofstream(dir / "out/analysis/summary.txt") << "an earlier run's\n";
+  out = run_ermak(args + " --force", &status);
+  ASSERT_EQ(status, 0) << out;
+  const std::string log = ermak::test::read_file(dir / "out/run.log");
+  const fs::path run_dir = fs::absolute(dir / "out");
+  EXPECT_NE(log.find("note: " + (run_dir / "analysis").string() + " holds the analysis of the earlier run; `ermak "
+                     "analyze " + run_dir.string() + " --force` redoes it for this one once it has ended"),
+            std::string::npos)
+      << log;
+  EXPECT_TRUE(fs::exists(dir / "out/analysis/summary.txt")) << "kept: not the run's to remove";
 }
 
 TEST(RunStartChecks, StepsThatWouldBreakEveryBondAreRefusedAndFrozenOnesWarned) {

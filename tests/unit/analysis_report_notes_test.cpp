@@ -60,6 +60,28 @@ TEST(AnalysisReportNotes, TheHeadlineSaysWhereTheRunStopped) {
   EXPECT_EQ(cut_short_brief({}, 5000, false), "");
 }
 
+// A run still running (its lock held: AnalyzeOptions::run_in_progress) is not called stopped:
+// the note and the headline name its process and say how far its tables reach so far; once
+// its tables reach its end (it writes its last files) the usual verdict holds.
+TEST(AnalysisReportNotes, ARunStillRunningIsNotCalledStopped) {
+  const std::vector<TableEnd> at = {{"replica_0", 210000}, {"replica_1", 210000}};
+  const std::string holder = "pid 4242 on node7, started 2026-11-30 15:03:10 UTC";
+  EXPECT_EQ(cut_short_brief(at, 600000, false, holder),
+            " (the run is still running, pid 4242 on node7, started 2026-11-30 15:03:10 UTC: its tables end at step "
+            "210000 of 600000 so far)");
+  const std::string notes = cut_short_notes(at, "the pulling", 600000, std::nullopt, holder);
+  EXPECT_EQ(lines(notes), 1) << notes;
+  EXPECT_NE(notes.find("note: the run is still running (pid 4242 on node7, started 2026-11-30 15:03:10 UTC; its lock "
+                       "is checkpoint.ckpt.lock): the tables end at step 210000 of the run's 600000 so far"),
+            std::string::npos)
+      << notes;
+  EXPECT_EQ(notes.find("stopped"), std::string::npos) << notes;
+  EXPECT_NE(cut_short_notes(ends(9981, 21800, 9981), "the pulling", 40000, std::nullopt, holder)
+                .find("the tables end at steps 21500 to 21800 of the run's 40000 so far"),
+            std::string::npos);
+  EXPECT_EQ(cut_short_brief(ends(3, 21800, 0), 40000, false, holder), "");
+}
+
 }  // namespace
 // A record shorter than its smoothing window counts one window (its rows are capped at the
 // record's): the note says "no more than one", not "1 smoothing windows" (an audit's 0.1 nm

@@ -66,6 +66,11 @@ AnalyzeResult analyze_run(const AnalyzeOptions& options_in) {
     for (const fs::path& dir : pooled_dirs) pooled_logs.push_back(read_run_log(dir));
   }
   const RunLogFacts run_log = read_run_log(options.run_dir);
+  // A run still running (its lock held): its tables end early, but it has not stopped.
+  auto run_in_progress = [&](const fs::path& dir) {
+    return options.run_in_progress ? options.run_in_progress(dir) : std::optional<std::string>{};
+  };
+  const std::optional<std::string> running = run_in_progress(options.run_dir);
   std::string temperature_source = options.temperature_from_run ? "default; run.log gives none" : "--temperature-K";
   if (options.temperature_from_run && run_log.temperature_K) {
     options.temperature_K = *run_log.temperature_K;
@@ -101,6 +106,14 @@ AnalyzeResult analyze_run(const AnalyzeOptions& options_in) {
 
   AnalyzeResult result;
   result.warnings = pool_warnings;
+  // A --force run that has not replaced the run here (killed in its start, or starting now)
+  // logs to run.log.new (run/previous_run.h: pending_run_log): said, since the files analysed
+  // are the earlier run's, with their own run.log, and not the new configuration's.
+  for (const fs::path& dir : pooled ? pooled_dirs : std::vector<fs::path>{options.run_dir})
+    if (std::error_code ec; fs::exists(dir / "run.log.new", ec))
+      result.warnings.push_back((dir / "run.log.new").string() +
+                                ": the log of a --force run that has not replaced this run (killed in its start, or "
+                                "starting now); the tables and run.log analysed here are the earlier run's");
   std::vector<std::string> without_table;  // "RUN/replica_NNN" (pooled) or "replica_NNN"
   const std::vector<Replica> replicas =
       pooled ? pool_replicas(pooled_dirs, &without_table) : discover_replicas(options.run_dir, &without_table);
@@ -200,9 +213,10 @@ AnalyzeResult analyze_run(const AnalyzeOptions& options_in) {
   pulling_options.pulled_beads = run_log.pulled_beads.value_or(1);
   pulling_options.run_steps = run_log.run_steps;
   pulling_options.run_error = run_log.run_error;
+  pulling_options.running = running;
   for (std::size_t k = 0; k < pooled_logs.size(); ++k)
-    pulling_options.pooled_runs.push_back(
-        {pooled_dirs[k].string(), pooled_logs[k].run_steps, pooled_logs[k].run_error});
+    pulling_options.pooled_runs.push_back({pooled_dirs[k].string(), pooled_logs[k].run_steps,
+                                           pooled_logs[k].run_error, run_in_progress(pooled_dirs[k])});
   if (run_log.temperature_changes()) pulling_options.heating = run_log.heating_text();
   if (run_log.extension_ends && options.unfolded_extension_nm) {
     pulling_options.ends = *run_log.extension_ends;
@@ -215,6 +229,7 @@ AnalyzeResult analyze_run(const AnalyzeOptions& options_in) {
   indentation_options.file_prefix = ip;
   indentation_options.run_steps = run_log.run_steps;
   indentation_options.run_error = run_log.run_error;
+  indentation_options.running = running;
   indentation_options.overwrite = overwrite;
   // Curves kept for the overlays (the first kOverlayCurves of each kind).
   PullingOverlayCurves pulling_overlay;
@@ -343,6 +358,7 @@ AnalyzeResult analyze_run(const AnalyzeOptions& options_in) {
     po.planes = run_log.planes;
     po.run_steps = run_log.run_steps;
     po.run_error = run_log.run_error;
+    po.running = running;
     po.settings = st;
     po.bins = options.bins;
     po.replica_blocks_apart = blocks_apart;

@@ -4,6 +4,7 @@
 // directory as TSV tables, SVG plots and a summary (docs/analysis.md).
 #include <cstddef>
 #include <filesystem>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -39,6 +40,11 @@ struct AnalyzeOptions {
   // (contact_report.h; docs/analysis.md#which-contacts-break---contacts).
   bool contacts = false;
   bool overwrite = false;         // replace existing output files
+  // Whether a run is still running in a run directory: the note of the process that holds
+  // its lock ("pid 4242 on node7, started …"), or none. `ermak analyze` passes the run's own
+  // lock check (run/run_lock.h), which analysis/ does not include; unset: none is asked.
+  // A run still running has tables that end early, which the notes then do not call stopped.
+  std::function<std::optional<std::string>(const std::filesystem::path& run_dir)> run_in_progress;
   // The options the user gave that shape curves (--smooth-window-nm, …), by name: a heating
   // run's melting curve takes none of them and refuses them.
   std::vector<std::string> given_options;

@@ -300,7 +300,7 @@ IndentationReport write_indentation_report(const std::vector<IndentationRecord>&
     }
     std::vector<TableEnd> ends;
     for (const auto& rec : indents) ends.push_back({rec.replica.name, rec.last_step});
-    summary += cut_short_notes(ends, "the indentation", options.run_steps, options.run_error);
+    summary += cut_short_notes(ends, "the indentation", options.run_steps, options.run_error, options.running);
     summary += "\nIndentation over replicas\n";
     if (unreliable_springs > 0)
       summary += fmt::format("  spring constants: {} of {} fits unreliable and left out (see each replica {})\n",
@@ -314,7 +314,7 @@ IndentationReport write_indentation_report(const std::vector<IndentationRecord>&
     produced.insert(produced.end(), {ip + "peaks.tsv", "force_indentation.svg"});
     brief += fmt::format("indentation: {} replica{}{}; spring constant {}{}; {} breaking event{}\n", indents.size(),
                          indents.size() == 1 ? "" : "s",
-                         cut_short_brief(ends, options.run_steps, options.run_error.has_value()),
+                         cut_short_brief(ends, options.run_steps, options.run_error.has_value(), options.running),
                          springs.empty() ? std::string("n/a") : mean_sd(describe(springs), "pN/nm"),
                          unreliable_springs > 0 ? fmt::format(" ({} unreliable fit{} left out)", unreliable_springs,
                                                               unreliable_springs == 1 ? "" : "s")

@@ -32,6 +32,7 @@ struct IndentationReportOptions {
   std::string file_prefix;  // "indentation_" in a run that also pulls, else ""
   std::optional<std::int64_t> run_steps;  // run.log's [run] steps, for tables of a stopped run
   std::optional<std::string> run_error;   // run.log's error line, when the run ended with one
+  std::optional<std::string> running;     // the lock holder's note of a run still running (AnalyzeOptions)
   // The per-replica blocks go to IndentationReport::replica_blocks instead of the summary
   // (a run of more than kReplicaBlocksInSummary replicas: analyze_run writes replicas.txt).
   bool replica_blocks_apart = false;

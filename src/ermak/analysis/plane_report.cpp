@@ -327,7 +327,7 @@ PlaneReport write_plane_report(const std::vector<PlaneReplica>& replicas, const 
     work_kcal.push_back(a.work_kcal_per_mol);
     detached += a.detached;
   }
-  s += cut_short_notes(ends, "the plane pulling", options.run_steps, options.run_error);
+  s += cut_short_notes(ends, "the plane pulling", options.run_steps, options.run_error, options.running);
   s += "\nPlane pulling over replicas\n";
   s += fmt::format("  replicas with a rupture event: {} of {}; detached at the end: {} of {}\n", first.size(), moving,
                    detached, moving);
@@ -345,7 +345,7 @@ PlaneReport write_plane_report(const std::vector<PlaneReplica>& replicas, const 
   }
 
   report.brief = fmt::format("plane pulling: {}{}, {}", plural(records.size(), "replica"),
-                             cut_short_brief(ends, options.run_steps, options.run_error.has_value()),
+                             cut_short_brief(ends, options.run_steps, options.run_error.has_value(), options.running),
                              plural(all.size(), "rupture event"));
   if (!first.empty()) report.brief += "; first rupture " + mean_sd(describe(first), "pN");
   if (!work_kcal.empty()) report.brief += "; work " + mean_sd(describe(work_kcal), "kcal/mol");

@@ -31,6 +31,7 @@ struct PlaneReportOptions {
   std::vector<RunLogFacts::Plane> planes;
   std::optional<std::int64_t> run_steps;  // run.log's [run] steps, for tables of a stopped run
   std::optional<std::string> run_error;   // run.log's error line, when the run ended with one
+  std::optional<std::string> running;     // the lock holder's note of a run still running (AnalyzeOptions)
   CurveSettings settings;
   std::optional<std::size_t> bins;
   // The per-replica blocks go to PlaneReport::replica_blocks instead of the summary

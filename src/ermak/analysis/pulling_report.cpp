@@ -304,8 +304,8 @@ TableEndReport table_end_report(const std::vector<PullingRecord>& pulls, bool cl
   TableEndReport report;
   if (options.pooled_runs.empty()) {
     const std::vector<TableEnd> ends = ends_of(std::nullopt);
-    report.notes = cut_short_notes(ends, covered, options.run_steps, options.run_error);
-    report.brief = cut_short_brief(ends, options.run_steps, options.run_error.has_value());
+    report.notes = cut_short_notes(ends, covered, options.run_steps, options.run_error, options.running);
+    report.brief = cut_short_brief(ends, options.run_steps, options.run_error.has_value(), options.running);
     return report;
   }
   const std::string note = "  note: ";
@@ -313,14 +313,14 @@ TableEndReport table_end_report(const std::vector<PullingRecord>& pulls, bool cl
   for (std::size_t k = 0; k < options.pooled_runs.size(); ++k) {
     const PullingReportOptions::PooledRun& run = options.pooled_runs[k];
     const std::vector<TableEnd> ends = ends_of(k);
-    std::string notes = cut_short_notes(ends, covered, run.run_steps, run.run_error);
+    std::string notes = cut_short_notes(ends, covered, run.run_steps, run.run_error, run.running);
     for (std::size_t at = notes.find(note); at != std::string::npos; at = notes.find(note, at + 1)) {
       notes.insert(at + note.size(), run.dir + ": ");
       at += run.dir.size();
     }
     report.notes += notes;
     // " (the run stopped at step … of …)": its words, within the one bracket of every run's.
-    const std::string b = cut_short_brief(ends, run.run_steps, run.run_error.has_value());
+    const std::string b = cut_short_brief(ends, run.run_steps, run.run_error.has_value(), run.running);
     if (b.size() > 3) briefs.push_back(run.dir + ": " + b.substr(2, b.size() - 3));
   }
   if (!briefs.empty()) {

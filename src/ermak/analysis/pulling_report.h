@@ -44,6 +44,7 @@ struct PullingReportOptions {
   int pulled_beads = 1;  // springs whose forces pulling.tsv sums: its force is loaded at m·κv
   std::optional<std::int64_t> run_steps;                 // run.log's [run] steps, for tables of a stopped run
   std::optional<std::string> run_error;                  // run.log's error line, when the run ended with one
+  std::optional<std::string> running;  // the lock holder's note of a run still running (AnalyzeOptions)
   // "300 K to 500 K" for a run whose [heating] changes its temperature (RunLogFacts::heating_text),
   // empty at one temperature: a clamp's lifetime over it is at no one temperature.
   std::string heating;
@@ -59,6 +60,7 @@ struct PullingReportOptions {
     std::string dir;
     std::optional<std::int64_t> run_steps;
     std::optional<std::string> run_error;
+    std::optional<std::string> running;
   };
   std::vector<PooledRun> pooled_runs;
   // The per-replica blocks go to PullingReport::replica_blocks instead of the summary (a

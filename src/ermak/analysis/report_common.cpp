@@ -405,11 +405,32 @@ TableEndsVerdict judge_table_ends(const std::vector<TableEnd>& ends, std::option
   return v;
 }
 
+// A run still running whose tables have not reached its end: "step 40000" or "steps 38000
+// to 40000" (its replicas' tables a few rows apart), or "" when they have (it is writing its
+// last files) and the usual verdict applies.
+std::string steps_so_far(const std::vector<TableEnd>& ends, std::optional<std::int64_t> run_steps) {
+  double lo = std::numeric_limits<double>::infinity(), hi = -lo;
+  for (const TableEnd& e : ends) {
+    lo = std::min(lo, e.last_step);
+    hi = std::max(hi, e.last_step);
+  }
+  if (run_steps && lo >= double(*run_steps)) return "";
+  return lo == hi ? "step " + g(hi, 12) : "steps " + g(lo, 12) + " to " + g(hi, 12);
+}
+
 }  // namespace
 
 std::string cut_short_notes(const std::vector<TableEnd>& ends, const std::string& covered,
-                            std::optional<std::int64_t> run_steps, const std::optional<std::string>& run_error) {
+                            std::optional<std::int64_t> run_steps, const std::optional<std::string>& run_error,
+                            const std::optional<std::string>& running) {
   if (ends.empty()) return "";
+  if (running)
+    if (const std::string at = steps_so_far(ends, run_steps); !at.empty())
+      return fmt::format("  note: the run is still running ({}; its lock is checkpoint.ckpt.lock): the table{} end{} "
+                         "at {}{} so far, and the results cover only that part of {}; analyse it again once it has "
+                         "ended\n",
+                         *running, ends.size() == 1 ? "" : "s", ends.size() == 1 ? "s" : "", at,
+                         run_steps ? " of the run's " + std::to_string(*run_steps) : std::string(), covered);
   const TableEndsVerdict v = judge_table_ends(ends, run_steps);
   const double last = v.last;
   if (v.stopped_early) {
@@ -454,8 +475,12 @@ std::string cut_short_notes(const std::vector<TableEnd>& ends, const std::string
 }
 
 std::string cut_short_brief(const std::vector<TableEnd>& ends, std::optional<std::int64_t> run_steps,
-                            bool run_error) {
+                            bool run_error, const std::optional<std::string>& running) {
   if (ends.empty()) return "";
+  if (running)
+    if (const std::string at = steps_so_far(ends, run_steps); !at.empty())
+      return fmt::format(" (the run is still running, {}: its tables end at {}{} so far)", *running, at,
+                         run_steps ? " of " + std::to_string(*run_steps) : std::string());
   const TableEndsVerdict v = judge_table_ends(ends, run_steps);
   if (v.stopped_early)
     return run_error ? fmt::format(" (the run ended with an error at step {} of {}: summary.txt)", g(v.last, 12),

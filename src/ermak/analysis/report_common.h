@@ -140,14 +140,19 @@ inline constexpr const char* kAfterAnError =
     "again with --force";
 // `run_error`: run.log's error line of the run's last start, when it ended with one (a bond
 // that broke): --resume would repeat it, so the note says so instead of "--resume continues it".
+// `running`: the lock holder's note ("pid 4242 on node7, started …") of a run still running
+// (AnalyzeOptions::run_in_progress): its tables end early because it has not got further
+// yet, so the note says so instead of "stopped early".
 std::string cut_short_notes(const std::vector<TableEnd>& ends, const std::string& covered,
-                            std::optional<std::int64_t> run_steps, const std::optional<std::string>& run_error = {});
+                            std::optional<std::int64_t> run_steps, const std::optional<std::string>& run_error = {},
+                            const std::optional<std::string>& running = {});
 // The same for the terminal's headline of a kind (docs/analysis.md#unfolding-forces-over-replicas),
 // inserted after its count of replicas: " (the run stopped at step 210000 of 600000)",
 // " (the run ended with an error at step … of …: summary.txt)", " (1 of 3 tables ends before
-// step …: summary.txt)", or "" when every table reaches the run's end.
+// step …: summary.txt)", " (the run is still running, pid …: its tables end at step … of …
+// so far)", or "" when every table reaches the run's end.
 std::string cut_short_brief(const std::vector<TableEnd>& ends, std::optional<std::int64_t> run_steps,
-                            bool run_error);
+                            bool run_error, const std::optional<std::string>& running = {});
 
 PlotStyle style(const std::string& color, double width, const std::string& dash = "", double opacity = 1.0);
 PlotStyle marker_style(const std::string& color);

@@ -11,6 +11,7 @@
 #include "ermak/app/cli_checks.h"
 #include "ermak/app/commands.h"
 #include "ermak/core/error.h"
+#include "ermak/run/run_lock.h"
 
 namespace ermak::app {
 
@@ -180,6 +181,11 @@ Command add_analyze_command(CLI::App& app) {
       if (bins->count()) a.bins = o->bins;
       if (replica_files->count()) a.replica_files = analysis::parse_replica_selection(o->replica_files);
       a.overwrite = o->force;
+      // A run still running there holds its lock (run/run_lock.h): its tables end early, but
+      // it has not stopped.
+      a.run_in_progress = [](const std::filesystem::path& dir) {
+        return RunLock::holder(run_lock_file(dir / "checkpoint.ckpt"));
+      };
       a.contacts = o->contacts;
       for (const CLI::Option* given : {window, points, drop, separation, persistence, fit_persistence, temperature,
                                        bins, contact, range, linear_fraction, plane_group, detach, unfolded,

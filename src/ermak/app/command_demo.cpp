@@ -67,7 +67,8 @@ Command add_demo_command(CLI::App& app) {
   cmd->add_option("--set", o->overrides, "Override a key of the embedded config, e.g. --set run.steps=10000");
   cmd->add_flag("--force", o->force, "Overwrite an existing demo output");
   cmd->add_flag("--resume", o->resume,
-                "Continue a demo stopped by Ctrl-C from its checkpoint (give the same -o and --set), then analyse it");
+                "Continue a demo stopped by Ctrl-C from its checkpoint (give the same -o and --set), then analyse it "
+                "again (replacing its analysis/)");
   cmd->add_flag("--print-config", o->print_config,
                 "Print the embedded config and exit; with --set or -o, the resolved configuration they make "
                 "(every key, defaults filled in, as `ermak run --print-config`)");
@@ -98,6 +99,7 @@ Command add_demo_command(CLI::App& app) {
     RunOptions options;
     options.force = o->force;
     options.resume = o->resume;
+    options.caller_handles_analysis = true;  // analysed below, or noted at the end with --no-analysis
     const RunSummary summary = run_simulation(spec, options);
     // Ctrl-C: the run checkpointed and stopped (docs/outputs.md#stopping-a-run); no analysis
     // of half a run. The last line is what a user acts on: it must say --resume where there
@@ -123,16 +125,18 @@ Command add_demo_command(CLI::App& app) {
     if (o->no_analysis) {
       // --force replaced the run, not an analysis of the one before (ermak run --force keeps
       // analysis/ too): say so rather than leave it looking current.
-      if (std::filesystem::exists(dir / "analysis" / "summary.txt"))
-        std::printf("\nnote: %s/analysis holds the analysis of an earlier demo run; `ermak analyze %s --force` "
-                    "redoes it for this one\n",
-                    dir.c_str(), dir.c_str());
+      if (const std::string note = earlier_analysis_note(dir, o->resume ? "the run as it stood before this --resume"
+                                                                          : "an earlier demo run");
+          !note.empty())
+        std::printf("\nnote: %s\n", note.c_str());
       return 0;
     }
     analysis::AnalyzeOptions a;
     a.run_dir = dir;
     a.temperature_from_run = true;  // as `ermak analyze DIR` does: the run's own (300 K)
-    a.overwrite = o->force;
+    // analysis/ is the demo's own: --force and --resume (which continued or finished this
+    // run) analyse it again in place, as a first run does.
+    a.overwrite = o->force || o->resume;
     const analysis::AnalyzeResult r = analysis::analyze_run(a);
     for (const auto& w : r.warnings) std::fprintf(stderr, "warning: %s\n", w.c_str());
     std::printf("\nAnalysis (ermak analyze %s):\n%s", dir.c_str(), r.brief.c_str());

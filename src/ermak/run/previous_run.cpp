@@ -22,9 +22,12 @@ bool is_replica_directory(const fs::directory_entry& entry) {
                      [](char c) { return std::isdigit(static_cast<unsigned char>(c)) != 0; });
 }
 
-// run.log.previous: an earlier run's log that a --force run set aside (run/simulation.cpp).
-const std::vector<const char*> kRunFiles = {"run.log",   "run.log.previous", "checkpoint.ckpt", "checkpoint.ckpt.tmp",
-                                           "model.psf", "model.pdb",        "model.etop"};
+// run.log.new: the log of a --force run killed before it removed the earlier run's files
+// (pending_run_log); run.log.previous: the earlier run's log that ermak 0.1's --force set
+// aside, left by one killed so.
+const std::vector<const char*> kRunFiles = {"run.log",         "run.log.new", "run.log.previous",
+                                           "checkpoint.ckpt", "checkpoint.ckpt.tmp", "model.psf",
+                                           "model.pdb",       "model.etop"};
 const std::vector<const char*> kReplicaFiles = {"energies.tsv", "trajectory.dcd",  "pulling.tsv",
                                                "plane.tsv",    "indentation.tsv", "final.pdb"};
 
@@ -75,14 +78,24 @@ std::vector<fs::path> previous_run_files(const fs::path& dir) {
   return files;
 }
 
+fs::path pending_run_log(const fs::path& log) { return fs::path(log) += ".new"; }
+
 std::size_t remove_previous_run(const fs::path& dir, bool keep_run_log) {
   std::size_t removed = 0;
   for (const fs::path& file : previous_run_files(dir))
-    if (!(keep_run_log && file == dir / "run.log")) removed += fs::remove(file) ? 1 : 0;
+    if (!(keep_run_log && (file == dir / "run.log" || file == pending_run_log(dir / "run.log"))))
+      removed += fs::remove(file) ? 1 : 0;
   if (fs::is_directory(dir))
     for (const fs::path& replica : replica_directories(dir))
       if (fs::is_empty(replica)) fs::remove(replica);
   return removed;
+}
+
+std::string earlier_analysis_note(const fs::path& dir, const std::string& whose) {
+  std::error_code ec;
+  if (!fs::exists(dir / "analysis" / "summary.txt", ec)) return "";
+  return (dir / "analysis").string() + " holds the analysis of " + whose + "; `ermak analyze " + dir.string() +
+         " --force` redoes it for this one";
 }
 
 bool is_absent_empty_or_ermak_log(const fs::path& log) {

@@ -5,6 +5,7 @@
 // run's (a later --resume or `ermak analyze` would mix them).
 #include <cstddef>
 #include <filesystem>
+#include <string>
 #include <vector>
 
 namespace ermak {
@@ -19,12 +20,21 @@ bool directory_has_run(const std::filesystem::path& dir);
 // neither exists.
 std::vector<std::filesystem::path> model_files_without_run(const std::filesystem::path& dir);
 
-// Removes the files ermak run writes (run.log, checkpoint.ckpt and its temporary, model.psf,
+// Where a --force run over an earlier run writes its log until it has removed that run's
+// files: "run.log.new" beside `log` ("run.log"), renamed over it then (run/simulation.cpp).
+std::filesystem::path pending_run_log(const std::filesystem::path& log);
+
+// Removes the files ermak run writes (run.log, run.log.new, checkpoint.ckpt and its temporary, model.psf,
 // model.pdb, model.etop, and in every replica_NNN/ directory energies.tsv, trajectory.dcd,
 // pulling.tsv, plane.tsv, indentation.tsv, final.pdb; a replica directory left empty goes
-// too). Other files, e.g. `ermak analyze`'s analysis/, stay; with `keep_run_log` so does
-// run.log (a new run's log, opened before its start checks). Returns how many files it removed.
+// too). Other files, e.g. `ermak analyze`'s analysis/, stay; with `keep_run_log` so do
+// run.log and run.log.new (a new run's log, opened before its start checks). Returns how many files it removed.
 std::size_t remove_previous_run(const std::filesystem::path& dir, bool keep_run_log = false);
+
+// "DIR/analysis holds the analysis of `whose`; `ermak analyze DIR --force` redoes it for this
+// one" when `dir`/analysis holds an `ermak analyze` summary, else "": ermak run --force keeps
+// analysis/ (not its file), so the run's log and ermak demo say that it is stale.
+std::string earlier_analysis_note(const std::filesystem::path& dir, const std::string& whose);
 
 // The files of those names that exist in `dir` and its replica directories (links
 // included, not followed): what remove_previous_run would remove and a new run rewrites.

@@ -87,11 +87,16 @@ RunLock::~RunLock() {
 }
 
 void RunLock::check_free(const fs::path& lock_file) {
+  if (holder(lock_file)) refuse(lock_file);
+}
+
+std::optional<std::string> RunLock::holder(const fs::path& lock_file) {
   const int fd = ::open(lock_file.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return;  // no run has locked these files yet
+  if (fd < 0) return std::nullopt;  // no run has locked these files yet
   const bool held = ::flock(fd, LOCK_SH | LOCK_NB) != 0 && errno == EWOULDBLOCK;
   ::close(fd);
-  if (held) refuse(lock_file);
+  if (!held) return std::nullopt;
+  return holder_text(lock_file);
 }
 
 }  // namespace ermak

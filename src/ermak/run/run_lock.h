@@ -7,6 +7,8 @@
 // The lock goes with the process (also on kill -9); the file, which names the holder, is
 // removed when the run ends (a killed run leaves it behind, unlocked and harmless).
 #include <filesystem>
+#include <optional>
+#include <string>
 
 namespace ermak {
 
@@ -22,6 +24,12 @@ class RunLock {
   // For a dry run, which writes nothing: throws the same error when another process holds
   // the lock, creates no file.
   static void check_free(const std::filesystem::path& lock_file);
+
+  // The note of the process that holds the lock on `lock_file` ("pid 4242 on node7, started
+  // 2026-11-30 15:03:10 UTC"; "another process" when it wrote none), or none when no
+  // process holds it (no file, or one a killed run left). `ermak analyze` asks it of a run
+  // directory, to tell a run still running from one that stopped.
+  static std::optional<std::string> holder(const std::filesystem::path& lock_file);
 
  private:
   std::filesystem::path file_;

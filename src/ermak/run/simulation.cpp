@@ -74,10 +74,16 @@ struct RunPaths {
   // The extra reporter whose files the disk estimate counts (run/output_size.h): a dry run
   // writes none but still counts them.
   const RunReporter* extra_files = nullptr;
-  // --force over an earlier run: removes its files (not the run log, already the new run's)
+  // --force over an earlier run: removes its files (not run.log: pending_log is renamed over it)
   // once this run has passed every start check, just before its own files are written, so
   // that a mistake in the new configuration leaves the earlier run as it was.
   bool remove_previous = false;
+  // With remove_previous: where this run's log is written until then (run.log.new,
+  // pending_run_log), renamed over the earlier run's log once its other files are gone, so
+  // that up to that point run.log stays the log of the files beside it, even for a run
+  // killed by SIGKILL (`ermak analyze` reads that run's temperature and rate from it).
+  // Empty when the log is written in its place from the start.
+  fs::path pending_log;
   // A run's (not a dry run's): SIGINT and SIGTERM noted from before its lock is taken, so that
   // one during the start stops it at the end of the start's phase in progress, with its lock
   // removed and a line in its log, instead of ending the process in the middle of a file.
@@ -429,8 +435,17 @@ RunSummary run_logged(const RunSpec& given_spec, const RunOptions& options, RunR
     files = ReplicaFiles(spec, protocol ? &*protocol : nullptr, file_holding.holding);
     if (const int signal = signal_during_start()) return stopped_during_start(signal, start.step);
     if (paths.remove_previous) {
-      const std::size_t removed = remove_previous_run(out, true);
+      std::size_t removed = remove_previous_run(out, true);
+      // Last, with the earlier run's tables and checkpoint gone: its log makes way for this one's.
+      if (!paths.pending_log.empty()) {
+        removed += fs::exists(paths.log) ? 1 : 0;
+        fs::rename(paths.pending_log, paths.log);
+      }
       if (removed > 0) log->info("--force: removed {} files of the earlier run in {}", removed, out.string());
+      // ermak analyze's analysis/ is not the run's to remove: it stays, of the earlier run.
+      if (const std::string note = earlier_analysis_note(out, "the earlier run");
+          !note.empty() && !options.caller_handles_analysis)
+        log->info("note: {} once it has ended", note);
     }
     if (own_files) {
       write_model_files(out, topology, system.initial_positions_A, false);
@@ -957,33 +972,34 @@ RunSummary run_simulation(const RunSpec& spec, const RunOptions& options, RunRep
   const fs::path log_copy = own_files && fs::absolute(log_path) != fs::absolute(out / "run.log") ? out / "run.log"
                                                                                                   : fs::path{};
   // --force: the earlier run's files go once this run passed its start checks (run_logged).
-  // Its log is set aside until then (removed with the rest), and put back, with this
-  // attempt's lines after it, if the run stops before: `ermak analyze` reads that run's
-  // temperature and rate from it.
+  // Until then this run logs to run.log.new beside the earlier run's run.log, which becomes
+  // this run's when the earlier files are gone; a run that stops before (a signal, an error
+  // in its start checks) appends its lines to the earlier run's log, which it leaves in place.
+  // A run killed before (SIGKILL) leaves run.log.new behind and run.log as it was.
   const bool remove_previous = !options.resume && options.force && own_files;
-  const fs::path set_aside = fs::path(log_path) += ".previous";
-  const bool log_set_aside = remove_previous && log_copy.empty() && directory_has_run(out) && fs::exists(log_path);
-  if (log_set_aside) fs::rename(log_path, set_aside);
-  RunLog run_log = make_logger(log_path, options.quiet, options.resume, log_copy);
+  const bool log_pending = remove_previous && log_copy.empty() && directory_has_run(out) && fs::exists(log_path);
+  const fs::path pending_log = log_pending ? pending_run_log(log_path) : fs::path{};
+  RunLog run_log = make_logger(log_pending ? pending_log : log_path, options.quiet, options.resume, log_copy);
   // From here on the run log says why a run ended: a batch job's log then holds the error
   // that stderr alone would carry.
-  // An earlier run left in place (this one stopped before removing it) gets its log back, with
+  // An earlier run left in place (this one stopped before removing it) keeps its log, with
   // this attempt's lines after it.
-  auto put_back_set_aside_log = [&]() {
-    if (!log_set_aside || !fs::exists(set_aside)) return;
+  auto append_pending_log = [&]() {
+    if (!log_pending || !fs::exists(pending_log)) return;
     std::ostringstream attempt;
-    attempt << std::ifstream(log_path, std::ios::binary).rdbuf();
-    fs::rename(set_aside, log_path);
+    attempt << std::ifstream(pending_log, std::ios::binary).rdbuf();
     std::ofstream(log_path, std::ios::app | std::ios::binary) << attempt.str();
+    fs::remove(pending_log);
   };
   std::atomic<std::int64_t> checkpoint_step{-1};
   try {
     const RunSummary summary =
         run_logged(spec, options, extra,
-                   {out, checkpoint_path, log_path, own_files, extra, remove_previous, &stop_signals, &checkpoint_step},
+                   {out, checkpoint_path, log_path, own_files, extra, remove_previous, pending_log, &stop_signals,
+                    &checkpoint_step},
                    file_holding, run_log);
     if (summary.stopped_by_signal != 0) {
-      put_back_set_aside_log();
+      append_pending_log();
       if (extra) extra->remove_empty_directories_it_made();
     }
     return summary;
@@ -993,7 +1009,7 @@ RunSummary run_simulation(const RunSpec& spec, const RunOptions& options, RunRep
     const std::string advice = write_failure_advice(spec, e.what(), checkpoint_step.load(), checkpoint_path);
     run_log.file_only->error("error: {}{}", e.what(), advice);
     run_log.file_only->flush();
-    put_back_set_aside_log();
+    append_pending_log();
     if (extra) extra->remove_empty_directories_it_made();
     if (!advice.empty()) {
       if (const auto* error = dynamic_cast<const Error*>(&e); error && !error->file().empty())

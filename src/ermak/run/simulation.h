@@ -37,6 +37,10 @@ struct RunOptions {
   // Set by run_simulation for a dry run whose output already holds a run: the dry run
   // checks everything else first and ends with that refusal.
   bool dry_run_output_holds_a_run = false;
+  // The caller says itself what becomes of the output directory's analysis/ (ermak demo:
+  // it analyses the run again, or notes the stale analysis at its end): a --force run over
+  // an earlier run then logs no note that analysis/ holds that run's analysis.
+  bool caller_handles_analysis = false;
 };
 
 struct RunSummary {
