@@ -13,6 +13,7 @@
 #include "ermak/analysis/melting_curve.h"
 #include "ermak/analysis/tsv_table.h"
 #include "ermak/core/units.h"
+#include "ermak/run/run_lock.h"
 #include "support/test_paths.h"
 
 namespace ermak::analysis {
@@ -241,6 +242,43 @@ TEST(MeltingCurve, AStairCutShortByAnErrorIsNotOneAResumeCompletes) {
   EXPECT_EQ(summary.find("resume the run to complete it"), std::string::npos) << summary;
   // Stopped without an error (Ctrl-C): a resume completes the stair.
   std::ofstream(run / "run.log") << "[run]\nsteps = 440000\n" << heating;
+  ASSERT_EQ(test::run_ermak_in(run, "analyze . --force", &out), 0) << out;
+  EXPECT_NE(test::read_file(run / "analysis" / "summary.txt").find("480 K — the stair the run stopped in (shorter "
+                                                                   "than every_steps); resume the run to complete it"),
+            std::string::npos);
+}
+
+// A heating run still running (its lock held: run/run_lock.h) is in its last stair, not stopped in
+// it: the summary says so instead of "resume the run to complete it", and a run.log.new (a --force
+// run killed in its start) is warned as in a pulling run's analysis.
+TEST(MeltingCurve, ARunStillRunningIsInItsLastStairNotStoppedInIt) {
+  const fs::path run = test::fresh_directory("melting_running");
+  std::mt19937_64 rng(11);
+  for (int r = 0; r < 2; ++r) {
+    std::string table = energies_table(rng);
+    std::size_t at = 0;
+    for (int line = 0; line < 1 + 9 * 400 + 300; ++line) at = table.find('\n', at) + 1;
+    table.resize(at);
+    fs::create_directories(run / ("replica_00" + std::to_string(r)));
+    std::ofstream(run / ("replica_00" + std::to_string(r)) / "energies.tsv") << table;
+  }
+  std::ofstream(run / "run.log") << "[run]\nsteps = 440000\n[heating]\nstart_K = 300\nstop_K = 500\n"
+                                 << "increment_K = 20\nevery_steps = 40000\n";
+  std::ofstream(run / "run.log.new") << "[2026-11-30 10:00:00] ermak 0.1.0 starting run.toml\n";
+  std::string out;
+  {
+    const RunLock lock(run_lock_file(run / "checkpoint.ckpt"));  // as the running run holds it
+    ASSERT_EQ(test::run_ermak_in(run, "analyze .", &out), 0) << out;
+  }
+  const std::string summary = test::read_file(run / "analysis" / "summary.txt");
+  EXPECT_NE(summary.find("left out: 480 K — the stair the run is in now (shorter than every_steps so far): the run is "
+                         "still running (pid "),
+            std::string::npos)
+      << summary;
+  EXPECT_EQ(summary.find("resume the run to complete it"), std::string::npos) << summary;
+  EXPECT_NE(out.find("run.log.new: the log of a --force run that has not replaced this run"), std::string::npos)
+      << out;
+  // Once it has ended (no lock held), the stair is one it stopped in.
   ASSERT_EQ(test::run_ermak_in(run, "analyze . --force", &out), 0) << out;
   EXPECT_NE(test::read_file(run / "analysis" / "summary.txt").find("480 K — the stair the run stopped in (shorter "
                                                                    "than every_steps); resume the run to complete it"),

@@ -82,6 +82,15 @@ AnalyzeResult analyze_run(const AnalyzeOptions& options_in) {
   const double kT = st.wlc.kT;
   // A pulling run's maxima are checked against what its cantilever can load (κv, run.log).
   st.loading_rate_pN_per_s = run_log.summed_loading_rate_pN_per_s();
+  // A --force run that has not replaced the run here (killed in its start, or starting now)
+  // logs to run.log.new (run/previous_run.h: pending_run_log): said, since the files analysed
+  // are the earlier run's, with their own run.log, and not the new configuration's.
+  std::vector<std::string> pending_log_warnings;
+  for (const fs::path& dir : pooled ? pooled_dirs : std::vector<fs::path>{options.run_dir})
+    if (std::error_code ec; fs::exists(dir / "run.log.new", ec))
+      pending_log_warnings.push_back((dir / "run.log.new").string() +
+                                     ": the log of a --force run that has not replaced this run (killed in its start, "
+                                     "or starting now); the tables and run.log analysed here are the earlier run's");
   // A heating or cooling run without protocol tables: its melting curve, which takes none of
   // the curve options.
   if (run_log.heating) {
@@ -93,8 +102,9 @@ AnalyzeResult analyze_run(const AnalyzeOptions& options_in) {
       if (!options.given_options.empty())
         bad(options.given_options.front(), "does not apply to the melting curve of a heating run (" +
                                                options.run_dir.string() + " has no protocol tables)");
-      AnalyzeResult melting =
-          analyze_melting_run(options, tables, {run_log.heating_every_steps, run_log.heating_stop_K, run_log.run_error});
+      AnalyzeResult melting = analyze_melting_run(
+          options, tables, {run_log.heating_every_steps, run_log.heating_stop_K, run_log.run_error, running});
+      melting.warnings.insert(melting.warnings.begin(), pending_log_warnings.begin(), pending_log_warnings.end());
       for (const std::string& name : lost)
         melting.warnings.push_back((options.run_dir / name).string() +
                                    ": no energies.tsv, which the other replicas have; replica left out of the melting "
@@ -106,14 +116,7 @@ AnalyzeResult analyze_run(const AnalyzeOptions& options_in) {
 
   AnalyzeResult result;
   result.warnings = pool_warnings;
-  // A --force run that has not replaced the run here (killed in its start, or starting now)
-  // logs to run.log.new (run/previous_run.h: pending_run_log): said, since the files analysed
-  // are the earlier run's, with their own run.log, and not the new configuration's.
-  for (const fs::path& dir : pooled ? pooled_dirs : std::vector<fs::path>{options.run_dir})
-    if (std::error_code ec; fs::exists(dir / "run.log.new", ec))
-      result.warnings.push_back((dir / "run.log.new").string() +
-                                ": the log of a --force run that has not replaced this run (killed in its start, or "
-                                "starting now); the tables and run.log analysed here are the earlier run's");
+  result.warnings.insert(result.warnings.end(), pending_log_warnings.begin(), pending_log_warnings.end());
   std::vector<std::string> without_table;  // "RUN/replica_NNN" (pooled) or "replica_NNN"
   const std::vector<Replica> replicas =
       pooled ? pool_replicas(pooled_dirs, &without_table) : discover_replicas(options.run_dir, &without_table);

@@ -363,7 +363,12 @@ AnalyzeResult analyze_melting_run(const AnalyzeOptions& options, const std::vect
     return text;
   };
   if (!m.cut_short_K.empty())
-    summary += schedule.run_error
+    summary += schedule.running
+                   ? fmt::format("  left out: {} — the stair the run is in now (shorter than every_steps so far): the "
+                                 "run is still running ({}; its lock is checkpoint.ckpt.lock); analyse it again once "
+                                 "it has ended\n",
+                                 temperatures(m.cut_short_K), *schedule.running)
+               : schedule.run_error
                    ? fmt::format("  left out: {} — the stair the run stopped in (shorter than every_steps): the run "
                                  "ended with an error (run.log: \"{}\"), which --resume would repeat; {}\n",
                                  temperatures(m.cut_short_K), *schedule.run_error, kAfterAnError)

@@ -51,6 +51,9 @@ struct MeltingSchedule {
   std::optional<double> stop_K;
   // The error the run ended with, if it did: its cut-short stair is not one a resume completes.
   std::optional<std::string> run_error;
+  // The lock holder's note ("pid 4242 on node7, started …") of a run still running
+  // (AnalyzeOptions::run_in_progress): its last stair is the one it is in, not one it stopped in.
+  std::optional<std::string> running;
 };
 
 struct MeltingAnalysis {
