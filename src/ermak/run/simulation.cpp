@@ -83,7 +83,7 @@ struct RunPaths {
   // that up to that point run.log stays the log of the files beside it, even for a run
   // killed by SIGKILL (`ermak analyze` reads that run's temperature and rate from it).
   // Empty when the log is written in its place from the start.
-  fs::path pending_log;
+  fs::path pending_log{};
   // A run's (not a dry run's): SIGINT and SIGTERM noted from before its lock is taken, so that
   // one during the start stops it at the end of the start's phase in progress, with its lock
   // removed and a line in its log, instead of ending the process in the middle of a file.
