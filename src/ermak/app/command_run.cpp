@@ -38,7 +38,10 @@ Command add_run_command(CLI::App& app) {
                 "Continue from the run's checkpoint (bit for bit); the step count (run.steps, numsteps) may be raised, and "
                 "the run may move to another backend, GPU (or number of GPUs), thread count or output directory "
                 "(docs/outputs.md#resuming-elsewhere)");
-  cmd->add_flag("--force", options->run.force, "Overwrite the files of an existing run");
+  cmd->add_flag("--force", options->run.force,
+                "Replace an existing run in the output directory: its files are removed once this run has passed "
+                "its start checks (until then run.log stays the earlier run's and this run logs to run.log.new; "
+                "docs/outputs.md#layout-of-an-output-directory)");
   cmd->add_flag("--quiet", options->run.quiet, "Log to the run log only");
   auto* dry_run = cmd->add_flag("--dry-run", options->run.dry_run,
                 "Check everything the run's start checks (configuration, model, bead selections, output directory, "
