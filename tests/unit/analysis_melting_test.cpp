@@ -213,20 +213,25 @@ TEST(MeltingCurve, AnalyzeWritesTheCurveOfAHeatingRun) {
   EXPECT_NE(out.find("no replica_NNN/pulling.tsv, indentation.tsv or plane.tsv here"), std::string::npos) << out;
 }
 
-// A stair cut short by an error (a bond broke at 480 K): a resume would repeat the error, so the
-// summary quotes it and says what can be done, not "resume the run to complete it".
-TEST(MeltingCurve, AStairCutShortByAnErrorIsNotOneAResumeCompletes) {
-  const fs::path run = test::fresh_directory("melting_error");
-  std::mt19937_64 rng(9);
+// Two replicas' energies.tsv of a run that got 300 rows into its 480 K stair: the stairs up to
+// 460 K and 300 rows of 480 K, 9 · 400 + 300 rows after the header.
+void write_tables_ending_in_the_480_K_stair(const fs::path& run, unsigned seed) {
+  std::mt19937_64 rng(seed);
   for (int r = 0; r < 2; ++r) {
     std::string table = energies_table(rng);
-    // Keep the stairs up to 460 K and 300 rows of 480 K: 9 · 400 + 300 rows after the header.
     std::size_t at = 0;
     for (int line = 0; line < 1 + 9 * 400 + 300; ++line) at = table.find('\n', at) + 1;
     table.resize(at);
     fs::create_directories(run / ("replica_00" + std::to_string(r)));
     std::ofstream(run / ("replica_00" + std::to_string(r)) / "energies.tsv") << table;
   }
+}
+
+// A stair cut short by an error (a bond broke at 480 K): a resume would repeat the error, so the
+// summary quotes it and says what can be done, not "resume the run to complete it".
+TEST(MeltingCurve, AStairCutShortByAnErrorIsNotOneAResumeCompletes) {
+  const fs::path run = test::fresh_directory("melting_error");
+  write_tables_ending_in_the_480_K_stair(run, 9);
   const std::string heating = "[heating]\nstart_K = 300\nstop_K = 500\nincrement_K = 20\nevery_steps = 40000\n";
   std::ofstream(run / "run.log") << "[2026-11-29 10:00:00] ermak 0.1.0 starting run.toml\n[run]\nsteps = 440000\n"
                                  << heating << "[2026-11-29 10:00:01] running steps 0 .. 440000 on backend cpu\n"
@@ -253,15 +258,7 @@ TEST(MeltingCurve, AStairCutShortByAnErrorIsNotOneAResumeCompletes) {
 // run killed in its start) is warned as in a pulling run's analysis.
 TEST(MeltingCurve, ARunStillRunningIsInItsLastStairNotStoppedInIt) {
   const fs::path run = test::fresh_directory("melting_running");
-  std::mt19937_64 rng(11);
-  for (int r = 0; r < 2; ++r) {
-    std::string table = energies_table(rng);
-    std::size_t at = 0;
-    for (int line = 0; line < 1 + 9 * 400 + 300; ++line) at = table.find('\n', at) + 1;
-    table.resize(at);
-    fs::create_directories(run / ("replica_00" + std::to_string(r)));
-    std::ofstream(run / ("replica_00" + std::to_string(r)) / "energies.tsv") << table;
-  }
+  write_tables_ending_in_the_480_K_stair(run, 11);
   std::ofstream(run / "run.log") << "[run]\nsteps = 440000\n[heating]\nstart_K = 300\nstop_K = 500\n"
                                  << "increment_K = 20\nevery_steps = 40000\n";
   std::ofstream(run / "run.log.new") << "[2026-11-30 10:00:00] ermak 0.1.0 starting run.toml\n";
