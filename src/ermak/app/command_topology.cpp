@@ -2,6 +2,7 @@
 // `ermak topology FILE.sop`: a SOP-GPU topology-creation config (app/topology_from_sop).
 #include <fmt/format.h>
 
+#include <cerrno>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -116,7 +117,7 @@ void write_text(const fs::path& path, const std::string& text) {
   std::ofstream out(path, std::ios::binary);
   if (!out) throw Error(path.string(), 0, "", "cannot open the file for writing");
   out << text;
-  if (!out.flush()) throw Error(path.string(), 0, "", "write failed");
+  if (!out.flush()) throw WriteError(path.string(), "", "write failed", errno);
 }
 
 int run_topology(const Options& o) {

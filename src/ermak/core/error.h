@@ -1,6 +1,7 @@
 #pragma once
 #include <stdexcept>
 #include <string>
+#include <utility>
 
 namespace ermak {
 
@@ -23,6 +24,20 @@ class Error : public std::runtime_error {
   int line_ = 0;
   std::string field_;
   std::string what_;
+};
+
+// An output the system refused to write, create or sync (a full disk, a quota, a file-size
+// limit, a failing device). A run stopped by one says how to continue from its last checkpoint
+// (run/run_end_log.h write_failure_advice), which is why it is a type of its own: the cause is
+// read from `system_error` (errno; 0 when a stream did not say), not from the message's text.
+class WriteError : public Error {
+ public:
+  WriteError(std::string file, std::string field, const std::string& what, int system_error)
+      : Error(std::move(file), 0, std::move(field), what), system_error_(system_error) {}
+  int system_error() const { return system_error_; }
+
+ private:
+  int system_error_ = 0;
 };
 
 }  // namespace ermak

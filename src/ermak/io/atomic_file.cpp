@@ -42,23 +42,25 @@ void write_file_atomically(const std::filesystem::path& given, std::string_view 
   // then make sure the file written is a new one of this name.
   ::unlink(tmp.c_str());
   const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
-  if (fd < 0) throw Error(tmp_file, 0, "", "cannot create " + what + ": " + errno_text());
+  if (fd < 0) throw WriteError(tmp_file, "", "cannot create " + what + ": " + errno_text(), errno);
   try {
     write_all(fd, bytes.data(), bytes.size(), tmp_file, "cannot write " + what + ": ");
-    if (::fsync(fd) != 0) throw Error(tmp_file, 0, "", "cannot sync " + what + ": " + errno_text());
+    if (::fsync(fd) != 0) throw WriteError(tmp_file, "", "cannot sync " + what + ": " + errno_text(), errno);
   } catch (...) {
     ::close(fd);
     ::unlink(tmp.c_str());
     throw;
   }
   if (::close(fd) != 0) {
+    const int close_error = errno;
     ::unlink(tmp.c_str());
-    throw Error(tmp_file, 0, "", "cannot close " + what + ": " + errno_text());
+    throw WriteError(tmp_file, "", "cannot close " + what + ": " + std::strerror(close_error), close_error);
   }
   if (::rename(tmp.c_str(), path.c_str()) != 0) {
-    const std::string why = errno_text();
+    const int rename_error = errno;
     ::unlink(tmp.c_str());
-    throw Error(file, 0, "", "cannot move the new " + what + " into place: " + why);
+    throw WriteError(file, "", "cannot move the new " + what + " into place: " + std::strerror(rename_error),
+                     rename_error);
   }
   // The rename itself lives in the directory; sync it so the new name survives a crash.
   std::filesystem::path dir = path.parent_path();
@@ -70,7 +72,8 @@ void write_file_atomically(const std::filesystem::path& given, std::string_view 
     const int sync_error = ::fsync(dfd) != 0 ? errno : 0;
     ::close(dfd);
     if (sync_error == EIO)
-      throw Error(dir.string(), 0, "", "cannot sync the directory that holds " + what + ": " + std::strerror(EIO));
+      throw WriteError(dir.string(), "", "cannot sync the directory that holds " + what + ": " + std::strerror(EIO),
+                       EIO);
   }
 }
 

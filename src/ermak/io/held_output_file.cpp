@@ -35,6 +35,9 @@ HeldOutputFile HeldOutputFile::create(const std::filesystem::path& path, bool ov
   f.fd_ = ::open(path.c_str(), flags, 0644);
   if (f.fd_ < 0) {
     if (errno == EEXIST) fail(path, "output file already exists and overwriting was not requested");
+    // A full disk or quota at the start is a failed write too (write_failure_advice).
+    if (errno == ENOSPC || errno == EDQUOT)
+      throw WriteError(path.string(), "", "cannot create " + f.noun_ + ": " + std::strerror(errno), errno);
     fail(path, "cannot create " + f.noun_ + ": " + std::strerror(errno));
   }
   f.live_ = true;
@@ -145,7 +148,8 @@ void HeldOutputFile::sync(std::span<const std::byte> gathered, const Then& then)
   if (!live_) return;
   with_file(false, [&](int fd) {
     write_gathered(fd, gathered, then);
-    if (::fdatasync(fd) != 0) fail(path_, "cannot sync " + noun_ + " to disk: " + std::strerror(errno));
+    if (::fdatasync(fd) != 0)
+      throw WriteError(path_.string(), "", "cannot sync " + noun_ + " to disk: " + std::strerror(errno), errno);
   });
 }
 

@@ -108,7 +108,8 @@ OutputFileIdentity ReopenedOutputFile::close() {
   const int fd = std::exchange(fd_, -1);
   // After EINTR the descriptor is closed all the same (Linux): nothing to retry.
   if (::close(fd) != 0 && errno != EINTR)
-    throw Error(path_.string(), 0, "", std::string("cannot write the output file (closing it): ") + std::strerror(errno));
+    throw WriteError(path_.string(), "", std::string("cannot write the output file (closing it): ") + std::strerror(errno),
+                     errno);
   return identity;
 }
 

@@ -283,12 +283,13 @@ void write_pdb(const std::filesystem::path& path, const Topology& topology, cons
   out << records.view();
   if (!out.flush()) {
     // A full disk: no truncated PDB left behind for a viewer to read as the structure.
-    const std::string why = errno ? std::strerror(errno) : "unknown error";
+    const int error = errno;
+    const std::string why = error ? std::strerror(error) : "unknown error";
     out.close();
     std::error_code ignored;
     // Only a regular file: a device named as the output (/dev/null, /dev/stdout) stays.
     if (std::filesystem::is_regular_file(path, ignored)) std::filesystem::remove(path, ignored);
-    throw Error(file, 0, "pdb", "write failed (" + why + "); the partial file is removed");
+    throw WriteError(file, "pdb", "write failed (" + why + "); the partial file is removed", error);
   }
 }
 

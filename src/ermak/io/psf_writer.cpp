@@ -182,9 +182,10 @@ void write_psf(const std::filesystem::path& path, const Topology& topology,
     throw Error(file, 0, "", std::string("cannot create PSF file: ") + std::strerror(errno));
   }
   const bool ok = std::fwrite(out.data(), 1, out.size(), f) == out.size();
+  const int write_error = ok ? 0 : errno;
   const bool closed = std::fclose(f) == 0;
-  if (!ok || !closed)
-    throw Error(file, 0, "", std::string("cannot write PSF file: ") + std::strerror(errno));
+  const int error = ok ? (closed ? 0 : errno) : write_error;
+  if (!ok || !closed) throw WriteError(file, "", std::string("cannot write PSF file: ") + std::strerror(error), error);
 }
 
 }  // namespace ermak

@@ -285,7 +285,7 @@ void write_sopgpu_top(const Topology& topology, const std::filesystem::path& pat
   std::ofstream stream(path, std::ios::binary);
   if (!stream) throw Error(file, 0, "topology", "cannot open the file for writing");
   stream << out;
-  if (!stream.flush()) throw Error(file, 0, "topology", "write failed");
+  if (!stream.flush()) throw WriteError(file, "topology", "write failed", errno);
 }
 
 }  // namespace ermak

@@ -14,7 +14,7 @@ void write_all(int fd, const char* data, std::size_t size, const std::string& fi
     const ssize_t n = ::write(fd, data, size);
     if (n < 0) {
       if (errno == EINTR) continue;
-      throw Error(file, 0, "", failure + std::strerror(errno));
+      throw WriteError(file, "", failure + std::strerror(errno), errno);
     }
     data += n;
     size -= static_cast<std::size_t>(n);
@@ -27,7 +27,7 @@ void write_all_at(int fd, const char* data, std::size_t size, std::uint64_t offs
     const ssize_t n = ::pwrite(fd, data, size, static_cast<off_t>(offset));
     if (n < 0) {
       if (errno == EINTR) continue;
-      throw Error(file, 0, "", failure + std::strerror(errno));
+      throw WriteError(file, "", failure + std::strerror(errno), errno);
     }
     data += n;
     size -= static_cast<std::size_t>(n);

@@ -7,7 +7,7 @@
 
 namespace ermak {
 
-// Throws ermak::Error(file, 0, "", failure + the system's reason) when a write fails
+// Throws ermak::WriteError(file, "", failure + the system's reason, errno) when a write fails
 // (`failure`: "cannot write table: ", for example).
 void write_all(int fd, const char* data, std::size_t size, const std::string& file, const std::string& failure);
 // The same at `offset` (pwrite), for a file that is rewritten in place.

@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "ermak/config/sopgpu_config.h"
+#include "ermak/core/error.h"
 #include "ermak/run/checkpoint_advice.h"
 #include "ermak/run/replica_loop.h"
 #include "ermak/run/stop_signals.h"
@@ -52,14 +53,18 @@ void log_signal_stop(const RunSpec& spec, int signal, std::int64_t step, std::in
            checkpoint_path.string(), overridden.empty() ? "" : " and the same overrides (" + overridden + ")");
 }
 
-std::string write_failure_advice(const RunSpec& spec, const std::string& message, std::int64_t checkpoint_step,
+std::string write_failure_advice(const RunSpec& spec, const std::exception& error, std::int64_t checkpoint_step,
                                  const fs::path& checkpoint_path) {
-  const bool full = message.find(std::strerror(ENOSPC)) != std::string::npos;
-  const bool quota = message.find(std::strerror(EDQUOT)) != std::string::npos;
-  const bool failed_write = message.find("cannot write") != std::string::npos ||
-                            message.find("cannot sync") != std::string::npos ||
-                            message.find("write failed") != std::string::npos;
-  if (!full && !quota && !failed_write) return "";
+  int system_error = 0;
+  if (const auto* write = dynamic_cast<const WriteError*>(&error))
+    system_error = write->system_error();
+  else if (const auto* filesystem = dynamic_cast<const fs::filesystem_error*>(&error);
+           filesystem && (filesystem->code().value() == ENOSPC || filesystem->code().value() == EDQUOT))
+    system_error = filesystem->code().value();  // a directory made on a full disk
+  else
+    return "";
+  const bool full = system_error == ENOSPC;
+  const bool quota = system_error == EDQUOT;
   const std::string cause = full    ? "the disk is full: once space is freed"
                             : quota ? "the disk quota is exceeded: once space is freed (or the quota raised)"
                                     : "once the cause is fixed";

@@ -6,6 +6,7 @@
 #include <spdlog/spdlog.h>
 
 #include <cstdint>
+#include <exception>
 #include <filesystem>
 #include <string>
 
@@ -46,10 +47,10 @@ void log_start_stop(int signal, bool resume, spdlog::logger& log);
 // What a run that stopped on a failed write (a full disk: `cannot write table: No space left on
 // device`) adds to its error: the cause, and that `ermak run CONFIG --resume` (with the run's
 // overrides) continues from its last checkpoint, `checkpoint_step` (−1: none was written, the
-// run is started again), once the cause is gone. "" when `message` is no failed write: none of
-// ENOSPC's or EDQUOT's text, nor "cannot write", "cannot sync" or "write failed" (io/write_all.h,
-// the files' writers).
-std::string write_failure_advice(const RunSpec& spec, const std::string& message, std::int64_t checkpoint_step,
+// run is started again), once the cause is gone. "" when `error` is no failed write: neither a
+// WriteError (core/error.h, thrown by io/'s writers) nor a filesystem error of a full disk or
+// quota (making a directory).
+std::string write_failure_advice(const RunSpec& spec, const std::exception& error, std::int64_t checkpoint_step,
                                  const std::filesystem::path& checkpoint_path);
 
 // A finished run's lines: "finished:" (steps, rate, list builds), "reports:", "steps:", the

@@ -1006,7 +1006,7 @@ RunSummary run_simulation(const RunSpec& spec, const RunOptions& options, RunRep
   } catch (const std::exception& e) {
     // A failed write (a full disk) says how the run continues once the cause is gone. The
     // writer's thread has finished by now: its last checkpoint step is final.
-    const std::string advice = write_failure_advice(spec, e.what(), checkpoint_step.load(), checkpoint_path);
+    const std::string advice = write_failure_advice(spec, e, checkpoint_step.load(), checkpoint_path);
     run_log.file_only->error("error: {}{}", e.what(), advice);
     run_log.file_only->flush();
     append_pending_log();
