@@ -1096,24 +1096,41 @@ TEST(RunCli, ARefusedResumeCutsNothing) {
 // A bead driven beyond what a PDB's 8 columns hold (x < −9 999 999 Å): the run finishes,
 // without that replica's final.pdb and with a warning naming where the positions are
 // (it failed at its end and every --resume failed again).
-TEST(RunCli, ABeadBeyondAPdbsColumnsFinishesWithoutItsFinalPdb) {
+// Single-precision positions far from the origin cannot follow a step's noise
+// (docs/model.md#precision): a start near the PDB's 10⁷ Å limit (where floats are 1 Å apart)
+// is refused before any output but its log is written; one at 5000 Å runs with a warning. (Such a start
+// was this test's way to a final structure beyond a PDB's columns; write_pdb_if_it_fits
+// keeps its own test in io_pdb_coordinates_test.cpp.)
+TEST(RunCli, AStartTooFarFromTheOriginForSinglePrecisionIsRefusedAndOneFarIsWarned) {
   const auto dir = ermak::test::fresh_directory("run-far-bead");
-  std::ofstream(dir / "far.etop") << "# ermak topology 1\nname far\nbeads 1\n0 A 1 . ALA CA 1 0 71.08 -9999990.0 0.0 "
-                                     "0.0\nbonds 0\nnative_contacts 0\n";
-  std::ofstream(dir / "far.toml") << "[input]\ntopology = \"far.etop\"\n[run]\nsteps = 40\nbackend = \"cpu\"\n"
-                                     "[force_clamp]\npulled_beads = [0]\nforce_pN = 40000\ndirection = [-1, 0, 0]\n"
-                                     "output_every = 10\n[output]\ndirectory = \"out\"\ntrajectory_every = 10\n";
+  const auto write_config = [&](const std::string& x_A) {
+    std::ofstream(dir / "far.etop") << "# ermak topology 1\nname far\nbeads 1\n0 A 1 . ALA CA 1 0 71.08 " << x_A
+                                    << " 0.0 0.0\nbonds 0\nnative_contacts 0\n";
+    std::ofstream(dir / "far.toml") << "[input]\ntopology = \"far.etop\"\n[run]\nsteps = 40\nbackend = \"cpu\"\n"
+                                       "[force_clamp]\npulled_beads = [0]\nforce_pN = 40000\ndirection = [-1, 0, 0]\n"
+                                       "output_every = 10\n[output]\ndirectory = \"out\"\ntrajectory_every = 10\n";
+  };
+  write_config("-9999990.0");
   int status = 0;
-  const std::string out = run_ermak("run --quiet " + (dir / "far.toml").string(), &status);
+  std::string out = run_ermak("run --quiet " + (dir / "far.toml").string(), &status);
+  EXPECT_EQ(status, 1) << out;
+  EXPECT_NE(out.find("far.etop: bead 0 (chain A residue 1 CA) is 9.99999e+06 Å from the origin, where "
+                     "single-precision positions are 1 Å apart"),
+            std::string::npos)
+      << out;
+  EXPECT_NE(out.find("move the structure nearer the origin"), std::string::npos) << out;
+  // Only the failed start's log (which does not block the next run).
+  EXPECT_FALSE(fs::exists(dir / "out/replica_000"));
+  EXPECT_FALSE(fs::exists(dir / "out/model.psf"));
+  write_config("-5000.0");
+  out = run_ermak("run --quiet " + (dir / "far.toml").string(), &status);
   EXPECT_EQ(status, 0) << out;
   const std::string log = read_file(dir / "out/run.log");
-  EXPECT_NE(log.find("warning: replica_000/final.pdb not written: its bead 0 x = -1000"), std::string::npos) << log;
-  EXPECT_NE(log.find("does not fit a PDB's 8 columns; the checkpoint (and the trajectory's last frame) holds the "
-                     "final positions"),
+  EXPECT_NE(log.find("warning: " + (dir / "far.etop").string() + ": bead 0 (chain A residue 1 CA) is 5000 Å from the "
+                     "origin, where single-precision positions are 0.00049 Å apart: 1 % of a step's noise"),
             std::string::npos)
       << log;
-  EXPECT_NE(log.find("finished: 40 steps"), std::string::npos);
-  EXPECT_FALSE(fs::exists(dir / "out/replica_000/final.pdb"));
+  EXPECT_NE(log.find("finished: 40 steps"), std::string::npos) << log;
 }
 
 TEST(RunCli, LastTrajectoryFrameReadByMdanalysisEqualsFinalCoordinates) {

@@ -283,6 +283,21 @@ TEST(IoPdbCoordinates, NumbersAndNamesBeyondTheFormatsAreSaid) {
   }
 }
 
+// A run whose beads drifted beyond a PDB's columns finishes without its final structure
+// (run/simulation.cpp, run/sopgpu_outputs.cpp): nothing is written and the first coordinate
+// that does not fit is named; a coordinate that fits with fewer decimals is written.
+TEST(IoPdbCoordinates, AStructureBeyondThePdbsColumnsIsNotWrittenAndItsCoordinateIsNamed) {
+  const Topology top = chain_of(3);
+  std::vector<float> x = {0.0f, 3.8f, 7.6f}, y(3, 0.0f), z(3, 0.0f);
+  const auto dir = test::fresh_directory("io-pdb-if-it-fits");
+  z[1] = -9999999.0f;
+  EXPECT_EQ(write_pdb_if_it_fits(dir / "fits.pdb", top, x.data(), y.data(), z.data()), "");
+  EXPECT_TRUE(std::filesystem::exists(dir / "fits.pdb"));
+  z[1] = -10000010.0f;
+  EXPECT_EQ(write_pdb_if_it_fits(dir / "far.pdb", top, x.data(), y.data(), z.data()), "bead 1 z = -10000010 A");
+  EXPECT_FALSE(std::filesystem::exists(dir / "far.pdb"));
+}
+
 TEST(IoPdbCoordinates, ErrorsNameFileAndLine) {
   const auto dir = test::fresh_directory("io-pdb-errors");
   const std::string good = "ATOM      1  CA  LYS A   6      45.525  13.073  52.268  1.00 43.76\n";

@@ -282,3 +282,48 @@ TEST(StabilityChecks, StartCoordinatesThatBreakABondOrOverflowThePdbNameTheFile)
   at[1].z = std::numeric_limits<double>::quiet_NaN();
   EXPECT_FALSE(message_of([&] { check_coordinates_fit_pdb(t, at, "c.pdb"); }).empty());
 }
+
+// Single-precision positions far from the origin: the float spacing against a step's noise
+// (SOP-GPU's 0.0438 Å): nothing below 1 % of it, a warning from 1 % (|x| ≥ 4096 Å, spacing
+// 4.9·10⁻⁴ Å), a refusal from 10 % (|x| ≥ 65 536 Å, 7.8·10⁻³ Å) — an audit's structure at
+// 8·10⁶ Å (spacing 0.5 Å) never moved in x.
+TEST(StabilityChecks, CoordinatesTooFarFromTheOriginForSinglePrecisionAreWarnedOrRefused) {
+  Topology t;
+  t.beads.resize(2);
+  t.beads[0].residue_number = 1;
+  t.beads[1].residue_number = 2;
+  const double noise_A = 0.04382;
+  std::vector<Vec3d> at = {{4000, 0, 0}, {4003.8, 0, 0}};
+  EXPECT_EQ(check_coordinate_resolution(t, at, noise_A, "c.pdb"), "");
+  at = {{0, 0, -4100}, {3.8, 0, -4100}};
+  const std::string warning = check_coordinate_resolution(t, at, noise_A, "c.pdb");
+  EXPECT_EQ(warning.rfind("warning: c.pdb: bead 0 (chain A residue 1 CA) is 4100 Å from the origin, where "
+                          "single-precision positions are 0.00049 Å apart: 1 % of a step's noise (0.0438 Å)",
+                          0),
+            0u)
+      << warning;
+  EXPECT_NE(warning.find("move the structure nearer the origin"), std::string::npos) << warning;
+  at = {{60000, 0, 0}, {60003.8, 0, 0}};  // spacing 3.9·10⁻³ Å: 9 %
+  EXPECT_NE(check_coordinate_resolution(t, at, noise_A, "c.pdb"), "");
+  at = {{8e6, 0, 0}, {8e6 + 3.8, 0, 0}};
+  const std::string m = message_of([&] {
+    check_coordinate_resolution(t, at, noise_A, "r3.pdb", "input.replica_coordinates[3]");
+  });
+  EXPECT_EQ(m.rfind("r3.pdb: input.replica_coordinates[3]: bead 1 (chain A residue 2 CA) is 8e+06 Å from the origin, "
+                    "where single-precision positions are 0.5 Å apart: 1141 % of a step's noise",
+                    0),
+            0u)
+      << m;
+  // A cold or noiseless run is held to SOP-GPU's step (a structure a 300 K run accepts is
+  // not refused); a hotter or longer step tolerates more.
+  at = {{9000, 0, 0}, {9003.8, 0, 0}};
+  for (const double cold_A : {0.004, 0.0}) {
+    std::string cold;
+    EXPECT_NO_THROW(cold = check_coordinate_resolution(t, at, cold_A, "c.pdb"));
+    EXPECT_NE(cold.find("2 % of a step's noise (0.0438 Å)"), std::string::npos) << cold;
+  }
+  at = {{100000, 0, 0}, {100003.8, 0, 0}};
+  EXPECT_NE(message_of([&] { check_coordinate_resolution(t, at, noise_A, "c.pdb"); }), "");
+  EXPECT_NE(check_coordinate_resolution(t, at, 0.2, "c.pdb").find("4 % of a step's noise (0.2 Å)"),
+            std::string::npos);
+}

@@ -207,6 +207,22 @@ RunSummary run_logged(const RunSpec& given_spec, const RunOptions& options, RunR
   for (std::size_t r = 0; !options.resume && r < system.replica_positions_A.size(); ++r)
     check_start_coordinates(topology, system.replica_positions_A[r], spec.sop.fene_R0_A,
                             spec.input.replica_coordinates.at(r).string(), replica_coordinates_field(r));
+  // Far from the origin single-precision positions cannot follow a step's noise.
+  if (!options.resume) {
+    const double noise_A = largest_noise_amplitude_A(spec);
+    std::string resolution =
+        system.replica_positions_A.empty()
+            ? check_coordinate_resolution(topology, system.initial_positions_A, noise_A,
+                                          start_coordinates_source(spec.input).string())
+            : "";
+    for (std::size_t r = 0; r < system.replica_positions_A.size(); ++r) {
+      std::string warning = check_coordinate_resolution(topology, system.replica_positions_A[r], noise_A,
+                                                        spec.input.replica_coordinates.at(r).string(),
+                                                        replica_coordinates_field(r));
+      if (resolution.empty()) resolution = std::move(warning);
+    }
+    if (!resolution.empty()) start_warnings.lines.push_back(std::move(resolution));
+  }
 
   const std::vector<std::int32_t> pieces = bonded_pieces(topology);
   const PullingTravel travel = assess_pulling_travel(spec, topology, system.initial_positions_A);

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 #include <string>
 
@@ -127,6 +128,38 @@ void check_coordinates_fit_pdb(const Topology& topology, const std::vector<Vec3d
         throw Error(source, 0, field,
                     fmt::format("bead {} ({}) has the coordinate {} Å, beyond the ±10⁷ Å a PDB file can hold",
                                 i, describe_bead(topology, std::int32_t(i)), v));
+}
+
+std::string check_coordinate_resolution(const Topology& topology, const std::vector<Vec3d>& positions_A,
+                                        double noise_amplitude_A, const std::string& source,
+                                        const std::string& field) {
+  std::size_t farthest_bead = 0;
+  double farthest_A = 0.0;
+  for (std::size_t i = 0; i < positions_A.size(); ++i)
+    for (const double v : {positions_A[i].x, positions_A[i].y, positions_A[i].z})
+      if (std::abs(v) > farthest_A) {
+        farthest_A = std::abs(v);
+        farthest_bead = i;
+      }
+  // A cold or noiseless run is held to SOP-GPU's 300 K step: it is not refused a structure
+  // that a run at 300 K accepts.
+  noise_amplitude_A = std::max(noise_amplitude_A, kSopGpuNoiseAmplitude_A);
+  const float as_float = static_cast<float>(farthest_A);
+  const double spacing_A = double(std::nextafter(as_float, INFINITY)) - double(as_float);
+  const double share = spacing_A / noise_amplitude_A;
+  if (!(share >= 0.01)) return "";
+  const std::string what = fmt::format(
+      "bead {} ({}) is {:.6g} Å from the origin, where single-precision positions are {:.2g} Å apart: {:.0f} % of a "
+      "step's noise ({:.3g} Å)",
+      farthest_bead, describe_bead(topology, std::int32_t(farthest_bead)), farthest_A, spacing_A, 100.0 * share,
+      noise_amplitude_A);
+  const std::string remedy =
+      "move the structure nearer the origin (subtract its centre from the coordinates; the protocols' positions "
+      "are given in the same frame)";
+  if (share >= 0.1)
+    throw Error(source, 0, field,
+                what + ", so the beads would move in coarse jumps or not at all (docs/model.md#precision); " + remedy);
+  return "warning: " + source + ": " + what + "; the steps lose precision (docs/model.md#precision): " + remedy;
 }
 
 void check_start_coordinates(const Topology& topology, const std::vector<Vec3d>& positions_A, double max_stretch_A,

@@ -106,6 +106,18 @@ BondStretchCheck bond_check_for_run(const Topology& topology, const RunSpec& spe
 void check_coordinates_fit_pdb(const Topology& topology, const std::vector<Vec3d>& positions_A,
                                const std::string& source, const std::string& field = "");
 
+// A run keeps positions in single precision (docs/model.md#precision): far from the origin
+// the spacing of floats grows to a sizeable part of a step's noise, `noise_amplitude_A`, and
+// the beads move in coarse jumps or not at all (an audit's structure at 8·10⁶ Å never moved in
+// x, with FENE energy at its native start). Throws ermak::Error naming `source` when the
+// spacing at the farthest coordinate is 10 % of the noise or more (≥ 65 536 Å with SOP-GPU's
+// step); a warning when it is 1 % or more (≥ 4096 Å); "" otherwise. A noise amplitude below
+// SOP-GPU's (kSopGpuNoiseAmplitude_A: 300 K, h = 0.08 τ_H, ζ = 50) counts as SOP-GPU's.
+inline constexpr double kSopGpuNoiseAmplitude_A = 0.04382;
+std::string check_coordinate_resolution(const Topology& topology, const std::vector<Vec3d>& positions_A,
+                                        double noise_amplitude_A, const std::string& source,
+                                        const std::string& field = "");
+
 // Before a run (or a single-point energy): check_coordinates_fit_pdb, and throws when a
 // bond is already stretched or compressed by R0 or more from its r0 — the FENE energy is
 // undefined there, so the coordinates do not fit the topology's bonds (docs/model.md#fene).
