@@ -579,6 +579,35 @@ TEST(ForceSpectrum, RampsEndingBeforeEveryRuptureAreCensored) {
   EXPECT_THROW(analyze_force_spectrum(o), Error);
 }
 
+// A level with replicas censored at the end of its ramps shows only the ruptures below that
+// force: compared with Bell's untruncated mean it lies many sem low on exact Bell data (an
+// audit's −5.7 sem), so it is compared with Bell's mean of the ruptures below the force its
+// censored replicas reached, and no note calls it "not Bell".
+TEST(ForceSpectrum, ACensoredLevelIsComparedWithBellsTruncatedMean) {
+  const BellFit truth = ramp_truth();
+  const fs::path root = test::fresh_directory("spectrum_censored_mean");
+  std::mt19937_64 rng(8);
+  SpectrumOptions o;
+  o.run_dirs = ramp_runs(root, truth, rng, 3.0);
+  o.out_dir = root / "spectrum";
+  o.settings.points = 1;
+  o.censor_without_peak = true;
+  analyze_force_spectrum(o);
+  const std::string summary = test::read_file(o.out_dir / "summary.txt");
+  // The fastest level: most of its replicas censored near 120 pN; its ruptures' mean lies far
+  // below Bell's untruncated mean (the old comparison's note would name it).
+  const TsvTable table = TsvTable::read(o.out_dir / "rupture_forces.tsv");
+  const auto force = table.column("force[pN]"), rate = table.column("loading_rate[pN/s]"),
+             ruptured = table.column("ruptured");
+  std::vector<double> fast;
+  for (std::size_t i = 0; i < force.size(); ++i)
+    if (rate[i] > 5e5 && ruptured[i] == 1.0) fast.push_back(force[i]);
+  const SampleStatistics d = describe(fast);
+  ASSERT_GT(d.n, 5u);
+  EXPECT_GT(bell_evans_mean_pN(truth, 1e6, kT) - d.mean, 3.0 * d.sem) << "the untruncated mean would misjudge it";
+  EXPECT_EQ(summary.find("does not describe this rate"), std::string::npos) << summary;
+}
+
 // A clamp: extension 1 nm until the unfolding time, then 10 nm; 500 rows over the run.
 void write_clamp_replica(const fs::path& run, int replica, double force, double unfold_s, double run_s,
                          std::mt19937_64& rng) {

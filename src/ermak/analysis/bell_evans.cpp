@@ -211,6 +211,16 @@ double bell_evans_mean_pN(const BellFit& fit, double rate, double kT) {
   return kT / fit.x_nm * simpson([a](double u) { return std::exp(-a * std::expm1(u)); }, 0.0, u_max);
 }
 
+double bell_evans_mean_below_pN(const BellFit& fit, double rate, double kT, double limit_pN) {
+  if (!(limit_pN < std::numeric_limits<double>::infinity())) return bell_evans_mean_pN(fit, rate, kT);
+  if (!(limit_pN > 0.0)) return std::numeric_limits<double>::quiet_NaN();
+  const double a = scale_a(fit, rate, kT);
+  const double u_limit = std::min(limit_pN * fit.x_nm / kT, std::log1p(60.0 / a));
+  const double below = kT / fit.x_nm * simpson([a](double u) { return std::exp(-a * std::expm1(u)); }, 0.0, u_limit);
+  const double survival = bell_evans_survival(fit, limit_pN, rate, kT);
+  return (below - limit_pN * survival) / (1.0 - survival);
+}
+
 double bell_evans_survival(const BellFit& fit, double force_pN, double rate, double kT) {
   return std::exp(-scale_a(fit, rate, kT) * std::expm1(force_pN * fit.x_nm / kT));
 }

@@ -63,6 +63,10 @@ BellFit fit_bell_lifetimes(std::span<const double> forces_pN, std::span<const do
 double bell_evans_mode_pN(const BellFit& fit, double rate_pN_per_s, double kT_pN_nm);
 double bell_evans_mean_pN(const BellFit& fit, double rate_pN_per_s, double kT_pN_nm);
 double bell_evans_survival(const BellFit& fit, double force_pN, double rate_pN_per_s, double kT_pN_nm);
+// The mean of the ruptures below `limit_pN` — what a record that ends at that force can show
+// when its replicas without a rupture are censored there (--no-peak censored):
+// E[F | F < c] = (∫₀^c S dF − c·S(c)) / (1 − S(c)). The untruncated mean for c = ∞.
+double bell_evans_mean_below_pN(const BellFit& fit, double rate_pN_per_s, double kT_pN_nm, double limit_pN);
 // The force F with survival S(F) = u, u in (0, 1] (inverse-CDF sampling, tests).
 double bell_evans_force_at_survival(const BellFit& fit, double u, double rate_pN_per_s, double kT_pN_nm);
 

@@ -309,6 +309,9 @@ IndentationReport write_indentation_report(const std::vector<IndentationRecord>&
     summary += stats_block("spring constant k", describe(springs), "pN/nm");
     summary += stats_block("first breaking force", describe(i_first), "pN");
     summary += stats_block("largest breaking force", describe(i_max), "pN");
+    if (!i_first.empty())
+      summary += "  breaking forces are maxima of the smoothed curves: below the raw force's by up to κ·W/2 for the "
+                 "cantilever's spring κ and a window W (docs/analysis.md#smoothing)\n";
     plot_indentation_overlay(indents, out / "force_indentation.svg", overwrite);
     written(out / "force_indentation.svg");
     produced.insert(produced.end(), {ip + "peaks.tsv", "force_indentation.svg"});

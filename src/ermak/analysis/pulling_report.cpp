@@ -222,7 +222,13 @@ std::string clamp_lifetime_section(const std::vector<PullingRecord>& pulls, cons
                      "a replica reaches it by fluctuation, or is there from its first rows, without unfolding; give the "
                      "extension of the unfolded state\n",
                      g(x_unfolded), g(highest_start), g(largest_start_spread, 3));
-  s += stats_block("unfolding time", describe(unfolded_times), "ns");
+  // Without the censored replicas these are biased short; τ below counts them.
+  s += stats_block(unfolded_times.size() < times.size()
+                       ? fmt::format("unfolding time of the {} that unfolded (the {} censored are left out, so these "
+                                     "are biased short: quote τ below, which counts them)",
+                                     unfolded_times.size(), times.size() - unfolded_times.size())
+                       : std::string("unfolding time"),
+                   describe(unfolded_times), "ns");
   const ExponentialLifetime life = exponential_lifetime(times, unfolded);
   std::string lifetime;
   if (times.empty()) {
@@ -592,12 +598,19 @@ PullingReport write_pulling_report(const std::vector<PullingRecord>& pulls, cons
                              g(*options.loading_rate_pN_per_s));
     summary += fmt::format("  replicas with a peak: {} of {}{}\n", first_forces.size(), n_ramp,
                            first_forces.size() < n_ramp ? " (the statistics below are over these)" : "");
+    if (!first_forces.empty())
+      summary += "  peak forces are maxima of the smoothed curves: below the raw force's peaks by up to κ·W/2 for a "
+                 "spring κ and a window W (docs/analysis.md#smoothing)\n";
     const TableEndReport ramp_ends = table_end_report(pulls, false, "the pulling", options);
     summary += ramp_ends.notes;
     summary += stats_block("first peak", sfirst, "pN");
     summary += stats_block("largest peak", smax, "pN");
     summary += stats_block("all peaks", describe(all_forces), "pN");
     summary += stats_block("ΔLc (successive edges)", sdl, "nm");
+    if (all_forces.size() > first_forces.size())
+      summary += "  (all peaks and ΔLc (successive edges) pool several events per replica, of different transitions: "
+                 "their sem treats the events as independent; per replica, quote the first or largest peak and the "
+                 "total ΔLc)\n";
     // The one to compare with experiment: per replica, not per event (an intermediate splits
     // an unfolding into several increments above).
     const SampleStatistics stotal = describe(total_dlcs);

@@ -105,7 +105,7 @@ void plot_histogram(const Histogram& h, std::span<const double> first, std::span
                     std::span<const double> all, const std::string& what, const fs::path& path, bool overwrite) {
   // The all-peaks outline counts peaks, several per replica: the axis says so then.
   SvgPlot plot("Distribution of " + what + " forces over replicas", "force [pN]",
-               all.size() > first.size() ? "replicas (all peaks: peaks)" : "replicas");
+               all.size() > first.size() ? "count (bars, outline: replicas; dotted: peaks)" : "replicas");
   plot.integer_y(true);
   std::vector<double> first_counts, max_counts;
   const auto mc = count_in_bins(maximum, h.edges);
@@ -184,8 +184,11 @@ std::string write_force_histogram(const fs::path& out, const std::string& prefix
   const fs::path svg = out / (prefix + "peak_force_histogram.svg");
   plot_histogram(h, first, maximum, all, what, svg, overwrite);
   files.push_back(svg);
-  return fmt::format("  histogram: {} bins of {} pN from {} to {} pN ({}forces_histogram.tsv)\n", h.counts.size(),
-                     g((hi - lo) / double(h.counts.size())), g(lo), g(hi), prefix);
+  // The rule is said where it chose: a histogram's shape depends on its bins.
+  const std::string rule = bins ? "--bins" : fmt::format("⌈√n⌉ within 5–50, n = {} replicas; --bins sets it", first.size());
+  return fmt::format("  histogram: {} bins ({}) of {} pN from {} to {} pN, the smallest to the largest peak force "
+                     "({}forces_histogram.tsv)\n",
+                     h.counts.size(), rule, g((hi - lo) / double(h.counts.size())), g(lo), g(hi), prefix);
 }
 
 namespace {

@@ -136,8 +136,9 @@ BellText bell_fit_text(const BellFit& fit, const std::vector<RunSpectrum>& runs,
                                "per e-fold, x_β = kT/slope = {} nm\n",
                                rate_at_peak ? "the median rate at the peaks of each κv" : "κv", line.n,
                                g(line.slope), g(kT / line.slope));
-      summary += "  compare each rate's force mean with the model's (Bell mean) in the table above: a mean far off "
-                 "(several sem) says one barrier with a force-independent x_β does not describe that loading rate\n";
+      summary += "  compare each rate's force mean with the model's (Bell mean; * for a level with censored replicas: "
+                 "of the ruptures below the force they reached) in the table above: a mean far off (several sem) "
+                 "says one barrier with a force-independent x_β does not describe that loading rate\n";
     } else {
       summary += "  compare each force's lifetime with the model's (Bell τ) in the table above\n";
     }

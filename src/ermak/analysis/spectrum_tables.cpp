@@ -39,7 +39,7 @@ LevelTable write_level_table(const fs::path& path, const std::vector<Level>& lev
                                        "dhs_lifetime[s]", "runs"}
             : std::vector<std::string>{"level", "loading_rate[pN/s]", "replicas", "with_peak", "force_mean[pN]",
                                        "force_sd[pN]", "force_sem[pN]", "force_median[pN]", "model_mean[pN]",
-                                       "model_mode[pN]", "dhs_mean[pN]", "runs"};
+                                       "model_mode[pN]", "dhs_mean[pN]", "runs", "model_mean_below_censoring[pN]"};
   TsvWriter w = TsvWriter::create(path, columns, options.overwrite);
   if (clamp)
     table.text += fmt::format("\n  {:>5} {:>10} {:>8} {:>9} {:>20} {:>12} {:>6} {:>14}  {}\n", "level", "force[pN]",
@@ -49,6 +49,7 @@ LevelTable write_level_table(const fs::path& path, const std::vector<Level>& lev
                               options.rate_at_peak ? "dF/dt[pN/s]" : "κv[pN/s]",
                               "replicas", "with peak", "force mean ± sd (sem)", "median", "Bell mean", "Bell mode",
                               "directories");
+  std::string censored_footnotes;
   for (std::size_t k = 0; k < levels.size(); ++k) {
     const RunSpectrum& r = levels[k].pooled;
     const std::string& directories = levels[k].directories;
@@ -109,20 +110,38 @@ LevelTable write_level_table(const fs::path& path, const std::vector<Level>& lev
       const double model_mean = fit.ok ? bell_evans_mean_pN(fit, rate, kT) : kNaN;
       const double model_mode = fit.ok ? bell_evans_mode_pN(fit, rate, kT) : kNaN;
       const double dhs_mean = cubic.ok ? dhs_mean_force_pN(cubic, rate, kT) : kNaN;
+      // With replicas censored at the end of their record (--no-peak censored), the ruptures seen
+      // are those below the record's end: Bell's mean of those is the comparison, not the
+      // untruncated mean (an audit's exact Bell data, half censored, was called "not Bell").
+      const double censored_at = r.censored_force_pN.empty() ? kNaN : describe(r.censored_force_pN).median;
+      const double mean_below = std::isnan(censored_at) || !fit.ok ? kNaN
+                                                                   : bell_evans_mean_below_pN(fit, rate, kT, censored_at);
+      const double compared_mean = std::isnan(censored_at) ? model_mean : mean_below;
       const double row[] = {rate, double(r.replicas), double(r.force_pN.size()), s.mean, s.sd,
-                            s.sem, s.median, model_mean, model_mode, dhs_mean, runs_pooled};
+                            s.sem, s.median, model_mean, model_mode, dhs_mean, runs_pooled, mean_below};
       w.row(std::int64_t(k), row);
       table.text += fmt::format("  {:>5} {:>12} {:>8} {:>9} {:>22} {:>10} {:>10} {:>10}  {}\n", k, g(rate),
                                 r.replicas, r.force_pN.size(),
                                 s.n ? g(s.mean) + " ± " + g(s.sd, 3) + " (" + g(s.sem, 2) + ")" : "n/a", g(s.median),
-                                g(model_mean), g(model_mode), directories);
-      if (fit.ok && s.n > 1 && std::abs(s.mean - model_mean) > 3.0 * s.sem)
+                                std::isnan(censored_at) ? g(model_mean) : g(mean_below) + "*", g(model_mode),
+                                directories);
+      if (!std::isnan(censored_at))
+        censored_footnotes += fmt::format(
+            "  * level {}: Bell's mean of the ruptures below {} pN, the median force its {} censored replicas "
+            "reached, comparable with the mean of its ruptures (the untruncated mean: {} pN)\n",
+            k, g(censored_at), r.censored_force_pN.size(), g(model_mean));
+      const std::string compared =
+          std::isnan(censored_at)
+              ? fmt::format("Bell's {} pN", g(model_mean))
+              : fmt::format("Bell's {} pN for ruptures below the {} pN its {} censored replicas reached (median)",
+                            g(compared_mean), g(censored_at), r.censored_force_pN.size());
+      if (fit.ok && s.n > 1 && std::abs(s.mean - compared_mean) > 3.0 * s.sem)
         table.off_model_notes += fmt::format(
-            "- {} (rate {} pN/s): mean force {} pN, {} sem from Bell's {} pN (Dudko–Hummer–Szabo, ν = 2/3: {} "
+            "- {} (rate {} pN/s): mean force {} pN, {} sem from {} (Dudko–Hummer–Szabo, ν = 2/3: {} "
             "pN): one barrier with a fixed x_β does not describe this rate (at high rates a chain dragged "
             "open; at any rate other transitions or pathways; with --spectrum-peak first, different "
             "transitions at different speeds)\n",
-            directories, g(rate), g(s.mean), g((s.mean - model_mean) / s.sem, 2), g(model_mean), g(dhs_mean));
+            directories, g(rate), g(s.mean), g((s.mean - compared_mean) / s.sem, 2), compared, g(dhs_mean));
       const double x = std::log10(rate);
       if (s.n > 1) add_segment(spread_lines, x, s.mean - s.sd, s.mean + s.sd);
       if (s.n) {
@@ -138,6 +157,7 @@ LevelTable write_level_table(const fs::path& path, const std::vector<Level>& lev
     }
   }
   w.flush();
+  table.text += censored_footnotes;
   return table;
 }
 
