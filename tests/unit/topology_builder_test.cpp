@@ -781,12 +781,13 @@ TEST(TopologyBuilder, ReadErrorsNameTheFile) {
                           "1.00      0.000\n\n[ bonds ]\n";
   e = error_of([&] { read_model(write_file("err-top", "ww.top", top)); });
   EXPECT_NE(e.find("ww.top: structure: holds a SOP-GPU topology ([ atoms ], [ bonds ] sections), not a structure: "
-                   "give it as input.topology, with its coordinates"),
+                   "give it as the topology — input.topology of a run, --topology of ermak energy — with its "
+                   "coordinates"),
             std::string::npos)
       << e;
   e = error_of([&] { read_model(write_file("err-etop", "model.etop", "# ermak topology 1\nbeads 0\n")); });
-  EXPECT_NE(e.find("model.etop: structure: holds an ermak topology (.etop), not a structure: give it as "
-                   "input.topology"),
+  EXPECT_NE(e.find("model.etop: structure: holds an ermak topology (.etop), not a structure: give it as the "
+                   "topology — input.topology of a run, --topology of ermak energy"),
             std::string::npos)
       << e;
 }

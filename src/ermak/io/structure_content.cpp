@@ -48,12 +48,14 @@ void check_structure_content(const std::filesystem::path& file, const std::strin
   // Topologies first: the files of a run's [input] topology, given as its structure.
   if (text::without_bom(text).starts_with("# ermak topology "))
     throw Error(name, 0, "structure",
-                "holds an ermak topology (.etop), not a structure: give it as input.topology (it stores its "
-                "coordinates; input.coordinates may give others)");
+                "holds an ermak topology (.etop), not a structure: give it as the topology — input.topology of a "
+                "run, --topology of ermak energy (it stores its coordinates; input.coordinates or --coordinates may "
+                "give others)");
   if (has_top_section(text))
     throw Error(name, 0, "structure",
-                "holds a SOP-GPU topology ([ atoms ], [ bonds ] sections), not a structure: give it as "
-                "input.topology, with its coordinates (a PDB with one ATOM record per bead) as input.coordinates");
+                "holds a SOP-GPU topology ([ atoms ], [ bonds ] sections), not a structure: give it as the "
+                "topology — input.topology of a run, --topology of ermak energy — with its coordinates (a PDB with "
+                "one ATOM record per bead) as input.coordinates or --coordinates");
   if (as_mmcif) {
     // gemmi would report a CIF parse error at the first line.
     if (text.find("data_") == std::string::npos &&
