@@ -27,12 +27,30 @@
 #include "ermak/io/cif_loop_rows.h"
 #include "ermak/io/input_file.h"
 #include "ermak/io/residue_notes.h"
+#include "ermak/io/residue_stand_ins.h"
 #include "ermak/io/structure_content.h"
 #include "ermak/io/text_fields.h"
 #include "ermak/model/coordinate_range.h"
 
 namespace ermak {
 namespace {
+
+// The force fields' protonation-state and variant names of the standard amino acids, which
+// gemmi's table does not hold (docs/topology.md#reading-the-structure): CHARMM, AMBER, and
+// GROMACS's residuetypes.dat (GROMOS, OPLS-AA and CHARMM ports).
+const std::map<std::string, std::string>& force_field_names() {
+  static const std::map<std::string, std::string> kNames = {
+      {"HSD", "HIS"},  {"HSE", "HIS"},  {"HSP", "HIS"},  {"HID", "HIS"},  {"HIE", "HIS"},  {"HIP", "HIS"},
+      {"HISD", "HIS"}, {"HISE", "HIS"}, {"HISH", "HIS"}, {"HISA", "HIS"}, {"HISB", "HIS"}, {"HIS1", "HIS"},
+      {"HISP", "HIS"}, {"CYX", "CYS"},  {"CYM", "CYS"},  {"CYSH", "CYS"}, {"CYS1", "CYS"}, {"CYS2", "CYS"},
+      {"ASH", "ASP"},  {"ASPH", "ASP"}, {"ASPP", "ASP"}, {"GLH", "GLU"},  {"GLUH", "GLU"}, {"GLUP", "GLU"},
+      {"LYN", "LYS"},  {"LYSH", "LYS"}, {"ARGN", "ARG"}, {"ASN1", "ASN"}};
+  return kNames;
+}
+
+bool is_four_letter_residue_name(std::string_view name) {
+  return name.size() == 4 && force_field_names().count(std::string(name)) > 0;
+}
 
 std::string read_whole_file(const std::filesystem::path& file) {
   const std::string name = file.string();
@@ -159,11 +177,43 @@ void check_five_digit_residue_number(const std::string& file, int line_number, s
                     "the insertion code): write it in hybrid-36 (A000 = 10000) or use mmCIF");
 }
 
+// Whether the file writes two-character chain ids in columns 21-22: a record of a residue
+// that gemmi's table knows by its 3-letter name (ALA, HOH, DA) with column 21 not blank,
+// where columns 18-21 are no 4-letter name. A file of 4-letter names leaves column 21 blank
+// after the other residues' 3-letter names.
+bool uses_two_character_chains(std::string_view text, const std::vector<std::size_t>& atom_records) {
+  for (const std::size_t start : atom_records) {
+    const std::string_view line = text.substr(start, std::min<std::size_t>(22, text.size() - start));
+    if (line.size() < 22 || line[20] == ' ' || is_four_letter_residue_name(line.substr(17, 4))) continue;
+    if (gemmi::find_tabulated_residue(std::string(text::trim(line.substr(17, 3)))).found()) return true;
+  }
+  return false;
+}
+
+// Standard PDB puts the residue name in columns 18-20 and the chain in 22 (gemmi reads 21-22,
+// for two-character ids). GROMACS (`%4.4s`), VMD and AMBER write a 4-letter name in columns
+// 18-21, which gemmi would cut to 3 letters, taking the 4th for a chain id's first character:
+// the residue would leave its chain. Where columns 18-21 hold a 4-letter name ermak knows
+// (force_field_names) and the file has no two-character chain ids (HISAB: HIS of chain AB),
+// the name is columns 18-21 and the chain column 22: the name becomes a stand-in in columns
+// 18-20 (restored after gemmi has read the file) and column 21 a blank.
+void keep_four_letter_residue_names(const std::string& file, std::string& text,
+                                    const std::vector<std::size_t>& atom_records, ResidueStandIns& stand_ins) {
+  if (uses_two_character_chains(text, atom_records)) return;
+  for (const std::size_t start : atom_records) {
+    const std::string_view line(text.data() + start, std::min<std::size_t>(21, text.size() - start));
+    if (line.size() < 21 || !is_four_letter_residue_name(line.substr(17, 4))) continue;
+    const std::string code = stand_ins.stand_in(std::string(line.substr(17, 4)), 1, file);
+    text.replace(start + 17, 4, code + " ");
+  }
+}
+
 // gemmi reads the numeric columns leniently — a cut "12.3" or "1.0x0" passes, a residue
 // number or B-factor that is not a number becomes 0, a record shifted by a column reads
 // as another residue, a record not starting in column 1 is skipped — which would silently
 // build a wrong model from a damaged file; check them strictly first (docs/formats.md#pdb-and-mmcif).
-void prepare_pdb_text(const std::string& file, std::string& text, ParsedStructure& parsed, EpsilonSource eh_source) {
+void prepare_pdb_text(const std::string& file, std::string& text, ParsedStructure& parsed, EpsilonSource eh_source,
+                      ResidueStandIns& stand_ins) {
   std::vector<std::string>& notes = parsed.notes;
   static constexpr std::array<const char*, 3> kAxis = {"x", "y", "z"};
   auto is_digit = [](char c) { return c >= '0' && c <= '9'; };
@@ -176,6 +226,7 @@ void prepare_pdb_text(const std::string& file, std::string& text, ParsedStructur
     std::string line;
   };
   std::vector<Rewrite> model_records;  // MODEL records to rewrite in the standard columns
+  std::vector<std::size_t> atom_records;  // where the ATOM/HETATM records start
   std::size_t start = 0;
   while (start < text.size()) {
     std::size_t end = text.find('\n', start);
@@ -257,7 +308,14 @@ void prepare_pdb_text(const std::string& file, std::string& text, ParsedStructur
       std::fill(text.begin() + line_start + 72, text.begin() + line_start + line.size(), ' ');
       ++blanked;
     }
+    // The stand-ins' mark (io/residue_stand_ins.h): no name of a text file holds it.
+    if (is_stand_in(line.substr(17, 1)))
+      throw Error(file, line_number, "resName",
+                  "columns 18-20 hold a control character (0x01): the file is damaged or not a PDB text file");
+    atom_records.push_back(line_start);
   }
+  // Before the MODEL records' rewrites, which move the records after them.
+  keep_four_letter_residue_names(file, text, atom_records, stand_ins);
   // Last first: a rewritten line may differ in length, which moves the lines after it.
   for (auto r = model_records.rbegin(); r != model_records.rend(); ++r) text.replace(r->start, r->size, r->line);
   if (blanked > 0)
@@ -606,12 +664,8 @@ bool alternative_residues(const gemmi::Residue& previous, const gemmi::Residue& 
 }
 
 gemmi::ResidueInfo amino_acid_info(const std::string& name) {
-  static const std::map<std::string, std::string> kForceFieldNames = {
-      {"HSD", "HIS"},  {"HSE", "HIS"},  {"HSP", "HIS"},  {"HID", "HIS"},  {"HIE", "HIS"},  {"HIP", "HIS"},
-      {"HISD", "HIS"}, {"HISE", "HIS"}, {"HISH", "HIS"}, {"HISA", "HIS"}, {"HISB", "HIS"}, {"CYX", "CYS"},
-      {"CYM", "CYS"},  {"ASH", "ASP"},  {"GLH", "GLU"},  {"LYN", "LYS"}};
-  const auto alias = kForceFieldNames.find(name);
-  return gemmi::find_tabulated_residue(alias == kForceFieldNames.end() ? name : alias->second);
+  const auto alias = force_field_names().find(name);
+  return gemmi::find_tabulated_residue(alias == force_field_names().end() ? name : alias->second);
 }
 
 float free_amino_acid_weight_amu(const std::string& name) {
@@ -655,7 +709,8 @@ ParsedStructure read_structure_file(const std::filesystem::path& file, EpsilonSo
   check_structure_content(file, text, parsed.format == StructureFormat::Mmcif);
   try {
     if (parsed.format == StructureFormat::Pdb) {
-      prepare_pdb_text(name, text, parsed, eh_source);
+      ResidueStandIns stand_ins;
+      prepare_pdb_text(name, text, parsed, eh_source, stand_ins);
       // TER ends a chain: what follows under the same chain name (molecules of an MD
       // snapshot with a blank or repeated chain column) is another part of the model, never
       // bonded to the one before it, nor merged with it where the numbers repeat
@@ -663,6 +718,7 @@ ParsedStructure read_structure_file(const std::filesystem::path& file, EpsilonSo
       gemmi::PdbReadOptions options;
       options.split_chain_on_ter = true;
       parsed.structure = gemmi::read_pdb_from_memory(text.data(), text.size(), name, options);
+      stand_ins.restore(parsed.structure);
     } else {
 #ifdef ERMAK_HAVE_MMCIF
       const gemmi::cif::Document document = gemmi::cif::read_memory(text.data(), text.size(), name.c_str());

@@ -186,10 +186,10 @@ std::string residues_missing_between(int before, int after, bool hetero_skipped,
 std::string parent_residue_name(const std::string& name);
 
 // gemmi's table entry of a residue name; for the protonation-state names of the force
-// fields (CHARMM HSD, HSE, HSP; AMBER HID, HIE, HIP, CYX, CYM, ASH, GLH, LYN; GROMACS
-// HISD, HISE, HISH, HISA, HISB), which the table does not hold, that of the standard
-// residue (HIS, CYS, ASP, GLU, LYS): SOP-GPU's own C-alpha models (PF8_sop.pdb) name
-// histidines HSD.
+// fields (CHARMM HSD, HSE, HSP, ASPP, GLUP; AMBER HID, HIE, HIP, CYX, CYM, ASH, GLH, LYN;
+// GROMACS HISD, HISE, HISH, HISA, HISB, HIS1, HISP, LYSH, ASPH, GLUH, CYSH, CYS1, CYS2,
+// ARGN, ASN1), which the table does not hold, that of the standard residue (HIS, CYS,
+// ASP, GLU, LYS, ARG, ASN): SOP-GPU's own C-alpha models (PF8_sop.pdb) name histidines HSD.
 gemmi::ResidueInfo amino_acid_info(const std::string& name);
 
 // The molecular weight of the free amino acid `name` in its neutral form (docs/topology.md:

@@ -1,0 +1,145 @@
+// io/structure_model: how the records of a PDB or mmCIF file become residues and chains,
+// where writers differ from the standard layout (docs/formats.md#pdb-and-mmcif,
+// docs/topology.md#reading-the-structure). Small inline files, plus SOP-GPU's WW domain
+// edited in memory as the audit edited it.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "ermak/core/error.h"
+#include "ermak/io/ca_model_builder.h"
+#include "ermak/io/structure_model.h"
+#include "ermak/io/topology_builder.h"
+#include "support/test_paths.h"
+
+namespace ermak {
+namespace {
+
+// One PDB atom record with the residue name in columns 18-21 (left-justified, as GROMACS's
+// `%4.4s` writes it: "HIS " or "HISD"), the chain in column 22 and the segment id in 73-76.
+std::string record(const std::string& atom, const std::string& residue, char chain, int number, double x,
+                   const std::string& segment = "", const std::string& element = "C") {
+  char line[128];
+  std::snprintf(line, sizeof line, "ATOM  %5d %-4s %-4s%c%4d    %8.3f%8.3f%8.3f%6.2f%6.2f      %-4s%2s\n", 1,
+                atom.size() < 4 ? (" " + atom).c_str() : atom.c_str(), residue.c_str(), chain, number, x, 0.0, 0.0,
+                1.0, 10.0, segment.c_str(), element.c_str());
+  return line;
+}
+
+std::filesystem::path write_file(const std::string& test, const std::string& name, const std::string& text) {
+  const auto path = test::fresh_directory("records-" + test) / name;
+  std::ofstream(path) << text;
+  return path;
+}
+
+StructureModel read_model(const std::filesystem::path& file, const StructureReadOptions& options = {}) {
+  return extract_structure_model(read_structure_file(file), file.string(), options);
+}
+
+bool mentions(const std::vector<std::string>& lines, const std::string& part) {
+  for (const std::string& line : lines)
+    if (line.find(part) != std::string::npos) return true;
+  return false;
+}
+
+std::string shared_file_text(const std::string& relative) {
+  const std::string text = test::read_file(test::shared_data() / relative);
+  if (text.empty()) ADD_FAILURE() << "cannot read " << (test::shared_data() / relative);
+  return text;
+}
+
+// Every occurrence of `from` in `text` replaced by `to`.
+std::string replaced(std::string text, const std::string& from, const std::string& to) {
+  for (std::size_t p = text.find(from); p != std::string::npos; p = text.find(from, p + to.size()))
+    text.replace(p, from.size(), to);
+  return text;
+}
+
+// A 4-letter residue name in columns 18-21 (GROMACS, VMD, AMBER) is the residue's name; its
+// chain is column 22 alone, also when that is blank (a segment id then names the chain). The
+// old reader cut the name to HIS and made the 4th letter a chain id's first character.
+TEST(IoStructureRecords, AFourLetterResidueNameStaysInItsChain) {
+  struct Case {
+    const char* what;
+    std::string residue;
+    char chain;
+    std::string segment, expected_chain;
+  };
+  for (const Case& c : {Case{"chain A", "HISD", 'A', "", "A"}, Case{"blank chain", "HISH", ' ', "", "A"},
+                        Case{"blank chain, segment id", "HISE", ' ', "PROT", "PROT"},
+                        Case{"another protonation state", "LYSH", 'B', "", "B"}}) {
+    SCOPED_TRACE(c.what);
+    const std::string pdb = record("CA", "ALA", c.chain, 1, 0.0, c.segment) +
+                            record("CA", c.residue, c.chain, 2, 3.8, c.segment) +
+                            record("CA", "ALA", c.chain, 3, 7.6, c.segment) + "END\n";
+    const StructureModel model = read_model(write_file("four-letter", "gmx.pdb", pdb));
+    ASSERT_EQ(model.residues.size(), 3u);
+    for (const StructureResidue& residue : model.residues) EXPECT_EQ(residue.chain_id, c.expected_chain);
+    EXPECT_EQ(model.residues[1].name, c.residue);
+    EXPECT_EQ(model.residues[1].number, 2);
+    EXPECT_FALSE(mentions(model.warnings, "appears again")) << model.warnings.front();
+    const BuiltTopology built = build_topology(model, {});
+    EXPECT_EQ(built.topology.bonds.size(), 2u);
+    EXPECT_EQ(built.topology.beads[1].residue_name, c.residue);
+    EXPECT_GT(built.topology.beads[1].mass_amu, 100.0f);  // weighed as its standard residue
+  }
+}
+
+// A file of two-character chain ids in columns 21-22 (gemmi writes them so for large
+// complexes): "HISAB" there is HIS of chain AB, as the file's other residues show.
+TEST(IoStructureRecords, TwoCharacterChainIdsAreNotReadAsFourLetterNames) {
+  const auto two_columns = [](const std::string& residue3, int number, double x) {
+    std::string line = record("CA", residue3, 'B', number, x);
+    line[20] = 'A';  // column 21: the chain is AB
+    return line;
+  };
+  const std::string pdb = two_columns("ALA", 1, 0.0) + two_columns("HIS", 2, 3.8) + two_columns("ALA", 3, 7.6) + "END\n";
+  const StructureModel model = read_model(write_file("two-character", "big.pdb", pdb));
+  ASSERT_EQ(model.residues.size(), 3u);
+  EXPECT_EQ(model.residues[1].name, "HIS");
+  for (const StructureResidue& residue : model.residues) EXPECT_EQ(residue.chain_id, "AB");
+}
+
+// The audit's case: SOP-GPU's WW domain with HIS 27 written as GROMACS writes HISD, with
+// chain A, a blank chain, or a blank chain and a segment id, gives the WW model (34 beads,
+// 33 bonds, 75 contacts), not a chain split in three with bonded neighbours made contacts.
+TEST(IoStructureRecords, WwWithHisdGivesTheWwModel) {
+  const std::string ww = shared_file_text("sopgpu/ww/ww.pdb");
+  ASSERT_NE(ww.find("HIS A  27"), std::string::npos);
+  std::string blank_segment;  // every ATOM record with a blank chain and segment PROT
+  for (std::size_t start = 0; start < ww.size();) {
+    std::size_t end = ww.find('\n', start);
+    if (end == std::string::npos) end = ww.size();
+    std::string line = ww.substr(start, end - start);
+    if (line.starts_with("ATOM") && line.size() >= 76) {
+      line[21] = ' ';
+      line.replace(72, 4, "PROT");
+    }
+    blank_segment += line + "\n";
+    start = end + 1;
+  }
+  struct Case {
+    const char* what;
+    std::string text;
+  };
+  for (const Case& c : {Case{"HISDA", replaced(ww, "HIS A  27", "HISDA  27")},
+                        Case{"HISH, blank chain", replaced(replaced(ww, " A  ", "    "), "HIS    27", "HISH   27")},
+                        Case{"HISD, blank chain, segment", replaced(blank_segment, "HIS    27", "HISD   27")}}) {
+    SCOPED_TRACE(c.what);
+    const BuiltTopology built = build_topology(read_model(write_file("ww-hisd", "ww.pdb", c.text)), {});
+    EXPECT_EQ(built.topology.bead_count(), 34);
+    EXPECT_EQ(built.topology.bonds.size(), 33u);
+    EXPECT_EQ(built.topology.native_contacts.size(), 75u);
+    for (const BeadInfo& bead : built.topology.beads) EXPECT_EQ(bead.chain_id, built.topology.beads[0].chain_id);
+  }
+  // [input] structure's builder reads the file the same way.
+  const Topology ca = build_ca_model(write_file("ww-hisd-ca", "ww.pdb", replaced(ww, "HIS A  27", "HISDA  27")), {});
+  EXPECT_EQ(ca.bead_count(), 34);
+  EXPECT_EQ(ca.bonds.size(), 33u);
+}
+
+}  // namespace
+}  // namespace ermak
