@@ -141,5 +141,27 @@ TEST(IoStructureRecords, WwWithHisdGivesTheWwModel) {
   EXPECT_EQ(ca.bonds.size(), 33u);
 }
 
+// Deuterium written without an element column: a 4-character name in columns 13-16 (DD11,
+// DG12), whose columns 13-14 are no element, is a hydrogen as HD11 is; 3-character names
+// (" DB2"), 2-letter elements (FE) and `1HB`-style names keep working. The old reader took
+// DD11 for a side-chain heavy atom.
+TEST(IoStructureRecords, DeuteriumWithoutAnElementColumnIsAHydrogen) {
+  const auto no_element = [](const std::string& atom, const std::string& residue, int number, double x) {
+    std::string line = record(atom, residue, 'A', number, x);
+    return line.substr(0, 66) + "\n";  // columns 67-80 (segment, element) gone
+  };
+  std::string pdb = no_element("CA", "LEU", 1, 0.0) + no_element("CB", "LEU", 1, 0.5) + no_element("CD1", "LEU", 1, 1.0) +
+                    no_element("DD11", "LEU", 1, 1.5) + no_element("DG", "LEU", 1, 1.6) + no_element("DB2", "LEU", 1, 1.7) +
+                    no_element("HD12", "LEU", 1, 1.8) + no_element("1HB", "LEU", 1, 1.9) + no_element("CA", "GLY", 2, 3.8);
+  // An iron-bearing amino acid's FE (2-letter element, columns 13-14) stays a heavy atom.
+  pdb += no_element("FE  ", "LEU", 1, 2.0);
+  const StructureModel model = read_model(write_file("deuterium", "d.pdb", pdb + "END\n"));
+  ASSERT_EQ(model.residues.size(), 2u);
+  std::vector<std::string> names;
+  for (const StructureAtom& atom : model.residues[0].atoms) names.push_back(atom.name);
+  EXPECT_EQ(names, (std::vector<std::string>{"CA", "CB", "CD1", "FE"}));
+  EXPECT_EQ(model.hydrogens_ignored, 5);
+}
+
 }  // namespace
 }  // namespace ermak

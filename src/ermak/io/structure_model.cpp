@@ -347,8 +347,18 @@ SymmetryOperator from_gemmi(const gemmi::Transform& tr, const std::string& name)
   return op;
 }
 
+// A PDB record without an element column: gemmi infers the element from columns 13-14 (the
+// PDB convention), and a 4-character hydrogen name starting in column 13 (HD11) from its first
+// letter, but a deuterium's (DD11, DG12) gives "DD", no element. Amino-acid heavy atoms never
+// have such names; 2-letter elements (FE, SE) are found, so they stay heavy.
+bool is_unrecognised_deuterium(const gemmi::Atom& atom) {
+  return atom.element == gemmi::El::X && atom.name.size() == 4 &&
+         std::toupper(static_cast<unsigned char>(atom.name[0])) == 'D';
+}
+
 bool is_hydrogen(const gemmi::Atom& atom) {
   if (atom.element == gemmi::El::H || atom.element == gemmi::El::D) return true;
+  if (is_unrecognised_deuterium(atom)) return true;
   // Names like HB2, 1HB, HN: amino-acid heavy atoms never start with H (after digits).
   std::size_t p = 0;
   while (p < atom.name.size() && std::isdigit(static_cast<unsigned char>(atom.name[p]))) ++p;
