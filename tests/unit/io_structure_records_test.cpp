@@ -58,6 +58,40 @@ std::string replaced(std::string text, const std::string& from, const std::strin
   return text;
 }
 
+std::string fmt_number(int number) {
+  char field[8];
+  std::snprintf(field, sizeof field, "%4d", number);
+  return field;
+}
+
+// The ATOM records of a PDB text as a minimal mmCIF atom list (one chain per PDB chain,
+// label_asym_id = auth_asym_id).
+std::string as_mmcif(const std::string& pdb) {
+  std::string cif =
+      "data_test\nloop_\n_atom_site.group_PDB\n_atom_site.id\n_atom_site.type_symbol\n"
+      "_atom_site.label_atom_id\n_atom_site.label_alt_id\n_atom_site.label_comp_id\n_atom_site.label_asym_id\n"
+      "_atom_site.label_seq_id\n_atom_site.Cartn_x\n_atom_site.Cartn_y\n_atom_site.Cartn_z\n"
+      "_atom_site.occupancy\n_atom_site.B_iso_or_equiv\n_atom_site.auth_seq_id\n_atom_site.auth_asym_id\n";
+  int serial = 0;
+  for (std::size_t start = 0; start < pdb.size();) {
+    std::size_t end = pdb.find('\n', start);
+    if (end == std::string::npos) end = pdb.size();
+    const std::string line = pdb.substr(start, end - start);
+    start = end + 1;
+    if (!line.starts_with("ATOM")) continue;
+    const auto field = [&](std::size_t first, std::size_t size) {
+      std::string f = line.substr(first, size);
+      f.erase(0, f.find_first_not_of(' '));
+      f.erase(f.find_last_not_of(' ') + 1);
+      return f.empty() ? std::string(".") : f;
+    };
+    cif += "ATOM " + std::to_string(++serial) + " " + field(76, 2) + " " + field(12, 4) + " . " + field(17, 3) + " " +
+           field(21, 1) + " . " + field(30, 8) + " " + field(38, 8) + " " + field(46, 8) + " " + field(54, 6) + " " +
+           field(60, 6) + " " + field(22, 4) + " " + field(21, 1) + "\n";
+  }
+  return cif + "#\n";
+}
+
 // A 4-letter residue name in columns 18-21 (GROMACS, VMD, AMBER) is the residue's name; its
 // chain is column 22 alone, also when that is blank (a segment id then names the chain). The
 // old reader cut the name to HIS and made the 4th letter a chain id's first character.
@@ -152,15 +186,52 @@ TEST(IoStructureRecords, DeuteriumWithoutAnElementColumnIsAHydrogen) {
   };
   std::string pdb = no_element("CA", "LEU", 1, 0.0) + no_element("CB", "LEU", 1, 0.5) + no_element("CD1", "LEU", 1, 1.0) +
                     no_element("DD11", "LEU", 1, 1.5) + no_element("DG", "LEU", 1, 1.6) + no_element("DB2", "LEU", 1, 1.7) +
-                    no_element("HD12", "LEU", 1, 1.8) + no_element("1HB", "LEU", 1, 1.9) + no_element("CA", "GLY", 2, 3.8);
-  // An iron-bearing amino acid's FE (2-letter element, columns 13-14) stays a heavy atom.
-  pdb += no_element("FE  ", "LEU", 1, 2.0);
+                    no_element("HD12", "LEU", 1, 1.8) + no_element("1HB", "LEU", 1, 1.9) +
+                    // A 2-letter element in columns 13-14 (as an iron's FE) stays a heavy atom.
+                    no_element("FE  ", "LEU", 1, 2.0) + no_element("CA", "GLY", 2, 3.8);
   const StructureModel model = read_model(write_file("deuterium", "d.pdb", pdb + "END\n"));
   ASSERT_EQ(model.residues.size(), 2u);
   std::vector<std::string> names;
   for (const StructureAtom& atom : model.residues[0].atoms) names.push_back(atom.name);
   EXPECT_EQ(names, (std::vector<std::string>{"CA", "CB", "CD1", "FE"}));
   EXPECT_EQ(model.hydrogens_ignored, 5);
+}
+
+// Only records that follow one another are one residue. The audit's case: the WW domain
+// without residue 23 and with 24-39 renumbered 4-19 (a chain numbered domain by domain) reuses
+// SER 18's number and name; the old reader joined the second SER 18 to the first and dropped
+// it, then said residue 18 was missing from the file.
+TEST(IoStructureRecords, AResidueBackUnderItsNumberAndNameIsAnotherResidue) {
+  std::string renumbered;
+  const std::string ww = shared_file_text("sopgpu/ww/ww.pdb");
+  for (std::size_t start = 0; start < ww.size();) {
+    std::size_t end = ww.find('\n', start);
+    if (end == std::string::npos) end = ww.size();
+    std::string line = ww.substr(start, end - start);
+    start = end + 1;
+    if (line.starts_with("ATOM")) {
+      const int number = std::stoi(line.substr(22, 4));
+      if (number == 23) continue;
+      if (number > 23) line.replace(22, 4, fmt_number(number - 20));
+    }
+    renumbered += line + "\n";
+  }
+  for (const bool cif : {false, true}) {
+    SCOPED_TRACE(cif ? "mmCIF" : "PDB");
+    const auto file = cif ? write_file("renumbered", "ww.cif", as_mmcif(renumbered))
+                          : write_file("renumbered", "ww.pdb", renumbered);
+    const StructureModel model = read_model(file);
+    ASSERT_EQ(model.residues.size(), 33u);
+    int ser18 = 0;
+    for (const StructureResidue& residue : model.residues) ser18 += residue.name == "SER" && residue.number == 18;
+    EXPECT_EQ(ser18, 2);
+    const BuiltTopology built = build_topology(model, {});
+    EXPECT_FALSE(mentions(built.warnings, "residue 18 is not in the model"));
+    EXPECT_FALSE(mentions(model.warnings, "C-alpha atoms without alternate-location labels"));
+    EXPECT_TRUE(mentions(model.warnings, "residue numbers are each used by more than one residue"));
+    // The second SER 18 is bonded to its neighbours 17 and 19 of the renumbered part.
+    EXPECT_EQ(built.topology.bonds.size(), 31u);  // 32 less the gap where 23 was
+  }
 }
 
 }  // namespace

@@ -42,4 +42,23 @@ void ResidueStandIns::restore(gemmi::Structure& structure) const {
         if (is_stand_in(residue.name) && residue.name.size() == 3) residue.name = names_.at(decode(residue.name));
 }
 
+int ResidueOccurrences::of(const std::string& position, const std::string& name, bool has_ca) {
+  if (!position_started_ || position != position_) {
+    position_ = position;
+    position_started_ = true;
+    ++position_run_;
+  }
+  const auto [it, fresh] = seen_.try_emplace(position + '\x1f' + name, Seen{1, position_run_});
+  if (!fresh && it->second.position_run != position_run_ && has_ca) {
+    ++it->second.occurrence;
+    it->second.position_run = position_run_;
+  }
+  return it->second.occurrence;
+}
+
+void ResidueOccurrences::clear() {
+  seen_.clear();
+  position_started_ = false;
+}
+
 }  // namespace ermak

@@ -8,6 +8,7 @@
 #include <map>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -29,6 +30,47 @@ class ResidueStandIns {
  private:
   std::map<std::pair<std::string, int>, std::string> stand_ins_;
   std::vector<std::string> names_;  // by stand-in index
+};
+
+// Which residue of its chain a run of atom records (consecutive records of one residue
+// number, insertion code and name) belongs to, for the rule that only records that follow
+// one another are one residue: a run whose residue comes back after records of other
+// residues, with a C-alpha of its own, is the `occurrence`-th residue of that number and
+// name — a chain numbered domain by domain, a number reused — not the earlier one. A run
+// without a C-alpha (atoms of a residue listed after others: hydrogens appended) stays part
+// of the latest residue of its number and name. Runs of alternative residues at one position
+// (microheterogeneity) may alternate: they stay at the position. Feed the runs in file order.
+class ResidueOccurrences {
+ public:
+  // `position`: the run's chain, residue number and insertion code (and segment id); `name`:
+  // its residue name. 1 for the first residue of that position and name, 2, …
+  int of(const std::string& position, const std::string& name, bool has_ca);
+  // A TER record: the chain ends, gemmi starts another.
+  void end_chain() { position_started_ = false; }
+  // A new model.
+  void clear();
+
+ private:
+  struct Seen {
+    int occurrence;
+    long position_run;  // the run of records at one position where last seen
+  };
+  std::unordered_map<std::string, Seen> seen_;  // position + name
+  std::string position_;
+  bool position_started_ = false;
+  long position_run_ = 0;
+};
+
+// Consecutive atom records (PDB lines, mmCIF rows: `items`) of one residue, gathered for
+// ResidueOccurrences.
+struct ResidueRun {
+  std::string position, name;
+  bool has_ca = false;
+  std::vector<std::size_t> items;
+
+  bool continues(const std::string& record_position, const std::string& record_name) const {
+    return !items.empty() && record_position == position && record_name == name;
+  }
 };
 
 // Whether `name` starts like a stand-in (a residue name that begins with the control

@@ -177,35 +177,91 @@ void check_five_digit_residue_number(const std::string& file, int line_number, s
                     "the insertion code): write it in hybrid-36 (A000 = 10000) or use mmCIF");
 }
 
-// Whether the file writes two-character chain ids in columns 21-22: a record of a residue
-// that gemmi's table knows by its 3-letter name (ALA, HOH, DA) with column 21 not blank,
-// where columns 18-21 are no 4-letter name. A file of 4-letter names leaves column 21 blank
-// after the other residues' 3-letter names.
-bool uses_two_character_chains(std::string_view text, const std::vector<std::size_t>& atom_records) {
-  for (const std::size_t start : atom_records) {
-    const std::string_view line = text.substr(start, std::min<std::size_t>(22, text.size() - start));
-    if (line.size() < 22 || line[20] == ' ' || is_four_letter_residue_name(line.substr(17, 4))) continue;
-    if (gemmi::find_tabulated_residue(std::string(text::trim(line.substr(17, 3)))).found()) return true;
-  }
-  return false;
-}
+// The records that tell gemmi's PDB reader where residues and chains start.
+struct PdbRecord {
+  enum Kind { Atom, Ter, Model } kind;  // Model: MODEL or ENDMDL
+  std::size_t start;                    // in the text
+};
 
 // Standard PDB puts the residue name in columns 18-20 and the chain in 22 (gemmi reads 21-22,
 // for two-character ids). GROMACS (`%4.4s`), VMD and AMBER write a 4-letter name in columns
 // 18-21, which gemmi would cut to 3 letters, taking the 4th for a chain id's first character:
 // the residue would leave its chain. Where columns 18-21 hold a 4-letter name ermak knows
 // (force_field_names) and the file has no two-character chain ids (HISAB: HIS of chain AB),
-// the name is columns 18-21 and the chain column 22: the name becomes a stand-in in columns
-// 18-20 (restored after gemmi has read the file) and column 21 a blank.
-void keep_four_letter_residue_names(const std::string& file, std::string& text,
-                                    const std::vector<std::size_t>& atom_records, ResidueStandIns& stand_ins) {
-  if (uses_two_character_chains(text, atom_records)) return;
-  for (const std::size_t start : atom_records) {
-    const std::string_view line(text.data() + start, std::min<std::size_t>(21, text.size() - start));
-    if (line.size() < 21 || !is_four_letter_residue_name(line.substr(17, 4))) continue;
-    const std::string code = stand_ins.stand_in(std::string(line.substr(17, 4)), 1, file);
-    text.replace(start + 17, 4, code + " ");
+// the name is columns 18-21 and the chain column 22.
+struct PdbResidueColumns {
+  std::string name, chain;
+  bool four_letter_name = false;
+};
+
+PdbResidueColumns pdb_residue_columns(std::string_view line, bool two_character_chains) {
+  if (!two_character_chains && is_four_letter_residue_name(line.substr(17, 4)))
+    return {std::string(line.substr(17, 4)), std::string(text::trim(line.substr(21, 1))), true};
+  return {std::string(text::trim(line.substr(17, 3))), std::string(text::trim(line.substr(20, 2))), false};
+}
+
+// Whether the file writes two-character chain ids in columns 21-22: a record of a residue
+// that gemmi's table knows by its 3-letter name (ALA, HOH, DA) with column 21 not blank,
+// where columns 18-21 are no 4-letter name. A file of 4-letter names leaves column 21 blank
+// after the other residues' 3-letter names.
+bool uses_two_character_chains(std::string_view text, const std::vector<PdbRecord>& records) {
+  for (const PdbRecord& record : records) {
+    if (record.kind != PdbRecord::Atom) continue;
+    const std::string_view line = text.substr(record.start, 22);
+    if (line[20] == ' ' || is_four_letter_residue_name(line.substr(17, 4))) continue;
+    if (gemmi::find_tabulated_residue(std::string(text::trim(line.substr(17, 3)))).found()) return true;
   }
+  return false;
+}
+
+// gemmi joins the records of a chain that share a residue's number, insertion code, name and
+// segment id wherever they stand; only records that follow one another are one residue
+// (ResidueOccurrences). A residue whose number and name come back later (a chain numbered
+// domain by domain), and a 4-letter name (pdb_residue_columns), get a stand-in name in columns
+// 18-20, restored after gemmi has read the file; column 21 of a 4-letter name becomes a blank.
+void give_gemmi_residue_names(const std::string& file, std::string& text, const std::vector<PdbRecord>& records,
+                              ResidueStandIns& stand_ins) {
+  const bool two_character_chains = uses_two_character_chains(text, records);
+  const auto line_at = [&](std::size_t start) {
+    const std::size_t end = text.find('\n', start);
+    return std::string_view(text.data() + start, (end == std::string::npos ? text.size() : end) - start);
+  };
+  ResidueOccurrences occurrences;
+  ResidueRun run;
+  const auto finish_run = [&] {
+    if (run.items.empty()) return;
+    const int occurrence = occurrences.of(run.position, run.name, run.has_ca);
+    const bool four_letter_name = run.name.size() == 4;
+    if (occurrence > 1 || four_letter_name) {
+      const std::string code = stand_ins.stand_in(run.name, occurrence, file);
+      for (const std::size_t start : run.items) {
+        text.replace(start + 17, 3, code);
+        if (four_letter_name) text[start + 20] = ' ';
+      }
+    }
+    run.items.clear();
+  };
+  for (const PdbRecord& record : records) {
+    if (record.kind != PdbRecord::Atom) {
+      finish_run();
+      if (record.kind == PdbRecord::Ter) occurrences.end_chain();
+      else occurrences.clear();
+      continue;
+    }
+    const std::string_view line = line_at(record.start);
+    PdbResidueColumns columns = pdb_residue_columns(line, two_character_chains);
+    const std::string segment = line.size() > 72 ? std::string(text::trim(line.substr(72, 4))) : std::string();
+    std::string position = columns.chain + '\x1f' + std::string(line.substr(22, 5)) + '\x1f' + segment;
+    if (!run.continues(position, columns.name)) {
+      finish_run();
+      run.position = std::move(position);
+      run.name = std::move(columns.name);
+      run.has_ca = false;
+    }
+    run.items.push_back(record.start);
+    run.has_ca = run.has_ca || text::trim(line.substr(12, 4)) == "CA";
+  }
+  finish_run();
 }
 
 // gemmi reads the numeric columns leniently — a cut "12.3" or "1.0x0" passes, a residue
@@ -226,7 +282,7 @@ void prepare_pdb_text(const std::string& file, std::string& text, ParsedStructur
     std::string line;
   };
   std::vector<Rewrite> model_records;  // MODEL records to rewrite in the standard columns
-  std::vector<std::size_t> atom_records;  // where the ATOM/HETATM records start
+  std::vector<PdbRecord> records;  // ATOM/HETATM, TER, MODEL and ENDMDL
   std::size_t start = 0;
   while (start < text.size()) {
     std::size_t end = text.find('\n', start);
@@ -245,11 +301,15 @@ void prepare_pdb_text(const std::string& file, std::string& text, ParsedStructur
       if (const auto count = text::parse_number<int>(text::trim(line.substr(13, 4))))
         parsed.seqres_length[std::string(1, line[11])] = *count;
     if (is_model_record(line)) {
+      records.push_back({PdbRecord::Model, line_start});
       if (auto standard = model_record(file, line_number, line); standard != line)
         model_records.push_back({line_start, line.size(), std::move(standard)});
       continue;
     }
     if (!(line.starts_with("ATOM") || line.starts_with("HETATM"))) {
+      if (line.starts_with("ENDMDL")) records.push_back({PdbRecord::Model, line_start});
+      if (line.starts_with("TER") && (line.size() == 3 || line[3] == ' ' || line[3] == '\t'))
+        records.push_back({PdbRecord::Ter, line_start});
       const std::size_t leading = std::min(line.find_first_not_of(" \t"), line.size());
       const std::string_view rest = line.substr(leading);
       if (leading > 0 && (rest.starts_with("ATOM ") || rest.starts_with("HETATM")))
@@ -312,10 +372,10 @@ void prepare_pdb_text(const std::string& file, std::string& text, ParsedStructur
     if (is_stand_in(line.substr(17, 1)))
       throw Error(file, line_number, "resName",
                   "columns 18-20 hold a control character (0x01): the file is damaged or not a PDB text file");
-    atom_records.push_back(line_start);
+    records.push_back({PdbRecord::Atom, line_start});
   }
   // Before the MODEL records' rewrites, which move the records after them.
-  keep_four_letter_residue_names(file, text, atom_records, stand_ins);
+  give_gemmi_residue_names(file, text, records, stand_ins);
   // Last first: a rewritten line may differ in length, which moves the lines after it.
   for (auto r = model_records.rbegin(); r != model_records.rend(); ++r) text.replace(r->start, r->size, r->line);
   if (blanked > 0)
@@ -521,6 +581,64 @@ void check_atom_site_values(const gemmi::cif::Document& document, const std::str
                     std::string("_atom_site.") + column.name, "'" + raw + "'" + atom + what);
       }
     }
+  }
+}
+
+// give_gemmi_residue_names for an mmCIF's atom list: gemmi keys a model's residues on the
+// chain (auth_asym_id, else label_asym_id), auth_seq_id, pdbx_PDB_ins_code and the residue
+// name (auth_comp_id, else label_comp_id) wherever the rows stand.
+void give_gemmi_cif_residue_names(gemmi::cif::Document& document, const std::string& file,
+                                  ResidueStandIns& stand_ins) {
+  if (document.blocks.empty()) return;
+  for (gemmi::cif::Item& item : document.blocks[0].items) {
+    if (item.type != gemmi::cif::ItemType::Loop) continue;
+    gemmi::cif::Loop& loop = item.loop;
+    const auto first_of = [&](const char* preferred, const char* other) {
+      const int column = loop.find_tag(preferred);
+      return column >= 0 ? column : loop.find_tag(other);
+    };
+    const int number = loop.find_tag("_atom_site.auth_seq_id");
+    const int chain = first_of("_atom_site.auth_asym_id", "_atom_site.label_asym_id");
+    const int name_column = first_of("_atom_site.auth_comp_id", "_atom_site.label_comp_id");
+    const int icode = loop.find_tag("_atom_site.pdbx_PDB_ins_code");
+    const int model = loop.find_tag("_atom_site.pdbx_PDB_model_num");
+    if (number < 0 || chain < 0 || name_column < 0) continue;
+    const int atom_name = first_of("_atom_site.auth_atom_id", "_atom_site.label_atom_id");
+    const std::size_t width = loop.tags.size();
+    const auto value = [&](std::size_t row, int column) {
+      return column < 0 ? std::string() : gemmi::cif::as_string(loop.values[row * width + column]);
+    };
+    ResidueOccurrences occurrences;
+    ResidueRun run;
+    const auto finish_run = [&] {
+      if (run.items.empty()) return;
+      const int occurrence = occurrences.of(run.position, run.name, run.has_ca);
+      if (occurrence > 1)
+        for (const std::size_t row : run.items)
+          loop.values[row * width + name_column] = stand_ins.stand_in(run.name, occurrence, file);
+      run.items.clear();
+    };
+    std::string current_model;
+    for (std::size_t row = 0; (row + 1) * width <= loop.values.size(); ++row) {
+      if (model >= 0 && value(row, model) != current_model) {
+        finish_run();
+        current_model = value(row, model);
+        occurrences.clear();
+      }
+      std::string name = value(row, name_column);
+      if (is_stand_in(name))
+        throw Error(file, 0, "_atom_site", "a residue name holds a control character (0x01): the file is damaged");
+      std::string position = value(row, chain) + '\x1f' + value(row, number) + '\x1f' + value(row, icode);
+      if (!run.continues(position, name)) {
+        finish_run();
+        run.position = std::move(position);
+        run.name = std::move(name);
+        run.has_ca = false;
+      }
+      run.items.push_back(row);
+      run.has_ca = run.has_ca || value(row, atom_name) == "CA";
+    }
+    finish_run();
   }
 }
 
@@ -731,10 +849,13 @@ ParsedStructure read_structure_file(const std::filesystem::path& file, EpsilonSo
       stand_ins.restore(parsed.structure);
     } else {
 #ifdef ERMAK_HAVE_MMCIF
-      const gemmi::cif::Document document = gemmi::cif::read_memory(text.data(), text.size(), name.c_str());
+      gemmi::cif::Document document = gemmi::cif::read_memory(text.data(), text.size(), name.c_str());
       check_atom_site_columns(document, name);
       check_atom_site_values(document, name, text, eh_source);
+      ResidueStandIns stand_ins;
+      give_gemmi_cif_residue_names(document, name, stand_ins);
       parsed.structure = gemmi::make_structure(document);
+      stand_ins.restore(parsed.structure);
       if (!document.blocks.empty()) {
         std::vector<std::string> tags;
         for (const gemmi::cif::Item& item : document.blocks[0].items) {
