@@ -208,6 +208,7 @@ TEST(IoCaModel, AChainGivenTwiceUnderOneNameIsOneWarning) {
       EXPECT_EQ(top.bonds.size(), 8u);  // 4 in each copy, none across the TER
       for (const Bond& bond : top.bonds) EXPECT_EQ(bond.i < 5, bond.j < 5) << bond.i << "-" << bond.j;
       EXPECT_TRUE(contains(warnings, "chain A continues after a TER record: the part after it is named A-2"));
+      EXPECT_TRUE(contains(warnings, "A:ALA 5 and A-2:ALA 1, the facing ends of two parts of chain A"));
     } else {
       ASSERT_EQ(top.bead_count(), 10);
       EXPECT_EQ(top.beads[5].chain_id, "A");

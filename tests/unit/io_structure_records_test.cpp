@@ -234,5 +234,29 @@ TEST(IoStructureRecords, AResidueBackUnderItsNumberAndNameIsAnotherResidue) {
   }
 }
 
+// A TER record inside a continuous chain (the audit's ww with TER between residues 22 and 23)
+// splits it into parts A and A-2 as documented; the warning says that the parts' facing ends
+// are at bond distance and not bonded — the old reader said only that TER ends a chain.
+TEST(IoStructureRecords, PartsOfAChainAtBondDistanceAreNamed) {
+  const std::string ww = shared_file_text("sopgpu/ww/ww.pdb");
+  const std::size_t first_23 = ww.find("ATOM    138  N   TYR A  23");
+  ASSERT_NE(first_23, std::string::npos);
+  const std::size_t line_start = ww.rfind('\n', first_23) + 1;
+  const std::string split = ww.substr(0, line_start) + "TER\n" + ww.substr(line_start);
+  const auto file = write_file("ter-no-gap", "ww.pdb", split);
+  const BuiltTopology built = build_topology(read_model(file), {});
+  EXPECT_EQ(built.topology.bonds.size(), 32u);
+  const std::string expected = "A:VAL 22 and A-2:TYR 23, the facing ends of two parts of chain A";
+  EXPECT_TRUE(mentions(built.warnings, expected));
+  EXPECT_TRUE(mentions(built.warnings, "are 3.80 A apart, within bond distance (<= 4.5 A), but not bonded"));
+  std::vector<std::string> warnings;
+  build_ca_model(file, {}, &warnings);
+  EXPECT_TRUE(mentions(warnings, expected));
+  // Parts farther apart than a bond: no such warning.
+  TopologyOptions strict;
+  strict.break_distance_A = 3.7;
+  EXPECT_FALSE(mentions(build_topology(read_model(file), strict).warnings, "facing ends"));
+}
+
 }  // namespace
 }  // namespace ermak

@@ -4,6 +4,8 @@
 #include <set>
 #include <string_view>
 
+#include <fmt/format.h>
+
 #include "ermak/core/error.h"
 
 namespace ermak {
@@ -73,6 +75,15 @@ void check_chain_selection(const gemmi::Model& model, const std::vector<std::str
                   "no chain '" + wanted + "' in the file's model (its chains: " + list +
                       "; chain names are case-sensitive)");
     }
+}
+
+std::string parts_within_bond_distance_note(const std::string& file_chain, const std::string& end_label,
+                                            const std::string& start_label, double distance_A, double bond_limit_A) {
+  return fmt::format("{} and {}, the facing ends of two parts of chain {} (a TER record between them, or in mmCIF "
+                     "another label_asym_id), are {:.2f} A apart, within bond distance (<= {:g} A), but not bonded: "
+                     "the parts are two chains, and the pair may be a native contact — if the file means one chain, "
+                     "remove the TER record between them",
+                     end_label, start_label, file_chain, distance_A, bond_limit_A);
 }
 
 }  // namespace ermak

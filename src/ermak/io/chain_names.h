@@ -54,4 +54,12 @@ class ChainNames {
   std::map<std::pair<const gemmi::Chain*, std::string>, Part> parts_;
 };
 
+// The warning for two parts of one chain of the file (ChainNames: a TER record between them,
+// or in mmCIF another label_asym_id) whose facing ends, `end_label` and `start_label`, have
+// C-alphas `distance_A` apart, within the builder's bond distance `bond_limit_A`: the parts are
+// not bonded, and the pair may become a native contact, where the file may have meant one
+// chain.
+std::string parts_within_bond_distance_note(const std::string& file_chain, const std::string& end_label,
+                                            const std::string& start_label, double distance_A, double bond_limit_A);
+
 }  // namespace ermak
