@@ -258,5 +258,34 @@ TEST(IoStructureRecords, PartsOfAChainAtBondDistanceAreNamed) {
   EXPECT_FALSE(mentions(build_topology(read_model(file), strict).warnings, "facing ends"));
 }
 
+// mmCIF: two molecules (label_asym_id A and B) under one auth_asym_id A stay apart, as two
+// parts (A, A-2) with an mmCIF warning; the old reader merged the second into the first and
+// dropped it, suggesting a TER record.
+TEST(IoStructureRecords, TwoMoleculesUnderOneAuthChainStayApart) {
+  std::string pdb;
+  for (int copy = 0; copy < 2; ++copy)
+    for (int k = 1; k <= 4; ++k) pdb += record("CA", k == 2 ? "SER" : "ALA", 'A', k, 3.8 * (k - 1) + 30.0 * copy);
+  std::string cif = as_mmcif(pdb);
+  // The second copy's rows (the last 4) get label_asym_id B.
+  std::size_t row = 0;
+  for (std::size_t p = cif.find("\nATOM "); p != std::string::npos; p = cif.find("\nATOM ", p + 1))
+    if (++row > 4) {
+      const std::size_t label = cif.find(" A . ", p);
+      cif.replace(label, 5, " B . ");
+    }
+  const StructureModel model = read_model(write_file("two-molecules", "two.cif", cif));
+  ASSERT_EQ(model.residues.size(), 8u);
+  EXPECT_EQ(model.residues[3].chain_id, "A");
+  EXPECT_EQ(model.residues[4].chain_id, "A-2");
+  EXPECT_EQ(model.residues[4].subchain, "B");
+  EXPECT_TRUE(mentions(model.warnings, "chain A (auth_asym_id) holds another molecule after molecule A (label_asym_id "
+                                       "B, from residue ALA 1): its part is named A-2"));
+  EXPECT_FALSE(mentions(model.warnings, "TER"));
+  EXPECT_EQ(build_topology(model, {}).topology.bonds.size(), 6u);
+  std::vector<std::string> warnings;
+  EXPECT_EQ(build_ca_model(write_file("two-molecules-ca", "two.cif", cif), {}, &warnings).bead_count(), 8);
+  EXPECT_TRUE(mentions(warnings, "holds another molecule"));
+}
+
 }  // namespace
 }  // namespace ermak
