@@ -13,6 +13,7 @@
 #include "ermak/io/ca_model_builder.h"
 #include "ermak/io/structure_model.h"
 #include "ermak/io/topology_builder.h"
+#include "ermak/io/topology_summary.h"
 #include "support/test_paths.h"
 
 namespace ermak {
@@ -285,6 +286,37 @@ TEST(IoStructureRecords, TwoMoleculesUnderOneAuthChainStayApart) {
   std::vector<std::string> warnings;
   EXPECT_EQ(build_ca_model(write_file("two-molecules-ca", "two.cif", cif), {}, &warnings).bead_count(), 8);
   EXPECT_TRUE(mentions(warnings, "holds another molecule"));
+}
+
+// Models numbered 0, 5 and 7: the summary says which of the file's models it used ("model 5,
+// the first of 3", not "model 5 of 3"), and --model 0 takes the file's MODEL 0 (the old
+// reader read 0 as "the first model" and the command refused it).
+TEST(IoStructureRecords, ModelsNumberedOtherwiseAreNamedAndFound) {
+  std::string pdb;
+  for (const int number : {5, 0, 7}) {
+    char model[32];
+    std::snprintf(model, sizeof model, "MODEL     %4d\n", number);
+    pdb += model + record("CA", "ALA", 'A', 1, 0.0) + record("CA", "ALA", 'A', 2, 3.8 + 0.1 * number) + "ENDMDL\n";
+  }
+  const auto file = write_file("models", "nmr.pdb", pdb + "END\n");
+  const auto summary_input_line = [&](const StructureModel& model) {
+    const std::string summary = format_topology_summary(model, build_topology(model, {}), TopologyRunInfo{});
+    const std::size_t start = summary.find("input ");
+    return summary.substr(start, summary.find('\n', start) - start);
+  };
+  const StructureModel first = read_model(file);
+  EXPECT_EQ(first.model_name, "5");
+  EXPECT_NE(summary_input_line(first).find("(PDB, model 5, the first of 3)"), std::string::npos)
+      << summary_input_line(first);
+  StructureReadOptions zero;
+  zero.model = 0;
+  const StructureModel model_0 = read_model(file, zero);
+  EXPECT_EQ(model_0.model_name, "0");
+  EXPECT_DOUBLE_EQ(model_0.residues[1].atoms[0].position_A.x, 3.8);
+  EXPECT_NE(summary_input_line(model_0).find("(PDB, model 0, the second of 3)"), std::string::npos);
+  // A file numbered 1, 2, …: as before.
+  const StructureModel ww = read_model(test::shared_data() / "sopgpu/ww/ww.pdb");
+  EXPECT_NE(summary_input_line(ww).find("(PDB, model 1 of 1)"), std::string::npos);
 }
 
 }  // namespace

@@ -902,12 +902,12 @@ StructureModel extract_structure_model(const ParsedStructure& parsed, const std:
 
   // --- the model ---
   const gemmi::Model* model = &st.models[0];
-  if (options.model > 0) {
+  if (options.model) {
     model = nullptr;
-    const std::string wanted = std::to_string(options.model);
+    const std::string wanted = std::to_string(*options.model);
     for (const gemmi::Model& m : st.models)
       if (m.name == wanted) model = &m;
-    if (!model && st.models.size() == 1 && options.model == 1) model = &st.models[0];
+    if (!model && st.models.size() == 1 && *options.model == 1) model = &st.models[0];
     if (!model) {
       std::string names;
       for (const gemmi::Model& m : st.models) names += (names.empty() ? "" : ", ") + m.name;
@@ -917,8 +917,9 @@ StructureModel extract_structure_model(const ParsedStructure& parsed, const std:
     }
   }
   out.model_name = model->name;
+  out.model_position = static_cast<int>(model - st.models.data()) + 1;
   if (std::string note = cut_short_note(parsed, *model); !note.empty()) out.warnings.push_back(std::move(note));
-  if (st.models.size() > 1 && options.model == 0)
+  if (st.models.size() > 1 && !options.model)
     out.warnings.push_back("the file has " + std::to_string(st.models.size()) +
                            " models; model " + model->name + " (the first) is used");
 

@@ -127,7 +127,7 @@ struct AssemblyRecord {
 };
 
 struct StructureReadOptions {
-  int model = 0;             // 1-based model number; 0 = the first model of the file
+  std::optional<int> model;  // the model's number (MODEL record: 0 to 9999); none: the file's first
   bool keep_hetero = false;  // amino-acid residues in HETATM records become beads
   // Only these chains, by their names in the file (io/chain_names.h); empty: every chain.
   std::vector<std::string> chains;
@@ -137,7 +137,8 @@ struct StructureReadOptions {
 struct StructureModel {
   std::string source;                 // the file, for messages
   StructureFormat format = StructureFormat::Pdb;
-  std::string model_name;             // gemmi's model name ("1")
+  std::string model_name;             // gemmi's model name ("1"): its MODEL number
+  int model_position = 1;             // which of the file's models it is (1 = the first)
   int model_count = 0;
   std::vector<std::string> chains_selected;  // StructureReadOptions::chains (empty: every chain)
   std::vector<StructureResidue> residues;     // chains in file order, residues in file order
