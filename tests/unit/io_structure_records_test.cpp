@@ -319,5 +319,30 @@ TEST(IoStructureRecords, ModelsNumberedOtherwiseAreNamedAndFound) {
   EXPECT_NE(summary_input_line(ww).find("(PDB, model 1 of 1)"), std::string::npos);
 }
 
+// Blank occupancy columns (villin_nle_native.pdb, as MD programs write) are absent, not 0:
+// occupancy 1 and no "occupancy 0 (not observed …)" warning; the old reader said 35
+// C-alphas were unobserved and wrote occupancy 0 to the .etop. A written 0 is still 0.
+TEST(IoStructureRecords, ABlankOccupancyColumnIsNotZero) {
+  const auto blank_occupancy = [](int number, double x, const char* occupancy) {
+    std::string line = record("CA", "ALA", 'A', number, x);
+    line.replace(54, 6, occupancy);
+    return line;
+  };
+  const auto file = write_file("occupancy", "md.pdb",
+                               blank_occupancy(1, 0.0, "      ") + blank_occupancy(2, 3.8, "      ") +
+                                   blank_occupancy(3, 7.6, "  0.00") + "END\n");
+  const StructureModel model = read_model(file);
+  ASSERT_EQ(model.residues.size(), 3u);
+  EXPECT_FLOAT_EQ(model.residues[0].atoms[0].occupancy, 1.0f);
+  EXPECT_FLOAT_EQ(model.residues[1].atoms[0].occupancy, 1.0f);
+  EXPECT_FLOAT_EQ(model.residues[2].atoms[0].occupancy, 0.0f);
+  EXPECT_TRUE(mentions(model.warnings, "1 C-alpha atom has occupancy 0 (not observed"));
+  // The file that showed it, with its blank columns.
+  const auto villin = test::shared_data() / "forcefields/villin-nle/villin_nle_native.pdb";
+  const StructureModel nle = read_model(villin);
+  EXPECT_FALSE(mentions(nle.warnings, "occupancy 0"));
+  EXPECT_FLOAT_EQ(build_topology(nle, {}).topology.beads[0].occupancy, 1.0f);
+}
+
 }  // namespace
 }  // namespace ermak

@@ -264,6 +264,16 @@ void give_gemmi_residue_names(const std::string& file, std::string& text, const 
   finish_run();
 }
 
+// A blank occupancy field (columns 55-60; MD and modelling programs leave it so) is no value,
+// but gemmi reads it as 0, which the builders would report as atoms "not observed": it is
+// given 1, as gemmi gives a record too short to hold the field. (--eh O refuses a blank field
+// before: check_eh_field.)
+void fill_blank_occupancy(std::string& text, std::size_t line_start, std::string_view line) {
+  if (line.size() <= 54 || !text::trim(line.substr(54, 6)).empty()) return;
+  const std::size_t width = std::min<std::size_t>(6, line.size() - 54);
+  text.replace(line_start + 54, width, std::string_view("  1.00").substr(6 - width));
+}
+
 // gemmi reads the numeric columns leniently — a cut "12.3" or "1.0x0" passes, a residue
 // number or B-factor that is not a number becomes 0, a record shifted by a column reads
 // as another residue, a record not starting in column 1 is skipped — which would silently
@@ -364,6 +374,7 @@ void prepare_pdb_text(const std::string& file, std::string& text, ParsedStructur
                     "'" + std::string(field) + "' in " + columns_text(int(first) + 1, int(first) + 6) +
                         " is not a number");
     }
+    fill_blank_occupancy(text, line_start, line);
     if (line.size() > 78 && !valid_charge_columns(line[78], line.size() > 79 ? line[79] : '\0')) {
       std::fill(text.begin() + line_start + 72, text.begin() + line_start + line.size(), ' ');
       ++blanked;
