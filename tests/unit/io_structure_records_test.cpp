@@ -344,5 +344,22 @@ TEST(IoStructureRecords, ABlankOccupancyColumnIsNotZero) {
   EXPECT_FLOAT_EQ(build_topology(nle, {}).topology.beads[0].occupancy, 1.0f);
 }
 
+// A file whose lines end in CR alone: an error that says so, not "no amino-acid residue …
+// (is it a protein structure?)" as before.
+TEST(IoStructureRecords, CarriageReturnLineEndingsAreNamed) {
+  std::string pdb = record("CA", "ALA", 'A', 1, 0.0) + record("CA", "ALA", 'A', 2, 3.8) + "END\n";
+  for (char& c : pdb)
+    if (c == '\n') c = '\r';
+  for (const char* name : {"mac.pdb", "mac.cif"}) {
+    try {
+      read_structure_file(write_file("cr-only", name, pdb));
+      ADD_FAILURE() << "a CR-only file was read";
+    } catch (const Error& e) {
+      EXPECT_NE(std::string(e.what()).find("the file's lines end in a carriage return alone"), std::string::npos)
+          << e.what();
+    }
+  }
+}
+
 }  // namespace
 }  // namespace ermak
