@@ -361,5 +361,37 @@ TEST(IoStructureRecords, CarriageReturnLineEndingsAreNamed) {
   }
 }
 
+// mmCIF auth_seq_id '?': the residue takes its label_seq_id, with a note, or without one the
+// file is refused at the atom's line (it was silently residue 0).
+TEST(IoStructureRecords, AnUnknownAuthSeqIdTakesTheLabelSeqId) {
+  const std::string pdb = record("CA", "ALA", 'A', 1, 0.0) + record("CA", "SER", 'A', 2, 3.8) +
+                          record("CA", "ALA", 'A', 3, 7.6);
+  std::string cif = as_mmcif(pdb);
+  // as_mmcif writes label_seq_id '.', then x y z occupancy B auth_seq_id auth_asym_id: give the
+  // SER row label_seq_id 12 and auth_seq_id '?'.
+  const std::size_t ser = cif.find(" SER ");
+  std::string row = cif.substr(ser, cif.find('\n', ser) - ser);
+  std::string changed = row;
+  changed.replace(changed.find(" A . "), 5, " A 12 ");
+  changed.replace(changed.rfind(" 2 A"), 4, " ? A");
+  const std::string labelled = replaced(cif, row, changed);
+  const StructureModel model = read_model(write_file("seq-q", "q.cif", labelled));
+  ASSERT_EQ(model.residues.size(), 3u);
+  EXPECT_EQ(model.residues[1].number, 12);
+  EXPECT_TRUE(mentions(model.warnings, "1 atom(s) have no auth_seq_id ('?'): their label_seq_id numbers their "
+                                       "residues (e.g. atom 2: residue 12)"));
+  std::string unnumbered = row;
+  unnumbered.replace(unnumbered.rfind(" 2 A"), 4, " ? A");
+  try {
+    read_structure_file(write_file("seq-q-none", "none.cif", replaced(cif, row, unnumbered)));
+    ADD_FAILURE() << "an atom without a residue number was read";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("none.cif:19: _atom_site.auth_seq_id: '?' (atom 2): its residue has no "
+                                         "number — no auth_seq_id, and label_seq_id '.' is none either"),
+              std::string::npos)
+        << e.what();
+  }
+}
+
 }  // namespace
 }  // namespace ermak

@@ -595,6 +595,42 @@ void check_atom_site_values(const gemmi::cif::Document& document, const std::str
   }
 }
 
+// An atom whose auth_seq_id is unknown ('?' or '.') would be residue 0 (gemmi), silently: its
+// label_seq_id, where the file gives one, numbers it instead, with a note; without either the
+// atom has no place in its chain, an error at its line.
+void number_atoms_without_auth_seq_id(gemmi::cif::Document& document, const std::string& file,
+                                      const std::string& text, std::vector<std::string>& notes) {
+  if (document.blocks.empty()) return;
+  for (gemmi::cif::Item& item : document.blocks[0].items) {
+    if (item.type != gemmi::cif::ItemType::Loop) continue;
+    gemmi::cif::Loop& loop = item.loop;
+    const int auth = loop.find_tag("_atom_site.auth_seq_id");
+    if (auth < 0) continue;
+    const int label = loop.find_tag("_atom_site.label_seq_id");
+    const int id = loop.find_tag("_atom_site.id");
+    const std::size_t width = loop.tags.size();
+    int numbered = 0;
+    std::string first;
+    for (std::size_t row = 0; (row + 1) * width <= loop.values.size(); ++row) {
+      std::string& number = loop.values[row * width + auth];
+      if (!gemmi::cif::is_null(number)) continue;
+      const std::string atom = id >= 0 ? "atom " + loop.values[row * width + id] : "an atom";
+      const std::string* label_number = label >= 0 ? &loop.values[row * width + label] : nullptr;
+      if (!label_number || gemmi::cif::is_null(*label_number) || !text::parse_number<int>(*label_number))
+        throw Error(file, cif_loop_value_line(text, item.line_number, row * width + auth), "_atom_site.auth_seq_id",
+                    "'" + number + "' (" + atom + "): its residue has no number — no auth_seq_id, and " +
+                        (label_number ? "label_seq_id '" + *label_number + "' is none either" : "no label_seq_id") +
+                        "; give auth_seq_id the residue's number");
+      if (numbered++ == 0) first = atom + ": residue " + *label_number;
+      number = *label_number;
+    }
+    if (numbered > 0)
+      notes.push_back(fmt::format("{} atom(s) have no auth_seq_id ('?'): their label_seq_id numbers their residues "
+                                  "(e.g. {})",
+                                  numbered, first));
+  }
+}
+
 // give_gemmi_residue_names for an mmCIF's atom list: gemmi keys a model's residues on the
 // chain (auth_asym_id, else label_asym_id), auth_seq_id, pdbx_PDB_ins_code and the residue
 // name (auth_comp_id, else label_comp_id) wherever the rows stand.
@@ -869,6 +905,7 @@ ParsedStructure read_structure_file(const std::filesystem::path& file, EpsilonSo
       gemmi::cif::Document document = gemmi::cif::read_memory(text.data(), text.size(), name.c_str());
       check_atom_site_columns(document, name);
       check_atom_site_values(document, name, text, eh_source);
+      number_atoms_without_auth_seq_id(document, name, text, parsed.notes);
       ResidueStandIns stand_ins;
       give_gemmi_cif_residue_names(document, name, stand_ins);
       parsed.structure = gemmi::make_structure(document);
