@@ -139,7 +139,7 @@ TEST(TopologyCli, BadInputsGiveClearErrorsAndNonZeroExit) {
       {ww().string() + " --ncs-frame origx", "--ncs-frame: origx applies to the NCS operators"},
       {ww().string() + " --assembly 1 --ncs-frame origx", "ww.pdb: assembly: the ORIGX frame applies to the NCS"},
       {ww().string() + " --model 2", "ww.pdb: model: there is no model 2"},
-      {ww().string() + " --model 0", "--model: must be a whole number >= 1, got 0"},
+      {ww().string() + " --model 0", "ww.pdb: model: there is no model 0"},
       {ww().string() + " --name .", "--name: '.' cannot name output files"},
       {ww().string() + " --assembly ''", "--assembly: must name an assembly of the file, or ncs"},
       {ww().string() + " --symmetry " + dir.string(), "symmetry: is a directory; give a file"},

@@ -185,9 +185,11 @@ TEST(IoCaModel, AChainNameGivenTwiceStaysTwoChains) {
 }
 
 // A whole chain given twice under one name: after a TER record (molecules of an MD snapshot)
-// the second copy is a chain of its own, A-2, not bonded to the first; without one, gemmi reads
-// one chain whose residues each have two C-alphas: one warning for the chain rather than one
-// per residue.
+// the second copy is a chain of its own, A-2, not bonded to the first; without one, the copies
+// are one chain (records of a residue are one residue only where they follow one another), and
+// one warning for the chain says that its residues come back under their numbers and names.
+// Each residue's records given twice one after the other keep the first C-alpha, with one
+// warning for the chain rather than one per residue.
 TEST(IoCaModel, AChainGivenTwiceUnderOneNameIsOneWarning) {
   for (const bool ter : {true, false}) {
     std::string pdb;
@@ -206,13 +208,26 @@ TEST(IoCaModel, AChainGivenTwiceUnderOneNameIsOneWarning) {
       EXPECT_EQ(top.bonds.size(), 8u);  // 4 in each copy, none across the TER
       for (const Bond& bond : top.bonds) EXPECT_EQ(bond.i < 5, bond.j < 5) << bond.i << "-" << bond.j;
       EXPECT_TRUE(contains(warnings, "chain A continues after a TER record: the part after it is named A-2"));
+      EXPECT_TRUE(contains(warnings, "A:ALA 5 and A-2:ALA 1, the facing ends of two parts of chain A"));
     } else {
-      EXPECT_EQ(top.bead_count(), 5);
-      EXPECT_TRUE(contains(warnings, "chain A: 5 residues have two C-alpha atoms without alternate-location labels "
-                                     "(A:ALA 1 to A:ALA 5): the chain appears twice under one name"));
-      EXPECT_FALSE(contains(warnings, "residue A:ALA 3 has 2 C-alpha atoms"));
+      ASSERT_EQ(top.bead_count(), 10);
+      EXPECT_EQ(top.beads[5].chain_id, "A");
+      EXPECT_EQ(top.bonds.size(), 9u);  // one chain, its copies' ends 3.8 A apart
+      EXPECT_TRUE(contains(warnings, "chain A: 5 residues appear again under their number and name after other "
+                                     "residues (e.g. A:ALA 1; a chain given twice under one name without TER"));
+      EXPECT_FALSE(contains(warnings, "C-alpha atoms"));
     }
   }
+  // Each residue's records twice in a row (two copies merged residue by residue).
+  std::string merged;
+  for (int k = 0; k < 5; ++k)
+    for (int copy = 0; copy < 2; ++copy) merged += atom(2 * k + copy + 1, " CA", "ALA", 'A', k + 1, 3.8 * k, 40.0 * copy, 0);
+  std::vector<std::string> warnings;
+  const Topology top = build_ca_model(write_file("io-chain-merged", "merged.pdb", merged + "END\n"), {}, &warnings);
+  EXPECT_EQ(top.bead_count(), 5);
+  EXPECT_TRUE(contains(warnings, "chain A: 5 residues have two C-alpha atoms without alternate-location labels "
+                                 "(A:ALA 1 to A:ALA 5): each residue's records are given twice"));
+  EXPECT_FALSE(contains(warnings, "residue A:ALA 3 has 2 C-alpha atoms"));
 }
 
 TEST(IoCaModel, ChainBreakByGeometry) {
@@ -270,17 +285,28 @@ TEST(IoCaModel, AReusedResidueNumberKeepsBothResidues) {
   EXPECT_TRUE(contains(warnings, "residues A:SER 20, A:ASP 20 share one number"));
 }
 
-// A residue whose records appear twice (no altloc labels) keeps its first C-alpha and says so;
-// labelled alternatives (above) do not warn.
+// A residue whose records appear twice in a row (no altloc labels) keeps its first C-alpha and
+// says so; one that comes back after other residues is another residue (a bead, with a
+// warning); labelled alternatives (above) do not warn.
 TEST(IoCaModel, ARepeatedResidueWarns) {
   const std::string pdb = atom(1, " CA", "ALA", 'A', 1, 0, 0, 0) + atom(2, " CA", "SER", 'A', 2, 3.8, 0, 0) +
-                          atom(3, " CA", "ALA", 'A', 3, 7.6, 0, 0) + atom(4, " CA", "SER", 'A', 2, 53.8, 0, 0);
+                          atom(3, " CA", "SER", 'A', 2, 53.8, 0, 0) + atom(4, " CA", "ALA", 'A', 3, 7.6, 0, 0);
   const auto file = write_file("io-repeated", "rep.pdb", pdb);
   std::vector<std::string> warnings;
   const Topology top = build_ca_model(file, ModelBuildSpec{}, &warnings);
   ASSERT_EQ(top.bead_count(), 3);
   EXPECT_DOUBLE_EQ(top.native_positions_A[1].x, 3.8);
   EXPECT_TRUE(contains(warnings, "residue A:SER 2 has 2 C-alpha atoms without alternate-location labels"));
+  std::vector<std::string> again;
+  const Topology later = build_ca_model(
+      write_file("io-repeated-later", "later.pdb",
+                 atom(1, " CA", "ALA", 'A', 1, 0, 0, 0) + atom(2, " CA", "SER", 'A', 2, 3.8, 0, 0) +
+                     atom(3, " CA", "ALA", 'A', 3, 7.6, 0, 0) + atom(4, " CA", "SER", 'A', 2, 11.4, 0, 0)),
+      ModelBuildSpec{}, &again);
+  ASSERT_EQ(later.bead_count(), 4);
+  EXPECT_EQ(later.bonds.size(), 3u);
+  EXPECT_TRUE(contains(again, "residue A:SER 2 appears again after other residues"));
+  EXPECT_FALSE(contains(again, "C-alpha atoms"));
   std::vector<std::string> none;
   build_ca_model(write_file("io-altloc-quiet", "alt.pdb",
                             atom(1, " CA", "ALA", 'A', 1, 0, 0, 0) + atom(2, " CA", "SER", 'A', 2, 3.8, 0, 0, 0.3, 'A') +

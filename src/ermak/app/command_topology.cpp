@@ -49,7 +49,7 @@ struct Options {
   std::string input;
   std::string output_dir;
   std::string name;
-  int model = 0;
+  int model = -1;  // none given: the file's first
   std::vector<std::string> chains;
   bool keep_hetero = false;
   std::string model_type = "ca";
@@ -155,7 +155,7 @@ int run_topology(const Options& o) {
   // --- read ---
   const ParsedStructure parsed = read_structure_file(o.input, topo.eh_source);
   StructureReadOptions read_options;
-  read_options.model = o.model;
+  if (o.model >= 0) read_options.model = o.model;
   read_options.keep_hetero = o.keep_hetero;
   read_options.chains = o.chains;
   StructureModel model = extract_structure_model(parsed, o.input, read_options);
@@ -268,8 +268,8 @@ Command add_topology_command(CLI::App& app) {
   cmd->add_option("-o,--output-dir", o->output_dir,
                   "Directory for the outputs (created when missing); required unless INPUT is a .sop config");
   cmd->add_option("--name", o->name, "Prefix of the output files (default: the input's file stem)");
-  cmd->add_option("--model", o->model, "Model number of a multi-model file (default: the first)")
-      ->check(whole_number_at_least(1));
+  cmd->add_option("--model", o->model, "Model number of a multi-model file, as its MODEL record has it (default: the first)")
+      ->check(whole_number_at_least(0));
   cmd->add_option("--chains", o->chains,
                   "Only these chains of the file, by their names there (e.g. --chains A,B; default: every chain; "
                   "with --assembly, the copies of these chains)")

@@ -27,7 +27,8 @@ std::string residue_label(const std::string& chain, const gemmi::Residue& r) {
 struct CaBead {
   BeadInfo info;
   Vec3d position_A;
-  std::int32_t chain = 0;
+  std::int32_t chain = 0;   // the part (ChainNames)
+  std::string file_chain;   // the chain's name in the file
 };
 
 std::vector<CaBead> collect_ca_beads(const gemmi::Model& model, std::vector<std::string>& notes,
@@ -92,6 +93,7 @@ std::vector<CaBead> collect_ca_beads(const gemmi::Model& model, std::vector<std:
       bead.info.mass_amu = free_amino_acid_weight_amu(chosen->name);
       bead.position_A = {chosen_ca->pos.x, chosen_ca->pos.y, chosen_ca->pos.z};
       bead.chain = part.index;
+      bead.file_chain = file_chain_name(chain, *chosen, blank_name);
       beads.push_back(std::move(bead));
       if (chosen->het_flag == 'H') ++hetero_names[chosen->name];
     }
@@ -188,9 +190,19 @@ Topology build_ca_model(const std::filesystem::path& structure_file, const Model
     topology.native_positions_A.push_back(bead.position_A);
     residues.push_back({bead.chain, bead.info.residue_number, false});
   }
+  const auto label = [](const BeadInfo& info) {
+    return info.chain_id + ":" + info.residue_name + " " + std::to_string(info.residue_number) +
+           (info.insertion_code == ' ' || info.insertion_code == '\0' ? "" : std::string(1, info.insertion_code));
+  };
   for (std::size_t b = 0; b + 1 < beads.size(); ++b) {
-    if (beads[b].chain != beads[b + 1].chain) continue;
     const double distance_A = norm(beads[b + 1].position_A - beads[b].position_A);
+    if (beads[b].chain != beads[b + 1].chain) {
+      // Two parts of one chain of the file (after TER) whose ends could have been bonded.
+      if (beads[b].file_chain == beads[b + 1].file_chain && distance_A <= spec.chain_break_A)
+        notes.push_back(parts_within_bond_distance_note(beads[b].file_chain, label(beads[b].info),
+                                                        label(beads[b + 1].info), distance_A, spec.chain_break_A));
+      continue;
+    }
     if (distance_A > spec.chain_break_A) {
       char distances[96];
       std::snprintf(distances, sizeof distances, "C-alpha distance %.2f A > chain_break_A %g A",

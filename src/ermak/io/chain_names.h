@@ -7,6 +7,7 @@
 #include <map>
 #include <set>
 #include <string>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -34,9 +35,10 @@ void check_chain_selection(const gemmi::Model& model, const std::vector<std::str
                            const std::string& source, const std::string& field);
 
 // Names and numbers the parts of a model that hold beads: one part per gemmi chain and,
-// for a blank chain column, per segment. The first part of a name keeps it; later parts
-// get NAME-2, NAME-3, … (the first unused), with a warning — also a chain's part after a
-// TER record, which the PDB reader makes a chain of its own. Ask only for residues that
+// for a blank chain column, per segment, and in mmCIF per molecule (label_asym_id: two
+// molecules under one auth_asym_id). The first part of a name keeps it; later parts get
+// NAME-2, NAME-3, … (the first unused), with a warning — also a chain's part after a TER
+// record, which the PDB reader makes a chain of its own. Ask only for residues that
 // become beads, so that a chain's waters and ligands after TER make no part of their own.
 class ChainNames {
  public:
@@ -51,7 +53,17 @@ class ChainNames {
   std::string blank_name_;  // blank_chain_name of the model
   std::set<std::string> used_;
   std::string previous_file_name_;  // the file's name of the last part made
-  std::map<std::pair<const gemmi::Chain*, std::string>, Part> parts_;
+  const gemmi::Chain* previous_chain_ = nullptr;  // … its gemmi chain
+  std::string previous_subchain_;                 // … its mmCIF molecule (label_asym_id)
+  std::map<std::tuple<const gemmi::Chain*, std::string, std::string>, Part> parts_;  // chain, segment, molecule
 };
+
+// The warning for two parts of one chain of the file (ChainNames: a TER record between them,
+// or in mmCIF another label_asym_id) whose facing ends, `end_label` and `start_label`, have
+// C-alphas `distance_A` apart, within the builder's bond distance `bond_limit_A`: the parts are
+// not bonded, and the pair may become a native contact, where the file may have meant one
+// chain.
+std::string parts_within_bond_distance_note(const std::string& file_chain, const std::string& end_label,
+                                            const std::string& start_label, double distance_A, double bond_limit_A);
 
 }  // namespace ermak

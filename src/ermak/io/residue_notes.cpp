@@ -1,6 +1,7 @@
 #include "ermak/io/residue_notes.h"
 
 #include <algorithm>
+#include <set>
 
 #include <fmt/format.h>
 
@@ -41,16 +42,33 @@ void ReusedResidueNumbers::report(std::vector<std::string>& warnings) const {
                                     ":first\" and \"" + chain +
                                     ":last\" take the chain's ends) — renumber the file to tell them apart";
     std::vector<const std::vector<std::string>*> reused;
+    std::size_t with_their_names = 0;  // numbers whose residues also share a name
     for (const auto& [number, labels] : chains_.at(chain))
-      if (labels.size() > 1) reused.push_back(&labels);
+      if (labels.size() > 1) {
+        reused.push_back(&labels);
+        with_their_names += std::set<std::string>(labels.begin(), labels.end()).size() < labels.size();
+      }
     if (reused.empty()) continue;
     if (reused.size() <= kNamedOneByOne) {
       for (const std::vector<std::string>* labels : reused) {
+        const bool one_name = std::set<std::string>(labels->begin(), labels->end()).size() == 1;
         std::string names;
         for (const std::string& label : *labels) names += (names.empty() ? "" : ", ") + label;
-        warnings.push_back("residues " + names + " share one number without alternate-location labels: " +
-                           consequence);
+        warnings.push_back(one_name ? "residue " + labels->front() + " appears again after other residues (" +
+                                          std::to_string(labels->size()) + " residues of that name and number, "
+                                          "not one after the other): " + consequence
+                                    : "residues " + names + " share one number without alternate-location labels: " +
+                                          consequence);
       }
+      continue;
+    }
+    // Every reused number back with its name: the chain written twice, not renumbered.
+    if (with_their_names == reused.size()) {
+      warnings.push_back("chain " + chain + ": " + std::to_string(reused.size()) +
+                         " residues appear again under their number and name after other residues (e.g. " +
+                         reused.front()->at(0) + "; a chain given twice under one name without TER between the "
+                         "copies?): each is a bead, and the copies are one chain, bonded where their ends meet — "
+                         "give each copy its own chain id, or end each with TER");
       continue;
     }
     warnings.push_back("chain " + chain + ": " + std::to_string(reused.size()) +
@@ -64,8 +82,7 @@ std::string repeated_residue_warning(const gemmi::Residue& residue, const std::s
   for (const gemmi::Atom& a : residue.atoms) unlabelled += a.name == "CA" && a.altloc == '\0';
   if (unlabelled < 2) return "";
   return "residue " + label + " has " + std::to_string(unlabelled) +
-         " C-alpha atoms without alternate-location labels (the residue appears twice in the file?); the first "
-         "is used";
+         " C-alpha atoms without alternate-location labels (its records are repeated?); the first is used";
 }
 
 void RepeatedResidues::check(const gemmi::Residue& residue, const std::string& chain, const std::string& label) {
@@ -87,8 +104,9 @@ void RepeatedResidues::report(std::vector<std::string>& warnings) const {
     warnings.push_back("chain " + chain + ": " + std::to_string(list.size()) +
                        " residues have two C-alpha atoms without alternate-location labels (" + list.front().first +
                        " to " + list.back().first +
-                       "): the chain appears twice under one name (a blank or repeated chain id with TER between the "
-                       "copies?); the first copy is used — give each copy its own chain id");
+                       "): each residue's records are given twice, one copy right after the other (two copies of "
+                       "the chain merged residue by residue?); the first C-alpha of each is used — give each copy its "
+                       "own chain id");
   }
 }
 

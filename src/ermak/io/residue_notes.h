@@ -13,8 +13,10 @@
 namespace ermak {
 
 // Residue numbers (with insertion codes) that more than one bead's residue of a chain
-// uses — a number reused side by side, or a chain numbered domain by domain — gathered
-// per chain: up to three named one by one, more as one warning for the chain.
+// uses — a number reused side by side, a chain numbered domain by domain, a residue back
+// under its number and name after other residues — gathered per chain: up to three named
+// one by one, more as one warning for the chain (which, when every such number comes back
+// with its name, says the chain seems given twice without TER).
 class ReusedResidueNumbers {
  public:
   void add(const std::string& chain, const gemmi::SeqId& seqid, const std::string& label);
@@ -38,14 +40,15 @@ class ConformerNotes {
 };
 
 // A warning when `residue` has more than one C-alpha without an alternate-location label —
-// the residue is in the file twice (records repeated, a number reused), not a conformer,
-// and the builders keep the first; "" otherwise. `label` names it ("A:SER 43").
+// its records are in the file twice, one copy right after the other, not a conformer, and
+// the builders keep the first; "" otherwise. `label` names it ("A:SER 43").
 std::string repeated_residue_warning(const gemmi::Residue& residue, const std::string& label);
 
 // Residues found twice (repeated_residue_warning), gathered per chain: up to three are
 // named one by one; more in one chain become one warning, since that is a whole chain
-// given twice under one name (a blank or repeated chain id with TER between the copies),
-// which gemmi reads as one chain.
+// given twice with each residue's two copies one after the other (a merge of two copies).
+// (Records of a residue that come back after other residues are another residue:
+// io/residue_stand_ins.h, ReusedResidueNumbers.)
 class RepeatedResidues {
  public:
   void check(const gemmi::Residue& residue, const std::string& chain, const std::string& label);

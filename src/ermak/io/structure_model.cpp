@@ -27,12 +27,30 @@
 #include "ermak/io/cif_loop_rows.h"
 #include "ermak/io/input_file.h"
 #include "ermak/io/residue_notes.h"
+#include "ermak/io/residue_stand_ins.h"
 #include "ermak/io/structure_content.h"
 #include "ermak/io/text_fields.h"
 #include "ermak/model/coordinate_range.h"
 
 namespace ermak {
 namespace {
+
+// The force fields' protonation-state and variant names of the standard amino acids, which
+// gemmi's table does not hold (docs/topology.md#reading-the-structure): CHARMM, AMBER, and
+// GROMACS's residuetypes.dat (GROMOS, OPLS-AA and CHARMM ports).
+const std::map<std::string, std::string>& force_field_names() {
+  static const std::map<std::string, std::string> kNames = {
+      {"HSD", "HIS"},  {"HSE", "HIS"},  {"HSP", "HIS"},  {"HID", "HIS"},  {"HIE", "HIS"},  {"HIP", "HIS"},
+      {"HISD", "HIS"}, {"HISE", "HIS"}, {"HISH", "HIS"}, {"HISA", "HIS"}, {"HISB", "HIS"}, {"HIS1", "HIS"},
+      {"HISP", "HIS"}, {"CYX", "CYS"},  {"CYM", "CYS"},  {"CYSH", "CYS"}, {"CYS1", "CYS"}, {"CYS2", "CYS"},
+      {"ASH", "ASP"},  {"ASPH", "ASP"}, {"ASPP", "ASP"}, {"GLH", "GLU"},  {"GLUH", "GLU"}, {"GLUP", "GLU"},
+      {"LYN", "LYS"},  {"LYSH", "LYS"}, {"ARGN", "ARG"}, {"ASN1", "ASN"}};
+  return kNames;
+}
+
+bool is_four_letter_residue_name(std::string_view name) {
+  return name.size() == 4 && force_field_names().count(std::string(name)) > 0;
+}
 
 std::string read_whole_file(const std::filesystem::path& file) {
   const std::string name = file.string();
@@ -159,11 +177,109 @@ void check_five_digit_residue_number(const std::string& file, int line_number, s
                     "the insertion code): write it in hybrid-36 (A000 = 10000) or use mmCIF");
 }
 
+// The records that tell gemmi's PDB reader where residues and chains start.
+struct PdbRecord {
+  enum Kind { Atom, Ter, Model } kind;  // Model: MODEL or ENDMDL
+  std::size_t start;                    // in the text
+};
+
+// Standard PDB puts the residue name in columns 18-20 and the chain in 22 (gemmi reads 21-22,
+// for two-character ids). GROMACS (`%4.4s`), VMD and AMBER write a 4-letter name in columns
+// 18-21, which gemmi would cut to 3 letters, taking the 4th for a chain id's first character:
+// the residue would leave its chain. Where columns 18-21 hold a 4-letter name ermak knows
+// (force_field_names) and the file has no two-character chain ids (HISAB: HIS of chain AB),
+// the name is columns 18-21 and the chain column 22.
+struct PdbResidueColumns {
+  std::string name, chain;
+  bool four_letter_name = false;
+};
+
+PdbResidueColumns pdb_residue_columns(std::string_view line, bool two_character_chains) {
+  if (!two_character_chains && is_four_letter_residue_name(line.substr(17, 4)))
+    return {std::string(line.substr(17, 4)), std::string(text::trim(line.substr(21, 1))), true};
+  return {std::string(text::trim(line.substr(17, 3))), std::string(text::trim(line.substr(20, 2))), false};
+}
+
+// Whether the file writes two-character chain ids in columns 21-22: a record of a residue
+// that gemmi's table knows by its 3-letter name (ALA, HOH, DA) with column 21 not blank,
+// where columns 18-21 are no 4-letter name. A file of 4-letter names leaves column 21 blank
+// after the other residues' 3-letter names.
+bool uses_two_character_chains(std::string_view text, const std::vector<PdbRecord>& records) {
+  for (const PdbRecord& record : records) {
+    if (record.kind != PdbRecord::Atom) continue;
+    const std::string_view line = text.substr(record.start, 22);
+    if (line[20] == ' ' || is_four_letter_residue_name(line.substr(17, 4))) continue;
+    if (gemmi::find_tabulated_residue(std::string(text::trim(line.substr(17, 3)))).found()) return true;
+  }
+  return false;
+}
+
+// gemmi joins the records of a chain that share a residue's number, insertion code, name and
+// segment id wherever they stand; only records that follow one another are one residue
+// (ResidueOccurrences). A residue whose number and name come back later (a chain numbered
+// domain by domain), and a 4-letter name (pdb_residue_columns), get a stand-in name in columns
+// 18-20, restored after gemmi has read the file; column 21 of a 4-letter name becomes a blank.
+void give_gemmi_residue_names(const std::string& file, std::string& text, const std::vector<PdbRecord>& records,
+                              ResidueStandIns& stand_ins) {
+  const bool two_character_chains = uses_two_character_chains(text, records);
+  const auto line_at = [&](std::size_t start) {
+    const std::size_t end = text.find('\n', start);
+    return std::string_view(text.data() + start, (end == std::string::npos ? text.size() : end) - start);
+  };
+  ResidueOccurrences occurrences;
+  ResidueRun run;
+  const auto finish_run = [&] {
+    if (run.items.empty()) return;
+    const int occurrence = occurrences.of(run.position, run.name, run.has_ca);
+    const bool four_letter_name = run.name.size() == 4;
+    if (occurrence > 1 || four_letter_name) {
+      const std::string code = stand_ins.stand_in(run.name, occurrence, file);
+      for (const std::size_t start : run.items) {
+        text.replace(start + 17, 3, code);
+        if (four_letter_name) text[start + 20] = ' ';
+      }
+    }
+    run.items.clear();
+  };
+  for (const PdbRecord& record : records) {
+    if (record.kind != PdbRecord::Atom) {
+      finish_run();
+      if (record.kind == PdbRecord::Ter) occurrences.end_chain();
+      else occurrences.clear();
+      continue;
+    }
+    const std::string_view line = line_at(record.start);
+    PdbResidueColumns columns = pdb_residue_columns(line, two_character_chains);
+    const std::string segment = line.size() > 72 ? std::string(text::trim(line.substr(72, 4))) : std::string();
+    std::string position = columns.chain + '\x1f' + std::string(line.substr(22, 5)) + '\x1f' + segment;
+    if (!run.continues(position, columns.name)) {
+      finish_run();
+      run.position = std::move(position);
+      run.name = std::move(columns.name);
+      run.has_ca = false;
+    }
+    run.items.push_back(record.start);
+    run.has_ca = run.has_ca || text::trim(line.substr(12, 4)) == "CA";
+  }
+  finish_run();
+}
+
+// A blank occupancy field (columns 55-60; MD and modelling programs leave it so) is no value,
+// but gemmi reads it as 0, which the builders would report as atoms "not observed": it is
+// given 1, as gemmi gives a record too short to hold the field. (--eh O refuses a blank field
+// before: check_eh_field.)
+void fill_blank_occupancy(std::string& text, std::size_t line_start, std::string_view line) {
+  if (line.size() <= 54 || !text::trim(line.substr(54, 6)).empty()) return;
+  const std::size_t width = std::min<std::size_t>(6, line.size() - 54);
+  text.replace(line_start + 54, width, std::string_view("  1.00").substr(6 - width));
+}
+
 // gemmi reads the numeric columns leniently — a cut "12.3" or "1.0x0" passes, a residue
 // number or B-factor that is not a number becomes 0, a record shifted by a column reads
 // as another residue, a record not starting in column 1 is skipped — which would silently
 // build a wrong model from a damaged file; check them strictly first (docs/formats.md#pdb-and-mmcif).
-void prepare_pdb_text(const std::string& file, std::string& text, ParsedStructure& parsed, EpsilonSource eh_source) {
+void prepare_pdb_text(const std::string& file, std::string& text, ParsedStructure& parsed, EpsilonSource eh_source,
+                      ResidueStandIns& stand_ins) {
   std::vector<std::string>& notes = parsed.notes;
   static constexpr std::array<const char*, 3> kAxis = {"x", "y", "z"};
   auto is_digit = [](char c) { return c >= '0' && c <= '9'; };
@@ -176,6 +292,7 @@ void prepare_pdb_text(const std::string& file, std::string& text, ParsedStructur
     std::string line;
   };
   std::vector<Rewrite> model_records;  // MODEL records to rewrite in the standard columns
+  std::vector<PdbRecord> records;  // ATOM/HETATM, TER, MODEL and ENDMDL
   std::size_t start = 0;
   while (start < text.size()) {
     std::size_t end = text.find('\n', start);
@@ -194,11 +311,15 @@ void prepare_pdb_text(const std::string& file, std::string& text, ParsedStructur
       if (const auto count = text::parse_number<int>(text::trim(line.substr(13, 4))))
         parsed.seqres_length[std::string(1, line[11])] = *count;
     if (is_model_record(line)) {
+      records.push_back({PdbRecord::Model, line_start});
       if (auto standard = model_record(file, line_number, line); standard != line)
         model_records.push_back({line_start, line.size(), std::move(standard)});
       continue;
     }
     if (!(line.starts_with("ATOM") || line.starts_with("HETATM"))) {
+      if (line.starts_with("ENDMDL")) records.push_back({PdbRecord::Model, line_start});
+      if (line.starts_with("TER") && (line.size() == 3 || line[3] == ' ' || line[3] == '\t'))
+        records.push_back({PdbRecord::Ter, line_start});
       const std::size_t leading = std::min(line.find_first_not_of(" \t"), line.size());
       const std::string_view rest = line.substr(leading);
       if (leading > 0 && (rest.starts_with("ATOM ") || rest.starts_with("HETATM")))
@@ -253,11 +374,19 @@ void prepare_pdb_text(const std::string& file, std::string& text, ParsedStructur
                     "'" + std::string(field) + "' in " + columns_text(int(first) + 1, int(first) + 6) +
                         " is not a number");
     }
+    fill_blank_occupancy(text, line_start, line);
     if (line.size() > 78 && !valid_charge_columns(line[78], line.size() > 79 ? line[79] : '\0')) {
       std::fill(text.begin() + line_start + 72, text.begin() + line_start + line.size(), ' ');
       ++blanked;
     }
+    // The stand-ins' mark (io/residue_stand_ins.h): no name of a text file holds it.
+    if (is_stand_in(line.substr(17, 1)))
+      throw Error(file, line_number, "resName",
+                  "columns 18-20 hold a control character (0x01): the file is damaged or not a PDB text file");
+    records.push_back({PdbRecord::Atom, line_start});
   }
+  // Before the MODEL records' rewrites, which move the records after them.
+  give_gemmi_residue_names(file, text, records, stand_ins);
   // Last first: a rewritten line may differ in length, which moves the lines after it.
   for (auto r = model_records.rbegin(); r != model_records.rend(); ++r) text.replace(r->start, r->size, r->line);
   if (blanked > 0)
@@ -289,8 +418,18 @@ SymmetryOperator from_gemmi(const gemmi::Transform& tr, const std::string& name)
   return op;
 }
 
+// A PDB record without an element column: gemmi infers the element from columns 13-14 (the
+// PDB convention), and a 4-character hydrogen name starting in column 13 (HD11) from its first
+// letter, but a deuterium's (DD11, DG12) gives "DD", no element. Amino-acid heavy atoms never
+// have such names; 2-letter elements (FE, SE) are found, so they stay heavy.
+bool is_unrecognised_deuterium(const gemmi::Atom& atom) {
+  return atom.element == gemmi::El::X && atom.name.size() == 4 &&
+         std::toupper(static_cast<unsigned char>(atom.name[0])) == 'D';
+}
+
 bool is_hydrogen(const gemmi::Atom& atom) {
   if (atom.element == gemmi::El::H || atom.element == gemmi::El::D) return true;
+  if (is_unrecognised_deuterium(atom)) return true;
   // Names like HB2, 1HB, HN: amino-acid heavy atoms never start with H (after digits).
   std::size_t p = 0;
   while (p < atom.name.size() && std::isdigit(static_cast<unsigned char>(atom.name[p]))) ++p;
@@ -456,6 +595,100 @@ void check_atom_site_values(const gemmi::cif::Document& document, const std::str
   }
 }
 
+// An atom whose auth_seq_id is unknown ('?' or '.') would be residue 0 (gemmi), silently: its
+// label_seq_id, where the file gives one, numbers it instead, with a note; without either the
+// atom has no place in its chain, an error at its line.
+void number_atoms_without_auth_seq_id(gemmi::cif::Document& document, const std::string& file,
+                                      const std::string& text, std::vector<std::string>& notes) {
+  if (document.blocks.empty()) return;
+  for (gemmi::cif::Item& item : document.blocks[0].items) {
+    if (item.type != gemmi::cif::ItemType::Loop) continue;
+    gemmi::cif::Loop& loop = item.loop;
+    const int auth = loop.find_tag("_atom_site.auth_seq_id");
+    if (auth < 0) continue;
+    const int label = loop.find_tag("_atom_site.label_seq_id");
+    const int id = loop.find_tag("_atom_site.id");
+    const std::size_t width = loop.tags.size();
+    int numbered = 0;
+    std::string first;
+    for (std::size_t row = 0; (row + 1) * width <= loop.values.size(); ++row) {
+      std::string& number = loop.values[row * width + auth];
+      if (!gemmi::cif::is_null(number)) continue;
+      const std::string atom = id >= 0 ? "atom " + loop.values[row * width + id] : "an atom";
+      const std::string* label_number = label >= 0 ? &loop.values[row * width + label] : nullptr;
+      if (!label_number || gemmi::cif::is_null(*label_number) || !text::parse_number<int>(*label_number))
+        throw Error(file, cif_loop_value_line(text, item.line_number, row * width + auth), "_atom_site.auth_seq_id",
+                    "'" + number + "' (" + atom + "): its residue has no number — no auth_seq_id, and " +
+                        (label_number ? "label_seq_id '" + *label_number + "' is none either" : "no label_seq_id") +
+                        "; give auth_seq_id the residue's number");
+      if (numbered++ == 0) first = atom + ": residue " + *label_number;
+      number = *label_number;
+    }
+    if (numbered > 0)
+      notes.push_back(fmt::format("{} atom(s) have no auth_seq_id ('?'): their label_seq_id numbers their residues "
+                                  "(e.g. {})",
+                                  numbered, first));
+  }
+}
+
+// give_gemmi_residue_names for an mmCIF's atom list: gemmi keys a model's residues on the
+// chain (auth_asym_id, else label_asym_id), auth_seq_id, pdbx_PDB_ins_code and the residue
+// name (auth_comp_id, else label_comp_id) wherever the rows stand.
+void give_gemmi_cif_residue_names(gemmi::cif::Document& document, const std::string& file,
+                                  ResidueStandIns& stand_ins) {
+  if (document.blocks.empty()) return;
+  for (gemmi::cif::Item& item : document.blocks[0].items) {
+    if (item.type != gemmi::cif::ItemType::Loop) continue;
+    gemmi::cif::Loop& loop = item.loop;
+    const auto first_of = [&](const char* preferred, const char* other) {
+      const int column = loop.find_tag(preferred);
+      return column >= 0 ? column : loop.find_tag(other);
+    };
+    const int number = loop.find_tag("_atom_site.auth_seq_id");
+    const int chain = first_of("_atom_site.auth_asym_id", "_atom_site.label_asym_id");
+    const int name_column = first_of("_atom_site.auth_comp_id", "_atom_site.label_comp_id");
+    const int icode = loop.find_tag("_atom_site.pdbx_PDB_ins_code");
+    const int model = loop.find_tag("_atom_site.pdbx_PDB_model_num");
+    if (number < 0 || chain < 0 || name_column < 0) continue;
+    const int atom_name = first_of("_atom_site.auth_atom_id", "_atom_site.label_atom_id");
+    const std::size_t width = loop.tags.size();
+    const auto value = [&](std::size_t row, int column) {
+      return column < 0 ? std::string() : gemmi::cif::as_string(loop.values[row * width + column]);
+    };
+    ResidueOccurrences occurrences;
+    ResidueRun run;
+    const auto finish_run = [&] {
+      if (run.items.empty()) return;
+      const int occurrence = occurrences.of(run.position, run.name, run.has_ca);
+      if (occurrence > 1)
+        for (const std::size_t row : run.items)
+          loop.values[row * width + name_column] = stand_ins.stand_in(run.name, occurrence, file);
+      run.items.clear();
+    };
+    std::string current_model;
+    for (std::size_t row = 0; (row + 1) * width <= loop.values.size(); ++row) {
+      if (model >= 0 && value(row, model) != current_model) {
+        finish_run();
+        current_model = value(row, model);
+        occurrences.clear();
+      }
+      std::string name = value(row, name_column);
+      if (is_stand_in(name))
+        throw Error(file, 0, "_atom_site", "a residue name holds a control character (0x01): the file is damaged");
+      std::string position = value(row, chain) + '\x1f' + value(row, number) + '\x1f' + value(row, icode);
+      if (!run.continues(position, name)) {
+        finish_run();
+        run.position = std::move(position);
+        run.name = std::move(name);
+        run.has_ca = false;
+      }
+      run.items.push_back(row);
+      run.has_ca = run.has_ca || value(row, atom_name) == "CA";
+    }
+    finish_run();
+  }
+}
+
 // An mmCIF file cut short inside its atom list at a row's end (an interrupted download)
 // parses, lacking the atoms after the cut. Its sign: the file's last item is the _atom_site
 // loop and its last non-blank line a row of it — no `#` line (which mmCIF writers put after
@@ -606,12 +839,8 @@ bool alternative_residues(const gemmi::Residue& previous, const gemmi::Residue& 
 }
 
 gemmi::ResidueInfo amino_acid_info(const std::string& name) {
-  static const std::map<std::string, std::string> kForceFieldNames = {
-      {"HSD", "HIS"},  {"HSE", "HIS"},  {"HSP", "HIS"},  {"HID", "HIS"},  {"HIE", "HIS"},  {"HIP", "HIS"},
-      {"HISD", "HIS"}, {"HISE", "HIS"}, {"HISH", "HIS"}, {"HISA", "HIS"}, {"HISB", "HIS"}, {"CYX", "CYS"},
-      {"CYM", "CYS"},  {"ASH", "ASP"},  {"GLH", "GLU"},  {"LYN", "LYS"}};
-  const auto alias = kForceFieldNames.find(name);
-  return gemmi::find_tabulated_residue(alias == kForceFieldNames.end() ? name : alias->second);
+  const auto alias = force_field_names().find(name);
+  return gemmi::find_tabulated_residue(alias == force_field_names().end() ? name : alias->second);
 }
 
 float free_amino_acid_weight_amu(const std::string& name) {
@@ -649,13 +878,20 @@ ParsedStructure read_structure_file(const std::filesystem::path& file, EpsilonSo
     throw Error(name, 0, "structure", "the file is gzip-compressed; decompress it first (gunzip -k " + name + ")");
   if (text.find('\0') != std::string::npos)
     throw Error(name, 0, "structure", "the file is binary (it holds NUL bytes), not a PDB or mmCIF text file");
+  // Old Mac OS line endings: gemmi would read one long line, without a record in it.
+  if (text.find('\n') == std::string::npos && std::count(text.begin(), text.end(), '\r') > 1)
+    throw Error(name, 0, "structure",
+                "the file's lines end in a carriage return alone (CR, old Mac OS line endings), which the PDB and "
+                "mmCIF readers do not split into lines; convert them to LF first (tr '\\r' '\\n' < " + name +
+                    " > fixed." + (ends_with_ci(name, ".cif") ? "cif" : "pdb") + ")");
   ParsedStructure parsed;
   if (bom) parsed.notes.push_back("a UTF-8 byte-order mark at the start of the file was ignored");
   parsed.format = detect_format(file, text);
   check_structure_content(file, text, parsed.format == StructureFormat::Mmcif);
   try {
     if (parsed.format == StructureFormat::Pdb) {
-      prepare_pdb_text(name, text, parsed, eh_source);
+      ResidueStandIns stand_ins;
+      prepare_pdb_text(name, text, parsed, eh_source, stand_ins);
       // TER ends a chain: what follows under the same chain name (molecules of an MD
       // snapshot with a blank or repeated chain column) is another part of the model, never
       // bonded to the one before it, nor merged with it where the numbers repeat
@@ -663,12 +899,17 @@ ParsedStructure read_structure_file(const std::filesystem::path& file, EpsilonSo
       gemmi::PdbReadOptions options;
       options.split_chain_on_ter = true;
       parsed.structure = gemmi::read_pdb_from_memory(text.data(), text.size(), name, options);
+      stand_ins.restore(parsed.structure);
     } else {
 #ifdef ERMAK_HAVE_MMCIF
-      const gemmi::cif::Document document = gemmi::cif::read_memory(text.data(), text.size(), name.c_str());
+      gemmi::cif::Document document = gemmi::cif::read_memory(text.data(), text.size(), name.c_str());
       check_atom_site_columns(document, name);
       check_atom_site_values(document, name, text, eh_source);
+      number_atoms_without_auth_seq_id(document, name, text, parsed.notes);
+      ResidueStandIns stand_ins;
+      give_gemmi_cif_residue_names(document, name, stand_ins);
       parsed.structure = gemmi::make_structure(document);
+      stand_ins.restore(parsed.structure);
       if (!document.blocks.empty()) {
         std::vector<std::string> tags;
         for (const gemmi::cif::Item& item : document.blocks[0].items) {
@@ -715,12 +956,12 @@ StructureModel extract_structure_model(const ParsedStructure& parsed, const std:
 
   // --- the model ---
   const gemmi::Model* model = &st.models[0];
-  if (options.model > 0) {
+  if (options.model) {
     model = nullptr;
-    const std::string wanted = std::to_string(options.model);
+    const std::string wanted = std::to_string(*options.model);
     for (const gemmi::Model& m : st.models)
       if (m.name == wanted) model = &m;
-    if (!model && st.models.size() == 1 && options.model == 1) model = &st.models[0];
+    if (!model && st.models.size() == 1 && *options.model == 1) model = &st.models[0];
     if (!model) {
       std::string names;
       for (const gemmi::Model& m : st.models) names += (names.empty() ? "" : ", ") + m.name;
@@ -730,8 +971,9 @@ StructureModel extract_structure_model(const ParsedStructure& parsed, const std:
     }
   }
   out.model_name = model->name;
+  out.model_position = static_cast<int>(model - st.models.data()) + 1;
   if (std::string note = cut_short_note(parsed, *model); !note.empty()) out.warnings.push_back(std::move(note));
-  if (st.models.size() > 1 && options.model == 0)
+  if (st.models.size() > 1 && !options.model)
     out.warnings.push_back("the file has " + std::to_string(st.models.size()) +
                            " models; model " + model->name + " (the first) is used");
 

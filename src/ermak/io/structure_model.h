@@ -127,7 +127,7 @@ struct AssemblyRecord {
 };
 
 struct StructureReadOptions {
-  int model = 0;             // 1-based model number; 0 = the first model of the file
+  std::optional<int> model;  // the model's number (MODEL record: 0 to 9999); none: the file's first
   bool keep_hetero = false;  // amino-acid residues in HETATM records become beads
   // Only these chains, by their names in the file (io/chain_names.h); empty: every chain.
   std::vector<std::string> chains;
@@ -137,7 +137,8 @@ struct StructureReadOptions {
 struct StructureModel {
   std::string source;                 // the file, for messages
   StructureFormat format = StructureFormat::Pdb;
-  std::string model_name;             // gemmi's model name ("1")
+  std::string model_name;             // gemmi's model name ("1"): its MODEL number
+  int model_position = 1;             // which of the file's models it is (1 = the first)
   int model_count = 0;
   std::vector<std::string> chains_selected;  // StructureReadOptions::chains (empty: every chain)
   std::vector<StructureResidue> residues;     // chains in file order, residues in file order
@@ -186,10 +187,10 @@ std::string residues_missing_between(int before, int after, bool hetero_skipped,
 std::string parent_residue_name(const std::string& name);
 
 // gemmi's table entry of a residue name; for the protonation-state names of the force
-// fields (CHARMM HSD, HSE, HSP; AMBER HID, HIE, HIP, CYX, CYM, ASH, GLH, LYN; GROMACS
-// HISD, HISE, HISH, HISA, HISB), which the table does not hold, that of the standard
-// residue (HIS, CYS, ASP, GLU, LYS): SOP-GPU's own C-alpha models (PF8_sop.pdb) name
-// histidines HSD.
+// fields (CHARMM HSD, HSE, HSP, ASPP, GLUP; AMBER HID, HIE, HIP, CYX, CYM, ASH, GLH, LYN;
+// GROMACS HISD, HISE, HISH, HISA, HISB, HIS1, HISP, LYSH, ASPH, GLUH, CYSH, CYS1, CYS2,
+// ARGN, ASN1), which the table does not hold, that of the standard residue (HIS, CYS,
+// ASP, GLU, LYS, ARG, ASN): SOP-GPU's own C-alpha models (PF8_sop.pdb) name histidines HSD.
 gemmi::ResidueInfo amino_acid_info(const std::string& name);
 
 // The molecular weight of the free amino acid `name` in its neutral form (docs/topology.md:

@@ -14,6 +14,7 @@
 #include <unordered_set>
 
 #include "ermak/core/error.h"
+#include "ermak/io/chain_names.h"
 #include "ermak/io/input_file.h"
 #include "ermak/io/pair_search.h"
 #include "ermak/io/text_fields.h"
@@ -171,12 +172,27 @@ struct Builder {
     out.residues = static_cast<int>(model.residues.size());
   }
 
+  // Residue r starts a part of the chain of residue r - 1 (after TER): say where their
+  // C-alphas are close enough to have been bonded.
+  void note_parts_within_bond_distance(std::size_t r) {
+    const StructureResidue& end = model.residues[r - 1];
+    const StructureResidue& start = model.residues[r];
+    if (end.source_chain != start.source_chain || end.copy != start.copy) return;
+    const double d = norm(bead_position[ca_bead[r]] - bead_position[ca_bead[r - 1]]);
+    if (d > options.break_distance_A) return;
+    warn.add("chain parts within bond distance",
+             parts_within_bond_distance_note(end.source_chain, end.label(), start.label(), d, options.break_distance_A));
+  }
+
   void backbone_bonds() {
     chain_residues.resize(model.residues.size());
     for (std::size_t r = 0; r < model.residues.size(); ++r)
       chain_residues[r] = {chain_of_residue[r], model.residues[r].number, false};
     for (std::size_t r = 1; r < model.residues.size(); ++r) {
-      if (chain_of_residue[r] != chain_of_residue[r - 1]) continue;
+      if (chain_of_residue[r] != chain_of_residue[r - 1]) {
+        note_parts_within_bond_distance(r);
+        continue;
+      }
       const std::int32_t a = ca_bead[r - 1], b = ca_bead[r];
       const double d = norm(bead_position[b] - bead_position[a]);
       if (d > options.break_distance_A) {

@@ -18,6 +18,26 @@ void line(std::string& out, const char* format, auto... values) {
 
 const char* format_name(StructureFormat f) { return f == StructureFormat::Pdb ? "PDB" : "mmCIF"; }
 
+std::string ordinal(int n) {
+  static const char* const kWords[] = {"first", "second", "third"};
+  if (n >= 1 && n <= 3) return kWords[n - 1];
+  const char* suffix = (n % 100 >= 11 && n % 100 <= 13) ? "th"
+                       : n % 10 == 1                     ? "st"
+                       : n % 10 == 2                     ? "nd"
+                       : n % 10 == 3                     ? "rd"
+                                                         : "th";
+  return std::to_string(n) + suffix;
+}
+
+// "model 2 of 10"; a file whose models are numbered otherwise than 1, 2, …: "model 5, the
+// first of 2" (not "model 5 of 2").
+std::string which_model(const StructureModel& model) {
+  if (model.model_name == std::to_string(model.model_position))
+    return "model " + model.model_name + " of " + std::to_string(model.model_count);
+  return "model " + model.model_name + ", the " + ordinal(model.model_position) + " of " +
+         std::to_string(model.model_count);
+}
+
 }  // namespace
 
 std::string format_topology_summary(const StructureModel& model, const BuiltTopology& built,
@@ -30,8 +50,8 @@ std::string format_topology_summary(const StructureModel& model, const BuiltTopo
   line(out, "name             %s", info.name.c_str());
   std::string chains;
   for (const std::string& c : model.chains_selected) chains += (chains.empty() ? ", chains " : " ") + c;
-  line(out, "input            %s (%s, model %s of %d%s)", info.input.string().c_str(), format_name(model.format),
-       model.model_name.c_str(), model.model_count, chains.c_str());
+  line(out, "input            %s (%s, %s%s)", info.input.string().c_str(), format_name(model.format),
+       which_model(model).c_str(), chains.c_str());
   for (const ExpansionReport& e : info.expansions)
     line(out, "expansion        %s: %d operator(s), %d -> %d chains, %zu -> %zu residues", e.what.c_str(),
          e.operators, e.chains_before, e.chains_after, e.residues_before, e.residues_after);
