@@ -4,6 +4,8 @@
 // file:line for unknown keys, malformed values, duplicates and unsupported features.
 #include <gtest/gtest.h>
 
+#include <cmath>
+
 #include <fstream>
 #include <regex>
 #include <sstream>
@@ -358,6 +360,21 @@ TEST(SopgpuConfig, Pf8IndentationWithFixedBeadsAndForceClamp) {
   };
   EXPECT_TRUE(noted("indentationFreq"));
   EXPECT_TRUE(noted("pullFreq: no effect with fconst (deltax = 0)"));
+  // A moving surface: SOP-GPU moves it along +indentationDirection (indentation.cu), ermak's
+  // against its direction (tip to surface): the direction is reversed, with a note (an audit's
+  // migrated input drove its surface the other way).
+  const SopRun moving = load_sopgpu_run(ermak::test::shared_data() / "sopgpu/pf8/PF8_vf_3.0_R_100.sop",
+                                        cpu({"indentationMoveSurface=yes"}));
+  EXPECT_TRUE(moving.spec.indentation.move_surface);
+  EXPECT_EQ(moving.spec.indentation.direction.y, -1.0);
+  EXPECT_EQ(moving.spec.indentation.direction.x, 0.0);
+  EXPECT_FALSE(std::signbit(moving.spec.indentation.direction.x));
+  auto noted_moving = [&](const std::string& part) {
+    for (const std::string& n : moving.notes)
+      if (n.find(part) != std::string::npos) return true;
+    return false;
+  };
+  EXPECT_TRUE(noted_moving("indentationMoveSurface yes: SOP-GPU moves the surface along indentationDirection"));
 }
 
 TEST(SopgpuConfig, IntegerListsTakeToRangesAndHeatingMaps) {

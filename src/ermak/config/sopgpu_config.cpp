@@ -152,6 +152,8 @@ const std::vector<SopKeyInfo>& sopgpu_run_keys() {
       {"outputcolwidth", K::kNoEffect, T::kInteger, "columns are SOP-GPU's printf widths"},
       {"printruns", K::kNoEffect, T::kInteger, "the console shows a progress line"},
       {"computeRg", K::kNoEffect, T::kYesNo, "Rg is always written"},
+      // The key as SOP-GPU's source spells it (OUTPUT_COMPUTE_RG_STRING); its files may hold it.
+      {"coputeRg", K::kNoEffect, T::kYesNo, "Rg is always written (SOP-GPU's source's spelling of computeRg)"},
       {"R_limit_bond", K::kMapped, T::kReal, "cutoff of the Native# column"},
       {"dcdfreq", K::kMapped, T::kInteger, "frames of DCDfile"},
       {"DCDfile", K::kMapped, T::kWord, "DCD trajectory"},
@@ -825,7 +827,20 @@ SopRun parse_sopgpu_run(std::string_view text, const fs::path& file, const SopLo
     toml.value("tip_position_A", vec_toml(v.vector("indentationTip").value_or(chip)),
                at(v.has("indentationTip") ? "indentationTip" : "indentationChip"));
     toml.value("base_position_A", vec_toml(chip), at("indentationChip"));
-    toml.value("direction", vec_toml(*v.vector("indentationDirection")), at("indentationDirection"));
+    // SOP-GPU moves a moving surface along +indentationDirection (indentation.cu: micaR0 +
+    // direction·dx), so its inputs point the direction from the surface to the tip; ermak's
+    // direction points from the tip to the surface, and its moving surface moves against it
+    // (docs/protocols.md#nano-indentation): reversed, the surface moves as in SOP-GPU.
+    const bool moving_surface = v.yes_no("indentationMoveSurface").value_or(false);
+    const Vec3d direction = *v.vector("indentationDirection");
+    const Vec3d ermak_direction = moving_surface ? Vec3d{0.0 - direction.x, 0.0 - direction.y, 0.0 - direction.z}
+                                                 : direction;
+    toml.value("direction", vec_toml(ermak_direction), at("indentationDirection"));
+    if (moving_surface)
+      note(fmt::format("indentationMoveSurface yes: SOP-GPU moves the surface along indentationDirection; ermak's "
+                       "indentation.direction points from the tip to the surface, so it is the reverse, {} (the "
+                       "surface moves as in SOP-GPU; the tip's line is the same)",
+                       vec_toml(ermak_direction)));
     toml.value("spring_kcal_per_mol_A2", number(*v.real(spring_key)), at(spring_key));
     // SOP-GPU moves the base by indentationDeltaX every nav steps (indentation.cu).
     toml.value("speed_A_per_tau", number(*v.real("indentationDeltaX") / (double(nav) * timestep)),
@@ -837,8 +852,7 @@ SopRun parse_sopgpu_run(std::string_view text, const fs::path& file, const SopLo
     // SOP-GPU's default is "no" (free tip); ermak's TOML default is true.
     toml.value("tip_along_direction_only", v.yes_no("indentationFixTrans").value_or(false) ? "true" : "false",
                at("indentationFixTrans"));
-    toml.value("move_surface", v.yes_no("indentationMoveSurface").value_or(false) ? "true" : "false",
-               at("indentationMoveSurface"));
+    toml.value("move_surface", moving_surface ? "true" : "false", at("indentationMoveSurface"));
     if (const auto step = v.integer("indentationRetractionStep"); step && *step >= 0)
       toml.value("retract_at_step", std::to_string(*step), at("indentationRetractionStep"));
     out.indentation_every = positive("indentationOutputFreq", 1000);
