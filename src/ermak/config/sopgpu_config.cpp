@@ -830,7 +830,7 @@ SopRun parse_sopgpu_run(std::string_view text, const fs::path& file, const SopLo
     // SOP-GPU moves a moving surface along +indentationDirection (indentation.cu: micaR0 +
     // direction·dx), so its inputs point the direction from the surface to the tip; ermak's
     // direction points from the tip to the surface, and its moving surface moves against it
-    // (docs/protocols.md#nano-indentation): reversed, the surface moves as in SOP-GPU.
+    // (docs/protocols.md#indentation): reversed, the surface moves as in SOP-GPU.
     const bool moving_surface = v.yes_no("indentationMoveSurface").value_or(false);
     const Vec3d direction = *v.vector("indentationDirection");
     const Vec3d ermak_direction = moving_surface ? Vec3d{0.0 - direction.x, 0.0 - direction.y, 0.0 - direction.z}
