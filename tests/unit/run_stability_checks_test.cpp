@@ -194,8 +194,15 @@ TEST(StabilityChecks, ABreakFromAMovingSurfaceAgainstFixedBeadsNamesThatCause) {
   spec.sop.fene_R0_A = 2.0f;
   spec.indentation.enabled = true;
   spec.indentation.move_surface = true;
+  spec.indentation.direction = {0, 0, -1};
+  spec.indentation.surface.normal = {0, 0, 1};
   spec.fixed_beads = {0};
   EXPECT_TRUE(surface_drives_into_fixed_beads(spec));
+  // A surface that moves away from the molecule (direction · normal > 0: an audit's migrated
+  // input) drives into nothing, and is not named as the cause.
+  RunSpec away = spec;
+  away.indentation.direction = {0, 0, 1};
+  EXPECT_FALSE(surface_drives_into_fixed_beads(away));
   std::string m = message_of([&] { bond_check_for_run(t, spec, std::int64_t{1000})(s, 47000); });
   EXPECT_NE(m.find("a FENE bond broke between steps 47000 and 48000: beads 0–1"), std::string::npos) << m;
   EXPECT_NE(m.find("the moving surface (indentation.move_surface = true) drives into the [fixed] beads"),

@@ -179,7 +179,10 @@ void check_start_coordinates(const Topology& topology, const std::vector<Vec3d>&
 }
 
 bool surface_drives_into_fixed_beads(const RunSpec& spec) {
-  return spec.indentation.enabled && spec.indentation.move_surface && !spec.fixed_beads.empty();
+  // The surface moves by −s(t)·direction (docs/protocols.md#indentation): toward the molecule,
+  // whose side its normal points to, only when direction · normal < 0.
+  return spec.indentation.enabled && spec.indentation.move_surface && !spec.fixed_beads.empty() &&
+         dot(spec.indentation.direction, spec.indentation.surface.normal) < 0.0;
 }
 
 BondStretchCheck bond_check_for_run(const Topology& topology, const RunSpec& spec,

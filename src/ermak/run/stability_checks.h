@@ -85,9 +85,9 @@ class BondStretchCheck {
 // from BondStretchCheck::kThermalBreakFromStep on the temperature; in a pulling run from
 // `overload_step` on (its base has travelled past what the chain can follow,
 // run/pulling_travel_check.h), fewer steps: pulling more slowly breaks the bond at the same travel.
-// An indentation whose surface moves (indentation.move_surface) in a run with [fixed] beads:
-// the surface drives into the beads that stay where they are, and a FENE bond of theirs
-// breaks. The run's start notes it (ProtocolSetup's log lines), and a bond break then names
+// An indentation whose surface moves (indentation.move_surface) toward the molecule
+// (direction · normal < 0) in a run with [fixed] beads: the surface drives into the beads that
+// stay where they are, and a FENE bond of theirs breaks. The run's start notes it (ProtocolSetup's log lines), and a bond break then names
 // that cause (bond_check_for_run).
 bool surface_drives_into_fixed_beads(const RunSpec& spec);
 inline constexpr const char* kSurfaceIntoFixedBeadsCause =
