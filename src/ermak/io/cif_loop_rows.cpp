@@ -1,6 +1,8 @@
 #include "ermak/io/cif_loop_rows.h"
 
 #include <algorithm>
+#include <sstream>
+#include <string>
 #include <vector>
 
 namespace ermak {
@@ -85,6 +87,37 @@ std::optional<CifLoopRowProblem> find_damaged_loop_row(std::string_view text, in
     }
   }
   return found;
+}
+
+// The line of value `index` (counted from 0) of the loop whose `loop_` keyword is on line
+// `loop_line` of `text`, by CIF's tokens: blanks separate them; quoted strings, text fields
+// (';' at the start of a line) and comments ('#' to the end of the line). 0 if not found.
+int cif_loop_value_line(const std::string& text, int loop_line, std::size_t index) {
+  std::istringstream in(text);
+  std::string line;
+  int number = 0;
+  bool in_text_field = false, past_tags = false;
+  std::size_t value = 0;
+  while (std::getline(in, line)) {
+    if (++number < loop_line) continue;
+    if (!line.empty() && line.back() == '\r') line.pop_back();
+    if (in_text_field) {
+      if (line.starts_with(";")) in_text_field = false;
+      continue;
+    }
+    if (line.starts_with(";")) {  // a text field is one value
+      if (value++ == index) return number;
+      in_text_field = true;
+      continue;
+    }
+    for (const std::string_view token : cif_line_values(line)) {
+      if (number == loop_line && token == "loop_") continue;
+      if (!past_tags && token.starts_with("_")) continue;
+      past_tags = true;
+      if (value++ == index) return number;
+    }
+  }
+  return 0;
 }
 
 }  // namespace ermak

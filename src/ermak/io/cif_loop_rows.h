@@ -30,4 +30,9 @@ struct CifLoopRowProblem {
 // over lines, which CIF allows) — gemmi's message then stands.
 std::optional<CifLoopRowProblem> find_damaged_loop_row(std::string_view text, int loop_line);
 
+// The line of value `index` (counted from 0) of the loop whose `loop_` keyword is on line
+// `loop_line` of `text`, by CIF's tokens: blanks separate them; quoted strings, text fields
+// (';' at the start of a line) and comments ('#' to the end of the line). 0 if not found.
+int cif_loop_value_line(const std::string& text, int loop_line, std::size_t index);
+
 }  // namespace ermak

@@ -25,7 +25,9 @@
 #include "ermak/io/chain_names.h"
 #include "ermak/io/cif_assembly_tags.h"
 #include "ermak/io/cif_loop_rows.h"
+#include "ermak/io/cif_operator_expressions.h"
 #include "ermak/io/input_file.h"
+#include "ermak/io/pdb_operator_records.h"
 #include "ermak/io/residue_notes.h"
 #include "ermak/io/residue_stand_ins.h"
 #include "ermak/io/structure_content.h"
@@ -512,36 +514,6 @@ void check_atom_site_columns(const gemmi::cif::Document& document, const std::st
                 "the atom list lacks the column(s) " + missing + ", without which no atom can be read");
 }
 
-// The line of value `index` (counted from 0) of the loop whose `loop_` keyword is on line
-// `loop_line` of `text`, by CIF's tokens: blanks separate them; quoted strings, text fields
-// (';' at the start of a line) and comments ('#' to the end of the line). 0 if not found.
-int cif_loop_value_line(const std::string& text, int loop_line, std::size_t index) {
-  std::istringstream in(text);
-  std::string line;
-  int number = 0;
-  bool in_text_field = false, past_tags = false;
-  std::size_t value = 0;
-  while (std::getline(in, line)) {
-    if (++number < loop_line) continue;
-    if (!line.empty() && line.back() == '\r') line.pop_back();
-    if (in_text_field) {
-      if (line.starts_with(";")) in_text_field = false;
-      continue;
-    }
-    if (line.starts_with(";")) {  // a text field is one value
-      if (value++ == index) return number;
-      in_text_field = true;
-      continue;
-    }
-    for (const std::string_view token : cif_line_values(line)) {
-      if (number == loop_line && token == "loop_") continue;
-      if (!past_tags && token.starts_with("_")) continue;
-      past_tags = true;
-      if (value++ == index) return number;
-    }
-  }
-  return 0;
-}
 
 // gemmi reads a coordinate of '?' as NaN, a B-factor of 'b' as a default, and stops at a
 // residue number 'X' with a message that names neither line nor column; the columns a
@@ -891,6 +863,7 @@ ParsedStructure read_structure_file(const std::filesystem::path& file, EpsilonSo
   try {
     if (parsed.format == StructureFormat::Pdb) {
       ResidueStandIns stand_ins;
+      check_pdb_operator_records(name, text);
       prepare_pdb_text(name, text, parsed, eh_source, stand_ins);
       // TER ends a chain: what follows under the same chain name (molecules of an MD
       // snapshot with a blank or repeated chain column) is another part of the model, never
@@ -905,6 +878,7 @@ ParsedStructure read_structure_file(const std::filesystem::path& file, EpsilonSo
       gemmi::cif::Document document = gemmi::cif::read_memory(text.data(), text.size(), name.c_str());
       check_atom_site_columns(document, name);
       check_atom_site_values(document, name, text, eh_source);
+      check_cif_operator_expressions(document, name, text);
       number_atoms_without_auth_seq_id(document, name, text, parsed.notes);
       ResidueStandIns stand_ins;
       give_gemmi_cif_residue_names(document, name, stand_ins);
