@@ -239,6 +239,29 @@ TEST(TopologyAssembly, FileOperatorsThatAreNotRotationsAreRefused) {
   EXPECT_NE(e.find("NCS operator 2: the 3x3 part is a reflection"), std::string::npos) << e;
 }
 
+// An operator given twice for the same chains (a second identity in BIOMT) would put a copy on
+// another; it is named, not left to the builder's "beads at one position" (an audit's).
+TEST(TopologyAssembly, AnOperatorGivenTwiceForTheSameChainsIsNamed) {
+  std::string pdb =
+      "REMARK 350 BIOMOLECULE: 1\n"
+      "REMARK 350 APPLY THE FOLLOWING TO CHAINS: A\n"
+      "REMARK 350   BIOMT1   1  1.000000  0.000000  0.000000        0.00000\n"
+      "REMARK 350   BIOMT2   1  0.000000  1.000000  0.000000        0.00000\n"
+      "REMARK 350   BIOMT3   1  0.000000  0.000000  1.000000        0.00000\n"
+      "REMARK 350   BIOMT1   2 -1.000000  0.000000  0.000000       20.00000\n"
+      "REMARK 350   BIOMT2   2  0.000000 -1.000000  0.000000        0.00000\n"
+      "REMARK 350   BIOMT3   2  0.000000  0.000000  1.000000        0.00000\n"
+      "REMARK 350   BIOMT1   3  1.000000  0.000000  0.000000        0.00000\n"
+      "REMARK 350   BIOMT2   3  0.000000  1.000000  0.000000        0.00000\n"
+      "REMARK 350   BIOMT3   3  0.000000  0.000000  1.000000        0.00000\n";
+  pdb += ca_line("ALA", 'A', 1, 0, 0, 0) + ca_line("ALA", 'A', 2, 3.8, 0, 0) + "END\n";
+  StructureModel m = read_model(write_file("biomt-twice", "twice.pdb", pdb));
+  const std::string e = error_of([&] { expand_assembly(m, "1"); });
+  EXPECT_NE(e.find("assembly '1' operator 3: the same motion as operator 1 ('3' and '1') on the same chains"),
+            std::string::npos)
+      << e;
+}
+
 // An old entry whose MTRIX operator is written in the submitted frame that ORIGX maps the
 // entry's coordinates to (as in 1CWP, docs/topology.md#ncs-operators-and-origx). ORIGX: 90
 // degrees about z, then (1, 2, 3); MTRIX: 180 degrees about the submitted frame's z axis.

@@ -67,10 +67,21 @@ bool same_motion(const SymmetryOperator& a, const SymmetryOperator& b) {
 
 // The file's own operators (assemblies, NCS) must be rigid motions too: a mirror or a
 // scaling would build a model that is not the protein.
+// And distinct where they move the same chains: an operator given twice (a second identity)
+// would put a copy on another, which the builder then refuses as beads at one position,
+// naming neither the assembly nor the operator.
 void require_rotations(const std::vector<Job>& jobs, const std::string& source, const std::string& what) {
-  for (std::size_t k = 0; k < jobs.size(); ++k)
+  for (std::size_t k = 0; k < jobs.size(); ++k) {
     if (const std::string problem = rotation_problem(jobs[k].op); !problem.empty())
       throw Error(source, 0, what + " operator " + std::to_string(k + 1), problem);
+    for (std::size_t j = 0; j < k; ++j)
+      if (jobs[j].generator == jobs[k].generator && same_motion(jobs[j].op, jobs[k].op))
+        throw Error(source, 0, what + " operator " + std::to_string(k + 1),
+                    "the same motion as operator " + std::to_string(j + 1) +
+                        (jobs[k].op.name.empty() ? std::string()
+                                                 : " ('" + jobs[k].op.name + "' and '" + jobs[j].op.name + "')") +
+                        " on the same chains: its copies would lie on that operator's");
+  }
 }
 
 bool selected(const StructureResidue& r, const AssemblyRecord::Generator* g) {
