@@ -53,6 +53,14 @@ TEST(CifOperatorExpressions, AnIdTheListLacksIsRefusedAtItsLine) {
   EXPECT_EQ(e, "x.cif:6: _pdbx_struct_assembly_gen.oper_expression: '1,2,3,9' names operator '9', which "
                "_pdbx_struct_oper_list does not list (4 operators there): the assembly would lack its copies");
   EXPECT_NE(error_of(cif_with("1-4")).find("names operator '4'"), std::string::npos);
+  // An operator's element that is no number ('?': gemmi reads NaN) is named at its line.
+  const std::string unknown = "data_x\n"
+                              "_pdbx_struct_assembly_gen.assembly_id 1\n_pdbx_struct_assembly_gen.oper_expression 1\n"
+                              "_pdbx_struct_assembly_gen.asym_id_list A\n"
+                              "loop_\n_pdbx_struct_oper_list.id\n_pdbx_struct_oper_list.matrix[1][1]\n"
+                              "_pdbx_struct_oper_list.vector[1]\n1 1.0 0.0\n2 ? 0.0\n";
+  EXPECT_EQ(error_of(unknown), "x.cif:10: _pdbx_struct_oper_list.matrix[1][1]: '?' is not a number: an assembly "
+                               "operator's matrix and translation must be numbers");
   // No operator list at all.
   const std::string lone = "data_x\n_pdbx_struct_assembly_gen.assembly_id 1\n_pdbx_struct_assembly_gen.oper_expression 1\n"
                            "_pdbx_struct_assembly_gen.asym_id_list A\n";

@@ -203,7 +203,7 @@ std::string unread_assembly_categories(const StructureModel& model) {
   std::string list;
   for (const std::string& line : model.assembly_tags_missing) list += (list.empty() ? "" : "; ") + line;
   return " — the file's " + list + ", and the mmCIF reader (gemmi) skips such a category whole: add the missing "
-         "column(s) (values may be '?')";
+         "column(s) (descriptive values may be '?'; an operator's matrix and vector must be numbers)";
 }
 }  // namespace
 

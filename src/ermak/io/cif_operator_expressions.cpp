@@ -15,22 +15,24 @@ constexpr const char* kOperatorIdTag = "_pdbx_struct_oper_list.id";
 // One value of a tag wherever the block holds it: the values of a loop's column, or a pair's
 // value, each with its line.
 struct TagValue {
-  std::string value;
+  std::string value;  // unquoted; '' for CIF's unknown ('?') and inapplicable ('.')
   int line = 0;
+  std::string raw;  // as written: '?' stays '?'
 };
 
 std::vector<TagValue> values_of(const gemmi::cif::Block& block, const std::string& tag, const std::string& text) {
   std::vector<TagValue> values;
   for (const gemmi::cif::Item& item : block.items) {
     if (item.type == gemmi::cif::ItemType::Pair && gemmi::iequal(item.pair[0], tag)) {
-      values.push_back({gemmi::cif::as_string(item.pair[1]), item.line_number});
+      values.push_back({gemmi::cif::as_string(item.pair[1]), item.line_number, item.pair[1]});
     } else if (item.type == gemmi::cif::ItemType::Loop) {
       const int column = item.loop.find_tag(tag);
       if (column < 0) continue;
       const std::size_t width = item.loop.tags.size();
       for (std::size_t row = 0; (row + 1) * width <= item.loop.values.size(); ++row)
         values.push_back({gemmi::cif::as_string(item.loop.values[row * width + std::size_t(column)]),
-                          cif_loop_value_line(text, item.line_number, row * width + std::size_t(column))});
+                          cif_loop_value_line(text, item.line_number, row * width + std::size_t(column)),
+                          item.loop.values[row * width + std::size_t(column)]});
     }
   }
   return values;
@@ -73,6 +75,19 @@ void check_cif_operator_expressions(const gemmi::cif::Document& document, const 
   if (expressions.empty()) return;
   std::set<std::string> listed;
   for (const TagValue& id : values_of(block, kOperatorIdTag, text)) listed.insert(id.value);
+  // Every element of the operators' matrices and translations a number: gemmi would read '?'
+  // as NaN, and the copies' atoms would be reported at NaN positions instead.
+  for (int i = 1; i <= 3; ++i)
+    for (int j = 0; j <= 3; ++j) {
+      const std::string tag = j == 0 ? "_pdbx_struct_oper_list.vector[" + std::to_string(i) + "]"
+                                     : "_pdbx_struct_oper_list.matrix[" + std::to_string(i) + "][" +
+                                           std::to_string(j) + "]";
+      for (const TagValue& element : values_of(block, tag, text))
+        if (!text::parse_number<double>(element.value))
+          throw Error(file, element.line, tag,
+                      "'" + element.raw + "' is not a number: an assembly operator's matrix and translation must "
+                      "be numbers");
+    }
   for (const TagValue& expression : expressions)
     for (const std::string& id : operator_expression_ids(expression.value))
       if (!listed.count(id))

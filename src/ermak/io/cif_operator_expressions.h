@@ -15,7 +15,9 @@ namespace ermak {
 std::vector<std::string> operator_expression_ids(const std::string& expression);
 
 // Throws ermak::Error(file, line, "_pdbx_struct_assembly_gen.oper_expression", …) for an
-// expression that names an id `_pdbx_struct_oper_list` does not list. `text`: the file's text,
+// expression that names an id `_pdbx_struct_oper_list` does not list, and (file, line,
+// "_pdbx_struct_oper_list.matrix[i][j]" | ".vector[i]", …) for an element that is not a
+// number (gemmi would read '?' as NaN). `text`: the file's text,
 // for the line of a loop's value.
 void check_cif_operator_expressions(const gemmi::cif::Document& document, const std::string& file,
                                     const std::string& text);
