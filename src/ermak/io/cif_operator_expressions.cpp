@@ -1,5 +1,6 @@
 #include "ermak/io/cif_operator_expressions.h"
 
+#include <optional>
 #include <set>
 
 #include "ermak/core/error.h"
@@ -16,23 +17,30 @@ constexpr const char* kOperatorIdTag = "_pdbx_struct_oper_list.id";
 // value, each with its line.
 struct TagValue {
   std::string value;  // unquoted; '' for CIF's unknown ('?') and inapplicable ('.')
-  int line = 0;
-  std::string raw;  // as written: '?' stays '?'
+  std::string raw;    // as written: '?' stays '?'
+  int item_line = 0;  // the pair's line, or the loop's `loop_` line
+  std::optional<std::size_t> loop_index;  // the value's index in its loop
+
+  // Found only for an error: cif_loop_value_line reads the text from its start.
+  int line(const std::string& text) const {
+    return loop_index ? cif_loop_value_line(text, item_line, *loop_index) : item_line;
+  }
 };
 
-std::vector<TagValue> values_of(const gemmi::cif::Block& block, const std::string& tag, const std::string& text) {
+std::vector<TagValue> values_of(const gemmi::cif::Block& block, const std::string& tag) {
   std::vector<TagValue> values;
   for (const gemmi::cif::Item& item : block.items) {
     if (item.type == gemmi::cif::ItemType::Pair && gemmi::iequal(item.pair[0], tag)) {
-      values.push_back({gemmi::cif::as_string(item.pair[1]), item.line_number, item.pair[1]});
+      values.push_back({gemmi::cif::as_string(item.pair[1]), item.pair[1], item.line_number, std::nullopt});
     } else if (item.type == gemmi::cif::ItemType::Loop) {
       const int column = item.loop.find_tag(tag);
       if (column < 0) continue;
       const std::size_t width = item.loop.tags.size();
-      for (std::size_t row = 0; (row + 1) * width <= item.loop.values.size(); ++row)
-        values.push_back({gemmi::cif::as_string(item.loop.values[row * width + std::size_t(column)]),
-                          cif_loop_value_line(text, item.line_number, row * width + std::size_t(column)),
-                          item.loop.values[row * width + std::size_t(column)]});
+      for (std::size_t row = 0; (row + 1) * width <= item.loop.values.size(); ++row) {
+        const std::size_t index = row * width + std::size_t(column);
+        values.push_back({gemmi::cif::as_string(item.loop.values[index]), item.loop.values[index], item.line_number,
+                          index});
+      }
     }
   }
   return values;
@@ -71,10 +79,10 @@ void check_cif_operator_expressions(const gemmi::cif::Document& document, const 
                                     const std::string& text) {
   if (document.blocks.empty()) return;
   const gemmi::cif::Block& block = document.blocks[0];
-  const std::vector<TagValue> expressions = values_of(block, kExpressionTag, text);
+  const std::vector<TagValue> expressions = values_of(block, kExpressionTag);
   if (expressions.empty()) return;
   std::set<std::string> listed;
-  for (const TagValue& id : values_of(block, kOperatorIdTag, text)) listed.insert(id.value);
+  for (const TagValue& id : values_of(block, kOperatorIdTag)) listed.insert(id.value);
   // Every element of the operators' matrices and translations a number: gemmi would read '?'
   // as NaN, and the copies' atoms would be reported at NaN positions instead.
   for (int i = 1; i <= 3; ++i)
@@ -82,16 +90,16 @@ void check_cif_operator_expressions(const gemmi::cif::Document& document, const 
       const std::string tag = j == 0 ? "_pdbx_struct_oper_list.vector[" + std::to_string(i) + "]"
                                      : "_pdbx_struct_oper_list.matrix[" + std::to_string(i) + "][" +
                                            std::to_string(j) + "]";
-      for (const TagValue& element : values_of(block, tag, text))
+      for (const TagValue& element : values_of(block, tag))
         if (!text::parse_number<double>(element.value))
-          throw Error(file, element.line, tag,
+          throw Error(file, element.line(text), tag,
                       "'" + element.raw + "' is not a number: an assembly operator's matrix and translation must "
                       "be numbers");
     }
   for (const TagValue& expression : expressions)
     for (const std::string& id : operator_expression_ids(expression.value))
       if (!listed.count(id))
-        throw Error(file, expression.line, kExpressionTag,
+        throw Error(file, expression.line(text), kExpressionTag,
                     "'" + expression.value + "' names operator '" + id + "', which _pdbx_struct_oper_list does not " +
                         (listed.empty() ? std::string("hold (the file lists no operators)")
                                         : "list (" + std::to_string(listed.size()) + " operators there)") +
