@@ -160,6 +160,29 @@ TEST(TopologyCli, BadInputsGiveClearErrorsAndNonZeroExit) {
   EXPECT_NE(out.find("--model-type"), std::string::npos) << out;
 }
 
+// A build refused after the structure was read (here a chain id of 10 characters, more than a
+// PSF holds) leaves no output directory behind: it is created only once every check has
+// passed (an audit found an empty directory after a refused --top-pairs all). The error names
+// the input, where the chain id is to be changed.
+TEST(TopologyCli, ARefusedBuildCreatesNoOutputDirectory) {
+  const auto dir = ermak::test::fresh_directory("topology-cli-refused");
+  std::string cif =
+      "data_long\nloop_\n_atom_site.group_PDB\n_atom_site.id\n_atom_site.type_symbol\n_atom_site.label_atom_id\n"
+      "_atom_site.label_alt_id\n_atom_site.label_comp_id\n_atom_site.label_asym_id\n_atom_site.label_seq_id\n"
+      "_atom_site.Cartn_x\n_atom_site.Cartn_y\n_atom_site.Cartn_z\n_atom_site.occupancy\n"
+      "_atom_site.B_iso_or_equiv\n_atom_site.auth_seq_id\n_atom_site.auth_asym_id\n";
+  for (int i = 0; i < 3; ++i)
+    cif += "ATOM " + std::to_string(i + 1) + " C CA . GLY A " + std::to_string(i + 1) + " " +
+           std::to_string(3.8 * i) + " 0.0 0.0 1.0 10.0 " + std::to_string(i + 1) + " LONGCHAIN9\n";
+  std::ofstream(dir / "long.cif") << cif;
+  int status = 0;
+  const std::string out = topology((dir / "long.cif").string() + " -o " + (dir / "out").string(), &status);
+  EXPECT_EQ(status, 1) << out;
+  EXPECT_NE(out.find("long.cif: beads[0].chain_id: 'LONGCHAIN9' is longer than the 8 characters"), std::string::npos)
+      << out;
+  EXPECT_FALSE(fs::exists(dir / "out")) << out;
+}
+
 // An old-style entry whose MTRIX operator (180 degrees about z) is written in its ORIGX
 // frame (90 degrees about z, then (1, 2, 3)): read literally the copy of the bead at
 // (0.3, 0, 0) lands 0.6 A from it, and the summary names --ncs-frame origx; in the ORIGX

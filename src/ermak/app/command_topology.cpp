@@ -196,9 +196,6 @@ int run_topology(const Options& o) {
 
   // --- write ---
   const auto write_start = Clock::now();
-  std::error_code ec;
-  fs::create_directories(dir, ec);
-  if (ec) throw Error(dir.string(), 0, "output", "cannot create the directory: " + ec.message());
   const Topology& t = built.topology;
   // A coordinate the PDB cannot hold stops here, naming the input, before any file is
   // written (and the PDB is written first, whole or not at all).
@@ -213,7 +210,11 @@ int run_topology(const Options& o) {
                                              "auto or none)",
                                              pairs, pairs * 20e-9, kMaxTopPairs));
   }
-  check_psf_names(built.topology, psf.string());
+  check_psf_names(built.topology, o.input);  // names the input, where a too-long name is changed
+  // Created only once every check has passed: a refused build leaves no empty directory.
+  std::error_code ec;
+  fs::create_directories(dir, ec);
+  if (ec) throw Error(dir.string(), 0, "output", "cannot create the directory: " + ec.message());
   std::vector<float> x, y, z;
   for (const Vec3d& p : t.native_positions_A) {
     x.push_back(static_cast<float>(p.x));
@@ -300,7 +301,7 @@ Command add_topology_command(CLI::App& app) {
   cmd->add_option("--ss-distance", o->ss_distance, "SG-SG distance below which cysteines are bonded, A")
       ->capture_default_str();
   cmd->add_option("--extra-bonds", o->extra_bonds, "File of additional bonds (docs/topology.md#extra-bonds-file)");
-  cmd->add_option("--assembly", o->assembly, "Build biological assembly ID of the file, or 'ncs' (NCS operators)")
+  cmd->add_option("--assembly", o->assembly, "Build biological assembly ID of the file, or 'ncs' or 'NCS' (NCS operators)")
       ->check(CLI::Validator(
           [](std::string& id) { return id.empty() ? std::string("must name an assembly of the file, or ncs") : ""; },
           "ID"));

@@ -186,8 +186,10 @@ RunSummary run_logged(const RunSpec& given_spec, const RunOptions& options, RunR
                       std::to_string(n) + " beads (0.." + std::to_string(n - 1) + ")");
     }
   validate_protocols(spec, topology);
-  // model.psf is written at the start: names it cannot hold stop a dry run too.
-  if (spec.output.write_directory) check_psf_names(topology, (spec.output.directory / "model.psf").string());
+  // model.psf is written at the start: names it cannot hold stop a dry run too, at the model's
+  // file, where they are changed.
+  if (spec.output.write_directory)
+    check_psf_names(topology, (spec.input.structure.empty() ? spec.input.topology : spec.input.structure).string());
   if (repulsion_cut_inside_sigma(spec.sop))
     throw key_error(spec, blamed_key(spec, {"model.pair_cutoff_A", "model.repulsion_sigma_A"}),
                     fmt::format("the repulsion's cutoff {:g} Å is not beyond its σ {:g} Å: the repulsion would be cut "
