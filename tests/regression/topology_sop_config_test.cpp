@@ -96,7 +96,7 @@ TEST(TopologySopConfig, UnknownKeyIsAFileLineError) {
   int status = 0;
   const std::string out = topology_in(dir, "bad.sop", &status);
   EXPECT_EQ(status, 1) << out;
-  EXPECT_NE(out.find("bad.sop:5: R_limt_bond: unknown key"), std::string::npos) << out;
+  EXPECT_NE(out.find("bad.sop:5: R_limt_bond: unknown key (did you mean 'R_limit_bond'?)"), std::string::npos) << out;
   EXPECT_FALSE(fs::exists(dir / "ww.top"));
   // A structure that is not there is named at its line, with the path rule.
   std::ofstream(dir / "missing.sop") << "name ww\nstructure nope.pdb\ntopology ww.top\ncoordinates ww_cg.pdb\n";

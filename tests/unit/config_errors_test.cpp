@@ -71,7 +71,8 @@ TEST(ConfigErrors, ANulInTheInputIsShown) {
 }
 
 TEST(ConfigErrors, UnknownTable) {
-  expect_error(kInput + "[runn]\nsteps = 3\n", 3, "runn", "unknown table; known tables: [input]");
+  expect_error(kInput + "[runn]\nsteps = 3\n", 3, "runn", "unknown table (did you mean [run]?); known tables: [input]");
+  expect_error(kInput + "[colour]\nsteps = 3\n", 3, "colour", "unknown table; known tables: [input]");
 }
 
 TEST(ConfigErrors, UnknownTopLevelKey) {
@@ -79,7 +80,12 @@ TEST(ConfigErrors, UnknownTopLevelKey) {
 }
 
 TEST(ConfigErrors, UnknownKeyListsTheKnownOnes) {
+  // A slip of one or two letters names the key meant (core/closest_name.h).
   expect_error(kInput + "[run]\nsteps = 3\nstep = 4\n", 5, "run.step",
+               "unknown key (did you mean 'steps'?); known keys in [run]: steps, replicas, seed");
+  expect_error(kInput + "[run]\ntemperature = 300\n", 4, "run.temperature",
+               "unknown key (did you mean 'temperature_K'?)");
+  expect_error(kInput + "[run]\nsteps = 3\nlength = 4\n", 5, "run.length",
                "unknown key; known keys in [run]: steps, replicas, seed");
   expect_error(kInput + "[model]\ncutoff = 8\n", 4, "model.cutoff",
                "known keys in [model]: native_cutoff_A");
@@ -259,7 +265,7 @@ TEST(ConfigErrors, OverrideErrorsNameSet) {
     EXPECT_EQ(e.message.rfind("--set: " + field + ": ", 0), 0u) << e.message;
     EXPECT_NE(e.message.find(what), std::string::npos) << e.message;
   };
-  check({"run.stepz=5"}, "run.stepz", "unknown key; known keys in [run]");
+  check({"run.stepz=5"}, "run.stepz", "unknown key (did you mean 'steps'?); known keys in [run]");
   check({"runn.steps=5"}, "runn", "unknown table");
   check({"run.steps=lots"}, "run.steps", "expected an integer, got a string");
   check({"run.temperature_K=300K"}, "run.temperature_K", "('300K': the unit goes in the key's name");

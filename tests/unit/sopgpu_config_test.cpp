@@ -131,6 +131,9 @@ TEST(SopgpuConfig, UnknownKeyMalformedValueDuplicateAndMacroErrorsNameFileAndLin
   EXPECT_NE(error_of(std::string(kMinimal) + "pulingg on\n").find("test.sop:15: pulingg: unknown key"),
             std::string::npos);
   EXPECT_NE(error_of(std::string(kMinimal) + "Numsteps 5\n").find("did you mean 'numsteps'"), std::string::npos);
+  EXPECT_NE(error_of(std::string(kMinimal) + "numstep 5\n").find("numstep: unknown key (did you mean 'numsteps'?)"),
+            std::string::npos);
+  EXPECT_NE(error_of(std::string(kMinimal) + "pulingg on\n").find("(did you mean 'pulling'?)"), std::string::npos);
   const std::string bad = std::regex_replace(std::string(kMinimal), std::regex("numsteps 1000"), "numsteps 10x0");
   EXPECT_NE(error_of(bad).find("test.sop:6: numsteps: expected an integer, got '10x0'"), std::string::npos);
   EXPECT_NE(error_of(std::string(kMinimal) + "timestep 0.1\n").find("test.sop:15: timestep: given twice (also on line 7)"),

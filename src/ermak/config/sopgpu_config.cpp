@@ -17,6 +17,7 @@
 
 #include "ermak/config/toml_config.h"
 #include "ermak/config/toml_values.h"
+#include "ermak/core/closest_name.h"
 #include "ermak/core/error.h"
 #include "ermak/core/units.h"
 #include "ermak/io/checkpoint.h"
@@ -419,12 +420,12 @@ void check_keys(const std::vector<SopEntry>& entries, const SopValues& v, const 
       continue;
     if (!info) {
       std::string hint;
-      for (const SopKeyInfo& k : sopgpu_run_keys()) {
-        std::string a(k.key), b(e.key);
-        std::transform(a.begin(), a.end(), a.begin(), [](unsigned char c) { return char(std::tolower(c)); });
-        std::transform(b.begin(), b.end(), b.begin(), [](unsigned char c) { return char(std::tolower(c)); });
-        if (a == b) hint = fmt::format(" (keys are case-sensitive: did you mean '{}'?)", k.key);
-      }
+      std::vector<std::string_view> known;
+      for (const SopKeyInfo& k : sopgpu_run_keys()) known.push_back(k.key);
+      if (const auto close = closest_name(e.key, known))
+        hint = name_edit_distance(*close, e.key) == 0
+                   ? fmt::format(" (keys are case-sensitive: did you mean '{}'?)", *close)
+                   : fmt::format(" (did you mean '{}'?)", *close);
       // A topology-creation configuration given to `ermak run`.
       for (const char* topology_key : {"structure", "cgconfig", "R_limit_bond", "SC_limit_bond"})
         if (e.key == topology_key)

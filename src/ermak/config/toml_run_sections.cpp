@@ -9,6 +9,7 @@
 #include <cctype>
 #include <string>
 
+#include "ermak/core/closest_name.h"
 #include "ermak/core/units.h"
 #include "ermak/model/residue_selection.h"
 #include "ermak/rng/noise_source.h"
@@ -79,9 +80,11 @@ void reject_unknown_tables(const Context& ctx, const toml::table& root) {
   for (const auto& [key, value] : root) {
     if (std::find(kTables.begin(), kTables.end(), key.str()) != kTables.end()) continue;
     const std::string known = join(kTables, "[", "]");
+    const auto close = closest_name(key.str(), kTables);
+    const std::string hint = close ? fmt::format(" (did you mean [{}]?)", *close) : std::string();
     throw error_at(ctx, value, std::string(key.str()),
                    value.is_table()
-                       ? fmt::format("unknown table; known tables: {}", known)
+                       ? fmt::format("unknown table{}; known tables: {}", hint, known)
                        : fmt::format("unknown key; top-level keys belong in a table: {}", known));
   }
 }

@@ -8,6 +8,8 @@
 #include <cmath>
 #include <cstdint>
 
+#include "ermak/core/closest_name.h"
+
 namespace ermak::config {
 namespace {
 
@@ -273,8 +275,11 @@ void Section::reject_unknown(std::initializer_list<std::string_view> known) cons
   if (!table_) return;
   for (const auto& [key, value] : *table_) {
     if (std::find(known.begin(), known.end(), key.str()) != known.end()) continue;
+    const auto close = closest_name(key.str(), std::span<const std::string_view>(known.begin(), known.size()));
     throw error_at(ctx_, value, field(key.str()),
-                   fmt::format("unknown key; known keys in [{}]: {}", name_, join(known)));
+                   fmt::format("unknown key{}; known keys in [{}]: {}",
+                               close ? fmt::format(" (did you mean '{}'?)", *close) : std::string(), name_,
+                               join(known)));
   }
 }
 

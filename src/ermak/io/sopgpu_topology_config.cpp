@@ -8,6 +8,7 @@
 #include <set>
 #include <string_view>
 
+#include "ermak/core/closest_name.h"
 #include "ermak/core/error.h"
 #include "ermak/io/text_fields.h"
 
@@ -264,8 +265,15 @@ SopTopologyConfig read_sopgpu_topology_config(const std::filesystem::path& file)
     } else if (k == "name" || k == "author") {
       // informational (and macro sources)
     } else if (reader.macro_names().count(k) == 0) {
-      read.fail(e, "unknown key: not a SOP-GPU topology-creation key (docs/topology.md#sop-gpu-topology-creation-"
-                   "configs), and no <" + k + "> macro uses it");
+      static constexpr std::string_view kKeys[] = {
+          "structure", "topology",   "coordinates", "cgconfig",       "topology_psf",      "topology_natpsf",
+          "additional_bonds", "R_limit_bond", "SC_limit_bond", "eh", "pairs_threshold", "covalent_cutoff",
+          "covalentRepulsion", "createTandem", "covLinkersCount", "SS_cutoff", "a", "Ks", "pairs_cutoff",
+          "use_chains", "name", "author"};
+      const auto close = closest_name(k, kKeys);
+      read.fail(e, "unknown key" + (close ? " (did you mean '" + *close + "'?)" : std::string()) +
+                       ": not a SOP-GPU topology-creation key (docs/topology.md#sop-gpu-topology-creation-"
+                       "configs), and no <" + k + "> macro uses it");
     }
   }
 

@@ -71,9 +71,9 @@ std::vector<std::string> ProtocolSetup::describe() const {
   if (spec_.plane_pulling.enabled)
     for (std::size_t g = 0; g < spec_.plane_pulling.planes.size(); ++g) {
       const PlaneSpec& p = spec_.plane_pulling.planes[g];
-      lines.push_back(fmt::format("plane {}: {} beads, normal {}, speed {:.6g} µm/s, κ = {:.6g} pN/nm per bead; output "
+      lines.push_back(fmt::format("plane {}: {} bead{}, normal {}, speed {:.6g} µm/s, κ = {:.6g} pN/nm per bead; output "
                                   "every {} steps (plane.tsv)",
-                                  g, p.beads.size(), vec_text(unit(p.normal)), units::A_per_tau_to_um_per_s(p.speed_A_per_tau),
+                                  g, p.beads.size(), p.beads.size() == 1 ? "" : "s", vec_text(unit(p.normal)), units::A_per_tau_to_um_per_s(p.speed_A_per_tau),
                                   units::internal_spring_to_pN_per_nm(p.spring_kcal_per_mol_A2), plane_every()));
     }
   if (spec_.indentation.enabled) {

@@ -1,0 +1,46 @@
+#include "ermak/core/closest_name.h"
+
+#include <algorithm>
+#include <cctype>
+#include <vector>
+
+namespace ermak {
+
+std::size_t name_edit_distance(std::string_view a, std::string_view b) {
+  const auto lower = [](char c) { return char(std::tolower(static_cast<unsigned char>(c))); };
+  const std::size_t n = a.size(), m = b.size();
+  // d[i][j]: edits between a's first i and b's first j characters (optimal string alignment).
+  std::vector<std::vector<std::size_t>> d(n + 1, std::vector<std::size_t>(m + 1, 0));
+  for (std::size_t i = 0; i <= n; ++i) d[i][0] = i;
+  for (std::size_t j = 0; j <= m; ++j) d[0][j] = j;
+  for (std::size_t i = 1; i <= n; ++i)
+    for (std::size_t j = 1; j <= m; ++j) {
+      const std::size_t cost = lower(a[i - 1]) == lower(b[j - 1]) ? 0 : 1;
+      d[i][j] = std::min({d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + cost});
+      if (i > 1 && j > 1 && lower(a[i - 1]) == lower(b[j - 2]) && lower(a[i - 2]) == lower(b[j - 1]))
+        d[i][j] = std::min(d[i][j], d[i - 2][j - 2] + 1);
+    }
+  return d[n][m];
+}
+
+std::optional<std::string> closest_name(std::string_view typed, std::span<const std::string_view> known) {
+  const std::size_t allowed = typed.size() <= 4 ? 1 : 2;
+  std::optional<std::string_view> best;
+  std::size_t best_distance = allowed + 1;
+  bool tie = false;
+  for (std::string_view name : known) {
+    if (name == typed) return std::nullopt;
+    const std::size_t d = name_edit_distance(typed, name);
+    if (d < best_distance) {
+      best = name;
+      best_distance = d;
+      tie = false;
+    } else if (d == best_distance && best && name != *best) {
+      tie = true;
+    }
+  }
+  if (!best || tie) return std::nullopt;
+  return std::string(*best);
+}
+
+}  // namespace ermak
