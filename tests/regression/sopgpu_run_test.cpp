@@ -257,6 +257,14 @@ TEST(SopgpuRun, AResumeKeepsTheErmakOutputItStartedWith) {
   EXPECT_NE(out.find("this run also wrote ermak's own output directory (--ermak-output) when it started"),
             std::string::npos)
       << out;
+  // Resumed with another --ermak-output: that directory is named as holding none of its files
+  // (the checkpoint lies beside the .sop's files), not a missing energies.tsv.
+  EXPECT_EQ(ermak_in(with, common + " --set numsteps=4000 --resume --ermak-output elsewhere", &out), 1) << out;
+  EXPECT_NE(out.find("elsewhere: --ermak-output: holds none of the files of the run this checkpoint continues (no "
+                     "replica_000/): give the --ermak-output the run started with"),
+            std::string::npos)
+      << out;
+  ASSERT_EQ(ermak_in(with, common + " --set numsteps=4000 --resume --ermak-output ermak", &out), 0) << out;
   const fs::path without = sopgpu_ww_directory("sopgpu_resume_without_ermak_output");
   ASSERT_EQ(ermak_in(without, common + " --set numsteps=2000", &out), 0) << out;
   EXPECT_EQ(ermak_in(without, common + " --set numsteps=4000 --resume --ermak-output ermak", &out), 1) << out;

@@ -360,6 +360,15 @@ RunSummary run_logged(const RunSpec& given_spec, const RunOptions& options, RunR
                          replica_name_digits_in(cp.output_offsets));
     // Every file the run continues is there and long enough before any is cut back to its
     // checkpoint offset: a refused resume cuts nothing (docs/outputs.md#resume).
+    // A .sop run's checkpoint lies beside its SOP-GPU files, not in --ermak-output's directory:
+    // another --ermak-output holds none of the files it continues (an audit's "energies.tsv:
+    // missing").
+    if (spec.output.write_directory && wrote_own_files && replicas > 0 && is_sopgpu_config(spec.config_path) &&
+        !fs::is_directory(out / files.dir_name(0)))
+      throw Error(out.string(), 0, "--ermak-output",
+                  "holds none of the files of the run this checkpoint continues (no " + files.dir_name(0) +
+                      "/): give the --ermak-output the run started with (the directory holding its run.log and " +
+                      files.dir_name(0) + "/)");
     for (std::int32_t r = 0; r < (spec.output.write_directory ? replicas : 0); ++r) {  // a dry run's too
       const std::string dir = files.dir_name(r) + "/";
       for (const std::string& name : files.file_names())
