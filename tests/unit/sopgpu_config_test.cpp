@@ -378,6 +378,26 @@ TEST(SopgpuConfig, Pf8IndentationWithFixedBeadsAndForceClamp) {
     return false;
   };
   EXPECT_TRUE(noted_moving("indentationMoveSurface yes: SOP-GPU moves the surface along indentationDirection"));
+  // A tip or surface that moves away from the other is noted in this file's keys, as a TOML
+  // file's is in its own (the note was lost with the TOML reader's notes).
+  const auto notes_of = [](const std::vector<std::string>& overrides) {
+    std::string all;
+    for (const std::string& n : load_sopgpu_run(ermak::test::shared_data() / "sopgpu/pf8/PF8_vf_3.0_R_100.sop",
+                                                cpu(overrides))
+                                    .notes)
+      all += n + "\n";
+    return all;
+  };
+  const std::string away_tip = "indentationDirection does not point towards the surface";
+  const std::string away_surface = "the surface moves away from the tip";
+  EXPECT_EQ(notes_of({}).find(away_tip), std::string::npos) << "the file's tip moves towards the surface";
+  EXPECT_NE(notes_of({"indentationDirection=0 -1 0"}).find(away_tip), std::string::npos);
+  EXPECT_EQ(notes_of({"indentationDirection=0 -1 0", "indentationMoveSurface=yes"}).find(away_surface),
+            std::string::npos)
+      << "the surface moves along -y, towards the molecule";
+  EXPECT_NE(notes_of({"indentationMoveSurface=yes"}).find(away_surface), std::string::npos);
+  EXPECT_EQ(notes_of({"indentationMoveSurface=yes"}).find("[indentation]"), std::string::npos)
+      << "no note in TOML terms";
 }
 
 TEST(SopgpuConfig, IntegerListsTakeToRangesAndHeatingMaps) {

@@ -863,6 +863,16 @@ SopRun parse_sopgpu_run(std::string_view text, const fs::path& file, const SopLo
     toml.value("type", discrete ? "\"beads\"" : "\"plane\"", at("indentationDiscreteSurf"));
     toml.value("point_A", vec_toml(*v.vector("indentationSurfaceR0")), at("indentationSurfaceR0"));
     toml.value("normal", vec_toml(*v.vector("indentationSurfaceN")), at("indentationSurfaceN"));
+    // The TOML reader's note that the tip moves away from the surface, in this file's terms
+    // (its notes are replaced by these below). SOP-GPU's normal points from the surface to
+    // the molecule, as ermak's does.
+    if (dot(ermak_direction, *v.vector("indentationSurfaceN")) >= 0.0)
+      note(moving_surface
+               ? "indentationMoveSurface yes with indentationDirection · indentationSurfaceN <= 0: the surface "
+                 "moves away from the tip, and no indentation presses the molecule onto it"
+               : "indentationDirection does not point towards the surface (indentationDirection · "
+                 "indentationSurfaceN >= 0): the tip moves away from it, and no indentation presses the molecule "
+                 "onto the surface");
     toml.value("A", number(v.real("indentationSurfA").value_or(0.0)), at("indentationSurfA"));
     toml.value("B", number(v.real("indentationSurfB").value_or(1.0)), at("indentationSurfB"));
     toml.value("sigma_A", number(v.real("indentationSurfSigma").value_or(sigma)), at("indentationSurfSigma"));
@@ -967,6 +977,8 @@ SopRun parse_sopgpu_run(std::string_view text, const fs::path& file, const SopLo
   note(fmt::format("SOP-GPU runs numsteps + one output interval (its loop includes the last interval); ermak runs "
                    "exactly numsteps = {}",
                    numsteps));
+  // The translation's notes, in this file's terms, replace the TOML reader's (which name TOML
+  // keys; each has its .sop form above).
   spec.notes = result.notes;
   spec.set_overrides = options.overrides;
   result.spec = std::move(spec);
