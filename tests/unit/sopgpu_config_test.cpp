@@ -400,6 +400,24 @@ TEST(SopgpuConfig, Pf8IndentationWithFixedBeadsAndForceClamp) {
       << "no note in TOML terms";
 }
 
+// Keys that do nothing in this run say so: fconst beside a moving cantilever (SOP-GPU's first
+// cantilever update replaces its force) and a GPU index on the CPU backend.
+TEST(SopgpuConfig, FconstWithDeltaxAndDeviceOnTheCpuAreNoted) {
+  const std::string pulling = std::string(kMinimal) + "pulling on\npulled 33\ndeltax 0.001\nfixedEnd 0\npulledEnd 33\n";
+  auto notes_of = [](const SopRun& run) {
+    std::string all;
+    for (const std::string& n : run.notes) all += n + "\n";
+    return all;
+  };
+  const std::string with = notes_of(parse_sopgpu_run(pulling + "fconst 5\ndevice 1\n", "test.sop", cpu()));
+  EXPECT_NE(with.find("fconst 5: no effect with deltax ≠ 0: the cantilever's spring sets the force"), std::string::npos)
+      << with;
+  EXPECT_NE(with.find("device 1: no effect with --backend cpu"), std::string::npos) << with;
+  const std::string without = notes_of(parse_sopgpu_run(pulling, "test.sop", cpu()));
+  EXPECT_EQ(without.find("fconst"), std::string::npos) << without;
+  EXPECT_EQ(without.find("device"), std::string::npos) << without;
+}
+
 TEST(SopgpuConfig, IntegerListsTakeToRangesAndHeatingMaps) {
   const SopRun run = parse_sopgpu_run(std::string(kMinimal) +
                                           "pulling on\nfixed 0 to 3 7\npulled 33\ndeltax 0.001\n"

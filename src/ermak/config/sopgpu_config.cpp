@@ -668,6 +668,8 @@ SopRun parse_sopgpu_run(std::string_view text, const fs::path& file, const SopLo
   if (const auto zeta = v.real("zeta")) toml.value("friction", number(*zeta), at("zeta"));
   // "auto": the GPU when one answers; the run log says which backend ran and why.
   toml.value("backend", toml_quoted(options.backend.empty() ? std::string("auto") : options.backend), nullptr);
+  if (options.backend == "cpu" && v.has("device"))
+    note(fmt::format("device {}: no effect with --backend cpu", v.find("device")->raw_value));
   toml.value("threads", std::to_string(options.threads), nullptr);
 
   // --- heating: T = initialT + deltaT·floor(step/tempFreq), no upper bound in SOP-GPU;
@@ -784,6 +786,12 @@ SopRun parse_sopgpu_run(std::string_view text, const fs::path& file, const SopLo
       out.pulling_every = pull_every;
       out.pulling_spring = v.real("k_trans").value_or(0.05);
       pulling_mask = run_file("pullOutput", "pull." + name_author + "<run>.dat");
+      // With deltax ≠ 0 SOP-GPU's cantilever update replaces the fconst force it started the
+      // pulled beads with (pulling.cu) before the first step: the spring sets the force.
+      if (v.has("fconst") && fconst != 0.0)
+        note(fmt::format("fconst {}: no effect with deltax ≠ 0: the cantilever's spring sets the force, as in "
+                         "SOP-GPU (a force clamp needs deltax 0)",
+                         v.find("fconst")->raw_value));
     } else {
       if (v.has("pullOutput")) note("pullOutput: not written with fconst (deltax = 0), as in SOP-GPU");
       // Its rows and the base's moves are all it sets; the checkpoint's record of the outputs
