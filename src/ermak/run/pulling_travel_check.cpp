@@ -118,8 +118,8 @@ PullingTravel assess_pulling_travel(const RunSpec& spec, const Topology& topolog
     const double travel_A = reach.step_A * double(spec.steps);
     const double end_force_pN = reach.kappa_pN_per_nm * (travel_A - reach.slack_A) / 10.0;
     if (!(end_force_pN > kOverloadForce_pN)) continue;
-    warnings += (warnings.empty() ? "" : "\n") +
-                fmt::format(
+    if (!warnings.empty()) warnings += '\n';
+    warnings += fmt::format(
                     "warning: {} travels {:.4g} nm over the run's {} steps, but the chain from {} bead {} to "
                     "pulled bead {} is {:.4g} nm long (its bonds' native lengths; {:.4g} nm from straight at the "
                     "start): past that the {} a fully extended chain, and {} would reach "

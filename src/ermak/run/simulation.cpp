@@ -199,28 +199,29 @@ RunSummary run_logged(const RunSpec& given_spec, const RunOptions& options, RunR
   for (std::string warning : {check_step_size(spec), clamp_tension_warning(spec), sparse_protocol_rows_warning(spec),
                                nothing_holds_warning(spec)})
     if (!warning.empty()) start_warnings.lines.push_back(std::move(warning));
-  // Start positions with a bond beyond r0 ± R0 would stop the run at its first check with a
-  // message about the dynamics; name the coordinates file instead.
-  // With input.replica_coordinates each replica starts from its own file (replica 0's is
-  // also initial_positions_A).
-  if (!options.resume && system.replica_positions_A.empty())
-    check_start_coordinates(topology, system.initial_positions_A, spec.sop.fene_R0_A,
-                            start_coordinates_source(spec.input).string());
-  for (std::size_t r = 0; !options.resume && r < system.replica_positions_A.size(); ++r)
-    check_start_coordinates(topology, system.replica_positions_A[r], spec.sop.fene_R0_A,
-                            spec.input.replica_coordinates.at(r).string(), replica_coordinates_field(r));
-  // Far from the origin single-precision positions cannot follow a step's noise.
+  // The start coordinates, each with the file (and key) that gave them: one file for every
+  // replica, or with input.replica_coordinates one per replica (replica 0's is also
+  // initial_positions_A).
   if (!options.resume) {
+    struct StartCoordinates {
+      const std::vector<Vec3d>* positions_A;
+      std::string source, field;
+    };
+    std::vector<StartCoordinates> starts;
+    if (system.replica_positions_A.empty())
+      starts.push_back({&system.initial_positions_A, start_coordinates_source(spec.input).string(), ""});
+    for (std::size_t r = 0; r < system.replica_positions_A.size(); ++r)
+      starts.push_back({&system.replica_positions_A[r], spec.input.replica_coordinates.at(r).string(),
+                        replica_coordinates_field(r)});
     const double noise_A = largest_noise_amplitude_A(spec);
-    std::string resolution =
-        system.replica_positions_A.empty()
-            ? check_coordinate_resolution(topology, system.initial_positions_A, noise_A,
-                                          start_coordinates_source(spec.input).string())
-            : "";
-    for (std::size_t r = 0; r < system.replica_positions_A.size(); ++r) {
-      std::string warning = check_coordinate_resolution(topology, system.replica_positions_A[r], noise_A,
-                                                        spec.input.replica_coordinates.at(r).string(),
-                                                        replica_coordinates_field(r));
+    std::string resolution;  // the first file's warning only
+    for (const StartCoordinates& start : starts) {
+      // A bond beyond r0 ± R0 would stop the run at its first check with a message about the
+      // dynamics: the coordinates file is named instead.
+      check_start_coordinates(topology, *start.positions_A, spec.sop.fene_R0_A, start.source, start.field);
+      // Far from the origin single-precision positions cannot follow a step's noise.
+      std::string warning =
+          check_coordinate_resolution(topology, *start.positions_A, noise_A, start.source, start.field);
       if (resolution.empty()) resolution = std::move(warning);
     }
     if (!resolution.empty()) start_warnings.lines.push_back(std::move(resolution));
