@@ -415,6 +415,16 @@ TEST(ProtocolRun, AnIndentationsTravelIsCheckedAgainstTheMoleculeAndTheSurface) 
   ASSERT_EQ(status, 0) << out;
   EXPECT_NE(out.find("note: indentation: the base travels"), std::string::npos) << out;
   EXPECT_NE(out.find("no contact in this run"), std::string::npos) << out;
+  EXPECT_NE(out.find("and its wall pushes with 1 pN or more only within 0.24 nm"), std::string::npos) << out;
+  // The tip 0.5 nm lower starts 0.14 nm from the molecule, within its wall's reach (ε(σ/ρ)⁶,
+  // σ = 1 Å: 1 pN at 2.4 Å): it pushes from the first step, and no "no contact" is said (an
+  // audit's PF8 tip, 0.14 nm away, was said to make no contact with 63 pN on the molecule).
+  out = run_ermak("run --dry-run " + config.string() + inputs + where +
+                      " --set indentation.speed_um_per_s=10 --set run.steps=2000"
+                      " --set 'indentation.tip_position_A=[16.5, -12.6, 76.2]'",
+                  &status);
+  ASSERT_EQ(status, 0) << out;
+  EXPECT_EQ(out.find("no contact in this run"), std::string::npos) << out;
   out = run_ermak("run --dry-run " + config.string() + inputs + where, &status);
   ASSERT_EQ(status, 0) << out;
   EXPECT_EQ(out.find("indentation: the base travels"), std::string::npos) << out;

@@ -12,11 +12,33 @@
 
 #include "ermak/config/sopgpu_config.h"
 #include "ermak/core/units.h"
+#include "ermak/physics/tip.h"
 #include "ermak/run/protocol_setup_detail.h"
 #include "ermak/run/stability_checks.h"
 
 namespace ermak {
 namespace {
+
+// How far from the tip's surface its wall (docs/protocols.md#indentation) still pushes a bead
+// with 1 pN or more: the tip of a run whose base stops short of the molecule may touch it
+// anyway (an audit's PF8 tip started 0.14 nm away, "no contact", with 63 pN on the molecule).
+double wall_reach_A(const WallSpec& wall) {
+  const physics::WallParametersT<double> p{wall.A, wall.B, wall.sigma_A, wall.epsilon_kcal_per_mol, 0.0};
+  const double threshold = units::pN_to_internal_force(1.0);
+  double unused = 0.0;
+  const auto pushes = [&](double rho_A) { return std::abs(physics::wall_force<false>(rho_A, p, unused)) >= threshold; };
+  // The outermost distance on a 1 % grid where it pushes that hard, then the crossing beyond it.
+  double reach_A = 0.0;
+  for (double rho_A = 0.25 * wall.sigma_A; rho_A < 100.0 * wall.sigma_A; rho_A *= 1.01)
+    if (pushes(rho_A)) reach_A = rho_A;
+  if (reach_A == 0.0) return 0.0;
+  double beyond_A = 1.01 * reach_A;
+  for (int i = 0; i < 40; ++i) {
+    const double mid_A = 0.5 * (reach_A + beyond_A);
+    (pushes(mid_A) ? reach_A : beyond_A) = mid_A;
+  }
+  return reach_A;
+}
 
 using protocol_setup_detail::unit;
 using protocol_setup_detail::vec_text;
@@ -232,11 +254,12 @@ std::vector<std::string> ProtocolSetup::travel_warnings() const {
     lines.push_back(fmt::format("note: indentation: the tip's path (radius {:g} Å along the direction) misses every "
                                 "bead of replica 0: no bead lies ahead of it within its radius",
                                 in.tip_radius_A));
-  else if (approach_A < contact_travel_A_)
+  else if (const double reach_A = wall_reach_A(in.tip); contact_travel_A_ - approach_A > reach_A)
     lines.push_back(fmt::format("note: indentation: the base travels {:.4g} nm {}, but the tip's surface starts "
-                                "{:.4g} nm from the molecule along the direction: no contact in this run (more "
-                                "steps, a faster speed, or the tip closer)",
-                                approach_A / 10.0, until, contact_travel_A_ / 10.0));
+                                "{:.4g} nm from the molecule along the direction, and its wall pushes with 1 pN or "
+                                "more only within {:.2g} nm: no contact in this run (more steps, a faster speed, or "
+                                "the tip closer)",
+                                approach_A / 10.0, until, contact_travel_A_ / 10.0, reach_A / 10.0));
   return lines;
 }
 
