@@ -5,6 +5,7 @@
 
 #include "ermak/config/spec.h"
 #include "ermak/core/error.h"
+#include "ermak/run/engine_choice.h"
 #include "ermak/run/replica_loop.h"
 #include "ermak/run/simulation.h"
 
@@ -41,8 +42,10 @@ RunFileHolding choose_file_holding(const RunSpec& spec, const RunReporter* extra
   holding.holding = FileHolding::kOpenedToWriteOut;
   // Opened to write out, a file holds a descriptor only while a thread writes it out: the
   // report writer, or one of the threads that write the replicas side by side (1 on the
-  // CPU backend unless asked; "auto" may be a GPU's).
-  const bool cpu_engine = spec.backend == "cpu";
+  // CPU backend unless asked). "auto" is the backend it will resolve to: without a usable
+  // GPU the CPU's (an audit's CPU-only machine was refused at limits the CPU run fits).
+  const int device = spec.devices.empty() ? spec.device : spec.devices.front();
+  const bool cpu_engine = resolve_backend(spec.backend, nullptr, device) == "cpu";
   const int writer_threads = max_report_threads(cpu_engine, requested_report_threads);
   const std::uint64_t needed = for_the_run + 1 + std::uint64_t(writer_threads);
   if (needed <= holding.limit.soft) return holding;
