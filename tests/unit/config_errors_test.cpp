@@ -267,6 +267,9 @@ TEST(ConfigErrors, OverrideErrorsNameSet) {
   };
   check({"run.stepz=5"}, "run.stepz", "unknown key (did you mean 'steps'?); known keys in [run]");
   check({"runn.steps=5"}, "runn", "unknown table");
+  // One element of an array of tables is not a key: the error says to give the whole array.
+  check({"plane_pulling.plane[1].speed_um_per_s=20000"}, "plane_pulling.plane[1].speed_um_per_s",
+        "a key cannot index an array: give the whole array");
   check({"run.steps=lots"}, "run.steps", "expected an integer, got a string");
   check({"run.temperature_K=300K"}, "run.temperature_K", "('300K': the unit goes in the key's name");
   check({"run.seed=9223372036854775808"}, "run.seed",

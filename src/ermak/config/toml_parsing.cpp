@@ -58,6 +58,12 @@ toml::table parse_override(const std::string& text) {
   const std::string value = trim(std::string_view(text).substr(eq + 1));
   if (key.empty()) throw Error(file, 0, text, "expected section.key=value");
   if (value.empty()) throw Error(file, 0, key, "missing value after '='");
+  // A TOML key has no index: one element of an array (a [[plane_pulling.plane]] table) is
+  // replaced only with the whole array.
+  if (key.find('[') != std::string::npos)
+    throw Error(file, 0, key,
+                "a key cannot index an array: give the whole array (--set 'plane_pulling.plane=[{ beads = [0], "
+                "speed_um_per_s = 0 }, { … }]', every table with all its keys), or edit the file");
   try {
     return parse_toml(key + " = " + value, file);
   } catch (const Error& e) {
