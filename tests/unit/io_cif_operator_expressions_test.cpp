@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include <cstdint>  // before gemmi: Debian 12's gemmi uses std::uint8_t without it (gcc 13 fails)
 #include <gemmi/cif.hpp>
 
 #include "ermak/core/error.h"

@@ -8,6 +8,7 @@
 #include <map>
 #include <set>
 
+#include <cstdint>  // before gemmi: Debian 12's gemmi uses std::uint8_t without it (gcc 13 fails)
 #include <gemmi/math.hpp>
 
 #include "ermak/core/error.h"

@@ -6,6 +6,7 @@
 #include <map>
 
 #include <fmt/format.h>
+#include <cstdint>  // before gemmi: Debian 12's gemmi uses std::uint8_t without it (gcc 13 fails)
 #include <gemmi/model.hpp>
 #include <gemmi/resinfo.hpp>
 

@@ -11,6 +11,7 @@
 #include <utility>
 #include <vector>
 
+#include <cstdint>  // before gemmi: Debian 12's gemmi uses std::uint8_t without it (gcc 13 fails)
 #include <gemmi/model.hpp>
 
 namespace ermak {

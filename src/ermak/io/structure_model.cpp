@@ -12,6 +12,7 @@
 #include <sstream>
 
 #include <fmt/format.h>
+#include <cstdint>  // before gemmi: Debian 12's gemmi uses std::uint8_t without it (gcc 13 fails)
 #include <gemmi/pdb.hpp>
 #include <gemmi/resinfo.hpp>
 #if __has_include(<tao/pegtl.hpp>)
