@@ -457,6 +457,16 @@ TEST(IoCaModel, ErrorsNameTheFile) {
       << occupancy;
   const std::string b_factor = damaged("bfactor.pdb", [](std::string& l) { l.replace(62, 1, "b"); });
   EXPECT_NE(b_factor.find("bfactor.pdb:3: tempFactor: ' 1b.00' in columns 61-66 is not a number"), std::string::npos) << b_factor;
+  // Beyond single precision gemmi's float would be inf, written to the .etop and .top and
+  // read back by nothing (an audit's 1.0e39).
+  const std::string huge_b = damaged("hugeb.pdb", [](std::string& l) { l.replace(60, 6, "1.0e39"); });
+  EXPECT_NE(huge_b.find("hugeb.pdb:3: tempFactor: '1.0e39' in columns 61-66 is beyond single precision"),
+            std::string::npos)
+      << huge_b;
+  const std::string huge_o = damaged("hugeo.pdb", [](std::string& l) { l.replace(54, 6, "-2e+39"); });
+  EXPECT_NE(huge_o.find("hugeo.pdb:3: occupancy: '-2e+39' in columns 55-60 is beyond single precision"),
+            std::string::npos)
+      << huge_o;
   // Hybrid-36 residue numbers (A00A = 10010, which gemmi decodes) are numbers.
   EXPECT_EQ(error_message(write_file("io-damaged", "hybrid.pdb", good + [&] {
               std::string l = atom(3, " CA", "ALA", 'A', 3, 7.6, 0, 0);
@@ -504,6 +514,10 @@ TEST(IoCaModel, ErrorsNameTheFile) {
   const std::string seq = cif_error("seq.cif", "ATOM 2 C CA . ALA A 2 3.8 0.0 0.0 1.0 10.0 X2\n");
   EXPECT_NE(seq.find("seq.cif:19: _atom_site.auth_seq_id: 'X2' (atom 2) is not an integer"), std::string::npos)
       << seq;
+  const std::string big = cif_error("big.cif", "ATOM 2 C CA . ALA A 2 3.8 0.0 0.0 1.0 1e39 2\n");
+  EXPECT_NE(big.find("big.cif:19: _atom_site.B_iso_or_equiv: '1e39' (atom 2) is beyond single precision"),
+            std::string::npos)
+      << big;
   // Unknown occupancy and B-factor are allowed, and so are standard uncertainties.
   EXPECT_EQ(cif_error("unknown.cif", "ATOM 2 C CA . ALA A 2 3.8(2) 0.0 0.0 ? . 2\n"), "");
 

@@ -5,6 +5,7 @@
 #include <cctype>
 #include <charconv>
 #include <cmath>
+#include <limits>
 #include <fstream>
 #include <map>
 #include <optional>
@@ -37,6 +38,12 @@
 
 namespace ermak {
 namespace {
+
+// gemmi keeps occupancy and B-factor as floats: a value beyond their range would become
+// ±inf, written to the model's .etop and .top, which no reader takes back (an audit's
+// B-factor of 1.0e39).
+bool fits_single_precision(double value) { return std::abs(value) <= double(std::numeric_limits<float>::max()); }
+constexpr const char* kBeyondSinglePrecision = " is beyond single precision (±3.4·10³⁸), where ermak keeps it";
 
 // The force fields' protonation-state and variant names of the standard amino acids, which
 // gemmi's table does not hold (docs/topology.md#reading-the-structure): CHARMM, AMBER, and
@@ -372,10 +379,15 @@ void prepare_pdb_text(const std::string& file, std::string& text, ParsedStructur
     for (const auto& [first, name] : {std::pair<std::size_t, const char*>{54, "occupancy"}, {60, "tempFactor"}}) {
       if (line.size() <= first) continue;
       const std::string_view field = line.substr(first, 6);
-      if (!text::trim(field).empty() && !text::parse_number<double>(text::trim(field)))
+      const auto value = text::parse_number<double>(text::trim(field));
+      if (!text::trim(field).empty() && !value)
         throw Error(file, line_number, name,
                     "'" + std::string(field) + "' in " + columns_text(int(first) + 1, int(first) + 6) +
                         " is not a number");
+      if (value && !fits_single_precision(*value))
+        throw Error(file, line_number, name,
+                    "'" + std::string(field) + "' in " + columns_text(int(first) + 1, int(first) + 6) +
+                        kBeyondSinglePrecision);
     }
     fill_blank_occupancy(text, line_start, line);
     if (line.size() > 78 && !valid_charge_columns(line[78], line.size() > 79 ? line[79] : '\0')) {
@@ -550,9 +562,9 @@ void check_atom_site_values(const gemmi::cif::Document& document, const std::str
         std::string_view number = raw;
         if (const auto open = number.find('('); open != std::string_view::npos && number.ends_with(")"))
           number = number.substr(0, open);  // a standard uncertainty, 12.345(6)
-        const bool ok = column.integer ? text::parse_number<int>(number).has_value()
-                                       : text::parse_number<double>(number).has_value();
-        if (ok) continue;
+        const auto real = text::parse_number<double>(number);
+        const bool ok = column.integer ? text::parse_number<int>(number).has_value() : real.has_value();
+        if (ok && (column.integer || fits_single_precision(*real))) continue;
         const std::string atom =
             id_column >= 0 ? " (atom " + loop.values[row * width + id_column] + ")" : std::string();
         const std::string what =
@@ -560,7 +572,8 @@ void check_atom_site_values(const gemmi::cif::Document& document, const std::str
                 ? fmt::format(" holds no value, and ε_h is read from this column (eh {}): give every atom a value "
                               "there, or ε_h as a number",
                               eh->letter)
-                : std::string(" is not ") + (column.integer ? "an integer" : "a number");
+            : ok ? std::string(kBeyondSinglePrecision)
+                 : std::string(" is not ") + (column.integer ? "an integer" : "a number");
         throw Error(file, cif_loop_value_line(text, item.line_number, row * width + c),
                     std::string("_atom_site.") + column.name, "'" + raw + "'" + atom + what);
       }
