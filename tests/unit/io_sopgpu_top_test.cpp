@@ -203,5 +203,26 @@ TEST(IoSopgpuTop, MalformedLinesNameFileLineAndField) {
   }
 }
 
+// A .top has no counts, so a file cut short reads as a smaller model — even cut inside its
+// last number (an audit's ε_h 1.50000 cut to 1). Every .top SOP-GPU or ermak writes ends with a
+// newline: a last line without one is warned, naming it; a whole file reads without a word.
+TEST(IoSopgpuTop, ALastLineWithoutItsNewlineIsWarned) {
+  const auto dir = test::fresh_directory("io-top-cut");
+  const std::string whole = kAtoms + "[ native ]\n     0     2     1    5.46463    1.50000\n";
+  std::ofstream(dir / "whole.top") << whole;
+  std::ofstream(dir / "cut.top") << whole.substr(0, whole.size() - 6);  // "    1." of 1.50000 left
+  std::vector<std::string> warnings;
+  EXPECT_EQ(read_sopgpu_top(dir / "whole.top", &warnings).native_contacts.size(), 1u);
+  EXPECT_TRUE(warnings.empty());
+  const Topology cut = read_sopgpu_top(dir / "cut.top", &warnings);
+  ASSERT_EQ(cut.native_contacts.size(), 1u);
+  EXPECT_FLOAT_EQ(cut.native_contacts[0].eh_kcal_per_mol, 1.0f) << "the cut number reads as another value";
+  ASSERT_EQ(warnings.size(), 1u);
+  EXPECT_NE(warnings[0].find("cut.top:7: the file does not end with a newline — was it cut short? Its last line is "
+                             "read as '     0     2     1    5.46463    1.'"),
+            std::string::npos)
+      << warnings[0];
+}
+
 }  // namespace
 }  // namespace ermak

@@ -70,7 +70,7 @@ LoadedSystem load_system(const InputSpec& input, const ModelBuildSpec& build, Ca
         throw Error(source, 0, "input.coordinates",
                     "a SOP-GPU .top topology has no coordinates; set input.coordinates to a PDB "
                     "file with one ATOM record per bead");
-      system.topology = read_sopgpu_top(input.topology);
+      system.topology = read_sopgpu_top(input.topology, &system.warnings);
       system.initial_positions_A = coordinates_for(input.coordinates, system.topology, input.topology);
       system.topology.native_positions_A = system.initial_positions_A;
     } else if (ext == ".etop") {

@@ -27,6 +27,7 @@ struct PairLine {
 struct TopContents {
   Topology topology;
   std::vector<std::pair<int, int>> pairs;
+  std::vector<std::string> warnings;
 };
 
 using text::split_columns;
@@ -91,10 +92,14 @@ TopContents read_top(const std::filesystem::path& path) {
   top.name = path.stem().string();
   std::vector<int> bond_lines, native_lines, pair_lines;
   Section section = Section::None;
-  std::string raw;
-  int line_number = 0;
+  std::string raw, last_line;
+  int line_number = 0, last_line_number = 0;
   while (std::getline(in, raw)) {
     ++line_number;
+    if (raw.find_first_not_of(" \t\r") != std::string::npos) {
+      last_line = raw;
+      last_line_number = line_number;
+    }
     std::string_view line(raw);
     if (line_number == 1) line = text::without_bom(line);
     if (auto semicolon = line.find(';'); semicolon != std::string_view::npos)
@@ -204,6 +209,18 @@ TopContents read_top(const std::filesystem::path& path) {
   }
   for (std::size_t k = 0; k < out.pairs.size(); ++k)
     check(out.pairs[k].first, out.pairs[k].second, pair_lines[k], "pairs");
+  // A .top has no counts: a file cut short reads as a smaller model. SOP-GPU and ermak end
+  // every line with a newline, so a last line without one may have been cut — even inside
+  // its last number, which then reads as another value (an audit's cut ε_h 1.50000 → 1).
+  in.clear();
+  in.seekg(0, std::ios::end);
+  if (in.tellg() > 0) {
+    in.seekg(-1, std::ios::end);
+    if (in.get() != '\n' && last_line_number > 0)
+      out.warnings.push_back(file + ":" + std::to_string(last_line_number) +
+                             ": the file does not end with a newline — was it cut short? Its last line is read as '" +
+                             text::shortened(last_line, 60) + "'; lines after it may be missing");
+  }
   return out;
 }
 
@@ -233,7 +250,11 @@ std::string fixed(double value, int decimals) {
 
 }  // namespace
 
-Topology read_sopgpu_top(const std::filesystem::path& file) { return read_top(file).topology; }
+Topology read_sopgpu_top(const std::filesystem::path& file, std::vector<std::string>* warnings) {
+  TopContents contents = read_top(file);
+  if (warnings) warnings->insert(warnings->end(), contents.warnings.begin(), contents.warnings.end());
+  return std::move(contents.topology);
+}
 
 std::vector<std::pair<int, int>> read_sopgpu_top_pairs(const std::filesystem::path& file) {
   return read_top(file).pairs;

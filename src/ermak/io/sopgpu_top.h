@@ -15,8 +15,9 @@ namespace ermak {
 // stays 0). bonds' c0 → r0_A; native's c0 → r0_A, c1 → eh_kcal_per_mol. The explicit
 // repulsive [ pairs ] are not part of Topology (ermak finds repulsive pairs itself);
 // read them with read_sopgpu_top_pairs. native_positions_A is left empty (a .top has no
-// coordinates). Throws ermak::Error "file:line: field: what" for malformed lines.
-Topology read_sopgpu_top(const std::filesystem::path& file);
+// coordinates). Throws ermak::Error "file:line: field: what" for malformed lines; adds to
+// `warnings`, if given, a last line without its newline (a file cut short?).
+Topology read_sopgpu_top(const std::filesystem::path& file, std::vector<std::string>* warnings = nullptr);
 
 // The [ pairs ] section (empty when the file has none), as written, 0-based.
 std::vector<std::pair<int, int>> read_sopgpu_top_pairs(const std::filesystem::path& file);

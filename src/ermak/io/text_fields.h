@@ -6,6 +6,7 @@
 #include <charconv>
 #include <cmath>
 #include <optional>
+#include <string>
 #include <string_view>
 #include <system_error>
 #include <type_traits>
@@ -59,6 +60,13 @@ constexpr const char* kind_of_number() {
 // A line without the UTF-8 byte-order mark some editors put at a file's start (EF BB BF).
 inline std::string_view without_bom(std::string_view line) {
   return line.substr(0, 3) == "\xEF\xBB\xBF" ? line.substr(3) : line;
+}
+
+// A field or line as an error message quotes it: whole up to `at_most` characters, else
+// its start and how long it is (a damaged file's 100 kB token would fill the terminal).
+inline std::string shortened(std::string_view text, std::size_t at_most = 80) {
+  if (text.size() <= at_most) return std::string(text);
+  return std::string(text.substr(0, at_most)) + "… (" + std::to_string(text.size()) + " characters)";
 }
 
 }  // namespace ermak::text
