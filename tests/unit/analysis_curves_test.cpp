@@ -154,6 +154,36 @@ TEST(AnalysisTsv, TimeSeriesStepsMustRise) {
   EXPECT_THROW(TsvTable::parse("# step\tf\n5\t1\n5\t2\n", "t.tsv").require_rising_steps(), Error);
 }
 
+// Values no run writes name their row (a fuzzing audit's damaged tables were analysed: a Q of
+// −1 moved a melting temperature by 110 K, a force_along of 1e300 beside a force of 9.9 pN
+// became a curve at 10²⁹⁸ pN); non-finite values pass, as the analyses count those rows.
+TEST(AnalysisTsv, ValuesNoRunWritesNameTheirRow) {
+  const TsvTable q = TsvTable::parse("# step\tQ\tforce[pN]\tforce_along[pN]\n0\t1\t9.9\t-9.9\n10\tnan\t9.9\tnan\n"
+                                     "20\t-1\t9.9\t1e300\n",
+                                     "t.tsv");
+  try {
+    q.require_within("Q", 0.0, 1.0);
+    FAIL() << "no error";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.line(), 4);
+    EXPECT_EQ(e.field(), "Q");
+    EXPECT_NE(std::string(e.what()).find("-1 is outside 0 to 1"), std::string::npos) << e.what();
+  }
+  try {
+    q.require_no_larger("force_along[pN]", "force[pN]");
+    FAIL() << "no error";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.line(), 4);
+    EXPECT_EQ(e.field(), "force_along[pN]");
+    EXPECT_NE(std::string(e.what()).find("1e+300 is larger than force[pN] = 9.9 in the same row"), std::string::npos)
+        << e.what();
+  }
+  // Within the tables' 8 digits of rounding: no error.
+  TsvTable::parse("# a\tb\n1\t1.0000001\n", "t.tsv").require_no_larger("b", "a");
+  TsvTable::parse("# a\tb\n1\t-1.0000001\n", "t.tsv").require_no_larger("b", "a");
+  EXPECT_THROW(TsvTable::parse("# a\tb\n1\t1.0001\n", "t.tsv").require_no_larger("b", "a"), Error);
+}
+
 TEST(AnalysisTsv, ADirectoryIsNotATable) {
   const auto dir = ermak::test::fresh_directory("tsv-directory");
   try {

@@ -3,6 +3,7 @@
 // stair that the analysis must leave out; and `ermak analyze` on such a run directory.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <fstream>
 #include <random>
@@ -37,7 +38,9 @@ std::string energies_table(std::mt19937_64& rng, double shift_K = 0.0) {
       const bool settling = i < 200;
       const double sd_u = std::sqrt(c_of(t) * units::kBoltzmann_kcal_per_mol_K * t * t);
       const double u = -100.0 + 0.2 * t + sd_u * unit(rng) + (settling ? 50.0 : 0.0);
-      const double q = settling ? 1.0 : q_of(t, shift_K) + 0.02 * unit(rng);
+      // Q is a fraction: the noise is kept within [0, 1], as a run's is (the analysis refuses
+      // other values as a damaged table).
+      const double q = settling ? 1.0 : std::clamp(q_of(t, shift_K) + 0.02 * unit(rng), 0.0, 1.0);
       text += std::to_string(step) + "\t0\t" + std::to_string(t) + "\t0\t0\t0\t0\t" + std::to_string(u) + "\t" +
               std::to_string(q) + "\t10\t20\n";
     }

@@ -38,6 +38,10 @@ WlcFit fit_edge(const std::vector<double>& x, const std::vector<double>& f, std:
 }  // namespace
 
 PullingAnalysis analyze_pulling(const TsvTable& table, const CurveSettings& settings) {
+  // Values no run writes (an audit's force_along of 1e300 beside a force of 9.9 pN became a
+  // curve at 4.8·10²⁹⁸ pN): the row is named instead.
+  table.require_no_larger("force_along[pN]", "force[pN]");
+  table.require_no_larger("extension[nm]", "end_to_end[nm]");
   const auto step = table.column("step");
   const auto time = table.column("time[ns]");
   const auto base = table.column("base[nm]");

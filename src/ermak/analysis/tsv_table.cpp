@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <charconv>
+#include <cmath>
 #include <cstring>
 #include <fstream>
 
@@ -203,6 +204,25 @@ void TsvTable::require_rising_steps() const {
                   fmt::format("step {} does not follow step {}: the rows are out of order or written twice "
                               "(a damaged table)",
                               step[i], step[i - 1]));
+}
+
+void TsvTable::require_within(std::string_view name, double lo, double hi) const {
+  const std::span<const double> values = column(name);
+  for (std::size_t i = 0; i < values.size(); ++i)
+    if (std::isfinite(values[i]) && !(values[i] >= lo && values[i] <= hi))
+      throw Error(source_, row_lines_[i], columns_[*find(name)],
+                  fmt::format("{} is outside {} to {}, where every value of the column lies (a damaged table)",
+                              values[i], lo, hi));
+}
+
+void TsvTable::require_no_larger(std::string_view part_name, std::string_view whole_name) const {
+  const std::span<const double> part = column(part_name), whole = column(whole_name);
+  for (std::size_t i = 0; i < part.size(); ++i)
+    if (std::isfinite(part[i]) && std::isfinite(whole[i]) &&
+        std::abs(part[i]) > std::abs(whole[i]) * (1.0 + 1e-6) + 1e-6)
+      throw Error(source_, row_lines_[i], columns_[*find(part_name)],
+                  fmt::format("{} is larger than {} = {} in the same row, which it is a part of (a damaged table)",
+                              part[i], columns_[*find(whole_name)], whole[i]));
 }
 
 std::optional<std::size_t> TsvTable::find(std::string_view name) const {
