@@ -211,6 +211,23 @@ TEST(RunStartChecks, AChainIdAPsfCannotHoldNamesTheStructure) {
       << out;
 }
 
+// --resume where no run started — an output directory that is missing, or there but empty —
+// says to start the run without --resume (an audit's empty directory was told --force).
+TEST(RunStartChecks, AResumeWhereNoRunStartedSaysToStartIt) {
+  const auto dir = ermak::test::fresh_directory("start-resume-empty");
+  const fs::path config = ermak::test::write_ww_run_config(dir, 5, "");
+  int status = 0;
+  std::string out = run_ermak("run --quiet --resume " + config.string() + " --set run.steps=100", &status);
+  EXPECT_EQ(status, 1) << out;
+  EXPECT_NE(out.find("does not exist (start the run without --resume)"), std::string::npos) << out;
+  fs::create_directories(dir / "out");
+  out = run_ermak("run --quiet --resume " + config.string() + " --set run.steps=100", &status);
+  EXPECT_EQ(status, 1) << out;
+  EXPECT_NE(out.find("out holds no run (start the run without --resume)"), std::string::npos) << out;
+  out = run_ermak("run --quiet " + config.string() + " --set run.steps=100", &status);
+  EXPECT_EQ(status, 0) << out;
+}
+
 // A model.pdb or model.etop of the user's in an output directory that holds no run is not
 // written over without --force (docs/outputs.md#layout-of-an-output-directory); a dry run
 // names it after its other checks; --force replaces it.

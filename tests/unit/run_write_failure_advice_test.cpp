@@ -47,8 +47,8 @@ TEST(WriteFailureAdvice, AFullDiskIsToldToResumeFromTheLastCheckpoint) {
             std::string::npos);
   // No checkpoint yet: start again.
   EXPECT_EQ(write_failure_advice(spec, full, -1, "c"),
-            "; the disk is full: once space is freed, start the run again (no checkpoint was written to resume from; "
-            "--force writes over its files)");
+            "; the disk is full: once space is freed, start the run again with --force (no checkpoint was written to "
+            "resume from, and --force replaces the files this start wrote)");
 }
 
 TEST(WriteFailureAdvice, AnOutputDirectoryMadeOnAFullDiskIsAFailedWriteToo) {

@@ -42,7 +42,16 @@ void write_file_atomically(const std::filesystem::path& given, std::string_view 
   // then make sure the file written is a new one of this name.
   ::unlink(tmp.c_str());
   const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
-  if (fd < 0) throw WriteError(tmp_file, "", "cannot create " + what + ": " + errno_text(), errno);
+  if (fd < 0) {
+    const int open_error = errno;
+    // unlink cannot remove a directory: one of that name is named as such, not "File exists".
+    std::error_code ec;
+    if (open_error == EEXIST && std::filesystem::is_directory(std::filesystem::symlink_status(tmp, ec)))
+      throw WriteError(tmp_file, "",
+                       "cannot create " + what + ": a directory holds the name of its temporary file; remove it",
+                       open_error);
+    throw WriteError(tmp_file, "", "cannot create " + what + ": " + std::strerror(open_error), open_error);
+  }
   try {
     write_all(fd, bytes.data(), bytes.size(), tmp_file, "cannot write " + what + ": ");
     if (::fsync(fd) != 0) throw WriteError(tmp_file, "", "cannot sync " + what + ": " + errno_text(), errno);

@@ -70,8 +70,8 @@ std::string write_failure_advice(const RunSpec& spec, const std::exception& erro
                                     : "once the cause is fixed";
   const std::string overridden = resume_overrides(spec);
   if (checkpoint_step < 0)
-    return fmt::format("; {}, start the run again (no checkpoint was written to resume from; --force writes over "
-                       "its files)",
+    return fmt::format("; {}, start the run again with --force (no checkpoint was written to resume from, and "
+                       "--force replaces the files this start wrote)",
                        cause);
   if (is_demo_config(spec.config_path))
     return fmt::format("; {}, `ermak demo --resume` with the same -o and --set options continues from the last "

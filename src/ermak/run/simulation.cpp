@@ -918,11 +918,16 @@ RunSummary run_simulation(const RunSpec& spec, const RunOptions& options, RunRep
                     "no checkpoint to resume from; beside it: " + others +
                         " — a run resumes with the overrides it started with (e.g. the same --set runnum=…)");
     }
+    // Where no run started (a directory that is missing, or holds no run: an audit's empty
+    // one was told to use --force), a plain start does it.
+    const fs::path holder = own_files ? out : checkpoint_path.parent_path();
     if (!fs::exists(checkpoint_path))
       throw Error(checkpoint_path.string(), 0, "",
-                  !fs::exists(own_files ? out : checkpoint_path.parent_path())
-                      ? "no checkpoint to resume from: " + (own_files ? out : checkpoint_path.parent_path()).string() +
-                            " does not exist (start the run without --resume)"
+                  !fs::exists(holder) ? "no checkpoint to resume from: " + holder.string() +
+                                            " does not exist (start the run without --resume)"
+                  : own_files && !directory_has_run(out)
+                      ? "no checkpoint to resume from: " + out.string() +
+                            " holds no run (start the run without --resume)"
                       : "no checkpoint to resume from (the run stopped before its first checkpoint, or none ran with "
                         "these outputs): start it again with --force");
   } else if (((own_files && directory_has_run(out)) || fs::exists(checkpoint_path)) && !options.force) {
