@@ -11,6 +11,7 @@
 
 #include "ermak/core/error.h"
 #include "ermak/core/units.h"
+#include "ermak/io/input_file.h"
 
 namespace ermak::analysis {
 
@@ -102,6 +103,8 @@ RunLogFacts read_run_log(const fs::path& run_dir) {
                                              {"[heating]", "start_K = ", 1.0},
                                              {"[heating]", "start_kcal_per_mol = ", per_kcal}};
   RunLogFacts facts;
+  // A run.log of CR-only lines would read as one line, its facts silently defaults.
+  check_text_input_file(run_dir / "run.log", "");
   std::ifstream log(run_dir / "run.log");
   std::string section;
   // Each start or resume ("[time] ermak 0.1.0 starting|resuming …") is an attempt; one that

@@ -10,6 +10,7 @@
 #include <fstream>
 
 #include "ermak/core/error.h"
+#include "ermak/io/input_file.h"
 
 namespace ermak::analysis {
 namespace {
@@ -131,6 +132,7 @@ TsvTable TsvTable::read(const std::filesystem::path& path) { return read_in_bloc
 
 TsvTable TsvTable::read_in_blocks(const std::filesystem::path& path, std::size_t block_bytes) {
   if (std::filesystem::is_directory(path)) throw Error(path.string(), 0, "", "is a directory, not a table");
+  check_text_input_file(path, "");
   std::ifstream in(path, std::ios::binary);
   if (!in) throw Error(path.string(), 0, "", std::string("cannot open table: ") + std::strerror(errno));
   block_bytes = std::max<std::size_t>(block_bytes, 1);

@@ -994,7 +994,7 @@ SopRun parse_sopgpu_run(std::string_view text, const fs::path& file, const SopLo
 }
 
 SopRun load_sopgpu_run(const fs::path& file, const SopLoadOptions& options) {
-  check_regular_input_file(file, "");
+  check_text_input_file(file, "");
   std::ifstream in(file, std::ios::binary);
   if (!in) throw Error(file.string(), 0, "", "cannot open the configuration file");
   std::ostringstream text;

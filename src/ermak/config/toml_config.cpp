@@ -108,7 +108,7 @@ RunSpec parse_run_spec(std::string_view toml_text, const fs::path& source_name,
 }
 
 RunSpec load_run_spec(const fs::path& toml_file, const std::vector<std::string>& overrides) {
-  check_regular_input_file(toml_file, "");
+  check_text_input_file(toml_file, "");
   std::ifstream in(toml_file, std::ios::binary);
   if (!in) throw Error(toml_file.string(), 0, "", "cannot open the configuration file");
   std::ostringstream text;

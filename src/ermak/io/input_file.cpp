@@ -1,6 +1,8 @@
 #include "ermak/io/input_file.h"
 
+#include <algorithm>
 #include <cstring>
+#include <fstream>
 #include <system_error>
 
 #include "ermak/core/error.h"
@@ -8,15 +10,28 @@
 
 namespace ermak {
 
-void check_regular_input_file(const std::filesystem::path& file, const std::string& field) {
+std::string cr_only_line_endings(const std::filesystem::path& file) {
+  const std::string name = file.filename().string();
+  return "the file's lines end in a carriage return alone (CR, old Mac OS line endings), which ermak's readers do "
+         "not split into lines; convert them to LF first (tr '\\r' '\\n' < " + name + " > fixed-" + name + ")";
+}
+
+void check_text_input_file(const std::filesystem::path& file, const std::string& field) {
   std::error_code ec;
   const std::filesystem::file_status status = std::filesystem::status(file, ec);
-  // A FIFO is read as the stream it is: process substitution (<(sed … run.toml)) gives one.
-  if (ec || !std::filesystem::exists(status) || std::filesystem::is_regular_file(status) ||
-      std::filesystem::is_fifo(status))
-    return;
-  throw Error(file.string(), 0, field,
-              std::string("is ") + special_file_kind(status) + ", not a file to read; give a regular file");
+  // A FIFO is read as the stream it is: process substitution (<(sed … run.toml)) gives one,
+  // and is not read ahead here.
+  if (ec || !std::filesystem::exists(status) || std::filesystem::is_fifo(status)) return;
+  if (!std::filesystem::is_regular_file(status))
+    throw Error(file.string(), 0, field,
+                std::string("is ") + special_file_kind(status) + ", not a file to read; give a regular file");
+  // The file's start: no LF in it, and more than one CR.
+  std::ifstream in(file, std::ios::binary);
+  std::string head(64 * 1024, '\0');
+  in.read(head.data(), std::streamsize(head.size()));
+  head.resize(std::size_t(in.gcount()));
+  if (head.find('\n') == std::string::npos && std::count(head.begin(), head.end(), '\r') > 1)
+    throw Error(file.string(), 0, field, cr_only_line_endings(file));
 }
 
 std::string cannot_open_input(const std::filesystem::path& file, int open_errno) {

@@ -8,8 +8,14 @@
 namespace ermak {
 
 // Throws ermak::Error(file, 0, field, …) when `file` exists (through links) and is neither a
-// regular file nor a FIFO; a missing file is left to the reader's own message.
-void check_regular_input_file(const std::filesystem::path& file, const std::string& field);
+// regular file nor a FIFO, or is a regular file whose lines end in a carriage return alone
+// (old Mac OS line endings: read line by line it is one long line, which each reader would
+// report as something else — "no [ atoms ] entries", "has 1 atoms", a missing key); a
+// missing file is left to the reader's own message.
+void check_text_input_file(const std::filesystem::path& file, const std::string& field);
+
+// The advice for CR-only line endings: what they are and the command that converts them.
+std::string cr_only_line_endings(const std::filesystem::path& file);
 
 // Why an input file could not be opened, for the reader's error: "file not found", or
 // "cannot open the file: " and the system's reason (`open_errno`: errno right after the

@@ -233,7 +233,7 @@ std::string hybrid36(long value, int width) {
 
 std::vector<Vec3d> read_pdb_coordinates(const std::filesystem::path& path) {
   const std::string file = path.string();
-  check_regular_input_file(path, "coordinates");
+  check_text_input_file(path, "coordinates");
   std::ifstream in(path);
   if (!in) {
     const int open_errno = errno;

@@ -81,7 +81,7 @@ Section section_named(std::string name, const std::string& file, int line) {
 
 TopContents read_top(const std::filesystem::path& path) {
   const std::string file = path.string();
-  check_regular_input_file(path, "topology");
+  check_text_input_file(path, "topology");
   std::ifstream in(path);
   if (!in) {
     const int open_errno = errno;

@@ -1,6 +1,7 @@
 #include "ermak/io/sopgpu_topology_config.h"
 
 #include <algorithm>
+#include <cerrno>
 #include <cctype>
 #include <fstream>
 #include <limits>
@@ -10,6 +11,7 @@
 
 #include "ermak/core/closest_name.h"
 #include "ermak/core/error.h"
+#include "ermak/io/input_file.h"
 #include "ermak/io/text_fields.h"
 
 namespace ermak {
@@ -180,9 +182,13 @@ bool is_linker_key(const std::string& key) {
 SopTopologyConfig read_sopgpu_topology_config(const std::filesystem::path& file) {
   const std::string name = file.string();
   std::error_code ec;
-  if (!std::filesystem::is_regular_file(file, ec)) throw Error(name, 0, "", "configuration file not found");
+  if (!std::filesystem::exists(file, ec)) throw Error(name, 0, "", "configuration file not found");
+  check_text_input_file(file, "");  // a directory, device or CR-only lines: said as such
   std::ifstream in(file);
-  if (!in) throw Error(name, 0, "", "cannot open the configuration file");
+  if (!in) {
+    const int open_errno = errno;
+    throw Error(name, 0, "", cannot_open_input(file, open_errno));
+  }
 
   SopTopologyConfig out;
   out.source = name;

@@ -68,7 +68,7 @@ std::string read_whole_file(const std::filesystem::path& file) {
   if (!std::filesystem::exists(file, ec)) throw Error(name, 0, "structure", "file not found");
   if (std::filesystem::is_directory(file, ec))
     throw Error(name, 0, "structure", "is a directory, not a structure file");
-  check_regular_input_file(file, "structure");
+  check_text_input_file(file, "structure");
   std::ifstream in(file, std::ios::binary);
   if (!in) throw Error(name, 0, "structure", "cannot open the file for reading");
   std::ostringstream text;

@@ -226,7 +226,7 @@ void write_topology_file(const Topology& top, const std::filesystem::path& path)
 }
 
 Topology read_topology_file(const std::filesystem::path& path) {
-  check_regular_input_file(path, "topology");
+  check_text_input_file(path, "topology");
   Reader in(path);
   Topology top;
   top.name = path.stem().string();
