@@ -141,6 +141,28 @@ TEST(RunStartChecks, BeadsOnTopOfEachOtherAreRefusedByName) {
     }
 }
 
+// A force that is not finite with no beads close together comes from the model: a native
+// contact's ε_h of 3e38 (single precision, accepted) is named at the topology, not blamed on
+// the start coordinates as beads on top of each other (a fuzzing audit's).
+TEST(RunStartChecks, AForceTooLargeForSinglePrecisionNamesTheTopology) {
+  const auto dir = ermak::test::fresh_directory("start-huge-eh");
+  const fs::path ww = ermak::test::shared_data() / "sopgpu/ww/reference";
+  std::string top = read_file(ww / "ww.top");
+  const std::string contact = "    4    22     1    5.46463    1.50000";
+  ASSERT_NE(top.find(contact), std::string::npos);
+  top.replace(top.find(contact), contact.size(), "    4    22     1    5.46463    3e38");
+  std::ofstream(dir / "big.top") << top;
+  std::ofstream(dir / "run.toml") << "[input]\ntopology = \"big.top\"\ncoordinates = \"" << (ww / "ww_cg.pdb").string()
+                                  << "\"\n[run]\nsteps = 100\nbackend = \"cpu\"\n[output]\ndirectory = \"out\"\n";
+  int status = 0;
+  const std::string out = run_ermak("run --dry-run " + (dir / "run.toml").string(), &status);
+  EXPECT_EQ(status, 1) << out;
+  EXPECT_NE(out.find("big.top: bead 4 feels a force that is not finite at the start, with no two beads closer than "
+                     "3.77 Å: a parameter of the model"),
+            std::string::npos)
+      << out;
+}
+
 // Two beads on top of each other have no SOP energy: `ermak energy` names them instead of
 // printing nan, and warns of a pair closer than 1 Å (an audit's run printed "native -nan").
 TEST(RunStartChecks, TheEnergyOfOverlappingBeadsNamesThem) {

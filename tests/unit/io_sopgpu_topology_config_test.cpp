@@ -105,7 +105,7 @@ TEST(SopTopologyConfig, SopTop2DefaultsFollowSopGpu) {
 }
 
 struct BadCase {
-  const char* text;
+  std::string text;  // may hold a NUL
   int line;
   const char* key;
   const char* says;
@@ -114,7 +114,9 @@ struct BadCase {
 TEST(SopTopologyConfig, BadLinesGiveFileLineKeyErrors) {
   const BadCase cases[] = {
       {"numsteps 1000\n", 4, "numsteps", "a key of SOP-GPU's run configurations: run it with `ermak run"},
-      {"numstep 1000\n", 4, "numstep", "unknown key"},
+      {"numstep 1000\n", 4, "numstep", "unknown key: not a SOP-GPU"},
+      {"R_limt_bond 8\n", 4, "R_limt_bond", "unknown key (did you mean 'R_limit_bond'?)"},
+      {std::string("eh\0 1.5\n", 8), 4, "", "the line holds a NUL byte"},
       {"R_limit_bond eight\n", 4, "R_limit_bond", "'eight' is not a number"},
       {"R_limit_bond -1\n", 4, "R_limit_bond", "must be >= 0"},
       {"eh -1\n", 4, "eh", "neither a value > 0"},

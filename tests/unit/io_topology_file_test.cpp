@@ -132,6 +132,13 @@ TEST(IoTopologyFile, ErrorsNameFileLineAndField) {
   EXPECT_EQ(e.field(), "beads[0]");
   e = error_of("# ermak topology 1\nbeads 1\n0 A 1 . ALA CA 1 0 0 1.0 2.0 z\n");
   EXPECT_EQ(e.field(), "beads[0].z_A");
+  // A count too large for its type is out of range, not "not an integer" (a fuzzing audit's).
+  e = error_of(kHead + "native_contacts 999999999999\n");
+  EXPECT_NE(std::string(e.what()).find("'999999999999' is out of range (-2147483648 to 2147483647)"),
+            std::string::npos)
+      << e.what();
+  e = error_of(kHead + "native_contacts 12x\n");
+  EXPECT_NE(std::string(e.what()).find("'12x' is not an integer"), std::string::npos) << e.what();
   e = error_of(kHead + "bonds 1\n0 1 3.8\nnative_contacts 1\n1 0 3.8 1\n");  // duplicate pair
   EXPECT_NE(std::string(e.what()).find("bad.etop"), std::string::npos);
   // A file cut inside its last line: "1.5" cut to "1" still reads as a number (the code

@@ -384,21 +384,22 @@ class SopValues {
   static std::string single_word(const SopEntry& e) {
     const auto words = tokens(e.value);
     if (words.size() != 1)
-      throw Error(e.file, e.line, e.key, fmt::format("expected one value, got {} ('{}')", words.size(), e.value));
+      throw Error(e.file, e.line, e.key,
+                  fmt::format("expected one value, got {} ('{}')", words.size(), text::shortened(e.value)));
     return words.front();
   }
   static std::int64_t parse_integer(const SopEntry& e, const std::string& w, const char* what) {
     std::int64_t v = 0;
     const auto [end, ec] = std::from_chars(w.data(), w.data() + w.size(), v);
     if (ec != std::errc() || end != w.data() + w.size())
-      throw Error(e.file, e.line, e.key, fmt::format("expected {}, got '{}'", what, w));
+      throw Error(e.file, e.line, e.key, fmt::format("expected {}, got '{}'", what, text::shortened(w)));
     return v;
   }
   static double parse_real(const SopEntry& e, const std::string& w) {
     double v = 0;
     const auto [end, ec] = std::from_chars(w.data(), w.data() + w.size(), v);
     if (ec != std::errc() || end != w.data() + w.size() || !std::isfinite(v))
-      throw Error(e.file, e.line, e.key, fmt::format("expected a number, got '{}'", w));
+      throw Error(e.file, e.line, e.key, fmt::format("expected a number, got '{}'", text::shortened(w)));
     return v;
   }
 
@@ -431,7 +432,7 @@ void check_keys(const std::vector<SopEntry>& entries, const SopValues& v, const 
         if (e.key == topology_key)
           hint = " (a key of SOP-GPU's topology-creation configurations: build the model with `ermak topology " +
                  config_file.filename().string() + "`, then run the run configuration)";
-      throw Error(e.file, e.line, e.key,
+      throw Error(e.file, e.line, text::shortened(e.key),
                   fmt::format("unknown key{}; the keys ermak reads are listed in docs/migrating-from-sop-gpu.md",
                               hint));
     }

@@ -38,13 +38,13 @@ class LineParser {
 
   int to_int(std::string_view text, const std::string& field) const {
     if (auto value = text::parse_number<int>(text)) return *value;
-    throw Error(file_, line_, field, "'" + std::string(text) + "' is not an integer");
+    throw Error(file_, line_, field, "'" + text::shortened(text) + "' is not an integer");
   }
   float to_float(std::string_view text, const std::string& field) const {
     if (auto value = text::parse_number<float>(text)) return *value;
     if (text::parse_number<double>(text))
-      throw Error(file_, line_, field, "'" + std::string(text) + "' is beyond single precision (±3.4e38)");
-    throw Error(file_, line_, field, "'" + std::string(text) + "' is not a number");
+      throw Error(file_, line_, field, "'" + text::shortened(text) + "' is beyond single precision (±3.4e38)");
+    throw Error(file_, line_, field, "'" + text::shortened(text) + "' is not a number");
   }
   // A length or well depth of the model: finite, and > 0 (or ≥ 0 where zero is allowed).
   float checked(float value, const std::string& field, bool zero_allowed) const {

@@ -38,6 +38,10 @@ class ConfigReader {
       ++line;
       if (line == 1) raw = std::string(text::without_bom(raw));
       if (!raw.empty() && raw.back() == '\r') raw.pop_back();
+      // A NUL would end the key where no reader of the text sees it (an audit's "name\0 ww"
+      // surfaced lines later as an undefined macro).
+      if (raw.find('\0') != std::string::npos)
+        throw Error(file_, line, "", "the line holds a NUL byte: a damaged file, or not a text file");
       if (raw.empty() || raw.front() == '#') continue;
       if (raw.front() == ' ' || raw.front() == '\t') {
         if (!text::split_columns(raw.substr(0, raw.find('#'))).empty())
@@ -107,7 +111,9 @@ class Interpreter {
  public:
   Interpreter(const std::string& file, SopTopologyConfig& out) : file_(file), out_(out) {}
 
-  [[noreturn]] void fail(const Entry& e, const std::string& what) const { throw Error(file_, e.line, e.key, what); }
+  [[noreturn]] void fail(const Entry& e, const std::string& what) const {
+    throw Error(file_, e.line, text::shortened(e.key), what);
+  }
 
   void note(const Entry& e, const std::string& what) {
     out_.notes.push_back(file_ + ":" + std::to_string(e.line) + ": " + e.key + ": " + what);
@@ -123,7 +129,7 @@ class Interpreter {
   double number(const Entry& e, double minimum, bool inclusive) const {
     const std::string w = word(e);
     const auto v = text::parse_number<double>(w);
-    if (!v) fail(e, "'" + w + "' is not a number");
+    if (!v) fail(e, "'" + text::shortened(w) + "' is not a number");
     if (inclusive ? *v < minimum : *v <= minimum)
       fail(e, "'" + w + "' must be " + (inclusive ? ">= " : "> ") + std::string(minimum == 0.0 ? "0" : "the minimum"));
     return *v;

@@ -920,8 +920,9 @@ ParsedStructure read_structure_file(const std::filesystem::path& file, EpsilonSo
     if (parsed.format == StructureFormat::Mmcif && message.find("Wrong number of values in the loop") != std::string::npos)
       if (const auto row = find_damaged_loop_row(text, line_from_gemmi_message(message, name)))
         throw Error(name, row->line, row->category,
-                    fmt::format("this row of the loop has {} values where the loop (line {}) has {} columns{}",
-                                row->values, line_from_gemmi_message(message, name), row->tags,
+                    fmt::format("this row of the loop has {} value{} where the loop (line {}) has {} columns{}",
+                                row->values, row->values == 1 ? "" : "s", line_from_gemmi_message(message, name),
+                                row->tags,
                                 row->last_row ? " — and the file ends with it: is the file complete?" : ""));
     throw Error(name, line_from_gemmi_message(message, name), "structure",
                 std::string(parsed.format == StructureFormat::Pdb ? "PDB" : "mmCIF") +

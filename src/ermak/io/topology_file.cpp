@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstdio>
 #include <fstream>
+#include <limits>
 #include <string>
 #include <string_view>
 #include <type_traits>
@@ -64,8 +65,16 @@ class Reader {
   T number(std::string_view text, const std::string& field) const {
     if (auto value = text::parse_number<T>(text)) return *value;
     std::string what = "'";
-    what.append(text);
-    what += "' is not ";
+    what += text::shortened(text);
+    what += "' is ";
+    // Digits too many for the type (an audit's count of 999999999999) are out of range.
+    if constexpr (std::is_integral_v<T>) {
+      const std::string_view digits = text.substr(!text.empty() && (text[0] == '-' || text[0] == '+') ? 1 : 0);
+      if (!digits.empty() && digits.find_first_not_of("0123456789") == std::string_view::npos)
+        fail(field, what + "out of range (" + std::to_string(std::numeric_limits<T>::min()) + " to " +
+                        std::to_string(std::numeric_limits<T>::max()) + ")");
+    }
+    what += "not ";
     // from_chars reads "inf"/"nan"; say why such a number is refused.
     bool infinite = false;
     if constexpr (std::is_floating_point_v<T>) {

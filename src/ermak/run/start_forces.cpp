@@ -39,6 +39,10 @@ void warn_of_start_forces(const State& forces, const Topology& topology, const R
            units::internal_force_to_pN(largest), first_step_move_A(spec, largest), 0.5 * double(spec.sop.fene_R0_A));
 }
 
+// Beads this far apart or more are not on top of each other: a force they cannot make finite
+// comes from somewhere else.
+constexpr double kApartBeads_A = 0.5;
+
 void refuse_coincident_start(Engine& engine, const State& forces, const RunSpec& spec) {
   for (std::int32_t r = 0; r < forces.replica_count; ++r)
     for (std::int32_t i = 0; i < forces.bead_count; ++i) {
@@ -48,6 +52,15 @@ void refuse_coincident_start(Engine& engine, const State& forces, const RunSpec&
       std::vector<Vec3d> positions(std::size_t(start.bead_count));
       for (std::int32_t b = 0; b < start.bead_count; ++b) positions[std::size_t(b)] = vec_cast<double>(start.position(r, b));
       const ClosestPair pair = closest_pair(positions);
+      // No beads on top of each other: the model's numbers overflow a float force (an audit's
+      // native contact with ε_h = 3e38 was blamed on the coordinates).
+      if (pair.distance_A >= kApartBeads_A)
+        throw Error((spec.input.structure.empty() ? spec.input.topology : spec.input.structure).string(), 0, "",
+                    fmt::format("bead {}{} feels a force that is not finite at the start, with no two beads closer "
+                                "than {:.3g} Å: a parameter of the model (a native contact's ε_h or r0, a bond's r0) "
+                                "is too large for single precision forces; check the topology",
+                                i, forces.replica_count > 1 ? fmt::format(" of replica {}", r) : "",
+                                pair.distance_A));
       const bool own_file = std::size_t(r) < spec.input.replica_coordinates.size();
       throw Error((own_file ? spec.input.replica_coordinates[std::size_t(r)] : start_coordinates_source(spec.input)).string(),
                   0, own_file ? replica_coordinates_field(r) : "",
