@@ -852,6 +852,13 @@ TEST(AnalysisCommand, ARunAtOneTemperatureIsNamedAsSuch) {
       << out;
   EXPECT_EQ(analyze((run / "replica_000").string(), &out), 1) << out;
   EXPECT_NE(out.find("one replica's directory without a protocol table"), std::string::npos) << out;
+  // A temperature no run writes is a damaged run.log, named at its line (it was taken as no
+  // temperature, and the analysis went on at a default 300 K).
+  write_text(run / "run.log", "[run]\nsteps = 1000\ntemperature_K = -5\n");
+  EXPECT_EQ(analyze(run.string(), &out), 1) << out;
+  EXPECT_NE(out.find("run.log:3: run.temperature_K: '-5' is no temperature a run writes (a damaged run.log)"),
+            std::string::npos)
+      << out;
   // A pulling run whose tables are gone is not called a run without a protocol.
   write_text(run / "run.log", "[run]\nsteps = 1000\n[pulling]\npulled_beads = [33]\n");
   EXPECT_EQ(analyze(run.string(), &out), 1) << out;

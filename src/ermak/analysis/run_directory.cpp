@@ -12,6 +12,7 @@
 #include "ermak/core/error.h"
 #include "ermak/core/units.h"
 #include "ermak/io/input_file.h"
+#include "ermak/io/text_fields.h"
 
 namespace ermak::analysis {
 
@@ -128,7 +129,9 @@ RunLogFacts read_run_log(const fs::path& run_dir) {
     }
     attempt = Attempt{};
   };
+  int line_number = 0;
   for (std::string line; std::getline(log, line);) {
+    ++line_number;
     if (echo == Echo::inside) {
       if (line.rfind("[", 0) == 0 && std::regex_match(line, table_header)) {
         echoed_table = line.substr(0, line.find_last_of(']') + 1);
@@ -231,11 +234,18 @@ RunLogFacts read_run_log(const fs::path& run_dir) {
     }
     if (facts.temperature_K) continue;  // the first resolved configuration's (a resume echoes it again)
     for (const auto& t : temperature_keys)
-      if (section == t.section && line.rfind(t.key, 0) == 0)
-        if (const auto value = number_at(line, t.key.size()); value && *value > 0.0) {
-          facts.temperature_K = *value * t.to_K;
-          facts.heating = t.section == "[heating]";
-        }
+      if (section == t.section && line.rfind(t.key, 0) == 0) {
+        const auto value = number_at(line, t.key.size());
+        // Every run writes a positive temperature here: another value is a damaged log, which
+        // would otherwise leave the analysis at a default 300 K without a word (an audit's).
+        if (!value || !(*value > 0.0) || !std::isfinite(*value))
+          throw Error((run_dir / "run.log").string(), line_number,
+                      t.section.substr(1, t.section.size() - 2) + "." + t.key.substr(0, t.key.size() - 3),
+                      "'" + text::shortened(line.substr(t.key.size()), 40) +
+                          "' is no temperature a run writes (a damaged run.log)");
+        facts.temperature_K = *value * t.to_K;
+        facts.heating = t.section == "[heating]";
+      }
   }
   close_attempt(true);
   if (const auto v = facts.resolved_value("[output]", "contact_formed_ratio"))
