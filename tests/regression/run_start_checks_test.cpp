@@ -215,15 +215,7 @@ TEST(RunStartChecks, AFailedStartDoesNotBlockTheNextRun) {
 // structure where it is changed, not the model.psf the run would write (an audit's).
 TEST(RunStartChecks, AChainIdAPsfCannotHoldNamesTheStructure) {
   const auto dir = ermak::test::fresh_directory("start-long-chain");
-  std::string cif =
-      "data_long\nloop_\n_atom_site.group_PDB\n_atom_site.id\n_atom_site.type_symbol\n_atom_site.label_atom_id\n"
-      "_atom_site.label_alt_id\n_atom_site.label_comp_id\n_atom_site.label_asym_id\n_atom_site.label_seq_id\n"
-      "_atom_site.Cartn_x\n_atom_site.Cartn_y\n_atom_site.Cartn_z\n_atom_site.occupancy\n"
-      "_atom_site.B_iso_or_equiv\n_atom_site.auth_seq_id\n_atom_site.auth_asym_id\n";
-  for (int i = 0; i < 3; ++i)
-    cif += "ATOM " + std::to_string(i + 1) + " C CA . GLY A " + std::to_string(i + 1) + " " +
-           std::to_string(3.8 * i) + " 0.0 0.0 1.0 10.0 " + std::to_string(i + 1) + " LONGCHAIN9\n";
-  std::ofstream(dir / "long.cif") << cif;
+  ermak::test::write_calpha_mmcif(dir / "long.cif", "LONGCHAIN9");
   std::ofstream(dir / "run.toml") << "[input]\nstructure = \"long.cif\"\n[run]\nsteps = 10\nbackend = \"cpu\"\n"
                                      "[output]\ndirectory = \"out\"\n";
   int status = 0;

@@ -59,6 +59,20 @@ std::filesystem::path write_ww_run_config(const std::filesystem::path& dir, unsi
   return dir / "run.toml";
 }
 
+std::filesystem::path write_calpha_mmcif(const std::filesystem::path& file, const std::string& chain_id,
+                                         int residues) {
+  std::string cif =
+      "data_calpha\nloop_\n_atom_site.group_PDB\n_atom_site.id\n_atom_site.type_symbol\n_atom_site.label_atom_id\n"
+      "_atom_site.label_alt_id\n_atom_site.label_comp_id\n_atom_site.label_asym_id\n_atom_site.label_seq_id\n"
+      "_atom_site.Cartn_x\n_atom_site.Cartn_y\n_atom_site.Cartn_z\n_atom_site.occupancy\n"
+      "_atom_site.B_iso_or_equiv\n_atom_site.auth_seq_id\n_atom_site.auth_asym_id\n";
+  for (int i = 0; i < residues; ++i)
+    cif += "ATOM " + std::to_string(i + 1) + " C CA . GLY A " + std::to_string(i + 1) + " " +
+           std::to_string(3.8 * i) + " 0.0 0.0 1.0 10.0 " + std::to_string(i + 1) + " " + chain_id + "\n";
+  std::ofstream(file) << cif;
+  return file;
+}
+
 std::string read_file(const std::filesystem::path& path) {
   std::ifstream in(path, std::ios::binary);
   std::stringstream s;

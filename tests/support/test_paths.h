@@ -25,6 +25,10 @@ int run_ermak_in(const std::filesystem::path& dir, const std::string& args, std:
 // outputs in DIR/out (energies every 500, frames and checkpoints every 1000), then `extra`.
 std::filesystem::path write_ww_run_config(const std::filesystem::path& dir, unsigned seed,
                                           const std::string& extra = "");
+// `file`: a minimal mmCIF of `residues` glycine C-alphas 3.8 Å apart along x, all in the
+// chain `chain_id` (auth_asym_id; label_asym_id A), for structure-reader and run tests.
+std::filesystem::path write_calpha_mmcif(const std::filesystem::path& file, const std::string& chain_id,
+                                         int residues = 3);
 // The whole file as bytes ("" when it cannot be read).
 std::string read_file(const std::filesystem::path& path);
 // Every regular file below `dir` (paths relative to it) with its bytes, and every

@@ -15,6 +15,7 @@
 
 #include "ermak/analysis/analyze_run.h"
 #include "ermak/analysis/contact_report.h"
+#include "ermak/analysis/force_spectroscopy.h"
 #include "ermak/analysis/contact_rupture.h"
 #include "ermak/analysis/run_directory.h"
 #include "ermak/analysis/tsv_table.h"
@@ -161,7 +162,7 @@ TEST(ContactReport, TablesOfRupturesAndTheirOrderOverReplicas) {
   EXPECT_EQ(in.replicas.size(), 2u);
   EXPECT_EQ(in.formed_ratio_source, "the run's [output] contact_formed_ratio, from run.log");
   ContactReportOptions options;
-  options.peak_steps[0] = {150, 380};  // replica 0's peaks (synthetic)
+  options.peaks[0] = {{150, 180}, {380, 390}};  // replica 0's peaks and the ends of their drops (synthetic)
   const fs::path out = test::fresh_directory("contacts-run-out");
   std::vector<fs::path> files;
   const ContactReport report = write_contact_report(in, options, out, files);
@@ -211,6 +212,30 @@ TEST(ContactReport, TablesOfRupturesAndTheirOrderOverReplicas) {
       << report.summary;
   EXPECT_EQ(report.brief, "contacts: 3 of 4 native contacts ruptured per replica (mean, 2 replicas); first to break: "
                           "A:11-A:15\n");
+
+  // A peak whose force holds on a plateau and drops only at step 350: its contacts are those
+  // broken by the first frame after the drop (400), not by the frame after its maximum (200) —
+  // an audit's dimer dissociation got none of the 48 contacts it broke.
+  ContactReportOptions plateau;
+  plateau.peaks[0] = {{150, 350}};
+  const fs::path out2 = test::fresh_directory("contacts-run-plateau");
+  std::vector<fs::path> files2;
+  write_contact_report(in, plateau, out2, files2);
+  const auto held = rows_of(out2 / "peak_contacts.tsv");
+  ASSERT_EQ(held.size(), 2u);
+  EXPECT_EQ(held[1], (std::vector<std::string>{"0", "0", "150", "NA", "400", "3", "A:11-A:15 A:13-A:17 A:14-A:18"}));
+}
+
+// Where a peak's drop ends: the first row after it within 10 % of the drop from the lowest
+// force before the next peak (or the end), after a plateau too.
+TEST(ContactReport, APeaksDropEndsWhereTheForceHasFallen) {
+  PullingAnalysis a;
+  a.force_pN = {0, 50, 100, 90, 95, 92, 20, 12, 10, 11, 60, 80, 30, 31, 30};
+  a.peaks.resize(2);
+  a.peaks[0].peak.index = 2;
+  a.peaks[1].peak.index = 11;
+  EXPECT_EQ(drop_end_row(a, 0), 7u) << "100 → lowest 10: within 19 pN at row 7, after the plateau";
+  EXPECT_EQ(drop_end_row(a, 1), 12u) << "80 → lowest 30: within 35 pN at row 12";
 }
 
 AnalyzeOptions contacts_options(const fs::path& run, const fs::path& out) {
@@ -313,13 +338,19 @@ TEST(ContactReport, ThePeaksAreThoseOfPeaksTsv) {
   std::int64_t after = -1;
   for (std::size_t p = 0; p < 2; ++p) {
     const auto peak_step = std::int64_t(peaks.column("step")[p]);
-    const std::int64_t to = (peak_step / stride + 1) * stride;  // the first frame after the peak
+    // The window ends at the first frame at or after the end of the peak's drop: the smoothed
+    // force of a sudden rupture falls over about half a smoothing window (0.2 nm at 0.005 nm
+    // per 1000 steps: 2·10⁴ steps), so at the first or second frame after the peak.
+    const std::int64_t first_after = (peak_step / stride + 1) * stride;
+    const std::int64_t to = std::stoll(rows[p + 1][4]);
+    EXPECT_GE(to, first_after) << "peak " << p;
+    EXPECT_LE(to, first_after + stride) << "peak " << p;
+    EXPECT_EQ(to % stride, 0) << "a frame's step";
     std::size_t broke = 0;
     for (std::int64_t s : rupture_steps) broke += s <= to && s > after;
     EXPECT_EQ(rows[p + 1][1], std::to_string(p));
     EXPECT_EQ(rows[p + 1][2], std::to_string(peak_step));
     EXPECT_EQ(rows[p + 1][3], p == 0 ? std::string("NA") : std::to_string(after));
-    EXPECT_EQ(rows[p + 1][4], std::to_string(to));
     EXPECT_EQ(rows[p + 1][5], std::to_string(broke));
     after = to;
   }

@@ -380,7 +380,7 @@ AnalyzeResult analyze_run(const AnalyzeOptions& options_in) {
     ContactReportOptions co;
     for (const auto& rec : pulls)
       if (!rec.a.force_clamp)
-        for (const PullingPeak& p : rec.a.peaks) co.peak_steps[rec.replica.index].push_back(p.step);
+        for (const PullingPeak& p : rec.a.peaks) co.peaks[rec.replica.index].push_back({p.step, p.drop_end_step});
     co.overwrite = overwrite;
     contact_report = write_contact_report(*contact_inputs, co, out, result.files);
     summary += contact_report.summary;

@@ -143,7 +143,7 @@ ContactReport write_contact_report(const ContactInputs& in, const ContactReportO
     if (r.pulling) pulling = read_pulling_rows(r.dir / "pulling.tsv");
     ReplicaRuptures rr;
     rr.replica = r;
-    if (options.peak_steps.count(r.index)) rr.frame_step = cr.frame_step;  // only the peaks' windows need them
+    if (options.peaks.count(r.index)) rr.frame_step = cr.frame_step;  // only the peaks' windows need them
     for (std::size_t k = 0; k < contacts; ++k) {
       const NativeContact& c = top.native_contacts[k];
       const std::optional<std::int64_t> step = cr.rupture_step(k);
@@ -230,19 +230,21 @@ ContactReport write_contact_report(const ContactInputs& in, const ContactReportO
 
   // --- the contacts that broke at each unfolding peak --------------------------------------
   // Peak p's contacts are those whose rupture step s lies in (e(p−1), e(p)], where e(p) is the
-  // step of the first frame after the peak's step (the drop that follows a peak is where its
-  // contacts let go) or the last frame when none follows, and e(−1) is before the first frame.
+  // step of the first frame at or after the end of the peak's drop (the drop is where its
+  // contacts let go, and it may follow a plateau) or the last frame when none follows, and
+  // e(−1) is before the first frame.
   std::string peak_text = "# replica\tpeak\tpeak_step\tafter_step\tto_step\tcontacts\tresidue_pairs\n";
   std::string peak_lines;
   std::size_t peak_rows = 0, replicas_named = 0;
   for (const ReplicaRuptures& rr : kept) {
-    const auto found = options.peak_steps.find(rr.replica.index);
-    if (found == options.peak_steps.end() || found->second.empty() || rr.frame_step.empty()) continue;
+    const auto found = options.peaks.find(rr.replica.index);
+    if (found == options.peaks.end() || found->second.empty() || rr.frame_step.empty()) continue;
     const bool named = replicas_named++ < kPeakReplicasInSummary;
     std::optional<std::int64_t> after;
     for (std::size_t p = 0; p < found->second.size(); ++p) {
-      const std::int64_t peak_step = found->second[p];
-      const auto next = std::upper_bound(rr.frame_step.begin(), rr.frame_step.end(), peak_step);
+      const std::int64_t peak_step = found->second[p].peak_step;
+      const std::int64_t drop_end = std::max(found->second[p].drop_end_step, peak_step + 1);
+      const auto next = std::lower_bound(rr.frame_step.begin(), rr.frame_step.end(), drop_end);
       const std::int64_t to = next == rr.frame_step.end() ? rr.frame_step.back() : *next;
       std::vector<std::size_t> broke;
       for (std::size_t k = 0; k < contacts; ++k)

@@ -35,10 +35,16 @@ struct ContactInputs {
 ContactInputs find_contact_inputs(const std::filesystem::path& run_dir, const std::vector<Replica>& replicas,
                                   const RunLogFacts& run_log);
 
+// An unfolding peak's step and the step where its drop ends (force_spectroscopy.h,
+// drop_end_row).
+struct PeakDrop {
+  std::int64_t peak_step = 0, drop_end_step = 0;
+};
+
 struct ContactReportOptions {
-  // The unfolding peaks of each constant-velocity replica (by Replica::index): their steps, in
-  // order, as peaks.tsv numbers them (pulling_report.cpp). Empty for other runs.
-  std::map<int, std::vector<std::int64_t>> peak_steps;
+  // The unfolding peaks of each constant-velocity replica (by Replica::index), in order, as
+  // peaks.tsv numbers them (pulling_report.cpp). Empty for other runs.
+  std::map<int, std::vector<PeakDrop>> peaks;
   bool overwrite = false;
 };
 

@@ -154,6 +154,8 @@ PullingAnalysis analyze_pulling(const TsvTable& table, const CurveSettings& sett
     }
     a.peaks.push_back(p);
   }
+  for (std::size_t k = 0; k < a.peaks.size(); ++k)
+    a.peaks[k].drop_end_step = std::int64_t(std::llround(a.step[drop_end_row(a, k)]));
   // The rising edge after the last peak, if the force rises there like before a peak: its
   // highest point after the trough (not the last row, which may have dipped) lies more than
   // the criterion above the trough.
@@ -171,6 +173,20 @@ PullingAnalysis analyze_pulling(const TsvTable& table, const CurveSettings& sett
     }
   }
   return a;
+}
+
+std::size_t drop_end_row(const PullingAnalysis& a, std::size_t p) {
+  const std::vector<double>& f = a.force_pN;
+  const std::size_t peak = a.peaks[p].peak.index;
+  const std::size_t next = p + 1 < a.peaks.size() ? a.peaks[p + 1].peak.index : f.size();
+  double lowest = std::numeric_limits<double>::infinity();
+  for (std::size_t i = peak + 1; i < next; ++i)
+    if (std::isfinite(f[i])) lowest = std::min(lowest, f[i]);
+  if (!std::isfinite(lowest)) return std::min(peak + 1, f.size() - 1);
+  const double level = lowest + 0.1 * (f[peak] - lowest);
+  for (std::size_t i = peak + 1; i < next; ++i)
+    if (std::isfinite(f[i]) && f[i] <= level) return i;
+  return next - 1;
 }
 
 double largest_extension_nm(const PullingAnalysis& a) {

@@ -74,6 +74,7 @@ struct SmoothingInfo {
 struct PullingPeak {
   ForcePeak peak;                // rows of the smoothed curve
   std::int64_t step = 0;
+  std::int64_t drop_end_step = 0;  // where its drop ends (drop_end_row)
   double time_ns = 0.0;
   WlcFit fit;                    // WLC fit to the rising edge [peak.trough_before, peak.index]
   double delta_contour_length = std::numeric_limits<double>::quiet_NaN();  // Lc − Lc of the previous peak
@@ -135,6 +136,13 @@ struct PullingAnalysis {
 // Reads columns step, time[ns], base[nm], end_to_end[nm], extension[nm], force[pN],
 // force_along[pN] by name (other columns are ignored).
 PullingAnalysis analyze_pulling(const TsvTable& table, const CurveSettings& settings);
+
+// Where peak `p`'s drop ends: the first row after the peak where the smoothed force has come
+// to within 10 % of the drop from the lowest force before the next peak (or the curve's end)
+// — not the row after the maximum, since a rupture may hold the force on a plateau before it
+// falls (an audit's dimer held ~500 pN for 3.5·10⁵ steps). The contacts a peak broke are those
+// that let go by then (contact_report.h).
+std::size_t drop_end_row(const PullingAnalysis& a, std::size_t p);
 
 // The contour length a replica's unfolding released in all: the Lc of its last fitted edge
 // (the edge after the last peak when that fit succeeded, else the last peak's edge that was
