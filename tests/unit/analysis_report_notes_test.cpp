@@ -100,4 +100,29 @@ TEST(AnalysisReportNotes, AWindowWiderThanTheRecordIsNotCountedAsOne) {
   EXPECT_EQ(few_windows_note(info), "");
 }
 
+// σ_s above the raw noise: the force wanders over more than a window, and the automatic
+// criterion may be too large to find anything — said, with the remedy (a complex audit's
+// separated dimer: 8 σ_s = 747 pN over a force range of 597 pN, "no event, not detached").
+TEST(AnalysisReportNotes, ForceThatWandersSlowlyIsNoted) {
+  SmoothingInfo info;
+  info.min_peak_drop_automatic = true;
+  info.noise_raw = 54.2;
+  info.noise_smoothed = 93.4;
+  info.min_peak_drop = 747.0;
+  info.smoothed_force_range_pN = 446.0;
+  const std::string beyond = slow_wander_note(info);
+  EXPECT_NE(beyond.find("σ_s (93.4 pN) is above the raw noise (54.2 pN)"), std::string::npos) << beyond;
+  EXPECT_NE(beyond.find("8 σ_s = 747 pN is larger than this replica's whole range of smoothed force (446 pN): no "
+                        "event can be found; give --min-peak-drop-pN"),
+            std::string::npos)
+      << beyond;
+  info.smoothed_force_range_pN = 2000.0;
+  EXPECT_NE(slow_wander_note(info).find("8 σ_s = 747 pN may pass over events"), std::string::npos);
+  info.min_peak_drop_automatic = false;  // a given criterion is the user's
+  EXPECT_EQ(slow_wander_note(info), "");
+  info.min_peak_drop_automatic = true;
+  info.noise_smoothed = 20.0;  // below the raw noise: the usual case (demo: 2.05 against 2.54 pN)
+  EXPECT_EQ(slow_wander_note(info), "");
+}
+
 }  // namespace ermak::analysis

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <limits>
 #include <optional>
 #include <vector>
 
@@ -80,6 +81,13 @@ void set_peak_criterion(SmoothingInfo& info, std::span<const double> raw_force,
     info.noise_raw = noise_sd(raw_force);
   }
   info.windows_in_record = double(raw_force.size()) / std::max(info.rows_per_window, 1.0);
+  double lowest = std::numeric_limits<double>::infinity(), highest = -lowest;
+  for (double f : smoothed_force)
+    if (std::isfinite(f)) {
+      lowest = std::min(lowest, f);
+      highest = std::max(highest, f);
+    }
+  info.smoothed_force_range_pN = highest >= lowest ? highest - lowest : 0.0;
   info.noise_smoothed =
       block_mean_noise_sd(raw_force, std::size_t(std::llround(std::max(info.rows_per_window, 1.0))));
   if (settings.min_peak_drop_pN) {

@@ -69,6 +69,7 @@ struct SmoothingInfo {
   double noise_smoothed = 0.0;  // pN, noise of window averages (block_mean_noise_sd)
   double min_peak_drop = 0.0;   // pN, the criterion used
   bool min_peak_drop_automatic = false;
+  double smoothed_force_range_pN = 0.0;  // highest − lowest finite smoothed force (set_peak_criterion)
 };
 
 struct PullingPeak {

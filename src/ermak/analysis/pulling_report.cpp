@@ -521,6 +521,7 @@ PullingReport write_pulling_report(const std::vector<PullingRecord>& pulls, cons
                            g(a.smoothing.min_peak_drop, 3), a.smoothing.min_peak_drop_automatic ? " (automatic)" : "");
       block += few_rows_note(a.smoothing, "pulling.output_every");
       if (!a.force_clamp) block += few_windows_note(a.smoothing);
+      if (!a.force_clamp && noise_known) block += slow_wander_note(a.smoothing);
       if (a.non_finite_rows > 0)
         block += fmt::format("  note: {} row{} nan or inf in the extension or force (where a run blew up?): the "
                              "smoothed curves and peaks skip {}\n",

@@ -350,6 +350,19 @@ std::string unloaded_maxima_note(const std::vector<UnloadedMaximum>& unloaded, c
                      unloaded.size() == 1 ? "um" : "a", loader, what, list);
 }
 
+std::string slow_wander_note(const SmoothingInfo& smoothing) {
+  if (!smoothing.min_peak_drop_automatic || !(smoothing.noise_smoothed > smoothing.noise_raw)) return "";
+  const bool beyond_range = smoothing.min_peak_drop > smoothing.smoothed_force_range_pN;
+  return fmt::format("  note: σ_s ({} pN) is above the raw noise ({} pN): the force wanders over more than a "
+                     "smoothing window, which σ_s counts as noise, and the automatic criterion 8 σ_s = {} pN{}; give "
+                     "--min-peak-drop-pN (the smallest drop that is an event to you)\n",
+                     g(smoothing.noise_smoothed, 3), g(smoothing.noise_raw, 3), g(smoothing.min_peak_drop, 3),
+                     beyond_range ? fmt::format(" is larger than this replica's whole range of smoothed force ({} pN): "
+                                                "no event can be found",
+                                                g(smoothing.smoothed_force_range_pN, 3))
+                                  : std::string(" may pass over events"));
+}
+
 std::string few_windows_note(const SmoothingInfo& smoothing) {
   if (!(smoothing.windows_in_record > 0.0 && smoothing.windows_in_record < 8.0)) return "";
   // A window as wide as the record or wider is counted as one (its rows are capped at the

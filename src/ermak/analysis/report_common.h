@@ -110,6 +110,11 @@ std::string unloaded_maxima_note(const std::vector<UnloadedMaximum>& unloaded, c
 // (force_curve.h block_mean_noise_sd), blind to wander slower than a sixteenth of it — say
 // so and what tells them apart; "" otherwise.
 std::string few_windows_note(const SmoothingInfo& smoothing);
+// With the automatic peak criterion: a note when σ_s is above the raw noise (the force wanders
+// over more than a smoothing window, which σ_s counts as noise), saying whether the criterion
+// is larger than the replica's whole range of smoothed force, where no event can be found (a
+// complex audit's separated dimer read "no event, not detached"); "" otherwise.
+std::string slow_wander_note(const SmoothingInfo& smoothing);
 
 // Smoothing windows of a few rows average too little noise away for the noise estimates,
 // the peak criterion and the contact to mean much: a note saying so and what to change
