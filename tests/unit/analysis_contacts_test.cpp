@@ -226,6 +226,40 @@ TEST(ContactReport, TablesOfRupturesAndTheirOrderOverReplicas) {
   EXPECT_EQ(held[1], (std::vector<std::string>{"0", "0", "150", "NA", "400", "3", "A:11-A:15 A:13-A:17 A:14-A:18"}));
 }
 
+// Ends on two chains (a complex pulled apart): the pulling summary says that no chain of
+// bonds joins them, so its peaks are ruptures between the chains and a WLC fit's Lc is no
+// chain's contour length (a complex audit's dimer got ΔLc and "Lc after the last peak 13.95
+// nm" without a word); a single chain between the same ends gets no such note.
+TEST(ContactReport, EndsOnTwoChainsAreNamedInThePullingSummary) {
+  auto summary_for = [](const std::string& name, const Topology& t) {
+    const fs::path run = test::fresh_directory(name);
+    write_topology_file(t, run / "model.etop");
+    std::ofstream(run / "run.log") << "[2026-11-30 08:11:49] ermak 0.1.0 starting run.toml\n"
+                                   << "[2026-11-30 08:11:49] pulling: beads [7] on springs κ = 35 pN/nm; ends 0 7; "
+                                      "output every 1000 steps (pulling.tsv)\n"
+                                   << "[2026-11-30 08:11:49] running steps 0 to 6000000\n";
+    fs::create_directories(run / "replica_000");
+    std::ofstream t_out(run / "replica_000" / "pulling.tsv");
+    t_out << "# step\ttime[ns]\tbase[nm]\tend_to_end[nm]\textension[nm]\tforce[pN]\tforce_along[pN]\n";
+    for (const test::SyntheticPullingRow& row : test::synthetic_wlc_pulling({100.0, 140.0}, 10))
+      t_out << row.step << "\t" << row.time_ns << "\t" << row.base_nm << "\t" << row.extension_nm << "\t"
+            << row.extension_nm << "\t" << std::abs(row.force_pN) << "\t" << row.force_pN << "\n";
+    t_out.close();
+    AnalyzeOptions o;
+    o.run_dir = run;
+    analyze_run(o);
+    return test::read_file(run / "analysis" / "summary.txt");
+  };
+  Topology two = four_contacts();
+  two.bonds.erase(two.bonds.begin() + 3);  // 0-1-2-3 and 4-5-6-7: two chains
+  for (int b = 4; b < 8; ++b) two.beads[std::size_t(b)].chain_id = "B";
+  const std::string note = "note: no chain of bonds joins the ends (beads 0 and 7: two chains, or a chain break)";
+  const std::string apart = summary_for("contacts-two-chains", two);
+  EXPECT_NE(apart.find(note), std::string::npos) << apart;
+  const std::string one = summary_for("contacts-one-chain", four_contacts());
+  EXPECT_EQ(one.find("no chain of bonds joins the ends"), std::string::npos) << one;
+}
+
 // Where a peak's drop ends: the first row after it within 10 % of the drop from the lowest
 // force before the next peak (or the end), after a plateau too.
 TEST(ContactReport, APeaksDropEndsWhereTheForceHasFallen) {

@@ -221,10 +221,13 @@ AnalyzeResult analyze_run(const AnalyzeOptions& options_in) {
     pulling_options.pooled_runs.push_back({pooled_dirs[k].string(), pooled_logs[k].run_steps,
                                            pooled_logs[k].run_error, run_in_progress(pooled_dirs[k])});
   if (run_log.temperature_changes()) pulling_options.heating = run_log.heating_text();
-  if (run_log.extension_ends && options.unfolded_extension_nm) {
+  if (run_log.extension_ends) {
     pulling_options.ends = *run_log.extension_ends;
-    pulling_options.contour_nm = contour_length_between_nm(options.run_dir, pulling_options.ends.first,
-                                                           pulling_options.ends.second);
+    pulling_options.ends_on_separate_chains =
+        ends_joined_by_no_chain(options.run_dir, pulling_options.ends.first, pulling_options.ends.second);
+    if (options.unfolded_extension_nm)
+      pulling_options.contour_nm = contour_length_between_nm(options.run_dir, pulling_options.ends.first,
+                                                             pulling_options.ends.second);
   }
   pulling_options.overwrite = overwrite;
   IndentationReportOptions indentation_options;

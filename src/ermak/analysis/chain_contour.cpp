@@ -9,7 +9,11 @@
 
 namespace ermak::analysis {
 
-std::optional<double> contour_length_between_nm(const std::filesystem::path& run_dir, int from, int to) {
+namespace {
+
+// The run's model, where it is there, readable and holds both beads (a note the analysis can
+// do without otherwise).
+std::optional<Topology> model_of(const std::filesystem::path& run_dir, int from, int to) {
   const std::filesystem::path file = run_dir / "model.etop";
   std::error_code ec;
   if (!std::filesystem::is_regular_file(file, ec)) return std::nullopt;
@@ -17,13 +21,26 @@ std::optional<double> contour_length_between_nm(const std::filesystem::path& run
   try {
     topology = read_topology_file(file);
   } catch (const Error&) {
-    return std::nullopt;  // a note the analysis can do without
+    return std::nullopt;
   }
   const int n = topology.bead_count();
   if (from < 0 || to < 0 || from >= n || to >= n || from == to) return std::nullopt;
-  const double length_A = bonded_contour_length_A(topology, from, to);
+  return topology;
+}
+
+}  // namespace
+
+std::optional<double> contour_length_between_nm(const std::filesystem::path& run_dir, int from, int to) {
+  const std::optional<Topology> topology = model_of(run_dir, from, to);
+  if (!topology) return std::nullopt;
+  const double length_A = bonded_contour_length_A(*topology, from, to);
   if (!(length_A > 0.0)) return std::nullopt;  // no chain of bonds joins them
   return length_A / units::A_per_nm;
+}
+
+bool ends_joined_by_no_chain(const std::filesystem::path& run_dir, int from, int to) {
+  const std::optional<Topology> topology = model_of(run_dir, from, to);
+  return topology && !(bonded_contour_length_A(*topology, from, to) > 0.0);
 }
 
 }  // namespace ermak::analysis

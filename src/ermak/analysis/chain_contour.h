@@ -14,4 +14,9 @@ namespace ermak::analysis {
 // chain of bonds joins the two (a chain break, two chains).
 std::optional<double> contour_length_between_nm(const std::filesystem::path& run_dir, int from, int to);
 
+// True where the run's model.etop is readable and no chain of bonds joins beads `from` and
+// `to` (two chains of a complex pulled apart, or a chain break between them); false where
+// one does or the model cannot tell.
+bool ends_joined_by_no_chain(const std::filesystem::path& run_dir, int from, int to);
+
 }  // namespace ermak::analysis

@@ -599,6 +599,11 @@ PullingReport write_pulling_report(const std::vector<PullingRecord>& pulls, cons
                              g(*options.loading_rate_pN_per_s));
     summary += fmt::format("  replicas with a peak: {} of {}{}\n", first_forces.size(), n_ramp,
                            first_forces.size() < n_ramp ? " (the statistics below are over these)" : "");
+    if (options.ends_on_separate_chains)
+      summary += fmt::format("  note: no chain of bonds joins the ends (beads {} and {}: two chains, or a chain break): "
+                             "the peaks are ruptures between them, and the worm-like-chain fits' Lc and ΔLc measure "
+                             "no chain's contour length\n",
+                             options.ends.first, options.ends.second);
     if (!first_forces.empty())
       summary += "  peak forces are maxima of the smoothed curves: below the raw force's peaks by up to κ·W/2 for a "
                  "spring κ and a window W (docs/analysis.md#smoothing)\n";

@@ -52,6 +52,9 @@ struct PullingReportOptions {
   // (analysis/chain_contour.h), where the run directory tells it; and those ends.
   std::optional<double> contour_nm;
   std::pair<int, int> ends{0, 0};
+  // No chain of bonds joins the ends (two chains pulled apart): the peaks are ruptures
+  // between them, and a WLC fit's Lc is no chain's contour length.
+  bool ends_on_separate_chains = false;
   // Runs pooled into one analysis (run_pool.h), by Replica::run: each one's directory and what
   // its run.log says of its end. Their tables' ends are judged run by run, against each run's
   // own steps, and the notes and the headline name the run; the headline says how many runs
