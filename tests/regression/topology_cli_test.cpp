@@ -201,6 +201,13 @@ TEST(TopologyCli, ChainsKeepsTheNamedChains) {
   EXPECT_NE(out.find("1LMB.pdb: --chains: no chain 'C' in the file's model (its chains: 1, 2, 3, 4"),
             std::string::npos)
       << out;
+  // A chain asked for that gives no bead (DNA) beside one that does: named in a warning.
+  out = topology(lmb.string() + " -o " + (dir / "dna3").string() + " --chains 1,3", &status);
+  ASSERT_EQ(status, 0) << out;
+  EXPECT_NE(out.find("chain 1 (asked for) holds no amino-acid residue with a C-alpha atom: it gives no beads"),
+            std::string::npos)
+      << out;
+  EXPECT_EQ(out.find("chain 3 (asked for)"), std::string::npos) << out;
   out = topology(lmb.string() + " -o " + (dir / "dna").string() + " --chains 1", &status);
   EXPECT_EQ(status, 1) << out;
   EXPECT_NE(out.find("--chains: the chains chosen hold no amino-acid residue with a C-alpha atom"), std::string::npos)

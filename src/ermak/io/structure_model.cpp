@@ -976,6 +976,7 @@ StructureModel extract_structure_model(const ParsedStructure& parsed, const std:
   ResidueNotes residue_notes;
   check_chain_selection(*model, options.chains, source, "--chains");
   out.chains_selected = options.chains;
+  std::set<std::string> chains_with_residues;  // of the chains asked for: those that give beads
   for (const gemmi::Chain& chain : model->chains) {
     const auto& residues = chain.residues;
     // Alternative residues at one position (microheterogeneity): keep one.
@@ -1063,6 +1064,7 @@ StructureModel extract_structure_model(const ParsedStructure& parsed, const std:
           atom.occupancy = chosen_ca->occ;
           atom.b_factor = chosen_ca->b_iso;
         }
+      if (!options.chains.empty()) chains_with_residues.insert(file_chain_name(chain, residues[first], blank_name));
       out.residues.push_back(std::move(residue));
     }
   }
@@ -1092,6 +1094,12 @@ StructureModel extract_structure_model(const ParsedStructure& parsed, const std:
                            counted_names(other_names));
   if (out.residues.empty() && !options.chains.empty())
     throw Error(source, 0, "--chains", "the chains chosen hold no amino-acid residue with a C-alpha atom");
+  // A chain asked for that gives no bead (DNA, a ligand's chain) is said by name: the model's
+  // chains are then fewer than the list (a complex audit's --chains 1,3 of 1LMB).
+  for (const std::string& wanted : options.chains)
+    if (!chains_with_residues.count(wanted))
+      out.warnings.push_back("chain " + wanted + " (asked for) holds no amino-acid residue with a C-alpha atom: it "
+                             "gives no beads");
   if (out.residues.empty())
     throw Error(source, 0, "structure",
                 std::string("no amino-acid residue with a C-alpha atom found (is it a protein "
