@@ -230,6 +230,14 @@ TEST(TopologyCli, ChainsKeepsTheNamedChains) {
                                     &run_out);
   EXPECT_EQ(status, 1) << run_out;
   EXPECT_NE(run_out.find("--set: input.chains: " + lmb.string() + ": no chain '5'"), std::string::npos) << run_out;
+  // The dimer: the run's model line counts the contacts between its chains (its interface).
+  status = ermak::test::run_command(ermak::test::ermak_binary().string() + " run --dry-run " +
+                                        (dir / "run.toml").string() + " --set 'input.chains=[\"3\", \"4\"]'",
+                                    &run_out);
+  EXPECT_EQ(status, 0) << run_out;
+  EXPECT_NE(run_out.find("model: 179 beads, 177 bonds, 473 native contacts (48 between chains), 1 replica"),
+            std::string::npos)
+      << run_out;
   // Amino acids of HETATM records, which `ermak topology` leaves out by default, are named when
   // a run's structure model includes them (docs/config.md#input--the-model).
   status = ermak::test::run_command(ermak::test::ermak_binary().string() + " energy --structure " +

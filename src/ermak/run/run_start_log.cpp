@@ -73,8 +73,16 @@ void log_run_start(const RunSpec& spec, const Topology& topology, const std::vec
                                                           "--print-config)")
                                              : spec.config_path.string());
   const std::int32_t piece_count = pieces.empty() ? 0 : *std::max_element(pieces.begin(), pieces.end()) + 1;
-  log->info("model: {} beads, {} bonds, {} native contacts, {} replica{}{}", n, topology.bonds.size(),
-            topology.native_contacts.size(), replicas, replicas == 1 ? "" : "s",
+  // A complex's interface: its contacts between chains, as `ermak topology` counts them.
+  std::size_t between_chains = 0;
+  for (const NativeContact& c : topology.native_contacts)
+    between_chains += topology.beads[std::size_t(c.i)].chain_id != topology.beads[std::size_t(c.j)].chain_id;
+  bool several_chains = false;
+  for (const BeadInfo& b : topology.beads) several_chains = several_chains || b.chain_id != topology.beads[0].chain_id;
+  log->info("model: {} beads, {} bonds, {} native contacts{}, {} replica{}{}", n, topology.bonds.size(),
+            topology.native_contacts.size(),
+            several_chains ? fmt::format(" ({} between chains)", between_chains) : std::string(), replicas,
+            replicas == 1 ? "" : "s",
             piece_count > 1 ? fmt::format("; {} bonded pieces (chains, and chains split at breaks)", piece_count) : "");
   // By content, so that `ermak analyze` pools only runs of one model (docs/analysis.md#pooling-runs-of-one-condition).
   log->info("model fingerprint: {} (its beads, bonds and native contacts with their parameters)",
