@@ -38,6 +38,11 @@ TEST(InputFile, CarriageReturnsAloneAreNamedWithTheirRemedy) {
   EXPECT_EQ(error_of(dir / "crlf.top"), "");
   EXPECT_EQ(error_of(dir / "one.top"), "");
   EXPECT_EQ(error_of(dir / "absent.top"), "") << "a missing file is the reader's to name";
+  // Binary files with CR bytes and no LF (a small gzip, NUL bytes) are their readers' to name.
+  std::ofstream(dir / "x.pdb.gz", std::ios::binary) << std::string("\x1f\x8b\x08\r\r\r", 6);
+  std::ofstream(dir / "nul.top", std::ios::binary) << std::string("a\rb\r\0", 5);
+  EXPECT_EQ(error_of(dir / "x.pdb.gz"), "");
+  EXPECT_EQ(error_of(dir / "nul.top"), "");
   const std::string cr = error_of(dir / "cr.top");
   EXPECT_NE(cr.find("cr.top: topology: the file's lines end in a carriage return alone (CR, old Mac OS line "
                     "endings)"),
