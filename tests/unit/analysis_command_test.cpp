@@ -856,9 +856,15 @@ TEST(AnalysisCommand, ARunAtOneTemperatureIsNamedAsSuch) {
   // temperature, and the analysis went on at a default 300 K).
   write_text(run / "run.log", "[run]\nsteps = 1000\ntemperature_K = -5\n");
   EXPECT_EQ(analyze(run.string(), &out), 1) << out;
-  EXPECT_NE(out.find("run.log:3: run.temperature_K: '-5' is no temperature a run writes (a damaged run.log)"),
+  EXPECT_NE(out.find("run.log:3: run.temperature_K: '-5' is no temperature a run writes (a damaged run.log); "
+                     "--temperature-K gives the analysis one"),
             std::string::npos)
       << out;
+  // With --temperature-K the run.log's temperature is not needed: the analysis goes on (to
+  // the error of a run without a protocol).
+  EXPECT_EQ(analyze(run.string() + " --temperature-K 300", &out), 1) << out;
+  EXPECT_EQ(out.find("no temperature a run writes"), std::string::npos) << out;
+  EXPECT_NE(out.find("a run without a force protocol at one temperature"), std::string::npos) << out;
   // A pulling run whose tables are gone is not called a run without a protocol.
   write_text(run / "run.log", "[run]\nsteps = 1000\n[pulling]\npulled_beads = [33]\n");
   EXPECT_EQ(analyze(run.string(), &out), 1) << out;

@@ -123,6 +123,23 @@ TEST(IoStructureRecords, AFourLetterResidueNameStaysInItsChain) {
   }
 }
 
+// Chains named by their segment ids (a blank chain column, CHARMM): selected by those names,
+// each that gives beads is not said to give none (the warning took the name of the residue
+// after the chain's last, and read past the chain for a one-residue segment).
+TEST(IoStructureRecords, SegmentNamedChainsSelectedByNameAreNotCalledEmpty) {
+  std::string pdb = record("CA", "ALA", ' ', 1, 0.0, "PROA");
+  for (int k = 0; k < 4; ++k) pdb += record("CA", "GLY", ' ', 1 + k, 30.0 + 3.8 * k, "PROB");
+  const auto file = write_file("segment-chains", "seg2.pdb", pdb + "END\n");
+  StructureReadOptions both;
+  both.chains = {"PROA", "PROB"};
+  const StructureModel model = read_model(file, both);
+  EXPECT_EQ(model.residues.size(), 5u);
+  EXPECT_FALSE(mentions(model.warnings, "gives no beads")) << (model.warnings.empty() ? "" : model.warnings.front());
+  StructureReadOptions one;
+  one.chains = {"PROA"};
+  EXPECT_FALSE(mentions(read_model(file, one).warnings, "gives no beads"));
+}
+
 // A file of two-character chain ids in columns 21-22 (gemmi writes them so for large
 // complexes): "HISAB" there is HIS of chain AB, as the file's other residues show.
 TEST(IoStructureRecords, TwoCharacterChainIdsAreNotReadAsFourLetterNames) {

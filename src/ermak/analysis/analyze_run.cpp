@@ -71,6 +71,7 @@ AnalyzeResult analyze_run(const AnalyzeOptions& options_in) {
     return options.run_in_progress ? options.run_in_progress(dir) : std::optional<std::string>{};
   };
   const std::optional<std::string> running = run_in_progress(options.run_dir);
+  if (options.temperature_from_run && run_log.temperature_error) throw *run_log.temperature_error;
   std::string temperature_source = options.temperature_from_run ? "default; run.log gives none" : "--temperature-K";
   if (options.temperature_from_run && run_log.temperature_K) {
     options.temperature_K = *run_log.temperature_K;

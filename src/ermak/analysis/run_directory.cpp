@@ -238,11 +238,16 @@ RunLogFacts read_run_log(const fs::path& run_dir) {
         const auto value = number_at(line, t.key.size());
         // Every run writes a positive temperature here: another value is a damaged log, which
         // would otherwise leave the analysis at a default 300 K without a word (an audit's).
-        if (!value || !(*value > 0.0) || !std::isfinite(*value))
-          throw Error((run_dir / "run.log").string(), line_number,
+        if (!value || !(*value > 0.0) || !std::isfinite(*value)) {
+          if (!facts.temperature_error)
+            facts.temperature_error =
+                Error((run_dir / "run.log").string(), line_number,
                       t.section.substr(1, t.section.size() - 2) + "." + t.key.substr(0, t.key.size() - 3),
                       "'" + text::shortened(line.substr(t.key.size()), 40) +
-                          "' is no temperature a run writes (a damaged run.log)");
+                          "' is no temperature a run writes (a damaged run.log); --temperature-K gives the analysis "
+                          "one");
+          continue;
+        }
         facts.temperature_K = *value * t.to_K;
         facts.heating = t.section == "[heating]";
       }

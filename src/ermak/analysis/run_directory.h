@@ -11,6 +11,8 @@
 #include <utility>
 #include <vector>
 
+#include "ermak/core/error.h"
+
 namespace ermak::analysis {
 
 struct Replica {
@@ -89,6 +91,9 @@ struct RunLogFacts {
   std::optional<double> contact_formed_ratio;
   std::optional<std::int64_t> trajectory_every_steps;
   std::optional<double> temperature_K;
+  // A temperature line no run writes (negative, zero, nan, no number): the error, at its line,
+  // for whoever would take the run's temperature from it (--temperature-K stands in for it).
+  std::optional<Error> temperature_error;
   bool heating = false;  // temperature_K is the start of a heating schedule
   // The force protocol's table its resolved configuration names first ("[pulling]",
   // "[force_clamp]", "[indentation]", "[plane_pulling]"), or "".

@@ -37,6 +37,8 @@ RunSpectrum read_run(const fs::path& dir, const SpectrumOptions& options, std::v
   if (options.temperature_K) {
     run.temperature_K = *options.temperature_K;
     run.temperature_source = "--temperature-K";
+  } else if (facts.temperature_error) {
+    throw *facts.temperature_error;
   } else if (facts.temperature_K) {
     run.temperature_K = *facts.temperature_K;
     run.temperature_source = facts.heating ? "start of its heating schedule, run.log" : "run.log";

@@ -1064,7 +1064,7 @@ StructureModel extract_structure_model(const ParsedStructure& parsed, const std:
           atom.occupancy = chosen_ca->occ;
           atom.b_factor = chosen_ca->b_iso;
         }
-      if (!options.chains.empty()) chains_with_residues.insert(file_chain_name(chain, residues[first], blank_name));
+      if (!options.chains.empty()) chains_with_residues.insert(file_chain);
       out.residues.push_back(std::move(residue));
     }
   }
