@@ -84,7 +84,7 @@ TEST(ConfigErrors, UnknownKeyListsTheKnownOnes) {
   expect_error(kInput + "[run]\nsteps = 3\nstep = 4\n", 5, "run.step",
                "unknown key (did you mean 'steps'?); known keys in [run]: steps, replicas, seed");
   expect_error(kInput + "[run]\ntemperature = 300\n", 4, "run.temperature",
-               "unknown key (did you mean 'temperature_K'?)");
+               "unknown key (did you mean 'temperature_K' or 'temperature_kcal_per_mol'?)");
   expect_error(kInput + "[run]\nsteps = 3\nlength = 4\n", 5, "run.length",
                "unknown key; known keys in [run]: steps, replicas, seed");
   expect_error(kInput + "[model]\ncutoff = 8\n", 4, "model.cutoff",

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <array>
+#include <string>
 #include <string_view>
 
 #include "ermak/core/closest_name.h"
@@ -34,6 +35,20 @@ TEST(ClosestName, FindsTheOneKeyASlipAway) {
   // Short names allow one edit only: "sed" is one from "seed", "sep" two from both "seed" and "steps".
   EXPECT_EQ(closest_name("sed", keys), "seed");
   EXPECT_EQ(closest_name("sep", keys), std::nullopt);
+}
+
+// A name typed without its unit, where several keys carry it with one, names them all: the
+// hint must not pick a unit (a review: SOP-GPU's `temperature` is kcal/mol, and "did you mean
+// 'temperature_K'?" would have made 0.6 a 0.6 K run).
+TEST(ClosestName, AStemOfSeveralKeysNamesThemAll) {
+  constexpr std::array<std::string_view, 5> keys = {"steps", "temperature_K", "temperature_kcal_per_mol",
+                                                    "tip_radius_nm", "tip_radius_A"};
+  EXPECT_EQ(did_you_mean("temperature", keys), " (did you mean 'temperature_K' or 'temperature_kcal_per_mol'?)");
+  EXPECT_EQ(did_you_mean("tip_radius", keys), " (did you mean 'tip_radius_nm' or 'tip_radius_A'?)");
+  EXPECT_EQ(did_you_mean("step", keys), " (did you mean 'steps'?)");
+  EXPECT_EQ(did_you_mean("colour", keys), "");
+  // A name far longer than any key is no slip, and costs nothing (a 3 MB key took 86 s).
+  EXPECT_EQ(did_you_mean(std::string(1 << 20, 's'), keys), "");
 }
 
 TEST(ClosestName, TwoKeysEquallyCloseGiveNoHint) {

@@ -423,10 +423,10 @@ void check_keys(const std::vector<SopEntry>& entries, const SopValues& v, const 
       std::string hint;
       std::vector<std::string_view> known;
       for (const SopKeyInfo& k : sopgpu_run_keys()) known.push_back(k.key);
-      if (const auto close = closest_name(e.key, known))
-        hint = name_edit_distance(*close, e.key) == 0
-                   ? fmt::format(" (keys are case-sensitive: did you mean '{}'?)", *close)
-                   : fmt::format(" (did you mean '{}'?)", *close);
+      if (const auto close = closest_name(e.key, known); close && name_edit_distance(*close, e.key) == 0)
+        hint = fmt::format(" (keys are case-sensitive: did you mean '{}'?)", *close);
+      else
+        hint = did_you_mean(e.key, known);
       // A topology-creation configuration given to `ermak run`.
       for (const char* topology_key : {"structure", "cgconfig", "R_limit_bond", "SC_limit_bond"})
         if (e.key == topology_key)

@@ -81,7 +81,7 @@ void reject_unknown_tables(const Context& ctx, const toml::table& root) {
     if (std::find(kTables.begin(), kTables.end(), key.str()) != kTables.end()) continue;
     const std::string known = join(kTables, "[", "]");
     const auto close = closest_name(key.str(), kTables);
-    const std::string hint = close ? fmt::format(" (did you mean [{}]?)", *close) : std::string();
+    const std::string hint = close ? fmt::format(" (did you mean [{}]?)", *close) : std::string();  // one table
     throw error_at(ctx, value, std::string(key.str()),
                    value.is_table()
                        ? fmt::format("unknown table{}; known tables: {}", hint, known)

@@ -9,6 +9,7 @@
 #include <cstdint>
 
 #include "ermak/core/closest_name.h"
+#include "ermak/io/text_fields.h"
 
 namespace ermak::config {
 namespace {
@@ -275,11 +276,10 @@ void Section::reject_unknown(std::initializer_list<std::string_view> known) cons
   if (!table_) return;
   for (const auto& [key, value] : *table_) {
     if (std::find(known.begin(), known.end(), key.str()) != known.end()) continue;
-    const auto close = closest_name(key.str(), std::span<const std::string_view>(known.begin(), known.size()));
-    throw error_at(ctx_, value, field(key.str()),
+    throw error_at(ctx_, value, field(text::shortened(key.str())),
                    fmt::format("unknown key{}; known keys in [{}]: {}",
-                               close ? fmt::format(" (did you mean '{}'?)", *close) : std::string(), name_,
-                               join(known)));
+                               did_you_mean(key.str(), std::span<const std::string_view>(known.begin(), known.size())),
+                               name_, join(known)));
   }
 }
 

@@ -23,13 +23,23 @@ std::size_t name_edit_distance(std::string_view a, std::string_view b) {
   return d[n][m];
 }
 
+namespace {
+
+// No key is longer: a longer name is no slip of one, and the distance's cost grows with it.
+constexpr std::size_t kLongestName = 64;
+
+}  // namespace
+
 std::optional<std::string> closest_name(std::string_view typed, std::span<const std::string_view> known) {
+  if (typed.size() > kLongestName) return std::nullopt;
   const std::size_t allowed = typed.size() <= 4 ? 1 : 2;
   std::optional<std::string_view> best;
   std::size_t best_distance = allowed + 1;
   bool tie = false;
   for (std::string_view name : known) {
     if (name == typed) return std::nullopt;
+    // The lengths' difference bounds the distance from below.
+    if ((name.size() > typed.size() ? name.size() - typed.size() : typed.size() - name.size()) > allowed) continue;
     const std::size_t d = name_edit_distance(typed, name);
     if (d < best_distance) {
       best = name;
@@ -41,6 +51,21 @@ std::optional<std::string> closest_name(std::string_view typed, std::span<const 
   }
   if (!best || tie) return std::nullopt;
   return std::string(*best);
+}
+
+std::string did_you_mean(std::string_view typed, std::span<const std::string_view> known) {
+  if (typed.empty() || typed.size() > kLongestName) return "";
+  // Keys that are the typed name with a unit after it: all of them.
+  std::string stems;
+  int count = 0;
+  for (std::string_view name : known)
+    if (name.size() > typed.size() + 1 && name[typed.size()] == '_' && name.substr(0, typed.size()) == typed) {
+      stems += (count == 0 ? "'" : "' or '") + std::string(name);
+      ++count;
+    }
+  if (count > 1) return " (did you mean " + stems + "'?)";
+  const std::optional<std::string> close = closest_name(typed, known);
+  return close ? " (did you mean '" + *close + "'?)" : "";
 }
 
 }  // namespace ermak

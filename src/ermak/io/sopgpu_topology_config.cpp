@@ -282,10 +282,9 @@ SopTopologyConfig read_sopgpu_topology_config(const std::filesystem::path& file)
           "additional_bonds", "R_limit_bond", "SC_limit_bond", "eh", "pairs_threshold", "covalent_cutoff",
           "covalentRepulsion", "createTandem", "covLinkersCount", "SS_cutoff", "a", "Ks", "pairs_cutoff",
           "use_chains", "name", "author"};
-      const auto close = closest_name(k, kKeys);
-      read.fail(e, "unknown key" + (close ? " (did you mean '" + *close + "'?)" : std::string()) +
+      read.fail(e, "unknown key" + did_you_mean(k, kKeys) +
                        ": not a SOP-GPU topology-creation key (docs/topology.md#sop-gpu-topology-creation-"
-                       "configs), and no <" + k + "> macro uses it");
+                       "configs), and no <" + text::shortened(k) + "> macro uses it");
     }
   }
 
