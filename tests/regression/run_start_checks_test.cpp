@@ -158,7 +158,8 @@ TEST(RunStartChecks, AForceTooLargeForSinglePrecisionNamesTheTopology) {
   const std::string out = run_ermak("run --dry-run " + (dir / "run.toml").string(), &status);
   EXPECT_EQ(status, 1) << out;
   EXPECT_NE(out.find("big.top: bead 4 feels a force that is not finite at the start, with no two beads closer than "
-                     "3.77 Å: a parameter of the model"),
+                     "3.77 Å: a parameter too large for single-precision forces — the model's (a native contact's "
+                     "ε_h or r0"),
             std::string::npos)
       << out;
 }

@@ -10,6 +10,7 @@
 #include <functional>
 #include <iterator>
 #include <random>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -836,6 +837,43 @@ TEST(AnalysisCommand, IndentationAndForceClamp) {
   EXPECT_NE(out.find("--contact-force-pN applies to indentation, and this run has none: not used"), std::string::npos)
       << out;
   EXPECT_NE(out.find("--plane-group applies to plane pulling, and this run has none: not used"), std::string::npos)
+      << out;
+}
+
+// A pulling table damaged into values no run writes stops the analysis at its line: a
+// force_along larger than the force's magnitude in its row (a fuzzing audit's 1e300 became a
+// curve at 10²⁹⁸ pN), an extension longer than the end-to-end distance.
+TEST(AnalysisCommand, ADamagedPullingTableIsNamedAtItsLine) {
+  const fs::path run = make_pulling_run("analyze-damaged-pulling");
+  const fs::path table = run / "replica_001" / "pulling.tsv";
+  const std::string whole = read_text(table);
+  const TsvTable parsed = TsvTable::read(table);
+  const std::size_t along = *parsed.find("force_along[pN]");
+  // Line 19: its force_along column replaced.
+  auto damaged = [&](std::size_t column, const std::string& value) {
+    std::string text;
+    std::istringstream lines(whole);
+    int number = 0;
+    for (std::string line; std::getline(lines, line);) {
+      if (++number == 19) {
+        std::vector<std::string> fields;
+        std::istringstream f(line);
+        for (std::string v; std::getline(f, v, '\t');) fields.push_back(v);
+        fields.at(column) = value;
+        line.clear();
+        for (std::size_t k = 0; k < fields.size(); ++k) line += (k ? "\t" : "") + fields[k];
+      }
+      text += line + "\n";
+    }
+    return text;
+  };
+  write_text(table, damaged(along, "1e300"));
+  std::string out;
+  EXPECT_EQ(analyze(run.string(), &out), 1) << out;
+  EXPECT_NE(out.find("pulling.tsv:19: force_along[pN]: 1e+300 is larger than force[pN] ="), std::string::npos) << out;
+  write_text(table, damaged(*parsed.find("extension[nm]"), "1e300"));
+  EXPECT_EQ(analyze(run.string(), &out), 1) << out;
+  EXPECT_NE(out.find("pulling.tsv:19: extension[nm]: 1e+300 is larger than end_to_end[nm] ="), std::string::npos)
       << out;
 }
 

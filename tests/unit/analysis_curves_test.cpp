@@ -167,7 +167,9 @@ TEST(AnalysisTsv, ValuesNoRunWritesNameTheirRow) {
   } catch (const Error& e) {
     EXPECT_EQ(e.line(), 4);
     EXPECT_EQ(e.field(), "Q");
-    EXPECT_NE(std::string(e.what()).find("-1 is outside 0 to 1"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("-1 is outside 0 to 1, which no run writes there (a damaged table)"),
+              std::string::npos)
+        << e.what();
   }
   try {
     q.require_no_larger("force_along[pN]", "force[pN]");
@@ -176,6 +178,13 @@ TEST(AnalysisTsv, ValuesNoRunWritesNameTheirRow) {
     EXPECT_EQ(e.line(), 4);
     EXPECT_EQ(e.field(), "force_along[pN]");
     EXPECT_NE(std::string(e.what()).find("1e+300 is larger than force[pN] = 9.9 in the same row"), std::string::npos)
+        << e.what();
+  }
+  try {
+    TsvTable::parse("# step\tRg[A]\n0\t-3\n", "t.tsv").require_within("Rg[A]", 0.0, std::numeric_limits<double>::infinity());
+    FAIL() << "no error";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("t.tsv:2: Rg[A]: -3 is below 0, which no run writes there"), std::string::npos)
         << e.what();
   }
   // Within the tables' 8 digits of rounding: no error.

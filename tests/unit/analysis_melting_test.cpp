@@ -201,6 +201,24 @@ TEST(MeltingCurve, AnalyzeWritesTheCurveOfAHeatingRun) {
   EXPECT_EQ(test::run_ermak_in(run, "analyze . -o other --smooth-points 5", &out), 1) << out;
   EXPECT_NE(out.find("--smooth-points: does not apply to the melting curve of a heating run"), std::string::npos)
       << out;
+  // A damaged table's Q (−1, which would move the melting temperature) stops the analysis at
+  // its line (the fuzzing audit's: 835 K became 725 K without a word).
+  {
+    std::string text = test::read_file(run / "replica_001" / "energies.tsv");
+    std::size_t line_start = 0;
+    for (int k = 0; k < 98; ++k) line_start = text.find('\n', line_start) + 1;  // line 99
+    const std::size_t q_end = text.rfind('\t', text.rfind('\t', text.find('\n', line_start) - 1) - 1);
+    const std::size_t q_start = text.rfind('\t', q_end - 1) + 1;
+    text.replace(q_start, q_end - q_start, "-1");
+    fs::create_directories(run / "damaged");
+    fs::copy_file(run / "run.log", run / "damaged" / "run.log");
+    fs::create_directories(run / "damaged" / "replica_000");
+    std::ofstream(run / "damaged" / "replica_000" / "energies.tsv") << text;
+  }
+  EXPECT_EQ(test::run_ermak_in(run / "damaged", "analyze .", &out), 1) << out;
+  EXPECT_NE(out.find("energies.tsv:99: Q: -1 is outside 0 to 1, which no run writes there (a damaged table)"),
+            std::string::npos)
+      << out;
   // Not replaced without --force; a run without [heating] is no melting curve (no tables).
   EXPECT_EQ(test::run_ermak_in(run, "analyze .", &out), 1) << out;
   EXPECT_NE(out.find("output files exist"), std::string::npos) << out;

@@ -123,6 +123,10 @@ TEST(AnalysisReportNotes, ForceThatWandersSlowlyIsNoted) {
   info.min_peak_drop_automatic = true;
   info.noise_smoothed = 20.0;  // below the raw noise: the usual case (demo: 2.05 against 2.54 pN)
   EXPECT_EQ(slow_wander_note(info), "");
+  info.noise_raw = 0.5;  // above the raw noise, but the criterion is the 10 pN floor, not 8 σ_s
+  info.noise_smoothed = 0.8;
+  info.min_peak_drop = 10.0;
+  EXPECT_EQ(slow_wander_note(info), "");
 }
 
 }  // namespace ermak::analysis

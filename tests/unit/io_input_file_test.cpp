@@ -48,7 +48,9 @@ TEST(InputFile, CarriageReturnsAloneAreNamedWithTheirRemedy) {
                     "endings)"),
             std::string::npos)
       << cr;
-  EXPECT_NE(cr.find("(tr '\\r' '\\n' < cr.top > fixed-cr.top)"), std::string::npos) << cr;
+  EXPECT_NE(cr.find("(tr '\\r' '\\n' < " + (dir / "cr.top").string() + " > " + (dir / "fixed-cr.top").string() + ")"),
+            std::string::npos)
+      << cr;
   EXPECT_NE(error_of(dir).find("is a directory, not a file to read"), std::string::npos) << error_of(dir);
   // The readers ask first: a .top and an analysis table.
   EXPECT_THROW(read_sopgpu_top(dir / "cr.top"), Error);

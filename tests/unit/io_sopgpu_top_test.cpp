@@ -222,6 +222,13 @@ TEST(IoSopgpuTop, ALastLineWithoutItsNewlineIsWarned) {
                              "read as '     0     2     1    5.46463    1.'"),
             std::string::npos)
       << warnings[0];
+  // An unterminated blank or comment after the data: no warning.
+  std::ofstream(dir / "comment.top") << whole << "; end";
+  std::ofstream(dir / "blank.top") << whole << "   ";
+  warnings.clear();
+  read_sopgpu_top(dir / "comment.top", &warnings);
+  read_sopgpu_top(dir / "blank.top", &warnings);
+  EXPECT_TRUE(warnings.empty()) << warnings.front();
 }
 
 }  // namespace

@@ -244,8 +244,8 @@ AnalyzeResult analyze_melting_run(const AnalyzeOptions& options, const std::vect
     tables.back().require_rising_steps();
     // Values no run writes (an audit's Q of −1 moved the melting temperature by 110 K).
     tables.back().require_within("Q", 0.0, 1.0);
-    tables.back().require_within("T[K]", 0.0, std::numeric_limits<double>::max());
-    tables.back().require_within("Rg[A]", 0.0, std::numeric_limits<double>::max());
+    tables.back().require_within("T[K]", 0.0, std::numeric_limits<double>::infinity());
+    tables.back().require_within("Rg[A]", 0.0, std::numeric_limits<double>::infinity());
     for (const auto& w : tables.back().warnings()) result.warnings.push_back(w);
   }
   const MeltingAnalysis m = analyze_melting(tables, schedule);

@@ -137,7 +137,7 @@ std::string replica_section(const PlaneRecord& rec) {
   if (a.rows == 0) return s + "  no rows\n";
   if (!a.plane_moves) return s + "  the plane does not move (plane[nm] is constant): no events, no work\n";
   s += few_windows_note(a.smoothing);
-  s += slow_wander_note(a.smoothing);
+  if (a.rows >= 4) s += slow_wander_note(a.smoothing);  // fewer rows: no noise estimate
   s += unloaded_maxima_note(a.unloaded, "the plane springs load (N κ·Δp + the peak criterion)",
                             "thermal wander, not a rupture");
   if (a.events.empty()) {

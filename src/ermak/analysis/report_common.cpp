@@ -351,7 +351,10 @@ std::string unloaded_maxima_note(const std::vector<UnloadedMaximum>& unloaded, c
 }
 
 std::string slow_wander_note(const SmoothingInfo& smoothing) {
-  if (!smoothing.min_peak_drop_automatic || !(smoothing.noise_smoothed > smoothing.noise_raw)) return "";
+  // Only where 8 σ_s sets the criterion (it is max(10 pN, 8 σ_s)).
+  if (!smoothing.min_peak_drop_automatic || !(smoothing.noise_smoothed > smoothing.noise_raw) ||
+      8.0 * smoothing.noise_smoothed < smoothing.min_peak_drop)
+    return "";
   const bool beyond_range = smoothing.min_peak_drop > smoothing.smoothed_force_range_pN;
   return fmt::format("  note: σ_s ({} pN) is above the raw noise ({} pN): the force wanders over more than a "
                      "smoothing window, which σ_s counts as noise, and the automatic criterion 8 σ_s = {} pN{}; give "

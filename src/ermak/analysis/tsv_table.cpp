@@ -213,8 +213,9 @@ void TsvTable::require_within(std::string_view name, double lo, double hi) const
   for (std::size_t i = 0; i < values.size(); ++i)
     if (std::isfinite(values[i]) && !(values[i] >= lo && values[i] <= hi))
       throw Error(source_, row_lines_[i], columns_[*find(name)],
-                  fmt::format("{} is outside {} to {}, where every value of the column lies (a damaged table)",
-                              values[i], lo, hi));
+                  std::isinf(hi) ? fmt::format("{} is below {}, which no run writes there (a damaged table)", values[i], lo)
+                                 : fmt::format("{} is outside {} to {}, which no run writes there (a damaged table)",
+                                               values[i], lo, hi));
 }
 
 void TsvTable::require_no_larger(std::string_view part_name, std::string_view whole_name) const {

@@ -49,8 +49,8 @@ class TsvTable {
   // otherwise be analysed as one curve.
   void require_rising_steps() const;
   // Throws ermak::Error (file:line, the column) at the first finite value of `column` outside
-  // [lo, hi]: a number no run writes there (a damaged table). Non-finite values pass (the
-  // analyses count those rows themselves).
+  // [lo, hi] (hi may be infinite): a number no run writes there (a damaged table). Non-finite
+  // values pass (the analyses count those rows themselves).
   void require_within(std::string_view column, double lo, double hi) const;
   // The same where |part| exceeds `whole` in a row (a component beyond its vector's length),
   // beyond the rounding of the tables' 8 digits.

@@ -11,9 +11,12 @@
 namespace ermak {
 
 std::string cr_only_line_endings(const std::filesystem::path& file) {
-  const std::string name = file.filename().string();
+  // The path as given, and the converted file beside it: the command works from where ermak ran.
+  const std::string name = file.string();
+  std::filesystem::path fixed = file;
+  fixed.replace_filename("fixed-" + file.filename().string());
   return "the file's lines end in a carriage return alone (CR, old Mac OS line endings), which ermak's readers do "
-         "not split into lines; convert them to LF first (tr '\\r' '\\n' < " + name + " > fixed-" + name + ")";
+         "not split into lines; convert them to LF first (tr '\\r' '\\n' < " + name + " > " + fixed.string() + ")";
 }
 
 void check_text_input_file(const std::filesystem::path& file, const std::string& field) {

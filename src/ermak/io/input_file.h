@@ -8,10 +8,11 @@
 namespace ermak {
 
 // Throws ermak::Error(file, 0, field, …) when `file` exists (through links) and is neither a
-// regular file nor a FIFO, or is a regular file whose lines end in a carriage return alone
-// (old Mac OS line endings: read line by line it is one long line, which each reader would
-// report as something else — "no [ atoms ] entries", "has 1 atoms", a missing key); a
-// missing file is left to the reader's own message.
+// regular file nor a FIFO, or is a regular text file whose lines end in a carriage return
+// alone (old Mac OS line endings: read line by line it is one long line, which each reader
+// would report as something else — "no [ atoms ] entries", "has 1 atoms", a missing key):
+// its first 64 KiB hold more than one CR and no LF. A FIFO is not read ahead, and a binary
+// file (gzip, NUL bytes) is left to its reader's message, as is a missing one.
 void check_text_input_file(const std::filesystem::path& file, const std::string& field);
 
 // The advice for CR-only line endings: what they are and the command that converts them.

@@ -93,13 +93,10 @@ TopContents read_top(const std::filesystem::path& path) {
   std::vector<int> bond_lines, native_lines, pair_lines;
   Section section = Section::None;
   std::string raw, last_line;
-  int line_number = 0, last_line_number = 0;
+  int line_number = 0;
   while (std::getline(in, raw)) {
     ++line_number;
-    if (raw.find_first_not_of(" \t\r") != std::string::npos) {
-      last_line = raw;
-      last_line_number = line_number;
-    }
+    last_line = raw;
     std::string_view line(raw);
     if (line_number == 1) line = text::without_bom(line);
     if (auto semicolon = line.find(';'); semicolon != std::string_view::npos)
@@ -216,8 +213,10 @@ TopContents read_top(const std::filesystem::path& path) {
   in.seekg(0, std::ios::end);
   if (in.tellg() > 0) {
     in.seekg(-1, std::ios::end);
-    if (in.get() != '\n' && last_line_number > 0)
-      out.warnings.push_back(file + ":" + std::to_string(last_line_number) +
+    // The unterminated last line, if it holds data (a blank or a comment there is harmless).
+    const std::string_view data = std::string_view(last_line).substr(0, last_line.find(';'));
+    if (in.get() != '\n' && data.find_first_not_of(" \t\r") != std::string_view::npos)
+      out.warnings.push_back(file + ":" + std::to_string(line_number) +
                              ": the file does not end with a newline — was it cut short? Its last line is read as '" +
                              text::shortened(last_line, 60) + "'; lines after it may be missing");
   }

@@ -66,7 +66,10 @@ inline std::string_view without_bom(std::string_view line) {
 // its start and how long it is (a damaged file's 100 kB token would fill the terminal).
 inline std::string shortened(std::string_view text, std::size_t at_most = 80) {
   if (text.size() <= at_most) return std::string(text);
-  return std::string(text.substr(0, at_most)) + "… (" + std::to_string(text.size()) + " characters)";
+  // Not inside a UTF-8 character: back off over its continuation bytes (10xxxxxx).
+  std::size_t cut = at_most;
+  while (cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xC0) == 0x80) --cut;
+  return std::string(text.substr(0, cut)) + "… (" + std::to_string(text.size()) + " bytes)";
 }
 
 }  // namespace ermak::text

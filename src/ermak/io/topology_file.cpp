@@ -69,7 +69,7 @@ class Reader {
     what += "' is ";
     // Digits too many for the type (an audit's count of 999999999999) are out of range.
     if constexpr (std::is_integral_v<T>) {
-      const std::string_view digits = text.substr(!text.empty() && (text[0] == '-' || text[0] == '+') ? 1 : 0);
+      const std::string_view digits = text.substr(!text.empty() && text[0] == '-' ? 1 : 0);  // '+5' is no integer here
       if (!digits.empty() && digits.find_first_not_of("0123456789") == std::string_view::npos)
         fail(field, what + "out of range (" + std::to_string(std::numeric_limits<T>::min()) + " to " +
                         std::to_string(std::numeric_limits<T>::max()) + ")");

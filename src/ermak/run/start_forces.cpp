@@ -54,13 +54,16 @@ void refuse_coincident_start(Engine& engine, const State& forces, const RunSpec&
       const ClosestPair pair = closest_pair(positions);
       // No beads on top of each other: the model's numbers overflow a float force (an audit's
       // native contact with ε_h = 3e38 was blamed on the coordinates).
-      if (pair.distance_A >= kApartBeads_A)
+      if (start.bead_count < 2 || pair.distance_A >= kApartBeads_A)
         throw Error((spec.input.structure.empty() ? spec.input.topology : spec.input.structure).string(), 0, "",
-                    fmt::format("bead {}{} feels a force that is not finite at the start, with no two beads closer "
-                                "than {:.3g} Å: a parameter of the model (a native contact's ε_h or r0, a bond's r0) "
-                                "is too large for single precision forces; check the topology",
+                    fmt::format("bead {}{} feels a force that is not finite at the start{}: a parameter too large "
+                                "for single-precision forces — the model's (a native contact's ε_h or r0, a bond's "
+                                "r0) or the force field's and protocols' in the configuration ([model] energies, "
+                                "spring constants, σ; a protocol's spring or force)",
                                 i, forces.replica_count > 1 ? fmt::format(" of replica {}", r) : "",
-                                pair.distance_A));
+                                start.bead_count < 2 ? std::string()
+                                                     : fmt::format(", with no two beads closer than {:.3g} Å",
+                                                                   pair.distance_A)));
       const bool own_file = std::size_t(r) < spec.input.replica_coordinates.size();
       throw Error((own_file ? spec.input.replica_coordinates[std::size_t(r)] : start_coordinates_source(spec.input)).string(),
                   0, own_file ? replica_coordinates_field(r) : "",
