@@ -283,7 +283,8 @@ TEST(ConfigProtocol, ErrorsNameFileLineAndKey) {
   expect_error("[pulling]\npulled_beads = [1]\nspring_pN_per_nm = 35\n", 3, "pulling", "needs speed_um_per_s");
   expect_error("[fixed]\nbeads = [0, 7]\n" + pull + "pulled_beads = [7]\n", 8, "pulling.pulled_beads",
                "bead 7 is also in fixed.beads");
-  expect_error(pull + "pulled_beads = [1]\nspeed = 3\n", 7, "pulling.speed", "unknown key; known keys in [pulling]");
+  expect_error(pull + "pulled_beads = [1]\nspeed = 3\n", 7, "pulling.speed",
+               "unknown key (did you mean 'speed_um_per_s' or 'speed_A_per_tau'?); known keys in [pulling]");
   expect_error(pull + "pulled_beads = [1]\n[force_clamp]\npulled_beads = [1]\nforce_pN = 3\n", 7, "force_clamp",
                "cannot be combined with [pulling]");
   // Force clamp
