@@ -138,6 +138,18 @@ TEST(IoStructureRecords, SegmentNamedChainsSelectedByNameAreNotCalledEmpty) {
   StructureReadOptions one;
   one.chains = {"PROA"};
   EXPECT_FALSE(mentions(read_model(file, one).warnings, "gives no beads"));
+  // A chain of HETATM amino acids only: no beads without --keep-hetero, which the warning names.
+  std::string het;
+  for (int k = 0; k < 2; ++k) {
+    std::string line = record("CA", "MSE", 'H', 1 + k, 60.0 + 3.8 * k);
+    het += "HETATM" + line.substr(6);
+  }
+  const auto het_file = write_file("segment-chains-het", "het.pdb", pdb + het + "END\n");
+  StructureReadOptions with_het;
+  with_het.chains = {"PROB", "H"};
+  EXPECT_TRUE(mentions(read_model(het_file, with_het).warnings,
+                       "chain H (asked for) holds no amino-acid residue with a C-alpha atom: it gives no beads (its "
+                       "amino acids are HETATM records: --keep-hetero includes them)"));
 }
 
 // A file of two-character chain ids in columns 21-22 (gemmi writes them so for large

@@ -112,7 +112,8 @@ int main(int argc, char** argv) {
                      ? ": it holds a replica's tables at ~180 bytes a row (docs/analysis.md#runs-of-many-replicas); "
                        "analyse on a machine with more memory, or write rows less often (pulling.output_every, "
                        "output.energy_every)"
-                 : running == "run" ? " (its replicas' positions, lists and report buffers: fewer replicas, run.replicas, need less)"
+                 : running == "run" ? " (its replicas' positions, lists and report buffers: fewer replicas — run.replicas, a .sop file's "
+                                      "runnum — need less)"
                                     : "");
     return 1;
   } catch (const ermak::Error& e) {

@@ -977,6 +977,7 @@ StructureModel extract_structure_model(const ParsedStructure& parsed, const std:
   check_chain_selection(*model, options.chains, source, "--chains");
   out.chains_selected = options.chains;
   std::set<std::string> chains_with_residues;  // of the chains asked for: those that give beads
+  std::set<std::string> chains_with_hetero_amino_acids;  // … and those with HETATM amino acids left out
   for (const gemmi::Chain& chain : model->chains) {
     const auto& residues = chain.residues;
     // Alternative residues at one position (microheterogeneity): keep one.
@@ -1012,6 +1013,7 @@ StructureModel extract_structure_model(const ParsedStructure& parsed, const std:
         if (any_hetero_aa) {
           ++out.skipped_hetero_amino_acids;
           ++hetero_names[head.name];
+          if (!options.chains.empty()) chains_with_hetero_amino_acids.insert(file_chain);
         } else if (all_water) {
           ++out.skipped_water;
         } else {
@@ -1099,7 +1101,10 @@ StructureModel extract_structure_model(const ParsedStructure& parsed, const std:
   for (const std::string& wanted : options.chains)
     if (!chains_with_residues.count(wanted))
       out.warnings.push_back("chain " + wanted + " (asked for) holds no amino-acid residue with a C-alpha atom: it "
-                             "gives no beads");
+                             "gives no beads" +
+                             std::string(chains_with_hetero_amino_acids.count(wanted)
+                                             ? " (its amino acids are HETATM records: --keep-hetero includes them)"
+                                             : ""));
   if (out.residues.empty())
     throw Error(source, 0, "structure",
                 std::string("no amino-acid residue with a C-alpha atom found (is it a protein "
