@@ -33,12 +33,15 @@ void check_text_input_file(const std::filesystem::path& file, const std::string&
   std::string head(64 * 1024, '\0');
   in.read(head.data(), std::streamsize(head.size()));
   head.resize(std::size_t(in.gcount()));
+  if (has_cr_only_line_endings(head)) throw Error(file.string(), 0, field, cr_only_line_endings(file));
+}
+
+bool has_cr_only_line_endings(std::string_view text) {
   // A binary file (gzip, NUL bytes) is no text with odd line endings: its reader names it.
-  const bool binary = head.find('\0') != std::string::npos ||
-                      (head.size() >= 2 && static_cast<unsigned char>(head[0]) == 0x1f &&
-                       static_cast<unsigned char>(head[1]) == 0x8b);
-  if (!binary && head.find('\n') == std::string::npos && std::count(head.begin(), head.end(), '\r') > 1)
-    throw Error(file.string(), 0, field, cr_only_line_endings(file));
+  const bool binary = text.find('\0') != std::string_view::npos ||
+                      (text.size() >= 2 && static_cast<unsigned char>(text[0]) == 0x1f &&
+                       static_cast<unsigned char>(text[1]) == 0x8b);
+  return !binary && text.find('\n') == std::string_view::npos && std::count(text.begin(), text.end(), '\r') > 1;
 }
 
 std::string cannot_open_input(const std::filesystem::path& file, int open_errno) {

@@ -4,6 +4,7 @@
 // A FIFO is read (process substitution, `ermak run <(sed … run.toml)`, gives one).
 #include <filesystem>
 #include <string>
+#include <string_view>
 
 namespace ermak {
 
@@ -17,6 +18,10 @@ void check_text_input_file(const std::filesystem::path& file, const std::string&
 
 // The advice for CR-only line endings: what they are and the command that converts them.
 std::string cr_only_line_endings(const std::filesystem::path& file);
+
+// Whether a text (or a file's start) has its lines ended by CR alone: more than one CR and
+// no LF. Binary bytes (gzip's magic, NUL) make it no such text.
+bool has_cr_only_line_endings(std::string_view text);
 
 // Why an input file could not be opened, for the reader's error: "file not found", or
 // "cannot open the file: " and the system's reason (`open_errno`: errno right after the

@@ -864,12 +864,9 @@ ParsedStructure read_structure_file(const std::filesystem::path& file, EpsilonSo
     throw Error(name, 0, "structure", "the file is gzip-compressed; decompress it first (gunzip -k " + name + ")");
   if (text.find('\0') != std::string::npos)
     throw Error(name, 0, "structure", "the file is binary (it holds NUL bytes), not a PDB or mmCIF text file");
-  // Old Mac OS line endings: gemmi would read one long line, without a record in it.
-  if (text.find('\n') == std::string::npos && std::count(text.begin(), text.end(), '\r') > 1)
-    throw Error(name, 0, "structure",
-                "the file's lines end in a carriage return alone (CR, old Mac OS line endings), which the PDB and "
-                "mmCIF readers do not split into lines; convert them to LF first (tr '\\r' '\\n' < " + name +
-                    " > fixed." + (ends_with_ci(name, ".cif") ? "cif" : "pdb") + ")");
+  // Old Mac OS line endings: gemmi would read one long line, without a record in it (a FIFO's
+  // text, which read_whole_file's check does not read ahead).
+  if (has_cr_only_line_endings(text)) throw Error(name, 0, "structure", cr_only_line_endings(file));
   ParsedStructure parsed;
   if (bom) parsed.notes.push_back("a UTF-8 byte-order mark at the start of the file was ignored");
   parsed.format = detect_format(file, text);
