@@ -31,9 +31,9 @@ struct TetherForce {
 
 template <bool kEnergy>
 ERMAK_HD TetherForce harmonic_tether(Vec3f position, Vec3f anchor, float kappa) {
-  const Vec3f d = position - anchor;
-  TetherForce out{(-kappa) * d, 0.0f};
-  if constexpr (kEnergy) out.energy = 0.5f * kappa * norm2(d);
+  // Hooke's law above; (-κ)(r − a) and κ(a − r) are the same floats (negation is exact).
+  TetherForce out{spring_force(kappa, anchor, position), 0.0f};
+  if constexpr (kEnergy) out.energy = spring_energy(kappa, anchor - position);
   return out;
 }
 
