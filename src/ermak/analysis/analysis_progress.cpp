@@ -9,9 +9,10 @@
 
 namespace ermak::analysis {
 
-AnalysisProgress::AnalysisProgress(std::string what, std::size_t total, std::chrono::milliseconds every, Sink sink)
-    : what_(std::move(what)), total_(total), every_(every), sink_(std::move(sink)), start_(Clock::now()),
-      next_(start_ + every) {
+AnalysisProgress::AnalysisProgress(std::string what, std::size_t total, std::chrono::milliseconds every, Sink sink,
+                                   Now now)
+    : what_(std::move(what)), total_(total), every_(every), sink_(std::move(sink)),
+      now_(now ? std::move(now) : Now(&Clock::now)), start_(now_()), next_(start_ + every) {
   if (!sink_)
     sink_ = [](const std::string& line) {
       std::fprintf(stderr, "%s\n", line.c_str());
@@ -20,7 +21,7 @@ AnalysisProgress::AnalysisProgress(std::string what, std::size_t total, std::chr
 }
 
 void AnalysisProgress::update(std::size_t done) {
-  const auto now = Clock::now();
+  const auto now = now_();
   if (now < next_ || done >= total_ || total_ == 0) return;
   next_ = now + every_;
   const double elapsed_s = std::chrono::duration<double>(now - start_).count();

@@ -13,21 +13,23 @@ namespace ermak::analysis {
 
 class AnalysisProgress {
  public:
+  using Clock = std::chrono::steady_clock;
   using Sink = std::function<void(const std::string& line)>;  // default: stderr
+  using Now = std::function<Clock::time_point()>;             // default: Clock::now (tests pass their own)
   // `what`: the items counted ("replicas", "bootstrap resamples").
   AnalysisProgress(std::string what, std::size_t total, std::chrono::milliseconds every = std::chrono::seconds(15),
-                   Sink sink = {});
+                   Sink sink = {}, Now now = {});
   // `done` items finished: a line when one is due.
   void update(std::size_t done);
   // One more item finished (for a count kept across calls: a spectrum's runs).
   void advance() { update(++done_); }
 
  private:
-  using Clock = std::chrono::steady_clock;
   std::string what_;
   std::size_t total_;
   std::chrono::milliseconds every_;
   Sink sink_;
+  Now now_;
   Clock::time_point start_, next_;
   std::size_t done_ = 0;
 };
