@@ -221,6 +221,34 @@ TEST(SopgpuConfig, HydrodynamicsIsNotSupportedYet) {
   }
 }
 
+// SOP-GPU's pulling plane moves by a spring against its beads' forces, ermak's planes at a set
+// speed: refused as not supported, with the numbered bead keys too; switched off, its keys
+// are read by nothing, as in SOP-GPU (docs/migrating-from-sop-gpu.md#keys).
+TEST(SopgpuConfig, SopGpusPullingPlaneIsNotSupportedYet) {
+  const std::string plane = "pullingPlane on\npullingPlaneDeltax 0.01\nplane_pulled_beads 1\nplane_pulled1 4\n";
+  const std::string error = error_of(std::string(kMinimal) + plane);
+  EXPECT_NE(error.find("test.sop:15: pullingPlane: not supported yet: SOP-GPU's pulling plane"), std::string::npos)
+      << error;
+  EXPECT_NE(error.find("[plane_pulling] moves its planes at a set speed"), std::string::npos) << error;
+  // A numbered key is known (not "unknown key"), and refused at its own line.
+  const std::string numbered = error_of(std::string(kMinimal) + "plane_fixed12 3\npullingPlane yes\n");
+  EXPECT_NE(numbered.find("test.sop:15: plane_fixed12: not supported yet"), std::string::npos) << numbered;
+  EXPECT_NE(error_of(std::string(kMinimal) + "plane_fixedx 3\n").find("plane_fixedx: unknown key"),
+            std::string::npos);
+  // Off or absent: accepted, each key noted without effect.
+  for (const std::string& off : {std::string("pullingPlane off\n"), std::string()}) {
+    const SopRun run =
+        parse_sopgpu_run(std::string(kMinimal) + off + "pullingPlaneKs 0.05\nplane_fixed1 2\n", "test.sop", cpu());
+    EXPECT_EQ(run.spec.replicas, 3);
+    std::string notes;
+    for (const std::string& n : run.notes) notes += n + "\n";
+    EXPECT_NE(notes.find("pullingPlaneKs: no effect: pullingPlane is " + std::string(off.empty() ? "not on" : "off")),
+              std::string::npos)
+        << notes;
+    EXPECT_NE(notes.find("plane_fixed1: no effect"), std::string::npos) << notes;
+  }
+}
+
 TEST(SopgpuConfig, AStageInOtherLettersIsRefusedAnyOtherWordIsAMacro) {
   // "Pull" is not SOP-GPU's pull stage (compared exactly): it would run without pulling.
   const std::string refused = error_of(std::string(kMinimal) + "stage Pull\n");

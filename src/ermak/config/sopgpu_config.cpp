@@ -40,6 +40,12 @@ constexpr std::string_view kOverrideSource = "--set";
 // its source reads (src/Potentials/*.h, src/param_initializer.cpp). The `ermak` column
 // is what docs/migrating-from-sop-gpu.md shows.
 
+namespace {
+constexpr const char* kSopPullingPlane =
+    "SOP-GPU's pulling plane, a plane that a cantilever spring and its beads' forces move (ermak's "
+    "[plane_pulling] moves its planes at a set speed: docs/protocols.md#plane-pulling)";
+}  // namespace
+
 const std::vector<SopKeyInfo>& sopgpu_run_keys() {
   static const std::vector<SopKeyInfo> keys = {
       // Device and GPU limits
@@ -91,6 +97,22 @@ const std::vector<SopKeyInfo>& sopgpu_run_keys() {
       {"hi_capricious", K::kRejected, T::kYesNo, "hydrodynamic interactions"},
       {"hi_unlisted", K::kRejected, T::kYesNo, "hydrodynamic interactions"},
       {"hi_epsmax", K::kRejected, T::kReal, "hydrodynamic interactions"},
+      // SOP-GPU's pulling plane: a plane with a friction of its own (pullingPlaneMass) that a
+      // cantilever spring and its beads' forces move, its beads tethered to the plane itself;
+      // ermak's [plane_pulling] moves each plane at a set speed, its beads tethered through
+      // their own start positions (docs/protocols.md#plane-pulling): not the same experiment.
+      {"pullingPlane", K::kRejected, T::kYesNo, kSopPullingPlane},
+      {"pullingPlaneDeltax", K::kRejected, T::kReal, kSopPullingPlane},
+      {"pullingPlaneKs", K::kRejected, T::kReal, kSopPullingPlane},
+      {"pullingPlaneMass", K::kRejected, T::kReal, kSopPullingPlane},
+      {"pullingPlaneDir", K::kRejected, T::kVector, kSopPullingPlane},
+      {"pullingPlanePos", K::kRejected, T::kVector, kSopPullingPlane},
+      {"pullingPlaneFreq", K::kRejected, T::kInteger, kSopPullingPlane},
+      {"pullingPlaneOutput", K::kRejected, T::kWord, kSopPullingPlane},
+      {"plane_fixed_beads", K::kRejected, T::kInteger, kSopPullingPlane},
+      {"plane_fixed<N>", K::kRejected, T::kInteger, kSopPullingPlane},
+      {"plane_pulled_beads", K::kRejected, T::kInteger, kSopPullingPlane},
+      {"plane_pulled<N>", K::kRejected, T::kInteger, kSopPullingPlane},
       // Pulling
       {"pulling", K::kMapped, T::kYesNo, "[pulling] (deltax) or [force_clamp] (fconst)"},
       {"k_trans", K::kMapped, T::kReal, "pulling.spring_kcal_per_mol_A2"},
@@ -167,7 +189,20 @@ const std::vector<SopKeyInfo>& sopgpu_run_keys() {
 
 namespace {
 
+// SOP-GPU's numbered keys (plane_fixed1, plane_fixed2, …) are one row of the table each,
+// named with <N>.
+std::string_view numbered_key_row(std::string_view key) {
+  for (std::string_view stem : {"plane_fixed", "plane_pulled"}) {
+    if (key.size() <= stem.size() || key.substr(0, stem.size()) != stem) continue;
+    const std::string_view number = key.substr(stem.size());
+    if (std::all_of(number.begin(), number.end(), [](char c) { return c >= '0' && c <= '9'; }))
+      return stem == "plane_fixed" ? "plane_fixed<N>" : "plane_pulled<N>";
+  }
+  return key;
+}
+
 const SopKeyInfo* find_key(std::string_view key) {
+  key = numbered_key_row(key);
   for (const SopKeyInfo& k : sopgpu_run_keys())
     if (k.key == key) return &k;
   return nullptr;
@@ -505,7 +540,9 @@ SopRun parse_sopgpu_run(std::string_view text, const fs::path& file, const SopLo
   auto at = [&](std::string_view key) { return v.find(key); };
 
   // --- keys ermak rejects or ignores ---
+  // The keys of a feature switched off are read by nothing, in SOP-GPU as here.
   const bool hi_off = v.has("hi_on") && !*v.yes_no("hi_on");
+  const bool plane_off = !v.has("pullingPlane") || !*v.yes_no("pullingPlane");
   for (const SopEntry& e : entries) {
     const SopKeyInfo* known = find_key(e.key);
     if (!known) continue;  // a macro of the user's own (check_keys)
@@ -513,6 +550,10 @@ SopRun parse_sopgpu_run(std::string_view text, const fs::path& file, const SopLo
     if (info.kind == K::kRejected) {
       if (e.key.rfind("hi_", 0) == 0 && hi_off) {
         note(fmt::format("{}: no effect: hi_on is off", e.key));
+        continue;
+      }
+      if (info.ermak == std::string_view(kSopPullingPlane) && plane_off) {
+        note(fmt::format("{}: no effect: pullingPlane is {}", e.key, v.has("pullingPlane") ? "off" : "not on"));
         continue;
       }
       throw Error(e.file, e.line, e.key, fmt::format("not supported yet: {}", info.ermak));
