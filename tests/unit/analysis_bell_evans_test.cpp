@@ -515,6 +515,11 @@ TEST(DudkoHummerSzabo, BarrierProfileTakesTheHigherOfTwoMaximaInX) {
            dense_max([&](double w) { return loglik(x, v_bound * (1.0 + std::exp(w))); }, -25.0, 25.0);
   };
 
+  // The fit (x‡ 0.3908 nm, ΔG‡ 15.68 kT above) is the global maximum of this likelihood: at its
+  // ΔG‡ no x‡ does better, and at no ΔG‡ of a scan over 3–100 kT (steps of 7 %) does any x‡.
+  EXPECT_NEAR(shortfall_at_barrier(fit.barrier_kT), 0.0, 1e-6);
+  for (double v = 3.0; v <= 100.0; v *= 1.07) EXPECT_GE(shortfall_at_barrier(v), -1e-6) << "ΔG‡ = " << v << " kT";
+
   // The premise: two local maxima in x‡ at ΔG‡ = 20.8 kT, the lower at the bound.
   {
     const double v = 20.8, x_bound = v * ww_kT / (nu * f_max);
