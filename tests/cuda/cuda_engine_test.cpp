@@ -18,6 +18,7 @@
 #include "cuda/cuda_test_support.h"
 #include "ermak/backend/pair_tiles.h"
 #include "ermak/core/error.h"
+#include "ermak/physics/langevin_step.h"
 #include "ermak/run/engine_choice.h"
 #include <spdlog/logger.h>
 #include "ermak/run/stability_checks.h"
@@ -1318,6 +1319,126 @@ TEST(CudaEngine, DiagnosticVariablesWithBadValuesAreRefusedByName) {
     }
     unsetenv(c.variable);
     EXPECT_NE(message.find(c.message), std::string::npos) << message;
+  }
+}
+
+// The repulsion's cutoff in every kernel layout (tests/unit/cpu_engine_forces_test.cpp's
+// RepulsionStopsAtThePairCutoff on the GPU): twelve lone beads — no bonds or contacts, so
+// every pair is repulsive — beads 0–9 on a grid of 40 Å, bead 10 at 19.99 Å from bead 1 and
+// bead 11 at 20.01 Å from bead 6 along (2, 3, 6)/7 in replica 0, the other way round in
+// replica 1; every other pair is beyond the cutoff + skin (23 Å). Both pairs are within
+// the lists' cutoff + skin (and in the all-pairs rows and tiles), so only the kernels' own
+// cutoff test tells them apart. Evaluation (forces(), energies(): the report kernels) must
+// give ε_l(σ/r)⁶ for the near pair alone (1e-5: float), its force −dU/dr along the pair
+// (1e-4) and exactly zero on every other bead; one step at T = 0 with h/ζ = 1000 Å²·mol/kcal
+// (the step kernels: lanes, lists, tiles, cluster rows) must move the near pair's beads by
+// h/ζ·F (1.4e-2 Å; to 1e-4 of it plus 1e-5 Å, a few float ulps of coordinates below 64 Å)
+// and leave every other bead exactly where it was (the far pair's force would move its
+// beads by 1.4e-2 Å). No test data needed.
+TEST(CudaEngine, RepulsionStopsAtThePairCutoffInEveryLayout) {
+  ERMAK_REQUIRE_GPU();
+  constexpr std::int32_t n = 12;
+  Topology topology;
+  topology.name = "lone beads";
+  topology.beads.resize(n);
+  for (std::int32_t k = 0; k < n; ++k) topology.beads[k].residue_number = k + 1;
+  auto positions = [](double d10, double d11) {
+    std::vector<Vec3f> x;
+    for (int k = 0; k < 10; ++k) x.push_back(vec_cast<float>(40.0 * Vec3d{k % 3 - 1.0, (k / 3) % 2 - 0.5, k / 6 - 0.5}));
+    const Vec3d u{2.0 / 7, 3.0 / 7, 6.0 / 7};
+    x.push_back(vec_cast<float>(vec_cast<double>(x[1]) + d10 * u));
+    x.push_back(vec_cast<float>(vec_cast<double>(x[6]) + d11 * u));
+    return x;
+  };
+  const std::vector<Vec3f> replica[2] = {positions(19.99, 20.01), positions(20.01, 19.99)};
+  const std::pair<std::int32_t, std::int32_t> near[2] = {{1, 10}, {6, 11}};
+  const SopParameters sop;
+  ASSERT_EQ(sop.pair_cutoff_A, 20.0f);
+  for (int r = 0; r < 2; ++r)
+    for (std::int32_t i = 0; i < n; ++i)
+      for (std::int32_t j = i + 1; j < n; ++j) {
+        const double d = norm(vec_cast<double>(replica[r][i]) - vec_cast<double>(replica[r][j]));
+        if ((i == 1 && j == 10) || (i == 6 && j == 11)) ASSERT_NEAR(d, (std::pair{i, j} == near[r] ? 19.99 : 20.01), 1e-5);
+        else ASSERT_GT(d, sop.pair_cutoff_A + EngineSetup{}.neighbor_skin_A) << "beads " << i << ", " << j;
+      }
+  // ε_l(σ/r)⁶ of the near pair and its force on the pair's first bead, (6 ε_l σ⁶/r⁸)(x_i − x_j).
+  struct PairTerm {
+    double energy;
+    Vec3d force_on_i;
+  };
+  PairTerm expected[2];
+  for (int r = 0; r < 2; ++r) {
+    const Vec3d d = vec_cast<double>(replica[r][near[r].first]) - vec_cast<double>(replica[r][near[r].second]);
+    const double r2 = norm2(d), s6 = std::pow(double(sop.repulsion_sigma_A) * sop.repulsion_sigma_A / r2, 3);
+    expected[r] = {sop.repulsion_eps_kcal_per_mol * s6, (6 * sop.repulsion_eps_kcal_per_mol * s6 / r2) * d};
+  }
+  State start(n, 2);
+  for (int r = 0; r < 2; ++r)
+    for (std::int32_t i = 0; i < n; ++i) start.set_position(r, i, replica[r][i]);
+
+  EngineSetup setup = base_setup(topology, 2, 3);
+  setup.temperature.start_kcal_per_mol = 0.0;  // no noise: the step is h/ζ·F alone
+  setup.langevin.temperature_kcal_per_mol = 0.0;
+  setup.langevin.zeta = setup.langevin.timestep_tau / 1000.0;
+  const double mobility = double(physics::langevin_mobility_step(setup.langevin.timestep_tau, setup.langevin.zeta));
+
+  struct Variant {
+    const char* layout;  // the start of cuda_kernel_layout
+    CudaKernelFamily family;
+    std::vector<std::pair<const char*, const char*>> environment;
+  };
+  const Variant variants[] = {
+      {"block/ap/S2", CudaKernelFamily::kBlock, {{"ERMAK_CUDA_BLOCK_TILES", "0"}}},
+      {"block/ap/S1", CudaKernelFamily::kBlock, {{"ERMAK_CUDA_BLOCK_LANES", "1"}}},
+      {"block/list", CudaKernelFamily::kBlock, {{"ERMAK_CUDA_BLOCK_ALLPAIRS", "0"}}},
+      {"block/tiles/apart", CudaKernelFamily::kBlock,
+       {{"ERMAK_CUDA_BLOCK_TILES", "1"}, {"ERMAK_CUDA_TILE_BEADS_APART", "1"}}},
+      {"block/tiles/g", CudaKernelFamily::kBlock,
+       {{"ERMAK_CUDA_BLOCK_TILES", "1"}, {"ERMAK_CUDA_TILE_BEADS_APART", "0"}}},
+      {"perbead/rows", CudaKernelFamily::kPerBead, {{"ERMAK_CUDA_CLUSTER_ROWS", "0"}}},
+      {"perbead/clusters", CudaKernelFamily::kPerBead, {{"ERMAK_CUDA_CLUSTER_ROWS", "1"}}},
+  };
+  for (const Variant& v : variants) {
+    SCOPED_TRACE(v.layout);
+    struct Environment {  // read whenever an engine configures itself; unset however the loop ends
+      const std::vector<std::pair<const char*, const char*>>& vars;
+      ~Environment() {
+        for (const auto& [name, value] : vars) unsetenv(name);
+      }
+    } environment{v.environment};
+    for (const auto& [name, value] : v.environment) setenv(name, value, 1);
+    auto gpu = make_gpu(setup, v.family);
+    const std::string layout = cuda_kernel_layout(*gpu);
+    EXPECT_EQ(layout.rfind(v.layout, 0), 0u) << layout;
+    gpu->set_state(start);
+    const auto energies = gpu->energies();
+    const State forces = gpu->forces();
+    ASSERT_EQ(energies.size(), 2u);
+    gpu->advance(1);
+    const State moved = gpu->state();
+    for (int r = 0; r < 2; ++r) {
+      SCOPED_TRACE("replica " + std::to_string(r));
+      EXPECT_EQ(energies[r].fene, 0.0);
+      EXPECT_EQ(energies[r].native, 0.0);
+      EXPECT_NEAR(energies[r].repulsive, expected[r].energy, 1e-5 * expected[r].energy);
+      for (std::int32_t i = 0; i < n; ++i) {
+        const Vec3d f = vec_cast<double>(forces.position(r, i));
+        const Vec3d step = vec_cast<double>(moved.position(r, i)) - vec_cast<double>(start.position(r, i));
+        if (i == near[r].first || i == near[r].second) {
+          const Vec3d want = i == near[r].first ? expected[r].force_on_i : -expected[r].force_on_i;
+          EXPECT_LE(norm(f - want), 1e-4 * norm(want)) << "bead " << i << ": " << f.x << " " << f.y << " " << f.z;
+          EXPECT_LE(norm(step - mobility * want), 1e-4 * mobility * norm(want) + 1e-5)
+              << "bead " << i << " moved by " << step.x << " " << step.y << " " << step.z;
+        } else {
+          EXPECT_EQ(f.x, 0.0) << "bead " << i;
+          EXPECT_EQ(f.y, 0.0) << "bead " << i;
+          EXPECT_EQ(f.z, 0.0) << "bead " << i;
+          EXPECT_EQ(moved.position(r, i).x, start.position(r, i).x) << "bead " << i;
+          EXPECT_EQ(moved.position(r, i).y, start.position(r, i).y) << "bead " << i;
+          EXPECT_EQ(moved.position(r, i).z, start.position(r, i).z) << "bead " << i;
+        }
+      }
+    }
   }
 }
 
