@@ -17,6 +17,7 @@
 #include <random>
 #include <set>
 #include <tuple>
+#include <vector>
 
 #include "ermak/core/vec3.h"
 #include "ermak/model/force_field.h"
@@ -26,6 +27,7 @@
 #include "ermak/physics/native_contact.h"
 #include "ermak/physics/nonbonded_pair.h"
 #include "ermak/physics/repulsion.h"
+#include "ermak/protocol/external_force.h"
 #include "ermak/rng/philox_gaussian.h"
 
 namespace {
@@ -142,30 +144,48 @@ TEST(FenePotential, KnownValues) {
 }
 
 TEST(FenePotential, EnergyAndForceMatchDoubleReference) {
-  // Range: |r − r0| up to 0.95 R0, r0 from 3.6 to 4.2 Å (C-alpha bonds; 3.8 Å typical).
-  // Tolerances (float vs double reference):
-  //  energy: rtol 1e-5 plus atol 4e-5 kcal/mol — near r0 the float log(1 − x²) of a
-  //    number next to 1 carries an absolute error of a few ε_f·(k R0²/2) = 40·1.2e-7.
-  //  force: rtol 1e-4 plus atol 2e-3 kcal/mol/Å — the float distance r = sqrt(r2) has
-  //    relative error ~1e-7, i.e. 6e-7 Å on dr, amplified by k/(1 − x²) ≤ 20/0.0975.
-  const physics::FeneParameters p{kSop.fene_k_kcal_per_mol_A2, kSop.fene_R0_A};
+  // Range: |r − r0| up to 0.95 R0, r0 from 3.6 to 4.2 Å (C-alpha bonds; 3.8 Å typical),
+  // k from 10 to 30 kcal/mol/Å² and R0 from 1.5 to 2.5 Å around the SOP-GPU defaults
+  // (20, 2), drawn per sample; the float values of k and R0 go into both the function and
+  // the double reference. Tolerances (float vs double reference), with x = (r − r0)/R0 and
+  // δr the float error of r − r0: the float r = sqrt(r²) of float positions (r ≤ 6.6 Å)
+  // carries a few ε_f·r, δr ≲ 1e-6 Å.
+  //  energy: rtol 1e-5 plus atol 1e-6·kR0²/2 kcal/mol (4e-5 at the defaults; 1.1e-5 to
+  //    9.4e-5) — near r0 the float log(1 − x²) of a number next to 1 carries an absolute
+  //    error of a few ε_f = 1.2e-7, i.e. a few 1.2e-7·kR0²/2 in U; δr moves U by
+  //    |U'|δr = k|dr|δr/(1 − x²), at most 2|x|/((1 − x²)R0) ≤ 0.5 of the atol for |x| ≤ 0.3
+  //    and at most 6e-6 of U (inside the rtol) beyond.
+  //  force: rtol 1e-4 plus atol 1e-4·k kcal/mol/Å (2e-3 at the defaults) — δr moves the
+  //    force by k(1 + x²)/(1 − x²)²·δr: for |x| ≤ 0.1 that is ≤ 1.03·k·1e-6 (1 % of the
+  //    atol), beyond it ≤ (1 + x²)/((1 − x²)|dr|)·δr ≤ 1.4e-5 of the force (the rtol).
+  //  Measured: errors ≤ 0.15 (energy) and ≤ 0.03 (force) of these tolerances.
   std::mt19937_64 gen(20240601);
-  std::uniform_real_distribution<double> r0_dist(3.6, 4.2), x_dist(-0.95, 0.95);
-  double worst_force_rel = 0.0;
+  std::uniform_real_distribution<double> r0_dist(3.6, 4.2), x_dist(-0.95, 0.95), k_dist(10.0, 30.0),
+      R0_dist(1.5, 2.5);
+  double worst_force_rel = 0.0, worst_energy_tol = 0.0, worst_force_tol = 0.0;
   for (int s = 0; s < kRandomSamples; ++s) {
     const float r0 = float(r0_dist(gen));
-    const PairGeometry g = random_pair(gen, r0 + x_dist(gen) * 2.0);
-    const auto ref = [&](double r) { return fene_energy_ref(r, r0, 20.0, 2.0); };
+    const physics::FeneParameters p{float(k_dist(gen)), float(R0_dist(gen))};
+    const double k = p.k, R0 = p.R0;  // the float values, exactly
+    const PairGeometry g = random_pair(gen, r0 + x_dist(gen) * R0);
+    const auto ref = [&](double r) { return fene_energy_ref(r, r0, k, R0); };
     const auto pf = physics::fene<true>(g.r2_float(), r0, p);
     const double e_ref = ref(g.r());
-    EXPECT_NEAR(pf.energy, e_ref, 1e-5 * std::abs(e_ref) + 4e-5) << "r = " << g.r();
+    const std::string where = "r = " + std::to_string(g.r()) + ", r0 = " + std::to_string(r0) +
+                              ", k = " + std::to_string(k) + ", R0 = " + std::to_string(R0);
+    const double e_tol = 1e-5 * std::abs(e_ref) + 1e-6 * 0.5 * k * R0 * R0;
+    EXPECT_NEAR(pf.energy, e_ref, e_tol) << where;
     const Vec3d f_ref = minus_gradient_fd(g.ri_d(), g.rj_d(), ref);
     const Vec3d f = force_on_i(g, pf);
-    expect_vec_near(f, f_ref, 1e-4, 2e-3, "FENE force at r = " + std::to_string(g.r()));
+    expect_vec_near(f, f_ref, 1e-4, 1e-4 * k, "FENE force at " + where);
+    worst_energy_tol = std::max(worst_energy_tol, std::abs(pf.energy - e_ref) / e_tol);
+    worst_force_tol = std::max(worst_force_tol, ermak::norm(f - f_ref) / (1e-4 * ermak::norm(f_ref) + 1e-4 * k));
     // Newton's third law is exact by construction (F_j = −F_i) in the backends.
-    worst_force_rel = std::max(worst_force_rel, ermak::norm(f - f_ref) / (ermak::norm(f_ref) + 1e-3));
+    worst_force_rel = std::max(worst_force_rel, ermak::norm(f - f_ref) / (ermak::norm(f_ref) + 1e-4 * k));
   }
   RecordProperty("worst_relative_force_error", std::to_string(worst_force_rel));
+  RecordProperty("worst_energy_error_over_tolerance", std::to_string(worst_energy_tol));
+  RecordProperty("worst_force_error_over_tolerance", std::to_string(worst_force_tol));
 }
 
 // The tension at a stretch and its inverse (the force clamp's checks, run/step_size_check.cpp):
@@ -268,21 +288,28 @@ TEST(RepulsionPotential, KnownValues) {
   auto at_2sigma = physics::repulsion<true>(4 * s * s, p);
   EXPECT_NEAR(at_2sigma.energy, 1.0 / 64.0, 1e-8);
   EXPECT_NEAR(double(at_2sigma.force_over_r) * 2 * s, 6.0 / (64.0 * 7.6), 1e-8);
-  // At the 20 Å cutoff the (unshifted) energy is (3.8/20)^6 = 4.7046e-5 ε_l.
+  // r = 20 Å: (3.8/20)^6 = 4.7046e-5 ε_l, the jump of the unshifted energy at the default
+  // 20 Å pair cutoff. The function itself has no cutoff (it never reads p.cutoff2): callers
+  // drop pairs with r² ≥ r_cut² (backend/cpu/pair_forces.h, backend/cpu/reference_energy.cpp,
+  // the CUDA kernels; see physics/repulsion.h). That the engine stops there is tested by
+  // CpuEngineForces.RepulsionStopsAtThePairCutoff (tests/unit/cpu_engine_forces_test.cpp).
   EXPECT_NEAR(physics::repulsion<true>(400.0f, p).energy, std::pow(0.19, 6), 1e-10);
 }
 
 TEST(RepulsionPotential, EnergyAndForceMatchDoubleReference) {
-  // Range 3–20 Å, σ = 3.8 Å, ε_l = 1 kcal/mol. The function is smooth and positive:
-  // plain relative tolerances (energy 1e-5, force 1e-4) hold with a tiny absolute floor.
+  // Range 3–20 Å, σ = 3.8 and 5 Å, ε_l from 0.5 to 2 kcal/mol drawn per sample (its float
+  // value into both the function and the reference). The function is smooth, positive
+  // and linear in ε_l: plain relative tolerances (energy 1e-5, force 1e-4) hold for every
+  // ε_l, with an absolute floor (1e-12) far below the smallest values (ε_l = 0.5 at 20 Å:
+  // U = 2.4e-5 kcal/mol, |F| = 7e-6 kcal/mol/Å).
   std::mt19937_64 gen(3);
-  std::uniform_real_distribution<double> r_dist(3.0, 20.0);
+  std::uniform_real_distribution<double> r_dist(3.0, 20.0), eps_dist(0.5, 2.0);
   for (double sigma : {3.8, 5.0}) {
     for (int s = 0; s < kRandomSamples; ++s) {
       const PairGeometry g = random_pair(gen, r_dist(gen));
-      const float sigma_f = float(sigma);
-      const auto ref = [&](double r) { return repulsion_energy_ref(r, 1.0, sigma_f); };
-      const physics::RepulsionParameters pf_params{1.0f, sigma_f * sigma_f, 400.0f};
+      const float sigma_f = float(sigma), eps_l = float(eps_dist(gen));
+      const auto ref = [&](double r) { return repulsion_energy_ref(r, eps_l, sigma_f); };
+      const physics::RepulsionParameters pf_params{eps_l, sigma_f * sigma_f, 400.0f};
       const auto pf = physics::repulsion<true>(g.r2_float(), pf_params);
       const double e_ref = ref(g.r());
       // σ² rounded to float changes U by up to 3ε_f relative: inside the 1e-5.
@@ -301,13 +328,16 @@ TEST(NonbondedPairExpression, EqualsRepulsionAndNativeContactAndItsForceIsMinusT
   // differences, the same tolerances), and against repulsion() and native_contact()
   // themselves to float rounding (relative 1e-5 of the force scale): the tile kernels may
   // use it in place of either.
+  // ε_l of the repulsion drawn from 0.5 to 2 kcal/mol, as in RepulsionPotential above.
   std::mt19937_64 gen(21);
-  std::uniform_real_distribution<double> rep_r(3.0, 20.0), r0_dist(4.0, 8.0), ratio(0.8, 3.0), eh_dist(0.5, 2.0);
-  const physics::RepulsionParameters rep{1.0f, 3.8f * 3.8f, 400.0f};
+  std::uniform_real_distribution<double> rep_r(3.0, 20.0), r0_dist(4.0, 8.0), ratio(0.8, 3.0), eh_dist(0.5, 2.0),
+      el_dist(0.5, 2.0);
   for (int s = 0; s < kRandomSamples; ++s) {
     {
       const PairGeometry g = random_pair(gen, rep_r(gen));
-      const auto ref = [&](double r) { return repulsion_energy_ref(r, 1.0, 3.8f); };
+      const float eps_l = float(el_dist(gen));
+      const physics::RepulsionParameters rep{eps_l, 3.8f * 3.8f, 400.0f};
+      const auto ref = [&](double r) { return repulsion_energy_ref(r, eps_l, 3.8f); };
       const auto pf = physics::nonbonded_pair<true>(g.r2_float(), physics::repulsion_coefficients(rep));
       const double e_ref = ref(g.r());
       EXPECT_NEAR(pf.energy, e_ref, 1e-5 * e_ref + 1e-12) << "repulsion, r = " << g.r();
@@ -424,6 +454,49 @@ TEST(PlaneTether, EnergyAndForceMatchDoubleReference) {
     const Vec3d f_ref{-dE({delta, 0, 0}), -dE({0, delta, 0}), -dE({0, 0, delta})};
     expect_vec_near(f_along * n, f_ref, 1e-7, 1e-7 * kappa, "plane tether force");
   }
+}
+
+// ---------------------------------------------------------------------------------------
+// Force-clamp schedule (protocol/external_force.h, docs/protocols.md#force-clamp): the
+// clamp's force at a step, linear between the (step, force) points, the first point's force
+// before them and the last's after them; one function for the CPU and the CUDA kernels.
+
+TEST(ForceSchedule, InterpolatesLinearlyBetweenPointsAndHoldsTheEndsOutside) {
+  // The schedule [[100, 1], [200, 3], [400, 0]]: steps, forces in kcal/mol/Å (the engines'
+  // unit; the TOML's pN are converted before, config/toml_config). By hand:
+  //   step ≤ 100: 1 (before the first point, its force; at it, exactly it)
+  //   150: 1 + (50/100)·(3 − 1) = 2;  101: 1 + 0.01·2 = 1.02;  199: 1 + 0.99·2 = 2.98
+  //   200: 3;  250: 3 + (50/200)·(0 − 3) = 2.25;  300: 3 + (100/200)·(−3) = 1.5;
+  //   399: 3 − (199/200)·3 = 0.015;  400: 0;  after 400: 0 (the last point's force).
+  // 0, 1, 1.5, 2, 2.25, 3 are exact doubles, and so is every step of the arithmetic that
+  // gives them (fractions 1/2, 1/4, 1): EXPECT_EQ. 1.02 and 2.98 to 4 ulps; 0.015 is the
+  // difference 3 − 2.985, which keeps the rounding of 0.995·3 (≤ 1.5 ulp of 3 = 6.7e-16):
+  // 2e-15 absolute.
+  const std::vector<ermak::ForceSchedulePoint> points{{100, 1.0}, {200, 3.0}, {400, 0.0}};
+  const auto at = [&](std::int64_t step) {
+    return ermak::force_schedule_at(points.data(), std::int64_t(points.size()), step);
+  };
+  EXPECT_EQ(at(-5), 1.0);
+  EXPECT_EQ(at(0), 1.0);
+  EXPECT_EQ(at(99), 1.0);
+  EXPECT_EQ(at(100), 1.0);
+  EXPECT_DOUBLE_EQ(at(101), 1.02);
+  EXPECT_EQ(at(150), 2.0);
+  EXPECT_DOUBLE_EQ(at(199), 2.98);
+  EXPECT_EQ(at(200), 3.0);
+  EXPECT_EQ(at(250), 2.25);
+  EXPECT_EQ(at(300), 1.5);
+  EXPECT_NEAR(at(399), 0.015, 2e-15);
+  EXPECT_EQ(at(400), 0.0);
+  EXPECT_EQ(at(401), 0.0);
+  EXPECT_EQ(at(1'000'000), 0.0);
+  // ForceSchedule::at_step (the CPU's way in) is the same function.
+  const ermak::ForceSchedule schedule{points};
+  for (std::int64_t step : {0, 100, 150, 200, 300, 400, 1'000'000}) EXPECT_EQ(schedule.at_step(step), at(step)) << step;
+  // One point: a constant force at every step; no points: zero.
+  const ermak::ForceSchedulePoint one{50, 2.5};
+  for (std::int64_t step : {0, 50, 51, 1'000'000}) EXPECT_EQ(ermak::force_schedule_at(&one, 1, step), 2.5) << step;
+  EXPECT_EQ(ermak::force_schedule_at(points.data(), 0, 150), 0.0);
 }
 
 // ---------------------------------------------------------------------------------------
