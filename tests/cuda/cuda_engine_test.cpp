@@ -45,20 +45,17 @@ class CudaVsCpu : public ::testing::TestWithParam<Case> {
   std::optional<TestSystem> system_;
 };
 
-TEST_P(CudaVsCpu, EnergiesAndForcesAgree) {
-  const Case c = GetParam();
-  const Topology& topology = system_->system.topology;
-  const EngineSetup setup = base_setup(topology, c.replicas, 5);
+// Energies and forces of one start state on both engines, to float rounding.
+void expect_energies_and_forces_agree(const EngineSetup& setup, CudaKernelFamily family, const State& start) {
   auto cpu = make_cpu_engine(setup);
-  auto gpu = make_gpu(setup, c.family);
-  EXPECT_EQ(cuda_kernel_family(*gpu), family_name(c.family));
-  const State start = start_state(system_->system, c.replicas);
+  auto gpu = make_gpu(setup, family);
+  EXPECT_EQ(cuda_kernel_family(*gpu), family_name(family));
   cpu->set_state(start);
   gpu->set_state(start);
   const auto e_cpu = cpu->energies();
   const auto e_gpu = gpu->energies();
   ASSERT_EQ(e_gpu.size(), e_cpu.size());
-  for (std::int32_t r = 0; r < c.replicas; ++r) {
+  for (std::int32_t r = 0; r < setup.replicas; ++r) {
     SCOPED_TRACE("replica " + std::to_string(r));
     EXPECT_NEAR(e_gpu[r].fene, e_cpu[r].fene, 1e-5 * (std::abs(e_cpu[r].fene) + 1));
     EXPECT_NEAR(e_gpu[r].native, e_cpu[r].native, 1e-5 * (std::abs(e_cpu[r].native) + 1));
@@ -70,10 +67,44 @@ TEST_P(CudaVsCpu, EnergiesAndForcesAgree) {
   double largest = 0.0;
   for (float v : f_cpu.x) largest = std::max(largest, double(std::abs(v)));
   const double diff = max_abs_difference(f_cpu, f_gpu);
-  RecordProperty("max_force_difference", std::to_string(diff));
+  ::testing::Test::RecordProperty("max_force_difference", std::to_string(diff));
   EXPECT_LE(diff, 1e-4 + 1e-5 * largest) << "largest force component " << largest;
   // The state is untouched by evaluation.
   EXPECT_TRUE(bit_identical(gpu->state(), start));
+}
+
+TEST_P(CudaVsCpu, EnergiesAndForcesAgree) {
+  const Case c = GetParam();
+  expect_energies_and_forces_agree(base_setup(system_->system.topology, c.replicas, 5), c.family,
+                                   start_state(system_->system, c.replicas));
+}
+
+// The same, and 300 steps, with every SOP parameter away from its default (k, R0, ε_l, σ and
+// the pair cutoff, which also sets the lists' radius): a kernel that used a default in place
+// of the model's value would pass every other test (a test-quality audit).
+TEST_P(CudaVsCpu, OtherSopParametersAgree) {
+  const Case c = GetParam();
+  EngineSetup setup = base_setup(system_->system.topology, c.replicas, 77);
+  setup.sop.fene_k_kcal_per_mol_A2 = 14.0f;
+  setup.sop.fene_R0_A = 2.4f;
+  setup.sop.repulsion_eps_kcal_per_mol = 1.7f;
+  setup.sop.repulsion_sigma_A = 4.3f;
+  setup.sop.pair_cutoff_A = 16.0f;
+  const State start = start_state(system_->system, c.replicas);
+  expect_energies_and_forces_agree(setup, c.family, start);
+  auto cpu = make_cpu_engine(setup);
+  auto gpu = make_gpu(setup, c.family);
+  cpu->set_state(start);
+  gpu->set_state(start);
+  cpu->advance(300);
+  gpu->advance(300);
+  EXPECT_LE(max_abs_difference(cpu->state(), gpu->state()), kTrajectoryTolerance_A);
+  // The moves are not those of the default parameters (the step kernels read these).
+  EngineSetup defaults = base_setup(system_->system.topology, c.replicas, 77);
+  auto cpu_defaults = make_cpu_engine(defaults);
+  cpu_defaults->set_state(start);
+  cpu_defaults->advance(300);
+  EXPECT_GT(max_abs_difference(cpu_defaults->state(), gpu->state()), 10 * kTrajectoryTolerance_A);
 }
 
 TEST_P(CudaVsCpu, TrajectoryAgreesFor1000Steps) {
