@@ -11,6 +11,7 @@
 #include "ermak/analysis/contact_rupture.h"
 #include "ermak/analysis/report_common.h"
 #include "ermak/analysis/statistics.h"
+#include "ermak/model/structure_observables.h"
 #include "ermak/analysis/svg_plot.h"
 #include "ermak/analysis/tsv_table.h"
 #include "ermak/core/error.h"
@@ -112,7 +113,7 @@ ContactInputs find_contact_inputs(const fs::path& run_dir, const std::vector<Rep
                                     "writes there");
   in.topology = read_topology_file(in.model_file);
   if (in.topology.native_contacts.empty()) refuse(in.model_file.string() + " has no native contacts");
-  in.formed_ratio = run_log.contact_formed_ratio.value_or(1.5);
+  in.formed_ratio = run_log.contact_formed_ratio.value_or(kDefaultContactFormedRatio);
   in.formed_ratio_source = run_log.contact_formed_ratio ? "the run's [output] contact_formed_ratio, from run.log"
                                                         : "the default; run.log gives none";
   return in;

@@ -113,7 +113,7 @@ struct EngineStats {
 struct StopRequest {
   bool positions = false;   // every position (a trajectory frame)
   bool energies = false;    // EnergyTerms and StructureObservables of every replica
-  double formed_ratio = 1.5;  // [output] contact_formed_ratio (the run passes its own)
+  double formed_ratio = kDefaultContactFormedRatio;  // [output] contact_formed_ratio (the run passes its own)
   std::int32_t end_first = 0, end_last = 0;
   std::vector<std::int32_t> beads;  // these beads' positions in every replica (pulled ends)
   bool tether_forces = false, plane_forces = false, indentation = false;

@@ -14,6 +14,7 @@
 #include "ermak/core/error.h"
 #include "ermak/core/vec3.h"
 #include "ermak/model/force_field.h"
+#include "ermak/model/structure_observables.h"
 #include "ermak/protocol/external_force.h"
 #include "ermak/protocol/temperature_schedule.h"
 
@@ -57,7 +58,7 @@ struct OutputSpec {
   std::int64_t energy_every_steps = 1000;      // TSV rows
   std::int64_t trajectory_every_steps = 10000; // DCD frames; 0 disables
   std::int64_t checkpoint_every_steps = 100000;// 0: only at the start and the end
-  double contact_formed_ratio = 1.5;           // contact counts toward Q if r < ratio·r0
+  double contact_formed_ratio = kDefaultContactFormedRatio;           // contact counts toward Q if r < ratio·r0
   // Not part of the TOML schema; set by the SOP-GPU reader (config/sopgpu_config.h), whose
   // runs write SOP-GPU's files instead of the directory unless asked (--ermak-output).
   bool write_directory = true;          // the directory's model/replica files and tables

@@ -16,6 +16,10 @@ struct StructureObservables {
   double end_to_end_A = 0.0;          // |r_last − r_first| of the chosen ends
 };
 
+// A native contact counts toward Q while r < ratio · r0: the default of [output]
+// contact_formed_ratio (docs/outputs.md), also what an analysis assumes when run.log gives none.
+inline constexpr double kDefaultContactFormedRatio = 1.5;
+
 namespace structure {
 
 // A native contact is formed when r < formed_ratio · r0 (SOP convention, default 1.5),

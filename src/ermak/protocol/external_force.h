@@ -30,7 +30,8 @@ ERMAK_HD Vec3f clamp_force_kcal_per_mol_A(double magnitude_kcal_per_mol_A, const
 
 // The schedule's force at `step`: linear between its points (ascending steps), the first
 // point's force before it, the last's after it; 0 without points. One definition for the CPU
-// (ForceSchedule::at_step) and the CUDA kernels, so that both get the same double.
+// (ForceSchedule::at_step) and the CUDA kernels: the same double, up to the last bit where one
+// compiler fuses a + f·(b − a) into a multiply-add and the other does not (docs/gpu.md#numerics).
 ERMAK_HD double force_schedule_at(const ForceSchedulePoint* points, std::int64_t count, std::int64_t step) {
   if (count == 0) return 0.0;
   if (step <= points[0].step) return points[0].force_kcal_per_mol_A;

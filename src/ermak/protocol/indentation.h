@@ -169,7 +169,8 @@ ERMAK_HD Vec3d tip_surface_force(const Indentation& ind, Vec3d tip_A, std::int64
 // The tip's overdamped step after the beads' (docs/protocols.md#indentation): the beads'
 // force on it, the cantilever spring and the surface, with its noise g (rng::Stream::kTipLangevin),
 // then the retraction check for the next step. One definition for the CPU engine and the CUDA
-// kernels, so that both move the tip by the same doubles.
+// kernels: the same doubles up to fused multiply-adds and the molecule's force summed in
+// another order (docs/gpu.md#numerics), so a retraction at a force may turn a few steps apart.
 ERMAK_HD void indentation_tip_step(const Indentation& ind, std::int64_t step, double timestep_tau, double kT,
                                    Vec3d molecule_force, Vec3f g, Vec3d& tip_A, std::int64_t& turnaround_step) {
   const double h = timestep_tau;
@@ -214,7 +215,7 @@ struct IndentationStatus {
 
 // The status of one replica at `step`, from its tip, the molecule's force on the tip (as the
 // engine's last force evaluation left it) and the step at which the base reversed: one
-// assembly for the CPU and CUDA engines, so that both report the same doubles.
+// assembly for the CPU and CUDA engines (the same doubles up to fused multiply-adds).
 inline IndentationStatus indentation_status_at(const Indentation& ind, std::int64_t step,
                                                std::int64_t turnaround_step, double timestep_tau, Vec3d tip_A,
                                                Vec3d molecule_force_kcal_per_mol_A) {

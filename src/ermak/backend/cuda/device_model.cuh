@@ -3,10 +3,12 @@
 // the pair-force loop, protocol forces, the Langevin move and the indentation tip's step.
 // Formulas come only from physics/ (DESIGN.md §3); this file walks lists and owns the
 // summation order. Both kernel families (block_kernel.cu, perbead_kernels.cu) and the
-// evaluation kernels (eval_kernels.cu) call these functions, so one bead's force is
-// summed in the same order everywhere: bonds, native contacts, repulsive pairs (in list
-// order), then protocol terms in the CPU engine's order (tethers, clamp forces, plane
-// tethers, tip, surface).
+// evaluation kernels (eval_kernels.cu) call these functions, which sum one bead's force as
+// the CPU engine does: bonds, native contacts, repulsive pairs (in list order), then
+// protocol terms (tethers, clamp forces, plane tethers, tip, surface). Some block-family
+// layouts sum in another order — bonded-by-noise adds the bonds and contacts last, the
+// tiles sum the pair terms tile by tile (tile_kernel.cuh) —, which changes float rounding
+// only (docs/gpu.md#numerics).
 #include <cuda_runtime.h>
 
 #include <cstdint>

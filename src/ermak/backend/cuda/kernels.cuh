@@ -9,6 +9,7 @@
 
 #include "ermak/backend/cuda/device_model.cuh"
 #include "ermak/backend/stability_screen.h"
+#include "ermak/model/structure_observables.h"
 
 namespace ermak::cuda {
 
@@ -257,7 +258,7 @@ void launch_minimize_move(const ModelData& m, float4* pos, float4* save, const f
 struct StructureLaunch {
   ModelData m;                     // n, replicas and the native-contact rows
   const float4* pos = nullptr;     // [R·n]
-  double formed_ratio = 1.5;       // formed when r < formed_ratio · r0
+  double formed_ratio = kDefaultContactFormedRatio;  // formed when r < formed_ratio · r0
   long long native_contacts = 0;   // contacts in the topology (Q's denominator)
   int end_first = 0, end_last = 0; // beads of the end-to-end distance
   double* out = nullptr;           // [R][kStructureOut]
