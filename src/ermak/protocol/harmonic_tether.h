@@ -8,6 +8,7 @@
 
 #include "ermak/core/hd.h"
 #include "ermak/core/vec3.h"
+#include "ermak/physics/harmonic.h"
 
 namespace ermak {
 
@@ -24,6 +25,16 @@ ERMAK_HD Vec3d tether_anchor_at(const HarmonicTether& tether, std::int64_t step,
                                 double timestep_tau) {
   const double t = double(step - tether.start_step) * timestep_tau;
   return tether.anchor_start_A + t * tether.anchor_velocity_A_per_tau;
+}
+
+// The tether's force (and energy) on its bead at `position` at `step`, as both engines add
+// it: the offset from the anchor is taken in double before it is rounded to float, so that
+// a far-travelled anchor stays exact.
+template <bool kEnergy>
+ERMAK_HD physics::TetherForce tether_force_on_bead(const HarmonicTether& tether, Vec3f position,
+                                                  std::int64_t step, double timestep_tau) {
+  const Vec3f offset = vec_cast<float>(vec_cast<double>(position) - tether_anchor_at(tether, step, timestep_tau));
+  return physics::harmonic_tether<kEnergy>(offset, {0, 0, 0}, float(tether.spring_kcal_per_mol_A2));
 }
 
 }  // namespace ermak

@@ -7,6 +7,7 @@
 
 #include "ermak/core/hd.h"
 #include "ermak/core/vec3.h"
+#include "ermak/physics/plane_tether.h"
 
 namespace ermak {
 
@@ -23,6 +24,18 @@ struct PlaneTether {
 
 ERMAK_HD double plane_position_at(const PlaneTether& tether, std::int64_t step, double timestep_tau) {
   return tether.plane_start_A + double(step - tether.start_step) * timestep_tau * tether.speed_A_per_tau;
+}
+
+// The plane tether's force on its bead at `position` at `step`, as both engines add it (the
+// force along the normal in double, each component rounded to float); its energy into
+// `energy` when kEnergy.
+template <bool kEnergy>
+ERMAK_HD Vec3f plane_tether_force_on_bead(const PlaneTether& tether, Vec3d position, std::int64_t step,
+                                          double timestep_tau, double& energy) {
+  double along = 0;
+  physics::plane_tether<kEnergy>(dot(position, tether.normal), plane_position_at(tether, step, timestep_tau),
+                                 tether.spring_kcal_per_mol_A2, along, energy);
+  return {float(along * tether.normal.x), float(along * tether.normal.y), float(along * tether.normal.z)};
 }
 
 }  // namespace ermak

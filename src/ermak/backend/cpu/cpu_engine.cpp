@@ -371,11 +371,7 @@ class CpuEngine final : public Engine {
     {
       for (const std::int32_t k : tethers_of_.of(r)) {
         const HarmonicTether& t = setup_.tethers[std::size_t(k)];
-        const Vec3d anchor = tether_anchor_at(t, step, setup_.langevin.timestep_tau);
-        const Vec3f pos{p.x[t.bead], p.y[t.bead], p.z[t.bead]};
-        // The anchor offset is taken in double before rounding: far-travelled anchors stay exact.
-        const Vec3f d = vec_cast<float>(vec_cast<double>(pos) - anchor);
-        const auto tf = physics::harmonic_tether<kEnergy>(d, {0, 0, 0}, float(t.spring_kcal_per_mol_A2));
+        const auto tf = tether_force_on_bead<kEnergy>(t, Vec3f{p.x[t.bead], p.y[t.bead], p.z[t.bead]}, step, h);
         f.x[t.bead] += tf.force.x; f.y[t.bead] += tf.force.y; f.z[t.bead] += tf.force.z;
         if constexpr (kEnergy) e.protocol += tf.energy;
       }
@@ -390,12 +386,10 @@ class CpuEngine final : public Engine {
     }
     for (const std::int32_t k : planes_of_.of(r)) {
       const PlaneTether& t = setup_.plane_tethers[std::size_t(k)];
-      const Vec3d pos{p.x[t.bead], p.y[t.bead], p.z[t.bead]};
-      double along = 0, energy = 0;
-      physics::plane_tether<kEnergy>(dot(pos, t.normal), plane_position_at(t, step, h), t.spring_kcal_per_mol_A2,
-                                     along, energy);
-      f.x[t.bead] += float(along * t.normal.x); f.y[t.bead] += float(along * t.normal.y);
-      f.z[t.bead] += float(along * t.normal.z);
+      double energy = 0;
+      const Vec3f along =
+          plane_tether_force_on_bead<kEnergy>(t, Vec3d{p.x[t.bead], p.y[t.bead], p.z[t.bead]}, step, h, energy);
+      f.x[t.bead] += along.x; f.y[t.bead] += along.y; f.z[t.bead] += along.z;
       if constexpr (kEnergy) e.protocol += energy;
     }
     const Indentation& ind = setup_.indentation;

@@ -425,11 +425,7 @@ __device__ void add_protocol_forces(const ModelData& m, int r, int i, float4 pi,
     // An index without items is empty (offsets == nullptr).
     const int tethers_end = p.tether_index.offsets ? p.tether_index.offsets[slot + 1] : 0;
     for (int k = tethers_end ? p.tether_index.offsets[slot] : 0; k < tethers_end; ++k) {
-      const HarmonicTether t = p.tethers[p.tether_index.items[k]];
-      const Vec3d anchor = tether_anchor_at(t, step, h);
-      const Vec3f pos{pi.x, pi.y, pi.z};
-      const Vec3f d = vec_cast<float>(vec_cast<double>(pos) - anchor);
-      const auto tf = physics::harmonic_tether<kEnergy>(d, {0, 0, 0}, float(t.spring_kcal_per_mol_A2));
+      const auto tf = tether_force_on_bead<kEnergy>(p.tethers[p.tether_index.items[k]], Vec3f{pi.x, pi.y, pi.z}, step, h);
       f.x += tf.force.x; f.y += tf.force.y; f.z += tf.force.z;
       if constexpr (kEnergy) e.protocol += tf.energy;
     }
@@ -442,12 +438,9 @@ __device__ void add_protocol_forces(const ModelData& m, int r, int i, float4 pi,
     }
     const int planes_end = p.plane_index.offsets ? p.plane_index.offsets[slot + 1] : 0;
     for (int k = planes_end ? p.plane_index.offsets[slot] : 0; k < planes_end; ++k) {
-      const PlaneTether t = p.planes[p.plane_index.items[k]];
-      const Vec3d pos = to_vec3d(pi);
-      double along = 0, energy = 0;
-      physics::plane_tether<kEnergy>(dot(pos, t.normal), plane_position_at(t, step, h), t.spring_kcal_per_mol_A2,
-                                     along, energy);
-      f.x += float(along * t.normal.x); f.y += float(along * t.normal.y); f.z += float(along * t.normal.z);
+      double energy = 0;
+      const Vec3f along = plane_tether_force_on_bead<kEnergy>(p.planes[p.plane_index.items[k]], to_vec3d(pi), step, h, energy);
+      f.x += along.x; f.y += along.y; f.z += along.z;
       if constexpr (kEnergy) e.protocol += energy;
     }
   }
