@@ -64,6 +64,15 @@ struct EngineSetup {
   std::vector<int> devices;
 };
 
+// The Verlet lists of every engine: pairs within the pair cutoff + skin, rebuilt once a bead
+// has moved more than half the skin from where its list was built (docs/model.md).
+inline float list_cutoff_A(const EngineSetup& setup) {
+  return float(setup.sop.pair_cutoff_A + setup.neighbor_skin_A);
+}
+inline float half_skin_squared_A2(const EngineSetup& setup) {
+  return float(0.25 * setup.neighbor_skin_A * setup.neighbor_skin_A);
+}
+
 // The GPU an engine of `setup` runs on first: the first of `devices`, else `device`.
 inline int first_device(const EngineSetup& setup) { return setup.devices.empty() ? setup.device : setup.devices.front(); }
 

@@ -101,8 +101,8 @@ class CpuEngine final : public Engine {
       for (Workspace& w : workspaces_) { w.gx.resize(n_); w.gy.resize(n_); w.gz.resize(n_); }
     fene_ = fene_parameters(setup.sop);
     repulsion_ = repulsion_parameters(setup.sop);
-    list_cutoff_A_ = float(setup.sop.pair_cutoff_A + setup.neighbor_skin_A);
-    half_skin2_ = float(0.25 * setup.neighbor_skin_A * setup.neighbor_skin_A);
+    list_cutoff_A_ = list_cutoff_A(setup);
+    half_skin2_ = half_skin_squared_A2(setup);
     // Beads each chunk's share of bonds and contacts touches (fixed for the run).
     bonded_lo_.assign(chunks_, npad_);
     bonded_hi_.assign(chunks_, 0);

@@ -93,7 +93,7 @@ int CudaEngine::needed_slots_for(const State& state) const {
   for (std::int32_t r = 0; r < sample; ++r) {
     const std::size_t o = state.index(r, 0);
     build_verlet_list(&state.x[o], &state.y[o], &state.z[o], n_, exclusions,
-                      float(setup_.sop.pair_cutoff_A + setup_.neighbor_skin_A), scratch, list);
+                      list_cutoff_A(setup_), scratch, list);
     std::fill(count.begin(), count.end(), 0);
     for_each_listed_pair(list, [&](std::int32_t i, std::int32_t j) { ++count[i]; ++count[j]; });
     for (int c : count) worst = std::max(worst, c);

@@ -147,9 +147,9 @@ void CudaEngine::upload_model() {
   m.bead_slot = bead_slot_.get();
   m.philox_keys = rng::philox_keys(setup_.seed);
   m.replica_offset = setup_.replica_offset;
-  const float list_cutoff = float(setup_.sop.pair_cutoff_A + setup_.neighbor_skin_A);
+  const float list_cutoff = list_cutoff_A(setup_);
   m.list_cutoff2 = list_cutoff * list_cutoff;
-  m.half_skin2 = float(0.25 * setup_.neighbor_skin_A * setup_.neighbor_skin_A);
+  m.half_skin2 = half_skin_squared_A2(setup_);
   m.timestep_tau = setup_.langevin.timestep_tau;
   upload_tile_tables();
 
