@@ -277,6 +277,13 @@ every_steps = 1000
   // The run log's "at 400 K from step 10000", whole stairs in K converted to kcal/mol.
   EXPECT_TRUE(t.heating());
   EXPECT_EQ(t.stop_step(), 10000);
+  // The CUDA engine runs the steps before the next stair at one kT.
+  EXPECT_EQ(t.next_change_after(0), 1000);
+  EXPECT_EQ(t.next_change_after(999), 1000);
+  EXPECT_EQ(t.next_change_after(1000), 2000);
+  EXPECT_EQ(t.next_change_after(5500), 6000);
+  for (std::int64_t s : {0, 999, 1000, 5500})
+    for (std::int64_t k = s; k < t.next_change_after(s); ++k) ASSERT_EQ(t.at_step(k), t.at_step(s)) << s << " " << k;
 }
 
 TEST(ConfigHeating, StartDefaultsToTheRunTemperature) {
@@ -328,6 +335,7 @@ TEST(ConfigHeating, WithoutHeatingTheScheduleIsConstant) {
   EXPECT_EQ(spec.temperature.increment_kcal_per_mol, 0.0);
   EXPECT_EQ(spec.temperature.at_step(0), spec.langevin.temperature_kcal_per_mol);
   EXPECT_EQ(spec.temperature.at_step(1'000'000), spec.langevin.temperature_kcal_per_mol);
+  EXPECT_EQ(spec.temperature.next_change_after(1'000'000), std::numeric_limits<std::int64_t>::max());
 }
 
 }  // namespace

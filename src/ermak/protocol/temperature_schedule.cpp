@@ -13,6 +13,11 @@ double TemperatureSchedule::at_step(std::int64_t step) const {
                                     : std::max(t, stop_kcal_per_mol);
 }
 
+std::int64_t TemperatureSchedule::next_change_after(std::int64_t step) const {
+  if (!heating()) return std::numeric_limits<std::int64_t>::max();
+  return (step / every_steps + 1) * every_steps;
+}
+
 std::int64_t TemperatureSchedule::stop_step() const {
   if (!heating()) return 0;
   // Stairs until the cap: the first whole number of increments that reaches the stop (a

@@ -14,6 +14,10 @@ struct TemperatureSchedule {
   bool heating() const { return every_steps > 0 && increment_kcal_per_mol != 0.0; }
   // The first step at the stop temperature (heating only).
   std::int64_t stop_step() const;
+  // The first step after `step` whose temperature may differ from step's (the next stair
+  // when heating; none, INT64_MAX, at a constant temperature): an engine runs the steps
+  // before it at one kT.
+  std::int64_t next_change_after(std::int64_t step) const;
 };
 
 }  // namespace ermak

@@ -35,12 +35,9 @@ void CudaEngine::launch_steps(std::int64_t steps) {
   ERMAK_CUDA(cudaGetLastError());
 }
 
-// Temperature is constant within a segment: it changes at multiples of every_steps.
+// Temperature is constant within a segment.
 std::int64_t CudaEngine::temperature_segment_end(std::int64_t s, std::int64_t end) const {
-  const TemperatureSchedule& t = setup_.temperature;
-  if (t.every_steps > 0 && t.increment_kcal_per_mol != 0.0)
-    return std::min(end, (s / t.every_steps + 1) * t.every_steps);
-  return end;
+  return std::min(end, setup_.temperature.next_change_after(s));
 }
 
 // Waits for steps still under way and checks that every block reached them; blocks whose
