@@ -16,6 +16,7 @@
 #include <unordered_set>
 
 #include "cuda/cuda_test_support.h"
+#include "support/lone_bead_pairs.h"
 #include "ermak/backend/pair_tiles.h"
 #include "ermak/core/error.h"
 #include "ermak/physics/langevin_step.h"
@@ -1368,20 +1369,9 @@ TEST(CudaEngine, DiagnosticVariablesWithBadValuesAreRefusedByName) {
 // beads by 1.4e-2 Å). No test data needed.
 TEST(CudaEngine, RepulsionStopsAtThePairCutoffInEveryLayout) {
   ERMAK_REQUIRE_GPU();
-  constexpr std::int32_t n = 12;
-  Topology topology;
-  topology.name = "lone beads";
-  topology.beads.resize(n);
-  for (std::int32_t k = 0; k < n; ++k) topology.beads[k].residue_number = k + 1;
-  auto positions = [](double d10, double d11) {
-    std::vector<Vec3f> x;
-    for (int k = 0; k < 10; ++k) x.push_back(vec_cast<float>(40.0 * Vec3d{k % 3 - 1.0, (k / 3) % 2 - 0.5, k / 6 - 0.5}));
-    const Vec3d u{2.0 / 7, 3.0 / 7, 6.0 / 7};
-    x.push_back(vec_cast<float>(vec_cast<double>(x[1]) + d10 * u));
-    x.push_back(vec_cast<float>(vec_cast<double>(x[6]) + d11 * u));
-    return x;
-  };
-  const std::vector<Vec3f> replica[2] = {positions(19.99, 20.01), positions(20.01, 19.99)};
+  constexpr std::int32_t n = test::kLoneBeads;
+  const Topology topology = test::lone_beads();
+  const std::vector<Vec3f> replica[2] = {test::lone_bead_pairs(19.99, 20.01), test::lone_bead_pairs(20.01, 19.99)};
   const std::pair<std::int32_t, std::int32_t> near[2] = {{1, 10}, {6, 11}};
   const SopParameters sop;
   ASSERT_EQ(sop.pair_cutoff_A, 20.0f);

@@ -12,6 +12,7 @@
 
 #include "ermak/backend/cpu/reference_energy.h"
 #include "ermak/io/load_system.h"
+#include "support/lone_bead_pairs.h"
 #include "support/test_paths.h"
 #include "support/test_systems.h"
 
@@ -182,28 +183,8 @@ TEST(CpuEngineForces, ReferenceForcesAreMinusTheGradientOfItsEnergy) {
 
 namespace {
 
-// Twelve lone beads — no bonds, no native contacts, so every pair is repulsive (the SOP
-// model excludes bonded and native pairs only: build_exclusions) — beads 0–9 on a grid of
-// 40 Å, bead 10 at distance d10 from bead 1 and bead 11 at d11 from bead 6, both along
-// (2, 3, 6)/7, every other pair more than 23 Å (cutoff + the default 3 Å skin) apart.
-// Twelve beads span clusters of the CPU list (4-bead rows, 8-bead columns) and are enough
-// for the CUDA block family's tiles layout (8 to 64 beads).
-constexpr std::int32_t kLoneBeads = 12;
-Topology lone_beads() {
-  Topology t;
-  t.name = "lone beads";
-  t.beads.resize(kLoneBeads);
-  for (std::int32_t k = 0; k < kLoneBeads; ++k) t.beads[k].residue_number = k + 1;
-  return t;
-}
-std::vector<Vec3f> cutoff_pairs(double d10, double d11) {
-  std::vector<Vec3f> x;
-  for (int k = 0; k < 10; ++k) x.push_back(vec_cast<float>(40.0 * Vec3d{k % 3 - 1.0, (k / 3) % 2 - 0.5, k / 6 - 0.5}));
-  const Vec3d u{2.0 / 7, 3.0 / 7, 6.0 / 7};
-  x.push_back(vec_cast<float>(vec_cast<double>(x[1]) + d10 * u));
-  x.push_back(vec_cast<float>(vec_cast<double>(x[6]) + d11 * u));
-  return x;
-}
+using test::kLoneBeads;
+using test::lone_beads;
 
 // ε_l(σ/r)⁶ of beads i, j at their float positions, and the force on i, (6 ε_l σ⁶/r⁸)(x_i − x_j).
 struct PairTerm {
@@ -232,7 +213,7 @@ TEST(CpuEngineForces, RepulsionStopsAtThePairCutoff) {
   const SopParameters sop;
   ASSERT_EQ(sop.pair_cutoff_A, 20.0f);
   const double list_cutoff = sop.pair_cutoff_A + EngineSetup{}.neighbor_skin_A;
-  const std::vector<Vec3f> replica[2] = {cutoff_pairs(19.99, 20.01), cutoff_pairs(20.01, 19.99)};
+  const std::vector<Vec3f> replica[2] = {test::lone_bead_pairs(19.99, 20.01), test::lone_bead_pairs(20.01, 19.99)};
   const std::pair<std::int32_t, std::int32_t> near[2] = {{1, 10}, {6, 11}}, far[2] = {{6, 11}, {1, 10}};
   for (int r = 0; r < 2; ++r)
     for (std::int32_t i = 0; i < kLoneBeads; ++i)
