@@ -123,7 +123,11 @@ double largest_gradient_error(const LoadedSystem& s, double displacement_A) {
   for (std::int32_t i = 0; i < n; ++i)
     for (std::int32_t j = i + 1; j < n; ++j)
       if (!exclusions.excluded(i, j)) closest = std::min(closest, std::abs(norm(x[i] - x[j]) - cutoff));
-  EXPECT_GT(closest, 10 * h) << "a repulsive pair sits at the cutoff: pick another displacement";
+  // A pair at the cutoff would make the force checks below fail for a reason not theirs.
+  if (!(closest > 10 * h)) {
+    ADD_FAILURE() << "a repulsive pair sits " << closest << " Å from the cutoff: pick another displacement";
+    return 0.0;
+  }
 
   const ReferenceEvaluation ref = evaluate_reference(topology, SopParameters{}, x);
   double worst = 0.0, largest = 0.0;

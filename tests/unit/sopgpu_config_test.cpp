@@ -235,6 +235,21 @@ TEST(SopgpuConfig, SopGpusPullingPlaneIsNotSupportedYet) {
   EXPECT_NE(numbered.find("test.sop:15: plane_fixed12: not supported yet"), std::string::npos) << numbered;
   EXPECT_NE(error_of(std::string(kMinimal) + "plane_fixedx 3\n").find("plane_fixedx: unknown key"),
             std::string::npos);
+  // SOP-GPU reads plane_fixed1 … : no 0, and the table's row name is no key; a hint names a key.
+  for (const char* never : {"plane_fixed0 3\n", "plane_fixed<N> 3\n"})
+    EXPECT_NE(error_of(std::string(kMinimal) + never).find(": unknown key"), std::string::npos) << never;
+  EXPECT_NE(error_of(std::string(kMinimal) + "Plane_fixed1 3\n").find("did you mean 'plane_fixed1'?"),
+            std::string::npos);
+  // The newer SOP-GPU's keys: bead lists and the plane's own spring and friction.
+  const std::string newer = error_of(std::string(kMinimal) + "pullingPlane on\nplane_fixed 0 1 2\n");
+  EXPECT_NE(newer.find("test.sop:15: pullingPlane: not supported yet"), std::string::npos) << newer;
+  const SopRun newer_off = parse_sopgpu_run(
+      std::string(kMinimal) + "pullingPlane off\nplane_fixed 0 1 2\npullingPlaneKsCant 0.05\npullingPlaneZeta 200\n",
+      "test.sop", cpu());
+  std::string newer_notes;
+  for (const std::string& n : newer_off.notes) newer_notes += n + "\n";
+  for (const char* key : {"plane_fixed: no effect", "pullingPlaneKsCant: no effect", "pullingPlaneZeta: no effect"})
+    EXPECT_NE(newer_notes.find(key), std::string::npos) << key << "\n" << newer_notes;
   // Off or absent: accepted, each key noted without effect.
   for (const std::string& off : {std::string("pullingPlane off\n"), std::string()}) {
     const SopRun run =

@@ -11,7 +11,6 @@
 #include "ermak/analysis/contact_rupture.h"
 #include "ermak/analysis/report_common.h"
 #include "ermak/analysis/statistics.h"
-#include "ermak/model/structure_observables.h"
 #include "ermak/analysis/svg_plot.h"
 #include "ermak/analysis/tsv_table.h"
 #include "ermak/core/error.h"

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "ermak/analysis/run_directory.h"
+#include "ermak/model/structure_observables.h"
 #include "ermak/model/topology.h"
 
 namespace ermak::analysis {
@@ -25,7 +26,7 @@ struct ContactInputs {
   // The replicas with a trajectory.dcd, and those without (left out, with a warning).
   std::vector<Replica> replicas;
   std::vector<std::string> without_trajectory;
-  double formed_ratio = 1.5;
+  double formed_ratio = kDefaultContactFormedRatio;
   std::string formed_ratio_source;  // "the run's [output] contact_formed_ratio, from run.log" or the default
 };
 

@@ -97,18 +97,27 @@ const std::vector<SopKeyInfo>& sopgpu_run_keys() {
       {"hi_capricious", K::kRejected, T::kYesNo, "hydrodynamic interactions"},
       {"hi_unlisted", K::kRejected, T::kYesNo, "hydrodynamic interactions"},
       {"hi_epsmax", K::kRejected, T::kReal, "hydrodynamic interactions"},
-      // SOP-GPU's pulling plane: a plane with a friction of its own (pullingPlaneMass) that a
-      // cantilever spring and its beads' forces move, its beads tethered to the plane itself;
-      // ermak's [plane_pulling] moves each plane at a set speed, its beads tethered through
-      // their own start positions (docs/protocols.md#plane-pulling): not the same experiment.
+      // SOP-GPU's pulling plane: a plane that a cantilever spring drags against its beads'
+      // forces through a friction of its own; ermak's [plane_pulling] moves each plane at a
+      // set speed (docs/protocols.md#plane-pulling): not the same experiment. Both generations
+      // of its keys: the older src/Potentials/pulling_plane.cu (pullingPlaneMass,
+      // pullingPlaneFreq, plane_fixed_beads with plane_fixed1, plane_fixed2, …) and the newer
+      // (pullingPlaneKsCant, pullingPlaneZeta, the update and output intervals, plane_fixed and
+      // plane_pulled as lists).
       {"pullingPlane", K::kRejected, T::kYesNo, kSopPullingPlane},
       {"pullingPlaneDeltax", K::kRejected, T::kReal, kSopPullingPlane},
       {"pullingPlaneKs", K::kRejected, T::kReal, kSopPullingPlane},
+      {"pullingPlaneKsCant", K::kRejected, T::kReal, kSopPullingPlane},
+      {"pullingPlaneZeta", K::kRejected, T::kReal, kSopPullingPlane},
       {"pullingPlaneMass", K::kRejected, T::kReal, kSopPullingPlane},
       {"pullingPlaneDir", K::kRejected, T::kVector, kSopPullingPlane},
       {"pullingPlanePos", K::kRejected, T::kVector, kSopPullingPlane},
       {"pullingPlaneFreq", K::kRejected, T::kInteger, kSopPullingPlane},
+      {"pullingPlaneUpdateFreq", K::kRejected, T::kInteger, kSopPullingPlane},
+      {"pullingPlaneOutputFreq", K::kRejected, T::kInteger, kSopPullingPlane},
       {"pullingPlaneOutput", K::kRejected, T::kWord, kSopPullingPlane},
+      {"plane_fixed", K::kRejected, T::kIntegerList, kSopPullingPlane},
+      {"plane_pulled", K::kRejected, T::kIntegerList, kSopPullingPlane},
       {"plane_fixed_beads", K::kRejected, T::kInteger, kSopPullingPlane},
       {"plane_fixed<N>", K::kRejected, T::kInteger, kSopPullingPlane},
       {"plane_pulled_beads", K::kRejected, T::kInteger, kSopPullingPlane},
@@ -189,16 +198,16 @@ const std::vector<SopKeyInfo>& sopgpu_run_keys() {
 
 namespace {
 
-// SOP-GPU's numbered keys (plane_fixed1, plane_fixed2, …) are one row of the table each,
-// named with <N>.
+// SOP-GPU's numbered keys (plane_fixed1, plane_fixed2, …: it reads 1 … count, written
+// "%s%d") are one row of the table each, named with <N>; the row's own name is no key.
 std::string_view numbered_key_row(std::string_view key) {
   for (std::string_view stem : {"plane_fixed", "plane_pulled"}) {
     if (key.size() <= stem.size() || key.substr(0, stem.size()) != stem) continue;
     const std::string_view number = key.substr(stem.size());
-    if (std::all_of(number.begin(), number.end(), [](char c) { return c >= '0' && c <= '9'; }))
+    if (number[0] != '0' && std::all_of(number.begin(), number.end(), [](char c) { return c >= '0' && c <= '9'; }))
       return stem == "plane_fixed" ? "plane_fixed<N>" : "plane_pulled<N>";
   }
-  return key;
+  return key.find('<') == std::string_view::npos ? key : std::string_view{};
 }
 
 const SopKeyInfo* find_key(std::string_view key) {
@@ -456,8 +465,14 @@ void check_keys(const std::vector<SopEntry>& entries, const SopValues& v, const 
       continue;
     if (!info) {
       std::string hint;
-      std::vector<std::string_view> known;
-      for (const SopKeyInfo& k : sopgpu_run_keys()) known.push_back(k.key);
+      // Hints name keys as written: a numbered row as its first key (plane_fixed1).
+      std::vector<std::string> names;
+      for (const SopKeyInfo& k : sopgpu_run_keys()) {
+        std::string name(k.key);
+        if (const auto at = name.find("<N>"); at != std::string::npos) name.replace(at, 3, "1");
+        names.push_back(std::move(name));
+      }
+      const std::vector<std::string_view> known(names.begin(), names.end());
       if (const auto close = closest_name(e.key, known); close && name_edit_distance(*close, e.key) == 0)
         hint = fmt::format(" (keys are case-sensitive: did you mean '{}'?)", *close);
       else
