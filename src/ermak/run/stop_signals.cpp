@@ -2,6 +2,7 @@
 
 #include <atomic>
 #include <csignal>
+#include <ctime>
 
 #include <unistd.h>
 
@@ -13,6 +14,20 @@ namespace {
 // found both); a lock-free atomic may be written from a signal handler.
 std::atomic<int> received_signal{0};
 static_assert(std::atomic<int>::is_always_lock_free, "the stop flag is written from a signal handler");
+// When the first one came (CLOCK_MONOTONIC, ns; 0 until it is stored).
+std::atomic<long long> first_signal_ns{0};
+static_assert(std::atomic<long long>::is_always_lock_free, "written from a signal handler");
+// One request delivered twice: GNU timeout signals the command and then its process group,
+// a batch system may signal a job step and its processes; the two arrive microseconds
+// apart (an audit saw 3 of 19 `timeout -s TERM` runs end at once, without a checkpoint).
+// A person's second Ctrl-C comes later than this.
+constexpr long long kRepeatWindowNs = 200'000'000;
+
+long long monotonic_ns() {
+  timespec now{};
+  clock_gettime(CLOCK_MONOTONIC, &now);  // async-signal-safe
+  return static_cast<long long>(now.tv_sec) * 1'000'000'000LL + now.tv_nsec;
+}
 // SIGHUP: the terminal or ssh session closed under an interactive run — the commonest way a
 // run is lost; stopped with a checkpoint like the others (nohup ignores it, and stays so).
 constexpr int kStopSignals[] = {SIGINT, SIGTERM, SIGHUP};
@@ -23,7 +38,22 @@ struct sigaction previous[kStopSignalCount]{};
 // start, which the run acts on at that phase's end (a minimisation at its next iteration),
 // is seen to have arrived.
 extern "C" void note_stop_signal(int signal_number) {
-  received_signal.store(signal_number);
+  const long long now = monotonic_ns();
+  int first = 0;
+  if (!received_signal.compare_exchange_strong(first, signal_number)) {
+    // The same signal again within the window is the same request (its time may not be
+    // stored yet: then it is). Any other is a second request: the default action, as
+    // without ermak's handler — the last periodic checkpoint holds, as after a crash.
+    const long long first_at = first_signal_ns.load();
+    if (first == signal_number && (first_at == 0 || now - first_at < kRepeatWindowNs)) return;
+    struct sigaction default_action{};
+    default_action.sa_handler = SIG_DFL;
+    sigemptyset(&default_action.sa_mask);
+    sigaction(signal_number, &default_action, nullptr);
+    raise(signal_number);  // delivered once this handler returns (the signal is blocked in it)
+    return;
+  }
+  first_signal_ns.store(now);
   static constexpr char kNote[] =
       "\nermak: stopping at the next safe point (with a checkpoint once the steps have begun); a second signal "
       "ends ermak at once\n";
@@ -35,13 +65,14 @@ extern "C" void note_stop_signal(int signal_number) {
 
 StopSignals::StopSignals() {
   received_signal.store(0);
+  first_signal_ns.store(0);
   struct sigaction action{};
   action.sa_handler = note_stop_signal;
   sigemptyset(&action.sa_mask);
-  // SA_RESETHAND: the default action is back once a signal arrived, so a second Ctrl-C
-  // ends a run that is slow to reach its checkpoint. SA_RESTART: system calls the signal
-  // interrupts (file writes on the report threads) continue.
-  action.sa_flags = SA_RESETHAND | SA_RESTART;
+  // The handler stays: a second request (a second Ctrl-C) ends a run that is slow to reach
+  // its checkpoint, while the same request delivered twice does not (note_stop_signal).
+  // SA_RESTART: system calls the signal interrupts (file writes on the report threads) continue.
+  action.sa_flags = SA_RESTART;
   for (int k = 0; k < kStopSignalCount; ++k) {
     sigaction(kStopSignals[k], nullptr, &previous[k]);
     // A signal ignored when ermak started stays ignored (a shell script's background

@@ -4,7 +4,9 @@
 // terminal or ssh session closed) makes the run
 // driver write a checkpoint after the current chunk of steps (at most ~0.5 s of them) and
 // return, so that `ermak run … --resume` continues bit for bit and no steps are lost.
-// A second signal ends the process at once, as it would without ermak's handler.
+// A second signal ends the process at once, as it would without ermak's handler — except
+// the same signal within 0.2 s of the first, the same request delivered twice (GNU timeout
+// signals the command and then its process group).
 
 namespace ermak {
 
