@@ -47,6 +47,11 @@ TEST(ClosestName, AStemOfSeveralKeysNamesThemAll) {
   EXPECT_EQ(did_you_mean("tip_radius", keys), " (did you mean 'tip_radius_nm' or 'tip_radius_A'?)");
   EXPECT_EQ(did_you_mean("step", keys), " (did you mean 'steps'?)");
   EXPECT_EQ(did_you_mean("colour", keys), "");
+  // One key with a unit the edit distance would not reach: named too (a config audit's
+  // `skin` got no hint beside skin_A).
+  constexpr std::array<std::string_view, 2> more = {"skin_A", "native_energy_kcal_per_mol"};
+  EXPECT_EQ(did_you_mean("skin", more), " (did you mean 'skin_A'?)");
+  EXPECT_EQ(did_you_mean("native_energy", more), " (did you mean 'native_energy_kcal_per_mol'?)");
   // A name far longer than any key is no slip, and costs nothing (a 3 MB key took 86 s).
   EXPECT_EQ(did_you_mean(std::string(1 << 20, 's'), keys), "");
 }

@@ -63,7 +63,7 @@ std::string did_you_mean(std::string_view typed, std::span<const std::string_vie
       stems += (count == 0 ? "'" : "' or '") + std::string(name);
       ++count;
     }
-  if (count > 1) return " (did you mean " + stems + "'?)";
+  if (count >= 1) return " (did you mean " + stems + "'?)";
   const std::optional<std::string> close = closest_name(typed, known);
   return close ? " (did you mean '" + *close + "'?)" : "";
 }
