@@ -163,6 +163,8 @@ TEST(StepSizeCheck, AClampForceThatWouldBreakEveryBondIsRefused) {
     ADD_FAILURE() << "700 kcal/mol/Å was accepted";
   } catch (const Error& e) {
     EXPECT_NE(std::string(e.what()).find("moves the clamped beads by 1.12 Å per step"), std::string::npos) << e.what();
+    // The force as given, with its sign: −700 kcal/mol/Å = −4.863e4 pN.
+    EXPECT_NE(std::string(e.what()).find("a force of -4.863e+04 pN"), std::string::npos) << e.what();
   }
 }
 

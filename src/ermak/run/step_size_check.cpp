@@ -128,11 +128,11 @@ std::string check_step_size(const RunSpec& spec) {
                                  spec.langevin.zeta;
   // A clamp's force moves its beads by (h/ζ)·F per step on top of the noise.
   if (spec.force_clamp.enabled) {
-    double largest_force = 0.0;
+    double largest_force = 0.0;  // the largest in magnitude, with its sign (for the message)
     for (const ForceSchedulePoint& p : spec.force_clamp.schedule)
-      largest_force = std::max(largest_force, std::abs(p.force_kcal_per_mol_A));
-    const double drift_A =
-        physics::langevin_mobility_step<double>(spec.langevin.timestep_tau, spec.langevin.zeta) * largest_force;
+      if (std::abs(p.force_kcal_per_mol_A) > std::abs(largest_force)) largest_force = p.force_kcal_per_mol_A;
+    const double drift_A = physics::langevin_mobility_step<double>(spec.langevin.timestep_tau, spec.langevin.zeta) *
+                           std::abs(largest_force);
     if (!(drift_A < half_R0_A))
       throw key_error(spec,
                       given_key(spec, "force_clamp",
