@@ -136,6 +136,26 @@ TEST(ContactRupture, FirstFrameOfThePermanentBreakCensoredAtTheEnd) {
   EXPECT_EQ(wide.rupture_frame[3], 5);
 }
 
+// A complex: beads 6 and 7 on chain B make contacts 2 and 3 join the chains. Q within chains
+// counts contacts 0 and 1, Q between chains 2 and 3, frame by frame (kReplica0: contact 2
+// breaks at frames 1, 2, 4 and 5, contact 3 at frames 4 and 5, contact 0 from frame 2).
+TEST(ContactRupture, QWithinAndBetweenChains) {
+  const fs::path dir = test::fresh_directory("contacts-two-chains");
+  write_trajectory(dir / "t.dcd", kReplica0);
+  Topology complex = four_contacts();
+  complex.beads[6].chain_id = complex.beads[7].chain_id = "B";
+  const ContactRuptures r = find_contact_ruptures(complex, dir / "t.dcd", 1.5);
+  EXPECT_EQ(r.between_chains_contacts, 2);
+  EXPECT_EQ(r.native_fraction, (std::vector<double>{1.0, 0.75, 0.5, 0.75, 0.25, 0.25}));
+  EXPECT_EQ(r.within_chains_fraction, (std::vector<double>{1.0, 1.0, 0.5, 0.5, 0.5, 0.5}));
+  EXPECT_EQ(r.between_chains_fraction, (std::vector<double>{1.0, 0.5, 0.5, 1.0, 0.0, 0.0}));
+  // One chain: no contact between chains, NaN at every frame; within is Q.
+  const ContactRuptures one = find_contact_ruptures(four_contacts(), dir / "t.dcd", 1.5);
+  EXPECT_EQ(one.between_chains_contacts, 0);
+  EXPECT_EQ(one.within_chains_fraction, one.native_fraction);
+  for (double q : one.between_chains_fraction) EXPECT_TRUE(std::isnan(q));
+}
+
 TEST(ContactRupture, ATrajectoryOfAnotherModelIsRefused) {
   const fs::path dir = test::fresh_directory("contacts-other-model");
   DcdWriter w = DcdWriter::create(dir / "t.dcd", 3, 0, 10, 1.0, true);
@@ -166,7 +186,17 @@ TEST(ContactReport, TablesOfRupturesAndTheirOrderOverReplicas) {
   const fs::path out = test::fresh_directory("contacts-run-out");
   std::vector<fs::path> files;
   const ContactReport report = write_contact_report(in, options, out, files);
-  EXPECT_EQ(files, (std::vector<fs::path>{out / "contact_ruptures.tsv", out / "contacts.tsv", out / "peak_contacts.tsv"}));
+  EXPECT_EQ(files, (std::vector<fs::path>{out / "contact_ruptures.tsv", out / "contact_fractions.tsv",
+                                          out / "contacts.tsv", out / "peak_contacts.tsv"}));
+  // Q at every frame of every replica; one chain: no contact between chains (NA), and Q within
+  // chains is Q.
+  const auto fractions = rows_of(out / "contact_fractions.tsv");
+  ASSERT_EQ(fractions.size(), 13u);
+  EXPECT_EQ(fractions[0],
+            (std::vector<std::string>{"# replica", "step", "time[ns]", "Q", "Q_within_chains", "Q_between_chains"}));
+  EXPECT_EQ(fractions[2], (std::vector<std::string>{"0", "100", "1", "0.75", "0.75", "NA"}));
+  EXPECT_EQ(fractions[12], (std::vector<std::string>{"1", "500", "5", "0.25", "0.25", "NA"}));  // contact 2 formed
+  EXPECT_EQ(report.summary.find("between chains:"), std::string::npos) << report.summary;
 
   // Rupture step, time (step × 10 ps), and pulling.tsv's row at or before it (rows every 150 steps).
   const auto ruptures = rows_of(out / "contact_ruptures.tsv");
@@ -224,6 +254,28 @@ TEST(ContactReport, TablesOfRupturesAndTheirOrderOverReplicas) {
   const auto held = rows_of(out2 / "peak_contacts.tsv");
   ASSERT_EQ(held.size(), 2u);
   EXPECT_EQ(held[1], (std::vector<std::string>{"0", "0", "150", "NA", "400", "3", "A:11-A:15 A:13-A:17 A:14-A:18"}));
+}
+
+// A complex's interface in the summary: how many contacts join the chains and how many of
+// them the replicas' last frames hold (replica 0: neither of contacts 2, 3; replica 1:
+// contact 2), with its course in contact_fractions.tsv.
+TEST(ContactReport, AComplexsInterfaceIsSummarised) {
+  const fs::path run = synthetic_run("contacts-complex");
+  Topology complex = four_contacts();
+  complex.beads[6].chain_id = complex.beads[7].chain_id = "B";
+  write_topology_file(complex, run / "model.etop");
+  const ContactInputs in = find_contact_inputs(run, discover_replicas(run), read_run_log(run));
+  const fs::path out = test::fresh_directory("contacts-complex-out");
+  std::vector<fs::path> files;
+  const ContactReport report = write_contact_report(in, {}, out, files);
+  EXPECT_NE(report.summary.find("between chains: 2 of the 4 contacts; the fraction formed at the last frame, "
+                                  "Q_between_chains: 0.25 ± 0.3536 of them"),
+            std::string::npos)
+      << report.summary;
+  const auto fractions = rows_of(out / "contact_fractions.tsv");
+  ASSERT_EQ(fractions.size(), 13u);
+  EXPECT_EQ(fractions[2], (std::vector<std::string>{"0", "100", "1", "0.75", "1", "0.5"}));
+  EXPECT_EQ(fractions[12], (std::vector<std::string>{"1", "500", "5", "0.25", "0", "0.5"}));
 }
 
 // Ends on two chains (a complex pulled apart): the pulling summary says that no chain of

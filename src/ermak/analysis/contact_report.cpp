@@ -130,6 +130,10 @@ ContactReport write_contact_report(const ContactInputs& in, const ContactReportO
   std::string ruptures_text =
       "# replica\tcontact\tbead_i\tbead_j\tresidue_i\tresidue_j\tr0[A]\trupture_step\trupture_time[ns]\tbase[nm]\t"
       "extension[nm]\n";
+  // Q at every frame, within chains and between them (a complex's interface).
+  std::string fractions_text = "# replica\tstep\ttime[ns]\tQ\tQ_within_chains\tQ_between_chains\n";
+  std::vector<double> last_between;  // each replica's Q between chains at its last frame
+  std::int64_t between_contacts = 0;
   std::vector<ReplicaRuptures> kept;
   std::set<std::int64_t> frame_strides;  // one per run; pooled runs may differ
   for (const Replica& r : in.replicas) {
@@ -139,6 +143,15 @@ ContactReport write_contact_report(const ContactInputs& in, const ContactReportO
       report.warnings.push_back(fmt::format("{}: ends {} bytes into a frame (cut short); its {} whole frames are read",
                                             dcd.string(), cr.trailing_bytes, cr.frames()));
     if (cr.frames() > 1) frame_strides.insert(cr.frame_step[1] - cr.frame_step[0]);
+    for (std::int64_t f = 0; f < cr.frames(); ++f) {
+      const std::size_t k = std::size_t(f);
+      const double time_ns = cr.timestep_ps > 0.0 ? double(cr.frame_step[k]) * cr.timestep_ps * 1e-3 : kNaN;
+      fractions_text += fmt::format("{}\t{}\t{}\t{}\t{}\t{}\n", r.index, cr.frame_step[k], number(time_ns),
+                                    number(cr.native_fraction[k]), number(cr.within_chains_fraction[k]),
+                                    number(cr.between_chains_fraction[k]));
+    }
+    between_contacts = cr.between_chains_contacts;
+    if (between_contacts > 0) last_between.push_back(cr.between_chains_fraction.back());
     std::optional<PullingRows> pulling;
     if (r.pulling) pulling = read_pulling_rows(r.dir / "pulling.tsv");
     ReplicaRuptures rr;
@@ -167,6 +180,9 @@ ContactReport write_contact_report(const ContactInputs& in, const ContactReportO
   write_text_file(out / "contact_ruptures.tsv", ruptures_text, options.overwrite);
   files.push_back(out / "contact_ruptures.tsv");
   report.produced.push_back("contact_ruptures.tsv");
+  write_text_file(out / "contact_fractions.tsv", fractions_text, options.overwrite);
+  files.push_back(out / "contact_fractions.tsv");
+  report.produced.push_back("contact_fractions.tsv");
   const bool pulling = std::any_of(kept.begin(), kept.end(), [](const ReplicaRuptures& r) { return r.replica.pulling; });
 
   // --- over the replicas: each contact's rank in each replica's rupture order --------------
@@ -292,6 +308,10 @@ ContactReport write_contact_report(const ContactInputs& in, const ContactReportO
                    : frame_strides.size() == 1 ? strides + " steps"
                                                : strides + " steps (the pooled runs differ)");
   s += fmt::format("  contacts ruptured per replica: {} of {}\n", mean_sd(ruptured, "contacts"), contacts);
+  if (between_contacts > 0)
+    s += fmt::format("  between chains: {} of the {} contacts; the fraction formed at the last frame, Q_between_chains: "
+                     "{} (its course in contact_fractions.tsv)\n",
+                     between_contacts, contacts, mean_sd(describe(last_between), "of them"));
   s += "  first to break (mean rupture order; contacts.tsv):\n";
   for (std::size_t place = 0; place < std::min<std::size_t>(5, contacts); ++place) {
     const std::size_t k = by_order[place];
@@ -310,6 +330,8 @@ ContactReport write_contact_report(const ContactInputs& in, const ContactReportO
   }
   report.files += "  contact_ruptures.tsv         each replica's native contacts: rupture step, time (and base, "
                   "extension), NA where none\n";
+  report.files += "  contact_fractions.tsv        Q at every frame, over all contacts, within chains and between "
+                  "them\n";
   report.files += "  contacts.tsv                 each native contact over the replicas: fraction ruptured, mean "
                   "rupture time (extension), in mean rupture order\n";
   if (peak_rows > 0)
