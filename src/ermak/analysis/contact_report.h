@@ -1,7 +1,8 @@
 #pragma once
 // The contacts part of `ermak analyze --contacts` (docs/analysis.md#which-contacts-break---contacts):
 // every replica's native-contact ruptures from its trajectory (contact_rupture.h), written as
-// contact_ruptures.tsv (one row per replica and contact), contacts.tsv (one row per contact
+// contact_ruptures.tsv (one row per replica and contact), contact_fractions.tsv (Q at every
+// frame, within chains and between them), contacts.tsv (one row per contact
 // over the replicas, in their mean rupture order) and, for a pulling run with unfolding peaks,
 // peak_contacts.tsv (the contacts that broke at each peak); plus its section of summary.txt.
 // Called by analyze_run, which owns the other outputs.

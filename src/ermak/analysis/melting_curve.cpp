@@ -401,6 +401,8 @@ AnalyzeResult analyze_melting_run(const AnalyzeOptions& options, const std::vect
   const std::string name = m.cooling ? "folding" : "melting";
   if (m.half_q_temperature_K) {
     summary += fmt::format("\n{} temperature (Q {} 1/2): {} K\n", name, through, g(*m.half_q_temperature_K));
+    summary += "  (a two-state T_m only where Q runs from 1 to 0: an unfolded state that keeps some contacts moves "
+               "the Q = 1/2 crossing away from it; the heat-capacity peak estimates T_m)\n";
     std::string spread;
     if (m.half_q_interval_K) {
       const PercentileInterval& p = *m.half_q_interval_K;
@@ -410,7 +412,7 @@ AnalyzeResult analyze_melting_run(const AnalyzeOptions& options, const std::vect
       };
       spread = fmt::format("{} to {}", end(p.lo), end(p.hi));
       summary += fmt::format("  95 % interval over the replicas: {} (the crossing of {} resamples of the {} "
-                             "replicas, drawn with replacement; few replicas make it rough)\n",
+                             "replicas, drawn with replacement; with fewer than ~30 replicas it is too narrow)\n",
                              spread, kMeltingBootstrapResamples,
                              m.half_q_replicas ? m.half_q_replicas : tables.size());
     } else {

@@ -151,7 +151,7 @@ Command add_analyze_command(CLI::App& app) {
       "Which native contacts break, and when: each replica's trajectory.dcd read frame by frame; a contact (of "
       "model.etop) is formed when r < contact_formed_ratio × r0 (the run's, else 1.5) and ruptures at the first frame "
       "from which it stays broken to the end (NA when formed in the last frame). Writes contact_ruptures.tsv, "
-      "contacts.tsv (mean rupture order) and, for pulling with unfolding peaks, peak_contacts.tsv. Needs trajectories "
+      "contact_fractions.tsv (Q per frame, within and between chains), contacts.tsv (mean rupture order) and, for pulling with unfolding peaks, peak_contacts.tsv. Needs trajectories "
       "(trajectory_every > 0); one run directory or runs pooled, not a spectrum");
   cmd->add_flag("--force", o->force, "Replace existing output files");
   return [o, window, contacts, points, drop, bins, contact, range, detach, temperature, spectrum_peak, unfolded, linear_fraction,
