@@ -9,6 +9,8 @@
 #include <string>
 #include <sys/wait.h>
 
+#include <gtest/gtest.h>
+
 namespace ermak::test {
 
 std::filesystem::path shared_data() {
@@ -22,8 +24,13 @@ std::filesystem::path source_dir() { return ERMAK_SOURCE_DIR; }
 std::filesystem::path fresh_directory(const std::string& name) {
   // One namespace per checkout: test suites of two checkouts (worktrees) running at the
   // same time on one machine must not remove each other's files.
-  char tag[17];
-  std::snprintf(tag, sizeof tag, "%08zx", std::hash<std::string>{}(ERMAK_SOURCE_DIR) & 0xffffffffu);
+  // And one per test: ctest runs tests in parallel processes, and two tests giving one name
+  // (a fixture's directory) removed each other's files (a clean clone's run failed so).
+  const ::testing::TestInfo* test = ::testing::UnitTest::GetInstance()->current_test_info();
+  const std::string test_name = test ? std::string(test->test_suite_name()) + "." + test->name() : std::string();
+  char tag[32];
+  std::snprintf(tag, sizeof tag, "%08zx-%08zx", std::hash<std::string>{}(ERMAK_SOURCE_DIR) & 0xffffffffu,
+                std::hash<std::string>{}(test_name) & 0xffffffffu);
   auto dir = std::filesystem::temp_directory_path() / (std::string("ermak-test-") + tag + "-" + name);
   std::filesystem::remove_all(dir);
   std::filesystem::create_directories(dir);
