@@ -6,6 +6,7 @@
 // contacts of a peak, and the refusals.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -16,6 +17,7 @@
 #include "ermak/analysis/analyze_run.h"
 #include "ermak/analysis/contact_report.h"
 #include "ermak/analysis/force_spectroscopy.h"
+#include "ermak/analysis/report_common.h"
 #include "ermak/analysis/contact_rupture.h"
 #include "ermak/analysis/run_directory.h"
 #include "ermak/analysis/tsv_table.h"
@@ -154,6 +156,12 @@ TEST(ContactRupture, QWithinAndBetweenChains) {
   EXPECT_EQ(one.between_chains_contacts, 0);
   EXPECT_EQ(one.within_chains_fraction, one.native_fraction);
   for (double q : one.between_chains_fraction) EXPECT_TRUE(std::isnan(q));
+  // Chains are runs of one id: beads 6, 7 named A again after B (a SOP-GPU .top's A, B, A, …)
+  // are a third chain, so contacts 2 and 3 still join chains.
+  Topology abab = four_contacts();
+  abab.beads[4].chain_id = abab.beads[5].chain_id = "B";
+  const ContactRuptures again = find_contact_ruptures(abab, dir / "t.dcd", 1.5);
+  EXPECT_EQ(again.between_chains_contacts, 4);
 }
 
 TEST(ContactRupture, ATrajectoryOfAnotherModelIsRefused) {
@@ -188,6 +196,12 @@ TEST(ContactReport, TablesOfRupturesAndTheirOrderOverReplicas) {
   const ContactReport report = write_contact_report(in, options, out, files);
   EXPECT_EQ(files, (std::vector<fs::path>{out / "contact_ruptures.tsv", out / "contact_fractions.tsv",
                                           out / "contacts.tsv", out / "peak_contacts.tsv"}));
+  // Every file it writes is one an analysis knows as its own: checked before writing, and
+  // removed by a --force analysis that does not write it again (a review found
+  // contact_fractions.tsv left beside a later analysis's results).
+  const std::vector<std::string>& known = analysis_file_names();
+  for (const std::string& name : report.produced)
+    EXPECT_NE(std::find(known.begin(), known.end(), name), known.end()) << name;
   // Q at every frame of every replica; one chain: no contact between chains (NA), and Q within
   // chains is Q.
   const auto fractions = rows_of(out / "contact_fractions.tsv");

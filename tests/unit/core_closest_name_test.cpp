@@ -52,6 +52,10 @@ TEST(ClosestName, AStemOfSeveralKeysNamesThemAll) {
   constexpr std::array<std::string_view, 2> more = {"skin_A", "native_energy_kcal_per_mol"};
   EXPECT_EQ(did_you_mean("skin", more), " (did you mean 'skin_A'?)");
   EXPECT_EQ(did_you_mean("native_energy", more), " (did you mean 'native_energy_kcal_per_mol'?)");
+  // One key whose tail is another word, not a unit: no stem hint ([model] `chain` is no
+  // chain_break_A; the edit distance decides alone).
+  constexpr std::array<std::string_view, 2> model = {"chain_break_A", "pair_cutoff_A"};
+  EXPECT_EQ(did_you_mean("chain", model), "");
   // A name far longer than any key is no slip, and costs nothing (a 3 MB key took 86 s).
   EXPECT_EQ(did_you_mean(std::string(1 << 20, 's'), keys), "");
 }

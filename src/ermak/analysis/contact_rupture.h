@@ -18,7 +18,8 @@ struct ContactRuptures {
   std::vector<std::int64_t> frame_step;  // the step of each frame
   std::vector<double> native_fraction;   // Q of each frame, for cross-checks with energies.tsv
   // Q of each frame over the contacts within one chain and over those between two chains (a
-  // complex's interface): NaN where the model has none of that kind.
+  // complex's interface): NaN where the model has none of that kind. A chain is a run of
+  // consecutive beads with one chain id in model.etop.
   std::vector<double> within_chains_fraction, between_chains_fraction;
   std::int64_t between_chains_contacts = 0;  // the model's native contacts joining two chains
   // Per native contact (the topology's order): its rupture frame, unset when it is formed in

@@ -401,8 +401,8 @@ AnalyzeResult analyze_melting_run(const AnalyzeOptions& options, const std::vect
   const std::string name = m.cooling ? "folding" : "melting";
   if (m.half_q_temperature_K) {
     summary += fmt::format("\n{} temperature (Q {} 1/2): {} K\n", name, through, g(*m.half_q_temperature_K));
-    summary += "  (a two-state T_m only where Q runs from 1 to 0: an unfolded state that keeps some contacts moves "
-               "the Q = 1/2 crossing away from it; the heat-capacity peak estimates T_m)\n";
+    summary += "  (a two-state T_m is where Q crosses (Q_N + Q_U)/2, midway between the native and unfolded "
+               "baselines: 1/2 only where Q_N + Q_U = 1; the heat-capacity peak estimates T_m)\n";
     std::string spread;
     if (m.half_q_interval_K) {
       const PercentileInterval& p = *m.half_q_interval_K;
@@ -411,10 +411,11 @@ AnalyzeResult analyze_melting_run(const AnalyzeOptions& options, const std::vect
                              : g(v, 4) + " K";
       };
       spread = fmt::format("{} to {}", end(p.lo), end(p.hi));
+      const std::size_t replicas = m.half_q_replicas ? m.half_q_replicas : tables.size();
       summary += fmt::format("  95 % interval over the replicas: {} (the crossing of {} resamples of the {} "
-                             "replicas, drawn with replacement; with fewer than ~30 replicas it is too narrow)\n",
-                             spread, kMeltingBootstrapResamples,
-                             m.half_q_replicas ? m.half_q_replicas : tables.size());
+                             "replicas, drawn with replacement{})\n",
+                             spread, kMeltingBootstrapResamples, replicas,
+                             replicas < 30 ? "; with fewer than ~30 replicas it is too narrow" : "");
     } else {
       summary += "  (one replica: no spread over replicas to give)\n";
     }

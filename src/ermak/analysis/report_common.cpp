@@ -255,7 +255,7 @@ const std::vector<std::string>& analysis_file_names() {
       "plane_peaks.tsv", "plane_replicas.tsv", "force_plane.svg", "plane_forces_histogram.tsv",
       "plane_peak_force_histogram.svg",
       // --contacts (contact_report)
-      "contact_ruptures.tsv", "contacts.tsv", "peak_contacts.tsv",
+      "contact_ruptures.tsv", "contact_fractions.tsv", "contacts.tsv", "peak_contacts.tsv",
       // a spectrum (force_spectrum)
       "spectrum.tsv", "rupture_forces.tsv", "lifetimes.tsv", "force_loading_rate.svg", "lifetime_force.svg",
       "bootstrap.tsv",

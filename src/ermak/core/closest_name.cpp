@@ -55,15 +55,23 @@ std::optional<std::string> closest_name(std::string_view typed, std::span<const 
 
 std::string did_you_mean(std::string_view typed, std::span<const std::string_view> known) {
   if (typed.empty() || typed.size() > kLongestName) return "";
-  // Keys that are the typed name with a unit after it: all of them.
+  // Keys that are the typed name with a unit after it: all of them. Several keys of one stem
+  // are its units (temperature_K, temperature_kcal_per_mol); one alone is named where its tail
+  // is a unit (skin_A), not where it is another word (chain → chain_break_A).
+  static constexpr std::string_view kUnits[] = {"A",   "nm",     "ps",        "ns",          "K",
+                                                "pN",  "tau",    "steps",     "kcal_per_mol", "kcal_per_mol_A",
+                                                "kcal_per_mol_A2", "pN_per_nm", "um_per_s", "A_per_tau", "amu"};
   std::string stems;
   int count = 0;
+  bool unit_tail = false;
   for (std::string_view name : known)
     if (name.size() > typed.size() + 1 && name[typed.size()] == '_' && name.substr(0, typed.size()) == typed) {
       stems += (count == 0 ? "'" : "' or '") + std::string(name);
       ++count;
+      const std::string_view tail = name.substr(typed.size() + 1);
+      unit_tail = unit_tail || std::find(std::begin(kUnits), std::end(kUnits), tail) != std::end(kUnits);
     }
-  if (count >= 1) return " (did you mean " + stems + "'?)";
+  if (count > 1 || (count == 1 && unit_tail)) return " (did you mean " + stems + "'?)";
   const std::optional<std::string> close = closest_name(typed, known);
   return close ? " (did you mean '" + *close + "'?)" : "";
 }

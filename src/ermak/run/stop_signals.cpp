@@ -1,6 +1,7 @@
 #include "ermak/run/stop_signals.h"
 
 #include <atomic>
+#include <cerrno>
 #include <csignal>
 #include <ctime>
 
@@ -18,9 +19,9 @@ static_assert(std::atomic<int>::is_always_lock_free, "the stop flag is written f
 std::atomic<long long> first_signal_ns{0};
 static_assert(std::atomic<long long>::is_always_lock_free, "written from a signal handler");
 // One request delivered twice: GNU timeout signals the command and then its process group,
-// a batch system may signal a job step and its processes; the two arrive microseconds
-// apart (an audit saw 3 of 19 `timeout -s TERM` runs end at once, without a checkpoint).
-// A person's second Ctrl-C comes later than this.
+// a batch system may signal a job step and its processes, systemd a session's SIGTERM and
+// then SIGHUP; they arrive microseconds apart (an audit saw 3 of 19 `timeout -s TERM` runs
+// end at once, without a checkpoint). A person's second Ctrl-C comes later than this.
 constexpr long long kRepeatWindowNs = 200'000'000;
 
 long long monotonic_ns() {
@@ -38,14 +39,18 @@ struct sigaction previous[kStopSignalCount]{};
 // start, which the run acts on at that phase's end (a minimisation at its next iteration),
 // is seen to have arrived.
 extern "C" void note_stop_signal(int signal_number) {
+  const int saved_errno = errno;  // the interrupted thread's (a report writer's write)
   const long long now = monotonic_ns();
   int first = 0;
   if (!received_signal.compare_exchange_strong(first, signal_number)) {
-    // The same signal again within the window is the same request (its time may not be
-    // stored yet: then it is). Any other is a second request: the default action, as
+    // A stop signal within the window of the first is the same request (its time may not
+    // be stored yet: then it is). A later one is a second request: the default action, as
     // without ermak's handler — the last periodic checkpoint holds, as after a crash.
     const long long first_at = first_signal_ns.load();
-    if (first == signal_number && (first_at == 0 || now - first_at < kRepeatWindowNs)) return;
+    if (first_at == 0 || now - first_at < kRepeatWindowNs) {
+      errno = saved_errno;
+      return;
+    }
     struct sigaction default_action{};
     default_action.sa_handler = SIG_DFL;
     sigemptyset(&default_action.sa_mask);
@@ -59,6 +64,7 @@ extern "C" void note_stop_signal(int signal_number) {
       "ends ermak at once\n";
   const ssize_t ignored = write(STDERR_FILENO, kNote, sizeof kNote - 1);
   (void)ignored;
+  errno = saved_errno;
 }
 
 }  // namespace

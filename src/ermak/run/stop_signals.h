@@ -5,13 +5,13 @@
 // driver write a checkpoint after the current chunk of steps (at most ~0.5 s of them) and
 // return, so that `ermak run … --resume` continues bit for bit and no steps are lost.
 // A second signal ends the process at once, as it would without ermak's handler — except
-// the same signal within 0.2 s of the first, the same request delivered twice (GNU timeout
-// signals the command and then its process group).
+// within 0.2 s of the first, where it is the same request delivered twice (GNU timeout
+// signals the command and then its process group; systemd sends SIGTERM, then SIGHUP).
 
 namespace ermak {
 
 // While an object lives, SIGINT, SIGTERM and SIGHUP are noted instead of ending the process
-// (the first one of them; the handler then reverts to the default). The destructor
+// (the first one of them, and any within 0.2 s of it; a later one ends the process). The destructor
 // restores the handlers that were there before. One object at a time.
 class StopSignals {
  public:
