@@ -224,11 +224,10 @@ AnalyzeResult analyze_run(const AnalyzeOptions& options_in) {
   if (run_log.temperature_changes()) pulling_options.heating = run_log.heating_text();
   if (run_log.extension_ends) {
     pulling_options.ends = *run_log.extension_ends;
-    pulling_options.ends_on_separate_chains =
-        ends_joined_by_no_chain(options.run_dir, pulling_options.ends.first, pulling_options.ends.second);
-    if (options.unfolded_extension_nm)
-      pulling_options.contour_nm = contour_length_between_nm(options.run_dir, pulling_options.ends.first,
-                                                             pulling_options.ends.second);
+    // One reading of model.etop for both.
+    const ChainBetween chain = chain_between(options.run_dir, pulling_options.ends.first, pulling_options.ends.second);
+    pulling_options.ends_on_separate_chains = chain.joined_by_no_chain;
+    if (options.unfolded_extension_nm) pulling_options.contour_nm = chain.contour_nm;
   }
   pulling_options.overwrite = overwrite;
   IndentationReportOptions indentation_options;

@@ -30,17 +30,16 @@ std::optional<Topology> model_of(const std::filesystem::path& run_dir, int from,
 
 }  // namespace
 
-std::optional<double> contour_length_between_nm(const std::filesystem::path& run_dir, int from, int to) {
+ChainBetween chain_between(const std::filesystem::path& run_dir, int from, int to) {
   const std::optional<Topology> topology = model_of(run_dir, from, to);
-  if (!topology) return std::nullopt;
+  if (!topology) return {};
   const double length_A = bonded_contour_length_A(*topology, from, to);
-  if (!(length_A > 0.0)) return std::nullopt;  // no chain of bonds joins them
-  return length_A / units::A_per_nm;
+  if (!(length_A > 0.0)) return {std::nullopt, true};  // no chain of bonds joins them
+  return {length_A / units::A_per_nm, false};
 }
 
-bool ends_joined_by_no_chain(const std::filesystem::path& run_dir, int from, int to) {
-  const std::optional<Topology> topology = model_of(run_dir, from, to);
-  return topology && !(bonded_contour_length_A(*topology, from, to) > 0.0);
+std::optional<double> contour_length_between_nm(const std::filesystem::path& run_dir, int from, int to) {
+  return chain_between(run_dir, from, to).contour_nm;
 }
 
 }  // namespace ermak::analysis

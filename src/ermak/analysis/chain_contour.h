@@ -14,9 +14,13 @@ namespace ermak::analysis {
 // chain of bonds joins the two (a chain break, two chains).
 std::optional<double> contour_length_between_nm(const std::filesystem::path& run_dir, int from, int to);
 
-// True where the run's model.etop is readable and no chain of bonds joins beads `from` and
-// `to` (two chains of a complex pulled apart, or a chain break between them); false where
-// one does or the model cannot tell.
-bool ends_joined_by_no_chain(const std::filesystem::path& run_dir, int from, int to);
+// Both from one reading of model.etop: the contour length as above, and whether the model
+// is readable and no chain of bonds joins beads `from` and `to` (two chains of a complex
+// pulled apart, or a chain break between them; false where one does or the model cannot tell).
+struct ChainBetween {
+  std::optional<double> contour_nm;
+  bool joined_by_no_chain = false;
+};
+ChainBetween chain_between(const std::filesystem::path& run_dir, int from, int to);
 
 }  // namespace ermak::analysis
