@@ -120,9 +120,7 @@ std::string format_topology_summary(const StructureModel& model, const BuiltTopo
     line(out, "native contacts  %zu (C-alpha distance %d, side-chain atoms only %d)", top.native_contacts.size(),
          by_distance, by_sidechain);
   }
-  int interchain = 0;
-  for (const NativeContact& c : top.native_contacts)
-    interchain += top.beads[c.i].chain_id != top.beads[c.j].chain_id ? 1 : 0;
+  const int interchain = static_cast<int>(count_contacts_between_chains(top));
   line(out, "  of which       %d between chains, %d within chains", interchain,
        static_cast<int>(top.native_contacts.size()) - interchain);
   line(out, "repulsive pairs  %lld (all other pairs)", static_cast<long long>(built.repulsive_pairs));

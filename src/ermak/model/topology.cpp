@@ -15,6 +15,13 @@ std::int32_t count_unbonded_beads(const Topology& topology) {
   return static_cast<std::int32_t>(std::count(bonded.begin(), bonded.end(), false));
 }
 
+std::size_t count_contacts_between_chains(const Topology& topology) {
+  std::size_t between = 0;
+  for (const NativeContact& c : topology.native_contacts)
+    between += topology.beads[std::size_t(c.i)].chain_id != topology.beads[std::size_t(c.j)].chain_id ? 1 : 0;
+  return between;
+}
+
 std::pair<float, float> native_energy_range(const Topology& topology) {
   if (topology.native_contacts.empty()) return {0.0f, 0.0f};
   float lo = topology.native_contacts.front().eh_kcal_per_mol, hi = lo;

@@ -60,6 +60,10 @@ ChainEnds chain_ends(const Topology& topology);
 // expected to have none, and the builders warn when it does.
 std::int32_t count_unbonded_beads(const Topology& topology);
 
+// Native contacts whose two beads carry different chain ids: a complex's interface, as the
+// model summaries count it (`ermak topology`, the run log's model line).
+std::size_t count_contacts_between_chains(const Topology& topology);
+
 // The range of the native contacts' depths ε_h (kcal/mol), for summaries of models whose
 // depths come from a column (B-factors, occupancies); {0, 0} without contacts.
 std::pair<float, float> native_energy_range(const Topology& topology);

@@ -74,9 +74,7 @@ void log_run_start(const RunSpec& spec, const Topology& topology, const std::vec
                                              : spec.config_path.string());
   const std::int32_t piece_count = pieces.empty() ? 0 : *std::max_element(pieces.begin(), pieces.end()) + 1;
   // A complex's interface: its contacts between chains, as `ermak topology` counts them.
-  std::size_t between_chains = 0;
-  for (const NativeContact& c : topology.native_contacts)
-    between_chains += topology.beads[std::size_t(c.i)].chain_id != topology.beads[std::size_t(c.j)].chain_id;
+  const std::size_t between_chains = count_contacts_between_chains(topology);
   bool several_chains = false;
   for (const BeadInfo& b : topology.beads) several_chains = several_chains || b.chain_id != topology.beads[0].chain_id;
   log->info("model: {} beads, {} bonds, {} native contacts{}, {} replica{}{}", n, topology.bonds.size(),
