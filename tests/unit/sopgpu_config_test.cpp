@@ -205,20 +205,42 @@ TEST(SopgpuConfig, BlankValuesHugeRangesDevicesAndSeedSumsAreErrors) {
             9223372036854775807u);
 }
 
-TEST(SopgpuConfig, HydrodynamicsIsNotSupportedYet) {
-  EXPECT_NE(error_of(std::string(kMinimal) + "hi_on yes\n").find("test.sop:15: hi_on: not supported yet"),
-            std::string::npos);
-  // Switched off explicitly, the hi_* keys are harmless.
-  const SopRun run = parse_sopgpu_run(std::string(kMinimal) + "hi_on no\nhi_a 1.9\n", "test.sop", cpu());
-  EXPECT_EQ(run.spec.replicas, 3);
-  const fs::path hi = ermak::test::shared_data() / "sopgpu/pf8/PF8_vf_3.0_R_100_HI.sop";
-  try {
-    load_sopgpu_run(hi, cpu());
-    FAIL() << "the HI configuration was accepted";
-  } catch (const Error& e) {
-    EXPECT_NE(std::string(e.what()).find("PF8_vf_3.0_R_100_HI.sop:71: hi_on: not supported yet"), std::string::npos)
-        << e.what();
+// SOP-GPU's hydrodynamics keys (docs/migrating-from-sop-gpu.md): hi_on turns on TEA,
+// hi_exact the exact Cholesky factor, hi_a is the radius; the TEA tuning keys are noted
+// without effect; switched off or absent, every hi_* key is noted as read by nothing.
+TEST(SopgpuConfig, HydrodynamicsKeysMapOntoTheHydrodynamicsTable) {
+  const SopRun tea = parse_sopgpu_run(std::string(kMinimal) + "hi_on yes\nhi_a 2.5\nhi_epsilon_freq 10\n", "test.sop", cpu());
+  EXPECT_EQ(tea.spec.langevin.hydrodynamics.method, HydrodynamicMethod::kTea);
+  EXPECT_EQ(tea.spec.langevin.hydrodynamics.radius_A, 2.5);
+  EXPECT_NE(tea.spec.resolved_toml.find("[hydrodynamics]\nmethod = \"tea\"\nradius_A = 2.5"), std::string::npos)
+      << tea.spec.resolved_toml;
+  std::string notes;
+  for (const std::string& n : tea.notes) notes += n + "\n";
+  EXPECT_NE(notes.find("hi_epsilon_freq 10: no effect in ermak: TEA's ε is recomputed at every step"), std::string::npos)
+      << notes;
+  const SopRun exact = parse_sopgpu_run(std::string(kMinimal) + "hi_on yes\nhi_exact yes\n", "test.sop", cpu());
+  EXPECT_EQ(exact.spec.langevin.hydrodynamics.method, HydrodynamicMethod::kCholesky);
+  EXPECT_EQ(exact.spec.langevin.hydrodynamics.radius_A, 1.9);  // ermak's default, noted
+  std::string exact_notes;
+  for (const std::string& n : exact.notes) exact_notes += n + "\n";
+  EXPECT_NE(exact_notes.find("hi_a not given"), std::string::npos) << exact_notes;
+  // Switched off or never on: the hi_* keys are read by nothing.
+  for (const std::string& off : {std::string("hi_on no\n"), std::string()}) {
+    const SopRun run = parse_sopgpu_run(std::string(kMinimal) + off + "hi_a 1.9\nhi_exact yes\n", "test.sop", cpu());
+    EXPECT_FALSE(run.spec.langevin.hydrodynamics.enabled());
+    EXPECT_EQ(run.spec.resolved_toml.find("[hydrodynamics]"), std::string::npos);
+    std::string off_notes;
+    for (const std::string& n : run.notes) off_notes += n + "\n";
+    EXPECT_NE(off_notes.find(off.empty() ? "hi_a: no effect: hi_on is not on" : "hi_a: no effect: hi_on is off"),
+              std::string::npos)
+        << off_notes;
   }
+  // SOP-GPU's protofilament example with hydrodynamics loads as TEA with a = 1.9 Å.
+  const fs::path hi = ermak::test::shared_data() / "sopgpu/pf8/PF8_vf_3.0_R_100_HI.sop";
+  if (!fs::exists(hi)) GTEST_SKIP() << "no shared data at " << hi;
+  const SopRun pf8 = load_sopgpu_run(hi, cpu());
+  EXPECT_EQ(pf8.spec.langevin.hydrodynamics.method, HydrodynamicMethod::kTea);
+  EXPECT_EQ(pf8.spec.langevin.hydrodynamics.radius_A, 1.9);
 }
 
 // SOP-GPU's pulling plane moves by a spring against its beads' forces, ermak's planes at a set

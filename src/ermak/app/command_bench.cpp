@@ -130,6 +130,7 @@ Command add_bench_command(CLI::App& app) {
     std::string backend = "auto";
     double seconds = 2.0;
     std::string noise = "philox";
+    std::string hydrodynamics = "none";
     bool ceiling = false;
     std::string devices;
   };
@@ -146,6 +147,11 @@ Command add_bench_command(CLI::App& app) {
   cmd->add_option("--noise", o->noise,
                   "Noise generator of the dynamics, GENERATOR or GENERATOR/LAYOUT (run.rng, docs/rng.md)")
       ->capture_default_str();
+  cmd->add_option("--hydrodynamics", o->hydrodynamics,
+                  "Hydrodynamic interactions of the dynamics: none, tea or cholesky ([hydrodynamics] method, "
+                  "docs/model.md#hydrodynamic-interactions)")
+      ->capture_default_str()
+      ->check(CLI::IsMember({"none", "tea", "cholesky"}));
   cmd->add_flag("--ceiling", o->ceiling,
                 "Time the idealised GPU kernels of the cases instead (pair terms, noise and move only: not a "
                 "simulation; an upper bound for a real step, docs/benchmarks.md#the-instruction-ceiling)");
@@ -221,6 +227,9 @@ Command add_bench_command(CLI::App& app) {
         setup.seed = 12345;
         setup.rng = o->noise.substr(0, slash);
         setup.rng_layout = slash == std::string::npos ? "" : o->noise.substr(slash + 1);
+        setup.langevin.hydrodynamics.method = o->hydrodynamics == "tea"        ? HydrodynamicMethod::kTea
+                                              : o->hydrodynamics == "cholesky" ? HydrodynamicMethod::kCholesky
+                                                                               : HydrodynamicMethod::kNone;
         if (c.pulled) {
           // Force spectroscopy as users run it (examples/ww_pulling.toml): the first bead
           // fixed, the last on a cantilever spring pulled away from the first.

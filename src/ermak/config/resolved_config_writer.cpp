@@ -290,6 +290,14 @@ std::string resolved_toml(const RunSpec& spec) {
   w.table("neighbor");
   w.value("skin_A", shortest(spec.neighbor.skin_A));
 
+  // Written only when on: runs without hydrodynamics keep the resolved text (and the
+  // checkpoint fingerprint) of the versions before them.
+  if (spec.langevin.hydrodynamics.enabled()) {
+    w.table("hydrodynamics");
+    w.value("method", toml_string(hydrodynamic_method_name(spec.langevin.hydrodynamics.method)));
+    w.value("radius_A", shortest(spec.langevin.hydrodynamics.radius_A));
+  }
+
   w.table("output");
   w.value("directory", toml_string(spec.output.directory.string()));
   w.value("energy_every", std::to_string(spec.output.energy_every_steps));

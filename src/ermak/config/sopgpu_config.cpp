@@ -90,13 +90,14 @@ const std::vector<SopKeyInfo>& sopgpu_run_keys() {
       {"pairs_freq", K::kNoEffect, T::kInteger, "list rebuilt when a bead moved > skin/2"},
       {"possiblepairs_freq", K::kNoEffect, T::kInteger, "no possible-pairs list: cell lists"},
       // Hydrodynamics
-      {"hi_on", K::kRejected, T::kYesNo, "hydrodynamic interactions"},
-      {"hi_exact", K::kRejected, T::kYesNo, "hydrodynamic interactions"},
-      {"hi_a", K::kRejected, T::kReal, "hydrodynamic interactions"},
-      {"hi_epsilon_freq", K::kRejected, T::kInteger, "hydrodynamic interactions"},
-      {"hi_capricious", K::kRejected, T::kYesNo, "hydrodynamic interactions"},
-      {"hi_unlisted", K::kRejected, T::kYesNo, "hydrodynamic interactions"},
-      {"hi_epsmax", K::kRejected, T::kReal, "hydrodynamic interactions"},
+      // Hydrodynamics (docs/model.md#hydrodynamic-interactions)
+      {"hi_on", K::kMapped, T::kYesNo, "[hydrodynamics] (TEA unless hi_exact)"},
+      {"hi_exact", K::kMapped, T::kYesNo, "hydrodynamics.method = \"cholesky\" (yes) or \"tea\" (no)"},
+      {"hi_a", K::kMapped, T::kReal, "hydrodynamics.radius_A"},
+      {"hi_epsilon_freq", K::kNoEffect, T::kInteger, "TEA's ε is recomputed at every step"},
+      {"hi_capricious", K::kNoEffect, T::kYesNo, "TEA's ε is held at 1 at most; the run does not stop for it"},
+      {"hi_unlisted", K::kNoEffect, T::kYesNo, "every pair of mobile beads is coupled (SOP-GPU's hi_unlisted yes)"},
+      {"hi_epsmax", K::kNoEffect, T::kReal, "the run does not stop for TEA's ε"},
       // SOP-GPU's pulling plane: a plane that a cantilever spring drags against its beads'
       // forces through a friction of its own; ermak's [plane_pulling] moves each plane at a
       // set speed (docs/protocols.md#plane-pulling): not the same experiment. Both generations
@@ -556,17 +557,17 @@ SopRun parse_sopgpu_run(std::string_view text, const fs::path& file, const SopLo
 
   // --- keys ermak rejects or ignores ---
   // The keys of a feature switched off are read by nothing, in SOP-GPU as here.
-  const bool hi_off = v.has("hi_on") && !*v.yes_no("hi_on");
+  const bool hi_off = !v.has("hi_on") || !*v.yes_no("hi_on");
   const bool plane_off = !v.has("pullingPlane") || !*v.yes_no("pullingPlane");
   for (const SopEntry& e : entries) {
     const SopKeyInfo* known = find_key(e.key);
     if (!known) continue;  // a macro of the user's own (check_keys)
     const SopKeyInfo& info = *known;
+    if (e.key.rfind("hi_", 0) == 0 && e.key != "hi_on" && hi_off) {
+      note(fmt::format("{}: no effect: hi_on is {}", e.key, v.has("hi_on") ? "off" : "not on"));
+      continue;
+    }
     if (info.kind == K::kRejected) {
-      if (e.key.rfind("hi_", 0) == 0 && hi_off) {
-        note(fmt::format("{}: no effect: hi_on is off", e.key));
-        continue;
-      }
       if (info.ermak == std::string_view(kSopPullingPlane) && plane_off) {
         note(fmt::format("{}: no effect: pullingPlane is {}", e.key, v.has("pullingPlane") ? "off" : "not on"));
         continue;
@@ -749,6 +750,16 @@ SopRun parse_sopgpu_run(std::string_view text, const fs::path& file, const SopLo
       toml.value("increment_kcal_per_mol", number(delta), at("deltaT"));
       toml.value("every_steps", std::to_string(every), at("tempFreq"));
     }
+  }
+
+  // --- hydrodynamic interactions: hi_exact picks the exact square root, else TEA
+  if (!hi_off) {
+    toml.table("hydrodynamics");
+    const bool exact = v.yes_no("hi_exact").value_or(false);
+    toml.value("method", toml_quoted(exact ? "cholesky" : "tea"), at(v.has("hi_exact") ? "hi_exact" : "hi_on"));
+    if (const auto a = v.real("hi_a")) toml.value("radius_A", number(*a), at("hi_a"));
+    else note(fmt::format("hi_a not given: the hydrodynamic radius is ermak's default, {:g} Å",
+                          HydrodynamicParameters{}.radius_A));
   }
 
   // --- outputs ---

@@ -61,6 +61,7 @@ RunSpec build_spec(const Context& ctx, const toml::table& root, const fs::path& 
                          "max_displacement_A"}),
                 spec.minimize);
   read_fixed(Section(ctx, root, "fixed", {"beads"}), spec);
+  read_hydrodynamics(Section(ctx, root, "hydrodynamics", {"method", "radius_A"}), spec);
   const Section neighbor(ctx, root, "neighbor", {"skin_A"});
   assign(spec.neighbor.skin_A, neighbor.real("skin_A", kPositive, "Å"));
   const Section output(ctx, root, "output",

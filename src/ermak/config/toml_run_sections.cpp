@@ -19,9 +19,9 @@ namespace {
 
 namespace fs = std::filesystem;
 
-constexpr std::array<std::string_view, 12> kTables = {
-    "input",  "model",   "run",         "heating",     "minimize",      "fixed",
-    "neighbor", "output", "pulling", "force_clamp", "plane_pulling", "indentation"};
+constexpr std::array<std::string_view, 13> kTables = {
+    "input",  "model",   "run",         "heating",     "minimize",      "fixed",       "neighbor",
+    "output", "pulling", "force_clamp", "plane_pulling", "indentation", "hydrodynamics"};
 
 const UnitKey kTemperatureKcal{"temperature_kcal_per_mol", identity, "kcal/mol"};
 const UnitKey kTemperatureK{"temperature_K", units::kelvin_to_kcal_per_mol, "K"};
@@ -318,6 +318,23 @@ std::vector<std::int32_t> bead_list(const Section& s, std::string_view key, bool
 }
 
 void read_fixed(const Section& s, RunSpec& spec) { spec.fixed_beads = bead_list(s, "beads", false, spec); }
+
+// [hydrodynamics] (docs/config.md#hydrodynamics): its presence turns them on, by TEA unless
+// method says otherwise; method = "none" turns them off again (e.g. from --set).
+void read_hydrodynamics(const Section& s, RunSpec& spec) {
+  HydrodynamicParameters& h = spec.langevin.hydrodynamics;
+  if (!s.present()) return;
+  h.method = HydrodynamicMethod::kTea;
+  if (const auto method = s.string("method")) {
+    if (*method == "tea") h.method = HydrodynamicMethod::kTea;
+    else if (*method == "cholesky") h.method = HydrodynamicMethod::kCholesky;
+    else if (*method == "none") h.method = HydrodynamicMethod::kNone;
+    else
+      throw s.error("method", fmt::format("must be \"tea\", \"cholesky\" or \"none\", got \"{}\"", *method));
+  }
+  assign(h.radius_A, s.real("radius_A", kPositive, "Å"));
+  remember(spec, s, "method");  // the size check at the start names its line (run/hydrodynamics_check.h)
+}
 
 void read_output(const Section& s, OutputSpec& o) {
   assign(o.directory, s.path("directory"));

@@ -20,6 +20,7 @@ bool read_run(const Section& s, RunSpec& spec);
 void read_heating(const Section& s, bool run_temperature_given, RunSpec& spec);
 void read_minimize(const Section& s, MinimizeSpec& m);
 void read_fixed(const Section& s, RunSpec& spec);
+void read_hydrodynamics(const Section& s, RunSpec& spec);
 void read_output(const Section& s, OutputSpec& o);
 
 // Notes in spec.key_sources where `key` was given, for checks made once the model is

@@ -41,11 +41,28 @@ inline bool repulsion_cut_inside_sigma(const SopParameters& sop) {
   return !(sop.pair_cutoff_A > sop.repulsion_sigma_A);
 }
 
+// Hydrodynamic interactions between the beads (docs/model.md#hydrodynamic-interactions):
+// none (each bead alone with its friction ζ, SOP-GPU's default), the Rotne–Prager–Yamakawa
+// tensor through the truncated expansion approximation of its square root ("tea"), or its
+// exact Cholesky factor ("cholesky").
+enum class HydrodynamicMethod { kNone, kTea, kCholesky };
+
+struct HydrodynamicParameters {
+  HydrodynamicMethod method = HydrodynamicMethod::kNone;
+  double radius_A = 1.9;  // hydrodynamic radius a of a bead (SOP-GPU's hi_a of its examples)
+  bool enabled() const { return method != HydrodynamicMethod::kNone; }
+};
+
+inline const char* hydrodynamic_method_name(HydrodynamicMethod m) {
+  return m == HydrodynamicMethod::kTea ? "tea" : m == HydrodynamicMethod::kCholesky ? "cholesky" : "none";
+}
+
 // Parameters of the overdamped Langevin step, internal units.
 struct LangevinParameters {
   double timestep_tau = 0.08;      // h, in τ_H
   double zeta = 50.0;              // friction ζ, kcal/mol·τ_H/Å²
   double temperature_kcal_per_mol = 0.6;  // k_B·T
+  HydrodynamicParameters hydrodynamics;
 };
 
 }  // namespace ermak

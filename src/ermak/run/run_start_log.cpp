@@ -105,6 +105,12 @@ void log_run_start(const RunSpec& spec, const Topology& topology, const std::vec
   log->info("noise: generator {}, layout {}, seed {}{}{}", spec.rng, spec.rng_layout, spec.seed,
             spec.rng == "philox" ? " (counter-based)" : "",
             default_seed ? " (the default: give each run whose replicas are to be pooled its own run.seed)" : "");
+  if (const HydrodynamicParameters& h = spec.langevin.hydrodynamics; h.enabled())
+    log->info("hydrodynamic interactions: Rotne–Prager–Yamakawa tensor of beads of radius {:g} Å, its square root by "
+              "{} (docs/model.md#hydrodynamic-interactions); fixed beads take no part",
+              h.radius_A,
+              h.method == HydrodynamicMethod::kTea ? "the truncated expansion approximation (TEA), ε at every step"
+                                                   : "Cholesky factorisation at every step");
 }
 
 }  // namespace ermak

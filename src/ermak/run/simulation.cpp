@@ -38,6 +38,7 @@
 #include "ermak/run/output_directories.h"
 #include "ermak/run/output_size.h"
 #include "ermak/run/previous_run.h"
+#include "ermak/run/hydrodynamics_check.h"
 #include "ermak/run/protocol_checks.h"
 #include "ermak/run/protocol_setup.h"
 #include "ermak/run/pulling_travel_check.h"
@@ -186,6 +187,7 @@ RunSummary run_logged(const RunSpec& given_spec, const RunOptions& options, RunR
                       std::to_string(n) + " beads (0.." + std::to_string(n - 1) + ")");
     }
   validate_protocols(spec, topology);
+  check_hydrodynamics(spec, topology);
   // model.psf is written at the start: names it cannot hold stop a dry run too, at the model's
   // file, where they are changed.
   if (spec.output.write_directory)

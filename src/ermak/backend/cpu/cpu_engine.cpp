@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <stdexcept>
 
 #include "ermak/backend/protocol_reports.h"
@@ -13,6 +14,7 @@
 #include "ermak/backend/cpu/pair_forces.h"
 #include "ermak/backend/descent_step.h"
 #include "ermak/backend/engine.h"
+#include "ermak/backend/hydrodynamic_step.h"
 #include "ermak/core/error.h"
 #include "ermak/model/measure_structure.h"
 #include "ermak/physics/harmonic.h"
@@ -56,8 +58,21 @@ struct Workspace {
   std::vector<float> chunk_forces;  // [chunk][component][padded bead]
   std::vector<float> px, py, pz;    // positions of the replica being computed, padded
   std::vector<float> fx, fy, fz;    // reduced total force
-  std::vector<float> gx, gy, gz;    // the replica's noise of the step (non-Philox generators)
+  std::vector<float> gx, gy, gz;    // the replica's noise of the step (non-Philox generators, hydrodynamics)
   CellListScratch cells;
+  // Hydrodynamic moves (backend/hydrodynamic_step.h): the mobile beads' displacements,
+  // TEA's ε shares, the exact method's 3M×3M tensor.
+  std::vector<Vec3f> displacement;
+  std::vector<float> epsilon_share;
+  std::vector<float> tensor;
+};
+
+// A replica's positions, forces and Gaussians as backend/hydrodynamic_step.h reads them.
+struct SoaBeads {
+  const float *x, *y, *z, *fx, *fy, *fz, *gx, *gy, *gz;
+  Vec3f position(std::int32_t j) const { return {x[j], y[j], z[j]}; }
+  Vec3f force(std::int32_t j) const { return {fx[j], fy[j], fz[j]}; }
+  Vec3f gaussian(std::int32_t j) const { return {gx[j], gy[j], gz[j]}; }
 };
 
 class CpuEngine final : public Engine {
@@ -97,7 +112,10 @@ class CpuEngine final : public Engine {
     noise_ = rng::make_noise_source(setup.rng, setup.rng_layout, setup.seed, setup.replicas, n_);
     noise_from_source_ = setup.rng != "philox";
     if (setup.replica_offset != 0 && noise_from_source_) throw Error(sliced_noise_refusal(setup.rng));
-    if (noise_from_source_)
+    hydrodynamics_ = setup.langevin.hydrodynamics;
+    for (std::int32_t i = 0; i < n_; ++i)
+      if (!fixed_[i]) mobile_.push_back(i);
+    if (noise_from_source_ || hydrodynamics_.enabled())
       for (Workspace& w : workspaces_) { w.gx.resize(n_); w.gy.resize(n_); w.gz.resize(n_); }
     fene_ = fene_parameters(setup.sop);
     repulsion_ = repulsion_parameters(setup.sop);
@@ -506,11 +524,75 @@ class CpuEngine final : public Engine {
     return max_d2;
   }
 
+  // Every bead's Gaussians of the step into w.gx/gy/gz, the very values the plain move
+  // draws (Philox by batches of 8; a NoiseSource has filled them already).
+  void draw_gaussians(std::int32_t r, std::int64_t step, Workspace& w) {
+    if (noise_from_source_) return;
+    constexpr std::int32_t kB = rng::kGaussianBatch;
+    for (std::int32_t block = 0; block < n_; block += kB) {
+      const rng::Gaussians8 g = rng::gaussian3_batch8(setup_.seed, rng::Stream::kBeadLangevin, noise_replica(r),
+                                                      std::uint32_t(block), std::uint64_t(step));
+      float gx[kB], gy[kB], gz[kB];
+      g.x.store(gx); g.y.store(gy); g.z.store(gz);
+      for (std::int32_t i = block; i < std::min(block + kB, n_); ++i) {
+        w.gx[i] = gx[i - block]; w.gy[i] = gy[i - block]; w.gz[i] = gz[i - block];
+      }
+    }
+  }
+
+  // One step of replica r's mobile beads with hydrodynamic interactions
+  // (backend/hydrodynamic_step.h, docs/model.md#hydrodynamic-interactions), from the forces
+  // in w.fx/fy/fz; `parallel`: the beads' sums shared among the threads (one large replica).
+  // Each bead's sums run in bead order, so the thread count changes no bit. Returns the
+  // largest squared displacement from the list reference, as integrate().
+  float move_hydrodynamic(std::int32_t r, std::int64_t step, Workspace& w, bool parallel) {
+    draw_gaussians(r, step, w);
+    const auto coeff = physics::langevin_coefficients(setup_.langevin.timestep_tau, setup_.langevin.zeta,
+                                                      setup_.temperature.at_step(step));
+    const std::size_t o = state_.index(r, 0);
+    float* x = &state_.x[o]; float* y = &state_.y[o]; float* z = &state_.z[o];
+    const SoaBeads beads{x, y, z, w.fx.data(), w.fy.data(), w.fz.data(), w.gx.data(), w.gy.data(), w.gz.data()};
+    const std::int32_t m = std::int32_t(mobile_.size());
+    const float radius_A = float(hydrodynamics_.radius_A);
+    w.displacement.resize(m);
+    constexpr float kNaN = std::numeric_limits<float>::quiet_NaN();
+    if (hydrodynamics_.method == HydrodynamicMethod::kCholesky) {
+      w.tensor.resize(std::size_t(9) * m * m);
+      if (!exact_hydrodynamic_displacements(beads, mobile_.data(), m, radius_A, coeff.mobility_step,
+                                            coeff.noise_amplitude, w.tensor.data(), w.displacement.data()))
+        std::fill(w.displacement.begin(), w.displacement.end(), Vec3f{kNaN, kNaN, kNaN});  // the run's checks stop it
+    } else {
+      w.epsilon_share.resize(m);
+#pragma omp parallel for num_threads(threads_) schedule(static) if (parallel)
+      for (std::int32_t k = 0; k < m; ++k) w.epsilon_share[k] = tea_epsilon_share_of(beads, mobile_.data(), m, k, radius_A);
+      double epsilon_sum = 0.0;
+      for (std::int32_t k = 0; k < m; ++k) epsilon_sum += w.epsilon_share[k];
+      const float beta = float(physics::tea_beta(physics::tea_epsilon(epsilon_sum, m), m));
+#pragma omp parallel for num_threads(threads_) schedule(static) if (parallel)
+      for (std::int32_t k = 0; k < m; ++k) {
+        const std::int32_t i = mobile_[k];
+        const physics::HydrodynamicSums sums = hydrodynamic_sums_of(beads, mobile_.data(), m, k, radius_A);
+        w.displacement[k] = physics::tea_displacement(beads.force(i), beads.gaussian(i), sums, beta,
+                                                      coeff.mobility_step, coeff.noise_amplitude);
+      }
+    }
+    const ReplicaLists& l = lists_[r];
+    float max_d2 = 0.0f;
+    for (std::int32_t k = 0; k < m; ++k) {
+      const std::int32_t i = mobile_[k];
+      x[i] += w.displacement[k].x; y[i] += w.displacement[k].y; z[i] += w.displacement[k].z;
+      const float dx = x[i] - l.ref_x[i], dy = y[i] - l.ref_y[i], dz = z[i] - l.ref_z[i];
+      const float d2 = dx * dx + dy * dy + dz * dz;
+      max_d2 = (d2 > max_d2 || d2 != d2) ? d2 : max_d2;
+    }
+    return max_d2;
+  }
+
   void step_replica_serial(std::int32_t r, std::int64_t step, Workspace& w) {
     ensure_list(r, w);
     total_forces<false>(r, step, w);
     if (noise_from_source_) noise_->fill(r, step, w.gx.data(), w.gy.data(), w.gz.data());
-    const float max_d2 = integrate(r, step, w, 0, n_);
+    const float max_d2 = hydrodynamics_.enabled() ? move_hydrodynamic(r, step, w, false) : integrate(r, step, w, 0, n_);
     if (!(max_d2 <= half_skin2_)) lists_[r].needs_rebuild = true;
     step_tip(r, step);
   }
@@ -522,6 +604,16 @@ class CpuEngine final : public Engine {
     // Outside the team below: the fill splits the beads among threads itself.
     if (noise_from_source_) noise_->fill(r, step, w.gx.data(), w.gy.data(), w.gz.data());
     float max_d2 = 0.0f;
+    if (hydrodynamics_.enabled()) {
+      // Every bead's force before any move: the moves couple all mobile beads.
+#pragma omp parallel for num_threads(threads_) schedule(dynamic, 1)
+      for (std::int32_t c = 0; c < chunks_; ++c) chunk_forces<false>(r, c, step, w);
+      reduce_chunks(r, w, 0, n_);
+      max_d2 = move_hydrodynamic(r, step, w, true);
+      if (!(max_d2 <= half_skin2_)) lists_[r].needs_rebuild = true;
+      step_tip(r, step);
+      return;
+    }
 #pragma omp parallel num_threads(threads_)
     {
 #pragma omp for schedule(dynamic, 1)
@@ -615,6 +707,8 @@ class CpuEngine final : public Engine {
   std::vector<Vec3d> tip_molecule_force_;  // force of the beads on the tip, last evaluation
   std::unique_ptr<rng::NoiseSource> noise_;  // run.rng; used for the beads unless philox
   bool noise_from_source_ = false;
+  HydrodynamicParameters hydrodynamics_;
+  std::vector<std::int32_t> mobile_;  // beads that are not fixed, in order
   std::vector<std::int32_t> bonded_lo_, bonded_hi_;  // per chunk: beads its bonds and contacts touch
 };
 

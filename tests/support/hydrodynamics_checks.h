@@ -1,0 +1,25 @@
+#pragma once
+// Hydrodynamic interactions (docs/model.md#hydrodynamic-interactions) against exactly
+// solvable two-bead problems, written once and run on every backend (like
+// integrator_statistics_checks.h): tests/physics/hydrodynamics_test.cpp passes the CPU
+// engine, tests/cuda/hydrodynamics_cuda_test.cpp the CUDA engine. Tolerances are derived in
+// hydrodynamics_checks.cpp.
+#include "ermak/model/force_field.h"
+#include "support/integrator_statistics_checks.h"
+
+namespace ermak::test {
+
+// Two beads in harmonic traps 30 Å apart, nearly at zero temperature: each replica starts
+// in one normal mode (along the axis apart or together, across it together) and relaxes
+// as the deterministic recursion x ← x + (h/ζ)(F + D₁₂F₂/D0) with the RPY tensor, written
+// independently in the test; different from the relaxation without hydrodynamics.
+void check_hydrodynamic_relaxation_of_two_trapped_beads(const EngineFactory& make_engine, HydrodynamicMethod method);
+
+// A FENE dumbbell at 300 K: its centre's mean-square displacement after 100 steps is the
+// sum over steps of each step's noise covariance of the centre — (2k_BTh/ζ)(6 + 2 tr D₁₂/D0)/4
+// for the exact square root, the 6×6 TEA matrix product built in the test for "tea" — with
+// the per-step covariance taken from the replicas' own configurations (the centre's
+// increments are martingale differences: its drift is zero for two equal beads).
+void check_hydrodynamic_dumbbell_centre_diffusion(const EngineFactory& make_engine, HydrodynamicMethod method);
+
+}  // namespace ermak::test
