@@ -1,7 +1,7 @@
 // Hydrodynamic interactions (docs/model.md#hydrodynamic-interactions): the RPY tensor and
 // TEA pieces of physics/hydrodynamic_tensor.h against their defining properties, and the
-// CPU engine's moves against the exactly solvable two-bead checks of
-// tests/support/hydrodynamics_checks.h (also run on the CUDA engine).
+// CPU engine's moves against the exactly solvable two-bead checks and the one-step dense
+// reference of tests/support/hydrodynamics_checks.h (also run on the CUDA engine).
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -196,6 +196,12 @@ TEST(HydrodynamicsCpu, DumbbellCentreDiffusesAsItsNoiseCovarianceTea) {
 }
 TEST(HydrodynamicsCpu, DumbbellCentreDiffusesAsItsNoiseCovarianceCholesky) {
   test::check_hydrodynamic_dumbbell_centre_diffusion(kCpu, HydrodynamicMethod::kCholesky);
+}
+TEST(HydrodynamicsCpu, OneStepMatchesADenseReferenceTea) {
+  test::check_hydrodynamic_step_against_a_dense_reference(kCpu, HydrodynamicMethod::kTea);
+}
+TEST(HydrodynamicsCpu, OneStepMatchesADenseReferenceCholesky) {
+  test::check_hydrodynamic_step_against_a_dense_reference(kCpu, HydrodynamicMethod::kCholesky);
 }
 
 // The thread count changes no bit (DESIGN.md §3): a 40-bead chain (one replica per thread)

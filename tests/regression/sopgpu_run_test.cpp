@@ -307,9 +307,19 @@ TEST(SopgpuRun, Pf8IndentationWritesItsFile) {
   EXPECT_TRUE(fs::exists(dir / "structures/PF8_01_bend_final.pdb"));
   EXPECT_TRUE(fs::exists(dir / "PF8.ref.pdb"));
 
-  // Hydrodynamics: a clear refusal naming the line.
-  EXPECT_EQ(ermak_in(dir, "pf8_hi.sop --set numsteps=10", &out), 1);
-  EXPECT_NE(out.find("pf8_hi.sop:71: hi_on: not supported yet"), std::string::npos) << out;
+  // SOP-GPU's hydrodynamics variant of the example runs (TEA, a = 1.9 Å; a few steps on
+  // the CPU: every pair of the 6928 beads at every step) and writes its own files.
+  ASSERT_EQ(ermak_in(dir, "pf8_hi.sop --set numsteps=4 --set indentationOutputFreq=2 "
+                          "--set outputtiming=2 --set dcdfreq=4 --set restartfreq=4",
+                     &out),
+            0)
+      << out;
+  const std::string log = read_file(dir / "output/PF8_01_restart.pf8_hi.ermak.log");
+  EXPECT_NE(log.find("hydrodynamic interactions: Rotne–Prager–Yamakawa tensor of beads of radius 1.9 Å"),
+            std::string::npos)
+      << log;
+  EXPECT_EQ(read_rows(dir / "indentation/PF8_01_bend_HI.dat").size(), 3u);
+  EXPECT_TRUE(fs::exists(dir / "structures/PF8_01_bend_HI_final.pdb"));
 }
 
 // SOP-GPU's per-run files written by several threads (`--report-threads`,

@@ -8,11 +8,17 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <array>
+#include <bit>
 #include <cmath>
 #include <cstdint>
+#include <cstdio>
+#include <random>
 #include <string>
 #include <vector>
+
+#include "ermak/rng/philox_gaussian.h"
 
 namespace ermak::test {
 namespace {
@@ -207,6 +213,193 @@ void check_hydrodynamic_dumbbell_centre_diffusion(const EngineFactory& make_engi
   EXPECT_NEAR(mean, expected, 5.0 * standard_error);
   EXPECT_GT(std::abs(expected - free_value), 20.0 * standard_error) << "the check cannot tell the coupling apart";
   ::testing::Test::RecordProperty("centre_msd_over_expected", std::to_string(mean / expected));
+}
+
+}  // namespace ermak::test
+
+namespace ermak::test {
+namespace {
+
+// A dense n×n matrix in double, row-major: the reference below builds the whole 3M×3M
+// tensor and its square root explicitly, as docs/model.md#hydrodynamic-interactions writes
+// them, rather than the engines' per-bead sums.
+struct DenseMatrix {
+  int n;
+  std::vector<double> elements;
+  explicit DenseMatrix(int size) : n(size), elements(std::size_t(size) * std::size_t(size), 0.0) {}
+  double& operator()(int i, int j) { return elements[std::size_t(i) * std::size_t(n) + std::size_t(j)]; }
+  double operator()(int i, int j) const { return elements[std::size_t(i) * std::size_t(n) + std::size_t(j)]; }
+};
+
+bool same_bead(int row, int column) { return row / 3 == column / 3; }
+
+// D/D0 of the beads at `p` (3M × 3M): I on each bead's own block, the textbook RPY block
+// rpy() between beads.
+DenseMatrix dense_mobility(const std::vector<Vec3d>& p) {
+  DenseMatrix d(3 * int(p.size()));
+  for (std::size_t i = 0; i < p.size(); ++i)
+    for (std::size_t j = 0; j < p.size(); ++j) {
+      const Matrix3 block = i == j ? Matrix3{{{1, 0, 0}, {0, 1, 0}, {0, 0, 1}}} : rpy(p[j] - p[i]);
+      for (int a = 0; a < 3; ++a)
+        for (int b = 0; b < 3; ++b) d(3 * int(i) + a, 3 * int(j) + b) = block[a][b];
+    }
+  return d;
+}
+
+// TEA's B (docs/model.md#tea; Geyer & Winter eqs. 19–26) as a matrix: ε the mean of all
+// elements outside the beads' own blocks (their sum over 3M(3M − 3)), held at most 1; β from
+// q = (3M − 1)ε² − (3M − 2)ε; per row i, C_i = (1 + β² Σ_{j other beads} D_ij²)^(−1/2),
+// B_ii = C_i, B_ij = C_i β D_ij for j of another bead, 0 for j of the same bead.
+DenseMatrix tea_square_root(const DenseMatrix& d) {
+  const int n = d.n;
+  double off_block_sum = 0.0;
+  for (int i = 0; i < n; ++i)
+    for (int j = 0; j < n; ++j)
+      if (!same_bead(i, j)) off_block_sum += d(i, j);
+  const double epsilon = std::min(1.0, off_block_sum / (double(n) * (n - 3.0)));
+  const double q = (n - 1.0) * epsilon * epsilon - (n - 2.0) * epsilon;
+  const double beta = std::abs(q) < 1e-7 ? 0.5 : (1.0 - std::sqrt(1.0 - q)) / q;
+  DenseMatrix b(n);
+  for (int i = 0; i < n; ++i) {
+    double squares = 0.0;
+    for (int j = 0; j < n; ++j)
+      if (!same_bead(i, j)) squares += d(i, j) * d(i, j);
+    const double c = 1.0 / std::sqrt(1.0 + beta * beta * squares);
+    for (int j = 0; j < n; ++j) b(i, j) = i == j ? c : (same_bead(i, j) ? 0.0 : c * beta * d(i, j));
+  }
+  return b;
+}
+
+// The lower Cholesky factor L of D (L Lᵀ = D), Cholesky–Banachiewicz in double.
+DenseMatrix cholesky_lower(const DenseMatrix& d) {
+  DenseMatrix l(d.n);
+  for (int i = 0; i < d.n; ++i)
+    for (int j = 0; j <= i; ++j) {
+      double s = d(i, j);
+      for (int k = 0; k < j; ++k) s -= l(i, k) * l(j, k);
+      l(i, j) = i == j ? std::sqrt(s) : s / l(j, j);
+    }
+  return l;
+}
+
+// The spacing of floats just above |x|.
+double float_ulp(float x) { return double(std::nextafter(std::abs(x), INFINITY)) - double(std::abs(x)); }
+
+}  // namespace
+
+void check_hydrodynamic_step_against_a_dense_reference(const EngineFactory& make_engine, HydrodynamicMethod method) {
+  // The two-bead checks above cannot see what only a generic configuration of several beads
+  // shows: a wrong sign in one off-diagonal element of a block (they sit on an axis), a
+  // bead's own Gaussian in the coupled sum instead of g_j, C_i on g_i alone, TEA's ε or β
+  // from another formula, a fixed bead left in the tensor. So: 6 beads of a bent chain, no
+  // coordinate near zero (5.6–16 Å in magnitude), FENE bonds of r0 = 3.8 Å, beads 0
+  // and 3 (not bonded) ~3.0 Å apart — their RPY block in the overlap branch (r < 2a = 3.8 Å)
+  // and their repulsion ~8 kcal/mol/Å — bead 2 fixed, a tether (κ = 2, static anchor) on
+  // bead 5 so that a protocol force enters the drift. 4 replicas, each displaced by up to
+  // ±0.15 Å per coordinate so that each has its own tensor and its own noise. One step from
+  // step 41 must move every mobile coordinate by (docs/model.md#hydrodynamic-interactions)
+  //   Δ = (h/ζ) Σ_j (D_ij/D0) F_j + sqrt(2 k_B T h/ζ) Σ_j B_ij g_j     (mobile beads i, j)
+  // with D the dense RPY tensor of the 5 mobile beads built here in double, B by the method
+  // (TEA's explicit matrix, or this file's own Cholesky), F the engine's own forces at the
+  // start (validated elsewhere) and g the documented Philox Gaussians of (seed, bead stream,
+  // replica, bead, step) (docs/model.md#noise).
+  SCOPED_TRACE("hydrodynamics = " + method_name(method));
+  constexpr std::int32_t kBeads = 6, kReplicas = 4, kFixedBead = 2, kTetheredBead = 5;
+  constexpr std::int64_t kStep = 41;
+  constexpr double kT = 0.6, kJitter = 0.15;
+  const Vec3d chain[kBeads] = {{9.70, -11.30, 13.10}, {7.65, -12.80, 15.92}, {6.89, -15.70, 13.58},
+                               {8.90, -13.52, 11.21}, {8.54, -15.85, 8.23},  {10.10, -13.41, 5.78}};
+  Topology topology;
+  topology.name = "bent chain";
+  topology.beads.resize(kBeads);
+  for (std::int32_t i = 0; i + 1 < kBeads; ++i) topology.bonds.push_back(Bond{i, i + 1, 3.8f});
+  EngineSetup setup = hydrodynamic_setup(topology, kReplicas, 0x48d1e5ull, method);
+  setup.fixed_beads = {kFixedBead};
+  HarmonicTether tether;
+  tether.bead = kTetheredBead;
+  tether.anchor_start_A = {12.4, -12.2, 4.3};
+  tether.spring_kcal_per_mol_A2 = 2.0;
+  setup.tethers.push_back(tether);
+  // Each replica's start: uniform ±kJitter from mt19937's raw words (the standard fixes
+  // those; the distributions' algorithms are the library's).
+  std::mt19937 random(2029);
+  auto jitter = [&] { return kJitter * (2.0 * double(random()) / 4294967296.0 - 1.0); };
+  State start(kBeads, kReplicas);
+  start.step = kStep;
+  for (std::int32_t r = 0; r < kReplicas; ++r)
+    for (std::int32_t b = 0; b < kBeads; ++b)
+      start.set_position(r, b, vec_cast<float>(chain[b] + Vec3d{jitter(), jitter(), jitter()}));
+  auto engine = make_engine(setup);
+  engine->set_state(start);
+  const State forces = engine->forces();
+  engine->advance(1);
+  const State& after = engine->state();
+  ASSERT_EQ(after.step, kStep + 1);
+
+  const std::vector<std::int32_t> mobile = {0, 1, 3, 4, 5};  // all but kFixedBead, in bead order
+  const int n = 3 * int(mobile.size());
+  const double mobility_step = kH / kZeta, amplitude = std::sqrt(2.0 * kT * kH / kZeta);
+  // Tolerance per coordinate: 3 float ulps of the coordinate (1.4e-6 Å at 5.6 Å, 2.9e-6 Å
+  // from 8 to 16 Å). The engine adds its float displacement (|Δ| ≤ 0.14 Å here) to a float
+  // coordinate: the result carries that coordinate's rounding, ≤ 1/2 ulp, while the
+  // displacement's own float error (a few ulps of Δ: ≲ 1e-7 Å, with the batched Gaussians'
+  // ~1 ulp of g and a GPU's approximate square roots and divisions) stays far below it;
+  // start and end read back in double are exact. Measured on the CPU: 0.50 ulp at worst
+  // (4.7e-7 Å) for both methods, each coordinate exactly float(start + Δ_ref) — so 3 ulps
+  // is a 6× margin. Each of the bugs named above, tried once in the CPU engine, missed by
+  // 6e-4 Å (ε over 3M(3M − 1)) to 9e-2 Å (g_i in the coupled sum), nearly every
+  // coordinate of the 60.
+  double worst_error = 0.0, worst_in_ulps = 0.0;
+  int misses = 0;
+  for (std::int32_t r = 0; r < kReplicas; ++r) {
+    SCOPED_TRACE("replica " + std::to_string(r));
+    const Vec3d p0 = vec_cast<double>(start.position(r, 0)), p3 = vec_cast<double>(start.position(r, 3));
+    ASSERT_LT(std::sqrt(norm2(p3 - p0)), 2.0 * kRadius) << "beads 0 and 3 must overlap (RPY's r < 2a branch)";
+    std::vector<Vec3d> p;
+    std::vector<double> f(n), g(n);
+    for (std::size_t k = 0; k < mobile.size(); ++k) {
+      const std::int32_t i = mobile[k];
+      p.push_back(vec_cast<double>(start.position(r, i)));
+      const Vec3d force = vec_cast<double>(forces.position(r, i));
+      // A sane start: finite forces whose drift (h/ζ)|F| stays ≤ 0.1 Å.
+      ASSERT_TRUE(std::isfinite(norm2(force))) << "bead " << i;
+      ASSERT_LT(std::sqrt(norm2(force)), 60.0) << "bead " << i;
+      const Vec3d noise = vec_cast<double>(rng::gaussian3(setup.seed, rng::Stream::kBeadLangevin, std::uint32_t(r),
+                                                          std::uint32_t(i), std::uint64_t(kStep)));
+      f[3 * k] = force.x, f[3 * k + 1] = force.y, f[3 * k + 2] = force.z;
+      g[3 * k] = noise.x, g[3 * k + 1] = noise.y, g[3 * k + 2] = noise.z;
+    }
+    const DenseMatrix d = dense_mobility(p);
+    const DenseMatrix b = method == HydrodynamicMethod::kCholesky ? cholesky_lower(d) : tea_square_root(d);
+    for (std::size_t k = 0; k < mobile.size(); ++k) {
+      const std::int32_t i = mobile[k];
+      const std::size_t at = after.index(r, i);
+      const float before[3] = {start.x[at], start.y[at], start.z[at]};
+      const float now[3] = {after.x[at], after.y[at], after.z[at]};
+      for (int c = 0; c < 3; ++c) {
+        const int row = 3 * int(k) + c;
+        double want = 0.0;
+        for (int j = 0; j < n; ++j) want += mobility_step * d(row, j) * f[j] + amplitude * b(row, j) * g[j];
+        const double got = double(now[c]) - double(before[c]);
+        const double error = std::abs(got - want), ulp = float_ulp(now[c]);
+        worst_error = std::max(worst_error, error);
+        worst_in_ulps = std::max(worst_in_ulps, error / ulp);
+        if (error > 3.0 * ulp && ++misses <= 5)  // the first few; the count below
+          ADD_FAILURE() << "replica " << r << " bead " << i << " component " << c << " moved by " << got
+                        << " Å, the dense reference by " << want << " Å (tolerance " << 3.0 * ulp << " Å)";
+      }
+    }
+    // The fixed bead keeps its exact bits.
+    const std::size_t at = after.index(r, kFixedBead);
+    EXPECT_EQ(std::bit_cast<std::uint32_t>(after.x[at]), std::bit_cast<std::uint32_t>(start.x[at]));
+    EXPECT_EQ(std::bit_cast<std::uint32_t>(after.y[at]), std::bit_cast<std::uint32_t>(start.y[at]));
+    EXPECT_EQ(std::bit_cast<std::uint32_t>(after.z[at]), std::bit_cast<std::uint32_t>(start.z[at]));
+  }
+  EXPECT_EQ(misses, 0) << "coordinates off the dense reference, of " << kReplicas * n;
+  ::testing::Test::RecordProperty("worst_displacement_error_A_" + method_name(method), std::to_string(worst_error));
+  ::testing::Test::RecordProperty("worst_displacement_error_ulps_" + method_name(method), std::to_string(worst_in_ulps));
+  std::printf("[ %s ] one step against the dense reference: worst |Δ - Δ_ref| = %.3g A (%.3g ulps)\n",
+              method_name(method).c_str(), worst_error, worst_in_ulps);
 }
 
 }  // namespace ermak::test

@@ -23,3 +23,14 @@ void check_hydrodynamic_relaxation_of_two_trapped_beads(const EngineFactory& mak
 void check_hydrodynamic_dumbbell_centre_diffusion(const EngineFactory& make_engine, HydrodynamicMethod method);
 
 }  // namespace ermak::test
+
+namespace ermak::test {
+
+// One step of 6 beads in a generic bent chain (FENE bonds, an overlapping non-bonded pair
+// 3 Å apart, bead 2 fixed, a tether on bead 5), 4 replicas each from its own start: every
+// mobile coordinate moves by (h/ζ)(D/D0)F + sqrt(2k_BTh/ζ) B g of the mobile beads, D, B
+// (TEA or Cholesky) and the sum built densely in double in the test from the engine's
+// forces and the documented Philox Gaussians; the fixed bead keeps its bits.
+void check_hydrodynamic_step_against_a_dense_reference(const EngineFactory& make_engine, HydrodynamicMethod method);
+
+}  // namespace ermak::test

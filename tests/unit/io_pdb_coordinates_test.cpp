@@ -314,6 +314,13 @@ TEST(IoPdbCoordinates, ErrorsNameFileAndLine) {
   std::string bad = good;
   bad[50] = '?';
   EXPECT_NE(message(good + bad).find("c.pdb:2: z:"), std::string::npos) << message(good + bad);
+  // A number beyond what the model's and final PDBs can hold (a damaged column) is named at
+  // its line too, not later without one.
+  std::string far = good;
+  far.replace(38, 8, " 1.0e+20");
+  EXPECT_NE(message(good + far).find("c.pdb:2: y: ' 1.0e+20' in columns 39-46 is not finite or beyond ±10⁷ Å"),
+            std::string::npos)
+      << message(good + far);
   EXPECT_NE(message("REMARK only\nEND\n").find("no ATOM"), std::string::npos);
   // Only the first model.
   EXPECT_EQ(message("MODEL 1\n" + good + "ENDMDL\nMODEL 2\n" + bad), "no error");

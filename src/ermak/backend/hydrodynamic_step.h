@@ -4,6 +4,7 @@
 // gaussian(j) (Vec3f, bead j of the replica) and the list of its mobile beads: the CPU engine
 // runs these loops per replica, the CUDA engine per bead (TEA) or per replica (Cholesky).
 // Fixed beads take no part: they do not move, and their forces and noise reach no other bead.
+#include <cstddef>
 #include <cstdint>
 
 #include "ermak/core/hd.h"
@@ -48,7 +49,7 @@ template <class Beads>
 ERMAK_HD bool exact_hydrodynamic_displacements(const Beads& beads, const std::int32_t* mobile, std::int32_t mobile_count,
                                                float radius_A, float mobility_step, float noise_amplitude, float* matrix,
                                                Vec3f* displacement) {
-  const int n = 3 * mobile_count;
+  const std::size_t n = 3 * std::size_t(mobile_count);  // n² passes 2³¹ from 3M = 46 341 on
   for (std::int32_t k = 0; k < mobile_count; ++k) {
     const Vec3f pk = beads.position(mobile[k]);
     for (std::int32_t m = 0; m <= k; ++m) {
@@ -56,8 +57,8 @@ ERMAK_HD bool exact_hydrodynamic_displacements(const Beads& beads, const std::in
       const float block[3][3] = {{d.xx, d.xy, d.xz}, {d.xy, d.yy, d.yz}, {d.xz, d.yz, d.zz}};
       for (int a = 0; a < 3; ++a)
         for (int b = 0; b < 3; ++b) {
-          matrix[(3 * k + a) * n + 3 * m + b] = block[a][b];
-          matrix[(3 * m + b) * n + 3 * k + a] = block[a][b];
+          matrix[(3 * std::size_t(k) + a) * n + 3 * std::size_t(m) + b] = block[a][b];
+          matrix[(3 * std::size_t(m) + b) * n + 3 * std::size_t(k) + a] = block[a][b];
         }
     }
   }
@@ -66,21 +67,22 @@ ERMAK_HD bool exact_hydrodynamic_displacements(const Beads& beads, const std::in
     for (std::int32_t m = 0; m < mobile_count; ++m) {
       const Vec3f f = beads.force(mobile[m]);
       for (int a = 0; a < 3; ++a) {
-        const float* row = matrix + (3 * k + a) * n + 3 * m;
+        const float* row = matrix + (3 * std::size_t(k) + a) * n + 3 * std::size_t(m);
         drift[a] += row[0] * f.x + row[1] * f.y + row[2] * f.z;
       }
     }
     displacement[k] = {mobility_step * drift[0], mobility_step * drift[1], mobility_step * drift[2]};
   }
-  if (!physics::cholesky_lower_in_place(matrix, n)) return false;
+  if (!physics::cholesky_lower_in_place(matrix, int(n))) return false;
   for (std::int32_t k = 0; k < mobile_count; ++k) {
     float noise[3] = {0.0f, 0.0f, 0.0f};
     for (int a = 0; a < 3; ++a) {
-      const int row = 3 * k + a;
+      const std::size_t row = 3 * std::size_t(k) + a;
       for (std::int32_t m = 0; m <= k; ++m) {
         const Vec3f g = beads.gaussian(mobile[m]);
         const float gm[3] = {g.x, g.y, g.z};
-        for (int b = 0; b < 3 && 3 * m + b <= row; ++b) noise[a] += matrix[row * n + 3 * m + b] * gm[b];
+        for (int b = 0; b < 3 && 3 * std::size_t(m) + b <= row; ++b)
+          noise[a] += matrix[row * n + 3 * std::size_t(m) + b] * gm[b];
       }
     }
     displacement[k] += Vec3f{noise_amplitude * noise[0], noise_amplitude * noise[1], noise_amplitude * noise[2]};

@@ -319,18 +319,21 @@ std::vector<std::int32_t> bead_list(const Section& s, std::string_view key, bool
 
 void read_fixed(const Section& s, RunSpec& spec) { spec.fixed_beads = bead_list(s, "beads", false, spec); }
 
-// [hydrodynamics] (docs/config.md#hydrodynamics): its presence turns them on, by TEA unless
-// method says otherwise; method = "none" turns them off again (e.g. from --set).
+// [hydrodynamics] (docs/config.md#hydrodynamics): its presence turns them on, by "auto"
+// (resolved against the model at the start) unless method says otherwise; method = "none"
+// turns them off again (e.g. from --set).
 void read_hydrodynamics(const Section& s, RunSpec& spec) {
   HydrodynamicParameters& h = spec.langevin.hydrodynamics;
   if (!s.present()) return;
-  h.method = HydrodynamicMethod::kTea;
+  h.method = HydrodynamicMethod::kAuto;
   if (const auto method = s.string("method")) {
-    if (*method == "tea") h.method = HydrodynamicMethod::kTea;
+    if (*method == "auto") h.method = HydrodynamicMethod::kAuto;
+    else if (*method == "tea") h.method = HydrodynamicMethod::kTea;
     else if (*method == "cholesky") h.method = HydrodynamicMethod::kCholesky;
     else if (*method == "none") h.method = HydrodynamicMethod::kNone;
     else
-      throw s.error("method", fmt::format("must be \"tea\", \"cholesky\" or \"none\", got \"{}\"", *method));
+      throw s.error("method",
+                    fmt::format("must be \"auto\", \"tea\", \"cholesky\" or \"none\", got \"{}\"", *method));
   }
   assign(h.radius_A, s.real("radius_A", kPositive, "Å"));
   remember(spec, s, "method");  // the size check at the start names its line (run/hydrodynamics_check.h)

@@ -19,6 +19,7 @@
 
 #include "ermak/core/error.h"
 #include "ermak/io/input_file.h"
+#include "ermak/model/coordinate_range.h"
 
 namespace ermak {
 namespace {
@@ -46,6 +47,7 @@ double coordinate(std::string_view line, int axis, const std::string& file, int 
     throw Error(file, line_number, kAxis[axis],
                 "'" + std::string(field) + "' in columns " + std::to_string(31 + 8 * axis) + "-" +
                     std::to_string(38 + 8 * axis) + " is not a number");
+  if (!coordinate_fits(value)) throw Error(file, line_number, kAxis[axis], out_of_range_field(field, 31 + 8 * axis));
   return value;
 }
 

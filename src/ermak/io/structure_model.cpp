@@ -352,10 +352,15 @@ void prepare_pdb_text(const std::string& file, std::string& text, ParsedStructur
                       " characters; x, y, z need columns 31-54)");
     for (int axis = 0; axis < 3; ++axis) {
       std::string_view field = line.substr(30 + 8 * axis, 8);
-      if (!text::parse_number<double>(text::trim(field)))
+      const auto value = text::parse_number<double>(text::trim(field));
+      if (!value)
         throw Error(file, line_number, kAxis[axis],
                     "'" + std::string(field) + "' in " + columns_text(31 + 8 * axis, 38 + 8 * axis) +
                         " is not a number");
+      // Caught here, at its line; check_structure_coordinates still checks what assembly
+      // operators make of the coordinates.
+      if (!coordinate_fits(*value))
+        throw Error(file, line_number, kAxis[axis], out_of_range_field(field, 31 + 8 * axis));
     }
     check_five_digit_residue_number(file, line_number, line);
     // resSeq: an integer ending in column 26 (one that does not belongs to a record shifted
@@ -564,7 +569,10 @@ void check_atom_site_values(const gemmi::cif::Document& document, const std::str
           number = number.substr(0, open);  // a standard uncertainty, 12.345(6)
         const auto real = text::parse_number<double>(number);
         const bool ok = column.integer ? text::parse_number<int>(number).has_value() : real.has_value();
-        if (ok && (column.integer || fits_single_precision(*real))) continue;
+        // Coordinates also within what the model's PDB files hold (model/coordinate_range.h).
+        const bool coordinate = std::string_view(column.name).starts_with("Cartn_");
+        const bool in_range = !coordinate || !ok || coordinate_fits(*real);
+        if (ok && in_range && (column.integer || fits_single_precision(*real))) continue;
         const std::string atom =
             id_column >= 0 ? " (atom " + loop.values[row * width + id_column] + ")" : std::string();
         const std::string what =
@@ -572,8 +580,9 @@ void check_atom_site_values(const gemmi::cif::Document& document, const std::str
                 ? fmt::format(" holds no value, and ε_h is read from this column (eh {}): give every atom a value "
                               "there, or ε_h as a number",
                               eh->letter)
-            : ok ? std::string(kBeyondSinglePrecision)
-                 : std::string(" is not ") + (column.integer ? "an integer" : "a number");
+            : !in_range ? std::string(" is not finite or beyond ±10⁷ Å (what the model's PDB files hold): a damaged value")
+            : ok        ? std::string(kBeyondSinglePrecision)
+                        : std::string(" is not ") + (column.integer ? "an integer" : "a number");
         throw Error(file, cif_loop_value_line(text, item.line_number, row * width + c),
                     std::string("_atom_site.") + column.name, "'" + raw + "'" + atom + what);
       }

@@ -5,6 +5,7 @@
 // overflow the builders' cell grids.
 #include <cmath>
 #include <string>
+#include <string_view>
 
 #include <fmt/format.h>
 
@@ -25,6 +26,14 @@ inline std::string out_of_range_position(const Vec3d& p_A) {
   return fmt::format("is at ({:g}, {:g}, {:g}) Å: a coordinate that is not finite or beyond ±10⁷ Å (what a PDB "
                      "file holds)",
                      p_A.x, p_A.y, p_A.z);
+}
+
+// For the PDB readers' refusal of one coordinate field, at its line: "'1.0e+20' in columns
+// 31-38 is …".
+inline std::string out_of_range_field(std::string_view field, int first_column) {
+  return fmt::format("'{}' in columns {}-{} is not finite or beyond ±10⁷ Å (what a PDB file's 8 columns hold): a "
+                     "damaged record",
+                     field, first_column, first_column + 7);
 }
 
 }  // namespace ermak

@@ -1,4 +1,5 @@
 #pragma once
+#include <cstdint>
 #include "ermak/physics/fene.h"
 #include "ermak/physics/repulsion.h"
 
@@ -44,8 +45,9 @@ inline bool repulsion_cut_inside_sigma(const SopParameters& sop) {
 // Hydrodynamic interactions between the beads (docs/model.md#hydrodynamic-interactions):
 // none (each bead alone with its friction ζ, SOP-GPU's default), the Rotne–Prager–Yamakawa
 // tensor through the truncated expansion approximation of its square root ("tea"), or its
-// exact Cholesky factor ("cholesky").
-enum class HydrodynamicMethod { kNone, kTea, kCholesky };
+// exact Cholesky factor ("cholesky"); "auto" (the configuration's default) is resolved
+// against the model before a run (resolve_hydrodynamic_method) and never reaches an engine.
+enum class HydrodynamicMethod { kNone, kTea, kCholesky, kAuto };
 
 struct HydrodynamicParameters {
   HydrodynamicMethod method = HydrodynamicMethod::kNone;
@@ -53,8 +55,24 @@ struct HydrodynamicParameters {
   bool enabled() const { return method != HydrodynamicMethod::kNone; }
 };
 
+// The most mobile beads a replica may have with the exact method: it factors the 3M×3M
+// tensor at every step, (3M)³/3 multiply-adds and 9M² floats per replica, which stops being
+// a sensible choice long before memory runs out (TEA is O(M²)).
+inline constexpr std::int32_t kMaxCholeskyMobileBeads = 1000;
+
 inline const char* hydrodynamic_method_name(HydrodynamicMethod m) {
-  return m == HydrodynamicMethod::kTea ? "tea" : m == HydrodynamicMethod::kCholesky ? "cholesky" : "none";
+  return m == HydrodynamicMethod::kTea        ? "tea"
+         : m == HydrodynamicMethod::kCholesky ? "cholesky"
+         : m == HydrodynamicMethod::kAuto     ? "auto"
+                                              : "none";
+}
+
+// "auto": the exact Cholesky factor while a replica's mobile beads fit it, else TEA — exact
+// where it is affordable, since TEA's noise runs bonded neighbours hot at SOP radii
+// (docs/model.md#tea).
+inline HydrodynamicMethod resolve_hydrodynamic_method(HydrodynamicMethod m, std::int64_t mobile_beads) {
+  if (m != HydrodynamicMethod::kAuto) return m;
+  return mobile_beads <= kMaxCholeskyMobileBeads ? HydrodynamicMethod::kCholesky : HydrodynamicMethod::kTea;
 }
 
 // Parameters of the overdamped Langevin step, internal units.

@@ -5,6 +5,7 @@
 // of its square root (Geyer & Winter, J. Chem. Phys. 130, 114905 (2009), eqs. 19–26),
 // the approximation SOP-GPU uses. One definition for both backends.
 #include <cmath>
+#include <cstddef>
 
 #include "ermak/core/hd.h"
 #include "ermak/core/hd_math.h"
@@ -129,17 +130,21 @@ ERMAK_HD Vec3<Real> tea_displacement(Vec3<Real> force_i, Vec3<Real> gaussian_i, 
 // configuration, so only a damaged one — NaN positions — gives that).
 template <class Real>
 ERMAK_HD bool cholesky_lower_in_place(Real* a, int n) {
-  for (int j = 0; j < n; ++j) {
-    Real pivot = a[j * n + j];
-    for (int k = 0; k < j; ++k) pivot -= a[j * n + k] * a[j * n + k];
+  // Indices in size_t: n² passes 2³¹ from 3M = 46 341 on.
+  const std::size_t stride = std::size_t(n);
+  for (std::size_t j = 0; j < stride; ++j) {
+    Real* row_j = a + j * stride;
+    Real pivot = row_j[j];
+    for (std::size_t k = 0; k < j; ++k) pivot -= row_j[k] * row_j[k];
     if (!(pivot > Real(0))) return false;
     const Real diagonal = hd_sqrt(pivot);
-    a[j * n + j] = diagonal;
+    row_j[j] = diagonal;
     const Real inverse = Real(1) / diagonal;
-    for (int i = j + 1; i < n; ++i) {
-      Real v = a[i * n + j];
-      for (int k = 0; k < j; ++k) v -= a[i * n + k] * a[j * n + k];
-      a[i * n + j] = v * inverse;
+    for (std::size_t i = j + 1; i < stride; ++i) {
+      Real* row_i = a + i * stride;
+      Real v = row_i[j];
+      for (std::size_t k = 0; k < j; ++k) v -= row_i[k] * row_j[k];
+      row_i[j] = v * inverse;
     }
   }
   return true;

@@ -39,9 +39,6 @@ std::unique_ptr<Engine> make_engine(const std::string& backend, const EngineSetu
   const std::string chosen = resolve_backend(backend, nullptr, first_device(setup));
   if (chosen == "cpu") return make_cpu_engine(setup);
   if (chosen == "cuda") {
-    if (setup.langevin.hydrodynamics.enabled())
-      throw Error("hydrodynamic interactions ([hydrodynamics]) run on the CPU backend only in this version: set "
-                  "run.backend = \"cpu\" (or --backend cpu)");
     CudaEngineOptions options;
     options.device = first_device(setup);
     if (cuda_kernels == "block") options.family = CudaKernelFamily::kBlock;
@@ -65,7 +62,7 @@ EngineSetup engine_setup_for(const RunSpec& spec, const Topology& topology) {
   EngineSetup setup;
   setup.topology = &topology;
   setup.sop = spec.sop;
-  setup.langevin = spec.langevin;
+  setup.langevin = spec.langevin;  // hydrodynamics.method resolved by then (run/hydrodynamics_check.h)
   setup.temperature = spec.temperature;
   setup.seed = spec.seed;
   setup.rng = spec.rng;

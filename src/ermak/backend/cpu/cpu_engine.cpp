@@ -115,6 +115,13 @@ class CpuEngine final : public Engine {
     hydrodynamics_ = setup.langevin.hydrodynamics;
     for (std::int32_t i = 0; i < n_; ++i)
       if (!fixed_[i]) mobile_.push_back(i);
+    // "auto" is the run driver's to resolve; an engine made without it resolves it alike.
+    hydrodynamics_.method = resolve_hydrodynamic_method(hydrodynamics_.method, std::int64_t(mobile_.size()));
+    if (hydrodynamics_.method == HydrodynamicMethod::kCholesky &&
+        std::int32_t(mobile_.size()) > kMaxCholeskyMobileBeads)
+      throw Error("hydrodynamics = \"cholesky\" factors each replica's 3M × 3M tensor at every step and is meant for "
+                  "at most " + std::to_string(kMaxCholeskyMobileBeads) + " mobile beads (this model has " +
+                  std::to_string(mobile_.size()) + "); use hydrodynamics = \"tea\"");
     if (noise_from_source_ || hydrodynamics_.enabled())
       for (Workspace& w : workspaces_) { w.gx.resize(n_); w.gy.resize(n_); w.gz.resize(n_); }
     fene_ = fene_parameters(setup.sop);

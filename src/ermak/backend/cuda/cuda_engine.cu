@@ -59,6 +59,9 @@ CudaEngine::CudaEngine(const EngineSetup& setup, const CudaEngineOptions& option
     : setup_(setup), topology_(*setup.topology), n_(topology_.bead_count()), R_(setup.replicas) {
   if (n_ <= 0) throw Error("backend \"cuda\": the topology has no beads");
   if (R_ <= 0) throw Error("backend \"cuda\": replicas must be positive");
+  // "auto" is the run driver's to resolve; an engine made without it resolves it alike.
+  setup_.langevin.hydrodynamics.method =
+      resolve_hydrodynamic_method(setup_.langevin.hydrodynamics.method, mobile_bead_count());
   device_ = resolve_device(options.device >= 0 ? options.device : setup.device);
   ERMAK_CUDA(cudaSetDevice(device_));
   ERMAK_CUDA(cudaGetDeviceProperties(&prop_, device_));

@@ -9,6 +9,7 @@
 //   cuda_engine_block.cu    the block family's steps: launches run ahead, overflows
 //   cuda_engine_perbead.cu  the per-bead family's steps: graph chunks, list checks
 //   cuda_engine_stops.cu    report stops (beside the steps or in turn), evaluation, gathers
+//   cuda_engine_hydrodynamics.cu  steps with hydrodynamic interactions (either family)
 //
 // Memory (all owned here, one DeviceBuffer per array):
 //   positions   float4 [2][R·n]   current positions in pos[step & 1]; the other buffer is
@@ -20,6 +21,9 @@
 //   noise       non-Philox generators only (run.rng): the generator state (DeviceNoise)
 //               and a ring of float4 [K][R·n] noise for the next K steps, K ≤ 256 within
 //               32 MB; the step kernels read it instead of drawing Philox
+//   hydrodynamics langevin.hydrodynamics only: the mobile beads, the step's noise float4
+//               [R·n], displacements [R·M]; TEA's ε shares [R·M] and β [R], or the
+//               exact method's tensor float [R][9M²]
 #pragma once
 
 #include <algorithm>
@@ -231,6 +235,14 @@ class CudaEngine final : public Engine {
   void advance_perbead(std::int64_t s, std::int64_t e, physics::LangevinCoefficients coeff, double kT);
   void ensure_perbead_list();
 
+  // ---- steps with hydrodynamic interactions (cuda_engine_hydrodynamics.cu) ----
+  bool hydrodynamic() const { return setup_.langevin.hydrodynamics.enabled(); }
+  std::int32_t mobile_bead_count() const;
+  std::size_t hydrodynamic_bytes() const;
+  void validate_hydrodynamics() const;
+  void allocate_hydrodynamics();
+  void advance_hydrodynamic(std::int64_t s, std::int64_t e);
+
   // ---- stops, evaluation and gathers (cuda_engine_stops.cu, stop_kernels.cu) ----
   void enqueue_stop(const StopRequest& request, const float4* pos, std::uint64_t version, std::int64_t step,
                     cudaStream_t stream);
@@ -353,6 +365,13 @@ class CudaEngine final : public Engine {
   cudaGraphExec_t graph_exec_ = nullptr;
   int chunk_steps_ = kChunkSteps;
   std::int64_t perbead_rebuilds_ = 0, rebuilds_offset_ = 0;
+
+  // hydrodynamic interactions (langevin.hydrodynamics)
+  DeviceBuffer<int> hydro_mobile_, hydro_mobile_index_;  // [M] mobile beads ascending; [n] bead → place (−1: fixed)
+  DeviceBuffer<float4> hydro_gaussian_;                  // [R·n] the step's noise
+  DeviceBuffer<Vec3f> hydro_displacement_;               // [R·M]
+  DeviceBuffer<float> hydro_epsilon_share_, hydro_beta_;  // TEA: [R·M], [R]
+  DeviceBuffer<float> hydro_tensor_;                     // Cholesky: [R][9M²]
 };
 
 }  // namespace cuda

@@ -23,7 +23,8 @@ void CudaEngine::launch_steps(std::int64_t steps) {
     for (std::int64_t w = s; w < e; w += window) {
       const std::int64_t w_end = std::min(e, w + window);
       if (model_.noise) noise_->generate(w, int(w_end - w), 0, R_, noise_ring_.get(), model_.noise_ring);
-      if (family_ == CudaKernelFamily::kBlock) advance_block(w, w_end, coeff, kT);
+      if (hydrodynamic()) advance_hydrodynamic(w, w_end);  // either family (cuda_engine_hydrodynamics.cu)
+      else if (family_ == CudaKernelFamily::kBlock) advance_block(w, w_end, coeff, kT);
       else advance_perbead(w, w_end, coeff, kT);
     }
     if (model_.noise) noise_last_step_ = e - 1;

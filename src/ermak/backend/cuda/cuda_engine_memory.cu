@@ -86,6 +86,7 @@ void CudaEngine::validate_setup() {
   for (const auto& f : setup_.external_forces) check_bead(f.bead, "force clamp");
   for (const auto& t : setup_.plane_tethers) check_bead(t.bead, "plane pulling");
   if (setup_.replica_offset != 0 && setup_.rng != "philox") throw Error(sliced_noise_refusal(setup_.rng));
+  validate_hydrodynamics();
 }
 
 void CudaEngine::upload_model() {
@@ -236,6 +237,7 @@ std::size_t CudaEngine::bytes_needed() const {
   }
   b += bead_index_bytes(n_, R_, setup_.tethers) + bead_index_bytes(n_, R_, setup_.external_forces) +
        bead_index_bytes(n_, R_, setup_.plane_tethers);
+  b += hydrodynamic_bytes();  // langevin.hydrodynamics (cuda_engine_hydrodynamics.cu)
   if (family_ == CudaKernelFamily::kBlock) {
     b += beads * sizeof(float4);  // a stop's positions (stop_and_advance)
     const BlockConfig c = block_config();
@@ -301,6 +303,7 @@ void CudaEngine::configure_and_allocate() {
   structure_out_.resize(std::size_t(R_) * kStructureOut);
   min_mode_.resize(R_);
   min_scale_.resize(R_);
+  allocate_hydrodynamics();
   if (family_ == CudaKernelFamily::kBlock) {
     block_ = block_config();
     block_.rows_in_shared = block_shared_bytes(block_launch(block_, true)) <= shared_budget();
@@ -321,8 +324,9 @@ void CudaEngine::configure_and_allocate() {
     // in the step (Philox: a stateful generator's ring is refilled between launches).
     // With lists, not under indentation: a launch whose rows overflow is taken back to
     // the stop's positions, which do not hold the tips. ERMAK_OVERLAP_STOPS=0 turns it
-    // off (docs/gpu.md#what-overlaps-the-steps).
-    async_steps_ = !model_.noise && (block_.all_pairs || !setup_.indentation.enabled) &&
+    // off (docs/gpu.md#what-overlaps-the-steps). Not with hydrodynamic interactions: their
+    // steps evaluate forces into the buffers a stop beside them would use.
+    async_steps_ = !model_.noise && !hydrodynamic() && (block_.all_pairs || !setup_.indentation.enabled) &&
                    overlap_stops_setting() != OverlapStops::kNever;
   } else {
     ref_.resize(beads);

@@ -253,6 +253,44 @@ void launch_reduce_replicas(const EvalLaunch& launch, bool energy, cudaStream_t 
 void launch_minimize_move(const ModelData& m, float4* pos, float4* save, const float4* force, const int* mode,
                           const float* scale, cudaStream_t stream);
 
+// ---- hydrodynamic interactions (hydrodynamic_kernels.cu) ----
+
+// One Brownian step of every replica with hydrodynamic interactions
+// (docs/gpu.md#hydrodynamic-interactions, backend/hydrodynamic_step.h), from the total
+// forces at `step` that the evaluation left in `force`: the step's Gaussians of every bead
+// (Philox, or the stateful generator's ring: bead_noise), the displacements of the mobile
+// beads — TEA: ε shares (a thread per mobile bead), ε and β per replica (a thread per
+// replica, the shares summed in double in bead order), the moves (a thread per mobile
+// bead); Cholesky: a thread per replica over its 3M × 3M tensor — then every bead's
+// position at step + 1 into `next` (fixed beads copied), and the indentation tip's step.
+struct HydrodynamicLaunch {
+  ModelData m;
+  const float4* pos = nullptr;    // [R·n] positions at `step`
+  float4* next = nullptr;         // [R·n] out: positions at step + 1
+  const float4* force = nullptr;  // [R·n] total forces at `step`
+  float4* gaussian = nullptr;     // [R·n] scratch: the step's noise
+  const int* mobile = nullptr;    // [M] the beads that are not fixed, ascending
+  const int* mobile_index = nullptr;  // [n] bead → its place in `mobile` (−1: fixed)
+  int mobile_count = 0;           // M
+  float radius_A = 0.0f;          // hydrodynamic radius a
+  bool cholesky = false;          // the exact square root (else TEA)
+  float* epsilon_share = nullptr;  // [R·M] TEA: each mobile bead's share of ε
+  float* beta = nullptr;           // [R] TEA: β' of each replica
+  float* tensor = nullptr;         // [R][9M²] Cholesky: each replica's tensor, then its factor
+  Vec3f* displacement = nullptr;   // [R·M] each mobile bead's displacement
+  long long step = 0;
+  physics::LangevinCoefficients coeff{};  // of the temperature at `step`
+  double kT = 0.0;                        // the same, for the tip's step
+  TipArrays tips;                         // the tip moves from molecule_force of the evaluation
+  // Per-bead family: the list reference and control; a bead farther than skin/2 from its
+  // reference marks the list stale at step + 1, and the control moves to step + 1.
+  // nullptr (block family): no list to keep.
+  const float4* ref = nullptr;
+  Control* ctrl = nullptr;
+};
+
+void launch_hydrodynamic_step(const HydrodynamicLaunch& launch, cudaStream_t stream);
+
 // ---- structure observables (observables_kernels.cu) ----
 
 struct StructureLaunch {

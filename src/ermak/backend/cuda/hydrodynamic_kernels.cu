@@ -1,0 +1,156 @@
+// One step with hydrodynamic interactions (docs/gpu.md#hydrodynamic-interactions): the
+// moves of backend/hydrodynamic_step.h, the same ERMAK_HD code the CPU engine runs, from
+// every bead's total force at the step (the evaluation kernels, eval_kernels.cu). Kernels
+// in stream order:
+//   noise      a thread per bead: the step's Gaussians (bead_noise: Philox, or the ring of
+//              a stateful generator), the very triples the plain step kernels draw
+//   TEA        ε shares, a thread per mobile bead; ε and β per replica, a thread per
+//              replica adding its shares in double in bead order (as the CPU engine); the
+//              moves, a thread per mobile bead over all M mobile beads: O(M²) per replica
+//   Cholesky   a thread per replica: its 3M × 3M tensor, drift, factor and noise in its own
+//              9M² floats of global memory, O(M³) per replica
+//   apply      a thread per bead: position at step + 1 (fixed beads copied), the list
+//              check of the per-bead family
+//   finish     a thread per replica: the indentation tip's step; the control's step
+#include <algorithm>
+
+#include "ermak/backend/cuda/cuda_util.cuh"
+#include "ermak/backend/cuda/kernels.cuh"
+#include "ermak/backend/hydrodynamic_step.h"
+
+namespace ermak::cuda {
+namespace {
+
+constexpr int kBeadThreads = 128;
+constexpr int kReplicaThreads = 64;
+
+// One replica's positions, forces and Gaussians as backend/hydrodynamic_step.h reads them
+// (__host__ __device__ only so that its ERMAK_HD templates instantiate cleanly; only
+// device code calls them).
+struct ReplicaBeads {
+  const float4 *positions, *forces, *gaussians;
+  __host__ __device__ Vec3f position(std::int32_t j) const { const float4 p = positions[j]; return {p.x, p.y, p.z}; }
+  __host__ __device__ Vec3f force(std::int32_t j) const { const float4 f = forces[j]; return {f.x, f.y, f.z}; }
+  __host__ __device__ Vec3f gaussian(std::int32_t j) const { const float4 g = gaussians[j]; return {g.x, g.y, g.z}; }
+};
+
+__device__ __forceinline__ ReplicaBeads replica_beads(const HydrodynamicLaunch& L, int r) {
+  const std::size_t o = std::size_t(r) * L.m.n;
+  return {L.pos + o, L.force + o, L.gaussian + o};
+}
+
+// Threads over (replica, k < count) pairs: r = t / count.
+__device__ __forceinline__ bool pair_of(long long t, int count, int replicas, int& r, int& k) {
+  if (count <= 0 || t >= (long long)replicas * count) return false;
+  r = int(t / count);
+  k = int(t - (long long)r * count);
+  return true;
+}
+
+__global__ void __launch_bounds__(kBeadThreads) hydrodynamic_noise_kernel(const __grid_constant__ HydrodynamicLaunch L) {
+  int r, i;
+  if (!pair_of(blockIdx.x * (long long)blockDim.x + threadIdx.x, L.m.n, L.m.replicas, r, i)) return;
+  L.gaussian[std::size_t(r) * L.m.n + i] = bead_noise(L.m, r, i, L.step);
+}
+
+__global__ void __launch_bounds__(kBeadThreads) tea_epsilon_share_kernel(const __grid_constant__ HydrodynamicLaunch L) {
+  int r, k;
+  if (!pair_of(blockIdx.x * (long long)blockDim.x + threadIdx.x, L.mobile_count, L.m.replicas, r, k)) return;
+  L.epsilon_share[std::size_t(r) * L.mobile_count + k] =
+      tea_epsilon_share_of(replica_beads(L, r), L.mobile, L.mobile_count, k, L.radius_A);
+}
+
+// ε and β' of each replica: its shares added in double in bead order (the CPU engine's sum).
+__global__ void __launch_bounds__(kReplicaThreads) tea_beta_kernel(const __grid_constant__ HydrodynamicLaunch L) {
+  const int r = int(blockIdx.x * blockDim.x + threadIdx.x);
+  if (r >= L.m.replicas) return;
+  const float* share = L.epsilon_share + std::size_t(r) * L.mobile_count;
+  double sum = 0.0;
+  for (int k = 0; k < L.mobile_count; ++k) sum += share[k];
+  L.beta[r] = float(physics::tea_beta(physics::tea_epsilon(sum, L.mobile_count), L.mobile_count));
+}
+
+__global__ void __launch_bounds__(kBeadThreads) tea_move_kernel(const __grid_constant__ HydrodynamicLaunch L) {
+  int r, k;
+  if (!pair_of(blockIdx.x * (long long)blockDim.x + threadIdx.x, L.mobile_count, L.m.replicas, r, k)) return;
+  const ReplicaBeads beads = replica_beads(L, r);
+  const int i = L.mobile[k];
+  const physics::HydrodynamicSums sums = hydrodynamic_sums_of(beads, L.mobile, L.mobile_count, k, L.radius_A);
+  L.displacement[std::size_t(r) * L.mobile_count + k] = physics::tea_displacement(
+      beads.force(i), beads.gaussian(i), sums, L.beta[r], L.coeff.mobility_step, L.coeff.noise_amplitude);
+}
+
+// The exact square root, a thread per replica (its tensor is 9M² floats of global memory).
+// A factor that fails (non-finite positions) moves the replica's beads to NaN, which the
+// run's checks stop (as the CPU engine).
+__global__ void __launch_bounds__(kReplicaThreads) cholesky_kernel(const __grid_constant__ HydrodynamicLaunch L) {
+  const int r = int(blockIdx.x * blockDim.x + threadIdx.x);
+  if (r >= L.m.replicas) return;
+  const std::size_t m = std::size_t(L.mobile_count);
+  Vec3f* displacement = L.displacement + std::size_t(r) * m;
+  if (!exact_hydrodynamic_displacements(replica_beads(L, r), L.mobile, L.mobile_count, L.radius_A,
+                                        L.coeff.mobility_step, L.coeff.noise_amplitude, L.tensor + std::size_t(r) * 9 * m * m,
+                                        displacement))
+    for (std::size_t k = 0; k < m; ++k) displacement[k] = {NAN, NAN, NAN};
+}
+
+__global__ void __launch_bounds__(kBeadThreads) hydrodynamic_apply_kernel(const __grid_constant__ HydrodynamicLaunch L) {
+  int r, i;
+  if (!pair_of(blockIdx.x * (long long)blockDim.x + threadIdx.x, L.m.n, L.m.replicas, r, i)) return;
+  const std::size_t flat = std::size_t(r) * L.m.n + i;
+  float4 p = L.pos[flat];
+  const int k = L.mobile_index[i];
+  if (k >= 0) {
+    const Vec3f d = L.displacement[std::size_t(r) * L.mobile_count + k];
+    p.x += d.x; p.y += d.y; p.z += d.z;
+    if (L.ctrl && moved_far(p, L.ref[flat], L.m.half_skin2)) atomicMin(&L.ctrl->stale_since, L.step + 1);
+  }
+  L.next[flat] = p;
+}
+
+// The indentation tip's step after the beads' (CpuEngine::step_tip), from the molecule's
+// force on it at the step's positions (the evaluation's reduction); the control's step.
+__global__ void __launch_bounds__(kReplicaThreads) hydrodynamic_finish_kernel(const __grid_constant__ HydrodynamicLaunch L) {
+  const int r = int(blockIdx.x * blockDim.x + threadIdx.x);
+  if (r == 0 && L.ctrl) L.ctrl->step = L.step + 1;
+  if (r >= L.m.replicas || !L.m.protocol.indentation) return;
+  const Vec3d molecule{L.tips.molecule_force[3 * r], L.tips.molecule_force[3 * r + 1], L.tips.molecule_force[3 * r + 2]};
+  Vec3d tip{L.tips.tip[3 * r], L.tips.tip[3 * r + 1], L.tips.tip[3 * r + 2]};
+  long long turn = L.tips.turnaround[r];
+  step_tip(L.m, L.step, L.kT, molecule, tip_noise(L.m, r, L.step), tip, turn);
+  L.tips.tip[3 * r] = tip.x; L.tips.tip[3 * r + 1] = tip.y; L.tips.tip[3 * r + 2] = tip.z;
+  L.tips.turnaround[r] = turn;
+}
+
+int blocks_for(long long threads, int per_block) {
+  return int(std::max<long long>(1, (threads + per_block - 1) / per_block));
+}
+
+}  // namespace
+
+void launch_hydrodynamic_step(const HydrodynamicLaunch& L, cudaStream_t stream) {
+  const long long beads = (long long)L.m.replicas * L.m.n;
+  const long long mobile = (long long)L.m.replicas * L.mobile_count;
+  const int replica_blocks = blocks_for(L.m.replicas, kReplicaThreads);
+  hydrodynamic_noise_kernel<<<blocks_for(beads, kBeadThreads), kBeadThreads, 0, stream>>>(L);
+  ERMAK_CUDA_LAUNCHED("hydrodynamic_noise_kernel", stream);
+  if (L.mobile_count > 0) {
+    if (L.cholesky) {
+      cholesky_kernel<<<replica_blocks, kReplicaThreads, 0, stream>>>(L);
+      ERMAK_CUDA_LAUNCHED("cholesky_kernel", stream);
+    } else {
+      tea_epsilon_share_kernel<<<blocks_for(mobile, kBeadThreads), kBeadThreads, 0, stream>>>(L);
+      ERMAK_CUDA_LAUNCHED("tea_epsilon_share_kernel", stream);
+      tea_beta_kernel<<<replica_blocks, kReplicaThreads, 0, stream>>>(L);
+      ERMAK_CUDA_LAUNCHED("tea_beta_kernel", stream);
+      tea_move_kernel<<<blocks_for(mobile, kBeadThreads), kBeadThreads, 0, stream>>>(L);
+      ERMAK_CUDA_LAUNCHED("tea_move_kernel", stream);
+    }
+  }
+  hydrodynamic_apply_kernel<<<blocks_for(beads, kBeadThreads), kBeadThreads, 0, stream>>>(L);
+  ERMAK_CUDA_LAUNCHED("hydrodynamic_apply_kernel", stream);
+  hydrodynamic_finish_kernel<<<replica_blocks, kReplicaThreads, 0, stream>>>(L);
+  ERMAK_CUDA_LAUNCHED("hydrodynamic_finish_kernel", stream);
+}
+
+}  // namespace ermak::cuda
