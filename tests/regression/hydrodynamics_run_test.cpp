@@ -1,4 +1,4 @@
-// `ermak run` with [hydrodynamics] (docs/config.md#hydrodynamics): a WW run on the CPU says
+// `ermak run` with [hydrodynamics] (docs/config.md#hydrodynamics--hydrodynamic-interactions-optional): a WW run on the CPU says
 // which method it runs and holds the table in its resolved configuration; a bad method is
 // refused at its line; the exact method is refused for a model beyond its size, at its key.
 #include <gtest/gtest.h>

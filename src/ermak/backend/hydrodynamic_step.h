@@ -13,13 +13,16 @@
 
 namespace ermak {
 
-// Mobile bead k's sums over the other mobile beads, in the order of `mobile`.
+// Mobile bead k's sums over the other mobile beads, in the order of `mobile`: all of them
+// (the CPU engine), or those from `first` in steps of `stride` (the CUDA engine's lanes of one
+// bead, whose partial sums it then adds in a fixed tree order).
 template <class Beads>
 ERMAK_HD physics::HydrodynamicSums hydrodynamic_sums_of(const Beads& beads, const std::int32_t* mobile,
-                                                       std::int32_t mobile_count, std::int32_t k, float radius_A) {
+                                                       std::int32_t mobile_count, std::int32_t k, float radius_A,
+                                                       std::int32_t first = 0, std::int32_t stride = 1) {
   physics::HydrodynamicSums sums;
   const Vec3f pi = beads.position(mobile[k]);
-  for (std::int32_t m = 0; m < mobile_count; ++m) {
+  for (std::int32_t m = first; m < mobile_count; m += stride) {
     if (m == k) continue;
     const std::int32_t j = mobile[m];
     const physics::MobilityBlock d = physics::rpy_block(beads.position(j) - pi, radius_A);
@@ -33,60 +36,75 @@ ERMAK_HD physics::HydrodynamicSums hydrodynamic_sums_of(const Beads& beads, cons
 // order by both engines).
 template <class Beads>
 ERMAK_HD float tea_epsilon_share_of(const Beads& beads, const std::int32_t* mobile, std::int32_t mobile_count,
-                                    std::int32_t k, float radius_A) {
+                                    std::int32_t k, float radius_A, std::int32_t first = 0, std::int32_t stride = 1) {
   float sum = 0.0f;
   const Vec3f pi = beads.position(mobile[k]);
-  for (std::int32_t m = 0; m < mobile_count; ++m)
+  for (std::int32_t m = first; m < mobile_count; m += stride)
     if (m != k) sum += physics::element_sum(physics::rpy_block(beads.position(mobile[m]) - pi, radius_A));
   return sum;
 }
 
-// The exact step of one replica (docs/model.md#exact-hydrodynamics): D/D0 of its M mobile
-// beads into `matrix` (3M × 3M floats, row-major), the drift (h/ζ)(D/D0)F, the Cholesky
-// factor L of D/D0 in place, and the noise sqrt(2 k_B T h/ζ) L g; bead mobile[k]'s
-// displacement into displacement[k]. False when the factor fails (non-finite positions).
+// The exact step of one replica (docs/model.md#exact-hydrodynamics), in four phases that a
+// GPU block shares among its threads (each item computed by the same operations as here):
+// the blocks D_km/D0 (m ≤ k) of its M mobile beads into `matrix` (3M × 3M floats, row-major,
+// both triangles); each bead's drift (D/D0)F; the Cholesky factor L of D/D0 in place
+// (physics::cholesky_pivot, cholesky_below); each bead's noise L g.
+template <class Beads>
+ERMAK_HD void fill_mobility_blocks(const Beads& beads, const std::int32_t* mobile, std::int32_t k, std::int32_t m,
+                                   float radius_A, float* matrix, std::size_t n) {
+  const physics::MobilityBlock d = physics::rpy_block(beads.position(mobile[m]) - beads.position(mobile[k]), radius_A);
+  const float block[3][3] = {{d.xx, d.xy, d.xz}, {d.xy, d.yy, d.yz}, {d.xz, d.yz, d.zz}};
+  for (int a = 0; a < 3; ++a)
+    for (int b = 0; b < 3; ++b) {
+      matrix[(3 * std::size_t(k) + a) * n + 3 * std::size_t(m) + b] = block[a][b];
+      matrix[(3 * std::size_t(m) + b) * n + 3 * std::size_t(k) + a] = block[a][b];
+    }
+}
+
+template <class Beads>
+ERMAK_HD Vec3f exact_drift_of(const Beads& beads, const std::int32_t* mobile, std::int32_t mobile_count,
+                              std::int32_t k, const float* matrix, std::size_t n) {
+  float drift[3] = {0.0f, 0.0f, 0.0f};
+  for (std::int32_t m = 0; m < mobile_count; ++m) {
+    const Vec3f f = beads.force(mobile[m]);
+    for (int a = 0; a < 3; ++a) {
+      const float* row = matrix + (3 * std::size_t(k) + a) * n + 3 * std::size_t(m);
+      drift[a] += row[0] * f.x + row[1] * f.y + row[2] * f.z;
+    }
+  }
+  return {drift[0], drift[1], drift[2]};
+}
+
+template <class Beads>
+ERMAK_HD Vec3f exact_noise_of(const Beads& beads, const std::int32_t* mobile, std::int32_t k, const float* matrix,
+                              std::size_t n) {
+  float noise[3] = {0.0f, 0.0f, 0.0f};
+  for (int a = 0; a < 3; ++a) {
+    const std::size_t row = 3 * std::size_t(k) + a;
+    for (std::int32_t m = 0; m <= k; ++m) {
+      const Vec3f g = beads.gaussian(mobile[m]);
+      const float gm[3] = {g.x, g.y, g.z};
+      for (int b = 0; b < 3 && 3 * std::size_t(m) + b <= row; ++b)
+        noise[a] += matrix[row * n + 3 * std::size_t(m) + b] * gm[b];
+    }
+  }
+  return {noise[0], noise[1], noise[2]};
+}
+
+// The four phases in order, for one replica on one thread: bead mobile[k]'s displacement
+// (h/ζ)(D/D0)F + sqrt(2 k_B T h/ζ) L g into displacement[k]. False when the factor fails.
 template <class Beads>
 ERMAK_HD bool exact_hydrodynamic_displacements(const Beads& beads, const std::int32_t* mobile, std::int32_t mobile_count,
                                                float radius_A, float mobility_step, float noise_amplitude, float* matrix,
                                                Vec3f* displacement) {
-  const std::size_t n = 3 * std::size_t(mobile_count);  // n² passes 2³¹ from 3M = 46 341 on
-  for (std::int32_t k = 0; k < mobile_count; ++k) {
-    const Vec3f pk = beads.position(mobile[k]);
-    for (std::int32_t m = 0; m <= k; ++m) {
-      const physics::MobilityBlock d = physics::rpy_block(beads.position(mobile[m]) - pk, radius_A);
-      const float block[3][3] = {{d.xx, d.xy, d.xz}, {d.xy, d.yy, d.yz}, {d.xz, d.yz, d.zz}};
-      for (int a = 0; a < 3; ++a)
-        for (int b = 0; b < 3; ++b) {
-          matrix[(3 * std::size_t(k) + a) * n + 3 * std::size_t(m) + b] = block[a][b];
-          matrix[(3 * std::size_t(m) + b) * n + 3 * std::size_t(k) + a] = block[a][b];
-        }
-    }
-  }
-  for (std::int32_t k = 0; k < mobile_count; ++k) {
-    float drift[3] = {0.0f, 0.0f, 0.0f};
-    for (std::int32_t m = 0; m < mobile_count; ++m) {
-      const Vec3f f = beads.force(mobile[m]);
-      for (int a = 0; a < 3; ++a) {
-        const float* row = matrix + (3 * std::size_t(k) + a) * n + 3 * std::size_t(m);
-        drift[a] += row[0] * f.x + row[1] * f.y + row[2] * f.z;
-      }
-    }
-    displacement[k] = {mobility_step * drift[0], mobility_step * drift[1], mobility_step * drift[2]};
-  }
+  const std::size_t n = 3 * std::size_t(mobile_count);
+  for (std::int32_t k = 0; k < mobile_count; ++k)
+    for (std::int32_t m = 0; m <= k; ++m) fill_mobility_blocks(beads, mobile, k, m, radius_A, matrix, n);
+  for (std::int32_t k = 0; k < mobile_count; ++k)
+    displacement[k] = mobility_step * exact_drift_of(beads, mobile, mobile_count, k, matrix, n);
   if (!physics::cholesky_lower_in_place(matrix, int(n))) return false;
-  for (std::int32_t k = 0; k < mobile_count; ++k) {
-    float noise[3] = {0.0f, 0.0f, 0.0f};
-    for (int a = 0; a < 3; ++a) {
-      const std::size_t row = 3 * std::size_t(k) + a;
-      for (std::int32_t m = 0; m <= k; ++m) {
-        const Vec3f g = beads.gaussian(mobile[m]);
-        const float gm[3] = {g.x, g.y, g.z};
-        for (int b = 0; b < 3 && 3 * std::size_t(m) + b <= row; ++b)
-          noise[a] += matrix[row * n + 3 * std::size_t(m) + b] * gm[b];
-      }
-    }
-    displacement[k] += Vec3f{noise_amplitude * noise[0], noise_amplitude * noise[1], noise_amplitude * noise[2]};
-  }
+  for (std::int32_t k = 0; k < mobile_count; ++k)
+    displacement[k] += noise_amplitude * exact_noise_of(beads, mobile, k, matrix, n);
   return true;
 }
 

@@ -319,7 +319,7 @@ std::vector<std::int32_t> bead_list(const Section& s, std::string_view key, bool
 
 void read_fixed(const Section& s, RunSpec& spec) { spec.fixed_beads = bead_list(s, "beads", false, spec); }
 
-// [hydrodynamics] (docs/config.md#hydrodynamics): its presence turns them on, by "auto"
+// [hydrodynamics] (docs/config.md#hydrodynamics--hydrodynamic-interactions-optional): its presence turns them on, by "auto"
 // (resolved against the model at the start) unless method says otherwise; method = "none"
 // turns them off again (e.g. from --set).
 void read_hydrodynamics(const Section& s, RunSpec& spec) {

@@ -125,27 +125,38 @@ ERMAK_HD Vec3<Real> tea_displacement(Vec3<Real> force_i, Vec3<Real> gaussian_i, 
 }
 
 // The exact square root (docs/model.md#exact-hydrodynamics): the lower Cholesky factor L of
-// the n×n row-major symmetric matrix `a` (n = 3M), in place (the upper triangle is left as
-// it was). False when a pivot is not positive (the RPY tensor is positive definite for every
+// the n×n row-major symmetric matrix `a` (n = 3M), in place, column by column (the upper
+// triangle is left as it was). Written as its two steps so that a GPU block can share a
+// column's elements among its threads with the very operations of the serial loop:
+// cholesky_pivot makes L_jj from row j's columns < j; cholesky_below makes L_ij (i > j) from
+// rows i and j's columns < j and L_jj. Indices in size_t: n² passes 2³¹ from 3M = 46 341 on.
+// The pivot is false when it is not positive (the RPY tensor is positive definite for every
 // configuration, so only a damaged one — NaN positions — gives that).
 template <class Real>
+ERMAK_HD bool cholesky_pivot(Real* a, std::size_t n, std::size_t j) {
+  Real* row_j = a + j * n;
+  Real pivot = row_j[j];
+  for (std::size_t k = 0; k < j; ++k) pivot -= row_j[k] * row_j[k];
+  if (!(pivot > Real(0))) return false;
+  row_j[j] = hd_sqrt(pivot);
+  return true;
+}
+
+template <class Real>
+ERMAK_HD void cholesky_below(Real* a, std::size_t n, std::size_t i, std::size_t j) {
+  const Real* row_j = a + j * n;
+  Real* row_i = a + i * n;
+  Real v = row_i[j];
+  for (std::size_t k = 0; k < j; ++k) v -= row_i[k] * row_j[k];
+  row_i[j] = v * (Real(1) / row_j[j]);
+}
+
+template <class Real>
 ERMAK_HD bool cholesky_lower_in_place(Real* a, int n) {
-  // Indices in size_t: n² passes 2³¹ from 3M = 46 341 on.
-  const std::size_t stride = std::size_t(n);
-  for (std::size_t j = 0; j < stride; ++j) {
-    Real* row_j = a + j * stride;
-    Real pivot = row_j[j];
-    for (std::size_t k = 0; k < j; ++k) pivot -= row_j[k] * row_j[k];
-    if (!(pivot > Real(0))) return false;
-    const Real diagonal = hd_sqrt(pivot);
-    row_j[j] = diagonal;
-    const Real inverse = Real(1) / diagonal;
-    for (std::size_t i = j + 1; i < stride; ++i) {
-      Real* row_i = a + i * stride;
-      Real v = row_i[j];
-      for (std::size_t k = 0; k < j; ++k) v -= row_i[k] * row_j[k];
-      row_i[j] = v * inverse;
-    }
+  const std::size_t size = std::size_t(n);
+  for (std::size_t j = 0; j < size; ++j) {
+    if (!cholesky_pivot(a, size, j)) return false;
+    for (std::size_t i = j + 1; i < size; ++i) cholesky_below(a, size, i, j);
   }
   return true;
 }

@@ -4,10 +4,12 @@
 // in stream order:
 //   noise      a thread per bead: the step's Gaussians (bead_noise: Philox, or the ring of
 //              a stateful generator), the very triples the plain step kernels draw
-//   TEA        ε shares, a thread per mobile bead; ε and β per replica, a thread per
+//   TEA        ε shares, a warp per mobile bead (its lanes over the other beads, their
+//              partial sums added in a fixed tree order); ε and β per replica, a thread per
 //              replica adding its shares in double in bead order (as the CPU engine); the
-//              moves, a thread per mobile bead over all M mobile beads: O(M²) per replica
-//   Cholesky   a thread per replica: its 3M × 3M tensor, drift, factor and noise in its own
+//              moves, a warp per mobile bead over all M mobile beads: O(M²) per replica
+//   Cholesky   a block per replica: its 3M × 3M tensor, drift, factor (a column at a time,
+//              its elements below the pivot shared among the threads) and noise in its own
 //              9M² floats of global memory, O(M³) per replica
 //   apply      a thread per bead: position at step + 1 (fixed beads copied), the list
 //              check of the per-bead family
@@ -23,6 +25,8 @@ namespace {
 
 constexpr int kBeadThreads = 128;
 constexpr int kReplicaThreads = 64;
+constexpr int kCholeskyThreads = 256;
+constexpr int kLanes = 32;  // a warp per mobile bead in the TEA kernels
 
 // One replica's positions, forces and Gaussians as backend/hydrodynamic_step.h reads them
 // (__host__ __device__ only so that its ERMAK_HD templates instantiate cleanly; only
@@ -53,11 +57,22 @@ __global__ void __launch_bounds__(kBeadThreads) hydrodynamic_noise_kernel(const 
   L.gaussian[std::size_t(r) * L.m.n + i] = bead_noise(L.m, r, i, L.step);
 }
 
+// A warp's 32 partial sums added in a fixed tree order (lane 0 holds the total).
+__device__ __forceinline__ float warp_sum(float v) {
+  for (int offset = kLanes / 2; offset > 0; offset /= 2) v += __shfl_down_sync(0xffffffffu, v, offset);
+  return v;
+}
+__device__ __forceinline__ Vec3f warp_sum(Vec3f v) { return {warp_sum(v.x), warp_sum(v.y), warp_sum(v.z)}; }
+
 __global__ void __launch_bounds__(kBeadThreads) tea_epsilon_share_kernel(const __grid_constant__ HydrodynamicLaunch L) {
+  const long long thread = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+  const int lane = int(thread % kLanes);
   int r, k;
-  if (!pair_of(blockIdx.x * (long long)blockDim.x + threadIdx.x, L.mobile_count, L.m.replicas, r, k)) return;
-  L.epsilon_share[std::size_t(r) * L.mobile_count + k] =
-      tea_epsilon_share_of(replica_beads(L, r), L.mobile, L.mobile_count, k, L.radius_A);
+  // Whole warps leave together (the shuffles need every lane).
+  if (!pair_of(thread / kLanes, L.mobile_count, L.m.replicas, r, k)) return;
+  const float share = warp_sum(tea_epsilon_share_of(replica_beads(L, r), L.mobile, L.mobile_count, k, L.radius_A,
+                                                    lane, kLanes));
+  if (lane == 0) L.epsilon_share[std::size_t(r) * L.mobile_count + k] = share;
 }
 
 // ε and β' of each replica: its shares added in double in bead order (the CPU engine's sum).
@@ -71,27 +86,61 @@ __global__ void __launch_bounds__(kReplicaThreads) tea_beta_kernel(const __grid_
 }
 
 __global__ void __launch_bounds__(kBeadThreads) tea_move_kernel(const __grid_constant__ HydrodynamicLaunch L) {
+  const long long thread = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+  const int lane = int(thread % kLanes);
   int r, k;
-  if (!pair_of(blockIdx.x * (long long)blockDim.x + threadIdx.x, L.mobile_count, L.m.replicas, r, k)) return;
+  if (!pair_of(thread / kLanes, L.mobile_count, L.m.replicas, r, k)) return;
   const ReplicaBeads beads = replica_beads(L, r);
   const int i = L.mobile[k];
-  const physics::HydrodynamicSums sums = hydrodynamic_sums_of(beads, L.mobile, L.mobile_count, k, L.radius_A);
-  L.displacement[std::size_t(r) * L.mobile_count + k] = physics::tea_displacement(
-      beads.force(i), beads.gaussian(i), sums, L.beta[r], L.coeff.mobility_step, L.coeff.noise_amplitude);
+  physics::HydrodynamicSums sums = hydrodynamic_sums_of(beads, L.mobile, L.mobile_count, k, L.radius_A, lane, kLanes);
+  sums.mobility_force = warp_sum(sums.mobility_force);
+  sums.coupled_noise = warp_sum(sums.coupled_noise);
+  sums.row_squares = warp_sum(sums.row_squares);
+  if (lane == 0)
+    L.displacement[std::size_t(r) * L.mobile_count + k] = physics::tea_displacement(
+        beads.force(i), beads.gaussian(i), sums, L.beta[r], L.coeff.mobility_step, L.coeff.noise_amplitude);
 }
 
-// The exact square root, a thread per replica (its tensor is 9M² floats of global memory).
-// A factor that fails (non-finite positions) moves the replica's beads to NaN, which the
-// run's checks stop (as the CPU engine).
-__global__ void __launch_bounds__(kReplicaThreads) cholesky_kernel(const __grid_constant__ HydrodynamicLaunch L) {
-  const int r = int(blockIdx.x * blockDim.x + threadIdx.x);
-  if (r >= L.m.replicas) return;
-  const std::size_t m = std::size_t(L.mobile_count);
+// The exact square root, a block per replica (its tensor is 9M² floats of global memory):
+// the phases of exact_hydrodynamic_displacements with their items shared among the threads
+// — block pairs, beads, then the factor a column at a time (the pivot on one thread, the
+// elements below it on all) — each item computed by the same operations as on the CPU. A
+// factor that fails (non-finite positions) moves the replica's beads to NaN, which the run's
+// checks stop (as the CPU engine).
+__global__ void __launch_bounds__(kCholeskyThreads) cholesky_kernel(const __grid_constant__ HydrodynamicLaunch L) {
+  const int r = blockIdx.x;
+  const int m_count = L.mobile_count;
+  const std::size_t m = std::size_t(m_count), n = 3 * m;
+  const ReplicaBeads beads = replica_beads(L, r);
+  float* matrix = L.tensor + std::size_t(r) * n * n;
   Vec3f* displacement = L.displacement + std::size_t(r) * m;
-  if (!exact_hydrodynamic_displacements(replica_beads(L, r), L.mobile, L.mobile_count, L.radius_A,
-                                        L.coeff.mobility_step, L.coeff.noise_amplitude, L.tensor + std::size_t(r) * 9 * m * m,
-                                        displacement))
-    for (std::size_t k = 0; k < m; ++k) displacement[k] = {NAN, NAN, NAN};
+  const long long pairs = (long long)m * (m + 1) / 2;
+  for (long long p = threadIdx.x; p < pairs; p += blockDim.x) {
+    // p = k(k + 1)/2 + j with j ≤ k.
+    int k = int((sqrt(8.0 * double(p) + 1.0) - 1.0) / 2.0);
+    while ((long long)k * (k + 1) / 2 > p) --k;
+    while ((long long)(k + 1) * (k + 2) / 2 <= p) ++k;
+    fill_mobility_blocks(beads, L.mobile, k, int(p - (long long)k * (k + 1) / 2), L.radius_A, matrix, n);
+  }
+  __syncthreads();
+  for (int k = threadIdx.x; k < m_count; k += blockDim.x)
+    displacement[k] = L.coeff.mobility_step * exact_drift_of(beads, L.mobile, m_count, k, matrix, n);
+  __shared__ int failed;
+  if (threadIdx.x == 0) failed = 0;
+  __syncthreads();
+  for (std::size_t j = 0; j < n; ++j) {
+    if (threadIdx.x == 0 && !physics::cholesky_pivot(matrix, n, j)) failed = 1;
+    __syncthreads();
+    if (failed) break;  // the same value on every thread
+    for (std::size_t i = j + 1 + threadIdx.x; i < n; i += blockDim.x) physics::cholesky_below(matrix, n, i, j);
+    __syncthreads();
+  }
+  if (failed) {
+    for (int k = threadIdx.x; k < m_count; k += blockDim.x) displacement[k] = {NAN, NAN, NAN};
+    return;
+  }
+  for (int k = threadIdx.x; k < m_count; k += blockDim.x)
+    displacement[k] += L.coeff.noise_amplitude * exact_noise_of(beads, L.mobile, k, matrix, n);
 }
 
 __global__ void __launch_bounds__(kBeadThreads) hydrodynamic_apply_kernel(const __grid_constant__ HydrodynamicLaunch L) {
@@ -136,14 +185,14 @@ void launch_hydrodynamic_step(const HydrodynamicLaunch& L, cudaStream_t stream) 
   ERMAK_CUDA_LAUNCHED("hydrodynamic_noise_kernel", stream);
   if (L.mobile_count > 0) {
     if (L.cholesky) {
-      cholesky_kernel<<<replica_blocks, kReplicaThreads, 0, stream>>>(L);
+      cholesky_kernel<<<L.m.replicas, kCholeskyThreads, 0, stream>>>(L);
       ERMAK_CUDA_LAUNCHED("cholesky_kernel", stream);
     } else {
-      tea_epsilon_share_kernel<<<blocks_for(mobile, kBeadThreads), kBeadThreads, 0, stream>>>(L);
+      tea_epsilon_share_kernel<<<blocks_for(mobile * kLanes, kBeadThreads), kBeadThreads, 0, stream>>>(L);
       ERMAK_CUDA_LAUNCHED("tea_epsilon_share_kernel", stream);
       tea_beta_kernel<<<replica_blocks, kReplicaThreads, 0, stream>>>(L);
       ERMAK_CUDA_LAUNCHED("tea_beta_kernel", stream);
-      tea_move_kernel<<<blocks_for(mobile, kBeadThreads), kBeadThreads, 0, stream>>>(L);
+      tea_move_kernel<<<blocks_for(mobile * kLanes, kBeadThreads), kBeadThreads, 0, stream>>>(L);
       ERMAK_CUDA_LAUNCHED("tea_move_kernel", stream);
     }
   }
