@@ -72,6 +72,10 @@ TEST_P(CudaHydrodynamics, CholeskyOneStepMatchesADenseReference) {
   test::check_hydrodynamic_step_against_a_dense_reference(gpu(), HydrodynamicMethod::kCholesky);
 }
 
+TEST_P(CudaHydrodynamics, DumbbellBondLengthIsBoltzmannsWithTheExactFactor) {
+  test::check_hydrodynamic_dumbbell_bond_length_is_boltzmanns(gpu(), HydrodynamicMethod::kCholesky);
+}
+
 // WW × 3 with beads 0 and 1 fixed and bead 33 pulled by a moving cantilever (a different
 // spring in replica 2), 1000 steps in uneven advances: positions after each advance,
 // tether forces, the fixed beads' positions (exactly unchanged) and the final energies

@@ -2,6 +2,7 @@
 // TEA pieces of physics/hydrodynamic_tensor.h against their defining properties, and the
 // CPU engine's moves against the exactly solvable two-bead checks and the one-step dense
 // reference of tests/support/hydrodynamics_checks.h (also run on the CUDA engine).
+#include <gtest/gtest-spi.h>
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -191,6 +192,25 @@ TEST(HydrodynamicsCpu, TwoTrappedBeadsRelaxAsTheCoupledRecursionTea) {
 TEST(HydrodynamicsCpu, TwoTrappedBeadsRelaxAsTheCoupledRecursionCholesky) {
   test::check_hydrodynamic_relaxation_of_two_trapped_beads(kCpu, HydrodynamicMethod::kCholesky);
 }
+TEST(HydrodynamicsCpu, DumbbellBondLengthIsBoltzmannsWithTheExactFactor) {
+  test::check_hydrodynamic_dumbbell_bond_length_is_boltzmanns(kCpu, HydrodynamicMethod::kCholesky);
+}
+
+// The same measurement with TEA shows the bias docs/model.md#tea states: its bond noise
+// ~1.3× the exact tensor's for two beads (tea_bond_noise), so ⟨(r − r0)²⟩ is too large by
+// far more than the check's tolerance. Asserted, so that the documented limitation stays true.
+TEST(HydrodynamicsCpu, TeaRunsADumbbellsBondHot) {
+  ::testing::TestPartResultArray failures;
+  double ratio = 0.0;
+  {
+    ::testing::ScopedFakeTestPartResultReporter capture(::testing::ScopedFakeTestPartResultReporter::INTERCEPT_ONLY_CURRENT_THREAD,
+                                                        &failures);
+    ratio = test::check_hydrodynamic_dumbbell_bond_length_is_boltzmanns(kCpu, HydrodynamicMethod::kTea);
+  }
+  EXPECT_EQ(failures.size(), 1) << "TEA's dumbbell bond met Boltzmann's variance (ratio " << ratio << ")";
+  EXPECT_GT(ratio, 1.15);
+}
+
 TEST(HydrodynamicsCpu, DumbbellCentreDiffusesAsItsNoiseCovarianceTea) {
   test::check_hydrodynamic_dumbbell_centre_diffusion(kCpu, HydrodynamicMethod::kTea);
 }

@@ -570,17 +570,32 @@ class CpuEngine final : public Engine {
         std::fill(w.displacement.begin(), w.displacement.end(), Vec3f{kNaN, kNaN, kNaN});  // the run's checks stop it
     } else {
       w.epsilon_share.resize(m);
-#pragma omp parallel for num_threads(threads_) schedule(static) if (parallel)
-      for (std::int32_t k = 0; k < m; ++k) w.epsilon_share[k] = tea_epsilon_share_of(beads, mobile_.data(), m, k, radius_A);
+      // Each bead's items on any thread: the same bits. A parallel region only for one
+      // large replica (`parallel`): an `if` clause still enters one per call, which cost a
+      // 2-bead replica 5× its step.
+      const auto share = [&](std::int32_t k) {
+        w.epsilon_share[k] = tea_epsilon_share_of(beads, mobile_.data(), m, k, radius_A);
+      };
+      if (parallel) {
+#pragma omp parallel for num_threads(threads_) schedule(static)
+        for (std::int32_t k = 0; k < m; ++k) share(k);
+      } else {
+        for (std::int32_t k = 0; k < m; ++k) share(k);
+      }
       double epsilon_sum = 0.0;
       for (std::int32_t k = 0; k < m; ++k) epsilon_sum += w.epsilon_share[k];
       const float beta = float(physics::tea_beta(physics::tea_epsilon(epsilon_sum, m), m));
-#pragma omp parallel for num_threads(threads_) schedule(static) if (parallel)
-      for (std::int32_t k = 0; k < m; ++k) {
+      const auto move = [&](std::int32_t k) {
         const std::int32_t i = mobile_[k];
         const physics::HydrodynamicSums sums = hydrodynamic_sums_of(beads, mobile_.data(), m, k, radius_A);
         w.displacement[k] = physics::tea_displacement(beads.force(i), beads.gaussian(i), sums, beta,
                                                       coeff.mobility_step, coeff.noise_amplitude);
+      };
+      if (parallel) {
+#pragma omp parallel for num_threads(threads_) schedule(static)
+        for (std::int32_t k = 0; k < m; ++k) move(k);
+      } else {
+        for (std::int32_t k = 0; k < m; ++k) move(k);
       }
     }
     const ReplicaLists& l = lists_[r];
