@@ -4,7 +4,8 @@
 Each case is a random but valid `ermak run` configuration drawn from the features a user
 combines — systems from one chain to a protofilament, 1 to 2000 replicas, heating,
 minimisation, fixed beads, every noise generator, pulling, force clamps and schedules,
-moving planes, indentation with and without a surface, output and checkpoint intervals.
+moving planes, indentation with and without a surface, hydrodynamic interactions, output and
+checkpoint intervals.
 A share of the cases (--sop-share, default 0.15) are instead SOP-GPU's own WW
 equilibration and pulling and PF8 indentation configurations (`ermak run FILE.sop`) with
 random overrides of their runs, steps, pulling or constant force, directions, time step,
@@ -565,6 +566,19 @@ def draw_case(rng, data, work, models, max_beads, max_replicas):
     tables.setdefault("output", {}).update({"energy_every": rng.choice([50, 100, 250, 500]),
                         "trajectory_every": rng.choice([0, 100, 250, 500]),
                         "checkpoint_every": rng.choice([0, 300, 1000])})
+    # Hydrodynamic interactions (docs/model.md#hydrodynamic-interactions) in a share of the
+    # cases small enough for the CPU's O(M²) (TEA) and O(M³) (exact) steps: drawn from a
+    # generator of the case's own seed, so that every other draw of the sweep — and the cases
+    # of earlier sweeps with the same --seed — stay as they were.
+    own = random.Random(run["seed"])
+    if own.random() < 0.2:
+        exact_fits = n <= 40 and replicas <= 17
+        tea_fits = n * n * replicas * steps <= 3e9
+        methods = (["cholesky", "auto"] if exact_fits else []) + (["tea"] if tea_fits else [])
+        if methods:
+            method = own.choice(methods)
+            tables["hydrodynamics"] = {"method": method, "radius_A": own.choice([1.9, 1.0, 2.5])}
+            features.append(f"hydrodynamics {method} a={tables['hydrodynamics']['radius_A']}A")
     return system, tables, features
 
 
