@@ -84,7 +84,7 @@ TEST(BackendAgreementScript, RunsThatStopWithTheSameErrorAgree) {
   const std::string harsh = "cpu:set=run.timestep_tau=20";
   int status = 0;
   // Seed 1's first four cases: two stop in their steps; case 1 (pulling, its base moving
-  // more than 1 Å a step) and case 3 (a minimisation, then a force clamp that moves beads
+  // more than 1 Å a step; with hydrodynamics) and case 3 (a minimisation, then a force clamp that moves beads
   // 1.4 Å a step) are refused at the start by both.
   std::string text = run_sweep(dir / "both", "--a " + harsh + " --b " + harsh + ":threads=2 --cases 4 "
                                              "--max-beads 40 --max-replicas 4", &status);
@@ -92,7 +92,7 @@ TEST(BackendAgreementScript, RunsThatStopWithTheSameErrorAgree) {
   EXPECT_NE(text.find("# 4 of 4 cases agree"), std::string::npos) << text;
   EXPECT_NE(text.find("(both stopped: a FENE bond broke between steps 0 and"), std::string::npos) << text;
   EXPECT_NE(text.find("minimize clamp schedule (both stopped: "), std::string::npos) << text;
-  EXPECT_NE(text.find("pulling[13, 30] (both stopped: "), std::string::npos) << text;
+  EXPECT_NE(text.find("pulling[13, 30] hydrodynamics cholesky a=1.0A (both stopped: "), std::string::npos) << text;
   text = run_sweep(dir / "one", "--a " + harsh + " --b cpu --cases 4 --max-beads 40 --max-replicas 4", &status);
   EXPECT_EQ(status, 1) << text;
   EXPECT_NE(text.find("# 0 of 4 cases agree"), std::string::npos) << text;
