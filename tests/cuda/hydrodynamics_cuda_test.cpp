@@ -72,6 +72,47 @@ TEST_P(CudaHydrodynamics, CholeskyOneStepMatchesADenseReference) {
   test::check_hydrodynamic_step_against_a_dense_reference(gpu(), HydrodynamicMethod::kCholesky);
 }
 
+TEST_P(CudaHydrodynamics, TeaOneStepOfManyBeadsMatchesADenseReference) {
+  test::check_hydrodynamic_step_of_many_beads_against_a_dense_reference(gpu(), HydrodynamicMethod::kTea);
+}
+
+TEST_P(CudaHydrodynamics, CholeskyOneStepOfManyBeadsMatchesADenseReference) {
+  test::check_hydrodynamic_step_of_many_beads_against_a_dense_reference(gpu(), HydrodynamicMethod::kCholesky);
+}
+
+TEST_P(CudaHydrodynamics, TeaWithOneOrNoMobileBeads) {
+  test::check_hydrodynamics_with_one_or_no_mobile_beads(gpu(), HydrodynamicMethod::kTea);
+}
+
+TEST_P(CudaHydrodynamics, CholeskyWithOneOrNoMobileBeads) {
+  test::check_hydrodynamics_with_one_or_no_mobile_beads(gpu(), HydrodynamicMethod::kCholesky);
+}
+
+// "auto" handed straight to the engine (as a library user might, without `ermak run`'s
+// resolution) is resolved there as by resolve_hydrodynamic_method: the exact factor for WW's
+// 34 beads, TEA for λ-repressor's 179 — each bit for bit the engine of the method named.
+TEST_P(CudaHydrodynamics, AutoIsResolvedByTheEngineByItsMobileBeads) {
+  const auto lmb = load_test_system("lmb");
+  if (!lmb) GTEST_SKIP() << "no 1LMB in the shared data";
+  for (const auto* system : {&ww(), &lmb->system}) {
+    const bool small = system->topology.bead_count() <= kAutoCholeskyMobileBeads;
+    SCOPED_TRACE(std::to_string(system->topology.bead_count()) + " beads");
+    EngineSetup setup = base_setup(system->topology, 2, 31337);
+    setup.langevin.hydrodynamics.method = HydrodynamicMethod::kAuto;
+    EngineSetup named = setup;
+    named.langevin.hydrodynamics.method = small ? HydrodynamicMethod::kCholesky : HydrodynamicMethod::kTea;
+    auto automatic = make_gpu(setup, family());
+    auto explicit_engine = make_gpu(named, family());
+    const State start = start_state(*system, 2);
+    automatic->set_state(start);
+    explicit_engine->set_state(start);
+    automatic->advance(40);
+    explicit_engine->advance(40);
+    EXPECT_TRUE(bit_identical(automatic->state(), explicit_engine->state()));
+    EXPECT_GT(max_abs_difference(start, automatic->state()), 0.01);
+  }
+}
+
 TEST_P(CudaHydrodynamics, DumbbellBondLengthIsBoltzmannsWithTheExactFactor) {
   test::check_hydrodynamic_dumbbell_bond_length_is_boltzmanns(gpu(), HydrodynamicMethod::kCholesky);
 }

@@ -223,6 +223,18 @@ TEST(HydrodynamicsCpu, OneStepMatchesADenseReferenceTea) {
 TEST(HydrodynamicsCpu, OneStepMatchesADenseReferenceCholesky) {
   test::check_hydrodynamic_step_against_a_dense_reference(kCpu, HydrodynamicMethod::kCholesky);
 }
+TEST(HydrodynamicsCpu, OneStepOfManyBeadsMatchesADenseReferenceTea) {
+  test::check_hydrodynamic_step_of_many_beads_against_a_dense_reference(kCpu, HydrodynamicMethod::kTea);
+}
+TEST(HydrodynamicsCpu, OneStepOfManyBeadsMatchesADenseReferenceCholesky) {
+  test::check_hydrodynamic_step_of_many_beads_against_a_dense_reference(kCpu, HydrodynamicMethod::kCholesky);
+}
+TEST(HydrodynamicsCpu, OneMobileBeadMovesAsWithoutAndNoneMovesTea) {
+  test::check_hydrodynamics_with_one_or_no_mobile_beads(kCpu, HydrodynamicMethod::kTea);
+}
+TEST(HydrodynamicsCpu, OneMobileBeadMovesAsWithoutAndNoneMovesCholesky) {
+  test::check_hydrodynamics_with_one_or_no_mobile_beads(kCpu, HydrodynamicMethod::kCholesky);
+}
 
 // The thread count changes no bit (DESIGN.md §3): a 40-bead chain (one replica per thread)
 // with both methods and fixed beads, and a 600-bead chain alone on three threads (the

@@ -41,6 +41,10 @@ TEST(HydrodynamicsRun, WwRunsWithEachMethodAndSaysSo) {
     EXPECT_NE(out.find(tea ? "truncated expansion approximation" : "Cholesky factorisation"), std::string::npos)
         << out;
     EXPECT_EQ(out.find("TEA's noise has 1.62× (median of 33 bonds") != std::string::npos, tea) << out;
+    EXPECT_EQ(out.find("note: hydrodynamics.method \"auto\" is \"cholesky\" here: 34 mobile beads per replica") !=
+                  std::string::npos,
+              method == "auto")
+        << out;
     const std::string log = read_file(dir / (method + ".out") / "run.log");
     EXPECT_NE(log.find("[hydrodynamics]\nmethod = \"" + method + "\"\nradius_A = 1.9"), std::string::npos) << log;
   }

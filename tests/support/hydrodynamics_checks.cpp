@@ -14,6 +14,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
+#include <numbers>
 #include <random>
 #include <string>
 #include <vector>
@@ -285,6 +286,71 @@ DenseMatrix cholesky_lower(const DenseMatrix& d) {
 // The spacing of floats just above |x|.
 double float_ulp(float x) { return double(std::nextafter(std::abs(x), INFINITY)) - double(std::abs(x)); }
 
+// One step of an engine against the dense reference, for every mobile coordinate of every
+// replica: Δ = (h/ζ) Σ_j (D_ij/D0) F_j + sqrt(2 k_B T h/ζ) Σ_j B_ij g_j over the mobile beads,
+// D and B built here in double, F the engine's forces at the start, g the documented Philox
+// Gaussians of the start's step. A coordinate misses when it is off by more than 3 float
+// ulps of itself plus `floor_A`; fixed beads must keep their bits.
+struct DenseComparison {
+  double worst_error_A = 0.0, worst_in_ulps = 0.0;
+  int misses = 0;
+};
+
+DenseComparison compare_step_with_dense_reference(const EngineSetup& setup, HydrodynamicMethod method, double kT,
+                                                  const State& start, const State& forces, const State& after,
+                                                  double floor_A) {
+  const std::int32_t beads = start.bead_count;
+  std::vector<char> fixed(std::size_t(beads), 0);
+  for (const std::int32_t b : setup.fixed_beads) fixed[std::size_t(b)] = 1;
+  std::vector<std::int32_t> mobile;
+  for (std::int32_t i = 0; i < beads; ++i)
+    if (!fixed[std::size_t(i)]) mobile.push_back(i);
+  const int n = 3 * int(mobile.size());
+  const double mobility_step = kH / kZeta, amplitude = std::sqrt(2.0 * kT * kH / kZeta);
+  DenseComparison out;
+  for (std::int32_t r = 0; r < start.replica_count; ++r) {
+    SCOPED_TRACE("replica " + std::to_string(r));
+    std::vector<Vec3d> p;
+    std::vector<double> f(static_cast<std::size_t>(n)), g(static_cast<std::size_t>(n));
+    for (std::size_t k = 0; k < mobile.size(); ++k) {
+      const std::int32_t i = mobile[k];
+      p.push_back(vec_cast<double>(start.position(r, i)));
+      const Vec3d force = vec_cast<double>(forces.position(r, i));
+      const Vec3d noise = vec_cast<double>(rng::gaussian3(setup.seed, rng::Stream::kBeadLangevin, std::uint32_t(r),
+                                                          std::uint32_t(i), std::uint64_t(start.step)));
+      f[3 * k] = force.x, f[3 * k + 1] = force.y, f[3 * k + 2] = force.z;
+      g[3 * k] = noise.x, g[3 * k + 1] = noise.y, g[3 * k + 2] = noise.z;
+    }
+    const DenseMatrix d = dense_mobility(p);
+    const DenseMatrix b = method == HydrodynamicMethod::kCholesky ? cholesky_lower(d) : tea_square_root(d);
+    for (std::size_t k = 0; k < mobile.size(); ++k) {
+      const std::int32_t i = mobile[k];
+      const std::size_t at = after.index(r, i);
+      const float before[3] = {start.x[at], start.y[at], start.z[at]};
+      const float now[3] = {after.x[at], after.y[at], after.z[at]};
+      for (int c = 0; c < 3; ++c) {
+        const int row = 3 * int(k) + c;
+        double want = 0.0;
+        for (int j = 0; j < n; ++j) want += mobility_step * d(row, j) * f[j] + amplitude * b(row, j) * g[j];
+        const double got = double(now[c]) - double(before[c]);
+        const double error = std::abs(got - want), ulp = float_ulp(now[c]);
+        out.worst_error_A = std::max(out.worst_error_A, error);
+        out.worst_in_ulps = std::max(out.worst_in_ulps, error / ulp);
+        if (error > 3.0 * ulp + floor_A && ++out.misses <= 5)  // the first few; the count by the caller
+          ADD_FAILURE() << "replica " << r << " bead " << i << " component " << c << " moved by " << got
+                        << " Å, the dense reference by " << want << " Å (tolerance " << 3.0 * ulp + floor_A << " Å)";
+      }
+    }
+    for (const std::int32_t i : setup.fixed_beads) {
+      const std::size_t at = after.index(r, i);
+      EXPECT_EQ(std::bit_cast<std::uint32_t>(after.x[at]), std::bit_cast<std::uint32_t>(start.x[at])) << "bead " << i;
+      EXPECT_EQ(std::bit_cast<std::uint32_t>(after.y[at]), std::bit_cast<std::uint32_t>(start.y[at])) << "bead " << i;
+      EXPECT_EQ(std::bit_cast<std::uint32_t>(after.z[at]), std::bit_cast<std::uint32_t>(start.z[at])) << "bead " << i;
+    }
+  }
+  return out;
+}
+
 }  // namespace
 
 void check_hydrodynamic_step_against_a_dense_reference(const EngineFactory& make_engine, HydrodynamicMethod method) {
@@ -336,9 +402,16 @@ void check_hydrodynamic_step_against_a_dense_reference(const EngineFactory& make
   const State& after = engine->state();
   ASSERT_EQ(after.step, kStep + 1);
 
-  const std::vector<std::int32_t> mobile = {0, 1, 3, 4, 5};  // all but kFixedBead, in bead order
-  const int n = 3 * int(mobile.size());
-  const double mobility_step = kH / kZeta, amplitude = std::sqrt(2.0 * kT * kH / kZeta);
+  for (std::int32_t r = 0; r < kReplicas; ++r) {
+    const Vec3d p0 = vec_cast<double>(start.position(r, 0)), p3 = vec_cast<double>(start.position(r, 3));
+    ASSERT_LT(std::sqrt(norm2(p3 - p0)), 2.0 * kRadius) << "beads 0 and 3 must overlap (RPY's r < 2a branch)";
+    // A sane start: finite forces whose drift (h/ζ)|F| stays ≤ 0.1 Å.
+    for (std::int32_t i = 0; i < kBeads; ++i) {
+      const Vec3d force = vec_cast<double>(forces.position(r, i));
+      ASSERT_TRUE(std::isfinite(norm2(force))) << "bead " << i;
+      if (i != kFixedBead) ASSERT_LT(std::sqrt(norm2(force)), 60.0) << "bead " << i;
+    }
+  }
   // Tolerance per coordinate: 3 float ulps of the coordinate (1.4e-6 Å at 5.6 Å, 2.9e-6 Å
   // from 8 to 16 Å). The engine adds its float displacement (|Δ| ≤ 0.14 Å here) to a float
   // coordinate: the result carries that coordinate's rounding, ≤ 1/2 ulp, while the
@@ -349,57 +422,116 @@ void check_hydrodynamic_step_against_a_dense_reference(const EngineFactory& make
   // is a 6× margin. Each of the bugs named above, tried once in the CPU engine, missed by
   // 6e-4 Å (ε over 3M(3M − 1)) to 9e-2 Å (g_i in the coupled sum), nearly every
   // coordinate of the 60.
-  double worst_error = 0.0, worst_in_ulps = 0.0;
-  int misses = 0;
-  for (std::int32_t r = 0; r < kReplicas; ++r) {
-    SCOPED_TRACE("replica " + std::to_string(r));
-    const Vec3d p0 = vec_cast<double>(start.position(r, 0)), p3 = vec_cast<double>(start.position(r, 3));
-    ASSERT_LT(std::sqrt(norm2(p3 - p0)), 2.0 * kRadius) << "beads 0 and 3 must overlap (RPY's r < 2a branch)";
-    std::vector<Vec3d> p;
-    std::vector<double> f(n), g(n);
-    for (std::size_t k = 0; k < mobile.size(); ++k) {
-      const std::int32_t i = mobile[k];
-      p.push_back(vec_cast<double>(start.position(r, i)));
-      const Vec3d force = vec_cast<double>(forces.position(r, i));
-      // A sane start: finite forces whose drift (h/ζ)|F| stays ≤ 0.1 Å.
-      ASSERT_TRUE(std::isfinite(norm2(force))) << "bead " << i;
-      ASSERT_LT(std::sqrt(norm2(force)), 60.0) << "bead " << i;
-      const Vec3d noise = vec_cast<double>(rng::gaussian3(setup.seed, rng::Stream::kBeadLangevin, std::uint32_t(r),
-                                                          std::uint32_t(i), std::uint64_t(kStep)));
-      f[3 * k] = force.x, f[3 * k + 1] = force.y, f[3 * k + 2] = force.z;
-      g[3 * k] = noise.x, g[3 * k + 1] = noise.y, g[3 * k + 2] = noise.z;
-    }
-    const DenseMatrix d = dense_mobility(p);
-    const DenseMatrix b = method == HydrodynamicMethod::kCholesky ? cholesky_lower(d) : tea_square_root(d);
-    for (std::size_t k = 0; k < mobile.size(); ++k) {
-      const std::int32_t i = mobile[k];
-      const std::size_t at = after.index(r, i);
-      const float before[3] = {start.x[at], start.y[at], start.z[at]};
-      const float now[3] = {after.x[at], after.y[at], after.z[at]};
-      for (int c = 0; c < 3; ++c) {
-        const int row = 3 * int(k) + c;
-        double want = 0.0;
-        for (int j = 0; j < n; ++j) want += mobility_step * d(row, j) * f[j] + amplitude * b(row, j) * g[j];
-        const double got = double(now[c]) - double(before[c]);
-        const double error = std::abs(got - want), ulp = float_ulp(now[c]);
-        worst_error = std::max(worst_error, error);
-        worst_in_ulps = std::max(worst_in_ulps, error / ulp);
-        if (error > 3.0 * ulp && ++misses <= 5)  // the first few; the count below
-          ADD_FAILURE() << "replica " << r << " bead " << i << " component " << c << " moved by " << got
-                        << " Å, the dense reference by " << want << " Å (tolerance " << 3.0 * ulp << " Å)";
-      }
-    }
-    // The fixed bead keeps its exact bits.
-    const std::size_t at = after.index(r, kFixedBead);
-    EXPECT_EQ(std::bit_cast<std::uint32_t>(after.x[at]), std::bit_cast<std::uint32_t>(start.x[at]));
-    EXPECT_EQ(std::bit_cast<std::uint32_t>(after.y[at]), std::bit_cast<std::uint32_t>(start.y[at]));
-    EXPECT_EQ(std::bit_cast<std::uint32_t>(after.z[at]), std::bit_cast<std::uint32_t>(start.z[at]));
-  }
-  EXPECT_EQ(misses, 0) << "coordinates off the dense reference, of " << kReplicas * n;
-  ::testing::Test::RecordProperty("worst_displacement_error_A_" + method_name(method), std::to_string(worst_error));
-  ::testing::Test::RecordProperty("worst_displacement_error_ulps_" + method_name(method), std::to_string(worst_in_ulps));
+  const DenseComparison c = compare_step_with_dense_reference(setup, method, kT, start, forces, after, 0.0);
+  EXPECT_EQ(c.misses, 0) << "coordinates off the dense reference, of " << kReplicas * 15;
+  ::testing::Test::RecordProperty("worst_displacement_error_A_" + method_name(method), std::to_string(c.worst_error_A));
+  ::testing::Test::RecordProperty("worst_displacement_error_ulps_" + method_name(method), std::to_string(c.worst_in_ulps));
   std::printf("[ %s ] one step against the dense reference: worst |Δ - Δ_ref| = %.3g A (%.3g ulps)\n",
-              method_name(method).c_str(), worst_error, worst_in_ulps);
+              method_name(method).c_str(), c.worst_error_A, c.worst_in_ulps);
+}
+
+void check_hydrodynamic_step_of_many_beads_against_a_dense_reference(const EngineFactory& make_engine,
+                                                                    HydrodynamicMethod method) {
+  // The 6-bead check with as many beads as a replica of a small protein: a self-avoiding
+  // chain of 122 beads (3.8 Å bonds, no two beads closer than 4.2 Å), beads 0 and 61 fixed —
+  // M = 120 mobile beads, 3M = 360 rows, more than a thread block's 256 threads, so that
+  // every loop of an engine's kernels over rows or pairs takes more than one pass — 2
+  // replicas with jitter, one step from step 1000003, against the dense reference. The
+  // tolerance adds 2e-6 Å to 3 ulps: each coordinate's noise now sums 360 terms, the exact
+  // factor's rows carry the rounding of 360 elimination steps in float (relative ~1e-6 of
+  // the noise's 0.044 Å), TEA's ε sums 1.3·10⁵ elements. Measured on the CPU: 0.50 ulp
+  // (TEA) and 0.71 ulp (exact) at worst, 3.4e-6 Å with coordinates up to ~60 Å. A missing
+  // pass (rows beyond 256, pairs beyond a warp's share) leaves the noise or drift of whole
+  // beads out, 1e-2 Å.
+  SCOPED_TRACE("hydrodynamics = " + method_name(method));
+  constexpr std::int32_t kBeads = 122, kReplicas = 2;
+  constexpr double kT = 0.6, kJitter = 0.1, kBond = 3.8, kClosest = 4.2;
+  std::mt19937 random(90125);
+  auto uniform = [&] { return double(random()) / 4294967296.0; };
+  std::vector<Vec3d> chain = {{20.0, 20.0, 20.0}};
+  while (std::int32_t(chain.size()) < kBeads) {
+    const double z = 2.0 * uniform() - 1.0, phi = 2.0 * std::numbers::pi * uniform(), s = std::sqrt(1.0 - z * z);
+    const Vec3d next = chain.back() + kBond * Vec3d{s * std::cos(phi), s * std::sin(phi), z};
+    bool clear = true;
+    for (std::size_t k = 0; k + 1 < chain.size() && clear; ++k) clear = norm2(next - chain[k]) > kClosest * kClosest;
+    if (clear) chain.push_back(next);
+  }
+  Topology topology;
+  topology.name = "long chain";
+  topology.beads.resize(kBeads);
+  for (std::int32_t i = 0; i + 1 < kBeads; ++i) topology.bonds.push_back(Bond{i, i + 1, float(kBond)});
+  EngineSetup setup = hydrodynamic_setup(topology, kReplicas, 0x5eed7ull, method);
+  setup.fixed_beads = {0, 61};
+  State start(kBeads, kReplicas);
+  start.step = 1000003;
+  for (std::int32_t r = 0; r < kReplicas; ++r)
+    for (std::int32_t b = 0; b < kBeads; ++b)
+      start.set_position(r, b, vec_cast<float>(chain[std::size_t(b)] +
+                                                kJitter * Vec3d{2 * uniform() - 1, 2 * uniform() - 1, 2 * uniform() - 1}));
+  auto engine = make_engine(setup);
+  engine->set_state(start);
+  const State forces = engine->forces();
+  engine->advance(1);
+  ASSERT_EQ(engine->state().step, start.step + 1);
+  const DenseComparison c = compare_step_with_dense_reference(setup, method, kT, start, forces, engine->state(), 2e-6);
+  EXPECT_EQ(c.misses, 0) << "coordinates off the dense reference, of " << kReplicas * 3 * 120;
+  ::testing::Test::RecordProperty("many_beads_worst_displacement_error_A_" + method_name(method),
+                                  std::to_string(c.worst_error_A));
+  std::printf("[ %s ] one step of 120 mobile beads against the dense reference: worst |Δ - Δ_ref| = %.3g A "
+              "(%.3g ulps)\n",
+              method_name(method).c_str(), c.worst_error_A, c.worst_in_ulps);
+}
+
+void check_hydrodynamics_with_one_or_no_mobile_beads(const EngineFactory& make_engine, HydrodynamicMethod method) {
+  // A replica whose beads are all fixed but one: its tensor is the 3×3 identity, B = I
+  // (TEA: ε = 0 for fewer than two beads, C = 1), so it must move as without hydrodynamics —
+  // the same documented noise, the same drift — to float rounding over 50 steps (1e-5 Å).
+  // All fixed: no bead moves, to the bit. (ε's 3M(3M − 3) is zero for one bead; a kernel
+  // launched over zero beads or a 0×0 factor must be harmless.)
+  SCOPED_TRACE("hydrodynamics = " + method_name(method));
+  constexpr std::int32_t kBeads = 5, kReplicas = 3;
+  Topology topology;
+  topology.name = "short chain";
+  topology.beads.resize(kBeads);
+  for (std::int32_t i = 0; i + 1 < kBeads; ++i) topology.bonds.push_back(Bond{i, i + 1, 3.8f});
+  State start(kBeads, kReplicas);
+  for (std::int32_t r = 0; r < kReplicas; ++r)
+    for (std::int32_t b = 0; b < kBeads; ++b)
+      start.set_position(r, b, Vec3f{3.7f * float(b), 0.4f * float(b % 2) + 0.1f * float(r), 0.2f * float(r)});
+  {
+    EngineSetup setup = hydrodynamic_setup(topology, kReplicas, 515, method);
+    setup.fixed_beads = {0, 1, 2, 4};
+    EngineSetup plain = setup;
+    plain.langevin.hydrodynamics.method = HydrodynamicMethod::kNone;
+    auto with = make_engine(setup), without = make_engine(plain);
+    with->set_state(start);
+    without->set_state(start);
+    with->advance(50);
+    without->advance(50);
+    const State &a = with->state(), &b = without->state();
+    double worst = 0.0, moved = 0.0;
+    for (std::size_t k = 0; k < a.x.size(); ++k) {
+      worst = std::max({worst, std::abs(double(a.x[k]) - b.x[k]), std::abs(double(a.y[k]) - b.y[k]),
+                        std::abs(double(a.z[k]) - b.z[k])});
+      moved = std::max(moved, std::abs(double(a.x[k]) - start.x[k]));
+    }
+    EXPECT_LE(worst, 1e-5) << "one mobile bead with hydrodynamics against none";
+    EXPECT_GT(moved, 0.05) << "the mobile bead moved";
+  }
+  {
+    EngineSetup setup = hydrodynamic_setup(topology, kReplicas, 515, method);
+    setup.fixed_beads = {0, 1, 2, 3, 4};
+    auto engine = make_engine(setup);
+    engine->set_state(start);
+    engine->advance(20);
+    const State& a = engine->state();
+    EXPECT_EQ(a.step, 20);
+    for (std::size_t k = 0; k < a.x.size(); ++k) {
+      EXPECT_EQ(std::bit_cast<std::uint32_t>(a.x[k]), std::bit_cast<std::uint32_t>(start.x[k]));
+      EXPECT_EQ(std::bit_cast<std::uint32_t>(a.y[k]), std::bit_cast<std::uint32_t>(start.y[k]));
+      EXPECT_EQ(std::bit_cast<std::uint32_t>(a.z[k]), std::bit_cast<std::uint32_t>(start.z[k]));
+    }
+  }
 }
 
 

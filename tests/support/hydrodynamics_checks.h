@@ -33,6 +33,15 @@ namespace ermak::test {
 // forces and the documented Philox Gaussians; the fixed bead keeps its bits.
 void check_hydrodynamic_step_against_a_dense_reference(const EngineFactory& make_engine, HydrodynamicMethod method);
 
+// The same with 120 mobile beads of a 122-bead chain (3M = 360 rows: more than a block of
+// threads), 2 replicas, to 3 ulps + 2e-6 Å.
+void check_hydrodynamic_step_of_many_beads_against_a_dense_reference(const EngineFactory& make_engine,
+                                                                    HydrodynamicMethod method);
+
+// One mobile bead (the rest fixed) moves as without hydrodynamics, to 1e-5 Å over 50 steps;
+// with every bead fixed nothing moves, to the bit.
+void check_hydrodynamics_with_one_or_no_mobile_beads(const EngineFactory& make_engine, HydrodynamicMethod method);
+
 // Hydrodynamics change the dynamics, not the statics: a FENE dumbbell's bond length under the
 // exact method has Boltzmann's distribution r² e^{−U(r)/k_BT} (by quadrature), to 5σ plus the
 // integrator's O(h) excess. (TEA fails this by design at a = 1.9 Å: its bond noise is too

@@ -4,6 +4,7 @@
 // Geyer & Winter's eqs. 19–26, Σ = B Bᵀ), docs/model.md#tea.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <string>
 #include <vector>
 
@@ -41,22 +42,57 @@ TEST(TeaBondNoise, MatchesTheDenseMatricesOfAnIndependentConstruction) {
   EXPECT_NEAR(tea_bond_noise(chain_of(bent), bent, {}, 0.05).largest_ratio, 1.0, 1e-3);
 }
 
-TEST(HydrodynamicsCheck, AutoIsExactWhileTheMobileBeadsFitIt) {
+TEST(HydrodynamicsCheck, AutoIsExactWhereItCostsAboutTenTimesTeaAndSaysSo) {
   RunSpec spec;
   spec.langevin.hydrodynamics.method = HydrodynamicMethod::kAuto;
   Topology model;
-  model.beads.resize(kMaxCholeskyMobileBeads + 2);
-  spec.fixed_beads = {0, 1};  // 1000 mobile
-  resolve_hydrodynamics(spec, model);
+  model.beads.resize(kAutoCholeskyMobileBeads + 2);
+  spec.fixed_beads = {0, 1};  // 100 mobile
+  EXPECT_EQ(resolve_hydrodynamics(spec, model),
+            "hydrodynamics.method \"auto\" is \"cholesky\" here: 100 mobile beads per replica, within the 100 up to "
+            "which it takes the exact factor (docs/model.md#hydrodynamic-interactions)");
   EXPECT_EQ(spec.langevin.hydrodynamics.method, HydrodynamicMethod::kCholesky);
   spec.langevin.hydrodynamics.method = HydrodynamicMethod::kAuto;
-  spec.fixed_beads = {0};  // 1001 mobile
-  resolve_hydrodynamics(spec, model);
+  spec.fixed_beads = {0};  // 101 mobile
+  EXPECT_NE(resolve_hydrodynamics(spec, model).find("is \"tea\" here: 101 mobile beads per replica, more than the 100"),
+            std::string::npos);
   EXPECT_EQ(spec.langevin.hydrodynamics.method, HydrodynamicMethod::kTea);
-  spec.langevin.hydrodynamics.method = HydrodynamicMethod::kTea;  // as given
-  spec.fixed_beads = {0, 1, 2};
-  resolve_hydrodynamics(spec, model);
-  EXPECT_EQ(spec.langevin.hydrodynamics.method, HydrodynamicMethod::kTea);
+  spec.langevin.hydrodynamics.method = HydrodynamicMethod::kCholesky;  // as given, and said nothing of
+  spec.fixed_beads = {};
+  EXPECT_EQ(resolve_hydrodynamics(spec, model), "");
+  EXPECT_EQ(spec.langevin.hydrodynamics.method, HydrodynamicMethod::kCholesky);
+  // The exact method may still be asked for beyond auto's choice, up to its refusal.
+  EXPECT_NO_THROW(check_hydrodynamics(spec, model));
+  model.beads.resize(kMaxCholeskyMobileBeads + 1);
+  EXPECT_THROW(check_hydrodynamics(spec, model), Error);
+}
+
+TEST(TeaBondNoise, MeasuresAtMostTheBondsAskedFor) {
+  // 11 bonds, at most 5 measured: every third (0, 3, 6, 9), not every second (6 of them).
+  std::vector<Vec3d> line;
+  for (int i = 0; i < 12; ++i) line.push_back({3.8 * i, 0.3 * (i % 2), 0});
+  EXPECT_EQ(tea_bond_noise(chain_of(line), line, {}, 1.9, 5).bonds, 4);
+  EXPECT_EQ(tea_bond_noise(chain_of(line), line, {}, 1.9, 11).bonds, 11);
+  EXPECT_EQ(tea_bond_noise(chain_of(line), line, {}, 1.9, 400).bonds, 11);
+}
+
+TEST(HydrodynamicsCheck, TeaBeyondWhatIsMeasuredOrExactIsWarnedSo) {
+  RunSpec spec;
+  spec.langevin.hydrodynamics = {HydrodynamicMethod::kTea, 1.9};
+  Topology big;
+  big.beads.resize(std::size_t(kTeaNoiseMeasuredMobileBeads) + 1);
+  const std::vector<Vec3d> nowhere(big.beads.size(), Vec3d{0, 0, 0});
+  const std::string unmeasured = tea_bond_noise_warning(spec, HydrodynamicMethod::kAuto, big, nowhere);
+  EXPECT_NE(unmeasured.find("\"tea\" (chosen by \"auto\") at radius_A = 1.9: its noise along the bonds is not measured "
+                            "for more than 20000 mobile beads"),
+            std::string::npos)
+      << unmeasured;
+  // A 1200-bead helix: TEA runs its bonds hot, and the exact method is not offered.
+  std::vector<Vec3d> helix;
+  for (int i = 0; i < 1200; ++i) helix.push_back({2.3 * std::cos(1.75 * i), 2.3 * std::sin(1.75 * i), 1.5 * i});
+  const std::string hot = tea_bond_noise_warning(spec, HydrodynamicMethod::kTea, chain_of(helix), helix);
+  EXPECT_NE(hot.find("the exact method is refused beyond 1000 mobile beads"), std::string::npos) << hot;
+  EXPECT_EQ(hot.find("chosen by"), std::string::npos) << hot;
 }
 
 TEST(HydrodynamicsCheck, TeaOnTheWwDomainIsWarnedWithItsNumbers) {
@@ -64,17 +100,20 @@ TEST(HydrodynamicsCheck, TeaOnTheWwDomainIsWarnedWithItsNumbers) {
   if (!ww) GTEST_SKIP() << "no shared data";
   RunSpec spec;
   spec.langevin.hydrodynamics = {HydrodynamicMethod::kTea, 1.9};
-  const std::string warning = tea_bond_noise_warning(spec, ww->topology, ww->initial_positions_A);
+  const std::string warning = tea_bond_noise_warning(spec, HydrodynamicMethod::kTea, ww->topology, ww->initial_positions_A);
   EXPECT_NE(warning.find("hydrodynamics.method = \"tea\" at radius_A = 1.9: along the bonds of the start structure "
                          "TEA's noise has 1.6"),
             std::string::npos)
       << warning;
-  EXPECT_NE(warning.find("method = \"cholesky\" is exact up to 1000 mobile beads"), std::string::npos) << warning;
+  EXPECT_NE(warning.find("method = \"cholesky\" is exact for these 34 mobile beads"), std::string::npos) << warning;
+  EXPECT_NE(warning.find("a smaller radius_A shrinks the error, but models weaker hydrodynamic coupling"),
+            std::string::npos)
+      << warning;
   // The exact method, and TEA with small spheres, are not warned.
   spec.langevin.hydrodynamics.method = HydrodynamicMethod::kCholesky;
-  EXPECT_EQ(tea_bond_noise_warning(spec, ww->topology, ww->initial_positions_A), "");
+  EXPECT_EQ(tea_bond_noise_warning(spec, HydrodynamicMethod::kTea, ww->topology, ww->initial_positions_A), "");
   spec.langevin.hydrodynamics = {HydrodynamicMethod::kTea, 0.3};
-  EXPECT_EQ(tea_bond_noise_warning(spec, ww->topology, ww->initial_positions_A), "");
+  EXPECT_EQ(tea_bond_noise_warning(spec, HydrodynamicMethod::kTea, ww->topology, ww->initial_positions_A), "");
 }
 
 }  // namespace

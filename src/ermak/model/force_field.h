@@ -60,6 +60,12 @@ struct HydrodynamicParameters {
 // a sensible choice long before memory runs out (TEA is O(M²)).
 inline constexpr std::int32_t kMaxCholeskyMobileBeads = 1000;
 
+// The most mobile beads for which "auto" takes the exact factor: there it costs about ten
+// times TEA per step (ubiquitin's 76 beads: 1.07·10³ against 1.05·10⁴ steps/s for 100
+// replicas on an H200; the CPU 4× per thread at WW's 34 beads, 30× at λ-repressor's 179),
+// and its cost grows as M³ against TEA's M² (docs/model.md#exact-hydrodynamics).
+inline constexpr std::int32_t kAutoCholeskyMobileBeads = 100;
+
 inline const char* hydrodynamic_method_name(HydrodynamicMethod m) {
   return m == HydrodynamicMethod::kTea        ? "tea"
          : m == HydrodynamicMethod::kCholesky ? "cholesky"
@@ -67,12 +73,12 @@ inline const char* hydrodynamic_method_name(HydrodynamicMethod m) {
                                               : "none";
 }
 
-// "auto": the exact Cholesky factor while a replica's mobile beads fit it, else TEA — exact
-// where it is affordable, since TEA's noise runs bonded neighbours hot at SOP radii
-// (docs/model.md#tea).
+// "auto": the exact Cholesky factor up to kAutoCholeskyMobileBeads mobile beads per replica,
+// else TEA — exact where it costs about ten times TEA or less, since TEA's noise runs bonded
+// neighbours hot at SOP radii (docs/model.md#tea).
 inline HydrodynamicMethod resolve_hydrodynamic_method(HydrodynamicMethod m, std::int64_t mobile_beads) {
   if (m != HydrodynamicMethod::kAuto) return m;
-  return mobile_beads <= kMaxCholeskyMobileBeads ? HydrodynamicMethod::kCholesky : HydrodynamicMethod::kTea;
+  return mobile_beads <= kAutoCholeskyMobileBeads ? HydrodynamicMethod::kCholesky : HydrodynamicMethod::kTea;
 }
 
 // Parameters of the overdamped Langevin step, internal units.

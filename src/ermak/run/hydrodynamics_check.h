@@ -17,8 +17,9 @@ namespace ermak {
 // elsewhere and not counted).
 std::int64_t mobile_bead_count(const RunSpec& spec, const Topology& topology);
 
-// hydrodynamics.method "auto" becomes "cholesky" or "tea" (resolve_hydrodynamic_method).
-void resolve_hydrodynamics(RunSpec& spec, const Topology& topology);
+// hydrodynamics.method "auto" becomes "cholesky" or "tea" (resolve_hydrodynamic_method);
+// returns a line for the run log saying which and why ("" when the method was given).
+std::string resolve_hydrodynamics(RunSpec& spec, const Topology& topology);
 
 // Throws ermak::Error at hydrodynamics.method when "cholesky" meets more mobile beads than
 // kMaxCholeskyMobileBeads (model/force_field.h), naming the cost and "tea" as the way on.
@@ -36,9 +37,13 @@ TeaBondNoise tea_bond_noise(const Topology& topology, const std::vector<Vec3d>& 
                             const std::vector<std::int32_t>& fixed_beads, double radius_A, std::int64_t max_bonds = 400);
 
 // With TEA: a warning when its bond noise at the start structure is 5 % or more above the
-// exact tensor's, with the numbers and the ways on; "" otherwise (or without TEA, or for a
-// model too large to measure in a moment: more than 20 000 mobile beads).
-std::string tea_bond_noise_warning(const RunSpec& spec, const Topology& topology,
+// exact tensor's, with the numbers and the ways on that this model has (the exact method
+// only up to kMaxCholeskyMobileBeads); "" otherwise, or without TEA. A model too large to
+// measure in a moment (more than kTeaNoiseMeasuredMobileBeads mobile beads) is warned that
+// it was not measured. `given` is the method the configuration named, so that a TEA chosen
+// by "auto" is said to be.
+inline constexpr std::int64_t kTeaNoiseMeasuredMobileBeads = 20000;
+std::string tea_bond_noise_warning(const RunSpec& spec, HydrodynamicMethod given, const Topology& topology,
                                    const std::vector<Vec3d>& positions_A);
 
 }  // namespace ermak

@@ -163,7 +163,8 @@ RunSummary run_logged(const RunSpec& given_spec, const RunOptions& options, RunR
   RunSpec resolved_spec = given_spec;
   const std::vector<std::string> bead_selection_lines =
       resolve_bead_selections(resolved_spec, topology, system.initial_positions_A);
-  resolve_hydrodynamics(resolved_spec, topology);  // "auto" by the model's size
+  if (std::string note = resolve_hydrodynamics(resolved_spec, topology); !note.empty())  // "auto" by the model's size
+    resolved_spec.notes.push_back(std::move(note));
   const RunSpec& spec = resolved_spec;
   const std::int32_t n = topology.bead_count();
   const std::int32_t replicas = spec.replicas;
@@ -201,7 +202,8 @@ RunSummary run_logged(const RunSpec& given_spec, const RunOptions& options, RunR
                                 spec.sop.pair_cutoff_A, spec.sop.repulsion_sigma_A));
   for (std::string warning : {check_step_size(spec), clamp_tension_warning(spec), sparse_protocol_rows_warning(spec),
                                nothing_holds_warning(spec),
-                               tea_bond_noise_warning(spec, topology, system.initial_positions_A)})
+                               tea_bond_noise_warning(spec, given_spec.langevin.hydrodynamics.method, topology,
+                                                      system.initial_positions_A)})
     if (!warning.empty()) start_warnings.lines.push_back(std::move(warning));
   // The start coordinates, each with the file (and key) that gave them: one file for every
   // replica, or with input.replica_coordinates one per replica (replica 0's is also

@@ -259,9 +259,9 @@ void launch_minimize_move(const ModelData& m, float4* pos, float4* save, const f
 // (docs/gpu.md#hydrodynamic-interactions, backend/hydrodynamic_step.h), from the total
 // forces at `step` that the evaluation left in `force`: the step's Gaussians of every bead
 // (Philox, or the stateful generator's ring: bead_noise), the displacements of the mobile
-// beads — TEA: ε shares (a thread per mobile bead), ε and β per replica (a thread per
-// replica, the shares summed in double in bead order), the moves (a thread per mobile
-// bead); Cholesky: a thread per replica over its 3M × 3M tensor — then every bead's
+// beads — TEA: ε shares (a warp per mobile bead), ε and β per replica (a thread per
+// replica, the shares summed in double in bead order), the moves (a warp per mobile
+// bead); Cholesky: a block per replica over its 3M × 3M tensor — then every bead's
 // position at step + 1 into `next` (fixed beads copied), and the indentation tip's step.
 struct HydrodynamicLaunch {
   ModelData m;
