@@ -12,7 +12,8 @@ namespace ermak {
 
 // While an object lives, SIGINT, SIGTERM and SIGHUP are noted instead of ending the process
 // (the first one of them, and any within 0.2 s of it; a later one ends the process). The destructor
-// restores the handlers that were there before. One object at a time.
+// restores the handlers that were there before, unless a signal was received (the process is
+// then ending: a repeat of the request must not kill it first). One object at a time.
 class StopSignals {
  public:
   StopSignals();
