@@ -13,35 +13,65 @@
 
 namespace ermak {
 
-// Mobile bead k's sums over the other mobile beads, in the order of `mobile`: all of them
-// (the CPU engine), or those from `first` in steps of `stride` (the CUDA engine's lanes of one
-// bead, whose partial sums it then adds in a fixed tree order).
+// The sums of `Count` mobile beads ks[0..Count) over the other mobile beads, in the order of
+// `mobile`: all of them (the CPU engine, one bead at a time), or those from `first` in steps of
+// `stride` (the CUDA engine's lanes of a warp, whose partial sums it then adds in a fixed tree
+// order). Each bead's sum is the same sequence of operations whatever Count is — several beads
+// at once only let a GPU lane load each partner once for all of them
+// (docs/gpu.md#hydrodynamic-interactions).
+template <int Count, class Beads>
+ERMAK_HD void hydrodynamic_sums_of_beads(const Beads& beads, const std::int32_t* mobile, std::int32_t mobile_count,
+                                         const std::int32_t (&ks)[Count], float radius_A, std::int32_t first,
+                                         std::int32_t stride, physics::HydrodynamicSums (&sums)[Count]) {
+  Vec3f pi[Count];
+  for (int t = 0; t < Count; ++t) {
+    sums[t] = physics::HydrodynamicSums{};
+    pi[t] = beads.position(mobile[ks[t]]);
+  }
+  for (std::int32_t m = first; m < mobile_count; m += stride) {
+    const std::int32_t j = mobile[m];
+    const Vec3f pj = beads.position(j), fj = beads.force(j), gj = beads.gaussian(j);
+    for (int t = 0; t < Count; ++t)
+      if (m != ks[t]) physics::add_pair(sums[t], physics::rpy_block(pj - pi[t], radius_A), fj, gj);
+  }
+}
+
 template <class Beads>
 ERMAK_HD physics::HydrodynamicSums hydrodynamic_sums_of(const Beads& beads, const std::int32_t* mobile,
                                                        std::int32_t mobile_count, std::int32_t k, float radius_A,
                                                        std::int32_t first = 0, std::int32_t stride = 1) {
-  physics::HydrodynamicSums sums;
-  const Vec3f pi = beads.position(mobile[k]);
-  for (std::int32_t m = first; m < mobile_count; m += stride) {
-    if (m == k) continue;
-    const std::int32_t j = mobile[m];
-    const physics::MobilityBlock d = physics::rpy_block(beads.position(j) - pi, radius_A);
-    physics::add_pair(sums, d, beads.force(j), beads.gaussian(j));
-  }
-  return sums;
+  const std::int32_t ks[1] = {k};
+  physics::HydrodynamicSums sums[1];
+  hydrodynamic_sums_of_beads<1>(beads, mobile, mobile_count, ks, radius_A, first, stride, sums);
+  return sums[0];
 }
 
-// Mobile bead k's share of TEA's ε: the element sums of its blocks with the other mobile
-// beads (float, in the order of `mobile`; the replica's shares are added in double in bead
-// order by both engines).
+// Mobile beads ks' shares of TEA's ε: the element sums of their blocks with the other mobile
+// beads (float, in the order of `mobile`, as above; the replica's shares are added in double
+// in bead order by both engines).
+template <int Count, class Beads>
+ERMAK_HD void tea_epsilon_shares_of_beads(const Beads& beads, const std::int32_t* mobile, std::int32_t mobile_count,
+                                          const std::int32_t (&ks)[Count], float radius_A, std::int32_t first,
+                                          std::int32_t stride, float (&shares)[Count]) {
+  Vec3f pi[Count];
+  for (int t = 0; t < Count; ++t) {
+    shares[t] = 0.0f;
+    pi[t] = beads.position(mobile[ks[t]]);
+  }
+  for (std::int32_t m = first; m < mobile_count; m += stride) {
+    const Vec3f pj = beads.position(mobile[m]);
+    for (int t = 0; t < Count; ++t)
+      if (m != ks[t]) shares[t] += physics::element_sum(physics::rpy_block(pj - pi[t], radius_A));
+  }
+}
+
 template <class Beads>
 ERMAK_HD float tea_epsilon_share_of(const Beads& beads, const std::int32_t* mobile, std::int32_t mobile_count,
                                     std::int32_t k, float radius_A, std::int32_t first = 0, std::int32_t stride = 1) {
-  float sum = 0.0f;
-  const Vec3f pi = beads.position(mobile[k]);
-  for (std::int32_t m = first; m < mobile_count; m += stride)
-    if (m != k) sum += physics::element_sum(physics::rpy_block(beads.position(mobile[m]) - pi, radius_A));
-  return sum;
+  const std::int32_t ks[1] = {k};
+  float shares[1];
+  tea_epsilon_shares_of_beads<1>(beads, mobile, mobile_count, ks, radius_A, first, stride, shares);
+  return shares[0];
 }
 
 // The exact step of one replica (docs/model.md#exact-hydrodynamics), in four phases that a

@@ -4,10 +4,11 @@
 // in stream order:
 //   noise      a thread per bead: the step's Gaussians (bead_noise: Philox, or the ring of
 //              a stateful generator), the very triples the plain step kernels draw
-//   TEA        ε shares, a warp per mobile bead (its lanes over the other beads, their
-//              partial sums added in a fixed tree order); ε and β per replica, a thread per
-//              replica adding its shares in double in bead order (as the CPU engine); the
-//              moves, a warp per mobile bead over all M mobile beads: O(M²) per replica
+//   TEA        ε shares, a warp per mobile bead or two (its lanes over the other beads, each
+//              partner loaded once for both, their partial sums added in a fixed tree
+//              order); ε and β per replica, a thread per replica adding its shares in double
+//              in bead order (as the CPU engine); the moves, likewise a warp per mobile bead
+//              or two over all M mobile beads: O(M²) per replica
 //   Cholesky   a block per replica: its 3M × 3M tensor, drift, factor (a column at a time,
 //              its elements below the pivot shared among the threads) and noise in its own
 //              9M² floats of global memory, O(M³) per replica
@@ -15,6 +16,7 @@
 //              check of the per-bead family
 //   finish     a thread per replica: the indentation tip's step; the control's step
 #include <algorithm>
+#include <cstdlib>
 
 #include "ermak/backend/cuda/cuda_util.cuh"
 #include "ermak/backend/cuda/kernels.cuh"
@@ -64,15 +66,34 @@ __device__ __forceinline__ float warp_sum(float v) {
 }
 __device__ __forceinline__ Vec3f warp_sum(Vec3f v) { return {warp_sum(v.x), warp_sum(v.y), warp_sum(v.z)}; }
 
+// The mobile beads of warp `warp` in the TEA kernels: Count consecutive ones of a replica
+// (the last group of a replica repeats its last bead, whose result it does not store).
+template <int Count>
+__device__ __forceinline__ bool warp_beads(long long warp, const HydrodynamicLaunch& L, int& r, int& k0,
+                                           std::int32_t (&ks)[Count]) {
+  const int groups = (L.mobile_count + Count - 1) / Count;
+  int g;
+  if (!pair_of(warp, groups, L.m.replicas, r, g)) return false;
+  k0 = g * Count;
+  for (int t = 0; t < Count; ++t) ks[t] = min(k0 + t, L.mobile_count - 1);
+  return true;
+}
+
+template <int Count>
 __global__ void __launch_bounds__(kBeadThreads) tea_epsilon_share_kernel(const __grid_constant__ HydrodynamicLaunch L) {
   const long long thread = blockIdx.x * (long long)blockDim.x + threadIdx.x;
   const int lane = int(thread % kLanes);
-  int r, k;
+  int r, k0;
+  std::int32_t ks[Count];
   // Whole warps leave together (the shuffles need every lane).
-  if (!pair_of(thread / kLanes, L.mobile_count, L.m.replicas, r, k)) return;
-  const float share = warp_sum(tea_epsilon_share_of(replica_beads(L, r), L.mobile, L.mobile_count, k, L.radius_A,
-                                                    lane, kLanes));
-  if (lane == 0) L.epsilon_share[std::size_t(r) * L.mobile_count + k] = share;
+  if (!warp_beads<Count>(thread / kLanes, L, r, k0, ks)) return;
+  float shares[Count];
+  tea_epsilon_shares_of_beads<Count>(replica_beads(L, r), L.mobile, L.mobile_count, ks, L.radius_A, lane, kLanes,
+                                     shares);
+  for (int t = 0; t < Count; ++t) {
+    const float share = warp_sum(shares[t]);
+    if (lane == 0 && k0 + t < L.mobile_count) L.epsilon_share[std::size_t(r) * L.mobile_count + k0 + t] = share;
+  }
 }
 
 // ε and β' of each replica: its shares added in double in bead order (the CPU engine's sum).
@@ -85,20 +106,26 @@ __global__ void __launch_bounds__(kReplicaThreads) tea_beta_kernel(const __grid_
   L.beta[r] = float(physics::tea_beta(physics::tea_epsilon(sum, L.mobile_count), L.mobile_count));
 }
 
+template <int Count>
 __global__ void __launch_bounds__(kBeadThreads) tea_move_kernel(const __grid_constant__ HydrodynamicLaunch L) {
   const long long thread = blockIdx.x * (long long)blockDim.x + threadIdx.x;
   const int lane = int(thread % kLanes);
-  int r, k;
-  if (!pair_of(thread / kLanes, L.mobile_count, L.m.replicas, r, k)) return;
+  int r, k0;
+  std::int32_t ks[Count];
+  if (!warp_beads<Count>(thread / kLanes, L, r, k0, ks)) return;
   const ReplicaBeads beads = replica_beads(L, r);
-  const int i = L.mobile[k];
-  physics::HydrodynamicSums sums = hydrodynamic_sums_of(beads, L.mobile, L.mobile_count, k, L.radius_A, lane, kLanes);
-  sums.mobility_force = warp_sum(sums.mobility_force);
-  sums.coupled_noise = warp_sum(sums.coupled_noise);
-  sums.row_squares = warp_sum(sums.row_squares);
-  if (lane == 0)
-    L.displacement[std::size_t(r) * L.mobile_count + k] = physics::tea_displacement(
-        beads.force(i), beads.gaussian(i), sums, L.beta[r], L.coeff.mobility_step, L.coeff.noise_amplitude);
+  physics::HydrodynamicSums sums[Count];
+  hydrodynamic_sums_of_beads<Count>(beads, L.mobile, L.mobile_count, ks, L.radius_A, lane, kLanes, sums);
+  for (int t = 0; t < Count; ++t) {
+    sums[t].mobility_force = warp_sum(sums[t].mobility_force);
+    sums[t].coupled_noise = warp_sum(sums[t].coupled_noise);
+    sums[t].row_squares = warp_sum(sums[t].row_squares);
+    if (lane == 0 && k0 + t < L.mobile_count) {
+      const int i = L.mobile[k0 + t];
+      L.displacement[std::size_t(r) * L.mobile_count + k0 + t] = physics::tea_displacement(
+          beads.force(i), beads.gaussian(i), sums[t], L.beta[r], L.coeff.mobility_step, L.coeff.noise_amplitude);
+    }
+  }
 }
 
 // The exact square root, a block per replica (its tensor is 9M² floats of global memory):
@@ -175,11 +202,45 @@ int blocks_for(long long threads, int per_block) {
   return int(std::max<long long>(1, (threads + per_block - 1) / per_block));
 }
 
+template <int Count>
+void launch_tea_of(const HydrodynamicLaunch& L, cudaStream_t stream) {
+  const long long warps = (long long)L.m.replicas * ((L.mobile_count + Count - 1) / Count);
+  tea_epsilon_share_kernel<Count><<<blocks_for(warps * kLanes, kBeadThreads), kBeadThreads, 0, stream>>>(L);
+  ERMAK_CUDA_LAUNCHED("tea_epsilon_share_kernel", stream);
+  tea_beta_kernel<<<blocks_for(L.m.replicas, kReplicaThreads), kReplicaThreads, 0, stream>>>(L);
+  ERMAK_CUDA_LAUNCHED("tea_beta_kernel", stream);
+  tea_move_kernel<Count><<<blocks_for(warps * kLanes, kBeadThreads), kBeadThreads, 0, stream>>>(L);
+  ERMAK_CUDA_LAUNCHED("tea_move_kernel", stream);
+}
+
+void launch_tea(const HydrodynamicLaunch& L, int beads_per_warp, cudaStream_t stream) {
+  switch (beads_per_warp) {
+    case 1: launch_tea_of<1>(L, stream); break;
+    case 2: launch_tea_of<2>(L, stream); break;
+    case 4: launch_tea_of<4>(L, stream); break;
+    default: launch_tea_of<8>(L, stream); break;
+  }
+}
+
 }  // namespace
+
+// Mobile beads per warp of the TEA kernels: each lane loads a partner once for all of them.
+// ERMAK_TEA_BEADS_PER_WARP (1, 2, 4 or 8) overrides, for A/B measurements.
+int tea_beads_per_warp(const HydrodynamicLaunch& L) {
+  static const int forced = [] {
+    const char* v = std::getenv("ERMAK_TEA_BEADS_PER_WARP");
+    const int b = v ? std::atoi(v) : 0;
+    return b == 1 || b == 2 || b == 4 || b == 8 ? b : 0;
+  }();
+  if (forced) return forced;
+  // Measured on an H200 (docs/benchmarks.md#hydrodynamic-interactions): two beads per warp
+  // +11 % at PF8 × 1 and +9 % at WW × 1000, four or eight slower (fewer warps, more
+  // registers); below a few thousand mobile beads in all, one (the warps are too few).
+  return (long long)L.m.replicas * L.mobile_count >= 4096 ? 2 : 1;
+}
 
 void launch_hydrodynamic_step(const HydrodynamicLaunch& L, cudaStream_t stream) {
   const long long beads = (long long)L.m.replicas * L.m.n;
-  const long long mobile = (long long)L.m.replicas * L.mobile_count;
   const int replica_blocks = blocks_for(L.m.replicas, kReplicaThreads);
   hydrodynamic_noise_kernel<<<blocks_for(beads, kBeadThreads), kBeadThreads, 0, stream>>>(L);
   ERMAK_CUDA_LAUNCHED("hydrodynamic_noise_kernel", stream);
@@ -188,12 +249,7 @@ void launch_hydrodynamic_step(const HydrodynamicLaunch& L, cudaStream_t stream) 
       cholesky_kernel<<<L.m.replicas, kCholeskyThreads, 0, stream>>>(L);
       ERMAK_CUDA_LAUNCHED("cholesky_kernel", stream);
     } else {
-      tea_epsilon_share_kernel<<<blocks_for(mobile * kLanes, kBeadThreads), kBeadThreads, 0, stream>>>(L);
-      ERMAK_CUDA_LAUNCHED("tea_epsilon_share_kernel", stream);
-      tea_beta_kernel<<<replica_blocks, kReplicaThreads, 0, stream>>>(L);
-      ERMAK_CUDA_LAUNCHED("tea_beta_kernel", stream);
-      tea_move_kernel<<<blocks_for(mobile * kLanes, kBeadThreads), kBeadThreads, 0, stream>>>(L);
-      ERMAK_CUDA_LAUNCHED("tea_move_kernel", stream);
+      launch_tea(L, tea_beads_per_warp(L), stream);
     }
   }
   hydrodynamic_apply_kernel<<<blocks_for(beads, kBeadThreads), kBeadThreads, 0, stream>>>(L);

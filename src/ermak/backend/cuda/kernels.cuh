@@ -259,9 +259,9 @@ void launch_minimize_move(const ModelData& m, float4* pos, float4* save, const f
 // (docs/gpu.md#hydrodynamic-interactions, backend/hydrodynamic_step.h), from the total
 // forces at `step` that the evaluation left in `force`: the step's Gaussians of every bead
 // (Philox, or the stateful generator's ring: bead_noise), the displacements of the mobile
-// beads — TEA: ε shares (a warp per mobile bead), ε and β per replica (a thread per
+// beads — TEA: ε shares (a warp per mobile bead or two), ε and β per replica (a thread per
 // replica, the shares summed in double in bead order), the moves (a warp per mobile
-// bead); Cholesky: a block per replica over its 3M × 3M tensor — then every bead's
+// bead or two); Cholesky: a block per replica over its 3M × 3M tensor — then every bead's
 // position at step + 1 into `next` (fixed beads copied), and the indentation tip's step.
 struct HydrodynamicLaunch {
   ModelData m;
@@ -290,6 +290,8 @@ struct HydrodynamicLaunch {
 };
 
 void launch_hydrodynamic_step(const HydrodynamicLaunch& launch, cudaStream_t stream);
+// Mobile beads per warp of the TEA kernels for this launch's size (1, 2, 4 or 8).
+int tea_beads_per_warp(const HydrodynamicLaunch& launch);
 
 // ---- structure observables (observables_kernels.cu) ----
 
