@@ -77,8 +77,9 @@ ERMAK_HD float tea_epsilon_share_of(const Beads& beads, const std::int32_t* mobi
 // The exact step of one replica (docs/model.md#exact-hydrodynamics), in four phases that a
 // GPU block shares among its threads (each item computed by the same operations as here):
 // the blocks D_km/D0 (m ≤ k) of its M mobile beads into `matrix` (3M × 3M floats, row-major,
-// both triangles); each bead's drift (D/D0)F; the Cholesky factor L of D/D0 in place
-// (physics::cholesky_pivot, cholesky_below); each bead's noise L g.
+// both triangles); each bead's drift (D/D0)F; the Cholesky factor L of D/D0 in place, stored
+// transposed in the upper triangle (physics::cholesky_pivot, cholesky_below); each bead's
+// noise L g.
 template <class Beads>
 ERMAK_HD void fill_mobility_blocks(const Beads& beads, const std::int32_t* mobile, std::int32_t k, std::int32_t m,
                                    float radius_A, float* matrix, std::size_t n) {
@@ -95,12 +96,12 @@ template <class Beads>
 ERMAK_HD Vec3f exact_drift_of(const Beads& beads, const std::int32_t* mobile, std::int32_t mobile_count,
                               std::int32_t k, const float* matrix, std::size_t n) {
   float drift[3] = {0.0f, 0.0f, 0.0f};
+  // D_{3k+a, 3m+b} read from its mirror D_{3m+b, 3k+a} (both triangles hold it): a GPU
+  // block's threads, a bead k each, then read consecutive addresses.
   for (std::int32_t m = 0; m < mobile_count; ++m) {
     const Vec3f f = beads.force(mobile[m]);
-    for (int a = 0; a < 3; ++a) {
-      const float* row = matrix + (3 * std::size_t(k) + a) * n + 3 * std::size_t(m);
-      drift[a] += row[0] * f.x + row[1] * f.y + row[2] * f.z;
-    }
+    const float* rows = matrix + 3 * std::size_t(m) * n + 3 * std::size_t(k);
+    for (int a = 0; a < 3; ++a) drift[a] += rows[a] * f.x + rows[n + a] * f.y + rows[2 * n + a] * f.z;
   }
   return {drift[0], drift[1], drift[2]};
 }
@@ -115,7 +116,7 @@ ERMAK_HD Vec3f exact_noise_of(const Beads& beads, const std::int32_t* mobile, st
       const Vec3f g = beads.gaussian(mobile[m]);
       const float gm[3] = {g.x, g.y, g.z};
       for (int b = 0; b < 3 && 3 * std::size_t(m) + b <= row; ++b)
-        noise[a] += matrix[row * n + 3 * std::size_t(m) + b] * gm[b];
+        noise[a] += physics::cholesky_element(matrix, n, row, 3 * std::size_t(m) + b) * gm[b];
     }
   }
   return {noise[0], noise[1], noise[2]};
@@ -132,7 +133,7 @@ ERMAK_HD bool exact_hydrodynamic_displacements(const Beads& beads, const std::in
     for (std::int32_t m = 0; m <= k; ++m) fill_mobility_blocks(beads, mobile, k, m, radius_A, matrix, n);
   for (std::int32_t k = 0; k < mobile_count; ++k)
     displacement[k] = mobility_step * exact_drift_of(beads, mobile, mobile_count, k, matrix, n);
-  if (!physics::cholesky_lower_in_place(matrix, int(n))) return false;
+  if (!physics::cholesky_factor_in_place(matrix, int(n))) return false;
   for (std::int32_t k = 0; k < mobile_count; ++k)
     displacement[k] += noise_amplitude * exact_noise_of(beads, mobile, k, matrix, n);
   return true;

@@ -125,34 +125,65 @@ ERMAK_HD Vec3<Real> tea_displacement(Vec3<Real> force_i, Vec3<Real> gaussian_i, 
 }
 
 // The exact square root (docs/model.md#exact-hydrodynamics): the lower Cholesky factor L of
-// the n×n row-major symmetric matrix `a` (n = 3M), in place, column by column (the upper
-// triangle is left as it was). Written as its two steps so that a GPU block can share a
-// column's elements among its threads with the very operations of the serial loop:
-// cholesky_pivot makes L_jj from row j's columns < j; cholesky_below makes L_ij (i > j) from
-// rows i and j's columns < j and L_jj. Indices in size_t: n² passes 2³¹ from 3M = 46 341 on.
-// The pivot is false when it is not positive (the RPY tensor is positive definite for every
-// configuration, so only a damaged one — NaN positions — gives that).
+// the n×n row-major symmetric matrix `a` (n = 3M), in place, stored transposed — L_ij at
+// a[j·n + i], Lᵀ in the upper triangle — column by column (the strict lower triangle is left as
+// it was). Written as steps that a GPU block shares among its threads with the very
+// operations of the serial loop: the pivot L_jj from the sum of L_jk², k < j, taken in
+// kCholeskyPivotParts interleaved parts (cholesky_pivot_part) added in a fixed tree
+// (cholesky_pivot_parts_sum: a warp's shuffle-down order), so that a warp shares it; then
+// each L_ij (i > j) from L_ik and L_jk, k < j, and L_jj (cholesky_below), a thread each —
+// transposed so that those threads read consecutive addresses for each k
+// (docs/gpu.md#hydrodynamic-interactions). Indices in size_t: n² passes 2³¹ from 3M = 46 341
+// on. The pivot is false when it is not positive (the RPY tensor is positive definite for
+// every configuration, so only a damaged one — NaN positions — gives that).
+inline constexpr int kCholeskyPivotParts = 32;
+
 template <class Real>
-ERMAK_HD bool cholesky_pivot(Real* a, std::size_t n, std::size_t j) {
-  Real* row_j = a + j * n;
-  Real pivot = row_j[j];
-  for (std::size_t k = 0; k < j; ++k) pivot -= row_j[k] * row_j[k];
+ERMAK_HD Real cholesky_pivot_part(const Real* a, std::size_t n, std::size_t j, int part) {
+  Real sum = Real(0);
+  for (std::size_t k = std::size_t(part); k < j; k += kCholeskyPivotParts) sum += a[k * n + j] * a[k * n + j];
+  return sum;
+}
+
+// parts[0] += parts[offset] … for offset 16, 8, 4, 2, 1: the order in which a warp's
+// __shfl_down_sync tree adds its lanes' values into lane 0.
+template <class Real>
+ERMAK_HD Real cholesky_pivot_parts_sum(Real (&parts)[kCholeskyPivotParts]) {
+  for (int offset = kCholeskyPivotParts / 2; offset > 0; offset /= 2)
+    for (int part = 0; part < offset; ++part) parts[part] += parts[part + offset];
+  return parts[0];
+}
+
+template <class Real>
+ERMAK_HD bool cholesky_pivot_from(Real* a, std::size_t n, std::size_t j, Real sum_of_squares) {
+  const Real pivot = a[j * n + j] - sum_of_squares;
   if (!(pivot > Real(0))) return false;
-  row_j[j] = hd_sqrt(pivot);
+  a[j * n + j] = hd_sqrt(pivot);
   return true;
 }
 
 template <class Real>
-ERMAK_HD void cholesky_below(Real* a, std::size_t n, std::size_t i, std::size_t j) {
-  const Real* row_j = a + j * n;
-  Real* row_i = a + i * n;
-  Real v = row_i[j];
-  for (std::size_t k = 0; k < j; ++k) v -= row_i[k] * row_j[k];
-  row_i[j] = v * (Real(1) / row_j[j]);
+ERMAK_HD bool cholesky_pivot(Real* a, std::size_t n, std::size_t j) {
+  Real parts[kCholeskyPivotParts];
+  for (int part = 0; part < kCholeskyPivotParts; ++part) parts[part] = cholesky_pivot_part(a, n, j, part);
+  return cholesky_pivot_from(a, n, j, cholesky_pivot_parts_sum(parts));
 }
 
 template <class Real>
-ERMAK_HD bool cholesky_lower_in_place(Real* a, int n) {
+ERMAK_HD void cholesky_below(Real* a, std::size_t n, std::size_t i, std::size_t j) {
+  Real v = a[j * n + i];  // A_ji = A_ij
+  for (std::size_t k = 0; k < j; ++k) v -= a[k * n + i] * a[k * n + j];
+  a[j * n + i] = v * (Real(1) / a[j * n + j]);
+}
+
+// L_ij (i ≥ j) of a factored matrix.
+template <class Real>
+ERMAK_HD Real cholesky_element(const Real* a, std::size_t n, std::size_t i, std::size_t j) {
+  return a[j * n + i];
+}
+
+template <class Real>
+ERMAK_HD bool cholesky_factor_in_place(Real* a, int n) {
   const std::size_t size = std::size_t(n);
   for (std::size_t j = 0; j < size; ++j) {
     if (!cholesky_pivot(a, size, j)) return false;

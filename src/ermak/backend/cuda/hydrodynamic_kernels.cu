@@ -10,7 +10,8 @@
 //              in bead order (as the CPU engine); the moves, likewise a warp per mobile bead
 //              or two over all M mobile beads: O(M²) per replica
 //   Cholesky   a block per replica: its 3M × 3M tensor, drift, factor (a column at a time,
-//              its elements below the pivot shared among the threads) and noise in its own
+//              the pivot's sum on a warp, its elements below the pivot shared among the
+//              threads, the factor stored transposed so that they read consecutive floats) and noise in its own
 //              9M² floats of global memory, O(M³) per replica
 //   apply      a thread per bead: position at step + 1 (fixed beads copied), the list
 //              check of the per-bead family
@@ -29,6 +30,7 @@ constexpr int kBeadThreads = 128;
 constexpr int kReplicaThreads = 64;
 constexpr int kCholeskyThreads = 256;
 constexpr int kLanes = 32;  // a warp per mobile bead in the TEA kernels
+static_assert(kLanes == physics::kCholeskyPivotParts, "the pivot's parts are a warp's lanes");
 
 // One replica's positions, forces and Gaussians as backend/hydrodynamic_step.h reads them
 // (__host__ __device__ only so that its ERMAK_HD templates instantiate cleanly; only
@@ -130,8 +132,9 @@ __global__ void __launch_bounds__(kBeadThreads) tea_move_kernel(const __grid_con
 
 // The exact square root, a block per replica (its tensor is 9M² floats of global memory):
 // the phases of exact_hydrodynamic_displacements with their items shared among the threads
-// — block pairs, beads, then the factor a column at a time (the pivot on one thread, the
-// elements below it on all) — each item computed by the same operations as on the CPU. A
+// — block pairs, beads, then the factor a column at a time (the pivot's 32 parts on the first
+// warp, the elements below it on all) — each item computed by the same operations as on the
+// CPU. A
 // factor that fails (non-finite positions) moves the replica's beads to NaN, which the run's
 // checks stop (as the CPU engine).
 __global__ void __launch_bounds__(kCholeskyThreads) cholesky_kernel(const __grid_constant__ HydrodynamicLaunch L) {
@@ -156,7 +159,10 @@ __global__ void __launch_bounds__(kCholeskyThreads) cholesky_kernel(const __grid
   if (threadIdx.x == 0) failed = 0;
   __syncthreads();
   for (std::size_t j = 0; j < n; ++j) {
-    if (threadIdx.x == 0 && !physics::cholesky_pivot(matrix, n, j)) failed = 1;
+    if (threadIdx.x < kLanes) {  // the first warp: the pivot's parts, added as the CPU adds them
+      const float sum = warp_sum(physics::cholesky_pivot_part(matrix, n, j, int(threadIdx.x)));
+      if (threadIdx.x == 0 && !physics::cholesky_pivot_from(matrix, n, j, sum)) failed = 1;
+    }
     __syncthreads();
     if (failed) break;  // the same value on every thread
     for (std::size_t i = j + 1 + threadIdx.x; i < n; i += blockDim.x) physics::cholesky_below(matrix, n, i, j);
