@@ -61,7 +61,7 @@ struct HydrodynamicParameters {
 inline constexpr std::int32_t kMaxCholeskyMobileBeads = 1000;
 
 // The most mobile beads for which "auto" takes the exact factor: there it costs about ten
-// times TEA per step (ubiquitin's 76 beads: 1.07·10³ against 1.05·10⁴ steps/s for 100
+// times TEA per step (ubiquitin's 76 beads: 1.29·10³ against 1.06·10⁴ steps/s for 100
 // replicas on an H200; the CPU 4× per thread at WW's 34 beads, 30× at λ-repressor's 179),
 // and its cost grows as M³ against TEA's M² (docs/model.md#exact-hydrodynamics).
 inline constexpr std::int32_t kAutoCholeskyMobileBeads = 100;
