@@ -11,8 +11,8 @@
 //              or two over all M mobile beads: O(M²) per replica
 //   Cholesky   a block per replica: its 3M × 3M tensor, drift, factor (a column at a time,
 //              the pivot's sum on a warp, its elements below the pivot shared among the
-//              threads, the factor stored transposed so that they read consecutive floats) and noise in its own
-//              9M² floats of global memory, O(M³) per replica
+//              threads, the factor stored transposed so that they read consecutive floats)
+//              and noise in its own 9M² floats of global memory, O(M³) per replica
 //   apply      a thread per bead: position at step + 1 (fixed beads copied), the list
 //              check of the per-bead family
 //   finish     a thread per replica: the indentation tip's step; the control's step
@@ -134,9 +134,8 @@ __global__ void __launch_bounds__(kBeadThreads) tea_move_kernel(const __grid_con
 // the phases of exact_hydrodynamic_displacements with their items shared among the threads
 // — block pairs, beads, then the factor a column at a time (the pivot's 32 parts on the first
 // warp, the elements below it on all) — each item computed by the same operations as on the
-// CPU. A
-// factor that fails (non-finite positions) moves the replica's beads to NaN, which the run's
-// checks stop (as the CPU engine).
+// CPU. A factor that fails (non-finite positions) moves the replica's beads to NaN, which the
+// run's checks stop (as the CPU engine).
 __global__ void __launch_bounds__(kCholeskyThreads) cholesky_kernel(const __grid_constant__ HydrodynamicLaunch L) {
   const int r = blockIdx.x;
   const int m_count = L.mobile_count;
@@ -208,6 +207,21 @@ int blocks_for(long long threads, int per_block) {
   return int(std::max<long long>(1, (threads + per_block - 1) / per_block));
 }
 
+// Mobile beads per warp of the TEA kernels: each lane loads a partner once for all of them.
+// ERMAK_TEA_BEADS_PER_WARP (1, 2, 4 or 8) overrides, for A/B measurements.
+int tea_beads_per_warp(const HydrodynamicLaunch& L) {
+  static const int forced = [] {
+    const char* v = std::getenv("ERMAK_TEA_BEADS_PER_WARP");
+    const int b = v ? std::atoi(v) : 0;
+    return b == 1 || b == 2 || b == 4 || b == 8 ? b : 0;
+  }();
+  if (forced) return forced;
+  // Measured on an H200 (docs/benchmarks.md#hydrodynamic-interactions): two beads per warp
+  // +11 % at PF8 × 1 and +9 % at WW × 1000, four or eight slower (fewer warps, more
+  // registers); below a few thousand mobile beads in all, one (the warps are too few).
+  return (long long)L.m.replicas * L.mobile_count >= 4096 ? 2 : 1;
+}
+
 template <int Count>
 void launch_tea_of(const HydrodynamicLaunch& L, cudaStream_t stream) {
   const long long warps = (long long)L.m.replicas * ((L.mobile_count + Count - 1) / Count);
@@ -229,21 +243,6 @@ void launch_tea(const HydrodynamicLaunch& L, int beads_per_warp, cudaStream_t st
 }
 
 }  // namespace
-
-// Mobile beads per warp of the TEA kernels: each lane loads a partner once for all of them.
-// ERMAK_TEA_BEADS_PER_WARP (1, 2, 4 or 8) overrides, for A/B measurements.
-int tea_beads_per_warp(const HydrodynamicLaunch& L) {
-  static const int forced = [] {
-    const char* v = std::getenv("ERMAK_TEA_BEADS_PER_WARP");
-    const int b = v ? std::atoi(v) : 0;
-    return b == 1 || b == 2 || b == 4 || b == 8 ? b : 0;
-  }();
-  if (forced) return forced;
-  // Measured on an H200 (docs/benchmarks.md#hydrodynamic-interactions): two beads per warp
-  // +11 % at PF8 × 1 and +9 % at WW × 1000, four or eight slower (fewer warps, more
-  // registers); below a few thousand mobile beads in all, one (the warps are too few).
-  return (long long)L.m.replicas * L.mobile_count >= 4096 ? 2 : 1;
-}
 
 void launch_hydrodynamic_step(const HydrodynamicLaunch& L, cudaStream_t stream) {
   const long long beads = (long long)L.m.replicas * L.m.n;

@@ -290,8 +290,6 @@ struct HydrodynamicLaunch {
 };
 
 void launch_hydrodynamic_step(const HydrodynamicLaunch& launch, cudaStream_t stream);
-// Mobile beads per warp of the TEA kernels for this launch's size (1, 2, 4 or 8).
-int tea_beads_per_warp(const HydrodynamicLaunch& launch);
 
 // ---- structure observables (observables_kernels.cu) ----
 
