@@ -902,6 +902,56 @@ TEST_P(CudaFamily, ForcesWithProtocolsAgreeWithCpuAtTheGpusState) {
   expect_forces_and_energies_agree_at_the_gpus_state(*gpu, *cpu);
 }
 
+// The evaluation kernel's two layouts (eight rounds of four beads per warp, a bead per lane
+// after them, or one round: eval_kernels.cu, chosen by the run's size) give each bead the
+// very same sums: forces and energies with every protocol item, and with an indentation tip
+// (the molecule's force on it), bit for bit.
+TEST_P(CudaFamily, EvaluationLayoutsGiveTheSameBits) {
+  EngineSetup indented = base_setup(topology(), 3, 31);
+  indented.indentation = make_indentation(system_->system, false, false);
+  for (const EngineSetup& setup : {setup_with_every_protocol_item(system_->system, 1618), indented}) {
+    SCOPED_TRACE(setup.indentation.enabled ? "indentation" : "every protocol item");
+    struct Evaluated {
+      State forces;
+      std::vector<EnergyTerms> energies;
+      std::vector<IndentationStatus> tips;
+    };
+    auto evaluate = [&](const char* rounds) {
+      setenv("ERMAK_CUDA_EVAL_ROUNDS", rounds, 1);
+      auto gpu = make_gpu(setup, family());
+      gpu->set_state(start_state(system_->system, 3));
+      gpu->advance(300);
+      Evaluated e{gpu->forces(), gpu->energies(), gpu->indentation_status()};
+      unsetenv("ERMAK_CUDA_EVAL_ROUNDS");
+      return e;
+    };
+    const Evaluated one = evaluate("1"), eight = evaluate("8");
+    EXPECT_TRUE(bit_identical(one.forces, eight.forces));
+    ASSERT_EQ(one.energies.size(), eight.energies.size());
+    for (std::size_t r = 0; r < one.energies.size(); ++r) {
+      EXPECT_EQ(one.energies[r].fene, eight.energies[r].fene);
+      EXPECT_EQ(one.energies[r].native, eight.energies[r].native);
+      EXPECT_EQ(one.energies[r].repulsive, eight.energies[r].repulsive);
+      EXPECT_EQ(one.energies[r].protocol, eight.energies[r].protocol);
+      EXPECT_NE(one.energies[r].repulsive, 0.0);
+    }
+    ASSERT_EQ(one.tips.size(), eight.tips.size());
+    for (std::size_t r = 0; r < one.tips.size(); ++r) {
+      EXPECT_EQ(one.tips[r].tip_A.x, eight.tips[r].tip_A.x);
+      EXPECT_EQ(one.tips[r].molecule_force_kcal_per_mol_A.z, eight.tips[r].molecule_force_kcal_per_mol_A.z);
+    }
+  }
+  setenv("ERMAK_CUDA_EVAL_ROUNDS", "2", 1);
+  EXPECT_THROW(
+      {
+        auto gpu = make_gpu(base_setup(topology(), 1, 1), family());
+        gpu->set_state(start_state(system_->system, 1));
+        gpu->energies();
+      },
+      Error);
+  unsetenv("ERMAK_CUDA_EVAL_ROUNDS");
+}
+
 // The tip in contact: make_indentation's tip starts 4 Å above the molecule with the default
 // friction (ζ_tip = 5000), so its tip–bead force stays below 1e-3 kcal/mol/Å; here it starts
 // 1 Å above with ζ_tip = 10, lags ζ_tip·v/κ = 5 Å behind its base and presses the molecule

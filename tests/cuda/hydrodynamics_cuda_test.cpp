@@ -16,6 +16,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdlib>
 #include <string>
 
 #include "cuda/cuda_test_support.h"
@@ -304,6 +305,27 @@ TEST_P(CudaHydrodynamics, ResumeFromStateAndNeighbourReferenceIsBitForBit) {
   cpu->set_state(start);
   cpu->advance(500);
   EXPECT_LE(max_abs_difference(cpu->state(), whole->state()), kTrajectoryTolerance_A);
+}
+
+// The step's forces from the evaluation kernel in one round per warp or in eight
+// (ERMAK_CUDA_EVAL_ROUNDS, eval_kernels.cu): each bead's sums are the same operations, so
+// the exact method's trajectories have the same bits.
+TEST_P(CudaHydrodynamics, EvaluationInOneRoundOrEightGivesTheSameBits) {
+  EngineSetup setup = base_setup(ww().topology, 3, 2024);
+  setup.langevin.hydrodynamics.method = HydrodynamicMethod::kCholesky;
+  setup.fixed_beads = {0, 17};
+  const State start = start_state(ww(), 3);
+  auto run = [&](const char* rounds) {
+    setenv("ERMAK_CUDA_EVAL_ROUNDS", rounds, 1);
+    auto gpu = make_gpu(setup, family());
+    gpu->set_state(start);
+    gpu->advance(300);
+    unsetenv("ERMAK_CUDA_EVAL_ROUNDS");
+    return gpu->state();
+  };
+  const State one_round = run("1"), eight_rounds = run("8");
+  EXPECT_TRUE(bit_identical(one_round, eight_rounds));
+  EXPECT_GT(max_abs_difference(start, one_round), 0.1);  // the beads did move
 }
 
 INSTANTIATE_TEST_SUITE_P(Families, CudaHydrodynamics,

@@ -430,21 +430,13 @@ void check_hydrodynamic_step_against_a_dense_reference(const EngineFactory& make
               method_name(method).c_str(), c.worst_error_A, c.worst_in_ulps);
 }
 
-void check_hydrodynamic_step_of_many_beads_against_a_dense_reference(const EngineFactory& make_engine,
-                                                                    HydrodynamicMethod method) {
-  // The 6-bead check with as many beads as a replica of a small protein: a self-avoiding
-  // chain of 122 beads (3.8 Å bonds, no two beads closer than 4.2 Å), beads 0 and 61 fixed —
-  // M = 120 mobile beads, 3M = 360 rows, more than a thread block's 256 threads, so that
-  // every loop of an engine's kernels over rows or pairs takes more than one pass — 2
-  // replicas with jitter, one step from step 1000003, against the dense reference. The
-  // tolerance adds 2e-6 Å to 3 ulps: each coordinate's noise now sums 360 terms, the exact
-  // factor's rows carry the rounding of 360 elimination steps in float (relative ~1e-6 of
-  // the noise's 0.044 Å), TEA's ε sums 1.3·10⁵ elements. Measured on the CPU: 0.50 ulp
-  // (TEA) and 0.71 ulp (exact) at worst, 3.4e-6 Å with coordinates up to ~60 Å. A missing
-  // pass (rows beyond 256, pairs beyond a warp's share) leaves the noise or drift of whole
-  // beads out, 1e-2 Å.
-  SCOPED_TRACE("hydrodynamics = " + method_name(method));
-  constexpr std::int32_t kBeads = 122, kReplicas = 2;
+namespace {
+
+// One step of a self-avoiding chain of `beads` beads (see below), beads 0 and beads/2 fixed.
+void check_one_step_of_a_chain_against_a_dense_reference(const EngineFactory& make_engine,
+                                                        HydrodynamicMethod method, std::int32_t beads) {
+  const std::int32_t kBeads = beads;
+  constexpr std::int32_t kReplicas = 2;
   constexpr double kT = 0.6, kJitter = 0.1, kBond = 3.8, kClosest = 4.2;
   std::mt19937 random(90125);
   auto uniform = [&] { return double(random()) / 4294967296.0; };
@@ -461,7 +453,7 @@ void check_hydrodynamic_step_of_many_beads_against_a_dense_reference(const Engin
   topology.beads.resize(kBeads);
   for (std::int32_t i = 0; i + 1 < kBeads; ++i) topology.bonds.push_back(Bond{i, i + 1, float(kBond)});
   EngineSetup setup = hydrodynamic_setup(topology, kReplicas, 0x5eed7ull, method);
-  setup.fixed_beads = {0, 61};
+  setup.fixed_beads = {0, kBeads / 2};
   State start(kBeads, kReplicas);
   start.step = 1000003;
   for (std::int32_t r = 0; r < kReplicas; ++r)
@@ -474,12 +466,37 @@ void check_hydrodynamic_step_of_many_beads_against_a_dense_reference(const Engin
   engine->advance(1);
   ASSERT_EQ(engine->state().step, start.step + 1);
   const DenseComparison c = compare_step_with_dense_reference(setup, method, kT, start, forces, engine->state(), 2e-6);
-  EXPECT_EQ(c.misses, 0) << "coordinates off the dense reference, of " << kReplicas * 3 * 120;
-  ::testing::Test::RecordProperty("many_beads_worst_displacement_error_A_" + method_name(method),
-                                  std::to_string(c.worst_error_A));
-  std::printf("[ %s ] one step of 120 mobile beads against the dense reference: worst |Δ - Δ_ref| = %.3g A "
+  EXPECT_EQ(c.misses, 0) << "coordinates off the dense reference, of " << kReplicas * 3 * (kBeads - 2);
+  ::testing::Test::RecordProperty(
+      "many_beads_worst_displacement_error_A_" + method_name(method) + "_" + std::to_string(kBeads - 2),
+      std::to_string(c.worst_error_A));
+  std::printf("[ %s ] one step of %d mobile beads against the dense reference: worst |Δ - Δ_ref| = %.3g A "
               "(%.3g ulps)\n",
-              method_name(method).c_str(), c.worst_error_A, c.worst_in_ulps);
+              method_name(method).c_str(), kBeads - 2, c.worst_error_A, c.worst_in_ulps);
+}
+
+}  // namespace
+
+void check_hydrodynamic_step_of_many_beads_against_a_dense_reference(const EngineFactory& make_engine,
+                                                                    HydrodynamicMethod method) {
+  // The 6-bead check with as many beads as a replica of a small protein: a self-avoiding
+  // chain of 122 beads (3.8 Å bonds, no two beads closer than 4.2 Å), beads 0 and 61 fixed —
+  // M = 120 mobile beads, 3M = 360 rows, more than a thread block's 256 threads, so that
+  // every loop of an engine's kernels over rows or pairs takes more than one pass — 2
+  // replicas with jitter, one step from step 1000003, against the dense reference. The
+  // tolerance adds 2e-6 Å to 3 ulps: each coordinate's noise now sums 360 terms, the exact
+  // factor's rows carry the rounding of 360 elimination steps in float (relative ~1e-6 of
+  // the noise's 0.044 Å), TEA's ε sums 1.3·10⁵ elements. Measured on the CPU: 0.50 ulp
+  // (TEA) and 0.71 ulp (exact) at worst, 3.4e-6 Å with coordinates up to ~60 Å. A missing
+  // pass (rows beyond 256, pairs beyond a warp's share) leaves the noise or drift of whole
+  // beads out, 1e-2 Å.
+  SCOPED_TRACE("hydrodynamics = " + method_name(method));
+  // Also 62 and 42 beads (M = 60 and 40): the CUDA engine's TEA takes groups of 16 and 8
+  // lanes per bead for replicas of up to 96 and 48 mobile beads (a warp's 32 above).
+  for (const std::int32_t beads : {122, 62, 42}) {
+    SCOPED_TRACE(std::to_string(beads) + " beads");
+    check_one_step_of_a_chain_against_a_dense_reference(make_engine, method, beads);
+  }
 }
 
 void check_hydrodynamics_with_one_or_no_mobile_beads(const EngineFactory& make_engine, HydrodynamicMethod method) {

@@ -34,7 +34,7 @@ namespace ermak::test {
 void check_hydrodynamic_step_against_a_dense_reference(const EngineFactory& make_engine, HydrodynamicMethod method);
 
 // The same with 120 mobile beads of a 122-bead chain (3M = 360 rows: more than a block of
-// threads), 2 replicas, to 3 ulps + 2e-6 Å.
+// threads), and with 60 and 40 of 62- and 42-bead chains, 2 replicas, to 3 ulps + 2e-6 Å.
 void check_hydrodynamic_step_of_many_beads_against_a_dense_reference(const EngineFactory& make_engine,
                                                                     HydrodynamicMethod method);
 

@@ -136,8 +136,9 @@ std::string tea_bond_noise_warning(const RunSpec& spec, HydrodynamicMethod given
   if (noise.bonds == 0 || noise.median_ratio < 1.05) return "";
   const std::string exact =
       mobile <= kMaxCholeskyMobileBeads
-          ? fmt::format("method = \"cholesky\" is exact for these {} mobile beads (at 4–70× TEA's cost per step "
-                        "from 34 to 179 beads: it grows as M³ against TEA's M²)",
+          ? fmt::format("method = \"cholesky\" is exact for these {} mobile beads (at 10–26× TEA's cost per step "
+                        "on a GPU from 34 to 76 beads, 4–30× on the CPU from 34 to 179: it grows as M³ against "
+                        "TEA's M²)",
                         mobile)
           : fmt::format("the exact method is refused beyond {} mobile beads", kMaxCholeskyMobileBeads);
   return fmt::format(

@@ -258,7 +258,8 @@ class CudaEngine final : public Engine {
                       cudaStream_t stream);
   std::vector<Vec3f> gathered_from_host(const std::vector<std::int32_t>& beads) const;
   void evaluate(bool energy) { evaluate(energy, pos_[step_ & 1].get(), step_, stream_); }
-  void evaluate(bool energy, const float4* pos, std::int64_t step, cudaStream_t stream);
+  // `reduce`: also the per-replica sums (energies, max |F|², the molecule's force on the tip).
+  void evaluate(bool energy, const float4* pos, std::int64_t step, cudaStream_t stream, bool reduce = true);
 
   EngineSetup setup_;
   const Topology& topology_;
@@ -311,6 +312,7 @@ class CudaEngine final : public Engine {
   DeviceBuffer<float> bond_r0_, native_r0_, native_eh_;
   DeviceBuffer<std::uint8_t> fixed_;
   DeviceBuffer<std::uint8_t> repulsive_partners_, repulsive_count_;
+  DeviceBuffer<std::uint32_t> excluded_bits_;  // ModelData::excluded_bits
   DeviceBuffer<int> slot_bead_, bead_slot_;
   DeviceBuffer<float4> tile_coefficients_;
   DeviceBuffer<float2> tile_bonds_;

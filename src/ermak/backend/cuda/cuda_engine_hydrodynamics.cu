@@ -103,8 +103,9 @@ void CudaEngine::advance_hydrodynamic(std::int64_t s, std::int64_t e) {
     // Every bead's total force at the step. Per-bead family: the list is checked (and
     // rebuilt once a bead moved more than skin/2 from its reference) against the
     // control's step, which the last move left at this one; the block family's
-    // evaluation scans every bead of the replica and needs no list.
-    evaluate(false, pos, step, stream_);
+    // evaluation scans every bead of the replica and needs no list. The per-replica sums
+    // only for the indentation tip's step (the molecule's force on it).
+    evaluate(false, pos, step, stream_, setup_.indentation.enabled);
     const double kT = setup_.temperature.at_step(step);
     H.pos = pos;
     H.next = pos_[(step + 1) & 1].get();

@@ -123,6 +123,20 @@ void CudaEngine::upload_model() {
     repulsive_count_.upload(count);
   }
 
+  // The brute-force evaluation's excluded pairs (block family), a bit each: a scan of a
+  // bead's bonds and native contacts for every partner made WW's evaluation at one replica
+  // take 55 µs (docs/benchmarks.md#hydrodynamic-interactions).
+  int excluded_words = 0;
+  if (n_ <= kBlockMaxBeads) {
+    excluded_words = (n_ + 31) / 32;
+    std::vector<std::uint32_t> bits(std::size_t(n_) * excluded_words, 0u);
+    auto exclude = [&](int i, int j) { bits[std::size_t(i) * excluded_words + j / 32] |= 1u << (j % 32); };
+    for (int i = 0; i < n_; ++i) exclude(i, i);
+    for (const Bond& b : t.bonds) { exclude(b.i, b.j); exclude(b.j, b.i); }
+    for (const NativeContact& c : t.native_contacts) { exclude(c.i, c.j); exclude(c.j, c.i); }
+    excluded_bits_.upload(bits);
+  }
+
   // The block family's slot order: by native contacts, then bonds, then index.
   std::vector<int> slot_bead(n_), bead_slot(n_);
   for (int i = 0; i < n_; ++i) slot_bead[i] = i;
@@ -144,6 +158,8 @@ void CudaEngine::upload_model() {
   m.repulsive_partners = repulsive_partners_.get();
   m.repulsive_count = repulsive_count_.get();
   m.repulsive_slots = repulsive_slots;
+  m.excluded_bits = excluded_words > 0 ? excluded_bits_.get() : nullptr;
+  m.excluded_words = excluded_words;
   m.slot_bead = slot_bead_.get();
   m.bead_slot = bead_slot_.get();
   m.philox_keys = rng::philox_keys(setup_.seed);

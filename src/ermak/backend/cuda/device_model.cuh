@@ -87,6 +87,12 @@ struct ModelData {
   const std::uint8_t* repulsive_partners = nullptr;  // [repulsive_slots][n]
   const std::uint8_t* repulsive_count = nullptr;     // [n]
   int repulsive_slots = 0;
+  // Up to kBlockMaxBeads (every block-family run): bit j % 32 of word
+  // [i·excluded_words + j / 32] is set when j is i itself or a bonded or native partner of
+  // i — the brute-force evaluation's test of a pair in one load instead of a scan of i's
+  // lists (BruteForceRow). nullptr for larger models.
+  const std::uint32_t* excluded_bits = nullptr;
+  int excluded_words = 0;
   // Block family: the bead of each bead-major slot index (slot_bead[q]: slots q·group …
   // q·group + group − 1 hold that bead of the block's replicas) and its inverse. Beads with
   // alike numbers of bonds and native contacts sit side by side, so that the beads sharing
@@ -551,14 +557,17 @@ struct LanePackedRow16 {
   __device__ uint2 quad(int w) const { return quads[w * stride]; }
 };
 
-// Every bead of the replica, ascending; bonded/native partners and i itself rejected.
+// Every bead of the replica, ascending; bonded/native partners and i itself rejected
+// (ModelData::excluded_bits: the block family's, whose evaluation reads this row).
 struct BruteForceRow {
   const ModelData* m;
   int i;
   __device__ int count() const { return m->n; }
   __device__ int entry(int s) const { return s; }
   __device__ int partner_of(int entry) const { return entry; }
-  __device__ bool accept(int j) const { return j != i && !excluded_pair(*m, i, j); }
+  __device__ bool accept(int j) const {
+    return !((__ldg(m->excluded_bits + std::size_t(i) * m->excluded_words + (j >> 5)) >> (j & 31)) & 1u);
+  }
 };
 
 // A cluster row (per-bead family, docs/gpu.md#cluster-rows): the partners of the 8

@@ -14,29 +14,37 @@ namespace ermak::cuda {
 namespace {
 
 constexpr int kEvalBlock = 256;
-constexpr int kEvalLanes = 8;
 
 struct GlobalPos {
   const float4* base;
   __device__ float4 operator()(int j) const { return __ldg(base + j); }
 };
 
-template <bool kEnergy, bool kBrute>
+// A warp serves kPerRound = 32/S beads at a time, S lanes each, in kRounds rounds: S rounds
+// (32 beads per warp, each lane then owning one bead's protocol terms and stores) where the
+// run has beads enough to fill the GPU, one round (4 beads per warp, the first lane of each
+// group owning its bead) where it has not, so that a small run's evaluation is not S rounds
+// of latency one after the other (WW × 1: 55 µs, docs/benchmarks.md#hydrodynamic-interactions).
+// A bead's sums are the same operations in either layout.
+template <bool kEnergy, bool kBrute, int kRounds>
 __global__ void __launch_bounds__(kEvalBlock) eval_kernel(const __grid_constant__ EvalLaunch L) {
   constexpr int S = kEvalLanes, kPerRound = 32 / S;
+  static_assert(kRounds == S || kRounds == 1, "S rounds (a bead per lane) or one");
+  constexpr int kBeadsPerWarp = kPerRound * kRounds;
   const ModelData& m = L.m;
   const int n = m.n;
   // Replicas along x with the blocks of each (grid.y stops at 65535 replicas).
-  const int blocks_per_replica = (n + int(blockDim.x) - 1) / int(blockDim.x);
+  const int beads_per_block = int(blockDim.x / 32) * kBeadsPerWarp;
+  const int blocks_per_replica = (n + beads_per_block - 1) / beads_per_block;
   const int r = int(blockIdx.x / unsigned(blocks_per_replica));
   const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
-  const int warp_base = int(blockIdx.x % unsigned(blocks_per_replica)) * blockDim.x + warp * 32;
+  const int warp_base = int(blockIdx.x % unsigned(blocks_per_replica)) * beads_per_block + warp * kBeadsPerWarp;
   const float4* pos = L.pos + std::size_t(r) * n;
 
   float3 mine = make_float3(0, 0, 0);
   BeadEnergy mine_e;
 #pragma unroll
-  for (int round = 0; round < S; ++round) {
+  for (int round = 0; round < kRounds; ++round) {
     const int i = warp_base + round * kPerRound + lane / S;
     float3 part = make_float3(0, 0, 0);
     BeadEnergy e;
@@ -65,6 +73,11 @@ __global__ void __launch_bounds__(kEvalBlock) eval_kernel(const __grid_constant_
       e.fene = group_sum<S>(e.fene); e.native = group_sum<S>(e.native);
       e.repulsive = group_sum<S>(e.repulsive);
     }
+    if constexpr (kRounds == 1) {  // every lane of the group holds its bead's sums
+      mine = part;
+      mine_e = e;
+      continue;
+    }
     const int src = ((lane - round * kPerRound) * S) & 31;
     const float vx = __shfl_sync(kFullMask, part.x, src), vy = __shfl_sync(kFullMask, part.y, src),
                 vz = __shfl_sync(kFullMask, part.z, src);
@@ -77,7 +90,8 @@ __global__ void __launch_bounds__(kEvalBlock) eval_kernel(const __grid_constant_
     if (lane / kPerRound == round) { mine = make_float3(vx, vy, vz); mine_e = ve; }
   }
 
-  const int i = warp_base + lane;
+  if (kRounds == 1 && lane % S != 0) return;
+  const int i = kRounds == 1 ? warp_base + lane / S : warp_base + lane;
   if (i >= n) return;
   const std::size_t flat = std::size_t(r) * n + i;
   Vec3d on_tip{};
@@ -162,24 +176,33 @@ __global__ void minimize_move_kernel(const __grid_constant__ ModelData m, float4
 
 int grid_for(long long count) { return int(std::clamp<long long>((count + 255) / 256, 1, 65535)); }
 
+template <int kRounds>
+void launch_eval_in(const EvalLaunch& L, bool energy, bool brute, cudaStream_t stream) {
+  // A replica of few beads gets a block of just its warps: with 256 threads and the energy
+  // kernel's 114 registers, two blocks fit an SM, so at WW × 9000 (34 beads, 2 of 8 warps
+  // busy) the evaluation took 1.5 ms of a report stop's 2 ms. Each bead's work and sums
+  // are the same in any block shape.
+  constexpr int kBeadsPerWarp = 32 / kEvalLanes * kRounds;
+  const int warps_per_replica = (L.m.n + kBeadsPerWarp - 1) / kBeadsPerWarp;
+  const int block = std::min(kEvalBlock, warps_per_replica * 32);
+  const int beads_per_block = block / 32 * kBeadsPerWarp;
+  const dim3 grid(unsigned((L.m.n + beads_per_block - 1) / beads_per_block) * unsigned(L.m.replicas));
+  if (energy) {
+    if (brute) eval_kernel<true, true, kRounds><<<grid, block, 0, stream>>>(L);
+    else eval_kernel<true, false, kRounds><<<grid, block, 0, stream>>>(L);
+  } else {
+    if (brute) eval_kernel<false, true, kRounds><<<grid, block, 0, stream>>>(L);
+    else eval_kernel<false, false, kRounds><<<grid, block, 0, stream>>>(L);
+  }
+  ERMAK_CUDA_LAUNCHED("eval_kernel", stream);
+}
+
 }  // namespace
 
 void launch_eval(const EvalLaunch& L, bool energy, cudaStream_t stream) {
-  // A replica of fewer than 256 beads gets a block of just its warps: with 256 threads
-  // and the energy kernel's 114 registers, two blocks fit an SM, so at WW × 9000 (34 beads,
-  // 2 of 8 warps busy) the evaluation took 1.5 ms of a report stop's 2 ms. Each bead's
-  // work and sums are the same in any block shape.
-  const int block = std::min(kEvalBlock, (L.m.n + 31) / 32 * 32);
-  const dim3 grid(unsigned((L.m.n + block - 1) / block) * unsigned(L.m.replicas));
   const bool brute = L.rows == nullptr && L.rows16 == nullptr && L.cluster_rows == nullptr;
-  if (energy) {
-    if (brute) eval_kernel<true, true><<<grid, block, 0, stream>>>(L);
-    else eval_kernel<true, false><<<grid, block, 0, stream>>>(L);
-  } else {
-    if (brute) eval_kernel<false, true><<<grid, block, 0, stream>>>(L);
-    else eval_kernel<false, false><<<grid, block, 0, stream>>>(L);
-  }
-  ERMAK_CUDA_LAUNCHED("eval_kernel", stream);
+  if (L.rounds == 1) launch_eval_in<1>(L, energy, brute, stream);
+  else launch_eval_in<kEvalLanes>(L, energy, brute, stream);
 }
 
 void launch_reduce_replicas(const EvalLaunch& L, bool energy, cudaStream_t stream) {

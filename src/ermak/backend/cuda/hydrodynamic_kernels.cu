@@ -4,18 +4,19 @@
 // in stream order:
 //   noise      a thread per bead: the step's Gaussians (bead_noise: Philox, or the ring of
 //              a stateful generator), the very triples the plain step kernels draw
-//   TEA        ε shares, a warp per mobile bead or two (its lanes over the other beads, each
+//   TEA        ε shares, a group of lanes per mobile bead or two (a warp; 8 or 16 lanes for
+//              replicas of up to 48 or 96 mobile beads), its lanes over the other beads, each
 //              partner loaded once for both, their partial sums added in a fixed tree
-//              order); ε and β per replica, a thread per replica adding its shares in double
-//              in bead order (as the CPU engine); the moves, likewise a warp per mobile bead
+//              order; ε and β per replica, a thread per replica adding its shares in double
+//              in bead order (as the CPU engine); the moves, likewise a group per mobile bead
 //              or two over all M mobile beads: O(M²) per replica
 //   Cholesky   a block per replica: its 3M × 3M tensor, drift, factor (a column at a time,
 //              the pivot's sum on a warp, its elements below the pivot shared among the
 //              threads, the factor stored transposed so that they read consecutive floats)
 //              and noise in its own 9M² floats of global memory, O(M³) per replica
 //   apply      a thread per bead: position at step + 1 (fixed beads copied), the list
-//              check of the per-bead family
-//   finish     a thread per replica: the indentation tip's step; the control's step
+//              check of the per-bead family; the thread of each replica's first bead
+//              also the indentation tip's step, and the very first the control's step
 #include <algorithm>
 #include <cstdlib>
 
@@ -61,72 +62,98 @@ __global__ void __launch_bounds__(kBeadThreads) hydrodynamic_noise_kernel(const 
   L.gaussian[std::size_t(r) * L.m.n + i] = bead_noise(L.m, r, i, L.step);
 }
 
-// A warp's 32 partial sums added in a fixed tree order (lane 0 holds the total).
-__device__ __forceinline__ float warp_sum(float v) {
-  for (int offset = kLanes / 2; offset > 0; offset /= 2) v += __shfl_down_sync(0xffffffffu, v, offset);
+// A group's G partial sums added in a fixed tree order (its first lane holds the total);
+// G a power of two ≤ 32, groups aligned in the warp, every lane of the warp taking part.
+template <int G = kLanes>
+__device__ __forceinline__ float group_sum(float v) {
+  for (int offset = G / 2; offset > 0; offset /= 2) v += __shfl_down_sync(0xffffffffu, v, offset, G);
   return v;
 }
-__device__ __forceinline__ Vec3f warp_sum(Vec3f v) { return {warp_sum(v.x), warp_sum(v.y), warp_sum(v.z)}; }
+template <int G = kLanes>
+__device__ __forceinline__ Vec3f group_sum(Vec3f v) { return {group_sum<G>(v.x), group_sum<G>(v.y), group_sum<G>(v.z)}; }
 
-// The mobile beads of warp `warp` in the TEA kernels: Count consecutive ones of a replica
-// (the last group of a replica repeats its last bead, whose result it does not store).
+// The mobile beads of lane group `group` in the TEA kernels: Count consecutive ones of a
+// replica (the last group of a replica repeats its last bead, whose result it does not
+// store). False past the last group: its lanes still take part in the warp's shuffles,
+// on bead 0 of replica 0, and store nothing.
 template <int Count>
-__device__ __forceinline__ bool warp_beads(long long warp, const HydrodynamicLaunch& L, int& r, int& k0,
-                                           std::int32_t (&ks)[Count]) {
+__device__ __forceinline__ bool group_beads(long long group, const HydrodynamicLaunch& L, int& r, int& k0,
+                                            std::int32_t (&ks)[Count]) {
   const int groups = (L.mobile_count + Count - 1) / Count;
   int g;
-  if (!pair_of(warp, groups, L.m.replicas, r, g)) return false;
+  const bool active = pair_of(group, groups, L.m.replicas, r, g);
+  if (!active) r = g = 0;
   k0 = g * Count;
   for (int t = 0; t < Count; ++t) ks[t] = min(k0 + t, L.mobile_count - 1);
-  return true;
+  return active;
 }
 
-template <int Count>
+// A warp whose first lane group is past the last leaves at once (whole warps: the
+// shuffles need every lane).
+template <int G>
+__device__ __forceinline__ bool warp_past_the_end(long long thread, int count_per_group, const HydrodynamicLaunch& L) {
+  const long long first_group = (thread - thread % kLanes) / G;
+  const long long groups = (long long)L.m.replicas * ((L.mobile_count + count_per_group - 1) / count_per_group);
+  return first_group >= groups;
+}
+
+// TEA with groups of G lanes per Count mobile beads (G = 32: a warp): each lane takes the
+// partners from its place in the group in steps of G (tea_lanes_per_group).
+template <int Count, int G>
 __global__ void __launch_bounds__(kBeadThreads) tea_epsilon_share_kernel(const __grid_constant__ HydrodynamicLaunch L) {
   const long long thread = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-  const int lane = int(thread % kLanes);
+  if (warp_past_the_end<G>(thread, Count, L)) return;
+  const int lane = int(thread % G);
   int r, k0;
   std::int32_t ks[Count];
-  // Whole warps leave together (the shuffles need every lane).
-  if (!warp_beads<Count>(thread / kLanes, L, r, k0, ks)) return;
+  const bool active = group_beads<Count>(thread / G, L, r, k0, ks);
   float shares[Count];
-  tea_epsilon_shares_of_beads<Count>(replica_beads(L, r), L.mobile, L.mobile_count, ks, L.radius_A, lane, kLanes,
-                                     shares);
+  tea_epsilon_shares_of_beads<Count>(replica_beads(L, r), L.mobile, L.mobile_count, ks, L.radius_A, lane, G, shares);
   for (int t = 0; t < Count; ++t) {
-    const float share = warp_sum(shares[t]);
-    if (lane == 0 && k0 + t < L.mobile_count) L.epsilon_share[std::size_t(r) * L.mobile_count + k0 + t] = share;
+    const float share = group_sum<G>(shares[t]);
+    if (active && lane == 0 && k0 + t < L.mobile_count) L.epsilon_share[std::size_t(r) * L.mobile_count + k0 + t] = share;
   }
 }
 
-// ε and β' of each replica: its shares added in double in bead order (the CPU engine's sum).
-__global__ void __launch_bounds__(kReplicaThreads) tea_beta_kernel(const __grid_constant__ HydrodynamicLaunch L) {
-  const int r = int(blockIdx.x * blockDim.x + threadIdx.x);
-  if (r >= L.m.replicas) return;
+// ε and β' of replica r: its shares added in double in bead order (the CPU engine's sum).
+__device__ float replica_beta(const HydrodynamicLaunch& L, int r) {
   const float* share = L.epsilon_share + std::size_t(r) * L.mobile_count;
   double sum = 0.0;
   for (int k = 0; k < L.mobile_count; ++k) sum += share[k];
-  L.beta[r] = float(physics::tea_beta(physics::tea_epsilon(sum, L.mobile_count), L.mobile_count));
+  return float(physics::tea_beta(physics::tea_epsilon(sum, L.mobile_count), L.mobile_count));
 }
 
-template <int Count>
+// β' of each replica, a thread each, for the moves in warps (G = 32: replicas of more than
+// 96 mobile beads, whose groups are many); groups of fewer lanes take it themselves
+// (replica_beta: the same bits, and a launch less per step for small replicas).
+__global__ void __launch_bounds__(kReplicaThreads) tea_beta_kernel(const __grid_constant__ HydrodynamicLaunch L) {
+  const int r = int(blockIdx.x * blockDim.x + threadIdx.x);
+  if (r >= L.m.replicas) return;
+  L.beta[r] = replica_beta(L, r);
+}
+
+template <int Count, int G>
 __global__ void __launch_bounds__(kBeadThreads) tea_move_kernel(const __grid_constant__ HydrodynamicLaunch L) {
   const long long thread = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-  const int lane = int(thread % kLanes);
+  if (warp_past_the_end<G>(thread, Count, L)) return;
+  const int lane = int(thread % G);
   int r, k0;
   std::int32_t ks[Count];
-  if (!warp_beads<Count>(thread / kLanes, L, r, k0, ks)) return;
+  const bool active = group_beads<Count>(thread / G, L, r, k0, ks);
   const ReplicaBeads beads = replica_beads(L, r);
   physics::HydrodynamicSums sums[Count];
-  hydrodynamic_sums_of_beads<Count>(beads, L.mobile, L.mobile_count, ks, L.radius_A, lane, kLanes, sums);
+  hydrodynamic_sums_of_beads<Count>(beads, L.mobile, L.mobile_count, ks, L.radius_A, lane, G, sums);
   for (int t = 0; t < Count; ++t) {
-    sums[t].mobility_force = warp_sum(sums[t].mobility_force);
-    sums[t].coupled_noise = warp_sum(sums[t].coupled_noise);
-    sums[t].row_squares = warp_sum(sums[t].row_squares);
-    if (lane == 0 && k0 + t < L.mobile_count) {
-      const int i = L.mobile[k0 + t];
-      L.displacement[std::size_t(r) * L.mobile_count + k0 + t] = physics::tea_displacement(
-          beads.force(i), beads.gaussian(i), sums[t], L.beta[r], L.coeff.mobility_step, L.coeff.noise_amplitude);
-    }
+    sums[t].mobility_force = group_sum<G>(sums[t].mobility_force);
+    sums[t].coupled_noise = group_sum<G>(sums[t].coupled_noise);
+    sums[t].row_squares = group_sum<G>(sums[t].row_squares);
+  }
+  if (!active || lane != 0) return;
+  const float beta = G < kLanes ? replica_beta(L, r) : L.beta[r];
+  for (int t = 0; t < Count && k0 + t < L.mobile_count; ++t) {
+    const int i = L.mobile[k0 + t];
+    L.displacement[std::size_t(r) * L.mobile_count + k0 + t] = physics::tea_displacement(
+        beads.force(i), beads.gaussian(i), sums[t], beta, L.coeff.mobility_step, L.coeff.noise_amplitude);
   }
 }
 
@@ -159,7 +186,7 @@ __global__ void __launch_bounds__(kCholeskyThreads) cholesky_kernel(const __grid
   __syncthreads();
   for (std::size_t j = 0; j < n; ++j) {
     if (threadIdx.x < kLanes) {  // the first warp: the pivot's parts, added as the CPU adds them
-      const float sum = warp_sum(physics::cholesky_pivot_part(matrix, n, j, int(threadIdx.x)));
+      const float sum = group_sum(physics::cholesky_pivot_part(matrix, n, j, int(threadIdx.x)));
       if (threadIdx.x == 0 && !physics::cholesky_pivot_from(matrix, n, j, sum)) failed = 1;
     }
     __syncthreads();
@@ -175,9 +202,24 @@ __global__ void __launch_bounds__(kCholeskyThreads) cholesky_kernel(const __grid
     displacement[k] += L.coeff.noise_amplitude * exact_noise_of(beads, L.mobile, k, matrix, n);
 }
 
+// The indentation tip's step after the beads' (CpuEngine::step_tip), from the molecule's
+// force on it at the step's positions (the evaluation's reduction).
+__device__ void step_tip_of_replica(const HydrodynamicLaunch& L, int r) {
+  const Vec3d molecule{L.tips.molecule_force[3 * r], L.tips.molecule_force[3 * r + 1], L.tips.molecule_force[3 * r + 2]};
+  Vec3d tip{L.tips.tip[3 * r], L.tips.tip[3 * r + 1], L.tips.tip[3 * r + 2]};
+  long long turn = L.tips.turnaround[r];
+  step_tip(L.m, L.step, L.kT, molecule, tip_noise(L.m, r, L.step), tip, turn);
+  L.tips.tip[3 * r] = tip.x; L.tips.tip[3 * r + 1] = tip.y; L.tips.tip[3 * r + 2] = tip.z;
+  L.tips.turnaround[r] = turn;
+}
+
 __global__ void __launch_bounds__(kBeadThreads) hydrodynamic_apply_kernel(const __grid_constant__ HydrodynamicLaunch L) {
   int r, i;
   if (!pair_of(blockIdx.x * (long long)blockDim.x + threadIdx.x, L.m.n, L.m.replicas, r, i)) return;
+  if (i == 0) {  // nothing in this kernel reads the tip or the control
+    if (r == 0 && L.ctrl) L.ctrl->step = L.step + 1;
+    if (L.m.protocol.indentation) step_tip_of_replica(L, r);
+  }
   const std::size_t flat = std::size_t(r) * L.m.n + i;
   float4 p = L.pos[flat];
   const int k = L.mobile_index[i];
@@ -189,27 +231,13 @@ __global__ void __launch_bounds__(kBeadThreads) hydrodynamic_apply_kernel(const 
   L.next[flat] = p;
 }
 
-// The indentation tip's step after the beads' (CpuEngine::step_tip), from the molecule's
-// force on it at the step's positions (the evaluation's reduction); the control's step.
-__global__ void __launch_bounds__(kReplicaThreads) hydrodynamic_finish_kernel(const __grid_constant__ HydrodynamicLaunch L) {
-  const int r = int(blockIdx.x * blockDim.x + threadIdx.x);
-  if (r == 0 && L.ctrl) L.ctrl->step = L.step + 1;
-  if (r >= L.m.replicas || !L.m.protocol.indentation) return;
-  const Vec3d molecule{L.tips.molecule_force[3 * r], L.tips.molecule_force[3 * r + 1], L.tips.molecule_force[3 * r + 2]};
-  Vec3d tip{L.tips.tip[3 * r], L.tips.tip[3 * r + 1], L.tips.tip[3 * r + 2]};
-  long long turn = L.tips.turnaround[r];
-  step_tip(L.m, L.step, L.kT, molecule, tip_noise(L.m, r, L.step), tip, turn);
-  L.tips.tip[3 * r] = tip.x; L.tips.tip[3 * r + 1] = tip.y; L.tips.tip[3 * r + 2] = tip.z;
-  L.tips.turnaround[r] = turn;
-}
-
 int blocks_for(long long threads, int per_block) {
   return int(std::max<long long>(1, (threads + per_block - 1) / per_block));
 }
 
-// Mobile beads per warp of the TEA kernels: each lane loads a partner once for all of them.
-// ERMAK_TEA_BEADS_PER_WARP (1, 2, 4 or 8) overrides, for A/B measurements.
-int tea_beads_per_warp(const HydrodynamicLaunch& L) {
+// Mobile beads per lane group of the TEA kernels: each lane loads a partner once for all
+// of them. ERMAK_TEA_BEADS_PER_WARP (1, 2, 4 or 8) overrides, for A/B measurements.
+int tea_beads_per_group(const HydrodynamicLaunch& L) {
   static const int forced = [] {
     const char* v = std::getenv("ERMAK_TEA_BEADS_PER_WARP");
     const int b = v ? std::atoi(v) : 0;
@@ -222,23 +250,53 @@ int tea_beads_per_warp(const HydrodynamicLaunch& L) {
   return (long long)L.m.replicas * L.mobile_count >= 4096 ? 2 : 1;
 }
 
-template <int Count>
+// Lanes per group: a warp's 32 for large replicas; for small ones fewer, so that each lane
+// still takes several partners rather than the group's sums costing more than its terms
+// (M = 34: a warp's lanes took one partner or two). A function of M alone, so that a
+// replica's moves are the same bits whatever the run's size (the sums' order follows G).
+// ERMAK_TEA_LANES (8, 16 or 32) overrides, for A/B measurements.
+int tea_lanes_per_group(int mobile_count) {
+  static const int forced = [] {
+    const char* v = std::getenv("ERMAK_TEA_LANES");
+    const int g = v ? std::atoi(v) : 0;
+    return g == 8 || g == 16 || g == kLanes ? g : 0;
+  }();
+  if (forced) return forced;
+  if (mobile_count <= 48) return 8;
+  if (mobile_count <= 96) return 16;
+  return kLanes;
+}
+
+template <int Count, int G>
 void launch_tea_of(const HydrodynamicLaunch& L, cudaStream_t stream) {
-  const long long warps = (long long)L.m.replicas * ((L.mobile_count + Count - 1) / Count);
-  tea_epsilon_share_kernel<Count><<<blocks_for(warps * kLanes, kBeadThreads), kBeadThreads, 0, stream>>>(L);
+  const long long groups = (long long)L.m.replicas * ((L.mobile_count + Count - 1) / Count);
+  const long long threads = (groups * G + kLanes - 1) / kLanes * kLanes;
+  tea_epsilon_share_kernel<Count, G><<<blocks_for(threads, kBeadThreads), kBeadThreads, 0, stream>>>(L);
   ERMAK_CUDA_LAUNCHED("tea_epsilon_share_kernel", stream);
-  tea_beta_kernel<<<blocks_for(L.m.replicas, kReplicaThreads), kReplicaThreads, 0, stream>>>(L);
-  ERMAK_CUDA_LAUNCHED("tea_beta_kernel", stream);
-  tea_move_kernel<Count><<<blocks_for(warps * kLanes, kBeadThreads), kBeadThreads, 0, stream>>>(L);
+  if (G == kLanes) {
+    tea_beta_kernel<<<blocks_for(L.m.replicas, kReplicaThreads), kReplicaThreads, 0, stream>>>(L);
+    ERMAK_CUDA_LAUNCHED("tea_beta_kernel", stream);
+  }
+  tea_move_kernel<Count, G><<<blocks_for(threads, kBeadThreads), kBeadThreads, 0, stream>>>(L);
   ERMAK_CUDA_LAUNCHED("tea_move_kernel", stream);
 }
 
-void launch_tea(const HydrodynamicLaunch& L, int beads_per_warp, cudaStream_t stream) {
-  switch (beads_per_warp) {
-    case 1: launch_tea_of<1>(L, stream); break;
-    case 2: launch_tea_of<2>(L, stream); break;
-    case 4: launch_tea_of<4>(L, stream); break;
-    default: launch_tea_of<8>(L, stream); break;
+template <int G>
+void launch_tea_in_groups_of(const HydrodynamicLaunch& L, int beads_per_group, cudaStream_t stream) {
+  switch (beads_per_group) {
+    case 1: launch_tea_of<1, G>(L, stream); break;
+    case 2: launch_tea_of<2, G>(L, stream); break;
+    case 4: launch_tea_of<4, G>(L, stream); break;
+    default: launch_tea_of<8, G>(L, stream); break;
+  }
+}
+
+void launch_tea(const HydrodynamicLaunch& L, cudaStream_t stream) {
+  const int beads = tea_beads_per_group(L);
+  switch (tea_lanes_per_group(L.mobile_count)) {
+    case 8: launch_tea_in_groups_of<8>(L, beads, stream); break;
+    case 16: launch_tea_in_groups_of<16>(L, beads, stream); break;
+    default: launch_tea_in_groups_of<kLanes>(L, beads, stream); break;
   }
 }
 
@@ -246,7 +304,6 @@ void launch_tea(const HydrodynamicLaunch& L, int beads_per_warp, cudaStream_t st
 
 void launch_hydrodynamic_step(const HydrodynamicLaunch& L, cudaStream_t stream) {
   const long long beads = (long long)L.m.replicas * L.m.n;
-  const int replica_blocks = blocks_for(L.m.replicas, kReplicaThreads);
   hydrodynamic_noise_kernel<<<blocks_for(beads, kBeadThreads), kBeadThreads, 0, stream>>>(L);
   ERMAK_CUDA_LAUNCHED("hydrodynamic_noise_kernel", stream);
   if (L.mobile_count > 0) {
@@ -254,13 +311,11 @@ void launch_hydrodynamic_step(const HydrodynamicLaunch& L, cudaStream_t stream) 
       cholesky_kernel<<<L.m.replicas, kCholeskyThreads, 0, stream>>>(L);
       ERMAK_CUDA_LAUNCHED("cholesky_kernel", stream);
     } else {
-      launch_tea(L, tea_beads_per_warp(L), stream);
+      launch_tea(L, stream);
     }
   }
   hydrodynamic_apply_kernel<<<blocks_for(beads, kBeadThreads), kBeadThreads, 0, stream>>>(L);
   ERMAK_CUDA_LAUNCHED("hydrodynamic_apply_kernel", stream);
-  hydrodynamic_finish_kernel<<<replica_blocks, kReplicaThreads, 0, stream>>>(L);
-  ERMAK_CUDA_LAUNCHED("hydrodynamic_finish_kernel", stream);
 }
 
 }  // namespace ermak::cuda

@@ -215,6 +215,8 @@ __host__ __device__ inline std::size_t cluster_row_index(int r, int n, int i) {
 
 // ---- evaluation (eval_kernels.cu) ----
 
+constexpr int kEvalLanes = 8;  // eval_kernel: lanes per bead
+
 struct EvalLaunch {
   ModelData m;
   const float4* pos = nullptr;    // [R·n]
@@ -230,6 +232,7 @@ struct EvalLaunch {
   double* bead_energy = nullptr;  // [R·n][4] out when energies are wanted
   double* bead_tip = nullptr;     // [R·n][3] out when indentation is on
   double* replica_out = nullptr;  // [R][kReplicaOut] out by the reduction
+  int rounds = 8;                 // eval_kernel's rounds per warp: 8 (32 beads) or 1 (4 beads)
 };
 
 // Threads of a one-block-per-replica tree reduction (reduce_kernel, structure_kernel):
