@@ -318,9 +318,17 @@ TEST(IoPdbCoordinates, ErrorsNameFileAndLine) {
   // its line too, not later without one.
   std::string far = good;
   far.replace(38, 8, " 1.0e+20");
-  EXPECT_NE(message(good + far).find("c.pdb:2: y: ' 1.0e+20' in columns 39-46 is not finite or beyond ±10⁷ Å"),
+  EXPECT_NE(message(good + far)
+                .find("c.pdb:2: y: ' 1.0e+20' in columns 39-46 is not finite or of magnitude 10⁷ Å or more"),
             std::string::npos)
       << message(good + far);
+  // The limit itself is refused, as the message says; the largest value the columns hold is not.
+  far.replace(38, 8, "10000000");
+  EXPECT_NE(message(good + far).find("'10000000' in columns 39-46 is not finite or of magnitude 10⁷ Å or more"),
+            std::string::npos)
+      << message(good + far);
+  far.replace(38, 8, "-999999.");
+  EXPECT_EQ(message(good + far), "no error");
   EXPECT_NE(message("REMARK only\nEND\n").find("no ATOM"), std::string::npos);
   // Only the first model.
   EXPECT_EQ(message("MODEL 1\n" + good + "ENDMDL\nMODEL 2\n" + bad), "no error");

@@ -580,7 +580,8 @@ void check_atom_site_values(const gemmi::cif::Document& document, const std::str
                 ? fmt::format(" holds no value, and ε_h is read from this column (eh {}): give every atom a value "
                               "there, or ε_h as a number",
                               eh->letter)
-            : !in_range ? std::string(" is not finite or beyond ±10⁷ Å (what the model's PDB files hold): a damaged value")
+            : !in_range ? std::string(" is not finite or of magnitude 10⁷ Å or more (beyond what the model's PDB files "
+                                      "hold): a damaged value")
             : ok        ? std::string(kBeyondSinglePrecision)
                         : std::string(" is not ") + (column.integer ? "an integer" : "a number");
         throw Error(file, cif_loop_value_line(text, item.line_number, row * width + c),

@@ -169,7 +169,7 @@ StructureModel extract_structure_model(const ParsedStructure& parsed, const std:
                                        const StructureReadOptions& options);
 
 // Throws ermak::Error naming the model's source, the residue and the atom when a heavy
-// atom's coordinate is not finite or beyond ±10⁷ Å (model/coordinate_range.h): the
+// atom's coordinate is not finite or of magnitude 10⁷ Å or more (model/coordinate_range.h): the
 // builders check it first, after any assembly expansion.
 void check_structure_coordinates(const StructureModel& model);
 
