@@ -19,6 +19,7 @@
 
 #include "ermak/io/ca_model_builder.h"
 #include "ermak/io/checkpoint.h"
+#include "ermak/io/topology_file.h"
 #include "ermak/run/config_fingerprint.h"
 #include "support/test_paths.h"
 
@@ -159,6 +160,41 @@ void expect_resume_bit_for_bit(const std::string& tag, const std::string& rng) {
 }
 
 TEST(RunCli, ResumeContinuesBitForBit) { expect_resume_bit_for_bit("", ""); }
+
+// A resume keeps the model.etop it finds, which `ermak analyze` reads: one damaged since the
+// start (cut short) or replaced by another model's stops the resume before any file is cut,
+// naming it and the remedy; removed, it is written anew and the run goes on.
+TEST(RunCli, AResumeRefusesADamagedModelFileAndWritesItAnewOnceRemoved) {
+  const auto dir = ermak::test::fresh_directory("run-resume-damaged-etop");
+  int status = 0;
+  std::string out = run_ermak("run --quiet " + write_config(dir).string() + " --set run.steps=2000", &status);
+  ASSERT_EQ(status, 0) << out;
+  const fs::path etop = dir / "out/model.etop";
+  const std::string original = read_file(etop);
+  const std::string energies_before = read_file(dir / "out/replica_000/energies.tsv");
+  { std::ofstream cut(etop, std::ios::trunc); cut << original.substr(0, original.size() / 2); }
+  out = run_ermak("run --quiet --resume " + write_config(dir).string() + " --set run.steps=3000", &status);
+  EXPECT_NE(status, 0) << out;
+  EXPECT_NE(out.find("model.etop: does not read as a model"), std::string::npos) << out;
+  EXPECT_NE(out.find("remove it and resume again"), std::string::npos) << out;
+  EXPECT_EQ(read_file(dir / "out/replica_000/energies.tsv"), energies_before) << "nothing was cut or written";
+  // Another model's file (the first bond's length changed) is refused too.
+  std::string other = original;
+  const std::string bonds_header = "# i j r0_A\n";
+  const auto first_bond = other.find(bonds_header);
+  ASSERT_NE(first_bond, std::string::npos) << original;
+  const auto line = first_bond + bonds_header.size();
+  other.replace(line, other.find('\n', line) - line, "0 1 4.5");
+  { std::ofstream replaced(etop, std::ios::trunc); replaced << other; }
+  out = run_ermak("run --quiet --resume " + write_config(dir).string() + " --set run.steps=3000", &status);
+  EXPECT_NE(status, 0) << out;
+  EXPECT_NE(out.find("model.etop: holds another model"), std::string::npos) << out;
+  fs::remove(etop);
+  out = run_ermak("run --quiet --resume " + write_config(dir).string() + " --set run.steps=3000", &status);
+  ASSERT_EQ(status, 0) << out;
+  EXPECT_EQ(read_file(etop), original);
+  EXPECT_NE(read_file(dir / "out/run.log").find("model.etop was missing: written again"), std::string::npos);
+}
 
 namespace {
 
@@ -837,16 +873,21 @@ TEST(RunCli, ARunOfAStructureResumesWithTheModelItStartedWith) {
   ASSERT_EQ(status, 0) << out;
   const fs::path file = dir / "out/checkpoint.ckpt";
   const ermak::Checkpoint written = ermak::read_checkpoint(file);
-  const std::string earlier_model = ermak::model_fingerprint(
-      ermak::build_ca_model(ubq, ermak::ModelBuildSpec{}, nullptr, ermak::CaDistances::double_precision));
+  // Such a run's output directory holds the model it started with in model.etop too, which a
+  // resume reads (docs/outputs.md#resume).
+  const ermak::Topology earlier =
+      ermak::build_ca_model(ubq, ermak::ModelBuildSpec{}, nullptr, ermak::CaDistances::double_precision);
+  const std::string earlier_model = ermak::model_fingerprint(earlier);
   ASSERT_NE(earlier_model, ermak::model_fingerprint(ermak::build_ca_model(ubq, ermak::ModelBuildSpec{})))
       << "ubiquitin's r0 should differ in their last bits between the two rules";
   const std::string note = "built from double-precision C-alpha distances, as ermak built it before commit dd1af8e";
+  const std::string own_etop = read_file(dir / "out/model.etop");
   auto with_model = [&](const std::optional<std::string>& model) {
     ermak::Checkpoint edited = written;
     std::erase_if(edited.extra, [](const auto& kv) { return kv.first == "model.fingerprint"; });
     if (model) edited.extra.emplace_back("model.fingerprint", *model);
     ermak::write_checkpoint_atomically(file, edited);
+    ermak::write_topology_file(earlier, dir / "out/model.etop");
   };
   int steps = 1000;
   for (const std::optional<std::string>& model : {std::optional<std::string>(earlier_model),
@@ -860,6 +901,7 @@ TEST(RunCli, ARunOfAStructureResumesWithTheModelItStartedWith) {
   // The checkpoint of the run's own (float) model: no note. (A resume with the earlier model
   // keeps that model in the checkpoints it writes.)
   ermak::write_checkpoint_atomically(file, written);
+  std::ofstream(dir / "out/model.etop", std::ios::binary | std::ios::trunc) << own_etop;
   steps = 1500;
   out = run_ermak("run --resume " + config + " --set run.steps=" + std::to_string(steps), &status);
   EXPECT_EQ(status, 0) << out;

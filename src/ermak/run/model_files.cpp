@@ -2,7 +2,9 @@
 
 #include "ermak/io/pdb_coordinates.h"
 #include "ermak/io/psf_writer.h"
+#include "ermak/core/error.h"
 #include "ermak/io/topology_file.h"
+#include "ermak/run/config_fingerprint.h"
 
 namespace ermak {
 namespace fs = std::filesystem;
@@ -28,6 +30,27 @@ std::vector<std::string> write_model_files(const fs::path& dir, const Topology& 
     write_pdb(dir / "model.pdb", topology, x.data(), y.data(), z.data(), "ermak initial coordinates");
   }
   return written;
+}
+
+void check_kept_model_file(const fs::path& dir, const Topology& topology) {
+  const fs::path file = dir / "model.etop";
+  if (!fs::exists(file)) return;
+  const std::string remedy = "it is this run's copy of its model, which `ermak analyze` reads: remove it and resume "
+                             "again, and the run writes it anew (docs/outputs.md#resume)";
+  std::string problem;
+  try {
+    const Topology kept = read_topology_file(file);
+    if (model_fingerprint(kept) != model_fingerprint(topology)) {
+      const std::string size = model_summary(kept), runs = model_summary(topology);
+      problem = "holds another model than the run's (" +
+                (size == runs ? "of the same size, " + size + ", with other names or parameters"
+                              : size + " against the run's " + runs) +
+                ")";
+    }
+  } catch (const Error& e) {
+    problem = std::string("does not read as a model (") + e.what() + ")";
+  }
+  if (!problem.empty()) throw Error(file.string() + ": " + problem + "; " + remedy);
 }
 
 }  // namespace ermak

@@ -17,4 +17,11 @@ namespace ermak {
 std::vector<std::string> write_model_files(const std::filesystem::path& dir, const Topology& topology,
                                            const std::vector<Vec3d>& input_positions_A, bool only_missing);
 
+// A resumed run keeps the model.etop it finds in `dir` (write_model_files with only_missing),
+// and `ermak analyze` reads that file: throws ermak::Error naming it unless it reads as
+// `topology` (by content: model_fingerprint) — a file damaged or replaced since the start
+// would otherwise fail or mislead the analysis after the whole run. The message says to
+// remove it, so that the resume writes it anew. No file: nothing to check.
+void check_kept_model_file(const std::filesystem::path& dir, const Topology& topology);
+
 }  // namespace ermak

@@ -382,6 +382,7 @@ RunSummary run_logged(const RunSpec& given_spec, const RunOptions& options, RunR
         check_file_to_continue(out / (dir + name), offset_of(dir + name));
     }
     if (options.dry_run && sizes_of) sizes_of->check_files(true, false, &cp.output_offsets);
+    if (own_files) check_kept_model_file(out, topology);
     if (const int signal = signal_during_start()) return stopped_during_start(signal, cp.step);
     const ReplicaFiles::CutBack cut = own_files ? files.append(out, replicas, n, offset_of) : ReplicaFiles::CutBack{};
     // A finished run extended by a higher [run] steps is unfinished again: its final.pdb
