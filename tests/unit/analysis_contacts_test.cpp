@@ -162,6 +162,9 @@ TEST(ContactRupture, QWithinAndBetweenChains) {
   abab.beads[4].chain_id = abab.beads[5].chain_id = "B";
   const ContactRuptures again = find_contact_ruptures(abab, dir / "t.dcd", 1.5);
   EXPECT_EQ(again.between_chains_contacts, 4);
+  // The model summaries (`ermak topology`, the run log) count them alike.
+  EXPECT_EQ(count_contacts_between_chains(abab), 4u);
+  EXPECT_EQ(count_contacts_between_chains(complex), 2u);
 }
 
 TEST(ContactRupture, ATrajectoryOfAnotherModelIsRefused) {
@@ -245,8 +248,8 @@ TEST(ContactReport, TablesOfRupturesAndTheirOrderOverReplicas) {
   // after 200, up to 400 — contacts 2 and 3.
   const auto peaks = rows_of(out / "peak_contacts.tsv");
   ASSERT_EQ(peaks.size(), 3u);
-  EXPECT_EQ(peaks[1], (std::vector<std::string>{"0", "0", "150", "NA", "200", "1", "A:11-A:15"}));
-  EXPECT_EQ(peaks[2], (std::vector<std::string>{"0", "1", "380", "200", "400", "2", "A:13-A:17 A:14-A:18"}));
+  EXPECT_EQ(peaks[1], (std::vector<std::string>{"0", "0", "150", "NA", "200", "1", "0", "A:11-A:15"}));
+  EXPECT_EQ(peaks[2], (std::vector<std::string>{"0", "1", "380", "200", "400", "2", "0", "A:13-A:17 A:14-A:18"}));
   EXPECT_NE(report.summary.find("replica_000 peak 1 (step 380): 2 contacts, A:13–A:14 with A:17–A:18"),
             std::string::npos)
       << report.summary;
@@ -267,7 +270,7 @@ TEST(ContactReport, TablesOfRupturesAndTheirOrderOverReplicas) {
   write_contact_report(in, plateau, out2, files2);
   const auto held = rows_of(out2 / "peak_contacts.tsv");
   ASSERT_EQ(held.size(), 2u);
-  EXPECT_EQ(held[1], (std::vector<std::string>{"0", "0", "150", "NA", "400", "3", "A:11-A:15 A:13-A:17 A:14-A:18"}));
+  EXPECT_EQ(held[1], (std::vector<std::string>{"0", "0", "150", "NA", "400", "3", "0", "A:11-A:15 A:13-A:17 A:14-A:18"}));
 }
 
 // A complex's interface in the summary: how many contacts join the chains and how many of
@@ -290,6 +293,24 @@ TEST(ContactReport, AComplexsInterfaceIsSummarised) {
   ASSERT_EQ(fractions.size(), 13u);
   EXPECT_EQ(fractions[2], (std::vector<std::string>{"0", "100", "1", "0.75", "1", "0.5"}));
   EXPECT_EQ(fractions[12], (std::vector<std::string>{"1", "500", "5", "0.25", "0", "0.5"}));
+
+  // Peaks: the first breaks contact 0 (within chain A), the second contacts 2 and 3, both
+  // between the chains — the complex coming apart, which the summary does not call unfolding.
+  ContactReportOptions options;
+  options.peaks[0] = {{150, 180}, {380, 390}};
+  const fs::path out2 = test::fresh_directory("contacts-complex-peaks");
+  std::vector<fs::path> files2;
+  const ContactReport peaks_report = write_contact_report(in, options, out2, files2);
+  const auto peaks = rows_of(out2 / "peak_contacts.tsv");
+  ASSERT_EQ(peaks.size(), 3u);
+  EXPECT_EQ(peaks[0][6], "between_chains");
+  EXPECT_EQ(peaks[1], (std::vector<std::string>{"0", "0", "150", "NA", "200", "1", "0", "A:11-A:15"}));
+  EXPECT_EQ(peaks[2], (std::vector<std::string>{"0", "1", "380", "200", "400", "2", "2", "A:13-B:17 A:14-B:18"}));
+  EXPECT_NE(peaks_report.summary.find("replica_000 peak 0 (step 150): 1 contact, A:11 with A:15\n"), std::string::npos)
+      << peaks_report.summary;
+  EXPECT_NE(peaks_report.summary.find("(2 between chains: the chains coming apart, not an unfolding)"),
+            std::string::npos)
+      << peaks_report.summary;
 }
 
 // Ends on two chains (a complex pulled apart): the pulling summary says that no chain of

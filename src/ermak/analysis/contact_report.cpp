@@ -258,7 +258,11 @@ ContactReport write_contact_report(const ContactInputs& in, const ContactReportO
   // step of the first frame at or after the end of the peak's drop (the drop is where its
   // contacts let go, and it may follow a plateau) or the last frame when none follows, and
   // e(−1) is before the first frame.
-  std::string peak_text = "# replica\tpeak\tpeak_step\tafter_step\tto_step\tcontacts\tresidue_pairs\n";
+  // A peak that breaks mostly contacts between chains is the complex coming apart, not a
+  // chain unfolding: its between_chains column and summary line say so.
+  const std::vector<char> between_chains = contacts_between_chains(top);
+  std::string peak_text =
+      "# replica\tpeak\tpeak_step\tafter_step\tto_step\tcontacts\tbetween_chains\tresidue_pairs\n";
   std::string peak_lines;
   std::size_t peak_rows = 0, replicas_named = 0;
   for (const ReplicaRuptures& rr : kept) {
@@ -277,21 +281,28 @@ ContactReport write_contact_report(const ContactInputs& in, const ContactReportO
       std::stable_sort(broke.begin(), broke.end(), [&](std::size_t a, std::size_t b) { return *rr.step[a] < *rr.step[b]; });
       std::string pairs;
       std::set<std::int32_t> lower, upper;
+      std::size_t broke_between = 0;
       for (std::size_t k : broke) {
+        broke_between += between_chains[k] ? 1 : 0;
         if (!pairs.empty()) pairs += ' ';
         pairs += pair_label(top, top.native_contacts[k]);
         lower.insert(std::min(top.native_contacts[k].i, top.native_contacts[k].j));
         upper.insert(std::max(top.native_contacts[k].i, top.native_contacts[k].j));
       }
-      peak_text += fmt::format("{}\t{}\t{}\t{}\t{}\t{}\t{}\n", rr.replica.index, p, peak_step,
-                               after ? std::to_string(*after) : std::string(kNever), to, broke.size(), pairs);
+      peak_text += fmt::format("{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\n", rr.replica.index, p, peak_step,
+                               after ? std::to_string(*after) : std::string(kNever), to, broke.size(), broke_between,
+                               pairs);
       ++peak_rows;
       if (named)
-        peak_lines += fmt::format("  {} peak {} (step {}): {} contact{}{}\n", rr.replica.name, p, peak_step, broke.size(),
-                                  broke.size() == 1 ? "" : "s",
-                                  broke.empty() ? std::string()
-                                                : fmt::format(", {} with {}", residue_ranges(top, lower),
-                                                              residue_ranges(top, upper)));
+        peak_lines += fmt::format(
+            "  {} peak {} (step {}): {} contact{}{}{}\n", rr.replica.name, p, peak_step, broke.size(),
+            broke.size() == 1 ? "" : "s",
+            broke.empty() ? std::string()
+                          : fmt::format(", {} with {}", residue_ranges(top, lower), residue_ranges(top, upper)),
+            broke_between == 0 ? std::string()
+            : 2 * broke_between > broke.size()
+                ? fmt::format(" ({} between chains: the chains coming apart, not an unfolding)", broke_between)
+                : fmt::format(" ({} between chains)", broke_between));
       after = to;
     }
   }
@@ -332,7 +343,7 @@ ContactReport write_contact_report(const ContactInputs& in, const ContactReportO
   }
   if (ruptured_in[by_order.front()] == 0) s += "    none ruptured\n";
   if (!peak_lines.empty()) {
-    s += "  contacts broken at each unfolding peak (up to the first frame after it; peak_contacts.tsv):\n" + peak_lines;
+    s += "  contacts broken at each force peak (up to the first frame after it; peak_contacts.tsv):\n" + peak_lines;
     if (replicas_named > kPeakReplicasInSummary)
       s += fmt::format("  … and the peaks of {} more replicas in peak_contacts.tsv\n",
                        replicas_named - kPeakReplicasInSummary);
@@ -344,7 +355,8 @@ ContactReport write_contact_report(const ContactInputs& in, const ContactReportO
   report.files += "  contacts.tsv                 each native contact over the replicas: fraction ruptured, mean "
                   "rupture time (extension), in mean rupture order\n";
   if (peak_rows > 0)
-    report.files += "  peak_contacts.tsv            the contacts that broke at each unfolding peak\n";
+    report.files += "  peak_contacts.tsv            the contacts that broke at each force peak, and how many of them "
+                    "joined two chains\n";
   const std::size_t first = by_order.front();
   report.brief = fmt::format("contacts: {} of {} native contacts ruptured per replica (mean, {} replica{}); first to "
                              "break: {}\n",

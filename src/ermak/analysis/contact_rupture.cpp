@@ -24,18 +24,8 @@ ContactRuptures find_contact_ruptures(const Topology& topology, const std::files
   // The last frame in which each contact was formed (−1: none yet): the rupture frame is the
   // one after it, unless that is past the end.
   std::vector<std::int64_t> last_formed(contacts, -1);
-  // A chain is a run of consecutive beads with one chain id (as the PDB writer puts TER
-  // between them): a SOP-GPU .top names its chains A, B, A, B, … and two chains of one name
-  // must still count apart.
-  std::vector<std::int32_t> chain_of(topology.beads.size(), 0);
-  for (std::size_t b = 1; b < topology.beads.size(); ++b)
-    chain_of[b] = chain_of[b - 1] + (topology.beads[b].chain_id != topology.beads[b - 1].chain_id ? 1 : 0);
-  std::vector<char> between(contacts, 0);
-  for (std::size_t k = 0; k < contacts; ++k) {
-    const NativeContact& c = topology.native_contacts[k];
-    between[k] = chain_of[std::size_t(c.i)] != chain_of[std::size_t(c.j)];
-    out.between_chains_contacts += between[k];
-  }
+  const std::vector<char> between = contacts_between_chains(topology);
+  for (const char b : between) out.between_chains_contacts += b;
   const std::int64_t within_contacts = std::int64_t(contacts) - out.between_chains_contacts;
   auto fraction_or_nan = [](std::int64_t formed, std::int64_t of) {
     return of == 0 ? std::numeric_limits<double>::quiet_NaN() : structure::native_fraction(formed, of);

@@ -15,10 +15,21 @@ std::int32_t count_unbonded_beads(const Topology& topology) {
   return static_cast<std::int32_t>(std::count(bonded.begin(), bonded.end(), false));
 }
 
+std::vector<char> contacts_between_chains(const Topology& topology) {
+  std::vector<std::int32_t> chain_of(topology.beads.size(), 0);
+  for (std::size_t b = 1; b < topology.beads.size(); ++b)
+    chain_of[b] = chain_of[b - 1] + (topology.beads[b].chain_id != topology.beads[b - 1].chain_id ? 1 : 0);
+  std::vector<char> between(topology.native_contacts.size(), 0);
+  for (std::size_t k = 0; k < between.size(); ++k) {
+    const NativeContact& c = topology.native_contacts[k];
+    between[k] = chain_of[std::size_t(c.i)] != chain_of[std::size_t(c.j)];
+  }
+  return between;
+}
+
 std::size_t count_contacts_between_chains(const Topology& topology) {
   std::size_t between = 0;
-  for (const NativeContact& c : topology.native_contacts)
-    between += topology.beads[std::size_t(c.i)].chain_id != topology.beads[std::size_t(c.j)].chain_id ? 1 : 0;
+  for (const char b : contacts_between_chains(topology)) between += b ? 1 : 0;
   return between;
 }
 

@@ -60,8 +60,12 @@ ChainEnds chain_ends(const Topology& topology);
 // expected to have none, and the builders warn when it does.
 std::int32_t count_unbonded_beads(const Topology& topology);
 
-// Native contacts whose two beads carry different chain ids: a complex's interface, as the
-// model summaries count it (`ermak topology`, the run log's model line).
+// Per native contact (the topology's order): 1 when it joins two chains — a complex's
+// interface — a chain being a run of consecutive beads with one chain id (as the PDB writer
+// puts TER between them: a SOP-GPU .top's chains named A, B, A, B, … count apart).
+std::vector<char> contacts_between_chains(const Topology& topology);
+// How many there are: the model summaries' count (`ermak topology`, the run log's model
+// line), the same as `ermak analyze --contacts` counts.
 std::size_t count_contacts_between_chains(const Topology& topology);
 
 // The range of the native contacts' depths ε_h (kcal/mol), for summaries of models whose
