@@ -61,10 +61,10 @@ struct HydrodynamicParameters {
 inline constexpr std::int32_t kMaxCholeskyMobileBeads = 1000;
 
 // The most mobile beads for which "auto" takes the exact factor, whose ensemble (unlike
-// TEA's) is Boltzmann's to the integrator's O(h): there it costs 10–30 times TEA per step (ubiquitin's 76 beads:
-// 1.41·10³ against 3.69·10⁴ steps/s for 100 replicas on an H200; the CPU 4× per thread at
-// WW's 34 beads, 30× at λ-repressor's 179), and its cost grows as M³ against TEA's M²
-// (docs/model.md#exact-hydrodynamics).
+// TEA's) is Boltzmann's to the integrator's O(h): there it costs up to ~26 times TEA per
+// step (ubiquitin's 76 beads: 1.41·10³ against 3.69·10⁴ steps/s for 100 replicas on an H200;
+// on the CPU 4× per thread at WW's 34 beads, 8.5× at ubiquitin's 76, 30× at λ-repressor's
+// 179), and its cost grows as M³ against TEA's M² (docs/model.md#exact-hydrodynamics).
 inline constexpr std::int32_t kAutoCholeskyMobileBeads = 100;
 
 inline const char* hydrodynamic_method_name(HydrodynamicMethod m) {
