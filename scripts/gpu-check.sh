@@ -153,9 +153,11 @@ stage profile 120 profile.log "
 # overlapped with the next steps. A run split over two engines (backend/split_engine.h;
 # both on GPU 0 where there is one) under memcheck. The step kernel in blocks of 4 warps
 # (ERMAK_CUDA_BLOCK_WARPS, the default from 16 clusters per SM, which the short tests
-# do not reach): a few steps of one PF8 with clusters of one warp and of two.
+# do not reach): a few steps of one PF8 with clusters of one warp and of two. Hydrodynamic
+# steps (TEA in lane groups of 8, 16 and 32, the exact factor's block, indentation with TEA):
+# the one-step dense-reference checks of 6 to 122 beads, both families.
 CEILING='CeilingKernels.OneStepEqualsTheHostsSumOfTheSamePairs:CeilingKernels.TilesWithTheModelTakeOneStepOfThePlainDynamics:CeilingKernels.PairsOnceDiffersFromPairsTwice'
-SHORT="Systems/CudaVsCpu.TrajectoryAgreesFor1000Steps/ww_*:CudaEngine.BlockFamilyLanesInBlocksOfMoreThan512ThreadsAgreeWithCpu:Families/CudaFamily.IndentationAgreesWithCpu/*:Families/CudaFamily.MinimisationAgreesWithCpu/*:CudaEngineVariants.PerBeadMultiRoundAndBlockLaneCountsAgreeWithCpu:CudaEngineVariants.GridCellSortEqualsOneBlockPerReplica:Families/CudaFamily.ProtocolsAgreeWithCpu/block_tiles*:Families/CudaFamily.StoredNoiseAgreesWithCpu/block_tiles*:Families/CudaFamily.StopsWithoutAllPositionsSeeWhatTheStateShows/*:Families/CudaFamily.OverlappedStopsGiveTheValuesOfStopsInTurn/*:CudaEngine.BlockListsThatOverflowInLaunchesRunAheadGiveTheSameBits:Families/CudaSplit.*:$CEILING"
+SHORT="Families/CudaHydrodynamics.*OneStep*:Families/CudaHydrodynamics.IndentationWithTeaAgreesWithCpu/*:Systems/CudaVsCpu.TrajectoryAgreesFor1000Steps/ww_*:CudaEngine.BlockFamilyLanesInBlocksOfMoreThan512ThreadsAgreeWithCpu:Families/CudaFamily.IndentationAgreesWithCpu/*:Families/CudaFamily.MinimisationAgreesWithCpu/*:CudaEngineVariants.PerBeadMultiRoundAndBlockLaneCountsAgreeWithCpu:CudaEngineVariants.GridCellSortEqualsOneBlockPerReplica:Families/CudaFamily.ProtocolsAgreeWithCpu/block_tiles*:Families/CudaFamily.StoredNoiseAgreesWithCpu/block_tiles*:Families/CudaFamily.StopsWithoutAllPositionsSeeWhatTheStateShows/*:Families/CudaFamily.OverlappedStopsGiveTheValuesOfStopsInTurn/*:CudaEngine.BlockListsThatOverflowInLaunchesRunAheadGiveTheSameBits:Families/CudaSplit.*:$CEILING"
 stage sanitize 480 sanitize.log "
   echo '--- memcheck ---'
   compute-sanitizer --tool memcheck --error-exitcode 9 --print-limit 20 '$TESTS' --gtest_color=no --gtest_filter='$SHORT' --gtest_brief=1
@@ -164,7 +166,7 @@ stage sanitize 480 sanitize.log "
   compute-sanitizer --tool initcheck --error-exitcode 9 --print-limit 20 '$TESTS' --gtest_color=no --gtest_filter='$SHORT' --gtest_brief=1 || m=9
   compute-sanitizer --tool synccheck --error-exitcode 9 --print-limit 20 '$TESTS' --gtest_color=no --gtest_filter='$SHORT' --gtest_brief=1 || m=9
   echo '--- racecheck (per-bead family with cluster rows) ---'
-  ERMAK_CUDA_CLUSTER_ROWS=1 compute-sanitizer --tool racecheck --error-exitcode 9 --print-limit 20 '$TESTS' --gtest_color=no --gtest_filter='Systems/CudaVsCpu.TrajectoryAgreesFor1000Steps/ww_*:Families/CudaFamily.IndentationAgreesWithCpu/block:Families/CudaFamily.IndentationAgreesWithCpu/perbead_cluster_rows:$CEILING' --gtest_brief=1
+  ERMAK_CUDA_CLUSTER_ROWS=1 compute-sanitizer --tool racecheck --error-exitcode 9 --print-limit 20 '$TESTS' --gtest_color=no --gtest_filter='Systems/CudaVsCpu.TrajectoryAgreesFor1000Steps/ww_*:Families/CudaFamily.IndentationAgreesWithCpu/block:Families/CudaFamily.IndentationAgreesWithCpu/perbead_cluster_rows:Families/CudaHydrodynamics.*OneStep*:$CEILING' --gtest_brief=1
   r=\$?
   echo '--- racecheck (block family, one λ repressor in blocks of 576 and 928 threads, lists and all pairs: a few steps) ---'
   b=0
