@@ -22,14 +22,15 @@ std::string python() { return ERMAK_TEST_PYTHON; }
 std::filesystem::path source_dir() { return ERMAK_SOURCE_DIR; }
 
 std::filesystem::path fresh_directory(const std::string& name) {
-  // One namespace per checkout: test suites of two checkouts (worktrees) running at the
-  // same time on one machine must not remove each other's files.
+  // One namespace per checkout and build tree: test suites of two checkouts (worktrees), or
+  // of two build trees of one checkout (build/ and build-gpu/), running at the same time on
+  // one machine must not remove each other's files.
   // And one per test: ctest runs tests in parallel processes, and two tests giving one name
   // (a fixture's directory) removed each other's files (a clean clone's run failed so).
   const ::testing::TestInfo* test = ::testing::UnitTest::GetInstance()->current_test_info();
   const std::string test_name = test ? std::string(test->test_suite_name()) + "." + test->name() : std::string();
   char tag[32];
-  std::snprintf(tag, sizeof tag, "%08zx-%08zx", std::hash<std::string>{}(ERMAK_SOURCE_DIR) & 0xffffffffu,
+  std::snprintf(tag, sizeof tag, "%08zx-%08zx", std::hash<std::string>{}(std::string(ERMAK_SOURCE_DIR) + "\n" + ERMAK_BINARY) & 0xffffffffu,
                 std::hash<std::string>{}(test_name) & 0xffffffffu);
   auto dir = std::filesystem::temp_directory_path() / (std::string("ermak-test-") + tag + "-" + name);
   std::filesystem::remove_all(dir);
