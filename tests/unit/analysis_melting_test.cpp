@@ -64,6 +64,14 @@ TEST(MeltingCurve, StairsGiveTheTwoStateCurveAndTheHeatCapacity) {
   }
   ASSERT_TRUE(m.half_q_temperature_K);
   EXPECT_NEAR(*m.half_q_temperature_K, 416.1, 1.5);  // linear between the 400 and 420 K stairs: 416.2
+  // The baselines' midpoint: the first and last stairs' Q (0.9495 and 0.2019, within the noise)
+  // average 0.5757, which the curve passes at its centre, 410 K (409.94 K linear between the
+  // 400 and 420 K stairs) — the two-state T_m that Q = 1/2 (Q_N + Q_U ≠ 1 here) misses by 6 K.
+  ASSERT_TRUE(m.first_stair_q && m.last_stair_q && m.midpoint_temperature_K);
+  EXPECT_NEAR(*m.first_stair_q, q_of(300.0), 0.01);
+  EXPECT_NEAR(*m.last_stair_q, q_of(500.0), 0.01);
+  EXPECT_NEAR(*m.midpoint_q(), 0.5757, 0.01);
+  EXPECT_NEAR(*m.midpoint_temperature_K, 409.94, 1.5);
   ASSERT_TRUE(m.heat_capacity_peak_K);
   EXPECT_EQ(*m.heat_capacity_peak_K, 420.0);
   // d⟨U⟩/dT of U = −100 + 0.2·T: 0.2 at every stair, within 5 sd of the difference of two stair
@@ -194,6 +202,10 @@ TEST(MeltingCurve, AnalyzeWritesTheCurveOfAHeatingRun) {
   EXPECT_NE(out.find("melting curve of 11 temperatures: Q = 1/2 at 416"), std::string::npos) << out;
   for (const char* f : {"summary.txt", "melting.tsv", "melting_curve.svg", "heat_capacity.svg"})
     EXPECT_TRUE(fs::exists(run / "analysis" / f)) << f;
+  const std::string summary = test::read_file(run / "analysis" / "summary.txt");
+  EXPECT_NE(summary.find("  midway between the first and last stairs' Q ((0.95 + 0.202)/2 = 0.576): 40"),
+            std::string::npos)
+      << summary;
   const TsvTable t = TsvTable::read(run / "analysis" / "melting.tsv");
   EXPECT_EQ(t.rows(), 11u);
   EXPECT_EQ(t.column("T[K]")[0], 300.0);

@@ -85,15 +85,20 @@ void add_once(std::vector<double>& list, double value) {
   if (std::find(list.begin(), list.end(), value) == list.end()) list.push_back(value);
 }
 
-// Where the mean Q of the stairs (in the order visited) first falls through 1/2 on heating,
-// rises through it on cooling: linear between the two stairs; unset when it never does.
-std::optional<double> half_q_crossing(std::span<const double> temperatures, std::span<const double> q, bool cooling) {
+// Where the mean Q of the stairs (in the order visited) first falls through `level` on
+// heating, rises through it on cooling: linear between the two stairs; unset when it never does.
+std::optional<double> q_crossing(std::span<const double> temperatures, std::span<const double> q, bool cooling,
+                                 double level) {
   for (std::size_t k = 1; k < q.size(); ++k) {
-    const bool through = cooling ? q[k - 1] < 0.5 && q[k] >= 0.5 : q[k - 1] >= 0.5 && q[k] < 0.5;
+    const bool through = cooling ? q[k - 1] < level && q[k] >= level : q[k - 1] >= level && q[k] < level;
     if (through)
-      return temperatures[k - 1] + (0.5 - q[k - 1]) / (q[k] - q[k - 1]) * (temperatures[k] - temperatures[k - 1]);
+      return temperatures[k - 1] + (level - q[k - 1]) / (q[k] - q[k - 1]) * (temperatures[k] - temperatures[k - 1]);
   }
   return std::nullopt;
+}
+
+std::optional<double> half_q_crossing(std::span<const double> temperatures, std::span<const double> q, bool cooling) {
+  return q_crossing(temperatures, q, cooling, 0.5);
 }
 
 }  // namespace
@@ -169,6 +174,11 @@ MeltingAnalysis analyze_melting(std::span<const TsvTable> replicas, const Meltin
     m.half_q_replicas = q_of_replica.size();
   }
   m.half_q_temperature_K = half_q_crossing(temperatures, q_means, m.cooling);
+  if (q_means.size() >= 2) {
+    m.first_stair_q = q_means.front();
+    m.last_stair_q = q_means.back();
+    m.midpoint_temperature_K = q_crossing(temperatures, q_means, m.cooling, *m.midpoint_q());
+  }
   // Its spread over the replicas: the crossing of resampled replicas' mean Q. A resample that
   // does not cross lies beyond the stairs on the side its Q says (still folded at the last
   // stair: beyond it).
@@ -403,6 +413,11 @@ AnalyzeResult analyze_melting_run(const AnalyzeOptions& options, const std::vect
     summary += fmt::format("\n{} temperature (Q {} 1/2): {} K\n", name, through, g(*m.half_q_temperature_K));
     summary += "  (a two-state T_m is where Q crosses (Q_N + Q_U)/2, midway between the native and unfolded "
                "baselines: 1/2 only where Q_N + Q_U = 1; the heat-capacity peak estimates T_m)\n";
+    if (m.midpoint_temperature_K)
+      summary += fmt::format("  midway between the first and last stairs' Q (({} + {})/2 = {}): {} K — T_m where "
+                             "those stairs lie on the native and unfolded baselines\n",
+                             g(*m.first_stair_q, 3), g(*m.last_stair_q, 3), g(*m.midpoint_q(), 3),
+                             g(*m.midpoint_temperature_K));
     std::string spread;
     if (m.half_q_interval_K) {
       const PercentileInterval& p = *m.half_q_interval_K;

@@ -76,6 +76,17 @@ struct MeltingAnalysis {
   // of them); otherwise half_q_replicas is 0 and every replica's stairs count.
   std::vector<std::size_t> replicas_missing_stairs;
   std::size_t half_q_replicas = 0;
+  // The baselines' midpoint: the level (Q_first + Q_last)/2 of the first and last stairs' mean
+  // Q (as visited; the replicas of the crossing above), and where Q first passes through it
+  // as above — a two-state T_m where those stairs lie on the native and unfolded baselines,
+  // which 1/2 is only when Q_N + Q_U = 1 (docs/analysis.md#melting-curve). Unset with fewer
+  // than 2 stairs or no crossing.
+  std::optional<double> first_stair_q, last_stair_q;  // the crossing's mean Q there
+  std::optional<double> midpoint_temperature_K;
+  std::optional<double> midpoint_q() const {
+    if (!first_stair_q || !last_stair_q) return std::nullopt;
+    return 0.5 * (*first_stair_q + *last_stair_q);
+  }
   // The stair of the largest heat capacity, when it is not the first or the last and lies more
   // than 3 sem above both (a peak, not the noise of a few rows per stair).
   std::optional<double> heat_capacity_peak_K;
