@@ -1,8 +1,8 @@
 #include "ermak/run/model_files.h"
 
+#include "ermak/core/error.h"
 #include "ermak/io/pdb_coordinates.h"
 #include "ermak/io/psf_writer.h"
-#include "ermak/core/error.h"
 #include "ermak/io/topology_file.h"
 #include "ermak/run/config_fingerprint.h"
 

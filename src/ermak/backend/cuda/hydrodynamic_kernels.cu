@@ -7,9 +7,10 @@
 //   TEA        ε shares, a group of lanes per mobile bead or two (a warp; 8 or 16 lanes for
 //              replicas of up to 48 or 96 mobile beads), its lanes over the other beads, each
 //              partner loaded once for both, their partial sums added in a fixed tree
-//              order; ε and β per replica, a thread per replica adding its shares in double
-//              in bead order (as the CPU engine); the moves, likewise a group per mobile bead
-//              or two over all M mobile beads: O(M²) per replica
+//              order; β per replica from its shares added in double in bead order (as the
+//              CPU engine) — by a thread per replica for groups of 32 lanes, by each group
+//              itself for groups of 8 or 16; the moves, likewise a group per mobile bead or
+//              two over all M mobile beads: O(M²) per replica
 //   Cholesky   a block per replica: its 3M × 3M tensor, drift, factor (a column at a time,
 //              the pivot's sum on a warp, its elements below the pivot shared among the
 //              threads, the factor stored transposed so that they read consecutive floats)
