@@ -353,5 +353,29 @@ TEST(CudaHydrodynamicsRefusal, CholeskyBeyondItsSizeIsRefusedWithTheAlternative)
   }
 }
 
+// The layout overrides for measurements take only the values their kernels are built for;
+// another is refused by name when the engine is made, not ignored.
+TEST(CudaHydrodynamicsRefusal, LayoutOverridesOutsideTheirValuesAreRefusedByName) {
+  ERMAK_REQUIRE_GPU();
+  Topology topology;
+  topology.name = "ten beads";
+  topology.beads.resize(10);
+  EngineSetup setup = base_setup(topology, 1, 1);
+  setup.langevin.hydrodynamics.method = HydrodynamicMethod::kTea;
+  for (const auto& [name, bad] : {std::pair{"ERMAK_TEA_LANES", "12"}, std::pair{"ERMAK_TEA_BEADS_PER_WARP", "3"},
+                                  std::pair{"ERMAK_CUDA_EVAL_ROUNDS", "2"}}) {
+    SCOPED_TRACE(name);
+    setenv(name, bad, 1);
+    try {
+      make_gpu(setup, CudaKernelFamily::kBlock);
+      ADD_FAILURE() << "expected a refusal";
+    } catch (const Error& e) {
+      EXPECT_NE(std::string(e.what()).find(name), std::string::npos) << e.what();
+    }
+    unsetenv(name);
+  }
+  EXPECT_NO_THROW(make_gpu(setup, CudaKernelFamily::kBlock));
+}
+
 }  // namespace
 }  // namespace ermak::cudatest

@@ -22,13 +22,16 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// Q = 1/2 at 416.1 K (+ shift_K)
-double q_of(double t, double shift_K = 0.0) { return 0.2 + 0.75 / (1.0 + std::exp((t - 410.0 - shift_K) / 15.0)); }
+// From 0.95 (native) to unfolded_q about a centre at 410 K (+ shift_K); Q = 1/2 at 416.1 K
+// (+ shift_K) with the default unfolded baseline, never with one above 1/2.
+double q_of(double t, double shift_K = 0.0, double unfolded_q = 0.2) {
+  return unfolded_q + (0.95 - unfolded_q) / (1.0 + std::exp((t - 410.0 - shift_K) / 15.0));
+}
 double c_of(double t) { return 0.05 + 0.5 * std::exp(-std::pow((t - 420.0) / 20.0, 2)); }  // kcal/mol/K
 
 // Stairs 300, 320, …, 500 K of 400 rows; the first half of each stair holds a transient
 // (Q = 1, U offset by +50) that the analysis must not see.
-std::string energies_table(std::mt19937_64& rng, double shift_K = 0.0) {
+std::string energies_table(std::mt19937_64& rng, double shift_K = 0.0, double unfolded_q = 0.2) {
   std::normal_distribution<double> unit(0.0, 1.0);
   std::string text = "# step\ttime[ns]\tT[K]\tU_FENE[kcal/mol]\tU_native[kcal/mol]\tU_repulsive[kcal/mol]\t"
                      "U_protocol[kcal/mol]\tU_total[kcal/mol]\tQ\tRg[A]\tend_to_end[A]\n";
@@ -40,7 +43,7 @@ std::string energies_table(std::mt19937_64& rng, double shift_K = 0.0) {
       const double u = -100.0 + 0.2 * t + sd_u * unit(rng) + (settling ? 50.0 : 0.0);
       // Q is a fraction: the noise is kept within [0, 1], as a run's is (the analysis refuses
       // other values as a damaged table).
-      const double q = settling ? 1.0 : std::clamp(q_of(t, shift_K) + 0.02 * unit(rng), 0.0, 1.0);
+      const double q = settling ? 1.0 : std::clamp(q_of(t, shift_K, unfolded_q) + 0.02 * unit(rng), 0.0, 1.0);
       text += std::to_string(step) + "\t0\t" + std::to_string(t) + "\t0\t0\t0\t0\t" + std::to_string(u) + "\t" +
               std::to_string(q) + "\t10\t20\n";
     }
@@ -244,6 +247,37 @@ TEST(MeltingCurve, AnalyzeWritesTheCurveOfAHeatingRun) {
   std::ofstream(run / "run.log") << "[run]\ntemperature_K = 300\n";
   EXPECT_EQ(test::run_ermak_in(run, "analyze . -o other", &out), 1) << out;
   EXPECT_NE(out.find("no replica_NNN/pulling.tsv, indentation.tsv or plane.tsv here"), std::string::npos) << out;
+}
+
+// An unfolded baseline above 1/2 (Q from 0.95 to 0.6, as in a protein whose unfolded chain
+// keeps many contacts within 1.5 r0): Q never falls through 1/2, yet the curve has its
+// two-state midpoint, where Q crosses (0.95 + 0.6)/2 — at 410 K (409.94 linear between the
+// 400 and 420 K stairs) — which the summary gives in place of the missing crossing.
+TEST(MeltingCurve, AnUnfoldedBaselineAboveOneHalfStillGivesTheMidpoint) {
+  const fs::path run = test::fresh_directory("melting_high_baseline");
+  std::ofstream(run / "run.log") << "[heating]\nstart_K = 300\nstop_K = 500\nincrement_K = 20\nevery_steps = 40000\n";
+  std::mt19937_64 rng(21);
+  std::vector<TsvTable> replicas;
+  for (int r = 0; r < 2; ++r) {
+    const std::string table = energies_table(rng, 0.0, 0.6);
+    replicas.push_back(TsvTable::parse(table, "replica"));
+    fs::create_directories(run / ("replica_00" + std::to_string(r)));
+    std::ofstream(run / ("replica_00" + std::to_string(r)) / "energies.tsv") << table;
+  }
+  const MeltingAnalysis m = analyze_melting(replicas);
+  EXPECT_FALSE(m.half_q_temperature_K);
+  ASSERT_TRUE(m.midpoint_temperature_K);
+  EXPECT_NEAR(*m.midpoint_q(), (q_of(300.0, 0.0, 0.6) + q_of(500.0, 0.0, 0.6)) / 2.0, 0.01);
+  EXPECT_NEAR(*m.midpoint_temperature_K, 409.94, 2.0);
+  std::string out;
+  ASSERT_EQ(test::run_ermak_in(run, "analyze .", &out), 0) << out;
+  EXPECT_NE(out.find("Q does not fall through 1/2; midway between its first and last stairs' Q at 4"),
+            std::string::npos)
+      << out;
+  const std::string summary = test::read_file(run / "analysis" / "summary.txt");
+  EXPECT_NE(summary.find("no melting temperature in this range\n  midway between the first and last stairs' Q ("),
+            std::string::npos)
+      << summary;
 }
 
 // Two replicas' energies.tsv of a run that got 300 rows into its 480 K stair: the stairs up to

@@ -406,6 +406,15 @@ AnalyzeResult analyze_melting_run(const AnalyzeOptions& options, const std::vect
                                              : std::string("fewer than 2 replicas hold every stair, so the Q = 1/2 "
                                                            "crossing mixes replica sets: read it with care"));
   }
+  // The crossing of the baselines' midpoint, with Q = 1/2 or without it: a protein whose
+  // unfolded Q stays above 1/2 (Q_N + Q_U > 1) has only this one.
+  const std::string midway_line =
+      m.midpoint_temperature_K
+          ? fmt::format("  midway between the first and last stairs' Q (({} + {})/2 = {}): {} K — T_m where "
+                        "those stairs lie on the native and unfolded baselines\n",
+                        g(*m.first_stair_q, 3), g(*m.last_stair_q, 3), g(*m.midpoint_q(), 3),
+                        g(*m.midpoint_temperature_K))
+          : std::string();
   std::string brief;
   const char* through = m.cooling ? "rises through" : "falls through";
   const std::string name = m.cooling ? "folding" : "melting";
@@ -413,11 +422,7 @@ AnalyzeResult analyze_melting_run(const AnalyzeOptions& options, const std::vect
     summary += fmt::format("\n{} temperature (Q {} 1/2): {} K\n", name, through, g(*m.half_q_temperature_K));
     summary += "  (a two-state T_m is where Q crosses (Q_N + Q_U)/2, midway between the native and unfolded "
                "baselines: 1/2 only where Q_N + Q_U = 1; the heat-capacity peak estimates T_m)\n";
-    if (m.midpoint_temperature_K)
-      summary += fmt::format("  midway between the first and last stairs' Q (({} + {})/2 = {}): {} K — T_m where "
-                             "those stairs lie on the native and unfolded baselines\n",
-                             g(*m.first_stair_q, 3), g(*m.last_stair_q, 3), g(*m.midpoint_q(), 3),
-                             g(*m.midpoint_temperature_K));
+    summary += midway_line;
     std::string spread;
     if (m.half_q_interval_K) {
       const PercentileInterval& p = *m.half_q_interval_K;
@@ -444,6 +449,9 @@ AnalyzeResult analyze_melting_run(const AnalyzeOptions& options, const std::vect
                            g(m.stairs.back().q_mean, 3), name);
     brief = fmt::format("{} curve of {} temperatures: Q does not {} 1/2", name, m.stairs.size(),
                         m.cooling ? "rise through" : "fall through");
+    summary += midway_line;
+    if (m.midpoint_temperature_K)
+      brief += fmt::format("; midway between its first and last stairs' Q at {} K", g(*m.midpoint_temperature_K));
   }
   if (m.heat_capacity_peak_K) {
     summary += fmt::format("heat capacity peak (within replicas): {} K\n", g(*m.heat_capacity_peak_K));

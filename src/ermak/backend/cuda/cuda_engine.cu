@@ -74,6 +74,9 @@ CudaEngine::CudaEngine(const EngineSetup& setup, const CudaEngineOptions& option
   slots_ = initial_slots();
   chunk_steps_ = env_int("ERMAK_CUDA_CHUNK_STEPS", kChunkSteps);
   if (chunk_steps_ < 1 || chunk_steps_ > 256) throw Error("ERMAK_CUDA_CHUNK_STEPS must be between 1 and 256");
+  forced_eval_rounds_ = env_choice("ERMAK_CUDA_EVAL_ROUNDS", {1, kEvalLanes});
+  forced_tea_lanes_ = env_choice("ERMAK_TEA_LANES", {8, 16, 32});
+  forced_tea_beads_ = env_choice("ERMAK_TEA_BEADS_PER_WARP", {1, 2, 4, 8});
   check_memory(bytes_needed());  // before any allocation (a stateful generator's state as it will be)
   try {
     ERMAK_CUDA(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));

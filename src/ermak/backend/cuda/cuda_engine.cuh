@@ -366,6 +366,10 @@ class CudaEngine final : public Engine {
   PerBeadLaunch perbead_;
   cudaGraphExec_t graph_exec_ = nullptr;
   int chunk_steps_ = kChunkSteps;
+  // Layout overrides for A/B measurements, read and checked once at construction:
+  // ERMAK_CUDA_EVAL_ROUNDS (1 or 8), ERMAK_TEA_LANES (8, 16 or 32),
+  // ERMAK_TEA_BEADS_PER_WARP (1, 2, 4 or 8); 0 = chosen by the run's size.
+  int forced_eval_rounds_ = 0, forced_tea_lanes_ = 0, forced_tea_beads_ = 0;
   std::int64_t perbead_rebuilds_ = 0, rebuilds_offset_ = 0;
 
   // hydrodynamic interactions (langevin.hydrodynamics)

@@ -96,6 +96,8 @@ void CudaEngine::advance_hydrodynamic(std::int64_t s, std::int64_t e) {
   H.beta = hydro_beta_.get();
   H.tensor = hydro_tensor_.get();
   H.displacement = hydro_displacement_.get();
+  H.tea_lanes = forced_tea_lanes_;
+  H.tea_beads_per_group = forced_tea_beads_;
   H.tips = tips_;
   const bool perbead = family_ == CudaKernelFamily::kPerBead;
   for (std::int64_t step = s; step < e; ++step) {

@@ -102,39 +102,40 @@ void CudaEngine::upload_model() {
   std::vector<std::uint8_t> fixed(n_, 0);
   for (std::int32_t b : setup_.fixed_beads) fixed[b] = 1;
   fixed_.upload(fixed);
-  int repulsive_slots = 0;
-  if (n_ <= all_pairs_max_beads()) {
-    // The fixed rows of the all-pairs mode: every bead that repels i, ascending.
-    std::vector<std::vector<bool>> excluded(n_, std::vector<bool>(n_, false));
-    for (int i = 0; i < n_; ++i) excluded[i][i] = true;
-    for (const Bond& b : t.bonds) excluded[b.i][b.j] = excluded[b.j][b.i] = true;
-    for (const NativeContact& c : t.native_contacts) excluded[c.i][c.j] = excluded[c.j][c.i] = true;
-    std::vector<std::uint8_t> count(n_, 0);
-    for (int i = 0; i < n_; ++i)
-      for (int j = 0; j < n_; ++j) count[i] += !excluded[i][j];
-    for (int i = 0; i < n_; ++i) repulsive_slots = std::max(repulsive_slots, int(count[i]));
-    std::vector<std::uint8_t> partners(std::size_t(std::max(repulsive_slots, 1)) * n_, 0);
-    for (int i = 0; i < n_; ++i) {
-      int k = 0;
-      for (int j = 0; j < n_; ++j)
-        if (!excluded[i][j]) partners[std::size_t(k++) * n_ + i] = std::uint8_t(j);
-    }
-    repulsive_partners_.upload(partners);
-    repulsive_count_.upload(count);
-  }
-
-  // The brute-force evaluation's excluded pairs (block family), a bit each: a scan of a
-  // bead's bonds and native contacts for every partner made WW's evaluation at one replica
-  // take 55 µs (docs/benchmarks.md#hydrodynamic-interactions).
+  // The excluded pairs (a bead with itself, bonds, native contacts), a bit each: the
+  // block family's brute-force evaluation reads them (a scan of a bead's bonds and native
+  // contacts for every partner made WW's evaluation at one replica take 55 µs,
+  // docs/benchmarks.md#hydrodynamic-interactions), and the all-pairs rows below follow
+  // from them.
   int excluded_words = 0;
+  std::vector<std::uint32_t> bits;
   if (n_ <= kBlockMaxBeads) {
     excluded_words = (n_ + 31) / 32;
-    std::vector<std::uint32_t> bits(std::size_t(n_) * excluded_words, 0u);
+    bits.assign(std::size_t(n_) * excluded_words, 0u);
     auto exclude = [&](int i, int j) { bits[std::size_t(i) * excluded_words + j / 32] |= 1u << (j % 32); };
     for (int i = 0; i < n_; ++i) exclude(i, i);
     for (const Bond& b : t.bonds) { exclude(b.i, b.j); exclude(b.j, b.i); }
     for (const NativeContact& c : t.native_contacts) { exclude(c.i, c.j); exclude(c.j, c.i); }
     excluded_bits_.upload(bits);
+  }
+  auto repels = [&](int i, int j) { return !((bits[std::size_t(i) * excluded_words + j / 32] >> (j % 32)) & 1u); };
+
+  int repulsive_slots = 0;
+  static_assert(255 < kBlockMaxBeads, "all_pairs_max_beads() (at most 255): the rows follow from the excluded bits");
+  if (n_ <= all_pairs_max_beads()) {
+    // The fixed rows of the all-pairs mode: every bead that repels i, ascending.
+    std::vector<std::uint8_t> count(n_, 0);
+    for (int i = 0; i < n_; ++i)
+      for (int j = 0; j < n_; ++j) count[i] += repels(i, j);
+    for (int i = 0; i < n_; ++i) repulsive_slots = std::max(repulsive_slots, int(count[i]));
+    std::vector<std::uint8_t> partners(std::size_t(std::max(repulsive_slots, 1)) * n_, 0);
+    for (int i = 0; i < n_; ++i) {
+      int k = 0;
+      for (int j = 0; j < n_; ++j)
+        if (repels(i, j)) partners[std::size_t(k++) * n_ + i] = std::uint8_t(j);
+    }
+    repulsive_partners_.upload(partners);
+    repulsive_count_.upload(count);
   }
 
   // The block family's slot order: by native contacts, then bonds, then index.

@@ -281,11 +281,8 @@ void CudaEngine::evaluate(bool energy, const float4* pos, std::int64_t step, cud
   // One round per warp where the run's beads, kEvalLanes lanes each, fill the GPU at most
   // twice over (eval_kernels.cu; H200 with hydrodynamics, TEA: WW × 100 +54 %, × 1000 +3 %
   // against eight rounds, × 10⁴ −13 %); ERMAK_CUDA_EVAL_ROUNDS (1 or 8) forces either.
-  const int forced_rounds = env_int("ERMAK_CUDA_EVAL_ROUNDS", 0);
-  if (forced_rounds != 0 && forced_rounds != 1 && forced_rounds != kEvalLanes)
-    throw Error("ERMAK_CUDA_EVAL_ROUNDS must be 1 or 8");
-  L.rounds = forced_rounds ? forced_rounds
-                           : ((long long)n_ * R_ * kEvalLanes <= 2 * thread_budget() ? 1 : kEvalLanes);
+  L.rounds = forced_eval_rounds_ ? forced_eval_rounds_
+                                 : ((long long)n_ * R_ * kEvalLanes <= 2 * thread_budget() ? 1 : kEvalLanes);
   launch_eval(L, energy, stream);
   if (reduce) launch_reduce_replicas(L, energy, stream);
 }

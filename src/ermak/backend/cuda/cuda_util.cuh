@@ -8,6 +8,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
+#include <initializer_list>
 #include <string>
 #include <utility>
 #include <vector>
@@ -40,6 +41,19 @@ inline int env_int(const char* name, int fallback) {
   const long x = std::strtol(v, &end, 10);
   if (*end != '\0') throw Error(std::string("environment variable ") + name + "=\"" + v + "\" is not an integer");
   return int(x);
+}
+
+// An environment variable that may only take one of `allowed` (a layout override), 0 when
+// unset or empty; any other value is an Error naming the variable and the values it takes.
+inline int env_choice(const char* name, std::initializer_list<int> allowed) {
+  const int x = env_int(name, 0);
+  if (x == 0) return 0;
+  std::string listed;
+  for (const int a : allowed) {
+    if (x == a) return x;
+    listed += (listed.empty() ? "" : ", ") + std::to_string(a);
+  }
+  throw Error(std::string("environment variable ") + name + "=" + std::to_string(x) + " must be one of " + listed);
 }
 
 // One device allocation of `count` elements of T.

@@ -19,7 +19,6 @@
 //              check of the per-bead family; the thread of each replica's first bead
 //              also the indentation tip's step, and the very first the control's step
 #include <algorithm>
-#include <cstdlib>
 
 #include "ermak/backend/cuda/cuda_util.cuh"
 #include "ermak/backend/cuda/kernels.cuh"
@@ -237,14 +236,10 @@ int blocks_for(long long threads, int per_block) {
 }
 
 // Mobile beads per lane group of the TEA kernels: each lane loads a partner once for all
-// of them. ERMAK_TEA_BEADS_PER_WARP (1, 2, 4 or 8) overrides, for A/B measurements.
+// of them. ERMAK_TEA_BEADS_PER_WARP (1, 2, 4 or 8; HydrodynamicLaunch::tea_beads_per_group)
+// overrides, for A/B measurements.
 int tea_beads_per_group(const HydrodynamicLaunch& L) {
-  static const int forced = [] {
-    const char* v = std::getenv("ERMAK_TEA_BEADS_PER_WARP");
-    const int b = v ? std::atoi(v) : 0;
-    return b == 1 || b == 2 || b == 4 || b == 8 ? b : 0;
-  }();
-  if (forced) return forced;
+  if (L.tea_beads_per_group) return L.tea_beads_per_group;
   // Measured on an H200 (docs/benchmarks.md#hydrodynamic-interactions): two beads per warp
   // +11 % at PF8 × 1 and +9 % at WW × 1000, four or eight slower (fewer warps, more
   // registers); below a few thousand mobile beads in all, one (the warps are too few).
@@ -255,16 +250,12 @@ int tea_beads_per_group(const HydrodynamicLaunch& L) {
 // still takes several partners rather than the group's sums costing more than its terms
 // (M = 34: a warp's lanes took one partner or two). A function of M alone, so that a
 // replica's moves are the same bits whatever the run's size (the sums' order follows G).
-// ERMAK_TEA_LANES (8, 16 or 32) overrides, for A/B measurements.
-int tea_lanes_per_group(int mobile_count) {
-  static const int forced = [] {
-    const char* v = std::getenv("ERMAK_TEA_LANES");
-    const int g = v ? std::atoi(v) : 0;
-    return g == 8 || g == 16 || g == kLanes ? g : 0;
-  }();
-  if (forced) return forced;
-  if (mobile_count <= 48) return 8;
-  if (mobile_count <= 96) return 16;
+// ERMAK_TEA_LANES (8, 16 or 32; HydrodynamicLaunch::tea_lanes) overrides, for A/B
+// measurements.
+int tea_lanes_per_group(const HydrodynamicLaunch& L) {
+  if (L.tea_lanes) return L.tea_lanes;
+  if (L.mobile_count <= 48) return 8;
+  if (L.mobile_count <= 96) return 16;
   return kLanes;
 }
 
@@ -294,7 +285,7 @@ void launch_tea_in_groups_of(const HydrodynamicLaunch& L, int beads_per_group, c
 
 void launch_tea(const HydrodynamicLaunch& L, cudaStream_t stream) {
   const int beads = tea_beads_per_group(L);
-  switch (tea_lanes_per_group(L.mobile_count)) {
+  switch (tea_lanes_per_group(L)) {
     case 8: launch_tea_in_groups_of<8>(L, beads, stream); break;
     case 16: launch_tea_in_groups_of<16>(L, beads, stream); break;
     default: launch_tea_in_groups_of<kLanes>(L, beads, stream); break;

@@ -281,6 +281,8 @@ struct HydrodynamicLaunch {
   float* beta = nullptr;           // [R] TEA: β' of each replica
   float* tensor = nullptr;         // [R][9M²] Cholesky: each replica's tensor, then its factor
   Vec3f* displacement = nullptr;   // [R·M] each mobile bead's displacement
+  int tea_lanes = 0;              // TEA: lanes per group (8, 16, 32), 0 = by M
+  int tea_beads_per_group = 0;    // TEA: mobile beads per group (1, 2, 4, 8), 0 = by the run's size
   long long step = 0;
   physics::LangevinCoefficients coeff{};  // of the temperature at `step`
   double kT = 0.0;                        // the same, for the tip's step
