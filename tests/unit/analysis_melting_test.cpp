@@ -95,6 +95,54 @@ TEST(MeltingCurve, StairsGiveTheTwoStateCurveAndTheHeatCapacity) {
   EXPECT_LT(m.half_q_interval_K->hi - m.half_q_interval_K->lo, 3.0);
 }
 
+// The pooled heat capacity, now combined from each replica's count, mean and sd of U (the
+// analysis keeps no rows), is the variance of all replicas' rows of a stair taken together:
+// here against that variance computed from the rows themselves (the second half of each
+// stair, the step-0 row left out), to 1e-9 relative, with one table's row of U made NaN
+// (left out of both).
+TEST(MeltingCurve, PooledHeatCapacityIsTheVarianceOfAllRowsTogether) {
+  std::mt19937_64 rng(17);
+  std::vector<TsvTable> replicas;
+  for (int r = 0; r < 3; ++r) {
+    std::string table = energies_table(rng, 10.0 * r);
+    if (r == 1) {  // U_total of row 2300, step 230000 (the 400 K stair's second half): NaN
+      const std::size_t at = table.find("\n230000\t");
+      ASSERT_NE(at, std::string::npos);
+      std::size_t field = at + 1;
+      for (int k = 0; k < 7; ++k) field = table.find('\t', field) + 1;
+      table.replace(field, table.find('\t', field) - field, "nan");
+    }
+    replicas.push_back(TsvTable::parse(table, "replica_00" + std::to_string(r)));
+  }
+  const MeltingAnalysis m = analyze_melting(replicas);
+  ASSERT_EQ(m.stairs.size(), 11u);
+  std::size_t nan_rows = 0;
+  for (const MeltingStair& stair : m.stairs) {
+    std::vector<double> pooled;
+    for (const TsvTable& t : replicas) {
+      const auto step = t.column("step"), temperature = t.column("T[K]"), u = t.column("U_total[kcal/mol]");
+      std::size_t a = step[0] == 0.0 ? 1 : 0;
+      while (a < t.rows()) {
+        std::size_t b = a;
+        while (b < t.rows() && temperature[b] == temperature[a]) ++b;
+        if (temperature[a] == stair.temperature_K)
+          for (std::size_t i = a + (b - a) / 2; i < b; ++i)
+            if (std::isfinite(u[i])) pooled.push_back(u[i]);
+            else ++nan_rows;
+        a = b;
+      }
+    }
+    double mean = 0.0, squares = 0.0;
+    for (double v : pooled) mean += v / double(pooled.size());
+    for (double v : pooled) squares += (v - mean) * (v - mean);
+    const double expected = squares / double(pooled.size() - 1) /
+                            (units::kBoltzmann_kcal_per_mol_K * stair.temperature_K * stair.temperature_K);
+    EXPECT_NEAR(stair.heat_capacity_pooled, expected, 1e-9 * expected) << stair.temperature_K;
+    EXPECT_EQ(stair.rows, 600u);  // rows, NaN or not
+  }
+  EXPECT_EQ(nan_rows, 1u);
+}
+
 // Replicas that melt 60 K apart (Q = 1/2 at 386, 406, 426 and 446 K): the crossing of their
 // mean is uncertain by tens of kelvin, which the interval over resampled replicas shows; the
 // extreme resamples (all four draws of one replica) bound it. One replica has no spread.

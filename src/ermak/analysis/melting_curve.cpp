@@ -24,61 +24,25 @@ namespace {
 namespace fs = std::filesystem;
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
-// One replica's rows at one temperature: the second half of the stair.
-struct ReplicaStair {
-  double temperature_K = 0.0;
-  double q = 0.0, rg = 0.0, u = 0.0, u_variance = kNaN;
-  std::vector<double> us;  // U_total of the rows used
-};
-
-struct ReplicaStairs {
-  std::vector<ReplicaStair> stairs;
-  std::vector<double> cut_short_K, too_few_rows_K;
-};
-
-ReplicaStairs replica_stairs(const TsvTable& t, const MeltingSchedule& schedule) {
-  const auto step = t.column("step"), temperature = t.column("T[K]"), q = t.column("Q"), rg = t.column("Rg[A]"),
-             u = t.column("U_total[kcal/mol]");
-  ReplicaStairs out;
-  // The step-0 row is the input structure, not a state at any temperature of the schedule.
-  std::size_t a = t.rows() > 0 && step[0] == 0.0 ? 1 : 0;
-  const double spacing = t.rows() > 2 ? step[2] - step[1] : 0.0;
-  while (a < t.rows()) {
-    std::size_t b = a;
-    while (b < t.rows() && temperature[b] == temperature[a]) ++b;
-    const double temp = temperature[a];
-    // The stair the run stopped in: shorter than a scheduled stair, unless it is the hold
-    // at the stop temperature (which runs to the end of the run).
-    const bool last = b == t.rows();
-    const bool at_stop = schedule.stop_K && std::abs(temp - *schedule.stop_K) < 1e-6 * std::max(1.0, temp);
-    if (last && schedule.every_steps && !at_stop && step[b - 1] - step[a] + spacing < double(*schedule.every_steps)) {
-      out.cut_short_K.push_back(temp);
-      break;
-    }
-    // The second half of the stair: the first half lets the chain settle at the new
-    // temperature.
-    const std::size_t from = a + (b - a) / 2;
-    if (b - from < 2) {
-      out.too_few_rows_K.push_back(temp);
-      a = b;
-      continue;
-    }
-    ReplicaStair st;
-    st.temperature_K = temp;
-    for (std::size_t i = from; i < b; ++i) {
-      st.q += q[i];
-      st.rg += rg[i];
-      st.us.push_back(u[i]);
-    }
-    st.q /= double(b - from);
-    st.rg /= double(b - from);
-    const SampleStatistics us_stats = describe(st.us);
-    st.u = us_stats.mean;
-    st.u_variance = us_stats.sd * us_stats.sd;
-    out.stairs.push_back(std::move(st));
-    a = b;
+// The pooled variance of U over several replicas' rows of one stair, from each replica's
+// count, mean and sd (the sum of squares about the grand mean, split by replica): the
+// variance of all those rows taken together, as describe() would give it. NaN below 2 rows.
+double pooled_variance(std::span<const MeltingReplicaStair* const> stairs) {
+  double n = 0.0, sum = 0.0;
+  for (const MeltingReplicaStair* s : stairs) {
+    n += double(s->energies);
+    sum += double(s->energies) * s->energy_mean_kcal_per_mol;
   }
-  return out;
+  if (n < 2.0) return kNaN;
+  const double grand = sum / n;
+  double squares = 0.0;
+  for (const MeltingReplicaStair* s : stairs) {
+    if (s->energies == 0) continue;
+    const double d = s->energy_mean_kcal_per_mol - grand;
+    squares += double(s->energies) * d * d;
+    if (s->energies >= 2) squares += double(s->energies - 1) * s->energy_sd_kcal_per_mol * s->energy_sd_kcal_per_mol;
+  }
+  return squares / (n - 1.0);
 }
 
 void add_once(std::vector<double>& list, double value) {
@@ -103,21 +67,72 @@ std::optional<double> half_q_crossing(std::span<const double> temperatures, std:
 
 }  // namespace
 
+MeltingReplica reduce_melting_replica(const TsvTable& t, const MeltingSchedule& schedule) {
+  const auto step = t.column("step"), temperature = t.column("T[K]"), q = t.column("Q"), rg = t.column("Rg[A]"),
+             u = t.column("U_total[kcal/mol]");
+  MeltingReplica out;
+  // The step-0 row is the input structure, not a state at any temperature of the schedule.
+  std::size_t a = t.rows() > 0 && step[0] == 0.0 ? 1 : 0;
+  const double spacing = t.rows() > 2 ? step[2] - step[1] : 0.0;
+  while (a < t.rows()) {
+    std::size_t b = a;
+    while (b < t.rows() && temperature[b] == temperature[a]) ++b;
+    const double temp = temperature[a];
+    // The stair the run stopped in: shorter than a scheduled stair, unless it is the hold
+    // at the stop temperature (which runs to the end of the run).
+    const bool last = b == t.rows();
+    const bool at_stop = schedule.stop_K && std::abs(temp - *schedule.stop_K) < 1e-6 * std::max(1.0, temp);
+    if (last && schedule.every_steps && !at_stop && step[b - 1] - step[a] + spacing < double(*schedule.every_steps)) {
+      out.cut_short_K.push_back(temp);
+      break;
+    }
+    // The second half of the stair: the first half lets the chain settle at the new
+    // temperature.
+    const std::size_t from = a + (b - a) / 2;
+    if (b - from < 2) {
+      out.too_few_rows_K.push_back(temp);
+      a = b;
+      continue;
+    }
+    MeltingReplicaStair st;
+    st.temperature_K = temp;
+    st.rows = b - from;
+    for (std::size_t i = from; i < b; ++i) {
+      st.q += q[i];
+      st.rg_A += rg[i];
+    }
+    st.q /= double(st.rows);
+    st.rg_A /= double(st.rows);
+    const SampleStatistics us = describe(u.subspan(from, st.rows));
+    st.energies = us.n;
+    st.energy_mean_kcal_per_mol = us.mean;
+    st.energy_sd_kcal_per_mol = us.sd;
+    out.stairs.push_back(st);
+    a = b;
+  }
+  return out;
+}
+
 MeltingAnalysis analyze_melting(std::span<const TsvTable> replicas, const MeltingSchedule& schedule) {
+  std::vector<MeltingReplica> reduced;
+  for (const TsvTable& t : replicas) reduced.push_back(reduce_melting_replica(t, schedule));
+  return analyze_melting(reduced);
+}
+
+MeltingAnalysis analyze_melting(std::span<const MeltingReplica> replicas) {
   MeltingAnalysis m;
   // Stairs by temperature, in the order the first replica visits them.
   std::vector<double> order;
-  std::map<double, std::vector<ReplicaStair>> by_temperature;
+  std::map<double, std::vector<const MeltingReplicaStair*>> by_temperature;
   std::vector<std::map<double, double>> q_of_replica;  // each replica's stair means of Q, by temperature
-  for (const TsvTable& t : replicas) {
-    ReplicaStairs r = replica_stairs(t, schedule);
+  for (const MeltingReplica& r : replicas) {
     for (double k : r.cut_short_K) add_once(m.cut_short_K, k);
     for (double k : r.too_few_rows_K) add_once(m.too_few_rows_K, k);
     q_of_replica.emplace_back();
-    for (ReplicaStair& s : r.stairs) {
+    for (const MeltingReplicaStair& s : r.stairs) {
       add_once(order, s.temperature_K);
       q_of_replica.back()[s.temperature_K] = s.q;
-      by_temperature[s.temperature_K].push_back(std::move(s));
+      by_temperature[s.temperature_K].push_back(&s);
     }
   }
   const double k_B = units::kBoltzmann_kcal_per_mol_K;
@@ -126,17 +141,16 @@ MeltingAnalysis analyze_melting(std::span<const TsvTable> replicas, const Meltin
     MeltingStair st;
     st.temperature_K = temperature;
     st.replicas = list.size();
-    std::vector<double> q, rg, u, cv, pooled;
-    for (const ReplicaStair& s : list) {
-      st.rows += s.us.size();
-      q.push_back(s.q);
-      rg.push_back(s.rg);
-      u.push_back(s.u);
+    std::vector<double> q, rg, u, cv;
+    for (const MeltingReplicaStair* s : list) {
+      st.rows += s->rows;
+      q.push_back(s->q);
+      rg.push_back(s->rg_A);
+      u.push_back(s->energy_mean_kcal_per_mol);
       // Configurational heat capacity: var(U)/(k_B·T²).
-      cv.push_back(s.u_variance / (k_B * temperature * temperature));
-      pooled.insert(pooled.end(), s.us.begin(), s.us.end());
+      cv.push_back(s->energy_sd_kcal_per_mol * s->energy_sd_kcal_per_mol / (k_B * temperature * temperature));
     }
-    const SampleStatistics sq = describe(q), srg = describe(rg), scv = describe(cv), sp = describe(pooled);
+    const SampleStatistics sq = describe(q), srg = describe(rg), scv = describe(cv);
     st.q_mean = sq.mean;
     st.q_sem = sq.sem;
     st.rg_mean_A = srg.mean;
@@ -144,7 +158,7 @@ MeltingAnalysis analyze_melting(std::span<const TsvTable> replicas, const Meltin
     st.energy_mean_kcal_per_mol = describe(u).mean;
     st.heat_capacity_kcal_per_mol_K = scv.mean;
     st.heat_capacity_sem = scv.sem;
-    st.heat_capacity_pooled = sp.sd * sp.sd / (k_B * temperature * temperature);
+    st.heat_capacity_pooled = pooled_variance(list) / (k_B * temperature * temperature);
     m.stairs.push_back(st);
   }
   m.cooling = m.stairs.size() >= 2 && m.stairs.back().temperature_K < m.stairs.front().temperature_K;
@@ -248,31 +262,32 @@ AnalyzeResult analyze_melting_run(const AnalyzeOptions& options, const std::vect
   const fs::path& out = result.out_dir;
   const std::vector<fs::path> planned = {out / "summary.txt", out / "melting.tsv", out / "melting_curve.svg",
                                          out / "heat_capacity.svg"};
-  std::vector<TsvTable> tables;
+  // A table at a time, kept as its stairs only (reduce_melting_replica).
+  std::vector<MeltingReplica> replicas;
+  std::set<double> seen_K;  // every temperature of the tables, for the message below
   for (const fs::path& p : paths) {
-    tables.push_back(TsvTable::read(p));
-    tables.back().require_rising_steps();
+    const TsvTable table = TsvTable::read(p);
+    table.require_rising_steps();
     // Values no run writes (an audit's Q of −1 moved the melting temperature by 110 K).
-    tables.back().require_within("Q", 0.0, 1.0);
-    tables.back().require_within("T[K]", 0.0, std::numeric_limits<double>::infinity());
-    tables.back().require_within("Rg[A]", 0.0, std::numeric_limits<double>::infinity());
-    for (const auto& w : tables.back().warnings()) result.warnings.push_back(w);
+    table.require_within("Q", 0.0, 1.0);
+    table.require_within("T[K]", 0.0, std::numeric_limits<double>::infinity());
+    table.require_within("Rg[A]", 0.0, std::numeric_limits<double>::infinity());
+    for (const auto& w : table.warnings()) result.warnings.push_back(w);
+    if (table.has("T[K]"))
+      for (double v : table.column("T[K]")) seen_K.insert(v);
+    replicas.push_back(reduce_melting_replica(table, schedule));
   }
-  const MeltingAnalysis m = analyze_melting(tables, schedule);
+  const MeltingAnalysis m = analyze_melting(replicas);
   if (m.stairs.size() < 2) {
     // Why: the run never left its first stair, or its rows are too sparse per stair.
-    std::set<double> temperatures;
-    for (const TsvTable& t : tables)
-      if (t.has("T[K]"))
-        for (double v : t.column("T[K]")) temperatures.insert(v);
     throw Error(options.run_dir.string(), 0, "",
-                temperatures.size() < 2
+                seen_K.size() < 2
                     ? std::string("the energy tables hold one temperature: the run ended within its first stair "
                                   "(run.steps at most [heating] every_steps), so there is no melting curve")
                     : fmt::format("the energy tables hold {} temperatures, but fewer than two stairs have 2 rows per "
                                   "replica in their second half: no melting curve; write energies more often "
                                   "([output] energy_every well below [heating] every_steps)",
-                                  temperatures.size()));
+                                  seen_K.size()));
   }
   std::vector<fs::path> every_planned = planned;
   add_every_analysis_file(out, every_planned);  // a pulling analysis's or spectrum's files too
@@ -357,8 +372,8 @@ AnalyzeResult analyze_melting_run(const AnalyzeOptions& options, const std::vect
 
   const char* kind = m.cooling ? "cooling" : "heating";
   std::string summary = fmt::format("ermak analyze: {} curve of a {} run\n\n", m.cooling ? "folding" : "melting", kind);
-  summary += fmt::format("run: {} ({} replica{}, energies.tsv each)\n", options.run_dir.string(), tables.size(),
-                         tables.size() == 1 ? "" : "s");
+  summary += fmt::format("run: {} ({} replica{}, energies.tsv each)\n", options.run_dir.string(), replicas.size(),
+                         replicas.size() == 1 ? "" : "s");
   summary += "per temperature stair: the rows of its second half (the first lets the chain settle; the step-0 row, "
              "the input structure, is never used), averaged per replica, then over replicas (± sem); heat capacity "
              "var(U_total)/(k_B·T²) within each replica's rows, averaged over replicas (± sem), and of all "
@@ -400,7 +415,7 @@ AnalyzeResult analyze_melting_run(const AnalyzeOptions& options, const std::vect
     if (m.replicas_missing_stairs.size() > 8) names += fmt::format(" and {} more", m.replicas_missing_stairs.size() - 8);
     summary += fmt::format("  {} of {} replicas lack stairs the others hold ({}: tables cut short?): the table's "
                            "'replicas' column shows how many each stair averages; {}\n",
-                           m.replicas_missing_stairs.size(), tables.size(), names,
+                           m.replicas_missing_stairs.size(), replicas.size(), names,
                            m.half_q_replicas ? fmt::format("the Q = 1/2 crossing uses the {} replicas that hold every "
                                                            "stair", m.half_q_replicas)
                                              : std::string("fewer than 2 replicas hold every stair, so the Q = 1/2 "
@@ -431,11 +446,11 @@ AnalyzeResult analyze_melting_run(const AnalyzeOptions& options, const std::vect
                              : g(v, 4) + " K";
       };
       spread = fmt::format("{} to {}", end(p.lo), end(p.hi));
-      const std::size_t replicas = m.half_q_replicas ? m.half_q_replicas : tables.size();
+      const std::size_t resampled = m.half_q_replicas ? m.half_q_replicas : replicas.size();
       summary += fmt::format("  95 % interval over the replicas: {} (the crossing of {} resamples of the {} "
                              "replicas, drawn with replacement{})\n",
-                             spread, kMeltingBootstrapResamples, replicas,
-                             replicas < 30 ? "; with fewer than ~30 replicas it is too narrow" : "");
+                             spread, kMeltingBootstrapResamples, resampled,
+                             resampled < 30 ? "; with fewer than ~30 replicas it is too narrow" : "");
     } else {
       summary += "  (one replica: no spread over replicas to give)\n";
     }
@@ -456,7 +471,7 @@ AnalyzeResult analyze_melting_run(const AnalyzeOptions& options, const std::vect
   if (m.heat_capacity_peak_K) {
     summary += fmt::format("heat capacity peak (within replicas): {} K\n", g(*m.heat_capacity_peak_K));
     brief += fmt::format("; heat capacity peak at {} K", g(*m.heat_capacity_peak_K));
-  } else if (tables.size() < 2) {
+  } else if (replicas.size() < 2) {
     summary += "heat capacity peak: needs 2 or more replicas (its test uses the sem over replicas)\n";
   } else {
     summary += "heat capacity: no stair inside the range lies more than 3 combined sem above both ends (a few rows "

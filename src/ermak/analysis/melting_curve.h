@@ -95,7 +95,25 @@ struct MeltingAnalysis {
   std::vector<double> undersampled_K;
 };
 
-// The replicas' energies tables (columns step, T[K], U_total[kcal/mol], Q, Rg[A]).
+// One replica's energies table (columns step, T[K], U_total[kcal/mol], Q, Rg[A]) reduced to
+// what the analysis keeps of it — per stair, the second half's means of Q and Rg and the
+// count, mean and sd of U — so that a run of thousands of replicas is read a table at a time
+// (a table of 10⁴ rows holds ~1 MB; its stairs, a few hundred bytes).
+struct MeltingReplicaStair {
+  double temperature_K = 0.0;
+  std::size_t rows = 0;  // the second half of the stair
+  double q = 0.0, rg_A = 0.0;
+  std::size_t energies = 0;  // finite U_total among those rows
+  double energy_mean_kcal_per_mol = 0.0, energy_sd_kcal_per_mol = 0.0;  // sd NaN below 2
+};
+struct MeltingReplica {
+  std::vector<MeltingReplicaStair> stairs;  // in the order visited
+  std::vector<double> cut_short_K, too_few_rows_K;
+};
+MeltingReplica reduce_melting_replica(const TsvTable& table, const MeltingSchedule& schedule = {});
+
+MeltingAnalysis analyze_melting(std::span<const MeltingReplica> replicas);
+// The same from the tables themselves.
 MeltingAnalysis analyze_melting(std::span<const TsvTable> replicas, const MeltingSchedule& schedule = {});
 
 // Writes OUT/melting.tsv, melting_curve.svg, heat_capacity.svg and summary.txt for the run
