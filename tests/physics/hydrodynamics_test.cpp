@@ -120,6 +120,54 @@ TEST(RpyTensor, CholeskyFactorRebuildsTheTensorInFloat) {
     }
 }
 
+// The CPU's factor (right-looking, along contiguous memory) and the GPU block's (element by
+// element: cholesky_pivot, then cholesky_below for each element below the pivot) perform on
+// every element the same operations in the same order — here on a 30-bead chain's tensor
+// (n = 90) in float. A compiler may fuse a multiply and a subtraction in one form and not in
+// the other (GCC with -march=native fuses the vectorised loop, not the element's loop-carried
+// sum), so they agree to float rounding (2.1e-7 at most on elements up to 1, x86-64, GCC 12;
+// the same bits without fusing); and a matrix that is not positive definite fails in both.
+TEST(RpyTensor, CpuFactorMatchesTheElementByElementFormOfTheGpu) {
+  std::vector<Vec3d> p;
+  std::mt19937_64 random(5);
+  std::normal_distribution<double> g(0.0, 1.0);
+  Vec3d at{0, 0, 0};
+  for (int i = 0; i < 30; ++i) {
+    p.push_back(at);
+    Vec3d step{g(random), g(random), g(random)};
+    at += step * (3.8 / std::sqrt(norm2(step)));
+  }
+  const std::vector<double> d = tensor_of(p, 1.9);
+  const std::size_t n = 90;
+  auto element_by_element = [n](std::vector<float>& a) {
+    for (std::size_t j = 0; j < n; ++j) {
+      if (!physics::cholesky_pivot(a.data(), n, j)) return false;
+      for (std::size_t i = j + 1; i < n; ++i) physics::cholesky_below(a.data(), n, i, j);
+    }
+    return true;
+  };
+  std::vector<float> cpu(d.begin(), d.end()), gpu_form = cpu;
+  ASSERT_TRUE(physics::cholesky_factor_in_place(cpu.data(), int(n)));
+  ASSERT_TRUE(element_by_element(gpu_form));
+  std::size_t compared = 0;
+  for (std::size_t j = 0; j < n; ++j)
+    for (std::size_t i = j; i < n; ++i, ++compared)
+      ASSERT_NEAR(physics::cholesky_element(cpu.data(), n, i, j), physics::cholesky_element(gpu_form.data(), n, i, j),
+                  2e-6)
+          << i << "," << j;
+  EXPECT_EQ(compared, n * (n + 1) / 2);
+  EXPECT_NE(physics::cholesky_element(cpu.data(), n, 89, 0), 0.0f);  // a chain's far beads still couple
+  // The strict lower triangle keeps the tensor in both (the drift has read it before).
+  EXPECT_EQ(cpu[89 * n + 0], float(d[89 * n + 0]));
+  EXPECT_EQ(gpu_form[89 * n + 0], float(d[89 * n + 0]));
+  // Not positive definite (one diagonal element made negative): both fail.
+  std::vector<float> broken(d.begin(), d.end());
+  broken[40 * n + 40] = -1.0f;
+  std::vector<float> broken_gpu_form = broken;
+  EXPECT_FALSE(physics::cholesky_factor_in_place(broken.data(), int(n)));
+  EXPECT_FALSE(element_by_element(broken_gpu_form));
+}
+
 TEST(TeaCoefficients, BetaIsTheRootOfGeyerAndWintersQuadratic) {
   // β' = (1 − sqrt(1 − q))/q is the root of q β² − 2β + 1 = 0 near 1/2 (eqs. 25–26), with
   // q = (3M − 1)ε² − (3M − 2)ε; and β → 1/2 as the coupling vanishes.

@@ -137,7 +137,7 @@ std::string tea_bond_noise_warning(const RunSpec& spec, HydrodynamicMethod given
   const std::string exact =
       mobile <= kMaxCholeskyMobileBeads
           ? fmt::format("method = \"cholesky\" is exact for these {} mobile beads (at 10–26× TEA's cost per step "
-                        "on a GPU from 34 to 76 beads, 4–30× on the CPU from 34 to 179: it grows as M³ against "
+                        "on a GPU from 34 to 76 beads, 2–4× on the CPU from 34 to 179: it grows as M³ against "
                         "TEA's M²)",
                         mobile)
           : fmt::format("the exact method is refused beyond {} mobile beads", kMaxCholeskyMobileBeads);
