@@ -36,6 +36,20 @@ std::vector<double> tensor_of(const std::vector<Vec3d>& positions, double radius
   return out;
 }
 
+// A random chain of `beads` beads 3.8 Å apart (a C-alpha trace's spacing), from `seed`.
+std::vector<Vec3d> random_chain(int beads, unsigned seed) {
+  std::vector<Vec3d> p;
+  std::mt19937_64 random(seed);
+  std::normal_distribution<double> g(0.0, 1.0);
+  Vec3d at{0, 0, 0};
+  for (int i = 0; i < beads; ++i) {
+    p.push_back(at);
+    Vec3d step{g(random), g(random), g(random)};
+    at += step * (3.8 / std::sqrt(norm2(step)));
+  }
+  return p;
+}
+
 TEST(RpyTensor, FarBlockIsTheTextbookFormAndItsTraceIsThreeAOverR) {
   // r ≥ 2a: D/D0 = (3a/4r)[(1 + 2a²/3r²)I + (1 − 2a²/r²) r̂r̂]; tr/3 = a/r exactly.
   const double a = 1.9;
@@ -98,16 +112,7 @@ TEST(RpyTensor, TheWholeTensorIsPositiveDefiniteEvenWithOverlappingBeads) {
 TEST(RpyTensor, CholeskyFactorRebuildsTheTensorInFloat) {
   // L Lᵀ = D/D0 for a 20-bead chain (consecutive beads 3.8 Å apart), factored in float as the
   // engines do: every element back to 2e-5 (float rounding of sums of ~60 products ≤ 1).
-  std::vector<Vec3d> p;
-  std::mt19937_64 random(3);
-  std::normal_distribution<double> g(0.0, 1.0);
-  Vec3d at{0, 0, 0};
-  for (int i = 0; i < 20; ++i) {
-    p.push_back(at);
-    Vec3d step{g(random), g(random), g(random)};
-    at += step * (3.8 / std::sqrt(norm2(step)));
-  }
-  const std::vector<double> d = tensor_of(p, 1.9);
+  const std::vector<double> d = tensor_of(random_chain(20, 3), 1.9);
   std::vector<float> l(d.begin(), d.end());
   const int n = 60;
   ASSERT_TRUE(physics::cholesky_factor_in_place(l.data(), n));
@@ -128,16 +133,7 @@ TEST(RpyTensor, CholeskyFactorRebuildsTheTensorInFloat) {
 // sum), so they agree to float rounding (2.1e-7 at most on elements up to 1, x86-64, GCC 12;
 // the same bits without fusing); and a matrix that is not positive definite fails in both.
 TEST(RpyTensor, CpuFactorMatchesTheElementByElementFormOfTheGpu) {
-  std::vector<Vec3d> p;
-  std::mt19937_64 random(5);
-  std::normal_distribution<double> g(0.0, 1.0);
-  Vec3d at{0, 0, 0};
-  for (int i = 0; i < 30; ++i) {
-    p.push_back(at);
-    Vec3d step{g(random), g(random), g(random)};
-    at += step * (3.8 / std::sqrt(norm2(step)));
-  }
-  const std::vector<double> d = tensor_of(p, 1.9);
+  const std::vector<double> d = tensor_of(random_chain(30, 5), 1.9);
   const std::size_t n = 90;
   auto element_by_element = [n](std::vector<float>& a) {
     for (std::size_t j = 0; j < n; ++j) {
