@@ -290,7 +290,10 @@ TEST(HydrodynamicsCpu, ThreadCountChangesNoBit) {
     std::int32_t replicas;
     HydrodynamicMethod method;
   };
+  // 40 × 3: replicas on threads; 150 × 1 (one force chunk, 148 mobile beads) and 600 × 1:
+  // the threads on the one replica's moves.
   for (const Case c : {Case{40, 3, HydrodynamicMethod::kTea}, Case{40, 3, HydrodynamicMethod::kCholesky},
+                       Case{150, 1, HydrodynamicMethod::kTea}, Case{150, 1, HydrodynamicMethod::kCholesky},
                        Case{600, 1, HydrodynamicMethod::kTea}}) {
     const Topology chain = test::linear_chain(c.beads, 3.8f);
     State start(c.beads, c.replicas);

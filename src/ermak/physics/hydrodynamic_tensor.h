@@ -182,26 +182,37 @@ ERMAK_HD Real cholesky_element(const Real* a, std::size_t n, std::size_t i, std:
   return a[j * n + i];
 }
 
-// The whole factor on one thread (the CPU engine), right-looking: once column j is known,
-// its products L_ij L_kj leave every element (i, k) below the diagonal at once, along
-// contiguous memory (i) that the compiler vectorises: the exact step of one ubiquitin (76
-// beads) 3.3× faster than element by element on one core
-// (docs/benchmarks.md#hydrodynamic-interactions). Each element still sees the
-// operations of cholesky_below in the same order (A_ik less L_i0 L_k0, L_i1 L_k1, …, then
-// × 1/L_kk), and each pivot is cholesky_pivot's, from the same parts as a GPU warp's.
+// The whole factor on the CPU, right-looking: once column j is known (cholesky_column: its
+// pivot, then the elements below it × 1/L_jj), its products L_ij L_kj leave every later
+// element (i, k), i > k, along contiguous memory (cholesky_subtract_column, row k by row k:
+// rows are independent, so threads may share them) that the compiler vectorises — the exact
+// step of one ubiquitin (76 beads) 3.3× faster than element by element on one core
+// (docs/benchmarks.md#hydrodynamic-interactions). Each element still sees the operations of
+// cholesky_below in the same order (A_ik less L_i0 L_k0, L_i1 L_k1, …, then × 1/L_kk), and
+// each pivot is cholesky_pivot's, from the same parts as a GPU warp's.
+template <class Real>
+ERMAK_HD bool cholesky_column(Real* a, std::size_t n, std::size_t j) {
+  if (!cholesky_pivot(a, n, j)) return false;
+  Real* column = a + j * n;  // L_ij at column[i]
+  const Real inverse_pivot = Real(1) / column[j];
+  for (std::size_t i = j + 1; i < n; ++i) column[i] = column[i] * inverse_pivot;
+  return true;
+}
+
+template <class Real>
+ERMAK_HD void cholesky_subtract_column(Real* a, std::size_t n, std::size_t j, std::size_t k) {
+  const Real* column = a + j * n;
+  const Real l_kj = column[k];
+  Real* target = a + k * n;  // element (i, k) at target[i], i > k
+  for (std::size_t i = k + 1; i < n; ++i) target[i] -= column[i] * l_kj;
+}
+
 template <class Real>
 ERMAK_HD bool cholesky_factor_in_place(Real* a, int n) {
   const std::size_t size = std::size_t(n);
   for (std::size_t j = 0; j < size; ++j) {
-    if (!cholesky_pivot(a, size, j)) return false;
-    Real* column = a + j * size;  // L_ij at column[i]
-    const Real inverse_pivot = Real(1) / column[j];
-    for (std::size_t i = j + 1; i < size; ++i) column[i] = column[i] * inverse_pivot;
-    for (std::size_t k = j + 1; k < size; ++k) {
-      const Real l_kj = column[k];
-      Real* target = a + k * size;  // element (i, k) at target[i], i > k
-      for (std::size_t i = k + 1; i < size; ++i) target[i] -= column[i] * l_kj;
-    }
+    if (!cholesky_column(a, size, j)) return false;
+    for (std::size_t k = j + 1; k < size; ++k) cholesky_subtract_column(a, size, j, k);
   }
   return true;
 }

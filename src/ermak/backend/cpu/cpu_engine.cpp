@@ -299,7 +299,15 @@ class CpuEngine final : public Engine {
   }
 
  private:
-  bool replica_parallel() const { return setup_.replicas >= threads_ || chunks_ == 1; }
+  // Replicas on threads, or the threads on each replica in turn: fewer replicas than threads,
+  // and beads enough to share — force chunks, or (with hydrodynamics) at least
+  // kSharedHydrodynamicsMobileBeads mobile beads, whose O(M²) TEA sums outweigh the threads'
+  // barriers (λ-repressor × 1, 179 beads, on two threads: 1.9× one).
+  static constexpr std::size_t kSharedHydrodynamicsMobileBeads = 128;
+  bool replica_parallel() const {
+    const bool shared_moves = hydrodynamics_.enabled() && mobile_.size() >= kSharedHydrodynamicsMobileBeads;
+    return setup_.replicas >= threads_ || (chunks_ == 1 && !shared_moves);
+  }
 
   ConstPositions positions(std::int32_t r) const {
     const std::size_t o = state_.index(r, 0);
@@ -565,6 +573,9 @@ class CpuEngine final : public Engine {
     constexpr float kNaN = std::numeric_limits<float>::quiet_NaN();
     if (hydrodynamics_.method == HydrodynamicMethod::kCholesky) {
       w.tensor.resize(std::size_t(9) * m * m);
+      // On one thread even for one large replica: the factor's columns, shared among two
+      // threads with a barrier each, ran λ-repressor's step 40 % slower
+      // (docs/benchmarks.md#hydrodynamic-interactions).
       if (!exact_hydrodynamic_displacements(beads, mobile_.data(), m, radius_A, coeff.mobility_step,
                                             coeff.noise_amplitude, w.tensor.data(), w.displacement.data()))
         std::fill(w.displacement.begin(), w.displacement.end(), Vec3f{kNaN, kNaN, kNaN});  // the run's checks stop it
