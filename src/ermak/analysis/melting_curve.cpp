@@ -273,8 +273,11 @@ AnalyzeResult analyze_melting_run(const AnalyzeOptions& options, const std::vect
     table.require_within("T[K]", 0.0, std::numeric_limits<double>::infinity());
     table.require_within("Rg[A]", 0.0, std::numeric_limits<double>::infinity());
     for (const auto& w : table.warnings()) result.warnings.push_back(w);
-    if (table.has("T[K]"))
-      for (double v : table.column("T[K]")) seen_K.insert(v);
+    if (table.has("T[K]")) {  // a stair's rows share one temperature: one insert per stair
+      const auto temperature = table.column("T[K]");
+      for (std::size_t i = 0; i < temperature.size(); ++i)
+        if (i == 0 || temperature[i] != temperature[i - 1]) seen_K.insert(temperature[i]);
+    }
     replicas.push_back(reduce_melting_replica(table, schedule));
   }
   const MeltingAnalysis m = analyze_melting(replicas);

@@ -184,8 +184,8 @@ ERMAK_HD Real cholesky_element(const Real* a, std::size_t n, std::size_t i, std:
 
 // The whole factor on the CPU, right-looking: once column j is known (cholesky_column: its
 // pivot, then the elements below it × 1/L_jj), its products L_ij L_kj leave every later
-// element (i, k), i > k, along contiguous memory (cholesky_subtract_column, row k by row k:
-// rows are independent, so threads may share them) that the compiler vectorises — the exact
+// element (i, k), i > k, along contiguous memory (cholesky_subtract_column, row k by row k)
+// that the compiler vectorises — the exact
 // step of one ubiquitin (76 beads) 3.3× faster than element by element on one core
 // (docs/benchmarks.md#hydrodynamic-interactions). Each element still sees the operations of
 // cholesky_below in the same order (A_ik less L_i0 L_k0, L_i1 L_k1, …, then × 1/L_kk), and
