@@ -328,6 +328,35 @@ TEST_P(CudaHydrodynamics, EvaluationInOneRoundOrEightGivesTheSameBits) {
   EXPECT_GT(max_abs_difference(start, one_round), 0.1);  // the beads did move
 }
 
+// The exact method's tensor in each block's shared memory (where it fits, the default) or in
+// global memory (ERMAK_CUDA_CHOLESKY_GLOBAL=1): every item the same operations in the same
+// order, so the trajectories have the same bits — with two fixed beads (WW, 32 mobile beads)
+// and with every bead mobile. The shared path leaves the replicas' tensors out of device memory.
+TEST_P(CudaHydrodynamics, CholeskyInSharedOrGlobalMemoryGivesTheSameBits) {
+  for (const bool fixed : {true, false}) {
+    SCOPED_TRACE(fixed ? "two fixed beads" : "every bead mobile");
+    EngineSetup setup = base_setup(ww().topology, 3, 2025);
+    setup.langevin.hydrodynamics.method = HydrodynamicMethod::kCholesky;
+    if (fixed) setup.fixed_beads = {0, 17};
+    const State start = start_state(ww(), 3);
+    long long bytes[2] = {0, 0};
+    auto run = [&](bool global) {
+      if (global) setenv("ERMAK_CUDA_CHOLESKY_GLOBAL", "1", 1);
+      auto gpu = make_gpu(setup, family());
+      unsetenv("ERMAK_CUDA_CHOLESKY_GLOBAL");
+      bytes[global] = cuda_engine_device_bytes(*gpu);
+      gpu->set_state(start);
+      gpu->advance(300);
+      return gpu->state();
+    };
+    const State in_shared = run(false), in_global = run(true);
+    EXPECT_TRUE(bit_identical(in_shared, in_global));
+    EXPECT_GT(max_abs_difference(start, in_shared), 0.1);  // the beads did move
+    const long long mobile = fixed ? 32 : 34, tensors = 3 * 9 * mobile * mobile * long(sizeof(float));
+    EXPECT_GE(bytes[1] - bytes[0], tensors - 64) << bytes[0] << " " << bytes[1];
+  }
+}
+
 INSTANTIATE_TEST_SUITE_P(Families, CudaHydrodynamics,
                          ::testing::Values(CudaKernelFamily::kBlock, CudaKernelFamily::kPerBead),
                          [](const ::testing::TestParamInfo<CudaKernelFamily>& info) {
@@ -363,7 +392,7 @@ TEST(CudaHydrodynamicsRefusal, LayoutOverridesOutsideTheirValuesAreRefusedByName
   EngineSetup setup = base_setup(topology, 1, 1);
   setup.langevin.hydrodynamics.method = HydrodynamicMethod::kTea;
   for (const auto& [name, bad] : {std::pair{"ERMAK_TEA_LANES", "12"}, std::pair{"ERMAK_TEA_BEADS_PER_WARP", "3"},
-                                  std::pair{"ERMAK_CUDA_EVAL_ROUNDS", "2"}}) {
+                                  std::pair{"ERMAK_CUDA_EVAL_ROUNDS", "2"}, std::pair{"ERMAK_CUDA_CHOLESKY_GLOBAL", "2"}}) {
     SCOPED_TRACE(name);
     setenv(name, bad, 1);
     try {

@@ -152,7 +152,7 @@ TEST(RpyTensor, CpuFactorMatchesTheElementByElementFormOfTheGpu) {
                   2e-6)
           << i << "," << j;
   EXPECT_EQ(compared, n * (n + 1) / 2);
-  EXPECT_NE(physics::cholesky_element(cpu.data(), n, 89, 0), 0.0f);  // a chain's far beads still couple
+  EXPECT_NE(physics::cholesky_element(cpu.data(), n, std::size_t(89), std::size_t(0)), 0.0f);  // a chain's far beads still couple
   // The strict lower triangle keeps the tensor in both (the drift has read it before).
   EXPECT_EQ(cpu[89 * n + 0], float(d[89 * n + 0]));
   EXPECT_EQ(gpu_form[89 * n + 0], float(d[89 * n + 0]));

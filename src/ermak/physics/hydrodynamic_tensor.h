@@ -138,10 +138,10 @@ ERMAK_HD Vec3<Real> tea_displacement(Vec3<Real> force_i, Vec3<Real> gaussian_i, 
 // every configuration, so only a damaged one — NaN positions — gives that).
 inline constexpr int kCholeskyPivotParts = 32;
 
-template <class Real>
-ERMAK_HD Real cholesky_pivot_part(const Real* a, std::size_t n, std::size_t j, int part) {
+template <class Real, class Index = std::size_t>
+ERMAK_HD Real cholesky_pivot_part(const Real* a, Index n, Index j, int part) {
   Real sum = Real(0);
-  for (std::size_t k = std::size_t(part); k < j; k += kCholeskyPivotParts) sum += a[k * n + j] * a[k * n + j];
+  for (Index k = Index(part); k < j; k += kCholeskyPivotParts) sum += a[k * n + j] * a[k * n + j];
   return sum;
 }
 
@@ -154,8 +154,8 @@ ERMAK_HD Real cholesky_pivot_parts_sum(Real (&parts)[kCholeskyPivotParts]) {
   return parts[0];
 }
 
-template <class Real>
-ERMAK_HD bool cholesky_pivot_from(Real* a, std::size_t n, std::size_t j, Real sum_of_squares) {
+template <class Real, class Index = std::size_t>
+ERMAK_HD bool cholesky_pivot_from(Real* a, Index n, Index j, Real sum_of_squares) {
   const Real pivot = a[j * n + j] - sum_of_squares;
   if (!(pivot > Real(0))) return false;
   a[j * n + j] = hd_sqrt(pivot);
@@ -169,16 +169,31 @@ ERMAK_HD bool cholesky_pivot(Real* a, std::size_t n, std::size_t j) {
   return cholesky_pivot_from(a, n, j, cholesky_pivot_parts_sum(parts));
 }
 
-template <class Real>
-ERMAK_HD void cholesky_below(Real* a, std::size_t n, std::size_t i, std::size_t j) {
+// The products are loaded eight at a time before they are subtracted, still one at a time in
+// order of k: a GPU thread's sum is otherwise a chain of load latencies (the exact step of
+// one WW domain 1.8x faster on an H200, docs/benchmarks.md#hydrodynamic-interactions). Index:
+// std::size_t, or int where the matrix is known to be small (a GPU block's shared memory),
+// whose address arithmetic is cheaper.
+template <class Real, class Index = std::size_t>
+ERMAK_HD void cholesky_below(Real* a, Index n, Index i, Index j) {
+  constexpr int kAhead = 8;
   Real v = a[j * n + i];  // A_ji = A_ij
-  for (std::size_t k = 0; k < j; ++k) v -= a[k * n + i] * a[k * n + j];
+  Index k = 0;
+  for (; k + kAhead <= j; k += kAhead) {
+    Real row_i[kAhead], row_j[kAhead];
+    for (int u = 0; u < kAhead; ++u) {
+      row_i[u] = a[(k + u) * n + i];
+      row_j[u] = a[(k + u) * n + j];
+    }
+    for (int u = 0; u < kAhead; ++u) v -= row_i[u] * row_j[u];
+  }
+  for (; k < j; ++k) v -= a[k * n + i] * a[k * n + j];
   a[j * n + i] = v * (Real(1) / a[j * n + j]);
 }
 
 // L_ij (i ≥ j) of a factored matrix.
-template <class Real>
-ERMAK_HD Real cholesky_element(const Real* a, std::size_t n, std::size_t i, std::size_t j) {
+template <class Real, class Index = std::size_t>
+ERMAK_HD Real cholesky_element(const Real* a, Index n, Index i, Index j) {
   return a[j * n + i];
 }
 

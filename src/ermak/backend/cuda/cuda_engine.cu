@@ -77,6 +77,10 @@ CudaEngine::CudaEngine(const EngineSetup& setup, const CudaEngineOptions& option
   forced_eval_rounds_ = env_choice("ERMAK_CUDA_EVAL_ROUNDS", {1, kEvalLanes});
   forced_tea_lanes_ = env_choice("ERMAK_TEA_LANES", {8, 16, 32});
   forced_tea_beads_ = env_choice("ERMAK_TEA_BEADS_PER_WARP", {1, 2, 4, 8});
+  const bool cholesky_forced_global = env_choice("ERMAK_CUDA_CHOLESKY_GLOBAL", {1}) == 1;
+  cholesky_tensor_in_shared_ = hydrodynamic() &&
+                               setup_.langevin.hydrodynamics.method == HydrodynamicMethod::kCholesky &&
+                               !cholesky_forced_global && cholesky_tensor_fits_in_shared(mobile_bead_count(), prop_);
   check_memory(bytes_needed());  // before any allocation (a stateful generator's state as it will be)
   try {
     ERMAK_CUDA(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));

@@ -370,6 +370,10 @@ class CudaEngine final : public Engine {
   // ERMAK_CUDA_EVAL_ROUNDS (1 or 8), ERMAK_TEA_LANES (8, 16 or 32),
   // ERMAK_TEA_BEADS_PER_WARP (1, 2, 4 or 8); 0 = chosen by the run's size.
   int forced_eval_rounds_ = 0, forced_tea_lanes_ = 0, forced_tea_beads_ = 0;
+  // The exact method's tensor in each block's shared memory where it fits, unless
+  // ERMAK_CUDA_CHOLESKY_GLOBAL=1 keeps it in global memory (A/B measurements and the test
+  // that both give the same bits).
+  bool cholesky_tensor_in_shared_ = false;
   std::int64_t perbead_rebuilds_ = 0, rebuilds_offset_ = 0;
 
   // hydrodynamic interactions (langevin.hydrodynamics)

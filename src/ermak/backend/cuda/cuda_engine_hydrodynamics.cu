@@ -34,7 +34,7 @@ std::size_t CudaEngine::hydrodynamic_bytes() const {
                   + beads * sizeof(float4)             // the step's noise
                   + r * m * sizeof(Vec3f);             // displacements
   if (setup_.langevin.hydrodynamics.method == HydrodynamicMethod::kCholesky)
-    b += r * 9 * m * m * sizeof(float);
+    b += cholesky_tensor_in_shared_ ? 0 : r * 9 * m * m * sizeof(float);  // else in shared memory
   else
     b += r * m * sizeof(float) + r * sizeof(float);
   return b;
@@ -73,7 +73,8 @@ void CudaEngine::allocate_hydrodynamics() {
   hydro_gaussian_.resize(std::size_t(n_) * r);
   hydro_displacement_.resize(std::max<std::size_t>(1, r * m));
   if (setup_.langevin.hydrodynamics.method == HydrodynamicMethod::kCholesky) {
-    hydro_tensor_.resize(std::max<std::size_t>(1, r * 9 * m * m));
+    hydro_tensor_.resize(cholesky_tensor_in_shared_ ? 1 : std::max<std::size_t>(1, r * 9 * m * m));
+    allow_cholesky_shared_bytes(int(m), cholesky_tensor_in_shared_);
   } else {
     hydro_epsilon_share_.resize(std::max<std::size_t>(1, r * m));
     hydro_beta_.resize(r);
@@ -95,6 +96,7 @@ void CudaEngine::advance_hydrodynamic(std::int64_t s, std::int64_t e) {
   H.epsilon_share = hydro_epsilon_share_.get();
   H.beta = hydro_beta_.get();
   H.tensor = hydro_tensor_.get();
+  H.tensor_in_shared = cholesky_tensor_in_shared_;
   H.displacement = hydro_displacement_.get();
   H.tea_lanes = forced_tea_lanes_;
   H.tea_beads_per_group = forced_tea_beads_;

@@ -14,7 +14,9 @@
 //   Cholesky   a block per replica: its 3M × 3M tensor, drift, factor (a column at a time,
 //              the pivot's sum on a warp, its elements below the pivot shared among the
 //              threads, the factor stored transposed so that they read consecutive floats)
-//              and noise in its own 9M² floats of global memory, O(M³) per replica
+//              and noise (a thread per row of L g), O(M³) per replica; the tensor in the
+//              block's shared memory where it fits (M ≤ 80 on an H100/H200), else in the
+//              replica's 9M² floats of global memory
 //   apply      a thread per bead: position at step + 1 (fixed beads copied), the list
 //              check of the per-bead family; the thread of each replica's first bead
 //              also the indentation tip's step, and the very first the control's step
@@ -157,18 +159,45 @@ __global__ void __launch_bounds__(kBeadThreads) tea_move_kernel(const __grid_con
   }
 }
 
-// The exact square root, a block per replica (its tensor is 9M² floats of global memory):
-// the phases of exact_hydrodynamic_displacements with their items shared among the threads
-// — block pairs, beads, then the factor a column at a time (the pivot's 32 parts on the first
-// warp, the elements below it on all) — each item computed by the same operations as on the
-// CPU. A factor that fails (non-finite positions) moves the replica's beads to NaN, which the
-// run's checks stop (as the CPU engine).
+// The exact square root, a block per replica: the phases of exact_hydrodynamic_displacements
+// with their items shared among the threads — block pairs, beads, then the factor a column at
+// a time (the pivot's 32 parts on the first warp, the elements below it on all), then the rows
+// of L g — each item computed by the same operations as on the CPU. The tensor lives in the
+// block's shared memory where its 9M² floats fit (kTensorInShared: up to 80 mobile beads on an
+// H100/H200, cholesky_tensor_fits_in_shared), else in the replica's 9M² floats of global memory; the
+// same operations either way, so the same bits (and int indices in shared memory, whose
+// address arithmetic is cheaper). The replica's Gaussians are staged in shared memory for the
+// rows of L g. A factor that fails (non-finite positions) moves the replica's beads to NaN,
+// which the run's checks stop (as the CPU engine).
+template <class Index>
+__device__ __forceinline__ void factor_columns(float* matrix, Index n, int& failed) {
+  for (Index j = 0; j < n; ++j) {
+    if (threadIdx.x < kLanes) {  // the first warp: the pivot's parts, added as the CPU adds them
+      const float sum = group_sum(physics::cholesky_pivot_part(matrix, n, j, int(threadIdx.x)));
+      if (threadIdx.x == 0 && !physics::cholesky_pivot_from(matrix, n, j, sum)) failed = 1;
+    }
+    __syncthreads();
+    if (failed) break;  // the same value on every thread
+    for (Index i = j + 1 + Index(threadIdx.x); i < n; i += Index(blockDim.x)) physics::cholesky_below(matrix, n, i, j);
+    __syncthreads();
+  }
+}
+
+struct StagedGaussians {
+  const float* g;
+  __device__ float operator()(int c) const { return g[c]; }
+  __device__ float operator()(std::size_t c) const { return g[c]; }
+};
+
+template <bool kTensorInShared>
 __global__ void __launch_bounds__(kCholeskyThreads) cholesky_kernel(const __grid_constant__ HydrodynamicLaunch L) {
+  extern __shared__ float shared_floats[];  // [9M² if kTensorInShared] tensor, then [3M] Gaussians
   const int r = blockIdx.x;
   const int m_count = L.mobile_count;
   const std::size_t m = std::size_t(m_count), n = 3 * m;
   const ReplicaBeads beads = replica_beads(L, r);
-  float* matrix = L.tensor + std::size_t(r) * n * n;
+  float* matrix = kTensorInShared ? shared_floats : L.tensor + std::size_t(r) * n * n;
+  float* gaussians = kTensorInShared ? shared_floats + n * n : shared_floats;
   Vec3f* displacement = L.displacement + std::size_t(r) * m;
   const long long pairs = (long long)m * (m + 1) / 2;
   for (long long p = threadIdx.x; p < pairs; p += blockDim.x) {
@@ -178,28 +207,30 @@ __global__ void __launch_bounds__(kCholeskyThreads) cholesky_kernel(const __grid
     while ((long long)(k + 1) * (k + 2) / 2 <= p) ++k;
     fill_mobility_blocks(beads, L.mobile, k, int(p - (long long)k * (k + 1) / 2), L.radius_A, matrix, n);
   }
+  for (int k = threadIdx.x; k < m_count; k += blockDim.x) {
+    const Vec3f g = beads.gaussian(L.mobile[k]);
+    gaussians[3 * k] = g.x; gaussians[3 * k + 1] = g.y; gaussians[3 * k + 2] = g.z;
+  }
   __syncthreads();
   for (int k = threadIdx.x; k < m_count; k += blockDim.x)
     displacement[k] = L.coeff.mobility_step * exact_drift_of(beads, L.mobile, m_count, k, matrix, n);
   __shared__ int failed;
   if (threadIdx.x == 0) failed = 0;
   __syncthreads();
-  for (std::size_t j = 0; j < n; ++j) {
-    if (threadIdx.x < kLanes) {  // the first warp: the pivot's parts, added as the CPU adds them
-      const float sum = group_sum(physics::cholesky_pivot_part(matrix, n, j, int(threadIdx.x)));
-      if (threadIdx.x == 0 && !physics::cholesky_pivot_from(matrix, n, j, sum)) failed = 1;
-    }
-    __syncthreads();
-    if (failed) break;  // the same value on every thread
-    for (std::size_t i = j + 1 + threadIdx.x; i < n; i += blockDim.x) physics::cholesky_below(matrix, n, i, j);
-    __syncthreads();
-  }
+  if constexpr (kTensorInShared) factor_columns(matrix, int(n), failed);
+  else factor_columns(matrix, n, failed);
+  float* flat = reinterpret_cast<float*>(displacement);  // Vec3f: three floats, row 3k + a of bead k
+  static_assert(sizeof(Vec3f) == 3 * sizeof(float));
   if (failed) {
-    for (int k = threadIdx.x; k < m_count; k += blockDim.x) displacement[k] = {NAN, NAN, NAN};
+    for (int row = threadIdx.x; row < int(n); row += blockDim.x) flat[row] = NAN;
     return;
   }
-  for (int k = threadIdx.x; k < m_count; k += blockDim.x)
-    displacement[k] += L.coeff.noise_amplitude * exact_noise_of(beads, L.mobile, k, matrix, n);
+  const StagedGaussians staged{gaussians};
+  for (int row = threadIdx.x; row < int(n); row += blockDim.x) {
+    const float noise = kTensorInShared ? exact_noise_row(matrix, int(n), row, staged)
+                                        : exact_noise_row(matrix, n, std::size_t(row), staged);
+    flat[row] += L.coeff.noise_amplitude * noise;
+  }
 }
 
 // The indentation tip's step after the beads' (CpuEngine::step_tip), from the molecule's
@@ -294,14 +325,36 @@ void launch_tea(const HydrodynamicLaunch& L, cudaStream_t stream) {
 
 }  // namespace
 
+std::size_t cholesky_shared_bytes(int mobile_count, bool tensor_in_shared) {
+  const std::size_t n = 3 * std::size_t(std::max(mobile_count, 0));
+  return (tensor_in_shared ? n * n + n : n) * sizeof(float);
+}
+
+bool cholesky_tensor_fits_in_shared(int mobile_count, const cudaDeviceProp& prop) {
+  // The kernel's own static shared memory (a flag) and the driver's reserve come on top.
+  constexpr std::size_t kMargin = 1024;
+  return mobile_count > 0 && cholesky_shared_bytes(mobile_count, true) + kMargin <= prop.sharedMemPerBlockOptin;
+}
+
+void allow_cholesky_shared_bytes(int mobile_count, bool tensor_in_shared) {
+  const int bytes = int(cholesky_shared_bytes(mobile_count, tensor_in_shared));
+  if (tensor_in_shared)
+    ERMAK_CUDA(cudaFuncSetAttribute(cholesky_kernel<true>, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes));
+  else
+    ERMAK_CUDA(cudaFuncSetAttribute(cholesky_kernel<false>, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes));
+}
+
 void launch_hydrodynamic_step(const HydrodynamicLaunch& L, cudaStream_t stream) {
   const long long beads = (long long)L.m.replicas * L.m.n;
   hydrodynamic_noise_kernel<<<blocks_for(beads, kBeadThreads), kBeadThreads, 0, stream>>>(L);
   ERMAK_CUDA_LAUNCHED("hydrodynamic_noise_kernel", stream);
   if (L.mobile_count > 0) {
-    if (L.cholesky) {
-      cholesky_kernel<<<L.m.replicas, kCholeskyThreads, 0, stream>>>(L);
-      ERMAK_CUDA_LAUNCHED("cholesky_kernel", stream);
+    if (L.cholesky && L.tensor_in_shared) {
+      cholesky_kernel<true><<<L.m.replicas, kCholeskyThreads, cholesky_shared_bytes(L.mobile_count, true), stream>>>(L);
+      ERMAK_CUDA_LAUNCHED("cholesky_kernel<shared>", stream);
+    } else if (L.cholesky) {
+      cholesky_kernel<false><<<L.m.replicas, kCholeskyThreads, cholesky_shared_bytes(L.mobile_count, false), stream>>>(L);
+      ERMAK_CUDA_LAUNCHED("cholesky_kernel<global>", stream);
     } else {
       launch_tea(L, stream);
     }

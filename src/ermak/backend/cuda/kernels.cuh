@@ -280,6 +280,7 @@ struct HydrodynamicLaunch {
   float* epsilon_share = nullptr;  // [R·M] TEA: each mobile bead's share of ε
   float* beta = nullptr;           // [R] TEA: β' of each replica
   float* tensor = nullptr;         // [R][9M²] Cholesky: each replica's tensor, then its factor
+  bool tensor_in_shared = false;   // Cholesky: the tensor in each block's shared memory instead
   Vec3f* displacement = nullptr;   // [R·M] each mobile bead's displacement
   int tea_lanes = 0;              // TEA: lanes per group (8, 16, 32), 0 = by M
   int tea_beads_per_group = 0;    // TEA: mobile beads per group (1, 2, 4, 8), 0 = by the run's size
@@ -295,6 +296,13 @@ struct HydrodynamicLaunch {
 };
 
 void launch_hydrodynamic_step(const HydrodynamicLaunch& launch, cudaStream_t stream);
+
+// The exact method's shared memory per block: the replica's 3M Gaussians, and its tensor
+// (9M² floats) too when tensor_in_shared; whether the tensor fits in what a block may take on
+// the device; and the launch attribute that lets the kernel take it (once, before launches).
+std::size_t cholesky_shared_bytes(int mobile_count, bool tensor_in_shared);
+bool cholesky_tensor_fits_in_shared(int mobile_count, const cudaDeviceProp& prop);
+void allow_cholesky_shared_bytes(int mobile_count, bool tensor_in_shared);
 
 // ---- structure observables (observables_kernels.cu) ----
 
