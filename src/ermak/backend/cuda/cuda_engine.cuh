@@ -377,9 +377,10 @@ class CudaEngine final : public Engine {
   std::int64_t perbead_rebuilds_ = 0, rebuilds_offset_ = 0;
 
   // hydrodynamic interactions (langevin.hydrodynamics)
-  DeviceBuffer<int> hydro_mobile_, hydro_mobile_index_;  // [M] mobile beads ascending; [n] bead → place (−1: fixed)
-  DeviceBuffer<float4> hydro_gaussian_;                  // [R·n] the step's noise
-  DeviceBuffer<Vec3f> hydro_displacement_;               // [R·M]
+  DeviceBuffer<int> hydro_mobile_, hydro_fixed_;  // [M] mobile beads, [n − M] fixed beads, ascending
+  bool hydro_beads_uploaded_ = false;
+  DeviceBuffer<float4> hydro_gaussian_;            // [R·n] TEA: the step's noise
+  DeviceBuffer<Vec3f> hydro_displacement_;         // [R·M] Cholesky
   DeviceBuffer<float> hydro_epsilon_share_, hydro_beta_;  // TEA: [R·M], [R]
   DeviceBuffer<float> hydro_tensor_;                     // Cholesky: [R][9M²]
 };

@@ -30,13 +30,12 @@ std::int32_t CudaEngine::mobile_bead_count() const {
 std::size_t CudaEngine::hydrodynamic_bytes() const {
   if (!hydrodynamic()) return 0;
   const std::size_t beads = std::size_t(n_) * R_, m = std::size_t(mobile_bead_count()), r = std::size_t(R_);
-  std::size_t b = (m + std::size_t(n_)) * sizeof(int)  // mobile beads, places
-                  + beads * sizeof(float4)             // the step's noise
-                  + r * m * sizeof(Vec3f);             // displacements
+  std::size_t b = std::size_t(n_) * sizeof(int);  // mobile and fixed beads
   if (setup_.langevin.hydrodynamics.method == HydrodynamicMethod::kCholesky)
-    b += cholesky_tensor_in_shared_ ? 0 : r * 9 * m * m * sizeof(float);  // else in shared memory
+    b += r * m * sizeof(Vec3f)                                              // displacements
+         + (cholesky_tensor_in_shared_ ? 0 : r * 9 * m * m * sizeof(float));  // else in shared memory
   else
-    b += r * m * sizeof(float) + r * sizeof(float);
+    b += beads * sizeof(float4) + r * m * sizeof(float) + r * sizeof(float);  // noise, ε shares, β
   return b;
 }
 
@@ -58,24 +57,21 @@ void CudaEngine::validate_hydrodynamics() const {
 // change with the list rows, so a reconfiguration keeps them).
 void CudaEngine::allocate_hydrodynamics() {
   if (!hydrodynamic()) return;
-  const std::vector<std::uint8_t> fixed = fixed_mask(n_, setup_.fixed_beads);
-  std::vector<int> mobile, place(n_, -1);
-  for (std::int32_t i = 0; i < n_; ++i)
-    if (!fixed[i]) {
-      place[i] = int(mobile.size());
-      mobile.push_back(i);
-    }
+  const std::vector<std::uint8_t> is_fixed = fixed_mask(n_, setup_.fixed_beads);
+  std::vector<int> mobile, fixed;
+  for (std::int32_t i = 0; i < n_; ++i) (is_fixed[i] ? fixed : mobile).push_back(i);
   const std::size_t m = mobile.size(), r = std::size_t(R_);
-  if (hydro_mobile_index_.size() != std::size_t(n_)) {
+  if (!hydro_beads_uploaded_) {
     hydro_mobile_.upload(mobile.empty() ? std::vector<int>{-1} : mobile, stream_);
-    hydro_mobile_index_.upload(place, stream_);
+    hydro_fixed_.upload(fixed.empty() ? std::vector<int>{-1} : fixed, stream_);
+    hydro_beads_uploaded_ = true;
   }
-  hydro_gaussian_.resize(std::size_t(n_) * r);
-  hydro_displacement_.resize(std::max<std::size_t>(1, r * m));
   if (setup_.langevin.hydrodynamics.method == HydrodynamicMethod::kCholesky) {
+    hydro_displacement_.resize(std::max<std::size_t>(1, r * m));
     hydro_tensor_.resize(cholesky_tensor_in_shared_ ? 1 : std::max<std::size_t>(1, r * 9 * m * m));
     allow_cholesky_shared_bytes(int(m), cholesky_tensor_in_shared_);
   } else {
+    hydro_gaussian_.resize(std::size_t(n_) * r);
     hydro_epsilon_share_.resize(std::max<std::size_t>(1, r * m));
     hydro_beta_.resize(r);
   }
@@ -89,8 +85,9 @@ void CudaEngine::advance_hydrodynamic(std::int64_t s, std::int64_t e) {
   H.force = force_.get();
   H.gaussian = hydro_gaussian_.get();
   H.mobile = hydro_mobile_.get();
-  H.mobile_index = hydro_mobile_index_.get();
   H.mobile_count = mobile_bead_count();
+  H.fixed = hydro_fixed_.get();
+  H.fixed_count = n_ - H.mobile_count;
   H.radius_A = float(setup_.langevin.hydrodynamics.radius_A);
   H.cholesky = setup_.langevin.hydrodynamics.method == HydrodynamicMethod::kCholesky;
   H.epsilon_share = hydro_epsilon_share_.get();

@@ -1,25 +1,28 @@
 // One step with hydrodynamic interactions (docs/gpu.md#hydrodynamic-interactions): the
 // moves of backend/hydrodynamic_step.h, the same ERMAK_HD code the CPU engine runs, from
-// every bead's total force at the step (the evaluation kernels, eval_kernels.cu). Kernels
-// in stream order:
-//   noise      a thread per bead: the step's Gaussians (bead_noise: Philox, or the ring of
-//              a stateful generator), the very triples the plain step kernels draw
+// every bead's total force at the step (the evaluation kernels, eval_kernels.cu). After the
+// evaluation, one to three kernels per step (docs/gpu.md#hydrodynamic-interactions: launches,
+// not arithmetic, bound the small cases):
 //   TEA        ε shares, a group of lanes per mobile bead or two (a warp; 8 or 16 lanes for
 //              replicas of up to 48 or 96 mobile beads), its lanes over the other beads, each
 //              partner loaded once for both, their partial sums added in a fixed tree
-//              order; β per replica from its shares added in double in bead order (as the
+//              order, the group's beads' Gaussians drawn on the side (bead_noise: Philox, or
+//              the ring of a stateful generator — the very triples the plain step kernels
+//              draw); β per replica from its shares added in double in bead order (as the
 //              CPU engine) — by a thread per replica for groups of 32 lanes, by each group
 //              itself for groups of 8 or 16; the moves, likewise a group per mobile bead or
-//              two over all M mobile beads: O(M²) per replica
-//   Cholesky   a block per replica: its 3M × 3M tensor, drift, factor (a column at a time,
-//              the pivot's sum on a warp, its elements below the pivot shared among the
-//              threads, the factor stored transposed so that they read consecutive floats)
-//              and noise (a thread per row of L g), O(M³) per replica; the tensor in the
-//              block's shared memory where it fits (M ≤ 80 on an H100/H200), else in the
-//              replica's 9M² floats of global memory
-//   apply      a thread per bead: position at step + 1 (fixed beads copied), the list
-//              check of the per-bead family; the thread of each replica's first bead
-//              also the indentation tip's step, and the very first the control's step
+//              two over all M mobile beads, O(M²) per replica, each group writing its beads'
+//              positions at step + 1 (and the per-bead family's list check)
+//   Cholesky   a block per replica: its Gaussians, its 3M × 3M tensor, drift, factor (a
+//              column at a time, the pivot's sum on a warp, its elements below the pivot
+//              shared among the threads, the factor stored transposed so that they read
+//              consecutive floats) and noise (a thread per row of L g), O(M³) per replica,
+//              then its mobile beads at step + 1 as above; the tensor in the block's shared
+//              memory where it fits (M ≤ 80 on an H100/H200), else in the replica's 9M²
+//              floats of global memory
+//   rest       where a run has fixed beads, an indentation tip or a list control (per-bead
+//              family): a thread per replica copies its fixed beads to step + 1 and takes
+//              the tip's and the control's steps
 #include <algorithm>
 
 #include "ermak/backend/cuda/cuda_util.cuh"
@@ -56,12 +59,6 @@ __device__ __forceinline__ bool pair_of(long long t, int count, int replicas, in
   r = int(t / count);
   k = int(t - (long long)r * count);
   return true;
-}
-
-__global__ void __launch_bounds__(kBeadThreads) hydrodynamic_noise_kernel(const __grid_constant__ HydrodynamicLaunch L) {
-  int r, i;
-  if (!pair_of(blockIdx.x * (long long)blockDim.x + threadIdx.x, L.m.n, L.m.replicas, r, i)) return;
-  L.gaussian[std::size_t(r) * L.m.n + i] = bead_noise(L.m, r, i, L.step);
 }
 
 // A group's G partial sums added in a fixed tree order (its first lane holds the total);
@@ -109,6 +106,10 @@ __global__ void __launch_bounds__(kBeadThreads) tea_epsilon_share_kernel(const _
   int r, k0;
   std::int32_t ks[Count];
   const bool active = group_beads<Count>(thread / G, L, r, k0, ks);
+  if (active && lane < Count && k0 + lane < L.mobile_count) {  // the group's beads' Gaussians, for the moves
+    const int i = L.mobile[k0 + lane];
+    L.gaussian[std::size_t(r) * L.m.n + i] = bead_noise(L.m, r, i, L.step);
+  }
   float shares[Count];
   tea_epsilon_shares_of_beads<Count>(replica_beads(L, r), L.mobile, L.mobile_count, ks, L.radius_A, lane, G, shares);
   for (int t = 0; t < Count; ++t) {
@@ -134,6 +135,42 @@ __global__ void __launch_bounds__(kReplicaThreads) tea_beta_kernel(const __grid_
   L.beta[r] = replica_beta(L, r);
 }
 
+// The indentation tip's step after the beads' (CpuEngine::step_tip), from the molecule's
+// force on it at the step's positions (the evaluation's reduction).
+__device__ void step_tip_of_replica(const HydrodynamicLaunch& L, int r) {
+  const Vec3d molecule{L.tips.molecule_force[3 * r], L.tips.molecule_force[3 * r + 1], L.tips.molecule_force[3 * r + 2]};
+  Vec3d tip{L.tips.tip[3 * r], L.tips.tip[3 * r + 1], L.tips.tip[3 * r + 2]};
+  long long turn = L.tips.turnaround[r];
+  step_tip(L.m, L.step, L.kT, molecule, tip_noise(L.m, r, L.step), tip, turn);
+  L.tips.tip[3 * r] = tip.x; L.tips.tip[3 * r + 1] = tip.y; L.tips.tip[3 * r + 2] = tip.z;
+  L.tips.turnaround[r] = turn;
+}
+
+// Mobile bead i of replica r at step + 1: its position plus displacement d, with the list
+// check of the per-bead family (a bead farther than skin/2 from its reference marks the
+// list stale at step + 1).
+__device__ __forceinline__ void move_bead(const HydrodynamicLaunch& L, int r, int i, Vec3f d) {
+  const std::size_t flat = std::size_t(r) * L.m.n + i;
+  float4 p = L.pos[flat];
+  p.x += d.x; p.y += d.y; p.z += d.z;
+  if (L.ctrl && moved_far(p, L.ref[flat], L.m.half_skin2)) atomicMin(&L.ctrl->stale_since, L.step + 1);
+  L.next[flat] = p;
+}
+
+// The rest of replica r's step, on one thread: its fixed beads copied to step + 1, the
+// indentation tip's step, and (replica 0) the control's step — a kernel of its own after the
+// moves, only where a run has any of them (replica_step_rest): the tip's step in double takes
+// ~95 registers, which inside the moves' kernels cost them occupancy (the exact factor of WW ×
+// 1000 −22 %, TEA on PF8 × 1 −21 %).
+__device__ void finish_replica(const HydrodynamicLaunch& L, int r) {
+  for (int f = 0; f < L.fixed_count; ++f) {
+    const std::size_t flat = std::size_t(r) * L.m.n + L.fixed[f];
+    L.next[flat] = L.pos[flat];
+  }
+  if (L.m.protocol.indentation) step_tip_of_replica(L, r);
+  if (r == 0 && L.ctrl) L.ctrl->step = L.step + 1;
+}
+
 template <int Count, int G>
 __global__ void __launch_bounds__(kBeadThreads) tea_move_kernel(const __grid_constant__ HydrodynamicLaunch L) {
   const long long thread = blockIdx.x * (long long)blockDim.x + threadIdx.x;
@@ -154,8 +191,8 @@ __global__ void __launch_bounds__(kBeadThreads) tea_move_kernel(const __grid_con
   const float beta = G < kLanes ? replica_beta(L, r) : L.beta[r];
   for (int t = 0; t < Count && k0 + t < L.mobile_count; ++t) {
     const int i = L.mobile[k0 + t];
-    L.displacement[std::size_t(r) * L.mobile_count + k0 + t] = physics::tea_displacement(
-        beads.force(i), beads.gaussian(i), sums[t], beta, L.coeff.mobility_step, L.coeff.noise_amplitude);
+    move_bead(L, r, i, physics::tea_displacement(beads.force(i), beads.gaussian(i), sums[t], beta,
+                                                 L.coeff.mobility_step, L.coeff.noise_amplitude));
   }
 }
 
@@ -208,7 +245,7 @@ __global__ void __launch_bounds__(kCholeskyThreads) cholesky_kernel(const __grid
     fill_mobility_blocks(beads, L.mobile, k, int(p - (long long)k * (k + 1) / 2), L.radius_A, matrix, n);
   }
   for (int k = threadIdx.x; k < m_count; k += blockDim.x) {
-    const Vec3f g = beads.gaussian(L.mobile[k]);
+    const float4 g = bead_noise(L.m, r, L.mobile[k], L.step);
     gaussians[3 * k] = g.x; gaussians[3 * k + 1] = g.y; gaussians[3 * k + 2] = g.z;
   }
   __syncthreads();
@@ -221,45 +258,23 @@ __global__ void __launch_bounds__(kCholeskyThreads) cholesky_kernel(const __grid
   else factor_columns(matrix, n, failed);
   float* flat = reinterpret_cast<float*>(displacement);  // Vec3f: three floats, row 3k + a of bead k
   static_assert(sizeof(Vec3f) == 3 * sizeof(float));
-  if (failed) {
-    for (int row = threadIdx.x; row < int(n); row += blockDim.x) flat[row] = NAN;
-    return;
-  }
   const StagedGaussians staged{gaussians};
   for (int row = threadIdx.x; row < int(n); row += blockDim.x) {
+    if (failed) {
+      flat[row] = NAN;
+      continue;
+    }
     const float noise = kTensorInShared ? exact_noise_row(matrix, int(n), row, staged)
                                         : exact_noise_row(matrix, n, std::size_t(row), staged);
     flat[row] += L.coeff.noise_amplitude * noise;
   }
+  __syncthreads();
+  for (int k = threadIdx.x; k < m_count; k += blockDim.x) move_bead(L, r, L.mobile[k], displacement[k]);
 }
 
-// The indentation tip's step after the beads' (CpuEngine::step_tip), from the molecule's
-// force on it at the step's positions (the evaluation's reduction).
-__device__ void step_tip_of_replica(const HydrodynamicLaunch& L, int r) {
-  const Vec3d molecule{L.tips.molecule_force[3 * r], L.tips.molecule_force[3 * r + 1], L.tips.molecule_force[3 * r + 2]};
-  Vec3d tip{L.tips.tip[3 * r], L.tips.tip[3 * r + 1], L.tips.tip[3 * r + 2]};
-  long long turn = L.tips.turnaround[r];
-  step_tip(L.m, L.step, L.kT, molecule, tip_noise(L.m, r, L.step), tip, turn);
-  L.tips.tip[3 * r] = tip.x; L.tips.tip[3 * r + 1] = tip.y; L.tips.tip[3 * r + 2] = tip.z;
-  L.tips.turnaround[r] = turn;
-}
-
-__global__ void __launch_bounds__(kBeadThreads) hydrodynamic_apply_kernel(const __grid_constant__ HydrodynamicLaunch L) {
-  int r, i;
-  if (!pair_of(blockIdx.x * (long long)blockDim.x + threadIdx.x, L.m.n, L.m.replicas, r, i)) return;
-  if (i == 0) {  // nothing in this kernel reads the tip or the control
-    if (r == 0 && L.ctrl) L.ctrl->step = L.step + 1;
-    if (L.m.protocol.indentation) step_tip_of_replica(L, r);
-  }
-  const std::size_t flat = std::size_t(r) * L.m.n + i;
-  float4 p = L.pos[flat];
-  const int k = L.mobile_index[i];
-  if (k >= 0) {
-    const Vec3f d = L.displacement[std::size_t(r) * L.mobile_count + k];
-    p.x += d.x; p.y += d.y; p.z += d.z;
-    if (L.ctrl && moved_far(p, L.ref[flat], L.m.half_skin2)) atomicMin(&L.ctrl->stale_since, L.step + 1);
-  }
-  L.next[flat] = p;
+__global__ void __launch_bounds__(kReplicaThreads) replica_step_rest_kernel(const __grid_constant__ HydrodynamicLaunch L) {
+  const int r = int(blockIdx.x * blockDim.x + threadIdx.x);
+  if (r < L.m.replicas) finish_replica(L, r);
 }
 
 int blocks_for(long long threads, int per_block) {
@@ -345,22 +360,19 @@ void allow_cholesky_shared_bytes(int mobile_count, bool tensor_in_shared) {
 }
 
 void launch_hydrodynamic_step(const HydrodynamicLaunch& L, cudaStream_t stream) {
-  const long long beads = (long long)L.m.replicas * L.m.n;
-  hydrodynamic_noise_kernel<<<blocks_for(beads, kBeadThreads), kBeadThreads, 0, stream>>>(L);
-  ERMAK_CUDA_LAUNCHED("hydrodynamic_noise_kernel", stream);
-  if (L.mobile_count > 0) {
-    if (L.cholesky && L.tensor_in_shared) {
-      cholesky_kernel<true><<<L.m.replicas, kCholeskyThreads, cholesky_shared_bytes(L.mobile_count, true), stream>>>(L);
-      ERMAK_CUDA_LAUNCHED("cholesky_kernel<shared>", stream);
-    } else if (L.cholesky) {
-      cholesky_kernel<false><<<L.m.replicas, kCholeskyThreads, cholesky_shared_bytes(L.mobile_count, false), stream>>>(L);
-      ERMAK_CUDA_LAUNCHED("cholesky_kernel<global>", stream);
-    } else {
-      launch_tea(L, stream);
-    }
+  if (L.mobile_count > 0 && L.cholesky && L.tensor_in_shared) {
+    cholesky_kernel<true><<<L.m.replicas, kCholeskyThreads, cholesky_shared_bytes(L.mobile_count, true), stream>>>(L);
+    ERMAK_CUDA_LAUNCHED("cholesky_kernel<shared>", stream);
+  } else if (L.mobile_count > 0 && L.cholesky) {
+    cholesky_kernel<false><<<L.m.replicas, kCholeskyThreads, cholesky_shared_bytes(L.mobile_count, false), stream>>>(L);
+    ERMAK_CUDA_LAUNCHED("cholesky_kernel<global>", stream);
+  } else if (L.mobile_count > 0) {
+    launch_tea(L, stream);
   }
-  hydrodynamic_apply_kernel<<<blocks_for(beads, kBeadThreads), kBeadThreads, 0, stream>>>(L);
-  ERMAK_CUDA_LAUNCHED("hydrodynamic_apply_kernel", stream);
+  if (L.fixed_count > 0 || L.m.protocol.indentation || L.ctrl) {
+    replica_step_rest_kernel<<<blocks_for(L.m.replicas, kReplicaThreads), kReplicaThreads, 0, stream>>>(L);
+    ERMAK_CUDA_LAUNCHED("replica_step_rest_kernel", stream);
+  }
 }
 
 }  // namespace ermak::cuda

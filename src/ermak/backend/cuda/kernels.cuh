@@ -271,17 +271,18 @@ struct HydrodynamicLaunch {
   const float4* pos = nullptr;    // [R·n] positions at `step`
   float4* next = nullptr;         // [R·n] out: positions at step + 1
   const float4* force = nullptr;  // [R·n] total forces at `step`
-  float4* gaussian = nullptr;     // [R·n] scratch: the step's noise
+  float4* gaussian = nullptr;     // [R·n] TEA: the step's noise of the mobile beads
   const int* mobile = nullptr;    // [M] the beads that are not fixed, ascending
-  const int* mobile_index = nullptr;  // [n] bead → its place in `mobile` (−1: fixed)
   int mobile_count = 0;           // M
+  const int* fixed = nullptr;     // [n − M] the fixed beads, ascending
+  int fixed_count = 0;            // n − M
   float radius_A = 0.0f;          // hydrodynamic radius a
   bool cholesky = false;          // the exact square root (else TEA)
   float* epsilon_share = nullptr;  // [R·M] TEA: each mobile bead's share of ε
   float* beta = nullptr;           // [R] TEA: β' of each replica
   float* tensor = nullptr;         // [R][9M²] Cholesky: each replica's tensor, then its factor
   bool tensor_in_shared = false;   // Cholesky: the tensor in each block's shared memory instead
-  Vec3f* displacement = nullptr;   // [R·M] each mobile bead's displacement
+  Vec3f* displacement = nullptr;   // [R·M] Cholesky: each mobile bead's displacement
   int tea_lanes = 0;              // TEA: lanes per group (8, 16, 32), 0 = by M
   int tea_beads_per_group = 0;    // TEA: mobile beads per group (1, 2, 4, 8), 0 = by the run's size
   long long step = 0;
