@@ -494,6 +494,7 @@ TEST(ProtocolRun, ExamplesRunAsShipped) {
   const std::vector<std::pair<std::string, std::string>> cases = {
       {"ubiquitin_pulling.toml", "pulling.tsv"},
       {"ww_pulling.toml", "pulling.tsv"},
+      {"ww_pulling_hydrodynamics.toml", "pulling.tsv"},
       {"ww_force_clamp.toml", "pulling.tsv"},
       {"indentation_lambda_repressor.toml", "indentation.tsv"},
       {"ww_melting.toml", "energies.tsv"}};
