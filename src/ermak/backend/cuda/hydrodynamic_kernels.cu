@@ -200,10 +200,10 @@ __global__ void __launch_bounds__(kBeadThreads) tea_move_kernel(const __grid_con
 // with their items shared among the threads — block pairs, beads, then the factor a column at
 // a time (the pivot's 32 parts on the first warp, the elements below it on all), then the rows
 // of L g — each item computed by the same operations as on the CPU. The tensor lives in the
-// block's shared memory where its 9M² floats fit (kTensorInShared: up to 80 mobile beads on an
-// H100/H200, cholesky_tensor_fits_in_shared), else in the replica's 9M² floats of global memory; the
-// same operations either way, so the same bits (and int indices in shared memory, whose
-// address arithmetic is cheaper). The replica's Gaussians are staged in shared memory for the
+// block's shared memory where its 9M² floats fit (kTensorInShared: up to 80 mobile beads on
+// an H100/H200, cholesky_tensor_fits_in_shared), else in the replica's 9M² floats of global
+// memory; the same operations either way, so the same bits (and int indices in shared
+// memory, whose address arithmetic is cheaper). The replica's Gaussians are staged in shared memory for the
 // rows of L g. A factor that fails (non-finite positions) moves the replica's beads to NaN,
 // which the run's checks stop (as the CPU engine).
 template <class Index>
@@ -222,8 +222,8 @@ __device__ __forceinline__ void factor_columns(float* matrix, Index n, int& fail
 
 struct StagedGaussians {
   const float* g;
-  __device__ float operator()(int c) const { return g[c]; }
-  __device__ float operator()(std::size_t c) const { return g[c]; }
+  template <class Index>
+  __device__ float operator()(Index c) const { return g[c]; }
 };
 
 template <bool kTensorInShared>
